@@ -1,0 +1,24 @@
+"""The pure game engine: immutable states, actions, events, dice sources and records.
+
+    >>> from yambak.rules import load_ruleset
+    >>> from yambak.engine import new_game, Roll, Score
+    >>> state = new_game(load_ruleset("yams"), ["Ann"], seed=1)
+    >>> state, event = state.apply(Roll(0))
+    >>> state, event = state.apply(Score(0, "chance"))
+    >>> event.type, event.written == sum(event.dice)
+    ('scored', True)
+"""
+
+from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
+from .dice import DiceSource, DuplicateDice, ManualDice, RollContext, SecureDice, SeededDice
+from .errors import IllegalAction, RecordError, YambakError
+from .record import FORMAT, GameRecord, replay, state_to_record, summary
+from .scoresheet import ColumnScore, Sheet
+from .state import Event, GameState, Turn, TurnRecord, new_game
+
+__all__ = [
+    "Action", "Announce", "ColumnScore", "DiceSource", "DuplicateDice", "Event", "FORMAT", "GameRecord",
+    "GameState", "Hold", "IllegalAction", "ManualDice", "RecordError", "Release", "Roll", "RollContext",
+    "Score", "SecureDice", "SeededDice", "Sheet", "Turn", "TurnRecord", "YambakError", "new_game", "replay",
+    "state_to_record", "summary",
+]

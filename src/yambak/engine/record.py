@@ -1,0 +1,239 @@
+"""The game record of RULES.md section 11: load, validate, dump and replay.
+
+A record is plain JSON. `GameRecord.from_dict` checks its shape; `replay`
+checks every turn against the rules through the engine itself, so the record
+and the live game can never disagree about what is legal.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..rules import RulesetError, load_ruleset
+from .actions import Announce, Roll, Score
+from .dice import DiceSource, ManualDice
+from .errors import IllegalAction, RecordError
+from .state import GameState, TurnRecord, new_game
+
+__all__ = ["FORMAT", "GameRecord", "replay", "state_to_record", "summary"]
+
+FORMAT = "yambak-game/1"
+_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs"}
+_TURN_KEYS = {"player", "rolls", "announce", "box", "strike", "use"}
+
+
+def _bad(message: str, turn: int | None = None) -> RecordError:
+    return RecordError("record/invalid", message, turn)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    rules: Any  # a preset id, {"preset", "options", "modifiers"}, or an inline ruleset
+    players: tuple[str, ...]
+    turns: tuple[TurnRecord, ...] = ()
+    seed: int | str | None = None
+    rolloffs: tuple[tuple[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]], ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "GameRecord":
+        if not isinstance(data, Mapping):
+            raise _bad("a game record is a JSON object")
+        if data.get("format") != FORMAT:
+            raise _bad(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+        unknown = set(data) - _KEYS
+        if unknown:
+            raise _bad(f"unknown key {sorted(unknown)[0]!r}")
+        players = data.get("players")
+        if not isinstance(players, list) or not players or not all(isinstance(n, str) and n for n in players):
+            raise _bad("players must be a non-empty list of names")
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, (int, str)) or isinstance(seed, bool)):
+            raise _bad("seed must be null, a number or a string")
+        raw_turns = data.get("turns", [])
+        if not isinstance(raw_turns, list):
+            raise _bad("turns must be a list")
+        turns = tuple(_parse_turn(t, i + 1) for i, t in enumerate(raw_turns))
+        if "rules" not in data:
+            raise _bad("rules is required")
+        return cls(data["rules"], tuple(players), turns, seed, _parse_rolloffs(data.get("rolloffs"), len(players)))
+
+    @classmethod
+    def loads(cls, text: str) -> "GameRecord":
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise _bad(f"not valid JSON ({exc})") from None
+        return cls.from_dict(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": FORMAT, "rules": self.rules, "players": list(self.players), "seed": self.seed}
+        out["turns"] = [_turn_dict(t) for t in self.turns]
+        if self.rolloffs:
+            out["rolloffs"] = {
+                target: [{str(seat): list(dice) for seat, dice in r} for r in rounds] for target, rounds in self.rolloffs
+            }
+        return out
+
+    def dumps(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+
+def _turn_dict(t: TurnRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {"player": t.player, "rolls": [list(r) for r in t.rolls]}
+    if t.announce is not None:
+        out["announce"] = t.announce
+    out["box"] = t.box
+    if t.strike:
+        out["strike"] = True
+    if t.use is not None:
+        out["use"] = list(t.use)
+    return out
+
+
+def _dice_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(d, int) and not isinstance(d, bool) for d in value)
+
+
+def _parse_turn(raw: Any, n: int) -> TurnRecord:
+    if not isinstance(raw, Mapping):
+        raise _bad("a turn is a JSON object", n)
+    unknown = set(raw) - _TURN_KEYS
+    if unknown:
+        raise _bad(f"unknown key {sorted(unknown)[0]!r} in a turn", n)
+    player = raw.get("player", -1)
+    if not isinstance(player, int) or isinstance(player, bool):
+        raise _bad("player must be a seat number", n)
+    rolls = raw.get("rolls")
+    if not isinstance(rolls, list) or not rolls:
+        raise _bad("rolls must be a non-empty list of rolls", n)
+    for roll in rolls:
+        if not _dice_list(roll):
+            raise RecordError("illegal/bad-dice", f"a roll is a list of dice values, not {roll!r}", n)
+    box = raw.get("box")
+    if not isinstance(box, str):
+        raise _bad("box must be a box id such as \"free.chance\"", n)
+    announce = raw.get("announce")
+    if announce is not None and not isinstance(announce, str):
+        raise _bad("announce must be a box id or null", n)
+    strike = raw.get("strike", False)
+    if not isinstance(strike, bool):
+        raise _bad("strike must be true or false", n)
+    use = raw.get("use")
+    if use is not None and not _dice_list(use):
+        raise RecordError("illegal/use", "use must be a list of dice values", n)
+    return TurnRecord(
+        player, tuple(tuple(r) for r in rolls), box, announce, strike, tuple(use) if use is not None else None
+    )
+
+
+def _parse_rolloffs(raw: Any, n_players: int) -> tuple:
+    if raw is None:
+        return ()
+    if not isinstance(raw, Mapping):
+        raise _bad("rolloffs must map a column id or \"total\" to a list of rounds")
+    out = []
+    for target, rounds in raw.items():
+        if not isinstance(rounds, list):
+            raise _bad(f"rolloffs.{target} must be a list of rounds")
+        parsed = []
+        for round_ in rounds:
+            if not isinstance(round_, Mapping) or len(round_) < 2:
+                raise _bad(f"rolloffs.{target}: a round maps two or more seats to their dice")
+            entries = []
+            for seat, dice in round_.items():
+                if not str(seat).isdigit() or int(seat) >= n_players:
+                    raise _bad(f"rolloffs.{target}: no seat {seat!r}")
+                if not _dice_list(dice) or len(dice) != 5 or not all(1 <= d <= 6 for d in dice):
+                    raise _bad(f"rolloffs.{target}: a roll-off is five dice, each 1 to 6")
+                entries.append((int(seat), tuple(dice)))
+            parsed.append(tuple(sorted(entries)))
+        out.append((str(target), tuple(parsed)))
+    return tuple(out)
+
+
+def replay(record: GameRecord | Mapping[str, Any], dice: DiceSource | None = None) -> GameState:
+    """Rebuild the game state a record describes, checking every turn.
+
+    Raises `RecordError` naming the first illegal turn (1-based). The state keeps
+    manual dice unless another source is given (to continue a seeded game live).
+    """
+    if not isinstance(record, GameRecord):
+        record = GameRecord.from_dict(record)
+    try:
+        rules = load_ruleset(record.rules)
+    except RulesetError as exc:
+        raise _bad(f"rules: {exc}") from None
+    state = new_game(rules, record.players, dice=ManualDice(), seed=record.seed)
+    for n, turn in enumerate(record.turns, start=1):
+        try:
+            state = _replay_turn(state, turn)
+        except IllegalAction as exc:
+            raise RecordError(exc.code, exc.message, n) from None
+    _check_rolloffs(state, record)
+    state = state._replace(rolloffs=record.rolloffs)
+    if dice is not None:
+        state = state._replace(dice_source=dice)
+    return state
+
+
+def _replay_turn(state: GameState, turn: TurnRecord) -> GameState:
+    if turn.player != -1 and turn.player != state.current:
+        if state.finished:
+            raise IllegalAction("illegal/game-over", "the game is over")
+        if not 0 <= turn.player < len(state.players):
+            raise IllegalAction("illegal/no-such-seat", f"there is no seat {turn.player}")
+        raise IllegalAction(
+            "illegal/not-your-turn", f"it is seat {state.current}'s turn ({state.players[state.current]}), not seat {turn.player}'s"
+        )
+    p = state.current
+    for i, dice in enumerate(turn.rolls):
+        if i == 1 and turn.announce is not None:
+            state, _ = state.apply(Announce(p, turn.announce))
+        state, _ = state.apply(Roll(p, held=(), dice=dice) if i else Roll(p, dice=dice))
+    if turn.announce is not None and len(turn.rolls) == 1:
+        state, _ = state.apply(Announce(p, turn.announce))
+    state, _ = state.apply(Score(p, turn.box, strike=turn.strike, use=turn.use))
+    return state
+
+
+def _check_rolloffs(state: GameState, record: GameRecord) -> None:
+    if not record.rolloffs:
+        return
+    if not state.finished or state.rules.match.kind != "column_points":
+        raise _bad("rolloffs belong to finished column-points games only")
+    targets = {c.id for c in state.rules.columns} | {"total"}
+    for target, _ in record.rolloffs:
+        if target not in targets:
+            raise _bad(f"rolloffs: {target!r} is not a column id or \"total\"")
+
+
+def state_to_record(state: GameState) -> GameRecord:
+    """The record of a state's completed turns, in seat order within each round."""
+    index: dict[int, int] = {}
+    keyed = []
+    for t in state.history:
+        k = index.get(t.player, 0)
+        index[t.player] = k + 1
+        keyed.append(((k, t.player), t))
+    turns = tuple(t for _, t in sorted(keyed, key=lambda kt: kt[0]))
+    return GameRecord(state.rules.spec, state.players, turns, state.seed, state.rolloffs)
+
+
+def summary(state: GameState) -> dict[str, Any]:
+    """The replay result of RULES.md section 11 (what `yambak replay --json` prints)."""
+    points = state.match_points()
+    with_minimax = any(r.kind == "minimax" for r in state.rules.relations)
+    players = []
+    for p, name in enumerate(state.players):
+        entry: dict[str, Any] = {
+            "name": name,
+            "total": state.total(p),
+            "match_points": points[p] if points is not None else None,
+            "columns": {c.id: c.to_dict(with_minimax) for c in state.column_scores(p)},
+        }
+        if state.rules.joker is not None:
+            entry["extra_bonus"] = state.sheets[p].extra_bonus
+        players.append(entry)
+    return {"finished": state.finished, "players": players}

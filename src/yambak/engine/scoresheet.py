@@ -1,0 +1,136 @@
+"""From written values to scores and totals (RULES.md sections 4, 5 and 7).
+
+This is the only place where sums, bonuses, relations and match points are
+computed; the CLI, the server and the UI read them from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+
+from ..rules import Ruleset
+
+__all__ = ["Sheet", "ColumnScore", "column_scores", "grand_total", "match_points", "tied_groups"]
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """One player's sheet. Boxes are numbered column-major: column * n_rows + row."""
+
+    written: tuple[int | None, ...]  # what the dice gave when the box was filled; None = open
+    voided: frozenset[int] = frozenset()  # boxes zeroed at entry (min_lt_max_at_entry)
+    extra_bonus: int = 0  # the Yahtzee +100s, which belong to the player, not a column
+    turns: int = 0  # turns this player has completed
+
+    @classmethod
+    def empty(cls, rules: Ruleset) -> "Sheet":
+        return cls(written=(None,) * rules.n_boxes)
+
+    @property
+    def full(self) -> bool:
+        return None not in self.written
+
+    def open_boxes(self) -> int:
+        return self.written.count(None)
+
+    def entry_score(self, box: int) -> int | None:
+        """The written value after an entry-time zeroing, before column relations."""
+        value = self.written[box]
+        if value is None:
+            return None
+        return 0 if box in self.voided else value
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnScore:
+    id: str
+    boxes: dict[str, int | None]  # row id -> score after relations, None while open
+    upper: int
+    bonus: int
+    minimax: int | None  # yamb: (max - min) x ones once all three are filled
+    total: int
+
+    def to_dict(self, with_minimax: bool) -> dict[str, object]:
+        out: dict[str, object] = {"boxes": dict(self.boxes), "upper": self.upper, "bonus": self.bonus}
+        if with_minimax:
+            out["minimax"] = self.minimax
+        out["total"] = self.total
+        return out
+
+
+def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
+    n_rows = rules.n_rows
+    out = []
+    for ci, column in enumerate(rules.columns):
+        base = ci * n_rows
+        scores = [sheet.entry_score(base + r) for r in range(n_rows)]
+        minimax: int | None = None
+        for rel in rules.relations:
+            hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
+            if rel.kind == "max_gt_min":
+                if scores[hi] is not None and scores[lo] is not None and scores[hi] <= scores[lo]:
+                    scores[hi] = scores[lo] = 0
+            elif rel.kind == "minimax":
+                f = rules.row_index[rel.factor]
+                if None not in (scores[hi], scores[lo], scores[f]):
+                    minimax = (scores[hi] - scores[lo]) * scores[f]  # type: ignore[operator]
+                # min and max keep their written sums on the sheet but score nothing themselves
+                scores[hi] = 0 if scores[hi] is not None else None
+                scores[lo] = 0 if scores[lo] is not None else None
+        upper = sum(s for r, s in zip(rules.rows, scores) if r.is_upper and s is not None)
+        lower = sum(s for r, s in zip(rules.rows, scores) if not r.is_upper and s is not None)
+        ub = rules.upper_bonus
+        bonus = ub.points if ub is not None and upper >= ub.threshold else 0
+        total = upper + bonus + lower + (minimax or 0)
+        boxes = {r.id: s for r, s in zip(rules.rows, scores)}
+        out.append(ColumnScore(column.id, boxes, upper, bonus, minimax, total))
+    return out
+
+
+def grand_total(rules: Ruleset, sheet: Sheet) -> int:
+    return sum(c.total for c in column_scores(rules, sheet)) + sheet.extra_bonus
+
+
+def tied_groups(values: Sequence[float]) -> list[int]:
+    """Seats holding the highest value."""
+    best = max(values)
+    return [i for i, v in enumerate(values) if v == best]
+
+
+def match_points(
+    rules: Ruleset,
+    sheets: Sequence[Sheet],
+    rolloffs: Mapping[str, Sequence[Mapping[int, Sequence[int]]]] | None = None,
+) -> list[float] | None:
+    """Column points (RULES.md section 7), or None where they do not apply.
+
+    `rolloffs` maps a column id (or "total") to its recorded roll-off rounds, each
+    round giving the dice of every still-tied seat. Ties not settled by recorded
+    rounds are shared.
+    """
+    if rules.match.kind != "column_points" or len(sheets) < 2:
+        return None
+    points = [0.0] * len(sheets)
+    per_player = [column_scores(rules, s) for s in sheets]
+    targets: list[tuple[str, float, list[int]]] = [
+        (col.id, col.points, [cols[ci].total for cols in per_player]) for ci, col in enumerate(rules.columns)
+    ]
+    totals = [sum(c.total for c in cols) + s.extra_bonus for cols, s in zip(per_player, sheets)]
+    targets.append(("total", rules.match.total_points, totals))
+    for target, value, results in targets:
+        winners = settle_tie(tied_groups(results), (rolloffs or {}).get(target, ()))
+        for seat in winners:
+            points[seat] += value / len(winners)
+    return points
+
+
+def settle_tie(tied: list[int], rounds: Sequence[Mapping[int, Sequence[int]]]) -> list[int]:
+    """Apply recorded roll-off rounds to tied seats; whoever is left shares."""
+    for round_ in rounds:
+        if len(tied) < 2:
+            break
+        pips = [sum(round_[seat]) for seat in tied]
+        best = max(pips)
+        tied = [seat for seat, p in zip(tied, pips) if p == best]
+    return tied

@@ -1,0 +1,600 @@
+"""The game state machine: immutable states, `legal_actions()` and `apply()`.
+
+`apply(action)` validates against the rules and returns a new state and the
+event it produced; an illegal action raises `IllegalAction` and the old state
+is untouched (it is immutable). Validation order is fixed so that a bad action
+always gets the same error code: seat -> game over -> turn -> action specifics.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations, combinations_with_replacement
+from math import factorial, prod
+from typing import Any
+
+from ..rules import Ruleset
+from ..rules.scoring import row_score
+from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
+from .dice import DiceSource, RollContext, SeededDice
+from .errors import IllegalAction
+from .scoresheet import ColumnScore, Sheet, column_scores, grand_total, match_points, tied_groups
+
+__all__ = ["GameState", "Turn", "TurnRecord", "Event", "new_game"]
+
+# A recorded roll-off: for a column id or "total", the rounds, each mapping seat -> dice.
+Rolloffs = tuple[tuple[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A player's turn in progress."""
+
+    rolls: tuple[tuple[int, ...], ...] = ()  # all dice after each roll
+    held: frozenset[int] = frozenset()  # die positions set aside
+    announced: int | None = None  # box index
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        return self.rolls[-1] if self.rolls else ()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One completed turn, as in the game record of RULES.md section 11."""
+
+    player: int
+    rolls: tuple[tuple[int, ...], ...]
+    box: str
+    announce: str | None = None
+    strike: bool = False
+    use: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What an accepted action did; what a server stores and broadcasts."""
+
+    type: str  # rolled | held | released | announced | withdrawn | scored
+    player: int
+    roll: int = 0  # rolls made this turn after the action
+    dice: tuple[int, ...] = ()
+    held: tuple[int, ...] = ()
+    box: str | None = None
+    written: int | None = None
+    extra_bonus: int = 0  # added to the player by this entry
+    game_over: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type, "player": self.player, "roll": self.roll, "dice": list(self.dice),
+            "held": list(self.held), "box": self.box, "written": self.written,
+            "extra_bonus": self.extra_bonus, "game_over": self.game_over,
+        }
+
+
+def _illegal(code: str, message: str) -> IllegalAction:
+    return IllegalAction(f"illegal/{code}", message)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    rules: Ruleset
+    players: tuple[str, ...]
+    sheets: tuple[Sheet, ...]
+    turns: tuple[Turn, ...]  # each player's turn in progress
+    current: int = 0  # the seat to act (sequential play)
+    history: tuple[TurnRecord, ...] = ()
+    dice_source: DiceSource = field(default_factory=lambda: SeededDice(0), compare=False)
+    seed: int | str | None = None
+    simultaneous: bool = False  # duplicate tables: every player plays their own turns at once
+    rolloffs: Rolloffs = ()
+    serial: int = 0  # rolls made in the whole game
+
+    # --- reading the position ----------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return all(s.full for s in self.sheets)
+
+    @property
+    def turn(self) -> Turn:
+        return self.turns[self.current]
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        return self.turns[self.current].dice
+
+    def to_act(self) -> list[int]:
+        """Seats that may act now."""
+        if self.finished:
+            return []
+        if self.simultaneous:
+            return [p for p, s in enumerate(self.sheets) if not s.full]
+        return [self.current]
+
+    def column_scores(self, player: int) -> list[ColumnScore]:
+        return column_scores(self.rules, self.sheets[player])
+
+    def total(self, player: int) -> int:
+        return grand_total(self.rules, self.sheets[player])
+
+    def totals(self) -> list[int]:
+        return [self.total(p) for p in range(len(self.players))]
+
+    def match_points(self) -> list[float] | None:
+        """Column points once the game is over (None while it runs, or where they do not apply)."""
+        if not self.finished:
+            return None
+        rounds = {target: [dict(r) for r in rs] for target, rs in self.rolloffs}
+        return match_points(self.rules, self.sheets, rounds)
+
+    def winners(self) -> list[int]:
+        """Seats sharing the win: most match points, then highest total (RULES.md section 7)."""
+        totals = self.totals()
+        points = self.match_points()
+        if points is None:
+            return tied_groups(totals)
+        best = tied_groups(points)
+        return [best[i] for i in tied_groups([totals[s] for s in best])]
+
+    def legal_boxes(self, player: int | None = None) -> list[int]:
+        """Boxes the player may end the turn in now, given the dice (empty before roll 1)."""
+        p = self.current if player is None else player
+        turn = self.turns[p]
+        if not turn.rolls or self.sheets[p].full:
+            return []
+        options: set[int] = set()
+        for five in self._fives(turn.dice):
+            options.update(self._legal_for(p, five))
+        return sorted(options)
+
+    def preview(self, player: int | None = None) -> dict[str, int]:
+        """Legal box id -> the value it would be written with now (the best five for six dice)."""
+        p = self.current if player is None else player
+        turn = self.turns[p]
+        out = {}
+        for box in self.legal_boxes(p):
+            values = [self._written(p, box, five) for five in self._fives(turn.dice) if box in self._legal_for(p, five)]
+            out[self.rules.box_id(box)] = max(values)
+        return out
+
+    def can_roll(self, player: int | None = None) -> bool:
+        p = self.current if player is None else player
+        try:
+            self._check_roll(p, self.turns[p].held if self.turns[p].rolls else frozenset())
+        except IllegalAction:
+            return False
+        return True
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every distinct action the player may take (holds deduplicated by dice values)."""
+        p = self.current if player is None else player
+        if self.finished or self.sheets[p].full or p not in self.to_act():
+            return []
+        turn = self.turns[p]
+        if not turn.rolls:
+            return [Roll(p)]
+        actions: list[Action] = []
+        n_dice = self.rules.rolled_dice
+        if self.can_roll(p):
+            seen: set[tuple[int, ...]] = set()
+            for size in range(n_dice):
+                for held in combinations(range(n_dice), size):
+                    key = tuple(sorted(turn.dice[i] for i in held))
+                    if key not in seen:
+                        seen.add(key)
+                        actions.append(Roll(p, held=held))
+        if len(turn.rolls) == 1 and turn.announced is None:
+            for box in self._fillable(p, 1, None):
+                if self.rules.columns[box // self.rules.n_rows].announce:
+                    actions.append(Announce(p, self.rules.box_id(box)))
+        if turn.announced is not None and len(turn.rolls) == 1 and self._column(turn.announced).withdraw:
+            actions.append(Withdraw(p))
+        preview = self.preview(p)
+        for box_id, value in preview.items():
+            actions.append(Score(p, box_id))
+            if self.rules.strike_any and value > 0:
+                actions.append(Score(p, box_id, strike=True))
+        return actions
+
+    def chance_outcomes(self, player: int | None = None) -> list[tuple[tuple[int, ...], float]]:
+        """The next roll's possible values of the dice not held (sorted), with probabilities."""
+        p = self.current if player is None else player
+        turn = self.turns[p]
+        k = self.rules.rolled_dice - (len(turn.held) if turn.rolls else 0)
+        out = []
+        for combo in combinations_with_replacement(range(1, 7), k):
+            ways = factorial(k) // prod(factorial(c) for c in Counter(combo).values())
+            out.append((combo, ways / 6**k))
+        return out
+
+    # --- applying actions --------------------------------------------------------------
+
+    def apply(self, action: Action) -> tuple["GameState", Event]:
+        player = getattr(action, "player", None)
+        if not isinstance(action, (Roll, Hold, Release, Announce, Withdraw, Score)):
+            raise _illegal("unknown-action", f"not an action: {type(action).__name__}")
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(self.players):
+            raise _illegal("no-such-seat", f"there is no seat {player!r} at this table")
+        if self.finished:
+            raise _illegal("game-over", "the game is over")
+        if self.sheets[player].full:
+            raise _illegal("game-over", f"{self.players[player]} has filled every box")
+        if not self.simultaneous and player != self.current:
+            raise _illegal("not-your-turn", f"it is {self.players[self.current]}'s turn, not {self.players[player]}'s")
+        if isinstance(action, Roll):
+            return self._roll(action)
+        if isinstance(action, (Hold, Release)):
+            return self._hold(action)
+        if isinstance(action, Announce):
+            return self._announce(action)
+        if isinstance(action, Withdraw):
+            return self._withdraw(action)
+        return self._score(action)
+
+    def _with_turn(self, player: int, turn: Turn, **changes: Any) -> "GameState":
+        turns = self.turns[:player] + (turn,) + self.turns[player + 1 :]
+        return self._replace(turns=turns, **changes)
+
+    def _replace(self, **changes: Any) -> "GameState":
+        values = {name: getattr(self, name) for name in _FIELDS}
+        values.update(changes)
+        return GameState(**values)
+
+    def _positions(self, dice: Any, what: str) -> frozenset[int]:
+        n = self.rules.rolled_dice
+        if not isinstance(dice, (tuple, list)) or not all(isinstance(i, int) and not isinstance(i, bool) for i in dice):
+            raise _illegal("bad-hold", f"{what}: die positions must be a list of numbers 0 to {n - 1}")
+        if any(not 0 <= i < n for i in dice) or len(set(dice)) != len(dice):
+            raise _illegal("bad-hold", f"{what}: die positions must be different numbers from 0 to {n - 1}")
+        return frozenset(dice)
+
+    def _check_roll(self, p: int, held: frozenset[int]) -> None:
+        turn = self.turns[p]
+        n = len(turn.rolls)
+        if n >= self.rules.rolls_per_turn:
+            raise _illegal("no-rolls-left", f"no rolls left: {self.rules.rolls_per_turn} per turn; choose a box")
+        if n and len(held) == self.rules.rolled_dice:
+            raise _illegal("all-held", "every die is held: release at least one to roll")
+        if not any(self._fillable(p, m, turn.announced) for m in range(n + 1, self.rules.rolls_per_turn + 1)):
+            if n == 1 and turn.announced is None and any(
+                self._column(b).announce for b in self._fillable(p, 1, None)
+            ):
+                raise _illegal("dead-end", "only announce boxes are left: announce one before rolling again")
+            raise _illegal("dead-end", f"no open box could be filled after another roll: choose a box now")
+
+    def _roll(self, action: Roll) -> tuple["GameState", Event]:
+        p = action.player
+        turn = self.turns[p]
+        n = len(turn.rolls)
+        held = turn.held if n else frozenset()
+        if action.held is not None:
+            held = self._positions(action.held, "held")
+            if held and not n:
+                raise _illegal("hold-before-roll", "nothing to hold before the first roll")
+        self._check_roll(p, held)
+        n_dice = self.rules.rolled_dice
+        if action.dice is not None:
+            if not self.dice_source.manual:
+                raise _illegal("dice-not-allowed", "the dice are rolled here; a roll cannot state its values")
+            dice = action.dice
+            if (
+                not isinstance(dice, (tuple, list))
+                or len(dice) != n_dice
+                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
+            ):
+                raise _illegal("bad-dice", f"a roll is {n_dice} dice, each 1 to 6, not {dice!r}")
+            if any(dice[i] != turn.dice[i] for i in held):
+                raise _illegal("held-changed", "a held die cannot change its value")
+            new = tuple(dice)
+        else:
+            if self.dice_source.manual:
+                raise _illegal("dice-required", "manual dice: say what the dice show")
+            ctx = RollContext(player=p, turn=self.sheets[p].turns, roll=n + 1, serial=self.serial)
+            fresh = iter(self.dice_source.draw(n_dice - len(held), ctx))
+            new = tuple(turn.dice[i] if i in held else next(fresh) for i in range(n_dice))
+        state = self._with_turn(p, Turn(turn.rolls + (new,), held, turn.announced), serial=self.serial + 1)
+        return state, Event("rolled", p, roll=n + 1, dice=new, held=tuple(sorted(held)))
+
+    def _hold(self, action: Hold | Release) -> tuple["GameState", Event]:
+        p = action.player
+        turn = self.turns[p]
+        positions = self._positions(action.dice, "hold" if isinstance(action, Hold) else "release")
+        if not turn.rolls:
+            raise _illegal("hold-before-roll", "nothing to hold before the first roll")
+        held = turn.held | positions if isinstance(action, Hold) else turn.held - positions
+        kind = "held" if isinstance(action, Hold) else "released"
+        state = self._with_turn(p, Turn(turn.rolls, held, turn.announced))
+        return state, Event(kind, p, roll=len(turn.rolls), dice=turn.dice, held=tuple(sorted(held)))
+
+    def _parse_box(self, text: Any) -> int:
+        box = self.rules.parse_box(text)
+        if box is None:
+            raise _illegal("box-unknown", f"there is no box {text!r} on this sheet")
+        return box
+
+    def _column(self, box: int) -> Any:
+        return self.rules.columns[box // self.rules.n_rows]
+
+    def _announce(self, action: Announce) -> tuple["GameState", Event]:
+        p = action.player
+        turn = self.turns[p]
+        n = len(turn.rolls)
+        if n == 0:
+            raise _illegal("announce-early", "announce after the first roll")
+        if n > 1:
+            raise _illegal("announce-late", "announcements are made right after the first roll only")
+        if turn.announced is not None:
+            raise _illegal("already-announced", f"{self.rules.box_id(turn.announced)} is already announced")
+        box = self._parse_box(action.box)
+        if not self._column(box).announce:
+            raise _illegal("announce-column", f"{self.rules.box_id(box)} is not in an announce column")
+        self._check_position(p, box, 1, None)
+        state = self._with_turn(p, Turn(turn.rolls, turn.held, box))
+        return state, Event("announced", p, roll=n, dice=turn.dice, held=tuple(sorted(turn.held)), box=self.rules.box_id(box))
+
+    def _withdraw(self, action: Withdraw) -> tuple["GameState", Event]:
+        p = action.player
+        turn = self.turns[p]
+        if turn.announced is None:
+            raise _illegal("withdraw", "there is no announcement to withdraw")
+        if not self._column(turn.announced).withdraw:
+            raise _illegal("withdraw", "an announcement in this column stands")
+        if len(turn.rolls) != 1:
+            raise _illegal("withdraw", "an announcement can only be withdrawn before roll 2")
+        state = self._with_turn(p, Turn(turn.rolls, turn.held, None))
+        return state, Event("withdrawn", p, roll=1, dice=turn.dice, held=tuple(sorted(turn.held)))
+
+    # --- boxes -------------------------------------------------------------------------
+
+    def _order_rows(self, p: int, ci: int) -> list[int]:
+        """Rows of column ci its fill order allows now (open ones only)."""
+        column = self.rules.columns[ci]
+        n_rows = self.rules.n_rows
+        written = self.sheets[p].written[ci * n_rows : (ci + 1) * n_rows]
+        open_rows = [r for r, v in enumerate(written) if v is None]
+        if not open_rows:
+            return []
+        order = column.order
+        if order == "free":
+            return open_rows
+        if order == "down":
+            return open_rows[:1]
+        if order == "up":
+            return open_rows[-1:]
+        if order == "updown":
+            return sorted({open_rows[0], open_rows[-1]})
+        # middle: start at the middle pair, then grow the filled block outward
+        filled = [r for r, v in enumerate(written) if v is not None]
+        if not filled:
+            return sorted(self.rules.row_index[s] for s in column.start)
+        return [r for r in (filled[0] - 1, filled[-1] + 1) if 0 <= r < n_rows]
+
+    def _fillable(self, p: int, n_rolls: int, announced: int | None) -> list[int]:
+        """Boxes open, in order and allowed after roll n_rolls, before looking at the dice."""
+        if announced is not None:
+            return [announced]
+        out = []
+        n_rows = self.rules.n_rows
+        for ci, column in enumerate(self.rules.columns):
+            if column.rolls is not None and column.rolls != n_rolls:
+                continue
+            if column.announce and n_rolls != 1:  # announce-and-score happens right after roll 1
+                continue
+            out.extend(ci * n_rows + r for r in self._order_rows(p, ci))
+        return out
+
+    def _check_position(self, p: int, box: int, n_rolls: int, announced: int | None) -> None:
+        """Raise the precise reason a box cannot be filled (or announced) now, ignoring dice."""
+        rules = self.rules
+        column = self._column(box)
+        box_id = rules.box_id(box)
+        if self.sheets[p].written[box] is not None:
+            raise _illegal("box-closed", f"{box_id} is already filled")
+        if announced is not None and box != announced:
+            raise _illegal("announced-elsewhere", f"{rules.box_id(announced)} was announced: the turn ends there")
+        if column.rolls is not None and column.rolls != n_rolls:
+            raise _illegal("box-rolls", f"{column.id} boxes are filled right after roll {column.rolls} only (this is roll {n_rolls})")
+        if column.announce and announced is None and n_rolls != 1:
+            raise _illegal("not-announced", f"{box_id} needs an announcement right after roll 1")
+        if box % rules.n_rows not in self._order_rows(p, box // rules.n_rows):
+            raise _illegal("box-order", f"{column.id} is filled {column.order}: {box_id} is not next")
+
+    def _fives(self, dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The distinct sets of five dice that may count (just the dice, without six_dice)."""
+        if len(dice) == self.rules.dice:
+            return [tuple(sorted(dice))]
+        return sorted({tuple(sorted(c)) for c in combinations(dice, self.rules.dice)})
+
+    def _joker_active(self, p: int, five: tuple[int, ...]) -> bool:
+        joker = self.rules.joker
+        if joker is None or five[0] != five[-1]:
+            return False
+        return self.sheets[p].written[self.rules.box_index(self.rules.columns[0].id, joker.row)] is not None
+
+    def _written(self, p: int, box: int, five: tuple[int, ...], strike: bool = False) -> int:
+        if strike:
+            return 0
+        row = self.rules.rows[box % self.rules.n_rows]
+        n = max(1, len(self.turns[p].rolls))
+        return row_score(row, five, n, self._joker_active(p, five))
+
+    def _zeroes_pair(self, p: int, box: int, value: int) -> bool:
+        """Would this entry make a last-resort max/min pair score 0 (RULES.md section 5)?"""
+        n_rows = self.rules.n_rows
+        ci, r = divmod(box, n_rows)
+        sheet = self.sheets[p]
+        for rel in self.rules.relations:
+            if not rel.last_resort:
+                continue
+            hi, lo = self.rules.row_index[rel.high], self.rules.row_index[rel.low]
+            if r == hi and sheet.entry_score(ci * n_rows + lo) is not None:
+                return value <= sheet.entry_score(ci * n_rows + lo)  # type: ignore[operator]
+            if r == lo and sheet.entry_score(ci * n_rows + hi) is not None:
+                return sheet.entry_score(ci * n_rows + hi) <= value  # type: ignore[operator]
+        return False
+
+    def _legal_for(self, p: int, five: tuple[int, ...]) -> list[int]:
+        turn = self.turns[p]
+        boxes = self._fillable(p, len(turn.rolls), turn.announced)
+        if self._joker_active(p, five):
+            # Forced joker: the face's upper box if open, else any lower box, else any upper box.
+            upper = [b for b in boxes if self.rules.rows[b % self.rules.n_rows].face == five[0]]
+            lower = [b for b in boxes if not self.rules.rows[b % self.rules.n_rows].is_upper]
+            boxes = upper or lower or boxes
+        if any(rel.last_resort for rel in self.rules.relations):
+            safe = [b for b in boxes if not self._zeroes_pair(p, b, self._written(p, b, five))]
+            boxes = safe or boxes
+        return boxes
+
+    def _voided_at_entry(self, p: int, box: int, value: int) -> bool:
+        """min_lt_max_at_entry: the second of a pair (or, strict, any min/max) must keep min < max."""
+        rules = self.rules
+        n_rows = rules.n_rows
+        ci, r = divmod(box, n_rows)
+        sheet = self.sheets[p]
+        for rel in rules.relations:
+            if rel.kind != "min_lt_max_at_entry":
+                continue
+            hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
+            if r not in (hi, lo):
+                continue
+            partner = lo if r == hi else hi
+            columns = range(len(rules.columns)) if rel.strict else (ci,)
+            for cj in columns:
+                other = sheet.entry_score(cj * n_rows + partner)
+                if not other:  # open, or scoring 0: imposes no bound
+                    continue
+                if (r == hi and value <= other) or (r == lo and value >= other):
+                    return True
+        return False
+
+    def _score(self, action: Score) -> tuple["GameState", Event]:
+        rules = self.rules
+        p = action.player
+        turn = self.turns[p]
+        n = len(turn.rolls)
+        if n == 0:
+            raise _illegal("roll-first", "roll the dice before choosing a box")
+        box = self._parse_box(action.box)
+        if not isinstance(action.strike, bool):
+            raise _illegal("strike", "strike must be true or false")
+        if action.strike and not rules.strike_any:
+            raise _illegal("strike", "this ruleset does not allow striking a box for 0")
+        self._check_position(p, box, n, turn.announced)
+        fives = self._fives(turn.dice)
+        if action.use is not None:
+            use = action.use
+            ok = isinstance(use, (tuple, list)) and len(use) == rules.dice and all(
+                isinstance(d, int) and not isinstance(d, bool) for d in use
+            )
+            if len(turn.dice) == rules.dice or not ok or not (Counter(use) <= Counter(turn.dice)):
+                what = "five of the six dice rolled" if len(turn.dice) > rules.dice else "only for six dice"
+                raise _illegal("use", f"use names {what}, not {use!r}")
+            fives = [tuple(sorted(use))]
+        allowed = [f for f in fives if box in self._legal_for(p, f)]
+        if not allowed:
+            five = fives[0]
+            if self._joker_active(p, five):
+                raise _illegal("joker", f"joker: a yam of {five[0]}s must go to {self._joker_hint(p, five)}")
+            raise _illegal("last-resort", f"{rules.box_id(box)} would zero both {self._pair_names(box)}: another box can take these dice")
+        # six dice without `use`: the five giving the best grand total after the entry
+        best = max(allowed, key=lambda f: self._after_entry(p, box, f, action.strike)[1])
+        sheet, _ = self._after_entry(p, box, best, action.strike)
+        record = TurnRecord(
+            player=p,
+            rolls=turn.rolls,
+            box=rules.box_id(box),
+            announce=rules.box_id(turn.announced) if turn.announced is not None else None,
+            strike=action.strike,
+            use=best if len(turn.dice) > rules.dice else None,
+        )
+        sheets = self.sheets[:p] + (sheet,) + self.sheets[p + 1 :]
+        turns = self.turns[:p] + (Turn(),) + self.turns[p + 1 :]
+        state = self._replace(
+            sheets=sheets, turns=turns, history=self.history + (record,), current=(p + 1) % len(self.players)
+        )
+        if state.finished:
+            state = state._roll_offs()
+        event = Event(
+            "scored", p, roll=n, dice=turn.dice, box=record.box, written=sheet.written[box],
+            extra_bonus=sheet.extra_bonus - self.sheets[p].extra_bonus, game_over=state.finished,
+        )
+        return state, event
+
+    def _after_entry(self, p: int, box: int, five: tuple[int, ...], strike: bool) -> tuple[Sheet, int]:
+        sheet = self.sheets[p]
+        value = self._written(p, box, five, strike)
+        extra = 0
+        joker = self.rules.joker
+        if joker is not None and self._joker_active(p, five):
+            if sheet.entry_score(self.rules.box_index(self.rules.columns[0].id, joker.row)):
+                extra = joker.bonus
+        voided = sheet.voided | {box} if self._voided_at_entry(p, box, value) else sheet.voided
+        written = sheet.written[:box] + (value,) + sheet.written[box + 1 :]
+        new = Sheet(written, voided, sheet.extra_bonus + extra, sheet.turns + 1)
+        return new, grand_total(self.rules, new)
+
+    def _joker_hint(self, p: int, five: tuple[int, ...]) -> str:
+        return ", ".join(self.rules.box_id(b) for b in self._legal_for(p, five)) or "no box"
+
+    def _pair_names(self, box: int) -> str:
+        r = box % self.rules.n_rows
+        for rel in self.rules.relations:
+            if r in (self.rules.row_index[rel.high], self.rules.row_index[rel.low]):
+                return f"{rel.high} and {rel.low}"
+        return "boxes"
+
+    def _roll_offs(self) -> "GameState":
+        """At the end of a live column-points game, roll off every tie (RULES.md section 7)."""
+        if (
+            self.rules.match.kind != "column_points"
+            or self.rules.match.ties != "rolloff"
+            or len(self.players) < 2
+            or self.dice_source.manual
+        ):
+            return self
+        per_player = [self.column_scores(p) for p in range(len(self.players))]
+        targets = [(c.id, [cols[ci].total for cols in per_player]) for ci, c in enumerate(self.rules.columns)]
+        targets.append(("total", self.totals()))
+        serial = self.serial
+        recorded = []
+        for target, results in targets:
+            tied = tied_groups(results)
+            rounds = []
+            while len(tied) > 1 and len(rounds) < 50:
+                round_ = []
+                for seat in tied:
+                    ctx = RollContext(player=seat, turn=self.sheets[seat].turns, roll=0, serial=serial)
+                    round_.append((seat, self.dice_source.draw(self.rules.dice, ctx)))
+                    serial += 1
+                rounds.append(tuple(round_))
+                pips = [sum(d) for _, d in round_]
+                tied = [seat for (seat, _), s in zip(round_, pips) if s == max(pips)]
+            if rounds:
+                recorded.append((target, tuple(rounds)))
+        return self._replace(rolloffs=tuple(recorded), serial=serial)
+
+
+_FIELDS = [f for f in GameState.__dataclass_fields__]
+
+
+def new_game(
+    rules: Ruleset,
+    players: list[str] | tuple[str, ...],
+    dice: DiceSource | None = None,
+    seed: int | str | None = None,
+    simultaneous: bool = False,
+) -> GameState:
+    """A fresh game. Dice default to `SeededDice(seed)` (seed 0 if none is given)."""
+    if not players:
+        raise _illegal("no-players", "a game needs at least one player")
+    source = dice if dice is not None else SeededDice(seed if seed is not None else 0)
+    sheets = tuple(Sheet.empty(rules) for _ in players)
+    turns = tuple(Turn() for _ in players)
+    return GameState(
+        rules=rules, players=tuple(players), sheets=sheets, turns=turns, dice_source=source, seed=seed,
+        simultaneous=simultaneous,
+    )

@@ -1,0 +1,479 @@
+"""Build a `Ruleset` from TOML data: presets shipped with the package or a user's file.
+
+The data format (see the presets in `presets/` for complete examples):
+
+    id, name, description          strings
+    rolls_per_turn                 int, default 3
+    strike_any                     bool: any fillable box may be struck for 0
+    extends                        a preset id whose data this file starts from
+    [upper_bonus]                  threshold, points
+    [joker]                        row, bonus (the Yahtzee joker and extra bonus)
+    [match]                        kind = total | column_points, total_points, ties
+    [[rows]]                       id, kind, points, bonus, face, n, runs, enabled
+    [[columns]]                    id, order, rolls, announce, withdraw, start, points, enabled
+    [[relations]]                  id, kind, high, low, factor, last_resort, strict, enabled
+    [options.NAME]                 description, default, and either
+        values.VALUE = { set = { "rows.ID.KEY" = ..., ... } }     one choice
+        items.ITEM = { set = {...} }                               a list of choices
+    [option_defaults]              NAME = value: new defaults (with `extends`)
+
+Options patch the data with dotted paths before it is validated, so a variant
+is a data file, never a branch in the engine.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from .model import (
+    MATCH_KINDS,
+    MODIFIERS,
+    ORDER_KINDS,
+    RELATION_KINDS,
+    ROW_KINDS,
+    TIE_RULES,
+    Column,
+    Joker,
+    Match,
+    Relation,
+    Row,
+    Ruleset,
+    UpperBonus,
+)
+
+__all__ = ["RulesetError", "load_ruleset", "load_ruleset_file", "parse_options", "preset_ids", "preset_data"]
+
+
+class RulesetError(ValueError):
+    """A ruleset (preset request, options or user file) that cannot be built."""
+
+    def __init__(self, key: str, problem: str) -> None:
+        super().__init__(f"{key}: {problem}")
+        self.key = key
+        self.problem = problem
+
+
+def preset_ids() -> list[str]:
+    folder = resources.files("yambak.rules") / "presets"
+    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def preset_data(preset: str) -> dict[str, Any]:
+    """The raw TOML data of a preset, with `extends` resolved."""
+    if not isinstance(preset, str) or preset not in preset_ids():
+        raise RulesetError("preset", f"unknown preset {preset!r} (known: {', '.join(preset_ids())})")
+    text = (resources.files("yambak.rules") / "presets" / f"{preset}.toml").read_text(encoding="utf-8")
+    return _resolve_extends(tomllib.loads(text), seen=(preset,))
+
+
+def _resolve_extends(data: dict[str, Any], seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    parent_id = data.pop("extends", None)
+    if parent_id is None:
+        return data
+    if not isinstance(parent_id, str) or parent_id in seen:
+        raise RulesetError("extends", f"cannot extend {parent_id!r}")
+    parent = preset_data(parent_id) if parent_id in preset_ids() else None
+    if parent is None:
+        raise RulesetError("extends", f"unknown preset {parent_id!r}")
+    defaults = data.pop("option_defaults", {})
+    merged = {**parent, **data}
+    if defaults:
+        if not isinstance(defaults, dict):
+            raise RulesetError("option_defaults", "must be a table")
+        options = copy.deepcopy(merged.get("options", {}))
+        for name, value in defaults.items():
+            if name not in options:
+                raise RulesetError(f"option_defaults.{name}", "no such option")
+            options[name]["default"] = value
+        merged["options"] = options
+    return merged
+
+
+def load_ruleset(
+    spec: str | Mapping[str, Any],
+    options: Mapping[str, Any] | None = None,
+    modifiers: list[str] | tuple[str, ...] | None = None,
+) -> Ruleset:
+    """A ruleset from a preset id, a record's `rules` object, or a full inline ruleset.
+
+    `spec` may be "yammen", {"preset": "yams-fr", "options": {...}, "modifiers": [...]},
+    or a dict with the data format above (a user's ruleset).
+    """
+    original = copy.deepcopy(spec) if isinstance(spec, Mapping) else spec
+    passed_separately = bool(options) or bool(modifiers)
+    if isinstance(spec, str):
+        data, preset = preset_data(spec), spec
+    elif isinstance(spec, Mapping):
+        if "preset" in spec:
+            extra = set(spec) - {"preset", "options", "modifiers"}
+            if extra:
+                raise RulesetError(sorted(extra)[0], "unknown key in a preset reference")
+            data, preset = preset_data(spec["preset"]), spec["preset"]
+            options = {**_table(spec.get("options", {}), "options"), **(options or {})}
+            modifiers = list(_list(spec.get("modifiers", []), "modifiers")) + list(modifiers or [])
+        else:
+            data, preset = _resolve_extends(copy.deepcopy(dict(spec))), None
+            if "modifiers" in data:
+                modifiers = list(_list(data.pop("modifiers"), "modifiers")) + list(modifiers or [])
+    else:
+        raise RulesetError("rules", "must be a preset id or a table")
+    ruleset = _build(data, options or {}, modifiers or [], preset)
+    record_spec: Any = original
+    if passed_separately and preset is None:
+        record_spec = {**dict(original), "modifiers": sorted(ruleset.modifiers)}
+    elif passed_separately:
+        defaults = dict(_build(preset_data(preset), {}, [], preset).options)
+        changed = {k: list(v) if isinstance(v, tuple) else v for k, v in ruleset.options if defaults.get(k) != v}
+        record_spec = preset
+        if changed or ruleset.modifiers:
+            record_spec = {"preset": preset, "options": changed}
+            if ruleset.modifiers:
+                record_spec["modifiers"] = sorted(ruleset.modifiers)
+    object.__setattr__(ruleset, "spec", record_spec)
+    return ruleset
+
+
+def load_ruleset_file(path: str | Path, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """A user's TOML ruleset file (same format as the presets)."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(str(path), f"not valid TOML ({exc})") from None
+    except OSError as exc:
+        raise RulesetError(str(path), f"cannot read ({exc.strerror})") from None
+    return load_ruleset(data, options)
+
+
+# --- options -------------------------------------------------------------------------
+
+
+def _option_key(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _apply_options(data: dict[str, Any], chosen: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    specs = _table(data.pop("options", {}), "options")
+    unknown = set(chosen) - set(specs)
+    if unknown:
+        name = sorted(unknown)[0]
+        known = ", ".join(sorted(specs)) or "none"
+        raise RulesetError(f"options.{name}", f"unknown option (known: {known})")
+    resolved: list[tuple[str, Any]] = []
+    for name, spec in specs.items():
+        spec = _table(spec, f"options.{name}")
+        value = chosen.get(name, spec.get("default"))
+        key = f"options.{name}"
+        if "items" in spec:  # a list option: any subset of the items, each patching in turn
+            items = _table(spec["items"], f"{key}.items")
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise RulesetError(key, f"must be a list of {', '.join(items)}")
+            for item in value:
+                if item not in items:
+                    raise RulesetError(key, f"{item!r} is not one of {', '.join(items)}")
+            if len(set(value)) != len(value):
+                raise RulesetError(key, "lists an item twice")
+            for item in value:
+                _patch(data, _table(items[item], f"{key}.items.{item}").get("set", {}), f"{key}.items.{item}")
+            resolved.append((name, tuple(value)))
+        else:
+            values = _table(spec.get("values", {}), f"{key}.values")
+            default = spec.get("default")
+            if type(value) is not type(default) or _option_key(value) not in values:
+                choices = ", ".join(values)
+                raise RulesetError(key, f"{value!r} is not one of {choices}")
+            _patch(data, _table(values[_option_key(value)], f"{key}.values").get("set", {}), key)
+            resolved.append((name, value))
+    return tuple(resolved)
+
+
+def _patch(data: dict[str, Any], changes: Mapping[str, Any], where: str) -> None:
+    """Apply `{"rows.ID.KEY": value, "match.KEY": value, "KEY": value}` to raw data."""
+    for path, value in _table(changes, f"{where}.set").items():
+        parts = path.split(".")
+        if len(parts) == 3 and parts[0] in ("rows", "columns", "relations"):
+            section, item_id, field = parts
+            for item in data.get(section, []):
+                if isinstance(item, dict) and item.get("id") == item_id:
+                    item[field] = value
+                    break
+            else:
+                raise RulesetError(f"{where}.set.{path}", f"no {section[:-1]} {item_id!r}")
+        elif len(parts) == 2:
+            data.setdefault(parts[0], {})[parts[1]] = value
+        elif len(parts) == 1:
+            data[parts[0]] = value
+        else:
+            raise RulesetError(f"{where}.set.{path}", "not a path this format knows")
+
+
+# --- validation ----------------------------------------------------------------------
+
+
+def _table(value: Any, key: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RulesetError(key, "must be a table")
+    return value
+
+
+def _list(value: Any, key: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise RulesetError(key, "must be a list")
+    return value
+
+
+def _get(table: Mapping[str, Any], name: str, kind: type | tuple[type, ...], key: str, default: Any = ...) -> Any:
+    if name not in table:
+        if default is ...:
+            raise RulesetError(f"{key}.{name}" if key else name, "is required")
+        return default
+    value = table[name]
+    bad_bool = isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))
+    if not isinstance(value, kind) or bad_bool:
+        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        raise RulesetError(f"{key}.{name}" if key else name, f"must be {names}, not {value!r}")
+    return value
+
+
+def _no_unknown(table: Mapping[str, Any], allowed: set[str], key: str) -> None:
+    for name in table:
+        if name not in allowed:
+            raise RulesetError(f"{key}.{name}" if key else name, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+
+
+def _enabled(items: list[Any], key: str) -> list[tuple[int, dict[str, Any]]]:
+    out = []
+    for i, item in enumerate(items):
+        item = _table(item, f"{key}[{i}]")
+        if _get(item, "enabled", bool, f"{key}[{i}]", True):
+            out.append((i, item))
+    return out
+
+
+_TOP_KEYS = {
+    "id", "name", "description", "rolls_per_turn", "strike_any", "upper_bonus", "joker",
+    "match", "rows", "columns", "relations", "options",
+}
+
+
+def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str], preset: str | None) -> Ruleset:
+    data = copy.deepcopy(data)
+    options = _apply_options(data, _table(dict(chosen), "options"))
+    _no_unknown(data, _TOP_KEYS, "")
+    rid = _get(data, "id", str, "", "custom")
+    rolls_per_turn = _get(data, "rolls_per_turn", int, "", 3)
+    if not 1 <= rolls_per_turn <= 10:
+        raise RulesetError("rolls_per_turn", "must be between 1 and 10")
+
+    rows = tuple(_build_row(item, f"rows[{i}]") for i, item in _enabled(_list(data.get("rows", []), "rows"), "rows"))
+    if not rows:
+        raise RulesetError("rows", "a ruleset needs at least one row")
+    row_ids = [r.id for r in rows]
+    _unique(row_ids, "rows")
+
+    columns = tuple(
+        _build_column(item, f"columns[{i}]", row_ids, rolls_per_turn)
+        for i, item in _enabled(_list(data.get("columns", []), "columns"), "columns")
+    )
+    if not columns:
+        raise RulesetError("columns", "a ruleset needs at least one column")
+    _unique([c.id for c in columns], "columns")
+
+    relations = tuple(
+        _build_relation(item, f"relations[{i}]", row_ids)
+        for i, item in _enabled(_list(data.get("relations", []), "relations"), "relations")
+    )
+    _unique([r.id for r in relations], "relations")
+
+    upper_bonus = None
+    if "upper_bonus" in data:
+        t = _table(data["upper_bonus"], "upper_bonus")
+        _no_unknown(t, {"threshold", "points"}, "upper_bonus")
+        upper_bonus = UpperBonus(_get(t, "threshold", int, "upper_bonus"), _get(t, "points", int, "upper_bonus"))
+
+    joker = None
+    if "joker" in data:
+        t = _table(data["joker"], "joker")
+        _no_unknown(t, {"row", "bonus"}, "joker")
+        joker = Joker(_get(t, "row", str, "joker"), _get(t, "bonus", int, "joker", 0))
+        if joker.row not in row_ids or next(r for r in rows if r.id == joker.row).kind != "yam":
+            raise RulesetError("joker.row", "must name a row of kind yam")
+        if len(columns) != 1:
+            raise RulesetError("joker", "the joker is defined for one-column sheets only")
+
+    match = Match()
+    if "match" in data:
+        t = _table(data["match"], "match")
+        _no_unknown(t, {"kind", "total_points", "ties"}, "match")
+        match = Match(
+            kind=_choice(_get(t, "kind", str, "match", "total"), MATCH_KINDS, "match.kind"),
+            total_points=_get(t, "total_points", (int, float), "match", 0),
+            ties=_choice(_get(t, "ties", str, "match", "share"), TIE_RULES, "match.ties"),
+        )
+
+    mods = []
+    for m in modifiers:
+        _choice(m, MODIFIERS, "modifiers")
+        if m not in mods:
+            mods.append(m)
+
+    return Ruleset(
+        id=rid,
+        name=_get(data, "name", str, "", rid),
+        description=_get(data, "description", str, "", ""),
+        rows=rows,
+        columns=columns,
+        rolls_per_turn=rolls_per_turn,
+        upper_bonus=upper_bonus,
+        relations=relations,
+        joker=joker,
+        strike_any=_get(data, "strike_any", bool, "", False),
+        match=match,
+        modifiers=frozenset(mods),
+        options=options,
+        preset=preset,
+    )
+
+
+def _choice(value: Any, choices: tuple[str, ...], key: str) -> str:
+    if value not in choices:
+        raise RulesetError(key, f"{value!r} is not one of {', '.join(choices)}")
+    return value
+
+
+def _unique(ids: list[str], key: str) -> None:
+    seen: set[str] = set()
+    for i in ids:
+        if i in seen:
+            raise RulesetError(key, f"id {i!r} appears twice")
+        seen.add(i)
+
+
+def _ident(value: str, key: str) -> str:
+    if not value or not all(ch.isalnum() or ch == "_" for ch in value):
+        raise RulesetError(key, f"{value!r} is not an id (letters, digits and _ only)")
+    return value
+
+
+def _build_row(item: dict[str, Any], key: str) -> Row:
+    _no_unknown(item, {"id", "kind", "points", "bonus", "face", "n", "runs", "enabled", "label"}, key)
+    rid = _ident(_get(item, "id", str, key), f"{key}.id")
+    kind = _choice(_get(item, "kind", str, key), ROW_KINDS, f"{key}.kind")
+    bonus = _get(item, "bonus", int, key, 0)
+    face = n = 0
+    runs: tuple[frozenset[int], ...] = ()
+    if kind == "upper":
+        face = _get(item, "face", int, key)
+        if not 1 <= face <= 6:
+            raise RulesetError(f"{key}.face", "must be 1 to 6")
+    if kind == "kind":
+        n = _get(item, "n", int, key)
+        if not 2 <= n <= 5:
+            raise RulesetError(f"{key}.n", "must be 2 to 5")
+    if kind == "straight":
+        raw_runs = _list(_get(item, "runs", list, key), f"{key}.runs")
+        if not raw_runs:
+            raise RulesetError(f"{key}.runs", "needs at least one run")
+        parsed = []
+        for j, run in enumerate(raw_runs):
+            if not isinstance(run, list) or not run or not all(isinstance(v, int) and 1 <= v <= 6 for v in run):
+                raise RulesetError(f"{key}.runs[{j}]", "must be a list of faces 1 to 6")
+            if len(set(run)) != len(run) or len(run) > 5:
+                raise RulesetError(f"{key}.runs[{j}]", "must list up to five different faces")
+            parsed.append(frozenset(run))
+        runs = tuple(parsed)
+    points: Any = _get(item, "points", (int, str, list), key, "sum")
+    if isinstance(points, list):
+        if not points or not all(isinstance(p, int) and not isinstance(p, bool) for p in points):
+            raise RulesetError(f"{key}.points", "a list of points must hold whole numbers, one per roll")
+        points = tuple(points)
+    elif isinstance(points, str):
+        if points not in ("sum", "matched"):
+            raise RulesetError(f"{key}.points", f"{points!r} is not a number, 'sum', 'matched' or a list")
+        if points == "matched" and kind not in ("kind", "one_pair", "two_pairs", "yam"):
+            raise RulesetError(f"{key}.points", f"a {kind} row has no matched dice")
+    if kind == "upper" and ("points" in item or bonus):
+        raise RulesetError(f"{key}.points", "upper rows always score face x count")
+    return Row(id=rid, kind=kind, points=points, bonus=bonus, face=face, n=n, runs=runs)
+
+
+def _build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_turn: int) -> Column:
+    _no_unknown(item, {"id", "order", "rolls", "announce", "withdraw", "start", "points", "enabled", "label"}, key)
+    cid = _ident(_get(item, "id", str, key), f"{key}.id")
+    order = _choice(_get(item, "order", str, key, "free"), ORDER_KINDS, f"{key}.order")
+    rolls = _get(item, "rolls", int, key, None)
+    if rolls is not None and not 1 <= rolls <= rolls_per_turn:
+        raise RulesetError(f"{key}.rolls", f"must be between 1 and {rolls_per_turn}")
+    announce = _get(item, "announce", bool, key, False)
+    withdraw = _get(item, "withdraw", bool, key, False)
+    if withdraw and not announce:
+        raise RulesetError(f"{key}.withdraw", "only announce columns have announcements to withdraw")
+    if announce and rolls is not None:
+        raise RulesetError(f"{key}.announce", "an announce column cannot also restrict rolls")
+    start = tuple(_list(_get(item, "start", list, key, []), f"{key}.start"))
+    if order == "middle":
+        if len(start) != 2 or any(s not in row_ids for s in start):
+            raise RulesetError(f"{key}.start", "a middle column names the two rows it starts from")
+        a, b = sorted(row_ids.index(s) for s in start)
+        if b != a + 1:
+            raise RulesetError(f"{key}.start", "the two start rows must be next to each other")
+        start = (row_ids[a], row_ids[b])
+    elif start:
+        raise RulesetError(f"{key}.start", "only middle columns have start rows")
+    points = _get(item, "points", (int, float), key, 0)
+    return Column(id=cid, order=order, rolls=rolls, announce=announce, withdraw=withdraw, start=start, points=points)
+
+
+def _build_relation(item: dict[str, Any], key: str, row_ids: list[str]) -> Relation:
+    _no_unknown(item, {"id", "kind", "high", "low", "factor", "last_resort", "strict", "enabled"}, key)
+    kind = _choice(_get(item, "kind", str, key), RELATION_KINDS, f"{key}.kind")
+    rel = Relation(
+        id=_get(item, "id", str, key, kind),
+        kind=kind,
+        high=_get(item, "high", str, key),
+        low=_get(item, "low", str, key),
+        factor=_get(item, "factor", str, key, ""),
+        last_resort=_get(item, "last_resort", bool, key, False),
+        strict=_get(item, "strict", bool, key, False),
+    )
+    for name in ("high", "low") + (("factor",) if kind == "minimax" else ()):
+        if getattr(rel, name) not in row_ids:
+            raise RulesetError(f"{key}.{name}", f"no row {getattr(rel, name)!r}")
+    if rel.high == rel.low:
+        raise RulesetError(f"{key}.low", "must differ from high")
+    if rel.last_resort and kind != "max_gt_min":
+        raise RulesetError(f"{key}.last_resort", "only max_gt_min relations have it")
+    if rel.strict and kind != "min_lt_max_at_entry":
+        raise RulesetError(f"{key}.strict", "only min_lt_max_at_entry relations have it")
+    return rel
+
+
+def parse_options(preset: str, pairs: list[str] | None) -> dict[str, Any]:
+    """`["columns=3", "max_min=false", "extra=updown,middle"]` -> typed option values,
+    typed after each option's default (command lines and query strings)."""
+    specs = preset_data(preset).get("options", {})
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        name, eq, text = pair.partition("=")
+        if not eq:
+            raise RulesetError(f"options.{pair}", "write options as KEY=VALUE")
+        if name not in specs:
+            raise RulesetError(f"options.{name}", f"unknown option (known: {', '.join(sorted(specs)) or 'none'})")
+        default = specs[name].get("default")
+        value: Any = text
+        if isinstance(default, bool):
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                raise RulesetError(f"options.{name}", f"{text!r} is not true or false")
+            value = text.lower() in ("true", "1", "yes", "on")
+        elif isinstance(default, int):
+            try:
+                value = int(text)
+            except ValueError:
+                raise RulesetError(f"options.{name}", f"{text!r} is not a whole number") from None
+        elif isinstance(default, list):
+            value = [v for v in text.split(",") if v]
+        out[name] = value
+    return out

@@ -1,0 +1,148 @@
+"""Frozen ruleset objects: what a ruleset *is*, independent of where it came from.
+
+A ruleset is a sheet of rows x columns plus a handful of rules that span boxes
+(upper bonus, relations, joker, match result). Every column holds the same rows.
+Nothing here does I/O; `loader.py` builds these from TOML data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+RowKind = Literal["upper", "kind", "one_pair", "two_pairs", "full_house", "straight", "yam", "sum"]
+ROW_KINDS: tuple[str, ...] = ("upper", "kind", "one_pair", "two_pairs", "full_house", "straight", "yam", "sum")
+OrderKind = Literal["free", "down", "up", "updown", "middle"]
+ORDER_KINDS: tuple[str, ...] = ("free", "down", "up", "updown", "middle")
+RELATION_KINDS: tuple[str, ...] = ("max_gt_min", "min_lt_max_at_entry", "minimax")
+MATCH_KINDS: tuple[str, ...] = ("total", "column_points")
+TIE_RULES: tuple[str, ...] = ("rolloff", "share")
+MODIFIERS: tuple[str, ...] = ("six_dice", "duplicate")
+
+# How a row turns dice into points: a fixed number, the sum of all dice, the
+# dice that make the combination ("matched"), or a value per roll number.
+Points = int | Literal["sum", "matched"] | tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    id: str
+    kind: str
+    points: Points = "sum"
+    bonus: int = 0
+    face: int = 0  # upper rows: the face counted
+    n: int = 0  # kind rows: how many alike
+    runs: tuple[frozenset[int], ...] = ()  # straight rows: the runs that count
+
+    @property
+    def is_upper(self) -> bool:
+        return self.kind == "upper"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    id: str
+    order: str = "free"
+    rolls: int | None = None  # only right after this roll number (poot, dry, en deux, hand)
+    announce: bool = False
+    withdraw: bool = False  # an announcement here may be withdrawn before roll 2 (yams-de)
+    start: tuple[str, ...] = ()  # middle columns: the row ids an empty column starts from
+    points: float = 0  # column_points match result
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    id: str
+    kind: str
+    high: str  # the row that must stay higher (max, plus)
+    low: str  # the row that must stay lower (min)
+    factor: str = ""  # minimax: the row whose value multiplies (ones)
+    last_resort: bool = False  # max_gt_min: a zeroing entry only when nothing else fits
+    strict: bool = False  # min_lt_max_at_entry: compare against every column
+
+
+@dataclass(frozen=True, slots=True)
+class UpperBonus:
+    threshold: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Joker:
+    """The Yahtzee extra bonus and forced joker of RULES.md section 6."""
+
+    row: str  # the yam row whose filling switches the joker on
+    bonus: int  # extra bonus per further yam while the row holds a non-zero value
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    kind: str = "total"
+    total_points: float = 0  # column_points: points for the highest grand total
+    ties: str = "share"
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    id: str
+    name: str
+    description: str
+    rows: tuple[Row, ...]
+    columns: tuple[Column, ...]
+    dice: int = 5
+    rolls_per_turn: int = 3
+    upper_bonus: UpperBonus | None = None
+    relations: tuple[Relation, ...] = ()
+    joker: Joker | None = None
+    strike_any: bool = False
+    match: Match = field(default_factory=Match)
+    modifiers: frozenset[str] = frozenset()
+    options: tuple[tuple[str, object], ...] = ()  # the option values this ruleset was built with
+    preset: str | None = None
+    # The JSON-able description this ruleset was built from (a record's `rules`).
+    spec: object = field(default=None, compare=False, repr=False)
+
+    # Derived lookups, filled in __post_init__ (still immutable from outside).
+    row_index: dict[str, int] = field(default=None, init=False, repr=False, compare=False)  # type: ignore[assignment]
+    column_index: dict[str, int] = field(default=None, init=False, repr=False, compare=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "row_index", {r.id: i for i, r in enumerate(self.rows)})
+        object.__setattr__(self, "column_index", {c.id: i for i, c in enumerate(self.columns)})
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.rows)
+
+    @property
+    def n_boxes(self) -> int:
+        return len(self.rows) * len(self.columns)
+
+    @property
+    def rolled_dice(self) -> int:
+        """Dice thrown per roll: 5, or 6 with the six_dice modifier."""
+        return self.dice + 1 if "six_dice" in self.modifiers else self.dice
+
+    def box_index(self, column: str, row: str) -> int:
+        return self.column_index[column] * len(self.rows) + self.row_index[row]
+
+    def box_id(self, box: int) -> str:
+        c, r = divmod(box, len(self.rows))
+        return f"{self.columns[c].id}.{self.rows[r].id}"
+
+    def parse_box(self, text: str) -> int | None:
+        """`column.row`, or a bare row id when the sheet has one column; None if unknown."""
+        if not isinstance(text, str):
+            return None
+        column, dot, row = text.rpartition(".")
+        if not dot:
+            if len(self.columns) != 1:
+                return None
+            column, row = self.columns[0].id, text
+        if column not in self.column_index or row not in self.row_index:
+            return None
+        return self.box_index(column, row)
+
+    @property
+    def options_dict(self) -> dict[str, object]:
+        return dict(self.options)

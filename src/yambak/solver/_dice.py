@@ -1,0 +1,95 @@
+"""Dice multisets as a lattice: the index tables every solver stage works on.
+
+Order of dice never matters for scoring, so a hand is a multiset. There are 462
+multisets of 0..5 six-sided dice (252 of them full hands). A *keep* is a
+multiset of at most five dice, and two facts let the within-turn widget run as
+a few array operations per level instead of a sum over 252 outcomes per keep:
+
+* rolling the missing dice one at a time gives the same distribution, so
+  E[keep] = mean over faces d of E[keep + d]   (the "down" pass);
+* the best keep out of a hand is the best of the hand itself and the best keep
+  out of each hand with one die fewer       (the "up" pass).
+
+Indices: multisets are numbered by size, then lexicographically; `LEVELS[n]` is
+the slice of size-n multisets, and the 252 full hands are `LEVELS[5]`, so a
+"roll index" r in 0..251 is the multiset `FULL + r`.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+from math import factorial
+
+import numpy as np
+
+__all__ = [
+    "DICE", "FACES", "MULTISETS", "INDEX", "LEVELS", "FULL", "N_ROLLS", "COUNTS",
+    "ADD", "REMOVE", "ROLL_PROB", "SUBKEEPS", "roll_index", "keep_index",
+]
+
+DICE = 5
+FACES = 6
+
+MULTISETS: tuple[tuple[int, ...], ...] = tuple(
+    ms for n in range(DICE + 1) for ms in combinations_with_replacement(range(1, FACES + 1), n)
+)
+INDEX: dict[tuple[int, ...], int] = {ms: i for i, ms in enumerate(MULTISETS)}
+_starts = np.cumsum([0] + [sum(1 for m in MULTISETS if len(m) == n) for n in range(DICE + 1)])
+LEVELS: tuple[slice, ...] = tuple(slice(int(_starts[n]), int(_starts[n + 1])) for n in range(DICE + 1))
+FULL = LEVELS[DICE].start
+N_ROLLS = LEVELS[DICE].stop - FULL  # 252
+
+# COUNTS[i, v] = how many dice of multiset i show v (column 0 unused).
+COUNTS = np.zeros((len(MULTISETS), FACES + 1), dtype=np.int64)
+for _i, _m in enumerate(MULTISETS):
+    for _v in _m:
+        COUNTS[_i, _v] += 1
+
+# ADD[i, d-1] = multiset i plus one die d (only for multisets of fewer than 5 dice).
+ADD = np.full((len(MULTISETS), FACES), -1, dtype=np.int64)
+# REMOVE[i, j] = multiset i minus one of its distinct faces (padded by repeating the first).
+REMOVE = np.full((len(MULTISETS), DICE), -1, dtype=np.int64)
+for _i, _m in enumerate(MULTISETS):
+    if len(_m) < DICE:
+        for _d in range(1, FACES + 1):
+            ADD[_i, _d - 1] = INDEX[tuple(sorted(_m + (_d,)))]
+    if _m:
+        _subs = []
+        for _v in sorted(set(_m)):
+            _rest = list(_m)
+            _rest.remove(_v)
+            _subs.append(INDEX[tuple(_rest)])
+        REMOVE[_i] = (_subs + [_subs[0]] * DICE)[:DICE]
+
+
+def _multinomial(m: tuple[int, ...]) -> float:
+    """Probability that len(m) fresh dice show exactly the multiset m."""
+    counts = [m.count(v) for v in set(m)]
+    ways = factorial(len(m))
+    for c in counts:
+        ways //= factorial(c)
+    return ways / FACES ** len(m)
+
+
+# ROLL_PROB[r] = probability that five fresh dice show full hand r.
+ROLL_PROB = np.array([_multinomial(MULTISETS[FULL + r]) for r in range(N_ROLLS)])
+
+# SUBKEEPS[r, j] = the j-th distinct sub-multiset of full hand r (global index), padded
+# by repeating the hand itself; at most 32 (= 2**5) distinct keeps per hand.
+_sub_lists = []
+for _r in range(N_ROLLS):
+    _hand = MULTISETS[FULL + _r]
+    _keeps = sorted({INDEX[c] for n in range(DICE + 1) for c in combinations(_hand, n)})
+    _sub_lists.append(_keeps)
+SUBKEEPS = np.array([(ks + [FULL + r] * 32)[:32] for r, ks in enumerate(_sub_lists)], dtype=np.int64)
+N_SUBKEEPS = np.array([len(ks) for ks in _sub_lists], dtype=np.int64)
+
+
+def roll_index(dice: tuple[int, ...] | list[int]) -> int:
+    """Roll index (0..251) of five dice in any order."""
+    return INDEX[tuple(sorted(dice))] - FULL
+
+
+def keep_index(dice: tuple[int, ...] | list[int]) -> int:
+    """Global multiset index of 0..5 dice in any order."""
+    return INDEX[tuple(sorted(dice))]

@@ -1,0 +1,170 @@
+"""Backward induction over turn-start states, a whole batch of states per array operation.
+
+The turn widget for a batch of S states works on arrays shaped (multiset, S, width):
+
+    roll 3:  V[r]  = best legal box for hand r     (`box_values`, one pass per row)
+    keep 2:  E[k]  = mean over d of E[k + d]        (down pass, `_down`)
+    roll 2:  V[r]  = max over keeps k <= r of E[k] (up pass, `_up`)
+    ...      and once more for roll 1, then the first roll's expectation.
+
+Keeping all five dice is the same as scoring now (no ruleset the solver accepts
+scores by roll number), so "stop after roll 1" needs no separate case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from . import _dice as D
+from ._layout import SolverRules
+from .objective import Objective
+
+__all__ = ["box_values", "best_box_value", "keep_stages", "solve_table", "CHUNK"]
+
+CHUNK = 2048  # states per batch: big enough to amortise numpy calls, small enough for cache
+
+_ADD = [D.ADD[D.LEVELS[n]].ravel() for n in range(D.DICE + 1)]
+_REMOVE = [D.REMOVE[D.LEVELS[n]].ravel() for n in range(D.DICE + 1)]
+
+
+def box_values(
+    sr: SolverRules, table: np.ndarray, objective: Objective,
+    boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, roll: np.ndarray,
+) -> Iterator[tuple[int, np.ndarray]]:
+    """Yield (row, value of filling that row) for every row; -inf where the row may not be filled.
+
+    `boxes`, `upper`, `yam` describe turn-start states and `roll` the final hand
+    (roll index); all four broadcast together to a shape B, and each value has
+    shape B + (width,). The joker of RULES.md section 6 restricts the legal rows
+    and changes the scores when the hand is a yam and the yam box is filled.
+    """
+    roll = np.asarray(roll)
+    neg = -np.inf
+    active = None
+    if sr.n_yam == 2:
+        face = sr.yam_face[roll]
+        active = ((boxes >> sr.yam_row) & 1).astype(bool) & (face > 0)
+        row_of_face = np.full(D.FACES + 1, -1, dtype=np.int64)
+        for i, f in enumerate(sr.upper_face):
+            if f:
+                row_of_face[f] = i
+        face_row = row_of_face[face]
+        face_open = (face_row >= 0) & (((boxes >> np.maximum(face_row, 0)) & 1) == 0)
+        lower_mask = sr.full_mask & ~sr.upper_mask
+        lower_open = (boxes & lower_mask) != lower_mask
+        extra = sr.joker_bonus * yam * active
+    cap = sr.n_upper - 1
+    for i in range(sr.n_rows):
+        bit = 1 << i
+        is_open = (boxes & bit) == 0
+        nb = boxes | bit
+        pts = sr.score[i][roll]
+        if sr.upper_face[i]:
+            nu = np.minimum(upper + pts, cap)
+            if sr.threshold:
+                pts = pts + sr.bonus * ((upper < sr.threshold) & (upper + pts >= sr.threshold))
+            ny = yam
+        elif i == sr.yam_row:
+            ny = (pts > 0).astype(np.int64)
+            nu = upper
+        else:
+            nu, ny = upper, yam
+        legal = is_open
+        if active is not None:
+            if sr.upper_face[i]:
+                ok = (face_row == i) | (~face_open & ~lower_open)
+            else:
+                ok = ~face_open
+                pts = np.where(active, sr.joker_score[i][roll], pts)
+            legal = legal & (~active | ok)
+            pts = pts + extra
+        value = objective.after_box(pts, table[sr.flat(nb, nu, ny)])
+        if sr.strike_any and sr.upper_face[i]:
+            # A struck upper box adds nothing to the upper sum; never better under
+            # a monotone objective, but cheap to honour exactly.
+            value = np.maximum(value, objective.after_box(np.zeros((), np.int64), table[sr.flat(nb, upper, yam)]))
+        yield i, np.where(legal[..., None], value, neg)
+
+
+def best_box_value(sr: SolverRules, table: np.ndarray, objective: Objective,
+                   boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, roll: np.ndarray) -> np.ndarray:
+    """Max over legal rows of `box_values` (shape B + (width,))."""
+    best = None
+    for _, value in box_values(sr, table, objective, boxes, upper, yam, roll):
+        best = value if best is None else np.maximum(best, value, out=best)
+    assert best is not None
+    return best
+
+
+def _down(x: np.ndarray) -> None:
+    """Fill keep values (levels 4..0) from full hands: E[k] = mean_d E[k + d], in place."""
+    for n in range(D.DICE - 1, -1, -1):
+        lv = D.LEVELS[n]
+        size = lv.stop - lv.start
+        gathered = x[_ADD[n]].reshape((size, D.FACES) + x.shape[1:])
+        x[lv] = gathered.sum(axis=1) * (1.0 / D.FACES)
+
+
+def _up(x: np.ndarray) -> None:
+    """Turn keep values into best-keep values: M[k] = max(E[k], M[k - d] for d in k), in place."""
+    for n in range(1, D.DICE + 1):
+        lv = D.LEVELS[n]
+        size = lv.stop - lv.start
+        gathered = x[_REMOVE[n]].reshape((size, D.DICE) + x.shape[1:])
+        np.maximum(x[lv], gathered.max(axis=1), out=x[lv])
+
+
+def keep_stages(last: np.ndarray, rolls: int) -> list[np.ndarray]:
+    """From the values of the final hands (252, ...) build every stage of the turn.
+
+    Returns `stages` with stages[j] (j = 1..rolls-1) the (462, ...) keep values
+    after roll j: stages[j][k] is the expected value of holding k and rolling the
+    other dice (for a full hand k: of going on with exactly that hand, which never
+    beats the best of stopping and a proper keep, see RULES.md §1 on all-held rolls).
+    stages[0] is the (462, ...) array whose entry 0 is the turn-start value.
+    """
+    x = np.empty((len(D.MULTISETS),) + last.shape[1:])
+    x[D.FULL:] = last
+    stages: list[np.ndarray] = [x] * rolls
+    for j in range(rolls - 1, 0, -1):
+        _down(x)
+        stages[j] = x.copy()
+        _up(x)
+    _down(x)
+    stages[0] = x
+    return stages
+
+
+def _turn_start(last: np.ndarray, rolls: int) -> np.ndarray:
+    """Turn-start value only (the solver's inner loop: no stage copies)."""
+    x = np.empty((len(D.MULTISETS),) + last.shape[1:])
+    x[D.FULL:] = last
+    for _ in range(rolls - 1):
+        _down(x)
+        _up(x)
+    _down(x)
+    return x[0]
+
+
+def solve_table(sr: SolverRules, objective: Objective, chunk: int = CHUNK) -> tuple[np.ndarray, int]:
+    """The value of every reachable turn-start state, level by level from the last turn back.
+
+    Returns (table of shape (n_states, width), number of reachable states).
+    Unreachable entries hold the terminal value and are never read.
+    """
+    table = np.empty((sr.n_states, objective.width))
+    table[:] = objective.terminal()
+    rolls = np.arange(D.N_ROLLS)[:, None]
+    count = 0
+    for n_filled in range(sr.n_rows - 1, -1, -1):
+        states = sr.level_states(n_filled)
+        count += len(states)
+        for start in range(0, len(states), chunk):
+            idx = states[start:start + chunk]
+            boxes, upper, yam = (a[None, :] for a in sr.unflat(idx))
+            last = best_box_value(sr, table, objective, boxes, upper, yam, rolls)
+            table[idx] = _turn_start(last, sr.rolls)
+    count += len(sr.level_states(sr.n_rows))
+    return table, count

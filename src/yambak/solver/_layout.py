@@ -1,0 +1,163 @@
+"""What the solver needs from a ruleset, as arrays, and the turn-start state layout.
+
+A turn-start state is (filled boxes, upper score, yam flag):
+
+* `boxes`: a bit mask over the rows of the single column (bit i = row i filled);
+* `upper`: the upper-section sum capped at the bonus threshold (0..threshold),
+  because beyond the threshold only "bonus reached" matters; 1 value when the
+  ruleset has no upper bonus;
+* `yam`: 1 when the joker's yam box holds a non-zero value (the +100 bonus is
+  still live), else 0; only rulesets with a joker have this axis.
+
+The flat index is `((boxes * n_upper) + upper) * n_yam + yam`, so the upper
+variants of one box set sit next to each other and a whole level (box sets with
+the same number of filled boxes) is a handful of contiguous runs.
+
+Rows are read from the ruleset data (kind, face, points); nothing here names a
+Yahtzee category.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..rules import RulesetError, Ruleset, row_score
+from . import _dice as D
+
+__all__ = ["SolverRules", "UnsupportedRuleset", "solver_rules"]
+
+
+class UnsupportedRuleset(RulesetError):
+    """A ruleset the exact solver does not handle (several columns, announcements...)."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__("solver", problem)
+
+
+@dataclass(frozen=True, eq=False)
+class SolverRules:
+    """A single-column ruleset compiled to score tables and a state layout."""
+
+    ruleset: Ruleset
+    n_rows: int
+    rolls: int  # rolls per turn
+    score: np.ndarray  # (n_rows, 252) int: points each full hand writes in each row
+    joker_score: np.ndarray  # (n_rows, 252) int: the same under the joker
+    upper_face: np.ndarray  # (n_rows,) int: face of an upper row, 0 otherwise
+    threshold: int  # upper bonus threshold (0: no bonus)
+    bonus: int
+    n_upper: int  # size of the upper-score axis
+    yam_row: int  # joker row index, -1 without joker
+    joker_bonus: int
+    n_yam: int  # size of the yam-flag axis
+    strike_any: bool
+    yam_face: np.ndarray  # (252,) int: face of a five-of-a-kind hand, 0 otherwise
+
+    @property
+    def n_states(self) -> int:
+        return (1 << self.n_rows) * self.n_upper * self.n_yam
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << self.n_rows) - 1
+
+    @property
+    def upper_mask(self) -> int:
+        return sum(1 << i for i in range(self.n_rows) if self.upper_face[i])
+
+    def flat(self, boxes: np.ndarray | int, upper: np.ndarray | int, yam: np.ndarray | int) -> np.ndarray | int:
+        return (boxes * self.n_upper + upper) * self.n_yam + yam
+
+    def unflat(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rest, yam = np.divmod(index, self.n_yam)
+        boxes, upper = np.divmod(rest, self.n_upper)
+        return boxes, upper, yam
+
+    def reachable_upper(self) -> np.ndarray:
+        """(2**n_upper_rows, n_upper) bool: which capped upper sums a set of filled upper rows allows.
+
+        Indexed by the compact mask of filled upper rows (bit j = j-th upper row).
+        Skipping unreachable states halves the work and makes `states` a true count.
+        """
+        faces = [int(f) for f in self.upper_face if f]
+        out = np.zeros((1 << len(faces), self.n_upper), dtype=bool)
+        cap = self.n_upper - 1
+        for sub in range(1 << len(faces)):
+            sums = {0}
+            for j, f in enumerate(faces):
+                if sub >> j & 1:
+                    sums = {min(s + f * c, cap) for s in sums for c in range(D.DICE + 1)}
+            out[sub, sorted(sums)] = True
+        return out
+
+    def level_states(self, n_filled: int) -> np.ndarray:
+        """Flat indices of the reachable states with `n_filled` boxes filled, in layout order."""
+        masks = np.arange(1 << self.n_rows, dtype=np.int64)
+        pop = np.zeros_like(masks)
+        for i in range(self.n_rows):
+            pop += masks >> i & 1
+        masks = masks[pop == n_filled]
+        upper_rows = [i for i in range(self.n_rows) if self.upper_face[i]]
+        compact = np.zeros_like(masks)
+        for j, i in enumerate(upper_rows):
+            compact |= (masks >> i & 1) << j
+        ok = self.reachable_upper()[compact]  # (n_masks, n_upper)
+        if self.n_yam == 2:
+            yam_filled = (masks >> self.yam_row & 1).astype(bool)
+            ok = np.stack([ok, ok & yam_filled[:, None]], axis=-1)  # (n_masks, n_upper, 2)
+        else:
+            ok = ok[:, :, None]
+        flat = self.flat(masks[:, None, None], np.arange(self.n_upper)[None, :, None], np.arange(self.n_yam)[None, None, :])
+        return np.asarray(flat)[ok]
+
+
+def solver_rules(ruleset: Ruleset) -> SolverRules:
+    """Compile a ruleset, or raise `UnsupportedRuleset` saying why it cannot be solved exactly."""
+    if len(ruleset.columns) != 1:
+        raise UnsupportedRuleset(
+            f"{ruleset.id} has {len(ruleset.columns)} columns; the exact solver handles one-column rulesets only")
+    column = ruleset.columns[0]
+    if column.order != "free" or column.rolls is not None or column.announce:
+        raise UnsupportedRuleset(f"column {column.id!r} is not a plain free column")
+    if ruleset.relations:
+        names = ", ".join(r.kind for r in ruleset.relations)
+        raise UnsupportedRuleset(f"relations between boxes ({names}) are not solved exactly; "
+                                 "try max_min=false or max_gt_min=false")
+    if ruleset.modifiers:
+        raise UnsupportedRuleset(f"modifiers ({', '.join(sorted(ruleset.modifiers))}) are not solved exactly")
+    if ruleset.dice != D.DICE:
+        raise UnsupportedRuleset("only five dice are solved")
+    if any(isinstance(r.points, tuple) for r in ruleset.rows):
+        raise UnsupportedRuleset("points that depend on the roll number are not solved exactly")
+    if len(ruleset.rows) > 20:
+        raise UnsupportedRuleset("too many rows for an exact table")
+
+    hands = [D.MULTISETS[D.FULL + r] for r in range(D.N_ROLLS)]
+    score = np.array([[row_score(row, h) for h in hands] for row in ruleset.rows], dtype=np.int64)
+    joker_score = np.array([[row_score(row, h, joker=True) for h in hands] for row in ruleset.rows], dtype=np.int64)
+    upper_face = np.array([row.face if row.is_upper else 0 for row in ruleset.rows], dtype=np.int64)
+    ub = ruleset.upper_bonus
+    threshold, bonus = (ub.threshold, ub.points) if ub else (0, 0)
+    yam_row, joker_bonus = -1, 0
+    if ruleset.joker is not None:
+        yam_row = ruleset.row_index[ruleset.joker.row]
+        joker_bonus = ruleset.joker.bonus
+    yam_face = np.array([h[0] if len(set(h)) == 1 else 0 for h in hands], dtype=np.int64)
+    return SolverRules(
+        ruleset=ruleset,
+        n_rows=len(ruleset.rows),
+        rolls=ruleset.rolls_per_turn,
+        score=score,
+        joker_score=joker_score,
+        upper_face=upper_face,
+        threshold=threshold,
+        bonus=bonus,
+        n_upper=threshold + 1 if ub else 1,
+        yam_row=yam_row,
+        joker_bonus=joker_bonus,
+        n_yam=2 if yam_row >= 0 else 1,
+        strike_any=ruleset.strike_any,
+        yam_face=yam_face,
+    )
