@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..rules import RulesetError, load_ruleset
-from .actions import Announce, Roll, Score
+from .actions import Announce, Hold, Roll, Score
 from .dice import DiceSource, ManualDice
 from .errors import IllegalAction, RecordError
 from .state import GameState, TurnRecord, new_game
@@ -20,7 +20,8 @@ from .state import GameState, TurnRecord, new_game
 __all__ = ["FORMAT", "GameRecord", "replay", "state_to_record", "summary"]
 
 FORMAT = "yambak-game/1"
-_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs"}
+_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending"}
+_PENDING_KEYS = {"player", "rolls", "held", "announce"}
 _TURN_KEYS = {"player", "rolls", "announce", "box", "strike", "use"}
 
 
@@ -35,6 +36,9 @@ class GameRecord:
     turns: tuple[TurnRecord, ...] = ()
     seed: int | str | None = None
     rolloffs: tuple[tuple[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]], ...] = ()
+    # Our extension: turns in progress ({"player", "rolls", "held", "announce"}), so that a
+    # stored game resumes mid-turn. Absent from records of completed turns only.
+    pending: tuple[Mapping[str, Any], ...] = ()
 
     @classmethod
     def from_dict(cls, data: Any) -> "GameRecord":
@@ -57,7 +61,12 @@ class GameRecord:
         turns = tuple(_parse_turn(t, i + 1) for i, t in enumerate(raw_turns))
         if "rules" not in data:
             raise _bad("rules is required")
-        return cls(data["rules"], tuple(players), turns, seed, _parse_rolloffs(data.get("rolloffs"), len(players)))
+        pending = data.get("pending", [])
+        if not isinstance(pending, list) or not all(isinstance(t, Mapping) and set(t) <= _PENDING_KEYS for t in pending):
+            raise _bad("pending must be a list of turns in progress")
+        return cls(
+            data["rules"], tuple(players), turns, seed, _parse_rolloffs(data.get("rolloffs"), len(players)), tuple(pending)
+        )
 
     @classmethod
     def loads(cls, text: str) -> "GameRecord":
@@ -74,6 +83,8 @@ class GameRecord:
             out["rolloffs"] = {
                 target: [{str(seat): list(dice) for seat, dice in r} for r in rounds] for target, rounds in self.rolloffs
             }
+        if self.pending:
+            out["pending"] = [dict(t) for t in self.pending]
         return out
 
     def dumps(self, indent: int | None = None) -> str:
@@ -173,8 +184,30 @@ def replay(record: GameRecord | Mapping[str, Any], dice: DiceSource | None = Non
             raise RecordError(exc.code, exc.message, n) from None
     _check_rolloffs(state, record)
     state = state._replace(rolloffs=record.rolloffs)
+    for turn in record.pending:
+        state = _replay_pending(state, turn)
     if dice is not None:
-        state = state._replace(dice_source=dice)
+        state = state.with_dice(dice)
+    return state
+
+
+def _replay_pending(state: GameState, turn: Mapping[str, Any]) -> GameState:
+    try:
+        p = turn.get("player", state.current)
+        rolls = turn.get("rolls", [])
+        if not isinstance(rolls, list) or not rolls:
+            raise _bad("pending: a turn in progress has at least one roll")
+        for i, dice in enumerate(rolls):
+            if i == 1 and turn.get("announce") is not None:
+                state, _ = state.apply(Announce(p, turn["announce"]))
+            state, _ = state.apply(Roll(p, held=() if i else None, dice=tuple(dice) if _dice_list(dice) else dice))
+        if len(rolls) == 1 and turn.get("announce") is not None:
+            state, _ = state.apply(Announce(p, turn["announce"]))
+        held = turn.get("held", [])
+        if held:
+            state, _ = state.apply(Hold(p, tuple(held) if isinstance(held, list) else held))
+    except IllegalAction as exc:
+        raise _bad(f"pending: {exc.message}") from None
     return state
 
 
@@ -218,7 +251,14 @@ def state_to_record(state: GameState) -> GameRecord:
         index[t.player] = k + 1
         keyed.append(((k, t.player), t))
     turns = tuple(t for _, t in sorted(keyed, key=lambda kt: kt[0]))
-    return GameRecord(state.rules.spec, state.players, turns, state.seed, state.rolloffs)
+    pending = []
+    for p, turn in enumerate(state.turns):
+        if turn.rolls:
+            entry: dict[str, Any] = {"player": p, "rolls": [list(r) for r in turn.rolls], "held": sorted(turn.held)}
+            if turn.announced is not None:
+                entry["announce"] = state.rules.box_id(turn.announced)
+            pending.append(entry)
+    return GameRecord(state.rules.spec, state.players, turns, state.seed, state.rolloffs, tuple(pending))
 
 
 def summary(state: GameState) -> dict[str, Any]:

@@ -210,6 +210,10 @@ class GameState:
             out.append((combo, ways / 6**k))
         return out
 
+    def with_dice(self, source: DiceSource) -> "GameState":
+        """The same position with another dice source (a replayed game going on live)."""
+        return self._replace(dice_source=source)
+
     # --- applying actions --------------------------------------------------------------
 
     def apply(self, action: Action) -> tuple["GameState", Event]:

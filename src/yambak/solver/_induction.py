@@ -21,12 +21,12 @@ from . import _dice as D
 from ._layout import SolverRules
 from .objective import Objective
 
-__all__ = ["box_values", "best_box_value", "keep_stages", "solve_table", "CHUNK"]
+__all__ = ["box_values", "best_box_value", "last_roll_values", "keep_stages", "solve_table", "CHUNK"]
 
-CHUNK = 2048  # states per batch: big enough to amortise numpy calls, small enough for cache
+CHUNK = 1024  # states per batch: big enough to amortise numpy calls, small enough for cache
 
-_ADD = [D.ADD[D.LEVELS[n]].ravel() for n in range(D.DICE + 1)]
-_REMOVE = [D.REMOVE[D.LEVELS[n]].ravel() for n in range(D.DICE + 1)]
+_ADD = [D.ADD[D.LEVELS[n]] for n in range(D.DICE + 1)]
+_REMOVE = [D.REMOVE[D.LEVELS[n]] for n in range(D.DICE + 1)]
 
 
 def box_values(
@@ -98,22 +98,79 @@ def best_box_value(sr: SolverRules, table: np.ndarray, objective: Objective,
     return best
 
 
+_COUNT_OF_FACE = D.COUNTS[D.FULL:].T  # (7, 252): dice of face v in each full hand
+
+
+def last_roll_values(sr: SolverRules, table: np.ndarray, objective: Objective,
+                     boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> np.ndarray:
+    """`best_box_value` for every final hand of a batch of states (1-D arrays): shape (252, S, width).
+
+    The solver's hot path. A closed row gets a -inf future instead of a mask; an
+    upper row has only six outcomes (how many dice show its face), computed once
+    and spread over the 252 hands by a row gather; the joker, which only touches
+    the six yams, is patched in afterwards with the general `box_values`.
+    """
+    size, width = len(boxes), objective.width
+    best = np.full((D.N_ROLLS, size, width), -np.inf)
+    cap = sr.n_upper - 1
+    for i in range(sr.n_rows):
+        bit = 1 << i
+        closed = (boxes & bit) != 0
+        nb = boxes | bit
+        face = int(sr.upper_face[i])
+        if face:
+            gain = face * np.arange(D.DICE + 1)[:, None]  # (6, 1)
+            nu = np.minimum(upper + gain, cap)
+            pts = gain
+            if sr.threshold:
+                pts = gain + sr.bonus * ((upper < sr.threshold) & (upper + gain >= sr.threshold))
+            fut = table[sr.flat(nb, nu, yam)]
+            fut[:, closed] = -np.inf
+            six = objective.after_box(pts, fut)
+            if sr.strike_any:
+                struck = table[sr.flat(nb, upper, yam)]
+                struck[closed] = -np.inf
+                np.maximum(six, objective.after_box(np.zeros((), np.int64), struck)[None], out=six)
+            np.maximum(best, six[_COUNT_OF_FACE[face]], out=best)
+        elif i == sr.yam_row:
+            pts = sr.score[i]
+            fut = table[sr.flat(nb[None, :], upper[None, :], np.arange(2)[:, None])]  # (2, S, width)
+            fut[:, closed] = -np.inf
+            np.maximum(best, objective.after_box(pts[:, None], fut[(pts > 0).astype(np.int64)]), out=best)
+        else:
+            fut = table[sr.flat(nb, upper, yam)]
+            fut[closed] = -np.inf
+            np.maximum(best, objective.after_box(sr.score[i][:, None], fut[None]), out=best)
+    if sr.n_yam == 2:
+        sel = np.flatnonzero((boxes >> sr.yam_row) & 1)
+        if len(sel):
+            yams = np.flatnonzero(sr.yam_face)
+            best[np.ix_(yams, sel)] = best_box_value(
+                sr, table, objective, boxes[sel][None], upper[sel][None], yam[sel][None], yams[:, None])
+    return best
+
+
 def _down(x: np.ndarray) -> None:
-    """Fill keep values (levels 4..0) from full hands: E[k] = mean_d E[k + d], in place."""
+    """Fill keep values (levels 4..0) from full hands: E[k] = mean_d E[k + d], in place.
+
+    One contiguous-row gather per face: bigger fused gathers spill out of cache.
+    """
     for n in range(D.DICE - 1, -1, -1):
-        lv = D.LEVELS[n]
-        size = lv.stop - lv.start
-        gathered = x[_ADD[n]].reshape((size, D.FACES) + x.shape[1:])
-        x[lv] = gathered.sum(axis=1) * (1.0 / D.FACES)
+        add = _ADD[n]
+        acc = x[add[:, 0]]
+        for j in range(1, D.FACES):
+            acc += x[add[:, j]]
+        acc *= 1.0 / D.FACES
+        x[D.LEVELS[n]] = acc
 
 
 def _up(x: np.ndarray) -> None:
     """Turn keep values into best-keep values: M[k] = max(E[k], M[k - d] for d in k), in place."""
     for n in range(1, D.DICE + 1):
-        lv = D.LEVELS[n]
-        size = lv.stop - lv.start
-        gathered = x[_REMOVE[n]].reshape((size, D.DICE) + x.shape[1:])
-        np.maximum(x[lv], gathered.max(axis=1), out=x[lv])
+        level = x[D.LEVELS[n]]  # a view: updated in place
+        remove = _REMOVE[n]
+        for j in range(D.DICE):
+            np.maximum(level, x[remove[:, j]], out=level)
 
 
 def keep_stages(last: np.ndarray, rolls: int) -> list[np.ndarray]:
@@ -156,15 +213,13 @@ def solve_table(sr: SolverRules, objective: Objective, chunk: int = CHUNK) -> tu
     """
     table = np.empty((sr.n_states, objective.width))
     table[:] = objective.terminal()
-    rolls = np.arange(D.N_ROLLS)[:, None]
     count = 0
     for n_filled in range(sr.n_rows - 1, -1, -1):
         states = sr.level_states(n_filled)
         count += len(states)
         for start in range(0, len(states), chunk):
             idx = states[start:start + chunk]
-            boxes, upper, yam = (a[None, :] for a in sr.unflat(idx))
-            last = best_box_value(sr, table, objective, boxes, upper, yam, rolls)
+            last = last_roll_values(sr, table, objective, *sr.unflat(idx))
             table[idx] = _turn_start(last, sr.rolls)
     count += len(sr.level_states(sr.n_rows))
     return table, count
