@@ -6,7 +6,8 @@ computed; the CLI, the server and the UI read them from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 from collections.abc import Mapping, Sequence
 
 from ..rules import Ruleset
@@ -22,6 +23,8 @@ class Sheet:
     voided: frozenset[int] = frozenset()  # boxes zeroed at entry (min_lt_max_at_entry)
     extra_bonus: int = 0  # the Yahtzee +100s, which belong to the player, not a column
     turns: int = 0  # turns this player has completed
+    # Memo for values derived from this (immutable) sheet, such as fillable boxes.
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def empty(cls, rules: Ruleset) -> "Sheet":
@@ -29,7 +32,7 @@ class Sheet:
 
     @property
     def full(self) -> bool:
-        return None not in self.written
+        return self.turns >= len(self.written)  # every turn fills exactly one box
 
     def open_boxes(self) -> int:
         return self.written.count(None)

@@ -380,6 +380,13 @@ class GameState:
         """Boxes open, in order and allowed after roll n_rolls, before looking at the dice."""
         if announced is not None:
             return [announced]
+        memo = self.sheets[p].memo
+        key = ("fillable", n_rolls)
+        if key not in memo:
+            memo[key] = self._fillable_uncached(p, n_rolls)
+        return memo[key]
+
+    def _fillable_uncached(self, p: int, n_rolls: int) -> list[int]:
         out = []
         n_rows = self.rules.n_rows
         for ci, column in enumerate(self.rules.columns):
@@ -505,8 +512,10 @@ class GameState:
                 raise _illegal("joker", f"joker: a yam of {five[0]}s must go to {self._joker_hint(p, five)}")
             raise _illegal("last-resort", f"{rules.box_id(box)} would zero both {self._pair_names(box)}: another box can take these dice")
         # six dice without `use`: the five giving the best grand total after the entry
-        best = max(allowed, key=lambda f: self._after_entry(p, box, f, action.strike)[1])
-        sheet, _ = self._after_entry(p, box, best, action.strike)
+        best = allowed[0]
+        if len(allowed) > 1:
+            best = max(allowed, key=lambda f: grand_total(rules, self._after_entry(p, box, f, action.strike)))
+        sheet = self._after_entry(p, box, best, action.strike)
         record = TurnRecord(
             player=p,
             rolls=turn.rolls,
@@ -528,7 +537,7 @@ class GameState:
         )
         return state, event
 
-    def _after_entry(self, p: int, box: int, five: tuple[int, ...], strike: bool) -> tuple[Sheet, int]:
+    def _after_entry(self, p: int, box: int, five: tuple[int, ...], strike: bool) -> Sheet:
         sheet = self.sheets[p]
         value = self._written(p, box, five, strike)
         extra = 0
@@ -538,8 +547,7 @@ class GameState:
                 extra = joker.bonus
         voided = sheet.voided | {box} if self._voided_at_entry(p, box, value) else sheet.voided
         written = sheet.written[:box] + (value,) + sheet.written[box + 1 :]
-        new = Sheet(written, voided, sheet.extra_bonus + extra, sheet.turns + 1)
-        return new, grand_total(self.rules, new)
+        return Sheet(written, voided, sheet.extra_bonus + extra, sheet.turns + 1)
 
     def _joker_hint(self, p: int, five: tuple[int, ...]) -> str:
         return ", ".join(self.rules.box_id(b) for b in self._legal_for(p, five)) or "no box"

@@ -1,0 +1,52 @@
+"""Shared test helpers: every preset with every option combination."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from yambak.bots import random_policy
+from yambak.engine import GameState, new_game
+from yambak.rules import Ruleset, load_ruleset
+
+_OPTION_GRID: dict[str, dict[str, list[object]]] = {
+    "yams": {},
+    "yatzy": {},
+    "yams-fr": {"columns": [1, 3, 4], "max_min": [True, False], "max_gt_min": [True, False]},
+    "yams-de": {"strict": [False, True], "flat_bonus": [False, True]},
+    "yammen": {"ties": ["rolloff", "share"]},
+    "yamb": {"four_kind": ["all", "four"], "extra": [[], ["updown"], ["middle"], ["hand"], ["updown", "middle", "hand"]]},
+    "yamb-6": {"four_kind": ["all", "four"]},
+}
+
+
+def all_rule_variants() -> list[tuple[str, dict[str, object]]]:
+    out = []
+    for preset, grid in _OPTION_GRID.items():
+        names = list(grid)
+        for values in itertools.product(*(grid[n] for n in names)):
+            out.append((preset, dict(zip(names, values))))
+    return out
+
+
+RULE_VARIANTS = all_rule_variants()
+
+
+def variant_id(variant: tuple[str, dict[str, object]]) -> str:
+    preset, options = variant
+    return preset + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+def play_random(rules: Ruleset, players: int, seed: int, steps: int | None = None) -> GameState:
+    """A random legal game (or its first `steps` actions)."""
+    state = new_game(rules, [f"P{i}" for i in range(players)], seed=seed)
+    rng = random.Random(seed)
+    n = 0
+    while not state.finished and (steps is None or n < steps):
+        state, _ = state.apply(random_policy(state, state.current, rng))
+        n += 1
+    return state
+
+
+def rules_for(preset: str, **options: object) -> Ruleset:
+    return load_ruleset(preset, options)

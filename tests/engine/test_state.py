@@ -1,0 +1,359 @@
+"""Targeted engine tests: each refusal with its code, and the rules that need a setup."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from yambak.engine import (
+    Announce,
+    DuplicateDice,
+    Hold,
+    IllegalAction,
+    ManualDice,
+    Release,
+    Roll,
+    Score,
+    SeededDice,
+    Withdraw,
+    new_game,
+    replay,
+    state_to_record,
+    summary,
+)
+from yambak.engine.record import GameRecord
+from yambak.rules import load_ruleset
+
+GOLDEN = Path(__file__).parent.parent / "golden" / "cases"
+
+
+def manual(preset: str, players: int = 1, **options: object):  # type: ignore[no-untyped-def]
+    return new_game(load_ruleset(preset, options), [f"P{i}" for i in range(players)], dice=ManualDice())
+
+
+def play(state, *actions):  # type: ignore[no-untyped-def]
+    for action in actions:
+        state, _ = state.apply(action)
+    return state
+
+
+def refused(state, action, code: str) -> None:  # type: ignore[no-untyped-def]
+    before = state_to_record(state).to_dict()
+    with pytest.raises(IllegalAction) as info:
+        state.apply(action)
+    assert info.value.code == f"illegal/{code}", info.value.message
+    assert info.value.message
+    assert state_to_record(state).to_dict() == before
+
+
+def fill(state, p, box, dice):  # type: ignore[no-untyped-def]
+    return play(state, Roll(p, dice=dice), Score(p, box))
+
+
+# --- turn mechanics ------------------------------------------------------------------
+
+
+def test_turn_order_and_seats() -> None:
+    s = manual("yams", 2)
+    refused(s, Roll(1, dice=(1, 2, 3, 4, 5)), "not-your-turn")
+    refused(s, Roll(2, dice=(1, 2, 3, 4, 5)), "no-such-seat")
+    refused(s, Roll(True, dice=(1, 2, 3, 4, 5)), "no-such-seat")  # type: ignore[arg-type]
+    s = fill(s, 0, "chance", (1, 2, 3, 4, 5))
+    assert s.current == 1
+    refused(s, Roll(0, dice=(1, 2, 3, 4, 5)), "not-your-turn")
+
+
+def test_roll_limits() -> None:
+    s = manual("yams")
+    refused(s, Score(0, "chance"), "roll-first")
+    refused(s, Hold(0, (0,)), "hold-before-roll")
+    refused(s, Roll(0, held=(0,), dice=(1, 1, 1, 1, 1)), "hold-before-roll")
+    s = play(s, Roll(0, dice=(1, 2, 3, 4, 5)))
+    refused(s, Roll(0, held=(0, 1, 2, 3, 4), dice=(1, 2, 3, 4, 5)), "all-held")
+    refused(s, Roll(0, held=(5,), dice=(1, 2, 3, 4, 5)), "bad-hold")
+    refused(s, Roll(0, held=(1, 1), dice=(1, 2, 3, 4, 5)), "bad-hold")
+    refused(s, Roll(0, dice=(1, 2, 3, 4)), "bad-dice")
+    refused(s, Roll(0, dice=(1, 2, 3, 4, 7)), "bad-dice")
+    refused(s, Roll(0, held=(0,), dice=(6, 2, 3, 4, 5)), "held-changed")
+    s = play(s, Hold(0, (0, 1)), Release(0, (1,)))
+    assert s.turn.held == frozenset({0})
+    s = play(s, Roll(0, dice=(1, 6, 6, 6, 6)), Roll(0, held=(), dice=(2, 2, 2, 2, 2)))
+    refused(s, Roll(0, dice=(1, 2, 3, 4, 5)), "no-rolls-left")
+    assert not s.can_roll()
+
+
+def test_dice_sources_are_enforced() -> None:
+    live = new_game(load_ruleset("yams"), ["A"], seed=3)
+    refused(live, Roll(0, dice=(6, 6, 6, 6, 6)), "dice-not-allowed")
+    refused(manual("yams"), Roll(0), "dice-required")
+
+
+def test_seeded_dice_are_reproducible_and_held_dice_stay() -> None:
+    rules = load_ruleset("yams")
+    a = play(new_game(rules, ["A"], seed=42), Roll(0))
+    b = play(new_game(rules, ["A"], seed=42), Roll(0))
+    assert a.dice == b.dice and all(1 <= d <= 6 for d in a.dice)
+    c = play(a, Roll(0, held=(0, 2)))
+    assert (c.dice[0], c.dice[2]) == (a.dice[0], a.dice[2])
+
+
+def test_duplicate_dice_give_everyone_the_same_rolls() -> None:
+    rules = load_ruleset("yams")
+    s = new_game(rules, ["A", "B"], dice=DuplicateDice(9), simultaneous=True)
+    assert s.to_act() == [0, 1]
+    s = play(s, Roll(1), Roll(0))  # any order
+    assert s.turns[0].dice == s.turns[1].dice
+    s = play(s, Roll(0, held=(0, 1)), Roll(1, held=(0, 1)))
+    assert s.turns[0].dice == s.turns[1].dice
+    s = play(s, Score(1, "chance"), Roll(1))
+    # B's second turn starts before A finished the first: B sees A's future second-turn dice
+    s = play(s, Score(0, "chance"), Roll(0))
+    assert s.turns[0].dice == s.turns[1].dice
+
+
+def test_chance_outcomes_are_a_distribution() -> None:
+    s = new_game(load_ruleset("yams"), ["A"], seed=1)
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) == 252 and abs(sum(p for _, p in outcomes) - 1) < 1e-12
+    s = play(s, Roll(0), Hold(0, (0, 1, 2)))
+    assert len(s.chance_outcomes()) == 21
+
+
+# --- boxes ---------------------------------------------------------------------------
+
+
+def test_box_refusals() -> None:
+    s = manual("yammen")
+    s = play(s, Roll(0, dice=(1, 1, 1, 2, 3)))
+    refused(s, Score(0, "down.twos"), "box-order")
+    refused(s, Score(0, "up.ones"), "box-order")
+    refused(s, Score(0, "chance"), "box-unknown")  # bare row ids only on one-column sheets
+    refused(s, Score(0, "free.nothing"), "box-unknown")
+    refused(s, Score(0, "en_deux.ones"), "box-rolls")
+    refused(s, Score(0, "free.ones", strike=True), "strike")
+    s = play(s, Score(0, "down.ones"))
+    s = play(s, Roll(0, dice=(2, 2, 1, 1, 1)), Roll(0, held=(0, 1), dice=(2, 2, 2, 5, 6)))
+    refused(s, Score(0, "down.ones"), "box-closed")
+    refused(s, Score(0, "poot.twos"), "box-rolls")
+    refused(s, Score(0, "annonce.twos"), "not-announced")
+    s = play(s, Score(0, "en_deux.twos"))
+    assert summary(s)["players"][0]["columns"]["en_deux"]["boxes"]["twos"] == 6
+
+
+def test_announce_flow() -> None:
+    s = manual("yammen")
+    refused(s, Announce(0, "annonce.sixes"), "announce-early")
+    s = play(s, Roll(0, dice=(6, 6, 1, 2, 3)))
+    refused(s, Announce(0, "free.sixes"), "announce-column")
+    refused(s, Withdraw(0), "withdraw")
+    s = play(s, Announce(0, "annonce.sixes"))
+    refused(s, Announce(0, "annonce.fives"), "already-announced")
+    refused(s, Withdraw(0), "withdraw")  # yammen announcements stand
+    s = play(s, Roll(0, held=(0, 1), dice=(6, 6, 6, 2, 3)))
+    refused(s, Announce(0, "annonce.fives"), "announce-late")
+    refused(s, Score(0, "free.sixes"), "announced-elsewhere")
+    s = play(s, Roll(0, held=(0, 1, 2), dice=(6, 6, 6, 6, 6)))
+    # a yam of sixes announced as sixes is 30 in the sixes box, nothing more (seed 000)
+    s = play(s, Score(0, "annonce.sixes"))
+    assert summary(s)["players"][0]["columns"]["annonce"]["boxes"]["sixes"] == 30
+    # announce-and-score right after roll 1, without an Announce action
+    s = play(s, Roll(0, dice=(1, 2, 3, 4, 5)), Score(0, "annonce.straight"))
+    assert state_to_record(s).turns[-1].box == "annonce.straight"
+    s = play(s, Roll(0, dice=(1, 2, 3, 4, 6)), Roll(0, held=(0,), dice=(1, 2, 3, 4, 6)))
+    refused(s, Announce(0, "annonce.ones"), "announce-late")
+
+
+def test_withdraw_in_yams_de() -> None:
+    s = manual("yams-de")
+    s = play(s, Roll(0, dice=(6, 6, 6, 2, 3)), Announce(0, "oblige.sixes"), Withdraw(0))
+    assert s.turn.announced is None
+    s = play(s, Announce(0, "oblige.yam"), Roll(0, held=(0, 1, 2), dice=(6, 6, 6, 1, 1)))
+    refused(s, Withdraw(0), "withdraw")
+    s = play(s, Roll(0, held=(0, 1, 2), dice=(6, 6, 6, 1, 2)), Score(0, "oblige.yam"))
+    assert summary(s)["players"][0]["columns"]["oblige"]["boxes"]["yam"] == 0  # announced and missed
+
+
+def test_dead_ends() -> None:
+    # yams-fr with four columns: fill everything but the dry column, then a second roll is a dead end
+    rules = load_ruleset("yams-fr", {"columns": 4})
+    s = new_game(rules, ["A"], dice=ManualDice())
+    for box in range(rules.n_boxes):
+        box_id = rules.box_id(box)
+        if not box_id.startswith("dry.") and not box_id.startswith("up."):
+            s = fill(s, 0, box_id, (1, 2, 3, 4, 6))
+    for row in reversed(rules.rows):
+        s = fill(s, 0, f"up.{row.id}", (1, 2, 3, 4, 6))
+    s = play(s, Roll(0, dice=(1, 2, 3, 4, 6)))
+    refused(s, Roll(0, held=(0,), dice=(1, 2, 3, 4, 6)), "dead-end")
+    # yammen: with only annonce boxes left, a second roll needs an announcement
+    rules = load_ruleset("yammen")
+    s = new_game(rules, ["A"], dice=ManualDice())
+    order = [b for b in range(rules.n_boxes) if not rules.box_id(b).startswith("annonce.")]
+    for box in order:
+        col = rules.columns[box // rules.n_rows]
+        rows = list(range(rules.n_rows)) if col.order != "up" else list(reversed(range(rules.n_rows)))
+        row = rows[box % rules.n_rows]
+        dice = (6, 6, 6, 6, 6) if rules.rows[row].id == "plus" else (1, 2, 3, 4, 6)
+        box_id = f"{col.id}.{rules.rows[row].id}"
+        if col.rolls == 2:
+            s = play(s, Roll(0, dice=dice), Roll(0, held=(0, 1, 2, 3), dice=dice), Score(0, box_id))
+        else:
+            s = fill(s, 0, box_id, dice)
+    s = play(s, Roll(0, dice=(1, 2, 3, 4, 6)))
+    refused(s, Roll(0, held=(0,), dice=(1, 2, 3, 4, 6)), "dead-end")
+    s = play(s, Announce(0, "annonce.ones"), Roll(0, held=(0,), dice=(1, 1, 3, 4, 6)))
+    assert s.can_roll()
+
+
+def test_yams_joker_is_forced_and_pays_100() -> None:
+    s = manual("yams")
+    s = fill(s, 0, "yam", (4, 4, 4, 4, 4))
+    s = play(s, Roll(0, dice=(4, 4, 4, 4, 4)))
+    assert s.legal_boxes() == [load_ruleset("yams").box_index("free", "fours")]
+    refused(s, Score(0, "full_house"), "joker")
+    s = play(s, Score(0, "fours"))
+    assert s.sheets[0].extra_bonus == 100
+    s = play(s, Roll(0, dice=(4, 4, 4, 4, 4)))
+    assert s.preview() == {
+        "free.three_kind": 20, "free.four_kind": 20, "free.full_house": 25,
+        "free.small_straight": 30, "free.large_straight": 40, "free.chance": 20,
+    }
+    refused(s, Score(0, "ones"), "joker")
+
+
+def test_last_resort_in_yammen() -> None:
+    s = manual("yammen")
+    s = fill(s, 0, "free.plus", (1, 2, 3, 4, 5))  # plus 15
+    s = play(s, Roll(0, dice=(6, 6, 6, 6, 6)))
+    assert "free.min" not in s.preview()
+    refused(s, Score(0, "free.min"), "last-resort")
+
+
+def test_six_dice_picks_the_best_five_or_the_named_ones() -> None:
+    rules = load_ruleset("yams", modifiers=["six_dice"])
+    s = new_game(rules, ["A"], dice=ManualDice())
+    refused(s, Roll(0, dice=(1, 2, 3, 4, 5)), "bad-dice")
+    s = play(s, Roll(0, dice=(1, 2, 3, 4, 5, 6)))
+    refused(s, Score(0, "chance", use=(1, 1, 2, 3, 4)), "use")
+    t = play(s, Score(0, "chance"))
+    assert t.sheets[0].written[rules.box_index("free", "chance")] == 20
+    assert state_to_record(t).turns[0].use == (2, 3, 4, 5, 6)
+    t = play(s, Score(0, "chance", use=(1, 2, 3, 4, 5)))
+    assert t.sheets[0].written[rules.box_index("free", "chance")] == 15
+    refused(manual("yams"), Score(0, "chance", use=(1, 2, 3, 4, 5)), "roll-first")
+
+
+def test_middle_and_updown_orders() -> None:
+    s = manual("yamb-6")
+    s = play(s, Roll(0, dice=(1, 2, 3, 4, 6)))
+    rules = s.rules
+    legal = {rules.box_id(b) for b in s.legal_boxes()}
+    assert {"middle.min", "middle.max", "updown.ones", "updown.yam", "down.ones", "up.yam"} <= legal
+    assert "middle.sixes" not in legal and "updown.twos" not in legal
+    s = play(s, Score(0, "middle.max"), Roll(0, dice=(1, 2, 3, 4, 6)))
+    legal = {rules.box_id(b) for b in s.legal_boxes()}
+    assert {"middle.min", "middle.two_pairs"} <= legal and "middle.sixes" not in legal
+
+
+def test_game_over_refuses_everything() -> None:
+    s = manual("yams")
+    for row in load_ruleset("yams").rows:
+        s = fill(s, 0, row.id, (1, 2, 3, 4, 6))
+    assert s.finished and s.legal_actions() == []
+    refused(s, Roll(0, dice=(1, 2, 3, 4, 6)), "game-over")
+
+
+# --- match results -------------------------------------------------------------------
+
+
+def test_live_rolloff_settles_a_tied_column() -> None:
+    case = json.loads((GOLDEN / "yammen--full-game-two-players.json").read_text())
+    record = case["record"]
+    last = record["turns"][-1]
+    short = {**record, "turns": record["turns"][:-1]}
+    s = replay(short)
+    for i, dice in enumerate(last["rolls"]):
+        if i == 1 and last.get("announce"):
+            s = play(s, Announce(1, last["announce"]))
+        s = play(s, Roll(1, held=() if i else None, dice=tuple(dice)))
+    s = s.with_dice(SeededDice(5))
+    s = play(s, Score(1, last["box"]))
+    assert s.finished
+    (target, rounds), = s.rolloffs  # only poot is tied (138-138)
+    assert target == "poot" and rounds
+    final = dict(rounds[-1])
+    winner = max(final, key=lambda seat: sum(final[seat]))
+    points = s.match_points()
+    assert points is not None and sum(points) == 25
+    expected = [15.5 - 1.5, 9.5 - 1.5]
+    expected[winner] += 3
+    assert points == expected
+    # the roll-offs travel in the record and replay to the same points
+    again = replay(state_to_record(s).to_dict())
+    assert again.match_points() == points
+    assert summary(again)["players"][winner]["match_points"] == expected[winner]
+
+
+def test_shared_ties_without_recorded_rolloffs() -> None:
+    case = json.loads((GOLDEN / "yammen--full-game-two-players.json").read_text())
+    state = replay(case["record"])
+    assert state.match_points() == [15.5, 9.5]
+    assert state.winners() == [0]
+
+
+# --- records -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "mutate, turn",
+    [
+        (lambda r: r.update(format="other"), None),
+        (lambda r: r.update(players=[]), None),
+        (lambda r: r.update(rules="nope"), None),
+        (lambda r: r.update(rules={"preset": "yams", "options": {"x": 1}}), None),
+        (lambda r: r.update(turns="x"), None),
+        (lambda r: r.update(extra=1), None),
+        (lambda r: r["turns"].append("x"), 2),
+        (lambda r: r["turns"].append({"rolls": [], "box": "chance"}), 2),
+        (lambda r: r["turns"].append({"rolls": [[1, 2, 3, 4, 5]]}), 2),
+        (lambda r: r["turns"].append({"rolls": [[1, 2, 3, 4, 5]], "box": 3}), 2),
+        (lambda r: r["turns"].append({"rolls": [["a", 2, 3, 4, 5]], "box": "chance"}), 2),
+        (lambda r: r["turns"].append({"rolls": [[1, 2, 3, 4, 5]], "box": "chance", "odd": 1}), 2),
+        (lambda r: r["turns"].append({"rolls": [[1, 2, 3, 4, 5]], "box": "chance", "strike": "yes"}), 2),
+    ],
+)
+def test_malformed_records_are_refused(mutate, turn) -> None:  # type: ignore[no-untyped-def]
+    record = {"format": "yambak-game/1", "rules": "yams", "players": ["A"], "seed": None,
+              "turns": [{"rolls": [[1, 1, 2, 2, 3]], "box": "ones"}]}
+    mutate(record)
+    from yambak.engine import RecordError
+
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert info.value.turn == turn
+    assert str(info.value).startswith(f"turn {turn}:" if turn else "record:")
+
+
+def test_record_round_trip_is_exact() -> None:
+    for path in sorted(GOLDEN.glob("*.json")):
+        case = json.loads(path.read_text())
+        if "error" in case:
+            continue
+        state = replay(case["record"])
+        dumped = state_to_record(state).to_dict()
+        assert GameRecord.loads(json.dumps(dumped)).to_dict() == dumped
+        assert replay(dumped).sheets == state.sheets
+        assert dumped["rules"] == case["record"]["rules"]
+
+
+def test_pending_turn_resumes_mid_turn() -> None:
+    rules = load_ruleset("yamb")
+    s = new_game(rules, ["A", "B"], seed=11)
+    s = play(s, Roll(0), Announce(0, "announce.yam"), Roll(0, held=(0,)), Hold(0, (1,)))
+    record = state_to_record(s).to_dict()
+    assert record["pending"][0]["announce"] == "announce.yam"
+    back = replay(record, dice=SeededDice(11))
+    assert back.turns == s.turns and back.serial == s.serial
+    assert play(back, Roll(0)).dice == play(s, Roll(0)).dice

@@ -1,0 +1,153 @@
+"""Presets load with every option; user rulesets are validated with errors that name the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import RULE_VARIANTS, variant_id
+from yambak.engine import ManualDice, Roll, Score, new_game
+from yambak.rules import RulesetError, load_ruleset, load_ruleset_file, parse_options, preset_ids
+
+
+def test_presets() -> None:
+    assert preset_ids() == ["yamb", "yamb-6", "yammen", "yams", "yams-de", "yams-fr", "yatzy"]
+    columns = {p: [c.id for c in load_ruleset(p).columns] for p in preset_ids()}
+    assert columns["yammen"] == ["down", "free", "up", "poot", "en_deux", "annonce"]
+    assert columns["yams-de"] == ["normal", "down", "up", "oblige"]
+    assert columns["yams-fr"] == ["down", "free", "up", "dry"]
+    assert columns["yamb-6"] == ["down", "up", "free", "announce", "updown", "middle"]
+    assert [len(load_ruleset(p).rows) for p in ("yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb")] == [
+        13, 15, 15, 11, 11, 13,
+    ]
+    assert sum(c.points for c in load_ruleset("yammen").columns) + load_ruleset("yammen").match.total_points == 25
+
+
+@pytest.mark.parametrize("variant", RULE_VARIANTS, ids=variant_id)
+def test_every_option_combination_loads(variant) -> None:  # type: ignore[no-untyped-def]
+    preset, options = variant
+    rules = load_ruleset(preset, options)
+    assert rules.preset == preset
+    assert load_ruleset(rules.spec).options == rules.options  # the record spec rebuilds it
+
+
+def test_options_shape_the_sheet() -> None:
+    assert [c.id for c in load_ruleset("yams-fr", {"columns": 1}).columns] == ["free"]
+    no_mm = load_ruleset("yams-fr", {"max_min": False})
+    assert "max" not in no_mm.row_index and not no_mm.relations
+    assert not load_ruleset("yams-fr", {"max_gt_min": False}).relations
+    assert load_ruleset("yams-de", {"strict": True}).relations[0].strict
+    assert load_ruleset("yammen", {"ties": "share"}).match.ties == "share"
+    assert [c.id for c in load_ruleset("yamb", {"extra": ["hand", "updown"]}).columns][4:] == ["updown", "hand"]
+
+
+@pytest.mark.parametrize(
+    "preset, options, key",
+    [
+        ("yams", {"columns": 3}, "options.columns"),
+        ("yams-fr", {"columns": 2}, "options.columns"),
+        ("yams-fr", {"columns": "3"}, "options.columns"),
+        ("yams-fr", {"max_min": 1}, "options.max_min"),
+        ("yamb", {"extra": ["sideways"]}, "options.extra"),
+        ("yamb", {"extra": "updown"}, "options.extra"),
+        ("yamb", {"extra": ["hand", "hand"]}, "options.extra"),
+        ("nope", {}, "preset"),
+    ],
+)
+def test_bad_options_name_the_key(preset: str, options: dict, key: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(preset, options)
+    assert info.value.key == key and str(info.value).startswith(key + ": ")
+
+
+def test_modifiers() -> None:
+    rules = load_ruleset({"preset": "yams", "modifiers": ["six_dice"]})
+    assert rules.rolled_dice == 6
+    with pytest.raises(RulesetError, match="modifiers"):
+        load_ruleset({"preset": "yams", "modifiers": ["seven_dice"]})
+
+
+def test_parse_options_types_values_like_their_defaults() -> None:
+    assert parse_options("yams-fr", ["columns=3", "max_min=false"]) == {"columns": 3, "max_min": False}
+    assert parse_options("yamb", ["extra=updown,middle"]) == {"extra": ["updown", "middle"]}
+    for bad in (["columns"], ["columns=x"], ["max_min=maybe"], ["color=red"]):
+        with pytest.raises(RulesetError):
+            parse_options("yams-fr", bad)
+
+
+USER_RULESET = """
+id = "tiny"
+name = "Tiny Yam"
+description = "Three rows, two columns."
+rolls_per_turn = 2
+
+[upper_bonus]
+threshold = 10
+points = 5
+
+[[rows]]
+id = "sixes"
+kind = "upper"
+face = 6
+[[rows]]
+id = "pair"
+kind = "one_pair"
+points = "matched"
+bonus = 1
+[[rows]]
+id = "run"
+kind = "straight"
+runs = [[1, 2, 3], [4, 5, 6]]
+points = 12
+
+[[columns]]
+id = "down"
+order = "down"
+[[columns]]
+id = "quick"
+order = "free"
+rolls = 1
+"""
+
+
+def test_user_ruleset_file_plays(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.toml"
+    path.write_text(USER_RULESET)
+    rules = load_ruleset_file(path)
+    assert rules.id == "tiny" and rules.rolls_per_turn == 2 and rules.preset is None
+    s = new_game(rules, ["A"], dice=ManualDice())
+    s, _ = s.apply(Roll(0, dice=(6, 6, 4, 5, 1)))
+    assert s.preview() == {"down.sixes": 12, "quick.sixes": 12, "quick.pair": 13, "quick.run": 12}
+    s, _ = s.apply(Score(0, "quick.run"))
+    assert s.total(0) == 12
+
+
+@pytest.mark.parametrize(
+    "change, key",
+    [
+        (('kind = "straight"', 'kind = "crooked"'), "rows[2].kind"),
+        (("face = 6", "face = 7"), "rows[0].face"),
+        (('order = "down"', 'order = "sideways"'), "columns[0].order"),
+        (("rolls = 1", "rolls = 3"), "columns[1].rolls"),
+        (("points = 12", 'points = "lots"'), "rows[2].points"),
+        (('id = "pair"', 'id = "sixes"'), "rows"),
+        (("threshold = 10", "threshold = true"), "upper_bonus.threshold"),
+        (('description = "Three rows, two columns."', 'colour = "red"'), "colour"),
+        (("runs = [[1, 2, 3], [4, 5, 6]]", "runs = [[1, 9]]"), "rows[2].runs[0]"),
+    ],
+)
+def test_bad_user_rulesets_name_the_key(tmp_path: Path, change: tuple[str, str], key: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(USER_RULESET.replace(*change))
+    with pytest.raises(RulesetError) as info:
+        load_ruleset_file(path)
+    assert info.value.key == key, str(info.value)
+
+
+def test_unreadable_user_rulesets(tmp_path: Path) -> None:
+    with pytest.raises(RulesetError, match="cannot read"):
+        load_ruleset_file(tmp_path / "missing.toml")
+    (tmp_path / "broken.toml").write_text("id = ")
+    with pytest.raises(RulesetError, match="not valid TOML"):
+        load_ruleset_file(tmp_path / "broken.toml")

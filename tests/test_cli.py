@@ -1,0 +1,70 @@
+"""The `yambak` command: listing, showing and replaying, and clean errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from yambak.cli import main
+
+GOLDEN = Path(__file__).parent / "golden" / "cases"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rules_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()] == [
+        "yamb", "yamb-6", "yammen", "yams", "yams-de", "yams-fr", "yatzy",
+    ]
+
+
+def test_rules_shows_a_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "yams-fr", "--option", "columns=3")
+    assert code == 0 and "columns=3" in out and "dry" not in out and "max must be higher than min" in out
+    code, _, err = run(capsys, "rules", "yams-fr", "--option", "columns=5")
+    assert code == 2 and err.strip() == "yambak: options.columns: 5 is not one of 1, 3, 4"
+
+
+def test_replay_json_matches_golden(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    case = json.loads((GOLDEN / "yammen--full-game-two-players.json").read_text())
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(case["record"]))
+    code, out, _ = run(capsys, "replay", str(path), "--json")
+    assert code == 0 and json.loads(out) == case["expected"] and len(out.strip().splitlines()) == 1
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "match points" in out and "winner: Ann" in out
+
+
+def test_replay_reports_the_first_illegal_turn(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    case = json.loads((GOLDEN / "yams--illegal-box-closed.json").read_text())
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(case["record"]))
+    code, out, err = run(capsys, "replay", str(path), "--json")
+    assert code == 2 and out == ""
+    assert err.startswith(f"turn {case['error']['turn']}: ") and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("content", ["not json", "[]", "{}", '{"format": "yambak-game/1"}', "\u0000"])
+def test_replay_never_tracebacks(capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(content)
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2 and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_console_script_exit_codes(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("yambak")
+    out = subprocess.run([str(exe), "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith("yambak ")
+    out = subprocess.run([str(exe), "replay", str(tmp_path / "missing.json")], capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.startswith("yambak: cannot read")
