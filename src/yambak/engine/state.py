@@ -514,7 +514,16 @@ class GameState:
         # six dice without `use`: the five giving the best grand total after the entry
         best = allowed[0]
         if len(allowed) > 1:
-            best = max(allowed, key=lambda f: grand_total(rules, self._after_entry(p, box, f, action.strike)))
+            # Ties in the grand total (docs/decisions.md): the higher written value, except in a
+            # relation's low row (min), where the lower value leaves more room.
+            low_rows = {rules.row_index[rel.low] for rel in rules.relations}
+            sign = -1 if box % rules.n_rows in low_rows else 1
+
+            def merit(five: tuple[int, ...]) -> tuple[int, int]:
+                sheet = self._after_entry(p, box, five, action.strike)
+                return grand_total(rules, sheet), sign * (sheet.written[box] or 0)
+
+            best = max(allowed, key=merit)
         sheet = self._after_entry(p, box, best, action.strike)
         record = TurnRecord(
             player=p,
