@@ -13,12 +13,13 @@ from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
 from .dice import DiceSource, DuplicateDice, ManualDice, RollContext, SecureDice, SeededDice
 from .errors import IllegalAction, RecordError, YambakError
 from .record import FORMAT, GameRecord, replay, state_to_record, summary
+from .revision import Revision, revise, undo
 from .scoresheet import ColumnScore, Sheet
 from .state import Event, GameState, Turn, TurnRecord, new_game
 
 __all__ = [
     "Action", "Announce", "ColumnScore", "DiceSource", "DuplicateDice", "Event", "FORMAT", "GameRecord",
-    "GameState", "Hold", "IllegalAction", "ManualDice", "RecordError", "Release", "Roll", "RollContext",
-    "Score", "SecureDice", "SeededDice", "Sheet", "Turn", "TurnRecord", "YambakError", "new_game", "replay",
-    "state_to_record", "summary",
+    "GameState", "Hold", "IllegalAction", "ManualDice", "RecordError", "Release", "Revision", "Roll",
+    "RollContext", "Score", "SecureDice", "SeededDice", "Sheet", "Turn", "TurnRecord", "YambakError", "new_game", "replay",
+    "revise", "state_to_record", "summary", "undo",
 ]
