@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _extensions() -> list[Callable[[argparse._SubParsersAction], None]]:  # type: ignore[type-arg]
     """Commands that live with their layer (solver, bots, server)."""
     found = []
-    for module in ("yambak.solver.commands", "yambak.server.commands", "yambak.bots.commands", "yambak.keeper.commands"):
+    for module in ("yambak.solver.commands", "yambak.server.commands", "yambak.bots.commands", "yambak.terminal.commands"):
         try:
             mod = __import__(module, fromlist=["register"])
         except ModuleNotFoundError as exc:

@@ -96,14 +96,25 @@ def render_sheets(state: GameState) -> str:
         def line(label: str, values: list[object]) -> str:
             return f"{label:<16}" + "".join(f"{'' if v is None else v:>{width}}" for v in values)
 
-        for r in rules.rows:
+        written = state.sheets[p].written
+
+        def cell(ci: int, row_index: int, score: int | None) -> object:
+            # RULES.md section 4: where a relation changed a box, show the written value too
+            value = written[ci * rules.n_rows + row_index]
+            return score if value is None or value == score else f"{score}({value})"
+
+        def cells(row_index: int) -> list[object]:
+            row_id = rules.rows[row_index].id
+            return [cell(ci, row_index, c["boxes"][row_id]) for ci, (_, c) in enumerate(cols)]
+
+        for i, r in enumerate(rules.rows):
             if r.is_upper:
-                lines.append(line(r.id, [c["boxes"][r.id] for _, c in cols]))
+                lines.append(line(r.id, cells(i)))
         lines.append(line("upper", [c["upper"] for _, c in cols]))
         lines.append(line("bonus", [c["bonus"] for _, c in cols]))
-        for r in rules.rows:
+        for i, r in enumerate(rules.rows):
             if not r.is_upper:
-                lines.append(line(r.id, [c["boxes"][r.id] for _, c in cols]))
+                lines.append(line(r.id, cells(i)))
         if any("minimax" in c for _, c in cols):
             lines.append(line("minimax", [c.get("minimax") for _, c in cols]))
         lines.append(line("total", [c["total"] for _, c in cols]))

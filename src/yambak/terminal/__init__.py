@@ -1,0 +1,1 @@
+"""Terminal faces: the score-keeper for real dice and the terminal game."""

@@ -1,0 +1,199 @@
+"""The terminal score-keeper: players roll real dice, type them, and the sheet keeps itself.
+
+A `KeeperSession` takes one line of input at a time and answers with text, so
+the same logic runs behind the interactive loop and in tests. Every accepted
+entry is saved to the record file at once: a closed terminal loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from ..engine import (
+    Announce,
+    GameRecord,
+    GameState,
+    IllegalAction,
+    ManualDice,
+    RecordError,
+    Roll,
+    Score,
+    Withdraw,
+    new_game,
+    replay,
+    revise,
+    state_to_record,
+    undo,
+)
+from ..rules import Ruleset
+from ..text import render_sheets
+
+HELP = """\
+Type the dice after each roll as digits, e.g. 66231 (all dice, held ones too).
+Then type a box to score it, e.g. free.sixes (a bare row on one-column sheets).
+  announce BOX      announce after roll 1 (announce columns)
+  withdraw          take an announcement back (where the rules allow)
+  strike BOX        write 0 in a box (rulesets that allow striking)
+  sheet             every player's sheet;  standings: the totals
+  undo [N]          remove the last N entries (default 1)
+  fix N DICE.. BOX  correct entry N: its rolls (digits, space separated) and its box
+  history           every entry so far, numbered
+  help, quit"""
+
+
+
+def parse_dice(text: str, count: int) -> tuple[int, ...] | None:
+    """'66231' or '6 6 2 3 1' -> (6, 6, 2, 3, 1); None if it is not `count` dice."""
+    digits = text.replace(" ", "").replace(",", "")
+    if len(digits) != count or not digits.isdigit() or not all("1" <= d <= "6" for d in digits):
+        return None
+    return tuple(int(d) for d in digits)
+
+
+class KeeperSession:
+    def __init__(self, state: GameState, path: Path | None = None) -> None:
+        self.state = state
+        self.path = path
+
+    @classmethod
+    def start(cls, rules: Ruleset, players: list[str], path: Path | None = None) -> "KeeperSession":
+        return cls(new_game(rules, players, dice=ManualDice()), path)
+
+    @classmethod
+    def resume(cls, path: Path) -> "KeeperSession":
+        state = replay(GameRecord.loads(path.read_text(encoding="utf-8")))
+        return cls(state, path)
+
+    # --- what the players see -----------------------------------------------------------
+
+    def prompt(self) -> str:
+        s = self.state
+        if s.finished:
+            return "game over> "
+        p = s.current
+        turn = s.turns[p]
+        n = len(turn.rolls)
+        if n == 0:
+            return f"{s.players[p]}, roll 1 dice> "
+        extra = f" (announced {s.rules.box_id(turn.announced)})" if turn.announced is not None else ""
+        if s.can_roll(p):
+            return f"{s.players[p]}{extra}, roll {n + 1} dice or a box> "
+        return f"{s.players[p]}{extra}, choose a box> "
+
+    def standings(self) -> str:
+        s = self.state
+        lines = [f"  {name:<12} {total:>5}" for name, total in zip(s.players, s.totals())]
+        points = s.match_points()
+        if points is not None:
+            lines = [f"{line}   {pts:g} match points" for line, pts in zip(lines, points)]
+        return "\n".join(lines)
+
+    def options(self) -> str:
+        preview = self.state.preview()
+        if not preview:
+            return "  no box can take these dice yet: roll again" + (
+                " or announce" if any(isinstance(a, Announce) for a in self.state.legal_actions()) else ""
+            )
+        best = sorted(preview.items(), key=lambda kv: -kv[1])
+        shown = "  ".join(f"{box}={value}" for box, value in best[:10])
+        more = f"  (+{len(best) - 10} more)" if len(best) > 10 else ""
+        return f"  {shown}{more}"
+
+    # --- input --------------------------------------------------------------------------
+
+    def handle(self, line: str) -> str:
+        """Apply one line of input; return what to show. Never raises for bad input."""
+        words = line.strip().split()
+        if not words:
+            return ""
+        command, args = words[0].lower(), words[1:]
+        try:
+            if command in ("help", "?"):
+                return HELP
+            if command == "sheet":
+                return render_sheets(self.state)
+            if command == "standings":
+                return self.standings()
+            if command == "history":
+                return self._history()
+            if command == "undo":
+                return self._undo(args)
+            if command == "fix":
+                return self._fix(args)
+            if self.state.finished:
+                return "The game is over: sheet, standings, history, undo or fix."
+            p = self.state.current
+            if command == "announce" and len(args) == 1:
+                return self._act(Announce(p, args[0]), f"announced {args[0]}")
+            if command == "withdraw":
+                return self._act(Withdraw(p), "announcement withdrawn")
+            if command == "strike" and len(args) == 1:
+                return self._act(Score(p, args[0], strike=True), None)
+            dice = parse_dice(" ".join(words), self.state.rules.rolled_dice)
+            if dice is not None:
+                return self._act(Roll(p, held=() if self.state.turn.rolls else None, dice=dice), None)
+            if "".join(words).isdigit():
+                n = self.state.rules.rolled_dice
+                return f"Not understood: a roll is all {n} dice, each 1 to 6, e.g. {'66231'[:n]}{'4' * (n - 5)}."
+            if len(words) == 1:
+                return self._act(Score(p, words[0]), None)
+            return f"Not understood: {line.strip()!r}. Type help."
+        except (IllegalAction, RecordError) as exc:
+            return f"Refused: {exc.message}"
+
+    def _act(self, action: object, done: str | None) -> str:
+        before = self.state
+        self.state, event = self.state.apply(action)  # type: ignore[arg-type]
+        if event.type == "rolled":
+            return f"  dice {' '.join(map(str, event.dice))}\n{self.options()}"
+        if event.type == "scored":
+            self._save()
+            name = before.players[event.player]
+            msg = f"  {name}: {event.box} = {event.written}"
+            if event.extra_bonus:
+                msg += f" (+{event.extra_bonus} bonus)"
+            msg += "\n" + self.standings()
+            if self.state.finished:
+                winners = " and ".join(self.state.players[w] for w in self.state.winners())
+                msg += f"\nGame over. Winner: {winners}."
+            return msg
+        return f"  {done}"
+
+    def _record(self) -> GameRecord:
+        return replace(state_to_record(self.state), pending=())
+
+    def _history(self) -> str:
+        rows = []
+        for n, t in enumerate(self._record().turns, start=1):
+            rolls = " / ".join("".join(map(str, r)) for r in t.rolls)
+            rows.append(f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {t.box}{' (struck)' if t.strike else ''}")
+        return "\n".join(rows) or "  no entries yet"
+
+    def _undo(self, args: list[str]) -> str:
+        count = int(args[0]) if args and args[0].isdigit() else 1
+        self.state = replay(undo(self._record(), count))
+        self._save()
+        return f"  undid {count} entr{'y' if count == 1 else 'ies'}\n{self.standings()}"
+
+    def _fix(self, args: list[str]) -> str:
+        if len(args) < 3 or not args[0].isdigit():
+            return "  fix N DICE [DICE ...] BOX, e.g. fix 3 66231 66666 free.yam"
+        rolls = [parse_dice(a, self.state.rules.rolled_dice) for a in args[1:-1]]
+        if any(r is None for r in rolls):
+            return "  each roll is all the dice as digits, e.g. 66231"
+        revision = revise(self._record(), int(args[0]), {"rolls": [list(r) for r in rolls if r], "box": args[-1]})
+        if not revision.ok:
+            lines = [f"  entry {e.turn} is no longer legal: {e.message}" for e in revision.invalid]
+            return "\n".join(["  Correction not applied; it would break later entries:", *lines,
+                              "  Fix those first (from the last), or undo them."])
+        self.state = revision.state
+        self._save()
+        return f"  entry {args[0]} corrected\n{self.standings()}"
+
+    def _save(self) -> None:
+        if self.path is not None:
+            tmp = self.path.with_suffix(self.path.suffix + ".tmp")
+            tmp.write_text(json.dumps(self._record().to_dict(), indent=1), encoding="utf-8")
+            tmp.replace(self.path)  # atomic: a crash never leaves half a file
