@@ -47,6 +47,21 @@ def _cmd_keep(args: argparse.Namespace) -> int:
     return _loop(session, session.handle)
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from ..engine import SeededDice
+    from .game import GameSession
+
+    people = args.players or ["You"]
+    bots = args.bots or []
+    names = people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(bots)]
+    seats = {len(people) + i: b for i, b in enumerate(bots)}
+    dice = SeededDice(args.seed) if args.seed is not None else None
+    session = GameSession(_rules(args), names, seats, dice=dice, seed=args.seed)
+    print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
+    print(session.view())
+    return _loop(session, session.handle)
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("keep", help="keep the sheet for a game with real dice")
     p.add_argument("preset", nargs="?", default="yams", help="a preset id or a ruleset .toml file")
@@ -55,3 +70,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--save", metavar="FILE", help="write the game record here after every entry")
     p.add_argument("--resume", metavar="FILE", help="go on with a saved game record")
     p.set_defaults(func=_cmd_keep)
+
+    p = sub.add_parser("play", help="play in the terminal, against bots or hot-seat")
+    p.add_argument("preset", nargs="?", default="yams", help="a preset id or a ruleset .toml file")
+    p.add_argument("--players", nargs="+", metavar="NAME", help="the people playing, in seat order")
+    p.add_argument("--bots", nargs="+", metavar="POLICY", choices=["greedy", "random"], help="bots after them")
+    p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="a ruleset option")
+    p.add_argument("--seed", type=int, help="reproducible dice (default: secure random dice)")
+    p.set_defaults(func=_cmd_play)

@@ -1,0 +1,117 @@
+"""A game in the terminal: people type, bots play their seats, the engine rolls.
+
+Like the keeper, `GameSession.handle(line)` returns text, so the loop is thin and
+the logic is tested without a terminal.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..bots import choose_action
+from ..engine import (
+    Announce,
+    DiceSource,
+    GameState,
+    Hold,
+    IllegalAction,
+    Release,
+    Roll,
+    Score,
+    SecureDice,
+    Withdraw,
+    new_game,
+)
+from ..rules import Ruleset
+from ..text import render_sheets
+
+HELP = """\
+  r            roll (the dice not held)
+  h 1 3        hold dice 1 and 3 (positions from the left);  u 1  release them
+  k 1 3        keep dice 1 and 3 and roll the others
+  BOX          score a box, e.g. free.sixes (a bare row on one-column sheets)
+  a BOX        announce a box (after roll 1, announce columns);  w  withdraw
+  s BOX        strike a box for 0 (rulesets that allow it)
+  sheet        every sheet;  help;  quit"""
+
+
+class GameSession:
+    def __init__(self, rules: Ruleset, players: list[str], bots: dict[int, str], dice: DiceSource | None = None,
+                 seed: int | None = None) -> None:
+        self.state: GameState = new_game(rules, players, dice=dice or SecureDice(), seed=seed)
+        self.bots = bots  # seat -> policy name
+        self.rng = random.Random(seed)
+
+    def view(self) -> str:
+        s = self.state
+        if s.finished:
+            winners = " and ".join(s.players[w] for w in s.winners())
+            return render_sheets(s) + f"\nWinner: {winners}."
+        p = s.current
+        turn = s.turns[p]
+        if not turn.rolls:
+            return f"{s.players[p]} to play: r to roll."
+        dice = "  ".join(f"[{d}]" if i in turn.held else f" {d} " for i, d in enumerate(turn.dice))
+        left = s.rules.rolls_per_turn - len(turn.rolls)
+        lines = [f"{s.players[p]}  roll {len(turn.rolls)}  ({left} left)   {dice}"]
+        if turn.announced is not None:
+            lines.append(f"  announced: {s.rules.box_id(turn.announced)}")
+        preview = sorted(s.preview().items(), key=lambda kv: -kv[1])
+        if preview:
+            lines.append("  " + "  ".join(f"{b}={v}" for b, v in preview[:8]) + ("  ..." if len(preview) > 8 else ""))
+        elif not s.can_roll():
+            lines.append("  announce a box to go on (a BOX)")
+        return "\n".join(lines)
+
+    def run_bots(self) -> list[str]:
+        """Let bots play until a person is to act (or the game ends)."""
+        out = []
+        while not self.state.finished and self.state.current in self.bots:
+            p = self.state.current
+            action = choose_action(self.state, p, self.bots[p], self.rng)
+            self.state, event = self.state.apply(action)
+            if event.type == "scored":
+                out.append(f"  {self.state.players[p]} (bot): {event.box} = {event.written}   dice {event.dice}")
+        return out
+
+    def handle(self, line: str) -> str:
+        words = line.strip().split()
+        if not words:
+            return self.view()
+        cmd, args = words[0].lower(), words[1:]
+        if cmd in ("help", "?"):
+            return HELP
+        if cmd == "sheet":
+            return render_sheets(self.state)
+        if self.state.finished:
+            return self.view()
+        p = self.state.current
+        try:
+            positions = tuple(int(a) - 1 for a in args if a.isdigit())
+            if cmd == "r":
+                action: object = Roll(p)
+            elif cmd == "k":
+                action = Roll(p, held=positions)
+            elif cmd == "h":
+                action = Hold(p, positions)
+            elif cmd == "u":
+                action = Release(p, positions)
+            elif cmd == "a" and len(args) == 1:
+                action = Announce(p, args[0])
+            elif cmd == "w":
+                action = Withdraw(p)
+            elif cmd == "s" and len(args) == 1:
+                action = Score(p, args[0], strike=True)
+            elif len(words) == 1:
+                action = Score(p, words[0])
+            else:
+                return "Not understood; type help."
+            self.state, event = self.state.apply(action)  # type: ignore[arg-type]
+        except IllegalAction as exc:
+            return f"Refused: {exc.message}"
+        out = []
+        if event.type == "scored":
+            out.append(f"  {self.state.players[p]}: {event.box} = {event.written}")
+        out += self.run_bots()
+        out.append(self.view())
+        return "\n".join(out)
