@@ -20,6 +20,6 @@ from .state import Event, GameState, Turn, TurnRecord, new_game
 __all__ = [
     "Action", "Announce", "ColumnScore", "DiceSource", "DuplicateDice", "Event", "FORMAT", "GameRecord",
     "GameState", "Hold", "IllegalAction", "ManualDice", "RecordError", "Release", "Revision", "Roll",
-    "RollContext", "Score", "SecureDice", "SeededDice", "Sheet", "Turn", "TurnRecord", "YambakError", "new_game", "replay",
+    "RollContext", "Score", "SecureDice", "SeededDice", "Sheet", "Turn", "TurnRecord", "Withdraw", "YambakError", "new_game", "replay",
     "revise", "state_to_record", "summary", "undo",
 ]

@@ -184,8 +184,8 @@ def replay(record: GameRecord | Mapping[str, Any], dice: DiceSource | None = Non
             raise RecordError(exc.code, exc.message, n) from None
     _check_rolloffs(state, record)
     state = state._replace(rolloffs=record.rolloffs)
-    for turn in record.pending:
-        state = _replay_pending(state, turn)
+    for pending in record.pending:
+        state = _replay_pending(state, pending)
     if dice is not None:
         state = state.with_dice(dice)
     return state

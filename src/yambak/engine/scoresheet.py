@@ -72,7 +72,8 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
         for rel in rules.relations:
             hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
             if rel.kind == "max_gt_min":
-                if scores[hi] is not None and scores[lo] is not None and scores[hi] <= scores[lo]:
+                high, low = scores[hi], scores[lo]
+                if high is not None and low is not None and high <= low:
                     scores[hi] = scores[lo] = 0
             elif rel.kind == "minimax":
                 f = rules.row_index[rel.factor]

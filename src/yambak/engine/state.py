@@ -267,7 +267,7 @@ class GameState:
                 self._column(b).announce for b in self._fillable(p, 1, None)
             ):
                 raise _illegal("dead-end", "only announce boxes are left: announce one before rolling again")
-            raise _illegal("dead-end", f"no open box could be filled after another roll: choose a box now")
+            raise _illegal("dead-end", "no open box could be filled after another roll: choose a box now")
 
     def _roll(self, action: Roll) -> tuple["GameState", Event]:
         p = action.player
@@ -387,7 +387,7 @@ class GameState:
         return memo[key]
 
     def _fillable_uncached(self, p: int, n_rolls: int) -> list[int]:
-        out = []
+        out: list[int] = []
         n_rows = self.rules.n_rows
         for ci, column in enumerate(self.rules.columns):
             if column.rolls is not None and column.rolls != n_rolls:
@@ -584,7 +584,7 @@ class GameState:
         recorded = []
         for target, results in targets:
             tied = tied_groups(results)
-            rounds = []
+            rounds: list[tuple[tuple[int, tuple[int, ...]], ...]] = []
             while len(tied) > 1 and len(rounds) < 50:
                 round_ = []
                 for seat in tied:

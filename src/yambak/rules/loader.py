@@ -121,11 +121,11 @@ def load_ruleset(
                 modifiers = list(_list(data.pop("modifiers"), "modifiers")) + list(modifiers or [])
     else:
         raise RulesetError("rules", "must be a preset id or a table")
-    ruleset = _build(data, options or {}, modifiers or [], preset)
+    ruleset = _build(data, options or {}, list(modifiers or []), preset)
     record_spec: Any = original
-    if passed_separately and preset is None:
+    if passed_separately and isinstance(original, Mapping) and preset is None:
         record_spec = {**dict(original), "modifiers": sorted(ruleset.modifiers)}
-    elif passed_separately:
+    elif passed_separately and preset is not None:
         defaults = dict(_build(preset_data(preset), {}, [], preset).options)
         changed = {k: list(v) if isinstance(v, tuple) else v for k, v in ruleset.options if defaults.get(k) != v}
         record_spec = preset

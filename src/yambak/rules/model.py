@@ -103,8 +103,8 @@ class Ruleset:
     spec: object = field(default=None, compare=False, repr=False)
 
     # Derived lookups, filled in __post_init__ (still immutable from outside).
-    row_index: dict[str, int] = field(default=None, init=False, repr=False, compare=False)  # type: ignore[assignment]
-    column_index: dict[str, int] = field(default=None, init=False, repr=False, compare=False)  # type: ignore[assignment]
+    row_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    column_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "row_index", {r.id: i for i, r in enumerate(self.rows)})
