@@ -30,7 +30,7 @@ def test_rules_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_rules_shows_a_layout(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "yams-fr", "--option", "columns=3")
-    assert code == 0 and "columns=3" in out and "dry" not in out and "max must be higher than min" in out
+    assert code == 0 and "columns=3" in out and "\n  dry " not in out and "\n  up " in out and "max must be higher than min" in out
     code, _, err = run(capsys, "rules", "yams-fr", "--option", "columns=5")
     assert code == 2 and err.strip() == "yambak: options.columns: 5 is not one of 1, 3, 4"
 
