@@ -13,7 +13,9 @@ scores by roll number), so "stop after roll 1" needs no separate case.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -23,7 +25,7 @@ from .objective import Objective
 
 __all__ = ["box_values", "best_box_value", "last_roll_values", "keep_stages", "solve_table", "CHUNK"]
 
-CHUNK = 1024  # states per batch: big enough to amortise numpy calls, small enough for cache
+CHUNK = 1024  # states per batch: amortises numpy calls, stays near cache size
 
 _ADD = [D.ADD[D.LEVELS[n]] for n in range(D.DICE + 1)]
 _REMOVE = [D.REMOVE[D.LEVELS[n]] for n in range(D.DICE + 1)]
@@ -33,14 +35,16 @@ def box_values(
     sr: SolverRules, table: np.ndarray, objective: Objective,
     boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, roll: np.ndarray,
 ) -> Iterator[tuple[int, np.ndarray]]:
-    """Yield (row, value of filling that row) for every row; -inf where the row may not be filled.
+    """Yield (row, points, value of filling that row) for every row; value -inf where it may not be filled.
 
     `boxes`, `upper`, `yam` describe turn-start states and `roll` the final hand
-    (roll index); all four broadcast together to a shape B, and each value has
-    shape B + (width,). The joker of RULES.md section 6 restricts the legal rows
+    (roll index); all four broadcast together to a shape B. `points` (shape B) is
+    what the entry adds to the total (upper bonus and joker bonus included) and
+    each value has shape B + (width,). The joker of RULES.md section 6 restricts the legal rows
     and changes the scores when the hand is a yam and the yam box is filled.
     """
     roll = np.asarray(roll)
+    shape = np.broadcast_shapes(np.shape(boxes), np.shape(upper), np.shape(yam), roll.shape)
     neg = -np.inf
     active = None
     if sr.n_yam == 2:
@@ -84,15 +88,17 @@ def box_values(
         if sr.strike_any and sr.upper_face[i]:
             # A struck upper box adds nothing to the upper sum; never better under
             # a monotone objective, but cheap to honour exactly.
-            value = np.maximum(value, objective.after_box(np.zeros((), np.int64), table[sr.flat(nb, upper, yam)]))
-        yield i, np.where(legal[..., None], value, neg)
+            struck = objective.after_box(np.zeros((), np.int64), table[sr.flat(nb, upper, yam)])
+            pts = np.where((struck > value).any(axis=-1), 0, pts)
+            value = np.maximum(value, struck)
+        yield i, np.broadcast_to(pts, shape), np.where(legal[..., None], value, neg)
 
 
 def best_box_value(sr: SolverRules, table: np.ndarray, objective: Objective,
                    boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, roll: np.ndarray) -> np.ndarray:
     """Max over legal rows of `box_values` (shape B + (width,))."""
     best = None
-    for _, value in box_values(sr, table, objective, boxes, upper, yam, roll):
+    for _, _, value in box_values(sr, table, objective, boxes, upper, yam, roll):
         best = value if best is None else np.maximum(best, value, out=best)
     assert best is not None
     return best
@@ -205,21 +211,29 @@ def _turn_start(last: np.ndarray, rolls: int) -> np.ndarray:
     return x[0]
 
 
-def solve_table(sr: SolverRules, objective: Objective, chunk: int = CHUNK) -> tuple[np.ndarray, int]:
+def solve_table(sr: SolverRules, objective: Objective, chunk: int = CHUNK,
+                threads: int | None = None) -> tuple[np.ndarray, int]:
     """The value of every reachable turn-start state, level by level from the last turn back.
 
     Returns (table of shape (n_states, width), number of reachable states).
-    Unreachable entries hold the terminal value and are never read.
+    Unreachable entries hold the terminal value and are never read. Batches of
+    one level only read the level below, so they run on `threads` threads
+    (numpy releases the GIL inside its array loops).
     """
     table = np.empty((sr.n_states, objective.width))
     table[:] = objective.terminal()
-    count = 0
-    for n_filled in range(sr.n_rows - 1, -1, -1):
-        states = sr.level_states(n_filled)
-        count += len(states)
-        for start in range(0, len(states), chunk):
-            idx = states[start:start + chunk]
-            last = last_roll_values(sr, table, objective, *sr.unflat(idx))
-            table[idx] = _turn_start(last, sr.rolls)
-    count += len(sr.level_states(sr.n_rows))
+    count = len(sr.level_states(sr.n_rows))
+
+    def run(idx: np.ndarray) -> None:
+        last = last_roll_values(sr, table, objective, *sr.unflat(idx))
+        table[idx] = _turn_start(last, sr.rolls)
+
+    workers = threads or min(4, os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for n_filled in range(sr.n_rows - 1, -1, -1):
+            states = sr.level_states(n_filled)
+            count += len(states)
+            batches = [states[s:s + chunk] for s in range(0, len(states), chunk)]
+            for _ in pool.map(run, batches):
+                pass
     return table, count

@@ -1,0 +1,84 @@
+"""Solver figures: table time and peak memory from scratch, advisor latency, optimal games per second.
+
+    .venv/bin/python bench/solver.py [--games 100000] [--presets yams yatzy ...]
+
+Each table is computed in a fresh subprocess (no cache), so its peak RSS is the
+table's own; advisor and simulator figures use a warm table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+PRESETS = {"yams": {}, "yatzy": {}, "yams-fr": {"columns": 1, "max_min": False}}
+
+_CHILD = r"""
+import json, resource, sys, time
+from yambak.solver import solve
+preset, options = sys.argv[1], json.loads(sys.argv[2])
+start = time.perf_counter()
+s = solve(preset, options, cache=False)
+seconds = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "peak_mib": peak, "expected": s.expected_score, "states": s.states}))
+"""
+
+
+def table_figures(preset: str, options: dict) -> dict:
+    out = subprocess.run([sys.executable, "-c", _CHILD, preset, json.dumps(options)],
+                         check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--presets", nargs="*", default=list(PRESETS))
+    args = parser.parse_args()
+    os.environ.setdefault("YAMBAK_CACHE_DIR", tempfile.mkdtemp(prefix="yambak-bench-"))
+
+    print(f"{'table':<22}{'seconds':>9}{'peak MiB':>10}{'states':>11}  expected score")
+    for preset in args.presets:
+        f = table_figures(preset, PRESETS.get(preset, {}))
+        print(f"{preset:<22}{f['seconds']:>9.2f}{f['peak_mib']:>10.0f}{f['states']:>11,}  {f['expected']:.7f}")
+
+    from yambak.solver import Position, advise, simulate, solve
+
+    strategy = solve("yams")
+    positions = [
+        Position(filled={}, dice=(6, 6, 6, 2, 3), roll=1),
+        Position(filled={"ones": 3, "yam": 50}, dice=(1, 2, 3, 4, 6), roll=2, held=(1, 2, 3, 4)),
+        Position(filled={"sixes": 30, "yam": 50, "chance": 21}, dice=(5, 5, 5, 5, 5), roll=3),
+    ]
+    for p in positions:
+        advise(strategy, p)
+    times = []
+    for _ in range(200):
+        for p in positions:
+            start = time.perf_counter()
+            advise(strategy, p)
+            times.append(time.perf_counter() - start)
+    times.sort()
+    print(f"advisor (yams, warm): median {times[len(times) // 2] * 1e3:.2f} ms, "
+          f"p99 {times[int(len(times) * 0.99)] * 1e3:.2f} ms, max {times[-1] * 1e3:.2f} ms")
+
+    start = time.perf_counter()
+    result = simulate(strategy, "optimal", games=args.games, seed=1)
+    seconds = time.perf_counter() - start
+    s = result.summary()
+    se = s["std"] / s["games"] ** 0.5
+    print(f"optimal bot (yams): {args.games:,} games in {seconds:.2f} s = {args.games / seconds:,.0f} games/s; "
+          f"mean {s['mean']:.3f} (solver {strategy.expected_score:.3f}, 3 SE = {3 * se:.3f})")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of this process (advisor + simulator): {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""Exact optimal play for single-column rulesets: strategy tables, advisor, simulator.
+
+    >>> from yambak.solver import solve, advise, Position
+    >>> strategy = solve("yams")                 # computed once, then loaded from the cache
+    >>> round(strategy.expected_score, 4)
+    254.5877
+    >>> advise(strategy, Position(filled={}, dice=(6, 6, 6, 2, 3), roll=1)).best.label()
+    'keep 6 6 6'
+
+The solver is driven by the ruleset data (row kinds, upper bonus, joker,
+strike_any); see `_layout` for the state layout and `_induction` for the
+vectorised backward induction.
+"""
+
+from ._layout import UnsupportedRuleset
+from .advisor import Advice, Choice, Position, PositionError, advise
+from .objective import MeanScore, Objective, TargetProbability
+from .simulate import BOTS, SimulationResult, simulate
+from .table import TABLE_VERSION, Strategy, cache_dir, solve
+
+__all__ = [
+    "Advice", "BOTS", "Choice", "MeanScore", "Objective", "Position", "PositionError",
+    "SimulationResult", "Strategy", "TABLE_VERSION", "TargetProbability", "UnsupportedRuleset",
+    "advise", "cache_dir", "simulate", "solve",
+]

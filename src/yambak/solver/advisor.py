@@ -1,0 +1,170 @@
+"""The advisor: the expected final score of every keep and every box in one position.
+
+Only the turn-start table is stored, so a query rebuilds the widget of the one
+state it is in (a few hundred microseconds) and reads off the stage it needs.
+Values are expected *final* scores: points already on the sheet plus the
+table's expectation of the points still to come.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from . import _dice as D
+from ._induction import box_values, keep_stages, last_roll_values
+from .table import Strategy
+
+__all__ = ["Position", "PositionError", "Choice", "Advice", "advise", "position_of", "position_state"]
+
+
+class PositionError(ValueError):
+    """A position that cannot occur under the ruleset (bad dice, unknown box, impossible value)."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A player's situation during a turn.
+
+    `roll` is the number of rolls made this turn (0 with no dice: the turn start). `filled` maps row ids (or `column.row` box ids) to the value written there,
+    0 for a scratch. `held` is the dice currently held; holding is free and may
+    be undone (RULES.md section 1), so it only marks which keep is current.
+    `extra_bonus` counts joker bonuses already won, for the final-score figures.
+    """
+
+    filled: Mapping[str, int]
+    dice: tuple[int, ...] = ()
+    roll: int = 0
+    held: tuple[int, ...] = ()
+    extra_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option: hold `keep` and roll again, or fill `box` for `points`."""
+
+    value: float  # expected final score after this choice
+    keep: tuple[int, ...] | None = None
+    box: str | None = None
+    points: int | None = None  # what the box adds now, bonuses included
+    current: bool = False  # this keep is the dice currently held
+
+    def label(self) -> str:
+        if self.box is not None:
+            return f"score {self.box} ({self.points})"
+        return "reroll all" if not self.keep else "keep " + " ".join(map(str, self.keep))
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.box is not None:
+            return {"box": self.box, "points": self.points, "value": self.value}
+        return {"keep": list(self.keep or ()), "value": self.value}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every keep (after a roll that may be followed by another) and every legal box, best first."""
+
+    score: int  # points already on the sheet, bonuses included
+    value: float  # expected final score of the position under optimal play
+    keeps: tuple[Choice, ...] = ()
+    boxes: tuple[Choice, ...] = ()
+    best: Choice | None = field(init=False)  # None at the turn start: the only move is to roll
+
+    def __post_init__(self) -> None:
+        choices = self.keeps + self.boxes
+        object.__setattr__(self, "best", max(choices, key=lambda c: c.value) if choices else None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"score": self.score, "value": self.value, "best": self.best.to_dict() if self.best else None,
+                "keeps": [c.to_dict() for c in self.keeps], "boxes": [c.to_dict() for c in self.boxes]}
+
+
+def position_state(strategy: Strategy, position: Position) -> tuple[int, int, int, int]:
+    """(filled-box mask, capped upper sum, yam flag, points on the sheet), or PositionError."""
+    sr = strategy.rules
+    ruleset = sr.ruleset
+    boxes = upper = score = 0
+    for name, value in position.filled.items():
+        box = ruleset.parse_box(name)
+        if box is None:
+            raise PositionError(f"no box {name!r} in {ruleset.id} (rows: {', '.join(r.id for r in ruleset.rows)})")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise PositionError(f"{name}: {value!r} is not a box value")
+        if boxes >> box & 1:
+            raise PositionError(f"box {name!r} given twice")
+        face = int(sr.upper_face[box])
+        possible = {0} | {face * c for c in range(D.DICE + 1)} if face else {0} | set(int(v) for v in sr.score[box])
+        if value not in possible:
+            raise PositionError(f"{name}: {value} cannot be written there")
+        boxes |= 1 << box
+        score += value
+        if face:
+            upper += value
+    if boxes == sr.full_mask:
+        raise PositionError("the sheet is full: nothing left to decide")
+    if sr.threshold and upper >= sr.threshold:
+        score += sr.bonus
+    yam = 0
+    if sr.n_yam == 2 and boxes >> sr.yam_row & 1:
+        yam = int(position.filled.get(ruleset.rows[sr.yam_row].id, 0) > 0 or
+                  position.filled.get(ruleset.box_id(sr.yam_row), 0) > 0)
+    if not isinstance(position.roll, int) or not 0 <= position.roll <= sr.rolls:
+        raise PositionError(f"roll must be 1 to {sr.rolls} (0 before the first roll)")
+    n_dice = D.DICE if position.roll else 0
+    if len(position.dice) != n_dice or any(not isinstance(d, int) or not 1 <= d <= D.FACES for d in position.dice):
+        raise PositionError(f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice
+                            else "no dice before the first roll")
+    if Counter(position.held) - Counter(position.dice):
+        raise PositionError("held dice must be among the dice")
+    if position.extra_bonus < 0:
+        raise PositionError("extra bonus cannot be negative")
+    return boxes, min(upper, sr.n_upper - 1), yam, score + position.extra_bonus
+
+
+def advise(strategy: Strategy, position: Position) -> Advice:
+    """Expected final score of every keep and every legal box in `position` (MeanScore tables)."""
+    if strategy.objective.width != 1:
+        raise ValueError("the advisor reads expected-score tables (MeanScore)")
+    sr = strategy.rules
+    boxes, upper, yam, score = position_state(strategy, position)
+    b, u, y = (np.array([v], dtype=np.int64) for v in (boxes, upper, yam))
+    if position.roll == 0:
+        return Advice(score=score, value=score + float(strategy.table[sr.flat(boxes, upper, yam), 0]))
+    hand = D.roll_index(position.dice)
+
+    keeps: list[Choice] = []
+    if position.roll < sr.rolls:
+        last = last_roll_values(sr, strategy.table, strategy.objective, b, u, y)
+        stage = keep_stages(last, sr.rolls)[position.roll]
+        held = D.keep_index(position.held)
+        for k in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]]:
+            if k == D.FULL + hand:
+                continue  # holding all five is not a roll (RULES.md section 1): score a box instead
+            keeps.append(Choice(value=score + float(stage[k, 0, 0]), keep=D.MULTISETS[k], current=bool(k == held)))
+
+    rows: list[Choice] = []
+    for i, pts, value in box_values(sr, strategy.table, strategy.objective, b, u, y, np.array(hand)):
+        if np.isfinite(value[0, 0]):
+            rows.append(Choice(value=score + float(value[0, 0]), box=sr.ruleset.rows[i].id, points=int(pts[0])))
+    order = lambda c: -c.value  # noqa: E731 - stable sort keeps sheet order among equals
+    best = max(c.value for c in keeps + rows)
+    return Advice(score=score, value=best, keeps=tuple(sorted(keeps, key=order)), boxes=tuple(sorted(rows, key=order)))
+
+
+def position_of(state: Any) -> Position:
+    """The position of the seat to act in an engine `GameState` (single-column rulesets)."""
+    if state.finished:
+        raise PositionError("the game is over: nothing left to decide")
+    ruleset = state.rules
+    p = state.current
+    sheet = state.sheets[p]
+    if len(ruleset.columns) != 1:
+        raise PositionError(f"{ruleset.id} has {len(ruleset.columns)} columns: no exact advice")
+    filled = {ruleset.rows[i].id: int(v) for i, v in enumerate(sheet.written) if v is not None}
+    turn = state.turns[p]
+    dice = tuple(int(d) for d in turn.dice)
+    held = tuple(dice[i] for i in sorted(turn.held)) if dice else ()
+    return Position(filled=filled, dice=dice, roll=len(turn.rolls), held=held, extra_bonus=int(sheet.extra_bonus))

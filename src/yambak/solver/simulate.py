@@ -1,0 +1,213 @@
+"""Solitaire games played by a bot, many at once, as array operations across games.
+
+Bots (documented here because the numbers depend on them):
+
+* `optimal`: plays by the strategy table. Each turn the games are grouped by
+  state, the turn widget is rebuilt once per distinct state, and every game
+  picks its best keep and box with a gather and an argmax.
+* `greedy`: after rolls 1 and 2 holds every die showing its most common face
+  (the higher face on a tie), then fills the legal box that adds the most
+  points now (the first in sheet order on a tie).
+* `random`: holds each die with probability 1/2, then fills a uniformly chosen
+  legal box.
+
+All three obey the joker; a struck box never helps these bots, so none strikes.
+The same seed gives the same games whatever the thread count.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import _dice as D
+from ._induction import box_values, keep_stages, last_roll_values
+from ._layout import SolverRules
+from .objective import MeanScore
+from .table import Strategy
+
+__all__ = ["BOTS", "SimulationResult", "simulate"]
+
+BOTS = ("optimal", "greedy", "random")
+BLOCK = 8192  # games played together: enough to share states in early turns, small enough for memory
+
+# Sorted five dice -> roll index, through a base-7 code of the sorted hand.
+_CODE = np.array([7 ** i for i in range(D.DICE)], dtype=np.int64)
+_HAND_OF_CODE = np.full(7 ** D.DICE, -1, dtype=np.int64)
+for _r in range(D.N_ROLLS):
+    _HAND_OF_CODE[np.array(D.MULTISETS[D.FULL + _r]) @ _CODE] = _r
+_HAND_DICE = np.array([D.MULTISETS[D.FULL + r] for r in range(D.N_ROLLS)], dtype=np.int64)  # (252, 5)
+_KEEP_DICE = np.array([(m + (0,) * D.DICE)[: D.DICE] for m in D.MULTISETS], dtype=np.int64)  # (462, 5), 0-padded
+_KEEP_SIZE = np.array([len(m) for m in D.MULTISETS], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    preset: str
+    bot: str
+    scores: np.ndarray  # final score of every game
+    upper_bonus: np.ndarray  # bool: the upper bonus was reached
+    yam: np.ndarray  # bool: the yam box holds a non-zero value
+    seconds: float
+
+    def summary(self) -> dict[str, Any]:
+        """The figures `yambak simulate --json` prints."""
+        s = self.scores.astype(np.float64)
+        pct = np.percentile(s, [5, 25, 50, 75, 95]) if len(s) else [float("nan")] * 5
+        return {
+            "preset": self.preset,
+            "bot": self.bot,
+            "games": int(len(s)),
+            "mean": float(s.mean()) if len(s) else float("nan"),
+            "std": float(s.std(ddof=1)) if len(s) > 1 else 0.0,
+            "percentiles": {str(p): float(v) for p, v in zip((5, 25, 50, 75, 95), pct)},
+            "upper_bonus_rate": float(self.upper_bonus.mean()) if len(s) else 0.0,
+            "yam_rate": float(self.yam.mean()) if len(s) else 0.0,
+            "seconds": self.seconds,
+        }
+
+
+def _hands(dice: np.ndarray) -> np.ndarray:
+    return _HAND_OF_CODE[np.sort(dice, axis=1) @ _CODE]
+
+
+def _reroll(rng: np.random.Generator, keep: np.ndarray) -> np.ndarray:
+    """Hands after holding multiset `keep` (global index per game) and rolling the other dice."""
+    fresh = rng.integers(1, D.FACES + 1, size=(len(keep), D.DICE))
+    slot = np.arange(D.DICE)[None, :]
+    dice = np.where(slot < _KEEP_SIZE[keep][:, None], _KEEP_DICE[keep], fresh)
+    return _hands(dice)
+
+
+class _Optimal:
+    """Keep and box choices read from the strategy table, one widget per distinct state."""
+
+    def __init__(self, strategy: Strategy, threads: int) -> None:
+        self.s = strategy
+        self.threads = threads
+        self.stages: list[np.ndarray] = []
+        self.inverse = np.empty(0, dtype=np.int64)
+
+    def start_turn(self, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> None:
+        sr = self.s.rules
+        flat = np.asarray(sr.flat(boxes, upper, yam))
+        unique, self.inverse = np.unique(flat, return_inverse=True)
+        parts = np.array_split(unique, max(1, min(self.threads, len(unique) // 256)))
+
+        def widget(idx: np.ndarray) -> list[np.ndarray]:
+            last = last_roll_values(sr, self.s.table, self.s.objective, *sr.unflat(idx))
+            return keep_stages(last, sr.rolls)
+
+        with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+            done = list(pool.map(widget, parts))
+        self.stages = [np.concatenate([d[j][:, :, 0] for d in done], axis=1) for j in range(sr.rolls)]
+
+    def keep(self, rng: np.random.Generator, hand: np.ndarray, roll: int) -> np.ndarray:
+        cand = D.SUBKEEPS[hand]  # (G, 32)
+        values = self.stages[roll][cand, self.inverse[:, None]]
+        return cand[np.arange(len(hand)), values.argmax(axis=1)]
+
+    def box(self, rng: np.random.Generator, values: np.ndarray, points: np.ndarray) -> np.ndarray:
+        return values.argmax(axis=0)
+
+
+class _Greedy:
+    def start_turn(self, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> None:
+        pass
+
+    def keep(self, rng: np.random.Generator, hand: np.ndarray, roll: int) -> np.ndarray:
+        counts = D.COUNTS[D.FULL + hand, 1:]  # (G, 6)
+        face = D.FACES - np.argmax(counts[:, ::-1], axis=1)  # most common, higher face on ties
+        n = counts[np.arange(len(hand)), face - 1]
+        return np.array([D.INDEX[(f,) * c] for f, c in zip(face.tolist(), n.tolist())], dtype=np.int64)
+
+    def box(self, rng: np.random.Generator, values: np.ndarray, points: np.ndarray) -> np.ndarray:
+        return np.where(np.isfinite(values), points, -1).argmax(axis=0)
+
+
+class _Random:
+    def start_turn(self, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> None:
+        pass
+
+    def keep(self, rng: np.random.Generator, hand: np.ndarray, roll: int) -> np.ndarray:
+        hold = rng.random((len(hand), D.DICE)) < 0.5
+        dice = np.where(hold, _HAND_DICE[hand], 0)
+        kept = np.sort(dice, axis=1)[:, ::-1]  # held dice first, zeros last
+        keys = [tuple(sorted(int(v) for v in row if v)) for row in kept]
+        return np.array([D.INDEX[k] for k in keys], dtype=np.int64)
+
+    def box(self, rng: np.random.Generator, values: np.ndarray, points: np.ndarray) -> np.ndarray:
+        noise = rng.random(values.shape)
+        return np.where(np.isfinite(values), noise, -1.0).argmax(axis=0)
+
+
+def _play_block(sr: SolverRules, strategy: Strategy | None, bot: Any, rng: np.random.Generator,
+                games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    boxes = np.zeros(games, dtype=np.int64)
+    upper = np.zeros(games, dtype=np.int64)
+    yam = np.zeros(games, dtype=np.int64)
+    score = np.zeros(games, dtype=np.int64)
+    yam_rows = [i for i, r in enumerate(sr.ruleset.rows) if r.kind == "yam"]
+    yam_scored = np.zeros(games, dtype=bool)
+    table = strategy.table if strategy is not None else np.zeros((sr.n_states, 1))
+    objective = strategy.objective if strategy is not None else MeanScore()
+    cap = sr.n_upper - 1
+    for _turn in range(sr.n_rows):
+        bot.start_turn(boxes, upper, yam)
+        hand = _hands(rng.integers(1, D.FACES + 1, size=(games, D.DICE)))
+        for roll in range(1, sr.rolls):
+            hand = _reroll(rng, bot.keep(rng, hand, roll))
+        rows = list(box_values(sr, table, objective, boxes, upper, yam, hand))
+        values = np.stack([v[:, 0] for _, _, v in rows])  # (rows, G)
+        points = np.stack([p for _, p, _ in rows])
+        row = bot.box(rng, values, points)
+        game = np.arange(games)
+        score += points[row, game]
+        written = sr.score[row, hand]
+        is_upper = sr.upper_face[row] > 0
+        upper = np.where(is_upper, np.minimum(upper + written, cap), upper)
+        if sr.n_yam == 2:
+            yam = np.where(row == sr.yam_row, (written > 0).astype(np.int64), yam)
+        for i in yam_rows:
+            yam_scored |= (row == i) & (written > 0)
+        boxes |= np.left_shift(1, row)
+    reached = upper >= sr.threshold if sr.threshold else np.zeros(games, dtype=bool)
+    return score, reached, yam_scored
+
+
+def simulate(
+    strategy: Strategy | SolverRules,
+    bot: str = "optimal",
+    games: int = 1000,
+    seed: int | None = 0,
+    progress: Callable[[int], None] | None = None,
+    threads: int = 2,
+) -> SimulationResult:
+    """Play `games` solitaire games with `bot`; `progress(n)` is called after each block of n games.
+
+    The optimal bot needs a `Strategy`; greedy and random need only the rules.
+    """
+    if bot not in BOTS:
+        raise ValueError(f"unknown bot {bot!r} (known: {', '.join(BOTS)})")
+    sr = strategy.rules if isinstance(strategy, Strategy) else strategy
+    solved = strategy if isinstance(strategy, Strategy) else None
+    if bot == "optimal" and (solved is None or solved.objective.width != 1):
+        raise ValueError("the optimal bot needs an expected-score strategy table")
+    player = _Optimal(solved, threads) if bot == "optimal" else _Greedy() if bot == "greedy" else _Random()  # type: ignore[arg-type]
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for first in range(0, games, BLOCK):
+        n = min(BLOCK, games - first)
+        out.append(_play_block(sr, solved, player, rng, n))
+        if progress is not None:
+            progress(n)
+    seconds = time.perf_counter() - start
+    cat = (lambda j: np.concatenate([o[j] for o in out])) if out else (lambda j: np.zeros(0))
+    return SimulationResult(preset=sr.ruleset.preset or sr.ruleset.id, bot=bot, scores=cat(0),
+                            upper_bonus=cat(1).astype(bool), yam=cat(2).astype(bool), seconds=seconds)
