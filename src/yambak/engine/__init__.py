@@ -12,6 +12,7 @@
 from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
 from .dice import DiceSource, DuplicateDice, ManualDice, RollContext, SecureDice, SeededDice
 from .errors import IllegalAction, RecordError, YambakError
+from .keeping import play_turn, scratch_turn, typed_turn
 from .record import FORMAT, GameRecord, replay, state_to_record, summary
 from .revision import Revision, revise, undo
 from .scoresheet import ColumnScore, Sheet
@@ -21,5 +22,5 @@ __all__ = [
     "Action", "Announce", "ColumnScore", "DiceSource", "DuplicateDice", "Event", "FORMAT", "GameRecord",
     "GameState", "Hold", "IllegalAction", "ManualDice", "RecordError", "Release", "Revision", "Roll",
     "RollContext", "Score", "SecureDice", "SeededDice", "Sheet", "Turn", "TurnRecord", "Withdraw", "YambakError", "new_game", "replay",
-    "revise", "state_to_record", "summary", "undo",
+    "play_turn", "revise", "scratch_turn", "state_to_record", "summary", "typed_turn", "undo",
 ]

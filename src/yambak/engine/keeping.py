@@ -1,0 +1,60 @@
+"""Score-keeping for real dice: whole turns typed after the fact.
+
+At a real table nobody types every roll. A kept turn is the final dice, the roll
+number they came on (where the ruleset cares: poot, dry, en deux, hand, yamb
+straights, announcements) and the box. The record stores such a turn as the
+final dice repeated once per roll: only the final dice and the number of rolls
+can change a score, so the record scores and checks exactly like the real turn.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from .errors import IllegalAction
+from .record import _replay_turn
+from .state import GameState, TurnRecord
+
+__all__ = ["typed_turn", "scratch_turn", "play_turn"]
+
+
+def typed_turn(
+    state: GameState, dice: tuple[int, ...] | list[int], roll: int, box: str, strike: bool = False
+) -> TurnRecord:
+    """The current player's turn ending in `box` with `dice` on roll `roll`."""
+    rules = state.rules
+    if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= rules.rolls_per_turn:
+        raise IllegalAction("illegal/no-rolls-left", f"the roll number is 1 to {rules.rolls_per_turn}, not {roll!r}")
+    index = rules.parse_box(box)
+    if index is None:
+        raise IllegalAction("illegal/box-unknown", f"there is no box {box!r} on this sheet")
+    column = rules.columns[index // rules.n_rows]
+    # An announce box filled after roll 1 was announced at the table.
+    announce = rules.box_id(index) if column.announce and roll > 1 else None
+    rolls = tuple(tuple(dice) for _ in range(roll))
+    return TurnRecord(state.current, rolls, rules.box_id(index), announce, strike)
+
+
+def scratch_turn(state: GameState, box: str) -> TurnRecord:
+    """A 0 in `box` when the dice do not matter: the first dice that score nothing there,
+    on the first roll number the column allows. Refused where no dice score 0."""
+    rules = state.rules
+    index = rules.parse_box(box)
+    if index is None:
+        raise IllegalAction("illegal/box-unknown", f"there is no box {box!r} on this sheet")
+    column = rules.columns[index // rules.n_rows]
+    roll = column.rolls or 1
+    for dice in combinations_with_replacement(range(1, 7), rules.rolled_dice):
+        turn = typed_turn(state, dice, roll, box)
+        try:
+            after = play_turn(state, turn)
+        except IllegalAction:
+            continue
+        if after.sheets[state.current].written[index] == 0:
+            return turn
+    raise IllegalAction("illegal/no-scratch", f"{rules.box_id(index)} cannot be scratched: every roll scores there")
+
+
+def play_turn(state: GameState, turn: TurnRecord) -> GameState:
+    """Apply a whole recorded turn for the current player (manual dice)."""
+    return _replay_turn(state, turn)

@@ -1,0 +1,46 @@
+"""Kept turns: final dice plus roll number score and check like the real turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from yambak.engine import IllegalAction, ManualDice, new_game, play_turn, scratch_turn, summary, typed_turn
+from yambak.rules import load_ruleset
+
+
+def game(preset: str, players: int = 1):  # type: ignore[no-untyped-def]
+    return new_game(load_ruleset(preset), [f"P{i}" for i in range(players)], dice=ManualDice())
+
+
+def test_roll_number_matters_where_the_ruleset_cares() -> None:
+    s = game("yamb")
+    s = play_turn(s, typed_turn(s, (1, 2, 3, 4, 5), 2, "free.straight"))
+    assert summary(s)["players"][0]["columns"]["free"]["boxes"]["straight"] == 56
+    with pytest.raises(IllegalAction) as info:
+        play_turn(s, typed_turn(s, (1, 2, 3, 4, 5), 2, "down.twos"))
+    assert info.value.code == "illegal/box-order"
+    y = game("yammen")
+    with pytest.raises(IllegalAction) as info:
+        play_turn(y, typed_turn(y, (1, 2, 3, 4, 5), 3, "poot.straight"))
+    assert info.value.code == "illegal/box-rolls"
+    y = play_turn(y, typed_turn(y, (6, 6, 6, 6, 2), 3, "annonce.sixes"))  # announced at the table
+    assert y.history[-1].announce == "annonce.sixes" and y.total(0) == 24
+
+
+def test_scratch_finds_dice_that_score_nothing() -> None:
+    s = game("yams")
+    turn = scratch_turn(s, "yam")
+    s2 = play_turn(s, turn)
+    assert s2.sheets[0].written[s.rules.box_index("free", "yam")] == 0
+    with pytest.raises(IllegalAction) as info:
+        scratch_turn(s, "chance")  # every roll scores in chance
+    assert info.value.code == "illegal/no-scratch"
+    y = game("yammen")
+    assert scratch_turn(y, "en_deux.full_house").rolls[0] != () and len(scratch_turn(y, "en_deux.full_house").rolls) == 2
+
+
+def test_bad_roll_numbers() -> None:
+    s = game("yams")
+    for bad in (0, 4, "2", True):
+        with pytest.raises(IllegalAction):
+            typed_turn(s, (1, 2, 3, 4, 5), bad, "chance")  # type: ignore[arg-type]
