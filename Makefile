@@ -14,11 +14,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The web table on http://localhost:8000, SQLite file var/yambak.db (YAMBAK_DATABASE_URL for PostgreSQL).
 run: install
-	$(BIN)/yambak --help
+	$(BIN)/yambak serve --host 127.0.0.1 --port 8000
 
+# The whole suite; scripts/test-services.sh installs and starts PostgreSQL and Chromium (Debian packages).
 test: install
-	$(BIN)/python -m pytest
+	url="$$(scripts/test-services.sh)"; \
+	YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$url}" $(BIN)/python -m pytest
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -3,7 +3,9 @@
     .venv/bin/python bench/solver.py [--games 100000] [--presets yams yatzy ...]
 
 Each table is computed in a fresh subprocess (no cache), so its peak RSS is the
-table's own; advisor and simulator figures use a warm table.
+table's own; advisor and simulator figures use a warm table. The compiled
+kernels come from numba's on-disk cache; the "cold" row recompiles them into an
+empty cache, as the first run on a new machine does.
 """
 
 from __future__ import annotations
@@ -31,9 +33,9 @@ print(json.dumps({"seconds": seconds, "peak_mib": peak, "expected": s.expected_s
 """
 
 
-def table_figures(preset: str, options: dict) -> dict:
+def table_figures(preset: str, options: dict, env: dict | None = None) -> dict:
     out = subprocess.run([sys.executable, "-c", _CHILD, preset, json.dumps(options)],
-                         check=True, capture_output=True, text=True)
+                         check=True, capture_output=True, text=True, env=env)
     return json.loads(out.stdout)
 
 
@@ -48,6 +50,9 @@ def main() -> None:
     for preset in args.presets:
         f = table_figures(preset, PRESETS.get(preset, {}))
         print(f"{preset:<22}{f['seconds']:>9.2f}{f['peak_mib']:>10.0f}{f['states']:>11,}  {f['expected']:.7f}")
+    with tempfile.TemporaryDirectory(prefix="yambak-numba-") as cold:
+        f = table_figures("yams", {}, env={**os.environ, "NUMBA_CACHE_DIR": cold})
+        print(f"{'yams, cold kernels':<22}{f['seconds']:>9.2f}{f['peak_mib']:>10.0f}{f['states']:>11,}  {f['expected']:.7f}")
 
     from yambak.solver import Position, advise, simulate, solve
 

@@ -50,3 +50,15 @@ def play_random(rules: Ruleset, players: int, seed: int, steps: int | None = Non
 
 def rules_for(preset: str, **options: object) -> Ruleset:
     return load_ruleset(preset, options)
+
+
+def missing_service(reason: str) -> None:
+    """Skip a test whose service (PostgreSQL, Chromium) is missing on a developer's machine;
+    in CI (CI=true) the service is part of the job, so its absence fails the test instead."""
+    import os
+
+    import pytest
+
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"CI needs this service: {reason}")
+    pytest.skip(reason)

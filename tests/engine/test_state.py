@@ -357,3 +357,27 @@ def test_pending_turn_resumes_mid_turn() -> None:
     back = replay(record, dice=SeededDice(11))
     assert back.turns == s.turns and back.serial == s.serial
     assert play(back, Roll(0)).dice == play(s, Roll(0)).dice
+
+
+def test_unfinished_duplicate_games_replay_with_seats_at_their_own_pace() -> None:
+    rules = load_ruleset("yams")
+    s = new_game(rules, ["A", "B", "C"], dice=DuplicateDice(4), simultaneous=True)
+    for seat, turns in ((2, 3), (0, 1), (1, 2)):
+        for _ in range(turns):
+            s = play(s, Roll(seat))
+            s = play(s, Score(seat, rules.box_id(s.legal_boxes(seat)[0])))
+    record = state_to_record(s).to_dict()
+    with pytest.raises(Exception):
+        replay(record)  # seat order cannot explain seat C being two turns ahead
+    back = replay(record, dice=DuplicateDice(4), simultaneous=True)
+    assert back.sheets == s.sheets and back.to_act() == [0, 1, 2]
+    assert play(back, Roll(0)).turns[0].dice == play(s, Roll(0)).turns[0].dice
+
+
+def test_announceable_boxes() -> None:
+    s = manual("yammen")
+    assert s.announceable() == []
+    s = play(s, Roll(0, dice=(6, 6, 1, 2, 3)))
+    assert len(s.announceable()) == 11 and all(b.startswith("annonce.") for b in s.announceable())
+    s = play(s, Announce(0, "annonce.yam"))
+    assert s.announceable() == []

@@ -16,7 +16,9 @@ import pytest
 
 from yambak.rules import Ruleset, row_score
 from yambak.solver import Strategy
-from yambak.solver._induction import best_box_value, last_roll_values
+from yambak.solver import _dice as D
+from yambak.solver import _kernels as K
+from yambak.solver._induction import best_box_value, keep_values, last_roll_values
 from yambak.solver.objective import MeanScore, TargetProbability
 
 
@@ -136,6 +138,64 @@ def test_hot_path_equals_general_box_values(preset: str, request: pytest.Fixture
         fast = last_roll_values(sr, table, objective, b, u, y)
         slow = best_box_value(sr, table, objective, b[None], u[None], y[None], np.arange(252)[:, None])
         assert np.array_equal(fast, slow)
+
+
+def _numpy_stages(last: np.ndarray, rolls: int) -> list[np.ndarray]:
+    """The keep lattice in plain numpy, the kernels' oracle: stages[j] = keep values after roll j, stages[0][0] = start.
+
+    Same arithmetic as the kernels (six terms added in order, then times 1/6),
+    so the results must agree bit for bit.
+    """
+    x = np.empty((len(D.MULTISETS),) + last.shape[1:])
+    x[D.FULL:] = last
+    stages = [x] * rolls
+    for j in range(rolls, 0, -1):
+        for n in range(D.DICE - 1, -1, -1):  # down: E[k] = mean over d of E[k + d]
+            add = D.ADD[D.LEVELS[n]]
+            acc = x[add[:, 0]]
+            for f in range(1, D.FACES):
+                acc += x[add[:, f]]
+            acc *= 1.0 / D.FACES
+            x[D.LEVELS[n]] = acc
+        stages[j - 1] = x.copy()
+        if j > 1:
+            for n in range(1, D.DICE + 1):  # up: M[k] = max(E[k], M[k - d])
+                level = x[D.LEVELS[n]]
+                for f in range(D.DICE):
+                    np.maximum(level, x[D.REMOVE[D.LEVELS[n]][:, f]], out=level)
+    return stages
+
+
+@pytest.mark.parametrize("preset", ["yams", "yatzy", "yams_fr"])
+def test_compiled_widget_equals_numpy_oracle(preset: str, request: pytest.FixtureRequest) -> None:
+    """The compiled turn widget (last roll, joker, keep lattice) matches the numpy formulation bit for bit."""
+    strategy: Strategy = request.getfixturevalue(preset)
+    sr = strategy.rules
+    rng = np.random.default_rng(11)
+    states = np.concatenate([sr.level_states(n) for n in range(sr.n_rows)])
+    pick = np.sort(rng.choice(states, 150, replace=False))  # not a multiple of LANES: a padded tail block
+    b, u, y = sr.unflat(pick)
+    for table in (strategy.table, rng.random((sr.n_states, 1)) * 300):
+        last = best_box_value(sr, table, MeanScore(), b[None], u[None], y[None], np.arange(252)[:, None])
+        stages = _numpy_stages(last[:, :, 0], sr.rolls)
+        flat = table[:, 0].copy()
+        K.mean_turn_starts(flat, pick, K.rule_args(sr), sr.rolls)
+        assert np.array_equal(flat[pick], stages[0][0])
+        keeps = keep_values(sr, table, pick)
+        for j in range(1, sr.rolls):
+            assert np.array_equal(keeps[:, j - 1], stages[j].T)
+
+
+def test_generic_lattice_equals_numpy_oracle(yatzy: Strategy) -> None:
+    """Objectives other than MeanScore run the compiled lattice on numpy last-roll values."""
+    sr = yatzy.rules
+    rng = np.random.default_rng(5)
+    objective = TargetProbability(20)
+    table = rng.random((sr.n_states, 21))
+    pick = rng.choice(sr.level_states(9), 30)
+    last = last_roll_values(sr, table, objective, *sr.unflat(pick))  # (252, 30, 21)
+    got = K.turn_starts(last.reshape(252, -1), sr.rolls).reshape(30, 21)
+    assert np.array_equal(got, _numpy_stages(last, sr.rolls)[0][0])
 
 
 def test_target_objective_combines_by_shifting_the_need() -> None:

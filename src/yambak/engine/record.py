@@ -8,7 +8,7 @@ and the live game can never disagree about what is legal.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from ..rules import RulesetError, load_ruleset
@@ -164,11 +164,15 @@ def _parse_rolloffs(raw: Any, n_players: int) -> tuple:
     return tuple(out)
 
 
-def replay(record: GameRecord | Mapping[str, Any], dice: DiceSource | None = None) -> GameState:
+def replay(
+    record: GameRecord | Mapping[str, Any], dice: DiceSource | None = None, simultaneous: bool = False
+) -> GameState:
     """Rebuild the game state a record describes, checking every turn.
 
     Raises `RecordError` naming the first illegal turn (1-based). The state keeps
     manual dice unless another source is given (to continue a seeded game live).
+    `simultaneous` rebuilds a duplicate table where every seat plays at its own
+    pace: each turn is checked against its own seat, not the seat order.
     """
     if not isinstance(record, GameRecord):
         record = GameRecord.from_dict(record)
@@ -176,10 +180,17 @@ def replay(record: GameRecord | Mapping[str, Any], dice: DiceSource | None = Non
         rules = load_ruleset(record.rules)
     except RulesetError as exc:
         raise _bad(f"rules: {exc}") from None
-    state = new_game(rules, record.players, dice=ManualDice(), seed=record.seed)
+    state = new_game(rules, record.players, dice=ManualDice(), seed=record.seed, simultaneous=simultaneous)
     for n, turn in enumerate(record.turns, start=1):
         try:
-            state = _replay_turn(state, turn)
+            if simultaneous:
+                seat = turn.player if turn.player != -1 else (n - 1) % len(record.players)
+                if not 0 <= seat < len(record.players):
+                    raise IllegalAction("illegal/no-such-seat", f"there is no seat {seat}")
+                state = _replay_turn(state._replace(current=seat), replace(turn, player=seat))
+                state = state._replace(current=0)
+            else:
+                state = _replay_turn(state, turn)
         except IllegalAction as exc:
             raise RecordError(exc.code, exc.message, n) from None
     _check_rolloffs(state, record)

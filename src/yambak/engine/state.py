@@ -160,6 +160,14 @@ class GameState:
             out[self.rules.box_id(box)] = max(values)
         return out
 
+    def announceable(self, player: int | None = None) -> list[str]:
+        """Boxes the player may announce now (right after roll 1, none announced yet)."""
+        p = self.current if player is None else player
+        turn = self.turns[p]
+        if len(turn.rolls) != 1 or turn.announced is not None or p not in self.to_act():
+            return []
+        return [self.rules.box_id(b) for b in self._fillable(p, 1, None) if self._column(b).announce]
+
     def can_roll(self, player: int | None = None) -> bool:
         p = self.current if player is None else player
         try:
@@ -186,10 +194,7 @@ class GameState:
                     if key not in seen:
                         seen.add(key)
                         actions.append(Roll(p, held=held))
-        if len(turn.rolls) == 1 and turn.announced is None:
-            for box in self._fillable(p, 1, None):
-                if self.rules.columns[box // self.rules.n_rows].announce:
-                    actions.append(Announce(p, self.rules.box_id(box)))
+        actions += [Announce(p, box_id) for box_id in self.announceable(p)]
         if turn.announced is not None and len(turn.rolls) == 1 and self._column(turn.announced).withdraw:
             actions.append(Withdraw(p))
         preview = self.preview(p)

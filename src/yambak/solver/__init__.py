@@ -8,8 +8,8 @@
     'keep 6 6 6'
 
 The solver is driven by the ruleset data (row kinds, upper bonus, joker,
-strike_any); see `_layout` for the state layout and `_induction` for the
-vectorised backward induction.
+strike_any); see `_layout` for the state layout, `_induction` for the
+backward induction and `_kernels` for its compiled (numba) turn widget.
 """
 
 from ._layout import UnsupportedRuleset

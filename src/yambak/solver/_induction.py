@@ -1,14 +1,20 @@
-"""Backward induction over turn-start states, a whole batch of states per array operation.
+"""Backward induction over turn-start states, level by level, a batch of states at a time.
 
-The turn widget for a batch of S states works on arrays shaped (multiset, S, width):
+The turn widget of a state, on values indexed by multiset (see `_dice`):
 
-    roll 3:  V[r]  = best legal box for hand r     (`box_values`, one pass per row)
-    keep 2:  E[k]  = mean over d of E[k + d]        (down pass, `_down`)
-    roll 2:  V[r]  = max over keeps k <= r of E[k] (up pass, `_up`)
+    roll 3:  V[r]  = best legal box for hand r     (`box_values`)
+    keep 2:  E[k]  = mean over d of E[k + d]        (down pass)
+    roll 2:  V[r]  = max over keeps k <= r of E[k] (up pass)
     ...      and once more for roll 1, then the first roll's expectation.
 
 Keeping all five dice is the same as scoring now (no ruleset the solver accepts
 scores by roll number), so "stop after roll 1" needs no separate case.
+
+The hot path is compiled (`_kernels`); this module keeps the general,
+objective-agnostic numpy forms (`box_values`, `best_box_value`,
+`last_roll_values`), which the advisor and simulator use for the final box
+choice, the solver uses for objectives other than MeanScore, and the tests use
+as the oracle of the kernels.
 """
 
 from __future__ import annotations
@@ -21,20 +27,17 @@ import numpy as np
 
 from . import _dice as D
 from ._layout import SolverRules
-from .objective import Objective
+from .objective import MeanScore, Objective
 
-__all__ = ["box_values", "best_box_value", "last_roll_values", "keep_stages", "solve_table", "CHUNK"]
+__all__ = ["box_values", "best_box_value", "last_roll_values", "keep_values", "solve_table", "CHUNK"]
 
-CHUNK = 1024  # states per batch: amortises numpy calls, stays near cache size
-
-_ADD = [D.ADD[D.LEVELS[n]] for n in range(D.DICE + 1)]
-_REMOVE = [D.REMOVE[D.LEVELS[n]] for n in range(D.DICE + 1)]
+CHUNK = 1024  # states per batch handed to a thread
 
 
 def box_values(
     sr: SolverRules, table: np.ndarray, objective: Objective,
     boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, roll: np.ndarray,
-) -> Iterator[tuple[int, np.ndarray]]:
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
     """Yield (row, points, value of filling that row) for every row; value -inf where it may not be filled.
 
     `boxes`, `upper`, `yam` describe turn-start states and `roll` the final hand
@@ -156,59 +159,32 @@ def last_roll_values(sr: SolverRules, table: np.ndarray, objective: Objective,
     return best
 
 
-def _down(x: np.ndarray) -> None:
-    """Fill keep values (levels 4..0) from full hands: E[k] = mean_d E[k + d], in place.
+def keep_values(sr: SolverRules, table: np.ndarray, states: np.ndarray, threads: int = 1) -> np.ndarray:
+    """Keep values of the widget of each state of a MeanScore table: shape (len(states), rolls - 1, 462).
 
-    One contiguous-row gather per face: bigger fused gathers spill out of cache.
+    out[s, j - 1, k] is the expected value, after roll j, of holding multiset k
+    and rolling the other dice (see `_kernels.mean_keep_values`): all that a
+    keep decision reads. Large batches are split over `threads` threads.
     """
-    for n in range(D.DICE - 1, -1, -1):
-        add = _ADD[n]
-        acc = x[add[:, 0]]
-        for j in range(1, D.FACES):
-            acc += x[add[:, j]]
-        acc *= 1.0 / D.FACES
-        x[D.LEVELS[n]] = acc
+    from . import _kernels as K  # imported on first use: numba costs 0.3 s to import
 
+    if table.shape[1:] != (1,):
+        raise ValueError("keep values are built from expected-score (width 1) tables")
+    flat, rules = table.reshape(-1), K.rule_args(sr)
+    states = np.ascontiguousarray(states, dtype=np.int64)
+    out = np.empty((len(states), max(sr.rolls - 1, 0), len(D.MULTISETS)))
+    bounds = np.linspace(0, len(states), max(1, min(threads, len(states) // 256)) + 1).astype(int)
 
-def _up(x: np.ndarray) -> None:
-    """Turn keep values into best-keep values: M[k] = max(E[k], M[k - d] for d in k), in place."""
-    for n in range(1, D.DICE + 1):
-        level = x[D.LEVELS[n]]  # a view: updated in place
-        remove = _REMOVE[n]
-        for j in range(D.DICE):
-            np.maximum(level, x[remove[:, j]], out=level)
+    def run(part: int) -> None:
+        lo, hi = bounds[part], bounds[part + 1]
+        K.mean_keep_values(flat, states[lo:hi], rules, sr.rolls, out[lo:hi])
 
-
-def keep_stages(last: np.ndarray, rolls: int) -> list[np.ndarray]:
-    """From the values of the final hands (252, ...) build every stage of the turn.
-
-    Returns `stages` with stages[j] (j = 1..rolls-1) the (462, ...) keep values
-    after roll j: stages[j][k] is the expected value of holding k and rolling the
-    other dice (for a full hand k: of going on with exactly that hand, which never
-    beats the best of stopping and a proper keep, see RULES.md §1 on all-held rolls).
-    stages[0] is the (462, ...) array whose entry 0 is the turn-start value.
-    """
-    x = np.empty((len(D.MULTISETS),) + last.shape[1:])
-    x[D.FULL:] = last
-    stages: list[np.ndarray] = [x] * rolls
-    for j in range(rolls - 1, 0, -1):
-        _down(x)
-        stages[j] = x.copy()
-        _up(x)
-    _down(x)
-    stages[0] = x
-    return stages
-
-
-def _turn_start(last: np.ndarray, rolls: int) -> np.ndarray:
-    """Turn-start value only (the solver's inner loop: no stage copies)."""
-    x = np.empty((len(D.MULTISETS),) + last.shape[1:])
-    x[D.FULL:] = last
-    for _ in range(rolls - 1):
-        _down(x)
-        _up(x)
-    _down(x)
-    return x[0]
+    if len(bounds) == 2:
+        run(0)
+    else:
+        with ThreadPoolExecutor(max_workers=len(bounds) - 1) as pool:
+            list(pool.map(run, range(len(bounds) - 1)))
+    return out
 
 
 def solve_table(sr: SolverRules, objective: Objective, chunk: int = CHUNK,
@@ -217,16 +193,25 @@ def solve_table(sr: SolverRules, objective: Objective, chunk: int = CHUNK,
 
     Returns (table of shape (n_states, width), number of reachable states).
     Unreachable entries hold the terminal value and are never read. Batches of
-    one level only read the level below, so they run on `threads` threads
-    (numpy releases the GIL inside its array loops).
+    one level only read the level below, so they run on `threads` threads (the
+    compiled kernels release the GIL). MeanScore, the common case, runs wholly
+    compiled (`_kernels.mean_turn_starts`); other objectives build the last
+    roll with numpy (`last_roll_values`) and run the compiled keep lattice on it.
     """
+    from . import _kernels as K  # imported on first use: numba costs 0.3 s to import
+
     table = np.empty((sr.n_states, objective.width))
     table[:] = objective.terminal()
     count = len(sr.level_states(sr.n_rows))
+    rules = K.rule_args(sr)
+    flat = table.reshape(-1)  # a view: the mean kernel writes the table in place
 
     def run(idx: np.ndarray) -> None:
+        if isinstance(objective, MeanScore):
+            K.mean_turn_starts(flat, idx, rules, sr.rolls)
+            return
         last = last_roll_values(sr, table, objective, *sr.unflat(idx))
-        table[idx] = _turn_start(last, sr.rolls)
+        table[idx] = K.turn_starts(last.reshape(D.N_ROLLS, -1), sr.rolls).reshape(len(idx), objective.width)
 
     workers = threads or min(4, os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from . import _dice as D
-from ._induction import box_values, keep_stages, last_roll_values
+from ._induction import box_values, keep_values
 from .table import Strategy
 
 __all__ = ["Position", "PositionError", "Choice", "Advice", "advise", "position_of", "position_state"]
@@ -137,13 +137,12 @@ def advise(strategy: Strategy, position: Position) -> Advice:
 
     keeps: list[Choice] = []
     if position.roll < sr.rolls:
-        last = last_roll_values(sr, strategy.table, strategy.objective, b, u, y)
-        stage = keep_stages(last, sr.rolls)[position.roll]
+        stage = keep_values(sr, strategy.table, np.array([sr.flat(boxes, upper, yam)]))[0, position.roll - 1]
         held = D.keep_index(position.held)
         for k in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]]:
             if k == D.FULL + hand:
                 continue  # holding all five is not a roll (RULES.md section 1): score a box instead
-            keeps.append(Choice(value=score + float(stage[k, 0, 0]), keep=D.MULTISETS[k], current=bool(k == held)))
+            keeps.append(Choice(value=score + float(stage[k]), keep=D.MULTISETS[k], current=bool(k == held)))
 
     rows: list[Choice] = []
     for i, pts, value in box_values(sr, strategy.table, strategy.objective, b, u, y, np.array(hand)):

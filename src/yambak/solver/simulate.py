@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from . import _dice as D
-from ._induction import box_values, keep_stages, last_roll_values
+from ._induction import box_values, keep_values
 from ._layout import SolverRules
 from .objective import MeanScore
 from .table import Strategy
@@ -90,26 +89,20 @@ class _Optimal:
     def __init__(self, strategy: Strategy, threads: int) -> None:
         self.s = strategy
         self.threads = threads
-        self.stages: list[np.ndarray] = []
+        self.values = np.empty((0, 0, len(D.MULTISETS)))  # (distinct state, roll - 1, keep)
         self.inverse = np.empty(0, dtype=np.int64)
 
     def start_turn(self, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> None:
         sr = self.s.rules
         flat = np.asarray(sr.flat(boxes, upper, yam))
         unique, self.inverse = np.unique(flat, return_inverse=True)
-        parts = np.array_split(unique, max(1, min(self.threads, len(unique) // 256)))
-
-        def widget(idx: np.ndarray) -> list[np.ndarray]:
-            last = last_roll_values(sr, self.s.table, self.s.objective, *sr.unflat(idx))
-            return keep_stages(last, sr.rolls)
-
-        with ThreadPoolExecutor(max_workers=len(parts)) as pool:
-            done = list(pool.map(widget, parts))
-        self.stages = [np.concatenate([d[j][:, :, 0] for d in done], axis=1) for j in range(sr.rolls)]
+        self.values = keep_values(sr, self.s.table, unique, self.threads)
 
     def keep(self, rng: np.random.Generator, hand: np.ndarray, roll: int) -> np.ndarray:
         cand = D.SUBKEEPS[hand]  # (G, 32)
-        values = self.stages[roll][cand, self.inverse[:, None]]
+        _, stages, n_keeps = self.values.shape
+        row = (self.inverse * stages + roll - 1) * n_keeps  # start of each game's keep values
+        values = self.values.reshape(-1)[row[:, None] + cand]
         return cand[np.arange(len(hand)), values.argmax(axis=1)]
 
     def box(self, rng: np.random.Generator, values: np.ndarray, points: np.ndarray) -> np.ndarray:

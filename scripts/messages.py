@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""List every user-visible msgid: `_()` calls in templates and server code, the browser strings and
+the row/column labels. With --update, add missing msgids (empty) to each catalog under web/locale."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from babel.messages.catalog import Catalog  # noqa: E402
+from babel.messages.pofile import read_po, write_po  # noqa: E402
+
+from yambak.web import LOCALE, TEMPLATES  # noqa: E402
+from yambak.web.i18n import COLUMN_LABELS, DOMAIN, JS_STRINGS, LANGUAGES, ROW_LABELS  # noqa: E402
+
+CALL = re.compile(r"""_\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)""")
+
+
+def msgids() -> list[tuple[str | None, str]]:
+    """(context, msgid) pairs; row and column labels carry the context "row" / "column"."""
+    found: list[tuple[str | None, str]] = []
+    for path in sorted(TEMPLATES.glob("*.html")):
+        found += [(None, m.group(2)) for m in CALL.finditer(path.read_text(encoding="utf-8"))]
+    found += [(None, s) for s in JS_STRINGS]
+    found += [("row", v) for v in ROW_LABELS.values()] + [("column", v) for v in COLUMN_LABELS.values()]
+    return list(dict.fromkeys(found))
+
+
+def update() -> None:
+    ids = msgids()
+    for lang in LANGUAGES:
+        if lang == "en":
+            continue
+        path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            with path.open("rb") as f:
+                catalog = read_po(f, locale=lang, domain=DOMAIN)
+        else:
+            catalog = Catalog(locale=lang, domain=DOMAIN, project="yambak")
+        for ctx, m in ids:
+            if catalog.get(m, context=ctx) is None:
+                catalog.add(m, "", context=ctx)
+        with path.open("wb") as f:
+            write_po(f, catalog, width=120, omit_header=False)
+
+
+if __name__ == "__main__":
+    if "--update" in sys.argv:
+        update()
+    else:
+        print("\n".join(f"{ctx or ''}\t{m}" for ctx, m in msgids()))

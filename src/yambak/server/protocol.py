@@ -1,0 +1,128 @@
+"""The closed wire protocol: every client message is one of a sealed family.
+
+Order of checks for each WebSocket message (see STYLE.md): size and rate limit
+before parsing; then JSON; then the message type (unknown types close the
+socket); then its fields (malformed → coded error); then the table logic
+(seat token → game not over → your turn → action legal → version current).
+The client never sends dice values: a roll only says which dice it holds.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ..engine import Action, Announce, Hold, Release, Roll, Score, Withdraw
+
+Seat = Annotated[int, Field(ge=0, le=63)]
+Version = Annotated[int, Field(ge=0)]
+Positions = Annotated[list[Annotated[int, Field(ge=0, le=5)]], Field(max_length=6)]
+BoxId = Annotated[str, Field(min_length=1, max_length=64)]
+Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Hello(_Msg):
+    """Join the table's stream: `since` = the last version seen (a reconnect), tokens for non-cookie clients."""
+
+    type: Literal["hello"]
+    since: Version | None = None
+    tokens: Annotated[list[Token], Field(max_length=16)] = []
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+class RollMsg(_Msg):
+    type: Literal["roll"]
+    seat: Seat
+    v: Version
+    held: Positions | None = None
+
+
+class HoldMsg(_Msg):
+    type: Literal["hold"]
+    seat: Seat
+    v: Version
+    dice: Positions
+
+
+class ReleaseMsg(_Msg):
+    type: Literal["release"]
+    seat: Seat
+    v: Version
+    dice: Positions
+
+
+class AnnounceMsg(_Msg):
+    type: Literal["announce"]
+    seat: Seat
+    v: Version
+    box: BoxId
+
+
+class WithdrawMsg(_Msg):
+    type: Literal["withdraw"]
+    seat: Seat
+    v: Version
+
+
+class ScoreMsg(_Msg):
+    type: Literal["score"]
+    seat: Seat
+    v: Version
+    box: BoxId
+    strike: bool = False
+
+
+ActionMsg = Union[RollMsg, HoldMsg, ReleaseMsg, AnnounceMsg, WithdrawMsg, ScoreMsg]
+ClientMessage = Annotated[Union[Hello, Ping, RollMsg, HoldMsg, ReleaseMsg, AnnounceMsg, WithdrawMsg, ScoreMsg],
+                          Field(discriminator="type")]
+client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = frozenset({"hello", "ping", "roll", "hold", "release", "announce", "withdraw", "score"})
+ACTION_TYPES = frozenset({"roll", "hold", "release", "announce", "withdraw", "score"})
+
+
+def to_action(msg: ActionMsg) -> Action:
+    """The engine action a validated message asks for (never with dice values)."""
+    if isinstance(msg, RollMsg):
+        return Roll(msg.seat, held=tuple(msg.held) if msg.held is not None else None)
+    if isinstance(msg, HoldMsg):
+        return Hold(msg.seat, tuple(msg.dice))
+    if isinstance(msg, ReleaseMsg):
+        return Release(msg.seat, tuple(msg.dice))
+    if isinstance(msg, AnnounceMsg):
+        return Announce(msg.seat, msg.box)
+    if isinstance(msg, WithdrawMsg):
+        return Withdraw(msg.seat)
+    return Score(msg.seat, msg.box, strike=msg.strike)
+
+
+# --- server -> client -------------------------------------------------------------------------
+
+def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        out["ref"] = ref
+    return out
+
+
+def welcome(version: int, seats: list[int]) -> dict[str, Any]:
+    return {"type": "welcome", "v": version, "seats": seats}
+
+
+def event(version: int, event_: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "event", "v": version, "event": event_, "view": view}
+
+
+def events(version: int, missed: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "events", "v": version, "events": missed, "view": view}
+
+
+def state(version: int, view: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "state", "v": version, "view": view}

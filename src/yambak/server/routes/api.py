@@ -1,0 +1,87 @@
+"""JSON API: create, list, join, view, rematch, record. One schema per direction."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..deps import AppSettings, Manager, Tokens, add_tokens
+from ..tables import TableError, hash_token, record_of
+from ..views import table_view
+
+router = APIRouter(prefix="/api")
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "open", "bot"] = "human"
+    name: str | None = Field(None, max_length=100)
+    bot: Literal["greedy", "random"] = "greedy"
+
+
+class TableIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200)
+    preset: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatIn] = Field(min_length=1, max_length=64)
+    listed: bool = True
+    duplicate: bool = False
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200)
+    seat: int | None = Field(None, ge=0, le=63)
+
+
+@router.get("/tables")
+def list_tables(manager: Manager) -> dict[str, Any]:
+    return {"tables": manager.listed()}
+
+
+@router.post("/tables", status_code=201)
+def create_table(body: TableIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
+    table, new = manager.create(body.name, body.preset, body.options, [s.model_dump() for s in body.seats],
+                                body.listed, body.duplicate)
+    manager.schedule_bots(table)
+    response = JSONResponse({"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}},
+                            status_code=201)
+    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    return response
+
+
+@router.get("/tables/{table_id}")
+def get_table(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
+    table = manager.get(table_id)
+    return table_view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
+
+
+@router.post("/tables/{table_id}/join")
+async def join(table_id: str, body: JoinIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
+    table = manager.get(table_id)
+    seat, token = await manager.join(table, body.name, body.seat)
+    response = JSONResponse({"seat": seat, "token": token})
+    add_tokens(response, tokens, [token], settings.secure_cookies)
+    return response
+
+
+@router.post("/tables/{table_id}/rematch")
+async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
+    table = manager.get(table_id)
+    if not table.seats_for({hash_token(t) for t in tokens}):
+        raise TableError("auth/not-seated", "only players at this table can start a rematch", 403)
+    new = await manager.rematch(table)
+    return {"id": new.id, "url": f"/t/{new.id}"}
+
+
+@router.get("/tables/{table_id}/record")
+def record(table_id: str, manager: Manager) -> JSONResponse:
+    table = manager.get(table_id)
+    if table.state.simultaneous and not table.state.finished:  # it would reveal dice still to come
+        raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
+    data = record_of(table.state)
+    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'})

@@ -1,0 +1,123 @@
+"""Server-rendered pages: the lobby, the table page (the invite link), joining, rematch, record."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from ...rules import RulesetError, parse_options, preset_ids
+from ...rules.loader import preset_data
+from ...web import TEMPLATES
+from ...web.i18n import LANGUAGES, js_strings, labels, translations
+from ..deps import LANG_COOKIE, AppSettings, Lang, Manager, Tokens, add_tokens
+from ..tables import TableError, hash_token, record_of
+from ..views import table_view
+
+router = APIRouter()
+templates = Jinja2Templates(directory=str(TEMPLATES))
+FORM_SEATS = 8
+
+
+def _presets(lang: str) -> list[dict[str, Any]]:
+    out = []
+    for pid in preset_ids():
+        data = preset_data(pid)
+        opts = {k: {"default": v.get("default"), "description": v.get("description", "")}
+                for k, v in data.get("options", {}).items()}
+        out.append({"id": pid, "name": data.get("name", pid), "options": opts})
+    return out
+
+
+def _render(request: Request, name: str, lang: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    tr = translations(lang)
+    ctx.update(_=tr.gettext, lang=lang, languages=LANGUAGES)
+    response = templates.TemplateResponse(request, name, ctx, status_code=status)
+    if request.query_params.get("lang") in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=60 * 60 * 24 * 365, samesite="lax")
+    return response
+
+
+@router.get("/", response_class=HTMLResponse)
+def lobby(request: Request, manager: Manager, lang: Lang, error: str | None = None) -> HTMLResponse:
+    return _render(request, "lobby.html", lang, tables=manager.listed(), presets=_presets(lang),
+                   form_seats=FORM_SEATS, error=None)
+
+
+@router.post("/tables")
+async def create_from_form(request: Request, manager: Manager, tokens: Tokens, settings: AppSettings,
+                           lang: Lang) -> Response:
+    form = await request.form()
+    try:
+        preset = str(form.get("preset", ""))
+        pairs = [p.strip() for p in str(form.get("options", "")).replace("\n", ",").split(",") if p.strip()]
+        if preset not in preset_ids():
+            raise TableError("input/rules", "choose a ruleset")
+        try:
+            options = parse_options(preset, pairs)
+        except RulesetError as exc:
+            raise TableError("input/rules", str(exc)) from None
+        seats = []
+        for i in range(FORM_SEATS):
+            kind = str(form.get(f"seat{i}_kind", "none"))
+            if kind == "none":
+                continue
+            seats.append({"kind": kind, "name": str(form.get(f"seat{i}_name", "")).strip() or None})
+        table, new = manager.create(str(form.get("name", "")), preset, options, seats,
+                                    form.get("listed") is not None, form.get("duplicate") is not None)
+    except TableError as exc:
+        return _render(request, "lobby.html", lang, status=400, tables=manager.listed(), presets=_presets(lang),
+                       form_seats=FORM_SEATS, error=exc.message)
+    manager.schedule_bots(table)
+    response = RedirectResponse(f"/t/{table.id}", status_code=303)
+    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    return response
+
+
+@router.get("/t/{table_id}", response_class=HTMLResponse)
+def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> HTMLResponse:
+    try:
+        table = manager.get(table_id)
+    except TableError:
+        return _render(request, "missing.html", lang, status=404)
+    seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))
+    view = table_view(table, seats)
+    boot = {"table": table.id, "seats": sorted(seats), "view": view, "labels": labels(lang),
+            "strings": js_strings(lang)}
+    return _render(request, "table.html", lang, table=table, view=view, seats=sorted(seats),
+                   boot=json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"),
+                   open_seats=view["open_seats"])
+
+
+@router.post("/t/{table_id}/join")
+async def join_form(request: Request, table_id: str, manager: Manager, tokens: Tokens, settings: AppSettings,
+                    lang: Lang, name: str = Form("", max_length=200)) -> Response:
+    table = manager.get(table_id)
+    try:
+        _, token = await manager.join(table, name)
+    except TableError as exc:
+        return JSONResponse(exc.to_dict(), status_code=exc.status)
+    response = RedirectResponse(f"/t/{table.id}", status_code=303)
+    add_tokens(response, tokens, [token], settings.secure_cookies)
+    return response
+
+
+@router.post("/t/{table_id}/rematch")
+async def rematch_form(table_id: str, manager: Manager, tokens: Tokens) -> Response:
+    table = manager.get(table_id)
+    if not table.seats_for({hash_token(t) for t in tokens}):
+        raise TableError("auth/not-seated", "only players at this table can start a rematch", 403)
+    new = await manager.rematch(table)
+    return RedirectResponse(f"/t/{new.id}", status_code=303)
+
+
+@router.get("/t/{table_id}/record.json")
+def record_download(table_id: str, manager: Manager) -> JSONResponse:
+    table = manager.get(table_id)
+    if table.state.simultaneous and not table.state.finished:
+        raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
+    return JSONResponse(record_of(table.state),
+                        headers={"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'})

@@ -1,0 +1,408 @@
+"""Live tables: the one place where client actions meet the engine and the store.
+
+One-way flow for every action: validated message -> engine action -> event ->
+store (event + game record, one transaction) -> broadcast. A table's lock
+serialises its actions, so versions are gapless and each is stored once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import json
+import logging
+import random
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import choose_action
+from ..engine import (
+    Announce, DuplicateDice, GameRecord, GameState, Hold, IllegalAction, ManualDice, Release, Roll, Score,
+    SecureDice, Withdraw, new_game, state_to_record,
+)
+from ..rules import RulesetError, load_ruleset
+from ..store import SeatRow, Store, StoreConflict, TableRow
+from . import protocol
+from .settings import Settings
+from .views import public_event, table_view
+
+log = logging.getLogger("yambak.server")
+
+NAME_MAX = 24
+TABLE_NAME_MAX = 60
+
+
+class TableError(Exception):
+    """A refused request, with a stable code (sent as JSON, never a traceback)."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def clean_name(name: Any, what: str = "name", limit: int = NAME_MAX) -> str:
+    if not isinstance(name, str):
+        raise TableError("input/invalid", f"{what} must be text")
+    name = " ".join(name.split())
+    if not name:
+        raise TableError("input/invalid", f"{what} must not be empty")
+    if len(name) > limit:
+        raise TableError("input/invalid", f"{what} is at most {limit} characters")
+    if any(ord(c) < 32 for c in name):
+        raise TableError("input/invalid", f"{what} has control characters")
+    return name
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket client: the seats its tokens own, and a send queue."""
+
+    seats: set[int] = field(default_factory=set)
+    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
+    joined: bool = False
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:  # a client that does not read: drop it, it will resync
+            log.warning("dropping a slow client")
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait({"type": "close"})
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    name: str
+    listed: bool
+    seats: list[SeatRow]
+    state: GameState
+    version: int = 0
+    seed: str | None = None
+    rematch: str | None = None
+    seat_version: list[int] = field(default_factory=list)
+    recent: deque = field(default_factory=lambda: deque(maxlen=200))
+    conns: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task | None = None
+    rng: random.Random = field(default_factory=random.Random)
+
+    def seats_for(self, hashes: set[str]) -> set[int]:
+        return {s.seat for s in self.seats if s.token_hash is not None and s.token_hash in hashes}
+
+    def expected_version(self, seat: int) -> int:
+        """The version a client must have seen to act for `seat` (its own last change on duplicate tables)."""
+        return self.seat_version[seat] if self.state.simultaneous else self.version
+
+    def listing(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "rules": self.state.rules.id, "rules_name": self.state.rules.name,
+            "players": [s.name for s in self.seats], "open_seats": sum(s.kind == "open" for s in self.seats),
+            "duplicate": self.state.simultaneous, "finished": self.state.finished, "v": self.version,
+        }
+
+
+def record_of(state: GameState) -> dict[str, Any]:
+    return state_to_record(state).to_dict()
+
+
+def _replay_events(state: GameState, events: list[Any]) -> GameState:
+    """Re-apply a stored event log with the dice it recorded (exact, mid-turn included)."""
+    for e in events:
+        d = e.data
+        p = d["player"]
+        kind = d["type"]
+        if kind == "rolled":
+            action: Any = Roll(p, held=tuple(d["held"]), dice=tuple(d["dice"]))
+        elif kind == "held":
+            action = Hold(p, tuple(d["held"]))
+        elif kind == "released":
+            current = state.turns[p].held
+            action = Release(p, tuple(sorted(current - set(d["held"]))))
+        elif kind == "announced":
+            action = Announce(p, d["box"])
+        elif kind == "withdrawn":
+            action = Withdraw(p)
+        else:
+            action = Score(p, d["box"], strike=bool(d.get("strike")))
+        state, _ = state.apply(action)
+    return state
+
+
+class TableManager:
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.tables: dict[str, LiveTable] = {}
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def _dice(self, duplicate: bool, seed: str | None) -> Any:
+        return DuplicateDice(seed) if duplicate and seed else SecureDice()
+
+    def _build(self, row: TableRow) -> LiveTable:
+        rules = load_ruleset(row.rules)
+        names = [s.name for s in row.seats]
+        state = new_game(rules, names, dice=ManualDice(), simultaneous=row.duplicate)
+        events = self.store.events(row.id)
+        state = _replay_events(state, events)
+        rolloffs = GameRecord.from_dict(row.record).rolloffs
+        if state.finished and rolloffs:
+            state = dataclasses.replace(state, rolloffs=rolloffs)
+        state = state.with_dice(self._dice(row.duplicate, row.seed))
+        table = LiveTable(row.id, row.name, row.listed, row.seats, state, row.version, row.seed, row.rematch,
+                          seat_version=[0] * len(names))
+        table.recent = deque(maxlen=self.settings.history)
+        for e in events[-self.settings.history:]:
+            table.recent.append((e.version, e.data))
+        for e in events:
+            table.seat_version[e.seat] = e.version
+        if len(events) != row.version:
+            log.error("table %s: %d events stored for version %d", row.id, len(events), row.version)
+        return table
+
+    def load_unfinished(self) -> int:
+        """After a restart: every unfinished table back in memory, bots resumed."""
+        n = 0
+        for row in self.store.tables(unfinished_only=True):
+            if row.id in self.tables:
+                continue
+            try:
+                self.tables[row.id] = self._build(row)
+            except Exception:  # a broken row must not keep every other table from resuming
+                log.exception("table %s cannot be resumed", row.id)
+                continue
+            n += 1
+        return n
+
+    def start_bots(self) -> None:
+        for table in self.tables.values():
+            self.schedule_bots(table)
+
+    def get(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is None and isinstance(table_id, str) and 0 < len(table_id) <= 32:
+            row = self.store.get_table(table_id)
+            if row is not None:
+                try:
+                    table = self.tables.setdefault(row.id, self._build(row))
+                except Exception:
+                    log.exception("table %s cannot be loaded", row.id)
+                    raise TableError("table/broken", "this table's stored game cannot be loaded", 500) from None
+        if table is None:
+            raise TableError("table/unknown", "there is no such table", 404)
+        return table
+
+    def listed(self) -> list[dict[str, Any]]:
+        out = [t.listing() for t in self.tables.values() if t.listed and not t.state.finished]
+        return out[-100:][::-1]
+
+    # --- creating and joining --------------------------------------------------------------------
+
+    def create(self, name: Any, preset: Any, options: Any, seats: Any, listed: bool = True,
+               duplicate: bool = False, copy_from: LiveTable | None = None) -> tuple[LiveTable, dict[int, str]]:
+        """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device)."""
+        name = clean_name(name, "table name", TABLE_NAME_MAX)
+        if not isinstance(options, dict) or len(options) > 20:
+            raise TableError("input/invalid", "options must be an object")
+        if not isinstance(preset, str) or len(preset) > 40:
+            raise TableError("input/invalid", "preset must be a preset id")
+        try:
+            rules = load_ruleset(preset, options or None)
+        except RulesetError as exc:
+            raise TableError("input/rules", str(exc)) from None
+        if not isinstance(seats, list) or not 1 <= len(seats) <= self.settings.max_seats:
+            raise TableError("input/seats", f"a table has 1 to {self.settings.max_seats} seats")
+        tokens: dict[int, str] = {}
+        rows: list[SeatRow] = []
+        for i, s in enumerate(seats):
+            if isinstance(s, SeatRow):
+                rows.append(SeatRow(i, s.kind, s.name, s.token_hash, s.bot))
+                continue
+            if not isinstance(s, dict):
+                raise TableError("input/seats", "each seat is an object")
+            kind = s.get("kind", "human")
+            if kind == "human":
+                token = new_token()
+                tokens[i] = token
+                rows.append(SeatRow(i, "human", clean_name(s.get("name"), f"seat {i + 1} name"), hash_token(token)))
+            elif kind == "bot":
+                bot = s.get("bot", "greedy")
+                if bot not in ("greedy", "random"):
+                    raise TableError("input/seats", "bots are greedy or random")
+                label = s.get("name") or f"Bot {i + 1}"
+                rows.append(SeatRow(i, "bot", clean_name(label, f"seat {i + 1} name"), None, bot))
+            elif kind == "open":
+                rows.append(SeatRow(i, "open", f"Seat {i + 1}"))
+            else:
+                raise TableError("input/seats", f"unknown seat kind {str(kind)[:20]!r}")
+        seed = secrets.token_hex(16) if duplicate else None
+        state = new_game(rules, [r.name for r in rows], dice=self._dice(duplicate, seed), simultaneous=bool(duplicate))
+        table_id = secrets.token_urlsafe(12)
+        table = LiveTable(table_id, name, bool(listed), rows, state, 0, seed, seat_version=[0] * len(rows))
+        table.recent = deque(maxlen=self.settings.history)
+        self.store.create_table(TableRow(table_id, name, rules.spec, bool(listed), bool(duplicate), seed,
+                                         record_of(state), seats=rows))
+        self.tables[table_id] = table
+        return table, tokens
+
+    async def join(self, table: LiveTable, name: Any, seat: Any = None) -> tuple[int, str]:
+        name = clean_name(name)
+        async with table.lock:
+            open_seats = [s.seat for s in table.seats if s.kind == "open"]
+            if seat is None:
+                if not open_seats:
+                    raise TableError("seat/none-open", "every seat at this table is taken", 409)
+                seat = open_seats[0]
+            if not isinstance(seat, int) or isinstance(seat, bool) or seat not in open_seats:
+                raise TableError("seat/taken", "that seat is not open", 409)
+            token = new_token()
+            players = list(table.state.players)
+            players[seat] = name
+            state = dataclasses.replace(table.state, players=tuple(players))
+            try:
+                self.store.claim_seat(table.id, seat, name, hash_token(token), record_of(state))
+            except StoreConflict:
+                raise TableError("seat/taken", "that seat is not open", 409) from None
+            table.seats[seat] = SeatRow(seat, "human", name, hash_token(token))
+            table.state = state
+            self._broadcast_state(table)
+        return seat, token
+
+    async def rematch(self, table: LiveTable) -> LiveTable:
+        async with table.lock:
+            if not table.state.finished:
+                raise TableError("table/not-finished", "a rematch starts when the game is over", 409)
+            if table.rematch:
+                return self.get(table.rematch)
+            spec = table.state.rules.spec
+            preset = spec if isinstance(spec, str) else spec.get("preset")
+            options = {} if isinstance(spec, str) else dict(spec.get("options", {}))
+            new, _ = self.create(table.name, preset, options, list(table.seats), table.listed, table.state.simultaneous)
+            table.rematch = new.id
+            self.store.set_rematch(table.id, new.id)
+            for conn in list(table.conns):
+                conn.send({"type": "rematch", "table": new.id})
+            self._broadcast_state(table)
+        self.schedule_bots(new)
+        return new
+
+    # --- acting --------------------------------------------------------------------------------
+
+    async def act(self, table: LiveTable, conn_seats: set[int], msg: protocol.ActionMsg) -> None:
+        """Validate and apply one action; raises TableError or IllegalAction and changes nothing then."""
+        async with table.lock:
+            if msg.seat not in conn_seats:
+                raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
+            if msg.seat >= len(table.seats):
+                raise TableError("auth/not-your-seat", f"there is no seat {msg.seat}")
+            new_state, event = table.state.apply(protocol.to_action(msg))  # game over, turn, legality
+            expected = table.expected_version(msg.seat)
+            if not expected <= msg.v <= table.version:
+                raise TableError("stale/version", f"you acted on version {msg.v}; the table is at {expected}: resync")
+            self._commit(table, new_state, event.to_dict())
+        self.schedule_bots(table)
+
+    def _commit(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> None:
+        version = table.version + 1
+        if event["type"] == "scored" and state.rules.strike_any:
+            record_turn = state.history[-1]
+            event = {**event, "strike": record_turn.strike}
+        self.store.append(table.id, version, event["player"], event["type"], event, record_of(state), state.finished)
+        table.state = state
+        table.version = version
+        table.seat_version[event["player"]] = version
+        table.recent.append((version, event))
+        try:
+            self._broadcast_event(table, version, event)
+        except Exception:  # stored and applied: clients that miss it will resync
+            log.exception("broadcast failed at %s", table.id)
+
+    def _views(self, table: LiveTable) -> Any:
+        cache: dict[Any, dict[str, Any]] = {}
+
+        def view_for(seats: frozenset[int]) -> dict[str, Any]:
+            key = seats if table.state.simultaneous else None
+            if key not in cache:
+                cache[key] = table_view(table, seats)
+            return cache[key]
+
+        return view_for
+
+    def _broadcast_event(self, table: LiveTable, version: int, event: dict[str, Any]) -> None:
+        view_for = self._views(table)
+        encoded: dict[Any, str] = {}  # one JSON text per distinct view, sent to every socket that shares it
+        for conn in list(table.conns):
+            if conn.joined:
+                seats = frozenset(conn.seats)
+                key = seats if table.state.simultaneous else None
+                if key not in encoded:
+                    encoded[key] = dumps(protocol.event(version, public_event(event, table.state, seats), view_for(seats)))
+                conn.send(encoded[key])
+
+    def _broadcast_state(self, table: LiveTable) -> None:
+        view_for = self._views(table)
+        for conn in list(table.conns):
+            if conn.joined:
+                conn.send(protocol.state(table.version, view_for(frozenset(conn.seats))))
+
+    def resync(self, table: LiveTable, conn: Connection, since: int | None) -> dict[str, Any]:
+        """What a (re)joining client needs: the events it missed, or the full state."""
+        seats = frozenset(conn.seats)
+        view = table_view(table, seats)
+        if since is not None and since <= table.version:
+            oldest = table.recent[0][0] if table.recent else table.version + 1
+            if since == table.version or since + 1 >= oldest:
+                missed = [{"v": v, "event": public_event(e, table.state, seats)} for v, e in table.recent if v > since]
+                return protocol.events(table.version, missed, view)
+        return protocol.state(table.version, view)
+
+    # --- bots ----------------------------------------------------------------------------------
+
+    def _bot_seats(self, table: LiveTable) -> list[int]:
+        return [s for s in table.state.to_act() if table.seats[s].kind == "bot"]
+
+    def schedule_bots(self, table: LiveTable) -> None:
+        if not self._bot_seats(table) or (table.bot_task and not table.bot_task.done()):
+            return
+        try:
+            table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
+        except RuntimeError:  # no loop (synchronous use): bots wait for the server
+            pass
+
+    async def _run_bots(self, table: LiveTable) -> None:
+        i = 0
+        while True:
+            await asyncio.sleep(self.settings.bot_delay)
+            async with table.lock:
+                seats = self._bot_seats(table)
+                if not seats:
+                    return
+                seat = seats[i % len(seats)]
+                i += 1
+                try:
+                    action = choose_action(table.state, seat, table.seats[seat].bot or "greedy", table.rng)
+                    new_state, event = table.state.apply(action)
+                    self._commit(table, new_state, event.to_dict())
+                except (IllegalAction, StoreConflict, ValueError) as exc:  # never expected: log and stop
+                    log.error("bot at table %s seat %d: %s", table.id, seat, exc)
+                    return
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,317 @@
+"""Compiled (numba) kernels for the turn widget: the solver's, the simulator's and the advisor's hot path.
+
+The numpy formulation (`_induction.last_roll_values` plus whole-batch lattice
+passes) streams (462, 1024) arrays through memory a hundred times per batch and
+spends as long in numpy call overhead as in arithmetic. Here a batch is cut
+into blocks of `LANES` states whose whole widget, (462, LANES) float64, stays in
+cache, and every inner loop runs over the lanes (one row of the widget), so
+LLVM vectorises it. Blocks of 8 or 16 lanes fit L1 but are slower: LLVM unrolls
+such short loops completely and then cannot vectorise them, since it cannot
+prove the rows of one array distinct; 64 lanes (236 KiB, in L2) vectorise.
+
+Results are bit-identical to the numpy formulation: every value is the same
+single addition of points to a table entry, maxima are exact, and each keep's
+mean adds its six terms in the same order and then multiplies by 1/6, exactly
+as `numpy` did (no fastmath, which could reassociate).
+
+All kernels release the GIL (callers run them on threads) and are cached on
+disk (`cache=True`), so the few seconds of compilation are paid once per
+machine, not once per process.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import _dice as D
+from ._layout import SolverRules
+
+__all__ = ["LANES", "rule_args", "turn_starts", "mean_turn_starts", "mean_keep_values"]
+
+LANES = 64  # states per block (see the module docstring)
+
+_N = len(D.MULTISETS)
+_FULL = D.FULL
+_N_ROLLS = D.N_ROLLS
+_LEVEL_START = np.array([D.LEVELS[n].start for n in range(D.DICE + 1)] + [_N], dtype=np.int64)
+_ADD = D.ADD
+_REMOVE = D.REMOVE
+# Distinct faces of multiset k: REMOVE[k, :_N_REMOVE[k]] are its distinct one-die-fewer subsets.
+_N_REMOVE = np.array([len(set(m)) for m in D.MULTISETS], dtype=np.int64)
+_COUNTS = D.COUNTS
+_SIXTH = 1.0 / D.FACES  # the numpy passes multiplied by this double; so do we
+
+
+def rule_args(sr: SolverRules) -> tuple:
+    """The ruleset fields the kernels read, as a tuple numba can take.
+
+    (score, joker_score, upper_face, yam_face, row_of_face, threshold, bonus,
+    n_upper, n_yam, yam_row, joker_bonus, lower_mask, strike_any), as in
+    `SolverRules`; row_of_face[f] is the upper row of face f (-1: none) and
+    lower_mask the bits of the rows that are not upper rows.
+    """
+    row_of_face = np.full(D.FACES + 1, -1, dtype=np.int64)
+    for i, f in enumerate(sr.upper_face):
+        if f:
+            row_of_face[f] = i
+    lower_mask = sr.full_mask & ~sr.upper_mask
+    return (np.ascontiguousarray(sr.score, dtype=np.int64), np.ascontiguousarray(sr.joker_score, dtype=np.int64),
+            np.ascontiguousarray(sr.upper_face, dtype=np.int64), np.ascontiguousarray(sr.yam_face, dtype=np.int64),
+            row_of_face, int(sr.threshold), int(sr.bonus), int(sr.n_upper), int(sr.n_yam), int(sr.yam_row),
+            int(sr.joker_bonus), int(lower_mask), bool(sr.strike_any))
+
+
+# ---------------------------------------------------------------------------------------------
+# The keep lattice (objective-agnostic: every lane is one independent value component).
+
+
+@njit(cache=True, nogil=True)
+def _down(x: np.ndarray) -> None:
+    """Keep values from full-hand values, in place: E[k] = mean over faces d of E[k + d], levels 4..0."""
+    for n in range(D.DICE - 1, -1, -1):
+        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
+            a0, a1, a2, a3, a4, a5 = _ADD[k, 0], _ADD[k, 1], _ADD[k, 2], _ADD[k, 3], _ADD[k, 4], _ADD[k, 5]
+            for w in range(LANES):
+                acc = x[a0, w]
+                acc += x[a1, w]
+                acc += x[a2, w]
+                acc += x[a3, w]
+                acc += x[a4, w]
+                acc += x[a5, w]
+                x[k, w] = acc * _SIXTH
+
+
+@njit(cache=True, nogil=True)
+def _up(x: np.ndarray) -> None:
+    """Best-keep values from keep values, in place: M[k] = max(E[k], M[k - d] for each face d in k).
+
+    A multiset has at most five distinct faces (REMOVE pads by repeating the
+    first); one fused pass per keep with a fixed count of rows lets LLVM keep the
+    running maximum in registers, so the three cases cover 1-2, 3 and 4-5 faces.
+    """
+    for n in range(1, D.DICE + 1):
+        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
+            s0, s1, s2, s3, s4 = _REMOVE[k, 0], _REMOVE[k, 1], _REMOVE[k, 2], _REMOVE[k, 3], _REMOVE[k, 4]
+            if _N_REMOVE[k] <= 2:
+                for w in range(LANES):
+                    x[k, w] = max(max(x[k, w], x[s0, w]), x[s1, w])
+            elif _N_REMOVE[k] == 3:
+                for w in range(LANES):
+                    x[k, w] = max(max(max(x[k, w], x[s0, w]), x[s1, w]), x[s2, w])
+            else:
+                for w in range(LANES):
+                    x[k, w] = max(max(max(max(max(x[k, w], x[s0, w]), x[s1, w]), x[s2, w]), x[s3, w]), x[s4, w])
+
+
+@njit(cache=True, nogil=True)
+def _turn_start(x: np.ndarray, rolls: int) -> None:
+    """Full-hand values in x[FULL:] (one block, (462, LANES)) to turn-start values in x[0], in place."""
+    for _ in range(rolls - 1):
+        _down(x)
+        _up(x)
+    _down(x)
+
+
+@njit(cache=True, nogil=True)
+def turn_starts(last: np.ndarray, rolls: int) -> np.ndarray:
+    """Turn-start values (N,) from the values of the final hands (252, N), any N components.
+
+    For objectives other than MeanScore, whose last roll is built with numpy.
+    """
+    count = last.shape[1]
+    out = np.empty(count)
+    x = np.empty((_N, LANES))
+    for start in range(0, count, LANES):
+        for w in range(LANES):
+            for r in range(_N_ROLLS):
+                x[_FULL + r, w] = last[r, min(start + w, count - 1)]
+        _turn_start(x, rolls)
+        for w in range(min(LANES, count - start)):
+            out[start + w] = x[0, w]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The last roll under MeanScore (value = points + table entry).
+
+
+@njit(cache=True, nogil=True)
+def _last_roll(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray,
+               rules: tuple, x: np.ndarray) -> None:
+    """x[FULL + r, w] = best legal box for final hand r in state w (MeanScore), as `best_box_value`.
+
+    Same scheme as the numpy `last_roll_values`: a closed row gets a -inf future,
+    an upper row's six outcomes (how many dice show its face) are computed once
+    and spread over the hands, rows closed in every lane are skipped, and the
+    joker (yam box filled, hand a yam) is recomputed for the six yams.
+    """
+    score, _, upper_face, _, _, threshold, bonus, n_upper, n_yam, yam_row, _, _, strike_any = rules
+    lanes = x.shape[1]
+    cap = n_upper - 1
+    neg = -np.inf
+    fut = np.empty(lanes)
+    fut1 = np.empty(lanes)
+    six = np.empty((D.DICE + 1, lanes))
+    for r in range(_N_ROLLS):
+        for w in range(lanes):
+            x[_FULL + r, w] = neg
+    for i in range(score.shape[0]):
+        bit = 1 << i
+        any_open = False
+        for w in range(lanes):
+            if boxes[w] & bit == 0:
+                any_open = True
+        if not any_open:
+            continue
+        face = upper_face[i]
+        if face:
+            for c in range(D.DICE + 1):
+                gain = face * c
+                for w in range(lanes):
+                    if boxes[w] & bit:
+                        six[c, w] = neg
+                        continue
+                    nb, u = boxes[w] | bit, upper[w]
+                    pts = gain
+                    if threshold and u < threshold and u + gain >= threshold:
+                        pts += bonus
+                    v = table[(nb * n_upper + min(u + gain, cap)) * n_yam + yam[w]] + pts
+                    if strike_any:  # a struck upper box adds nothing to the upper sum
+                        v = max(v, table[(nb * n_upper + u) * n_yam + yam[w]] + 0.0)
+                    six[c, w] = v
+            for r in range(_N_ROLLS):
+                c = _COUNTS[_FULL + r, face]
+                for w in range(lanes):
+                    x[_FULL + r, w] = max(x[_FULL + r, w], six[c, w])
+        else:
+            is_yam = i == yam_row
+            for w in range(lanes):
+                if boxes[w] & bit:
+                    fut[w] = neg
+                    fut1[w] = neg
+                else:
+                    base = ((boxes[w] | bit) * n_upper + upper[w]) * n_yam
+                    if is_yam:  # the yam flag becomes "this box holds a non-zero value"
+                        fut[w] = table[base]
+                        fut1[w] = table[base + 1]
+                    else:
+                        fut[w] = table[base + yam[w]]
+            for r in range(_N_ROLLS):
+                pts = score[i, r]
+                src = fut1 if is_yam and pts > 0 else fut
+                for w in range(lanes):
+                    x[_FULL + r, w] = max(x[_FULL + r, w], src[w] + pts)
+    if n_yam == 2:
+        for w in range(lanes):
+            if boxes[w] >> yam_row & 1:
+                _joker(table, boxes[w], upper[w], yam[w], rules, x[_FULL:, w])
+
+
+@njit(cache=True, nogil=True)
+def _joker(table: np.ndarray, b: int, u: int, y: int, rules: tuple, last: np.ndarray) -> None:
+    """Overwrite the six yam hands of one state whose yam box is filled with their joker value.
+
+    RULES.md section 6, as in `box_values`: the upper box of the face if open,
+    else any open lower box (joker scores), else any open box; +joker_bonus
+    while the yam box holds a non-zero value.
+    """
+    (score, joker_score, upper_face, yam_face, row_of_face, threshold, bonus, n_upper, n_yam, yam_row,
+     joker_bonus, lower_mask, strike_any) = rules
+    cap = n_upper - 1
+    lower_open = (b & lower_mask) != lower_mask
+    extra = joker_bonus * y
+    for r in range(_N_ROLLS):
+        face = yam_face[r]
+        if face == 0:
+            continue
+        face_row = row_of_face[face]
+        face_open = face_row >= 0 and (b >> face_row & 1) == 0
+        best = -np.inf
+        for i in range(score.shape[0]):
+            if b >> i & 1:
+                continue
+            nb = b | (1 << i)
+            pts = score[i, r]
+            nu, ny = u, y
+            if upper_face[i]:
+                if not (face_row == i or (not face_open and not lower_open)):
+                    continue
+                nu = min(u + pts, cap)
+                if threshold and u < threshold and u + pts >= threshold:
+                    pts += bonus
+            else:
+                if face_open:
+                    continue
+                if i == yam_row:
+                    ny = 1 if pts > 0 else 0
+                pts = joker_score[i, r]
+            value = table[(nb * n_upper + nu) * n_yam + ny] + (pts + extra)
+            if strike_any and upper_face[i]:
+                value = max(value, table[(nb * n_upper + u) * n_yam + y] + 0.0)
+            best = max(best, value)
+        last[r] = best
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole widgets for a batch of states, block by block.
+
+
+@njit(cache=True, nogil=True)
+def _load_block(states: np.ndarray, start: int, n_upper: int, n_yam: int,
+                boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> int:
+    """Unflatten states[start:start + LANES] into the lane arrays (a short tail repeats its last state)."""
+    count = min(LANES, len(states) - start)
+    for w in range(LANES):
+        s = states[start + min(w, count - 1)]
+        rest = s // n_yam
+        yam[w] = s - rest * n_yam
+        boxes[w] = rest // n_upper
+        upper[w] = rest - boxes[w] * n_upper
+    return count
+
+
+@njit(cache=True, nogil=True)
+def mean_turn_starts(table: np.ndarray, states: np.ndarray, rules: tuple, rolls: int) -> None:
+    """table[s] = turn-start value of each state s (MeanScore), from the entries of states with more boxes filled.
+
+    `table` is the flat (n_states,) table, read and written in place: the solver's inner loop.
+    """
+    n_upper, n_yam = rules[7], rules[8]
+    x = np.empty((_N, LANES))
+    boxes = np.empty(LANES, dtype=np.int64)
+    upper = np.empty(LANES, dtype=np.int64)
+    yam = np.empty(LANES, dtype=np.int64)
+    for start in range(0, len(states), LANES):
+        count = _load_block(states, start, n_upper, n_yam, boxes, upper, yam)
+        _last_roll(table, boxes, upper, yam, rules, x)
+        _turn_start(x, rolls)
+        for w in range(count):
+            table[states[start + w]] = x[0, w]
+
+
+@njit(cache=True, nogil=True)
+def mean_keep_values(table: np.ndarray, states: np.ndarray, rules: tuple, rolls: int, out: np.ndarray) -> None:
+    """Keep values of the widget of each state (MeanScore): out[s, j - 1, k] for rolls j = 1..rolls-1.
+
+    out (len(states), rolls - 1, 462): out[s, j - 1, k] is the expected value,
+    after roll j, of holding multiset k and rolling the other dice (for a full
+    hand k: of going on with exactly that hand, which never beats the best of
+    stopping and a proper keep; RULES.md section 1 on all-held rolls). A keep
+    decision needs nothing else, so the turn-start stage is not built.
+    """
+    n_upper, n_yam = rules[7], rules[8]
+    x = np.empty((_N, LANES))
+    boxes = np.empty(LANES, dtype=np.int64)
+    upper = np.empty(LANES, dtype=np.int64)
+    yam = np.empty(LANES, dtype=np.int64)
+    for start in range(0, len(states), LANES):
+        count = _load_block(states, start, n_upper, n_yam, boxes, upper, yam)
+        _last_roll(table, boxes, upper, yam, rules, x)
+        for j in range(rolls - 1, 0, -1):
+            _down(x)
+            for w in range(count):
+                for k in range(_N):
+                    out[start + w, j - 1, k] = x[k, w]
+            if j > 1:
+                _up(x)

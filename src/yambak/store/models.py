@@ -1,0 +1,51 @@
+"""SQLAlchemy 2 table definitions (the Alembic migrations create the same schema)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameTable(Base):
+    __tablename__ = "game_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    rules: Mapped[object] = mapped_column(JSON)  # the record's `rules` spec
+    listed: Mapped[bool] = mapped_column(Boolean, default=True)
+    duplicate: Mapped[bool] = mapped_column(Boolean, default=False)
+    seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    record: Mapped[object] = mapped_column(JSON)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))  # human | bot | open
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class Event(Base):
+    __tablename__ = "events"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(16))
+    data: Mapped[str] = mapped_column(Text)  # the engine event, JSON
+    created_at: Mapped[datetime] = mapped_column(DateTime)

@@ -1,0 +1,114 @@
+"""What a viewer sees: warnings, previews from the engine, and duplicate-table masking."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.conftest import missing_service
+
+from yambak.engine import Announce, DuplicateDice, ManualDice, Roll, Score, SeededDice, new_game
+from yambak.rules import load_ruleset
+from yambak.server.tables import LiveTable
+from yambak.server.views import public_event, table_view
+from yambak.store import SeatRow
+
+from .helpers import WS, create
+
+
+def _table(state):
+    seats = [SeatRow(i, "human", n) for i, n in enumerate(state.players)]
+    return LiveTable("t", "T", True, seats, state, seat_version=[0] * len(seats))
+
+
+def _play(state, *actions):
+    for a in actions:
+        state, _ = state.apply(a)
+    return state
+
+
+def test_preview_is_the_engines_and_poot_warns_it_closes():
+    state = _play(new_game(load_ruleset("yammen"), ["Ann"], dice=SeededDice(1)), Roll(0))
+    turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
+    assert turn["preview"] == state.preview(0)
+    assert {"code": "closes-after-roll", "column": "poot", "roll": 1} in turn["warnings"]
+    state = _play(state, Roll(0))
+    turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
+    assert {"code": "closes-after-roll", "column": "en_deux", "roll": 2} in turn["warnings"]
+    assert turn["rolls_left"] == 1 and turn["announce"] == []
+
+
+def test_only_announce_boxes_left_is_warned():
+    rules = load_ruleset("yams-de")
+    state = new_game(rules, ["Ann"], dice=ManualDice())
+    order = []
+    for column in rules.columns:
+        if column.announce:
+            continue
+        rows = [r.id for r in rules.rows]
+        order += [f"{column.id}.{r}" for r in (reversed(rows) if column.order == "up" else rows)]
+    for box_id in order:  # every box but the oblige column, one turn each (scratches are fine)
+        state = _play(state, Roll(0, dice=(1, 2, 3, 4, 6)), Score(0, box_id))
+    state = _play(state, Roll(0, dice=(2, 2, 3, 4, 6)))
+    turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
+    assert {"code": "only-announce"} in turn["warnings"]
+    assert turn["announce"] and not turn["can_roll"]
+
+
+def test_zeroing_pair_is_warned_in_yams_fr():
+    rules = load_ruleset("yams-fr", {"columns": 1})
+    state = new_game(rules, ["Ann"], dice=SeededDice(2))
+    state = _play(state, Roll(0), Score(0, "free.max"))
+    state = _play(state, Roll(0))
+    turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
+    max_value = state.sheets[0].written[rules.box_index("free", "max")]
+    zeroing = state.preview(0)["free.min"] >= max_value
+    assert any(w["code"] == "zeroes-pair" and w["box"] == "free.min" for w in turn["warnings"]) == zeroing
+
+
+def test_duplicate_masking_hides_what_would_reveal_your_dice():
+    rules = load_ruleset("yams")
+    state = new_game(rules, ["Ann", "Bram"], dice=DuplicateDice("s"), simultaneous=True)
+    state, event = state.apply(Roll(0))
+    state, _ = state.apply(Score(0, "chance"))
+    view_bram = table_view(_table(state), frozenset({1}))
+    assert view_bram["players"][0]["columns"]["free"]["boxes"]["chance"] == {"hidden": True}
+    assert view_bram["players"][0]["total"] is None
+    view_ann = table_view(_table(state), frozenset({0}))
+    assert view_ann["players"][0]["columns"]["free"]["boxes"]["chance"]["score"] == sum(event.dice)
+    assert "dice" not in public_event(event.to_dict(), state, frozenset({1}))
+    assert public_event(event.to_dict(), state, frozenset({0}))["dice"] == list(event.dice)
+
+
+def test_announce_shown_for_yamb():
+    state = _play(new_game(load_ruleset("yamb"), ["Ann"], dice=SeededDice(3)), Roll(0))
+    turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
+    assert "announce.ones" in turn["announce"]
+    state = _play(state, Announce(0, "announce.ones"))
+    turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
+    assert turn["announced"] == "announce.ones" and list(turn["preview"]) == ["announce.ones"]
+
+
+def test_a_table_on_postgresql():
+    if not os.environ.get("YAMBAK_TEST_POSTGRES_URL"):
+        missing_service("YAMBAK_TEST_POSTGRES_URL is not set: make test starts PostgreSQL")
+    from fastapi.testclient import TestClient
+
+    from yambak.server import Settings, create_app
+
+    settings = Settings(database_url=os.environ["YAMBAK_TEST_POSTGRES_URL"], bot_delay=0)
+    with TestClient(create_app(settings)) as client:
+        made = create(client, "yams", [{"name": "Ann"}, {"kind": "bot"}])
+        with client.websocket_connect(f"/ws/{made['id']}") as s:
+            ws = WS(s)
+            ws.hello([made["tokens"]["0"]])
+            out = ws.act(type="roll", seat=0, v=0)
+            out = ws.act(type="score", seat=0, v=1, box=sorted(out["view"]["players"][0]["turn"]["preview"])[0])
+            assert out["type"] == "event"
+            while out["view"]["current"] != 0:
+                out = ws.recv()
+        assert client.get(f"/api/tables/{made['id']}").json()["players"][1]["turns_done"] == 1
+    with TestClient(create_app(settings)) as client:  # a new app on the same database resumes the table
+        view = client.get(f"/api/tables/{made['id']}").json()
+        assert view["players"][0]["turns_done"] == 1 and view["current"] == 0

@@ -1,0 +1,322 @@
+"""The WebSocket protocol: play, every refusal (coded, nothing changes), resync, bots, duplicate tables."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from yambak.server import Settings, create_app
+
+from .helpers import WS, create
+
+
+def _version(client, table_id):
+    return client.get(f"/api/tables/{table_id}").json()["v"]
+
+
+@pytest.fixture
+def table(client):
+    return create(client, "yams", [{"name": "Ann"}, {"name": "Bram"}])
+
+
+@pytest.fixture
+def connect(client):
+    """Open a socket and say hello; every socket is closed at teardown, even after a failure."""
+    opened = []
+
+    def _open(made, seats=("0",), hello=True, via=None):
+        session = (via or client).websocket_connect(f"/ws/{made['id']}")
+        ws = WS(session.__enter__())
+        opened.append(session)
+        if hello:
+            ws.hello([made["tokens"][s] for s in seats])
+        return ws
+
+    yield _open
+    for session in reversed(opened):
+        session.__exit__(None, None, None)
+
+
+def test_a_turn_is_rolled_on_the_server_and_broadcast(client, connect, table):
+    ws = connect(table, ("0", "1"))
+    watcher = connect(table, hello=False)
+    _, state = watcher.hello()
+    assert state["type"] == "state" and state["v"] == 0
+    out = ws.act(type="roll", seat=0, v=0)
+    assert out["type"] == "event" and out["v"] == 1
+    dice = out["event"]["dice"]
+    assert len(dice) == 5 and all(1 <= d <= 6 for d in dice)
+    seen = watcher.recv()
+    assert seen["v"] == 1 and seen["event"]["dice"] == dice
+    assert set(seen["view"]["players"][0]["turn"]["preview"]) == {b for b in out["view"]["players"][0]["turn"]["preview"]}
+    out = ws.act(type="hold", seat=0, v=1, dice=[0, 1])
+    assert out["event"]["held"] == [0, 1]
+    out = ws.act(type="roll", seat=0, v=2)
+    assert out["event"]["dice"][:2] == dice[:2] and out["event"]["roll"] == 2
+    out = ws.act(type="score", seat=0, v=3, box="chance")
+    assert out["event"]["written"] == sum(out["event"]["dice"])
+    assert out["view"]["current"] == 1
+    
+
+REFUSALS = [
+    # (message, code): each refused with a code, the table unchanged
+    ({"type": "roll", "seat": 1, "v": 0}, "auth/not-your-seat"),       # no token for seat 1
+    ({"type": "roll", "seat": 7, "v": 0}, "auth/not-your-seat"),       # no such seat
+    ({"type": "score", "seat": 0, "v": 0, "box": "chance"}, "illegal/roll-first"),
+    ({"type": "hold", "seat": 0, "v": 0, "dice": [0]}, "illegal/hold-before-roll"),
+    ({"type": "roll", "seat": 0, "v": 5}, "stale/version"),            # from the future
+    ({"type": "roll", "seat": 0, "v": 0, "dice": [6, 6, 6, 6, 6]}, "protocol/malformed"),  # dice values
+    ({"type": "roll", "seat": 0, "v": 0, "held": [9]}, "protocol/malformed"),
+    ({"type": "roll", "seat": "0", "v": 0, "extra": 1}, "protocol/malformed"),
+    ({"type": "roll", "v": 0}, "protocol/malformed"),
+    ({"type": "announce", "seat": 0, "v": 0, "box": "x" * 100}, "protocol/malformed"),
+    ({"type": "score", "seat": 0, "v": -1, "box": "chance"}, "protocol/malformed"),
+]
+
+
+@pytest.mark.parametrize("message,code", REFUSALS)
+def test_refusals_are_coded_and_change_nothing(client, connect, table, message, code):
+    ws = connect(table)
+    out = ws.act(**message)
+    assert out["type"] == "error" and out["code"] == code, out
+    assert _version(client, table["id"]) == 0
+    # the socket stays open and usable
+    assert ws.act(type="ping") == {"type": "pong"}
+
+
+def test_out_of_turn_stale_and_illegal_mid_game(client, connect, table):
+    ws = connect(table, ("0", "1"))
+    ws.act(type="roll", seat=0, v=0)
+    out = ws.act(type="roll", seat=1, v=1)
+    assert out["code"] == "illegal/not-your-turn"
+    out = ws.act(type="roll", seat=0, v=0)  # acted on an old view
+    assert out["code"] == "stale/version"
+    ws.act(type="score", seat=0, v=1, box="chance")
+    ws.act(type="roll", seat=1, v=2)
+    ws.act(type="score", seat=1, v=3, box="ones")
+    ws.act(type="roll", seat=0, v=4)
+    out = ws.act(type="score", seat=0, v=5, box="chance")
+    assert out["code"] == "illegal/box-closed"
+    assert ws.act(type="score", seat=0, v=5, box="nope")["code"] == "illegal/box-unknown"
+    ws.act(type="roll", seat=0, v=5)
+    ws.act(type="roll", seat=0, v=6)
+    out = ws.act(type="roll", seat=0, v=7)
+    assert out["code"] == "illegal/no-rolls-left"
+    out = ws.act(type="hold", seat=0, v=7, dice=[0, 1, 2, 3, 4])
+    assert out["type"] == "event"  # holding after the last roll is harmless
+    assert _version(client, table["id"]) == 8
+
+
+def test_wrong_token_gives_no_seat(client, connect, table):
+    ws = connect(table, hello=False)
+    welcome, _ = ws.hello(["A" * 32])
+    assert welcome["seats"] == []
+    assert ws.act(type="roll", seat=0, v=0)["code"] == "auth/not-your-seat"
+
+
+def test_actions_before_hello_are_refused(client, table):
+    with client.websocket_connect(f"/ws/{table['id']}") as s:
+        s.send_json({"type": "roll", "seat": 0, "v": 0})
+        assert s.receive_json()["code"] == "protocol/hello-first"
+
+
+def test_bad_json_is_refused(client, table):
+    with client.websocket_connect(f"/ws/{table['id']}") as s:
+        s.send_text("{not json")
+        assert s.receive_json()["code"] == "protocol/bad-json"
+        s.send_text("[1, 2]")
+        out = s.receive_json()
+        assert out["code"] == "protocol/unknown-type"
+
+
+def test_unknown_message_type_closes_the_socket(client, table):
+    with client.websocket_connect(f"/ws/{table['id']}") as s:
+        s.send_json({"type": "undo", "seat": 0})
+        assert s.receive_json()["code"] == "protocol/unknown-type"
+        with pytest.raises(WebSocketDisconnect) as exc:
+            s.receive_json()
+        assert exc.value.code == 4400
+
+
+def test_oversized_message_closes_the_socket(client, table):
+    with client.websocket_connect(f"/ws/{table['id']}") as s:
+        s.send_text(json.dumps({"type": "ping", "pad": "x" * 5000}))
+        assert s.receive_json()["code"] == "protocol/too-large"
+        with pytest.raises(WebSocketDisconnect) as exc:
+            s.receive_json()
+        assert exc.value.code == 1009
+
+
+def test_unknown_table_closes_the_socket(client):
+    with client.websocket_connect("/ws/nope") as s:
+        assert s.receive_json()["code"] == "table/unknown"
+        with pytest.raises(WebSocketDisconnect) as exc:
+            s.receive_json()
+        assert exc.value.code == 4404
+
+
+def test_rate_limit_per_connection(tmp_path):
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/r.db", bot_delay=0, rate_per_second=0.001, rate_burst=5,
+                        rate_strikes=3)
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(settings)) as client:
+        made = create(client)
+        with client.websocket_connect(f"/ws/{made['id']}") as s:
+            for _ in range(5):
+                s.send_json({"type": "ping"})
+                assert s.receive_json() == {"type": "pong"}
+            codes = []
+            for _ in range(3):
+                s.send_json({"type": "ping"})
+                codes.append(s.receive_json()["code"])
+            assert codes == ["rate/limited"] * 3
+            with pytest.raises(WebSocketDisconnect) as exc:
+                s.receive_json()
+            assert exc.value.code == 4429
+
+
+def test_game_over_refuses_further_actions(client, connect):
+    made = create(client, "yams", [{"name": "Solo"}])
+    ws = connect(made)
+    v = 0
+    rows = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind", "full_house",
+            "small_straight", "large_straight", "yam", "chance"]
+    for row in rows:
+        ws.act(type="roll", seat=0, v=v)
+        out = ws.act(type="score", seat=0, v=v + 1, box=row)
+        assert out["type"] == "event", out
+        v += 2
+    assert out["event"]["game_over"] and out["view"]["finished"] and out["view"]["winners"] == [0]
+    assert ws.act(type="roll", seat=0, v=v)["code"] == "illegal/game-over"
+
+
+def test_reconnect_gets_missed_events_or_a_full_resync(tmp_path):
+    from fastapi.testclient import TestClient
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/s.db", bot_delay=0, history=3)
+    with TestClient(create_app(settings)) as client:
+        made = create(client, keep_cookies=True)
+        with client.websocket_connect(f"/ws/{made['id']}") as s:  # the creator's cookie holds both seats
+            assert WS(s).hello()[0]["seats"] == [0, 1]
+        client.cookies.clear()
+        with client.websocket_connect(f"/ws/{made['id']}") as first:
+            ws = WS(first)
+            ws.hello([made["tokens"]["0"], made["tokens"]["1"]])
+            ws.act(type="roll", seat=0, v=0)
+            # a second device of the same players goes away at version 1 ...
+            ws.act(type="hold", seat=0, v=1, dice=[2])
+            ws.act(type="roll", seat=0, v=2)
+            # ... and comes back: it gets the two events it missed, then the view
+            with client.websocket_connect(f"/ws/{made['id']}") as s:
+                back = WS(s)
+                welcome, missed = back.hello([made["tokens"]["0"]], since=1)
+                assert welcome["seats"] == [0]
+                assert missed["type"] == "events" and [e["v"] for e in missed["events"]] == [2, 3]
+                assert missed["events"][1]["event"]["type"] == "rolled"
+                assert missed["view"]["players"][0]["turn"]["held"] == [2]
+                assert back.act(type="score", seat=0, v=3, box="chance")["v"] == 4
+            assert ws.recv()["v"] == 4  # the first device saw that score too
+        # too far behind the kept history (3 events): a full resync
+        with client.websocket_connect(f"/ws/{made['id']}") as s:
+            _, full = WS(s).hello(since=0)
+            assert full["type"] == "state" and full["v"] == 4
+            assert full["view"]["players"][0]["columns"]["free"]["boxes"]["chance"]["score"] is not None
+        with client.websocket_connect(f"/ws/{made['id']}") as s:
+            _, same = WS(s).hello(since=4)
+            assert same["type"] == "events" and same["events"] == []
+
+
+def test_solo_game_against_a_bot(client, connect):
+    made = create(client, "yams", [{"name": "Ann"}, {"kind": "bot"}])
+    ws = connect(made)
+    v = 0
+    for _ in range(13):
+        out = ws.act(type="roll", seat=0, v=v)
+        box = sorted(out["view"]["players"][0]["turn"]["preview"])[0]
+        out = ws.act(type="score", seat=0, v=out["v"], box=box)
+        assert out["type"] == "event", out
+        # the bot plays its whole turn; wait until it is ours again (or the game is over)
+        while not out["view"]["finished"] and out["view"]["current"] != 0:
+            out = ws.recv()
+            assert out["type"] == "event" and out["event"]["player"] == 1
+        v = out["v"]
+    assert out["view"]["finished"]
+    assert out["view"]["players"][1]["turns_done"] == 13
+
+
+def test_duplicate_table_same_dice_hidden_until_the_round_is_done(client, connect):
+    made = create(client, "yams", [{"name": "Ann"}, {"name": "Bram"}], duplicate=True)
+    ann = connect(made, ("0",))
+    bram = connect(made, ("1",))
+    a = ann.act(type="roll", seat=0, v=0)
+    seen_by_bram = bram.recv()
+    assert "dice" not in seen_by_bram["event"]
+    assert seen_by_bram["view"]["players"][0]["turn"] == {"rolls": 1, "hidden": True}
+    b = bram.act(type="roll", seat=1, v=0)  # all at once: Bram need not wait for Ann
+    assert b["type"] == "event", b
+    ann.recv()
+    assert a["event"]["dice"] == b["event"]["dice"]  # the same dice for everyone
+    a = ann.act(type="score", seat=0, v=1, box="chance")
+    assert a["type"] == "event", a
+    bram.recv()
+    view_b = client.get(f"/api/tables/{made['id']}").json()  # a spectator sees no unfinished round
+    assert view_b["players"][0]["columns"]["free"]["boxes"]["chance"] == {"hidden": True}
+    assert ann.act(type="roll", seat=0, v=3)["type"] == "event"  # Ann goes on to round 2
+    bram.recv()
+    b = bram.act(type="score", seat=1, v=2, box="ones")
+    assert b["type"] == "event", b
+    rounds = b["view"]["rounds"]
+    assert rounds[0]["round"] == 1 and [p["box"] for p in rounds[0]["players"]] == ["free.chance", "free.ones"]
+    assert rounds[0]["players"][0]["rolls"] == rounds[0]["players"][1]["rolls"]
+    assert b["view"]["players"][0]["turn"] == {"rolls": 1, "hidden": True}  # Ann's round-2 dice stay hidden
+    assert client.get(f"/t/{made['id']}/record.json").json()["code"] == "record/after-game"
+
+
+def test_announce_and_withdraw_over_the_wire(client, connect):
+    made = create(client, "yams-de", [{"name": "Ann"}])
+    ws = connect(made)
+    out = ws.act(type="roll", seat=0, v=0)
+    assert "oblige.ones" in out["view"]["players"][0]["turn"]["announce"]
+    out = ws.act(type="announce", seat=0, v=1, box="oblige.ones")
+    assert out["event"]["type"] == "announced" and out["view"]["players"][0]["turn"]["can_withdraw"]
+    out = ws.act(type="withdraw", seat=0, v=2)
+    assert out["event"]["type"] == "withdrawn"
+    out = ws.act(type="announce", seat=0, v=3, box="down.ones")
+    assert out["code"] == "illegal/announce-column"
+
+
+def test_rematch_keeps_the_seats(client, connect):
+    made = create(client, "yams", [{"name": "Solo"}], options={}, keep_cookies=True)
+    client2 = type(client)(client.app)  # a stranger without the seat cookie
+    assert client2.post(f"/api/tables/{made['id']}/rematch").json()["code"] == "auth/not-seated"
+    assert client.post(f"/api/tables/{made['id']}/rematch").json()["code"] == "table/not-finished"
+    ws = connect(made)
+    v = 0
+    for row in ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind", "full_house",
+                "small_straight", "large_straight", "yam", "chance"]:
+        ws.act(type="roll", seat=0, v=v)
+        ws.act(type="score", seat=0, v=v + 1, box=row)
+        v += 2
+    r = client.post(f"/api/tables/{made['id']}/rematch")
+    assert r.status_code == 200, r.text
+    assert ws.recv() == {"type": "rematch", "table": r.json()["id"]}
+    again = client.post(f"/api/tables/{made['id']}/rematch").json()
+    assert again["id"] == r.json()["id"]
+    with client.websocket_connect(f"/ws/{again['id']}") as s:
+        welcome, _ = WS(s).hello([made["tokens"]["0"]])
+        assert welcome["seats"] == [0]  # the same token plays the rematch
+
+
+def test_a_page_of_another_site_cannot_use_the_seat_cookie(client):
+    client = type(client)(client.app)  # host "testserver", so its cookies go with the socket too
+    made = create(client, keep_cookies=True)
+    with client.websocket_connect(f"/ws/{made['id']}", headers={"origin": "http://evil.example"}) as s:
+        assert s.receive_json()["code"] == "auth/origin"
+        with pytest.raises(WebSocketDisconnect) as exc:
+            s.receive_json()
+        assert exc.value.code == 4403
+    with client.websocket_connect(f"/ws/{made['id']}", headers={"origin": "http://testserver"}) as s:  # the test host
+        assert WS(s).hello()[0]["seats"] == [0, 1]  # the same site: the cookie's seats

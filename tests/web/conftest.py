@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import missing_service
+
+from ..server.conftest import client, settings  # noqa: F401  (the in-process app)
+from ..server.helpers import server_process
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory):
+    db = tmp_path_factory.mktemp("web") / "web.db"
+    with server_process(f"sqlite:///{db}", bot_delay=0.05) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        missing_service("Debian's chromium is not installed (scripts/test-services.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    contexts = []
+
+    def _page(locale: str = "en-US", viewport: dict | None = None):
+        ctx = browser.new_context(locale=locale, viewport=viewport or {"width": 1200, "height": 900})
+        ctx.set_default_timeout(10000)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield _page
+    for ctx in contexts:
+        ctx.close()

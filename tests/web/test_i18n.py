@@ -1,0 +1,61 @@
+"""Languages: complete catalogs, names players know (RULES.md section 10), choice from the browser."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from yambak.web import LOCALE
+from yambak.web.i18n import labels, pick_language
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _msgids():
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "messages.py")], capture_output=True, text=True,
+                         check=True).stdout
+    return [tuple(line.split("\t", 1)) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize("lang", ["nl", "fr", "de"])
+def test_catalog_is_complete(lang):
+    with (LOCALE / lang / "LC_MESSAGES" / "yambak.po").open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    ids = _msgids()
+    assert len(ids) > 100
+    for ctx, msgid in ids:
+        message = catalog.get(msgid, context=ctx or None)
+        assert message is not None and message.string, (lang, ctx, msgid)
+        for placeholder in ("{n}", "{name}", "{box}", "{value}", "{column}", "{roll}", "{high}", "{low}"):
+            assert (placeholder in msgid) == (placeholder in message.string), (lang, msgid)
+
+
+def test_names_players_know():
+    assert labels("nl")["rows"]["three_kind"] == "Drie dezelfde"
+    assert labels("nl")["columns"]["down"] == "Naar beneden"
+    assert labels("de")["rows"]["three_kind"] == "Dreierpasch"
+    assert labels("de")["rows"]["small_straight"] == "Kleine Straße"
+    assert labels("fr")["rows"]["three_kind"] == "Brelan"
+    assert labels("fr")["columns"]["dry"] == "Sèche"
+    assert labels("en")["rows"]["full_house"] == "Full house"
+
+
+def test_language_from_the_browser_and_the_switcher():
+    assert pick_language(None, None, "de-DE,de;q=0.9,en;q=0.5") == "de"
+    assert pick_language(None, None, "fr-BE;q=0.8, nl-BE") == "nl"
+    assert pick_language(None, None, "ja") == "en"
+    assert pick_language(None, "fr", "de") == "fr"  # the switcher's cookie wins over the browser
+    assert pick_language("nl", "fr", "de") == "nl"
+    assert pick_language("xx", None, None) == "en"
+
+
+def test_pages_are_served_in_the_chosen_language(client):
+    r = client.get("/", headers={"accept-language": "nl-BE,nl;q=0.9"})
+    assert '<html lang="nl">' in r.text and "Nieuwe tafel" in r.text
+    r = client.get("/?lang=de")
+    assert "Neuer Tisch" in r.text and r.cookies.get("yambak_lang") == "de"
+    assert "Nouvelle table" in client.get("/?lang=fr").text
