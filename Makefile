@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench clean
+.PHONY: install run test screenshots bench clean
 
 install: $(STAMP)
 
@@ -22,6 +22,10 @@ run: install
 test: install
 	url="$$(scripts/test-services.sh)"; \
 	YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$url}" $(BIN)/python -m pytest
+
+# Refresh docs/screenshots/ from the browser tests.
+screenshots: install
+	YAMBAK_SCREENSHOTS=1 $(BIN)/python -m pytest tests/web -q
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -25,9 +25,9 @@ def _table(store: Store, **kw) -> TableRow:
 def test_schema_is_migrated_and_migrating_again_is_a_no_op(store):
     store.migrate()
     names = set(inspect(store.engine).get_table_names())
-    assert {"game_tables", "seats", "events", "alembic_version"} <= names
+    assert {"game_tables", "seats", "events", "keeper_sheets", "keeper_entries", "alembic_version"} <= names
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path):

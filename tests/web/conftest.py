@@ -13,7 +13,14 @@ from ..server.helpers import server_process
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# The browser tests always take their screenshots; they land in docs/screenshots/ only when
+# YAMBAK_SCREENSHOTS is set (`make screenshots`), so that a test run leaves the tree clean.
+SCREENSHOTS = (
+    Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    if os.environ.get("YAMBAK_SCREENSHOTS")
+    else Path(os.environ.get("TMPDIR", "/tmp")) / "yambak-screenshots"
+)
+SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from yambak.web import LOCALE
-from yambak.web.i18n import labels, pick_language
+from yambak.web.i18n import LANGUAGES, labels, pick_language
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,11 @@ def _msgids():
     return [tuple(line.split("\t", 1)) for line in out.splitlines()]
 
 
-@pytest.mark.parametrize("lang", ["nl", "fr", "de"])
+def test_eight_languages():
+    assert set(LANGUAGES) == {"en", "nl", "fr", "de", "sv", "hr", "es", "it"}
+
+
+@pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))
 def test_catalog_is_complete(lang):
     with (LOCALE / lang / "LC_MESSAGES" / "yambak.po").open("rb") as f:
         catalog = read_po(f, locale=lang)
@@ -30,7 +34,8 @@ def test_catalog_is_complete(lang):
     for ctx, msgid in ids:
         message = catalog.get(msgid, context=ctx or None)
         assert message is not None and message.string, (lang, ctx, msgid)
-        for placeholder in ("{n}", "{name}", "{box}", "{value}", "{column}", "{roll}", "{high}", "{low}"):
+        for placeholder in ("{n}", "{name}", "{box}", "{value}", "{column}", "{roll}", "{high}", "{low}", "{sum}",
+                            "{threshold}"):
             assert (placeholder in msgid) == (placeholder in message.string), (lang, msgid)
 
 
@@ -42,6 +47,13 @@ def test_names_players_know():
     assert labels("fr")["rows"]["three_kind"] == "Brelan"
     assert labels("fr")["columns"]["dry"] == "Sèche"
     assert labels("en")["rows"]["full_house"] == "Full house"
+    assert labels("sv")["rows"]["three_kind"] == "Tretal" and labels("sv")["rows"]["full_house"] == "Kåk"
+    assert labels("sv")["rows"]["small_straight"] == "Liten stege" and labels("sv")["columns"]["down"] == "Ned"
+    assert labels("hr")["rows"]["straight"] == "Kenta" and labels("hr")["rows"]["four_kind"] == "Poker"
+    assert labels("hr")["rows"]["yam"] == "Jamb" and labels("hr")["columns"]["announce"] == "Najava"
+    assert labels("hr")["columns"]["hand"] == "Ručna" and labels("hr")["columns"]["down"] == "Dolje"
+    assert labels("es")["rows"]["large_straight"] == "Escalera mayor" and labels("es")["rows"]["four_kind"] == "Póker"
+    assert labels("it")["rows"]["straight"] == "Scala" and labels("it")["rows"]["full_house"] == "Full"
 
 
 def test_language_from_the_browser_and_the_switcher():
@@ -59,3 +71,10 @@ def test_pages_are_served_in_the_chosen_language(client):
     r = client.get("/?lang=de")
     assert "Neuer Tisch" in r.text and r.cookies.get("yambak_lang") == "de"
     assert "Nouvelle table" in client.get("/?lang=fr").text
+    client.cookies.clear()
+    page = client.get("/keep/", headers={"accept-language": "hr-HR,hr;q=0.9"}).text
+    assert '<html lang="hr">' in page and "Novi listić" in page
+    for code in LANGUAGES:  # the switcher offers all eight
+        assert f'hreflang="{code}"' in page
+    assert "Nueva hoja de puntos" in client.get("/keep/?lang=es").text
+    assert "Nuova scheda" in client.get("/keep/?lang=it").text

@@ -14,7 +14,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..store import Store
 from ..web import STATIC
-from .routes import api, pages, ws
+from .keeper import KeeperManager
+from .routes import api, keeper, pages, ws
 from .settings import Settings
 from .tables import TableError, TableManager
 
@@ -32,6 +33,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.info("resumed %d unfinished tables", n)
         app.state.store = store
         app.state.manager = manager
+        app.state.keeper = KeeperManager(store, settings)
         manager.start_bots()
         yield
         for table in manager.tables.values():
@@ -77,4 +79,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(ws.router)
+    app.include_router(keeper.router)
     return app

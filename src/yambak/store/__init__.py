@@ -6,6 +6,6 @@ broadcasts it. A (table, version) pair is unique, so an action can never be
 stored twice.
 """
 
-from .store import DEFAULT_URL, EventRow, SeatRow, Store, StoreConflict, TableRow
+from .store import DEFAULT_URL, EventRow, KeeperRow, SeatRow, Store, StoreConflict, TableRow
 
-__all__ = ["DEFAULT_URL", "EventRow", "SeatRow", "Store", "StoreConflict", "TableRow"]
+__all__ = ["DEFAULT_URL", "EventRow", "KeeperRow", "SeatRow", "Store", "StoreConflict", "TableRow"]

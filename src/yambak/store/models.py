@@ -49,3 +49,30 @@ class Event(Base):
     type: Mapped[str] = mapped_column(String(16))
     data: Mapped[str] = mapped_column(Text)  # the engine event, JSON
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class KeeperSheet(Base):
+    """A score-keeper sheet for real dice: its game record after every accepted entry."""
+
+    __tablename__ = "keeper_sheets"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True, index=True)  # the short join code
+    name: Mapped[str] = mapped_column(String(80))
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    record: Mapped[object] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class KeeperEntry(Base):
+    """A client entry id already applied, with the version it made: a replayed id is acknowledged, not reapplied."""
+
+    __tablename__ = "keeper_entries"
+
+    sheet_id: Mapped[str] = mapped_column(ForeignKey("keeper_sheets.id", ondelete="CASCADE"), primary_key=True)
+    entry_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime)

@@ -15,9 +15,9 @@ from sqlalchemy import bindparam, create_engine, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from .models import Event, GameTable, Seat
+from .models import Event, GameTable, KeeperEntry, KeeperSheet, Seat
 
-__all__ = ["DEFAULT_URL", "Store", "StoreConflict", "TableRow", "SeatRow", "EventRow"]
+__all__ = ["DEFAULT_URL", "Store", "StoreConflict", "TableRow", "SeatRow", "EventRow", "KeeperRow"]
 
 DEFAULT_URL = "sqlite:///var/yambak.db"
 _MIGRATIONS = Path(__file__).with_name("migrations")
@@ -59,6 +59,18 @@ class TableRow:
     rematch: str | None = None
     seats: list[SeatRow] = field(default_factory=list)
     created_at: datetime | None = None
+
+
+@dataclass
+class KeeperRow:
+    """A score-keeper sheet: its record (RULES.md section 11) at `version` (one per accepted entry)."""
+
+    id: str
+    code: str
+    name: str
+    record: dict[str, Any]
+    version: int = 0
+    finished: bool = False
 
 
 @dataclass
@@ -207,3 +219,52 @@ class Store:
                 .where(Event.table_id == table_id, Event.version > since).order_by(Event.version)
             )
             return [EventRow(r.version, r.seat, r.type, json.loads(r.data)) for r in rows]
+
+    # --- score-keeper sheets ------------------------------------------------------------------
+
+    def create_sheet(self, sheet: KeeperRow) -> None:
+        """Store a new sheet; raises StoreConflict when its id or join code is taken."""
+        now = _now()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(KeeperSheet).values(
+                    id=sheet.id, code=sheet.code, name=sheet.name, version=sheet.version, finished=sheet.finished,
+                    record=sheet.record, created_at=now, updated_at=now))
+        except IntegrityError as exc:
+            raise StoreConflict(f"sheet {sheet.id} / code {sheet.code} exists") from exc
+
+    def _sheet(self, where: Any) -> KeeperRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(KeeperSheet).where(where)).mappings().first()
+        if r is None:
+            return None
+        return KeeperRow(r["id"], r["code"], r["name"], r["record"], r["version"], r["finished"])
+
+    def get_sheet(self, sheet_id: str) -> KeeperRow | None:
+        return self._sheet(KeeperSheet.id == sheet_id)
+
+    def sheet_by_code(self, code: str) -> KeeperRow | None:
+        return self._sheet(KeeperSheet.code == code)
+
+    def advance_sheet(self, sheet_id: str, version: int, record: dict[str, Any], finished: bool,
+                      entry_id: str, kind: str) -> None:
+        """Store the record after one accepted entry as `version` (the stored one must be version - 1),
+        and remember the entry's id, in one transaction. StoreConflict when either is taken."""
+        now = _now()
+        try:
+            with self.engine.begin() as conn:
+                res = conn.execute(
+                    update(KeeperSheet).where(KeeperSheet.id == sheet_id, KeeperSheet.version == version - 1)
+                    .values(version=version, record=record, finished=finished, updated_at=now))
+                if res.rowcount != 1:
+                    raise StoreConflict(f"sheet {sheet_id}: version {version} is not next")
+                conn.execute(insert(KeeperEntry).values(sheet_id=sheet_id, entry_id=entry_id, version=version,
+                                                        kind=kind, created_at=now))
+        except IntegrityError as exc:
+            raise StoreConflict(f"sheet {sheet_id}: entry {entry_id} already stored") from exc
+
+    def entry_version(self, sheet_id: str, entry_id: str) -> int | None:
+        """The version an entry id made, if it was applied."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(KeeperEntry.version).where(
+                KeeperEntry.sheet_id == sheet_id, KeeperEntry.entry_id == entry_id)).scalar()

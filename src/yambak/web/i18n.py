@@ -16,7 +16,8 @@ from babel.messages.pofile import read_po
 
 from . import LOCALE
 
-LANGUAGES = {"en": "English", "nl": "Nederlands", "fr": "Français", "de": "Deutsch"}
+LANGUAGES = {"en": "English", "nl": "Nederlands", "fr": "Français", "de": "Deutsch", "sv": "Svenska",
+             "hr": "Hrvatski", "es": "Español", "it": "Italiano"}
 DEFAULT = "en"
 DOMAIN = "yambak"
 
@@ -90,6 +91,12 @@ JS_STRINGS = [
     "You", "Bot", "Open seat", "{name} (bot) is thinking…", "Playing all at once: duplicate table",
     "Everyone's turn", "upper bonus: {sum} of {threshold}", "Column winners", "wins", "Download the game record",
     "Error", "Roll the dice to start your turn.", "Choose a box.",
+    # the score-keeper (keeper.js)
+    "Refused", "Type all {n} dice first.", "Player", "Correcting entry {n} of {name}",
+    "{name}: type the dice, then tap a box", "{n} entries waiting to be sent",
+    "Offline: entries are kept and sent when the network returns", "Die {n}", "Roll number", "Just the score (0)",
+    "Undo last entry", "Cancel correction", "Box", "Save correction", "roll {n}", "Correction of entry {n}",
+    "pending", "Correct entry {n}",
 ]
 
 

@@ -1,0 +1,337 @@
+"""Score-keeper sheets for real dice: typed entries meet the engine here, and only here.
+
+One-way flow for every entry: validated body -> engine (`typed_turn` / `scratch_turn` /
+`play_turn`, or `undo` / `revise`) -> store (the record at the next version, and the
+entry's client id, in one transaction) -> broadcast to every phone following the sheet.
+Nothing here computes a score: the view reads the engine's `summary()`.
+
+Entries are idempotent by their client id (offline phones replay their queue when
+the network returns): an id already applied is acknowledged with the version it
+made, never applied twice. Concurrent entries are ordered by version: an entry
+made on version v is accepted only while the sheet is at v (else `stale/version`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import tomllib
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..engine import (
+    GameRecord,
+    GameState,
+    IllegalAction,
+    ManualDice,
+    RecordError,
+    TurnRecord,
+    new_game,
+    play_turn,
+    replay,
+    revise,
+    scratch_turn,
+    state_to_record,
+    summary,
+    typed_turn,
+    undo,
+)
+from ..rules import RulesetError, load_ruleset
+from ..store import KeeperRow, Store, StoreConflict
+from .settings import Settings
+from .tables import NAME_MAX, TABLE_NAME_MAX, Connection, TableError, clean_name, dumps
+
+log = logging.getLogger("yambak.server")
+
+# Join codes: no 0/O, 1/I/L, so a code read aloud or off a screen is typed right.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MAX_PLAYERS = 16
+ENTRY_ID = r"^[A-Za-z0-9_-]{8,40}$"
+
+
+class KeeperError(TableError):
+    """A refused entry; `invalid` names the later entries a correction would break."""
+
+    def __init__(self, code: str, message: str, status: int = 400, invalid: list[dict[str, Any]] | None = None,
+                 v: int | None = None) -> None:
+        super().__init__(code, message, status)
+        self.invalid = invalid
+        self.v = v
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.invalid is not None:
+            out["invalid"] = self.invalid
+        if self.v is not None:
+            out["v"] = self.v
+        return out
+
+
+# --- one schema per direction ---------------------------------------------------------------------
+
+class SheetIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field("", max_length=200)
+    preset: str | None = Field(None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=20)
+    rules: dict[str, Any] | None = None  # a full custom ruleset (the preset data format)
+    players: list[str] = Field(min_length=1, max_length=MAX_PLAYERS)
+
+
+class EntryIn(BaseModel):
+    """One entry. `dice`: the final dice typed on the pad (with `roll`, `box`); `scratch`: a 0 in `box`;
+    `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a scratch)."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=ENTRY_ID)
+    v: int = Field(ge=0)
+    kind: Literal["dice", "scratch", "undo", "fix"]
+    seat: int | None = Field(None, ge=0, le=MAX_PLAYERS - 1)
+    dice: list[int] | None = Field(None, min_length=5, max_length=6)
+    roll: int = Field(1, ge=1, le=9)
+    box: str | None = Field(None, min_length=1, max_length=64)
+    strike: bool = False
+    turn: int | None = Field(None, ge=1, le=10000)
+    count: int = Field(1, ge=1, le=50)
+
+    def faces(self) -> tuple[int, ...] | None:
+        if self.dice is None:
+            return None
+        if not all(isinstance(d, int) and 1 <= d <= 6 for d in self.dice):
+            raise KeeperError("input/invalid", "dice are 1 to 6", 422)
+        return tuple(self.dice)
+
+
+@dataclass(eq=False)
+class KeptSheet:
+    id: str
+    code: str
+    name: str
+    state: GameState
+    version: int = 0
+    conns: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(text: Any) -> str | None:
+    """A typed join code, forgiving case, spaces and look-alikes; None if it cannot be one."""
+    if not isinstance(text, str) or len(text) > 20:
+        return None
+    code = "".join(text.split()).replace("-", "").upper()
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        return None
+    return code
+
+
+def record_dict(state: GameState) -> dict[str, Any]:
+    return replace(state_to_record(state), pending=()).to_dict()
+
+
+def roll_matters(rules: Any) -> bool:
+    """Whether the roll number can change a score or a legality check (else the pad hides the picker)."""
+    return (any(c.rolls or c.announce for c in rules.columns)
+            or any(isinstance(r.points, tuple) for r in rules.rows))
+
+
+def keeper_view(sheet: KeptSheet) -> dict[str, Any]:
+    """What every phone following the sheet sees: read from the engine, nothing computed here."""
+    state = sheet.state
+    rules = state.rules
+    summ = summary(state)
+    players = []
+    for p, entry in enumerate(summ["players"]):
+        columns = {}
+        for col in rules.columns:
+            c = entry["columns"][col.id]
+            columns[col.id] = {k: c[k] for k in ("boxes", "upper", "bonus", "total")}
+            if "minimax" in c:
+                columns[col.id]["minimax"] = c["minimax"]
+        players.append({"seat": p, "name": state.players[p], "total": entry["total"],
+                        "match_points": entry["match_points"], "extra_bonus": entry.get("extra_bonus"),
+                        "columns": columns, "full": state.sheets[p].full})
+    history = []
+    for n, t in enumerate(state.history, start=1):
+        box = rules.parse_box(t.box)
+        written = state.sheets[t.player].written[box] if box is not None else None
+        history.append({"n": n, "player": t.player, "dice": list(t.rolls[-1]), "roll": len(t.rolls), "box": t.box,
+                        "strike": t.strike, "written": written})
+    view: dict[str, Any] = {
+        "id": sheet.id, "code": sheet.code, "name": sheet.name, "v": sheet.version,
+        "rules": {
+            "id": rules.id, "name": rules.name,
+            "rows": [{"id": r.id, "upper": r.is_upper} for r in rules.rows],
+            "columns": [{"id": c.id, "order": c.order, "rolls": c.rolls, "announce": c.announce} for c in rules.columns],
+            "dice": rules.rolled_dice, "rolls_per_turn": rules.rolls_per_turn, "strike_any": rules.strike_any,
+            "roll_matters": roll_matters(rules), "match": rules.match.kind,
+        },
+        "players": players, "current": state.current, "finished": state.finished, "history": history,
+    }
+    if state.finished:
+        view["winners"] = state.winners()
+    return view
+
+
+class KeeperManager:
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.sheets: dict[str, KeptSheet] = {}
+
+    # --- creating and finding --------------------------------------------------------------------
+
+    def create(self, body: SheetIn) -> KeptSheet:
+        name = clean_name(body.name or "Score sheet", "sheet name", TABLE_NAME_MAX)
+        try:
+            if body.rules is not None:
+                rules = load_ruleset(body.rules)
+            elif body.preset:
+                rules = load_ruleset(body.preset, body.options or None)
+            else:
+                raise KeeperError("input/rules", "choose a ruleset", 422)
+        except RulesetError as exc:
+            raise KeeperError("input/rules", str(exc), 422) from None
+        except (TypeError, ValueError, KeyError) as exc:  # a custom ruleset of the wrong shape
+            raise KeeperError("input/rules", f"not a ruleset: {str(exc)[:200]}", 422) from None
+        limit = min(MAX_PLAYERS, self.settings.max_seats)
+        if not 1 <= len(body.players) <= limit:
+            raise KeeperError("input/players", f"a sheet has 1 to {limit} players", 422)
+        names = [clean_name(n, f"player {i + 1} name", NAME_MAX) for i, n in enumerate(body.players)]
+        state = new_game(rules, names, dice=ManualDice())
+        for _ in range(10):
+            sheet = KeptSheet(secrets.token_urlsafe(12), new_code(), name, state)
+            try:
+                self.store.create_sheet(KeeperRow(sheet.id, sheet.code, name, record_dict(state)))
+            except StoreConflict:
+                continue  # a code already in use: draw another
+            self.sheets[sheet.id] = sheet
+            return sheet
+        raise KeeperError("server/busy", "no free join code: try again", 503)
+
+    def create_from_toml(self, name: str, text: str, players: list[str]) -> KeptSheet:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise KeeperError("input/rules", f"the ruleset is not valid TOML ({exc})", 422) from None
+        return self.create(SheetIn(name=name, preset=None, rules=data, players=players))
+
+    def get(self, sheet_id: Any) -> KeptSheet:
+        sheet = self.sheets.get(sheet_id) if isinstance(sheet_id, str) else None
+        if sheet is None and isinstance(sheet_id, str) and 0 < len(sheet_id) <= 32:
+            row = self.store.get_sheet(sheet_id)
+            if row is not None:
+                sheet = self.sheets.setdefault(row.id, self._build(row))
+        if sheet is None:
+            raise KeeperError("sheet/unknown", "there is no such score sheet", 404)
+        return sheet
+
+    def by_code(self, code: Any) -> KeptSheet:
+        norm = normal_code(code)
+        row = self.store.sheet_by_code(norm) if norm else None
+        if row is None:
+            raise KeeperError("sheet/unknown-code", "no score sheet has this code", 404)
+        return self.get(row.id)
+
+    def _build(self, row: KeeperRow) -> KeptSheet:
+        try:
+            state = replay(GameRecord.from_dict(row.record))
+        except RecordError:
+            log.exception("score sheet %s cannot be loaded", row.id)
+            raise KeeperError("sheet/broken", "this sheet's stored record cannot be loaded", 500) from None
+        return KeptSheet(row.id, row.code, row.name, state, row.version)
+
+    # --- entries ---------------------------------------------------------------------------------
+
+    async def enter(self, sheet: KeptSheet, entry: EntryIn) -> dict[str, Any]:
+        """Apply one entry; returns {"v", "duplicate"}; raises KeeperError and changes nothing when refused."""
+        async with sheet.lock:
+            done = self.store.entry_version(sheet.id, entry.id)
+            if done is not None:  # a replayed entry (lost answer, offline queue): acknowledged, not reapplied
+                return {"v": sheet.version, "applied_as": done, "duplicate": True}
+            if entry.v != sheet.version:
+                raise KeeperError("stale/version", f"this entry was made on version {entry.v}; the sheet is at "
+                                  f"{sheet.version}: refresh", 409, v=sheet.version)
+            try:
+                state = self._apply(sheet.state, entry)
+            except RecordError as exc:
+                raise KeeperError(exc.code, exc.message, 422) from None
+            except IllegalAction as exc:
+                raise KeeperError(exc.code, exc.message, 422) from None
+            version = sheet.version + 1
+            try:
+                self.store.advance_sheet(sheet.id, version, record_dict(state), state.finished, entry.id, entry.kind)
+            except StoreConflict as exc:  # another server process wrote: reload and let the client refresh
+                log.error("keeper store conflict at %s: %s", sheet.id, exc)
+                self.sheets.pop(sheet.id, None)
+                raise KeeperError("stale/store", "the sheet changed elsewhere: refresh", 409) from None
+            sheet.state = state
+            sheet.version = version
+            self.broadcast(sheet)
+            return {"v": version, "duplicate": False}
+
+    def _apply(self, state: GameState, entry: EntryIn) -> GameState:
+        if entry.kind == "undo":
+            record = replace(state_to_record(state), pending=())
+            if entry.count > len(record.turns):
+                raise KeeperError("keeper/nothing-to-undo", f"there are {len(record.turns)} entries to undo", 422)
+            return replay(undo(record, entry.count))
+        if entry.kind == "fix":
+            return self._fix(state, entry)
+        if state.finished:
+            raise IllegalAction("illegal/game-over", "the game is over: undo or correct an entry")
+        if entry.seat is None or entry.seat != state.current:
+            who = state.players[state.current]
+            raise KeeperError("illegal/not-your-turn", f"it is {who}'s turn (seat {state.current})", 409)
+        turn = self._turn(state, entry)
+        return play_turn(state, turn)
+
+    def _turn(self, state: GameState, entry: EntryIn) -> TurnRecord:
+        if entry.box is None:
+            raise KeeperError("input/invalid", "an entry names its box", 422)
+        if entry.kind == "scratch" or (entry.kind == "fix" and entry.dice is None):
+            try:
+                return scratch_turn(state, entry.box)
+            except IllegalAction as exc:
+                if exc.code != "illegal/no-scratch" or not state.rules.strike_any:
+                    raise
+                return typed_turn(state, (1,) * state.rules.rolled_dice, 1, entry.box, strike=True)
+        dice = entry.faces()
+        if dice is None or len(dice) != state.rules.rolled_dice:
+            raise KeeperError("input/dice", f"type all {state.rules.rolled_dice} dice", 422)
+        return typed_turn(state, dice, entry.roll, entry.box, strike=entry.strike)
+
+    def _fix(self, state: GameState, entry: EntryIn) -> GameState:
+        record = replace(state_to_record(state), pending=())
+        n = entry.turn
+        if n is None or not 1 <= n <= len(record.turns):
+            raise KeeperError("keeper/no-entry", f"there is no entry {n} to correct", 422)
+        old = record.turns[n - 1]
+        before = replay(replace(record, turns=record.turns[: n - 1], rolloffs=()))
+        new = replace(self._turn(before, entry), player=old.player)
+        revision = revise(record, n, new)
+        if not revision.ok:  # decisions.md: applied only when every later entry stays legal
+            invalid = [{"turn": e.turn, "code": e.code, "message": e.message} for e in revision.invalid]
+            listed = ", ".join(str(e["turn"]) for e in invalid)
+            raise KeeperError("keeper/breaks-later", f"this correction would make entries {listed} illegal: "
+                              "not applied", 409, invalid=invalid)
+        return revision.state
+
+    # --- following --------------------------------------------------------------------------------
+
+    def broadcast(self, sheet: KeptSheet) -> None:
+        if not sheet.conns:
+            return
+        try:
+            text = dumps({"type": "state", "v": sheet.version, "view": keeper_view(sheet)})
+        except Exception:  # stored and applied: clients that miss it refresh
+            log.exception("keeper broadcast failed at %s", sheet.id)
+            return
+        for conn in list(sheet.conns):
+            conn.send(text)

@@ -1,0 +1,221 @@
+"""Score-keeper for real dice: pages, JSON API, the live socket, and the offline web app files."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from ...rules import RulesetError, parse_options, preset_ids
+from ...web import STATIC
+from ...web.i18n import js_strings, labels
+from ..deps import Lang
+from ..keeper import (
+    MAX_PLAYERS,
+    EntryIn,
+    KeeperError,
+    KeeperManager,
+    SheetIn,
+    keeper_view,
+    record_dict,
+)
+from ..tables import Connection, dumps
+from .pages import _presets, _render
+from .ws import CLOSE_PROTOCOL, CLOSE_UNKNOWN_TABLE, Bucket, _same_origin, _writer
+
+router = APIRouter()
+FORM_PLAYERS = 8
+
+
+def _keeper(request: Request) -> KeeperManager:
+    return request.app.state.keeper
+
+
+def _boot(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+# --- pages ------------------------------------------------------------------------------------------
+
+def _new_page(request: Request, lang: str, status: int = 200, error: str | None = None) -> HTMLResponse:
+    return _render(request, "keeper_new.html", lang, status=status, presets=_presets(lang),
+                   form_players=FORM_PLAYERS, max_players=MAX_PLAYERS, error=error)
+
+
+@router.get("/keep", response_class=HTMLResponse)
+@router.get("/keep/", response_class=HTMLResponse)
+def new_sheet_page(request: Request, lang: Lang) -> HTMLResponse:
+    return _new_page(request, lang)
+
+
+@router.post("/keep")
+async def create_from_form(request: Request, lang: Lang) -> Response:
+    form = await request.form()
+    keeper = _keeper(request)
+    players = [str(form.get(f"player{i}", "")).strip() for i in range(MAX_PLAYERS)]
+    players = [p for p in players if p]
+    try:
+        custom = str(form.get("custom", "")).strip()
+        if custom:
+            sheet = keeper.create_from_toml(str(form.get("name", "")), custom, players)
+        else:
+            preset = str(form.get("preset", ""))
+            if preset not in preset_ids():
+                raise KeeperError("input/rules", "choose a ruleset", 422)
+            pairs = [p.strip() for p in str(form.get("options", "")).replace("\n", ",").split(",") if p.strip()]
+            try:
+                options = parse_options(preset, pairs)
+            except RulesetError as exc:
+                raise KeeperError("input/rules", str(exc), 422) from None
+            if not players:
+                raise KeeperError("input/players", "name at least one player", 422)
+            sheet = keeper.create(SheetIn(name=str(form.get("name", ""))[:200], preset=preset, options=options,
+                                          players=players[:MAX_PLAYERS]))
+    except KeeperError as exc:
+        return _new_page(request, lang, status=400, error=exc.message)
+    except ValueError as exc:  # pydantic: bounds of the form
+        return _new_page(request, lang, status=400, error=str(exc).splitlines()[0][:200])
+    return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
+
+
+@router.get("/keep/join")
+def join_by_code(request: Request, lang: Lang, code: str = "") -> Response:
+    try:
+        sheet = _keeper(request).by_code(code)
+    except KeeperError as exc:
+        return _new_page(request, lang, status=404, error=exc.message)
+    return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
+
+
+@router.get("/k/{code}")
+def short_link(request: Request, code: str, lang: Lang) -> Response:
+    return join_by_code(request, lang, code)
+
+
+@router.get("/keep/sw.js")
+def service_worker() -> Response:
+    return Response((STATIC / "keeper-sw.js").read_text(encoding="utf-8"), media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/keep/manifest.webmanifest")
+def manifest(lang: Lang) -> Response:
+    data = {
+        "name": "yambak score-keeper", "short_name": "yambak", "start_url": "/keep/", "scope": "/keep/",
+        "display": "standalone", "background_color": "#f6f4ef", "theme_color": "#1f6f4a", "lang": lang,
+        "icons": [{"src": "/static/keeper-icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+    }
+    return JSONResponse(data, media_type="application/manifest+json")
+
+
+@router.get("/keep/{sheet_id}", response_class=HTMLResponse)
+def sheet_page(request: Request, sheet_id: str, lang: Lang) -> HTMLResponse:
+    try:
+        sheet = _keeper(request).get(sheet_id)
+    except KeeperError:
+        return _render(request, "missing.html", lang, status=404)
+    view = keeper_view(sheet)
+    boot = {"sheet": sheet.id, "view": view, "labels": labels(lang), "strings": js_strings(lang), "lang": lang}
+    return _render(request, "keeper.html", lang, sheet=sheet, view=view, boot=_boot(boot))
+
+
+@router.get("/keep/{sheet_id}/qr.svg")
+def qr_code(request: Request, sheet_id: str) -> Response:
+    sheet = _keeper(request).get(sheet_id)
+    try:
+        import segno
+    except ImportError:
+        raise KeeperError("server/no-qr", "QR codes need the segno package on the server", 503) from None
+    url = str(request.base_url).rstrip("/") + f"/k/{sheet.code}"
+    buf = io.BytesIO()
+    segno.make(url, error="m").save(buf, kind="svg", scale=5, border=2, xmldecl=False, svgns=True,
+                                    title=f"yambak {sheet.code}")
+    return Response(buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+
+@router.get("/keep/{sheet_id}/record.json")
+def sheet_record(request: Request, sheet_id: str) -> JSONResponse:
+    sheet = _keeper(request).get(sheet_id)
+    return JSONResponse(record_dict(sheet.state),
+                        headers={"Content-Disposition": f'attachment; filename="yambak-keep-{sheet.id}.json"'})
+
+
+# --- JSON API -----------------------------------------------------------------------------------------
+
+@router.post("/api/keep", status_code=201)
+def api_create(request: Request, body: SheetIn) -> JSONResponse:
+    sheet = _keeper(request).create(body)
+    return JSONResponse({"id": sheet.id, "code": sheet.code, "url": f"/keep/{sheet.id}"}, status_code=201)
+
+
+@router.get("/api/keep/code/{code}")
+def api_by_code(request: Request, code: str) -> dict[str, Any]:
+    sheet = _keeper(request).by_code(code)
+    return {"id": sheet.id, "url": f"/keep/{sheet.id}"}
+
+
+@router.get("/api/keep/{sheet_id}")
+def api_view(request: Request, sheet_id: str) -> dict[str, Any]:
+    return keeper_view(_keeper(request).get(sheet_id))
+
+
+@router.post("/api/keep/{sheet_id}/entries")
+async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str, Any]:
+    keeper = _keeper(request)
+    sheet = keeper.get(sheet_id)
+    result = await keeper.enter(sheet, body)
+    return {**result, "view": keeper_view(sheet)}
+
+
+# --- the live socket: read-only, the view after every accepted entry ------------------------------------
+
+@router.websocket("/ws/keep/{sheet_id}")
+async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
+    keeper: KeeperManager = ws.app.state.keeper
+    settings = ws.app.state.settings
+    await ws.accept()
+    if not _same_origin(ws):
+        await ws.send_text(dumps({"type": "error", "code": "auth/origin", "message": "this socket belongs to pages of this site"}))
+        await ws.close(code=4403)
+        return
+    try:
+        sheet = keeper.get(sheet_id)
+    except KeeperError as exc:
+        await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message}))
+        await ws.close(code=CLOSE_UNKNOWN_TABLE)
+        return
+    conn = Connection(joined=True)
+    sheet.conns.add(conn)
+    writer = asyncio.create_task(_writer(ws, conn))
+    conn.send({"type": "state", "v": sheet.version, "view": keeper_view(sheet)})
+    bucket = Bucket(settings.rate_per_second, settings.rate_burst)
+    try:
+        while True:
+            raw = await ws.receive()
+            if raw["type"] == "websocket.disconnect":
+                break
+            text = raw.get("text") or ""
+            if len(text) > 256 or not bucket.take():
+                break
+            try:
+                kind = json.loads(text).get("type")
+            except (ValueError, AttributeError):
+                kind = None
+            if kind == "ping":
+                conn.send({"type": "pong"})
+            elif kind == "hello":
+                conn.send({"type": "state", "v": sheet.version, "view": keeper_view(sheet)})
+            else:
+                conn.send({"type": "error", "code": "protocol/unknown-type", "message": "this socket only listens"})
+                await asyncio.sleep(0.05)
+                await ws.close(code=CLOSE_PROTOCOL)
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        sheet.conns.discard(conn)
+        writer.cancel()

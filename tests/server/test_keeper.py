@@ -1,0 +1,211 @@
+"""Score-keeper sheets over HTTP: entries through the engine, versions, idempotent ids, undo, correction."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yambak.engine import replay
+from yambak.server import create_app
+
+from .keeper_plan import plan
+
+URL = "/api/keep"
+
+
+def new_sheet(client, preset="yammen", players=("Ann", "Bram", "Cas"), **extra):
+    r = client.post(URL, json={"name": "Kitchen table", "preset": preset, "players": list(players), **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+class Keeper:
+    """Posts entries with fresh ids and the version last seen, like the page does."""
+
+    def __init__(self, client, sheet_id):
+        self.c, self.id, self.v, self.n = client, sheet_id, 0, 0
+
+    def post(self, body, v=None, entry_id=None):
+        self.n += 1
+        payload = {"id": entry_id or f"entry-{self.n:06d}", "v": self.v if v is None else v, **body}
+        r = self.c.post(f"{URL}/{self.id}/entries", json=payload)
+        if r.status_code == 200:
+            self.v = r.json()["v"]
+        return r
+
+
+def test_a_whole_yammen_sheet_kept_from_typed_dice_matches_the_engine(client):
+    entries, expected = plan()
+    sheet = new_sheet(client)
+    k = Keeper(client, sheet["id"])
+    for e in entries:
+        r = k.post(e.body())
+        assert r.status_code == 200, (e, r.text)
+    view = r.json()["view"]
+    assert view["finished"] and len(view["history"]) == 198 and view["v"] == 198
+    assert [p["total"] for p in view["players"]] == expected.totals()
+    assert [p["match_points"] for p in view["players"]] == expected.match_points()
+    assert view["winners"] == expected.winners()
+    record = client.get(f"/keep/{sheet['id']}/record.json").json()
+    assert record["format"] == "yambak-game/1" and len(record["turns"]) == 198
+    assert replay(record).totals() == expected.totals()  # the stored record is RULES.md section 11's
+    # en deux was typed as roll 2: the record repeats the final dice twice
+    assert next(t for t in record["turns"] if t["box"].startswith("en_deux."))["rolls"][1] is not None
+    r = k.post({"kind": "dice", "seat": 0, "dice": [1, 1, 1, 1, 1], "box": "free.ones"})
+    assert r.status_code == 422 and r.json()["code"] == "illegal/game-over"
+
+
+def test_refusals_are_coded_and_change_nothing(client):
+    sheet = new_sheet(client, "yams", ("Ann", "Bram"))
+    k = Keeper(client, sheet["id"])
+    cases = [
+        ({"kind": "dice", "seat": 1, "dice": [6] * 5, "box": "chance"}, 409, "illegal/not-your-turn"),
+        ({"kind": "dice", "seat": 0, "dice": [6] * 4, "box": "chance"}, 422, "input/invalid"),
+        ({"kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 7], "box": "chance"}, 422, "input/invalid"),
+        ({"kind": "dice", "seat": 0, "dice": [6] * 5, "box": "nowhere"}, 422, "illegal/box-unknown"),
+        ({"kind": "dice", "seat": 0, "dice": [6] * 5, "roll": 4, "box": "chance"}, 422, "illegal/no-rolls-left"),
+        ({"kind": "scratch", "seat": 0, "box": "chance"}, 422, "illegal/no-scratch"),
+        ({"kind": "dice", "seat": 0, "box": "chance"}, 422, "input/dice"),
+        ({"kind": "undo"}, 422, "keeper/nothing-to-undo"),
+        ({"kind": "fix", "turn": 1, "box": "chance"}, 422, "keeper/no-entry"),
+        ({"kind": "teleport"}, 422, "input/invalid"),
+    ]
+    for body, status, code in cases:
+        r = k.post(body)
+        assert (r.status_code, r.json()["code"]) == (status, code), (body, r.text)
+        assert "Traceback" not in r.text
+    assert client.get(f"{URL}/{sheet['id']}").json()["v"] == 0
+    r = client.post(f"{URL}/{sheet['id']}/entries", json={"id": "x", "v": 0, "kind": "undo"})  # id too short
+    assert r.status_code == 422 and r.json()["code"] == "input/invalid"
+    r = client.post(f"{URL}/{sheet['id']}/entries", content=b"{" + b" " * 20000 + b"}",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["code"] == "input/too-large"
+    assert client.get(f"{URL}/nope").json()["code"] == "sheet/unknown"
+
+
+def test_versions_order_concurrent_phones_and_ids_make_entries_idempotent(client):
+    sheet = new_sheet(client, "yams", ("Ann", "Bram"))
+    k = Keeper(client, sheet["id"])
+    body = {"kind": "dice", "seat": 0, "dice": [6, 6, 6, 2, 1], "box": "sixes"}
+    assert k.post(body, entry_id="phone-a-0001").status_code == 200
+    # the same entry again (a lost answer, an offline queue replayed): acknowledged, not applied twice
+    again = k.post(body, v=0, entry_id="phone-a-0001")
+    assert again.status_code == 200 and again.json()["duplicate"] and again.json()["v"] == 1
+    assert len(again.json()["view"]["history"]) == 1
+    # another phone, still on version 0, enters for Ann: stale, refused
+    stale = k.post({"kind": "dice", "seat": 0, "dice": [5] * 5, "box": "yam"}, v=0, entry_id="phone-b-0001")
+    assert stale.status_code == 409 and stale.json() == {**stale.json(), "code": "stale/version", "v": 1}
+    view = client.get(f"{URL}/{sheet['id']}").json()
+    assert view["current"] == 1 and view["history"][0]["written"] == 18 and view["players"][0]["total"] == 18
+
+
+def test_scratch_undo_and_corrections(client):
+    sheet = new_sheet(client, "yams", ("Ann", "Bram"))
+    k = Keeper(client, sheet["id"])
+    assert k.post({"kind": "scratch", "seat": 0, "box": "yam"}).status_code == 200
+    assert k.post({"kind": "dice", "seat": 1, "dice": [1, 2, 3, 4, 5], "box": "large_straight"}).status_code == 200
+    assert k.post({"kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 1], "box": "sixes"}).status_code == 200
+    assert k.post({"kind": "dice", "seat": 1, "dice": [3, 3, 3, 1, 1], "box": "threes"}).status_code == 200
+    view = client.get(f"{URL}/{sheet['id']}").json()
+    assert [h["written"] for h in view["history"]] == [0, 40, 24, 9]
+    # undo the last entry: Bram's threes are open again and it is his turn
+    r = k.post({"kind": "undo", "count": 1})
+    assert r.status_code == 200 and len(r.json()["view"]["history"]) == 3 and r.json()["view"]["current"] == 1
+    # correct entry 3 (Ann's sixes): she had five sixes; everything after is re-checked
+    r = k.post({"kind": "fix", "turn": 3, "dice": [6, 6, 6, 6, 6], "roll": 1, "box": "sixes"})
+    assert r.status_code == 200, r.text
+    assert r.json()["view"]["history"][2]["written"] == 30 and r.json()["view"]["players"][0]["total"] == 30
+    # a correction that breaks a later entry: Ann's entry 1 moved to sixes, where entry 3 already is
+    before = k.v
+    r = k.post({"kind": "fix", "turn": 1, "dice": [6, 6, 6, 6, 6], "roll": 1, "box": "sixes"})
+    assert r.status_code == 409 and r.json()["code"] == "keeper/breaks-later"
+    assert [x["turn"] for x in r.json()["invalid"]] == [3] and r.json()["invalid"][0]["code"] == "illegal/box-closed"
+    assert client.get(f"{URL}/{sheet['id']}").json()["v"] == before  # not applied
+    # a correction that is illegal where it stands: chance always scores, it cannot be scratched
+    r = k.post({"kind": "fix", "turn": 2, "box": "chance"})
+    assert r.status_code == 422 and r.json()["code"] == "illegal/no-scratch"
+    # a scratch correction: entry 2 becomes a 0 in Bram's yam
+    r = k.post({"kind": "fix", "turn": 2, "box": "yam"})
+    assert r.status_code == 200 and r.json()["view"]["history"][1] == {**r.json()["view"]["history"][1], "box": "free.yam", "written": 0}
+
+
+def test_roll_numbers_matter_only_where_the_rules_say(client):
+    yams = client.get(f"{URL}/{new_sheet(client, 'yams', ('Ann',))['id']}").json()
+    yammen = client.get(f"{URL}/{new_sheet(client, 'yammen', ('Ann',))['id']}").json()
+    yamb = client.get(f"{URL}/{new_sheet(client, 'yamb', ('Ann',))['id']}").json()
+    assert (yams["rules"]["roll_matters"], yammen["rules"]["roll_matters"], yamb["rules"]["roll_matters"]) == (False, True, True)
+    k = Keeper(client, yammen["id"])
+    r = k.post({"kind": "dice", "seat": 0, "dice": [1, 2, 3, 4, 5], "roll": 1, "box": "en_deux.straight"})
+    assert r.status_code == 422 and r.json()["code"].startswith("illegal/")
+    r = k.post({"kind": "dice", "seat": 0, "dice": [4, 4, 4, 4, 4], "roll": 3, "box": "annonce.yam"})
+    assert r.status_code == 200
+    assert client.get(f"/keep/{yammen['id']}/record.json").json()["turns"][0]["announce"] == "annonce.yam"
+
+
+def test_custom_ruleset_and_bounds(client):
+    rules = {"id": "tiny", "name": "Tiny", "rows": [{"id": "chance", "kind": "sum"}, {"id": "yam", "kind": "yam", "points": 50}],
+             "columns": [{"id": "free"}]}
+    r = client.post(URL, json={"name": "Custom", "rules": rules, "players": ["Ann"]})
+    assert r.status_code == 201, r.text
+    k = Keeper(client, r.json()["id"])
+    assert k.post({"kind": "dice", "seat": 0, "dice": [2, 2, 2, 2, 2], "box": "yam"}).json()["view"]["players"][0]["total"] == 50
+    bad = client.post(URL, json={"name": "x", "rules": {"rows": "nope"}, "players": ["Ann"]})
+    assert bad.status_code == 422 and bad.json()["code"] == "input/rules"
+    many = client.post(URL, json={"name": "x", "preset": "yams", "players": [f"P{i}" for i in range(17)]})
+    assert many.status_code == 422 and many.json()["code"] == "input/invalid"
+    ten = client.post(URL, json={"name": "x", "preset": "yams", "players": [f"P{i}" for i in range(10)]})
+    assert ten.status_code == 201  # more than 8 players on one phone
+    assert client.post(URL, json={"name": "x", "preset": "yams", "players": ["a\x00b"]}).json()["code"] == "input/invalid"
+
+
+def test_join_by_code_qr_and_escaped_names(client):
+    sheet = new_sheet(client, "yams", ("<b>Ann</b>", "Bram"))
+    code = sheet["code"]
+    assert len(code) == 6 and not set(code) & set("01OIL")
+    r = client.get(f"/keep/join?code={code.lower()[:3]} {code.lower()[3:]}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/keep/{sheet['id']}"
+    assert client.get(f"/k/{code}", follow_redirects=False).headers["location"] == f"/keep/{sheet['id']}"
+    assert client.get(f"/api/keep/code/{code}").json()["id"] == sheet["id"]
+    assert client.get("/api/keep/code/ZZZZZ1").json()["code"] == "sheet/unknown-code"
+    assert client.get("/keep/join?code=nothing").status_code == 404
+    page = client.get(f"/keep/{sheet['id']}").text
+    assert "<b>Ann</b>" not in page and code in page and 'rel="manifest"' in page
+    pytest.importorskip("segno")
+    svg = client.get(f"/keep/{sheet['id']}/qr.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml") and b"<svg" in svg.content
+
+
+def test_offline_files_and_form_pages(client):
+    m = client.get("/keep/manifest.webmanifest")
+    assert m.json()["start_url"] == "/keep/" and m.json()["display"] == "standalone"
+    sw = client.get("/keep/sw.js")
+    assert sw.headers["content-type"].startswith("text/javascript") and "caches" in sw.text
+    assert "Keep score" in client.get("/").text or "/keep/" in client.get("/").text
+    r = client.post("/keep", data={"name": "Form", "preset": "yammen", "player0": "Ann", "player1": "Bram"},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    view = client.get("/api/keep/" + r.headers["location"].rsplit("/", 1)[1]).json()
+    assert [p["name"] for p in view["players"]] == ["Ann", "Bram"]
+    bad = client.post("/keep", data={"name": "Form", "preset": "nope", "player0": "Ann"})
+    assert bad.status_code == 400 and "choose a ruleset" in bad.text
+    toml = 'id = "t"\nname = "T"\n[[rows]]\nid = "chance"\nkind = "sum"\n[[columns]]\nid = "free"\n'
+    r = client.post("/keep", data={"name": "T", "custom": toml, "player0": "Ann"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+
+
+def test_sheets_survive_a_restart_and_phones_follow_live(settings):
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
+        sheet = new_sheet(c, "yams", ("Ann", "Bram"))
+        with c.websocket_connect(f"/ws/keep/{sheet['id']}") as ws:
+            assert ws.receive_json()["v"] == 0
+            k = Keeper(c, sheet["id"])
+            assert k.post({"kind": "dice", "seat": 0, "dice": [5, 5, 5, 1, 2], "box": "fives"}).status_code == 200
+            msg = ws.receive_json()
+            assert msg["type"] == "state" and msg["v"] == 1 and msg["view"]["players"][0]["total"] == 15
+            ws.send_json({"type": "roll"})
+            assert ws.receive_json()["code"] == "protocol/unknown-type"
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
+        view = c.get(f"{URL}/{sheet['id']}").json()
+        assert view["v"] == 1 and view["players"][0]["total"] == 15 and view["current"] == 1
+        assert Keeper(c, sheet["id"]).post({"kind": "dice", "seat": 0, "dice": [1] * 5, "box": "ones"},
+                                           v=1, entry_id="entry-000001").json()["duplicate"]
