@@ -381,3 +381,12 @@ def test_announceable_boxes() -> None:
     assert len(s.announceable()) == 11 and all(b.startswith("annonce.") for b in s.announceable())
     s = play(s, Announce(0, "annonce.yam"))
     assert s.announceable() == []
+
+
+def test_column_winners_follow_roll_offs() -> None:
+    case = json.loads((GOLDEN / "yammen--rolloff-poot-seat1-second-round.json").read_text())
+    state = replay(case["record"])
+    winners = state.column_winners()
+    assert winners["poot"] == [1] and winners["total"] == [0]
+    shared = replay({**case["record"], "rolloffs": {}}).column_winners()
+    assert shared["poot"] == [0, 1]

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from ..rules import Ruleset
 
-__all__ = ["Sheet", "ColumnScore", "column_scores", "grand_total", "match_points", "tied_groups"]
+__all__ = ["Sheet", "ColumnScore", "column_scores", "column_winners", "grand_total", "match_points", "tied_groups"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +102,21 @@ def tied_groups(values: Sequence[float]) -> list[int]:
     return [i for i, v in enumerate(values) if v == best]
 
 
+def column_winners(
+    rules: Ruleset,
+    sheets: Sequence[Sheet],
+    rolloffs: Mapping[str, Sequence[Mapping[int, Sequence[int]]]] | None = None,
+) -> dict[str, list[int]]:
+    """For each column id and "total": the seats holding the best result after any
+    recorded roll-off rounds (several seats where the tie stands)."""
+    per_player = [column_scores(rules, s) for s in sheets]
+    results: dict[str, list[int]] = {
+        col.id: [cols[ci].total for cols in per_player] for ci, col in enumerate(rules.columns)
+    }
+    results["total"] = [sum(c.total for c in cols) + s.extra_bonus for cols, s in zip(per_player, sheets)]
+    return {target: settle_tie(tied_groups(values), (rolloffs or {}).get(target, ())) for target, values in results.items()}
+
+
 def match_points(
     rules: Ruleset,
     sheets: Sequence[Sheet],
@@ -115,17 +130,11 @@ def match_points(
     """
     if rules.match.kind != "column_points" or len(sheets) < 2:
         return None
+    values = {col.id: col.points for col in rules.columns} | {"total": rules.match.total_points}
     points = [0.0] * len(sheets)
-    per_player = [column_scores(rules, s) for s in sheets]
-    targets: list[tuple[str, float, list[int]]] = [
-        (col.id, col.points, [cols[ci].total for cols in per_player]) for ci, col in enumerate(rules.columns)
-    ]
-    totals = [sum(c.total for c in cols) + s.extra_bonus for cols, s in zip(per_player, sheets)]
-    targets.append(("total", rules.match.total_points, totals))
-    for target, value, results in targets:
-        winners = settle_tie(tied_groups(results), (rolloffs or {}).get(target, ()))
+    for target, winners in column_winners(rules, sheets, rolloffs).items():
         for seat in winners:
-            points[seat] += value / len(winners)
+            points[seat] += values[target] / len(winners)
     return points
 
 

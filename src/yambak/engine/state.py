@@ -19,7 +19,7 @@ from ..rules.scoring import row_score
 from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
 from .dice import DiceSource, RollContext, SeededDice
 from .errors import IllegalAction
-from .scoresheet import ColumnScore, Sheet, column_scores, grand_total, match_points, tied_groups
+from .scoresheet import ColumnScore, Sheet, column_scores, column_winners, grand_total, match_points, tied_groups
 
 __all__ = ["GameState", "Turn", "TurnRecord", "Event", "new_game"]
 
@@ -127,8 +127,14 @@ class GameState:
         """Column points once the game is over (None while it runs, or where they do not apply)."""
         if not self.finished:
             return None
-        rounds = {target: [dict(r) for r in rs] for target, rs in self.rolloffs}
-        return match_points(self.rules, self.sheets, rounds)
+        return match_points(self.rules, self.sheets, self._rolloff_rounds())
+
+    def column_winners(self) -> dict[str, list[int]]:
+        """Column id (and "total") -> the seats with the best result, roll-offs applied."""
+        return column_winners(self.rules, self.sheets, self._rolloff_rounds())
+
+    def _rolloff_rounds(self) -> dict[str, list[dict[int, tuple[int, ...]]]]:
+        return {target: [dict(r) for r in rs] for target, rs in self.rolloffs}
 
     def winners(self) -> list[int]:
         """Seats sharing the win: most match points, then highest total (RULES.md section 7)."""

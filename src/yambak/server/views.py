@@ -141,21 +141,10 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
     }
     if state.finished:
         view["winners"] = state.winners()
-        view["column_winners"] = _column_winners(summ, [c.id for c in rules.columns])
+        view["column_winners"] = state.column_winners()
     if state.simultaneous:
         view["rounds"] = _rounds(state, level)
     return view
-
-
-def _column_winners(summ: dict[str, Any], columns: list[str]) -> dict[str, list[int]]:
-    out = {}
-    for col in columns:
-        totals = [p["columns"][col]["total"] for p in summ["players"]]
-        best = max(totals)
-        out[col] = [i for i, t in enumerate(totals) if t == best]
-    totals = [p["total"] for p in summ["players"]]
-    out["total"] = [i for i, t in enumerate(totals) if t == max(totals)]
-    return out
 
 
 def _rounds(state: GameState, level: int | None) -> list[list[dict[str, Any]]]:
