@@ -24,7 +24,7 @@ from ..keeper import (
     record_dict,
 )
 from ..tables import Connection, dumps
-from .pages import _presets, _render
+from .pages import _presets, _render, boot_json
 from .ws import CLOSE_PROTOCOL, CLOSE_UNKNOWN_TABLE, Bucket, _same_origin, _writer
 
 router = APIRouter()
@@ -33,10 +33,6 @@ FORM_PLAYERS = 8
 
 def _keeper(request: Request) -> KeeperManager:
     return request.app.state.keeper
-
-
-def _boot(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 # --- pages ------------------------------------------------------------------------------------------
@@ -120,7 +116,7 @@ def sheet_page(request: Request, sheet_id: str, lang: Lang) -> HTMLResponse:
         return _render(request, "missing.html", lang, status=404)
     view = keeper_view(sheet)
     boot = {"sheet": sheet.id, "view": view, "labels": labels(lang), "strings": js_strings(lang), "lang": lang}
-    return _render(request, "keeper.html", lang, sheet=sheet, view=view, boot=_boot(boot))
+    return _render(request, "keeper.html", lang, sheet=sheet, view=view, boot=boot_json(boot))
 
 
 @router.get("/keep/{sheet_id}/qr.svg")

@@ -32,6 +32,12 @@ def _presets(lang: str) -> list[dict[str, Any]]:
     return out
 
 
+def boot_json(data: dict[str, Any]) -> str:
+    """JSON for a <script type="application/json"> block: <, > and & escaped so that no
+    player or table name can close the script element."""
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def _render(request: Request, name: str, lang: str, status: int = 200, **ctx: Any) -> HTMLResponse:
     tr = translations(lang)
     ctx.update(_=tr.gettext, lang=lang, languages=LANGUAGES)
@@ -88,7 +94,7 @@ def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens
     boot = {"table": table.id, "seats": sorted(seats), "view": view, "labels": labels(lang),
             "strings": js_strings(lang)}
     return _render(request, "table.html", lang, table=table, view=view, seats=sorted(seats),
-                   boot=json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"),
+                   boot=boot_json(boot),
                    open_seats=view["open_seats"])
 
 

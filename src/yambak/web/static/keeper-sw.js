@@ -1,8 +1,8 @@
 // The score-keeper's service worker: the keeper pages and their assets keep working offline.
 // Network first (always fresh online), the cache when the network is gone. Live data (/api, /ws)
 // is never cached here: the page keeps its own last view and its queue of entries.
-const CACHE = "yambak-keep-v1";
-const ASSETS = ["/static/style.css", "/static/keeper.js", "/static/keeper-icon.svg", "/keep/manifest.webmanifest", "/keep/"];
+const CACHE = "yambak-keep-v2";
+const ASSETS = ["/static/style.css", "/static/keeper.js", "/static/page.js", "/static/keeper-icon.svg", "/keep/manifest.webmanifest", "/keep/"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(ASSETS)).catch(() => null).then(() => self.skipWaiting()));

@@ -3,25 +3,12 @@
 // Entries go through one queue (kept in localStorage, each with a unique id) so that an entry
 // made offline is sent, in order and once, when the network returns; the server acknowledges
 // a replayed id without applying it twice.
-const boot = JSON.parse(document.getElementById("boot").textContent);
-const T = (s, args = {}) => (boot.strings[s] || s).replace(/\{(\w+)\}/g, (_, k) => String(args[k] ?? ""));
-const rowLabel = (id) => boot.labels.rows[id] || id;
-const colLabel = (id) => boot.labels.columns[id] || id;
-const boxLabel = (box) => { const [c, r] = box.split("."); return view.rules.columns.length > 1 ? `${colLabel(c)} · ${rowLabel(r)}` : rowLabel(r); };
+import { boot, T, rowLabel, colLabel, boxLabel as pageBoxLabel, $, el } from "./page.js";
+const boxLabel = (box) => pageBoxLabel(box, view ? view.rules.columns.length : 1);
 const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
-const CACHE = "yambak-keep-v1";
+const CACHE = "yambak-keep-v2";
 const KEY = `yambak-keep:${boot.sheet}`;
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, text) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (v !== false && v != null) e.setAttribute(k, v === true ? "" : v);
-  }
-  if (text != null) e.textContent = text;
-  return e;
-};
 const load = (k, d) => { try { return JSON.parse(localStorage.getItem(`${KEY}:${k}`)) ?? d; } catch { return d; } };
 const store = (k, v) => { try { localStorage.setItem(`${KEY}:${k}`, JSON.stringify(v)); } catch { /* private mode: memory only */ } };
 

@@ -1,10 +1,7 @@
 // The table page: one WebSocket, the view the server sends, nothing computed here but layout.
 // Every string comes translated from the server (boot.strings); names are set with textContent only.
-const boot = JSON.parse(document.getElementById("boot").textContent);
-const T = (s, args = {}) => (boot.strings[s] || s).replace(/\{(\w+)\}/g, (_, k) => String(args[k] ?? ""));
-const rowLabel = (id) => boot.labels.rows[id] || id;
-const colLabel = (id) => boot.labels.columns[id] || id;
-const boxLabel = (box) => { const [c, r] = box.split("."); return view && view.rules.columns.length > 1 ? `${colLabel(c)} · ${rowLabel(r)}` : rowLabel(r); };
+import { boot, T, rowLabel, colLabel, boxLabel as pageBoxLabel, $, el } from "./page.js";
+const boxLabel = (box) => pageBoxLabel(box, view ? view.rules.columns.length : 1);
 
 let view = boot.view;
 let mine = boot.seats;
@@ -16,16 +13,6 @@ let retry = 500;
 let closedForGood = false;
 let connected = false;
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, text) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (v !== false && v != null) e.setAttribute(k, v === true ? "" : v);
-  }
-  if (text != null) e.textContent = text;
-  return e;
-};
 
 $("invite").textContent = location.origin + "/t/" + boot.table;
 
