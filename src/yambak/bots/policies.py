@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ..engine import Action, Announce, GameState, Roll, Score
 
-__all__ = ["Policy", "POLICIES", "choose_action", "greedy", "random_policy"]
+__all__ = ["LEVELS", "POLICIES", "Policy", "choose_action", "greedy", "random_policy"]
 
 Policy = Callable[[GameState, int, random.Random], Action]
 
@@ -89,13 +89,40 @@ def _ceiling(state: GameState, player: int) -> int:
     return 50
 
 
-POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy}
+def _strong(state: GameState, player: int, rng: random.Random) -> Action:
+    from .strong import strong
+
+    return strong(state, player, rng)
+
+
+def _optimal(state: GameState, player: int, rng: random.Random) -> Action:
+    from .optimal import optimal
+
+    return optimal(state, player, rng)
+
+
+def _heuristic(state: GameState, player: int, rng: random.Random) -> Action:
+    from .strong import heuristic
+
+    return heuristic(state, player, rng)
+
+
+# `strong` is the best available play: the exact table where the solver applies, else the
+# heuristic expectimax (match-aware in column-points games). `heuristic` forces the latter
+# (for measuring it where an exact table exists); `optimal` is the table where it exists.
+POLICIES: dict[str, Policy] = {
+    "random": random_policy, "greedy": greedy, "strong": _strong, "heuristic": _heuristic, "optimal": _optimal,
+}
+
+
+# Player levels, measured in docs/bots.md: each beats the one below on every preset.
+LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "strong"}
 
 
 def choose_action(state: GameState, player: int, policy: str = "greedy", rng: random.Random | None = None) -> Action:
-    """The named policy's choice for `player`; deterministic for a given rng state."""
+    """The named policy's (or level's) choice for `player`; deterministic for a given rng state."""
     try:
-        fn = POLICIES[policy]
+        fn = POLICIES[LEVELS.get(policy, policy)]
     except KeyError:
         raise ValueError(f"unknown bot {policy!r} (known: {', '.join(POLICIES)})") from None
     return fn(state, player, rng or random.Random(0))

@@ -1,0 +1,271 @@
+"""An estimate of a sheet's final total, and of what filling one box changes in it.
+
+For every column and row the model holds a distribution D[c][r] of the value the
+box gets written with (fitted to self-play games of the strong bot, see
+`fit.py`; an analytic "chase" distribution where nothing was fitted). From it:
+
+* a plain open box is worth its mean ("par");
+* the upper bonus is worth bonus x P(upper sum so far + the open upper boxes'
+  values reach the threshold), the open boxes' values drawn independently
+  from their D (a convolution, tabulated per set of open upper rows);
+* a related pair (max/min, plus/min) is worth the expectation of the pair's
+  score over the open boxes' D: both 0 when max <= min (`max_gt_min`), the
+  second entry 0 when it breaks min < max (`min_lt_max_at_entry`); Yamb's
+  minimax adds (E max - E min) x E ones.
+
+`Model.box_gain(sheet, box)` returns, for every value w the box could be written
+with, the change of the estimated final total; a turn's terminal values are
+that array gathered at the points each hand writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..engine import Sheet
+from ..rules import Ruleset, row_score
+from ._widget import HAND_DICE, N_HANDS, best_keep, keep_transition, turn_stages
+
+__all__ = ["Model", "W", "model_for"]
+
+W = 160  # written values are 0..W-1 (Yamb's yam tops out at 80)
+
+
+def score_table(rules: Ruleset) -> np.ndarray:
+    """(n_rows, rolls + 1, 252): points each hand writes in each row after roll m (index 0 unused)."""
+    out = np.zeros((rules.n_rows, rules.rolls_per_turn + 1, N_HANDS), dtype=np.int64)
+    for i, row in enumerate(rules.rows):
+        for m in range(1, rules.rolls_per_turn + 1):
+            out[i, m] = [row_score(row, h, m) for h in HAND_DICE]
+    return np.minimum(out, W - 1)
+
+
+def _pair_rows(rules: Ruleset) -> dict[int, tuple[str, int, int, int]]:
+    """row -> (relation kind, high row, low row, factor row or -1) for rows inside a relation."""
+    out: dict[int, tuple[str, int, int, int]] = {}
+    for rel in rules.relations:
+        hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
+        f = rules.row_index[rel.factor] if rel.factor else -1
+        for r in (hi, lo) + ((f,) if f >= 0 else ()):
+            out[r] = (rel.kind, hi, lo, f)
+    return out
+
+
+def chase_distribution(rules: Ruleset, table: np.ndarray, row: int, rolls: int | None, sign: int) -> np.ndarray:
+    """Distribution of the value written in `row` by a player who plays the turn for that row
+    alone (maximising sign x value), with the column's roll restriction: the prior for D."""
+    R = rules.rolls_per_turn
+    objective = [
+        (sign * table[row, m].astype(float)) if rolls is None or rolls == m else np.full(N_HANDS, -np.inf)
+        for m in range(1, R + 1)
+    ]
+    _, keeps = turn_stages(objective)
+    trans = keep_transition()
+    from ..solver import _dice as D
+
+    p = D.ROLL_PROB.copy()
+    dist = np.zeros(W)
+    for m in range(1, R + 1):
+        if m < R:
+            go_value, keep = best_keep(keeps[m])
+            stop = objective[m - 1] >= go_value
+        else:
+            stop = np.ones(N_HANDS, dtype=bool)
+            keep = np.zeros(N_HANDS, dtype=np.int64)
+        np.add.at(dist, table[row, m][stop], p[stop])
+        if m < R:
+            go = ~stop
+            p = (p[go][:, None] * trans[keep[go]]).sum(axis=0)
+    return dist / dist.sum()
+
+
+@dataclass(eq=False)
+class Model:
+    rules: Ruleset
+    table: np.ndarray  # score_table
+    dist: np.ndarray  # (n_cols, n_rows, W) written-value distributions
+    mean: np.ndarray  # (n_cols, n_rows)
+    var: np.ndarray  # (n_cols, n_rows)
+    plain: np.ndarray  # (n_rows,) bool: the row's own written value is its score
+    upper_rows: list[int]
+    surv: list[np.ndarray]  # per column: (2**n_upper, W) P(sum of the open upper rows >= t)
+    pairs: dict[int, tuple[str, int, int, int]]
+    source: str = "chase"
+    cache: dict[Any, Any] = field(default_factory=dict)
+
+    # -- the column's state ------------------------------------------------------------
+    def _col(self, sheet: Sheet, c: int) -> list[int | None]:
+        n = self.rules.n_rows
+        return [sheet.entry_score(c * n + r) for r in range(n)]
+
+    def _upper_state(self, col: list[int | None]) -> tuple[int, int]:
+        s = mask = 0
+        for j, r in enumerate(self.upper_rows):
+            if col[r] is None:
+                mask |= 1 << j
+            else:
+                s += col[r]  # type: ignore[operator]
+        return s, mask
+
+    def box_gain(self, sheet: Sheet, box: int) -> np.ndarray:
+        """(W,) change of the estimated final total when `box` is written with w = 0..W-1."""
+        c, r = divmod(box, self.rules.n_rows)
+        col = self._col(sheet, c)
+        w = np.arange(W, dtype=float)
+        gain = np.zeros(W)
+        if self.plain[r]:
+            gain += w - self.mean[c, r]
+        ub = self.rules.upper_bonus
+        if ub is not None and r in self.upper_rows:
+            s, mask = self._upper_state(col)
+            j = self.upper_rows.index(r)
+            surv = self.surv[c]
+            before = surv[mask, max(ub.threshold - s, 0)]
+            after = surv[mask & ~(1 << j), np.clip(ub.threshold - s - np.arange(W), 0, W - 1)]
+            gain += ub.points * (after - before)
+        if r in self.pairs:
+            gain += self._pair_gain(col, c, r, w)
+        return gain
+
+    def _known_or_mean(self, col: list[int | None], c: int, r: int) -> float:
+        v = col[r]
+        return float(v) if v is not None else float(self.mean[c, r])
+
+    def _pair_gain(self, col: list[int | None], c: int, r: int, w: np.ndarray) -> np.ndarray:
+        kind, hi, lo, f = self.pairs[r]
+        if kind == "minimax":
+            if r == f:
+                return (self._known_or_mean(col, c, hi) - self._known_or_mean(col, c, lo)) * (w - self.mean[c, r])
+            sign = 1.0 if r == hi else -1.0
+            return sign * (w - self.mean[c, r]) * self._known_or_mean(col, c, f)
+        after = self._pair_after(col, c, r)
+        return after - float(self.dist[c, r] @ after)
+
+    def _pair_after(self, col: list[int | None], c: int, r: int) -> np.ndarray:
+        """(W,) expected score of a max/min pair once row r is written with w (partner known or open)."""
+        kind, hi, lo, _ = self.pairs[r]
+        partner = lo if r == hi else hi
+        x = col[partner]
+        w = np.arange(W, dtype=float)
+        if x is not None:
+            ok = (w > x) if r == hi else (w < x)
+            if kind == "max_gt_min":
+                return np.where(ok, w + x, 0.0)
+            # min_lt_max_at_entry: the new entry alone is voided; a 0 partner imposes no bound
+            return x + np.where(ok | (x == 0), w, 0.0)
+        key = ("pair-open", c, r)
+        hit = self.cache.get(key)
+        if hit is None:
+            pd = self.dist[c, partner]
+            ok2 = (w[:, None] > w[None, :]) if r == hi else (w[:, None] < w[None, :])
+            if kind == "max_gt_min":
+                hit = (np.where(ok2, w[:, None] + w[None, :], 0.0) * pd[None, :]).sum(axis=1)
+            else:  # the partner comes second: voided when it breaks the order (unless w is 0)
+                ok2 = ok2 | (w[:, None] == 0)
+                hit = w + (np.where(ok2, w[None, :], 0.0) * pd[None, :]).sum(axis=1)
+            self.cache[key] = hit
+        return hit
+
+    def column_estimate(self, sheet: Sheet, c: int) -> tuple[float, float]:
+        """(estimated final total, variance of what is still open) of column c."""
+        from ..engine.scoresheet import column_scores
+
+        key = ("col", sheet.written, sheet.voided, c)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        rules = self.rules
+        col = self._col(sheet, c)
+        total = float(column_scores(rules, sheet)[c].total)
+        var = 0.0
+        for r, v in enumerate(col):
+            if v is None:
+                var += float(self.var[c, r])
+                if self.plain[r]:
+                    total += float(self.mean[c, r])
+        ub = rules.upper_bonus
+        if ub is not None and self.upper_rows:
+            s, mask = self._upper_state(col)
+            if s < ub.threshold:
+                total += ub.points * float(self.surv[c][mask, ub.threshold - s])
+        # Related rows still open: the expected pair value minus what the sheet already counts.
+        done: set[tuple[int, int]] = set()
+        for r, (kind, hi, lo, f) in self.pairs.items():
+            if (hi, lo) in done or (col[hi] is not None and col[lo] is not None and (f < 0 or col[f] is not None)):
+                continue
+            done.add((hi, lo))
+            if kind == "minimax":
+                total += (self._known_or_mean(col, c, hi) - self._known_or_mean(col, c, lo)) * \
+                    self._known_or_mean(col, c, f)
+                continue
+            open_row = hi if col[hi] is None else lo
+            partner = lo if open_row == hi else hi
+            expected = float(self.dist[c, open_row] @ self._pair_after(col, c, open_row))
+            total += expected - (col[partner] or 0)
+        if len(self.cache) > 4096:
+            self.cache = {k: v for k, v in self.cache.items() if k[0] == "pair-open"}
+        self.cache[key] = (total, var)
+        return total, var
+
+
+def _survival(dists: list[np.ndarray]) -> np.ndarray:
+    n = len(dists)
+    out = np.zeros((1 << n, W))
+    for mask in range(1 << n):
+        d = np.array([1.0])
+        for j in range(n):
+            if mask >> j & 1:
+                d = np.convolve(d, dists[j])
+        d = d[:W] if len(d) >= W else np.pad(d, (0, W - len(d)))
+        tail = np.cumsum(d[::-1])[::-1]  # P(sum >= t)
+        out[mask] = np.minimum(tail, 1.0)
+    return out
+
+
+@lru_cache(maxsize=32)
+def _model(rules: Ruleset) -> Model:
+    from . import _fitted
+
+    table = score_table(rules)
+    pairs = _pair_rows(rules)
+    n_cols, n_rows = len(rules.columns), rules.n_rows
+    plain = np.ones(n_rows, dtype=bool)
+    lows = set()
+    for rel in rules.relations:
+        plain[rules.row_index[rel.high]] = False
+        plain[rules.row_index[rel.low]] = False
+        lows.add(rules.row_index[rel.low])
+    fitted = _fitted.DISTRIBUTIONS.get(rules.preset or rules.id, {})
+    dist = np.zeros((n_cols, n_rows, W))
+    chase: dict[tuple[int, int | None], np.ndarray] = {}
+    used_fit = False
+    for c, column in enumerate(rules.columns):
+        for r, row in enumerate(rules.rows):
+            hist = fitted.get(column.id, {}).get(row.id)
+            if hist:
+                d = np.zeros(W)
+                for value, count in hist.items():
+                    d[min(int(value), W - 1)] += count
+                dist[c, r] = d / d.sum()
+                used_fit = True
+                continue
+            key = (r, column.rolls)
+            if key not in chase:
+                chase[key] = chase_distribution(rules, table, r, column.rolls, -1 if r in lows else 1)
+            dist[c, r] = chase[key]
+    mean = dist @ np.arange(W)
+    var = dist @ (np.arange(W) ** 2.0) - mean**2
+    upper_rows = [i for i, row in enumerate(rules.rows) if row.is_upper]
+    surv = [_survival([dist[c, r] for r in upper_rows]) for c in range(n_cols)] if rules.upper_bonus else []
+    return Model(rules, table, dist, mean, var, plain, upper_rows, surv, pairs, "self-play" if used_fit else "chase")
+
+
+def model_for(rules: Ruleset) -> Model:
+    try:
+        return _model(rules)
+    except TypeError:  # an unhashable custom ruleset: build it each time
+        return _model.__wrapped__(rules)

@@ -1,0 +1,71 @@
+"""The optimal bot: plays the exact strategy table of `yambak.solver` (single-column rulesets).
+
+The table is solved on first use (seconds) and then loaded from the solver's
+cache. Rulesets the solver refuses are not `solvable`; `optimal` then plays
+the strong heuristic instead.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from ..engine import Action, GameState, Roll, Score
+from ..rules import Ruleset
+from ..solver import Position, Strategy, UnsupportedRuleset, advise, solve
+from ..solver._layout import solver_rules
+from .strong import held_positions
+
+__all__ = ["optimal", "solvable", "strategy_for"]
+
+
+@lru_cache(maxsize=16)
+def _solvable(rules: Ruleset) -> bool:
+    try:
+        solver_rules(rules)
+    except UnsupportedRuleset:
+        return False
+    return True
+
+
+def solvable(rules: Ruleset) -> bool:
+    try:
+        return _solvable(rules)
+    except TypeError:
+        return False
+
+
+@lru_cache(maxsize=8)
+def strategy_for(rules: Ruleset) -> Strategy:
+    return solve(rules)
+
+
+def optimal(state: GameState, player: int, rng: random.Random) -> Action:
+    from .strong import heuristic
+
+    rules = state.rules
+    if not solvable(rules):
+        return heuristic(state, player, rng)
+    turn = state.turns[player]
+    if not turn.rolls:
+        return Roll(player)
+    sheet = state.sheets[player]
+    filled = {rules.rows[i].id: int(v) for i, v in enumerate(sheet.written) if v is not None}
+    dice = tuple(int(d) for d in turn.dice)
+    position = Position(filled=filled, dice=dice, roll=len(turn.rolls),
+                        held=tuple(dice[i] for i in sorted(turn.held)), extra_bonus=int(sheet.extra_bonus))
+    advice = advise(strategy_for(rules), position)
+    best = advice.best
+    assert best is not None
+    legal = set(state.legal_boxes(player))
+    if best.keep is not None and state.can_roll(player):
+        return Roll(player, held=held_positions(dice, best.keep))
+    for choice in advice.boxes:  # best first; the first the engine allows
+        box = rules.parse_box(choice.box or "")
+        if box in legal:
+            now = state.preview(player)[rules.box_id(box)]
+            strike = bool(rules.strike_any and choice.points == 0 and now > 0)
+            return Score(player, rules.box_id(box), strike=strike)
+    from .policies import greedy
+
+    return greedy(state, player, rng)
