@@ -119,3 +119,10 @@ def test_record_download_replays_to_the_same_sheet(client):
     view = client.get(f"/api/tables/{made['id']}").json()
     assert summary(state)["players"][0]["total"] == view["players"][0]["total"]
     assert list(state.turns[0].dice) == view["players"][0]["turn"]["dice"]
+
+
+def test_bot_levels(client):
+    made = create(client, "yammen", [{"name": "Ann"}, {"kind": "bot", "bot": "hard"}, {"kind": "bot", "bot": "easy"}])
+    assert [p["kind"] for p in client.get(f"/api/tables/{made['id']}").json()["players"]] == ["human", "bot", "bot"]
+    r = client.post("/api/tables", json={"name": "x", "preset": "yams", "seats": [{"kind": "bot", "bot": "genius"}]})
+    assert r.status_code == 400 and r.json()["code"] == "input/seats"

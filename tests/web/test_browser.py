@@ -114,7 +114,7 @@ def test_hot_seat_yammen_game_of_two(base_url, new_page):
 
 def test_solo_game_against_a_bot(base_url, new_page):
     page = new_page()
-    create_table(page, base_url, "yams", (("human", "Ann"), ("bot", "")), name="Solo")
+    create_table(page, base_url, "yams", (("human", "Ann"), ("bot-hard", "")), name="Solo")
     for _ in range(13):
         play_turn(page)
     page.wait_for_selector("#results:not([hidden])")
@@ -178,7 +178,7 @@ def test_lobby_and_phone_screen(base_url, new_page):
     page.goto(base_url + "/")
     page.screenshot(path=str(SCREENSHOTS / "lobby.png"), full_page=True)
     phone = new_page(viewport={"width": 375, "height": 740})
-    create_table(phone, base_url, "yams-fr", (("human", "Zoé"), ("bot", "")), name="Phone")
+    create_table(phone, base_url, "yams-fr", (("human", "Zoé"), ("bot-easy", "")), name="Phone")
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 375 + 1  # the sheet scrolls inside its box, the page does not
     phone.screenshot(path=str(SCREENSHOTS / "table-phone.png"), full_page=True)

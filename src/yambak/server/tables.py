@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import choose_action
+from ..bots import LEVELS, POLICIES, choose_action
 from ..engine import (
     Announce, DuplicateDice, GameRecord, GameState, Hold, IllegalAction, ManualDice, Release, Roll, Score,
     SecureDice, Withdraw, new_game, state_to_record,
@@ -242,9 +242,9 @@ class TableManager:
                 tokens[i] = token
                 rows.append(SeatRow(i, "human", clean_name(s.get("name"), f"seat {i + 1} name"), hash_token(token)))
             elif kind == "bot":
-                bot = s.get("bot", "greedy")
-                if bot not in ("greedy", "random"):
-                    raise TableError("input/seats", "bots are greedy or random")
+                bot = s.get("bot", "medium")
+                if bot not in LEVELS and bot not in POLICIES:
+                    raise TableError("input/seats", f"a bot is one of {', '.join([*LEVELS, *POLICIES])}")
                 label = s.get("name") or f"Bot {i + 1}"
                 rows.append(SeatRow(i, "bot", clean_name(label, f"seat {i + 1} name"), None, bot))
             elif kind == "open":
@@ -396,7 +396,10 @@ class TableManager:
                 seat = seats[i % len(seats)]
                 i += 1
                 try:
-                    action = choose_action(table.state, seat, table.seats[seat].bot or "greedy", table.rng)
+                    # Think off the event loop: a hard bot's first move on a table may load a strategy table.
+                    action = await asyncio.to_thread(
+                        choose_action, table.state, seat, table.seats[seat].bot or "greedy", table.rng
+                    )
                     new_state, event = table.state.apply(action)
                     self._commit(table, new_state, event.to_dict())
                 except (IllegalAction, StoreConflict, ValueError) as exc:  # never expected: log and stop

@@ -19,7 +19,8 @@ class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "open", "bot"] = "human"
     name: str | None = Field(None, max_length=100)
-    bot: Literal["greedy", "random"] = "greedy"
+    # a level (easy, medium, hard) or a policy name; the table manager checks it
+    bot: str = Field("medium", max_length=20)
 
 
 class TableIn(BaseModel):

@@ -71,7 +71,10 @@ async def create_from_form(request: Request, manager: Manager, tokens: Tokens, s
             kind = str(form.get(f"seat{i}_kind", "none"))
             if kind == "none":
                 continue
-            seats.append({"kind": kind, "name": str(form.get(f"seat{i}_name", "")).strip() or None})
+            seat: dict[str, Any] = {"kind": kind, "name": str(form.get(f"seat{i}_name", "")).strip() or None}
+            if kind.startswith("bot-"):  # "bot-easy", "bot-medium", "bot-hard"
+                seat.update(kind="bot", bot=kind[len("bot-"):])
+            seats.append(seat)
         table, new = manager.create(str(form.get("name", "")), preset, options, seats,
                                     form.get("listed") is not None, form.get("duplicate") is not None)
     except TableError as exc:
