@@ -68,3 +68,17 @@ def test_console_script_exit_codes(tmp_path: Path) -> None:
     assert out.returncode == 0 and out.stdout.startswith("yambak ")
     out = subprocess.run([str(exe), "replay", str(tmp_path / "missing.json")], capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.startswith("yambak: cannot read")
+
+
+def test_simulate_any_bot_on_any_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--rules", "yammen", "--bot", "hard", "--games", "4", "--seed", "3", "--json")
+    result = json.loads(out)
+    assert code == 0 and result["games"] == 4 and result["bot"] == "hard"
+    assert 0 <= result["upper_bonus_rate"] <= 1 and 0 <= result["yam_rate"] <= 1
+    assert set(result["percentiles"]) == {"5", "25", "50", "75", "95"}
+    code, again, _ = run(capsys, "simulate", "--rules", "yammen", "--bot", "hard", "--games", "4", "--seed", "3", "--json")
+    assert json.loads(again)["mean"] == result["mean"]  # the same seed, the same games
+    code, _, err = run(capsys, "simulate", "--rules", "yammen", "--bot", "optimal", "--games", "4")
+    assert code == 2 and "no exact optimal strategy" in err
+    code, _, err = run(capsys, "simulate", "--rules", "yams", "--bot", "genius", "--games", "4")
+    assert code == 2 and err.startswith("yambak: unknown bot")

@@ -12,19 +12,21 @@ column-points games), `heuristic` (that expectimax everywhere) and `optimal`
 docs/bots.md has the measurements behind them.
 """
 
-from .play import DuelResult, duel, play_game, simulate_games, summarize
+from .play import DuelResult, GameStats, duel, play_game, simulate_details, simulate_games, summarize
 from .policies import LEVELS, POLICIES, Policy, choose_action, greedy, random_policy
 
 __all__ = [
     "LEVELS",
     "POLICIES",
     "DuelResult",
+    "GameStats",
     "Policy",
     "choose_action",
     "duel",
     "greedy",
     "play_game",
     "random_policy",
+    "simulate_details",
     "simulate_games",
     "summarize",
 ]

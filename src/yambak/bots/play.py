@@ -18,7 +18,10 @@ from ..engine import DuplicateDice, GameState, new_game
 from ..rules import Ruleset
 from .policies import POLICIES, choose_action
 
-__all__ = ["DuelResult", "check_bot", "duel", "mean_ci", "play_game", "simulate_games", "summarize", "wilson"]
+__all__ = [
+    "DuelResult", "GameStats", "check_bot", "duel", "mean_ci", "play_game", "simulate_details", "simulate_games",
+    "summarize", "wilson",
+]
 
 
 def check_bot(name: str) -> None:
@@ -37,9 +40,30 @@ def play_game(rules: Ruleset, bots: Sequence[str], seed: Any, duplicate: bool = 
     return state
 
 
-def _solitaire_chunk(args: tuple[Ruleset, str, int, list[int]]) -> list[int]:
+@dataclass(frozen=True)
+class GameStats:
+    """One finished solitaire game: its total, and the shares of its columns that made the
+    upper bonus and of its yam boxes that scored (the engine's scores, read, not recomputed)."""
+
+    total: int
+    bonus_share: float
+    yam_share: float
+
+    @classmethod
+    def of(cls, state: GameState) -> "GameStats":
+        columns = state.column_scores(0)
+        yam_rows = [r.id for r in state.rules.rows if r.kind == "yam"]
+        yams = [c.boxes[r] for c in columns for r in yam_rows]
+        return cls(
+            state.total(0),
+            sum(c.bonus > 0 for c in columns) / len(columns),
+            sum(1 for v in yams if v) / len(yams) if yams else 0.0,
+        )
+
+
+def _solitaire_chunk(args: tuple[Ruleset, str, int, list[int]]) -> list[GameStats]:
     rules, bot, seed, indices = args
-    return [play_game(rules, [bot], f"{seed}:{i}").total(0) for i in indices]
+    return [GameStats.of(play_game(rules, [bot], f"{seed}:{i}")) for i in indices]
 
 
 def _run_chunks(fn: Callable[[Any], list[Any]], jobs: list[Any], workers: int,
@@ -70,6 +94,12 @@ def simulate_games(rules: Ruleset, bot: str, games: int, seed: int = 0, progress
 
     `progress`: False, True (a tqdm bar on stderr) or a callable taking a game count.
     """
+    return [g.total for g in simulate_details(rules, bot, games, seed, progress, workers)]
+
+
+def simulate_details(rules: Ruleset, bot: str, games: int, seed: int = 0, progress: Any = False,
+                     workers: int = 1) -> list[GameStats]:
+    """`simulate_games` with each game's bonus and yam shares."""
     check_bot(bot)
     jobs = [(rules, bot, seed, idx) for idx in _chunks(games, 25)]
     bar = None
@@ -85,8 +115,9 @@ def simulate_games(rules: Ruleset, bot: str, games: int, seed: int = 0, progress
             bar.close()
 
 
-def summarize(preset: str, bot: str, scores: Sequence[int], seconds: float) -> dict[str, Any]:
-    """The figures of `yambak simulate --json` (the solver's keys; rates it does not track are None)."""
+def summarize(preset: str, bot: str, scores: Sequence[int], seconds: float,
+              details: Sequence[GameStats] | None = None) -> dict[str, Any]:
+    """The figures of `yambak simulate --json` (the solver's keys; the rates need `details`)."""
     import numpy as np
 
     arr = np.asarray(scores, dtype=np.float64)
@@ -96,7 +127,9 @@ def summarize(preset: str, bot: str, scores: Sequence[int], seconds: float) -> d
         "preset": preset, "bot": bot, "games": len(arr), "mean": mean,
         "std": float(arr.std(ddof=1)) if len(arr) > 1 else 0.0, "ci95": [mean - half, mean + half],
         "percentiles": {str(p): float(v) for p, v in zip((5, 25, 50, 75, 95), pct)},
-        "upper_bonus_rate": None, "yam_rate": None, "seconds": seconds,
+        "upper_bonus_rate": sum(d.bonus_share for d in details) / len(details) if details else None,
+        "yam_rate": sum(d.yam_share for d in details) / len(details) if details else None,
+        "seconds": seconds,
     }
 
 

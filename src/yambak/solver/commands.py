@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser("simulate", help="play many solitaire games with a bot and print statistics")
     p.add_argument("--rules", metavar="PRESET", required=True, help="preset id")
     _option_arg(p)
-    p.add_argument("--bot", choices=BOTS, default="optimal")
+    p.add_argument("--bot", default="optimal", metavar="BOT",
+                   help="optimal (one-column rulesets), greedy, random, strong, heuristic, or a level: easy, medium, hard")
     p.add_argument("--games", type=int, default=10000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -206,17 +207,33 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise _Fail("--games must be at least 1")
     ruleset = load_ruleset(args.rules, parse_options(args.rules, args.option))
-    if args.bot == "optimal":
-        target: Any = solve(ruleset)
-    else:
-        from ._layout import solver_rules
-        target = solver_rules(ruleset)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    result = simulate(target, args.bot, args.games, args.seed, progress=_Bar(args.games, sys.stderr) if show else None)
-    summary = result.summary()
+    bar = _Bar(args.games, sys.stderr) if show else None
+    if args.bot == "optimal" and not _vectorisable(ruleset):
+        raise _Fail(f"{args.rules} has no exact optimal strategy (more than one column); try --bot strong")
+    if args.bot == "optimal":
+        # One-column rulesets: the solver's simulator plays all games at once as array operations.
+        result = simulate(solve(ruleset), "optimal", args.games, args.seed, progress=bar)
+        summary = result.summary()
+        scores = result.scores
+    else:
+        # Any ruleset, any bot: whole games through the engine, on both cores.
+        import numpy as np
+
+        from ..bots import LEVELS, POLICIES, simulate_details, summarize
+
+        bot = LEVELS.get(args.bot, args.bot)
+        if bot not in POLICIES:
+            known = ", ".join([*POLICIES, *LEVELS])
+            raise _Fail(f"unknown bot {args.bot!r} for {args.rules} (known: {known})")
+        start = time.perf_counter()
+        details = simulate_details(ruleset, bot, args.games, args.seed, progress=bar.update if bar else None, workers=2)
+        scores = np.array([d.total for d in details])
+        summary = summarize(args.rules, args.bot, scores.tolist(), time.perf_counter() - start, details)
+        summary.pop("ci95", None)
     summary["preset"] = args.rules
     if args.plot:
-        _plot(result.scores, args.plot, f"{args.rules}, {args.bot} bot, {args.games:,} games")
+        _plot(scores, args.plot, f"{args.rules}, {args.bot} bot, {args.games:,} games")
     if args.json:
         print(json.dumps(summary))
     else:
@@ -226,6 +243,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
               f"(standard error {summary['std'] / max(1, summary['games']) ** 0.5:.3f})\n{pct}\n"
               f"upper bonus {summary['upper_bonus_rate']:.1%}  yam scored {summary['yam_rate']:.1%}")
     return 0
+
+
+def _vectorisable(ruleset: Any) -> bool:
+    """Whether the solver's vectorised simulator can play this ruleset."""
+    from ._layout import UnsupportedRuleset, solver_rules
+
+    try:
+        solver_rules(ruleset)
+    except UnsupportedRuleset:
+        return False
+    return True
 
 
 def _plot(scores: Any, path: str, title: str) -> None:
