@@ -19,7 +19,13 @@ import sys
 import tempfile
 import time
 
-PRESETS = {"yams": {}, "yatzy": {}, "yams-fr": {"columns": 1, "max_min": False}}
+# label -> (preset, options)
+PRESETS = {
+    "yams": ("yams", {}),
+    "yatzy": ("yatzy", {}),
+    "yams-fr": ("yams-fr", {"columns": 1, "max_min": False}),
+    "yams-fr max>min": ("yams-fr", {"columns": 1}),  # max_gt_min: the lone pair value in the state
+}
 
 _CHILD = r"""
 import json, resource, sys, time
@@ -47,9 +53,10 @@ def main() -> None:
     os.environ.setdefault("YAMBAK_CACHE_DIR", tempfile.mkdtemp(prefix="yambak-bench-"))
 
     print(f"{'table':<22}{'seconds':>9}{'peak MiB':>10}{'states':>11}  expected score")
-    for preset in args.presets:
-        f = table_figures(preset, PRESETS.get(preset, {}))
-        print(f"{preset:<22}{f['seconds']:>9.2f}{f['peak_mib']:>10.0f}{f['states']:>11,}  {f['expected']:.7f}")
+    for label in args.presets:
+        preset, options = PRESETS.get(label, (label, {}))
+        f = table_figures(preset, options)
+        print(f"{label:<22}{f['seconds']:>9.2f}{f['peak_mib']:>10.0f}{f['states']:>11,}  {f['expected']:.7f}")
     with tempfile.TemporaryDirectory(prefix="yambak-numba-") as cold:
         f = table_figures("yams", {}, env={**os.environ, "NUMBA_CACHE_DIR": cold})
         print(f"{'yams, cold kernels':<22}{f['seconds']:>9.2f}{f['peak_mib']:>10.0f}{f['states']:>11,}  {f['expected']:.7f}")

@@ -33,3 +33,15 @@ def yatzy(cache_folder: Path) -> Strategy:
 @pytest.fixture(scope="session")
 def yams_fr(cache_folder: Path) -> Strategy:
     return solve("yams-fr", {"columns": 1, "max_min": False}, folder=cache_folder)
+
+
+@pytest.fixture(scope="session")
+def yams_fr_max_min(cache_folder: Path) -> Strategy:
+    """One column with max and min and the max_gt_min relation (the state remembers a lone pair box)."""
+    return solve("yams-fr", {"columns": 1}, folder=cache_folder)
+
+
+@pytest.fixture(scope="session")
+def yams_fr_max_min_free(cache_folder: Path) -> Strategy:
+    """One column with max and min, relation off: two more sum rows."""
+    return solve("yams-fr", {"columns": 1, "max_gt_min": False}, folder=cache_folder)

@@ -82,3 +82,28 @@ def test_record_position_from_engine(yams: Strategy) -> None:
     advice = advise(yams, position)
     assert advice.best is not None
     assert np.isfinite(advice.value)
+
+
+def test_max_gt_min_pair_entries(yams_fr_max_min: Strategy) -> None:
+    """The second box of the pair: writing high <= low takes back the first box's value (RULES.md section 5)."""
+    filled = {"min": 22}
+    advice = advise(yams_fr_max_min, Position(filled=filled, dice=(3, 4, 5, 5, 2), roll=3))  # sum 19
+    points = {c.box: c.points for c in advice.boxes}
+    assert advice.score == 22
+    assert points["max"] == -22  # 19 <= 22: both score 0, struck or not
+    advice = advise(yams_fr_max_min, Position(filled=filled, dice=(6, 6, 5, 5, 6), roll=3))  # sum 28
+    assert {c.box: c.points for c in advice.boxes}["max"] == 28
+    # max first: min is struck (0) rather than written when it would zero the pair
+    advice = advise(yams_fr_max_min, Position(filled={"max": 12}, dice=(6, 6, 5, 5, 6), roll=3))
+    assert {c.box: c.points for c in advice.boxes}["min"] == 0
+    # a complete pair with max <= min counts 0 on the sheet
+    assert advise(yams_fr_max_min, Position(filled={"max": 12, "min": 12, "ones": 3})).score == 3
+
+
+def test_max_gt_min_turn_start_is_the_mean_over_first_rolls(yams_fr_max_min: Strategy) -> None:
+    filled = {"min": 17, "yam": 50, "twos": 6}
+    start = advise(yams_fr_max_min, Position(filled=filled))
+    mean = sum(p * advise(yams_fr_max_min, Position(filled=filled, dice=D.MULTISETS[D.FULL + r], roll=1)).value
+               for r, p in enumerate(D.ROLL_PROB))
+    assert start.value == pytest.approx(mean, abs=1e-9)
+    assert start.score == 73

@@ -84,3 +84,9 @@ def test_simulate_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     target = tmp_path / "scores.png"
     assert run(["simulate", "--rules", "yatzy", "--bot", "greedy", "--games", "300", "--plot", str(target)]) == 0
     assert target.stat().st_size > 1000
+
+
+def test_solve_yams_fr_one_column_with_max_min(yams_fr_max_min: Strategy, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["solve", "yams-fr", "--option", "columns=1"]) == 0
+    out = capsys.readouterr().out
+    assert "273.0740486" in out and "20,027,392 states" in out

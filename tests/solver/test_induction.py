@@ -30,14 +30,21 @@ def _outcomes(n: int) -> tuple[tuple[tuple[int, ...], float], ...]:
 
 
 class BruteForce:
-    """Expectimax over (open rows, upper sum, yam box value) for one ruleset."""
+    """Expectimax over (open rows, upper sum, yam box value, lone pair value) for one ruleset.
+
+    `pend` is the value written in the one filled box of a `max_gt_min` pair
+    (None while the pair is empty or complete); with `strike_any` every box may
+    also be struck for 0, and a struck pair box is the value 0 in the relation.
+    """
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         self.yam_row = rules.joker.row if rules.joker else None
+        self.relation = rules.relations[0] if rules.relations else None
 
-    def entries(self, open_rows: frozenset[str], upper: int, yam: int | None, dice: tuple[int, ...]):
-        """(row, points now, next state) for every row the player may fill."""
+    def entries(self, open_rows: frozenset[str], upper: int, yam: int | None, dice: tuple[int, ...],
+                pend: int | None = None):
+        """(row, points now, next state) for every row the player may fill (and every value it may write)."""
         rules = self.rules
         rows = {r.id: r for r in rules.rows}
         joker = (self.yam_row is not None and self.yam_row not in open_rows and len(set(dice)) == 1)
@@ -51,43 +58,58 @@ class BruteForce:
                 allowed = [face_row]
             elif lower:
                 allowed = lower
+        rel = self.relation
         for name in allowed:
             row = rows[name]
             pts = row_score(row, dice, joker=joker and not row.is_upper)
-            new_upper, gain = upper, pts + extra
-            if row.is_upper:
-                new_upper = upper + pts
-                ub = rules.upper_bonus
-                if ub and upper < ub.threshold <= new_upper:
-                    gain += ub.points
-            new_yam = pts if name == self.yam_row else yam
-            yield name, gain, (open_rows - {name}, new_upper, new_yam)
+            for written in sorted({pts, 0} if rules.strike_any else {pts}):
+                new_upper, gain = upper, written + extra
+                if row.is_upper:
+                    new_upper = upper + written
+                    ub = rules.upper_bonus
+                    if ub and upper < ub.threshold <= new_upper:
+                        gain += ub.points
+                new_yam = written if name == self.yam_row else yam
+                new_pend = pend
+                if rel is not None and name in (rel.high, rel.low):
+                    partner = rel.low if name == rel.high else rel.high
+                    if partner in open_rows:
+                        new_pend = written
+                    else:  # the pair is complete: both score 0 unless high > low
+                        high, low = (written, pend) if name == rel.high else (pend, written)
+                        gain = written if high > low else -pend
+                        new_pend = None
+                yield name, gain, (open_rows - {name}, new_upper, new_yam, new_pend)
 
     @lru_cache(maxsize=None)
-    def turn_start(self, open_rows: frozenset[str], upper: int, yam: int | None) -> float:
+    def turn_start(self, open_rows: frozenset[str], upper: int, yam: int | None, pend: int | None = None) -> float:
         if not open_rows:
             return 0.0
-        return sum(p * self.after_roll(open_rows, upper, yam, dice, 1) for dice, p in _outcomes(5))
+        return sum(p * self.after_roll((open_rows, upper, yam, pend), dice, 1) for dice, p in _outcomes(5))
 
     @lru_cache(maxsize=None)
-    def after_roll(self, open_rows, upper, yam, dice, roll) -> float:  # type: ignore[no-untyped-def]
-        best = max(gain + self.turn_start(*nxt) for _, gain, nxt in self.entries(open_rows, upper, yam, dice))
+    def after_roll(self, state, dice, roll) -> float:  # type: ignore[no-untyped-def]
+        open_rows, upper, yam, pend = state
+        best = max(gain + self.turn_start(*nxt) for _, gain, nxt in self.entries(open_rows, upper, yam, dice, pend))
         if roll < self.rules.rolls_per_turn:
             for mask in range(31):  # every proper subset of die positions
                 kept = tuple(sorted(d for i, d in enumerate(dice) if mask >> i & 1))
-                best = max(best, self.after_keep(open_rows, upper, yam, kept, roll))
+                best = max(best, self.after_keep(state, kept, roll))
         return best
 
     @lru_cache(maxsize=None)
-    def after_keep(self, open_rows, upper, yam, kept, roll) -> float:  # type: ignore[no-untyped-def]
-        return sum(p * self.after_roll(open_rows, upper, yam, tuple(sorted(kept + o)), roll + 1)
+    def after_keep(self, state, kept, roll) -> float:  # type: ignore[no-untyped-def]
+        return sum(p * self.after_roll(state, tuple(sorted(kept + o)), roll + 1)
                    for o, p in _outcomes(5 - len(kept)))
 
 
-def _solver_value(strategy: Strategy, open_rows: set[str], upper: int, yam: int | None) -> float:
+def _solver_value(strategy: Strategy, open_rows: set[str], upper: int, yam: int | None,
+                  pend: int | None = None) -> float:
     sr = strategy.rules
     ids = [r.id for r in sr.ruleset.rows]
     boxes = sum(1 << i for i, r in enumerate(ids) if r not in open_rows)
+    if pend is not None:  # the lone filled box of the max_gt_min pair holds `pend`
+        boxes |= int(sr.pend_index[pend]) << sr.n_rows
     flag = 1 if (sr.n_yam == 2 and yam) else 0
     return float(strategy.table[sr.flat(boxes, min(upper, sr.n_upper - 1), flag), 0])
 
@@ -111,6 +133,21 @@ CASES = {
         ({"sixes", "chance"}, 44, None),
         ({"three_kind", "large_straight", "yam"}, 0, None),
     ],
+    # max_gt_min on (RULES.md section 5): max or min still open, the other holding a value or struck (0).
+    "yams_fr_max_min": [
+        ({"max", "min"}, 0, None),
+        ({"max"}, 0, None, 24),  # min holds 24: max must roll 25 or more
+        ({"max"}, 0, None, 0),  # min struck: any max stands
+        ({"min"}, 0, None, 9),  # max holds 9: min must stay below
+        ({"min"}, 0, None, 0),  # max struck: the pair is lost whatever min writes
+        ({"min", "chance"}, 20, None, 27),
+        ({"max", "sixes"}, 45, None, 14),  # the upper bonus at stake too
+        ({"max", "min", "yam"}, 0, None),
+    ],
+    "yams_fr_max_min_free": [
+        ({"max", "min"}, 0, None),
+        ({"min", "three_kind"}, 63, None),
+    ],
 }
 
 
@@ -118,10 +155,10 @@ CASES = {
                          ids=lambda v: v if isinstance(v, str) else "-".join(sorted(v[0])))
 def test_end_games_match_brute_force(preset: str, case: tuple, request: pytest.FixtureRequest) -> None:
     strategy: Strategy = request.getfixturevalue(preset)
-    open_rows, upper, yam = case
+    open_rows, upper, yam, *pend = case
     brute = BruteForce(strategy.ruleset)
-    expected = brute.turn_start(frozenset(open_rows), upper, yam)
-    assert _solver_value(strategy, open_rows, upper, yam) == pytest.approx(expected, abs=1e-9)
+    expected = brute.turn_start(frozenset(open_rows), upper, yam, *pend)
+    assert _solver_value(strategy, open_rows, upper, yam, *pend) == pytest.approx(expected, abs=1e-9)
 
 
 @pytest.mark.parametrize("preset", ["yams", "yatzy", "yams_fr"])
@@ -166,7 +203,7 @@ def _numpy_stages(last: np.ndarray, rolls: int) -> list[np.ndarray]:
     return stages
 
 
-@pytest.mark.parametrize("preset", ["yams", "yatzy", "yams_fr"])
+@pytest.mark.parametrize("preset", ["yams", "yatzy", "yams_fr", "yams_fr_max_min"])
 def test_compiled_widget_equals_numpy_oracle(preset: str, request: pytest.FixtureRequest) -> None:
     """The compiled turn widget (last roll, joker, keep lattice) matches the numpy formulation bit for bit."""
     strategy: Strategy = request.getfixturevalue(preset)
@@ -204,3 +241,27 @@ def test_target_objective_combines_by_shifting_the_need() -> None:
     out = objective.after_box(np.array([2]), future)
     assert out.tolist() == [[1.0, 1.0, 1.0, 0.5]]
     assert objective.terminal().tolist() == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_relation_keys_round_trip(yams_fr_max_min: Strategy) -> None:
+    """The compact layout of a max_gt_min ruleset: every slot has one key, and back."""
+    sr = yams_fr_max_min.rules
+    assert sr.ruleset.rows[sr.rel_high].id == "max" and sr.ruleset.rows[sr.rel_low].id == "min"
+    assert sr.pend_values.tolist() == [0] + list(range(5, 31))
+    slots = np.arange(sr.n_slots)
+    assert np.array_equal(sr.slot(sr.unslot(slots)), slots)
+    pick = np.random.default_rng(3).choice(np.concatenate([sr.level_states(n) for n in (1, 8, 14)]), K.LANES)
+    lanes = [np.empty(K.LANES, np.int64) for _ in range(3)]
+    assert K._load_block(pick, 0, K.rule_args(sr), *lanes) == K.LANES
+    assert all(np.array_equal(a, b) for a, b in zip(lanes, sr.unflat(pick)))  # compiled unflatten agrees
+    b, u, y = sr.unflat(pick)
+    assert np.array_equal(sr.flat(b, u, y), pick)
+    assert np.array_equal([K._flat(int(k), int(v), int(w), K.rule_args(sr)) for k, v, w in zip(b, u, y)], pick)
+
+
+def test_relation_needs_the_mean_objective(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from yambak.solver import UnsupportedRuleset, solve
+
+    with pytest.raises(UnsupportedRuleset, match="MeanScore"):
+        solve("yams-fr", {"columns": 1}, objective=TargetProbability(50), folder=tmp_path)
+    assert not list(tmp_path.iterdir())

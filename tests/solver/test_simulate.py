@@ -41,3 +41,12 @@ def test_optimal_beats_greedy(yams_fr: Strategy) -> None:
 def test_unknown_bot(yams: Strategy) -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         simulate(yams, "clever", games=10)
+
+
+def test_optimal_mean_with_max_gt_min(yams_fr_max_min: Strategy) -> None:
+    """The optimal bot, with the pair's lone value carried from turn to turn, realises the table's value."""
+    summary = simulate(yams_fr_max_min, "optimal", games=20_000, seed=77).summary()
+    standard_error = summary["std"] / summary["games"] ** 0.5
+    assert abs(summary["mean"] - yams_fr_max_min.expected_score) < 3 * standard_error
+    for bot in ("greedy", "random"):
+        assert simulate(yams_fr_max_min.rules, bot, games=500, seed=2).summary()["mean"] > 0

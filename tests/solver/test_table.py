@@ -28,6 +28,23 @@ def test_yams_fr_one_column_without_max_min(yams_fr: Strategy) -> None:
     assert yams_fr.states == 357_632
 
 
+def test_yams_fr_one_column_with_max_min(yams_fr_max_min: Strategy, yams_fr_max_min_free: Strategy,
+                                         yams_fr: Strategy) -> None:
+    # Pinned from this solver (no published figure); the end games are checked by brute force
+    # (test_induction). Dropping the relation can only help, and two more sum rows help a lot.
+    assert yams_fr_max_min.expected_score == pytest.approx(273.0740486, abs=1e-6)
+    assert yams_fr_max_min.states == 20_027_392
+    assert yams_fr_max_min_free.expected_score == pytest.approx(273.6248236, abs=1e-6)
+    assert yams_fr_max_min_free.states == 1_430_528
+    assert yams_fr.expected_score < yams_fr_max_min.expected_score <= yams_fr_max_min_free.expected_score
+
+
+def test_relation_table_round_trip(yams_fr_max_min: Strategy, cache_folder: Path) -> None:
+    again = solve("yams-fr", {"columns": 1}, folder=cache_folder)
+    assert again.loaded and again.states == yams_fr_max_min.states
+    assert np.array_equal(again.table, yams_fr_max_min.table)
+
+
 def test_tables_are_float64(yams: Strategy) -> None:
     assert yams.table.dtype == np.float64
 
@@ -68,7 +85,7 @@ def test_damaged_cache_file_is_recomputed(tmp_path: Path, monkeypatch: pytest.Mo
 
 @pytest.mark.parametrize("preset, options, words", [
     ("yams-fr", {}, "4 columns"),
-    ("yams-fr", {"columns": 1}, "relations"),
+    ("yams-fr", {"columns": 3}, "3 columns"),
     ("yamb", {}, "columns"),
     ("yammen", {}, "columns"),
 ])

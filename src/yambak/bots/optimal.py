@@ -19,13 +19,18 @@ from .strong import held_positions
 __all__ = ["optimal", "solvable", "strategy_for"]
 
 
+# A bot must answer within a moment even on its first move: tables larger than this
+# (yams-fr with max/min: 29M slots, ~20 s and ~600 MiB to solve) are left to the heuristic.
+MAX_BOT_TABLE_STATES = 5_000_000
+
+
 @lru_cache(maxsize=16)
 def _solvable(rules: Ruleset) -> bool:
     try:
-        solver_rules(rules)
+        layout = solver_rules(rules)
     except UnsupportedRuleset:
         return False
-    return True
+    return layout.n_states <= MAX_BOT_TABLE_STATES
 
 
 def solvable(rules: Ruleset) -> bool:

@@ -78,6 +78,10 @@ def box_values(
             nu = upper
         else:
             nu, ny = upper, yam
+        if i in (sr.rel_high, sr.rel_low):  # the max_gt_min pair: see `_pair_entry`
+            nb, pts, value = _pair_entry(sr, table, objective, boxes, upper, yam, i, pts)
+            yield i, np.broadcast_to(pts, shape), np.where(is_open[..., None], value, neg)
+            continue
         legal = is_open
         if active is not None:
             if sr.upper_face[i]:
@@ -95,6 +99,37 @@ def box_values(
             pts = np.where((struck > value).any(axis=-1), 0, pts)
             value = np.maximum(value, struck)
         yield i, np.broadcast_to(pts, shape), np.where(legal[..., None], value, neg)
+
+
+def _pair_entry(sr: SolverRules, table: np.ndarray, objective: Objective, boxes: np.ndarray,
+                upper: np.ndarray, yam: np.ndarray, i: int, written: np.ndarray) -> tuple:
+    """(next key, points, value) of filling row i of the max_gt_min pair with `written` points, or struck.
+
+    RULES.md section 5 with docs/decisions.md: the first box of the pair adds its
+    value and the key remembers it; the second adds its own, unless then
+    high <= low, when both score 0: the entry takes back the first box's value.
+    A struck box (strike_any) is the value 0 in the comparison.
+    """
+    bit = 1 << i
+    high = i == sr.rel_high
+    partner = sr.rel_low if high else sr.rel_high
+    mask = (boxes & sr.full_mask) | bit
+    second = ((boxes >> partner) & 1).astype(bool)
+    held = sr.pend_values[np.where(second, boxes >> sr.n_rows, 0)]
+
+    def entry(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        zeroed = (w <= held) if high else (held <= w)
+        pts = np.where(second, np.where(zeroed, -held, w), w)
+        nb = np.where(second, mask, mask | (sr.pend_index[w] << sr.n_rows))
+        return nb, pts, objective.after_box(pts, table[sr.flat(nb, upper, yam)])
+
+    nb, pts, value = entry(np.asarray(written))
+    if sr.strike_any:
+        snb, spts, struck = entry(np.zeros_like(np.asarray(written)))
+        better = (struck > value).any(axis=-1)
+        nb, pts = np.where(better, snb, nb), np.where(better, spts, pts)
+        value = np.maximum(value, struck)
+    return nb, pts, value
 
 
 def best_box_value(sr: SolverRules, table: np.ndarray, objective: Objective,
@@ -119,6 +154,9 @@ def last_roll_values(sr: SolverRules, table: np.ndarray, objective: Objective,
     and spread over the 252 hands by a row gather; the joker, which only touches
     the six yams, is patched in afterwards with the general `box_values`.
     """
+    if sr.rel_high >= 0:  # the general form covers the relation's pair
+        return best_box_value(sr, table, objective, boxes[None], upper[None], yam[None],
+                              np.arange(D.N_ROLLS)[:, None])
     size, width = len(boxes), objective.width
     best = np.full((D.N_ROLLS, size, width), -np.inf)
     cap = sr.n_upper - 1
@@ -199,7 +237,11 @@ def solve_table(sr: SolverRules, objective: Objective, chunk: int = CHUNK,
     roll with numpy (`last_roll_values`) and run the compiled keep lattice on it.
     """
     from . import _kernels as K  # imported on first use: numba costs 0.3 s to import
+    from ._layout import UnsupportedRuleset
 
+    if sr.rel_high >= 0 and not isinstance(objective, MeanScore):
+        # An entry that zeroes the pair takes points back, which a target's "points still needed" cannot hold.
+        raise UnsupportedRuleset("relations are solved for the expected score (MeanScore) only")
     table = np.empty((sr.n_states, objective.width))
     table[:] = objective.terminal()
     count = len(sr.level_states(sr.n_rows))

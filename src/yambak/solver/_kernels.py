@@ -47,9 +47,10 @@ def rule_args(sr: SolverRules) -> tuple:
     """The ruleset fields the kernels read, as a tuple numba can take.
 
     (score, joker_score, upper_face, yam_face, row_of_face, threshold, bonus,
-    n_upper, n_yam, yam_row, joker_bonus, lower_mask, strike_any), as in
-    `SolverRules`; row_of_face[f] is the upper row of face f (-1: none) and
-    lower_mask the bits of the rows that are not upper rows.
+    n_upper, n_yam, yam_row, joker_bonus, lower_mask, strike_any, rel_high,
+    rel_low, n_rows, pend_values, pend_index), as in `SolverRules`;
+    row_of_face[f] is the upper row of face f (-1: none) and lower_mask the
+    bits of the rows that are not upper rows.
     """
     row_of_face = np.full(D.FACES + 1, -1, dtype=np.int64)
     for i, f in enumerate(sr.upper_face):
@@ -59,7 +60,55 @@ def rule_args(sr: SolverRules) -> tuple:
     return (np.ascontiguousarray(sr.score, dtype=np.int64), np.ascontiguousarray(sr.joker_score, dtype=np.int64),
             np.ascontiguousarray(sr.upper_face, dtype=np.int64), np.ascontiguousarray(sr.yam_face, dtype=np.int64),
             row_of_face, int(sr.threshold), int(sr.bonus), int(sr.n_upper), int(sr.n_yam), int(sr.yam_row),
-            int(sr.joker_bonus), int(lower_mask), bool(sr.strike_any))
+            int(sr.joker_bonus), int(lower_mask), bool(sr.strike_any), int(sr.rel_high), int(sr.rel_low),
+            int(sr.n_rows), np.ascontiguousarray(sr.pend_values, dtype=np.int64),
+            np.ascontiguousarray(sr.pend_index, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _flat(key: int, u: int, y: int, rules: tuple) -> int:
+    """`SolverRules.flat` for one state."""
+    n_upper, n_yam, hi, lo, n_rows, n_pend = rules[7], rules[8], rules[13], rules[14], rules[15], len(rules[16])
+    if hi < 0:
+        return (key * n_upper + u) * n_yam + y
+    a, b = min(hi, lo), max(hi, lo)
+    mask = key & ((1 << n_rows) - 1)
+    pend = key >> n_rows
+    low_bits = (1 << a) - 1
+    mid_bits = ((1 << (b - 1)) - 1) ^ low_bits
+    other = (mask & low_bits) | ((mask >> 1) & mid_bits) | ((mask >> 2) & ~((1 << (b - 1)) - 1))
+    h, l_ = (mask >> hi) & 1, (mask >> lo) & 1
+    if h and l_:
+        p = 1 + 2 * n_pend
+    elif h:
+        p = 1 + pend
+    elif l_:
+        p = 1 + n_pend + pend
+    else:
+        p = 0
+    return ((other * (2 + 2 * n_pend) + p) * n_upper + u) * n_yam + y
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unslot(slot: int, rules: tuple) -> int:
+    """`SolverRules.unslot` for one state."""
+    hi, lo, n_rows, n_pend = rules[13], rules[14], rules[15], len(rules[16])
+    if hi < 0:
+        return slot
+    a, b = min(hi, lo), max(hi, lo)
+    width = 2 + 2 * n_pend
+    other = slot // width
+    p = slot - other * width
+    low_bits = (1 << a) - 1
+    mid_bits = ((1 << (b - 1)) - 1) ^ low_bits
+    mask = (other & low_bits) | ((other & mid_bits) << 1) | ((other >> (b - 1)) << (b + 1))
+    if p == 1 + 2 * n_pend:
+        return mask | (1 << hi) | (1 << lo)
+    if p >= 1 and p <= n_pend:
+        return mask | (1 << hi) | ((p - 1) << n_rows)
+    if p > n_pend:
+        return mask | (1 << lo) | ((p - 1 - n_pend) << n_rows)
+    return mask
 
 
 # ---------------------------------------------------------------------------------------------
@@ -146,7 +195,9 @@ def _last_roll(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.
     and spread over the hands, rows closed in every lane are skipped, and the
     joker (yam box filled, hand a yam) is recomputed for the six yams.
     """
-    score, _, upper_face, _, _, threshold, bonus, n_upper, n_yam, yam_row, _, _, strike_any = rules
+    score, upper_face, threshold, bonus, n_upper, yam_row, strike_any = (
+        rules[0], rules[2], rules[5], rules[6], rules[7], rules[9], rules[12])
+    n_yam, rel_high, rel_low = rules[8], rules[13], rules[14]
     lanes = x.shape[1]
     cap = n_upper - 1
     neg = -np.inf
@@ -176,14 +227,16 @@ def _last_roll(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.
                     pts = gain
                     if threshold and u < threshold and u + gain >= threshold:
                         pts += bonus
-                    v = table[(nb * n_upper + min(u + gain, cap)) * n_yam + yam[w]] + pts
+                    v = table[_flat(nb, min(u + gain, cap), yam[w], rules)] + pts
                     if strike_any:  # a struck upper box adds nothing to the upper sum
-                        v = max(v, table[(nb * n_upper + u) * n_yam + yam[w]] + 0.0)
+                        v = max(v, table[_flat(nb, u, yam[w], rules)] + 0.0)
                     six[c, w] = v
             for r in range(_N_ROLLS):
                 c = _COUNTS[_FULL + r, face]
                 for w in range(lanes):
                     x[_FULL + r, w] = max(x[_FULL + r, w], six[c, w])
+        elif i == rel_high or i == rel_low:
+            _pair_row(table, boxes, upper, yam, rules, i, x)
         else:
             is_yam = i == yam_row
             for w in range(lanes):
@@ -191,7 +244,7 @@ def _last_roll(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.
                     fut[w] = neg
                     fut1[w] = neg
                 else:
-                    base = ((boxes[w] | bit) * n_upper + upper[w]) * n_yam
+                    base = _flat(boxes[w] | bit, upper[w], 0, rules)
                     if is_yam:  # the yam flag becomes "this box holds a non-zero value"
                         fut[w] = table[base]
                         fut1[w] = table[base + 1]
@@ -209,6 +262,61 @@ def _last_roll(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.
 
 
 @njit(cache=True, nogil=True)
+def _pair_row(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray,
+              rules: tuple, i: int, x: np.ndarray) -> None:
+    """The last-roll values of filling row i of the max_gt_min pair (RULES.md section 5), merged into x.
+
+    The first box of the pair writes its value (or 0 when struck) and the key
+    remembers it; the second writes its value, unless high <= low, when it
+    takes back the first box's value instead (both score 0), struck or not.
+    As in `box_values`: each entry adds its points to one table entry.
+    """
+    score, strike_any, rel_high, rel_low, n_rows, pend_values, pend_index = (
+        rules[0], rules[12], rules[13], rules[14], rules[15], rules[16], rules[17])
+    lanes = x.shape[1]
+    n_pend = len(pend_values)
+    bit = 1 << i
+    partner = rel_low if i == rel_high else rel_high
+    high = i == rel_high
+    neg = -np.inf
+    first = np.empty((n_pend, lanes))  # partner open: future per value written
+    second = np.empty(lanes)  # partner filled: future of the completed pair
+    held = np.zeros(lanes, dtype=np.int64)  # the partner's value
+    kind = np.zeros(lanes, dtype=np.int64)  # 0 closed, 1 first of the pair, 2 second
+    struck = np.full(lanes, neg)
+    for w in range(lanes):
+        b = boxes[w]
+        if b & bit:
+            continue
+        mask = (b & ((1 << n_rows) - 1)) | bit
+        if b >> partner & 1:
+            kind[w] = 2
+            held[w] = pend_values[b >> n_rows]
+            second[w] = table[_flat(mask, upper[w], yam[w], rules)]
+            if strike_any:
+                zeroed = (0 <= held[w]) if high else (held[w] <= 0)
+                struck[w] = second[w] + (-held[w] if zeroed else 0)
+        else:
+            kind[w] = 1
+            for j in range(n_pend):
+                first[j, w] = table[_flat(mask | (j << n_rows), upper[w], yam[w], rules)]
+            if strike_any:
+                struck[w] = first[pend_index[0], w] + 0
+    for r in range(_N_ROLLS):
+        pts = score[i, r]
+        j = pend_index[pts]
+        for w in range(lanes):
+            if kind[w] == 1:
+                v = first[j, w] + pts
+            elif kind[w] == 2:
+                zeroed = (pts <= held[w]) if high else (held[w] <= pts)
+                v = second[w] + (-held[w] if zeroed else pts)
+            else:
+                v = neg
+            x[_FULL + r, w] = max(x[_FULL + r, w], max(v, struck[w]))
+
+
+@njit(cache=True, nogil=True)
 def _joker(table: np.ndarray, b: int, u: int, y: int, rules: tuple, last: np.ndarray) -> None:
     """Overwrite the six yam hands of one state whose yam box is filled with their joker value.
 
@@ -217,7 +325,7 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: tuple, last: np.nda
     while the yam box holds a non-zero value.
     """
     (score, joker_score, upper_face, yam_face, row_of_face, threshold, bonus, n_upper, n_yam, yam_row,
-     joker_bonus, lower_mask, strike_any) = rules
+     joker_bonus, lower_mask, strike_any) = rules[:13]
     cap = n_upper - 1
     lower_open = (b & lower_mask) != lower_mask
     extra = joker_bonus * y
@@ -258,16 +366,18 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: tuple, last: np.nda
 
 
 @njit(cache=True, nogil=True)
-def _load_block(states: np.ndarray, start: int, n_upper: int, n_yam: int,
+def _load_block(states: np.ndarray, start: int, rules: tuple,
                 boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> int:
     """Unflatten states[start:start + LANES] into the lane arrays (a short tail repeats its last state)."""
+    n_upper, n_yam = rules[7], rules[8]
     count = min(LANES, len(states) - start)
     for w in range(LANES):
         s = states[start + min(w, count - 1)]
         rest = s // n_yam
         yam[w] = s - rest * n_yam
-        boxes[w] = rest // n_upper
-        upper[w] = rest - boxes[w] * n_upper
+        slot = rest // n_upper
+        upper[w] = rest - slot * n_upper
+        boxes[w] = _unslot(slot, rules)
     return count
 
 
@@ -277,13 +387,12 @@ def mean_turn_starts(table: np.ndarray, states: np.ndarray, rules: tuple, rolls:
 
     `table` is the flat (n_states,) table, read and written in place: the solver's inner loop.
     """
-    n_upper, n_yam = rules[7], rules[8]
     x = np.empty((_N, LANES))
     boxes = np.empty(LANES, dtype=np.int64)
     upper = np.empty(LANES, dtype=np.int64)
     yam = np.empty(LANES, dtype=np.int64)
     for start in range(0, len(states), LANES):
-        count = _load_block(states, start, n_upper, n_yam, boxes, upper, yam)
+        count = _load_block(states, start, rules, boxes, upper, yam)
         _last_roll(table, boxes, upper, yam, rules, x)
         _turn_start(x, rolls)
         for w in range(count):
@@ -300,13 +409,12 @@ def mean_keep_values(table: np.ndarray, states: np.ndarray, rules: tuple, rolls:
     stopping and a proper keep; RULES.md section 1 on all-held rolls). A keep
     decision needs nothing else, so the turn-start stage is not built.
     """
-    n_upper, n_yam = rules[7], rules[8]
     x = np.empty((_N, LANES))
     boxes = np.empty(LANES, dtype=np.int64)
     upper = np.empty(LANES, dtype=np.int64)
     yam = np.empty(LANES, dtype=np.int64)
     for start in range(0, len(states), LANES):
-        count = _load_block(states, start, n_upper, n_yam, boxes, upper, yam)
+        count = _load_block(states, start, rules, boxes, upper, yam)
         _last_roll(table, boxes, upper, yam, rules, x)
         for j in range(rolls - 1, 0, -1):
             _down(x)

@@ -13,13 +13,23 @@ The flat index is `((boxes * n_upper) + upper) * n_yam + yam`, so the upper
 variants of one box set sit next to each other and a whole level (box sets with
 the same number of filled boxes) is a handful of contiguous runs.
 
+A `max_gt_min` relation (RULES.md section 5) adds what the state must remember
+while exactly one box of its high/low pair is filled: the value written there
+(0 when struck). `boxes` is then a *key*, the bit mask plus the index of that
+value (`pend_values`) shifted above the row bits (`boxes | pend << n_rows`, the
+index 0 whenever the pair is empty or complete), and the flat index replaces
+`boxes` by a compact slot: the mask of the other rows times the 2 + 2P pair
+states (empty, high filled with each of the P values, low filled with each,
+both). Without a relation the key is the mask and the slot is the key, so the
+layout (and every stored table) is exactly the one above.
+
 Rows are read from the ruleset data (kind, face, points); nothing here names a
 Yahtzee category.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,10 +64,24 @@ class SolverRules:
     n_yam: int  # size of the yam-flag axis
     strike_any: bool
     yam_face: np.ndarray  # (252,) int: face of a five-of-a-kind hand, 0 otherwise
+    rel_high: int = -1  # max_gt_min relation: the high row (-1: no relation)
+    rel_low: int = -1  # ... and its low row
+    pend_values: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # (P,) values a lone pair box can hold
+    pend_index: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # value -> index in pend_values (-1: impossible)
+
+    @property
+    def n_pend(self) -> int:
+        return len(self.pend_values) if self.rel_high >= 0 else 1
+
+    @property
+    def n_slots(self) -> int:
+        if self.rel_high < 0:
+            return 1 << self.n_rows
+        return (1 << (self.n_rows - 2)) * (2 + 2 * self.n_pend)
 
     @property
     def n_states(self) -> int:
-        return (1 << self.n_rows) * self.n_upper * self.n_yam
+        return self.n_slots * self.n_upper * self.n_yam
 
     @property
     def full_mask(self) -> int:
@@ -67,13 +91,54 @@ class SolverRules:
     def upper_mask(self) -> int:
         return sum(1 << i for i in range(self.n_rows) if self.upper_face[i])
 
+    def slot(self, boxes: np.ndarray | int) -> np.ndarray | int:
+        """Compact slot of a key (see the module docstring); the key itself without a relation."""
+        if self.rel_high < 0:
+            return boxes
+        a, b = sorted((self.rel_high, self.rel_low))
+        mask = boxes & self.full_mask
+        pend = boxes >> self.n_rows
+        low_bits, mid_bits = (1 << a) - 1, ((1 << (b - 1)) - 1) ^ ((1 << a) - 1)
+        other = (mask & low_bits) | ((mask >> 1) & mid_bits) | ((mask >> 2) & ~((1 << (b - 1)) - 1))
+        h, lo = (mask >> self.rel_high) & 1, (mask >> self.rel_low) & 1
+        p = np.where(h & lo, 1 + 2 * self.n_pend, np.where(h, 1 + pend, np.where(lo, 1 + self.n_pend + pend, 0)))
+        out = other * (2 + 2 * self.n_pend) + p
+        return int(out) if np.ndim(out) == 0 else out
+
+    def unslot(self, slot: np.ndarray) -> np.ndarray:
+        """The key of a slot (inverse of `slot`)."""
+        if self.rel_high < 0:
+            return slot
+        a, b = sorted((self.rel_high, self.rel_low))
+        other, p = np.divmod(slot, 2 + 2 * self.n_pend)
+        low_bits, mid_bits = (1 << a) - 1, ((1 << (b - 1)) - 1) ^ ((1 << a) - 1)
+        mask = (other & low_bits) | ((other & mid_bits) << 1) | ((other >> (b - 1)) << (b + 1))
+        both, h = p == 1 + 2 * self.n_pend, (p >= 1) & (p <= self.n_pend)
+        lo = (p > self.n_pend) & ~both
+        mask = mask | ((h | both) << self.rel_high) | ((lo | both) << self.rel_low)
+        pend = np.where(h, p - 1, np.where(lo, p - 1 - self.n_pend, 0))
+        return mask | (pend << self.n_rows)
+
     def flat(self, boxes: np.ndarray | int, upper: np.ndarray | int, yam: np.ndarray | int) -> np.ndarray | int:
-        return (boxes * self.n_upper + upper) * self.n_yam + yam
+        return (self.slot(boxes) * self.n_upper + upper) * self.n_yam + yam
 
     def unflat(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         rest, yam = np.divmod(index, self.n_yam)
-        boxes, upper = np.divmod(rest, self.n_upper)
-        return boxes, upper, yam
+        slot, upper = np.divmod(rest, self.n_upper)
+        return self.unslot(slot), upper, yam
+
+    def after_pair_entry(self, boxes: np.ndarray, row: np.ndarray, written: np.ndarray) -> np.ndarray:
+        """Keys after writing `written` (0: struck) in `row`, for any rows (relation bookkeeping included)."""
+        nb = boxes | np.left_shift(1, row)
+        if self.rel_high < 0:
+            return nb
+        mask = nb & self.full_mask
+        pair = (1 << self.rel_high) | (1 << self.rel_low)
+        in_pair = (row == self.rel_high) | (row == self.rel_low)
+        both = (mask & pair) == pair
+        first = in_pair & ~both
+        pend = self.pend_index[np.clip(written, 0, len(self.pend_index) - 1)]
+        return np.where(both, mask, np.where(first, mask | (pend << self.n_rows), nb))
 
     def reachable_upper(self) -> np.ndarray:
         """(2**n_upper_rows, n_upper) bool: which capped upper sums a set of filled upper rows allows.
@@ -104,13 +169,24 @@ class SolverRules:
         for j, i in enumerate(upper_rows):
             compact |= (masks >> i & 1) << j
         ok = self.reachable_upper()[compact]  # (n_masks, n_upper)
+        if self.rel_high >= 0:  # one key per value the lone pair box can hold
+            keys, oks = [masks[((masks >> self.rel_high) & 1) == ((masks >> self.rel_low) & 1)]], []
+            oks.append(ok[((masks >> self.rel_high) & 1) == ((masks >> self.rel_low) & 1)])
+            for row, other in ((self.rel_high, self.rel_low), (self.rel_low, self.rel_high)):
+                lone = (((masks >> row) & 1) == 1) & (((masks >> other) & 1) == 0)
+                values = {int(v) for v in self.score[row]} | ({0} if self.strike_any else set())
+                pends = np.array([self.pend_index[v] for v in sorted(values)], dtype=np.int64)
+                keys.append((masks[lone][:, None] | (pends[None, :] << self.n_rows)).reshape(-1))
+                oks.append(np.repeat(ok[lone], len(pends), axis=0))
+            masks, ok = np.concatenate(keys), np.concatenate(oks)
         if self.n_yam == 2:
             yam_filled = (masks >> self.yam_row & 1).astype(bool)
             ok = np.stack([ok, ok & yam_filled[:, None]], axis=-1)  # (n_masks, n_upper, 2)
         else:
             ok = ok[:, :, None]
         flat = self.flat(masks[:, None, None], np.arange(self.n_upper)[None, :, None], np.arange(self.n_yam)[None, None, :])
-        return np.asarray(flat)[ok]
+        out = np.asarray(flat)[ok]
+        return np.sort(out) if self.rel_high >= 0 else out
 
 
 def solver_rules(ruleset: Ruleset) -> SolverRules:
@@ -121,10 +197,16 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
     column = ruleset.columns[0]
     if column.order != "free" or column.rolls is not None or column.announce:
         raise UnsupportedRuleset(f"column {column.id!r} is not a plain free column")
+    rel_high = rel_low = -1
     if ruleset.relations:
-        names = ", ".join(r.kind for r in ruleset.relations)
-        raise UnsupportedRuleset(f"relations between boxes ({names}) are not solved exactly; "
-                                 "try max_min=false or max_gt_min=false")
+        relation = ruleset.relations[0]
+        if len(ruleset.relations) > 1 or relation.kind != "max_gt_min" or relation.last_resort:
+            names = ", ".join(r.kind for r in ruleset.relations)
+            raise UnsupportedRuleset(f"relations between boxes ({names}) are not solved exactly; "
+                                     "only one max_gt_min relation without last_resort is")
+        rel_high, rel_low = ruleset.row_index[relation.high], ruleset.row_index[relation.low]
+        if ruleset.rows[rel_high].is_upper or ruleset.rows[rel_low].is_upper or ruleset.joker is not None:
+            raise UnsupportedRuleset("a max_gt_min relation on upper rows or with a joker is not solved exactly")
     if ruleset.modifiers:
         raise UnsupportedRuleset(f"modifiers ({', '.join(sorted(ruleset.modifiers))}) are not solved exactly")
     if ruleset.dice != D.DICE:
@@ -145,6 +227,16 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
         yam_row = ruleset.row_index[ruleset.joker.row]
         joker_bonus = ruleset.joker.bonus
     yam_face = np.array([h[0] if len(set(h)) == 1 else 0 for h in hands], dtype=np.int64)
+    relation_fields: dict = {}
+    if rel_high >= 0:
+        # Values a lone pair box can hold: what the dice write there, or 0 (a scratch or a strike).
+        values = sorted({0} | {int(v) for v in score[rel_high]} | {int(v) for v in score[rel_low]})
+        if min(values) < 0:
+            raise UnsupportedRuleset("negative values in a max_gt_min pair are not solved exactly")
+        pend_index = np.full(max(values) + 1, -1, dtype=np.int64)
+        pend_index[values] = np.arange(len(values))
+        relation_fields = {"rel_high": rel_high, "rel_low": rel_low,
+                           "pend_values": np.array(values, dtype=np.int64), "pend_index": pend_index}
     return SolverRules(
         ruleset=ruleset,
         n_rows=len(ruleset.rows),
@@ -160,4 +252,5 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
         n_yam=2 if yam_row >= 0 else 1,
         strike_any=ruleset.strike_any,
         yam_face=yam_face,
+        **relation_fields,
     )

@@ -83,7 +83,7 @@ class Advice:
 
 
 def position_state(strategy: Strategy, position: Position) -> tuple[int, int, int, int]:
-    """(filled-box mask, capped upper sum, yam flag, points on the sheet), or PositionError."""
+    """(filled-box key (see `_layout`), capped upper sum, yam flag, points on the sheet), or PositionError."""
     sr = strategy.rules
     ruleset = sr.ruleset
     boxes = upper = score = 0
@@ -105,6 +105,14 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
             upper += value
     if boxes == sr.full_mask:
         raise PositionError("the sheet is full: nothing left to decide")
+    if sr.rel_high >= 0:  # max_gt_min: a complete pair with high <= low scores 0; a lone box is remembered
+        values = {i: int(v) for name, v in position.filled.items() if (i := ruleset.parse_box(name)) is not None}
+        high, low = values.get(sr.rel_high), values.get(sr.rel_low)
+        if high is not None and low is not None:
+            if high <= low:
+                score -= high + low
+        elif high is not None or low is not None:
+            boxes |= int(sr.pend_index[high if high is not None else low]) << sr.n_rows
     if sr.threshold and upper >= sr.threshold:
         score += sr.bonus
     yam = 0

@@ -120,7 +120,8 @@ class _Greedy:
         return np.array([D.INDEX[(f,) * c] for f, c in zip(face.tolist(), n.tolist())], dtype=np.int64)
 
     def box(self, rng: np.random.Generator, values: np.ndarray, points: np.ndarray) -> np.ndarray:
-        return np.where(np.isfinite(values), points, -1).argmax(axis=0)
+        # Legal boxes only: an entry that zeroes a max_gt_min pair adds negative points.
+        return np.where(np.isfinite(values), points, np.iinfo(np.int64).min).argmax(axis=0)
 
 
 class _Random:
@@ -168,7 +169,7 @@ def _play_block(sr: SolverRules, strategy: Strategy | None, bot: Any, rng: np.ra
             yam = np.where(row == sr.yam_row, (written > 0).astype(np.int64), yam)
         for i in yam_rows:
             yam_scored |= (row == i) & (written > 0)
-        boxes |= np.left_shift(1, row)
+        boxes = sr.after_pair_entry(boxes, row, points[row, game])  # a pair's first entry: its points
     reached = upper >= sr.threshold if sr.threshold else np.zeros(games, dtype=bool)
     return score, reached, yam_scored
 
