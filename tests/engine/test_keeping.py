@@ -44,3 +44,16 @@ def test_bad_roll_numbers() -> None:
     for bad in (0, 4, "2", True):
         with pytest.raises(IllegalAction):
             typed_turn(s, (1, 2, 3, 4, 5), bad, "chance")  # type: ignore[arg-type]
+
+
+def test_fillable_boxes_by_roll_number() -> None:
+    s = game("yammen")
+    after1, after2, after3 = (set(s.fillable(r)) for r in (1, 2, 3))
+    assert {"down.ones", "up.yam", "poot.sixes", "annonce.plus"} <= after1
+    assert "en_deux.ones" not in after1 and "en_deux.ones" in after2 and "en_deux.ones" not in after3
+    assert "poot.ones" not in after3 and "annonce.ones" in after3 and "down.twos" not in after3
+    assert s.fillable(4) == []
+    # every box offered for a roll number takes a kept turn on some dice
+    for roll, boxes in ((1, after1), (2, after2), (3, after3)):
+        for box in boxes:
+            play_turn(s, typed_turn(s, (1, 2, 3, 4, 6), roll, box))

@@ -166,6 +166,18 @@ class GameState:
             out[self.rules.box_id(box)] = max(values)
         return out
 
+    def fillable(self, roll: int, player: int | None = None) -> list[str]:
+        """Boxes the player's sheet could take right after roll `roll` of a turn, before the dice
+        are known (open, in fill order, allowed after that roll; announce boxes after roll 1).
+        What a score-keeper offers for a typed roll number; the dice may still rule some out."""
+        p = self.current if player is None else player
+        if not 1 <= roll <= self.rules.rolls_per_turn or self.sheets[p].full:
+            return []
+        boxes = set(self._fillable(p, roll, None))
+        if roll > 1:  # a box of an announce column, announced at the table after roll 1
+            boxes.update(b for b in self._fillable(p, 1, None) if self._column(b).announce)
+        return [self.rules.box_id(b) for b in sorted(boxes)]
+
     def announceable(self, player: int | None = None) -> list[str]:
         """Boxes the player may announce now (right after roll 1, none announced yet)."""
         p = self.current if player is None else player
