@@ -390,3 +390,33 @@ def test_column_winners_follow_roll_offs() -> None:
     assert winners["poot"] == [1] and winners["total"] == [0]
     shared = replay({**case["record"], "rolloffs": {}}).column_winners()
     assert shared["poot"] == [0, 1]
+
+
+@pytest.mark.parametrize(
+    "rolloffs, reason",
+    [
+        ({"poot": [{"0": [1, 1, 1, 1, 1], "1": [2, 2, 2, 2, 2]}, {"0": [6, 6, 6, 6, 6], "1": [1, 1, 1, 1, 1]}]}, "round 2"),
+        ({"down": [{"0": [1, 1, 1, 1, 1], "1": [2, 2, 2, 2, 2]}]}, "expected no round"),
+        ({"poot": [{"0": [1, 1, 1, 1, 1]}]}, "two or more seats"),
+        ({"poot": [{"0": [1, 1, 1, 1, 1], "2": [6, 6, 6, 6, 6]}]}, "no seat"),
+        ({"nowhere": [{"0": [1, 1, 1, 1, 1], "1": [2, 2, 2, 2, 2]}]}, "not a column id"),
+    ],
+)
+def test_bad_rolloffs_are_refused_not_crashed_on(rolloffs, reason) -> None:  # type: ignore[no-untyped-def]
+    from yambak.engine import RecordError
+
+    case = json.loads((GOLDEN / "yammen--full-game-two-players.json").read_text())
+    with pytest.raises(RecordError) as info:
+        replay({**case["record"], "rolloffs": rolloffs})
+    assert info.value.turn is None and reason in str(info.value)
+
+
+def test_a_rolloff_round_must_be_rolled_by_the_tied_seats_only() -> None:
+    from yambak.engine import RecordError
+
+    # three players where two tie: a round naming the third is refused
+    rules = load_ruleset("yammen")
+    s = new_game(rules, ["A", "B", "C"], dice=ManualDice())
+    record = state_to_record(s).to_dict()
+    with pytest.raises(RecordError, match="finished column-points games only"):
+        replay({**record, "rolloffs": {"total": [{"0": [1, 1, 1, 1, 1], "2": [6, 6, 6, 6, 6]}]}})

@@ -39,8 +39,9 @@ def test_a_round_is_kept_and_saved(tmp_path: Path) -> None:
 
 def test_refusals_change_nothing(tmp_path: Path) -> None:
     s = session(tmp_path)
-    out = type_lines(s, "free.ones", "1234", "77777", "11234", "down.twos", "poot.ones x", "announce free.ones")
+    out = type_lines(s, "free.ones", "1234", "77777", "11234", "down.twos", "poot.ones x", "announce free.ones", "foo")
     assert out[0].startswith("Refused: roll the dice")
+    assert out[7].startswith("Not understood: 'foo' is neither dice nor a box")
     assert out[1].startswith("Not understood") and out[2].startswith("Not understood")
     assert out[4].startswith("Refused: down is filled down")
     assert out[5].startswith("Not understood")

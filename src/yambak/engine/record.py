@@ -15,6 +15,7 @@ from ..rules import RulesetError, load_ruleset
 from .actions import Announce, Hold, Roll, Score
 from .dice import DiceSource, ManualDice
 from .errors import IllegalAction, RecordError
+from .scoresheet import tied_groups
 from .state import GameState, TurnRecord, new_game
 
 __all__ = ["FORMAT", "GameRecord", "replay", "state_to_record", "summary"]
@@ -247,10 +248,22 @@ def _check_rolloffs(state: GameState, record: GameRecord) -> None:
         return
     if not state.finished or state.rules.match.kind != "column_points":
         raise _bad("rolloffs belong to finished column-points games only")
-    targets = {c.id for c in state.rules.columns} | {"total"}
-    for target, _ in record.rolloffs:
-        if target not in targets:
+    results = {c.id: [cols[ci].total for cols in map(state.column_scores, range(len(state.players)))]
+               for ci, c in enumerate(state.rules.columns)}
+    results["total"] = state.totals()
+    for target, rounds in record.rolloffs:
+        if target not in results:
             raise _bad(f"rolloffs: {target!r} is not a column id or \"total\"")
+        tied = tied_groups(results[target])
+        for k, round_ in enumerate(rounds, start=1):
+            # each round is rolled by exactly the seats still tied after the rounds before it
+            seats = sorted(seat for seat, _ in round_)
+            if len(tied) < 2 or seats != tied:
+                expected = "no round" if len(tied) < 2 else f"seats {', '.join(map(str, tied))}"
+                raise _bad(f"rolloffs.{target}: round {k} is rolled by seats {', '.join(map(str, seats))}; expected {expected}")
+            pips = {seat: sum(dice) for seat, dice in round_}
+            best = max(pips.values())
+            tied = [seat for seat in tied if pips[seat] == best]
 
 
 def state_to_record(state: GameState) -> GameRecord:

@@ -51,9 +51,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from ..engine import SeededDice
     from .game import GameSession
 
+    from ..bots import LEVELS, POLICIES
+
     people = args.players or ["You"]
-    bots = args.bots or []
-    names = people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(bots)]
+    bots = [LEVELS.get(b, b) for b in args.bots or []]
+    unknown = [b for b in bots if b not in POLICIES]
+    if unknown:
+        print(f"yambak: unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICIES])})", file=sys.stderr)
+        return 2
+    names = people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])]
     seats = {len(people) + i: b for i, b in enumerate(bots)}
     dice = SeededDice(args.seed) if args.seed is not None else None
     session = GameSession(_rules(args), names, seats, dice=dice, seed=args.seed)
@@ -74,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("play", help="play in the terminal, against bots or hot-seat")
     p.add_argument("preset", nargs="?", default="yams", help="a preset id or a ruleset .toml file")
     p.add_argument("--players", nargs="+", metavar="NAME", help="the people playing, in seat order")
-    p.add_argument("--bots", nargs="+", metavar="POLICY", choices=["greedy", "random"], help="bots after them")
+    p.add_argument("--bots", nargs="+", metavar="BOT", help="bots after them: easy, medium, hard (or a policy name)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="a ruleset option")
     p.add_argument("--seed", type=int, help="reproducible dice (default: secure random dice)")
     p.set_defaults(func=_cmd_play)

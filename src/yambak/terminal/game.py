@@ -45,8 +45,7 @@ class GameSession:
     def view(self) -> str:
         s = self.state
         if s.finished:
-            winners = " and ".join(s.players[w] for w in s.winners())
-            return render_sheets(s) + f"\nWinner: {winners}."
+            return render_sheets(s)  # ends with the winner
         p = s.current
         turn = s.turns[p]
         if not turn.rolls:

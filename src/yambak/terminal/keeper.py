@@ -137,8 +137,10 @@ class KeeperSession:
             if "".join(words).isdigit():
                 n = self.state.rules.rolled_dice
                 return f"Not understood: a roll is all {n} dice, each 1 to 6, e.g. {'66231'[:n]}{'4' * (n - 5)}."
-            if len(words) == 1:
+            if len(words) == 1 and self.state.rules.parse_box(words[0]) is not None:
                 return self._act(Score(p, words[0]), None)
+            if len(words) == 1:
+                return f"Not understood: {words[0]!r} is neither dice nor a box. Type help."
             return f"Not understood: {line.strip()!r}. Type help."
         except (IllegalAction, RecordError) as exc:
             return f"Refused: {exc.message}"
