@@ -96,7 +96,8 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        return all(s.full for s in self.sheets)
+        # every completed turn fills exactly one box
+        return len(self.history) == self.rules.n_boxes * len(self.players)
 
     @property
     def turn(self) -> Turn:
@@ -266,9 +267,11 @@ class GameState:
         return self._replace(turns=turns, **changes)
 
     def _replace(self, **changes: Any) -> "GameState":
-        values = {name: getattr(self, name) for name in _FIELDS}
-        values.update(changes)
-        return GameState(**values)
+        # A field-by-field copy: cheaper than dataclasses.replace on this hot path.
+        new = object.__new__(GameState)
+        for name in _FIELDS:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
 
     def _positions(self, dice: Any, what: str) -> frozenset[int]:
         n = self.rules.rolled_dice
