@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from yambak.engine import IllegalAction, ManualDice, new_game, play_turn, scratch_turn, summary, typed_turn
+from yambak.engine import (
+    IllegalAction,
+    ManualDice,
+    RecordError,
+    new_game,
+    play_turn,
+    replay,
+    scratch_turn,
+    state_to_record,
+    summary,
+    typed_turn,
+)
 from yambak.rules import load_ruleset
 
 
@@ -32,6 +43,13 @@ def test_scratch_finds_dice_that_score_nothing() -> None:
     turn = scratch_turn(s, "yam")
     s2 = play_turn(s, turn)
     assert s2.sheets[0].written[s.rules.box_index("free", "yam")] == 0
+    # the record says the dice stand in for a scratch, and replays to the same sheet
+    record = state_to_record(s2).to_dict()
+    assert record["turns"][0]["scratch"] is True and replay(record).sheets == s2.sheets
+    bad = {**record, "turns": [{**record["turns"][0], "rolls": [[6, 6, 6, 6, 6]]}]}
+    with pytest.raises(RecordError) as info:
+        replay(bad)  # five sixes score 50 in yam: not a scratch
+    assert info.value.code == "illegal/no-scratch"
     with pytest.raises(IllegalAction) as info:
         scratch_turn(s, "chance")  # every roll scores in chance
     assert info.value.code == "illegal/no-scratch"

@@ -9,6 +9,7 @@ can change a score, so the record scores and checks exactly like the real turn.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations_with_replacement
 
 from .errors import IllegalAction
@@ -51,7 +52,7 @@ def scratch_turn(state: GameState, box: str) -> TurnRecord:
         except IllegalAction:
             continue
         if after.sheets[state.current].written[index] == 0:
-            return turn
+            return replace(turn, scratch=True)
     raise IllegalAction("illegal/no-scratch", f"{rules.box_id(index)} cannot be scratched: every roll scores there")
 
 

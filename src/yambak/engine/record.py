@@ -23,7 +23,7 @@ __all__ = ["FORMAT", "GameRecord", "replay", "state_to_record", "summary"]
 FORMAT = "yambak-game/1"
 _KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending"}
 _PENDING_KEYS = {"player", "rolls", "held", "announce"}
-_TURN_KEYS = {"player", "rolls", "announce", "box", "strike", "use"}
+_TURN_KEYS = {"player", "rolls", "announce", "box", "strike", "use", "scratch"}
 
 
 def _bad(message: str, turn: int | None = None) -> RecordError:
@@ -101,6 +101,8 @@ def _turn_dict(t: TurnRecord) -> dict[str, Any]:
         out["strike"] = True
     if t.use is not None:
         out["use"] = list(t.use)
+    if t.scratch:
+        out["scratch"] = True
     return out
 
 
@@ -135,8 +137,11 @@ def _parse_turn(raw: Any, n: int) -> TurnRecord:
     use = raw.get("use")
     if use is not None and not _dice_list(use):
         raise RecordError("illegal/use", "use must be a list of dice values", n)
+    scratch = raw.get("scratch", False)
+    if not isinstance(scratch, bool):
+        raise _bad("scratch must be true or false", n)
     return TurnRecord(
-        player, tuple(tuple(r) for r in rolls), box, announce, strike, tuple(use) if use is not None else None
+        player, tuple(tuple(r) for r in rolls), box, announce, strike, tuple(use) if use is not None else None, scratch
     )
 
 
@@ -240,6 +245,10 @@ def _replay_turn(state: GameState, turn: TurnRecord) -> GameState:
     if turn.announce is not None and len(turn.rolls) == 1:
         state, _ = state.apply(Announce(p, turn.announce))
     state, _ = state.apply(Score(p, turn.box, strike=turn.strike, use=turn.use))
+    if turn.scratch:  # keep the score-keeping marker in the history the record is rebuilt from
+        if state.sheets[p].written[state.rules.parse_box(turn.box)] != 0:  # type: ignore[index]
+            raise IllegalAction("illegal/no-scratch", f"a scratch writes 0, and these dice score in {turn.box}")
+        state = state._replace(history=state.history[:-1] + (replace(state.history[-1], scratch=True),))
     return state
 
 

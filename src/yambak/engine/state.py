@@ -50,6 +50,7 @@ class TurnRecord:
     announce: str | None = None
     strike: bool = False
     use: tuple[int, ...] | None = None
+    scratch: bool = False  # score-keeping: a 0 typed without dice; `rolls` holds stand-in dice
 
 
 @dataclass(frozen=True, slots=True)
