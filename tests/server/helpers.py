@@ -28,7 +28,9 @@ def server_process(db_url: str, bot_delay: float = 0.0, env: dict[str, str] | No
     log = open(os.devnull, "w")
     proc = subprocess.Popen(
         [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url, "--bot-delay", str(bot_delay)],
-        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
+        stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "YAMBAK_WARM_STRATEGIES": "0", "YAMBAK_HTTP_RATE": "100", "YAMBAK_HTTP_BURST": "1000",
+             **(env or {})},
     )
     base = f"http://127.0.0.1:{port}"
     try:

@@ -119,7 +119,7 @@ def test_solo_game_against_a_bot(base_url, new_page):
         play_turn(page)
     page.wait_for_selector("#results:not([hidden])")
     rows = page.locator("#tabs button")
-    assert rows.count() == 2 and "🤖" in rows.nth(1).inner_text()
+    assert rows.count() == 2 and "(Bot)" in rows.nth(1).inner_text() and "🤖" not in rows.nth(1).inner_text()
 
 
 def test_duplicate_table_shows_the_same_dice_for_everyone(base_url, new_page):

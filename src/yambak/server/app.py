@@ -2,24 +2,51 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..store import Store
 from ..web import STATIC
+from ..web.i18n import localize_error
+from .deps import get_lang
 from .keeper import KeeperManager
+from .limits import ClientLimiter
 from .routes import api, keeper, pages, ws
 from .settings import Settings
 from .tables import TableError, TableManager
 
 log = logging.getLogger("yambak.server")
+
+
+WARM_PRESETS = ("yams", "yatzy")
+
+
+def _warm(presets: tuple[str, ...]) -> None:
+    for preset in presets:
+        try:
+            from ..solver import solve
+
+            strategy = solve(preset)
+            log.info("strategy table for %s ready (%s)", preset, "loaded" if strategy.loaded else "computed")
+        except Exception:  # a cold first move is slower, never a broken server
+            log.exception("strategy table for %s could not be prepared", preset)
+
+
+def warm_strategies(presets: tuple[str, ...] = WARM_PRESETS) -> threading.Thread:
+    """Load (or compute once, then cached on disk) the hard bots' strategy tables in the background,
+    so that the first hard-bot move of a fresh server does not wait for them. Never blocks startup."""
+    thread = threading.Thread(target=_warm, args=(presets,), name="yambak-warm-strategies", daemon=True)
+    thread.start()
+    return thread
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -29,12 +56,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> Any:
         store = Store(settings.database_url)
         manager = TableManager(store, settings)
+        manager.loop = asyncio.get_running_loop()
         n = manager.load_unfinished()
         log.info("resumed %d unfinished tables", n)
         app.state.store = store
         app.state.manager = manager
         app.state.keeper = KeeperManager(store, settings)
         manager.start_bots()
+        if settings.warm_strategies:
+            warm_strategies()
         yield
         for table in manager.tables.values():
             if table.bot_task:
@@ -43,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="yambak", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings
+    app.state.limiter = ClientLimiter(settings.http_rate, settings.http_burst)
 
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Any) -> Any:
@@ -55,7 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse(exc.to_dict(), status_code=exc.status)
+        return JSONResponse(localize_error(exc.to_dict(), get_lang(request)), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -74,6 +105,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.exception("unhandled error")
         return JSONResponse({"code": "server/error", "message": "something went wrong on the server"},
                             status_code=500)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response((STATIC / "keeper-icon.svg").read_bytes(), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api.router)

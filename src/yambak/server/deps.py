@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
 
 from ..web.i18n import pick_language, translations
 from .settings import Settings
@@ -35,7 +36,7 @@ def get_tokens(request: Request) -> list[str]:
     return parse_tokens(request.cookies.get(TOKEN_COOKIE))
 
 
-def get_lang(request: Request) -> str:
+def get_lang(request: HTTPConnection) -> str:
     return pick_language(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
                          request.headers.get("accept-language"))
 

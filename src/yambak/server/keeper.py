@@ -86,7 +86,7 @@ class EntryIn(BaseModel):
     """One entry. `dice`: the final dice typed on the pad (with `roll`, `box`); `scratch`: a 0 in `box`;
     `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a scratch)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # no `true` read as 1, no "3" read as 3
     id: str = Field(pattern=ENTRY_ID)
     v: int = Field(ge=0)
     kind: Literal["dice", "scratch", "undo", "fix"]
@@ -101,7 +101,7 @@ class EntryIn(BaseModel):
     def faces(self) -> tuple[int, ...] | None:
         if self.dice is None:
             return None
-        if not all(isinstance(d, int) and 1 <= d <= 6 for d in self.dice):
+        if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in self.dice):
             raise KeeperError("input/invalid", "dice are 1 to 6", 422)
         return tuple(self.dice)
 
@@ -156,7 +156,9 @@ def keeper_view(sheet: KeptSheet) -> dict[str, Any]:
                 columns[col.id]["minimax"] = c["minimax"]
         players.append({"seat": p, "name": state.players[p], "total": entry["total"],
                         "match_points": entry["match_points"], "extra_bonus": entry.get("extra_bonus"),
-                        "columns": columns, "full": state.sheets[p].full})
+                        "columns": columns, "full": state.sheets[p].full,
+                        # boxes the sheet can take after each roll number (before the dice are known)
+                        "fillable": {str(r): state.fillable(r, p) for r in range(1, rules.rolls_per_turn + 1)}})
     history = []
     for n, t in enumerate(state.history, start=1):
         box = rules.parse_box(t.box)
@@ -185,10 +187,31 @@ class KeeperManager:
         self.settings = settings
         self.sheets: dict[str, KeptSheet] = {}
 
+    # --- memory: a cap on live sheets, finished ones dropped (they stay in the store) ---------------
+
+    def release(self, sheet: KeptSheet) -> bool:
+        """Drop a finished sheet nobody follows from memory; opening it again reloads it from the store."""
+        if sheet.state.finished and not sheet.conns and not sheet.lock.locked() and self.sheets.get(sheet.id) is sheet:
+            del self.sheets[sheet.id]
+            return True
+        return False
+
+    def evict_finished(self) -> int:
+        return sum(self.release(s) for s in list(self.sheets.values()))
+
+    def _make_room(self, finished: bool = False) -> None:
+        if len(self.sheets) < self.settings.max_sheets:
+            return
+        self.evict_finished()
+        if len(self.sheets) >= self.settings.max_sheets and not finished:
+            log.warning("score sheet cap reached (%d live sheets)", len(self.sheets))
+            raise KeeperError("server/full", "the server is full: try again later", 503)
+
     # --- creating and finding --------------------------------------------------------------------
 
     def create(self, body: SheetIn) -> KeptSheet:
         name = clean_name(body.name or "Score sheet", "sheet name", TABLE_NAME_MAX)
+        self._make_room()
         try:
             if body.rules is not None:
                 rules = load_ruleset(body.rules)
@@ -227,6 +250,7 @@ class KeeperManager:
         if sheet is None and isinstance(sheet_id, str) and 0 < len(sheet_id) <= 32:
             row = self.store.get_sheet(sheet_id)
             if row is not None:
+                self._make_room(finished=row.finished)
                 sheet = self.sheets.setdefault(row.id, self._build(row))
         if sheet is None:
             raise KeeperError("sheet/unknown", "there is no such score sheet", 404)
@@ -274,7 +298,9 @@ class KeeperManager:
             sheet.state = state
             sheet.version = version
             self.broadcast(sheet)
-            return {"v": version, "duplicate": False}
+        if state.finished and not sheet.conns and self.sheets.get(sheet.id) is sheet:
+            del self.sheets[sheet.id]  # a finished sheet nobody follows: back to the store only
+        return {"v": version, "duplicate": False}
 
     def _apply(self, state: GameState, entry: EntryIn) -> GameState:
         if entry.kind == "undo":

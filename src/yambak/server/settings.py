@@ -19,6 +19,14 @@ class Settings:
     max_body_bytes: int = 16384  # one HTTP request body
     rate_per_second: float = field(default_factory=lambda: float(_env("RATE", "20")))
     rate_burst: int = field(default_factory=lambda: int(_env("RATE_BURST", "40")))
+    # create/join routes (HTML forms and JSON API), per client address
+    http_rate: float = field(default_factory=lambda: float(_env("HTTP_RATE", "1")))
+    http_burst: int = field(default_factory=lambda: int(_env("HTTP_BURST", "20")))
+    # live tables / score sheets held in memory (finished ones are dropped first, and reload on demand)
+    max_tables: int = field(default_factory=lambda: int(_env("MAX_TABLES", "2000")))
+    max_sheets: int = field(default_factory=lambda: int(_env("MAX_SHEETS", "2000")))
+    # compute (or load) the hard bots' strategy tables in a background thread at startup
+    warm_strategies: bool = field(default_factory=lambda: _env("WARM_STRATEGIES", "1").lower() not in ("0", "false", "no", "off"))
     rate_strikes: int = 20  # refused messages over the limit before the socket is closed
     history: int = 200  # events kept per table for reconnecting clients
     secure_cookies: bool = False

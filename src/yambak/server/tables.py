@@ -20,8 +20,20 @@ from typing import Any
 
 from ..bots import LEVELS, POLICIES, choose_action
 from ..engine import (
-    Announce, DuplicateDice, GameRecord, GameState, Hold, IllegalAction, ManualDice, Release, Roll, Score,
-    SecureDice, Withdraw, new_game, state_to_record,
+    Announce,
+    DuplicateDice,
+    GameRecord,
+    GameState,
+    Hold,
+    IllegalAction,
+    ManualDice,
+    Release,
+    Roll,
+    Score,
+    SecureDice,
+    Withdraw,
+    new_game,
+    state_to_record,
 )
 from ..rules import RulesetError, load_ruleset
 from ..store import SeatRow, Store, StoreConflict, TableRow
@@ -149,6 +161,9 @@ class TableManager:
         self.store = store
         self.settings = settings
         self.tables: dict[str, LiveTable] = {}
+        # The loop the bots run on: set at startup, so that a route running in a worker thread
+        # (a plain `def` route) can still hand its bots to it.
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -194,11 +209,37 @@ class TableManager:
         for table in self.tables.values():
             self.schedule_bots(table)
 
+    # --- memory: a cap on live tables, finished ones dropped (they stay in the store) ----------------
+
+    def _idle_finished(self, table: LiveTable) -> bool:
+        return table.state.finished and not table.conns and (table.bot_task is None or table.bot_task.done())
+
+    def release(self, table: LiveTable) -> bool:
+        """Drop a finished table nobody watches from memory; opening it again reloads it from the store."""
+        if self._idle_finished(table) and self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            return True
+        return False
+
+    def evict_finished(self) -> int:
+        return sum(self.release(t) for t in list(self.tables.values()))
+
+    def _make_room(self, finished: bool = False) -> None:
+        """Before a table enters memory: refused with `server/full` at the cap (a finished table
+        being opened is let in: it is dropped again at the next sweep)."""
+        if len(self.tables) < self.settings.max_tables:
+            return
+        self.evict_finished()
+        if len(self.tables) >= self.settings.max_tables and not finished:
+            log.warning("table cap reached (%d live tables)", len(self.tables))
+            raise TableError("server/full", "the server is full: try again later", 503)
+
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is None and isinstance(table_id, str) and 0 < len(table_id) <= 32:
             row = self.store.get_table(table_id)
             if row is not None:
+                self._make_room(finished=row.finished)
                 try:
                     table = self.tables.setdefault(row.id, self._build(row))
                 except Exception:
@@ -218,6 +259,7 @@ class TableManager:
                duplicate: bool = False, copy_from: LiveTable | None = None) -> tuple[LiveTable, dict[int, str]]:
         """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device)."""
         name = clean_name(name, "table name", TABLE_NAME_MAX)
+        self._make_room()
         if not isinstance(options, dict) or len(options) > 20:
             raise TableError("input/invalid", "options must be an object")
         if not isinstance(preset, str) or len(preset) > 40:
@@ -332,6 +374,8 @@ class TableManager:
             self._broadcast_event(table, version, event)
         except Exception:  # stored and applied: clients that miss it will resync
             log.exception("broadcast failed at %s", table.id)
+        if state.finished and not table.conns and self.tables.get(table.id) is table:
+            del self.tables[table.id]  # a game over that nobody watches: back to the store only
 
     def _views(self, table: LiveTable) -> Any:
         cache: dict[Any, dict[str, Any]] = {}
@@ -378,12 +422,32 @@ class TableManager:
         return [s for s in table.state.to_act() if table.seats[s].kind == "bot"]
 
     def schedule_bots(self, table: LiveTable) -> None:
+        """Start the table's bots if one is to act. Safe from the event loop and from worker threads."""
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is None or (self.loop is not None and running is not self.loop):
+            loop = self.loop
+            if loop is None or loop.is_closed():
+                log.error("table %s: no event loop to run its bots on (the server is not started)", table.id)
+                return
+            loop.call_soon_threadsafe(self._schedule_now, table)
+            return
+        self._schedule_now(table)
+
+    def _schedule_now(self, table: LiveTable) -> None:
         if not self._bot_seats(table) or (table.bot_task and not table.bot_task.done()):
             return
-        try:
-            table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
-        except RuntimeError:  # no loop (synchronous use): bots wait for the server
-            pass
+        table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
+        table.bot_task.add_done_callback(lambda task: self._bots_done(table, task))
+
+    def _bots_done(self, table: LiveTable, task: asyncio.Task) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("bots at table %s stopped", table.id, exc_info=exc)
 
     async def _run_bots(self, table: LiveTable) -> None:
         i = 0

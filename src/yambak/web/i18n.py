@@ -78,6 +78,66 @@ def labels(lang: str) -> dict[str, dict[str, str]]:
             "columns": {k: tr.pgettext("column", v) for k, v in COLUMN_LABELS.items()}}
 
 
+# Refusal codes (the engine's `IllegalAction` codes and a few of the server's) as players read them.
+# The server sends the translated text as `message`, the engine's English sentence as `detail`.
+ERROR_MESSAGES = {
+    "illegal/unknown-action": "That is not a move.",
+    "illegal/no-such-seat": "There is no such seat.",
+    "illegal/game-over": "The game is over.",
+    "illegal/not-your-turn": "It is not your turn.",
+    "illegal/bad-hold": "Those dice cannot be held.",
+    "illegal/no-rolls-left": "No rolls left: choose a box.",
+    "illegal/all-held": "Every die is held: release one to roll.",
+    "illegal/dead-end": "You cannot roll again now: choose or announce a box.",
+    "illegal/hold-before-roll": "Roll before holding dice.",
+    "illegal/dice-not-allowed": "The dice are rolled here, not typed.",
+    "illegal/bad-dice": "Those are not valid dice.",
+    "illegal/held-changed": "A held die cannot change.",
+    "illegal/dice-required": "Say what the dice show.",
+    "illegal/box-unknown": "There is no such box on this sheet.",
+    "illegal/announce-early": "Announce after the first roll.",
+    "illegal/announce-late": "Announce right after the first roll only.",
+    "illegal/already-announced": "A box is already announced.",
+    "illegal/announce-column": "That box cannot be announced.",
+    "illegal/withdraw": "This announcement cannot be withdrawn.",
+    "illegal/box-closed": "That box is already filled.",
+    "illegal/announced-elsewhere": "You announced another box: fill that one.",
+    "illegal/box-rolls": "That column cannot be filled after this roll.",
+    "illegal/not-announced": "That box needs an announcement after roll 1.",
+    "illegal/box-order": "That box is not next in its column.",
+    "illegal/roll-first": "Roll the dice before choosing a box.",
+    "illegal/strike": "You cannot strike a box for 0 here.",
+    "illegal/use": "Choose five of the six dice.",
+    "illegal/joker": "Joker rule: this yam must go to another box.",
+    "illegal/last-resort": "That would zero two boxes while another box can take these dice.",
+    "illegal/no-players": "A game needs at least one player.",
+    "illegal/no-scratch": "This box cannot take a 0: every roll scores there.",
+    "seat/none-open": "Every seat at this table is taken.",
+    "seat/taken": "That seat is not open.",
+    "rate/limited": "Too many requests: wait a moment and try again.",
+    "server/full": "The server is full: try again later.",
+}
+# The join form's refusal of a name (input/invalid is too general a code to translate everywhere).
+NAME_ERROR = "Type a name of 1 to 24 characters."
+
+
+def error_message(code: str, lang: str) -> str | None:
+    """The translated text for a refusal code, or None for codes without one."""
+    msgid = ERROR_MESSAGES.get(code)
+    return translations(lang).gettext(msgid) if msgid else None
+
+
+def localize_error(data: dict, lang: str) -> dict:
+    """A coded error as the client sees it: `message` in its language, the original English in `detail`."""
+    text = error_message(str(data.get("code", "")), lang)
+    if text is None:
+        return data
+    out = {**data, "message": text, "detail": data.get("message", "")}
+    if isinstance(out.get("invalid"), list):
+        out["invalid"] = [localize_error(x, lang) if isinstance(x, dict) else x for x in out["invalid"]]
+    return out
+
+
 # Strings the browser script shows: translated on the server, handed to the page as JSON.
 JS_STRINGS = [
     "Roll", "Rolls left: {n}", "Your turn", "{name}'s turn", "Waiting for {name}", "Hold", "Held",
@@ -90,7 +150,7 @@ JS_STRINGS = [
     "rolls", "Sheet of {name}", "hidden until you finish this round", "Strike", "Strike {box} for 0",
     "You", "Bot", "Open seat", "{name} (bot) is thinking…", "Playing all at once: duplicate table",
     "Everyone's turn", "upper bonus: {sum} of {threshold}", "Column winners", "wins", "Download the game record",
-    "Error", "Roll the dice to start your turn.", "Choose a box.",
+    "Error", "Roll the dice to start your turn.", "Choose a box.", "Roll again or choose a box.",
     # the score-keeper (keeper.js)
     "Refused", "Type all {n} dice first.", "Player", "Correcting entry {n} of {name}",
     "{name}: type the dice, then tap a box", "{n} entries waiting to be sent",

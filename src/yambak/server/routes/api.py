@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..deps import AppSettings, Manager, Tokens, add_tokens
+from ..limits import check_rate
 from ..tables import TableError, hash_token, record_of
 from ..views import table_view
 
@@ -44,8 +45,8 @@ def list_tables(manager: Manager) -> dict[str, Any]:
     return {"tables": manager.listed()}
 
 
-@router.post("/tables", status_code=201)
-def create_table(body: TableIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
+@router.post("/tables", status_code=201, dependencies=[Depends(check_rate)])
+async def create_table(body: TableIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
     table, new = manager.create(body.name, body.preset, body.options, [s.model_dump() for s in body.seats],
                                 body.listed, body.duplicate)
     manager.schedule_bots(table)
@@ -61,7 +62,7 @@ def get_table(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]
     return table_view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
 
 
-@router.post("/tables/{table_id}/join")
+@router.post("/tables/{table_id}/join", dependencies=[Depends(check_rate)])
 async def join(table_id: str, body: JoinIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
     table = manager.get(table_id)
     seat, token = await manager.join(table, body.name, body.seat)
@@ -70,7 +71,7 @@ async def join(table_id: str, body: JoinIn, manager: Manager, tokens: Tokens, se
     return response
 
 
-@router.post("/tables/{table_id}/rematch")
+@router.post("/tables/{table_id}/rematch", dependencies=[Depends(check_rate)])
 async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
     table = manager.get(table_id)
     if not table.seats_for({hash_token(t) for t in tokens}):

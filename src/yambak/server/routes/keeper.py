@@ -7,12 +7,12 @@ import io
 import json
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from ...rules import RulesetError, parse_options, preset_ids
+from ...rules import RulesetError, preset_ids
 from ...web import STATIC
-from ...web.i18n import js_strings, labels
+from ...web.i18n import error_message, js_strings, labels
 from ..deps import Lang
 from ..keeper import (
     MAX_PLAYERS,
@@ -23,7 +23,9 @@ from ..keeper import (
     keeper_view,
     record_dict,
 )
-from ..tables import Connection, dumps
+from ..limits import check_rate
+from ..options import parse_option_text
+from ..tables import Connection, TableError, dumps
 from .pages import _presets, _render, boot_json
 from .ws import CLOSE_PROTOCOL, CLOSE_UNKNOWN_TABLE, Bucket, _same_origin, _writer
 
@@ -55,6 +57,7 @@ async def create_from_form(request: Request, lang: Lang) -> Response:
     players = [str(form.get(f"player{i}", "")).strip() for i in range(MAX_PLAYERS)]
     players = [p for p in players if p]
     try:
+        check_rate(request)
         custom = str(form.get("custom", "")).strip()
         if custom:
             sheet = keeper.create_from_toml(str(form.get("name", "")), custom, players)
@@ -62,17 +65,17 @@ async def create_from_form(request: Request, lang: Lang) -> Response:
             preset = str(form.get("preset", ""))
             if preset not in preset_ids():
                 raise KeeperError("input/rules", "choose a ruleset", 422)
-            pairs = [p.strip() for p in str(form.get("options", "")).replace("\n", ",").split(",") if p.strip()]
             try:
-                options = parse_options(preset, pairs)
+                options = parse_option_text(preset, str(form.get("options", "")))
             except RulesetError as exc:
                 raise KeeperError("input/rules", str(exc), 422) from None
             if not players:
                 raise KeeperError("input/players", "name at least one player", 422)
             sheet = keeper.create(SheetIn(name=str(form.get("name", ""))[:200], preset=preset, options=options,
                                           players=players[:MAX_PLAYERS]))
-    except KeeperError as exc:
-        return _new_page(request, lang, status=400, error=exc.message)
+    except TableError as exc:  # KeeperError, rate/limited, server/full
+        return _new_page(request, lang, status=400 if exc.status == 422 else exc.status,
+                         error=error_message(exc.code, lang) or exc.message)
     except ValueError as exc:  # pydantic: bounds of the form
         return _new_page(request, lang, status=400, error=str(exc).splitlines()[0][:200])
     return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
@@ -142,7 +145,7 @@ def sheet_record(request: Request, sheet_id: str) -> JSONResponse:
 
 # --- JSON API -----------------------------------------------------------------------------------------
 
-@router.post("/api/keep", status_code=201)
+@router.post("/api/keep", status_code=201, dependencies=[Depends(check_rate)])
 def api_create(request: Request, body: SheetIn) -> JSONResponse:
     sheet = _keeper(request).create(body)
     return JSONResponse({"id": sheet.id, "code": sheet.code, "url": f"/keep/{sheet.id}"}, status_code=201)
@@ -215,3 +218,4 @@ async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
     finally:
         sheet.conns.discard(conn)
         writer.cancel()
+        keeper.release(sheet)

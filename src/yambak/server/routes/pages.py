@@ -5,15 +5,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from ...rules import RulesetError, parse_options, preset_ids
+from ...rules import RulesetError, preset_ids
 from ...rules.loader import preset_data
 from ...web import TEMPLATES
-from ...web.i18n import LANGUAGES, js_strings, labels, translations
+from ...web.i18n import (
+    LANGUAGES,
+    NAME_ERROR,
+    error_message,
+    js_strings,
+    labels,
+    translations,
+)
 from ..deps import LANG_COOKIE, AppSettings, Lang, Manager, Tokens, add_tokens
+from ..limits import check_rate
+from ..options import format_value, parse_option_text
 from ..tables import TableError, hash_token, record_of
 from ..views import table_view
 
@@ -26,7 +35,7 @@ def _presets(lang: str) -> list[dict[str, Any]]:
     out = []
     for pid in preset_ids():
         data = preset_data(pid)
-        opts = {k: {"default": v.get("default"), "description": v.get("description", "")}
+        opts = {k: {"default": format_value(v.get("default")), "description": v.get("description", "")}
                 for k, v in data.get("options", {}).items()}
         out.append({"id": pid, "name": data.get("name", pid), "options": opts})
     return out
@@ -58,12 +67,12 @@ async def create_from_form(request: Request, manager: Manager, tokens: Tokens, s
                            lang: Lang) -> Response:
     form = await request.form()
     try:
+        check_rate(request)
         preset = str(form.get("preset", ""))
-        pairs = [p.strip() for p in str(form.get("options", "")).replace("\n", ",").split(",") if p.strip()]
         if preset not in preset_ids():
             raise TableError("input/rules", "choose a ruleset")
         try:
-            options = parse_options(preset, pairs)
+            options = parse_option_text(preset, str(form.get("options", "")))
         except RulesetError as exc:
             raise TableError("input/rules", str(exc)) from None
         seats = []
@@ -78,43 +87,57 @@ async def create_from_form(request: Request, manager: Manager, tokens: Tokens, s
         table, new = manager.create(str(form.get("name", "")), preset, options, seats,
                                     form.get("listed") is not None, form.get("duplicate") is not None)
     except TableError as exc:
-        return _render(request, "lobby.html", lang, status=400, tables=manager.listed(), presets=_presets(lang),
-                       form_seats=FORM_SEATS, error=exc.message)
+        return _render(request, "lobby.html", lang, status=exc.status, tables=manager.listed(), presets=_presets(lang),
+                       form_seats=FORM_SEATS, error=error_message(exc.code, lang) or exc.message)
     manager.schedule_bots(table)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
     return response
 
 
-@router.get("/t/{table_id}", response_class=HTMLResponse)
-def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> HTMLResponse:
-    try:
-        table = manager.get(table_id)
-    except TableError:
-        return _render(request, "missing.html", lang, status=404)
+def _table_page(request: Request, table: Any, tokens: list[str], lang: str, status: int = 200,
+                error: str | None = None) -> HTMLResponse:
     seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))
     view = table_view(table, seats)
     boot = {"table": table.id, "seats": sorted(seats), "view": view, "labels": labels(lang),
             "strings": js_strings(lang)}
-    return _render(request, "table.html", lang, table=table, view=view, seats=sorted(seats),
-                   boot=boot_json(boot),
-                   open_seats=view["open_seats"])
+    return _render(request, "table.html", lang, status=status, table=table, view=view, seats=sorted(seats),
+                   boot=boot_json(boot), open_seats=view["open_seats"], error=error)
+
+
+@router.get("/t/{table_id}", response_class=HTMLResponse)
+def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> HTMLResponse:
+    try:
+        table = manager.get(table_id)
+    except TableError as exc:
+        if exc.status == 404:
+            return _render(request, "missing.html", lang, status=404)
+        raise
+    return _table_page(request, table, tokens, lang)
 
 
 @router.post("/t/{table_id}/join")
 async def join_form(request: Request, table_id: str, manager: Manager, tokens: Tokens, settings: AppSettings,
                     lang: Lang, name: str = Form("", max_length=200)) -> Response:
-    table = manager.get(table_id)
     try:
+        table = manager.get(table_id)
+    except TableError as exc:
+        if exc.status == 404:
+            return _render(request, "missing.html", lang, status=404)
+        raise
+    try:
+        check_rate(request)
         _, token = await manager.join(table, name)
     except TableError as exc:
-        return JSONResponse(exc.to_dict(), status_code=exc.status)
+        text = error_message(exc.code, lang) or (translations(lang).gettext(NAME_ERROR)
+                                                 if exc.code == "input/invalid" else exc.message)
+        return _table_page(request, table, tokens, lang, status=exc.status, error=text)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, [token], settings.secure_cookies)
     return response
 
 
-@router.post("/t/{table_id}/rematch")
+@router.post("/t/{table_id}/rematch", dependencies=[Depends(check_rate)])
 async def rematch_form(table_id: str, manager: Manager, tokens: Tokens) -> Response:
     table = manager.get(table_id)
     if not table.seats_for({hash_token(t) for t in tokens}):

@@ -5,15 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ...engine import IllegalAction
 from ...store import StoreConflict
+from ...web.i18n import localize_error
 from .. import protocol
-from ..deps import TOKEN_COOKIE, parse_tokens
+from ..deps import TOKEN_COOKIE, get_lang, parse_tokens
+from ..limits import Bucket
 from ..tables import Connection, TableError, dumps, hash_token
 
 router = APIRouter()
@@ -32,24 +33,6 @@ def _same_origin(ws: WebSocket) -> bool:
     if origin is None:  # not a browser (bots, tests): tokens are sent explicitly
         return True
     return origin.split("://", 1)[-1].rstrip("/") == ws.headers.get("host", "")
-
-
-class Bucket:
-    """Token bucket: `rate` messages a second, bursts up to `burst`. Checked before parsing."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 async def _writer(ws: WebSocket, conn: Connection) -> None:
@@ -79,6 +62,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.send_text(dumps(protocol.error(exc.code, exc.message)))
         await ws.close(code=CLOSE_UNKNOWN_TABLE)
         return
+    lang = get_lang(ws)  # type: ignore[arg-type]
     cookie_tokens = parse_tokens(ws.cookies.get(TOKEN_COOKIE))
     conn = Connection(seats=table.seats_for({hash_token(t) for t in cookie_tokens}))
     table.conns.add(conn)
@@ -137,7 +121,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 try:
                     await manager.act(table, conn.seats, msg)
                 except (IllegalAction, TableError) as exc:
-                    conn.send(protocol.error(exc.code, exc.message, ref))
+                    conn.send(localize_error(protocol.error(exc.code, exc.message, ref), lang))
                 except StoreConflict as exc:
                     log.error("store conflict at %s: %s", table.id, exc)
                     conn.send(protocol.error("server/store", "the action could not be stored: resync", ref))
@@ -149,6 +133,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     finally:
         table.conns.discard(conn)
         writer.cancel()
+        manager.release(table)
 
 
 async def _close(ws: WebSocket, writer: asyncio.Task, conn: Connection, code: int) -> None:

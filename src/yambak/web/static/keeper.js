@@ -200,13 +200,13 @@ function renderPad() {
   if (view.rules.roll_matters) {
     rolls.replaceChildren(el("span", { class: "muted" }, T("Roll number") + ":"));
     for (let r = 1; r <= view.rules.rolls_per_turn; r++) {
-      rolls.append(el("button", { type: "button", role: "radio", class: "roll" + (r === roll ? " on" : ""), "aria-checked": r === roll ? "true" : "false", "data-roll": r, onclick: () => { roll = r; renderPad(); } }, String(r)));
+      rolls.append(el("button", { type: "button", role: "radio", class: "roll" + (r === roll ? " on" : ""), "aria-checked": r === roll ? "true" : "false", "data-roll": r, onclick: () => { roll = r; renderPad(); renderSheet(); } }, String(r)));
     }
   }
   const sc = $("scratch");
   sc.textContent = T("Just the score (0)"); sc.setAttribute("aria-pressed", scratchMode ? "true" : "false");
   sc.classList.toggle("on", scratchMode);
-  sc.onclick = () => { scratchMode = !scratchMode; renderPad(); };
+  sc.onclick = () => { scratchMode = !scratchMode; renderPad(); renderSheet(); };
   const undoBtn = $("undo");
   undoBtn.textContent = T("Undo last entry"); undoBtn.disabled = !view.history.length && !queue.length; undoBtn.onclick = doUndo;
   const cancel = $("cancel-fix"); cancel.hidden = !fixing; cancel.textContent = T("Cancel correction"); cancel.onclick = cancelFix;
@@ -244,6 +244,7 @@ function renderSheet() {
   const head = el("tr"); head.append(el("th"));
   for (const c of view.rules.columns) head.append(el("th", { scope: "col" }, colLabel(c.id)));
   table.append(head);
+  const allowed = offered(p);
   const pendingBoxes = new Set(queue.filter((e) => (e.kind === "dice" || e.kind === "scratch") && e.seat === tab).map((e) => e.box));
   const addRow = (label, cells, cls) => { const tr = el("tr", { class: cls || "" }); tr.append(el("th", { scope: "row" }, label)); for (const c of cells) tr.append(c); table.append(tr); };
   const upperEnd = view.rules.rows.filter((r) => r.upper).length;
@@ -254,7 +255,7 @@ function renderSheet() {
       const td = el("td", { "data-box": id });
       if (score != null) td.textContent = String(score);
       else if (pendingBoxes.has(id)) { td.className = "pending"; td.textContent = "…"; }
-      else if (canEnter) td.append(el("button", { type: "button", class: "box", "data-box": id, "aria-label": boxLabel(id), onclick: () => chooseBox(id) }, "+"));
+      else if (canEnter && (!allowed || allowed.has(id))) td.append(el("button", { type: "button", class: "box", "data-box": id, "aria-label": boxLabel(id), onclick: () => chooseBox(id) }, "+"));
       return td;
     }));
     if (i === upperEnd - 1 && upperEnd > 0) {
@@ -267,6 +268,14 @@ function renderSheet() {
   }
   addRow(T("Total"), view.rules.columns.map((c) => el("td", { "data-total": c.id }, String(p.columns[c.id].total))), "sum");
   wrap.append(table);
+}
+
+// The boxes the sheet can take after the chosen roll number (any roll for "just the score"),
+// as the server's engine says; null (offer all) for a view cached before it said so.
+function offered(p) {
+  if (!p.fillable) return null;
+  if (scratchMode) return new Set(Object.values(p.fillable).flat());
+  return new Set(p.fillable[String(view.rules.roll_matters ? roll : 1)] || []);
 }
 
 function historyText(who, box, dice, r) {

@@ -83,7 +83,9 @@ function renderStatus(me) {
   const p = view.players[me];
   const turn = p.turn;
   const who = mine.length > 1 ? T("{name}'s turn", { name: p.name }) : T("Your turn");
-  s.textContent = `${who} — ${turn ? T("Choose a box.") : T("Roll the dice to start your turn.")}`;
+  const next = !turn ? T("Roll the dice to start your turn.")
+    : (turn.rolls_left > 0 && turn.can_roll ? T("Roll again or choose a box.") : T("Choose a box."));
+  s.textContent = `${who} — ${next}`;
   for (const warn of (turn && turn.warnings) || []) {
     let text = "";
     if (warn.code === "only-announce") text = T("Only announce boxes are left: announce one before rolling again.");
@@ -137,7 +139,7 @@ function toggle(i) {
 function renderTabs() {
   const nav = $("tabs"); nav.replaceChildren();
   for (const p of view.players) {
-    const label = `${p.name}${mine.includes(p.seat) ? " ★" : ""}${p.kind === "bot" ? " 🤖" : ""} · ${p.total ?? "?"}`;
+    const label = `${p.name}${mine.includes(p.seat) ? " ★" : ""}${p.kind === "bot" ? ` (${T("Bot")})` : ""} · ${p.total ?? "?"}`;
     nav.append(el("button", {
       type: "button", role: "tab", "aria-selected": p.seat === tab ? "true" : "false", class: "tab" + (p.seat === view.current && !view.duplicate && !view.finished ? " current" : ""),
       onclick: () => { tab = p.seat; render(); },
