@@ -108,6 +108,8 @@ def test_scratch_undo_and_corrections(client):
     assert k.post({"kind": "dice", "seat": 1, "dice": [3, 3, 3, 1, 1], "box": "threes"}).status_code == 200
     view = client.get(f"{URL}/{sheet['id']}").json()
     assert [h["written"] for h in view["history"]] == [0, 40, 24, 9]
+    assert view["history"][0]["scratch"] and view["history"][0]["dice"] is None  # no made-up dice shown
+    assert view["history"][1]["dice"] == [1, 2, 3, 4, 5]
     # undo the last entry: Bram's threes are open again and it is his turn
     r = k.post({"kind": "undo", "count": 1})
     assert r.status_code == 200 and len(r.json()["view"]["history"]) == 3 and r.json()["view"]["current"] == 1

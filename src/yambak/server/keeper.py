@@ -163,8 +163,10 @@ def keeper_view(sheet: KeptSheet) -> dict[str, Any]:
     for n, t in enumerate(state.history, start=1):
         box = rules.parse_box(t.box)
         written = state.sheets[t.player].written[box] if box is not None else None
-        history.append({"n": n, "player": t.player, "dice": list(t.rolls[-1]), "roll": len(t.rolls), "box": t.box,
-                        "strike": t.strike, "written": written})
+        # a scratch's dice are stand-ins (docs/decisions.md): show none
+        history.append({"n": n, "player": t.player, "dice": None if t.scratch else list(t.rolls[-1]),
+                        "roll": len(t.rolls), "box": t.box, "strike": t.strike, "scratch": t.scratch,
+                        "written": written})
     view: dict[str, Any] = {
         "id": sheet.id, "code": sheet.code, "name": sheet.name, "v": sheet.version,
         "rules": {

@@ -126,7 +126,7 @@ function doUndo() {
 }
 
 function startFix(h) {
-  fixing = h; pad = h.dice.slice(); roll = h.roll; scratchMode = false; tab = h.player; showError(null); render();
+  fixing = h; pad = (h.dice || []).slice(); roll = h.roll; scratchMode = false; tab = h.player; showError(null); render();
   $("save-fix").scrollIntoView({ block: "nearest" });
 }
 
