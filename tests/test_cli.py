@@ -76,7 +76,9 @@ def test_simulate_any_bot_on_any_preset(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0 and result["games"] == 4 and result["bot"] == "hard"
     assert 0 <= result["upper_bonus_rate"] <= 1 and 0 <= result["yam_rate"] <= 1
     assert set(result["percentiles"]) == {"5", "25", "50", "75", "95"}
-    code, again, _ = run(capsys, "simulate", "--rules", "yammen", "--bot", "hard", "--games", "4", "--seed", "3", "--json")
+    code, again, err = run(capsys, "simulate", "--rules", "yammen", "--bot", "hard", "--games", "4", "--seed", "3", "--json",
+                           "--progress")
+    assert code == 0 and "4/4 games" in err  # the progress bar goes to stderr, the JSON stays clean
     assert json.loads(again)["mean"] == result["mean"]  # the same seed, the same games
     code, _, err = run(capsys, "simulate", "--rules", "yammen", "--bot", "optimal", "--games", "4")
     assert code == 2 and "no exact optimal strategy" in err

@@ -332,7 +332,7 @@ class TableManager:
                 raise TableError("table/not-finished", "a rematch starts when the game is over", 409)
             if table.rematch:
                 return self.get(table.rematch)
-            spec = table.state.rules.spec
+            spec: Any = table.state.rules.spec  # a preset id or {"preset", "options", ...}
             preset = spec if isinstance(spec, str) else spec.get("preset")
             options = {} if isinstance(spec, str) else dict(spec.get("options", {}))
             new, _ = self.create(table.name, preset, options, list(table.seats), table.listed, table.state.simultaneous)

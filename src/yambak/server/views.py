@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import GameState, summary
+from ..engine import GameState, Withdraw, summary
 
 
 def hidden_level(state: GameState, seats: frozenset[int]) -> int | None:
@@ -101,8 +101,8 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         turn_view: dict[str, Any] | None = None
         if turn.rolls and (hide_from is None):
             announced = rules.box_id(turn.announced) if turn.announced is not None else None
-            may_announce = any(c.announce for c in rules.columns) and len(turn.rolls) == 1 and p in state.to_act()
-            actions = state.legal_actions(p) if may_announce else []
+            # withdrawing is rare (yams-de, before roll 2): only then list the actions to ask
+            may_withdraw = turn.announced is not None and len(turn.rolls) == 1 and p in state.to_act()
             turn_view = {
                 "rolls": len(turn.rolls),
                 "rolls_left": rules.rolls_per_turn - len(turn.rolls),
@@ -111,8 +111,8 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
                 "announced": announced,
                 "can_roll": state.can_roll(p),
                 "preview": state.preview(p),
-                "announce": sorted({a.box for a in actions if type(a).__name__ == "Announce"}),
-                "can_withdraw": any(type(a).__name__ == "Withdraw" for a in actions),
+                "announce": sorted(state.announceable(p)),
+                "can_withdraw": may_withdraw and any(isinstance(a, Withdraw) for a in state.legal_actions(p)),
                 "warnings": _warnings(state, p),
             }
         elif turn.rolls:

@@ -227,7 +227,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             known = ", ".join([*POLICIES, *LEVELS])
             raise _Fail(f"unknown bot {args.bot!r} for {args.rules} (known: {known})")
         start = time.perf_counter()
-        details = simulate_details(ruleset, bot, args.games, args.seed, progress=bar.update if bar else None, workers=2)
+        details = simulate_details(ruleset, bot, args.games, args.seed, progress=bar, workers=2)
         scores = np.array([d.total for d in details])
         summary = summarize(args.rules, args.bot, scores.tolist(), time.perf_counter() - start, details)
         summary.pop("ci95", None)

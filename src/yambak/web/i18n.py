@@ -166,4 +166,4 @@ def js_strings(lang: str) -> dict[str, str]:
 
 
 def language_name(code: str) -> str:
-    return Locale.parse(code).get_display_name(code).capitalize()
+    return (Locale.parse(code).get_display_name(code) or code).capitalize()
