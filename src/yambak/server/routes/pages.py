@@ -105,26 +105,30 @@ def _table_page(request: Request, table: Any, tokens: list[str], lang: str, stat
                    boot=boot_json(boot), open_seats=view["open_seats"], error=error)
 
 
-@router.get("/t/{table_id}", response_class=HTMLResponse)
-def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> HTMLResponse:
+def _find(manager: Any, table_id: str) -> Any:
+    """The live table, or None where there is no such table (other errors propagate)."""
     try:
-        table = manager.get(table_id)
+        return manager.get(table_id)
     except TableError as exc:
         if exc.status == 404:
-            return _render(request, "missing.html", lang, status=404)
+            return None
         raise
+
+
+@router.get("/t/{table_id}", response_class=HTMLResponse)
+def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> HTMLResponse:
+    table = _find(manager, table_id)
+    if table is None:
+        return _render(request, "missing.html", lang, status=404)
     return _table_page(request, table, tokens, lang)
 
 
 @router.post("/t/{table_id}/join")
 async def join_form(request: Request, table_id: str, manager: Manager, tokens: Tokens, settings: AppSettings,
                     lang: Lang, name: str = Form("", max_length=200)) -> Response:
-    try:
-        table = manager.get(table_id)
-    except TableError as exc:
-        if exc.status == 404:
-            return _render(request, "missing.html", lang, status=404)
-        raise
+    table = _find(manager, table_id)
+    if table is None:
+        return _render(request, "missing.html", lang, status=404)
     try:
         check_rate(request)
         _, token = await manager.join(table, name)
