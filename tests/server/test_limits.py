@@ -96,3 +96,14 @@ def test_live_sheets_are_capped_and_finished_ones_dropped(tmp_path):
         assert view["finished"] and made["id"] not in c.app.state.keeper.sheets
         assert c.post("/api/keep", json={"preset": "yatzy", "players": ["Bo"]}).status_code == 201
         assert c.get(f"/api/keep/{made['id']}").json()["finished"]  # reloaded from the store
+
+
+def test_guessing_sheet_codes_is_rate_limited(tight):
+    made = tight.post("/api/keep", json={"preset": "yams", "players": ["Ann"]}).json()  # 1 of the burst of 3
+    assert tight.get(f"/api/keep/code/{made['code']}").json()["id"] == made["id"]  # 2
+    assert tight.get("/api/keep/code/ZZZZZZ").status_code == 404  # 3: a wrong guess
+    r = tight.get(f"/api/keep/code/{made['code']}")
+    assert r.status_code == 429 and r.json()["code"] == "rate/limited"
+    r = tight.get("/keep/join", params={"code": "QQQQQQ"}, follow_redirects=False)
+    assert r.status_code == 429 and "<html" in r.text
+    assert tight.get("/k/ABCDEF", follow_redirects=False).status_code == 429

@@ -84,9 +84,11 @@ async def create_from_form(request: Request, lang: Lang) -> Response:
 @router.get("/keep/join")
 def join_by_code(request: Request, lang: Lang, code: str = "") -> Response:
     try:
+        check_rate(request)  # a code is the key to a sheet: guessing codes costs the client's budget
         sheet = _keeper(request).by_code(code)
-    except KeeperError as exc:
-        return _new_page(request, lang, status=404, error=exc.message)
+    except TableError as exc:  # KeeperError, rate/limited
+        return _new_page(request, lang, status=exc.status if exc.status == 429 else 404,
+                         error=error_message(exc.code, lang) or exc.message)
     return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
 
 
@@ -151,7 +153,7 @@ def api_create(request: Request, body: SheetIn) -> JSONResponse:
     return JSONResponse({"id": sheet.id, "code": sheet.code, "url": f"/keep/{sheet.id}"}, status_code=201)
 
 
-@router.get("/api/keep/code/{code}")
+@router.get("/api/keep/code/{code}", dependencies=[Depends(check_rate)])
 def api_by_code(request: Request, code: str) -> dict[str, Any]:
     sheet = _keeper(request).by_code(code)
     return {"id": sheet.id, "url": f"/keep/{sheet.id}"}
