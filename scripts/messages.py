@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""List every user-visible msgid: `_()` calls in templates and server code, the browser strings and
-the row/column labels. With --update, add missing msgids (empty) to each catalog under web/locale."""
+"""List every user-visible msgid: `_()` calls in templates and server code, the browser strings, the
+row/column labels and the shipped presets' names and descriptions. With --update, add missing msgids
+(empty) to each catalog under web/locale."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ from yambak.web.i18n import (  # noqa: E402
     JS_STRINGS,
     LANGUAGES,
     NAME_ERROR,
+    OPTION_DESCRIPTIONS,
+    PRESET_DESCRIPTIONS,
+    PRESET_NAMES,
     ROW_LABELS,
 )
 
@@ -29,13 +33,16 @@ CALL = re.compile(r"""_\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)""")
 
 
 def msgids() -> list[tuple[str | None, str]]:
-    """(context, msgid) pairs; row and column labels carry the context "row" / "column"."""
+    """(context, msgid) pairs; row and column labels carry the context "row" / "column", preset names and
+    descriptions "ruleset", option descriptions "option"."""
     found: list[tuple[str | None, str]] = []
     for path in sorted(TEMPLATES.glob("*.html")):
         found += [(None, m.group(2)) for m in CALL.finditer(path.read_text(encoding="utf-8"))]
     found += [(None, s) for s in JS_STRINGS]
     found += [(None, s) for s in ERROR_MESSAGES.values()] + [(None, NAME_ERROR)]
     found += [("row", v) for v in ROW_LABELS.values()] + [("column", v) for v in COLUMN_LABELS.values()]
+    found += [("ruleset", v) for v in [*PRESET_NAMES.values(), *PRESET_DESCRIPTIONS.values()]]
+    found += [("option", v) for v in OPTION_DESCRIPTIONS.values()]
     return list(dict.fromkeys(found))
 
 

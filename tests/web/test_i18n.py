@@ -9,8 +9,18 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from yambak.rules import preset_ids
+from yambak.rules.loader import preset_data
 from yambak.web import LOCALE
-from yambak.web.i18n import LANGUAGES, labels, pick_language
+from yambak.web.i18n import (
+    LANGUAGES,
+    OPTION_DESCRIPTIONS,
+    PRESET_DESCRIPTIONS,
+    PRESET_NAMES,
+    labels,
+    pick_language,
+    ruleset_name,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,3 +88,37 @@ def test_pages_are_served_in_the_chosen_language(client):
         assert f'hreflang="{code}"' in page
     assert "Nueva hoja de puntos" in client.get("/keep/?lang=es").text
     assert "Nuova scheda" in client.get("/keep/?lang=it").text
+
+
+def test_preset_texts_match_the_presets():
+    """The msgids are the TOML presets' English texts, one for every preset and every option."""
+    for pid in preset_ids():
+        data = preset_data(pid)
+        assert PRESET_NAMES[pid] == data["name"] and PRESET_DESCRIPTIONS[pid] == data["description"], pid
+        for key, spec in data.get("options", {}).items():
+            assert OPTION_DESCRIPTIONS[key] == spec["description"], (pid, key)
+    assert set(PRESET_NAMES) == set(preset_ids())
+
+
+def test_preset_names_in_the_chosen_language(client):
+    assert ruleset_name("yammen", "Yammen (Belgian)", "nl") == "Yammen (Belgisch)"
+    assert ruleset_name("yams-de", "Yams! (German)", "de") == "Yams! (deutsch)"
+    assert ruleset_name("yammen", "Our house rules", "nl") == "Our house rules"  # a custom name stays
+    page = client.get("/?lang=de").text
+    assert "Yams! (deutsch)" in page and "Yams! (German)" not in page
+    assert "Wie viele Spalten: 1 (normal)" in page
+    page = client.get("/keep/?lang=sv").text
+    assert "Yammen (belgisk)" in page and "Yammen (Belgian)" not in page
+    r = client.post("/keep?lang=sv", data={"name": "Kväll", "preset": "yammen", "player0": "Ann"},
+                    follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert "Yammen (belgisk)" in client.get(r.headers["location"] + "?lang=sv").text
+    r = client.post("/tables", data={"name": "Abend", "preset": "yams-de", "seat0_kind": "human",
+                                     "seat0_name": "Ann", "listed": "on"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert "Yams! (deutsch)" in client.get(r.headers["location"] + "?lang=de").text
+    assert "Yams! (deutsch)" in client.get("/?lang=de").text.split("Abend", 1)[1]  # the lobby's list
+    custom = 'extends = "yammen"\nid = "yammen"\nname = "Our house rules"\n'  # a user's ruleset: its own name
+    r = client.post("/keep", data={"name": "Home", "custom": custom, "player0": "Ann"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert "Our house rules" in client.get(r.headers["location"] + "?lang=nl").text

@@ -35,6 +35,55 @@ COLUMN_LABELS = {
 }
 
 
+# The shipped presets (rules/presets/*.toml) by id: names, one-line descriptions and option descriptions,
+# in English exactly as the TOML files give them (tests/web/test_i18n.py keeps the two in step).
+# Context "ruleset" for names and descriptions, "option" for option descriptions.
+PRESET_NAMES = {
+    "yams": "Yams / Yahtzee", "yatzy": "Yatzy (Scandinavian)", "yams-fr": "Yam's (French, with columns)",
+    "yams-de": "Yams! (German)", "yammen": "Yammen (Belgian)", "yamb": "Yamb (Balkan)",
+    "yamb-6": "Yamb (six columns)",
+}
+PRESET_DESCRIPTIONS = {
+    "yams": "One free column of 13 boxes; 35 bonus at 63; forced joker and +100 for every further yam.",
+    "yatzy": "One free column of 15 boxes with one and two pairs; 50 bonus at 63; no joker.",
+    "yams-fr": "1, 3 or 4 columns (down, free, up, dry); max must beat min; any box may be struck for 0.",
+    "yams-de": "Normal, down, up and oblige columns; min below max at entry; 20 bonus at 60.",
+    "yammen": "Down, free, up, poot, en deux and annonce columns; plus above min; column points, 25 at most.",
+    "yamb": "Down, up, free and announce columns (plus optional extras); (max - min) x ones; straight 66/56/46.",
+    "yamb-6": "Yamb with the updown and middle columns added: six columns.",
+}
+OPTION_DESCRIPTIONS = {
+    "columns": "How many columns: 1 (free), 3 (down, free, up) or 4 (with dry)",
+    "max_min": "Play the max and min rows",
+    "max_gt_min": "Max must be higher than min, or both score 0",
+    "strict": "The largest min must stay below the smallest max across the whole sheet",
+    "flat_bonus": "Full house, straight and yam score a flat 20/30/40 instead of pips plus 20/30/40",
+    "ties": "Tied column or total: roll off (one roll of five dice, most pips) or share the points",
+    "four_kind": "Four of a kind scores all five dice + 40, or the four matching dice + 40",
+    "extra": "Extra columns, any of updown, middle, hand",
+}
+
+
+def _shipped(table: dict[str, str], key: str | None, text: str, context: str, lang: str) -> str:
+    """`text` translated when it is the shipped English text for `key`; a user's own text (a custom
+    TOML ruleset's name or description) stays as its author wrote it."""
+    if key is None or table.get(key) != text:
+        return text
+    return translations(lang).pgettext(context, text)
+
+
+def ruleset_name(rules_id: str | None, name: str, lang: str) -> str:
+    return _shipped(PRESET_NAMES, rules_id, name, "ruleset", lang)
+
+
+def ruleset_description(rules_id: str | None, text: str, lang: str) -> str:
+    return _shipped(PRESET_DESCRIPTIONS, rules_id, text, "ruleset", lang)
+
+
+def option_description(option: str, text: str, lang: str) -> str:
+    return _shipped(OPTION_DESCRIPTIONS, option, text, "option", lang)
+
+
 @lru_cache(maxsize=None)
 def translations(lang: str) -> gettext.NullTranslations:
     path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from ...rules import RulesetError, preset_ids
 from ...web import STATIC
-from ...web.i18n import error_message, js_strings, labels
+from ...web.i18n import error_message, js_strings, labels, ruleset_name
 from ..deps import Lang
 from ..keeper import (
     MAX_PLAYERS,
@@ -121,7 +121,8 @@ def sheet_page(request: Request, sheet_id: str, lang: Lang) -> HTMLResponse:
         return _render(request, "missing.html", lang, status=404)
     view = keeper_view(sheet)
     boot = {"sheet": sheet.id, "view": view, "labels": labels(lang), "strings": js_strings(lang), "lang": lang}
-    return _render(request, "keeper.html", lang, sheet=sheet, view=view, boot=boot_json(boot))
+    return _render(request, "keeper.html", lang, sheet=sheet, view=view, boot=boot_json(boot),
+                   rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang))
 
 
 @router.get("/keep/{sheet_id}/qr.svg")

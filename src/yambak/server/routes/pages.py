@@ -18,6 +18,9 @@ from ...web.i18n import (
     error_message,
     js_strings,
     labels,
+    option_description,
+    ruleset_description,
+    ruleset_name,
     translations,
 )
 from ..deps import LANG_COOKIE, AppSettings, Lang, Manager, Tokens, add_tokens
@@ -35,10 +38,17 @@ def _presets(lang: str) -> list[dict[str, Any]]:
     out = []
     for pid in preset_ids():
         data = preset_data(pid)
-        opts = {k: {"default": format_value(v.get("default")), "description": v.get("description", "")}
+        opts = {k: {"default": format_value(v.get("default")),
+                    "description": option_description(k, v.get("description", ""), lang)}
                 for k, v in data.get("options", {}).items()}
-        out.append({"id": pid, "name": data.get("name", pid), "options": opts})
+        out.append({"id": pid, "name": ruleset_name(pid, data.get("name", pid), lang),
+                    "description": ruleset_description(pid, data.get("description", ""), lang), "options": opts})
     return out
+
+
+def _listed(manager: Any, lang: str) -> list[dict[str, Any]]:
+    """The lobby's tables, each with its ruleset's name in the page's language."""
+    return [{**t, "rules_name": ruleset_name(t.get("rules"), t.get("rules_name", ""), lang)} for t in manager.listed()]
 
 
 def boot_json(data: dict[str, Any]) -> str:
@@ -58,7 +68,7 @@ def _render(request: Request, name: str, lang: str, status: int = 200, **ctx: An
 
 @router.get("/", response_class=HTMLResponse)
 def lobby(request: Request, manager: Manager, lang: Lang, error: str | None = None) -> HTMLResponse:
-    return _render(request, "lobby.html", lang, tables=manager.listed(), presets=_presets(lang),
+    return _render(request, "lobby.html", lang, tables=_listed(manager, lang), presets=_presets(lang),
                    form_seats=FORM_SEATS, error=None)
 
 
@@ -87,7 +97,7 @@ async def create_from_form(request: Request, manager: Manager, tokens: Tokens, s
         table, new = manager.create(str(form.get("name", "")), preset, options, seats,
                                     form.get("listed") is not None, form.get("duplicate") is not None)
     except TableError as exc:
-        return _render(request, "lobby.html", lang, status=exc.status, tables=manager.listed(), presets=_presets(lang),
+        return _render(request, "lobby.html", lang, status=exc.status, tables=_listed(manager, lang), presets=_presets(lang),
                        form_seats=FORM_SEATS, error=error_message(exc.code, lang) or exc.message)
     manager.schedule_bots(table)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
@@ -102,6 +112,7 @@ def _table_page(request: Request, table: Any, tokens: list[str], lang: str, stat
     boot = {"table": table.id, "seats": sorted(seats), "view": view, "labels": labels(lang),
             "strings": js_strings(lang)}
     return _render(request, "table.html", lang, status=status, table=table, view=view, seats=sorted(seats),
+                   rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
                    boot=boot_json(boot), open_seats=view["open_seats"], error=error)
 
 
