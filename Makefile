@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test screenshots bench clean
+.PHONY: install run test lint screenshots bench clean
 
 install: $(STAMP)
 
@@ -18,8 +18,13 @@ $(STAMP): pyproject.toml
 run: install
 	$(BIN)/yambak serve --host 127.0.0.1 --port 8000
 
+# Checks that stay: ruff (E, F, I, B, UP) and mypy (--strict on rules/ and engine/), configured in pyproject.toml.
+lint: install
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/mypy
+
 # The whole suite; scripts/test-services.sh installs and starts PostgreSQL and Chromium (Debian packages).
-test: install
+test: install lint
 	url="$$(scripts/test-services.sh)"; \
 	YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$url}" $(BIN)/python -m pytest
 

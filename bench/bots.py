@@ -50,7 +50,9 @@ def main() -> None:
                 state, _ = state.apply(action)
         times.sort()
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
-        print(f"{preset:<9} {len(times):>9} {statistics.median(times):>10.2f} {p99:>8.2f} {times[-1]:>8.2f} {setup:>9.1f}")
+        print(
+            f"{preset:<9} {len(times):>9} {statistics.median(times):>10.2f} {p99:>8.2f} {times[-1]:>8.2f} {setup:>9.1f}"
+        )
 
 
 if __name__ == "__main__":

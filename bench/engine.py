@@ -32,7 +32,10 @@ def main() -> None:
     args = parser.parse_args()
     # Rates per CPU-second of this process (one core), so that other load on the machine
     # shows up as a gap between the two columns rather than as a slower engine.
-    print(f"{'preset':<10} {'games/cpu-s':>12} {'actions/cpu-s':>14} {'games/wall-s':>13}   (1 player, random legal policy)")
+    print(
+        f"{'preset':<10} {'games/cpu-s':>12} {'actions/cpu-s':>14} {'games/wall-s':>13}"
+        "   (1 player, random legal policy)"
+    )
     for pid in preset_ids():
         rules = load_ruleset(pid)
         games = actions = 0

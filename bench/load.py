@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -29,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 import websockets  # noqa: E402
-
 from tests.server.helpers import server_process  # noqa: E402
+
 from yambak.engine import replay  # noqa: E402
 from yambak.store import Store  # noqa: E402
 
@@ -47,7 +46,9 @@ class Stats:
         self.accepted: dict[str, set[int]] = {}
 
 
-async def play_seat(base: str, table: str, seat: int, token: str, think: float, stats: Stats, done: asyncio.Event) -> None:
+async def play_seat(
+    base: str, table: str, seat: int, token: str, think: float, stats: Stats, done: asyncio.Event
+) -> None:
     url = base.replace("http", "ws") + f"/ws/{table}"
     await asyncio.sleep(random.uniform(0, think))  # players arrive over the first think time
     async with websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None) as ws:
@@ -104,8 +105,10 @@ TOKENS: list[tuple[str, list[tuple[int, str]]]] = []
 async def create_tables(base: str, n: int, preset: str) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         for _ in range(n):
-            r = await client.post("/api/tables", json={
-                "name": "load", "preset": preset, "listed": False, "seats": [{"name": "A"}, {"name": "B"}]})
+            r = await client.post(
+                "/api/tables",
+                json={"name": "load", "preset": preset, "listed": False, "seats": [{"name": "A"}, {"name": "B"}]},
+            )
             made = r.json()
             TOKENS.append((made["id"], [(int(s), t) for s, t in made["tokens"].items()]))
 
@@ -115,9 +118,10 @@ async def main_async(args: argparse.Namespace, base: str, stats: Stats) -> float
     start = time.perf_counter()
     per_game = args.players // 2
     for g in range(args.games):
-        batch = TOKENS[g * per_game:(g + 1) * per_game]
-        await asyncio.gather(*[play_seat(base, t, s, tok, args.think, stats, asyncio.Event())
-                               for t, seats in batch for s, tok in seats])
+        batch = TOKENS[g * per_game : (g + 1) * per_game]
+        await asyncio.gather(
+            *[play_seat(base, t, s, tok, args.think, stats, asyncio.Event()) for t, seats in batch for s, tok in seats]
+        )
     return time.perf_counter() - start
 
 
@@ -166,11 +170,15 @@ def main() -> int:
     print(f"actions accepted          : {len(lat)} in {elapsed:.1f} s = {len(lat) / elapsed:.0f} actions/s")
     print(f"action-to-broadcast       : p50 {q(0.50):.1f} ms, p99 {q(0.99):.1f} ms, max {lat[-1] * 1000:.1f} ms")
     lat = sorted(stats.steady) or [0.0]
-    print(f"  with all players in     : p50 {q(0.50):.1f} ms, p99 {q(0.99):.1f} ms, max {lat[-1] * 1000:.1f} ms "
-          f"({len(stats.steady)} actions; the rest were sent while players were still arriving)")
+    print(
+        f"  with all players in     : p50 {q(0.50):.1f} ms, p99 {q(0.99):.1f} ms, max {lat[-1] * 1000:.1f} ms "
+        f"({len(stats.steady)} actions; the rest were sent while players were still arriving)"
+    )
     print(f"refused actions           : {len(stats.errors)} {sorted(set(stats.errors))[:5]}")
-    print(f"stored events             : {total_events}; lost or extra vs clients: {lost}; duplicated: {dup}; "
-          f"unfinished/unreplayable records: {bad}")
+    print(
+        f"stored events             : {total_events}; lost or extra vs clients: {lost}; duplicated: {dup}; "
+        f"unfinished/unreplayable records: {bad}"
+    )
     ok = lost == 0 and dup == 0 and bad == 0 and not stats.errors
     print("OK" if ok else "FAILED")
     return 0 if ok else 1

@@ -40,8 +40,9 @@ print(json.dumps({"seconds": seconds, "peak_mib": peak, "expected": s.expected_s
 
 
 def table_figures(preset: str, options: dict, env: dict | None = None) -> dict:
-    out = subprocess.run([sys.executable, "-c", _CHILD, preset, json.dumps(options)],
-                         check=True, capture_output=True, text=True, env=env)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, preset, json.dumps(options)], check=True, capture_output=True, text=True, env=env
+    )
     return json.loads(out.stdout)
 
 
@@ -59,7 +60,10 @@ def main() -> None:
         print(f"{label:<22}{f['seconds']:>9.2f}{f['peak_mib']:>10.0f}{f['states']:>11,}  {f['expected']:.7f}")
     with tempfile.TemporaryDirectory(prefix="yambak-numba-") as cold:
         f = table_figures("yams", {}, env={**os.environ, "NUMBA_CACHE_DIR": cold})
-        print(f"{'yams, cold kernels':<22}{f['seconds']:>9.2f}{f['peak_mib']:>10.0f}{f['states']:>11,}  {f['expected']:.7f}")
+        print(
+            f"{'yams, cold kernels':<22}{f['seconds']:>9.2f}{f['peak_mib']:>10.0f}{f['states']:>11,}"
+            f"  {f['expected']:.7f}"
+        )
 
     from yambak.solver import Position, advise, simulate, solve
 
@@ -78,16 +82,20 @@ def main() -> None:
             advise(strategy, p)
             times.append(time.perf_counter() - start)
     times.sort()
-    print(f"advisor (yams, warm): median {times[len(times) // 2] * 1e3:.2f} ms, "
-          f"p99 {times[int(len(times) * 0.99)] * 1e3:.2f} ms, max {times[-1] * 1e3:.2f} ms")
+    print(
+        f"advisor (yams, warm): median {times[len(times) // 2] * 1e3:.2f} ms, "
+        f"p99 {times[int(len(times) * 0.99)] * 1e3:.2f} ms, max {times[-1] * 1e3:.2f} ms"
+    )
 
     start = time.perf_counter()
     result = simulate(strategy, "optimal", games=args.games, seed=1)
     seconds = time.perf_counter() - start
     s = result.summary()
     se = s["std"] / s["games"] ** 0.5
-    print(f"optimal bot (yams): {args.games:,} games in {seconds:.2f} s = {args.games / seconds:,.0f} games/s; "
-          f"mean {s['mean']:.3f} (solver {strategy.expected_score:.3f}, 3 SE = {3 * se:.3f})")
+    print(
+        f"optimal bot (yams): {args.games:,} games in {seconds:.2f} s = {args.games / seconds:,.0f} games/s; "
+        f"mean {s['mean']:.3f} (solver {strategy.expected_score:.3f}, 3 SE = {3 * se:.3f})"
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of this process (advisor + simulator): {peak:.0f} MiB")
 

@@ -50,7 +50,9 @@ def main() -> int:
         print(f"{preset}: {json.dumps(raw[preset]['solitaire'])} win {d['win_rate']:.3f}", file=sys.stderr)
     match = None
     if args.presets is None or "yammen" in args.presets:
-        match = duel(load_ruleset("yammen"), "strong", "heuristic", args.duels, seed=SEED, workers=args.workers).to_dict()
+        match = duel(
+            load_ruleset("yammen"), "strong", "heuristic", args.duels, seed=SEED, workers=args.workers
+        ).to_dict()
         raw["yammen-match"] = match
 
     def cell(mc: tuple[float, float] | None) -> str:
@@ -69,7 +71,8 @@ def main() -> int:
         margin = d["mean_difference"]
         lines.append(
             f"| {preset} | {cell(cells['random'])} | {cell(cells['greedy'])} | {cell(cells['strong'])} | "
-            f"{cell(cells.get('heuristic'))} | {d['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] | {margin:+.1f} |")
+            f"{cell(cells.get('heuristic'))} | {d['win_rate']:.1%} [{lo:.1%}, {hi:.1%}] | {margin:+.1f} |"
+        )
     exact = []
     for preset, cells, _ in rows:
         if "heuristic" in cells:

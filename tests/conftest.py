@@ -15,7 +15,10 @@ _OPTION_GRID: dict[str, dict[str, list[object]]] = {
     "yams-fr": {"columns": [1, 3, 4], "max_min": [True, False], "max_gt_min": [True, False]},
     "yams-de": {"strict": [False, True], "flat_bonus": [False, True]},
     "yammen": {"ties": ["rolloff", "share"]},
-    "yamb": {"four_kind": ["all", "four"], "extra": [[], ["updown"], ["middle"], ["hand"], ["updown", "middle", "hand"]]},
+    "yamb": {
+        "four_kind": ["all", "four"],
+        "extra": [[], ["updown"], ["middle"], ["hand"], ["updown", "middle", "hand"]],
+    },
     "yamb-6": {"four_kind": ["all", "four"]},
 }
 
@@ -25,7 +28,7 @@ def all_rule_variants() -> list[tuple[str, dict[str, object]]]:
     for preset, grid in _OPTION_GRID.items():
         names = list(grid)
         for values in itertools.product(*(grid[n] for n in names)):
-            out.append((preset, dict(zip(names, values))))
+            out.append((preset, dict(zip(names, values, strict=False))))
     return out
 
 

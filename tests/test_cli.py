@@ -24,13 +24,25 @@ def test_rules_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules")
     assert code == 0
     assert [line.split()[0] for line in out.splitlines()] == [
-        "yamb", "yamb-6", "yammen", "yams", "yams-de", "yams-fr", "yatzy",
+        "yamb",
+        "yamb-6",
+        "yammen",
+        "yams",
+        "yams-de",
+        "yams-fr",
+        "yatzy",
     ]
 
 
 def test_rules_shows_a_layout(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "yams-fr", "--option", "columns=3")
-    assert code == 0 and "columns=3" in out and "\n  dry " not in out and "\n  up " in out and "max must be higher than min" in out
+    assert (
+        code == 0
+        and "columns=3" in out
+        and "\n  dry " not in out
+        and "\n  up " in out
+        and "max must be higher than min" in out
+    )
     code, _, err = run(capsys, "rules", "yams-fr", "--option", "columns=5")
     assert code == 2 and err.strip() == "yambak: options.columns: 5 is not one of 1, 3, 4"
 
@@ -71,13 +83,16 @@ def test_console_script_exit_codes(tmp_path: Path) -> None:
 
 
 def test_simulate_any_bot_on_any_preset(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "simulate", "--rules", "yammen", "--bot", "hard", "--games", "4", "--seed", "3", "--json")
+    code, out, _ = run(
+        capsys, "simulate", "--rules", "yammen", "--bot", "hard", "--games", "4", "--seed", "3", "--json"
+    )
     result = json.loads(out)
     assert code == 0 and result["games"] == 4 and result["bot"] == "hard"
     assert 0 <= result["upper_bonus_rate"] <= 1 and 0 <= result["yam_rate"] <= 1
     assert set(result["percentiles"]) == {"5", "25", "50", "75", "95"}
-    code, again, err = run(capsys, "simulate", "--rules", "yammen", "--bot", "hard", "--games", "4", "--seed", "3", "--json",
-                           "--progress")
+    code, again, err = run(
+        capsys, "simulate", "--rules", "yammen", "--bot", "hard", "--games", "4", "--seed", "3", "--json", "--progress"
+    )
     assert code == 0 and "4/4 games" in err  # the progress bar goes to stderr, the JSON stays clean
     assert json.loads(again)["mean"] == result["mean"]  # the same seed, the same games
     code, _, err = run(capsys, "simulate", "--rules", "yammen", "--bot", "optimal", "--games", "4")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 from . import __version__
 from .engine import GameRecord, RecordError, replay, summary
@@ -69,7 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
 def _extensions() -> list[Callable[[argparse._SubParsersAction], None]]:  # type: ignore[type-arg]
     """Commands that live with their layer (solver, bots, server)."""
     found = []
-    for module in ("yambak.solver.commands", "yambak.server.commands", "yambak.bots.commands", "yambak.terminal.commands"):
+    for module in (
+        "yambak.solver.commands",
+        "yambak.server.commands",
+        "yambak.bots.commands",
+        "yambak.terminal.commands",
+    ):
         try:
             mod = __import__(module, fromlist=["register"])
         except ModuleNotFoundError as exc:

@@ -63,7 +63,9 @@ def render_rules(rules: Ruleset) -> str:
     lines += [f"  {r.id:<15} {describe_row(r)}" for r in rules.rows]
     lines.append("")
     if rules.upper_bonus:
-        lines.append(f"Upper bonus: {rules.upper_bonus.points} when ones..sixes reach {rules.upper_bonus.threshold} (per column)")
+        lines.append(
+            f"Upper bonus: {rules.upper_bonus.points} when ones..sixes reach {rules.upper_bonus.threshold} (per column)"
+        )
     for rel in rules.relations:
         text = {
             "max_gt_min": f"{rel.high} must be higher than {rel.low} in a column, or both score 0"
@@ -74,7 +76,9 @@ def render_rules(rules: Ruleset) -> str:
         }[rel.kind]
         lines.append(f"Relation: {text}")
     if rules.joker:
-        lines.append(f"Joker: a further yam scores +{rules.joker.bonus} while {rules.joker.row} holds points, and is forced")
+        lines.append(
+            f"Joker: a further yam scores +{rules.joker.bonus} while {rules.joker.row} holds points, and is forced"
+        )
     if rules.strike_any:
         lines.append("Any box may be struck for 0.")
     if rules.match.kind == "column_points":
@@ -93,19 +97,19 @@ def render_sheets(state: GameState) -> str:
         head = f"{'':<16}" + "".join(f"{cid:>{width}}" for cid, _ in cols)
         lines = [f"{player['name']}", head]
 
-        def line(label: str, values: list[object]) -> str:
-            return f"{label:<16}" + "".join(f"{'' if v is None else v:>{width}}" for v in values)
-
         written = state.sheets[p].written
 
-        def cell(ci: int, row_index: int, score: int | None) -> object:
-            # RULES.md section 4: where a relation changed a box, show the written value too
-            value = written[ci * rules.n_rows + row_index]
-            return score if value is None or value == score else f"{score}({value})"
+        def line(label: str, values: list[object], width: int = width) -> str:
+            return f"{label:<16}" + "".join(f"{'' if v is None else v:>{width}}" for v in values)
 
-        def cells(row_index: int) -> list[object]:
+        def cells(row_index: int, written: tuple[int | None, ...] = written, cols: list = cols) -> list[object]:
+            # RULES.md section 4: where a relation changed a box, show the written value too
             row_id = rules.rows[row_index].id
-            return [cell(ci, row_index, c["boxes"][row_id]) for ci, (_, c) in enumerate(cols)]
+            out: list[object] = []
+            for ci, (_, c) in enumerate(cols):
+                score, value = c["boxes"][row_id], written[ci * rules.n_rows + row_index]
+                out.append(score if value is None or value == score else f"{score}({value})")
+            return out
 
         for i, r in enumerate(rules.rows):
             if r.is_upper:

@@ -20,9 +20,14 @@ from yambak.solver import _dice as D
 
 PRESETS = preset_ids()
 VARIANTS = [(p, {}) for p in PRESETS] + [
-    ("yams-fr", {"columns": 3}), ("yams-fr", {"columns": 1}), ("yams-fr", {"columns": 1, "max_min": False}),
-    ("yams-de", {"strict": True}), ("yams-de", {"flat_bonus": True}), ("yammen", {"ties": "share"}),
-    ("yamb", {"extra": ["updown", "middle", "hand"]}), ("yamb", {"four_kind": "four"}),
+    ("yams-fr", {"columns": 3}),
+    ("yams-fr", {"columns": 1}),
+    ("yams-fr", {"columns": 1, "max_min": False}),
+    ("yams-de", {"strict": True}),
+    ("yams-de", {"flat_bonus": True}),
+    ("yammen", {"ties": "share"}),
+    ("yamb", {"extra": ["updown", "middle", "hand"]}),
+    ("yamb", {"four_kind": "four"}),
 ]
 RULES = {f"{p}{options}": load_ruleset(p, options) for p, options in VARIANTS}
 

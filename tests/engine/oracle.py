@@ -10,8 +10,7 @@ from collections import Counter
 
 U = ["ones", "twos", "threes", "fours", "fives", "sixes"]
 ROWS = {
-    "yams": U
-    + ["three_kind", "four_kind", "full_house", "small_straight", "large_straight", "yam", "chance"],
+    "yams": U + ["three_kind", "four_kind", "full_house", "small_straight", "large_straight", "yam", "chance"],
     "yatzy": U
     + [
         "one_pair",
@@ -399,7 +398,7 @@ def replay(rec):
                     pl, mn = (val, sh.w[c][other]) if r == "plus" else (sh.w[c][other], val)
                     if pl <= mn:
 
-                        def zeroes(box):
+                        def zeroes(box, sh=sh, dice=dice):
                             c2, r2 = box
                             if r2 not in ("plus", "min"):
                                 return False
@@ -417,7 +416,7 @@ def replay(rec):
             return {"error": {"turn": ti, "code": str(e)}}
     finished = all(sh.done() for sh in sheets)
     players = []
-    for name, sh in zip(rec["players"], sheets):
+    for name, sh in zip(rec["players"], sheets, strict=False):
         cols, gt = sh.totals()
         pl = {"name": name, "total": gt, "match_points": None, "columns": cols}
         if p == "yams":
@@ -436,6 +435,6 @@ def replay(rec):
         for c, v in pts.items():
             award([pl["columns"][c]["total"] for pl in players], v)
         award([pl["total"] for pl in players], 5)
-        for pl, m in zip(players, mp):
+        for pl, m in zip(players, mp, strict=False):
             pl["match_points"] = m
     return {"finished": finished, "players": players}

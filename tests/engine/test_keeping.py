@@ -54,7 +54,9 @@ def test_scratch_finds_dice_that_score_nothing() -> None:
         scratch_turn(s, "chance")  # every roll scores in chance
     assert info.value.code == "illegal/no-scratch"
     y = game("yammen")
-    assert scratch_turn(y, "en_deux.full_house").rolls[0] != () and len(scratch_turn(y, "en_deux.full_house").rolls) == 2
+    assert (
+        scratch_turn(y, "en_deux.full_house").rolls[0] != () and len(scratch_turn(y, "en_deux.full_house").rolls) == 2
+    )
 
 
 def test_bad_roll_numbers() -> None:

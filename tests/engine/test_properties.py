@@ -42,7 +42,7 @@ def candidate_actions(state, p):  # type: ignore[no-untyped-def]
 
 def check_invariants(before, after, event) -> None:  # type: ignore[no-untyped-def]
     rules = after.rules
-    for p, (s0, s1) in enumerate(zip(before.sheets, after.sheets)):
+    for p, (s0, s1) in enumerate(zip(before.sheets, after.sheets, strict=False)):
         changed = [b for b in range(rules.n_boxes) if s0.written[b] != s1.written[b]]
         if event.type == "scored" and event.player == p:
             assert len(changed) == 1 and s0.written[changed[0]] is None  # exactly one box, filled once
@@ -52,8 +52,9 @@ def check_invariants(before, after, event) -> None:  # type: ignore[no-untyped-d
         # totals are sums of their parts
         cols = column_scores(rules, s1)
         for c in cols:
-            lower = sum(v for r, v in zip(rules.rows, c.boxes.values()) if not r.is_upper and v is not None)
-            upper = sum(v for r, v in zip(rules.rows, c.boxes.values()) if r.is_upper and v is not None)
+            pairs = list(zip(rules.rows, c.boxes.values(), strict=True))
+            lower = sum(v for r, v in pairs if not r.is_upper and v is not None)
+            upper = sum(v for r, v in pairs if r.is_upper and v is not None)
             assert c.upper == upper
             assert c.total == c.upper + c.bonus + lower + (c.minimax or 0)
         assert grand_total(rules, s1) == sum(c.total for c in cols) + s1.extra_bonus
@@ -113,7 +114,9 @@ def test_legal_actions_agree_with_apply(variant, seed, steps) -> None:  # type: 
             accepted = False
             assert exc.code.startswith("illegal/") and exc.message
         if isinstance(action, Score) and action.player == p:
-            expect = rules.parse_box(action.box) is not None and rules.box_id(rules.parse_box(action.box)) in legal_boxes
+            expect = (
+                rules.parse_box(action.box) is not None and rules.box_id(rules.parse_box(action.box)) in legal_boxes
+            )
             if action.strike and not rules.strike_any:
                 expect = False
             assert accepted == expect, action

@@ -11,14 +11,14 @@ D = [1, 1, 2, 3, 4]
 
 def kept_game() -> GameRecord:
     turns = [
-        {"player": 0, "rolls": [D], "box": "down.ones"},          # 1
-        {"player": 1, "rolls": [D], "box": "free.ones"},          # 2
+        {"player": 0, "rolls": [D], "box": "down.ones"},  # 1
+        {"player": 1, "rolls": [D], "box": "free.ones"},  # 2
         {"player": 0, "rolls": [[2, 2, 2, 5, 6]], "box": "down.twos"},  # 3
-        {"player": 1, "rolls": [D], "box": "free.twos"},          # 4
+        {"player": 1, "rolls": [D], "box": "free.twos"},  # 4
         {"player": 0, "rolls": [[6, 6, 6, 1, 2]], "box": "free.sixes"},  # 5
-        {"player": 1, "rolls": [D], "box": "free.threes"},        # 6
+        {"player": 1, "rolls": [D], "box": "free.threes"},  # 6
         {"player": 0, "rolls": [[3, 3, 1, 2, 4]], "box": "down.threes"},  # 7
-        {"player": 1, "rolls": [D], "box": "free.fours"},         # 8
+        {"player": 1, "rolls": [D], "box": "free.fours"},  # 8
     ]
     return GameRecord.from_dict(
         {"format": "yambak-game/1", "rules": "yammen", "players": ["Ann", "Bram"], "seed": None, "turns": turns}
@@ -50,7 +50,7 @@ def test_correction_reports_exactly_the_entries_it_broke() -> None:
     rev2 = revise(rev.record, 3, {"rolls": [[2, 2, 2, 5, 6]], "box": "down.ones"})
     assert [e.turn for e in rev2.invalid] == [7]
     rev3 = revise(rev2.record, 7, {"rolls": [[3, 3, 1, 2, 4]], "box": "down.twos"})
-    assert rev3.ok and boxes(rev3.state, 0, "down") ["twos"] == 2
+    assert rev3.ok and boxes(rev3.state, 0, "down")["twos"] == 2
 
 
 def test_an_illegal_correction_changes_nothing() -> None:

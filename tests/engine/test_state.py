@@ -13,6 +13,7 @@ from yambak.engine import (
     Hold,
     IllegalAction,
     ManualDice,
+    RecordError,
     Release,
     Roll,
     Score,
@@ -217,8 +218,12 @@ def test_yams_joker_is_forced_and_pays_100() -> None:
     assert s.sheets[0].extra_bonus == 100
     s = play(s, Roll(0, dice=(4, 4, 4, 4, 4)))
     assert s.preview() == {
-        "free.three_kind": 20, "free.four_kind": 20, "free.full_house": 25,
-        "free.small_straight": 30, "free.large_straight": 40, "free.chance": 20,
+        "free.three_kind": 20,
+        "free.four_kind": 20,
+        "free.full_house": 25,
+        "free.small_straight": 30,
+        "free.large_straight": 40,
+        "free.chance": 20,
     }
     refused(s, Score(0, "ones"), "joker")
 
@@ -281,7 +286,7 @@ def test_live_rolloff_settles_a_tied_column() -> None:
     s = s.with_dice(SeededDice(5))
     s = play(s, Score(1, last["box"]))
     assert s.finished
-    (target, rounds), = s.rolloffs  # only poot is tied (138-138)
+    ((target, rounds),) = s.rolloffs  # only poot is tied (138-138)
     assert target == "poot" and rounds
     final = dict(rounds[-1])
     winner = max(final, key=lambda seat: sum(final[seat]))
@@ -325,8 +330,13 @@ def test_shared_ties_without_recorded_rolloffs() -> None:
     ],
 )
 def test_malformed_records_are_refused(mutate, turn) -> None:  # type: ignore[no-untyped-def]
-    record = {"format": "yambak-game/1", "rules": "yams", "players": ["A"], "seed": None,
-              "turns": [{"rolls": [[1, 1, 2, 2, 3]], "box": "ones"}]}
+    record = {
+        "format": "yambak-game/1",
+        "rules": "yams",
+        "players": ["A"],
+        "seed": None,
+        "turns": [{"rolls": [[1, 1, 2, 2, 3]], "box": "ones"}],
+    }
     mutate(record)
     from yambak.engine import RecordError
 
@@ -367,7 +377,7 @@ def test_unfinished_duplicate_games_replay_with_seats_at_their_own_pace() -> Non
             s = play(s, Roll(seat))
             s = play(s, Score(seat, rules.box_id(s.legal_boxes(seat)[0])))
     record = state_to_record(s).to_dict()
-    with pytest.raises(Exception):
+    with pytest.raises(RecordError):
         replay(record)  # seat order cannot explain seat C being two turns ahead
     back = replay(record, dice=DuplicateDice(4), simultaneous=True)
     assert back.sheets == s.sheets and back.to_act() == [0, 1, 2]
@@ -395,7 +405,10 @@ def test_column_winners_follow_roll_offs() -> None:
 @pytest.mark.parametrize(
     "rolloffs, reason",
     [
-        ({"poot": [{"0": [1, 1, 1, 1, 1], "1": [2, 2, 2, 2, 2]}, {"0": [6, 6, 6, 6, 6], "1": [1, 1, 1, 1, 1]}]}, "round 2"),
+        (
+            {"poot": [{"0": [1, 1, 1, 1, 1], "1": [2, 2, 2, 2, 2]}, {"0": [6, 6, 6, 6, 6], "1": [1, 1, 1, 1, 1]}]},
+            "round 2",
+        ),
         ({"down": [{"0": [1, 1, 1, 1, 1], "1": [2, 2, 2, 2, 2]}]}, "expected no round"),
         ({"poot": [{"0": [1, 1, 1, 1, 1]}]}, "two or more seats"),
         ({"poot": [{"0": [1, 1, 1, 1, 1], "2": [6, 6, 6, 6, 6]}]}, "no seat"),

@@ -19,7 +19,12 @@ def test_presets() -> None:
     assert columns["yams-fr"] == ["down", "free", "up", "dry"]
     assert columns["yamb-6"] == ["down", "up", "free", "announce", "updown", "middle"]
     assert [len(load_ruleset(p).rows) for p in ("yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb")] == [
-        13, 15, 15, 11, 11, 13,
+        13,
+        15,
+        15,
+        11,
+        11,
+        13,
     ]
     assert sum(c.points for c in load_ruleset("yammen").columns) + load_ruleset("yammen").match.total_points == 25
 

@@ -7,9 +7,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 
@@ -28,9 +29,15 @@ def server_process(db_url: str, bot_delay: float = 0.0, env: dict[str, str] | No
     log = open(os.devnull, "w")
     proc = subprocess.Popen(
         [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url, "--bot-delay", str(bot_delay)],
-        stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "YAMBAK_WARM_STRATEGIES": "0", "YAMBAK_HTTP_RATE": "100", "YAMBAK_HTTP_BURST": "1000",
-             **(env or {})},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={
+            **os.environ,
+            "YAMBAK_WARM_STRATEGIES": "0",
+            "YAMBAK_HTTP_RATE": "100",
+            "YAMBAK_HTTP_BURST": "1000",
+            **(env or {}),
+        },
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -54,8 +61,13 @@ def server_process(db_url: str, bot_delay: float = 0.0, env: dict[str, str] | No
         log.close()
 
 
-def create(client: Any, preset: str = "yams", seats: list[dict[str, Any]] | None = None, keep_cookies: bool = False,
-           **extra: Any) -> dict[str, Any]:
+def create(
+    client: Any,
+    preset: str = "yams",
+    seats: list[dict[str, Any]] | None = None,
+    keep_cookies: bool = False,
+    **extra: Any,
+) -> dict[str, Any]:
     """Create a table over the API; the tests then name their seat tokens explicitly (cookies cleared)."""
     body = {"name": "Test table", "preset": preset, "seats": seats or [{"name": "Ann"}, {"name": "Bram"}], **extra}
     r = client.post("/api/tables", json=body)

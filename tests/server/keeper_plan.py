@@ -38,8 +38,11 @@ def dice_for(row: str, seat: int) -> tuple[int, ...]:
         n = (3, 4, 2)[seat % 3]
         return (f,) * n + (other,) * (5 - n)
     return {
-        "full_house": (2, 2, 3, 3, 3), "straight": (1, 2, 3, 4, 5) if seat % 2 else (2, 3, 4, 5, 6),
-        "plus": (6, 6, 6, 5, 5 - seat % 3), "min": (1, 1, 1, 2, 2 + seat % 3), "yam": (4, 4, 4, 4, 4),
+        "full_house": (2, 2, 3, 3, 3),
+        "straight": (1, 2, 3, 4, 5) if seat % 2 else (2, 3, 4, 5, 6),
+        "plus": (6, 6, 6, 5, 5 - seat % 3),
+        "min": (1, 1, 1, 2, 2 + seat % 3),
+        "yam": (4, 4, 4, 4, 4),
     }[row]
 
 
@@ -50,7 +53,7 @@ def plan(preset: str = "yammen", players: tuple[str, ...] = ("Ann", "Bram", "Cas
     entries: list[Entry] = []
     while not state.finished:
         p = state.current
-        for ci, col in enumerate(rules.columns):
+        for col in rules.columns:
             done = None
             for row in rules.rows:
                 box = f"{col.id}.{row.id}"

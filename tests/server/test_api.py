@@ -88,9 +88,19 @@ def test_names_are_escaped_everywhere(client):
 
 
 def test_lobby_form_creates_a_table_and_sets_the_seat_cookie(client):
-    r = client.post("/tables", data={"name": "Form", "preset": "yams-fr", "options": "columns=3",
-                                     "seat0_kind": "human", "seat0_name": "Ann", "seat1_kind": "bot",
-                                     "listed": "on"}, follow_redirects=False)
+    r = client.post(
+        "/tables",
+        data={
+            "name": "Form",
+            "preset": "yams-fr",
+            "options": "columns=3",
+            "seat0_kind": "human",
+            "seat0_name": "Ann",
+            "seat1_kind": "bot",
+            "listed": "on",
+        },
+        follow_redirects=False,
+    )
     assert r.status_code == 303
     table_id = r.headers["location"].rsplit("/", 1)[1]
     assert "yambak_tokens" in r.cookies
@@ -98,8 +108,10 @@ def test_lobby_form_creates_a_table_and_sets_the_seat_cookie(client):
     assert [c["id"] for c in view["rules"]["columns"]] == ["down", "free", "up"]
     page = client.get(f"/t/{table_id}")
     assert '"seats": [0]' in page.text  # the cookie gave this browser seat 0
-    r = client.post("/tables", data={"name": "Bad", "preset": "yams", "options": "bogus=1", "seat0_kind": "human",
-                                     "seat0_name": "A"})
+    r = client.post(
+        "/tables",
+        data={"name": "Bad", "preset": "yams", "options": "bogus=1", "seat0_kind": "human", "seat0_name": "A"},
+    )
     assert r.status_code == 400 and "bogus" in r.text
 
 

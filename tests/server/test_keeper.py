@@ -77,8 +77,9 @@ def test_refusals_are_coded_and_change_nothing(client):
     assert client.get(f"{URL}/{sheet['id']}").json()["v"] == 0
     r = client.post(f"{URL}/{sheet['id']}/entries", json={"id": "x", "v": 0, "kind": "undo"})  # id too short
     assert r.status_code == 422 and r.json()["code"] == "input/invalid"
-    r = client.post(f"{URL}/{sheet['id']}/entries", content=b"{" + b" " * 20000 + b"}",
-                    headers={"content-type": "application/json"})
+    r = client.post(
+        f"{URL}/{sheet['id']}/entries", content=b"{" + b" " * 20000 + b"}", headers={"content-type": "application/json"}
+    )
     assert r.status_code == 413 and r.json()["code"] == "input/too-large"
     assert client.get(f"{URL}/nope").json()["code"] == "sheet/unknown"
 
@@ -128,14 +129,22 @@ def test_scratch_undo_and_corrections(client):
     assert r.status_code == 422 and r.json()["code"] == "illegal/no-scratch"
     # a scratch correction: entry 2 becomes a 0 in Bram's yam
     r = k.post({"kind": "fix", "turn": 2, "box": "yam"})
-    assert r.status_code == 200 and r.json()["view"]["history"][1] == {**r.json()["view"]["history"][1], "box": "free.yam", "written": 0}
+    assert r.status_code == 200 and r.json()["view"]["history"][1] == {
+        **r.json()["view"]["history"][1],
+        "box": "free.yam",
+        "written": 0,
+    }
 
 
 def test_roll_numbers_matter_only_where_the_rules_say(client):
     yams = client.get(f"{URL}/{new_sheet(client, 'yams', ('Ann',))['id']}").json()
     yammen = client.get(f"{URL}/{new_sheet(client, 'yammen', ('Ann',))['id']}").json()
     yamb = client.get(f"{URL}/{new_sheet(client, 'yamb', ('Ann',))['id']}").json()
-    assert (yams["rules"]["roll_matters"], yammen["rules"]["roll_matters"], yamb["rules"]["roll_matters"]) == (False, True, True)
+    assert (yams["rules"]["roll_matters"], yammen["rules"]["roll_matters"], yamb["rules"]["roll_matters"]) == (
+        False,
+        True,
+        True,
+    )
     k = Keeper(client, yammen["id"])
     r = k.post({"kind": "dice", "seat": 0, "dice": [1, 2, 3, 4, 5], "roll": 1, "box": "en_deux.straight"})
     assert r.status_code == 422 and r.json()["code"].startswith("illegal/")
@@ -145,19 +154,28 @@ def test_roll_numbers_matter_only_where_the_rules_say(client):
 
 
 def test_custom_ruleset_and_bounds(client):
-    rules = {"id": "tiny", "name": "Tiny", "rows": [{"id": "chance", "kind": "sum"}, {"id": "yam", "kind": "yam", "points": 50}],
-             "columns": [{"id": "free"}]}
+    rules = {
+        "id": "tiny",
+        "name": "Tiny",
+        "rows": [{"id": "chance", "kind": "sum"}, {"id": "yam", "kind": "yam", "points": 50}],
+        "columns": [{"id": "free"}],
+    }
     r = client.post(URL, json={"name": "Custom", "rules": rules, "players": ["Ann"]})
     assert r.status_code == 201, r.text
     k = Keeper(client, r.json()["id"])
-    assert k.post({"kind": "dice", "seat": 0, "dice": [2, 2, 2, 2, 2], "box": "yam"}).json()["view"]["players"][0]["total"] == 50
+    assert (
+        k.post({"kind": "dice", "seat": 0, "dice": [2, 2, 2, 2, 2], "box": "yam"}).json()["view"]["players"][0]["total"]
+        == 50
+    )
     bad = client.post(URL, json={"name": "x", "rules": {"rows": "nope"}, "players": ["Ann"]})
     assert bad.status_code == 422 and bad.json()["code"] == "input/rules"
     many = client.post(URL, json={"name": "x", "preset": "yams", "players": [f"P{i}" for i in range(17)]})
     assert many.status_code == 422 and many.json()["code"] == "input/invalid"
     ten = client.post(URL, json={"name": "x", "preset": "yams", "players": [f"P{i}" for i in range(10)]})
     assert ten.status_code == 201  # more than 8 players on one phone
-    assert client.post(URL, json={"name": "x", "preset": "yams", "players": ["a\x00b"]}).json()["code"] == "input/invalid"
+    assert (
+        client.post(URL, json={"name": "x", "preset": "yams", "players": ["a\x00b"]}).json()["code"] == "input/invalid"
+    )
 
 
 def test_join_by_code_qr_and_escaped_names(client):
@@ -183,8 +201,9 @@ def test_offline_files_and_form_pages(client):
     sw = client.get("/keep/sw.js")
     assert sw.headers["content-type"].startswith("text/javascript") and "caches" in sw.text
     assert "Keep score" in client.get("/").text or "/keep/" in client.get("/").text
-    r = client.post("/keep", data={"name": "Form", "preset": "yammen", "player0": "Ann", "player1": "Bram"},
-                    follow_redirects=False)
+    r = client.post(
+        "/keep", data={"name": "Form", "preset": "yammen", "player0": "Ann", "player1": "Bram"}, follow_redirects=False
+    )
     assert r.status_code == 303
     view = client.get("/api/keep/" + r.headers["location"].rsplit("/", 1)[1]).json()
     assert [p["name"] for p in view["players"]] == ["Ann", "Bram"]
@@ -209,5 +228,8 @@ def test_sheets_survive_a_restart_and_phones_follow_live(settings):
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
         view = c.get(f"{URL}/{sheet['id']}").json()
         assert view["v"] == 1 and view["players"][0]["total"] == 15 and view["current"] == 1
-        assert Keeper(c, sheet["id"]).post({"kind": "dice", "seat": 0, "dice": [1] * 5, "box": "ones"},
-                                           v=1, entry_id="entry-000001").json()["duplicate"]
+        assert (
+            Keeper(c, sheet["id"])
+            .post({"kind": "dice", "seat": 0, "dice": [1] * 5, "box": "ones"}, v=1, entry_id="entry-000001")
+            .json()["duplicate"]
+        )

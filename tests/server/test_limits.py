@@ -16,8 +16,15 @@ SEATS = [{"name": "Ann"}]
 
 @pytest.fixture
 def tight(tmp_path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/t.db", bot_delay=0.0, warm_strategies=False,
-                        http_rate=0.001, http_burst=3, max_tables=2, max_sheets=2)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/t.db",
+        bot_delay=0.0,
+        warm_strategies=False,
+        http_rate=0.001,
+        http_burst=3,
+        max_tables=2,
+        max_sheets=2,
+    )
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
         yield c
 
@@ -45,8 +52,7 @@ def test_create_routes_are_rate_limited_per_client(tight):
 
 
 def test_live_tables_are_capped(tmp_path):
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/t.db", bot_delay=0.0, warm_strategies=False,
-                        max_tables=2)
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/t.db", bot_delay=0.0, warm_strategies=False, max_tables=2)
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
         assert _table(c).status_code == 201 and _table(c).status_code == 201
         r = _table(c)
@@ -65,8 +71,7 @@ def _wait_finished(client, table_id):
 
 
 def test_finished_tables_leave_memory_and_reload(tmp_path):
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/t.db", bot_delay=0.0, warm_strategies=False,
-                        max_tables=2)
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/t.db", bot_delay=0.0, warm_strategies=False, max_tables=2)
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
         bots = _table(c, seats=[{"kind": "bot", "bot": "easy"}]).json()
         _wait_finished(c, bots["id"])  # a bot-only game nobody watches: dropped when it ends
@@ -79,8 +84,7 @@ def test_finished_tables_leave_memory_and_reload(tmp_path):
 
 
 def test_live_sheets_are_capped_and_finished_ones_dropped(tmp_path):
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/t.db", bot_delay=0.0, warm_strategies=False,
-                        max_sheets=1)
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/t.db", bot_delay=0.0, warm_strategies=False, max_sheets=1)
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
         made = c.post("/api/keep", json={"preset": "yatzy", "players": ["Ann"]}).json()
         r = c.post("/api/keep", json={"preset": "yatzy", "players": ["Bo"]})
@@ -88,9 +92,18 @@ def test_live_sheets_are_capped_and_finished_ones_dropped(tmp_path):
         view = c.get(f"/api/keep/{made['id']}").json()
         for row in view["rules"]["rows"]:  # fill the sheet: the game ends
             box = f"{view['rules']['columns'][0]['id']}.{row['id']}"
-            out = c.post(f"/api/keep/{made['id']}/entries",
-                         json={"id": f"entry-{box}".replace(".", "-"), "v": view["v"], "kind": "dice", "seat": 0,
-                               "dice": [1, 2, 3, 4, 6], "roll": 1, "box": box})
+            out = c.post(
+                f"/api/keep/{made['id']}/entries",
+                json={
+                    "id": f"entry-{box}".replace(".", "-"),
+                    "v": view["v"],
+                    "kind": "dice",
+                    "seat": 0,
+                    "dice": [1, 2, 3, 4, 6],
+                    "roll": 1,
+                    "box": box,
+                },
+            )
             assert out.status_code == 200, out.text
             view = out.json()["view"]
         assert view["finished"] and made["id"] not in c.app.state.keeper.sheets

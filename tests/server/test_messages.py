@@ -46,8 +46,15 @@ def test_socket_refusals_come_in_the_players_language(client):
 
 def test_keeper_refusals_are_translated_and_keep_the_detail(client):
     sheet = client.post("/api/keep", json={"preset": "yamb", "players": ["Ann"]}).json()
-    entry = {"id": "entry-0001", "v": 0, "kind": "dice", "seat": 0, "dice": [2, 2, 2, 1, 5], "roll": 1,
-             "box": "down.twos"}
+    entry = {
+        "id": "entry-0001",
+        "v": 0,
+        "kind": "dice",
+        "seat": 0,
+        "dice": [2, 2, 2, 1, 5],
+        "roll": 1,
+        "box": "down.twos",
+    }
     r = client.post(f"/api/keep/{sheet['id']}/entries?lang=de", json=entry)
     assert r.status_code == 422
     body = r.json()
@@ -61,8 +68,12 @@ def test_keeper_refusals_are_translated_and_keep_the_detail(client):
 def test_keeper_refuses_booleans_for_numbers(client):
     sheet = client.post("/api/keep", json={"preset": "yams", "players": ["Ann"]}).json()
     base = {"id": "entry-0002", "v": 0, "kind": "dice", "seat": 0, "roll": 1, "box": "free.ones"}
-    for bad in ({"dice": [True, 1, 1, 1, 1]}, {"dice": [1, 1, 1, 1, 1], "roll": True},
-                {"dice": ["1", 1, 1, 1, 1]}, {"dice": [1, 1, 1, 1, 1], "seat": False}):
+    for bad in (
+        {"dice": [True, 1, 1, 1, 1]},
+        {"dice": [1, 1, 1, 1, 1], "roll": True},
+        {"dice": ["1", 1, 1, 1, 1]},
+        {"dice": [1, 1, 1, 1, 1], "seat": False},
+    ):
         r = client.post(f"/api/keep/{sheet['id']}/entries", json={**base, **bad})
         assert r.status_code == 422 and r.json()["code"] == "input/invalid", (bad, r.text)
     assert client.get(f"/api/keep/{sheet['id']}").json()["v"] == 0

@@ -16,7 +16,9 @@ def test_split_keeps_list_values_together():
 
 def test_parse_typed_values():
     assert parse_option_text("yamb", "extra=updown,middle, four_kind=all") == {
-        "extra": ["updown", "middle"], "four_kind": "all"}
+        "extra": ["updown", "middle"],
+        "four_kind": "all",
+    }
     assert parse_option_text("yamb", "extra=") == {"extra": []}
     assert parse_option_text("yams-de", "strict=false, flat_bonus=true") == {"strict": False, "flat_bonus": True}
     with pytest.raises(RulesetError):
@@ -29,8 +31,13 @@ def test_defaults_are_shown_as_typed():
 
 
 def test_lobby_creates_a_table_with_a_list_option(client):
-    form = {"name": "Lists", "preset": "yamb", "options": "extra=updown,middle, four_kind=all",
-            "seat0_kind": "human", "seat0_name": "Ann"}
+    form = {
+        "name": "Lists",
+        "preset": "yamb",
+        "options": "extra=updown,middle, four_kind=all",
+        "seat0_kind": "human",
+        "seat0_name": "Ann",
+    }
     r = client.post("/tables", data=form, follow_redirects=False)
     assert r.status_code == 303, r.text
     view = client.get("/api/tables/" + r.headers["location"].rsplit("/", 1)[1]).json()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 import time
+from contextlib import contextmanager
 
 import httpx
 from websockets.sync.client import connect
@@ -38,8 +38,10 @@ def _act(ws, **msg):
 def test_a_game_interrupted_mid_turn_resumes_after_a_restart(tmp_path):
     db = f"sqlite:///{tmp_path}/restart.db"
     with server_process(db) as base:
-        made = httpx.post(base + "/api/tables", json={
-            "name": "Restart", "preset": "yammen", "seats": [{"name": "Ann"}, {"name": "Bram"}]}).json()
+        made = httpx.post(
+            base + "/api/tables",
+            json={"name": "Restart", "preset": "yammen", "seats": [{"name": "Ann"}, {"name": "Bram"}]},
+        ).json()
         tokens = list(made["tokens"].values())
         with _ws(base, made["id"], tokens) as (ws, _, _):
             _act(ws, type="roll", seat=0, v=0)
@@ -58,7 +60,10 @@ def test_a_game_interrupted_mid_turn_resumes_after_a_restart(tmp_path):
             after = state["view"]
             turn = after["players"][1]["turn"]
             assert turn["dice"] == before["event"]["dice"] and turn["held"] == [0, 4] and turn["rolls_left"] == 1
-            assert after["players"][0]["columns"]["down"]["boxes"]["ones"] == before["view"]["players"][0]["columns"]["down"]["boxes"]["ones"]
+            assert (
+                after["players"][0]["columns"]["down"]["boxes"]["ones"]
+                == before["view"]["players"][0]["columns"]["down"]["boxes"]["ones"]
+            )
             # the turn goes on where it was: roll 3 keeps the held dice, then a box
             third = _act(ws, type="roll", seat=1, v=5)
             assert third["v"] == 6 and third["event"]["roll"] == 3
@@ -81,8 +86,9 @@ def test_a_game_interrupted_mid_turn_resumes_after_a_restart(tmp_path):
 def test_bots_resume_after_a_restart(tmp_path):
     db = f"sqlite:///{tmp_path}/bots.db"
     with server_process(db, bot_delay=0.5) as base:
-        made = httpx.post(base + "/api/tables", json={
-            "name": "Bots", "preset": "yams", "seats": [{"kind": "bot"}, {"kind": "bot"}]}).json()
+        made = httpx.post(
+            base + "/api/tables", json={"name": "Bots", "preset": "yams", "seats": [{"kind": "bot"}, {"kind": "bot"}]}
+        ).json()
     # the server stopped at once (a bot had at most begun); the next process plays the game out
     with server_process(db, bot_delay=0.0) as base:
         for _ in range(300):

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
 from tests.conftest import missing_service
-
 from yambak.engine import Announce, DuplicateDice, ManualDice, Roll, Score, SeededDice, new_game
 from yambak.rules import load_ruleset
 from yambak.server.tables import LiveTable

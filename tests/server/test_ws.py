@@ -50,7 +50,9 @@ def test_a_turn_is_rolled_on_the_server_and_broadcast(client, connect, table):
     assert len(dice) == 5 and all(1 <= d <= 6 for d in dice)
     seen = watcher.recv()
     assert seen["v"] == 1 and seen["event"]["dice"] == dice
-    assert set(seen["view"]["players"][0]["turn"]["preview"]) == {b for b in out["view"]["players"][0]["turn"]["preview"]}
+    assert set(seen["view"]["players"][0]["turn"]["preview"]) == {
+        b for b in out["view"]["players"][0]["turn"]["preview"]
+    }
     out = ws.act(type="hold", seat=0, v=1, dice=[0, 1])
     assert out["event"]["held"] == [0, 1]
     out = ws.act(type="roll", seat=0, v=2)
@@ -58,15 +60,15 @@ def test_a_turn_is_rolled_on_the_server_and_broadcast(client, connect, table):
     out = ws.act(type="score", seat=0, v=3, box="chance")
     assert out["event"]["written"] == sum(out["event"]["dice"])
     assert out["view"]["current"] == 1
-    
+
 
 REFUSALS = [
     # (message, code): each refused with a code, the table unchanged
-    ({"type": "roll", "seat": 1, "v": 0}, "auth/not-your-seat"),       # no token for seat 1
-    ({"type": "roll", "seat": 7, "v": 0}, "auth/not-your-seat"),       # no such seat
+    ({"type": "roll", "seat": 1, "v": 0}, "auth/not-your-seat"),  # no token for seat 1
+    ({"type": "roll", "seat": 7, "v": 0}, "auth/not-your-seat"),  # no such seat
     ({"type": "score", "seat": 0, "v": 0, "box": "chance"}, "illegal/roll-first"),
     ({"type": "hold", "seat": 0, "v": 0, "dice": [0]}, "illegal/hold-before-roll"),
-    ({"type": "roll", "seat": 0, "v": 5}, "stale/version"),            # from the future
+    ({"type": "roll", "seat": 0, "v": 5}, "stale/version"),  # from the future
     ({"type": "roll", "seat": 0, "v": 0, "dice": [6, 6, 6, 6, 6]}, "protocol/malformed"),  # dice values
     ({"type": "roll", "seat": 0, "v": 0, "held": [9]}, "protocol/malformed"),
     ({"type": "roll", "seat": "0", "v": 0, "extra": 1}, "protocol/malformed"),
@@ -158,8 +160,9 @@ def test_unknown_table_closes_the_socket(client):
 
 
 def test_rate_limit_per_connection(tmp_path):
-    settings = Settings(database_url=f"sqlite:///{tmp_path}/r.db", bot_delay=0, rate_per_second=0.001, rate_burst=5,
-                        rate_strikes=3)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/r.db", bot_delay=0, rate_per_second=0.001, rate_burst=5, rate_strikes=3
+    )
     from fastapi.testclient import TestClient
 
     with TestClient(create_app(settings)) as client:
@@ -182,8 +185,21 @@ def test_game_over_refuses_further_actions(client, connect):
     made = create(client, "yams", [{"name": "Solo"}])
     ws = connect(made)
     v = 0
-    rows = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind", "full_house",
-            "small_straight", "large_straight", "yam", "chance"]
+    rows = [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "three_kind",
+        "four_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "yam",
+        "chance",
+    ]
     for row in rows:
         ws.act(type="roll", seat=0, v=v)
         out = ws.act(type="score", seat=0, v=v + 1, box=row)
@@ -295,8 +311,21 @@ def test_rematch_keeps_the_seats(client, connect):
     assert client.post(f"/api/tables/{made['id']}/rematch").json()["code"] == "table/not-finished"
     ws = connect(made)
     v = 0
-    for row in ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind", "full_house",
-                "small_straight", "large_straight", "yam", "chance"]:
+    for row in [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "three_kind",
+        "four_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "yam",
+        "chance",
+    ]:
         ws.act(type="roll", seat=0, v=v)
         ws.act(type="score", seat=0, v=v + 1, box=row)
         v += 2

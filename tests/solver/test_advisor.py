@@ -20,8 +20,10 @@ def test_first_roll_keeps_triple_sixes(yams: Strategy) -> None:
 def test_turn_start_value_is_the_mean_over_first_rolls(yams: Strategy) -> None:
     filled = {"ones": 3, "yam": 50, "chance": 22}
     start = advise(yams, Position(filled=filled))
-    mean = sum(p * advise(yams, Position(filled=filled, dice=D.MULTISETS[D.FULL + r], roll=1)).value
-               for r, p in enumerate(D.ROLL_PROB))
+    mean = sum(
+        p * advise(yams, Position(filled=filled, dice=D.MULTISETS[D.FULL + r], roll=1)).value
+        for r, p in enumerate(D.ROLL_PROB)
+    )
     assert start.value == pytest.approx(mean, abs=1e-9)
     assert start.value == pytest.approx(75 + yams.table[yams.rules.flat(0b1100000000001, 3, 1), 0])
 
@@ -30,8 +32,14 @@ def test_box_values_are_points_plus_table(yams: Strategy) -> None:
     advice = advise(yams, Position(filled={"sixes": 30, "yam": 50}, dice=(6, 6, 6, 6, 6), roll=3))
     assert not advice.keeps
     # Forced joker: sixes is filled, so any open lower box, +100 each.
-    assert {c.box for c in advice.boxes} == {"three_kind", "four_kind", "full_house", "small_straight",
-                                             "large_straight", "chance"}
+    assert {c.box for c in advice.boxes} == {
+        "three_kind",
+        "four_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "chance",
+    }
     points = {c.box: c.points for c in advice.boxes}
     assert points["large_straight"] == 140 and points["full_house"] == 125 and points["chance"] == 130
 
@@ -47,14 +55,17 @@ def test_held_dice_mark_the_current_keep(yams: Strategy) -> None:
     assert [c.keep for c in current] == [(1, 2, 3, 4)]
 
 
-@pytest.mark.parametrize("position, words", [
-    (Position(filled={"onez": 1}, dice=(1, 1, 1, 1, 1), roll=1), "no box"),
-    (Position(filled={"twos": 3}, dice=(1, 1, 1, 1, 1), roll=1), "cannot be written"),
-    (Position(filled={}, dice=(1, 1, 1, 1), roll=1), "dice"),
-    (Position(filled={}, dice=(1, 1, 1, 1, 7), roll=1), "dice"),
-    (Position(filled={}, dice=(1, 1, 1, 1, 1), roll=4), "roll"),
-    (Position(filled={}, dice=(1, 1, 1, 1, 1), roll=1, held=(2,)), "held"),
-])
+@pytest.mark.parametrize(
+    "position, words",
+    [
+        (Position(filled={"onez": 1}, dice=(1, 1, 1, 1, 1), roll=1), "no box"),
+        (Position(filled={"twos": 3}, dice=(1, 1, 1, 1, 1), roll=1), "cannot be written"),
+        (Position(filled={}, dice=(1, 1, 1, 1), roll=1), "dice"),
+        (Position(filled={}, dice=(1, 1, 1, 1, 7), roll=1), "dice"),
+        (Position(filled={}, dice=(1, 1, 1, 1, 1), roll=4), "roll"),
+        (Position(filled={}, dice=(1, 1, 1, 1, 1), roll=1, held=(2,)), "held"),
+    ],
+)
 def test_bad_positions_are_refused(yams: Strategy, position: Position, words: str) -> None:
     with pytest.raises(PositionError, match=words):
         advise(yams, position)
@@ -70,9 +81,14 @@ def test_record_position_from_engine(yams: Strategy) -> None:
     engine = pytest.importorskip("yambak.engine")
     from yambak.solver.advisor import position_of
 
-    record = {"format": "yambak-game/1", "rules": "yams", "players": ["Ann"], "seed": None,
-              "turns": [{"rolls": [[6, 6, 2, 3, 6]], "box": "sixes"}],
-              "pending": [{"rolls": [[1, 2, 3, 4, 4]], "held": [0, 1, 2, 3]}]}
+    record = {
+        "format": "yambak-game/1",
+        "rules": "yams",
+        "players": ["Ann"],
+        "seed": None,
+        "turns": [{"rolls": [[6, 6, 2, 3, 6]], "box": "sixes"}],
+        "pending": [{"rolls": [[1, 2, 3, 4, 4]], "held": [0, 1, 2, 3]}],
+    }
     try:
         state = engine.replay(record)
     except Exception as exc:  # the engine is young: do not fail the solver suite on its shape
@@ -103,7 +119,9 @@ def test_max_gt_min_pair_entries(yams_fr_max_min: Strategy) -> None:
 def test_max_gt_min_turn_start_is_the_mean_over_first_rolls(yams_fr_max_min: Strategy) -> None:
     filled = {"min": 17, "yam": 50, "twos": 6}
     start = advise(yams_fr_max_min, Position(filled=filled))
-    mean = sum(p * advise(yams_fr_max_min, Position(filled=filled, dice=D.MULTISETS[D.FULL + r], roll=1)).value
-               for r, p in enumerate(D.ROLL_PROB))
+    mean = sum(
+        p * advise(yams_fr_max_min, Position(filled=filled, dice=D.MULTISETS[D.FULL + r], roll=1)).value
+        for r, p in enumerate(D.ROLL_PROB)
+    )
     assert start.value == pytest.approx(mean, abs=1e-9)
     assert start.score == 73

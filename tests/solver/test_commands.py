@@ -32,17 +32,21 @@ def test_solve_text(yatzy: Strategy, capsys: pytest.CaptureFixture[str]) -> None
     assert "248.4399894" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv", [
-    ["solve", "yams-fr"],
-    ["solve", "nope"],
-    ["solve", "yams-fr", "--option", "columns=2"],
-    ["hint", "--rules", "yams", "--dice", "1", "2", "3", "4", "5", "--filled", "ones=7"],
-    ["hint", "--rules", "yams", "--dice", "1", "2", "3", "4", "5", "--filled", "ones=3", "--upper", "5"],
-    ["hint", "--dice", "1", "2", "3", "4", "5"],
-    ["simulate", "--rules", "yamb", "--games", "10"],
-])
-def test_user_errors_are_one_line_and_status_2(argv: list[str], yams: Strategy,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "yams-fr"],
+        ["solve", "nope"],
+        ["solve", "yams-fr", "--option", "columns=2"],
+        ["hint", "--rules", "yams", "--dice", "1", "2", "3", "4", "5", "--filled", "ones=7"],
+        ["hint", "--rules", "yams", "--dice", "1", "2", "3", "4", "5", "--filled", "ones=3", "--upper", "5"],
+        ["hint", "--dice", "1", "2", "3", "4", "5"],
+        ["simulate", "--rules", "yamb", "--games", "10"],
+    ],
+)
+def test_user_errors_are_one_line_and_status_2(
+    argv: list[str], yams: Strategy, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -51,8 +55,24 @@ def test_user_errors_are_one_line_and_status_2(argv: list[str], yams: Strategy,
 
 
 def test_hint_typed_position(yams: Strategy, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["hint", "--rules", "yams", "--dice", "6", "6", "6", "2", "3", "--roll", "1",
-            "--filled", "ones=3,yam=50", "--upper", "3", "--json"]
+    argv = [
+        "hint",
+        "--rules",
+        "yams",
+        "--dice",
+        "6",
+        "6",
+        "6",
+        "2",
+        "3",
+        "--roll",
+        "1",
+        "--filled",
+        "ones=3,yam=50",
+        "--upper",
+        "3",
+        "--json",
+    ]
     assert run(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["best"]["keep"] == [6, 6, 6]
@@ -61,8 +81,13 @@ def test_hint_typed_position(yams: Strategy, capsys: pytest.CaptureFixture[str])
 
 def test_hint_record(yams: Strategy, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("yambak.engine")
-    record = {"format": "yambak-game/1", "rules": "yams", "players": ["Ann"], "seed": None,
-              "turns": [{"rolls": [[6, 6, 2, 3, 6], [6, 6, 6, 6, 1]], "box": "sixes"}]}
+    record = {
+        "format": "yambak-game/1",
+        "rules": "yams",
+        "players": ["Ann"],
+        "seed": None,
+        "turns": [{"rolls": [[6, 6, 2, 3, 6], [6, 6, 6, 6, 1]], "box": "sixes"}],
+    }
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     assert run(["hint", "--record", str(path), "--json"]) == 0
@@ -71,8 +96,12 @@ def test_hint_record(yams: Strategy, tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_simulate_json_stdout_is_one_object(yams: Strategy, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["simulate", "--rules", "yams", "--bot", "optimal", "--games", "500", "--seed", "1",
-                "--json", "--progress"]) == 0
+    assert (
+        run(
+            ["simulate", "--rules", "yams", "--bot", "optimal", "--games", "500", "--seed", "1", "--json", "--progress"]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     out = json.loads(captured.out)
     assert out["preset"] == "yams" and out["bot"] == "optimal" and out["games"] == 500

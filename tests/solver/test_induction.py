@@ -8,7 +8,7 @@ keep, and applies the upper bonus and the joker of RULES.md section 6 itself.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 import numpy as np
@@ -22,11 +22,11 @@ from yambak.solver._induction import best_box_value, keep_values, last_roll_valu
 from yambak.solver.objective import MeanScore, TargetProbability
 
 
-@lru_cache(maxsize=None)
+@cache
 def _outcomes(n: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Sorted results of throwing n dice, with probabilities, from all 6**n ordered throws."""
     counts = Counter(tuple(sorted(t)) for t in product(range(1, 7), repeat=n))
-    return tuple((k, c / 6 ** n) for k, c in counts.items())
+    return tuple((k, c / 6**n) for k, c in counts.items())
 
 
 class BruteForce:
@@ -42,12 +42,13 @@ class BruteForce:
         self.yam_row = rules.joker.row if rules.joker else None
         self.relation = rules.relations[0] if rules.relations else None
 
-    def entries(self, open_rows: frozenset[str], upper: int, yam: int | None, dice: tuple[int, ...],
-                pend: int | None = None):
+    def entries(
+        self, open_rows: frozenset[str], upper: int, yam: int | None, dice: tuple[int, ...], pend: int | None = None
+    ):
         """(row, points now, next state) for every row the player may fill (and every value it may write)."""
         rules = self.rules
         rows = {r.id: r for r in rules.rows}
-        joker = (self.yam_row is not None and self.yam_row not in open_rows and len(set(dice)) == 1)
+        joker = self.yam_row is not None and self.yam_row not in open_rows and len(set(dice)) == 1
         allowed = sorted(open_rows)
         extra = 0
         if joker:
@@ -81,13 +82,13 @@ class BruteForce:
                         new_pend = None
                 yield name, gain, (open_rows - {name}, new_upper, new_yam, new_pend)
 
-    @lru_cache(maxsize=None)
+    @cache
     def turn_start(self, open_rows: frozenset[str], upper: int, yam: int | None, pend: int | None = None) -> float:
         if not open_rows:
             return 0.0
         return sum(p * self.after_roll((open_rows, upper, yam, pend), dice, 1) for dice, p in _outcomes(5))
 
-    @lru_cache(maxsize=None)
+    @cache
     def after_roll(self, state, dice, roll) -> float:  # type: ignore[no-untyped-def]
         open_rows, upper, yam, pend = state
         best = max(gain + self.turn_start(*nxt) for _, gain, nxt in self.entries(open_rows, upper, yam, dice, pend))
@@ -97,14 +98,14 @@ class BruteForce:
                 best = max(best, self.after_keep(state, kept, roll))
         return best
 
-    @lru_cache(maxsize=None)
+    @cache
     def after_keep(self, state, kept, roll) -> float:  # type: ignore[no-untyped-def]
-        return sum(p * self.after_roll(state, tuple(sorted(kept + o)), roll + 1)
-                   for o, p in _outcomes(5 - len(kept)))
+        return sum(p * self.after_roll(state, tuple(sorted(kept + o)), roll + 1) for o, p in _outcomes(5 - len(kept)))
 
 
-def _solver_value(strategy: Strategy, open_rows: set[str], upper: int, yam: int | None,
-                  pend: int | None = None) -> float:
+def _solver_value(
+    strategy: Strategy, open_rows: set[str], upper: int, yam: int | None, pend: int | None = None
+) -> float:
     sr = strategy.rules
     ids = [r.id for r in sr.ruleset.rows]
     boxes = sum(1 << i for i, r in enumerate(ids) if r not in open_rows)
@@ -151,8 +152,11 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("preset, case", [(p, c) for p, cs in CASES.items() for c in cs],
-                         ids=lambda v: v if isinstance(v, str) else "-".join(sorted(v[0])))
+@pytest.mark.parametrize(
+    "preset, case",
+    [(p, c) for p, cs in CASES.items() for c in cs],
+    ids=lambda v: v if isinstance(v, str) else "-".join(sorted(v[0])),
+)
 def test_end_games_match_brute_force(preset: str, case: tuple, request: pytest.FixtureRequest) -> None:
     strategy: Strategy = request.getfixturevalue(preset)
     open_rows, upper, yam, *pend = case
@@ -168,8 +172,7 @@ def test_hot_path_equals_general_box_values(preset: str, request: pytest.Fixture
     sr = strategy.rules
     rng = np.random.default_rng(7)
     states = np.concatenate([sr.level_states(n) for n in range(sr.n_rows)])
-    for objective, table in ((MeanScore(), strategy.table),
-                             (TargetProbability(40), rng.random((sr.n_states, 41)))):
+    for objective, table in ((MeanScore(), strategy.table), (TargetProbability(40), rng.random((sr.n_states, 41)))):
         pick = rng.choice(states, 300)
         b, u, y = sr.unflat(pick)
         fast = last_roll_values(sr, table, objective, b, u, y)
@@ -184,7 +187,7 @@ def _numpy_stages(last: np.ndarray, rolls: int) -> list[np.ndarray]:
     so the results must agree bit for bit.
     """
     x = np.empty((len(D.MULTISETS),) + last.shape[1:])
-    x[D.FULL:] = last
+    x[D.FULL :] = last
     stages = [x] * rolls
     for j in range(rolls, 0, -1):
         for n in range(D.DICE - 1, -1, -1):  # down: E[k] = mean over d of E[k + d]
@@ -253,10 +256,11 @@ def test_relation_keys_round_trip(yams_fr_max_min: Strategy) -> None:
     pick = np.random.default_rng(3).choice(np.concatenate([sr.level_states(n) for n in (1, 8, 14)]), K.LANES)
     lanes = [np.empty(K.LANES, np.int64) for _ in range(3)]
     assert K._load_block(pick, 0, K.rule_args(sr), *lanes) == K.LANES
-    assert all(np.array_equal(a, b) for a, b in zip(lanes, sr.unflat(pick)))  # compiled unflatten agrees
+    assert all(np.array_equal(a, b) for a, b in zip(lanes, sr.unflat(pick), strict=False))  # compiled unflatten agrees
     b, u, y = sr.unflat(pick)
     assert np.array_equal(sr.flat(b, u, y), pick)
-    assert np.array_equal([K._flat(int(k), int(v), int(w), K.rule_args(sr)) for k, v, w in zip(b, u, y)], pick)
+    flat = [K._flat(int(k), int(v), int(w), K.rule_args(sr)) for k, v, w in zip(b, u, y, strict=True)]
+    assert np.array_equal(flat, pick)
 
 
 def test_relation_needs_the_mean_objective(tmp_path) -> None:  # type: ignore[no-untyped-def]

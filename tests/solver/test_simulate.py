@@ -27,8 +27,17 @@ def test_same_seed_same_games(yatzy: Strategy) -> None:
 def test_simple_bots_play_legal_games(yams: Strategy, bot: str, low: float, high: float) -> None:
     summary = simulate(yams.rules, bot, games=3000, seed=1).summary()
     assert low < summary["mean"] < high
-    assert set(summary) == {"preset", "bot", "games", "mean", "std", "percentiles", "upper_bonus_rate",
-                            "yam_rate", "seconds"}
+    assert set(summary) == {
+        "preset",
+        "bot",
+        "games",
+        "mean",
+        "std",
+        "percentiles",
+        "upper_bonus_rate",
+        "yam_rate",
+        "seconds",
+    }
     assert list(summary["percentiles"]) == ["5", "25", "50", "75", "95"]
 
 

@@ -28,8 +28,9 @@ def test_yams_fr_one_column_without_max_min(yams_fr: Strategy) -> None:
     assert yams_fr.states == 357_632
 
 
-def test_yams_fr_one_column_with_max_min(yams_fr_max_min: Strategy, yams_fr_max_min_free: Strategy,
-                                         yams_fr: Strategy) -> None:
+def test_yams_fr_one_column_with_max_min(
+    yams_fr_max_min: Strategy, yams_fr_max_min_free: Strategy, yams_fr: Strategy
+) -> None:
     # Pinned from this solver (no published figure); the end games are checked by brute force
     # (test_induction). Dropping the relation can only help, and two more sum rows help a lot.
     assert yams_fr_max_min.expected_score == pytest.approx(273.0740486, abs=1e-6)
@@ -83,12 +84,15 @@ def test_damaged_cache_file_is_recomputed(tmp_path: Path, monkeypatch: pytest.Mo
     assert solve(ruleset, folder=tmp_path).loaded  # the bad file was replaced
 
 
-@pytest.mark.parametrize("preset, options, words", [
-    ("yams-fr", {}, "4 columns"),
-    ("yams-fr", {"columns": 3}, "3 columns"),
-    ("yamb", {}, "columns"),
-    ("yammen", {}, "columns"),
-])
+@pytest.mark.parametrize(
+    "preset, options, words",
+    [
+        ("yams-fr", {}, "4 columns"),
+        ("yams-fr", {"columns": 3}, "3 columns"),
+        ("yamb", {}, "columns"),
+        ("yammen", {}, "columns"),
+    ],
+)
 def test_unsupported_rulesets_say_why(preset: str, options: dict, words: str, tmp_path: Path) -> None:
     with pytest.raises(UnsupportedRuleset, match=words):
         solve(preset, options, folder=tmp_path)

@@ -16,7 +16,9 @@ def store(request, tmp_path):
         s = Store(f"sqlite:///{tmp_path}/store.db")
     else:
         if not PG_URL:
-            missing_service("YAMBAK_TEST_POSTGRES_URL is not set: make test starts PostgreSQL (scripts/test-services.sh)")
+            missing_service(
+                "YAMBAK_TEST_POSTGRES_URL is not set: make test starts PostgreSQL (scripts/test-services.sh)"
+            )
         s = Store(PG_URL)
     yield s
     s.close()

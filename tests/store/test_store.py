@@ -8,16 +8,23 @@ import threading
 import pytest
 from sqlalchemy import inspect, text
 
-from yambak.engine import SeededDice, new_game, replay, state_to_record, Roll, Score, Hold
+from yambak.engine import Hold, Roll, Score, SeededDice, new_game, replay, state_to_record
 from yambak.rules import load_ruleset
 from yambak.store import SeatRow, Store, StoreConflict, TableRow
 
 
 def _table(store: Store, **kw) -> TableRow:
     tid = secrets.token_urlsafe(9)
-    row = TableRow(tid, kw.get("name", "Ann's <table>"), "yams", kw.get("listed", True), False, None,
-                   {"format": "yambak-game/1", "rules": "yams", "players": ["Ann", "Seat 2"], "seed": None, "turns": []},
-                   seats=[SeatRow(0, "human", "Ann", "h" * 64), SeatRow(1, "open", "Seat 2")])
+    row = TableRow(
+        tid,
+        kw.get("name", "Ann's <table>"),
+        "yams",
+        kw.get("listed", True),
+        False,
+        None,
+        {"format": "yambak-game/1", "rules": "yams", "players": ["Ann", "Seat 2"], "seed": None, "turns": []},
+        seats=[SeatRow(0, "human", "Ann", "h" * 64), SeatRow(1, "open", "Seat 2")],
+    )
     store.create_table(row)
     return row
 

@@ -68,8 +68,13 @@ def test_command_line_keeper(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("yambak")
     path = tmp_path / "g.json"
     lines = "12345\nlarge_straight\n66666\nyam\nsheet\nquit\n"
-    out = subprocess.run([str(exe), "keep", "yams", "--players", "Ann", "--save", str(path)],
-                         input=lines, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [str(exe), "keep", "yams", "--players", "Ann", "--save", str(path)],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     assert "Ann: free.large_straight = 40" in out.stdout and "grand total" in out.stdout
     assert replay(json.loads(path.read_text())).total(0) == 90

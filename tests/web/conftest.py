@@ -11,8 +11,14 @@ from ..server.conftest import client, settings  # noqa: F401  (the in-process ap
 from ..server.helpers import server_process
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 # The browser tests always take their screenshots; they land in docs/screenshots/ only when
 # YAMBAK_SCREENSHOTS is set (`make screenshots`), so that a test run leaves the tree clean.
 SCREENSHOTS = (

@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _msgids():
-    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "messages.py")], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "messages.py")], capture_output=True, text=True, check=True
+    ).stdout
     return [tuple(line.split("\t", 1)) for line in out.splitlines()]
 
 
@@ -44,8 +45,18 @@ def test_catalog_is_complete(lang):
     for ctx, msgid in ids:
         message = catalog.get(msgid, context=ctx or None)
         assert message is not None and message.string, (lang, ctx, msgid)
-        for placeholder in ("{n}", "{name}", "{box}", "{value}", "{column}", "{roll}", "{high}", "{low}", "{sum}",
-                            "{threshold}"):
+        for placeholder in (
+            "{n}",
+            "{name}",
+            "{box}",
+            "{value}",
+            "{column}",
+            "{roll}",
+            "{high}",
+            "{low}",
+            "{sum}",
+            "{threshold}",
+        ):
             assert (placeholder in msgid) == (placeholder in message.string), (lang, msgid)
 
 
@@ -109,12 +120,16 @@ def test_preset_names_in_the_chosen_language(client):
     assert "Wie viele Spalten: 1 (normal)" in page
     page = client.get("/keep/?lang=sv").text
     assert "Yammen (belgisk)" in page and "Yammen (Belgian)" not in page
-    r = client.post("/keep?lang=sv", data={"name": "Kväll", "preset": "yammen", "player0": "Ann"},
-                    follow_redirects=False)
+    r = client.post(
+        "/keep?lang=sv", data={"name": "Kväll", "preset": "yammen", "player0": "Ann"}, follow_redirects=False
+    )
     assert r.status_code == 303, r.text
     assert "Yammen (belgisk)" in client.get(r.headers["location"] + "?lang=sv").text
-    r = client.post("/tables", data={"name": "Abend", "preset": "yams-de", "seat0_kind": "human",
-                                     "seat0_name": "Ann", "listed": "on"}, follow_redirects=False)
+    r = client.post(
+        "/tables",
+        data={"name": "Abend", "preset": "yams-de", "seat0_kind": "human", "seat0_name": "Ann", "listed": "on"},
+        follow_redirects=False,
+    )
     assert r.status_code == 303, r.text
     assert "Yams! (deutsch)" in client.get(r.headers["location"] + "?lang=de").text
     assert "Yams! (deutsch)" in client.get("/?lang=de").text.split("Abend", 1)[1]  # the lobby's list

@@ -82,7 +82,8 @@ def test_refusals_are_shown_translated(base_url, new_page):
         const ws = new WebSocket(`ws://${location.host}/ws/${location.pathname.split('/').pop()}`);
         ws.onopen = () => ws.send(JSON.stringify({type: 'hello', since: 0}));
         ws.onmessage = (m) => { const d = JSON.parse(m.data);
-          if (d.type === 'welcome') ws.send(JSON.stringify({type: 'score', seat: d.seats[0], v: 0, box: 'free.chance'}));
+          if (d.type === 'welcome')
+            ws.send(JSON.stringify({type: 'score', seat: d.seats[0], v: 0, box: 'free.chance'}));
           if (d.type === 'error') { window.refusal = d; ok(); } };
     })""")
     refusal = page.evaluate("window.refusal")

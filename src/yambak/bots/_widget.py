@@ -58,7 +58,7 @@ def turn_stages(terminal: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.n
     values[rolls] = terminal[rolls - 1]
     for m in range(rolls - 1, 0, -1):
         x = np.empty((len(D.MULTISETS),) + shape)
-        x[D.FULL:] = values[m + 1]
+        x[D.FULL :] = values[m + 1]
         with np.errstate(invalid="ignore"):
             _down(x)
         keeps[m] = x
@@ -75,7 +75,7 @@ def keep_transition() -> np.ndarray:
     global _TRANSITION
     if _TRANSITION is None:
         x = np.zeros((len(D.MULTISETS), N_HANDS))
-        x[D.FULL:] = np.eye(N_HANDS)
+        x[D.FULL :] = np.eye(N_HANDS)
         _down(x)
         _TRANSITION = x
     return _TRANSITION

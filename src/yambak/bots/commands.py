@@ -19,21 +19,32 @@ __all__ = ["register"]
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser(
-        "duel", help="play duplicate games between two bots (same dice for both) and compare them",
+        "duel",
+        help="play duplicate games between two bots (same dice for both) and compare them",
         description="Duplicate games (RULES.md section 8): both bots get the same dice; seats alternate "
-                    "between games. Reports mean totals with 95%% intervals, the first bot's win rate "
-                    "(shared wins count half) and, for column-points rulesets, match points. "
-                    f"Bots: {', '.join(POLICIES)}.")
+        "between games. Reports mean totals with 95%% intervals, the first bot's win rate "
+        "(shared wins count half) and, for column-points rulesets, match points. "
+        f"Bots: {', '.join(POLICIES)}.",
+    )
     p.add_argument("--rules", metavar="PRESET", required=True, help="preset id")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="a ruleset option; repeat for more")
-    p.add_argument("--bots", nargs=2, metavar=("A", "B"), default=["strong", "greedy"],
-                   help="the two bots (default: strong greedy)")
+    p.add_argument(
+        "--bots",
+        nargs=2,
+        metavar=("A", "B"),
+        default=["strong", "greedy"],
+        help="the two bots (default: strong greedy)",
+    )
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(func=_cmd_duel)
 
 
@@ -61,8 +72,15 @@ def _cmd_duel(args: argparse.Namespace) -> int:
 
         bar = tqdm(total=args.games, desc=f"duel {args.bots[0]} v {args.bots[1]}", unit="game", file=sys.stderr)
     try:
-        result = duel(rules, args.bots[0], args.bots[1], args.games, args.seed,
-                      progress=bar.update if bar is not None else None, workers=args.workers)
+        result = duel(
+            rules,
+            args.bots[0],
+            args.bots[1],
+            args.games,
+            args.seed,
+            progress=bar.update if bar is not None else None,
+            workers=args.workers,
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -78,6 +96,8 @@ def _cmd_duel(args: argparse.Namespace) -> int:
             line += f"  match points {entry['match_points']:.2f}"
         print(line)
     lo, hi = out["win_rate_ci95"]
-    print(f"  {args.bots[0]} wins {out['win_rate']:.1%} (95% [{lo:.1%}, {hi:.1%}]): "
-          f"{out['wins']} won, {out['losses']} lost, {out['shared']} shared")
+    print(
+        f"  {args.bots[0]} wins {out['win_rate']:.1%} (95% [{lo:.1%}, {hi:.1%}]): "
+        f"{out['wins']} won, {out['losses']} lost, {out['shared']} shared"
+    )
     return 0

@@ -194,13 +194,14 @@ class Model:
                 total += ub.points * float(self.surv[c][mask, ub.threshold - s])
         # Related rows still open: the expected pair value minus what the sheet already counts.
         done: set[tuple[int, int]] = set()
-        for r, (kind, hi, lo, f) in self.pairs.items():
+        for kind, hi, lo, f in self.pairs.values():
             if (hi, lo) in done or (col[hi] is not None and col[lo] is not None and (f < 0 or col[f] is not None)):
                 continue
             done.add((hi, lo))
             if kind == "minimax":
-                total += (self._known_or_mean(col, c, hi) - self._known_or_mean(col, c, lo)) * \
-                    self._known_or_mean(col, c, f)
+                total += (self._known_or_mean(col, c, hi) - self._known_or_mean(col, c, lo)) * self._known_or_mean(
+                    col, c, f
+                )
                 continue
             open_row = hi if col[hi] is None else lo
             partner = lo if open_row == hi else hi

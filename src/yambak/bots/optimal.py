@@ -57,8 +57,13 @@ def optimal(state: GameState, player: int, rng: random.Random) -> Action:
     sheet = state.sheets[player]
     filled = {rules.rows[i].id: int(v) for i, v in enumerate(sheet.written) if v is not None}
     dice = tuple(int(d) for d in turn.dice)
-    position = Position(filled=filled, dice=dice, roll=len(turn.rolls),
-                        held=tuple(dice[i] for i in sorted(turn.held)), extra_bonus=int(sheet.extra_bonus))
+    position = Position(
+        filled=filled,
+        dice=dice,
+        roll=len(turn.rolls),
+        held=tuple(dice[i] for i in sorted(turn.held)),
+        extra_bonus=int(sheet.extra_bonus),
+    )
     advice = advise(strategy_for(rules), position)
     best = advice.best
     assert best is not None

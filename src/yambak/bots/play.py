@@ -19,8 +19,16 @@ from ..rules import Ruleset
 from .policies import POLICIES, choose_action
 
 __all__ = [
-    "DuelResult", "GameStats", "check_bot", "duel", "mean_ci", "play_game", "simulate_details", "simulate_games",
-    "summarize", "wilson",
+    "DuelResult",
+    "GameStats",
+    "check_bot",
+    "duel",
+    "mean_ci",
+    "play_game",
+    "simulate_details",
+    "simulate_games",
+    "summarize",
+    "wilson",
 ]
 
 
@@ -50,7 +58,7 @@ class GameStats:
     yam_share: float
 
     @classmethod
-    def of(cls, state: GameState) -> "GameStats":
+    def of(cls, state: GameState) -> GameStats:
         columns = state.column_scores(0)
         yam_rows = [r.id for r in state.rules.rows if r.kind == "yam"]
         yams = [c.boxes[r] for c in columns for r in yam_rows]
@@ -66,8 +74,9 @@ def _solitaire_chunk(args: tuple[Ruleset, str, int, list[int]]) -> list[GameStat
     return [GameStats.of(play_game(rules, [bot], f"{seed}:{i}")) for i in indices]
 
 
-def _run_chunks(fn: Callable[[Any], list[Any]], jobs: list[Any], workers: int,
-                progress: Callable[[int], None] | None) -> list[Any]:
+def _run_chunks(
+    fn: Callable[[Any], list[Any]], jobs: list[Any], workers: int, progress: Callable[[int], None] | None
+) -> list[Any]:
     out: list[Any] = []
     if workers <= 1:
         for job in jobs:
@@ -88,8 +97,9 @@ def _chunks(n: int, size: int) -> list[list[int]]:
     return [list(range(s, min(n, s + size))) for s in range(0, n, size)]
 
 
-def simulate_games(rules: Ruleset, bot: str, games: int, seed: int = 0, progress: Any = False,
-                   workers: int = 1) -> list[int]:
+def simulate_games(
+    rules: Ruleset, bot: str, games: int, seed: int = 0, progress: Any = False, workers: int = 1
+) -> list[int]:
     """Final totals of `games` solitaire games of any ruleset played by the named bot.
 
     `progress`: False, True (a tqdm bar on stderr) or a callable taking a game count.
@@ -97,8 +107,9 @@ def simulate_games(rules: Ruleset, bot: str, games: int, seed: int = 0, progress
     return [g.total for g in simulate_details(rules, bot, games, seed, progress, workers)]
 
 
-def simulate_details(rules: Ruleset, bot: str, games: int, seed: int = 0, progress: Any = False,
-                     workers: int = 1) -> list[GameStats]:
+def simulate_details(
+    rules: Ruleset, bot: str, games: int, seed: int = 0, progress: Any = False, workers: int = 1
+) -> list[GameStats]:
     """`simulate_games` with each game's bonus and yam shares."""
     check_bot(bot)
     jobs = [(rules, bot, seed, idx) for idx in _chunks(games, 25)]
@@ -115,8 +126,9 @@ def simulate_details(rules: Ruleset, bot: str, games: int, seed: int = 0, progre
             bar.close()
 
 
-def summarize(preset: str, bot: str, scores: Sequence[int], seconds: float,
-              details: Sequence[GameStats] | None = None) -> dict[str, Any]:
+def summarize(
+    preset: str, bot: str, scores: Sequence[int], seconds: float, details: Sequence[GameStats] | None = None
+) -> dict[str, Any]:
     """The figures of `yambak simulate --json` (the solver's keys; the rates need `details`)."""
     import numpy as np
 
@@ -124,9 +136,13 @@ def summarize(preset: str, bot: str, scores: Sequence[int], seconds: float,
     pct = np.percentile(arr, [5, 25, 50, 75, 95]) if len(arr) else [float("nan")] * 5
     mean, half = mean_ci([float(v) for v in arr])
     return {
-        "preset": preset, "bot": bot, "games": len(arr), "mean": mean,
-        "std": float(arr.std(ddof=1)) if len(arr) > 1 else 0.0, "ci95": [mean - half, mean + half],
-        "percentiles": {str(p): float(v) for p, v in zip((5, 25, 50, 75, 95), pct)},
+        "preset": preset,
+        "bot": bot,
+        "games": len(arr),
+        "mean": mean,
+        "std": float(arr.std(ddof=1)) if len(arr) > 1 else 0.0,
+        "ci95": [mean - half, mean + half],
+        "percentiles": {str(p): float(v) for p, v in zip((5, 25, 50, 75, 95), pct, strict=False)},
         "upper_bonus_rate": sum(d.bonus_share for d in details) / len(details) if details else None,
         "yam_rate": sum(d.yam_share for d in details) / len(details) if details else None,
         "seconds": seconds,
@@ -207,8 +223,9 @@ def _duel_chunk(args: tuple[Ruleset, str, str, int, list[int]]) -> list[tuple[in
     return out
 
 
-def duel(rules: Ruleset, a: str, b: str, games: int, seed: int = 0, progress: Any = None,
-         workers: int = 1) -> DuelResult:
+def duel(
+    rules: Ruleset, a: str, b: str, games: int, seed: int = 0, progress: Any = None, workers: int = 1
+) -> DuelResult:
     """Duplicate games between two bots (RULES.md section 8: both get the same dice)."""
     check_bot(a)
     check_bot(b)

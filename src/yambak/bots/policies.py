@@ -111,7 +111,11 @@ def _heuristic(state: GameState, player: int, rng: random.Random) -> Action:
 # heuristic expectimax (match-aware in column-points games). `heuristic` forces the latter
 # (for measuring it where an exact table exists); `optimal` is the table where it exists.
 POLICIES: dict[str, Policy] = {
-    "random": random_policy, "greedy": greedy, "strong": _strong, "heuristic": _heuristic, "optimal": _optimal,
+    "random": random_policy,
+    "greedy": greedy,
+    "strong": _strong,
+    "heuristic": _heuristic,
+    "optimal": _optimal,
 }
 
 

@@ -74,8 +74,15 @@ def _zeroing(state: GameState, p: int, box: int, written: np.ndarray) -> np.ndar
     return None
 
 
-def _terminal(state: GameState, p: int, model: Model, boxes: list[int], m: int,
-              values: dict[int, list[np.ndarray | None]], gain_fn: Any) -> np.ndarray:
+def _terminal(
+    state: GameState,
+    p: int,
+    model: Model,
+    boxes: list[int],
+    m: int,
+    values: dict[int, list[np.ndarray | None]],
+    gain_fn: Any,
+) -> np.ndarray:
     """T_m: the best terminal value per hand over `boxes` after roll m (-inf when empty)."""
     n = state.rules.n_rows
     safe = np.full(D.N_ROLLS, -np.inf)
@@ -109,7 +116,10 @@ def plan_for(state: GameState, p: int, model: Model, gain_fn: Any = None, key_ex
     if hit is not None:
         return hit
     if gain_fn is None:
-        gain_fn = lambda b: model.box_gain(sheet, b)
+
+        def gain_fn(b: int) -> Any:
+            return model.box_gain(sheet, b)
+
     R = rules.rolls_per_turn
     values: dict[int, list[np.ndarray | None]] = {}
     T = [_terminal(state, p, model, state._fillable(p, m, announced), m, values, gain_fn) for m in range(1, R + 1)]
@@ -137,8 +147,14 @@ def plan_for(state: GameState, p: int, model: Model, gain_fn: Any = None, key_ex
     return plan
 
 
-def heuristic(state: GameState, player: int, rng: random.Random, gain_fn: Any = None, key_extra: Any = None,
-              model: Model | None = None) -> Action:
+def heuristic(
+    state: GameState,
+    player: int,
+    rng: random.Random,
+    gain_fn: Any = None,
+    key_extra: Any = None,
+    model: Model | None = None,
+) -> Action:
     """The expectimax decision with the model's estimate (any ruleset with five dice)."""
     from .policies import greedy
 

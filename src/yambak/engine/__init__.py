@@ -1,12 +1,12 @@
 """The pure game engine: immutable states, actions, events, dice sources and records.
 
-    >>> from yambak.rules import load_ruleset
-    >>> from yambak.engine import new_game, Roll, Score
-    >>> state = new_game(load_ruleset("yams"), ["Ann"], seed=1)
-    >>> state, event = state.apply(Roll(0))
-    >>> state, event = state.apply(Score(0, "chance"))
-    >>> event.type, event.written == sum(event.dice)
-    ('scored', True)
+>>> from yambak.rules import load_ruleset
+>>> from yambak.engine import new_game, Roll, Score
+>>> state = new_game(load_ruleset("yams"), ["Ann"], seed=1)
+>>> state, event = state.apply(Roll(0))
+>>> state, event = state.apply(Score(0, "chance"))
+>>> event.type, event.written == sum(event.dice)
+('scored', True)
 """
 
 from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
@@ -19,8 +19,38 @@ from .scoresheet import ColumnScore, Sheet
 from .state import Event, GameState, Turn, TurnRecord, new_game
 
 __all__ = [
-    "Action", "Announce", "ColumnScore", "DiceSource", "DuplicateDice", "Event", "FORMAT", "GameRecord",
-    "GameState", "Hold", "IllegalAction", "ManualDice", "RecordError", "Release", "Revision", "Roll",
-    "RollContext", "Score", "SecureDice", "SeededDice", "Sheet", "Turn", "TurnRecord", "Withdraw", "YambakError", "new_game", "replay",
-    "play_turn", "revise", "scratch_turn", "state_to_record", "summary", "typed_turn", "undo",
+    "Action",
+    "Announce",
+    "ColumnScore",
+    "DiceSource",
+    "DuplicateDice",
+    "Event",
+    "FORMAT",
+    "GameRecord",
+    "GameState",
+    "Hold",
+    "IllegalAction",
+    "ManualDice",
+    "RecordError",
+    "Release",
+    "Revision",
+    "Roll",
+    "RollContext",
+    "Score",
+    "SecureDice",
+    "SeededDice",
+    "Sheet",
+    "Turn",
+    "TurnRecord",
+    "Withdraw",
+    "YambakError",
+    "new_game",
+    "replay",
+    "play_turn",
+    "revise",
+    "scratch_turn",
+    "state_to_record",
+    "summary",
+    "typed_turn",
+    "undo",
 ]

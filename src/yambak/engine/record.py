@@ -8,15 +8,16 @@ and the live game can never disagree about what is legal.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from ..rules import RulesetError, load_ruleset
 from .actions import Announce, Hold, Roll, Score
 from .dice import DiceSource, ManualDice
 from .errors import IllegalAction, RecordError
 from .scoresheet import tied_groups
-from .state import GameState, TurnRecord, new_game
+from .state import GameState, Rolloffs, TurnRecord, new_game
 
 __all__ = ["FORMAT", "GameRecord", "replay", "state_to_record", "summary"]
 
@@ -36,13 +37,13 @@ class GameRecord:
     players: tuple[str, ...]
     turns: tuple[TurnRecord, ...] = ()
     seed: int | str | None = None
-    rolloffs: tuple[tuple[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]], ...] = ()
+    rolloffs: Rolloffs = ()
     # Our extension: turns in progress ({"player", "rolls", "held", "announce"}), so that a
     # stored game resumes mid-turn. Absent from records of completed turns only.
     pending: tuple[Mapping[str, Any], ...] = ()
 
     @classmethod
-    def from_dict(cls, data: Any) -> "GameRecord":
+    def from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, Mapping):
             raise _bad("a game record is a JSON object")
         if data.get("format") != FORMAT:
@@ -63,14 +64,21 @@ class GameRecord:
         if "rules" not in data:
             raise _bad("rules is required")
         pending = data.get("pending", [])
-        if not isinstance(pending, list) or not all(isinstance(t, Mapping) and set(t) <= _PENDING_KEYS for t in pending):
+        if not isinstance(pending, list) or not all(
+            isinstance(t, Mapping) and set(t) <= _PENDING_KEYS for t in pending
+        ):
             raise _bad("pending must be a list of turns in progress")
         return cls(
-            data["rules"], tuple(players), turns, seed, _parse_rolloffs(data.get("rolloffs"), len(players)), tuple(pending)
+            data["rules"],
+            tuple(players),
+            turns,
+            seed,
+            _parse_rolloffs(data.get("rolloffs"), len(players)),
+            tuple(pending),
         )
 
     @classmethod
-    def loads(cls, text: str) -> "GameRecord":
+    def loads(cls, text: str) -> GameRecord:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, RecursionError) as exc:
@@ -82,7 +90,8 @@ class GameRecord:
         out["turns"] = [_turn_dict(t) for t in self.turns]
         if self.rolloffs:
             out["rolloffs"] = {
-                target: [{str(seat): list(dice) for seat, dice in r} for r in rounds] for target, rounds in self.rolloffs
+                target: [{str(seat): list(dice) for seat, dice in r} for r in rounds]
+                for target, rounds in self.rolloffs
             }
         if self.pending:
             out["pending"] = [dict(t) for t in self.pending]
@@ -127,7 +136,7 @@ def _parse_turn(raw: Any, n: int) -> TurnRecord:
             raise RecordError("illegal/bad-dice", f"a roll is a list of dice values, not {roll!r}", n)
     box = raw.get("box")
     if not isinstance(box, str):
-        raise _bad("box must be a box id such as \"free.chance\"", n)
+        raise _bad('box must be a box id such as "free.chance"', n)
     announce = raw.get("announce")
     if announce is not None and not isinstance(announce, str):
         raise _bad("announce must be a box id or null", n)
@@ -145,11 +154,11 @@ def _parse_turn(raw: Any, n: int) -> TurnRecord:
     )
 
 
-def _parse_rolloffs(raw: Any, n_players: int) -> tuple:
+def _parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
     if raw is None:
         return ()
     if not isinstance(raw, Mapping):
-        raise _bad("rolloffs must map a column id or \"total\" to a list of rounds")
+        raise _bad('rolloffs must map a column id or "total" to a list of rounds')
     out = []
     for target, rounds in raw.items():
         if not isinstance(rounds, list):
@@ -235,7 +244,8 @@ def _replay_turn(state: GameState, turn: TurnRecord) -> GameState:
         if not 0 <= turn.player < len(state.players):
             raise IllegalAction("illegal/no-such-seat", f"there is no seat {turn.player}")
         raise IllegalAction(
-            "illegal/not-your-turn", f"it is seat {state.current}'s turn ({state.players[state.current]}), not seat {turn.player}'s"
+            "illegal/not-your-turn",
+            f"it is seat {state.current}'s turn ({state.players[state.current]}), not seat {turn.player}'s",
         )
     p = state.current
     for i, dice in enumerate(turn.rolls):
@@ -257,19 +267,23 @@ def _check_rolloffs(state: GameState, record: GameRecord) -> None:
         return
     if not state.finished or state.rules.match.kind != "column_points":
         raise _bad("rolloffs belong to finished column-points games only")
-    results = {c.id: [cols[ci].total for cols in map(state.column_scores, range(len(state.players)))]
-               for ci, c in enumerate(state.rules.columns)}
+    results = {
+        c.id: [cols[ci].total for cols in map(state.column_scores, range(len(state.players)))]
+        for ci, c in enumerate(state.rules.columns)
+    }
     results["total"] = state.totals()
     for target, rounds in record.rolloffs:
         if target not in results:
-            raise _bad(f"rolloffs: {target!r} is not a column id or \"total\"")
+            raise _bad(f'rolloffs: {target!r} is not a column id or "total"')
         tied = tied_groups(results[target])
         for k, round_ in enumerate(rounds, start=1):
             # each round is rolled by exactly the seats still tied after the rounds before it
             seats = sorted(seat for seat, _ in round_)
             if len(tied) < 2 or seats != tied:
                 expected = "no round" if len(tied) < 2 else f"seats {', '.join(map(str, tied))}"
-                raise _bad(f"rolloffs.{target}: round {k} is rolled by seats {', '.join(map(str, seats))}; expected {expected}")
+                raise _bad(
+                    f"rolloffs.{target}: round {k} is rolled by seats {', '.join(map(str, seats))}; expected {expected}"
+                )
             pips = {seat: sum(dice) for seat, dice in round_}
             best = max(pips.values())
             tied = [seat for seat in tied if pips[seat] == best]

@@ -10,8 +10,9 @@ illegal, and the sheet shown skips them until they are fixed too.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import IllegalAction, RecordError
 from .record import GameRecord, _parse_turn, _replay_turn, replay
@@ -81,4 +82,3 @@ def _replay_as(state: GameState, seat: int, turn: TurnRecord) -> GameState:
         raise IllegalAction("illegal/no-such-seat", f"there is no seat {seat}")
     view = state._replace(current=seat)
     return _replay_turn(view, replace(turn, player=seat))._replace(simultaneous=True)
-

@@ -6,9 +6,9 @@ computed; the CLI, the server and the UI read them from here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Mapping, Sequence
 
 from ..rules import Ruleset
 
@@ -27,7 +27,7 @@ class Sheet:
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def empty(cls, rules: Ruleset) -> "Sheet":
+    def empty(cls, rules: Ruleset) -> Sheet:
         return cls(written=(None,) * rules.n_boxes)
 
     @property
@@ -82,12 +82,12 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
                 # min and max keep their written sums on the sheet but score nothing themselves
                 scores[hi] = 0 if scores[hi] is not None else None
                 scores[lo] = 0 if scores[lo] is not None else None
-        upper = sum(s for r, s in zip(rules.rows, scores) if r.is_upper and s is not None)
-        lower = sum(s for r, s in zip(rules.rows, scores) if not r.is_upper and s is not None)
+        upper = sum(s for r, s in zip(rules.rows, scores, strict=False) if r.is_upper and s is not None)
+        lower = sum(s for r, s in zip(rules.rows, scores, strict=False) if not r.is_upper and s is not None)
         ub = rules.upper_bonus
         bonus = ub.points if ub is not None and upper >= ub.threshold else 0
         total = upper + bonus + lower + (minimax or 0)
-        boxes = {r.id: s for r, s in zip(rules.rows, scores)}
+        boxes = {r.id: s for r, s in zip(rules.rows, scores, strict=False)}
         out.append(ColumnScore(column.id, boxes, upper, bonus, minimax, total))
     return out
 
@@ -113,8 +113,10 @@ def column_winners(
     results: dict[str, list[int]] = {
         col.id: [cols[ci].total for cols in per_player] for ci, col in enumerate(rules.columns)
     }
-    results["total"] = [sum(c.total for c in cols) + s.extra_bonus for cols, s in zip(per_player, sheets)]
-    return {target: settle_tie(tied_groups(values), (rolloffs or {}).get(target, ())) for target, values in results.items()}
+    results["total"] = [sum(c.total for c in cols) + s.extra_bonus for cols, s in zip(per_player, sheets, strict=False)]
+    return {
+        target: settle_tie(tied_groups(values), (rolloffs or {}).get(target, ())) for target, values in results.items()
+    }
 
 
 def match_points(
@@ -145,5 +147,5 @@ def settle_tie(tied: list[int], rounds: Sequence[Mapping[int, Sequence[int]]]) -
             break
         pips = [sum(round_[seat]) for seat in tied]
         best = max(pips)
-        tied = [seat for seat, p in zip(tied, pips) if p == best]
+        tied = [seat for seat, p in zip(tied, pips, strict=False) if p == best]
     return tied

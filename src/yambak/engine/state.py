@@ -69,9 +69,15 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "type": self.type, "player": self.player, "roll": self.roll, "dice": list(self.dice),
-            "held": list(self.held), "box": self.box, "written": self.written,
-            "extra_bonus": self.extra_bonus, "game_over": self.game_over,
+            "type": self.type,
+            "player": self.player,
+            "roll": self.roll,
+            "dice": list(self.dice),
+            "held": list(self.held),
+            "box": self.box,
+            "written": self.written,
+            "extra_bonus": self.extra_bonus,
+            "game_over": self.game_over,
         }
 
 
@@ -235,13 +241,13 @@ class GameState:
             out.append((combo, ways / 6**k))
         return out
 
-    def with_dice(self, source: DiceSource) -> "GameState":
+    def with_dice(self, source: DiceSource) -> GameState:
         """The same position with another dice source (a replayed game going on live)."""
         return self._replace(dice_source=source)
 
     # --- applying actions --------------------------------------------------------------
 
-    def apply(self, action: Action) -> tuple["GameState", Event]:
+    def apply(self, action: Action) -> tuple[GameState, Event]:
         player = getattr(action, "player", None)
         if not isinstance(action, (Roll, Hold, Release, Announce, Withdraw, Score)):
             raise _illegal("unknown-action", f"not an action: {type(action).__name__}")
@@ -263,11 +269,11 @@ class GameState:
             return self._withdraw(action)
         return self._score(action)
 
-    def _with_turn(self, player: int, turn: Turn, **changes: Any) -> "GameState":
+    def _with_turn(self, player: int, turn: Turn, **changes: Any) -> GameState:
         turns = self.turns[:player] + (turn,) + self.turns[player + 1 :]
         return self._replace(turns=turns, **changes)
 
-    def _replace(self, **changes: Any) -> "GameState":
+    def _replace(self, **changes: Any) -> GameState:
         # A field-by-field copy: cheaper than dataclasses.replace on this hot path.
         new = object.__new__(GameState)
         for name in _FIELDS:
@@ -290,13 +296,11 @@ class GameState:
         if n and len(held) == self.rules.rolled_dice:
             raise _illegal("all-held", "every die is held: release at least one to roll")
         if not any(self._fillable(p, m, turn.announced) for m in range(n + 1, self.rules.rolls_per_turn + 1)):
-            if n == 1 and turn.announced is None and any(
-                self._column(b).announce for b in self._fillable(p, 1, None)
-            ):
+            if n == 1 and turn.announced is None and any(self._column(b).announce for b in self._fillable(p, 1, None)):
                 raise _illegal("dead-end", "only announce boxes are left: announce one before rolling again")
             raise _illegal("dead-end", "no open box could be filled after another roll: choose a box now")
 
-    def _roll(self, action: Roll) -> tuple["GameState", Event]:
+    def _roll(self, action: Roll) -> tuple[GameState, Event]:
         p = action.player
         turn = self.turns[p]
         n = len(turn.rolls)
@@ -329,7 +333,7 @@ class GameState:
         state = self._with_turn(p, Turn(turn.rolls + (new,), held, turn.announced), serial=self.serial + 1)
         return state, Event("rolled", p, roll=n + 1, dice=new, held=tuple(sorted(held)))
 
-    def _hold(self, action: Hold | Release) -> tuple["GameState", Event]:
+    def _hold(self, action: Hold | Release) -> tuple[GameState, Event]:
         p = action.player
         turn = self.turns[p]
         positions = self._positions(action.dice, "hold" if isinstance(action, Hold) else "release")
@@ -349,7 +353,7 @@ class GameState:
     def _column(self, box: int) -> Any:
         return self.rules.columns[box // self.rules.n_rows]
 
-    def _announce(self, action: Announce) -> tuple["GameState", Event]:
+    def _announce(self, action: Announce) -> tuple[GameState, Event]:
         p = action.player
         turn = self.turns[p]
         n = len(turn.rolls)
@@ -364,9 +368,11 @@ class GameState:
             raise _illegal("announce-column", f"{self.rules.box_id(box)} is not in an announce column")
         self._check_position(p, box, 1, None)
         state = self._with_turn(p, Turn(turn.rolls, turn.held, box))
-        return state, Event("announced", p, roll=n, dice=turn.dice, held=tuple(sorted(turn.held)), box=self.rules.box_id(box))
+        return state, Event(
+            "announced", p, roll=n, dice=turn.dice, held=tuple(sorted(turn.held)), box=self.rules.box_id(box)
+        )
 
-    def _withdraw(self, action: Withdraw) -> tuple["GameState", Event]:
+    def _withdraw(self, action: Withdraw) -> tuple[GameState, Event]:
         p = action.player
         turn = self.turns[p]
         if turn.announced is None:
@@ -411,7 +417,8 @@ class GameState:
         key = ("fillable", n_rolls)
         if key not in memo:
             memo[key] = self._fillable_uncached(p, n_rolls)
-        return memo[key]
+        boxes: list[int] = memo[key]
+        return boxes
 
     def _fillable_uncached(self, p: int, n_rolls: int) -> list[int]:
         out: list[int] = []
@@ -434,7 +441,10 @@ class GameState:
         if announced is not None and box != announced:
             raise _illegal("announced-elsewhere", f"{rules.box_id(announced)} was announced: the turn ends there")
         if column.rolls is not None and column.rolls != n_rolls:
-            raise _illegal("box-rolls", f"{column.id} boxes are filled right after roll {column.rolls} only (this is roll {n_rolls})")
+            raise _illegal(
+                "box-rolls",
+                f"{column.id} boxes are filled right after roll {column.rolls} only (this is roll {n_rolls})",
+            )
         if column.announce and announced is None and n_rolls != 1:
             raise _illegal("not-announced", f"{box_id} needs an announcement right after roll 1")
         if box % rules.n_rows not in self._order_rows(p, box // rules.n_rows):
@@ -509,7 +519,7 @@ class GameState:
                     return True
         return False
 
-    def _score(self, action: Score) -> tuple["GameState", Event]:
+    def _score(self, action: Score) -> tuple[GameState, Event]:
         rules = self.rules
         p = action.player
         turn = self.turns[p]
@@ -525,8 +535,10 @@ class GameState:
         fives = self._fives(turn.dice)
         if action.use is not None:
             use = action.use
-            ok = isinstance(use, (tuple, list)) and len(use) == rules.dice and all(
-                isinstance(d, int) and not isinstance(d, bool) for d in use
+            ok = (
+                isinstance(use, (tuple, list))
+                and len(use) == rules.dice
+                and all(isinstance(d, int) and not isinstance(d, bool) for d in use)
             )
             if len(turn.dice) == rules.dice or not ok or not (Counter(use) <= Counter(turn.dice)):
                 what = "five of the six dice rolled" if len(turn.dice) > rules.dice else "only for six dice"
@@ -537,7 +549,10 @@ class GameState:
             five = fives[0]
             if self._joker_active(p, five):
                 raise _illegal("joker", f"joker: a yam of {five[0]}s must go to {self._joker_hint(p, five)}")
-            raise _illegal("last-resort", f"{rules.box_id(box)} would zero both {self._pair_names(box)}: another box can take these dice")
+            raise _illegal(
+                "last-resort",
+                f"{rules.box_id(box)} would zero both {self._pair_names(box)}: another box can take these dice",
+            )
         # six dice without `use`: the five giving the best grand total after the entry
         best = allowed[0]
         if len(allowed) > 1:
@@ -568,8 +583,14 @@ class GameState:
         if state.finished:
             state = state._roll_offs()
         event = Event(
-            "scored", p, roll=n, dice=turn.dice, box=record.box, written=sheet.written[box],
-            extra_bonus=sheet.extra_bonus - self.sheets[p].extra_bonus, game_over=state.finished,
+            "scored",
+            p,
+            roll=n,
+            dice=turn.dice,
+            box=record.box,
+            written=sheet.written[box],
+            extra_bonus=sheet.extra_bonus - self.sheets[p].extra_bonus,
+            game_over=state.finished,
         )
         return state, event
 
@@ -595,7 +616,7 @@ class GameState:
                 return f"{rel.high} and {rel.low}"
         return "boxes"
 
-    def _roll_offs(self) -> "GameState":
+    def _roll_offs(self) -> GameState:
         """At the end of a live column-points game, roll off every tie (RULES.md section 7)."""
         if (
             self.rules.match.kind != "column_points"
@@ -620,7 +641,7 @@ class GameState:
                     serial += 1
                 rounds.append(tuple(round_))
                 pips = [sum(d) for _, d in round_]
-                tied = [seat for (seat, _), s in zip(round_, pips) if s == max(pips)]
+                tied = [seat for (seat, _), s in zip(round_, pips, strict=False) if s == max(pips)]
             if rounds:
                 recorded.append((target, tuple(rounds)))
         return self._replace(rolloffs=tuple(recorded), serial=serial)
@@ -643,6 +664,11 @@ def new_game(
     sheets = tuple(Sheet.empty(rules) for _ in players)
     turns = tuple(Turn() for _ in players)
     return GameState(
-        rules=rules, players=tuple(players), sheets=sheets, turns=turns, dice_source=source, seed=seed,
+        rules=rules,
+        players=tuple(players),
+        sheets=sheets,
+        turns=turns,
+        dice_source=source,
+        seed=seed,
         simultaneous=simultaneous,
     )

@@ -5,6 +5,18 @@ from .model import Column, Joker, Match, Relation, Row, Ruleset, UpperBonus
 from .scoring import row_met, row_score
 
 __all__ = [
-    "Column", "Joker", "Match", "Relation", "Row", "Ruleset", "RulesetError", "UpperBonus",
-    "load_ruleset", "load_ruleset_file", "parse_options", "preset_ids", "row_met", "row_score",
+    "Column",
+    "Joker",
+    "Match",
+    "Relation",
+    "Row",
+    "Ruleset",
+    "RulesetError",
+    "UpperBonus",
+    "load_ruleset",
+    "load_ruleset_file",
+    "parse_options",
+    "preset_ids",
+    "row_met",
+    "row_score",
 ]

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .model import (
     MATCH_KINDS,
@@ -241,7 +242,9 @@ def _get(table: Mapping[str, Any], name: str, kind: type | tuple[type, ...], key
 def _no_unknown(table: Mapping[str, Any], allowed: set[str], key: str) -> None:
     for name in table:
         if name not in allowed:
-            raise RulesetError(f"{key}.{name}" if key else name, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+            raise RulesetError(
+                f"{key}.{name}" if key else name, f"unknown key (expected one of {', '.join(sorted(allowed))})"
+            )
 
 
 def _enabled(items: list[Any], key: str) -> list[tuple[int, dict[str, Any]]]:
@@ -254,8 +257,18 @@ def _enabled(items: list[Any], key: str) -> list[tuple[int, dict[str, Any]]]:
 
 
 _TOP_KEYS = {
-    "id", "name", "description", "rolls_per_turn", "strike_any", "upper_bonus", "joker",
-    "match", "rows", "columns", "relations", "options",
+    "id",
+    "name",
+    "description",
+    "rolls_per_turn",
+    "strike_any",
+    "upper_bonus",
+    "joker",
+    "match",
+    "rows",
+    "columns",
+    "relations",
+    "options",
 }
 
 
@@ -341,7 +354,7 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
 def _choice(value: Any, choices: tuple[str, ...], key: str) -> str:
     if value not in choices:
         raise RulesetError(key, f"{value!r} is not one of {', '.join(choices)}")
-    return value
+    return str(value)
 
 
 def _unique(ids: list[str], key: str) -> None:

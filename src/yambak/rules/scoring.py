@@ -7,8 +7,8 @@ multisets, so every row's table fills after a few games.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from collections.abc import Sequence
+from functools import cache
 
 from .model import Row
 
@@ -76,7 +76,7 @@ def row_met(row: Row, dice: Sequence[int]) -> bool:
     return _met(row, key, counts_of(key))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _score(row: Row, dice: tuple[int, ...], roll: int, joker: bool) -> int:
     counts = counts_of(dice)
     if row.kind == "upper":

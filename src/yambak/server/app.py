@@ -92,8 +92,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(x) for x in first.get("loc", ()))
-        return JSONResponse({"code": "input/invalid", "message": f"{where}: {first.get('msg', 'invalid')}"},
-                            status_code=422)
+        return JSONResponse(
+            {"code": "input/invalid", "message": f"{where}: {first.get('msg', 'invalid')}"}, status_code=422
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -103,13 +104,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error")
-        return JSONResponse({"code": "server/error", "message": "something went wrong on the server"},
-                            status_code=500)
+        return JSONResponse({"code": "server/error", "message": "something went wrong on the server"}, status_code=500)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
-        return Response((STATIC / "keeper-icon.svg").read_bytes(), media_type="image/svg+xml",
-                        headers={"Cache-Control": "max-age=86400"})
+        return Response(
+            (STATIC / "keeper-icon.svg").read_bytes(),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "max-age=86400"},
+        )
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api.router)

@@ -18,10 +18,19 @@ def _serve(args: argparse.Namespace) -> int:
     if args.bot_delay is not None:
         settings.bot_delay = args.bot_delay
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    print(f"yambak: serving on http://{args.host}:{args.port} (database {settings.database_url.split('@')[-1]})",
-          flush=True)
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning",
-                ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20)
+    print(
+        f"yambak: serving on http://{args.host}:{args.port} (database {settings.database_url.split('@')[-1]})",
+        flush=True,
+    )
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )
     return 0
 
 

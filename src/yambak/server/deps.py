@@ -37,14 +37,21 @@ def get_tokens(request: Request) -> list[str]:
 
 
 def get_lang(request: HTTPConnection) -> str:
-    return pick_language(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
-                         request.headers.get("accept-language"))
+    return pick_language(
+        request.query_params.get("lang"), request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
+    )
 
 
 def add_tokens(response: Any, existing: list[str], new: list[str], secure: bool = False) -> None:
     tokens = [t for t in existing if t not in new] + new
-    response.set_cookie(TOKEN_COOKIE, ".".join(tokens[-MAX_TOKENS:]), max_age=60 * 60 * 24 * 365,
-                        httponly=True, samesite="lax", secure=secure)
+    response.set_cookie(
+        TOKEN_COOKIE,
+        ".".join(tokens[-MAX_TOKENS:]),
+        max_age=60 * 60 * 24 * 365,
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+    )
 
 
 Manager = Annotated[TableManager, Depends(get_manager)]

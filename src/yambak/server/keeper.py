@@ -56,8 +56,14 @@ ENTRY_ID = r"^[A-Za-z0-9_-]{8,40}$"
 class KeeperError(TableError):
     """A refused entry; `invalid` names the later entries a correction would break."""
 
-    def __init__(self, code: str, message: str, status: int = 400, invalid: list[dict[str, Any]] | None = None,
-                 v: int | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        invalid: list[dict[str, Any]] | None = None,
+        v: int | None = None,
+    ) -> None:
         super().__init__(code, message, status)
         self.invalid = invalid
         self.v = v
@@ -72,6 +78,7 @@ class KeeperError(TableError):
 
 
 # --- one schema per direction ---------------------------------------------------------------------
+
 
 class SheetIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -137,8 +144,7 @@ def record_dict(state: GameState) -> dict[str, Any]:
 
 def roll_matters(rules: Any) -> bool:
     """Whether the roll number can change a score or a legality check (else the pad hides the picker)."""
-    return (any(c.rolls or c.announce for c in rules.columns)
-            or any(isinstance(r.points, tuple) for r in rules.rows))
+    return any(c.rolls or c.announce for c in rules.columns) or any(isinstance(r.points, tuple) for r in rules.rows)
 
 
 def keeper_view(sheet: KeptSheet) -> dict[str, Any]:
@@ -154,29 +160,58 @@ def keeper_view(sheet: KeptSheet) -> dict[str, Any]:
             columns[col.id] = {k: c[k] for k in ("boxes", "upper", "bonus", "total")}
             if "minimax" in c:
                 columns[col.id]["minimax"] = c["minimax"]
-        players.append({"seat": p, "name": state.players[p], "total": entry["total"],
-                        "match_points": entry["match_points"], "extra_bonus": entry.get("extra_bonus"),
-                        "columns": columns, "full": state.sheets[p].full,
-                        # boxes the sheet can take after each roll number (before the dice are known)
-                        "fillable": {str(r): state.fillable(r, p) for r in range(1, rules.rolls_per_turn + 1)}})
+        players.append(
+            {
+                "seat": p,
+                "name": state.players[p],
+                "total": entry["total"],
+                "match_points": entry["match_points"],
+                "extra_bonus": entry.get("extra_bonus"),
+                "columns": columns,
+                "full": state.sheets[p].full,
+                # boxes the sheet can take after each roll number (before the dice are known)
+                "fillable": {str(r): state.fillable(r, p) for r in range(1, rules.rolls_per_turn + 1)},
+            }
+        )
     history = []
     for n, t in enumerate(state.history, start=1):
         box = rules.parse_box(t.box)
         written = state.sheets[t.player].written[box] if box is not None else None
         # a scratch's dice are stand-ins (docs/decisions.md): show none
-        history.append({"n": n, "player": t.player, "dice": None if t.scratch else list(t.rolls[-1]),
-                        "roll": len(t.rolls), "box": t.box, "strike": t.strike, "scratch": t.scratch,
-                        "written": written})
+        history.append(
+            {
+                "n": n,
+                "player": t.player,
+                "dice": None if t.scratch else list(t.rolls[-1]),
+                "roll": len(t.rolls),
+                "box": t.box,
+                "strike": t.strike,
+                "scratch": t.scratch,
+                "written": written,
+            }
+        )
     view: dict[str, Any] = {
-        "id": sheet.id, "code": sheet.code, "name": sheet.name, "v": sheet.version,
+        "id": sheet.id,
+        "code": sheet.code,
+        "name": sheet.name,
+        "v": sheet.version,
         "rules": {
-            "id": rules.id, "name": rules.name,
+            "id": rules.id,
+            "name": rules.name,
             "rows": [{"id": r.id, "upper": r.is_upper} for r in rules.rows],
-            "columns": [{"id": c.id, "order": c.order, "rolls": c.rolls, "announce": c.announce} for c in rules.columns],
-            "dice": rules.rolled_dice, "rolls_per_turn": rules.rolls_per_turn, "strike_any": rules.strike_any,
-            "roll_matters": roll_matters(rules), "match": rules.match.kind,
+            "columns": [
+                {"id": c.id, "order": c.order, "rolls": c.rolls, "announce": c.announce} for c in rules.columns
+            ],
+            "dice": rules.rolled_dice,
+            "rolls_per_turn": rules.rolls_per_turn,
+            "strike_any": rules.strike_any,
+            "roll_matters": roll_matters(rules),
+            "match": rules.match.kind,
         },
-        "players": players, "current": state.current, "finished": state.finished, "history": history,
+        "players": players,
+        "current": state.current,
+        "finished": state.finished,
+        "history": history,
     }
     if state.finished:
         view["winners"] = state.winners()
@@ -282,8 +317,12 @@ class KeeperManager:
             if done is not None:  # a replayed entry (lost answer, offline queue): acknowledged, not reapplied
                 return {"v": sheet.version, "applied_as": done, "duplicate": True}
             if entry.v != sheet.version:
-                raise KeeperError("stale/version", f"this entry was made on version {entry.v}; the sheet is at "
-                                  f"{sheet.version}: refresh", 409, v=sheet.version)
+                raise KeeperError(
+                    "stale/version",
+                    f"this entry was made on version {entry.v}; the sheet is at {sheet.version}: refresh",
+                    409,
+                    v=sheet.version,
+                )
             try:
                 state = self._apply(sheet.state, entry)
             except RecordError as exc:
@@ -347,8 +386,12 @@ class KeeperManager:
         if not revision.ok:  # decisions.md: applied only when every later entry stays legal
             invalid = [{"turn": e.turn, "code": e.code, "message": e.message} for e in revision.invalid]
             listed = ", ".join(str(e["turn"]) for e in invalid)
-            raise KeeperError("keeper/breaks-later", f"this correction would make entries {listed} illegal: "
-                              "not applied", 409, invalid=invalid)
+            raise KeeperError(
+                "keeper/breaks-later",
+                f"this correction would make entries {listed} illegal: not applied",
+                409,
+                invalid=invalid,
+            )
         return revision.state
 
     # --- following --------------------------------------------------------------------------------

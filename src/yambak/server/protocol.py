@@ -9,7 +9,7 @@ The client never sends dice values: a roll only says which dice it holds.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -80,9 +80,10 @@ class ScoreMsg(_Msg):
     strike: bool = False
 
 
-ActionMsg = Union[RollMsg, HoldMsg, ReleaseMsg, AnnounceMsg, WithdrawMsg, ScoreMsg]
-ClientMessage = Annotated[Union[Hello, Ping, RollMsg, HoldMsg, ReleaseMsg, AnnounceMsg, WithdrawMsg, ScoreMsg],
-                          Field(discriminator="type")]
+ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg
+ClientMessage = Annotated[
+    Hello | Ping | RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg, Field(discriminator="type")
+]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset({"hello", "ping", "roll", "hold", "release", "announce", "withdraw", "score"})
 ACTION_TYPES = frozenset({"roll", "hold", "release", "announce", "withdraw", "score"})
@@ -104,6 +105,7 @@ def to_action(msg: ActionMsg) -> Action:
 
 
 # --- server -> client -------------------------------------------------------------------------
+
 
 def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}

@@ -26,7 +26,9 @@ class Settings:
     max_tables: int = field(default_factory=lambda: int(_env("MAX_TABLES", "2000")))
     max_sheets: int = field(default_factory=lambda: int(_env("MAX_SHEETS", "2000")))
     # compute (or load) the hard bots' strategy tables in a background thread at startup
-    warm_strategies: bool = field(default_factory=lambda: _env("WARM_STRATEGIES", "1").lower() not in ("0", "false", "no", "off"))
+    warm_strategies: bool = field(
+        default_factory=lambda: _env("WARM_STRATEGIES", "1").lower() not in ("0", "false", "no", "off")
+    )
     rate_strikes: int = 20  # refused messages over the limit before the socket is closed
     history: int = 200  # events kept per table for reconnecting clients
     secure_cookies: bool = False

@@ -123,9 +123,15 @@ class LiveTable:
 
     def listing(self) -> dict[str, Any]:
         return {
-            "id": self.id, "name": self.name, "rules": self.state.rules.id, "rules_name": self.state.rules.name,
-            "players": [s.name for s in self.seats], "open_seats": sum(s.kind == "open" for s in self.seats),
-            "duplicate": self.state.simultaneous, "finished": self.state.finished, "v": self.version,
+            "id": self.id,
+            "name": self.name,
+            "rules": self.state.rules.id,
+            "rules_name": self.state.rules.name,
+            "players": [s.name for s in self.seats],
+            "open_seats": sum(s.kind == "open" for s in self.seats),
+            "duplicate": self.state.simultaneous,
+            "finished": self.state.finished,
+            "v": self.version,
         }
 
 
@@ -180,10 +186,19 @@ class TableManager:
         if state.finished and rolloffs:
             state = dataclasses.replace(state, rolloffs=rolloffs)
         state = state.with_dice(self._dice(row.duplicate, row.seed))
-        table = LiveTable(row.id, row.name, row.listed, row.seats, state, row.version, row.seed, row.rematch,
-                          seat_version=[0] * len(names))
+        table = LiveTable(
+            row.id,
+            row.name,
+            row.listed,
+            row.seats,
+            state,
+            row.version,
+            row.seed,
+            row.rematch,
+            seat_version=[0] * len(names),
+        )
         table.recent = deque(maxlen=self.settings.history)
-        for e in events[-self.settings.history:]:
+        for e in events[-self.settings.history :]:
             table.recent.append((e.version, e.data))
         for e in events:
             table.seat_version[e.seat] = e.version
@@ -255,8 +270,16 @@ class TableManager:
 
     # --- creating and joining --------------------------------------------------------------------
 
-    def create(self, name: Any, preset: Any, options: Any, seats: Any, listed: bool = True,
-               duplicate: bool = False, copy_from: LiveTable | None = None) -> tuple[LiveTable, dict[int, str]]:
+    def create(
+        self,
+        name: Any,
+        preset: Any,
+        options: Any,
+        seats: Any,
+        listed: bool = True,
+        duplicate: bool = False,
+        copy_from: LiveTable | None = None,
+    ) -> tuple[LiveTable, dict[int, str]]:
         """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device)."""
         name = clean_name(name, "table name", TABLE_NAME_MAX)
         self._make_room()
@@ -298,8 +321,9 @@ class TableManager:
         table_id = secrets.token_urlsafe(12)
         table = LiveTable(table_id, name, bool(listed), rows, state, 0, seed, seat_version=[0] * len(rows))
         table.recent = deque(maxlen=self.settings.history)
-        self.store.create_table(TableRow(table_id, name, rules.spec, bool(listed), bool(duplicate), seed,
-                                         record_of(state), seats=rows))
+        self.store.create_table(
+            TableRow(table_id, name, rules.spec, bool(listed), bool(duplicate), seed, record_of(state), seats=rows)
+        )
         self.tables[table_id] = table
         return table, tokens
 
@@ -396,7 +420,9 @@ class TableManager:
                 seats = frozenset(conn.seats)
                 key = seats if table.state.simultaneous else None
                 if key not in encoded:
-                    encoded[key] = dumps(protocol.event(version, public_event(event, table.state, seats), view_for(seats)))
+                    encoded[key] = dumps(
+                        protocol.event(version, public_event(event, table.state, seats), view_for(seats))
+                    )
                 conn.send(encoded[key])
 
     def _broadcast_state(self, table: LiveTable) -> None:

@@ -50,7 +50,7 @@ def _warnings(state: GameState, p: int) -> list[dict[str, Any]]:
         if rel.kind == "minimax":
             continue
         hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
-        for ci, column in enumerate(rules.columns):
+        for ci in range(len(rules.columns)):
             for r, partner in ((hi, lo), (lo, hi)):
                 box_id = rules.box_id(ci * rules.n_rows + r)
                 if box_id not in preview:
@@ -61,8 +61,14 @@ def _warnings(state: GameState, p: int) -> list[dict[str, Any]]:
                 value = preview[box_id]
                 zeroes = value <= other if r == hi else value >= other
                 if zeroes:
-                    out.append({"code": "zeroes-pair" if rel.kind != "min_lt_max_at_entry" else "voids-entry",
-                                "box": box_id, "high": rel.high, "low": rel.low})
+                    out.append(
+                        {
+                            "code": "zeroes-pair" if rel.kind != "min_lt_max_at_entry" else "voids-entry",
+                            "box": box_id,
+                            "high": rel.high,
+                            "low": rel.low,
+                        }
+                    )
     return out
 
 
@@ -93,8 +99,12 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
                 if written is not None and written != score:
                     cell["written"] = written
                 boxes[row.id] = cell
-            columns[col.id] = {"boxes": boxes, "upper": None if hidden else c["upper"],
-                               "bonus": None if hidden else c["bonus"], "total": None if hidden else c["total"]}
+            columns[col.id] = {
+                "boxes": boxes,
+                "upper": None if hidden else c["upper"],
+                "bonus": None if hidden else c["bonus"],
+                "total": None if hidden else c["total"],
+            }
             if "minimax" in c and not hidden:
                 columns[col.id]["minimax"] = c["minimax"]
         turn = state.turns[p]
@@ -117,26 +127,58 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
             }
         elif turn.rolls:
             turn_view = {"rolls": len(turn.rolls), "hidden": True}
-        players.append({
-            "seat": p, "name": state.players[p], "kind": table.seats[p].kind, "bot": table.seats[p].bot,
-            "total": None if hidden else entry["total"], "match_points": entry["match_points"],
-            "extra_bonus": entry.get("extra_bonus"), "columns": columns, "turn": turn_view,
-            "turns_done": sheet.turns, "full": sheet.full,
-        })
+        players.append(
+            {
+                "seat": p,
+                "name": state.players[p],
+                "kind": table.seats[p].kind,
+                "bot": table.seats[p].bot,
+                "total": None if hidden else entry["total"],
+                "match_points": entry["match_points"],
+                "extra_bonus": entry.get("extra_bonus"),
+                "columns": columns,
+                "turn": turn_view,
+                "turns_done": sheet.turns,
+                "full": sheet.full,
+            }
+        )
     view: dict[str, Any] = {
-        "id": table.id, "name": table.name, "v": table.version,
+        "id": table.id,
+        "name": table.name,
+        "v": table.version,
         "rules": {
-            "id": rules.id, "name": rules.name, "preset": rules.preset, "options": dict(rules.options),
+            "id": rules.id,
+            "name": rules.name,
+            "preset": rules.preset,
+            "options": dict(rules.options),
             "rows": [{"id": r.id, "upper": r.is_upper} for r in rules.rows],
-            "columns": [{"id": c.id, "order": c.order, "rolls": c.rolls, "announce": c.announce,
-                         "withdraw": c.withdraw, "points": c.points} for c in rules.columns],
-            "dice": rules.rolled_dice, "rolls_per_turn": rules.rolls_per_turn, "strike_any": rules.strike_any,
-            "upper_bonus": ({"threshold": rules.upper_bonus.threshold, "points": rules.upper_bonus.points}
-                            if rules.upper_bonus else None),
+            "columns": [
+                {
+                    "id": c.id,
+                    "order": c.order,
+                    "rolls": c.rolls,
+                    "announce": c.announce,
+                    "withdraw": c.withdraw,
+                    "points": c.points,
+                }
+                for c in rules.columns
+            ],
+            "dice": rules.rolled_dice,
+            "rolls_per_turn": rules.rolls_per_turn,
+            "strike_any": rules.strike_any,
+            "upper_bonus": (
+                {"threshold": rules.upper_bonus.threshold, "points": rules.upper_bonus.points}
+                if rules.upper_bonus
+                else None
+            ),
             "match": rules.match.kind,
         },
-        "duplicate": state.simultaneous, "finished": state.finished, "current": state.current,
-        "to_act": state.to_act(), "players": players, "rematch": table.rematch,
+        "duplicate": state.simultaneous,
+        "finished": state.finished,
+        "current": state.current,
+        "to_act": state.to_act(),
+        "players": players,
+        "rematch": table.rematch,
         "open_seats": [s.seat for s in table.seats if s.kind == "open"],
     }
     if state.finished:
@@ -161,8 +203,14 @@ def _rounds(state: GameState, level: int | None) -> list[list[dict[str, Any]]]:
         for p, turns in enumerate(per_player):
             t = turns[k]
             box = state.rules.parse_box(t.box)
-            row.append({"seat": p, "rolls": [list(r) for r in t.rolls], "box": t.box,
-                        "written": state.sheets[p].written[box] if box is not None else None})
+            row.append(
+                {
+                    "seat": p,
+                    "rolls": [list(r) for r in t.rolls],
+                    "box": t.box,
+                    "written": state.sheets[p].written[box] if box is not None else None,
+                }
+            )
         rounds.append({"round": k + 1, "players": row})
     return rounds  # type: ignore[return-value]
 

@@ -19,7 +19,20 @@ from .simulate import BOTS, SimulationResult, simulate
 from .table import TABLE_VERSION, Strategy, cache_dir, solve
 
 __all__ = [
-    "Advice", "BOTS", "Choice", "MeanScore", "Objective", "Position", "PositionError",
-    "SimulationResult", "Strategy", "TABLE_VERSION", "TargetProbability", "UnsupportedRuleset",
-    "advise", "cache_dir", "simulate", "solve",
+    "Advice",
+    "BOTS",
+    "Choice",
+    "MeanScore",
+    "Objective",
+    "Position",
+    "PositionError",
+    "SimulationResult",
+    "Strategy",
+    "TABLE_VERSION",
+    "TargetProbability",
+    "UnsupportedRuleset",
+    "advise",
+    "cache_dir",
+    "simulate",
+    "solve",
 ]

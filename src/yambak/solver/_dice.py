@@ -23,8 +23,20 @@ from math import factorial
 import numpy as np
 
 __all__ = [
-    "DICE", "FACES", "MULTISETS", "INDEX", "LEVELS", "FULL", "N_ROLLS", "COUNTS",
-    "ADD", "REMOVE", "ROLL_PROB", "SUBKEEPS", "roll_index", "keep_index",
+    "DICE",
+    "FACES",
+    "MULTISETS",
+    "INDEX",
+    "LEVELS",
+    "FULL",
+    "N_ROLLS",
+    "COUNTS",
+    "ADD",
+    "REMOVE",
+    "ROLL_PROB",
+    "SUBKEEPS",
+    "roll_index",
+    "keep_index",
 ]
 
 DICE = 5

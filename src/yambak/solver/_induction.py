@@ -35,8 +35,13 @@ CHUNK = 1024  # states per batch handed to a thread
 
 
 def box_values(
-    sr: SolverRules, table: np.ndarray, objective: Objective,
-    boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, roll: np.ndarray,
+    sr: SolverRules,
+    table: np.ndarray,
+    objective: Objective,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    roll: np.ndarray,
 ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
     """Yield (row, points, value of filling that row) for every row; value -inf where it may not be filled.
 
@@ -101,8 +106,16 @@ def box_values(
         yield i, np.broadcast_to(pts, shape), np.where(legal[..., None], value, neg)
 
 
-def _pair_entry(sr: SolverRules, table: np.ndarray, objective: Objective, boxes: np.ndarray,
-                upper: np.ndarray, yam: np.ndarray, i: int, written: np.ndarray) -> tuple:
+def _pair_entry(
+    sr: SolverRules,
+    table: np.ndarray,
+    objective: Objective,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    i: int,
+    written: np.ndarray,
+) -> tuple:
     """(next key, points, value) of filling row i of the max_gt_min pair with `written` points, or struck.
 
     RULES.md section 5 with docs/decisions.md: the first box of the pair adds its
@@ -132,8 +145,15 @@ def _pair_entry(sr: SolverRules, table: np.ndarray, objective: Objective, boxes:
     return nb, pts, value
 
 
-def best_box_value(sr: SolverRules, table: np.ndarray, objective: Objective,
-                   boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, roll: np.ndarray) -> np.ndarray:
+def best_box_value(
+    sr: SolverRules,
+    table: np.ndarray,
+    objective: Objective,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    roll: np.ndarray,
+) -> np.ndarray:
     """Max over legal rows of `box_values` (shape B + (width,))."""
     best = None
     for _, _, value in box_values(sr, table, objective, boxes, upper, yam, roll):
@@ -142,11 +162,12 @@ def best_box_value(sr: SolverRules, table: np.ndarray, objective: Objective,
     return best
 
 
-_COUNT_OF_FACE = D.COUNTS[D.FULL:].T  # (7, 252): dice of face v in each full hand
+_COUNT_OF_FACE = D.COUNTS[D.FULL :].T  # (7, 252): dice of face v in each full hand
 
 
-def last_roll_values(sr: SolverRules, table: np.ndarray, objective: Objective,
-                     boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> np.ndarray:
+def last_roll_values(
+    sr: SolverRules, table: np.ndarray, objective: Objective, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray
+) -> np.ndarray:
     """`best_box_value` for every final hand of a batch of states (1-D arrays): shape (252, S, width).
 
     The solver's hot path. A closed row gets a -inf future instead of a mask; an
@@ -155,8 +176,7 @@ def last_roll_values(sr: SolverRules, table: np.ndarray, objective: Objective,
     the six yams, is patched in afterwards with the general `box_values`.
     """
     if sr.rel_high >= 0:  # the general form covers the relation's pair
-        return best_box_value(sr, table, objective, boxes[None], upper[None], yam[None],
-                              np.arange(D.N_ROLLS)[:, None])
+        return best_box_value(sr, table, objective, boxes[None], upper[None], yam[None], np.arange(D.N_ROLLS)[:, None])
     size, width = len(boxes), objective.width
     best = np.full((D.N_ROLLS, size, width), -np.inf)
     cap = sr.n_upper - 1
@@ -193,7 +213,8 @@ def last_roll_values(sr: SolverRules, table: np.ndarray, objective: Objective,
         if len(sel):
             yams = np.flatnonzero(sr.yam_face)
             best[np.ix_(yams, sel)] = best_box_value(
-                sr, table, objective, boxes[sel][None], upper[sel][None], yam[sel][None], yams[:, None])
+                sr, table, objective, boxes[sel][None], upper[sel][None], yam[sel][None], yams[:, None]
+            )
     return best
 
 
@@ -225,8 +246,9 @@ def keep_values(sr: SolverRules, table: np.ndarray, states: np.ndarray, threads:
     return out
 
 
-def solve_table(sr: SolverRules, objective: Objective, chunk: int = CHUNK,
-                threads: int | None = None) -> tuple[np.ndarray, int]:
+def solve_table(
+    sr: SolverRules, objective: Objective, chunk: int = CHUNK, threads: int | None = None
+) -> tuple[np.ndarray, int]:
     """The value of every reachable turn-start state, level by level from the last turn back.
 
     Returns (table of shape (n_states, width), number of reachable states).
@@ -260,7 +282,7 @@ def solve_table(sr: SolverRules, objective: Objective, chunk: int = CHUNK,
         for n_filled in range(sr.n_rows - 1, -1, -1):
             states = sr.level_states(n_filled)
             count += len(states)
-            batches = [states[s:s + chunk] for s in range(0, len(states), chunk)]
+            batches = [states[s : s + chunk] for s in range(0, len(states), chunk)]
             for _ in pool.map(run, batches):
                 pass
     return table, count

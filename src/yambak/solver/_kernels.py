@@ -57,12 +57,26 @@ def rule_args(sr: SolverRules) -> tuple:
         if f:
             row_of_face[f] = i
     lower_mask = sr.full_mask & ~sr.upper_mask
-    return (np.ascontiguousarray(sr.score, dtype=np.int64), np.ascontiguousarray(sr.joker_score, dtype=np.int64),
-            np.ascontiguousarray(sr.upper_face, dtype=np.int64), np.ascontiguousarray(sr.yam_face, dtype=np.int64),
-            row_of_face, int(sr.threshold), int(sr.bonus), int(sr.n_upper), int(sr.n_yam), int(sr.yam_row),
-            int(sr.joker_bonus), int(lower_mask), bool(sr.strike_any), int(sr.rel_high), int(sr.rel_low),
-            int(sr.n_rows), np.ascontiguousarray(sr.pend_values, dtype=np.int64),
-            np.ascontiguousarray(sr.pend_index, dtype=np.int64))
+    return (
+        np.ascontiguousarray(sr.score, dtype=np.int64),
+        np.ascontiguousarray(sr.joker_score, dtype=np.int64),
+        np.ascontiguousarray(sr.upper_face, dtype=np.int64),
+        np.ascontiguousarray(sr.yam_face, dtype=np.int64),
+        row_of_face,
+        int(sr.threshold),
+        int(sr.bonus),
+        int(sr.n_upper),
+        int(sr.n_yam),
+        int(sr.yam_row),
+        int(sr.joker_bonus),
+        int(lower_mask),
+        bool(sr.strike_any),
+        int(sr.rel_high),
+        int(sr.rel_low),
+        int(sr.n_rows),
+        np.ascontiguousarray(sr.pend_values, dtype=np.int64),
+        np.ascontiguousarray(sr.pend_index, dtype=np.int64),
+    )
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -186,8 +200,9 @@ def turn_starts(last: np.ndarray, rolls: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _last_roll(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray,
-               rules: tuple, x: np.ndarray) -> None:
+def _last_roll(
+    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: tuple, x: np.ndarray
+) -> None:
     """x[FULL + r, w] = best legal box for final hand r in state w (MeanScore), as `best_box_value`.
 
     Same scheme as the numpy `last_roll_values`: a closed row gets a -inf future,
@@ -196,7 +211,14 @@ def _last_roll(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.
     joker (yam box filled, hand a yam) is recomputed for the six yams.
     """
     score, upper_face, threshold, bonus, n_upper, yam_row, strike_any = (
-        rules[0], rules[2], rules[5], rules[6], rules[7], rules[9], rules[12])
+        rules[0],
+        rules[2],
+        rules[5],
+        rules[6],
+        rules[7],
+        rules[9],
+        rules[12],
+    )
     n_yam, rel_high, rel_low = rules[8], rules[13], rules[14]
     lanes = x.shape[1]
     cap = n_upper - 1
@@ -262,8 +284,9 @@ def _last_roll(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.
 
 
 @njit(cache=True, nogil=True)
-def _pair_row(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray,
-              rules: tuple, i: int, x: np.ndarray) -> None:
+def _pair_row(
+    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: tuple, i: int, x: np.ndarray
+) -> None:
     """The last-roll values of filling row i of the max_gt_min pair (RULES.md section 5), merged into x.
 
     The first box of the pair writes its value (or 0 when struck) and the key
@@ -272,7 +295,14 @@ def _pair_row(table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.n
     As in `box_values`: each entry adds its points to one table entry.
     """
     score, strike_any, rel_high, rel_low, n_rows, pend_values, pend_index = (
-        rules[0], rules[12], rules[13], rules[14], rules[15], rules[16], rules[17])
+        rules[0],
+        rules[12],
+        rules[13],
+        rules[14],
+        rules[15],
+        rules[16],
+        rules[17],
+    )
     lanes = x.shape[1]
     n_pend = len(pend_values)
     bit = 1 << i
@@ -324,8 +354,21 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: tuple, last: np.nda
     else any open lower box (joker scores), else any open box; +joker_bonus
     while the yam box holds a non-zero value.
     """
-    (score, joker_score, upper_face, yam_face, row_of_face, threshold, bonus, n_upper, n_yam, yam_row,
-     joker_bonus, lower_mask, strike_any) = rules[:13]
+    (
+        score,
+        joker_score,
+        upper_face,
+        yam_face,
+        row_of_face,
+        threshold,
+        bonus,
+        n_upper,
+        n_yam,
+        yam_row,
+        joker_bonus,
+        lower_mask,
+        strike_any,
+    ) = rules[:13]
     cap = n_upper - 1
     lower_open = (b & lower_mask) != lower_mask
     extra = joker_bonus * y
@@ -366,8 +409,9 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: tuple, last: np.nda
 
 
 @njit(cache=True, nogil=True)
-def _load_block(states: np.ndarray, start: int, rules: tuple,
-                boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> int:
+def _load_block(
+    states: np.ndarray, start: int, rules: tuple, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray
+) -> int:
     """Unflatten states[start:start + LANES] into the lane arrays (a short tail repeats its last state)."""
     n_upper, n_yam = rules[7], rules[8]
     count = min(LANES, len(states) - start)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..rules import RulesetError, Ruleset, row_score
+from ..rules import Ruleset, RulesetError, row_score
 from . import _dice as D
 
 __all__ = ["SolverRules", "UnsupportedRuleset", "solver_rules"]
@@ -66,8 +66,12 @@ class SolverRules:
     yam_face: np.ndarray  # (252,) int: face of a five-of-a-kind hand, 0 otherwise
     rel_high: int = -1  # max_gt_min relation: the high row (-1: no relation)
     rel_low: int = -1  # ... and its low row
-    pend_values: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # (P,) values a lone pair box can hold
-    pend_index: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # value -> index in pend_values (-1: impossible)
+    pend_values: np.ndarray = field(
+        default_factory=lambda: np.zeros(1, dtype=np.int64)
+    )  # (P,) values a lone pair box can hold
+    pend_index: np.ndarray = field(
+        default_factory=lambda: np.zeros(1, dtype=np.int64)
+    )  # value -> index in pend_values (-1: impossible)
 
     @property
     def n_pend(self) -> int:
@@ -184,7 +188,9 @@ class SolverRules:
             ok = np.stack([ok, ok & yam_filled[:, None]], axis=-1)  # (n_masks, n_upper, 2)
         else:
             ok = ok[:, :, None]
-        flat = self.flat(masks[:, None, None], np.arange(self.n_upper)[None, :, None], np.arange(self.n_yam)[None, None, :])
+        flat = self.flat(
+            masks[:, None, None], np.arange(self.n_upper)[None, :, None], np.arange(self.n_yam)[None, None, :]
+        )
         out = np.asarray(flat)[ok]
         return np.sort(out) if self.rel_high >= 0 else out
 
@@ -193,7 +199,8 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
     """Compile a ruleset, or raise `UnsupportedRuleset` saying why it cannot be solved exactly."""
     if len(ruleset.columns) != 1:
         raise UnsupportedRuleset(
-            f"{ruleset.id} has {len(ruleset.columns)} columns; the exact solver handles one-column rulesets only")
+            f"{ruleset.id} has {len(ruleset.columns)} columns; the exact solver handles one-column rulesets only"
+        )
     column = ruleset.columns[0]
     if column.order != "free" or column.rolls is not None or column.announce:
         raise UnsupportedRuleset(f"column {column.id!r} is not a plain free column")
@@ -202,8 +209,10 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
         relation = ruleset.relations[0]
         if len(ruleset.relations) > 1 or relation.kind != "max_gt_min" or relation.last_resort:
             names = ", ".join(r.kind for r in ruleset.relations)
-            raise UnsupportedRuleset(f"relations between boxes ({names}) are not solved exactly; "
-                                     "only one max_gt_min relation without last_resort is")
+            raise UnsupportedRuleset(
+                f"relations between boxes ({names}) are not solved exactly; "
+                "only one max_gt_min relation without last_resort is"
+            )
         rel_high, rel_low = ruleset.row_index[relation.high], ruleset.row_index[relation.low]
         if ruleset.rows[rel_high].is_upper or ruleset.rows[rel_low].is_upper or ruleset.joker is not None:
             raise UnsupportedRuleset("a max_gt_min relation on upper rows or with a joker is not solved exactly")
@@ -235,8 +244,12 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
             raise UnsupportedRuleset("negative values in a max_gt_min pair are not solved exactly")
         pend_index = np.full(max(values) + 1, -1, dtype=np.int64)
         pend_index[values] = np.arange(len(values))
-        relation_fields = {"rel_high": rel_high, "rel_low": rel_low,
-                           "pend_values": np.array(values, dtype=np.int64), "pend_index": pend_index}
+        relation_fields = {
+            "rel_high": rel_high,
+            "rel_low": rel_low,
+            "pend_values": np.array(values, dtype=np.int64),
+            "pend_index": pend_index,
+        }
     return SolverRules(
         ruleset=ruleset,
         n_rows=len(ruleset.rows),

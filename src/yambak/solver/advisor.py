@@ -9,8 +9,9 @@ table's expectation of the points still to come.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -29,9 +30,10 @@ class PositionError(ValueError):
 class Position:
     """A player's situation during a turn.
 
-    `roll` is the number of rolls made this turn (0 with no dice: the turn start). `filled` maps row ids (or `column.row` box ids) to the value written there,
-    0 for a scratch. `held` is the dice currently held; holding is free and may
-    be undone (RULES.md section 1), so it only marks which keep is current.
+    `roll` is the number of rolls made this turn (0 with no dice: the turn start).
+    `filled` maps row ids (or `column.row` box ids) to the value written there, 0 for a
+    scratch. `held` is the dice currently held; holding is free and may be undone
+    (RULES.md section 1), so it only marks which keep is current.
     `extra_bonus` counts joker bonuses already won, for the final-score figures.
     """
 
@@ -78,8 +80,13 @@ class Advice:
         object.__setattr__(self, "best", max(choices, key=lambda c: c.value) if choices else None)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"score": self.score, "value": self.value, "best": self.best.to_dict() if self.best else None,
-                "keeps": [c.to_dict() for c in self.keeps], "boxes": [c.to_dict() for c in self.boxes]}
+        return {
+            "score": self.score,
+            "value": self.value,
+            "best": self.best.to_dict() if self.best else None,
+            "keeps": [c.to_dict() for c in self.keeps],
+            "boxes": [c.to_dict() for c in self.boxes],
+        }
 
 
 def position_state(strategy: Strategy, position: Position) -> tuple[int, int, int, int]:
@@ -117,14 +124,17 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
         score += sr.bonus
     yam = 0
     if sr.n_yam == 2 and boxes >> sr.yam_row & 1:
-        yam = int(position.filled.get(ruleset.rows[sr.yam_row].id, 0) > 0 or
-                  position.filled.get(ruleset.box_id(sr.yam_row), 0) > 0)
+        yam = int(
+            position.filled.get(ruleset.rows[sr.yam_row].id, 0) > 0
+            or position.filled.get(ruleset.box_id(sr.yam_row), 0) > 0
+        )
     if not isinstance(position.roll, int) or not 0 <= position.roll <= sr.rolls:
         raise PositionError(f"roll must be 1 to {sr.rolls} (0 before the first roll)")
     n_dice = D.DICE if position.roll else 0
     if len(position.dice) != n_dice or any(not isinstance(d, int) or not 1 <= d <= D.FACES for d in position.dice):
-        raise PositionError(f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice
-                            else "no dice before the first roll")
+        raise PositionError(
+            f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice else "no dice before the first roll"
+        )
     if Counter(position.held) - Counter(position.dice):
         raise PositionError("held dice must be among the dice")
     if position.extra_bonus < 0:

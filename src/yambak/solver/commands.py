@@ -11,13 +11,14 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from ..rules import RulesetError, load_ruleset, parse_options
 from ._layout import UnsupportedRuleset
 from .advisor import Advice, Position, PositionError, advise, position_of
-from .simulate import BOTS, simulate
+from .simulate import simulate
 from .table import Strategy, solve
 
 __all__ = ["register"]
@@ -37,17 +38,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=_guard(_cmd_solve))
 
     p = subparsers.add_parser(
-        "hint", help="expected final score of every keep and box in a position",
+        "hint",
+        help="expected final score of every keep and box in a position",
         description="Advise a position: the end of a game record (--record), or one typed in "
-                    "(--dice, --roll, --filled). Example: yambak hint --rules yams --dice 6 6 6 2 3 "
-                    "--roll 1 --filled ones=3,yam=50")
+        "(--dice, --roll, --filled). Example: yambak hint --rules yams --dice 6 6 6 2 3 "
+        "--roll 1 --filled ones=3,yam=50",
+    )
     p.add_argument("--rules", metavar="PRESET", help="preset id (with --record: taken from the record)")
     _option_arg(p)
     p.add_argument("--record", metavar="GAME.json", help="advise the seat to act at the end of this game record")
     p.add_argument("--dice", type=int, nargs=5, metavar="D", help="the five dice showing")
     p.add_argument("--roll", type=int, help="rolls made this turn (default 1; 0 = before rolling, no --dice)")
-    p.add_argument("--filled", action="append", metavar="ROW=VALUE[,...]",
-                   help="filled boxes and the values written (0 = scratched); repeat or comma-separate")
+    p.add_argument(
+        "--filled",
+        action="append",
+        metavar="ROW=VALUE[,...]",
+        help="filled boxes and the values written (0 = scratched); repeat or comma-separate",
+    )
     p.add_argument("--held", type=int, nargs="*", default=[], metavar="D", help="dice held now (marks that keep)")
     p.add_argument("--upper", type=int, help="upper-section sum, checked against --filled")
     p.add_argument("--bonus", type=int, default=0, help="joker extra bonus points already won")
@@ -58,14 +65,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser("simulate", help="play many solitaire games with a bot and print statistics")
     p.add_argument("--rules", metavar="PRESET", required=True, help="preset id")
     _option_arg(p)
-    p.add_argument("--bot", default="optimal", metavar="BOT",
-                   help="optimal (one-column rulesets), greedy, random, strong, heuristic, or a level: easy, medium, hard")
+    p.add_argument(
+        "--bot",
+        default="optimal",
+        metavar="BOT",
+        help="optimal (one-column rulesets), greedy, random, strong, heuristic, or a level: easy, medium, hard",
+    )
     p.add_argument("--games", type=int, default=10000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="write a histogram of the final scores (needs matplotlib)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(func=_guard(_cmd_simulate))
 
 
@@ -75,6 +90,7 @@ def _option_arg(p: argparse.ArgumentParser) -> None:
 
 def _guard(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Turn user errors into one stderr line and status 2, whoever calls the handler."""
+
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
@@ -86,6 +102,7 @@ def _guard(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.N
             message = str(exc)
         print(f"yambak: {message}", file=sys.stderr)
         return 2
+
     run.__doc__ = handler.__doc__
     return run
 
@@ -99,13 +116,24 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     strategy = _strategy(args.preset, args.option, args.recompute)
     seconds = time.perf_counter() - start
     if args.json:
-        print(json.dumps({"preset": args.preset, "options": strategy.ruleset.options_dict,
-                          "expected_score": strategy.expected_score, "states": strategy.states,
-                          "seconds": seconds}, default=list))
+        print(
+            json.dumps(
+                {
+                    "preset": args.preset,
+                    "options": strategy.ruleset.options_dict,
+                    "expected_score": strategy.expected_score,
+                    "states": strategy.states,
+                    "seconds": seconds,
+                },
+                default=list,
+            )
+        )
     else:
         how = "loaded" if strategy.loaded else "computed"
-        print(f"{args.preset}: expected score {strategy.expected_score:.7f} "
-              f"({strategy.states:,} states, {how} in {seconds:.2f} s)")
+        print(
+            f"{args.preset}: expected score {strategy.expected_score:.7f} "
+            f"({strategy.states:,} states, {how} in {seconds:.2f} s)"
+        )
     return 0
 
 
@@ -150,8 +178,9 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             raise _Fail("hint needs --rules PRESET (or --record GAME.json)")
         roll = args.roll if args.roll is not None else (1 if args.dice else 0)
         filled = _parse_filled(args.filled)
-        position = Position(filled=filled, dice=tuple(args.dice or ()), roll=roll,
-                            held=tuple(args.held), extra_bonus=args.bonus)
+        position = Position(
+            filled=filled, dice=tuple(args.dice or ()), roll=roll, held=tuple(args.held), extra_bonus=args.bonus
+        )
         strategy = _strategy(args.rules, args.option)
         if args.upper is not None:
             rows = {r.id: r for r in strategy.ruleset.rows}
@@ -170,8 +199,11 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 def _print_advice(advice: Advice, position: Position, top: int, ms: float, out: TextIO) -> None:
     dice = " ".join(map(str, position.dice)) or "-"
-    print(f"dice {dice}, roll {position.roll}; on the sheet {advice.score}; "
-          f"expected final score {advice.value:.2f} ({ms:.1f} ms)", file=out)
+    print(
+        f"dice {dice}, roll {position.roll}; on the sheet {advice.score}; "
+        f"expected final score {advice.value:.2f} ({ms:.1f} ms)",
+        file=out,
+    )
     if advice.best is None:
         print("roll the dice", file=out)
         return
@@ -238,10 +270,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
     else:
         pct = "  ".join(f"p{k}={v:g}" for k, v in summary["percentiles"].items())
-        print(f"{args.rules}, {args.bot} bot, {summary['games']:,} games in {summary['seconds']:.2f} s\n"
-              f"mean {summary['mean']:.3f}  std {summary['std']:.3f}  "
-              f"(standard error {summary['std'] / max(1, summary['games']) ** 0.5:.3f})\n{pct}\n"
-              f"upper bonus {summary['upper_bonus_rate']:.1%}  yam scored {summary['yam_rate']:.1%}")
+        print(
+            f"{args.rules}, {args.bot} bot, {summary['games']:,} games in {summary['seconds']:.2f} s\n"
+            f"mean {summary['mean']:.3f}  std {summary['std']:.3f}  "
+            f"(standard error {summary['std'] / max(1, summary['games']) ** 0.5:.3f})\n{pct}\n"
+            f"upper bonus {summary['upper_bonus_rate']:.1%}  yam scored {summary['yam_rate']:.1%}"
+        )
     return 0
 
 
@@ -259,6 +293,7 @@ def _vectorisable(ruleset: Any) -> bool:
 def _plot(scores: Any, path: str, title: str) -> None:
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:

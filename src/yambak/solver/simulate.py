@@ -36,8 +36,8 @@ BOTS = ("optimal", "greedy", "random")
 BLOCK = 8192  # games played together: enough to share states in early turns, small enough for memory
 
 # Sorted five dice -> roll index, through a base-7 code of the sorted hand.
-_CODE = np.array([7 ** i for i in range(D.DICE)], dtype=np.int64)
-_HAND_OF_CODE = np.full(7 ** D.DICE, -1, dtype=np.int64)
+_CODE = np.array([7**i for i in range(D.DICE)], dtype=np.int64)
+_HAND_OF_CODE = np.full(7**D.DICE, -1, dtype=np.int64)
 for _r in range(D.N_ROLLS):
     _HAND_OF_CODE[np.array(D.MULTISETS[D.FULL + _r]) @ _CODE] = _r
 _HAND_DICE = np.array([D.MULTISETS[D.FULL + r] for r in range(D.N_ROLLS)], dtype=np.int64)  # (252, 5)
@@ -64,7 +64,7 @@ class SimulationResult:
             "games": int(len(s)),
             "mean": float(s.mean()) if len(s) else float("nan"),
             "std": float(s.std(ddof=1)) if len(s) > 1 else 0.0,
-            "percentiles": {str(p): float(v) for p, v in zip((5, 25, 50, 75, 95), pct)},
+            "percentiles": {str(p): float(v) for p, v in zip((5, 25, 50, 75, 95), pct, strict=False)},
             "upper_bonus_rate": float(self.upper_bonus.mean()) if len(s) else 0.0,
             "yam_rate": float(self.yam.mean()) if len(s) else 0.0,
             "seconds": self.seconds,
@@ -117,7 +117,7 @@ class _Greedy:
         counts = D.COUNTS[D.FULL + hand, 1:]  # (G, 6)
         face = D.FACES - np.argmax(counts[:, ::-1], axis=1)  # most common, higher face on ties
         n = counts[np.arange(len(hand)), face - 1]
-        return np.array([D.INDEX[(f,) * c] for f, c in zip(face.tolist(), n.tolist())], dtype=np.int64)
+        return np.array([D.INDEX[(f,) * c] for f, c in zip(face.tolist(), n.tolist(), strict=False)], dtype=np.int64)
 
     def box(self, rng: np.random.Generator, values: np.ndarray, points: np.ndarray) -> np.ndarray:
         # Legal boxes only: an entry that zeroes a max_gt_min pair adds negative points.
@@ -140,8 +140,9 @@ class _Random:
         return np.where(np.isfinite(values), noise, -1.0).argmax(axis=0)
 
 
-def _play_block(sr: SolverRules, strategy: Strategy | None, bot: Any, rng: np.random.Generator,
-                games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _play_block(
+    sr: SolverRules, strategy: Strategy | None, bot: Any, rng: np.random.Generator, games: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     boxes = np.zeros(games, dtype=np.int64)
     upper = np.zeros(games, dtype=np.int64)
     yam = np.zeros(games, dtype=np.int64)
@@ -203,5 +204,11 @@ def simulate(
             progress(n)
     seconds = time.perf_counter() - start
     cat = (lambda j: np.concatenate([o[j] for o in out])) if out else (lambda j: np.zeros(0))
-    return SimulationResult(preset=sr.ruleset.preset or sr.ruleset.id, bot=bot, scores=cat(0),
-                            upper_bonus=cat(1).astype(bool), yam=cat(2).astype(bool), seconds=seconds)
+    return SimulationResult(
+        preset=sr.ruleset.preset or sr.ruleset.id,
+        bot=bot,
+        scores=cat(0),
+        upper_bonus=cat(1).astype(bool),
+        yam=cat(2).astype(bool),
+        seconds=seconds,
+    )

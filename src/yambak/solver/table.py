@@ -18,9 +18,10 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -66,9 +67,17 @@ def cache_dir() -> Path:
 def _fingerprint(ruleset: Ruleset, objective: Objective) -> str:
     """Everything the table depends on, hashed; ids alone would let an edited file reuse a stale table."""
     parts = (
-        TABLE_VERSION, ruleset.rows, ruleset.columns, ruleset.upper_bonus, ruleset.joker,
-        ruleset.strike_any, ruleset.rolls_per_turn, ruleset.dice, ruleset.relations,
-        sorted(ruleset.modifiers), objective.key,
+        TABLE_VERSION,
+        ruleset.rows,
+        ruleset.columns,
+        ruleset.upper_bonus,
+        ruleset.joker,
+        ruleset.strike_any,
+        ruleset.rolls_per_turn,
+        ruleset.dice,
+        ruleset.relations,
+        sorted(ruleset.modifiers),
+        objective.key,
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
@@ -119,8 +128,15 @@ def _store(path: Path, table: np.ndarray, states: int, ruleset: Ruleset, objecti
     """Write atomically, so a concurrent reader never sees half a table; a read-only cache is no error."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        meta = json.dumps({"ruleset": ruleset.id, "options": ruleset.options_dict, "objective": objective.key,
-                           "version": TABLE_VERSION}, default=str)
+        meta = json.dumps(
+            {
+                "ruleset": ruleset.id,
+                "options": ruleset.options_dict,
+                "objective": objective.key,
+                "version": TABLE_VERSION,
+            },
+            default=str,
+        )
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, table=table, states=np.int64(states), meta=np.array(meta))

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import bindparam, create_engine, event, insert, select, update
+from sqlalchemy import Table, bindparam, create_engine, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -23,13 +23,20 @@ DEFAULT_URL = "sqlite:///var/yambak.db"
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
 # The hot path, built once: advance a table's version with its record, and log the event.
-_T, _E = GameTable.__table__, Event.__table__
+_T, _E = cast(Table, GameTable.__table__), cast(Table, Event.__table__)
 _ADVANCE = (
-    update(_T).where(_T.c.id == bindparam("tid"), _T.c.version == bindparam("prev"))
+    update(_T)
+    .where(_T.c.id == bindparam("tid"), _T.c.version == bindparam("prev"))
     .values(version=bindparam("new"), record=bindparam("rec"), finished=bindparam("fin"), updated_at=bindparam("now"))
 )
-_LOG = insert(_E).values(table_id=bindparam("tid"), version=bindparam("new"), seat=bindparam("seat"),
-                         type=bindparam("kind"), data=bindparam("data"), created_at=bindparam("now"))
+_LOG = insert(_E).values(
+    table_id=bindparam("tid"),
+    version=bindparam("new"),
+    seat=bindparam("seat"),
+    type=bindparam("kind"),
+    data=bindparam("data"),
+    created_at=bindparam("now"),
+)
 
 
 class StoreConflict(RuntimeError):
@@ -82,7 +89,7 @@ class EventRow:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -132,40 +139,81 @@ class Store:
     def create_table(self, table: TableRow) -> None:
         now = _now()
         with self.engine.begin() as conn:
-            conn.execute(insert(GameTable).values(
-                id=table.id, name=table.name, rules=table.rules, listed=table.listed, duplicate=table.duplicate,
-                seed=table.seed, version=table.version, finished=table.finished, record=table.record,
-                rematch=None, created_at=now, updated_at=now,
-            ))
+            conn.execute(
+                insert(GameTable).values(
+                    id=table.id,
+                    name=table.name,
+                    rules=table.rules,
+                    listed=table.listed,
+                    duplicate=table.duplicate,
+                    seed=table.seed,
+                    version=table.version,
+                    finished=table.finished,
+                    record=table.record,
+                    rematch=None,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
             if table.seats:
-                conn.execute(insert(Seat), [
-                    {"table_id": table.id, "seat": s.seat, "kind": s.kind, "name": s.name,
-                     "token_hash": s.token_hash, "bot": s.bot} for s in table.seats
-                ])
+                conn.execute(
+                    insert(Seat),
+                    [
+                        {
+                            "table_id": table.id,
+                            "seat": s.seat,
+                            "kind": s.kind,
+                            "name": s.name,
+                            "token_hash": s.token_hash,
+                            "bot": s.bot,
+                        }
+                        for s in table.seats
+                    ],
+                )
 
     def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str, record: dict[str, Any]) -> None:
         """Turn an open seat into a player's; raises StoreConflict when it was taken meanwhile."""
         with self.engine.begin() as conn:
             res = conn.execute(
-                update(Seat).where(Seat.table_id == table_id, Seat.seat == seat, Seat.kind == "open")
+                update(Seat)
+                .where(Seat.table_id == table_id, Seat.seat == seat, Seat.kind == "open")
                 .values(kind="human", name=name, token_hash=token_hash)
             )
             if res.rowcount != 1:
                 raise StoreConflict(f"seat {seat} is not open")
             conn.execute(update(GameTable).where(GameTable.id == table_id).values(record=record, updated_at=_now()))
 
-    def append(self, table_id: str, version: int, seat: int, type_: str, data: dict[str, Any],
-               record: dict[str, Any], finished: bool) -> None:
+    def append(
+        self,
+        table_id: str,
+        version: int,
+        seat: int,
+        type_: str,
+        data: dict[str, Any],
+        record: dict[str, Any],
+        finished: bool,
+    ) -> None:
         """Store one accepted action as event `version` (the previous must be version - 1)."""
         now = _now()
         try:
             with self.engine.begin() as conn:
-                res = conn.execute(_ADVANCE, {"tid": table_id, "prev": version - 1, "new": version, "rec": record,
-                                              "fin": finished, "now": now})
+                res = conn.execute(
+                    _ADVANCE,
+                    {"tid": table_id, "prev": version - 1, "new": version, "rec": record, "fin": finished, "now": now},
+                )
                 if res.rowcount != 1:
                     raise StoreConflict(f"table {table_id}: version {version} is not next")
-                conn.execute(_LOG, {"tid": table_id, "new": version, "seat": seat, "kind": type_,
-                                    "data": json.dumps(data), "now": now})
+                conn.execute(
+                    _LOG,
+                    {
+                        "tid": table_id,
+                        "new": version,
+                        "seat": seat,
+                        "kind": type_,
+                        "data": json.dumps(data),
+                        "now": now,
+                    },
+                )
         except IntegrityError as exc:
             raise StoreConflict(f"table {table_id}: version {version} already stored") from exc
 
@@ -181,7 +229,8 @@ class Store:
             return out
         for s in conn.execute(
             select(Seat.table_id, Seat.seat, Seat.kind, Seat.name, Seat.token_hash, Seat.bot)
-            .where(Seat.table_id.in_(table_ids)).order_by(Seat.table_id, Seat.seat)
+            .where(Seat.table_id.in_(table_ids))
+            .order_by(Seat.table_id, Seat.seat)
         ):
             out[s.table_id].append(SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot))
         return out
@@ -198,9 +247,18 @@ class Store:
             seats = self._seats(conn, [t["id"] for t in tables])
             return [
                 TableRow(
-                    id=t["id"], name=t["name"], rules=t["rules"], listed=t["listed"], duplicate=t["duplicate"],
-                    seed=t["seed"], record=t["record"], version=t["version"], finished=t["finished"],
-                    rematch=t["rematch"], seats=seats[t["id"]], created_at=t["created_at"],
+                    id=t["id"],
+                    name=t["name"],
+                    rules=t["rules"],
+                    listed=t["listed"],
+                    duplicate=t["duplicate"],
+                    seed=t["seed"],
+                    record=t["record"],
+                    version=t["version"],
+                    finished=t["finished"],
+                    rematch=t["rematch"],
+                    seats=seats[t["id"]],
+                    created_at=t["created_at"],
                 )
                 for t in tables
             ]
@@ -216,7 +274,8 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(Event.version, Event.seat, Event.type, Event.data)
-                .where(Event.table_id == table_id, Event.version > since).order_by(Event.version)
+                .where(Event.table_id == table_id, Event.version > since)
+                .order_by(Event.version)
             )
             return [EventRow(r.version, r.seat, r.type, json.loads(r.data)) for r in rows]
 
@@ -227,9 +286,18 @@ class Store:
         now = _now()
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(KeeperSheet).values(
-                    id=sheet.id, code=sheet.code, name=sheet.name, version=sheet.version, finished=sheet.finished,
-                    record=sheet.record, created_at=now, updated_at=now))
+                conn.execute(
+                    insert(KeeperSheet).values(
+                        id=sheet.id,
+                        code=sheet.code,
+                        name=sheet.name,
+                        version=sheet.version,
+                        finished=sheet.finished,
+                        record=sheet.record,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                )
         except IntegrityError as exc:
             raise StoreConflict(f"sheet {sheet.id} / code {sheet.code} exists") from exc
 
@@ -246,25 +314,32 @@ class Store:
     def sheet_by_code(self, code: str) -> KeeperRow | None:
         return self._sheet(KeeperSheet.code == code)
 
-    def advance_sheet(self, sheet_id: str, version: int, record: dict[str, Any], finished: bool,
-                      entry_id: str, kind: str) -> None:
+    def advance_sheet(
+        self, sheet_id: str, version: int, record: dict[str, Any], finished: bool, entry_id: str, kind: str
+    ) -> None:
         """Store the record after one accepted entry as `version` (the stored one must be version - 1),
         and remember the entry's id, in one transaction. StoreConflict when either is taken."""
         now = _now()
         try:
             with self.engine.begin() as conn:
                 res = conn.execute(
-                    update(KeeperSheet).where(KeeperSheet.id == sheet_id, KeeperSheet.version == version - 1)
-                    .values(version=version, record=record, finished=finished, updated_at=now))
+                    update(KeeperSheet)
+                    .where(KeeperSheet.id == sheet_id, KeeperSheet.version == version - 1)
+                    .values(version=version, record=record, finished=finished, updated_at=now)
+                )
                 if res.rowcount != 1:
                     raise StoreConflict(f"sheet {sheet_id}: version {version} is not next")
-                conn.execute(insert(KeeperEntry).values(sheet_id=sheet_id, entry_id=entry_id, version=version,
-                                                        kind=kind, created_at=now))
+                conn.execute(
+                    insert(KeeperEntry).values(
+                        sheet_id=sheet_id, entry_id=entry_id, version=version, kind=kind, created_at=now
+                    )
+                )
         except IntegrityError as exc:
             raise StoreConflict(f"sheet {sheet_id}: entry {entry_id} already stored") from exc
 
     def entry_version(self, sheet_id: str, entry_id: str) -> int | None:
         """The version an entry id made, if it was applied."""
         with self.engine.connect() as conn:
-            return conn.execute(select(KeeperEntry.version).where(
-                KeeperEntry.sheet_id == sheet_id, KeeperEntry.entry_id == entry_id)).scalar()
+            return conn.execute(
+                select(KeeperEntry.version).where(KeeperEntry.sheet_id == sheet_id, KeeperEntry.entry_id == entry_id)
+            ).scalar()

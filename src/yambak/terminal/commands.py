@@ -48,10 +48,9 @@ def _cmd_keep(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from ..bots import LEVELS, POLICIES
     from ..engine import SeededDice
     from .game import GameSession
-
-    from ..bots import LEVELS, POLICIES
 
     people = args.players or ["You"]
     bots = [LEVELS.get(b, b) for b in args.bots or []]

@@ -36,8 +36,14 @@ HELP = """\
 
 
 class GameSession:
-    def __init__(self, rules: Ruleset, players: list[str], bots: dict[int, str], dice: DiceSource | None = None,
-                 seed: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: Ruleset,
+        players: list[str],
+        bots: dict[int, str],
+        dice: DiceSource | None = None,
+        seed: int | None = None,
+    ) -> None:
         self.state: GameState = new_game(rules, players, dice=dice or SecureDice(), seed=seed)
         self.bots = bots  # seat -> policy name
         self.rng = random.Random(seed)

@@ -43,7 +43,6 @@ Then type a box to score it, e.g. free.sixes (a bare row on one-column sheets).
   help, quit"""
 
 
-
 def parse_dice(text: str, count: int) -> tuple[int, ...] | None:
     """'66231' or '6 6 2 3 1' -> (6, 6, 2, 3, 1); None if it is not `count` dice."""
     digits = text.replace(" ", "").replace(",", "")
@@ -58,11 +57,11 @@ class KeeperSession:
         self.path = path
 
     @classmethod
-    def start(cls, rules: Ruleset, players: list[str], path: Path | None = None) -> "KeeperSession":
+    def start(cls, rules: Ruleset, players: list[str], path: Path | None = None) -> KeeperSession:
         return cls(new_game(rules, players, dice=ManualDice()), path)
 
     @classmethod
-    def resume(cls, path: Path) -> "KeeperSession":
+    def resume(cls, path: Path) -> KeeperSession:
         state = replay(GameRecord.loads(path.read_text(encoding="utf-8")))
         return cls(state, path)
 
@@ -84,10 +83,10 @@ class KeeperSession:
 
     def standings(self) -> str:
         s = self.state
-        lines = [f"  {name:<12} {total:>5}" for name, total in zip(s.players, s.totals())]
+        lines = [f"  {name:<12} {total:>5}" for name, total in zip(s.players, s.totals(), strict=False)]
         points = s.match_points()
         if points is not None:
-            lines = [f"{line}   {pts:g} match points" for line, pts in zip(lines, points)]
+            lines = [f"{line}   {pts:g} match points" for line, pts in zip(lines, points, strict=False)]
         return "\n".join(lines)
 
     def options(self) -> str:
@@ -170,7 +169,9 @@ class KeeperSession:
         rows = []
         for n, t in enumerate(self._record().turns, start=1):
             rolls = " / ".join("".join(map(str, r)) for r in t.rolls)
-            rows.append(f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {t.box}{' (struck)' if t.strike else ''}")
+            rows.append(
+                f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {t.box}{' (struck)' if t.strike else ''}"
+            )
         return "\n".join(rows) or "  no entries yet"
 
     def _undo(self, args: list[str]) -> str:
@@ -188,8 +189,13 @@ class KeeperSession:
         revision = revise(self._record(), int(args[0]), {"rolls": [list(r) for r in rolls if r], "box": args[-1]})
         if not revision.ok:
             lines = [f"  entry {e.turn} is no longer legal: {e.message}" for e in revision.invalid]
-            return "\n".join(["  Correction not applied; it would break later entries:", *lines,
-                              "  Fix those first (from the last), or undo them."])
+            return "\n".join(
+                [
+                    "  Correction not applied; it would break later entries:",
+                    *lines,
+                    "  Fix those first (from the last), or undo them.",
+                ]
+            )
         self.state = revision.state
         self._save()
         return f"  entry {args[0]} corrected\n{self.standings()}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from functools import lru_cache
+from functools import cache
 
 from babel import Locale, negotiate_locale
 from babel.messages.mofile import write_mo
@@ -16,22 +16,54 @@ from babel.messages.pofile import read_po
 
 from . import LOCALE
 
-LANGUAGES = {"en": "English", "nl": "Nederlands", "fr": "Français", "de": "Deutsch", "sv": "Svenska",
-             "hr": "Hrvatski", "es": "Español", "it": "Italiano"}
+LANGUAGES = {
+    "en": "English",
+    "nl": "Nederlands",
+    "fr": "Français",
+    "de": "Deutsch",
+    "sv": "Svenska",
+    "hr": "Hrvatski",
+    "es": "Español",
+    "it": "Italiano",
+}
 DEFAULT = "en"
 DOMAIN = "yambak"
 
 ROW_LABELS = {
-    "ones": "Ones", "twos": "Twos", "threes": "Threes", "fours": "Fours", "fives": "Fives", "sixes": "Sixes",
-    "one_pair": "One pair", "two_pairs": "Two pairs", "three_kind": "Three of a kind",
-    "four_kind": "Four of a kind", "full_house": "Full house", "small_straight": "Small straight",
-    "large_straight": "Large straight", "straight": "Straight", "yam": "Yam", "chance": "Chance",
-    "max": "Max", "min": "Min", "plus": "Plus",
+    "ones": "Ones",
+    "twos": "Twos",
+    "threes": "Threes",
+    "fours": "Fours",
+    "fives": "Fives",
+    "sixes": "Sixes",
+    "one_pair": "One pair",
+    "two_pairs": "Two pairs",
+    "three_kind": "Three of a kind",
+    "four_kind": "Four of a kind",
+    "full_house": "Full house",
+    "small_straight": "Small straight",
+    "large_straight": "Large straight",
+    "straight": "Straight",
+    "yam": "Yam",
+    "chance": "Chance",
+    "max": "Max",
+    "min": "Min",
+    "plus": "Plus",
 }
 COLUMN_LABELS = {
-    "free": "Free", "down": "Down", "up": "Up", "dry": "Dry", "poot": "Poot", "en_deux": "En deux",
-    "annonce": "Announce", "announce": "Announce", "oblige": "Oblige", "normal": "Normal",
-    "updown": "Up and down", "middle": "Middle", "hand": "Hand",
+    "free": "Free",
+    "down": "Down",
+    "up": "Up",
+    "dry": "Dry",
+    "poot": "Poot",
+    "en_deux": "En deux",
+    "annonce": "Announce",
+    "announce": "Announce",
+    "oblige": "Oblige",
+    "normal": "Normal",
+    "updown": "Up and down",
+    "middle": "Middle",
+    "hand": "Hand",
 }
 
 
@@ -39,8 +71,12 @@ COLUMN_LABELS = {
 # in English exactly as the TOML files give them (tests/web/test_i18n.py keeps the two in step).
 # Context "ruleset" for names and descriptions, "option" for option descriptions.
 PRESET_NAMES = {
-    "yams": "Yams / Yahtzee", "yatzy": "Yatzy (Scandinavian)", "yams-fr": "Yam's (French, with columns)",
-    "yams-de": "Yams! (German)", "yammen": "Yammen (Belgian)", "yamb": "Yamb (Balkan)",
+    "yams": "Yams / Yahtzee",
+    "yatzy": "Yatzy (Scandinavian)",
+    "yams-fr": "Yam's (French, with columns)",
+    "yams-de": "Yams! (German)",
+    "yammen": "Yammen (Belgian)",
+    "yamb": "Yamb (Balkan)",
     "yamb-6": "Yamb (six columns)",
 }
 PRESET_DESCRIPTIONS = {
@@ -84,7 +120,7 @@ def option_description(option: str, text: str, lang: str) -> str:
     return _shipped(OPTION_DESCRIPTIONS, option, text, "option", lang)
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> gettext.NullTranslations:
     path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if lang == DEFAULT or not path.exists():
@@ -123,8 +159,10 @@ def pick_language(query: str | None, cookie: str | None, accept: str | None) -> 
 
 def labels(lang: str) -> dict[str, dict[str, str]]:
     tr = translations(lang)
-    return {"rows": {k: tr.pgettext("row", v) for k, v in ROW_LABELS.items()},
-            "columns": {k: tr.pgettext("column", v) for k, v in COLUMN_LABELS.items()}}
+    return {
+        "rows": {k: tr.pgettext("row", v) for k, v in ROW_LABELS.items()},
+        "columns": {k: tr.pgettext("column", v) for k, v in COLUMN_LABELS.items()},
+    }
 
 
 # Refusal codes (the engine's `IllegalAction` codes and a few of the server's) as players read them.
@@ -189,23 +227,76 @@ def localize_error(data: dict, lang: str) -> dict:
 
 # Strings the browser script shows: translated on the server, handed to the page as JSON.
 JS_STRINGS = [
-    "Roll", "Rolls left: {n}", "Your turn", "{name}'s turn", "Waiting for {name}", "Hold", "Held",
-    "Die {n}: {value}", "held", "not held", "Announce", "Withdraw", "Announced: {box}", "Score {value} in {box}",
-    "Upper", "Bonus", "Total", "Minimax", "Extra bonus", "Match points", "Winner", "Winners", "Game over",
-    "Rematch", "Only announce boxes are left: announce one before rolling again.",
+    "Roll",
+    "Rolls left: {n}",
+    "Your turn",
+    "{name}'s turn",
+    "Waiting for {name}",
+    "Hold",
+    "Held",
+    "Die {n}: {value}",
+    "held",
+    "not held",
+    "Announce",
+    "Withdraw",
+    "Announced: {box}",
+    "Score {value} in {box}",
+    "Upper",
+    "Bonus",
+    "Total",
+    "Minimax",
+    "Extra bonus",
+    "Match points",
+    "Winner",
+    "Winners",
+    "Game over",
+    "Rematch",
+    "Only announce boxes are left: announce one before rolling again.",
     "{column} boxes can only be filled right now (after roll {roll}).",
-    "{box} would zero both {high} and {low}.", "{box} would score 0: min must stay below max.",
-    "Connection lost, reconnecting…", "Connected", "Spectating", "Round {n}: the same dice",
-    "rolls", "Sheet of {name}", "hidden until you finish this round", "Strike", "Strike {box} for 0",
-    "You", "Bot", "Open seat", "{name} (bot) is thinking…", "Playing all at once: duplicate table",
-    "Everyone's turn", "upper bonus: {sum} of {threshold}", "Column winners", "wins", "Download the game record",
-    "Error", "Roll the dice to start your turn.", "Choose a box.", "Roll again or choose a box.",
+    "{box} would zero both {high} and {low}.",
+    "{box} would score 0: min must stay below max.",
+    "Connection lost, reconnecting…",
+    "Connected",
+    "Spectating",
+    "Round {n}: the same dice",
+    "rolls",
+    "Sheet of {name}",
+    "hidden until you finish this round",
+    "Strike",
+    "Strike {box} for 0",
+    "You",
+    "Bot",
+    "Open seat",
+    "{name} (bot) is thinking…",
+    "Playing all at once: duplicate table",
+    "Everyone's turn",
+    "upper bonus: {sum} of {threshold}",
+    "Column winners",
+    "wins",
+    "Download the game record",
+    "Error",
+    "Roll the dice to start your turn.",
+    "Choose a box.",
+    "Roll again or choose a box.",
     # the score-keeper (keeper.js)
-    "Refused", "Type all {n} dice first.", "Player", "Correcting entry {n} of {name}",
-    "{name}: type the dice, then tap a box", "{n} entries waiting to be sent",
-    "Offline: entries are kept and sent when the network returns", "Die {n}", "Roll number", "Just the score (0)",
-    "Undo last entry", "Cancel correction", "Box", "Save correction", "roll {n}", "Correction of entry {n}",
-    "pending", "Correct entry {n}",
+    "Refused",
+    "Type all {n} dice first.",
+    "Player",
+    "Correcting entry {n} of {name}",
+    "{name}: type the dice, then tap a box",
+    "{n} entries waiting to be sent",
+    "Offline: entries are kept and sent when the network returns",
+    "Die {n}",
+    "Roll number",
+    "Just the score (0)",
+    "Undo last entry",
+    "Cancel correction",
+    "Box",
+    "Save correction",
+    "roll {n}",
+    "Correction of entry {n}",
+    "pending",
+    "Correct entry {n}",
 ]
 
 

@@ -47,11 +47,13 @@ def list_tables(manager: Manager) -> dict[str, Any]:
 
 @router.post("/tables", status_code=201, dependencies=[Depends(check_rate)])
 async def create_table(body: TableIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
-    table, new = manager.create(body.name, body.preset, body.options, [s.model_dump() for s in body.seats],
-                                body.listed, body.duplicate)
+    table, new = manager.create(
+        body.name, body.preset, body.options, [s.model_dump() for s in body.seats], body.listed, body.duplicate
+    )
     manager.schedule_bots(table)
-    response = JSONResponse({"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}},
-                            status_code=201)
+    response = JSONResponse(
+        {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}}, status_code=201
+    )
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
     return response
 

@@ -39,9 +39,18 @@ def _keeper(request: Request) -> KeeperManager:
 
 # --- pages ------------------------------------------------------------------------------------------
 
+
 def _new_page(request: Request, lang: str, status: int = 200, error: str | None = None) -> HTMLResponse:
-    return _render(request, "keeper_new.html", lang, status=status, presets=_presets(lang),
-                   form_players=FORM_PLAYERS, max_players=MAX_PLAYERS, error=error)
+    return _render(
+        request,
+        "keeper_new.html",
+        lang,
+        status=status,
+        presets=_presets(lang),
+        form_players=FORM_PLAYERS,
+        max_players=MAX_PLAYERS,
+        error=error,
+    )
 
 
 @router.get("/keep", response_class=HTMLResponse)
@@ -71,11 +80,18 @@ async def create_from_form(request: Request, lang: Lang) -> Response:
                 raise KeeperError("input/rules", str(exc), 422) from None
             if not players:
                 raise KeeperError("input/players", "name at least one player", 422)
-            sheet = keeper.create(SheetIn(name=str(form.get("name", ""))[:200], preset=preset, options=options,
-                                          players=players[:MAX_PLAYERS]))
+            sheet = keeper.create(
+                SheetIn(
+                    name=str(form.get("name", ""))[:200], preset=preset, options=options, players=players[:MAX_PLAYERS]
+                )
+            )
     except TableError as exc:  # KeeperError, rate/limited, server/full
-        return _new_page(request, lang, status=400 if exc.status == 422 else exc.status,
-                         error=error_message(exc.code, lang) or exc.message)
+        return _new_page(
+            request,
+            lang,
+            status=400 if exc.status == 422 else exc.status,
+            error=error_message(exc.code, lang) or exc.message,
+        )
     except ValueError as exc:  # pydantic: bounds of the form
         return _new_page(request, lang, status=400, error=str(exc).splitlines()[0][:200])
     return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
@@ -87,8 +103,12 @@ def join_by_code(request: Request, lang: Lang, code: str = "") -> Response:
         check_rate(request)  # a code is the key to a sheet: guessing codes costs the client's budget
         sheet = _keeper(request).by_code(code)
     except TableError as exc:  # KeeperError, rate/limited
-        return _new_page(request, lang, status=exc.status if exc.status == 429 else 404,
-                         error=error_message(exc.code, lang) or exc.message)
+        return _new_page(
+            request,
+            lang,
+            status=exc.status if exc.status == 429 else 404,
+            error=error_message(exc.code, lang) or exc.message,
+        )
     return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
 
 
@@ -99,15 +119,24 @@ def short_link(request: Request, code: str, lang: Lang) -> Response:
 
 @router.get("/keep/sw.js")
 def service_worker() -> Response:
-    return Response((STATIC / "keeper-sw.js").read_text(encoding="utf-8"), media_type="text/javascript",
-                    headers={"Cache-Control": "no-cache"})
+    return Response(
+        (STATIC / "keeper-sw.js").read_text(encoding="utf-8"),
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 @router.get("/keep/manifest.webmanifest")
 def manifest(lang: Lang) -> Response:
     data = {
-        "name": "yambak score-keeper", "short_name": "yambak", "start_url": "/keep/", "scope": "/keep/",
-        "display": "standalone", "background_color": "#f6f4ef", "theme_color": "#1f6f4a", "lang": lang,
+        "name": "yambak score-keeper",
+        "short_name": "yambak",
+        "start_url": "/keep/",
+        "scope": "/keep/",
+        "display": "standalone",
+        "background_color": "#f6f4ef",
+        "theme_color": "#1f6f4a",
+        "lang": lang,
         "icons": [{"src": "/static/keeper-icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
     }
     return JSONResponse(data, media_type="application/manifest+json")
@@ -121,8 +150,15 @@ def sheet_page(request: Request, sheet_id: str, lang: Lang) -> HTMLResponse:
         return _render(request, "missing.html", lang, status=404)
     view = keeper_view(sheet)
     boot = {"sheet": sheet.id, "view": view, "labels": labels(lang), "strings": js_strings(lang), "lang": lang}
-    return _render(request, "keeper.html", lang, sheet=sheet, view=view, boot=boot_json(boot),
-                   rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang))
+    return _render(
+        request,
+        "keeper.html",
+        lang,
+        sheet=sheet,
+        view=view,
+        boot=boot_json(boot),
+        rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
+    )
 
 
 @router.get("/keep/{sheet_id}/qr.svg")
@@ -134,19 +170,22 @@ def qr_code(request: Request, sheet_id: str) -> Response:
         raise KeeperError("server/no-qr", "QR codes need the segno package on the server", 503) from None
     url = str(request.base_url).rstrip("/") + f"/k/{sheet.code}"
     buf = io.BytesIO()
-    segno.make(url, error="m").save(buf, kind="svg", scale=5, border=2, xmldecl=False, svgns=True,
-                                    title=f"yambak {sheet.code}")
+    segno.make(url, error="m").save(
+        buf, kind="svg", scale=5, border=2, xmldecl=False, svgns=True, title=f"yambak {sheet.code}"
+    )
     return Response(buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
 
 @router.get("/keep/{sheet_id}/record.json")
 def sheet_record(request: Request, sheet_id: str) -> JSONResponse:
     sheet = _keeper(request).get(sheet_id)
-    return JSONResponse(record_dict(sheet.state),
-                        headers={"Content-Disposition": f'attachment; filename="yambak-keep-{sheet.id}.json"'})
+    return JSONResponse(
+        record_dict(sheet.state), headers={"Content-Disposition": f'attachment; filename="yambak-keep-{sheet.id}.json"'}
+    )
 
 
 # --- JSON API -----------------------------------------------------------------------------------------
+
 
 @router.post("/api/keep", status_code=201, dependencies=[Depends(check_rate)])
 def api_create(request: Request, body: SheetIn) -> JSONResponse:
@@ -175,13 +214,16 @@ async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str,
 
 # --- the live socket: read-only, the view after every accepted entry ------------------------------------
 
+
 @router.websocket("/ws/keep/{sheet_id}")
 async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
     keeper: KeeperManager = ws.app.state.keeper
     settings = ws.app.state.settings
     await ws.accept()
     if not _same_origin(ws):
-        await ws.send_text(dumps({"type": "error", "code": "auth/origin", "message": "this socket belongs to pages of this site"}))
+        await ws.send_text(
+            dumps({"type": "error", "code": "auth/origin", "message": "this socket belongs to pages of this site"})
+        )
         await ws.close(code=4403)
         return
     try:

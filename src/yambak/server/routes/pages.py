@@ -38,11 +38,21 @@ def _presets(lang: str) -> list[dict[str, Any]]:
     out = []
     for pid in preset_ids():
         data = preset_data(pid)
-        opts = {k: {"default": format_value(v.get("default")),
-                    "description": option_description(k, v.get("description", ""), lang)}
-                for k, v in data.get("options", {}).items()}
-        out.append({"id": pid, "name": ruleset_name(pid, data.get("name", pid), lang),
-                    "description": ruleset_description(pid, data.get("description", ""), lang), "options": opts})
+        opts = {
+            k: {
+                "default": format_value(v.get("default")),
+                "description": option_description(k, v.get("description", ""), lang),
+            }
+            for k, v in data.get("options", {}).items()
+        }
+        out.append(
+            {
+                "id": pid,
+                "name": ruleset_name(pid, data.get("name", pid), lang),
+                "description": ruleset_description(pid, data.get("description", ""), lang),
+                "options": opts,
+            }
+        )
     return out
 
 
@@ -68,13 +78,21 @@ def _render(request: Request, name: str, lang: str, status: int = 200, **ctx: An
 
 @router.get("/", response_class=HTMLResponse)
 def lobby(request: Request, manager: Manager, lang: Lang, error: str | None = None) -> HTMLResponse:
-    return _render(request, "lobby.html", lang, tables=_listed(manager, lang), presets=_presets(lang),
-                   form_seats=FORM_SEATS, error=None)
+    return _render(
+        request,
+        "lobby.html",
+        lang,
+        tables=_listed(manager, lang),
+        presets=_presets(lang),
+        form_seats=FORM_SEATS,
+        error=None,
+    )
 
 
 @router.post("/tables")
-async def create_from_form(request: Request, manager: Manager, tokens: Tokens, settings: AppSettings,
-                           lang: Lang) -> Response:
+async def create_from_form(
+    request: Request, manager: Manager, tokens: Tokens, settings: AppSettings, lang: Lang
+) -> Response:
     form = await request.form()
     try:
         check_rate(request)
@@ -92,28 +110,58 @@ async def create_from_form(request: Request, manager: Manager, tokens: Tokens, s
                 continue
             seat: dict[str, Any] = {"kind": kind, "name": str(form.get(f"seat{i}_name", "")).strip() or None}
             if kind.startswith("bot-"):  # "bot-easy", "bot-medium", "bot-hard"
-                seat.update(kind="bot", bot=kind[len("bot-"):])
+                seat.update(kind="bot", bot=kind[len("bot-") :])
             seats.append(seat)
-        table, new = manager.create(str(form.get("name", "")), preset, options, seats,
-                                    form.get("listed") is not None, form.get("duplicate") is not None)
+        table, new = manager.create(
+            str(form.get("name", "")),
+            preset,
+            options,
+            seats,
+            form.get("listed") is not None,
+            form.get("duplicate") is not None,
+        )
     except TableError as exc:
-        return _render(request, "lobby.html", lang, status=exc.status, tables=_listed(manager, lang), presets=_presets(lang),
-                       form_seats=FORM_SEATS, error=error_message(exc.code, lang) or exc.message)
+        return _render(
+            request,
+            "lobby.html",
+            lang,
+            status=exc.status,
+            tables=_listed(manager, lang),
+            presets=_presets(lang),
+            form_seats=FORM_SEATS,
+            error=error_message(exc.code, lang) or exc.message,
+        )
     manager.schedule_bots(table)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
     return response
 
 
-def _table_page(request: Request, table: Any, tokens: list[str], lang: str, status: int = 200,
-                error: str | None = None) -> HTMLResponse:
+def _table_page(
+    request: Request, table: Any, tokens: list[str], lang: str, status: int = 200, error: str | None = None
+) -> HTMLResponse:
     seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))
     view = table_view(table, seats)
-    boot = {"table": table.id, "seats": sorted(seats), "view": view, "labels": labels(lang),
-            "strings": js_strings(lang)}
-    return _render(request, "table.html", lang, status=status, table=table, view=view, seats=sorted(seats),
-                   rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
-                   boot=boot_json(boot), open_seats=view["open_seats"], error=error)
+    boot = {
+        "table": table.id,
+        "seats": sorted(seats),
+        "view": view,
+        "labels": labels(lang),
+        "strings": js_strings(lang),
+    }
+    return _render(
+        request,
+        "table.html",
+        lang,
+        status=status,
+        table=table,
+        view=view,
+        seats=sorted(seats),
+        rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
+        boot=boot_json(boot),
+        open_seats=view["open_seats"],
+        error=error,
+    )
 
 
 def _find(manager: Any, table_id: str) -> Any:
@@ -135,8 +183,15 @@ def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens
 
 
 @router.post("/t/{table_id}/join")
-async def join_form(request: Request, table_id: str, manager: Manager, tokens: Tokens, settings: AppSettings,
-                    lang: Lang, name: str = Form("", max_length=200)) -> Response:
+async def join_form(
+    request: Request,
+    table_id: str,
+    manager: Manager,
+    tokens: Tokens,
+    settings: AppSettings,
+    lang: Lang,
+    name: str = Form("", max_length=200),
+) -> Response:
     table = _find(manager, table_id)
     if table is None:
         return _render(request, "missing.html", lang, status=404)
@@ -144,8 +199,9 @@ async def join_form(request: Request, table_id: str, manager: Manager, tokens: T
         check_rate(request)
         _, token = await manager.join(table, name)
     except TableError as exc:
-        text = error_message(exc.code, lang) or (translations(lang).gettext(NAME_ERROR)
-                                                 if exc.code == "input/invalid" else exc.message)
+        text = error_message(exc.code, lang) or (
+            translations(lang).gettext(NAME_ERROR) if exc.code == "input/invalid" else exc.message
+        )
         return _table_page(request, table, tokens, lang, status=exc.status, error=text)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, [token], settings.secure_cookies)
@@ -166,5 +222,6 @@ def record_download(table_id: str, manager: Manager) -> JSONResponse:
     table = manager.get(table_id)
     if table.state.simultaneous and not table.state.finished:
         raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
-    return JSONResponse(record_of(table.state),
-                        headers={"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'})
+    return JSONResponse(
+        record_of(table.state), headers={"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'}
+    )

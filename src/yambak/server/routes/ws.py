@@ -78,7 +78,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             if text is None:
                 text = (raw.get("bytes") or b"").decode("utf-8", "replace")
             if len(text.encode()) > settings.max_message_bytes:
-                conn.send(protocol.error("protocol/too-large", f"messages are at most {settings.max_message_bytes} bytes"))
+                conn.send(
+                    protocol.error("protocol/too-large", f"messages are at most {settings.max_message_bytes} bytes")
+                )
                 await asyncio.sleep(0)
                 await _close(ws, writer, conn, CLOSE_TOO_LARGE)
                 return

@@ -16,6 +16,8 @@ if connection is not None:
         context.run_migrations()
 else:
     url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option("sqlalchemy.url")
+    if not url:
+        raise SystemExit("no database URL: pass -x url=... or set sqlalchemy.url")
     engine = create_engine(url)
     with engine.connect() as conn:
         context.configure(connection=conn, target_metadata=target_metadata, render_as_batch=True)

@@ -3,6 +3,7 @@
 Revision ID: 0002
 Revises: 0001
 """
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -27,8 +28,7 @@ def upgrade() -> None:
     op.create_index("ix_keeper_sheets_code", "keeper_sheets", ["code"], unique=True)
     op.create_table(
         "keeper_entries",
-        sa.Column("sheet_id", sa.String(32), sa.ForeignKey("keeper_sheets.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column("sheet_id", sa.String(32), sa.ForeignKey("keeper_sheets.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("entry_id", sa.String(40), primary_key=True),
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("kind", sa.String(16), nullable=False),
