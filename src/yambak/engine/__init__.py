@@ -13,6 +13,7 @@ from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
 from .dice import DiceSource, DuplicateDice, ManualDice, RollContext, SecureDice, SeededDice
 from .errors import IllegalAction, RecordError, YambakError
 from .keeping import play_turn, scratch_turn, typed_turn
+from .outlook import BoxOutlook, EntryBound, Outlook
 from .record import FORMAT, GameRecord, replay, state_to_record, summary
 from .revision import Revision, revise, undo
 from .scoresheet import ColumnScore, Sheet
@@ -21,9 +22,11 @@ from .state import Event, GameState, Turn, TurnRecord, new_game
 __all__ = [
     "Action",
     "Announce",
+    "BoxOutlook",
     "ColumnScore",
     "DiceSource",
     "DuplicateDice",
+    "EntryBound",
     "Event",
     "FORMAT",
     "GameRecord",
@@ -31,6 +34,7 @@ __all__ = [
     "Hold",
     "IllegalAction",
     "ManualDice",
+    "Outlook",
     "RecordError",
     "Release",
     "Revision",

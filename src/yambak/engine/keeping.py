@@ -13,7 +13,7 @@ from dataclasses import replace
 from itertools import combinations_with_replacement
 
 from .errors import IllegalAction
-from .record import _replay_turn
+from .record import play_turn
 from .state import GameState, TurnRecord
 
 __all__ = ["typed_turn", "scratch_turn", "play_turn"]
@@ -54,8 +54,3 @@ def scratch_turn(state: GameState, box: str) -> TurnRecord:
         if after.sheets[state.current].written[index] == 0:
             return replace(turn, scratch=True)
     raise IllegalAction("illegal/no-scratch", f"{rules.box_id(index)} cannot be scratched: every roll scores there")
-
-
-def play_turn(state: GameState, turn: TurnRecord) -> GameState:
-    """Apply a whole recorded turn for the current player (manual dice)."""
-    return _replay_turn(state, turn)

@@ -19,7 +19,7 @@ from .errors import IllegalAction, RecordError
 from .scoresheet import tied_groups
 from .state import GameState, Rolloffs, TurnRecord, new_game
 
-__all__ = ["FORMAT", "GameRecord", "replay", "state_to_record", "summary"]
+__all__ = ["FORMAT", "GameRecord", "parse_turn", "play_turn", "replay", "state_to_record", "summary"]
 
 FORMAT = "yambak-game/1"
 _KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending"}
@@ -60,7 +60,7 @@ class GameRecord:
         raw_turns = data.get("turns", [])
         if not isinstance(raw_turns, list):
             raise _bad("turns must be a list")
-        turns = tuple(_parse_turn(t, i + 1) for i, t in enumerate(raw_turns))
+        turns = tuple(parse_turn(t, i + 1) for i, t in enumerate(raw_turns))
         if "rules" not in data:
             raise _bad("rules is required")
         pending = data.get("pending", [])
@@ -119,15 +119,16 @@ def _dice_list(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(d, int) and not isinstance(d, bool) for d in value)
 
 
-def _parse_turn(raw: Any, n: int) -> TurnRecord:
+def parse_turn(raw: Any, n: int) -> TurnRecord:
+    """A record's turn `n` (1-based) from JSON data; raises RecordError naming it."""
     if not isinstance(raw, Mapping):
         raise _bad("a turn is a JSON object", n)
     unknown = set(raw) - _TURN_KEYS
     if unknown:
         raise _bad(f"unknown key {sorted(unknown)[0]!r} in a turn", n)
-    player = raw.get("player", -1)
-    if not isinstance(player, int) or isinstance(player, bool):
-        raise _bad("player must be a seat number", n)
+    player = raw.get("player", -1)  # -1: not given (the seat to act)
+    if not isinstance(player, int) or isinstance(player, bool) or ("player" in raw and player < 0):
+        raise _bad("player must be a seat number (0 for the first seat)", n)
     rolls = raw.get("rolls")
     if not isinstance(rolls, list) or not rolls:
         raise _bad("rolls must be a non-empty list of rolls", n)
@@ -202,10 +203,10 @@ def replay(
                 seat = turn.player if turn.player != -1 else (n - 1) % len(record.players)
                 if not 0 <= seat < len(record.players):
                     raise IllegalAction("illegal/no-such-seat", f"there is no seat {seat}")
-                state = _replay_turn(state._replace(current=seat), replace(turn, player=seat))
+                state = play_turn(state._replace(current=seat), replace(turn, player=seat))
                 state = state._replace(current=0)
             else:
-                state = _replay_turn(state, turn)
+                state = play_turn(state, turn)
         except IllegalAction as exc:
             raise RecordError(exc.code, exc.message, n) from None
     _check_rolloffs(state, record)
@@ -237,7 +238,8 @@ def _replay_pending(state: GameState, turn: Mapping[str, Any]) -> GameState:
     return state
 
 
-def _replay_turn(state: GameState, turn: TurnRecord) -> GameState:
+def play_turn(state: GameState, turn: TurnRecord) -> GameState:
+    """Apply one whole recorded turn for the seat to act (manual dice); raises IllegalAction."""
     if turn.player != -1 and turn.player != state.current:
         if state.finished:
             raise IllegalAction("illegal/game-over", "the game is over")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import IllegalAction, RecordError
-from .record import GameRecord, _parse_turn, _replay_turn, replay
+from .record import GameRecord, parse_turn, play_turn, replay
 from .state import GameState, TurnRecord
 
 __all__ = ["Revision", "revise", "undo"]
@@ -48,7 +48,7 @@ def revise(record: GameRecord, turn_number: int, turn: TurnRecord | Mapping[str,
     if not isinstance(turn_number, int) or not 1 <= turn_number <= len(record.turns):
         raise RecordError("record/invalid", f"there is no entry {turn_number!r} to correct")
     old = record.turns[turn_number - 1]
-    new = turn if isinstance(turn, TurnRecord) else _parse_turn(dict(turn), turn_number)
+    new = turn if isinstance(turn, TurnRecord) else parse_turn(dict(turn), turn_number)
     new = replace(new, player=old.player if new.player == -1 else new.player)
     if new.player != old.player:
         raise RecordError("illegal/not-your-turn", "a correction keeps the entry's player", turn_number)
@@ -57,7 +57,7 @@ def revise(record: GameRecord, turn_number: int, turn: TurnRecord | Mapping[str,
 
     prefix = replay(replace(corrected, turns=turns[: turn_number - 1], rolloffs=()))
     try:
-        state = _replay_turn(prefix, new)
+        state = play_turn(prefix, new)
     except IllegalAction as exc:
         raise RecordError(exc.code, exc.message, turn_number) from None
 
@@ -81,4 +81,4 @@ def _replay_as(state: GameState, seat: int, turn: TurnRecord) -> GameState:
     if not 0 <= seat < len(state.players):
         raise IllegalAction("illegal/no-such-seat", f"there is no seat {seat}")
     view = state._replace(current=seat)
-    return _replay_turn(view, replace(turn, player=seat))._replace(simultaneous=True)
+    return play_turn(view, replace(turn, player=seat))._replace(simultaneous=True)

@@ -19,6 +19,7 @@ from ..rules.scoring import row_score
 from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
 from .dice import DiceSource, RollContext, SeededDice
 from .errors import IllegalAction
+from .outlook import BoxOutlook, EntryBound, Outlook
 from .scoresheet import ColumnScore, Sheet, column_scores, column_winners, grand_total, match_points, tied_groups
 
 __all__ = ["GameState", "Turn", "TurnRecord", "Event", "new_game"]
@@ -53,32 +54,79 @@ class TurnRecord:
     scratch: bool = False  # score-keeping: a 0 typed without dice; `rolls` holds stand-in dice
 
 
+EVENT_TYPES = ("rolled", "held", "released", "announced", "withdrawn", "scored")
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
-    """What an accepted action did; what a server stores and broadcasts."""
+    """What an accepted action did: what a server stores, broadcasts and replays.
+
+    An event names its seat, never a name. `to_action()` turns it back into the
+    action that made it, with the dice it rolled, so that applying the events of a
+    game to a fresh state with manual dice rebuilds it exactly, mid-turn included.
+    """
 
     type: str  # rolled | held | released | announced | withdrawn | scored
     player: int
     roll: int = 0  # rolls made this turn after the action
     dice: tuple[int, ...] = ()
-    held: tuple[int, ...] = ()
+    held: tuple[int, ...] = ()  # die positions held after the action
     box: str | None = None
     written: int | None = None
     extra_bonus: int = 0  # added to the player by this entry
     game_over: bool = False
+    strike: bool = False  # scored: the box was struck for 0
+    use: tuple[int, ...] | None = None  # scored with six dice: the five that counted
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "type": self.type,
-            "player": self.player,
-            "roll": self.roll,
-            "dice": list(self.dice),
-            "held": list(self.held),
-            "box": self.box,
-            "written": self.written,
-            "extra_bonus": self.extra_bonus,
-            "game_over": self.game_over,
-        }
+        out: dict[str, Any] = {
+            "type": self.type, "player": self.player, "roll": self.roll, "dice": list(self.dice),
+            "held": list(self.held), "box": self.box, "written": self.written,
+            "extra_bonus": self.extra_bonus, "game_over": self.game_over,
+        }  # fmt: skip
+        if self.strike:
+            out["strike"] = True
+        if self.use is not None:
+            out["use"] = list(self.use)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Event:
+        """An event as `to_dict` wrote it; raises IllegalAction on anything else."""
+        if not isinstance(data, dict) or data.get("type") not in EVENT_TYPES:
+            raise _illegal("bad-event", "not a stored event")
+        try:
+            use = data.get("use")
+            return cls(
+                type=data["type"], player=_int(data["player"]), roll=_int(data.get("roll", 0)),
+                dice=tuple(_int(d) for d in data.get("dice", ())), held=tuple(_int(i) for i in data.get("held", ())),
+                box=data.get("box"), written=data.get("written"), extra_bonus=_int(data.get("extra_bonus", 0)),
+                game_over=bool(data.get("game_over", False)), strike=data.get("strike", False) is True,
+                use=tuple(_int(d) for d in use) if use is not None else None,
+            )  # fmt: skip
+        except (KeyError, TypeError, ValueError):
+            raise _illegal("bad-event", "not a stored event") from None
+
+    def to_action(self) -> Action:
+        """The action that made this event, dice included (apply it to a state with manual dice)."""
+        p = self.player
+        if self.type == "rolled":
+            return Roll(p, held=self.held, dice=self.dice)
+        if self.type == "held":  # the held set only grows: holding all of it is the same action
+            return Hold(p, self.held)
+        if self.type == "released":  # ... and only shrinks: release every other position
+            return Release(p, tuple(i for i in range(len(self.dice)) if i not in self.held))
+        if self.type == "announced":
+            return Announce(p, self.box or "")
+        if self.type == "withdrawn":
+            return Withdraw(p)
+        return Score(p, self.box or "", strike=self.strike, use=self.use)
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("not an integer")
+    return value
 
 
 def _illegal(code: str, message: str) -> IllegalAction:
@@ -202,6 +250,131 @@ class GameState:
             return False
         return True
 
+    def fillable_boxes(self, roll: int, player: int | None = None, announced: int | None = None) -> list[int]:
+        """Box indices the player's sheet could take right after roll `roll` of a turn, before the
+        dice are known: open, in fill order, allowed after that roll (announce boxes right after
+        roll 1, as announce-and-score); only `announced` when it is given. The dice, the joker
+        and the last-resort rule may still rule some out (`outlook` says which)."""
+        p = self.current if player is None else player
+        if not 1 <= roll <= self.rules.rolls_per_turn or self.sheets[p].full:
+            return []
+        return list(self._fillable(p, roll, announced))
+
+    def entry_bounds(self, box: int | str, player: int | None = None) -> tuple[EntryBound, ...]:
+        """What a value written in `box` would do to its related pairs, given the sheet as it is
+        (RULES.md section 5): for each relation, the bound past which the entry zeroes the pair or
+        scores 0 itself. Empty when no filled partner constrains the box."""
+        p = self.current if player is None else player
+        index = box if isinstance(box, int) else self._parse_box(box)
+        memo = self.sheets[p].memo
+        key = ("bounds", index)
+        if key not in memo:
+            memo[key] = self._entry_bounds(p, index)
+        bounds: tuple[EntryBound, ...] = memo[key]
+        return bounds
+
+    def _entry_bounds(self, p: int, box: int) -> tuple[EntryBound, ...]:
+        rules = self.rules
+        n_rows = rules.n_rows
+        ci, r = divmod(box, n_rows)
+        sheet = self.sheets[p]
+        out = []
+        for rel in rules.relations:
+            hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
+            if r not in (hi, lo) or rel.kind == "minimax":
+                continue
+            partner = lo if r == hi else hi
+            if rel.kind == "max_gt_min":
+                other = sheet.entry_score(ci * n_rows + partner)
+                if other is not None:  # high <= low zeroes both, a struck (0) partner included
+                    out.append(EntryBound("zeroes-pair", r == hi, other, rel.id, rel.last_resort))
+            else:  # min_lt_max_at_entry: a partner scoring 0 imposes no bound; strict: every column
+                columns = range(len(rules.columns)) if rel.strict else (ci,)
+                others = [v for cj in columns if (v := sheet.entry_score(cj * n_rows + partner))]
+                if others:
+                    out.append(EntryBound("voids-entry", r == hi, max(others) if r == hi else min(others), rel.id))
+        return tuple(out)
+
+    def outlook(self, player: int | None = None) -> Outlook:
+        """Everything a face shows about the player's position: the turn, and every box of the
+        sheet (legal or why not, what it would write and add, pair effects, joker, strike,
+        announce, roll dependence). One engine query, so that no face re-derives a rule."""
+        p = self.current if player is None else player
+        rules = self.rules
+        turn = self.turns[p]
+        n = len(turn.rolls)
+        refusal = self._turn_refusal(p)
+        roll_code = roll_reason = None
+        try:
+            if refusal is not None:
+                raise refusal
+            self._check_roll(p, turn.held if n else frozenset())
+        except IllegalAction as exc:
+            roll_code, roll_reason = exc.code, exc.message
+        announceable = set(self.announceable(p)) if refusal is None else set()
+        closing: tuple[str, ...] = ()
+        if refusal is None and 0 < n < rules.rolls_per_turn:
+            cols = {b // rules.n_rows for b in self._fillable(p, n, turn.announced)}
+            closing = tuple(rules.columns[c].id for c in sorted(cols) if rules.columns[c].rolls == n)
+        boxes = tuple(self._box_outlook(p, b, refusal, announceable) for b in range(rules.n_boxes))
+        can_withdraw = (
+            refusal is None and turn.announced is not None and n == 1 and self._column(turn.announced).withdraw
+        )
+        return Outlook(
+            player=p, to_act=refusal is None, rolls=n, rolls_left=rules.rolls_per_turn - n,
+            can_roll=roll_code is None, roll_code=roll_code, roll_reason=roll_reason,
+            must_announce=refusal is None and self._needs_announcement(p), closing=closing,
+            can_withdraw=can_withdraw, announced=rules.box_id(turn.announced) if turn.announced is not None else None,
+            boxes=boxes,
+        )  # fmt: skip
+
+    def box_outlook(self, box: str, player: int | None = None) -> BoxOutlook:
+        """The outlook of one box (see `outlook`)."""
+        p = self.current if player is None else player
+        index = self._parse_box(box)
+        refusal = self._turn_refusal(p)
+        announceable = set(self.announceable(p)) if refusal is None else set()
+        return self._box_outlook(p, index, refusal, announceable)
+
+    def _turn_refusal(self, p: int) -> IllegalAction | None:
+        """Why seat p may not act at all now (the first checks of `apply`), or None."""
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.players):
+            raise _illegal("no-such-seat", f"there is no seat {p!r} at this table")
+        if self.finished:
+            return _illegal("game-over", "the game is over")
+        if self.sheets[p].full:
+            return _illegal("game-over", f"{self.players[p]} has filled every box")
+        if not self.simultaneous and p != self.current:
+            return _illegal("not-your-turn", f"it is {self.players[self.current]}'s turn, not {self.players[p]}'s")
+        return None
+
+    def _box_outlook(self, p: int, box: int, refusal: IllegalAction | None, announceable: set[str]) -> BoxOutlook:
+        rules = self.rules
+        box_id = rules.box_id(box)
+        is_open = self.sheets[p].written[box] is None
+        bounds = self.entry_bounds(box, p) if is_open else ()
+        announce, roll_matters = box_id in announceable, rules.box_roll_matters(box)
+        try:
+            if refusal is not None:
+                raise refusal
+            if not self.turns[p].rolls:
+                raise _illegal("roll-first", "roll the dice before choosing a box")
+            five = self._entry_five(p, box)
+        except IllegalAction as exc:
+            return BoxOutlook(
+                box_id, is_open, legal=False, code=exc.code, reason=exc.message, announce=announce,
+                roll_matters=roll_matters, bounds=bounds,
+            )  # fmt: skip
+        written = self._written(p, box, five)
+        after = self._after_entry(p, box, five, strike=False)
+        return BoxOutlook(
+            box_id, is_open, legal=True, written=written,
+            gain=grand_total(rules, after) - grand_total(rules, self.sheets[p]),
+            zeroes_pair=any(b.effect == "zeroes-pair" and b.hits(written) for b in bounds),
+            voids_entry=box in after.voided, joker=self._joker_active(p, five),
+            strike=rules.strike_any and written > 0, announce=announce, roll_matters=roll_matters, bounds=bounds,
+        )  # fmt: skip
+
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every distinct action the player may take (holds deduplicated by dice values)."""
         p = self.current if player is None else player
@@ -296,9 +469,18 @@ class GameState:
         if n and len(held) == self.rules.rolled_dice:
             raise _illegal("all-held", "every die is held: release at least one to roll")
         if not any(self._fillable(p, m, turn.announced) for m in range(n + 1, self.rules.rolls_per_turn + 1)):
-            if n == 1 and turn.announced is None and any(self._column(b).announce for b in self._fillable(p, 1, None)):
+            if self._needs_announcement(p):
                 raise _illegal("dead-end", "only announce boxes are left: announce one before rolling again")
             raise _illegal("dead-end", "no open box could be filled after another roll: choose a box now")
+
+    def _needs_announcement(self, p: int) -> bool:
+        """Right after roll 1, with nothing announced: only announce boxes could take a later roll."""
+        turn = self.turns[p]
+        if len(turn.rolls) != 1 or turn.announced is not None:
+            return False
+        if any(self._fillable(p, m, None) for m in range(2, self.rules.rolls_per_turn + 1)):
+            return False
+        return any(self._column(b).announce for b in self._fillable(p, 1, None))
 
     def _roll(self, action: Roll) -> tuple[GameState, Event]:
         p = action.player
@@ -471,18 +653,7 @@ class GameState:
 
     def _zeroes_pair(self, p: int, box: int, value: int) -> bool:
         """Would this entry make a last-resort max/min pair score 0 (RULES.md section 5)?"""
-        n_rows = self.rules.n_rows
-        ci, r = divmod(box, n_rows)
-        sheet = self.sheets[p]
-        for rel in self.rules.relations:
-            if not rel.last_resort:
-                continue
-            hi, lo = self.rules.row_index[rel.high], self.rules.row_index[rel.low]
-            if r == hi and sheet.entry_score(ci * n_rows + lo) is not None:
-                return value <= sheet.entry_score(ci * n_rows + lo)  # type: ignore[operator]
-            if r == lo and sheet.entry_score(ci * n_rows + hi) is not None:
-                return sheet.entry_score(ci * n_rows + hi) <= value  # type: ignore[operator]
-        return False
+        return any(b.last_resort and b.hits(value) for b in self.entry_bounds(box, p))
 
     def _legal_for(self, p: int, five: tuple[int, ...]) -> list[int]:
         turn = self.turns[p]
@@ -499,42 +670,17 @@ class GameState:
 
     def _voided_at_entry(self, p: int, box: int, value: int) -> bool:
         """min_lt_max_at_entry: the second of a pair (or, strict, any min/max) must keep min < max."""
-        rules = self.rules
-        n_rows = rules.n_rows
-        ci, r = divmod(box, n_rows)
-        sheet = self.sheets[p]
-        for rel in rules.relations:
-            if rel.kind != "min_lt_max_at_entry":
-                continue
-            hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
-            if r not in (hi, lo):
-                continue
-            partner = lo if r == hi else hi
-            columns = range(len(rules.columns)) if rel.strict else (ci,)
-            for cj in columns:
-                other = sheet.entry_score(cj * n_rows + partner)
-                if not other:  # open, or scoring 0: imposes no bound
-                    continue
-                if (r == hi and value <= other) or (r == lo and value >= other):
-                    return True
-        return False
+        return any(b.effect == "voids-entry" and b.hits(value) for b in self.entry_bounds(box, p))
 
-    def _score(self, action: Score) -> tuple[GameState, Event]:
+    def _entry_five(self, p: int, box: int, strike: bool = False, use: Any = None) -> tuple[int, ...]:
+        """The five dice an entry in `box` counts now, or the IllegalAction refusing it: fill
+        order and roll rules, `use` (six dice), the joker and the last-resort rule, in that order.
+        Six dice without `use`: the five giving the best grand total after the entry."""
         rules = self.rules
-        p = action.player
         turn = self.turns[p]
-        n = len(turn.rolls)
-        if n == 0:
-            raise _illegal("roll-first", "roll the dice before choosing a box")
-        box = self._parse_box(action.box)
-        if not isinstance(action.strike, bool):
-            raise _illegal("strike", "strike must be true or false")
-        if action.strike and not rules.strike_any:
-            raise _illegal("strike", "this ruleset does not allow striking a box for 0")
-        self._check_position(p, box, n, turn.announced)
+        self._check_position(p, box, len(turn.rolls), turn.announced)
         fives = self._fives(turn.dice)
-        if action.use is not None:
-            use = action.use
+        if use is not None:
             ok = (
                 isinstance(use, (tuple, list))
                 and len(use) == rules.dice
@@ -553,19 +699,32 @@ class GameState:
                 "last-resort",
                 f"{rules.box_id(box)} would zero both {self._pair_names(box)}: another box can take these dice",
             )
-        # six dice without `use`: the five giving the best grand total after the entry
-        best = allowed[0]
-        if len(allowed) > 1:
-            # Ties in the grand total (docs/decisions.md): the higher written value, except in a
-            # relation's low row (min), where the lower value leaves more room.
-            low_rows = {rules.row_index[rel.low] for rel in rules.relations}
-            sign = -1 if box % rules.n_rows in low_rows else 1
+        if len(allowed) == 1:
+            return allowed[0]
+        # Ties in the grand total (docs/decisions.md): the higher written value, except in a
+        # relation's low row (min), where the lower value leaves more room.
+        low_rows = {rules.row_index[rel.low] for rel in rules.relations}
+        sign = -1 if box % rules.n_rows in low_rows else 1
 
-            def merit(five: tuple[int, ...]) -> tuple[int, int]:
-                sheet = self._after_entry(p, box, five, action.strike)
-                return grand_total(rules, sheet), sign * (sheet.written[box] or 0)
+        def merit(five: tuple[int, ...]) -> tuple[int, int]:
+            sheet = self._after_entry(p, box, five, strike)
+            return grand_total(rules, sheet), sign * (sheet.written[box] or 0)
 
-            best = max(allowed, key=merit)
+        return max(allowed, key=merit)
+
+    def _score(self, action: Score) -> tuple[GameState, Event]:
+        rules = self.rules
+        p = action.player
+        turn = self.turns[p]
+        n = len(turn.rolls)
+        if n == 0:
+            raise _illegal("roll-first", "roll the dice before choosing a box")
+        box = self._parse_box(action.box)
+        if not isinstance(action.strike, bool):
+            raise _illegal("strike", "strike must be true or false")
+        if action.strike and not rules.strike_any:
+            raise _illegal("strike", "this ruleset does not allow striking a box for 0")
+        best = self._entry_five(p, box, action.strike, action.use)
         sheet = self._after_entry(p, box, best, action.strike)
         record = TurnRecord(
             player=p,
@@ -590,6 +749,8 @@ class GameState:
             box=record.box,
             written=sheet.written[box],
             extra_bonus=sheet.extra_bonus - self.sheets[p].extra_bonus,
+            strike=action.strike,
+            use=record.use,
             game_over=state.finished,
         )
         return state, event

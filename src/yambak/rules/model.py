@@ -126,6 +126,17 @@ class Ruleset:
     def box_index(self, column: str, row: str) -> int:
         return self.column_index[column] * len(self.rows) + self.row_index[row]
 
+    def box_roll_matters(self, box: int) -> bool:
+        """Whether the roll number a box is filled on can change its score or whether it may be
+        filled (poot, dry, en deux, hand, announce columns; Yamb's straight by roll number)."""
+        column = self.columns[box // len(self.rows)]
+        return column.rolls is not None or column.announce or isinstance(self.rows[box % len(self.rows)].points, tuple)
+
+    @property
+    def roll_matters(self) -> bool:
+        """Whether any box's score or fill rule depends on the roll number (score-keepers ask for it)."""
+        return any(self.box_roll_matters(b) for b in range(self.n_boxes))
+
     def box_id(self, box: int) -> str:
         c, r = divmod(box, len(self.rows))
         return f"{self.columns[c].id}.{self.rows[r].id}"
