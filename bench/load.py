@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 import websockets  # noqa: E402
-from tests.server.helpers import server_process  # noqa: E402
 
+from tests.server.helpers import server_process  # noqa: E402
 from yambak.engine import replay  # noqa: E402
 from yambak.store import Store  # noqa: E402
 

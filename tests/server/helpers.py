@@ -102,3 +102,8 @@ class WS:
         """Send an action; return the next message (the event, or an error)."""
         self.send(msg)
         return self.recv()
+
+
+def legal(turn: dict) -> list[str]:
+    """The boxes a turn view offers now (the engine's outlook), in sheet order."""
+    return [box for box, o in turn["boxes"].items() if o["legal"]]

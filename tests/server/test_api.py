@@ -66,6 +66,24 @@ def test_refused_creations_have_codes(client):
     assert client.get("/api/tables").json()["tables"] == []
 
 
+def test_a_seat_is_a_number_when_joining(client):
+    """Regression: `"seat": "0"` and `"seat": true` were taken as seat 0 by the join route."""
+    made = client.post(
+        "/api/tables", json={"name": "t", "preset": "yams", "seats": [{"name": "A"}, {"kind": "open"}]}
+    ).json()
+    for seat in ("1", True, 1.0, [1]):
+        r = client.post(f"/api/tables/{made['id']}/join", json={"name": "B", "seat": seat})
+        assert r.status_code == 422 and r.json()["code"] == "input/invalid", (seat, r.text)
+    assert client.get(f"/api/tables/{made['id']}").json()["open_seats"] == [1]
+    r = client.post(f"/api/tables/{made['id']}/join", json={"name": "B", "seat": 1})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    for body in (
+        {"name": "x", "preset": "yams", "seats": [{"name": "A"}], "listed": "yes"},
+        {"name": "x", "preset": "yams", "seats": [{"name": 5}]},
+    ):
+        assert client.post("/api/tables", json=body).json()["code"] == "input/invalid"
+
+
 def test_unknown_table_and_bodies_too_large(client):
     r = client.get("/api/tables/doesnotexist")
     assert r.status_code == 404 and r.json()["code"] == "table/unknown"

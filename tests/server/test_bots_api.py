@@ -8,7 +8,7 @@ import threading
 import time
 
 from yambak.server.settings import Settings
-from yambak.server.tables import TableManager
+from yambak.server.tables.manager import TableManager
 from yambak.store import Store
 
 from .helpers import create

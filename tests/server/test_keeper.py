@@ -233,3 +233,36 @@ def test_sheets_survive_a_restart_and_phones_follow_live(settings):
             .post({"kind": "dice", "seat": 0, "dice": [1] * 5, "box": "ones"}, v=1, entry_id="entry-000001")
             .json()["duplicate"]
         )
+
+
+@pytest.mark.parametrize(
+    "message,code,closes",
+    [
+        ({"type": ["hello"]}, "protocol/unknown-type", True),
+        ({"type": {"x": 1}}, "protocol/unknown-type", True),
+        ({"type": "roll"}, "protocol/unknown-type", True),
+        ({"type": "hello", "since": "1"}, "protocol/malformed", False),
+        ({"type": "hello", "extra": 1}, "protocol/malformed", False),
+        ({"type": "ping", "ref": 7}, None, False),
+    ],
+    ids=repr,
+)
+def test_the_sheet_socket_parses_through_the_same_strict_schema(client, message, code, closes):
+    from starlette.websockets import WebSocketDisconnect
+
+    sheet = new_sheet(client, "yams", ("Ann",))
+    with client.websocket_connect(f"/ws/keep/{sheet['id']}") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json(message)
+        out = ws.receive_json()
+        if code is None:
+            assert out == {"type": "pong"}
+            return
+        assert out["type"] == "error" and out["code"] == code
+        if closes:
+            with pytest.raises(WebSocketDisconnect) as exc:
+                ws.receive_json()
+            assert exc.value.code == 4400
+        else:
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}

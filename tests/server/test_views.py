@@ -1,4 +1,4 @@
-"""What a viewer sees: warnings, previews from the engine, and duplicate-table masking."""
+"""What a viewer sees: the engine's outlook of every box, and duplicate-table masking."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import os
 from tests.conftest import missing_service
 from yambak.engine import Announce, DuplicateDice, ManualDice, Roll, Score, SeededDice, new_game
 from yambak.rules import load_ruleset
-from yambak.server.tables import LiveTable
-from yambak.server.views import public_event, table_view
+from yambak.server.tables.manager import LiveTable
+from yambak.server.tables.view import public_event, table_view
 from yambak.store import SeatRow
 
-from .helpers import WS, create
+from .helpers import WS, create, legal
 
 
 def _table(state):
@@ -25,18 +25,19 @@ def _play(state, *actions):
     return state
 
 
-def test_preview_is_the_engines_and_poot_warns_it_closes():
+def test_boxes_are_the_engines_outlook_and_poot_says_it_closes():
     state = _play(new_game(load_ruleset("yammen"), ["Ann"], dice=SeededDice(1)), Roll(0))
     turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
-    assert turn["preview"] == state.preview(0)
-    assert {"code": "closes-after-roll", "column": "poot", "roll": 1} in turn["warnings"]
+    assert {b: o["written"] for b, o in turn["boxes"].items() if o["legal"]} == state.preview(0)
+    assert turn["boxes"]["down.twos"] == {"legal": False, "code": "illegal/box-order"}
+    assert turn["closing"] == ["poot"]
     state = _play(state, Roll(0))
     turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
-    assert {"code": "closes-after-roll", "column": "en_deux", "roll": 2} in turn["warnings"]
+    assert turn["closing"] == ["en_deux"] and turn["boxes"]["poot.ones"]["code"] == "illegal/box-rolls"
     assert turn["rolls_left"] == 1 and turn["announce"] == []
 
 
-def test_only_announce_boxes_left_is_warned():
+def test_only_announce_boxes_left_is_said():
     rules = load_ruleset("yams-de")
     state = new_game(rules, ["Ann"], dice=ManualDice())
     order = []
@@ -49,11 +50,11 @@ def test_only_announce_boxes_left_is_warned():
         state = _play(state, Roll(0, dice=(1, 2, 3, 4, 6)), Score(0, box_id))
     state = _play(state, Roll(0, dice=(2, 2, 3, 4, 6)))
     turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
-    assert {"code": "only-announce"} in turn["warnings"]
+    assert turn["must_announce"] and turn["roll_code"] == "illegal/dead-end"
     assert turn["announce"] and not turn["can_roll"]
 
 
-def test_zeroing_pair_is_warned_in_yams_fr():
+def test_zeroing_pair_is_flagged_on_the_box_in_yams_fr():
     rules = load_ruleset("yams-fr", {"columns": 1})
     state = new_game(rules, ["Ann"], dice=SeededDice(2))
     state = _play(state, Roll(0), Score(0, "free.max"))
@@ -61,7 +62,26 @@ def test_zeroing_pair_is_warned_in_yams_fr():
     turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
     max_value = state.sheets[0].written[rules.box_index("free", "max")]
     zeroing = state.preview(0)["free.min"] >= max_value
-    assert any(w["code"] == "zeroes-pair" and w["box"] == "free.min" for w in turn["warnings"]) == zeroing
+    assert turn["boxes"]["free.min"].get("zeroes_pair", False) == zeroing
+
+
+def test_strict_yams_de_flags_the_entry_it_voids():
+    """Regression: the view's old copy of the rule missed yams-de `strict` (a min above a max of
+    another column scores 0 at entry, and the page said nothing)."""
+    rules = load_ruleset("yams-de", {"strict": True})
+    state = new_game(rules, ["Ann"], dice=ManualDice())
+    state = _play(state, Roll(0, dice=(1, 1, 2, 2, 3)), Score(0, "normal.max"))  # max 9 in the normal column
+    state = _play(state, Roll(0, dice=(6, 6, 5, 5, 4)))  # 26 in the oblige column's min: above that max
+    turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
+    assert turn["boxes"]["oblige.min"]["voids_entry"] and turn["boxes"]["oblige.min"]["gain"] == 0
+    assert turn["boxes"]["normal.min"]["voids_entry"]
+    after, event = state.apply(Score(0, "oblige.min"))
+    assert after.column_scores(0)[3].boxes["min"] == 0 and event.written == 26  # the engine agrees
+    lenient = _play(
+        new_game(load_ruleset("yams-de"), ["Ann"], dice=ManualDice()),
+        *[Roll(0, dice=(1, 1, 2, 2, 3)), Score(0, "normal.max"), Roll(0, dice=(6, 6, 5, 5, 4))],
+    )
+    assert "voids_entry" not in table_view(_table(lenient), frozenset({0}))["players"][0]["turn"]["boxes"]["oblige.min"]
 
 
 def test_duplicate_masking_hides_what_would_reveal_your_dice():
@@ -84,7 +104,7 @@ def test_announce_shown_for_yamb():
     assert "announce.ones" in turn["announce"]
     state = _play(state, Announce(0, "announce.ones"))
     turn = table_view(_table(state), frozenset({0}))["players"][0]["turn"]
-    assert turn["announced"] == "announce.ones" and list(turn["preview"]) == ["announce.ones"]
+    assert turn["announced"] == "announce.ones" and legal(turn) == ["announce.ones"]
 
 
 def test_a_table_on_postgresql():
@@ -101,7 +121,7 @@ def test_a_table_on_postgresql():
             ws = WS(s)
             ws.hello([made["tokens"]["0"]])
             out = ws.act(type="roll", seat=0, v=0)
-            out = ws.act(type="score", seat=0, v=1, box=sorted(out["view"]["players"][0]["turn"]["preview"])[0])
+            out = ws.act(type="score", seat=0, v=1, box=legal(out["view"]["players"][0]["turn"])[0])
             assert out["type"] == "event"
             while out["view"]["current"] != 0:
                 out = ws.recv()

@@ -9,7 +9,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from yambak.server import Settings, create_app
 
-from .helpers import WS, create
+from .helpers import WS, create, legal
 
 
 def _version(client, table_id):
@@ -50,9 +50,7 @@ def test_a_turn_is_rolled_on_the_server_and_broadcast(client, connect, table):
     assert len(dice) == 5 and all(1 <= d <= 6 for d in dice)
     seen = watcher.recv()
     assert seen["v"] == 1 and seen["event"]["dice"] == dice
-    assert set(seen["view"]["players"][0]["turn"]["preview"]) == {
-        b for b in out["view"]["players"][0]["turn"]["preview"]
-    }
+    assert legal(seen["view"]["players"][0]["turn"]) == legal(out["view"]["players"][0]["turn"])
     out = ws.act(type="hold", seat=0, v=1, dice=[0, 1])
     assert out["event"]["held"] == [0, 1]
     out = ws.act(type="roll", seat=0, v=2)
@@ -75,6 +73,14 @@ REFUSALS = [
     ({"type": "roll", "v": 0}, "protocol/malformed"),
     ({"type": "announce", "seat": 0, "v": 0, "box": "x" * 100}, "protocol/malformed"),
     ({"type": "score", "seat": 0, "v": -1, "box": "chance"}, "protocol/malformed"),
+    # strict fields: a seat is a number, never "0" or true (regression: both were taken as seat 0)
+    ({"type": "roll", "seat": "0", "v": 0}, "protocol/malformed"),
+    ({"type": "roll", "seat": True, "v": 0}, "protocol/malformed"),
+    ({"type": "roll", "seat": 0.0, "v": 0}, "protocol/malformed"),
+    ({"type": "roll", "seat": 0, "v": "0"}, "protocol/malformed"),
+    ({"type": "score", "seat": 0, "v": 0, "box": "chance", "strike": 1}, "protocol/malformed"),
+    ({"type": "hold", "seat": 0, "v": 0, "dice": ["0"]}, "protocol/malformed"),
+    ({"type": "hello", "since": "3"}, "protocol/malformed"),
 ]
 
 
@@ -131,6 +137,20 @@ def test_bad_json_is_refused(client, table):
         s.send_text("[1, 2]")
         out = s.receive_json()
         assert out["code"] == "protocol/unknown-type"
+
+
+@pytest.mark.parametrize("kind", [["roll"], {"x": 1}, None, 3, True, "", "ROLL", "x" * 5000, "hello\u0000"], ids=repr)
+def test_a_type_that_is_not_a_known_name_closes_the_socket_with_a_refusal(client, table, kind):
+    """Regression: a list or object as `type` raised `TypeError: unhashable type` (a traceback
+    per connection, from any anonymous client)."""
+    with client.websocket_connect(f"/ws/{table['id']}") as s:
+        s.send_json({"type": kind, "seat": 0, "v": 0})
+        out = s.receive_json()
+        assert out["type"] == "error" and out["code"] in ("protocol/unknown-type", "protocol/too-large")
+        with pytest.raises(WebSocketDisconnect) as exc:
+            s.receive_json()
+        assert exc.value.code in (4400, 1009)
+    assert _version(client, table["id"]) == 0
 
 
 def test_unknown_message_type_closes_the_socket(client, table):
@@ -251,7 +271,7 @@ def test_solo_game_against_a_bot(client, connect):
     v = 0
     for _ in range(13):
         out = ws.act(type="roll", seat=0, v=v)
-        box = sorted(out["view"]["players"][0]["turn"]["preview"])[0]
+        box = legal(out["view"]["players"][0]["turn"])[0]
         out = ws.act(type="score", seat=0, v=out["v"], box=box)
         assert out["type"] == "event", out
         # the bot plays its whole turn; wait until it is ours again (or the game is over)

@@ -58,20 +58,10 @@ def held_positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, .
 
 
 def _zeroing(state: GameState, p: int, box: int, written: np.ndarray) -> np.ndarray | None:
-    """Where writing `written` in `box` would zero a last-resort pair (None: never)."""
-    rules = state.rules
-    n = rules.n_rows
-    c, r = divmod(box, n)
-    sheet = state.sheets[p]
-    for rel in rules.relations:
-        if not rel.last_resort:
-            continue
-        hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
-        if r == hi and sheet.entry_score(c * n + lo) is not None:
-            return written <= sheet.entry_score(c * n + lo)  # type: ignore[operator]
-        if r == lo and sheet.entry_score(c * n + hi) is not None:
-            return written >= sheet.entry_score(c * n + hi)  # type: ignore[operator]
-    return None
+    """Where writing `written` in `box` would zero a last-resort pair (None: never), from the
+    engine's bounds of the box, tested on all the hands at once."""
+    hits = [b.hits(written) for b in state.entry_bounds(box, p) if b.last_resort]
+    return np.logical_or.reduce(hits) if hits else None
 
 
 def _terminal(
@@ -122,12 +112,12 @@ def plan_for(state: GameState, p: int, model: Model, gain_fn: Any = None, key_ex
 
     R = rules.rolls_per_turn
     values: dict[int, list[np.ndarray | None]] = {}
-    T = [_terminal(state, p, model, state._fillable(p, m, announced), m, values, gain_fn) for m in range(1, R + 1)]
+    T = [_terminal(state, p, model, state.fillable_boxes(m, p, announced), m, values, gain_fn) for m in range(1, R + 1)]
     V, E = turn_stages(T)
     announce: list[int] = []
     V_announce = None
     if announced is None:
-        announce = [b for b in state._fillable(p, 1, None) if rules.columns[b // rules.n_rows].announce]
+        announce = [b for b in state.fillable_boxes(1, p) if rules.columns[b // rules.n_rows].announce]
         if announce:
             Ta = []
             for m in range(1, R + 1):

@@ -33,15 +33,20 @@ class EntryBound:
     limit: int
     relation: str = ""
     last_resort: bool = False
+    pair: tuple[str, str] = ("", "")  # the relation's (high, low) row ids
 
     def hits(self, value: Any) -> Any:
         return value <= self.limit if self.below else value >= self.limit
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "effect": self.effect, "below": self.below, "limit": self.limit,
-            "relation": self.relation, "last_resort": self.last_resort,
-        }  # fmt: skip
+            "effect": self.effect,
+            "below": self.below,
+            "limit": self.limit,
+            "relation": self.relation,
+            "last_resort": self.last_resort,
+            "pair": list(self.pair),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,20 +67,34 @@ class BoxOutlook:
     reason: str | None = None
     written: int | None = None
     gain: int | None = None
-    zeroes_pair: bool = False  # writing it now makes a max/min pair score 0
+    zeroes_pair: bool = False  # writing it now makes a max/min pair score 0 (`pair` names its rows)
     voids_entry: bool = False  # writing it now scores 0 (min must stay below max)
     joker: bool = False  # the Yahtzee joker applies to this entry
     strike: bool = False  # may be struck for 0 instead of `written` (strike_any)
+    strike_gain: int | None = None  # the change of the grand total if struck instead
     announce: bool = False  # may be announced now
     roll_matters: bool = False  # the roll number changes its score or whether it may be filled
     bounds: tuple[EntryBound, ...] = ()
+
+    @property
+    def pair(self) -> tuple[str, str] | None:
+        """The (high, low) rows this entry would zero, or be voided against, if it would."""
+        if self.zeroes_pair or self.voids_entry:
+            for b in self.bounds:
+                if b.hits(self.written):
+                    return b.pair
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"open": self.open, "legal": self.legal}
         if self.legal:
             out.update(written=self.written, gain=self.gain)
+            if self.strike:
+                out["strike_gain"] = self.strike_gain
         elif self.open and self.code is not None:
             out.update(code=self.code, reason=self.reason)
+        if self.pair is not None:
+            out["pair"] = list(self.pair)
         for name in ("zeroes_pair", "voids_entry", "joker", "strike", "announce", "roll_matters"):
             if getattr(self, name):
                 out[name] = True
@@ -113,8 +132,16 @@ class Outlook:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "player": self.player, "to_act": self.to_act, "rolls": self.rolls, "rolls_left": self.rolls_left,
-            "can_roll": self.can_roll, "roll_code": self.roll_code, "roll_reason": self.roll_reason,
-            "must_announce": self.must_announce, "closing": list(self.closing), "can_withdraw": self.can_withdraw,
-            "announced": self.announced, "boxes": {b.box: b.to_dict() for b in self.boxes},
-        }  # fmt: skip
+            "player": self.player,
+            "to_act": self.to_act,
+            "rolls": self.rolls,
+            "rolls_left": self.rolls_left,
+            "can_roll": self.can_roll,
+            "roll_code": self.roll_code,
+            "roll_reason": self.roll_reason,
+            "must_announce": self.must_announce,
+            "closing": list(self.closing),
+            "can_withdraw": self.can_withdraw,
+            "announced": self.announced,
+            "boxes": {b.box: b.to_dict() for b in self.boxes},
+        }

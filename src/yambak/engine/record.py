@@ -313,7 +313,7 @@ def state_to_record(state: GameState) -> GameRecord:
 def summary(state: GameState) -> dict[str, Any]:
     """The replay result of RULES.md section 11 (what `yambak replay --json` prints)."""
     points = state.match_points()
-    with_minimax = any(r.kind == "minimax" for r in state.rules.relations)
+    with_minimax = state.rules.has_minimax
     players = []
     for p, name in enumerate(state.players):
         entry: dict[str, Any] = {

@@ -53,6 +53,7 @@ class ColumnScore:
     bonus: int
     minimax: int | None  # yamb: (max - min) x ones once all three are filled
     total: int
+    bonus_to_go: int | None = None  # upper points still missing for the bonus (0: reached; None: no bonus)
 
     def to_dict(self, with_minimax: bool) -> dict[str, object]:
         out: dict[str, object] = {"boxes": dict(self.boxes), "upper": self.upper, "bonus": self.bonus}
@@ -87,8 +88,9 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
         ub = rules.upper_bonus
         bonus = ub.points if ub is not None and upper >= ub.threshold else 0
         total = upper + bonus + lower + (minimax or 0)
-        boxes = {r.id: s for r, s in zip(rules.rows, scores, strict=False)}
-        out.append(ColumnScore(column.id, boxes, upper, bonus, minimax, total))
+        boxes = {r.id: s for r, s in zip(rules.rows, scores, strict=True)}
+        to_go = max(0, ub.threshold - upper) if ub is not None else None
+        out.append(ColumnScore(column.id, boxes, upper, bonus, minimax, total, to_go))
     return out
 
 

@@ -18,7 +18,7 @@ from ..rules import Ruleset
 from ..rules.scoring import row_score
 from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
 from .dice import DiceSource, RollContext, SeededDice
-from .errors import IllegalAction
+from .errors import IllegalAction, RecordError
 from .outlook import BoxOutlook, EntryBound, Outlook
 from .scoresheet import ColumnScore, Sheet, column_scores, column_winners, grand_total, match_points, tied_groups
 
@@ -80,10 +80,16 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "type": self.type, "player": self.player, "roll": self.roll, "dice": list(self.dice),
-            "held": list(self.held), "box": self.box, "written": self.written,
-            "extra_bonus": self.extra_bonus, "game_over": self.game_over,
-        }  # fmt: skip
+            "type": self.type,
+            "player": self.player,
+            "roll": self.roll,
+            "dice": list(self.dice),
+            "held": list(self.held),
+            "box": self.box,
+            "written": self.written,
+            "extra_bonus": self.extra_bonus,
+            "game_over": self.game_over,
+        }
         if self.strike:
             out["strike"] = True
         if self.use is not None:
@@ -92,20 +98,27 @@ class Event:
 
     @classmethod
     def from_dict(cls, data: Any) -> Event:
-        """An event as `to_dict` wrote it; raises IllegalAction on anything else."""
+        """An event as `to_dict` wrote it; raises RecordError on anything else."""
+        bad = RecordError("record/invalid", "not a stored event")
         if not isinstance(data, dict) or data.get("type") not in EVENT_TYPES:
-            raise _illegal("bad-event", "not a stored event")
+            raise bad
         try:
             use = data.get("use")
             return cls(
-                type=data["type"], player=_int(data["player"]), roll=_int(data.get("roll", 0)),
-                dice=tuple(_int(d) for d in data.get("dice", ())), held=tuple(_int(i) for i in data.get("held", ())),
-                box=data.get("box"), written=data.get("written"), extra_bonus=_int(data.get("extra_bonus", 0)),
-                game_over=bool(data.get("game_over", False)), strike=data.get("strike", False) is True,
+                type=data["type"],
+                player=_int(data["player"]),
+                roll=_int(data.get("roll", 0)),
+                dice=tuple(_int(d) for d in data.get("dice", ())),
+                held=tuple(_int(i) for i in data.get("held", ())),
+                box=data.get("box"),
+                written=data.get("written"),
+                extra_bonus=_int(data.get("extra_bonus", 0)),
+                game_over=bool(data.get("game_over", False)),
+                strike=data.get("strike", False) is True,
                 use=tuple(_int(d) for d in use) if use is not None else None,
-            )  # fmt: skip
+            )
         except (KeyError, TypeError, ValueError):
-            raise _illegal("bad-event", "not a stored event") from None
+            raise bad from None
 
     def to_action(self) -> Action:
         """The action that made this event, dice included (apply it to a state with manual dice)."""
@@ -287,12 +300,14 @@ class GameState:
             if rel.kind == "max_gt_min":
                 other = sheet.entry_score(ci * n_rows + partner)
                 if other is not None:  # high <= low zeroes both, a struck (0) partner included
-                    out.append(EntryBound("zeroes-pair", r == hi, other, rel.id, rel.last_resort))
+                    pair = (rel.high, rel.low)
+                    out.append(EntryBound("zeroes-pair", r == hi, other, rel.id, rel.last_resort, pair))
             else:  # min_lt_max_at_entry: a partner scoring 0 imposes no bound; strict: every column
                 columns = range(len(rules.columns)) if rel.strict else (ci,)
                 others = [v for cj in columns if (v := sheet.entry_score(cj * n_rows + partner))]
                 if others:
-                    out.append(EntryBound("voids-entry", r == hi, max(others) if r == hi else min(others), rel.id))
+                    limit = max(others) if r == hi else min(others)
+                    out.append(EntryBound("voids-entry", r == hi, limit, rel.id, pair=(rel.high, rel.low)))
         return tuple(out)
 
     def outlook(self, player: int | None = None) -> Outlook:
@@ -321,12 +336,19 @@ class GameState:
             refusal is None and turn.announced is not None and n == 1 and self._column(turn.announced).withdraw
         )
         return Outlook(
-            player=p, to_act=refusal is None, rolls=n, rolls_left=rules.rolls_per_turn - n,
-            can_roll=roll_code is None, roll_code=roll_code, roll_reason=roll_reason,
-            must_announce=refusal is None and self._needs_announcement(p), closing=closing,
-            can_withdraw=can_withdraw, announced=rules.box_id(turn.announced) if turn.announced is not None else None,
+            player=p,
+            to_act=refusal is None,
+            rolls=n,
+            rolls_left=rules.rolls_per_turn - n,
+            can_roll=roll_code is None,
+            roll_code=roll_code,
+            roll_reason=roll_reason,
+            must_announce=refusal is None and self._needs_announcement(p),
+            closing=closing,
+            can_withdraw=can_withdraw,
+            announced=rules.box_id(turn.announced) if turn.announced is not None else None,
             boxes=boxes,
-        )  # fmt: skip
+        )
 
     def box_outlook(self, box: str, player: int | None = None) -> BoxOutlook:
         """The outlook of one box (see `outlook`)."""
@@ -362,18 +384,35 @@ class GameState:
             five = self._entry_five(p, box)
         except IllegalAction as exc:
             return BoxOutlook(
-                box_id, is_open, legal=False, code=exc.code, reason=exc.message, announce=announce,
-                roll_matters=roll_matters, bounds=bounds,
-            )  # fmt: skip
+                box_id,
+                is_open,
+                legal=False,
+                code=exc.code,
+                reason=exc.message,
+                announce=announce,
+                roll_matters=roll_matters,
+                bounds=bounds,
+            )
         written = self._written(p, box, five)
         after = self._after_entry(p, box, five, strike=False)
+        total = grand_total(rules, self.sheets[p])
+        strike = rules.strike_any and written > 0
+        struck = grand_total(rules, self._after_entry(p, box, five, strike=True)) - total if strike else None
         return BoxOutlook(
-            box_id, is_open, legal=True, written=written,
-            gain=grand_total(rules, after) - grand_total(rules, self.sheets[p]),
+            box_id,
+            is_open,
+            legal=True,
+            written=written,
+            gain=grand_total(rules, after) - total,
             zeroes_pair=any(b.effect == "zeroes-pair" and b.hits(written) for b in bounds),
-            voids_entry=box in after.voided, joker=self._joker_active(p, five),
-            strike=rules.strike_any and written > 0, announce=announce, roll_matters=roll_matters, bounds=bounds,
-        )  # fmt: skip
+            voids_entry=box in after.voided,
+            joker=self._joker_active(p, five),
+            strike=strike,
+            strike_gain=struck,
+            announce=announce,
+            roll_matters=roll_matters,
+            bounds=bounds,
+        )
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every distinct action the player may take (holds deduplicated by dice values)."""

@@ -133,6 +133,11 @@ class Ruleset:
         return column.rolls is not None or column.announce or isinstance(self.rows[box % len(self.rows)].points, tuple)
 
     @property
+    def has_minimax(self) -> bool:
+        """Whether columns carry Yamb's (max - min) x ones line."""
+        return any(r.kind == "minimax" for r in self.relations)
+
+    @property
     def roll_matters(self) -> bool:
         """Whether any box's score or fill rule depends on the roll number (score-keepers ask for it)."""
         return any(self.box_roll_matters(b) for b in range(self.n_boxes))

@@ -18,11 +18,12 @@ from ..store import Store
 from ..web import STATIC
 from ..web.i18n import localize_error
 from .deps import get_lang
-from .keeper import KeeperManager
+from .keeper.manager import KeeperManager
 from .limits import ClientLimiter
+from .live import RequestError
 from .routes import api, keeper, pages, ws
 from .settings import Settings
-from .tables import TableError, TableManager
+from .tables.manager import TableManager
 
 log = logging.getLogger("yambak.server")
 
@@ -84,8 +85,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse({"code": "input/length-required", "message": "send a Content-Length"}, status_code=411)
         return await call_next(request)
 
-    @app.exception_handler(TableError)
-    async def table_error(request: Request, exc: TableError) -> JSONResponse:
+    @app.exception_handler(RequestError)
+    async def refused(request: Request, exc: RequestError) -> JSONResponse:
         return JSONResponse(localize_error(exc.to_dict(), get_lang(request)), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)

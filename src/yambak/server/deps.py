@@ -7,9 +7,11 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
-from ..web.i18n import pick_language, translations
+from ..web.i18n import pick_language
+from .limits import ClientLimiter
+from .live import RequestError
 from .settings import Settings
-from .tables import TableManager
+from .tables.manager import TableManager
 
 TOKEN_COOKIE = "yambak_tokens"
 LANG_COOKIE = "yambak_lang"
@@ -60,5 +62,9 @@ Tokens = Annotated[list[str], Depends(get_tokens)]
 Lang = Annotated[str, Depends(get_lang)]
 
 
-def gettext_for(lang: str) -> Any:
-    return translations(lang).gettext
+def check_rate(request: Request) -> None:
+    """Create and join routes: a coded 429 once a client address has spent its bucket."""
+    limiter: ClientLimiter = request.app.state.limiter
+    client = request.client.host if request.client else "unknown"
+    if not limiter.take(client):
+        raise RequestError("rate/limited", "too many requests: slow down and try again in a moment", 429)

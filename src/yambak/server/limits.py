@@ -1,13 +1,9 @@
-"""Limits: token buckets (per socket, and per client address on the create/join routes)."""
+"""Limits: token buckets (per socket, and per client address on the create/join routes; see `deps.check_rate`)."""
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
-
-from fastapi import Request
-
-from .tables import TableError
 
 
 class Bucket:
@@ -45,11 +41,3 @@ class ClientLimiter:
         else:
             self.buckets.move_to_end(client)
         return bucket.take()
-
-
-def check_rate(request: Request) -> None:
-    """Create and join routes: a coded 429 once a client address has spent its bucket."""
-    limiter: ClientLimiter = request.app.state.limiter
-    client = request.client.host if request.client else "unknown"
-    if not limiter.take(client):
-        raise TableError("rate/limited", "too many requests: slow down and try again in a moment", 429)

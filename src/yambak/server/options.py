@@ -13,8 +13,6 @@ from typing import Any
 from ..rules import RulesetError, parse_options
 from ..rules.loader import preset_data
 
-FORMAT_HELP = "KEY=VALUE, separated by commas; a list is its items separated by commas (extra=updown,middle)"
-
 
 def split_options(text: str, list_keys: frozenset[str] | set[str] | None = None) -> list[str]:
     """`"extra=updown,middle, four_kind=four"` -> `["extra=updown,middle", "four_kind=four"]`.

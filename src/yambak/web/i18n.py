@@ -10,7 +10,7 @@ import gettext
 import io
 from functools import cache
 
-from babel import Locale, negotiate_locale
+from babel import negotiate_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -232,8 +232,6 @@ JS_STRINGS = [
     "Your turn",
     "{name}'s turn",
     "Waiting for {name}",
-    "Hold",
-    "Held",
     "Die {n}: {value}",
     "held",
     "not held",
@@ -261,19 +259,11 @@ JS_STRINGS = [
     "Round {n}: the same dice",
     "rolls",
     "Sheet of {name}",
-    "hidden until you finish this round",
-    "Strike",
     "Strike {box} for 0",
-    "You",
     "Bot",
-    "Open seat",
     "{name} (bot) is thinking…",
     "Playing all at once: duplicate table",
-    "Everyone's turn",
     "upper bonus: {sum} of {threshold}",
-    "Column winners",
-    "wins",
-    "Download the game record",
     "Error",
     "Roll the dice to start your turn.",
     "Choose a box.",
@@ -303,7 +293,3 @@ JS_STRINGS = [
 def js_strings(lang: str) -> dict[str, str]:
     _ = translations(lang).gettext
     return {s: _(s) for s in JS_STRINGS}
-
-
-def language_name(code: str) -> str:
-    return (Locale.parse(code).get_display_name(code) or code).capitalize()

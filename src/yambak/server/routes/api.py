@@ -1,4 +1,8 @@
-"""JSON API: create, list, join, view, rematch, record. One schema per direction."""
+"""JSON API: create, list, join, view, rematch, record. One schema per direction.
+
+The form routes of `pages.py` that do the same things (rematch, record) call the
+same functions (`start_rematch`, `record_response`).
+"""
 
 from __future__ import annotations
 
@@ -8,24 +12,25 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..deps import AppSettings, Manager, Tokens, add_tokens
-from ..limits import check_rate
-from ..tables import TableError, hash_token, record_of
-from ..views import table_view
+from ..deps import AppSettings, Manager, Tokens, add_tokens, check_rate
+from ..tables.manager import LiveTable, TableError, TableManager, hash_token, record_of
+from ..tables.view import table_view
 
 router = APIRouter(prefix="/api")
 
 
-class SeatIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)  # no "0" or true read as a seat
+
+
+class SeatIn(_In):
     kind: Literal["human", "open", "bot"] = "human"
     name: str | None = Field(None, max_length=100)
     # a level (easy, medium, hard) or a policy name; the table manager checks it
     bot: str = Field("medium", max_length=20)
 
 
-class TableIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class TableIn(_In):
     name: str = Field(max_length=200)
     preset: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -34,10 +39,26 @@ class TableIn(BaseModel):
     duplicate: bool = False
 
 
-class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class JoinIn(_In):
     name: str = Field(max_length=200)
     seat: int | None = Field(None, ge=0, le=63)
+
+
+def record_response(manager: TableManager, table_id: str) -> JSONResponse:
+    """A table's game record as a download (a duplicate table's only when the game is over)."""
+    table = manager.get(table_id)
+    if table.state.simultaneous and not table.state.finished:  # it would reveal dice still to come
+        raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
+    headers = {"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'}
+    return JSONResponse(record_of(table.state), headers=headers)
+
+
+async def start_rematch(manager: TableManager, table_id: str, tokens: list[str]) -> LiveTable:
+    """The rematch of a finished table, started by one of its players (the same table for everyone who asks)."""
+    table = manager.get(table_id)
+    if not table.seats_for({hash_token(t) for t in tokens}):
+        raise TableError("auth/not-seated", "only players at this table can start a rematch", 403)
+    return await manager.rematch(table)
 
 
 @router.get("/tables")
@@ -75,17 +96,10 @@ async def join(table_id: str, body: JoinIn, manager: Manager, tokens: Tokens, se
 
 @router.post("/tables/{table_id}/rematch", dependencies=[Depends(check_rate)])
 async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
-    table = manager.get(table_id)
-    if not table.seats_for({hash_token(t) for t in tokens}):
-        raise TableError("auth/not-seated", "only players at this table can start a rematch", 403)
-    new = await manager.rematch(table)
+    new = await start_rematch(manager, table_id, tokens)
     return {"id": new.id, "url": f"/t/{new.id}"}
 
 
 @router.get("/tables/{table_id}/record")
 def record(table_id: str, manager: Manager) -> JSONResponse:
-    table = manager.get(table_id)
-    if table.state.simultaneous and not table.state.finished:  # it would reveal dice still to come
-        raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
-    data = record_of(table.state)
-    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'})
+    return record_response(manager, table_id)

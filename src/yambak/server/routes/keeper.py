@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
-import json
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from ...rules import RulesetError, preset_ids
 from ...web import STATIC
 from ...web.i18n import error_message, js_strings, labels, ruleset_name
-from ..deps import Lang
-from ..keeper import (
-    MAX_PLAYERS,
-    EntryIn,
-    KeeperError,
-    KeeperManager,
-    SheetIn,
-    keeper_view,
-    record_dict,
-)
-from ..limits import check_rate
+from ..deps import Lang, check_rate, get_lang
+from ..keeper import schema
+from ..keeper.manager import KeeperManager
+from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
+from ..keeper.view import keeper_view, record_dict
+from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
 from ..options import parse_option_text
-from ..tables import Connection, TableError, dumps
 from .pages import _presets, _render, boot_json
-from .ws import CLOSE_PROTOCOL, CLOSE_UNKNOWN_TABLE, Bucket, _same_origin, _writer
 
 router = APIRouter()
 FORM_PLAYERS = 8
@@ -85,7 +76,7 @@ async def create_from_form(request: Request, lang: Lang) -> Response:
                     name=str(form.get("name", ""))[:200], preset=preset, options=options, players=players[:MAX_PLAYERS]
                 )
             )
-    except TableError as exc:  # KeeperError, rate/limited, server/full
+    except RequestError as exc:  # KeeperError, rate/limited, server/full
         return _new_page(
             request,
             lang,
@@ -102,7 +93,7 @@ def join_by_code(request: Request, lang: Lang, code: str = "") -> Response:
     try:
         check_rate(request)  # a code is the key to a sheet: guessing codes costs the client's budget
         sheet = _keeper(request).by_code(code)
-    except TableError as exc:  # KeeperError, rate/limited
+    except RequestError as exc:  # KeeperError, rate/limited
         return _new_page(
             request,
             lang,
@@ -218,49 +209,31 @@ async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str,
 @router.websocket("/ws/keep/{sheet_id}")
 async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
     keeper: KeeperManager = ws.app.state.keeper
-    settings = ws.app.state.settings
     await ws.accept()
-    if not _same_origin(ws):
-        await ws.send_text(
-            dumps({"type": "error", "code": "auth/origin", "message": "this socket belongs to pages of this site"})
-        )
-        await ws.close(code=4403)
+    if not same_origin(ws):
+        await ws.send_text(dumps(error("auth/origin", "this socket belongs to pages of this site")))
+        await ws.close(code=CLOSE_ORIGIN)
         return
     try:
         sheet = keeper.get(sheet_id)
-    except KeeperError as exc:
-        await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message}))
-        await ws.close(code=CLOSE_UNKNOWN_TABLE)
+    except RequestError as exc:
+        await ws.send_text(dumps(error(exc.code, exc.message)))
+        await ws.close(code=CLOSE_UNKNOWN)
         return
-    conn = Connection(joined=True)
+    conn = Connection(joined=True, lang=get_lang(ws))
     sheet.conns.add(conn)
-    writer = asyncio.create_task(_writer(ws, conn))
     conn.send({"type": "state", "v": sheet.version, "view": keeper_view(sheet)})
-    bucket = Bucket(settings.rate_per_second, settings.rate_burst)
+
+    async def handle(msg: Any, ref: Any) -> None:
+        if isinstance(msg, schema.Ping):
+            conn.send({"type": "pong"})
+        else:  # hello: the sheet as it is now
+            conn.send({"type": "state", "v": sheet.version, "view": keeper_view(sheet)})
+
     try:
-        while True:
-            raw = await ws.receive()
-            if raw["type"] == "websocket.disconnect":
-                break
-            text = raw.get("text") or ""
-            if len(text) > 256 or not bucket.take():
-                break
-            try:
-                kind = json.loads(text).get("type")
-            except (ValueError, AttributeError):
-                kind = None
-            if kind == "ping":
-                conn.send({"type": "pong"})
-            elif kind == "hello":
-                conn.send({"type": "state", "v": sheet.version, "view": keeper_view(sheet)})
-            else:
-                conn.send({"type": "error", "code": "protocol/unknown-type", "message": "this socket only listens"})
-                await asyncio.sleep(0.05)
-                await ws.close(code=CLOSE_PROTOCOL)
-                break
-    except WebSocketDisconnect:
-        pass
+        await serve_socket(
+            ws, conn, ws.app.state.settings, schema.MESSAGE_TYPES, schema.client_message.validate_python, handle
+        )
     finally:
         sheet.conns.discard(conn)
-        writer.cancel()
         keeper.release(sheet)

@@ -23,11 +23,12 @@ from ...web.i18n import (
     ruleset_name,
     translations,
 )
-from ..deps import LANG_COOKIE, AppSettings, Lang, Manager, Tokens, add_tokens
-from ..limits import check_rate
+from ..deps import LANG_COOKIE, AppSettings, Lang, Manager, Tokens, add_tokens, check_rate
+from ..live import RequestError
 from ..options import format_value, parse_option_text
-from ..tables import TableError, hash_token, record_of
-from ..views import table_view
+from ..tables.manager import TableError, hash_token
+from ..tables.view import table_view
+from .api import record_response, start_rematch
 
 router = APIRouter()
 templates = Jinja2Templates(directory=str(TEMPLATES))
@@ -120,7 +121,7 @@ async def create_from_form(
             form.get("listed") is not None,
             form.get("duplicate") is not None,
         )
-    except TableError as exc:
+    except RequestError as exc:
         return _render(
             request,
             "lobby.html",
@@ -168,7 +169,7 @@ def _find(manager: Any, table_id: str) -> Any:
     """The live table, or None where there is no such table (other errors propagate)."""
     try:
         return manager.get(table_id)
-    except TableError as exc:
+    except RequestError as exc:
         if exc.status == 404:
             return None
         raise
@@ -198,7 +199,7 @@ async def join_form(
     try:
         check_rate(request)
         _, token = await manager.join(table, name)
-    except TableError as exc:
+    except RequestError as exc:
         text = error_message(exc.code, lang) or (
             translations(lang).gettext(NAME_ERROR) if exc.code == "input/invalid" else exc.message
         )
@@ -210,18 +211,10 @@ async def join_form(
 
 @router.post("/t/{table_id}/rematch", dependencies=[Depends(check_rate)])
 async def rematch_form(table_id: str, manager: Manager, tokens: Tokens) -> Response:
-    table = manager.get(table_id)
-    if not table.seats_for({hash_token(t) for t in tokens}):
-        raise TableError("auth/not-seated", "only players at this table can start a rematch", 403)
-    new = await manager.rematch(table)
+    new = await start_rematch(manager, table_id, tokens)
     return RedirectResponse(f"/t/{new.id}", status_code=303)
 
 
 @router.get("/t/{table_id}/record.json")
 def record_download(table_id: str, manager: Manager) -> JSONResponse:
-    table = manager.get(table_id)
-    if table.state.simultaneous and not table.state.finished:
-        raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
-    return JSONResponse(
-        record_of(table.state), headers={"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'}
-    )
+    return record_response(manager, table_id)

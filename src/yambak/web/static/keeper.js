@@ -251,9 +251,14 @@ function renderSheet() {
   view.rules.rows.forEach((r, i) => {
     addRow(rowLabel(r.id), view.rules.columns.map((c) => {
       const id = `${c.id}.${r.id}`;
-      const score = p.columns[c.id].boxes[r.id];
+      const cell = p.columns[c.id].boxes[r.id];
+      const score = cell ? cell.score : null;
       const td = el("td", { "data-box": id });
-      if (score != null) td.textContent = String(score);
+      if (score != null) {
+        td.textContent = String(score);
+        // RULES.md section 4: a relation changed the box; the written value stays readable
+        if (cell.written != null) { td.append(" "); td.append(el("s", { class: "written" }, String(cell.written))); }
+      }
       else if (pendingBoxes.has(id)) { td.className = "pending"; td.textContent = "…"; }
       else if (canEnter && (!allowed || allowed.has(id))) td.append(el("button", { type: "button", class: "box", "data-box": id, "aria-label": boxLabel(id), onclick: () => chooseBox(id) }, "+"));
       return td;

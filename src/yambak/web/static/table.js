@@ -86,14 +86,16 @@ function renderStatus(me) {
   const next = !turn ? T("Roll the dice to start your turn.")
     : (turn.rolls_left > 0 && turn.can_roll ? T("Roll again or choose a box.") : T("Choose a box."));
   s.textContent = `${who} — ${next}`;
-  for (const warn of (turn && turn.warnings) || []) {
-    let text = "";
-    if (warn.code === "only-announce") text = T("Only announce boxes are left: announce one before rolling again.");
-    else if (warn.code === "closes-after-roll") text = T("{column} boxes can only be filled right now (after roll {roll}).", { column: colLabel(warn.column), roll: warn.roll });
-    else if (warn.code === "zeroes-pair") text = T("{box} would zero both {high} and {low}.", { box: boxLabel(warn.box), high: rowLabel(warn.high), low: rowLabel(warn.low) });
-    else if (warn.code === "voids-entry") text = T("{box} would score 0: min must stay below max.", { box: boxLabel(warn.box) });
-    w.append(el("p", { class: "warning" }, text));
+  if (!turn) return;
+  // The engine's outlook says it all: nothing about the rules is worked out here.
+  const texts = [];
+  if (turn.must_announce) texts.push(T("Only announce boxes are left: announce one before rolling again."));
+  for (const column of turn.closing) texts.push(T("{column} boxes can only be filled right now (after roll {roll}).", { column: colLabel(column), roll: turn.rolls }));
+  for (const [box, o] of Object.entries(turn.boxes)) {
+    if (o.zeroes_pair) texts.push(T("{box} would zero both {high} and {low}.", { box: boxLabel(box), high: rowLabel(o.pair[0]), low: rowLabel(o.pair[1]) }));
+    if (o.voids_entry) texts.push(T("{box} would score 0: min must stay below max.", { box: boxLabel(box) }));
   }
+  for (const text of texts) w.append(el("p", { class: "warning" }, text));
 }
 
 function renderDice(me) {
@@ -162,7 +164,7 @@ function renderSheet(me) {
   table.append(el("thead", {}, null)); table.tHead.append(head);
   const body = el("tbody");
   const active = me != null && me === tab && p.turn && !p.turn.hidden;
-  const preview = active ? p.turn.preview : {};
+  const boxes = active ? p.turn.boxes : {};
   const addSums = () => {
     const ub = view.rules.upper_bonus;
     const tr1 = el("tr", { class: "sum" }); tr1.append(el("th", { scope: "row" }, T("Upper")));
@@ -171,7 +173,7 @@ function renderSheet(me) {
       const col = p.columns[c.id];
       const td = el("td", {}, col.upper == null ? "▒" : (ub ? `${col.upper}/${ub.threshold}` : String(col.upper)));
       if (ub && col.upper != null) td.title = T("upper bonus: {sum} of {threshold}", { sum: col.upper, threshold: ub.threshold });
-      if (ub && col.upper != null && col.upper >= ub.threshold) td.className = "reached";
+      if (col.bonus_to_go === 0) td.className = "reached";
       tr1.append(td); tr2.append(el("td", {}, col.bonus == null ? "▒" : String(col.bonus)));
     }
     body.append(tr1); if (view.rules.upper_bonus) body.append(tr2);
@@ -184,11 +186,12 @@ function renderSheet(me) {
       const box = `${c.id}.${r.id}`;
       const cell = p.columns[c.id].boxes[r.id];
       const td = el("td", { "data-box": box });
-      if (box in preview) {
+      const o = boxes[box];
+      if (o && o.legal) {
         td.append(el("button", { type: "button", class: "preview", "data-box": box,
-          "aria-label": T("Score {value} in {box}", { value: preview[box], box: boxLabel(box) }),
-          onclick: () => act("score", { box }) }, String(preview[box])));
-        if (view.rules.strike_any && preview[box] > 0) {
+          "aria-label": T("Score {value} in {box}", { value: o.written, box: boxLabel(box) }),
+          onclick: () => act("score", { box }) }, String(o.written)));
+        if (o.strike) {
           td.append(el("button", { type: "button", class: "strike", "aria-label": T("Strike {box} for 0", { box: boxLabel(box) }),
             onclick: () => act("score", { box, strike: true }) }, "✕"));
         }

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ..engine import Action, Announce, Hold, Release, Roll, Score, Withdraw
+from ...engine import Action, Announce, Hold, Release, Roll, Score, Withdraw
 
 Seat = Annotated[int, Field(ge=0, le=63)]
 Version = Annotated[int, Field(ge=0)]
@@ -23,7 +23,7 @@ Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Hello(_Msg):
@@ -82,11 +82,11 @@ class ScoreMsg(_Msg):
 
 ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg
 ClientMessage = Annotated[
-    Hello | Ping | RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg, Field(discriminator="type")
+    Hello | Ping | RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg,
+    Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset({"hello", "ping", "roll", "hold", "release", "announce", "withdraw", "score"})
-ACTION_TYPES = frozenset({"roll", "hold", "release", "announce", "withdraw", "score"})
 
 
 def to_action(msg: ActionMsg) -> Action:
@@ -105,13 +105,6 @@ def to_action(msg: ActionMsg) -> Action:
 
 
 # --- server -> client -------------------------------------------------------------------------
-
-
-def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if ref is not None:
-        out["ref"] = ref
-    return out
 
 
 def welcome(version: int, seats: list[int]) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
-import json
 import logging
 import random
 import secrets
@@ -18,28 +17,24 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import LEVELS, POLICIES, choose_action
-from ..engine import (
-    Announce,
+from ...bots import LEVELS, POLICIES, choose_action
+from ...engine import (
     DuplicateDice,
+    Event,
     GameRecord,
     GameState,
-    Hold,
     IllegalAction,
     ManualDice,
-    Release,
-    Roll,
-    Score,
     SecureDice,
-    Withdraw,
     new_game,
     state_to_record,
 )
-from ..rules import RulesetError, load_ruleset
-from ..store import SeatRow, Store, StoreConflict, TableRow
-from . import protocol
-from .settings import Settings
-from .views import public_event, table_view
+from ...rules import RulesetError, load_ruleset
+from ...store import EventRow, SeatRow, Store, StoreConflict, TableRow
+from ..live import Connection, RequestError, dumps
+from ..settings import Settings
+from . import schema
+from .view import public_event, table_view
 
 log = logging.getLogger("yambak.server")
 
@@ -47,15 +42,8 @@ NAME_MAX = 24
 TABLE_NAME_MAX = 60
 
 
-class TableError(Exception):
-    """A refused request, with a stable code (sent as JSON, never a traceback)."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code, self.message, self.status = code, message, status
-
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+class TableError(RequestError):
+    """A refused table request (sent as JSON with its code, never a traceback)."""
 
 
 def hash_token(token: str) -> str:
@@ -77,24 +65,6 @@ def clean_name(name: Any, what: str = "name", limit: int = NAME_MAX) -> str:
     if any(ord(c) < 32 for c in name):
         raise TableError("input/invalid", f"{what} has control characters")
     return name
-
-
-@dataclass(eq=False)
-class Connection:
-    """One WebSocket client: the seats its tokens own, and a send queue."""
-
-    seats: set[int] = field(default_factory=set)
-    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
-    joined: bool = False
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:  # a client that does not read: drop it, it will resync
-            log.warning("dropping a slow client")
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait({"type": "close"})
 
 
 @dataclass(eq=False)
@@ -139,26 +109,10 @@ def record_of(state: GameState) -> dict[str, Any]:
     return state_to_record(state).to_dict()
 
 
-def _replay_events(state: GameState, events: list[Any]) -> GameState:
+def _replay_events(state: GameState, events: list[EventRow]) -> GameState:
     """Re-apply a stored event log with the dice it recorded (exact, mid-turn included)."""
     for e in events:
-        d = e.data
-        p = d["player"]
-        kind = d["type"]
-        if kind == "rolled":
-            action: Any = Roll(p, held=tuple(d["held"]), dice=tuple(d["dice"]))
-        elif kind == "held":
-            action = Hold(p, tuple(d["held"]))
-        elif kind == "released":
-            current = state.turns[p].held
-            action = Release(p, tuple(sorted(current - set(d["held"]))))
-        elif kind == "announced":
-            action = Announce(p, d["box"])
-        elif kind == "withdrawn":
-            action = Withdraw(p)
-        else:
-            action = Score(p, d["box"], strike=bool(d.get("strike")))
-        state, _ = state.apply(action)
+        state, _ = state.apply(Event.from_dict(e.data).to_action())
     return state
 
 
@@ -370,25 +324,27 @@ class TableManager:
 
     # --- acting --------------------------------------------------------------------------------
 
-    async def act(self, table: LiveTable, conn_seats: set[int], msg: protocol.ActionMsg) -> None:
+    async def act(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg) -> None:
         """Validate and apply one action; raises TableError or IllegalAction and changes nothing then."""
         async with table.lock:
             if msg.seat not in conn_seats:
                 raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
             if msg.seat >= len(table.seats):
                 raise TableError("auth/not-your-seat", f"there is no seat {msg.seat}")
-            new_state, event = table.state.apply(protocol.to_action(msg))  # game over, turn, legality
+            new_state, event = table.state.apply(schema.to_action(msg))  # game over, turn, legality
             expected = table.expected_version(msg.seat)
             if not expected <= msg.v <= table.version:
-                raise TableError("stale/version", f"you acted on version {msg.v}; the table is at {expected}: resync")
-            self._commit(table, new_state, event.to_dict())
+                stale = f"you acted on version {msg.v}; the table is at {expected}: resync"
+                raise TableError("stale/version", stale, v=table.version)
+            try:
+                self._commit(table, new_state, event.to_dict())
+            except StoreConflict as exc:
+                log.error("store conflict at %s: %s", table.id, exc)
+                raise TableError("server/store", "the action could not be stored: resync", 503) from None
         self.schedule_bots(table)
 
     def _commit(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> None:
         version = table.version + 1
-        if event["type"] == "scored" and state.rules.strike_any:
-            record_turn = state.history[-1]
-            event = {**event, "strike": record_turn.strike}
         self.store.append(table.id, version, event["player"], event["type"], event, record_of(state), state.finished)
         table.state = state
         table.version = version
@@ -421,7 +377,7 @@ class TableManager:
                 key = seats if table.state.simultaneous else None
                 if key not in encoded:
                     encoded[key] = dumps(
-                        protocol.event(version, public_event(event, table.state, seats), view_for(seats))
+                        schema.event(version, public_event(event, table.state, seats), view_for(seats))
                     )
                 conn.send(encoded[key])
 
@@ -429,7 +385,7 @@ class TableManager:
         view_for = self._views(table)
         for conn in list(table.conns):
             if conn.joined:
-                conn.send(protocol.state(table.version, view_for(frozenset(conn.seats))))
+                conn.send(schema.state(table.version, view_for(frozenset(conn.seats))))
 
     def resync(self, table: LiveTable, conn: Connection, since: int | None) -> dict[str, Any]:
         """What a (re)joining client needs: the events it missed, or the full state."""
@@ -439,8 +395,8 @@ class TableManager:
             oldest = table.recent[0][0] if table.recent else table.version + 1
             if since == table.version or since + 1 >= oldest:
                 missed = [{"v": v, "event": public_event(e, table.state, seats)} for v, e in table.recent if v > since]
-                return protocol.events(table.version, missed, view)
-        return protocol.state(table.version, view)
+                return schema.events(table.version, missed, view)
+        return schema.state(table.version, view)
 
     # --- bots ----------------------------------------------------------------------------------
 
@@ -495,7 +451,3 @@ class TableManager:
                 except (IllegalAction, StoreConflict, ValueError) as exc:  # never expected: log and stop
                     log.error("bot at table %s seat %d: %s", table.id, seat, exc)
                     return
-
-
-def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)

@@ -3,7 +3,7 @@
 One-way flow for every entry: validated body -> engine (`typed_turn` / `scratch_turn` /
 `play_turn`, or `undo` / `revise`) -> store (the record at the next version, and the
 entry's client id, in one transaction) -> broadcast to every phone following the sheet.
-Nothing here computes a score: the view reads the engine's `summary()`.
+Nothing here computes a score: the view (`view.py`) reads the engine.
 
 Entries are idempotent by their client id (offline phones replay their queue when
 the network returns): an id already applied is acknowledged with the version it
@@ -18,11 +18,9 @@ import logging
 import secrets
 import tomllib
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from ..engine import (
+from ...engine import (
     GameRecord,
     GameState,
     IllegalAction,
@@ -35,82 +33,22 @@ from ..engine import (
     revise,
     scratch_turn,
     state_to_record,
-    summary,
     typed_turn,
     undo,
 )
-from ..rules import RulesetError, load_ruleset
-from ..store import KeeperRow, Store, StoreConflict
-from .settings import Settings
-from .tables import NAME_MAX, TABLE_NAME_MAX, Connection, TableError, clean_name, dumps
+from ...rules import RulesetError, load_ruleset
+from ...store import KeeperRow, Store, StoreConflict
+from ..live import Connection, dumps
+from ..settings import Settings
+from ..tables.manager import NAME_MAX, TABLE_NAME_MAX, clean_name
+from .schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
+from .view import keeper_view, record_dict
 
 log = logging.getLogger("yambak.server")
 
 # Join codes: no 0/O, 1/I/L, so a code read aloud or off a screen is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-MAX_PLAYERS = 16
-ENTRY_ID = r"^[A-Za-z0-9_-]{8,40}$"
-
-
-class KeeperError(TableError):
-    """A refused entry; `invalid` names the later entries a correction would break."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        status: int = 400,
-        invalid: list[dict[str, Any]] | None = None,
-        v: int | None = None,
-    ) -> None:
-        super().__init__(code, message, status)
-        self.invalid = invalid
-        self.v = v
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.invalid is not None:
-            out["invalid"] = self.invalid
-        if self.v is not None:
-            out["v"] = self.v
-        return out
-
-
-# --- one schema per direction ---------------------------------------------------------------------
-
-
-class SheetIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field("", max_length=200)
-    preset: str | None = Field(None, max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict, max_length=20)
-    rules: dict[str, Any] | None = None  # a full custom ruleset (the preset data format)
-    players: list[str] = Field(min_length=1, max_length=MAX_PLAYERS)
-
-
-class EntryIn(BaseModel):
-    """One entry. `dice`: the final dice typed on the pad (with `roll`, `box`); `scratch`: a 0 in `box`;
-    `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a scratch)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)  # no `true` read as 1, no "3" read as 3
-    id: str = Field(pattern=ENTRY_ID)
-    v: int = Field(ge=0)
-    kind: Literal["dice", "scratch", "undo", "fix"]
-    seat: int | None = Field(None, ge=0, le=MAX_PLAYERS - 1)
-    dice: list[int] | None = Field(None, min_length=5, max_length=6)
-    roll: int = Field(1, ge=1, le=9)
-    box: str | None = Field(None, min_length=1, max_length=64)
-    strike: bool = False
-    turn: int | None = Field(None, ge=1, le=10000)
-    count: int = Field(1, ge=1, le=50)
-
-    def faces(self) -> tuple[int, ...] | None:
-        if self.dice is None:
-            return None
-        if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in self.dice):
-            raise KeeperError("input/invalid", "dice are 1 to 6", 422)
-        return tuple(self.dice)
 
 
 @dataclass(eq=False)
@@ -136,86 +74,6 @@ def normal_code(text: Any) -> str | None:
     if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
         return None
     return code
-
-
-def record_dict(state: GameState) -> dict[str, Any]:
-    return replace(state_to_record(state), pending=()).to_dict()
-
-
-def roll_matters(rules: Any) -> bool:
-    """Whether the roll number can change a score or a legality check (else the pad hides the picker)."""
-    return any(c.rolls or c.announce for c in rules.columns) or any(isinstance(r.points, tuple) for r in rules.rows)
-
-
-def keeper_view(sheet: KeptSheet) -> dict[str, Any]:
-    """What every phone following the sheet sees: read from the engine, nothing computed here."""
-    state = sheet.state
-    rules = state.rules
-    summ = summary(state)
-    players = []
-    for p, entry in enumerate(summ["players"]):
-        columns = {}
-        for col in rules.columns:
-            c = entry["columns"][col.id]
-            columns[col.id] = {k: c[k] for k in ("boxes", "upper", "bonus", "total")}
-            if "minimax" in c:
-                columns[col.id]["minimax"] = c["minimax"]
-        players.append(
-            {
-                "seat": p,
-                "name": state.players[p],
-                "total": entry["total"],
-                "match_points": entry["match_points"],
-                "extra_bonus": entry.get("extra_bonus"),
-                "columns": columns,
-                "full": state.sheets[p].full,
-                # boxes the sheet can take after each roll number (before the dice are known)
-                "fillable": {str(r): state.fillable(r, p) for r in range(1, rules.rolls_per_turn + 1)},
-            }
-        )
-    history = []
-    for n, t in enumerate(state.history, start=1):
-        box = rules.parse_box(t.box)
-        written = state.sheets[t.player].written[box] if box is not None else None
-        # a scratch's dice are stand-ins (docs/decisions.md): show none
-        history.append(
-            {
-                "n": n,
-                "player": t.player,
-                "dice": None if t.scratch else list(t.rolls[-1]),
-                "roll": len(t.rolls),
-                "box": t.box,
-                "strike": t.strike,
-                "scratch": t.scratch,
-                "written": written,
-            }
-        )
-    view: dict[str, Any] = {
-        "id": sheet.id,
-        "code": sheet.code,
-        "name": sheet.name,
-        "v": sheet.version,
-        "rules": {
-            "id": rules.id,
-            "name": rules.name,
-            "rows": [{"id": r.id, "upper": r.is_upper} for r in rules.rows],
-            "columns": [
-                {"id": c.id, "order": c.order, "rolls": c.rolls, "announce": c.announce} for c in rules.columns
-            ],
-            "dice": rules.rolled_dice,
-            "rolls_per_turn": rules.rolls_per_turn,
-            "strike_any": rules.strike_any,
-            "roll_matters": roll_matters(rules),
-            "match": rules.match.kind,
-        },
-        "players": players,
-        "current": state.current,
-        "finished": state.finished,
-        "history": history,
-    }
-    if state.finished:
-        view["winners"] = state.winners()
-    return view
 
 
 class KeeperManager:

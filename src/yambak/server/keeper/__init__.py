@@ -1,0 +1,1 @@
+"""Score-keeper sheets for real dice: schema (messages), view (what phones see), manager (entries)."""

@@ -1,0 +1,77 @@
+"""A kept score sheet's messages: one strict schema per direction.
+
+HTTP bodies (a new sheet, an entry) and the sheet socket's own sealed family
+(`hello`, `ping`: the socket only listens) are validated strictly, like a
+table's: no "3" read as 3, no true read as 1, no unknown field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ..live import RequestError
+
+MAX_PLAYERS = 16
+ENTRY_ID = r"^[A-Za-z0-9_-]{8,40}$"
+
+
+class KeeperError(RequestError):
+    """A refused entry or sheet request; `invalid` names the later entries a correction would break,
+    `v` the sheet's version when the entry was stale."""
+
+
+# --- one schema per direction ---------------------------------------------------------------------
+
+
+class SheetIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field("", max_length=200)
+    preset: str | None = Field(None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=20)
+    rules: dict[str, Any] | None = None  # a full custom ruleset (the preset data format)
+    players: list[str] = Field(min_length=1, max_length=MAX_PLAYERS)
+
+
+class EntryIn(BaseModel):
+    """One entry. `dice`: the final dice typed on the pad (with `roll`, `box`); `scratch`: a 0 in `box`;
+    `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a scratch)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)  # no `true` read as 1, no "3" read as 3
+    id: str = Field(pattern=ENTRY_ID)
+    v: int = Field(ge=0)
+    kind: Literal["dice", "scratch", "undo", "fix"]
+    seat: int | None = Field(None, ge=0, le=MAX_PLAYERS - 1)
+    dice: list[int] | None = Field(None, min_length=5, max_length=6)
+    roll: int = Field(1, ge=1, le=9)
+    box: str | None = Field(None, min_length=1, max_length=64)
+    strike: bool = False
+    turn: int | None = Field(None, ge=1, le=10000)
+    count: int = Field(1, ge=1, le=50)
+
+    def faces(self) -> tuple[int, ...] | None:
+        if self.dice is None:
+            return None
+        if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in self.dice):
+            raise KeeperError("input/invalid", "dice are 1 to 6", 422)
+        return tuple(self.dice)
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Hello(_Msg):
+    """Ask for the sheet as it is now (a reconnect)."""
+
+    type: Literal["hello"]
+    since: Annotated[int, Field(ge=0)] | None = None
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+client_message: TypeAdapter[Any] = TypeAdapter(Annotated[Hello | Ping, Field(discriminator="type")])
+MESSAGE_TYPES = frozenset({"hello", "ping"})

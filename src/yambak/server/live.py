@@ -1,0 +1,200 @@
+"""What live tables and kept score sheets share: refusals, connections, and one socket loop.
+
+Every WebSocket of the server (a table's, a score sheet's) runs `serve_socket`:
+the size and rate limits before parsing, then JSON, then the message type (an
+unknown type closes the socket with 4400), then the fields through a sealed,
+strict pydantic family (a malformed message gets a coded refusal, nothing more),
+then the feature's own handler. A refusal is a `RequestError`, sent as
+`{"type": "error", "code", "message"}` in the viewer's language; no traceback
+ever reaches a client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from ..engine import IllegalAction
+from ..web.i18n import localize_error
+from .limits import Bucket
+from .settings import Settings
+
+__all__ = [
+    "CLOSE_ORIGIN",
+    "CLOSE_PROTOCOL",
+    "CLOSE_RATE",
+    "CLOSE_TOO_LARGE",
+    "CLOSE_UNKNOWN",
+    "Connection",
+    "RequestError",
+    "dumps",
+    "error",
+    "same_origin",
+    "serve_socket",
+]
+
+log = logging.getLogger("yambak.server")
+
+CLOSE_UNKNOWN = 4404  # no such table or sheet
+CLOSE_PROTOCOL = 4400  # a message of an unknown type
+CLOSE_RATE = 4429
+CLOSE_TOO_LARGE = 1009
+CLOSE_ORIGIN = 4403
+
+
+class RequestError(Exception):
+    """A refused request, with a stable code; `extra` fields travel with it to the client."""
+
+    def __init__(self, code: str, message: str, status: int = 400, **extra: Any) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+        self.extra = {k: v for k, v in extra.items() if v is not None}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.extra}
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def error(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
+    if ref is not None:
+        out["ref"] = ref
+    return out
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket client: the seats its tokens own, its language, and a send queue."""
+
+    seats: set[int] = field(default_factory=set)
+    lang: str = "en"
+    queue: asyncio.Queue[dict[str, Any] | str] = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
+    joined: bool = False
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:  # a client that does not read: drop it, it will resync
+            log.warning("dropping a slow client")
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait({"type": "close"})
+
+    def refuse(self, exc: RequestError | IllegalAction, ref: Any = None) -> None:
+        extra = exc.extra if isinstance(exc, RequestError) else {}
+        self.send(localize_error(error(exc.code, exc.message, ref, **extra), self.lang))
+
+
+def same_origin(ws: WebSocket) -> bool:
+    """Browsers send Origin: a page of another site must not play with this browser's seat cookie."""
+    origin = ws.headers.get("origin")
+    if origin is None:  # not a browser (bots, tests): tokens are sent explicitly
+        return True
+    return origin.split("://", 1)[-1].rstrip("/") == ws.headers.get("host", "")
+
+
+async def _writer(ws: WebSocket, conn: Connection) -> None:
+    while True:
+        message = await conn.queue.get()
+        if isinstance(message, str):  # already encoded (a broadcast)
+            await ws.send_text(message)
+            continue
+        if message.get("type") == "close":
+            await ws.close(code=1013)
+            return
+        await ws.send_text(dumps(message))
+
+
+async def _close(ws: WebSocket, writer: asyncio.Task[None], conn: Connection, code: int) -> None:
+    for _ in range(50):  # let the writer flush the refusal first
+        if conn.queue.empty():
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)
+    writer.cancel()
+    try:
+        await ws.close(code=code)
+    except RuntimeError:
+        pass
+
+
+Handler = Callable[[Any, Any], Awaitable[None]]
+
+
+async def serve_socket(
+    ws: WebSocket,
+    conn: Connection,
+    settings: Settings,
+    types: frozenset[str],
+    parse: Callable[[dict[str, Any]], Any],
+    handle: Handler,
+) -> None:
+    """Run an accepted socket until it closes: limits, JSON, type, strict schema, then `handle(msg, ref)`.
+
+    `parse` validates a message dict of a known type (raising pydantic's ValidationError);
+    `handle` may raise RequestError or IllegalAction, which become coded refusals.
+    """
+    writer = asyncio.create_task(_writer(ws, conn))
+    bucket = Bucket(settings.rate_per_second, settings.rate_burst)
+    strikes = 0
+    try:
+        while True:
+            raw = await ws.receive()
+            if raw["type"] == "websocket.disconnect":
+                break
+            text = raw.get("text")
+            if text is None:
+                text = (raw.get("bytes") or b"").decode("utf-8", "replace")
+            if len(text.encode()) > settings.max_message_bytes:
+                limit = settings.max_message_bytes
+                conn.refuse(RequestError("protocol/too-large", f"messages are at most {limit} bytes"))
+                await _close(ws, writer, conn, CLOSE_TOO_LARGE)
+                return
+            if not bucket.take():
+                strikes += 1
+                conn.refuse(RequestError("rate/limited", "too many messages: slow down"))
+                if strikes >= settings.rate_strikes:
+                    await _close(ws, writer, conn, CLOSE_RATE)
+                    return
+                continue
+            try:
+                data = json.loads(text)
+            except (json.JSONDecodeError, RecursionError):
+                conn.refuse(RequestError("protocol/bad-json", "a message is one JSON object"))
+                continue
+            kind = data.get("type") if isinstance(data, dict) else None
+            if not isinstance(kind, str) or kind not in types:
+                shown = kind[:40] if isinstance(kind, str) else type(kind).__name__
+                conn.refuse(RequestError("protocol/unknown-type", f"unknown message type {shown!r}"))
+                await _close(ws, writer, conn, CLOSE_PROTOCOL)
+                return
+            ref = data.pop("ref", None)
+            ref = ref if isinstance(ref, (int, str)) and not isinstance(ref, bool) and len(str(ref)) <= 40 else None
+            try:
+                msg = parse(data)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(x) for x in first["loc"][1:]) or kind
+                conn.refuse(RequestError("protocol/malformed", f"{where}: {first['msg']}"), ref)
+                continue
+            try:
+                await handle(msg, ref)
+            except (IllegalAction, RequestError) as exc:
+                conn.refuse(exc, ref)
+            except Exception:  # the store is down, or a bug: never a traceback to the client
+                log.exception("a socket message failed")
+                conn.refuse(RequestError("server/error", "the action failed on the server", 500), ref)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        writer.cancel()
