@@ -35,6 +35,9 @@ class Turn:
     rolls: tuple[tuple[int, ...], ...] = ()  # all dice after each roll
     held: frozenset[int] = frozenset()  # die positions set aside
     announced: int | None = None  # box index
+    # The values kept before each reroll (sorted), as the record's `held` (RULES.md section 11);
+    # None when a typed roll did not say what it kept (a replayed record without `held`).
+    kept: tuple[tuple[int, ...], ...] | None = ()
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -52,6 +55,7 @@ class TurnRecord:
     strike: bool = False
     use: tuple[int, ...] | None = None
     scratch: bool = False  # score-keeping: a 0 typed without dice; `rolls` holds stand-in dice
+    held: tuple[tuple[int, ...], ...] | None = None  # the values kept before each reroll, when known
 
 
 EVENT_TYPES = ("rolled", "held", "released", "announced", "withdrawn", "scored")
@@ -551,7 +555,13 @@ class GameState:
             ctx = RollContext(player=p, turn=self.sheets[p].turns, roll=n + 1, serial=self.serial)
             fresh = iter(self.dice_source.draw(n_dice - len(held), ctx))
             new = tuple(turn.dice[i] if i in held else next(fresh) for i in range(n_dice))
-        state = self._with_turn(p, Turn(turn.rolls + (new,), held, turn.announced), serial=self.serial + 1)
+        kept: tuple[tuple[int, ...], ...] | None = ()
+        if n:  # what this reroll kept; unknown when typed dice did not say
+            if turn.kept is None or (action.dice is not None and action.held is None):
+                kept = None
+            else:
+                kept = turn.kept + (tuple(sorted(turn.dice[i] for i in held)),)
+        state = self._with_turn(p, Turn(turn.rolls + (new,), held, turn.announced, kept), serial=self.serial + 1)
         return state, Event("rolled", p, roll=n + 1, dice=new, held=tuple(sorted(held)))
 
     def _hold(self, action: Hold | Release) -> tuple[GameState, Event]:
@@ -562,7 +572,7 @@ class GameState:
             raise _illegal("hold-before-roll", "nothing to hold before the first roll")
         held = turn.held | positions if isinstance(action, Hold) else turn.held - positions
         kind = "held" if isinstance(action, Hold) else "released"
-        state = self._with_turn(p, Turn(turn.rolls, held, turn.announced))
+        state = self._with_turn(p, Turn(turn.rolls, held, turn.announced, turn.kept))
         return state, Event(kind, p, roll=len(turn.rolls), dice=turn.dice, held=tuple(sorted(held)))
 
     def _parse_box(self, text: Any) -> int:
@@ -588,7 +598,7 @@ class GameState:
         if not self._column(box).announce:
             raise _illegal("announce-column", f"{self.rules.box_id(box)} is not in an announce column")
         self._check_position(p, box, 1, None)
-        state = self._with_turn(p, Turn(turn.rolls, turn.held, box))
+        state = self._with_turn(p, Turn(turn.rolls, turn.held, box, turn.kept))
         return state, Event(
             "announced", p, roll=n, dice=turn.dice, held=tuple(sorted(turn.held)), box=self.rules.box_id(box)
         )
@@ -602,7 +612,7 @@ class GameState:
             raise _illegal("withdraw", "an announcement in this column stands")
         if len(turn.rolls) != 1:
             raise _illegal("withdraw", "an announcement can only be withdrawn before roll 2")
-        state = self._with_turn(p, Turn(turn.rolls, turn.held, None))
+        state = self._with_turn(p, Turn(turn.rolls, turn.held, None, turn.kept))
         return state, Event("withdrawn", p, roll=1, dice=turn.dice, held=tuple(sorted(turn.held)))
 
     # --- boxes -------------------------------------------------------------------------
@@ -772,6 +782,7 @@ class GameState:
             announce=rules.box_id(turn.announced) if turn.announced is not None else None,
             strike=action.strike,
             use=best if len(turn.dice) > rules.dice else None,
+            held=turn.kept if len(turn.rolls) > 1 else None,
         )
         sheets = self.sheets[:p] + (sheet,) + self.sheets[p + 1 :]
         turns = self.turns[:p] + (Turn(),) + self.turns[p + 1 :]
