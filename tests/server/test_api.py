@@ -53,10 +53,11 @@ def test_refused_creations_have_codes(client):
         ({"name": "x", "preset": "nope", "seats": [{"name": "A"}]}, "input/rules"),
         ({"name": "x", "preset": "yams", "options": {"columns": 9}, "seats": [{"name": "A"}]}, "input/rules"),
         ({"name": "x", "preset": "yams", "seats": []}, "input/invalid"),
-        ({"name": "x", "preset": "yams", "seats": [{"name": ""}]}, "input/invalid"),
-        ({"name": "", "preset": "yams", "seats": [{"name": "A"}]}, "input/invalid"),
+        ({"name": "x", "preset": "yams", "seats": [{"name": ""}]}, "input/name"),
+        ({"name": "", "preset": "yams", "seats": [{"name": "A"}]}, "input/name"),
+        ({"name": "x", "preset": "yams", "seats": [{"name": "\u202e\u200b"}]}, "input/name"),
         ({"name": "x", "preset": "yams", "seats": [{"name": "A"}] * 17}, "input/seats"),
-        ({"name": "x", "preset": "yams", "seats": [{"name": "A" * 30}]}, "input/invalid"),
+        ({"name": "x", "preset": "yams", "seats": [{"name": "A" * 30}]}, "input/name"),
         ({"name": "x", "preset": "yams", "seats": [{"name": "A"}], "dice": [6, 6, 6, 6, 6]}, "input/invalid"),
     ]
     for body, code in bad:

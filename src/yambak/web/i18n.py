@@ -204,8 +204,9 @@ ERROR_MESSAGES = {
     "rate/limited": "Too many requests: wait a moment and try again.",
     "server/full": "The server is full: try again later.",
 }
-# The join form's refusal of a name (input/invalid is too general a code to translate everywhere).
+# A refused name (yambak.names: blank, invisible or too long).
 NAME_ERROR = "Type a name of 1 to 24 characters."
+ERROR_MESSAGES["input/name"] = NAME_ERROR
 
 
 def error_message(code: str, lang: str) -> str | None:

@@ -29,6 +29,7 @@ from ...engine import (
     new_game,
     state_to_record,
 )
+from ...names import NAME_MAX, InvalidName, normalize_name
 from ...rules import RulesetError, load_ruleset
 from ...store import EventRow, SeatRow, Store, StoreConflict, TableRow
 from ..live import Connection, RequestError, dumps
@@ -38,7 +39,6 @@ from .view import public_event, table_view
 
 log = logging.getLogger("yambak.server")
 
-NAME_MAX = 24
 TABLE_NAME_MAX = 60
 
 
@@ -55,16 +55,11 @@ def new_token() -> str:
 
 
 def clean_name(name: Any, what: str = "name", limit: int = NAME_MAX) -> str:
-    if not isinstance(name, str):
-        raise TableError("input/invalid", f"{what} must be text")
-    name = " ".join(name.split())
-    if not name:
-        raise TableError("input/invalid", f"{what} must not be empty")
-    if len(name) > limit:
-        raise TableError("input/invalid", f"{what} is at most {limit} characters")
-    if any(ord(c) < 32 for c in name):
-        raise TableError("input/invalid", f"{what} has control characters")
-    return name
+    """A player's, table's or sheet's name as others will see it (`yambak.names`), or `input/name`."""
+    try:
+        return normalize_name(name, what, limit)
+    except InvalidName as exc:
+        raise TableError("input/name", exc.message) from None
 
 
 @dataclass(eq=False)
