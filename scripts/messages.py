@@ -18,6 +18,7 @@ from babel.messages.pofile import read_po, write_po  # noqa: E402
 from yambak.web import LOCALE, TEMPLATES  # noqa: E402
 from yambak.web.i18n import (  # noqa: E402
     COLUMN_LABELS,
+    COLUMN_SHORT,
     DOMAIN,
     ERROR_MESSAGES,
     JS_STRINGS,
@@ -27,6 +28,7 @@ from yambak.web.i18n import (  # noqa: E402
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
     ROW_LABELS,
+    ROW_SHORT,
 )
 
 CALL = re.compile(r"""_\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)""")
@@ -41,6 +43,7 @@ def msgids() -> list[tuple[str | None, str]]:
     found += [(None, s) for s in JS_STRINGS]
     found += [(None, s) for s in ERROR_MESSAGES.values()] + [(None, NAME_ERROR)]
     found += [("row", v) for v in ROW_LABELS.values()] + [("column", v) for v in COLUMN_LABELS.values()]
+    found += [("row-short", v) for v in ROW_SHORT.values()] + [("column-short", v) for v in COLUMN_SHORT.values()]
     found += [("ruleset", v) for v in [*PRESET_NAMES.values(), *PRESET_DESCRIPTIONS.values()]]
     found += [("option", v) for v in OPTION_DESCRIPTIONS.values()]
     return list(dict.fromkeys(found))

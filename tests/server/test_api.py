@@ -103,7 +103,7 @@ def test_names_are_escaped_everywhere(client):
     assert "<script>x()" not in lobby and "&lt;script&gt;x()" in lobby
     page = client.get(f"/t/{made['id']}").text
     assert "<script>x()" not in page
-    assert "<title>yambak — &lt;script&gt;" in page
+    assert "<title>&lt;script&gt;x()&lt;/script&gt; — yambak</title>" in page
 
 
 def test_lobby_form_creates_a_table_and_sets_the_seat_cookie(client):

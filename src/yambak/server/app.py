@@ -50,6 +50,16 @@ def warm_strategies(presets: tuple[str, ...] = WARM_PRESETS) -> threading.Thread
     return thread
 
 
+async def _tick(manager: TableManager) -> None:
+    """The turn clocks: once a second, turns whose clock ran out go to a bot."""
+    while True:
+        await asyncio.sleep(1.0)
+        try:
+            manager.tick()
+        except Exception:  # a clock must never stop the server
+            log.exception("turn clock")
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 
@@ -66,7 +76,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager.start_bots()
         if settings.warm_strategies:
             warm_strategies()
+        ticker = asyncio.create_task(_tick(manager))
         yield
+        ticker.cancel()
         for table in manager.tables.values():
             if table.bot_task:
                 table.bot_task.cancel()

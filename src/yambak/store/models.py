@@ -25,6 +25,7 @@ class GameTable(Base):
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     record: Mapped[object] = mapped_column(JSON)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    settings: Mapped[object | None] = mapped_column(JSON, nullable=True)  # hints, clock, undo
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 

@@ -66,6 +66,7 @@ class TableRow:
     rematch: str | None = None
     seats: list[SeatRow] = field(default_factory=list)
     created_at: datetime | None = None
+    settings: dict[str, Any] | None = None
 
 
 @dataclass
@@ -151,6 +152,7 @@ class Store:
                     finished=table.finished,
                     record=table.record,
                     rematch=None,
+                    settings=table.settings,
                     created_at=now,
                     updated_at=now,
                 )
@@ -259,6 +261,7 @@ class Store:
                     rematch=t["rematch"],
                     seats=seats[t["id"]],
                     created_at=t["created_at"],
+                    settings=t["settings"],
                 )
                 for t in tables
             ]

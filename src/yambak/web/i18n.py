@@ -66,6 +66,43 @@ COLUMN_LABELS = {
     "hand": "Hand",
 }
 
+# Short forms for narrow sheets (a phone with six columns); the full name shows on focus or long-press.
+ROW_SHORT = {
+    "ones": "Ones",
+    "twos": "Twos",
+    "threes": "Threes",
+    "fours": "Fours",
+    "fives": "Fives",
+    "sixes": "Sixes",
+    "one_pair": "Pair",
+    "two_pairs": "2 pairs",
+    "three_kind": "3 alike",
+    "four_kind": "4 alike",
+    "full_house": "Full",
+    "small_straight": "Sm. str.",
+    "large_straight": "Lg. str.",
+    "straight": "Straight",
+    "yam": "Yam",
+    "chance": "Chance",
+    "max": "Max",
+    "min": "Min",
+    "plus": "Plus",
+}
+COLUMN_SHORT = {
+    "free": "Free",
+    "down": "↓",
+    "up": "↑",
+    "dry": "Dry",
+    "poot": "Poot",
+    "en_deux": "2nd",
+    "annonce": "Ann.",
+    "announce": "Ann.",
+    "oblige": "Obl.",
+    "normal": "Norm.",
+    "updown": "↕",
+    "middle": "Mid",
+    "hand": "Hand",
+}
 
 # The shipped presets (rules/presets/*.toml) by id: names, one-line descriptions and option descriptions,
 # in English exactly as the TOML files give them (tests/web/test_i18n.py keeps the two in step).
@@ -162,7 +199,15 @@ def labels(lang: str) -> dict[str, dict[str, str]]:
     return {
         "rows": {k: tr.pgettext("row", v) for k, v in ROW_LABELS.items()},
         "columns": {k: tr.pgettext("column", v) for k, v in COLUMN_LABELS.items()},
+        "rows_short": {k: tr.pgettext("row-short", v) for k, v in ROW_SHORT.items()},
+        "columns_short": {k: tr.pgettext("column-short", v) for k, v in COLUMN_SHORT.items()},
     }
+
+
+def error_texts(lang: str) -> dict[str, str]:
+    """Every refusal code's text in the language (what a page shows for a box it cannot fill)."""
+    tr = translations(lang)
+    return {code: tr.gettext(text) for code, text in ERROR_MESSAGES.items()}
 
 
 # Refusal codes (the engine's `IllegalAction` codes and a few of the server's) as players read them.
@@ -199,6 +244,7 @@ ERROR_MESSAGES = {
     "illegal/last-resort": "That would zero two boxes while another box can take these dice.",
     "illegal/no-players": "A game needs at least one player.",
     "illegal/no-scratch": "This box cannot take a 0: every roll scores there.",
+    "illegal/no-undo": "Nothing to take back now: a roll has been made since.",
     "seat/none-open": "Every seat at this table is taken.",
     "seat/taken": "That seat is not open.",
     "rate/limited": "Too many requests: wait a moment and try again.",

@@ -16,6 +16,7 @@ from ...web.i18n import (
     LANGUAGES,
     NAME_ERROR,
     error_message,
+    error_texts,
     js_strings,
     labels,
     option_description,
@@ -149,6 +150,7 @@ def _table_page(
         "view": view,
         "labels": labels(lang),
         "strings": js_strings(lang),
+        "errors": error_texts(lang),
     }
     return _render(
         request,

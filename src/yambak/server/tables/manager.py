@@ -13,6 +13,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,11 +36,13 @@ from ...store import EventRow, SeatRow, Store, StoreConflict, TableRow
 from ..live import Connection, RequestError, dumps
 from ..settings import Settings
 from . import schema
+from .settings import TableSettings, choose
 from .view import public_event, table_view
 
 log = logging.getLogger("yambak.server")
 
 TABLE_NAME_MAX = 60
+STAND_IN = "hard"  # the bot that plays a turn whose clock ran out
 
 
 class TableError(RequestError):
@@ -78,6 +81,26 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task | None = None
     rng: random.Random = field(default_factory=random.Random)
+    settings: TableSettings = field(default_factory=TableSettings)
+    last_action: float = field(default_factory=time.monotonic)  # for the lobby: idle tables leave it
+    turn_started: dict[int, float] = field(default_factory=dict)  # seat -> when its turn began (turn clock)
+    last_entry: float = 0.0  # when a person last filled a box (bots wait a moment: it may be taken back)
+
+    def clocks(self, now: float | None = None) -> dict[str, float]:
+        """Seconds left on the turn clock of each person to act (tables with a clock)."""
+        if self.settings.clock is None or self.state.finished:
+            return {}
+        now = time.monotonic() if now is None else now
+        return {
+            str(s): max(0.0, self.settings.clock - (now - self.turn_started.get(s, now)))
+            for s in self.state.to_act()
+            if self.seats[s].kind == "human"
+        }
+
+    def stand_in(self, seat: int, now: float | None = None) -> bool:
+        """A bot plays this person's turn: the turn clock ran out (the player is slow or gone)."""
+        left = self.clocks(now).get(str(seat))
+        return left is not None and left <= 0
 
     def seats_for(self, hashes: set[str]) -> set[int]:
         return {s.seat for s in self.seats if s.token_hash is not None and s.token_hash in hashes}
@@ -145,7 +168,9 @@ class TableManager:
             row.seed,
             row.rematch,
             seat_version=[0] * len(names),
+            settings=TableSettings.from_dict(row.settings),
         )
+        table.turn_started = dict.fromkeys(state.to_act(), time.monotonic())
         table.recent = deque(maxlen=self.settings.history)
         for e in events[-self.settings.history :]:
             table.recent.append((e.version, e.data))
@@ -214,7 +239,13 @@ class TableManager:
         return table
 
     def listed(self) -> list[dict[str, Any]]:
-        out = [t.listing() for t in self.tables.values() if t.listed and not t.state.finished]
+        """The lobby's list: listed tables in play, without those idle (no action, nobody there) too long."""
+        now = time.monotonic()
+        out = [
+            t.listing()
+            for t in self.tables.values()
+            if t.listed and not t.state.finished and (t.conns or now - t.last_action < self.settings.idle_after)
+        ]
         return out[-100:][::-1]
 
     # --- creating and joining --------------------------------------------------------------------
@@ -227,19 +258,24 @@ class TableManager:
         seats: Any,
         listed: bool = True,
         duplicate: bool = False,
-        copy_from: LiveTable | None = None,
+        asked: dict[str, Any] | None = None,
+        custom: dict[str, Any] | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
-        """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device)."""
+        """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device).
+        `asked`: the creator's table settings (hints, clock, undo; see `settings.py`); `custom`: a
+        ruleset of the players' own (house rules), instead of a preset."""
         name = clean_name(name, "table name", TABLE_NAME_MAX)
         self._make_room()
         if not isinstance(options, dict) or len(options) > 20:
             raise TableError("input/invalid", "options must be an object")
-        if not isinstance(preset, str) or len(preset) > 40:
+        if custom is None and (not isinstance(preset, str) or len(preset) > 40):
             raise TableError("input/invalid", "preset must be a preset id")
         try:
-            rules = load_ruleset(preset, options or None)
+            rules = load_ruleset(custom) if custom is not None else load_ruleset(preset, options or None)
         except RulesetError as exc:
             raise TableError("input/rules", str(exc)) from None
+        except (TypeError, ValueError, KeyError) as exc:  # a custom ruleset of the wrong shape
+            raise TableError("input/rules", f"not a ruleset: {str(exc)[:200]}") from None
         if not isinstance(seats, list) or not 1 <= len(seats) <= self.settings.max_seats:
             raise TableError("input/seats", f"a table has 1 to {self.settings.max_seats} seats")
         tokens: dict[int, str] = {}
@@ -265,13 +301,26 @@ class TableManager:
                 rows.append(SeatRow(i, "open", f"Seat {i + 1}"))
             else:
                 raise TableError("input/seats", f"unknown seat kind {str(kind)[:20]!r}")
+        house = choose([r.kind for r in rows], bool(listed), bool(duplicate), asked or {})
         seed = secrets.token_hex(16) if duplicate else None
         state = new_game(rules, [r.name for r in rows], dice=self._dice(duplicate, seed), simultaneous=bool(duplicate))
         table_id = secrets.token_urlsafe(12)
         table = LiveTable(table_id, name, bool(listed), rows, state, 0, seed, seat_version=[0] * len(rows))
+        table.settings = house
+        table.turn_started = dict.fromkeys(state.to_act(), time.monotonic())
         table.recent = deque(maxlen=self.settings.history)
         self.store.create_table(
-            TableRow(table_id, name, rules.spec, bool(listed), bool(duplicate), seed, record_of(state), seats=rows)
+            TableRow(
+                table_id,
+                name,
+                rules.spec,
+                bool(listed),
+                bool(duplicate),
+                seed,
+                record_of(state),
+                seats=rows,
+                settings=house.to_dict(),
+            )
         )
         self.tables[table_id] = table
         return table, tokens
@@ -305,10 +354,14 @@ class TableManager:
                 raise TableError("table/not-finished", "a rematch starts when the game is over", 409)
             if table.rematch:
                 return self.get(table.rematch)
-            spec: Any = table.state.rules.spec  # a preset id or {"preset", "options", ...}
+            spec: Any = table.state.rules.spec  # a preset id, {"preset", "options", ...}, or a whole ruleset
+            custom = spec if isinstance(spec, dict) and "preset" not in spec else None
             preset = spec if isinstance(spec, str) else spec.get("preset")
-            options = {} if isinstance(spec, str) else dict(spec.get("options", {}))
-            new, _ = self.create(table.name, preset, options, list(table.seats), table.listed, table.state.simultaneous)
+            options = {} if isinstance(spec, str) or custom else dict(spec.get("options", {}))
+            asked = {**table.settings.to_dict(), "clock": table.settings.clock or 0}
+            new, _ = self.create(
+                table.name, preset, options, list(table.seats), table.listed, table.state.simultaneous, asked, custom
+            )
             table.rematch = new.id
             self.store.set_rematch(table.id, new.id)
             for conn in list(table.conns):
@@ -326,6 +379,8 @@ class TableManager:
                 raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
             if msg.seat >= len(table.seats):
                 raise TableError("auth/not-your-seat", f"there is no seat {msg.seat}")
+            if isinstance(msg, schema.UndoMsg) and not table.settings.undo:
+                raise TableError("table/no-undo", "this table does not allow taking back an entry")
             new_state, event = table.state.apply(schema.to_action(msg))  # game over, turn, legality
             expected = table.expected_version(msg.seat)
             if not expected <= msg.v <= table.version:
@@ -336,13 +391,38 @@ class TableManager:
             except StoreConflict as exc:
                 log.error("store conflict at %s: %s", table.id, exc)
                 raise TableError("server/store", "the action could not be stored: resync", 503) from None
+            if event.type == "scored":
+                table.last_entry = time.monotonic()
         self.schedule_bots(table)
+
+    async def advise(self, table: LiveTable, conn_seats: set[int], msg: schema.AdviseMsg) -> dict[str, Any]:
+        """The coach's advice for the seat's position (tables that allow hints), as the `advice` message."""
+        from ...coach import CoachError, advise
+
+        if msg.seat not in conn_seats:
+            raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
+        if not table.settings.hints:
+            raise TableError("table/no-hints", "hints are off at this table")
+        state, version = table.state, table.version
+        if msg.v != version or msg.seat not in state.to_act() or not state.turns[msg.seat].rolls:
+            raise TableError("advice/unavailable", "no advice for this position: roll first, or resync")
+        try:
+            advice = await asyncio.to_thread(advise, state, msg.seat)
+        except CoachError as exc:
+            raise TableError("advice/unavailable", str(exc)) from None
+        return {"type": "advice", "v": version, "seat": msg.seat, "advice": advice.to_dict()}
 
     def _commit(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> None:
         version = table.version + 1
         self.store.append(table.id, version, event["player"], event["type"], event, record_of(state), state.finished)
+        now = time.monotonic()
+        before = set(table.state.to_act())
         table.state = state
         table.version = version
+        table.last_action = now
+        for seat in state.to_act():  # a turn begins: its clock starts
+            if seat not in before or (event["type"] == "scored" and seat == event["player"]):
+                table.turn_started[seat] = now
         table.seat_version[event["player"]] = version
         table.recent.append((version, event))
         try:
@@ -396,7 +476,18 @@ class TableManager:
     # --- bots ----------------------------------------------------------------------------------
 
     def _bot_seats(self, table: LiveTable) -> list[int]:
-        return [s for s in table.state.to_act() if table.seats[s].kind == "bot"]
+        """Seats a bot plays now: the bots', and people's whose turn clock ran out."""
+        now = time.monotonic()
+        return [s for s in table.state.to_act() if table.seats[s].kind == "bot" or table.stand_in(s, now)]
+
+    def _policy(self, table: LiveTable, seat: int) -> str:
+        return table.seats[seat].bot or "greedy" if table.seats[seat].kind == "bot" else STAND_IN
+
+    def tick(self) -> None:
+        """Once a second: hand the turns whose clock ran out to a bot."""
+        for table in list(self.tables.values()):
+            if table.settings.clock is not None and not table.state.finished and self._bot_seats(table):
+                self._schedule_now(table)
 
     def schedule_bots(self, table: LiveTable) -> None:
         """Start the table's bots if one is to act. Safe from the event loop and from worker threads."""
@@ -430,6 +521,10 @@ class TableManager:
         i = 0
         while True:
             await asyncio.sleep(self.settings.bot_delay)
+            if table.settings.undo:  # a person's last entry may still be taken back: give them a moment
+                wait = table.last_entry + self.settings.undo_grace - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
             async with table.lock:
                 seats = self._bot_seats(table)
                 if not seats:
@@ -439,7 +534,7 @@ class TableManager:
                 try:
                     # Think off the event loop: a hard bot's first move on a table may load a strategy table.
                     action = await asyncio.to_thread(
-                        choose_action, table.state, seat, table.seats[seat].bot or "greedy", table.rng
+                        choose_action, table.state, seat, self._policy(table, seat), table.rng
                     )
                     new_state, event = table.state.apply(action)
                     self._commit(table, new_state, event.to_dict())

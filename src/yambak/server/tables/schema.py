@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ...engine import Action, Announce, Hold, Release, Roll, Score, Withdraw
+from ...engine import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
 
 Seat = Annotated[int, Field(ge=0, le=63)]
 Version = Annotated[int, Field(ge=0)]
@@ -80,13 +80,31 @@ class ScoreMsg(_Msg):
     strike: bool = False
 
 
-ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg
+class UndoMsg(_Msg):
+    """Take back one's last entry before the next roll (tables that allow it)."""
+
+    type: Literal["undo"]
+    seat: Seat
+    v: Version
+
+
+class AdviseMsg(_Msg):
+    """Ask the coach about the seat's position (tables that allow hints); answered with `advice`."""
+
+    type: Literal["advise"]
+    seat: Seat
+    v: Version
+
+
+ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg | UndoMsg
 ClientMessage = Annotated[
-    Hello | Ping | RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg,
+    Hello | Ping | AdviseMsg | RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg | UndoMsg,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = frozenset({"hello", "ping", "roll", "hold", "release", "announce", "withdraw", "score"})
+MESSAGE_TYPES = frozenset(
+    {"hello", "ping", "advise", "roll", "hold", "release", "announce", "withdraw", "score", "undo"}
+)
 
 
 def to_action(msg: ActionMsg) -> Action:
@@ -101,6 +119,8 @@ def to_action(msg: ActionMsg) -> Action:
         return Announce(msg.seat, msg.box)
     if isinstance(msg, WithdrawMsg):
         return Withdraw(msg.seat)
+    if isinstance(msg, UndoMsg):
+        return Undo(msg.seat)
     return Score(msg.seat, msg.box, strike=msg.strike)
 
 
