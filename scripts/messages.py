@@ -25,6 +25,7 @@ from yambak.web.i18n import (  # noqa: E402
     LANGUAGES,
     NAME_ERROR,
     OPTION_DESCRIPTIONS,
+    OPTION_VALUES,
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
     ROW_LABELS,
@@ -46,6 +47,7 @@ def msgids() -> list[tuple[str | None, str]]:
     found += [("row-short", v) for v in ROW_SHORT.values()] + [("column-short", v) for v in COLUMN_SHORT.values()]
     found += [("ruleset", v) for v in [*PRESET_NAMES.values(), *PRESET_DESCRIPTIONS.values()]]
     found += [("option", v) for v in OPTION_DESCRIPTIONS.values()]
+    found += [("option-value", v) for v in OPTION_VALUES.values()]
     return list(dict.fromkeys(found))
 
 

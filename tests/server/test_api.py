@@ -112,7 +112,7 @@ def test_lobby_form_creates_a_table_and_sets_the_seat_cookie(client):
         data={
             "name": "Form",
             "preset": "yams-fr",
-            "options": "columns=3",
+            "opt.yams-fr.columns": "3",
             "seat0_kind": "human",
             "seat0_name": "Ann",
             "seat1_kind": "bot",
@@ -129,9 +129,9 @@ def test_lobby_form_creates_a_table_and_sets_the_seat_cookie(client):
     assert '"seats": [0]' in page.text  # the cookie gave this browser seat 0
     r = client.post(
         "/tables",
-        data={"name": "Bad", "preset": "yams", "options": "bogus=1", "seat0_kind": "human", "seat0_name": "A"},
+        data={"name": "Bad", "preset": "yams-fr", "opt.yams-fr.columns": "7", "seat0_kind": "human", "seat0_name": "A"},
     )
-    assert r.status_code == 400 and "bogus" in r.text
+    assert r.status_code == 400 and "columns" in r.text
 
 
 def test_record_download_replays_to_the_same_sheet(client):

@@ -137,6 +137,26 @@ OPTION_DESCRIPTIONS = {
 }
 
 
+# Values of the shipped presets' options, as the lobby's controls show them (context "option-value").
+OPTION_VALUES = {
+    "all": "All five dice + 40",
+    "four": "The four matching dice + 40",
+    "rolloff": "Roll off",
+    "share": "Share the points",
+}
+
+
+def option_value_label(value: object, lang: str) -> str:
+    """An option value as players read it: a column's name, a described choice, or the value itself."""
+    text = str(value)
+    tr = translations(lang)
+    if text in COLUMN_LABELS:
+        return tr.pgettext("column", COLUMN_LABELS[text])
+    if text in OPTION_VALUES:
+        return tr.pgettext("option-value", OPTION_VALUES[text])
+    return text
+
+
 def _shipped(table: dict[str, str], key: str | None, text: str, context: str, lang: str) -> str:
     """`text` translated when it is the shipped English text for `key`; a user's own text (a custom
     TOML ruleset's name or description) stays as its author wrote it."""

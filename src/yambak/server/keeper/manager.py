@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -132,13 +131,6 @@ class KeeperManager:
             self.sheets[sheet.id] = sheet
             return sheet
         raise KeeperError("server/busy", "no free join code: try again", 503)
-
-    def create_from_toml(self, name: str, text: str, players: list[str]) -> KeptSheet:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise KeeperError("input/rules", f"the ruleset is not valid TOML ({exc})", 422) from None
-        return self.create(SheetIn(name=name, preset=None, rules=data, players=players))
 
     def get(self, sheet_id: Any) -> KeptSheet:
         sheet = self.sheets.get(sheet_id) if isinstance(sheet_id, str) else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -19,43 +20,68 @@ from ...web.i18n import (
     error_texts,
     js_strings,
     labels,
-    option_description,
     ruleset_description,
     ruleset_name,
     translations,
 )
 from ..deps import LANG_COOKIE, AppSettings, Lang, Manager, Tokens, add_tokens, check_rate
 from ..live import RequestError
-from ..options import format_value, parse_option_text
-from ..tables.manager import TableError, hash_token
+from ..options import option_schema, options_from_form
+from ..tables.manager import hash_token
 from ..tables.view import table_view
 from .api import record_response, start_rematch
 
 router = APIRouter()
 templates = Jinja2Templates(directory=str(TEMPLATES))
 FORM_SEATS = 8
+LOBBY_ORDER = ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"]  # the best known first
+MAX_RULES_BYTES = 12000
 
 
 def _presets(lang: str) -> list[dict[str, Any]]:
+    """The shipped presets as the forms show them: names, descriptions and options, in the page's language."""
     out = []
-    for pid in preset_ids():
+    ids = preset_ids()
+    for pid in [p for p in LOBBY_ORDER if p in ids] + [p for p in ids if p not in LOBBY_ORDER]:
         data = preset_data(pid)
-        opts = {
-            k: {
-                "default": format_value(v.get("default")),
-                "description": option_description(k, v.get("description", ""), lang),
-            }
-            for k, v in data.get("options", {}).items()
-        }
         out.append(
             {
                 "id": pid,
                 "name": ruleset_name(pid, data.get("name", pid), lang),
                 "description": ruleset_description(pid, data.get("description", ""), lang),
-                "options": opts,
+                "schema": option_schema(pid, lang),
             }
         )
     return out
+
+
+async def rules_from_form(form: Any) -> tuple[str | None, dict[str, Any], dict[str, Any] | None]:
+    """(preset, options, custom ruleset) from a form with the shared rules fields: house rules (an
+    uploaded or pasted TOML file) replace the preset. Raises RequestError `input/rules`."""
+    upload = form.get("custom_file")
+    text = str(form.get("custom", "") or "").strip()
+    if upload is not None and hasattr(upload, "read"):
+        raw = await upload.read(MAX_RULES_BYTES + 1)
+        if len(raw) > MAX_RULES_BYTES:
+            raise RequestError("input/rules", f"a ruleset file is at most {MAX_RULES_BYTES // 1000} kB")
+        if raw.strip():
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise RequestError("input/rules", "the ruleset file is not UTF-8 text") from None
+    if text:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RequestError("input/rules", f"the ruleset is not valid TOML ({exc})") from None
+        return None, {}, data
+    preset = str(form.get("preset", ""))
+    if preset not in preset_ids():
+        raise RequestError("input/rules", "choose a ruleset")
+    try:
+        return preset, options_from_form(form, preset), None
+    except RulesetError as exc:
+        raise RequestError("input/rules", str(exc)) from None
 
 
 def _listed(manager: Any, lang: str) -> list[dict[str, Any]]:
@@ -79,15 +105,23 @@ def _render(request: Request, name: str, lang: str, status: int = 200, **ctx: An
 
 
 @router.get("/", response_class=HTMLResponse)
-def lobby(request: Request, manager: Manager, lang: Lang, error: str | None = None) -> HTMLResponse:
+def lobby(request: Request, manager: Manager, lang: Lang) -> HTMLResponse:
+    return _lobby(request, manager, lang)
+
+
+def _lobby(request: Request, manager: Any, lang: str, status: int = 200, error: str | None = None) -> HTMLResponse:
+    boot = {"strings": js_strings(lang), "labels": labels(lang)}
     return _render(
         request,
         "lobby.html",
         lang,
+        status=status,
         tables=_listed(manager, lang),
         presets=_presets(lang),
+        chosen="yams",
         form_seats=FORM_SEATS,
-        error=None,
+        error=error,
+        boot=boot_json(boot),
     )
 
 
@@ -98,13 +132,7 @@ async def create_from_form(
     form = await request.form()
     try:
         check_rate(request)
-        preset = str(form.get("preset", ""))
-        if preset not in preset_ids():
-            raise TableError("input/rules", "choose a ruleset")
-        try:
-            options = parse_option_text(preset, str(form.get("options", "")))
-        except RulesetError as exc:
-            raise TableError("input/rules", str(exc)) from None
+        preset, options, custom = await rules_from_form(form)
         seats = []
         for i in range(FORM_SEATS):
             kind = str(form.get(f"seat{i}_kind", "none"))
@@ -114,6 +142,12 @@ async def create_from_form(
             if kind.startswith("bot-"):  # "bot-easy", "bot-medium", "bot-hard"
                 seat.update(kind="bot", bot=kind[len("bot-") :])
             seats.append(seat)
+        clock = str(form.get("clock", "") or "")
+        asked = {
+            "hints": form.get("hints") is not None,
+            "undo": form.get("undo") is not None,
+            "clock": int(clock) if clock.isdigit() else None,
+        }
         table, new = manager.create(
             str(form.get("name", "")),
             preset,
@@ -121,18 +155,11 @@ async def create_from_form(
             seats,
             form.get("listed") is not None,
             form.get("duplicate") is not None,
+            asked,
+            custom,
         )
     except RequestError as exc:
-        return _render(
-            request,
-            "lobby.html",
-            lang,
-            status=exc.status,
-            tables=_listed(manager, lang),
-            presets=_presets(lang),
-            form_seats=FORM_SEATS,
-            error=error_message(exc.code, lang) or exc.message,
-        )
+        return _lobby(request, manager, lang, exc.status, error_message(exc.code, lang) or exc.message)
     manager.schedule_bots(table)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
