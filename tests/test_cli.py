@@ -63,7 +63,7 @@ def test_replay_reports_the_first_illegal_turn(capsys: pytest.CaptureFixture[str
     path.write_text(json.dumps(case["record"]))
     code, out, err = run(capsys, "replay", str(path), "--json")
     assert code == 2 and out == ""
-    assert err.startswith(f"turn {case['error']['turn']}: ") and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"yambak: turn {case['error']['turn']}: ") and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("content", ["not json", "[]", "{}", '{"format": "yambak-game/1"}', "\u0000"])
@@ -93,7 +93,7 @@ def test_simulate_any_bot_on_any_preset(capsys: pytest.CaptureFixture[str]) -> N
     code, again, err = run(
         capsys, "simulate", "--rules", "yammen", "--bot", "hard", "--games", "4", "--seed", "3", "--json", "--progress"
     )
-    assert code == 0 and "4/4 games" in err  # the progress bar goes to stderr, the JSON stays clean
+    assert code == 0 and "4/4" in err  # the progress bar goes to stderr, the JSON stays clean
     assert json.loads(again)["mean"] == result["mean"]  # the same seed, the same games
     code, _, err = run(capsys, "simulate", "--rules", "yammen", "--bot", "optimal", "--games", "4")
     assert code == 2 and "no exact optimal strategy" in err

@@ -65,7 +65,7 @@ def chase_distribution(rules: Ruleset, table: np.ndarray, row: int, rolls: int |
     ]
     _, keeps = turn_stages(objective)
     trans = keep_transition()
-    from ..solver import _dice as D
+    from ..solver import dice as D
 
     p = D.ROLL_PROB.copy()
     dist = np.zeros(W)

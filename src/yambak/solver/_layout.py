@@ -34,9 +34,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rules import Ruleset, RulesetError, row_score
-from . import _dice as D
+from . import dice as D
 
-__all__ = ["SolverRules", "UnsupportedRuleset", "solver_rules"]
+__all__ = ["MAX_TABLE_STATES", "SolverRules", "UnsupportedRuleset", "solver_rules"]
+
+# The largest table solved (float64 entries: 512 MiB). yams-fr with one column and max/min,
+# the largest preset table, has 29,360,128 entries.
+MAX_TABLE_STATES = 1 << 26
 
 
 class UnsupportedRuleset(RulesetError):
@@ -231,6 +235,8 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
     upper_face = np.array([row.face if row.is_upper else 0 for row in ruleset.rows], dtype=np.int64)
     ub = ruleset.upper_bonus
     threshold, bonus = (ub.threshold, ub.points) if ub else (0, 0)
+    if threshold > sum(int(f) * D.DICE for f in upper_face):
+        threshold, bonus, ub = 0, 0, None  # a bonus no sheet can reach: no upper axis at all
     yam_row, joker_bonus = -1, 0
     if ruleset.joker is not None:
         yam_row = ruleset.row_index[ruleset.joker.row]
@@ -250,7 +256,7 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
             "pend_values": np.array(values, dtype=np.int64),
             "pend_index": pend_index,
         }
-    return SolverRules(
+    sr = SolverRules(
         ruleset=ruleset,
         n_rows=len(ruleset.rows),
         rolls=ruleset.rolls_per_turn,
@@ -267,3 +273,8 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
         yam_face=yam_face,
         **relation_fields,
     )
+    if sr.n_states > MAX_TABLE_STATES:
+        raise UnsupportedRuleset(
+            f"the exact table would have {sr.n_states:,} entries; the solver stops at {MAX_TABLE_STATES:,}"
+        )
+    return sr

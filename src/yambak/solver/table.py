@@ -8,7 +8,9 @@ the advisor, the optimal bot and the simulator.
 Files live in `$YAMBAK_CACHE_DIR`, else `$XDG_CACHE_HOME/yambak`, else
 `~/.cache/yambak`, named by ruleset id, a hash of everything the values depend
 on (rows, bonus, joker, options) and `TABLE_VERSION`; bump the version whenever
-the induction's results could change.
+the induction's results could change. Files are written readable by the group
+and others (`TABLE_MODE`, whatever the umask), so a server and a shell user can
+share one cache; tables hold nothing private.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from ._induction import solve_table
 from ._layout import SolverRules, solver_rules
 from .objective import MeanScore, Objective
 
-__all__ = ["Strategy", "solve", "cache_dir", "TABLE_VERSION"]
+__all__ = ["Strategy", "solve", "cache_dir", "table_states", "TABLE_VERSION"]
 
 TABLE_VERSION = 1
+TABLE_MODE = 0o644
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +57,12 @@ class Strategy:
     def expected_score(self) -> float:
         """Expected final score of a new game under optimal play (MeanScore tables)."""
         return float(self.table[self.rules.flat(0, 0, 0), 0])
+
+
+def table_states(ruleset: Ruleset) -> int:
+    """Entries of the ruleset's table (its size, before solving), or `UnsupportedRuleset` saying why
+    the exact solver cannot handle it."""
+    return solver_rules(ruleset).n_states
 
 
 def cache_dir() -> Path:
@@ -140,6 +149,7 @@ def _store(path: Path, table: np.ndarray, states: int, ruleset: Ruleset, objecti
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, table=table, states=np.int64(states), meta=np.array(meta))
+        os.chmod(tmp, TABLE_MODE)  # mkstemp makes 0600 files
         os.replace(tmp, path)
     except OSError:
         pass
