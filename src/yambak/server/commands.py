@@ -18,7 +18,7 @@ def _serve(args: argparse.Namespace) -> int:
         settings = Settings()
     except ValueError as exc:
         raise UserError(f"a YAMBAK_* setting in the environment is not a number ({exc})") from None
-    if args.db:
+    if args.db is not None:
         settings.database_url = args.db
     _check_database_url(settings.database_url)
     if args.bot_delay is not None:
