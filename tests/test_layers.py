@@ -111,11 +111,13 @@ def test_bot_modules_import_without_a_cycle() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = {t.split(".")[-1] for t, _ in _imports(path) if t.startswith("yambak.bots.")}
         edges[path.stem] = names - {path.stem}
-        for node in ast.walk(tree):  # no import hidden in a function to dodge a cycle (but the lazy _fitted)
+        if path.stem == "commands":
+            continue  # the command line imports the policies late, for its start-up time, not to dodge a cycle
+        for node in ast.walk(tree):  # no import hidden in a function to dodge a cycle (but the large _fitted)
             if isinstance(node, ast.FunctionDef):
                 for inner in ast.walk(node):
                     if isinstance(inner, ast.ImportFrom) and inner.level == 1:
-                        assert inner.module in (None, "_fitted", "play"), f"bots/{path.name}: {ast.unparse(inner)}"
+                        assert inner.module in (None, "_fitted"), f"bots/{path.name}: {ast.unparse(inner)}"
     order: list[str] = []
 
     def visit(node: str, stack: tuple[str, ...]) -> None:

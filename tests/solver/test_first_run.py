@@ -47,7 +47,7 @@ def test_a_cold_compile_is_announced_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(warm, "kernels_compiled", lambda: False)  # as on a new machine
+    monkeypatch.setattr(warm, "kernels_compiled", lambda names=(): False)  # as on a new machine
     assert main(["hint", "--rules", "yatzy", "--dice", "1", "1", "1", "2", "3", "--roll", "2"]) == 0
     out, err = capsys.readouterr()
     assert err == warm.NOTICE + "\n"

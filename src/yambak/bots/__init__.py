@@ -13,25 +13,39 @@ docs/bots.md has the measurements behind them. `play` runs whole games
 (solitaire runs, duplicate duels) and `stats` folds their results.
 """
 
-from .play import DuelResult, GameStats, duel, play_game, simulate_details, simulate_games, simulate_tally
-from .policies import LEVELS, POLICIES, Policy, choose_action, greedy, random_policy, resolve
-from .stats import ScoreHistogram, SolitaireTally
+from __future__ import annotations
 
-__all__ = [
-    "LEVELS",
-    "POLICIES",
-    "DuelResult",
-    "GameStats",
-    "Policy",
-    "ScoreHistogram",
-    "SolitaireTally",
-    "choose_action",
-    "duel",
-    "greedy",
-    "play_game",
-    "random_policy",
-    "resolve",
-    "simulate_details",
-    "simulate_games",
-    "simulate_tally",
-]
+from importlib import import_module
+from typing import Any
+
+from .names import LEVELS
+
+# Everything else is imported on first use (PEP 562): `yambak.bots.commands` and the level names
+# load without the policies, so `yambak hint` does not pay for them.
+_LAZY = {
+    "DuelResult": "play",
+    "GameStats": "play",
+    "duel": "play",
+    "play_game": "play",
+    "simulate_details": "play",
+    "simulate_games": "play",
+    "simulate_tally": "play",
+    "POLICIES": "policies",
+    "Policy": "policies",
+    "choose_action": "policies",
+    "greedy": "policies",
+    "random_policy": "policies",
+    "resolve": "policies",
+    "ScoreHistogram": "stats",
+    "SolitaireTally": "stats",
+}
+
+__all__ = ["LEVELS", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 from ..commandline import (
     UserError,
@@ -25,13 +26,12 @@ from ..commandline import (
     workers_arg,
 )
 from ..rules import Ruleset
-from .policies import LEVELS, POLICIES, resolve
-from .stats import SolitaireTally
+from .names import LEVELS, POLICY_NAMES
 
 __all__ = ["register"]
 
 MAX_GAMES = 10**12
-BOT_NAMES = ", ".join([*POLICIES, *LEVELS])
+BOT_NAMES = ", ".join([*POLICY_NAMES, *LEVELS])
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -70,10 +70,10 @@ def _games_args(p: argparse.ArgumentParser, default: int) -> None:
 
 
 def _bot(name: str) -> str:
-    try:
-        return resolve(name)
-    except ValueError:
-        raise UserError(f"unknown bot {name!r} (known: {BOT_NAMES})") from None
+    policy = LEVELS.get(name, name)
+    if policy not in POLICY_NAMES:
+        raise UserError(f"unknown bot {name!r} (known: {BOT_NAMES})")
+    return policy
 
 
 def _exact_table(ruleset: Ruleset) -> bool:
@@ -95,6 +95,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise UserError(f"{name} has no exact optimal strategy (see `yambak solve`); try --bot strong")
     if args.plot:
         _check_plot(args.plot)
+    from .stats import SolitaireTally
+
     tally = SolitaireTally()
     start = time.perf_counter()
     if vectorised:
@@ -182,7 +184,7 @@ def _check_plot(path: str) -> None:
         raise UserError(f"--plot {path}: name a file ending in one of .{', .'.join(sorted(formats))}")
 
 
-def _plot(tally: SolitaireTally, path: str, title: str) -> None:
+def _plot(tally: Any, path: str, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

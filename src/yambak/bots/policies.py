@@ -13,6 +13,7 @@ from collections.abc import Callable
 from ..engine import Action, GameState
 from .baseline import greedy, random_policy
 from .expectimax import heuristic
+from .names import LEVELS, POLICY_NAMES
 from .optimal import optimal
 from .strong import strong
 
@@ -33,8 +34,7 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-# Player levels, measured in docs/bots.md: each beats the one below on every preset.
-LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "strong"}
+assert tuple(POLICIES) == POLICY_NAMES
 
 
 def resolve(name: str) -> str:

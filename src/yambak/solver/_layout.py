@@ -220,6 +220,9 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
         rel_high, rel_low = ruleset.row_index[relation.high], ruleset.row_index[relation.low]
         if ruleset.rows[rel_high].is_upper or ruleset.rows[rel_low].is_upper or ruleset.joker is not None:
             raise UnsupportedRuleset("a max_gt_min relation on upper rows or with a joker is not solved exactly")
+    faces = [r.face for r in ruleset.rows if r.is_upper]
+    if ruleset.joker is not None and len(set(faces)) != len(faces):
+        raise UnsupportedRuleset("a joker with two upper rows of one face is not solved exactly")
     if ruleset.modifiers:
         raise UnsupportedRuleset(f"modifiers ({', '.join(sorted(ruleset.modifiers))}) are not solved exactly")
     if ruleset.dice != D.DICE:

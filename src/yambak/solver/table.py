@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Mapping
@@ -92,7 +93,10 @@ def _fingerprint(ruleset: Ruleset, objective: Objective) -> str:
 
 
 def _cache_path(ruleset: Ruleset, objective: Objective, folder: Path) -> Path:
-    return folder / f"{ruleset.id}-{objective.key}-v{TABLE_VERSION}-{_fingerprint(ruleset, objective)}.npz"
+    """The table's file: a custom ruleset's id may hold any characters, so only a safe, short form of it
+    names the file (the fingerprint tells rulesets apart)."""
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", ruleset.id)[:40]
+    return folder / f"{name}-{objective.key}-v{TABLE_VERSION}-{_fingerprint(ruleset, objective)}.npz"
 
 
 def solve(

@@ -34,25 +34,26 @@ def say_when_compiling() -> None:
     announce_compiling(lambda: print(NOTICE, file=sys.stderr, flush=True))
 
 
-def kernels_compiled() -> bool:
-    """Whether numba's disk cache holds every entry point for this source and machine (imports numba).
+def kernels_compiled(names: tuple[str, ...] = _ENTRY_POINTS) -> bool:
+    """Whether numba's disk cache holds these entry points for this source and machine (imports numba).
 
     Reads numba's cache index (not a public interface): when that fails, say no,
     so the worst case is one needless line."""
     from . import _kernels as K
 
     try:
-        return all(bool(getattr(K, name)._cache._cache_file._load_index()) for name in _ENTRY_POINTS)
+        return all(bool(getattr(K, name)._cache._cache_file._load_index()) for name in names)
     except Exception:  # noqa: BLE001 - any change of numba's internals: assume cold
         return False
 
 
-def kernels() -> ModuleType:
-    """The compiled kernels module, after the announcement if they are about to be compiled."""
+def kernels(*needed: str) -> ModuleType:
+    """The compiled kernels module, after the announcement if the `needed` entry points are about to be
+    compiled."""
     global _notice
     if _notice is not None:
         notice, _notice = _notice, None
-        if not kernels_compiled():
+        if not kernels_compiled(needed or _ENTRY_POINTS):
             notice()
     from . import _kernels as K
 
