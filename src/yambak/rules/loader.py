@@ -33,6 +33,7 @@ most `FILE_LIMIT` bytes (1 MiB).
 from __future__ import annotations
 
 import copy
+import json
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -99,10 +100,10 @@ def _resolve_extends(data: dict[str, Any], seen: tuple[str, ...] = ()) -> dict[s
     if parent_id is None:
         return data
     if not isinstance(parent_id, str) or parent_id in seen:
-        raise RulesetError("extends", f"cannot extend {parent_id!r}")
+        raise RulesetError("extends", f"cannot extend {_show(parent_id)}")
     parent = preset_data(parent_id) if parent_id in preset_ids() else None
     if parent is None:
-        raise RulesetError("extends", f"unknown preset {parent_id!r}")
+        raise RulesetError("extends", f"unknown preset {_show(parent_id)}")
     defaults = data.pop("option_defaults", {})
     merged = {**parent, **data}
     if defaults:
@@ -246,7 +247,7 @@ def _apply_options(data: dict[str, Any], chosen: Mapping[str, Any]) -> tuple[tup
             default = spec.get("default")
             if type(value) is not type(default) or _option_key(value) not in values:
                 choices = ", ".join(values)
-                raise RulesetError(key, f"{value!r} is not one of {choices}")
+                raise RulesetError(key, f"{_show(value)} is not one of {choices}")
             _patch(data, _table(values[_option_key(value)], f"{key}.values").get("set", {}), key)
             resolved.append((name, value))
     return tuple(resolved)
@@ -296,8 +297,16 @@ def _get(table: Mapping[str, Any], name: str, kind: type | tuple[type, ...], key
     bad_bool = isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))
     if not isinstance(value, kind) or bad_bool:
         names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-        raise RulesetError(f"{key}.{name}" if key else name, f"must be {names}, not {value!r}")
+        raise RulesetError(f"{key}.{name}" if key else name, f"must be {names}, not {_show(value)}")
     return value
+
+
+def _show(value: Any) -> str:
+    """A value from a ruleset as its data reads (true, [1, 2], "x"), never a Python repr (True, (1, 2))."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except ValueError:  # nan, inf
+        return str(value)
 
 
 def _check_points(value: int | float, key: str) -> None:
@@ -428,7 +437,7 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
 
 def _choice(value: Any, choices: tuple[str, ...], key: str) -> str:
     if value not in choices:
-        raise RulesetError(key, f"{value!r} is not one of {', '.join(choices)}")
+        raise RulesetError(key, f"{_show(value)} is not one of {', '.join(choices)}")
     return str(value)
 
 
