@@ -249,6 +249,8 @@ HOSTILE: list[tuple[str, str]] = [
     ("serve --bot-delay nan", "--bot-delay: nan is not between"),
     ("serve --db nosuch://x", "not a database URL"),
     ("serve --db ''", "not a database URL"),
+    ("serve --host 999.999.1.1", "--host '999.999.1.1': not an address"),
+    ("serve --bot-delay 1e999", "--bot-delay: 1e999 is not between"),
     # the parser itself
     ("nosuchcommand", "invalid choice: 'nosuchcommand'"),
     ("--nosuchoption", "unrecognized arguments: --nosuchoption"),

@@ -21,6 +21,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.db is not None:
         settings.database_url = args.db
     _check_database_url(settings.database_url)
+    _check_listen(args.host, args.port)
     if args.bot_delay is not None:
         settings.bot_delay = args.bot_delay
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -49,6 +50,23 @@ def _check_database_url(url: str) -> None:
         make_url(url).get_dialect()
     except (ArgumentError, NoSuchModuleError, ValueError) as exc:
         raise UserError(f"--db: {url.split('@')[-1]!r} is not a database URL this server can use ({exc})") from None
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Refuse an address that does not resolve, or a port already taken, before anything starts."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise UserError(f"--host {host!r}: not an address of this machine ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
