@@ -318,7 +318,9 @@ def test_modifiers_are_options_of_the_command_line(files: Path, capsys: pytest.C
 
 
 def test_a_point_value_below_the_limit_plays(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    Path("million.toml").write_text(HUGE_POINTS.replace("100000000000000000000000000", "1000000"))
+    limit = "1000000"  # POINTS_LIMIT, in a yam row and an upper bonus no sheet can reach
+    bonus = f'[[rows]]\nid = "sixes"\nkind = "upper"\nface = 6\n[upper_bonus]\nthreshold = {limit}\npoints = {limit}\n'
+    Path("million.toml").write_text(HUGE_POINTS.replace("100000000000000000000000000", limit) + bonus)
     code, out, err = run(capsys, "simulate", "--rules", "million.toml", "--bot", "hard", "--games", "10", "--json")
     assert code == 0, err
     assert json.loads(out)["games"] == 10

@@ -123,9 +123,10 @@ class Model:
         if ub is not None and r in self.upper_rows:
             s, mask = self._upper_state(col)
             j = self.upper_rows.index(r)
-            surv = self.surv[c]
-            before = surv[mask, max(ub.threshold - s, 0)]
-            after = surv[mask & ~(1 << j), np.clip(ub.threshold - s - np.arange(W), 0, W - 1)]
+            # P(open upper values >= t); a custom threshold may lie beyond the model's W values: 0 there
+            surv = np.pad(self.surv[c], ((0, 0), (0, 1)))
+            before = surv[mask, min(max(ub.threshold - s, 0), W)]
+            after = surv[mask & ~(1 << j), np.clip(ub.threshold - s - np.arange(W), 0, W)]
             gain += ub.points * (after - before)
         if r in self.pairs:
             gain += self._pair_gain(col, c, r, w)
@@ -189,7 +190,8 @@ class Model:
         if ub is not None and self.upper_rows:
             s, mask = self._upper_state(col)
             if s < ub.threshold:
-                total += ub.points * float(self.surv[c][mask, ub.threshold - s])
+                t = ub.threshold - s
+                total += ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
         # Related rows still open: the expected pair value minus what the sheet already counts.
         done: set[tuple[int, int]] = set()
         for kind, hi, lo, f in self.pairs.values():
