@@ -17,7 +17,7 @@ import numpy as np
 
 from ..engine import Action, GameState
 from .evaluate import model_for
-from .strong import heuristic
+from .expectimax import heuristic
 
 __all__ = ["TIE_BREAK", "match_aware"]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _dice as D
+from . import dice as D
 from ._induction import box_values, keep_values
 from .table import Strategy
 

@@ -49,9 +49,11 @@ HOWTO_STRINGS = [
     "An entry that would zero them is allowed only when no other box can take the dice.",
     "When the second of {low} and {high} is written, {low} must stay below {high}, or that entry scores 0.",
     "Every {low} must stay below every {high} on the whole sheet.",
-    "({high} − {low}) × {factor} is added to the column once all three are filled; {high} and {low} count nothing themselves.",
+    "({high} − {low}) × {factor} is added to the column once all three are filled; "
+    "{high} and {low} count nothing themselves.",
     "Yams bonus: +{bonus} for every further yam while the {row} box holds its points.",
-    "Joker: a further yam fills its face's upper box if it is open, else any lower box at full value, else 0 in an upper box.",
+    "Joker: a further yam fills its face's upper box if it is open, else any lower box at full value, "
+    "else 0 in an upper box.",
     "The highest grand total wins; equal totals share the win.",
     "Each column's best total wins the column's points; the best grand total wins {n}.",
     "Ties: the tied players roll five dice once, most pips wins.",
@@ -129,7 +131,8 @@ def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> dict[
         if c.announce:
             notes.append(
                 _(
-                    "Announce the box right after the first roll, then fill it (0 if the dice miss it); or fill it at once."
+                    "Announce the box right after the first roll, then fill it (0 if the dice miss it); "
+                    "or fill it at once."
                 )
             )
         if c.withdraw:
