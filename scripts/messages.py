@@ -16,6 +16,7 @@ from babel.messages.catalog import Catalog  # noqa: E402
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 
 from yambak.web import LOCALE, TEMPLATES  # noqa: E402
+from yambak.web.howto import HOWTO_STRINGS  # noqa: E402
 from yambak.web.i18n import (  # noqa: E402
     COLUMN_LABELS,
     COLUMN_SHORT,
@@ -42,6 +43,7 @@ def msgids() -> list[tuple[str | None, str]]:
     for path in sorted(TEMPLATES.glob("*.html")):
         found += [(None, m.group(2)) for m in CALL.finditer(path.read_text(encoding="utf-8"))]
     found += [(None, s) for s in JS_STRINGS]
+    found += [(None, s) for s in HOWTO_STRINGS]
     found += [(None, s) for s in ERROR_MESSAGES.values()] + [(None, NAME_ERROR)]
     found += [("row", v) for v in ROW_LABELS.values()] + [("column", v) for v in COLUMN_LABELS.values()]
     found += [("row-short", v) for v in ROW_SHORT.values()] + [("column-short", v) for v in COLUMN_SHORT.values()]

@@ -12,11 +12,11 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "yambak"
 # Lower layers first; a module may import its own layer and the ones before it. `commandline` (the
 # argument helpers every command module shares) sits on `rules`; `text` renders engine states.
 LAYERS = [
-    ["rules"],
+    ["rules", "names"],
     ["engine", "commandline"],
     ["text", "solver"],
     ["bots"],
-    ["store"],
+    ["coach", "store"],
     ["terminal", "web"],
     ["server"],
 ]

@@ -16,6 +16,7 @@ from typing import NoReturn
 
 from . import __version__
 from .bots import commands as bot_commands
+from .coach import commands as coach_commands
 from .commandline import UserError, add_ruleset_args, read_text, ruleset_of
 from .engine import GameRecord, RecordError, replay, summary
 from .rules import RulesetError, load_ruleset, preset_ids
@@ -27,7 +28,7 @@ from .text import render_rules, render_sheets
 
 __all__ = ["UserError", "build_parser", "main"]
 
-COMMAND_MODULES = (solver_commands, server_commands, bot_commands, terminal_commands)
+COMMAND_MODULES = (solver_commands, coach_commands, server_commands, bot_commands, terminal_commands)
 
 
 class Parser(argparse.ArgumentParser):

@@ -28,11 +28,11 @@ import numpy as np
 
 from ..engine import Action, Announce, GameState, Roll, Score
 from ..solver import dice as D
-from ._widget import best_keep, turn_stages
+from ._widget import turn_stages
 from .baseline import greedy
 from .evaluate import Model, model_for
 
-__all__ = ["Plan", "held_positions", "heuristic", "plan_for"]
+__all__ = ["Choices", "Plan", "evaluate_choices", "held_positions", "heuristic", "plan_for"]
 
 _CACHE_LIMIT = 512
 
@@ -131,6 +131,41 @@ def plan_for(state: GameState, p: int, model: Model, gain_fn: Any = None, key_ex
     return plan
 
 
+@dataclass(frozen=True)
+class Choices:
+    """Every choice of a decision with the bot's value for it (the change of its estimate):
+    each legal box now, each keep (the dice held for another roll), each announcement."""
+
+    boxes: list[tuple[int, float]]  # (box index, value), sheet order
+    keeps: list[tuple[tuple[int, ...], float]]  # (kept dice, value), the hand's proper sub-keeps
+    announces: list[tuple[int, float]]  # (box index, value)
+
+
+def evaluate_choices(state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None) -> Choices:
+    """The plan's value of every choice open to seat p after a roll (five dice)."""
+    turn = state.turns[p]
+    rules = state.rules
+    plan = plan_for(state, p, model, gain_fn, key_extra)
+    k = len(turn.rolls)
+    hand = D.roll_index(turn.dice)
+    boxes = []
+    for b in state.legal_boxes(p):
+        vals = plan.values.get(b)
+        v = vals[k] if vals is not None else None
+        boxes.append((b, float(v[hand]) if v is not None else -1e9))
+    keeps = []
+    if k < rules.rolls_per_turn and state.can_roll(p):
+        values = plan.E[k]
+        whole = D.FULL + hand
+        for keep in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]]:
+            if keep != whole:  # holding all five is not a roll
+                keeps.append((D.MULTISETS[int(keep)], float(values[keep])))
+    announces = []
+    if k == 1 and plan.V_announce is not None:
+        announces = [(a, float(v)) for a, v in zip(plan.announce, plan.V_announce[hand], strict=True)]
+    return Choices(boxes, keeps, announces)
+
+
 def heuristic(
     state: GameState,
     player: int,
@@ -148,26 +183,19 @@ def heuristic(
     if rules.rolled_dice != D.DICE:
         return greedy(state, p, rng)
     model = model or model_for(rules)
-    plan = plan_for(state, p, model, gain_fn, key_extra)
-    k = len(turn.rolls)
-    hand = D.roll_index(turn.dice)
+    choices = evaluate_choices(state, p, model, gain_fn, key_extra)
     best: tuple[float, Action] | None = None
-    for b in state.legal_boxes(p):
-        vals = plan.values.get(b)
-        v = vals[k] if vals is not None else None
-        value = float(v[hand]) if v is not None else -1e9
+    for b, value in choices.boxes:  # ties: scoring first, then rolling, then announcing
         if best is None or value > best[0]:
             best = (value, Score(p, rules.box_id(b)))
-    if k < rules.rolls_per_turn and state.can_roll(p):
-        value_keep, keep = best_keep(plan.E[k])
-        value = float(value_keep[hand])
+    if choices.keeps:
+        keep, value = max(choices.keeps, key=lambda kv: kv[1])
         if best is None or value > best[0]:
-            best = (value, Roll(p, held=held_positions(turn.dice, D.MULTISETS[int(keep[hand])])))
-    if k == 1 and plan.V_announce is not None:
-        row = plan.V_announce[hand]
-        j = int(np.argmax(row))
-        if best is None or float(row[j]) > best[0]:
-            best = (float(row[j]), Announce(p, rules.box_id(plan.announce[j])))
+            best = (value, Roll(p, held=held_positions(turn.dice, keep)))
+    if choices.announces:
+        box, value = max(choices.announces, key=lambda av: av[1])
+        if best is None or value > best[0]:
+            best = (value, Announce(p, rules.box_id(box)))
     if best is None:
         return greedy(state, p, rng)
     return best[1]

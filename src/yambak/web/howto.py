@@ -22,17 +22,20 @@ HOWTO_STRINGS = [
     "A box whose combination the dice do not make scores 0.",
     "Any box may be struck for 0, even when the dice score there.",
     "the {face}s: {face} for each",
-    "{n} alike: the sum of all dice",
-    "{n} alike: the {n} matching dice",
-    "two alike: the highest pair",
-    "two different pairs: their four dice",
+    "{n} alike",
+    "two alike",
+    "two different pairs",
     "three of one face and two of another",
     "one of the runs {runs}",
     "five alike",
-    "any dice: the sum of all dice",
-    "{points}",
+    "any dice",
     "the sum of all dice",
-    "the sum of all dice + {bonus}",
+    "the {n} matching dice",
+    "the highest pair",
+    "their four dice",
+    "the five dice",
+    "{score} + {bonus}",
+    "{points} points",
     "{points} after roll 1, {points2} after roll 2, {points3} after roll 3",
     "Any open box.",
     "From the top down: the next open box.",
@@ -58,41 +61,44 @@ HOWTO_STRINGS = [
     "Each column's best total wins the column's points; the best grand total wins {n}.",
     "Ties: the tied players roll five dice once, most pips wins.",
     "Ties: the points are shared.",
-    "{points} points",
 ]
 
 
 def _text(row: Any, _: Any) -> str:
+    """What a row asks of the dice and what it scores, e.g. "two different pairs: their four dice + 10"."""
     kind, points, bonus = row.kind, row.points, row.bonus
     if kind == "upper":
         return str(_("the {face}s: {face} for each").format(face=row.face))
+    runs = " / ".join("".join(str(v) for v in sorted(run)) for run in row.runs)
     what = {
-        "kind": _("{n} alike: the sum of all dice") if points == "sum" else _("{n} alike: the {n} matching dice"),
-        "one_pair": _("two alike: the highest pair"),
-        "two_pairs": _("two different pairs: their four dice"),
+        "kind": _("{n} alike"),
+        "one_pair": _("two alike"),
+        "two_pairs": _("two different pairs"),
         "full_house": _("three of one face and two of another"),
         "straight": _("one of the runs {runs}"),
         "yam": _("five alike"),
-        "sum": _("any dice: the sum of all dice"),
-    }[kind]
-    runs = " / ".join("".join(str(v) for v in sorted(run)) for run in row.runs)
-    what = what.format(n=row.n, runs=runs)
-    if kind == "sum" or (kind == "kind" and points in ("sum", "matched") and not bonus):
-        return str(what)
+        "sum": _("any dice"),
+    }[kind].format(n=row.n, runs=runs)
     if isinstance(points, tuple):
         p = list(points) + [points[-1]] * 3
         score = _("{points} after roll 1, {points2} after roll 2, {points3} after roll 3").format(
             points=p[0] + bonus, points2=p[1] + bonus, points3=p[2] + bonus
         )
-    elif points == "sum":
-        score = _("the sum of all dice + {bonus}").format(bonus=bonus) if bonus else _("the sum of all dice")
+        return f"{what}: {score}"
+    if points == "sum":
+        score = _("the sum of all dice")
     elif points == "matched":
-        score = _("the sum of all dice + {bonus}").format(bonus=bonus)  # matched dice + bonus (two pairs, kinds)
-        if kind in ("two_pairs", "kind", "one_pair"):
-            score = f"+{bonus}" if bonus else ""
+        score = {
+            "kind": _("the {n} matching dice"),
+            "one_pair": _("the highest pair"),
+            "two_pairs": _("their four dice"),
+            "yam": _("the five dice"),
+        }[kind].format(n=row.n)
     else:
-        score = _("{points} points").format(points=int(points) + bonus)
-    return f"{what}: {score}" if score and not str(score).startswith("+") else f"{what} {score}".strip()
+        return f"{what}: " + _("{points} points").format(points=int(points) + bonus)
+    if bonus:
+        score = _("{score} + {bonus}").format(score=score, bonus=bonus)
+    return f"{what}: {score}"
 
 
 def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> dict[str, Any]:

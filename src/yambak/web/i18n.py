@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from functools import cache
 
 from babel import negotiate_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from . import LOCALE
+from . import LOCALE, STATIC
 
 LANGUAGES = {
     "en": "English",
@@ -292,69 +293,20 @@ def localize_error(data: dict, lang: str) -> dict:
     return out
 
 
-# Strings the browser script shows: translated on the server, handed to the page as JSON.
-JS_STRINGS = [
-    "Roll",
-    "Rolls left: {n}",
-    "Your turn",
-    "{name}'s turn",
-    "Waiting for {name}",
-    "Die {n}: {value}",
-    "held",
-    "not held",
-    "Announce",
-    "Withdraw",
-    "Announced: {box}",
-    "Score {value} in {box}",
-    "Upper",
-    "Bonus",
-    "Total",
-    "Minimax",
-    "Extra bonus",
-    "Match points",
-    "Winner",
-    "Winners",
-    "Game over",
-    "Rematch",
-    "Only announce boxes are left: announce one before rolling again.",
-    "{column} boxes can only be filled right now (after roll {roll}).",
-    "{box} would zero both {high} and {low}.",
-    "{box} would score 0: min must stay below max.",
-    "Connection lost, reconnecting…",
-    "Connected",
-    "Spectating",
-    "Round {n}: the same dice",
-    "rolls",
-    "Sheet of {name}",
-    "Strike {box} for 0",
-    "Bot",
-    "{name} (bot) is thinking…",
-    "Playing all at once: duplicate table",
-    "upper bonus: {sum} of {threshold}",
-    "Error",
-    "Roll the dice to start your turn.",
-    "Choose a box.",
-    "Roll again or choose a box.",
-    # the score-keeper (keeper.js)
-    "Refused",
-    "Type all {n} dice first.",
-    "Player",
-    "Correcting entry {n} of {name}",
-    "{name}: type the dice, then tap a box",
-    "{n} entries waiting to be sent",
-    "Offline: entries are kept and sent when the network returns",
-    "Die {n}",
-    "Roll number",
-    "Just the score (0)",
-    "Undo last entry",
-    "Cancel correction",
-    "Box",
-    "Save correction",
-    "roll {n}",
-    "Correction of entry {n}",
-    "pending",
-    "Correct entry {n}",
-]
+# Strings the browser scripts show: every literal `T("...")` in web/static/*.js, translated on the
+# server and handed to the page as JSON (no list to keep in step by hand).
+_T_CALL = re.compile(r'\bT\(\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _js_strings() -> list[str]:
+    found: dict[str, None] = {}
+    for path in sorted(STATIC.glob("*.js")):
+        for m in _T_CALL.finditer(path.read_text(encoding="utf-8")):
+            found[m.group(1).encode().decode("unicode_escape") if "\\" in m.group(1) else m.group(1)] = None
+    return list(found)
+
+
+JS_STRINGS = _js_strings()
 
 
 def js_strings(lang: str) -> dict[str, str]:

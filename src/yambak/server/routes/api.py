@@ -111,6 +111,12 @@ async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, 
     return {"id": new.id, "url": f"/t/{new.id}"}
 
 
+@router.get("/tables/{table_id}/review")
+async def review(table_id: str, manager: Manager) -> dict[str, Any]:
+    table = manager.get(table_id)
+    return await manager.review(table)
+
+
 @router.get("/tables/{table_id}/record")
 def record(table_id: str, manager: Manager) -> JSONResponse:
     return record_response(manager, table_id)

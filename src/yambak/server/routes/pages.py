@@ -10,9 +10,10 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from ...rules import RulesetError, preset_ids
+from ...rules import RulesetError, load_ruleset, preset_ids
 from ...rules.loader import preset_data
 from ...web import TEMPLATES
+from ...web.howto import howto
 from ...web.i18n import (
     LANGUAGES,
     NAME_ERROR,
@@ -247,3 +248,52 @@ async def rematch_form(table_id: str, manager: Manager, tokens: Tokens) -> Respo
 @router.get("/t/{table_id}/record.json")
 def record_download(table_id: str, manager: Manager) -> JSONResponse:
     return record_response(manager, table_id)
+
+
+@router.get("/t/{table_id}/review", response_class=HTMLResponse)
+async def review_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> Response:
+    """After the game: every decision that had a choice, what it lost, the biggest mistakes on the sheet."""
+    table = _find(manager, table_id)
+    if table is None:
+        return _render(request, "missing.html", lang, status=404)
+    if not table.state.finished:
+        return RedirectResponse(f"/t/{table.id}", status_code=303)
+    seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))
+    view = table_view(table, seats)
+    boot = {
+        "table": table.id,
+        "seats": sorted(seats),
+        "view": view,
+        "review": await manager.review(table),
+        "labels": labels(lang),
+        "strings": js_strings(lang),
+    }
+    return _render(
+        request,
+        "review.html",
+        lang,
+        table=table,
+        view=view,
+        rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
+        boot=boot_json(boot),
+    )
+
+
+@router.get("/rules/{preset}", response_class=HTMLResponse)
+def how_to_play(request: Request, preset: str, lang: Lang) -> HTMLResponse:
+    """How to play a preset, written from its data in the page's language."""
+    if preset not in preset_ids():
+        return _render(request, "missing.html", lang, status=404)
+    rules = load_ruleset(preset)
+    data = preset_data(preset)
+    return _render(
+        request,
+        "howto.html",
+        lang,
+        rules=rules,
+        title=ruleset_name(preset, rules.name, lang),
+        description=ruleset_description(preset, data.get("description", ""), lang),
+        page=howto(rules, lang, labels(lang)),
+        schema=option_schema(preset, lang),
+        boot=boot_json({"strings": {}, "labels": labels(lang)}),
+    )

@@ -14,7 +14,7 @@ import logging
 import random
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,6 +139,7 @@ class TableManager:
         self.store = store
         self.settings = settings
         self.tables: dict[str, LiveTable] = {}
+        self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         # The loop the bots run on: set at startup, so that a route running in a worker thread
         # (a plain `def` route) can still hand its bots to it.
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -394,6 +395,21 @@ class TableManager:
             if event.type == "scored":
                 table.last_entry = time.monotonic()
         self.schedule_bots(table)
+
+    async def review(self, table: LiveTable) -> dict[str, Any]:
+        """The coach's review of a finished game (computed once, then kept)."""
+        from ...coach import review
+
+        if not table.state.finished:
+            raise TableError("table/not-finished", "the review is ready when the game is over", 409)
+        cached = self.reviews.get(table.id)
+        if cached is None:
+            result = await asyncio.to_thread(review, record_of(table.state))
+            cached = result.to_dict(len(table.state.players))
+            self.reviews[table.id] = cached
+            while len(self.reviews) > 200:
+                self.reviews.popitem(last=False)
+        return cached
 
     async def advise(self, table: LiveTable, conn_seats: set[int], msg: schema.AdviseMsg) -> dict[str, Any]:
         """The coach's advice for the seat's position (tables that allow hints), as the `advice` message."""

@@ -150,7 +150,8 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         view["winners"] = state.winners()
         view["column_winners"] = state.column_winners()
         view["rolloffs"] = {
-            target: [{str(seat): list(dice) for seat, dice in r} for r in rounds] for target, rounds in state.rolloffs
+            target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
+            for target, rounds in state.rolloffs
         }
     if state.simultaneous:
         view["rounds"] = _rounds(state, level)

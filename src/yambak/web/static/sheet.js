@@ -2,7 +2,7 @@
 // sticky header, short column headers (the full name on focus or long-press), one persistent
 // 44 px button per box (so focus survives every update), and arrow keys along rows and columns.
 // It draws what the page hands it; it knows no rule.
-import { el, setAttr, setText } from "./page.js";
+import { T, el, rowLabel, rowShort, setAttr, setText } from "./page.js";
 
 // model = {
 //   label: accessible name of the grid,
@@ -137,3 +137,43 @@ export class Sheet {
 
   focusBox(key) { const c = this.cells.get(key); if (c) c.node.focus(); }
 }
+
+// The rows of a sheet: the rules' rows with the upper sum and bonus after the upper section,
+// Yamb's minimax line, the yams bonus (players side by side) and the total.
+export function sheetRows(view, perPlayer) {
+  const rules = view.rules;
+  const rows = [];
+  const upperRows = rules.rows.filter((r) => r.upper);
+  rules.rows.forEach((r) => {
+    rows.push({ key: r.id, label: rowLabel(r.id), short: rowShort(r.id) });
+    if (r.upper && r.id === upperRows[upperRows.length - 1].id) {
+      rows.push({ key: "#upper", label: T("Upper"), sum: true });
+      if (rules.upper_bonus) rows.push({ key: "#bonus", label: T("Bonus"), sum: true });
+    }
+  });
+  if (rules.minimax) rows.push({ key: "#minimax", label: T("(Max − Min) × Ones"), short: T("Minimax"), sum: true });
+  if (view.players.some((p) => p.extra_bonus != null) && perPlayer) rows.push({ key: "#extra", label: T("Yams bonus"), sum: true });
+  rows.push({ key: "#total", label: T("Total"), sum: true, cls: "total" });
+  return rows;
+}
+
+// A sum row's cell, from the engine's column scores as the server sends them.
+export function sumCell(view, rowKey, p, col, perPlayer) {
+  const ub = view.rules.upper_bonus;
+  if (rowKey === "#upper") {
+    if (col.upper == null) return { text: "▒" };
+    const sub = ub ? `/${ub.threshold}` : "";
+    const label = ub ? (col.bonus_to_go ? T("upper section {sum}: {n} more for the bonus", { sum: col.upper, n: col.bonus_to_go }) : T("upper section {sum}: bonus reached", { sum: col.upper })) : String(col.upper);
+    return { text: String(col.upper), sub, label, tdCls: col.bonus_to_go === 0 ? "reached" : "" };
+  }
+  if (rowKey === "#bonus") {
+    if (col.bonus == null) return { text: "▒" };
+    return { text: col.bonus ? `+${col.bonus}` : "–", tdCls: col.bonus ? "reached" : "",
+      label: col.bonus ? T("Bonus: +{n}", { n: col.bonus }) : T("{n} more for the bonus", { n: col.bonus_to_go }) };
+  }
+  if (rowKey === "#minimax") return { text: col.minimax == null ? "" : String(col.minimax) };
+  if (rowKey === "#extra") return { text: p.extra_bonus ? `+${p.extra_bonus}` : "0" };
+  if (perPlayer) return { text: p.total == null ? "▒" : String(p.total) };
+  return { text: col.total == null ? "▒" : String(col.total) };
+}
+

@@ -4,7 +4,7 @@
 import { boot, T, rowLabel, colLabel, rowShort, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr,
   settings, wireSettings, say, toast } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
-import { Sheet } from "./sheet.js";
+import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
 let view = boot.view;
 let mine = boot.seats;
@@ -332,18 +332,7 @@ function renderSheet() {
     const cls = (perPlayer ? s === (me ?? view.current) : false) ? "me-col" : "";
     columns.push({ key, seat: s, col: c.id, short: perPlayer ? p.name : colShort(c.id), full: perPlayer ? p.name : colLabel(c.id), cls });
   }
-  const rows = [];
-  const upperRows = rules.rows.filter((r) => r.upper);
-  rules.rows.forEach((r, i) => {
-    rows.push({ key: r.id, label: rowLabel(r.id), short: rowShort(r.id) });
-    if (r.upper && r.id === upperRows[upperRows.length - 1].id) {
-      rows.push({ key: "#upper", label: T("Upper"), sum: true });
-      if (rules.upper_bonus) rows.push({ key: "#bonus", label: T("Bonus"), sum: true });
-    }
-  });
-  if (rules.minimax) rows.push({ key: "#minimax", label: T("(Max − Min) × Ones"), short: T("Minimax"), sum: true });
-  if (view.players.some((p) => p.extra_bonus != null) && perPlayer) rows.push({ key: "#extra", label: T("Yams bonus"), sum: true });
-  rows.push({ key: "#total", label: T("Total"), sum: true, cls: "total" });
+  const rows = sheetRows(view, perPlayer);
   const colByKey = Object.fromEntries(columns.map((c) => [c.key, c]));
   const bestBox = hintsOn() && advice && advice.best && advice.best.box;
   const mistakes = new Set(view.review_marks || []);
@@ -354,7 +343,7 @@ function renderSheet() {
       const c = colByKey[colKey];
       const p = view.players[c.seat];
       const col = p.columns[c.col];
-      if (rowKey.startsWith("#")) return sumCell(rowKey, p, col);
+      if (rowKey.startsWith("#")) return sumCell(view, rowKey, p, col, perPlayer);
       const box = `${c.col}.${rowKey}`;
       const cell = col.boxes[rowKey];
       const name = `${perPlayer && view.players.length > 1 ? p.name + ", " : ""}${boxLabel(box)}`;
@@ -395,25 +384,6 @@ function renderSheet() {
   }
   setText(g, parts.join(" · "));
   g.hidden = !parts.length;
-}
-
-function sumCell(rowKey, p, col) {
-  const ub = view.rules.upper_bonus;
-  if (rowKey === "#upper") {
-    if (col.upper == null) return { text: "▒" };
-    const sub = ub ? `/${ub.threshold}` : "";
-    const label = ub ? (col.bonus_to_go ? T("upper section {sum}: {n} more for the bonus", { sum: col.upper, n: col.bonus_to_go }) : T("upper section {sum}: bonus reached", { sum: col.upper })) : String(col.upper);
-    return { text: String(col.upper), sub, label, tdCls: col.bonus_to_go === 0 ? "reached" : "" };
-  }
-  if (rowKey === "#bonus") {
-    if (col.bonus == null) return { text: "▒" };
-    return { text: col.bonus ? `+${col.bonus}` : "–", tdCls: col.bonus ? "reached" : "",
-      label: col.bonus ? T("Bonus: +{n}", { n: col.bonus }) : T("{n} more for the bonus", { n: col.bonus_to_go }) };
-  }
-  if (rowKey === "#minimax") return { text: col.minimax == null ? "" : String(col.minimax) };
-  if (rowKey === "#extra") return { text: p.extra_bonus ? `+${p.extra_bonus}` : "0" };
-  if (onePerPlayer()) return { text: p.total == null ? "▒" : String(p.total) };
-  return { text: col.total == null ? "▒" : String(col.total) };
 }
 
 // --- the coach ---------------------------------------------------------------------------------
@@ -517,7 +487,7 @@ function renderResults() {
   if (view.rules.match === "column_points") ex.push(T("Column points: each column's best total wins its points, the best grand total wins {n}; ties rolled off or shared.", { n: view.rules.total_points ?? "" }));
   for (const [target, rounds] of Object.entries(view.rolloffs || {})) {
     const where = target === "total" ? T("Total") : colLabel(target);
-    ex.push(T("Roll-off for {column}: {rounds}", { column: where, rounds: rounds.map((r) => Object.entries(r).map(([s, d]) => `${view.players[s].name} ${d.reduce((a, b) => a + b, 0)}`).join(" / ")).join("; ") }));
+    ex.push(T("Roll-off for {column}: {rounds}", { column: where, rounds: rounds.map((r) => Object.entries(r).map(([s, d]) => `${view.players[s].name} ${d.dice.join("")} (${d.pips})`).join(" / ")).join("; ") }));
   }
   for (const text of ex) parts.push(el("p", { class: "explain" }, text));
   const actions = el("div", { class: "actions" });
