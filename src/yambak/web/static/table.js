@@ -334,7 +334,7 @@ function renderSheet() {
   }
   const rows = sheetRows(view, perPlayer);
   const colByKey = Object.fromEntries(columns.map((c) => [c.key, c]));
-  const bestBox = hintsOn() && advice && advice.best && advice.best.box;
+  const bestBox = hintsOn() && advice && advice.boxes && advice.boxes.length ? advice.boxes[0].box : null;
   const mistakes = new Set(view.review_marks || []);
   sheet.render({
     label: perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: view.players[tab].name }),
