@@ -4,6 +4,7 @@ server, on a phone (390 x 844, touch) and a laptop (1280 x 800)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -244,3 +245,67 @@ def test_lobby_starts_a_solo_game_in_one_click_and_remembers_the_name(base_url, 
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     ready(page)
     assert page.locator(".chip").count() == 2 and page.locator("#sheet thead th").count() == 3
+
+
+LANGS = ["en", "nl", "fr", "de", "sv", "hr", "es", "it"]
+PRESETS = ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_sheet_fits_a_phone_in_every_language(base_url, new_page, lang):
+    """At 390 px: no sideways scrolling, the row labels and column headers in view, 44 px boxes."""
+    page = new_page(viewport=PHONE, touch=True, locale=lang)
+    for preset in PRESETS:
+        start(page, base_url, preset, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
+        act(page, lambda: page.click("#roll"))  # previews in the boxes: the widest the sheet gets
+        width, client = no_sideways_scroll(page)
+        assert width <= client, (preset, lang, width)
+        sizes = page.evaluate(
+            """() => { const t = document.querySelector('#sheet table').getBoundingClientRect();
+                const cells = [...document.querySelectorAll('#sheet button.cell')]
+                  .map((b) => b.getBoundingClientRect());
+                const labels = [...document.querySelectorAll('#sheet tbody th')].map((h) => h.getBoundingClientRect());
+                const heads = [...document.querySelectorAll('#sheet thead th')].map((h) => h.getBoundingClientRect());
+                return { right: t.right, minW: Math.min(...cells.map((c) => c.width)),
+                         minH: Math.min(...cells.map((c) => c.height)),
+                         labelsIn: labels.every((l) => l.left >= 0 && l.width > 20),
+                         headsIn: heads.every((h) => h.right <= innerWidth + 0.5) }; }"""
+        )
+        assert sizes["right"] <= 390 and sizes["labelsIn"] and sizes["headsIn"], (preset, lang, sizes)
+        assert sizes["minW"] >= 44 and sizes["minH"] >= 44, (preset, lang, sizes)
+
+
+def test_no_serious_accessibility_violations(base_url, new_page):
+    """axe-core on the lobby, a table mid-turn, the results and the review."""
+    import axe_playwright_python
+
+    axe = Path(axe_playwright_python.__file__).with_name("axe.min.js")
+
+    def violations(page):
+        page.add_script_tag(path=str(axe))
+        found = page.evaluate("async () => (await axe.run()).violations")
+        return [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in found
+            if v["impact"] in ("serious", "critical")
+        ]
+
+    page = new_page(viewport=PHONE, touch=True)
+    page.set_content("<main><button></button><img src='x.png'></main>")
+    assert {v[0] for v in violations(page)} >= {"button-name", "image-alt"}  # the check sees what is wrong
+    page.goto(base_url + "/")
+    assert violations(page) == []
+    table = start(page, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}])
+    act(page, lambda: page.click("#roll"))
+    page.click("#hint-toggle")
+    page.wait_for_selector("#coach .keeps .choice")
+    assert violations(page) == []
+    while wait_my_turn_or_end(page):
+        play_turn(page, holds=0)
+    page.wait_for_selector("#results:not([hidden])")
+    assert violations(page) == []
+    page.goto(f"{base_url}/t/{table}/review")
+    page.wait_for_selector("#mistakes li")
+    assert violations(page) == []
+    page.goto(f"{base_url}/rules/yammen")
+    assert violations(page) == []
