@@ -10,7 +10,7 @@ from yambak.server import Settings, create_app
 
 @pytest.fixture
 def settings(tmp_path) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False)
+    return Settings(database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0)
 
 
 @pytest.fixture
