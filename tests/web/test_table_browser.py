@@ -35,6 +35,14 @@ def _page(new_page, where: str, **kw):
 def test_a_whole_yams_game_by_clicks(base_url, new_page, where):
     page = _page(new_page, where)
     table = start(page, base_url, "yams")
+    if where == "laptop":  # dice and sheet side by side, the whole sheet in view without scrolling
+        box = page.evaluate(
+            """() => { const t = document.querySelector('#sheet tr.total').getBoundingClientRect();
+                       const d = document.querySelector('#dice').getBoundingClientRect();
+                       const s = document.querySelector('#sheet').getBoundingClientRect();
+                       return { totalBottom: t.bottom, dice: d.right, sheet: s.left, h: innerHeight }; }"""
+        )
+        assert box["totalBottom"] <= box["h"] and box["dice"] <= box["sheet"], box
     turns = 0
     while wait_my_turn_or_end(page):
         play_turn(page)
