@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import tomllib
 from typing import Any
@@ -191,6 +192,7 @@ def _table_page(
         rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
         boot=boot_json(boot),
         open_seats=view["open_seats"],
+        host=next((s.name for s in table.seats if s.kind == "human"), table.name),
         error=error,
     )
 
@@ -297,3 +299,15 @@ def how_to_play(request: Request, preset: str, lang: Lang) -> HTMLResponse:
         schema=option_schema(preset, lang),
         boot=boot_json({"strings": {}, "labels": labels(lang, preset)}),
     )
+
+
+@router.get("/t/{table_id}/qr.svg")
+def invite_qr(request: Request, table_id: str, manager: Manager) -> Response:
+    """The invite link as a QR code, for a friend across the table."""
+    import segno
+
+    table = manager.get(table_id)
+    url = str(request.base_url).rstrip("/") + f"/t/{table.id}"
+    buf = io.BytesIO()
+    segno.make(url, error="m").save(buf, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, title="yambak")
+    return Response(buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
