@@ -276,12 +276,15 @@ def test_every_sheet_fits_a_phone_in_every_language(base_url, new_page, lang):
                   .map((b) => b.getBoundingClientRect());
                 const labels = [...document.querySelectorAll('#sheet tbody th')].map((h) => h.getBoundingClientRect());
                 const heads = [...document.querySelectorAll('#sheet thead th')].map((h) => h.getBoundingClientRect());
-                return { right: t.right, minW: Math.min(...cells.map((c) => c.width)),
+                const cut = [...document.querySelectorAll('#sheet tbody th')]
+                  .filter((h) => h.scrollWidth > h.clientWidth + 1).map((h) => h.textContent);
+                return { right: t.right, minW: Math.min(...cells.map((c) => c.width)), cut,
                          minH: Math.min(...cells.map((c) => c.height)),
                          labelsIn: labels.every((l) => l.left >= 0 && l.width > 20),
                          headsIn: heads.every((h) => h.right <= innerWidth + 0.5) }; }"""
         )
         assert sizes["right"] <= 390 and sizes["labelsIn"] and sizes["headsIn"], (preset, lang, sizes)
+        assert sizes["cut"] == [], (preset, lang, sizes["cut"])  # every row label readable, none cut off
         assert sizes["minW"] >= 44 and sizes["minH"] >= 44, (preset, lang, sizes)
 
 
