@@ -31,4 +31,8 @@ class Settings:
     )
     rate_strikes: int = 20  # refused messages over the limit before the socket is closed
     history: int = 200  # events kept per table for reconnecting clients
+    # several processes: Redis carries actions to a table's owner and its events to every process
+    redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))
+    lease_seconds: float = field(default_factory=lambda: float(_env("LEASE_SECONDS", "3")))  # a dead owner's tables
+    snapshot_every: int = field(default_factory=lambda: int(_env("SNAPSHOT_EVERY", "50")))  # events between records
     secure_cookies: bool = False

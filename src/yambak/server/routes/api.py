@@ -68,7 +68,7 @@ def list_tables(manager: Manager) -> dict[str, Any]:
 
 @router.post("/tables", status_code=201, dependencies=[Depends(check_rate)])
 async def create_table(body: TableIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
-    table, new = manager.create(
+    table, new = await manager.acreate(
         body.name, body.preset, body.options, [s.model_dump() for s in body.seats], body.listed, body.duplicate
     )
     manager.schedule_bots(table)
