@@ -70,6 +70,7 @@ class Stats:
         self.seen: dict[str, dict[int, str]] = {}  # table -> version -> the event as seen
         self.twice = 0  # a version delivered twice on one socket
         self.mismatch = 0  # two clients saw different events for one version
+        self.lag: list[float] = []  # the load generator's own event-loop delays (its share of the latency)
 
 
 class Cluster:
@@ -135,7 +136,7 @@ async def play_seat(cluster: Cluster, table: str, seat: int, token: str, think: 
                 if await _play(ws, table, seat, think, stats, rng):
                     stats.connected -= 1
                     return
-        except (OSError, websockets.ConnectionClosed, TimeoutError, asyncio.TimeoutError):
+        except (OSError, websockets.ConnectionClosed, TimeoutError):
             pass
         stats.reconnects += 1
         await asyncio.sleep(0.2 + rng.random() * 0.3)
@@ -153,7 +154,7 @@ async def _play(ws, table: str, seat: int, think: float, stats: Stats, rng: rand
     while True:
         try:
             msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
-        except (websockets.ConnectionClosed, TimeoutError, asyncio.TimeoutError):
+        except (websockets.ConnectionClosed, TimeoutError):
             return False
         kind = msg["type"]
         if kind == "error":
@@ -225,12 +226,20 @@ async def chaos(cluster: Cluster, every: float, stop: asyncio.Event, kills: list
         await asyncio.to_thread(victim.start)
 
 
+async def lag_monitor(stats: Stats, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        t = time.perf_counter()
+        await asyncio.sleep(0.01)
+        stats.lag.append(time.perf_counter() - t - 0.01)
+
+
 async def main_async(args: argparse.Namespace, cluster: Cluster, stats: Stats) -> tuple[float, float, int]:
     await create_tables(cluster, args.players // 2 * args.games, args.preset)
     cpu0 = cluster.cpu()
     start = time.perf_counter()
     per_game = args.players // 2
     stop, kills = asyncio.Event(), []
+    lag_task = asyncio.create_task(lag_monitor(stats, stop))
     chaos_task = asyncio.create_task(chaos(cluster, args.kill_every, stop, kills)) if args.kill_every else None
     for g in range(args.games):
         batch = TOKENS[g * per_game : (g + 1) * per_game]
@@ -238,21 +247,34 @@ async def main_async(args: argparse.Namespace, cluster: Cluster, stats: Stats) -
             *[play_seat(cluster, t, s, tok, args.think, stats) for t, seats in batch for s, tok in seats]
         )
     stop.set()
+    await lag_task
     if chaos_task is not None:
         await chaos_task
     return time.perf_counter() - start, cluster.cpu() - cpu0, len(kills)
 
 
-def lease_moves(cluster: Cluster) -> float:
-    total = 0.0
+def server_metrics(cluster: Cluster) -> tuple[float, dict[float, float]]:
+    """Lease moves, and the servers' own action latency histogram (cumulative counts per bucket bound)."""
+    moves, buckets = 0.0, Counter()
     for s in cluster.live():
         try:
             for line in httpx.get(s.base + "/metrics", timeout=5).text.splitlines():
                 if line.startswith("yambak_lease_moves_total"):
-                    total += float(line.split()[-1])
+                    moves += float(line.split()[-1])
+                elif line.startswith("yambak_action_seconds_bucket"):
+                    bound = line.split('le="')[1].split('"')[0]
+                    buckets[float(bound)] += float(line.split()[-1])
         except httpx.HTTPError:
             pass
-    return total
+    return moves, buckets
+
+
+def bucket_quantile(buckets: dict[float, float], q: float) -> str:
+    total = buckets.get(float("inf"), 0)
+    for bound in sorted(buckets):
+        if total and buckets[bound] >= q * total:
+            return f"<= {bound * 1000:.0f} ms" if bound != float("inf") else "> 5 s"
+    return "n/a"
 
 
 def check(db: str, stats: Stats) -> tuple[int, int, int, int, int]:
@@ -309,7 +331,7 @@ def main() -> int:
         except ImportError:
             pass
         elapsed, cpu, kills = asyncio.run(main_async(args, cluster, stats))
-        moves = lease_moves(cluster)
+        moves, buckets = server_metrics(cluster)
     finally:
         for s in servers:
             s.stop()
@@ -327,6 +349,15 @@ def main() -> int:
     print(
         f"  with all players in     : p50 {q(0.50):.1f} ms, p99 {q(0.99):.1f} ms, max {lat[-1] * 1000:.1f} ms "
         f"({len(stats.steady)} actions; the rest were sent while players were still arriving)"
+    )
+    print(
+        f"  inside the servers      : p50 {bucket_quantile(buckets, 0.5)}, p99 {bucket_quantile(buckets, 0.99)} "
+        "(the owner: lock, engine, commit, broadcast)"
+    )
+    lag = sorted(stats.lag) or [0.0]
+    print(
+        f"load generator loop lag   : p50 {lag[len(lag) // 2] * 1000:.1f} ms, "
+        f"p99 {lag[int(0.99 * len(lag))] * 1000:.1f} ms, max {lag[-1] * 1000:.1f} ms (included in the latencies above)"
     )
     print(f"lease moves               : {moves:.0f}; processes killed: {kills}; client reconnects: {stats.reconnects}")
     print(f"refused actions           : {len(stats.errors)} {sorted(set(stats.errors))[:5]}")
