@@ -74,6 +74,7 @@ def _extensions() -> list[Callable[[argparse._SubParsersAction], None]]:  # type
         "yambak.server.commands",
         "yambak.bots.commands",
         "yambak.terminal.commands",
+        "yambak.verify",
     ):
         try:
             mod = __import__(module, fromlist=["register"])

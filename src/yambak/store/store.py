@@ -414,6 +414,13 @@ class Store:
         return op
 
     @staticmethod
+    def fairness_op(table_id: str, fairness: dict[str, Any]) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(update(GameTable).where(GameTable.id == table_id).values(fairness=fairness))
+
+        return op
+
+    @staticmethod
     def set_rematch_op(table_id: str, rematch: str) -> Op:
         def op(conn: Connection) -> None:
             conn.execute(update(GameTable).where(GameTable.id == table_id).values(rematch=rematch))

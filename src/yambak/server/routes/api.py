@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..deps import AppSettings, Manager, Tokens, add_tokens, check_rate
-from ..tables.manager import LiveTable, TableError, TableManager, hash_token, record_of
+from ..tables.manager import LiveTable, TableError, TableManager, hash_token
 from ..tables.view import table_view
 
 router = APIRouter(prefix="/api")
@@ -50,7 +50,7 @@ def record_response(manager: TableManager, table_id: str) -> JSONResponse:
     if table.state.simultaneous and not table.state.finished:  # it would reveal dice still to come
         raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
     headers = {"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'}
-    return JSONResponse(record_of(table.state), headers=headers)
+    return JSONResponse(manager.record(table), headers=headers)
 
 
 async def start_rematch(manager: TableManager, table_id: str, tokens: list[str]) -> LiveTable:
@@ -82,7 +82,8 @@ async def create_table(body: TableIn, manager: Manager, tokens: Tokens, settings
 @router.get("/tables/{table_id}")
 def get_table(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
     table = manager.get(table_id)
-    return table_view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
+    view = table_view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
+    return {**view, "fairness": manager.fairness(table)}
 
 
 @router.post("/tables/{table_id}/join", dependencies=[Depends(check_rate)])

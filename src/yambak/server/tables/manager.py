@@ -31,8 +31,10 @@ from ...bots import LEVELS, POLICIES, choose_action
 from ...engine import (
     DuplicateDice,
     Event,
+    FairDice,
     GameState,
     IllegalAction,
+    Nonce,
     SecureDice,
     new_game,
     replay,
@@ -101,6 +103,7 @@ class LiveTable:
     inbox: deque = field(default_factory=deque)  # a mirror's events from the owner, in order
     drain: asyncio.Task | None = None
     touched: float = field(default_factory=time.monotonic)
+    fairness: FairDice | None = None  # the table's dice commitment (None for tables older than fair dice)
 
     def seats_for(self, hashes: set[str]) -> set[int]:
         return {s.seat for s in self.seats if s.token_hash is not None and s.token_hash in hashes}
@@ -130,8 +133,16 @@ def record_of(state: GameState) -> dict[str, Any]:
 def _replay_events(state: GameState, events: list[EventRow]) -> GameState:
     """Re-apply stored events with the dice they recorded (exact, mid-turn included)."""
     for e in events:
-        state, _ = state.apply(Event.from_dict(e.data).to_action())
+        if e.type != "nonce":  # fair dice: a player's nonce changes the dice source, not the game
+            state, _ = state.apply(Event.from_dict(e.data).to_action())
     return state
+
+
+def _fair_dice(fairness: dict[str, Any] | None, duplicate: bool) -> FairDice | None:
+    if not fairness or not fairness.get("seed"):
+        return None
+    nonces = tuple(Nonce(n["seat"], n["nonce"]) for n in fairness.get("nonces", []))
+    return FairDice(fairness["seed"], nonces, duplicate)
 
 
 def _rolloffs_json(state: GameState) -> list[Any]:
@@ -180,8 +191,9 @@ class TableManager:
         record["players"] = [s.name for s in row.seats]  # names live in the seat rows
         state = replay(record, simultaneous=row.duplicate)
         state = _replay_events(state, after)
+        table.fairness = _fair_dice(row.fairness, row.duplicate)
         if owned:
-            state = state.with_dice(self._dice(row.duplicate, row.seed))
+            state = state.with_dice(table.fairness or self._dice(row.duplicate, row.seed))
         table.name, table.listed, table.seats, table.state = row.name, row.listed, row.seats, state
         table.seed, table.rematch, table.owned = row.seed, row.rematch, owned
         table.version = after[-1].version if after else row.version
@@ -379,12 +391,16 @@ class TableManager:
                 rows.append(SeatRow(i, "open", f"Seat {i + 1}"))
             else:
                 raise TableError("input/seats", f"unknown seat kind {str(kind)[:20]!r}")
-        seed = secrets.token_hex(16) if duplicate else None
-        state = new_game(rules, [r.name for r in rows], dice=self._dice(duplicate, seed), simultaneous=bool(duplicate))
+        # Fair dice (engine/fairness.py): a CSPRNG seed, committed to now, revealed when the game ends.
+        fair = FairDice(secrets.token_hex(32), (), bool(duplicate))
+        state = new_game(rules, [r.name for r in rows], dice=fair, simultaneous=bool(duplicate))
         table_id = secrets.token_urlsafe(12)
-        table = LiveTable(table_id, name, bool(listed), rows, state, 0, seed, seat_version=[0] * len(rows))
+        table = LiveTable(table_id, name, bool(listed), rows, state, 0, None, seat_version=[0] * len(rows))
         table.recent = deque(maxlen=self.settings.history)
-        row = TableRow(table_id, name, rules.spec, bool(listed), bool(duplicate), seed, record_of(state), seats=rows)
+        table.fairness = fair
+        secret = {**fair.block(revealed=False), "seed": fair.seed}  # stored; sent to no one before the end
+        row = TableRow(table_id, name, rules.spec, bool(listed), bool(duplicate), None, self.record(table), seats=rows)
+        row.fairness = secret
         return table, tokens, row
 
     def create(
@@ -476,7 +492,7 @@ class TableManager:
 
     # --- acting --------------------------------------------------------------------------------
 
-    async def act(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg) -> None:
+    async def act(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg) -> None:
         """Validate and apply one action; raises TableError or IllegalAction and changes nothing then."""
         if msg.seat not in conn_seats:  # checked here too: a forwarded action names only seats held here
             raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
@@ -488,7 +504,7 @@ class TableManager:
                 pass
         await self._forward(table, "act", {"seats": sorted(conn_seats), "msg": msg.model_dump()})
 
-    async def _act_local(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg) -> None:
+    async def _act_local(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg) -> None:
         start = time.perf_counter()
         async with table.lock:
             if not table.owned:
@@ -497,6 +513,9 @@ class TableManager:
                 raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
             if msg.seat >= len(table.seats):
                 raise TableError("auth/not-your-seat", f"there is no seat {msg.seat}")
+            if isinstance(msg, schema.NonceMsg):
+                await self._nonce(table, msg)
+                return
             new_state, event = table.state.apply(schema.to_action(msg))  # game over, turn, legality
             expected = table.expected_version(msg.seat)
             if not expected <= msg.v <= table.version:
@@ -506,17 +525,58 @@ class TableManager:
         metrics.LATENCY.observe(time.perf_counter() - start)
         self.schedule_bots(table)
 
+    def record(self, table: LiveTable, state: GameState | None = None) -> dict[str, Any]:
+        """The table's game record, with its dice commitment (the seed revealed once the game is over)."""
+        state = state or table.state
+        out = record_of(state)
+        if table.fairness is not None:
+            out["fairness"] = table.fairness.block(revealed=state.finished)
+        return out
+
+    def fairness(self, table: LiveTable) -> dict[str, Any] | None:
+        """What every viewer sees of the dice commitment (the seed only after the game)."""
+        return table.fairness.block(revealed=table.state.finished) if table.fairness else None
+
     def _snapshot(self, table: LiveTable, state: GameState, version: int) -> dict[str, Any] | None:
         """The record to store beside event `version`: every `snapshot_every` events, and at the end."""
         if state.finished or version % max(1, self.settings.snapshot_every) == 0:
-            return record_of(state)
+            return self.record(table, state)
         return None
 
-    async def _commit(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> None:
+    async def _nonce(self, table: LiveTable, msg: schema.NonceMsg) -> None:
+        """A player's nonce for the fair dice: once per seat, before the game's first roll, logged as an event."""
+        fair = table.fairness
+        if fair is None:
+            raise TableError("fair/none", "this table's dice take no nonces")
+        if table.state.serial > 0:
+            raise TableError("fair/too-late", "nonces are mixed in before the first roll of the game")
+        if any(n.seat == msg.seat for n in fair.nonces):
+            raise TableError("fair/already", f"seat {msg.seat} has given its nonce")
+        expected = table.expected_version(msg.seat)
+        if not expected <= msg.v <= table.version:
+            raise TableError("stale/version", f"you acted on version {msg.v}: resync", v=table.version)
+        fair = fair.with_nonce(Nonce(msg.seat, msg.nonce.lower()))
+        event = {"type": "nonce", "player": msg.seat, "nonce": msg.nonce.lower(), "roll": 0, "game_over": False}
+        secret = {**fair.block(revealed=False), "seed": fair.seed}
+        table.fairness, before = fair, table.fairness
+        try:
+            await self._commit(table, table.state.with_dice(fair), event, Store.fairness_op(table.id, secret))
+        except BaseException:
+            table.fairness = before
+            raise
+
+    async def _commit(self, table: LiveTable, state: GameState, event: dict[str, Any], also: Any = None) -> None:
         """Store the event (the caller holds the table's lock), then apply and broadcast it."""
         version = table.version + 1
         snapshot = self._snapshot(table, state, version)
         op = Store.append_op(table.id, version, event["player"], event["type"], event, snapshot, state.finished)
+        if also is not None:  # another write in the same transaction
+            first = op
+
+            def op(conn: Any) -> None:
+                first(conn)
+                also(conn)
+
         try:
             await self.store.write(op)
         except StoreConflict as exc:  # another process wrote this version: ours is not the live state
@@ -573,12 +633,15 @@ class TableManager:
         """What a (re)joining client needs: the events it missed, or the full state."""
         seats = frozenset(conn.seats)
         view = table_view(table, seats)
+        out = schema.state(table.version, view)
         if since is not None and since <= table.version:
             oldest = table.recent[0][0] if table.recent else table.version + 1
             if since == table.version or since + 1 >= oldest:
                 missed = [{"v": v, "event": public_event(e, table.state, seats)} for v, e in table.recent if v > since]
-                return schema.events(table.version, missed, view)
-        return schema.state(table.version, view)
+                out = schema.events(table.version, missed, view)
+        if table.fairness is not None:
+            out["fairness"] = self.fairness(table)  # the commitment, from the start
+        return out
 
     # --- several processes: forwarding to the owner, following it, taking over --------------------
 
@@ -646,7 +709,12 @@ class TableManager:
         if version != table.version + 1:  # a gap: the log has what was missed
             await self._refresh_locked(table)
             return
-        state, _ = table.state.apply(Event.from_dict(event).to_action())
+        if event["type"] == "nonce":
+            if table.fairness is not None:
+                table.fairness = table.fairness.with_nonce(Nonce(event["player"], event["nonce"]))
+            state = table.state
+        else:
+            state, _ = table.state.apply(Event.from_dict(event).to_action())
         if "rolloffs" in message:
             state = dataclasses.replace(state, rolloffs=_rolloffs_of(message["rolloffs"]))
         table.state, table.version = state, version

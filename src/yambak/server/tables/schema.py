@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ...engine import Action, Announce, Hold, Release, Roll, Score, Withdraw
+from ...engine.fairness import NONCE_PATTERN
 
 Seat = Annotated[int, Field(ge=0, le=63)]
 Version = Annotated[int, Field(ge=0)]
@@ -80,13 +81,22 @@ class ScoreMsg(_Msg):
     strike: bool = False
 
 
+class NonceMsg(_Msg):
+    """Fair dice: a seated player's contribution, mixed into every roll (before the game's first roll)."""
+
+    type: Literal["nonce"]
+    seat: Seat
+    v: Version
+    nonce: Annotated[str, Field(pattern=NONCE_PATTERN)]
+
+
 ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg
 ClientMessage = Annotated[
-    Hello | Ping | RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg,
+    Hello | Ping | RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg | NonceMsg,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = frozenset({"hello", "ping", "roll", "hold", "release", "announce", "withdraw", "score"})
+MESSAGE_TYPES = frozenset({"hello", "ping", "roll", "hold", "release", "announce", "withdraw", "score", "nonce"})
 
 
 def to_action(msg: ActionMsg) -> Action:
