@@ -22,6 +22,8 @@ def _serve(args: argparse.Namespace) -> int:
         settings.bot_delay = args.bot_delay
     if args.redis:
         settings.redis_url = args.redis
+    os.environ.setdefault("YAMBAK_GC_FULL_SECONDS", "300")  # a long-lived server: see app.tune_gc
+    settings.gc_full_seconds = float(os.environ["YAMBAK_GC_FULL_SECONDS"])
     if args.workers is not None and args.workers > 1:
         return _serve_workers(args, settings)
     setup_logs(args.log_format)

@@ -19,7 +19,17 @@ from prometheus_client import (
     multiprocess,
 )
 
-__all__ = ["ACTIONS", "CONNECTIONS", "CONTENT_TYPE", "FORWARDED", "LATENCY", "LEASE_MOVES", "TABLES", "render"]
+__all__ = [
+    "ACTIONS",
+    "CONNECTIONS",
+    "CONTENT_TYPE",
+    "FORWARDED",
+    "GC_PAUSE",
+    "LATENCY",
+    "LEASE_MOVES",
+    "TABLES",
+    "render",
+]
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
@@ -33,6 +43,12 @@ FORWARDED = Counter("yambak_forwarded", "Requests forwarded to the process that 
 LEASE_MOVES = Counter("yambak_lease_moves", "Tables and sheets this process took over from another (dead) owner")
 TABLES = Gauge("yambak_tables", "Tables and sheets in memory", ["role"], multiprocess_mode="livesum")
 CONNECTIONS = Gauge("yambak_connections", "Open WebSocket connections", multiprocess_mode="livesum")
+GC_PAUSE = Histogram(
+    "yambak_gc_pause_seconds",
+    "Pauses of Python's cyclic garbage collector (the event loop waits for them)",
+    ["generation"],
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
 
 
 def render() -> tuple[bytes, str]:

@@ -35,4 +35,7 @@ class Settings:
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))
     lease_seconds: float = field(default_factory=lambda: float(_env("LEASE_SECONDS", "3")))  # a dead owner's tables
     snapshot_every: int = field(default_factory=lambda: int(_env("SNAPSHOT_EVERY", "50")))  # events between records
+    # Python's full garbage collection on a timer (seconds; 0: Python's own schedule), see app.tune_gc;
+    # `yambak serve` makes it 300 unless the environment says otherwise
+    gc_full_seconds: float = field(default_factory=lambda: float(_env("GC_FULL_SECONDS", "0")))
     secure_cookies: bool = False
