@@ -105,8 +105,10 @@ def choose(turn: dict | None, rng: random.Random) -> dict:
     return {"type": "roll"}
 
 
-def note(stats: Stats, table: str, version: int, event: dict, seen_here: set[int]) -> None:
-    if version in seen_here:
+def note(stats: Stats, table: str, version: int, event: dict, seen_here: set[int], live: bool = True) -> None:
+    """An event a client saw. A live broadcast must be new on its socket; a resync may repeat what the
+    socket saw while the client's hello was on its way (clients keep the newest version)."""
+    if live and version in seen_here:
         stats.twice += 1
     seen_here.add(version)
     text = json.dumps(event, sort_keys=True)
@@ -174,7 +176,7 @@ async def _play(ws, table: str, seat: int, think: float, stats: Stats, rng: rand
                 pending = None
         elif kind == "events":
             for e in msg["events"]:
-                note(stats, table, e["v"], e["event"], seen_here)
+                note(stats, table, e["v"], e["event"], seen_here, live=False)
             pending = None
         elif kind == "state":
             pending = None
