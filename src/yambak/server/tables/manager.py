@@ -588,11 +588,17 @@ class TableManager:
         table.version = version
         table.seat_version[event["player"]] = version
         table.recent.append((version, event))
+        shared = None
         try:
-            self._broadcast_event(table, version, event)
+            shared = self._broadcast_event(table, version, event)
+            if shared is None and self.cluster is not None and not state.simultaneous:
+                # every viewer anywhere sees the same: the view is made once, here, for every process
+                shared = dumps(schema.event(version, event, table_view(table)))
         except Exception:  # stored and applied: clients that miss it will resync
             log.exception("broadcast failed at %s", table.id)
         message: dict[str, Any] = {"kind": "event", "v": version, "event": event}
+        if shared is not None:
+            message["text"] = shared
         if state.finished and state.rolloffs:
             message["rolloffs"] = _rolloffs_json(state)
         self._publish(table, message)
@@ -610,9 +616,15 @@ class TableManager:
 
         return view_for
 
-    def _broadcast_event(self, table: LiveTable, version: int, event: dict[str, Any]) -> None:
+    def _broadcast_event(
+        self, table: LiveTable, version: int, event: dict[str, Any], shared: str | None = None
+    ) -> str | None:
+        """Send the event with each viewer's view; returns the one text every viewer shares (tables where
+        all see the same: not duplicate ones), if it was made. `shared` is that text, made elsewhere."""
         view_for = self._views(table)
         encoded: dict[Any, str] = {}  # one JSON text per distinct view, sent to every socket that shares it
+        if shared is not None and not table.state.simultaneous:
+            encoded[None] = shared
         for conn in list(table.conns):
             if conn.joined:
                 seats = frozenset(conn.seats)
@@ -622,6 +634,7 @@ class TableManager:
                         schema.event(version, public_event(event, table.state, seats), view_for(seats))
                     )
                 conn.send(encoded[key])
+        return encoded.get(None)
 
     def _broadcast_state(self, table: LiveTable) -> None:
         view_for = self._views(table)
@@ -720,7 +733,7 @@ class TableManager:
         table.state, table.version = state, version
         table.seat_version[event["player"]] = version
         table.recent.append((version, event))
-        self._broadcast_event(table, version, event)
+        self._broadcast_event(table, version, event, message.get("text"))
 
     async def refresh(self, table: LiveTable) -> None:
         async with table.lock:
