@@ -139,6 +139,7 @@ class Cluster:
         self._out: asyncio.Queue[tuple[str, bytes]] | None = None
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._alive: dict[str, float] = {}
+        self._owners: dict[tuple[str, str], tuple[str, float]] = {}  # where requests went last, and when
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.redis.register_script(_RENEW)
         self._take = self.redis.register_script(_TAKE)
@@ -285,7 +286,11 @@ class Cluster:
                 except RequestError as exc:
                     if exc.code != "cluster/moved":
                         raise
-            node = await self.owner(kind, object_id)
+            known = self._owners.get((kind, object_id))
+            if known is not None and time.monotonic() - known[1] < self.lease_ms / 1000:
+                node: str | None = known[0]
+            else:
+                node = await self.owner(kind, object_id)
             if node == self.node:
                 if not owned():
                     await promote()
@@ -298,6 +303,10 @@ class Cluster:
                 continue
             metrics.FORWARDED.inc()
             reply = await self.call(node, kind, object_id, op, args)
+            if reply is None or reply.get("moved"):  # ask Redis again next time
+                self._owners.pop((kind, object_id), None)
+            else:
+                self._owners[(kind, object_id)] = (node, time.monotonic())
             if reply is not None and "result" in reply:
                 return dict(reply["result"])
             if reply is not None and "error" in reply:
@@ -347,12 +356,17 @@ class Cluster:
     # --- events ------------------------------------------------------------------------------
 
     def publish(self, kind: str, object_id: str, message: dict[str, Any]) -> None:
-        """Send a committed event (or a reload) to every process following the object; in order."""
-        self._send(_events(kind, object_id), {**message, "node": self.node})
+        """Send a committed event (or a reload) to every process following the object; in order.
+        A message's `text` (what clients are sent as it is) travels after the JSON header, unescaped."""
+        text = message.pop("text", None)
+        self._send(_events(kind, object_id), {**message, "node": self.node}, text)
 
-    def _send(self, channel: str, message: dict[str, Any]) -> None:
+    def _send(self, channel: str, message: dict[str, Any], text: str | None = None) -> None:
         if self._out is not None:
-            self._out.put_nowait((channel, json.dumps(message, separators=(",", ":")).encode()))
+            data = json.dumps(message, separators=(",", ":")).encode()
+            if text is not None:
+                data += b"\n" + text.encode()
+            self._out.put_nowait((channel, data))
 
     async def _publisher(self) -> None:
         assert self._out is not None
@@ -395,6 +409,7 @@ class Cluster:
             return
 
         async def leave() -> None:
+            self._owners.pop((kind, object_id), None)
             if channel in self.followed:
                 self.followed.discard(channel)
                 await self._pubsub.unsubscribe(channel)
@@ -416,7 +431,10 @@ class Cluster:
             if message is None or message.get("type") != "message":
                 continue
             try:
-                data = json.loads(message["data"])
+                head, _, text = message["data"].partition(b"\n")
+                data = json.loads(head)
+                if text:
+                    data["text"] = text.decode()
                 if message["channel"] == mine:
                     if "reply" in data:
                         future = self._pending.get(data["id"])

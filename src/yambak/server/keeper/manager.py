@@ -386,7 +386,7 @@ class KeeperManager:
         return [s.id for s in self.sheets.values() if s.owned]
 
     def watched_ids(self) -> list[str]:
-        return [s.id for s in self.sheets.values() if not s.owned and s.conns]
+        return [s.id for s in self.sheets.values() if not s.owned and s.conns and not s.state.finished]
 
     def _apply(self, state: GameState, entry: EntryIn) -> GameState:
         if entry.kind == "undo":

@@ -22,6 +22,7 @@ import hashlib
 import logging
 import random
 import secrets
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -104,6 +105,9 @@ class LiveTable:
     drain: asyncio.Task | None = None
     touched: float = field(default_factory=time.monotonic)
     fairness: FairDice | None = None  # the table's dice commitment (None for tables older than fair dice)
+    # A mirror's events already sent to its clients as the owner's text, applied to `state` when it is read
+    backlog: list[dict[str, Any]] = field(default_factory=list)
+    guard: threading.Lock = field(default_factory=threading.Lock)
 
     def seats_for(self, hashes: set[str]) -> set[int]:
         return {s.seat for s in self.seats if s.token_hash is not None and s.token_hash in hashes}
@@ -301,6 +305,7 @@ class TableManager:
                 self.cluster.follow_soon(KIND, table_id)
             table = self._enter(self._load(table_id), table_id)
         table.touched = time.monotonic()
+        self._catch_up(table)
         return table
 
     async def aget(self, table_id: str) -> LiveTable:
@@ -313,6 +318,7 @@ class TableManager:
                 await self.cluster.follow(KIND, table_id)
             table = self._enter(await self.store.read(self._load, table_id), table_id)
         table.touched = time.monotonic()
+        self._catch_up(table)
         return table
 
     def listed(self) -> list[dict[str, Any]]:
@@ -637,6 +643,7 @@ class TableManager:
         return encoded.get(None)
 
     def _broadcast_state(self, table: LiveTable) -> None:
+        self._catch_up(table)
         view_for = self._views(table)
         for conn in list(table.conns):
             if conn.joined:
@@ -644,6 +651,7 @@ class TableManager:
 
     def resync(self, table: LiveTable, conn: Connection, since: int | None) -> dict[str, Any]:
         """What a (re)joining client needs: the events it missed, or the full state."""
+        self._catch_up(table)
         seats = frozenset(conn.seats)
         view = table_view(table, seats)
         out = schema.state(table.version, view)
@@ -714,14 +722,42 @@ class TableManager:
             self._broadcast_state(table)
             return
         if kind != "event":
+            log.info("table %s: %s from its owner, reloading", table.id, kind)
             await self._refresh_locked(table)
             return
         version, event = message["v"], message["event"]
-        if version <= table.version:  # already here (a reload saw it): once
+        last = table.backlog[-1]["v"] if table.backlog else table.version
+        if version <= last:  # already here (a reload saw it): once
             return
-        if version != table.version + 1:  # a gap: the log has what was missed
+        if version != last + 1:  # a gap: the log has what was missed
+            log.info("table %s: version %d after %d, reloading", table.id, version, last)
             await self._refresh_locked(table)
             return
+        text = message.get("text")
+        if text is not None and not table.state.simultaneous and not event.get("game_over"):
+            # every viewer sees the owner's text: send it now, apply the event when this mirror is read
+            with table.guard:
+                table.backlog.append(message)
+            for conn in list(table.conns):
+                if conn.joined:
+                    conn.send(text)
+            return
+        self._catch_up(table)
+        with table.guard:
+            self._apply(table, message)
+        self._broadcast_event(table, version, event, text)
+
+    def _catch_up(self, table: LiveTable) -> None:
+        """A mirror's state brought up to the events its clients were already sent."""
+        if table.backlog:
+            with table.guard:
+                for message in table.backlog:
+                    self._apply(table, message)
+                table.backlog.clear()
+
+    @staticmethod
+    def _apply(table: LiveTable, message: dict[str, Any]) -> None:
+        version, event = message["v"], message["event"]
         if event["type"] == "nonce":
             if table.fairness is not None:
                 table.fairness = table.fairness.with_nonce(Nonce(event["player"], event["nonce"]))
@@ -733,7 +769,6 @@ class TableManager:
         table.state, table.version = state, version
         table.seat_version[event["player"]] = version
         table.recent.append((version, event))
-        self._broadcast_event(table, version, event, message.get("text"))
 
     async def refresh(self, table: LiveTable) -> None:
         async with table.lock:
@@ -741,7 +776,9 @@ class TableManager:
 
     async def _refresh_locked(self, table: LiveTable) -> None:
         """Reload a table from the store (the caller holds its lock); its clients get what they missed."""
-        before = table.version
+        with table.guard:  # what the log holds replaces the backlog; clients have seen it already
+            before = table.backlog[-1]["v"] if table.backlog else table.version
+            table.backlog.clear()
         loaded = await self.store.read(self._load, table.id)
         if loaded is None:
             return
@@ -795,8 +832,8 @@ class TableManager:
         return [t.id for t in self.tables.values() if t.owned]
 
     def watched_ids(self) -> list[str]:
-        """Mirrors with clients here: they need a live owner."""
-        return [t.id for t in self.tables.values() if not t.owned and t.conns]
+        """Mirrors of games still going, with clients here: they need a live owner."""
+        return [t.id for t in self.tables.values() if not t.owned and t.conns and not t.state.finished]
 
     # --- bots ----------------------------------------------------------------------------------
 
