@@ -137,7 +137,8 @@ class Cluster:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._pubsub: Any = None
         self._out: asyncio.Queue[tuple[str, bytes]] | None = None
-        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._pending: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        self._waiting: dict[tuple[str, str], set[str]] = {}  # requests waiting on each object's owner
         self._alive: dict[str, float] = {}
         self._owners: dict[tuple[str, str], tuple[str, float]] = {}  # where requests went last, and when
         self._tasks: list[asyncio.Task[None]] = []
@@ -197,6 +198,10 @@ class Cluster:
         won = await self._take(keys=[_lease(kind, object_id)], args=[self.node, dead or "", self.lease_ms])
         if won:
             self.owned.add((kind, object_id))
+            for request_id in self._waiting.pop((kind, object_id), set()):  # they will be done here now
+                future = self._pending.get(request_id)
+                if future is not None and not future.done():
+                    future.set_result(None)
         return bool(won)
 
     def disown(self, kind: str, object_id: str) -> None:
@@ -319,15 +324,16 @@ class Cluster:
     async def call(
         self, node: str, kind: str, object_id: str, op: str, args: dict[str, Any], timeout: float = 2.0
     ) -> dict[str, Any] | None:
-        """A request to another node; None when it is gone or does not answer in time."""
+        """A request to another node; None when it does not answer in time (or this node took the object
+        over meanwhile). Requests go out with the other messages, pipelined: a dead node is found by its
+        silence, by the monitor, or by the next request's liveness check."""
         request_id = secrets.token_hex(8)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
+        self._waiting.setdefault((kind, object_id), set()).add(request_id)
         payload = {"id": request_id, "from": self.node, "kind": kind, "target": object_id, "op": op, "args": args}
         try:
-            if not await self.redis.publish(_rpc(node), json.dumps(payload)):
-                self._alive.pop(node, None)
-                return None  # nobody listens there: the node is gone
+            self._send(_rpc(node), payload)
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             log.warning("%s %s: %s did not answer %s", kind, object_id, node, op)
@@ -335,6 +341,11 @@ class Cluster:
             return None
         finally:
             self._pending.pop(request_id, None)
+            waiting = self._waiting.get((kind, object_id))
+            if waiting is not None:
+                waiting.discard(request_id)
+                if not waiting:
+                    del self._waiting[(kind, object_id)]
 
     async def _serve(self, request: dict[str, Any]) -> None:
         reply: dict[str, Any]

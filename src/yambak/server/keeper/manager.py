@@ -164,9 +164,8 @@ class KeeperManager:
                 self.store.create_sheet(KeeperRow(sheet.id, sheet.code, name, record_dict(state)))
             except StoreConflict:
                 continue  # a code already in use: draw another
-            if self.cluster is not None:
+            if self.cluster is not None:  # the owner does not follow its own entries
                 self.cluster.claim_new_sync(KIND, sheet.id)
-                self.cluster.follow_soon(KIND, sheet.id)
             self.sheets[sheet.id] = sheet
             return sheet
         raise KeeperError("server/busy", "no free join code: try again", 503)
@@ -299,7 +298,7 @@ class KeeperManager:
                 if self.cluster is not None:
                     sheet.owned = False
                     self.cluster.disown(KIND, sheet.id)
-                self._forget(sheet)
+                self._forget(sheet)  # reloaded (and followed) when next asked for
                 raise KeeperError("stale/store", "the sheet changed elsewhere: refresh", 409) from None
             metrics.ACTIONS.inc()
             if snapshot is not None:
@@ -370,6 +369,8 @@ class KeeperManager:
             except Exception:
                 sheet.owned = False
                 raise
+            if self.cluster is not None:
+                self.cluster.unfollow(KIND, sheet.id)
 
     async def take_over(self, sheet_id: str) -> None:
         sheet = await self.aget(sheet_id)
@@ -380,7 +381,12 @@ class KeeperManager:
         sheet = self.sheets.get(sheet_id)
         if sheet is not None and sheet.owned:
             sheet.owned = False
-            asyncio.get_running_loop().create_task(self.refresh(sheet))
+            asyncio.get_running_loop().create_task(self._demoted(sheet))
+
+    async def _demoted(self, sheet: KeptSheet) -> None:
+        assert self.cluster is not None
+        await self.cluster.follow(KIND, sheet.id)
+        await self.refresh(sheet)
 
     def owned_ids(self) -> list[str]:
         return [s.id for s in self.sheets.values() if s.owned]

@@ -423,9 +423,8 @@ class TableManager:
         Blocks on the store: `acreate` is the same without blocking the event loop."""
         table, tokens, row = self._new(name, preset, options, seats, listed, duplicate)
         self.store.create_table(row)
-        if self.cluster is not None:
+        if self.cluster is not None:  # the owner does not follow its own events
             self.cluster.claim_new_sync(KIND, table.id)
-            self.cluster.follow_soon(KIND, table.id)
         self.tables[table.id] = table
         return table, tokens
 
@@ -436,7 +435,6 @@ class TableManager:
         await self.store.write(Store.create_table_op(row))
         if self.cluster is not None:
             await self.cluster.claim_new(KIND, table.id)
-            await self.cluster.follow(KIND, table.id)
         self.tables[table.id] = table
         return table, tokens
 
@@ -797,6 +795,8 @@ class TableManager:
             except Exception:
                 table.owned = False
                 raise
+            if self.cluster is not None:
+                self.cluster.unfollow(KIND, table.id)  # an owner does not follow its own events
         log.info("table %s: taken over at version %d", table.id, table.version)
         self.schedule_bots(table)
 
@@ -815,6 +815,7 @@ class TableManager:
         if self.cluster is not None:
             table.owned = False
             self.cluster.disown(KIND, table.id)
+            await self.cluster.follow(KIND, table.id)
         if table.bot_task is not None and table.bot_task is not asyncio.current_task():
             table.bot_task.cancel()
         await self._refresh_locked(table)
@@ -826,7 +827,12 @@ class TableManager:
             table.owned = False
             if table.bot_task is not None:
                 table.bot_task.cancel()
-            asyncio.get_running_loop().create_task(self.refresh(table))
+            asyncio.get_running_loop().create_task(self._demoted(table))
+
+    async def _demoted(self, table: LiveTable) -> None:
+        assert self.cluster is not None
+        await self.cluster.follow(KIND, table.id)  # first: nothing published meanwhile is missed
+        await self.refresh(table)
 
     def owned_ids(self) -> list[str]:
         return [t.id for t in self.tables.values() if t.owned]
