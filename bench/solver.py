@@ -88,7 +88,7 @@ def main() -> None:
     )
 
     start = time.perf_counter()
-    result = simulate(strategy, "optimal", games=args.games, seed=1)
+    result = simulate(strategy, games=args.games, seed=1)
     seconds = time.perf_counter() - start
     s = result.summary()
     se = s["std"] / s["games"] ** 0.5

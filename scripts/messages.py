@@ -16,17 +16,21 @@ from babel.messages.catalog import Catalog  # noqa: E402
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 
 from yambak.web import LOCALE, TEMPLATES  # noqa: E402
+from yambak.web.howto import HOWTO_STRINGS  # noqa: E402
 from yambak.web.i18n import (  # noqa: E402
     COLUMN_LABELS,
+    COLUMN_SHORT,
     DOMAIN,
     ERROR_MESSAGES,
     JS_STRINGS,
     LANGUAGES,
     NAME_ERROR,
     OPTION_DESCRIPTIONS,
+    OPTION_VALUES,
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
     ROW_LABELS,
+    ROW_SHORT,
 )
 
 CALL = re.compile(r"""_\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)""")
@@ -39,10 +43,13 @@ def msgids() -> list[tuple[str | None, str]]:
     for path in sorted(TEMPLATES.glob("*.html")):
         found += [(None, m.group(2)) for m in CALL.finditer(path.read_text(encoding="utf-8"))]
     found += [(None, s) for s in JS_STRINGS]
+    found += [(None, s) for s in HOWTO_STRINGS]
     found += [(None, s) for s in ERROR_MESSAGES.values()] + [(None, NAME_ERROR)]
     found += [("row", v) for v in ROW_LABELS.values()] + [("column", v) for v in COLUMN_LABELS.values()]
+    found += [("row-short", v) for v in ROW_SHORT.values()] + [("column-short", v) for v in COLUMN_SHORT.values()]
     found += [("ruleset", v) for v in [*PRESET_NAMES.values(), *PRESET_DESCRIPTIONS.values()]]
     found += [("option", v) for v in OPTION_DESCRIPTIONS.values()]
+    found += [("option-value", v) for v in OPTION_VALUES.values()]
     return list(dict.fromkeys(found))
 
 

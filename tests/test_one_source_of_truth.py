@@ -28,7 +28,7 @@ PYTHON_RULES = [
 JS_RULES = [
     (r"[<>]=?\s*[\w.]*threshold|threshold\s*[-<>]", "decides the upper bonus itself"),
     (r"\bstrike_any\b", "decides where a strike is allowed itself"),
-    (r"\brelations\b|\bmax_gt_min\b|\blast_resort\b|\bminimax\s*=", "applies a relation itself"),
+    (r"\brelations\b|\bmax_gt_min\b|\blast_resort\b|\bminimax\s*=(?!=)", "applies a relation itself"),
     (r"\bjoker\b\s*[=&|?]", "applies the joker itself"),
     (r"\.rolls\s*[!=]==?\s*\d|\brolls_per_turn\s*-", "decides the roll rules itself"),
     (r"\bpoints\s*[*+]|\bsum\s*\+=|\.reduce\(\s*\(\w+,\s*\w+\)\s*=>\s*\w+\s*\+", "adds up points itself"),

@@ -52,10 +52,17 @@ def _column_rule(c) -> str:  # type: ignore[no-untyped-def]
     return ", ".join(parts)
 
 
+def _option_text(value: object) -> str:
+    """An option value as `-o KEY=VALUE` takes it back: true/false, a number, items joined by commas."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
 def render_rules(rules: Ruleset) -> str:
     lines = [f"{rules.name} ({rules.id})", rules.description, ""]
     if rules.options:
-        opts = ", ".join(f"{k}={list(v) if isinstance(v, tuple) else v}" for k, v in rules.options)
+        opts = ", ".join(f"{k}={_option_text(v)}" for k, v in rules.options)
         lines += [f"Options: {opts}", ""]
     lines.append("Columns:")
     lines += [f"  {c.id:<10} {_column_rule(c)}" for c in rules.columns]

@@ -10,18 +10,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    from .commandline import read_text
     from .engine import GameRecord, replay, verify_record
 
-    try:
-        text = Path(args.file).read_text(encoding="utf-8") if args.file != "-" else sys.stdin.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"yambak: cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
-        return 2
-    record = GameRecord.loads(text)
+    record = GameRecord.loads(read_text(args.file, "game record (JSON)"))
     state = replay(record)  # every turn legal first (RecordError: exit 2)
     problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.dice)
     if problems:

@@ -16,7 +16,7 @@ from yambak.bots.evaluate import model_for
 from yambak.cli import main
 from yambak.engine import GameState, IllegalAction, new_game
 from yambak.rules import load_ruleset, preset_ids
-from yambak.solver import _dice as D
+from yambak.solver import dice as D
 
 PRESETS = preset_ids()
 VARIANTS = [(p, {}) for p in PRESETS] + [

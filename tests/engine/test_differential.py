@@ -38,6 +38,8 @@ def test_broken_records_fail_at_the_same_turn_with_the_same_code(variant) -> Non
     boxes = [rules.box_id(b) for b in range(rules.n_boxes)]
     for seed in range(3):
         record = state_to_record(play_random(rules, 2, seed)).to_dict()
+        for t in record["turns"]:  # the oracle reads rolls only (`held` is checked in test_record_held)
+            t.pop("held", None)
         rng = random.Random(seed)
         for _ in range(12):
             damaged = copy.deepcopy(record)

@@ -156,3 +156,56 @@ def test_unreadable_user_rulesets(tmp_path: Path) -> None:
     (tmp_path / "broken.toml").write_text("id = ")
     with pytest.raises(RulesetError, match="not valid TOML"):
         load_ruleset_file(tmp_path / "broken.toml")
+
+
+@pytest.mark.parametrize(
+    "patch, key",
+    [
+        ({"rows": [{"id": "yam", "kind": "yam", "points": 10**26}]}, "rows[0].points"),
+        ({"rows": [{"id": "yam", "kind": "yam", "points": [50, -(10**7)]}]}, "rows[0].points"),
+        ({"rows": [{"id": "c", "kind": "sum", "bonus": 1_000_001}]}, "rows[0].bonus"),
+        ({"upper_bonus": {"threshold": 63, "points": 10**9}}, "upper_bonus.points"),
+        ({"upper_bonus": {"threshold": 10**9, "points": 35}}, "upper_bonus.threshold"),
+        ({"upper_bonus": {"threshold": 0, "points": 35}}, "upper_bonus.threshold"),
+        ({"match": {"kind": "column_points", "total_points": float("inf")}}, "match.total_points"),
+        ({"match": {"kind": "column_points", "total_points": float("nan")}}, "match.total_points"),
+        ({"columns": [{"id": "free", "points": 1e7}]}, "columns[0].points"),
+    ],
+)
+def test_point_values_are_limited(patch: dict, key: str) -> None:
+    """Every number that counts points stays within POINTS_LIMIT: refused with its key named."""
+    from yambak.rules import POINTS_LIMIT
+
+    data = {"id": "x", "rows": [{"id": "c", "kind": "sum"}], "columns": [{"id": "free"}], **patch}
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(data)
+    assert info.value.key == key and (
+        str(POINTS_LIMIT) in str(info.value).replace(",", "") or "at least" in str(info.value)
+    )
+    data = {"id": "x", "rows": [{"id": "y", "kind": "yam", "points": POINTS_LIMIT}], "columns": [{"id": "free"}]}
+    assert load_ruleset(data).rows[0].points == POINTS_LIMIT
+
+
+def test_ruleset_files_that_are_not_text(tmp_path) -> None:
+    (tmp_path / "bin.toml").write_bytes(b"\xff\xfe\x00" * 100)
+    (tmp_path / "deep.toml").write_text("a = " + "[" * 50_000 + "]" * 50_000)
+    (tmp_path / "dir.toml").mkdir()
+    for name, message in (("bin.toml", "not a text file"), ("deep.toml", "nested"), ("dir.toml", "cannot read")):
+        with pytest.raises(RulesetError, match=message):
+            load_ruleset_file(tmp_path / name)
+
+
+def test_file_options_are_typed_and_kept_in_the_record_spec(tmp_path) -> None:
+    from yambak.rules import load_ruleset_arg
+
+    path = tmp_path / "r.toml"
+    path.write_text(
+        'id = "r"\n[[rows]]\nid = "yam"\nkind = "yam"\npoints = 50\n[[columns]]\nid = "free"\n'
+        '[options.big]\ndefault = false\nvalues.true = { set = { "rows.yam.points" = 100 } }\n'
+        "values.false = { set = {} }\n"
+    )
+    rules = load_ruleset_arg(str(path), ["big=true"])
+    assert rules.rows[0].points == 100
+    assert load_ruleset(rules.spec).rows[0].points == 100  # a saved game replays with the option
+    with pytest.raises(RulesetError, match="unknown option"):
+        load_ruleset_arg(str(path), ["small=1"])

@@ -22,6 +22,24 @@ def client(settings) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture
+def connect_table(client):
+    """Open a table's socket and say hello with the given seat tokens; closed at teardown."""
+    from .helpers import WS
+
+    opened = []
+
+    def _open(made, seats=("0",), hello=True):
+        session = client.websocket_connect(f"/ws/{made['id']}")
+        ws = WS(session.__enter__())
+        opened.append(session)
+        if hello:
+            ws.hello([made["tokens"][s] for s in seats])
+        return ws
+
+    yield _open
+    for session in reversed(opened):
+        session.__exit__(None, None, None)
 # --- several processes: PostgreSQL and Redis (scripts/test-services.sh starts both for `make test`) ----------
 
 PG_URL = os.environ.get("YAMBAK_TEST_POSTGRES_URL")

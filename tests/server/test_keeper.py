@@ -173,9 +173,11 @@ def test_custom_ruleset_and_bounds(client):
     assert many.status_code == 422 and many.json()["code"] == "input/invalid"
     ten = client.post(URL, json={"name": "x", "preset": "yams", "players": [f"P{i}" for i in range(10)]})
     assert ten.status_code == 201  # more than 8 players on one phone
-    assert (
-        client.post(URL, json={"name": "x", "preset": "yams", "players": ["a\x00b"]}).json()["code"] == "input/invalid"
-    )
+    for invisible in ("", "   ", "\u200b\u200d", "\u202e\u2066"):
+        r = client.post(URL, json={"name": "x", "preset": "yams", "players": [invisible]})
+        assert r.json()["code"] == "input/name", invisible
+    made = client.post(URL, json={"name": "x", "preset": "yams", "players": ["An\u202en\x00"]}).json()
+    assert client.get(f"{URL}/{made['id']}").json()["players"][0]["name"] == "Ann"  # controls dropped
 
 
 def test_join_by_code_qr_and_escaped_names(client):

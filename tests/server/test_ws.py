@@ -155,7 +155,7 @@ def test_a_type_that_is_not_a_known_name_closes_the_socket_with_a_refusal(client
 
 def test_unknown_message_type_closes_the_socket(client, table):
     with client.websocket_connect(f"/ws/{table['id']}") as s:
-        s.send_json({"type": "undo", "seat": 0})
+        s.send_json({"type": "teleport", "seat": 0})
         assert s.receive_json()["code"] == "protocol/unknown-type"
         with pytest.raises(WebSocketDisconnect) as exc:
             s.receive_json()

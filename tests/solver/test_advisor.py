@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from yambak.solver import Position, PositionError, Strategy, advise
-from yambak.solver import _dice as D
+from yambak.solver import dice as D
 
 
 def test_first_roll_keeps_triple_sixes(yams: Strategy) -> None:

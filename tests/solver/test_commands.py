@@ -1,22 +1,18 @@
-"""The solve, hint and simulate subcommands, through a parser built like `yambak.cli`'s."""
+"""The solve and hint subcommands (and simulate's optimal path), through `yambak.cli.main`."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import pytest
 
+from yambak.cli import main
 from yambak.solver import Strategy
-from yambak.solver.commands import register
 
 
 def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="yambak")
-    register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return main(argv)
 
 
 def test_solve_json(yams: Strategy, capsys: pytest.CaptureFixture[str]) -> None:

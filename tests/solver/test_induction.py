@@ -16,8 +16,8 @@ import pytest
 
 from yambak.rules import Ruleset, row_score
 from yambak.solver import Strategy
-from yambak.solver import _dice as D
 from yambak.solver import _kernels as K
+from yambak.solver import dice as D
 from yambak.solver._induction import best_box_value, keep_values, last_roll_values
 from yambak.solver.objective import MeanScore, TargetProbability
 

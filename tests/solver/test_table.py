@@ -102,3 +102,12 @@ def test_unsupported_rulesets_say_why(preset: str, options: dict, words: str, tm
 def test_unknown_preset_is_a_ruleset_error(tmp_path: Path) -> None:
     with pytest.raises(RulesetError):
         solve("nope", folder=tmp_path)
+
+
+def test_a_custom_id_cannot_leave_the_cache_folder(tmp_path) -> None:
+    from yambak.rules import load_ruleset
+
+    data = {"id": "../../" + "x" * 500, "rows": [{"id": "c", "kind": "sum"}], "columns": [{"id": "free"}]}
+    solve(load_ruleset(data), folder=tmp_path / "cache")
+    (table,) = (tmp_path / "cache").iterdir()
+    assert table.name.startswith("______x") and len(table.name) < 100

@@ -9,24 +9,43 @@ Policies (`POLICIES`): `random`, `greedy` (baselines), `strong` (exact table on
 yams/yatzy, else a turn expectimax over a fitted value model, match-aware in
 column-points games), `heuristic` (that expectimax everywhere) and `optimal`
 (the exact table where it exists). `LEVELS` maps player levels to policies;
-docs/bots.md has the measurements behind them.
+docs/bots.md has the measurements behind them. `play` runs whole games
+(solitaire runs, duplicate duels) and `stats` folds their results.
 """
 
-from .play import DuelResult, GameStats, duel, play_game, simulate_details, simulate_games, summarize
-from .policies import LEVELS, POLICIES, Policy, choose_action, greedy, random_policy
+from __future__ import annotations
 
-__all__ = [
-    "LEVELS",
-    "POLICIES",
-    "DuelResult",
-    "GameStats",
-    "Policy",
-    "choose_action",
-    "duel",
-    "greedy",
-    "play_game",
-    "random_policy",
-    "simulate_details",
-    "simulate_games",
-    "summarize",
-]
+from importlib import import_module
+from typing import Any
+
+from .names import LEVELS
+
+# Everything else is imported on first use (PEP 562): `yambak.bots.commands` and the level names
+# load without the policies, so `yambak hint` does not pay for them.
+_LAZY = {
+    "DuelResult": "play",
+    "GameStats": "play",
+    "duel": "play",
+    "play_game": "play",
+    "simulate_details": "play",
+    "simulate_games": "play",
+    "simulate_tally": "play",
+    "POLICIES": "policies",
+    "Policy": "policies",
+    "choose_action": "policies",
+    "greedy": "policies",
+    "random_policy": "policies",
+    "resolve": "policies",
+    "ScoreHistogram": "stats",
+    "SolitaireTally": "stats",
+}
+
+__all__ = ["LEVELS", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value

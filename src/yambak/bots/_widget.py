@@ -1,6 +1,6 @@
 """The within-turn expectimax over dice multisets, for any number of value columns.
 
-Reuses the solver's keep lattice (`yambak.solver._dice`, read-only). Values are
+Reuses the solver's keep lattice (`yambak.solver.dice`, read-only). Values are
 arrays shaped (multiset, ...): the trailing axes let one pass evaluate several
 "turn plans" at once (for example one per box that could be announced).
 
@@ -17,26 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..solver import _dice as D
+from ..solver import dice as D
 
 __all__ = ["HAND_DICE", "N_HANDS", "best_keep", "keep_transition", "turn_stages"]
 
 N_HANDS = D.N_ROLLS
 HAND_DICE: tuple[tuple[int, ...], ...] = tuple(D.MULTISETS[D.FULL + r] for r in range(N_HANDS))
-_ADD = [D.ADD[D.LEVELS[n]] for n in range(D.DICE + 1)]
 # Proper sub-keeps of every full hand: SUBKEEPS without the hand itself (padded with the empty keep).
 _PROPER = np.where(D.SUBKEEPS == (D.FULL + np.arange(N_HANDS))[:, None], 0, D.SUBKEEPS)
-
-
-def _down(x: np.ndarray) -> None:
-    """E[k] = mean over d of E[k + d], levels 4..0, in place."""
-    for n in range(D.DICE - 1, -1, -1):
-        add = _ADD[n]
-        acc = x[add[:, 0]].copy()
-        for j in range(1, D.FACES):
-            acc += x[add[:, j]]
-        acc *= 1.0 / D.FACES
-        x[D.LEVELS[n]] = acc
 
 
 def best_keep(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -60,7 +48,7 @@ def turn_stages(terminal: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.n
         x = np.empty((len(D.MULTISETS),) + shape)
         x[D.FULL :] = values[m + 1]
         with np.errstate(invalid="ignore"):
-            _down(x)
+            D.down(x)
         keeps[m] = x
         go_on, _ = best_keep(x)
         values[m] = np.maximum(terminal[m - 1], go_on)
@@ -76,6 +64,6 @@ def keep_transition() -> np.ndarray:
     if _TRANSITION is None:
         x = np.zeros((len(D.MULTISETS), N_HANDS))
         x[D.FULL :] = np.eye(N_HANDS)
-        _down(x)
+        D.down(x)
         _TRANSITION = x
     return _TRANSITION

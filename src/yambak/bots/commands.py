@@ -1,86 +1,154 @@
-"""`yambak duel`, registered by `yambak.cli`: duplicate games between two bots.
+"""`yambak simulate` and `yambak duel`, registered by `yambak.cli`.
 
-User errors print one line `yambak: <message>` to stderr and return 2.
+Both play any ruleset through the engine with any bot or level; `simulate
+--bot optimal` on a one-column ruleset the solver handles plays the solver's
+vectorised optimal games instead (the same policy, many games at once). Games
+are folded as they finish (`stats`), so memory does not grow with `--games`.
+User errors are raised (`UserError`, `RulesetError`) for `yambak.cli.main` to
+print as one line.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
+import time
 from typing import Any
 
-from ..rules import RulesetError, load_ruleset, parse_options
-from .play import duel
-from .policies import POLICIES
+from ..commandline import (
+    UserError,
+    add_ruleset_args,
+    bounded_int,
+    check_writable,
+    progress_arg,
+    progress_bar,
+    ruleset_of,
+    workers_arg,
+)
+from ..rules import Ruleset
+from .names import LEVELS, POLICY_NAMES
 
 __all__ = ["register"]
 
+MAX_GAMES = 10**12
+BOT_NAMES = ", ".join([*POLICY_NAMES, *LEVELS])
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "simulate",
+        help="play many solitaire games with a bot and print statistics",
+        description=f"Bots: {BOT_NAMES} (levels easy, medium, hard are random, greedy, strong). "
+        "`optimal` is the exact table (one-column rulesets), played many games at once.",
+    )
+    add_ruleset_args(p, "--rules", required=True)
+    p.add_argument("--bot", default="optimal", metavar="BOT", help=f"one of {BOT_NAMES} (default optimal)")
+    _games_args(p, 10000)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", metavar="FILE.png", help="write a histogram of the final scores (png, pdf, svg...)")
+    p.set_defaults(func=_cmd_simulate)
+
     p = subparsers.add_parser(
         "duel",
         help="play duplicate games between two bots (same dice for both) and compare them",
         description="Duplicate games (RULES.md section 8): both bots get the same dice; seats alternate "
         "between games. Reports mean totals with 95%% intervals, the first bot's win rate "
-        "(shared wins count half) and, for column-points rulesets, match points. "
-        f"Bots: {', '.join(POLICIES)}.",
+        f"(shared wins count half) and, for column-points rulesets, match points. Bots: {BOT_NAMES}.",
     )
-    p.add_argument("--rules", metavar="PRESET", required=True, help="preset id")
-    p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="a ruleset option; repeat for more")
-    p.add_argument(
-        "--bots",
-        nargs=2,
-        metavar=("A", "B"),
-        default=["strong", "greedy"],
-        help="the two bots (default: strong greedy)",
-    )
-    p.add_argument("--games", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    add_ruleset_args(p, "--rules", required=True)
+    p.add_argument("--bots", nargs=2, metavar=("A", "B"), default=["strong", "greedy"], help="default: strong greedy")
+    _games_args(p, 200)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
-    )
     p.set_defaults(func=_cmd_duel)
 
 
-def _fail(message: str) -> int:
-    print(f"yambak: {message}", file=sys.stderr)
-    return 2
+def _games_args(p: argparse.ArgumentParser, default: int) -> None:
+    p.add_argument("--games", type=bounded_int(1, MAX_GAMES), default=default, metavar="N")
+    p.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0, metavar="S")
+    workers_arg(p)
+    progress_arg(p)
+
+
+def _bot(name: str) -> str:
+    policy = LEVELS.get(name, name)
+    if policy not in POLICY_NAMES:
+        raise UserError(f"unknown bot {name!r} (known: {BOT_NAMES})")
+    return policy
+
+
+def _exact_table(ruleset: Ruleset) -> bool:
+    from ..solver import UnsupportedRuleset, table_states
+
+    try:
+        table_states(ruleset)
+    except UnsupportedRuleset:
+        return False
+    return True
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    ruleset = ruleset_of(args, args.rules)
+    policy = _bot(args.bot)
+    name = ruleset.preset or args.rules
+    vectorised = policy == "optimal" and _exact_table(ruleset)
+    if policy == "optimal" and not vectorised:
+        raise UserError(f"{name} has no exact optimal strategy (see `yambak solve`); try --bot strong")
+    if args.plot:
+        _check_plot(args.plot)
+    from .stats import SolitaireTally
+
+    tally = SolitaireTally()
+    start = time.perf_counter()
+    if vectorised:
+        from ..solver import simulate_blocks, solve
+        from ..solver.warm import say_when_compiling
+
+        say_when_compiling()
+        strategy = solve(ruleset)
+        bar = progress_bar(args.progress, args.games, f"{name} optimal")
+        try:
+            for scores, bonus, yam in simulate_blocks(strategy, args.games, args.seed, threads=args.workers):
+                tally.add_arrays(scores, bonus, yam)
+                if bar is not None:
+                    bar.update(len(scores))
+        finally:
+            if bar is not None:
+                bar.close()
+    else:
+        from .play import simulate_tally
+
+        bar = progress_bar(args.progress, args.games, f"{name} {args.bot}")
+        try:
+            simulate_tally(ruleset, policy, args.games, args.seed, args.workers, bar.update if bar else None, tally)
+        finally:
+            if bar is not None:
+                bar.close()
+    summary = tally.summary(name, args.bot, time.perf_counter() - start)
+    if args.plot:
+        _plot(tally, args.plot, f"{name}, {args.bot} bot, {args.games:,} games")
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        pct = "  ".join(f"p{k}={v:g}" for k, v in summary["percentiles"].items())
+        print(
+            f"{name}, {args.bot} bot, {summary['games']:,} games in {summary['seconds']:.2f} s\n"
+            f"mean {summary['mean']:.3f}  std {summary['std']:.3f}  "
+            f"(standard error {summary['std'] / max(1, summary['games']) ** 0.5:.3f})\n{pct}\n"
+            f"upper bonus {summary['upper_bonus_rate']:.1%}  yam scored {summary['yam_rate']:.1%}"
+        )
+    return 0
 
 
 def _cmd_duel(args: argparse.Namespace) -> int:
-    for bot in args.bots:
-        if bot not in POLICIES:
-            return _fail(f"unknown bot {bot!r} (known: {', '.join(POLICIES)})")
-    if args.games < 1:
-        return _fail("--games must be at least 1")
-    if args.workers < 1:
-        return _fail("--workers must be at least 1")
-    try:
-        rules = load_ruleset(args.rules, parse_options(args.rules, args.option))
-    except RulesetError as exc:
-        return _fail(str(exc))
-    show = sys.stderr.isatty() if args.progress is None else args.progress
-    bar: Any = None
-    if show:
-        from tqdm import tqdm  # type: ignore[import-untyped]
+    ruleset = ruleset_of(args, args.rules)
+    a, b = args.bots
+    for bot in (a, b):
+        _bot(bot)
+    from .play import duel
 
-        bar = tqdm(total=args.games, desc=f"duel {args.bots[0]} v {args.bots[1]}", unit="game", file=sys.stderr)
+    bar = progress_bar(args.progress, args.games, f"duel {a} v {b}")
     try:
-        result = duel(
-            rules,
-            args.bots[0],
-            args.bots[1],
-            args.games,
-            args.seed,
-            progress=bar.update if bar is not None else None,
-            workers=args.workers,
-        )
+        result = duel(ruleset, a, b, args.games, args.seed, bar.update if bar else None, args.workers)
     finally:
         if bar is not None:
             bar.close()
@@ -88,7 +156,7 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{out['rules']}: {out['games']} duplicate games, seed {out['seed']}")
+    print(f"{out['rules']}: {out['games']:,} duplicate games, seed {out['seed']}")
     for entry in out["bots"]:
         lo, hi = entry["ci95"]
         line = f"  {entry['bot']:<10} mean {entry['mean']:8.2f}  95% [{lo:.2f}, {hi:.2f}]"
@@ -97,7 +165,45 @@ def _cmd_duel(args: argparse.Namespace) -> int:
         print(line)
     lo, hi = out["win_rate_ci95"]
     print(
-        f"  {args.bots[0]} wins {out['win_rate']:.1%} (95% [{lo:.1%}, {hi:.1%}]): "
+        f"  {a} wins {out['win_rate']:.1%} (95% [{lo:.1%}, {hi:.1%}]): "
         f"{out['wins']} won, {out['losses']} lost, {out['shared']} shared"
     )
     return 0
+
+
+def _check_plot(path: str) -> None:
+    """Refuse a plot that cannot be written before playing any game: its folder, its format."""
+    check_writable(path)
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise UserError("--plot needs matplotlib (pip install matplotlib)") from None
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = path.rpartition(".")[2].lower() if "." in path.rpartition("/")[2] else ""
+    if suffix not in formats:
+        raise UserError(f"--plot {path}: name a file ending in one of .{', .'.join(sorted(formats))}")
+
+
+def _plot(tally: Any, path: str, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    scores = tally.scores
+    keys, counts = scores.bins()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    step = max(5, scores.width)
+    ax.hist(keys, bins=range(keys[0], keys[-1] + 2 * step, step), weights=counts, color="#3b6ea5")
+    ax.axvline(scores.mean, color="#c0392b", label=f"mean {scores.mean:.1f}")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)

@@ -27,7 +27,9 @@ from typing import Any
 import numpy as np
 
 from ..engine import Sheet
+from ..engine.scoresheet import column_scores
 from ..rules import Ruleset, row_score
+from ..solver import dice as D
 from ._widget import HAND_DICE, N_HANDS, best_keep, keep_transition, turn_stages
 
 __all__ = ["Model", "W", "model_for"]
@@ -41,7 +43,7 @@ def score_table(rules: Ruleset) -> np.ndarray:
     for i, row in enumerate(rules.rows):
         for m in range(1, rules.rolls_per_turn + 1):
             out[i, m] = [row_score(row, h, m) for h in HAND_DICE]
-    return np.minimum(out, W - 1)
+    return np.clip(out, 0, W - 1)  # the model's values: 0..W-1 (a custom ruleset may write more, or less)
 
 
 def _pair_rows(rules: Ruleset) -> dict[int, tuple[str, int, int, int]]:
@@ -65,8 +67,6 @@ def chase_distribution(rules: Ruleset, table: np.ndarray, row: int, rolls: int |
     ]
     _, keeps = turn_stages(objective)
     trans = keep_transition()
-    from ..solver import _dice as D
-
     p = D.ROLL_PROB.copy()
     dist = np.zeros(W)
     for m in range(1, R + 1):
@@ -123,9 +123,10 @@ class Model:
         if ub is not None and r in self.upper_rows:
             s, mask = self._upper_state(col)
             j = self.upper_rows.index(r)
-            surv = self.surv[c]
-            before = surv[mask, max(ub.threshold - s, 0)]
-            after = surv[mask & ~(1 << j), np.clip(ub.threshold - s - np.arange(W), 0, W - 1)]
+            # P(open upper values >= t); a custom threshold may lie beyond the model's W values: 0 there
+            surv = np.pad(self.surv[c], ((0, 0), (0, 1)))
+            before = surv[mask, min(max(ub.threshold - s, 0), W)]
+            after = surv[mask & ~(1 << j), np.clip(ub.threshold - s - np.arange(W), 0, W)]
             gain += ub.points * (after - before)
         if r in self.pairs:
             gain += self._pair_gain(col, c, r, w)
@@ -172,8 +173,6 @@ class Model:
 
     def column_estimate(self, sheet: Sheet, c: int) -> tuple[float, float]:
         """(estimated final total, variance of what is still open) of column c."""
-        from ..engine.scoresheet import column_scores
-
         key = ("col", sheet.written, sheet.voided, c)
         hit = self.cache.get(key)
         if hit is not None:
@@ -191,7 +190,8 @@ class Model:
         if ub is not None and self.upper_rows:
             s, mask = self._upper_state(col)
             if s < ub.threshold:
-                total += ub.points * float(self.surv[c][mask, ub.threshold - s])
+                t = ub.threshold - s
+                total += ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
         # Related rows still open: the expected pair value minus what the sheet already counts.
         done: set[tuple[int, int]] = set()
         for kind, hi, lo, f in self.pairs.values():

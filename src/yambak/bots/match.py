@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import numpy as np
 
 from ..engine import Action, GameState
-from .evaluate import model_for
-from .strong import heuristic
+from .evaluate import Model, model_for
+from .expectimax import heuristic
 
-__all__ = ["TIE_BREAK", "match_aware"]
+__all__ = ["TIE_BREAK", "match_aware", "match_terms"]
 
 TIE_BREAK = 0.02  # match points per point of estimated total
 
@@ -33,9 +34,10 @@ def _phi(x: np.ndarray | float) -> np.ndarray:
     return 0.5 * (1.0 + np.sign(z) * erf)
 
 
-def match_aware(state: GameState, player: int, rng: random.Random) -> Action:
+def match_terms(state: GameState, player: int, model: Model) -> tuple[Any, Any, float]:
+    """(gain_fn, plan cache key, expected match points now) for seat `player`: a box's terminal
+    value is the change in expected match points (see the module docstring)."""
     rules = state.rules
-    model = model_for(rules)
     n_cols = len(rules.columns)
     others = [o for o in range(len(state.players)) if o != player]
     mine = [model.column_estimate(state.sheets[player], c) for c in range(n_cols)]
@@ -67,5 +69,13 @@ def match_aware(state: GameState, player: int, rng: random.Random) -> Action:
         tot_after = win_prob(my_total + g, max(my_var - var_r, 0.0), None)
         return weights[c] * (col_after - col_now) + total_points * (tot_after - tot_now) + TIE_BREAK * g
 
+    now = sum(weights[c] * float(win_prob(np.array([mine[c][0]]), mine[c][1], c)[0]) for c in range(n_cols))
+    now += total_points * float(win_prob(np.array([my_total]), my_var, None)[0])
     key = ("match", tuple((s.written, s.voided) for o, s in enumerate(state.sheets) if o != player))
+    return gain, key, now
+
+
+def match_aware(state: GameState, player: int, rng: random.Random) -> Action:
+    model = model_for(state.rules)
+    gain, key, _ = match_terms(state, player, model)
     return heuristic(state, player, rng, gain_fn=gain, key_extra=key, model=model)

@@ -12,9 +12,9 @@ from functools import lru_cache
 
 from ..engine import Action, GameState, Roll, Score
 from ..rules import Ruleset
-from ..solver import Position, Strategy, UnsupportedRuleset, advise, solve
-from ..solver._layout import solver_rules
-from .strong import held_positions
+from ..solver import Position, Strategy, UnsupportedRuleset, advise, solve, table_states
+from .baseline import greedy
+from .expectimax import held_positions, heuristic
 
 __all__ = ["optimal", "solvable", "strategy_for"]
 
@@ -27,10 +27,9 @@ MAX_BOT_TABLE_STATES = 5_000_000
 @lru_cache(maxsize=16)
 def _solvable(rules: Ruleset) -> bool:
     try:
-        layout = solver_rules(rules)
+        return table_states(rules) <= MAX_BOT_TABLE_STATES
     except UnsupportedRuleset:
         return False
-    return layout.n_states <= MAX_BOT_TABLE_STATES
 
 
 def solvable(rules: Ruleset) -> bool:
@@ -46,8 +45,6 @@ def strategy_for(rules: Ruleset) -> Strategy:
 
 
 def optimal(state: GameState, player: int, rng: random.Random) -> Action:
-    from .strong import heuristic
-
     rules = state.rules
     if not solvable(rules):
         return heuristic(state, player, rng)
@@ -76,6 +73,4 @@ def optimal(state: GameState, player: int, rng: random.Random) -> Action:
             now = state.preview(player)[rules.box_id(box)]
             strike = bool(rules.strike_any and choice.points == 0 and now > 0)
             return Score(player, rules.box_id(box), strike=strike)
-    from .policies import greedy
-
     return greedy(state, player, rng)

@@ -1,110 +1,25 @@
-"""Baseline policies: random (any legal action) and greedy (best immediate score).
+"""The policy registry: every bot by name, and the player levels.
 
-Greedy plays a simple, readable strategy: keep the longest run when a straight
-row is open and it holds four in a row, else the most common face; roll while it
-may; then take the box with the highest value now (ties: the first on the sheet).
+Policies (`POLICIES`): `random`, `greedy` (`baseline.py`), `strong`
+(`strong.py`), `heuristic` (`expectimax.py`) and `optimal` (`optimal.py`).
+Modules import one way: baseline <- expectimax <- optimal, match <- strong <- policies.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable
 
-from ..engine import Action, Announce, GameState, Roll, Score
+from ..engine import Action, GameState
+from .baseline import greedy, random_policy
+from .expectimax import heuristic
+from .names import LEVELS, POLICY_NAMES
+from .optimal import optimal
+from .strong import strong
 
-__all__ = ["LEVELS", "POLICIES", "Policy", "choose_action", "greedy", "random_policy"]
+__all__ = ["LEVELS", "POLICIES", "Policy", "choose_action", "greedy", "random_policy", "resolve"]
 
 Policy = Callable[[GameState, int, random.Random], Action]
-
-
-def random_policy(state: GameState, player: int, rng: random.Random) -> Action:
-    """A uniformly random legal move, cheap enough for benchmarks: roll (with a random
-    hold) half the time it may, else a random legal box, else a random announcement."""
-    turn = state.turns[player]
-    if not turn.rolls:
-        return Roll(player)
-    boxes = state.legal_boxes(player)
-    if state.can_roll(player) and (not boxes or rng.random() < 0.5):
-        n = state.rules.rolled_dice
-        held = tuple(i for i in range(n) if rng.random() < 0.5)
-        return Roll(player, held=held if len(held) < n else held[:-1])
-    if boxes:
-        return Score(player, state.rules.box_id(rng.choice(boxes)))
-    actions = state.legal_actions(player)
-    if not actions:
-        raise ValueError(f"seat {player} has nothing to do")
-    return rng.choice(actions)
-
-
-def _keep(dice: tuple[int, ...], straight_open: bool) -> tuple[int, ...]:
-    """Die positions greedy holds."""
-    values = set(dice)
-    if straight_open:
-        for run in ((2, 3, 4, 5), (1, 2, 3, 4), (3, 4, 5, 6)):
-            if set(run) <= values:
-                positions: list[int] = []
-                for v in run:
-                    positions.append(dice.index(v))
-                return tuple(sorted(positions))
-    counts = Counter(dice)
-    face = max(counts, key=lambda v: (counts[v], v))
-    return tuple(i for i, d in enumerate(dice) if d == face)
-
-
-def greedy(state: GameState, player: int, rng: random.Random) -> Action:
-    turn = state.turns[player]
-    if not turn.rolls:
-        return Roll(player)
-    preview = state.preview(player)
-    rules = state.rules
-    if len(turn.rolls) == 1 and turn.announced is None and not preview and not state.can_roll(player):
-        # Only announce boxes can take this turn: announce the one these dice suit best.
-        announces = [a for a in state.legal_actions(player) if isinstance(a, Announce)]
-        if announces:
-            return announces[0]
-    best_now = max(preview.values(), default=None)
-    if state.can_roll(player):
-        open_straight = any(
-            rules.rows[b % rules.n_rows].kind == "straight" and state.sheets[player].written[b] is None
-            for b in range(rules.n_boxes)
-        )
-        keep = _keep(turn.dice, open_straight)
-        # Stop early only when the dice already make the best value this sheet can offer.
-        if best_now is None or best_now < _ceiling(state, player):
-            if len(keep) < rules.rolled_dice:
-                return Roll(player, held=keep)
-            return Roll(player, held=keep[:-1])
-    if not preview:
-        announces = [a for a in state.legal_actions(player) if isinstance(a, Announce)]
-        if announces:
-            return announces[0]
-        return random_policy(state, player, rng)
-    box = max(preview, key=lambda b: preview[b])
-    return Score(player, box)
-
-
-def _ceiling(state: GameState, player: int) -> int:
-    """A value high enough that greedy stops rolling: a yam-level score."""
-    return 50
-
-
-def _strong(state: GameState, player: int, rng: random.Random) -> Action:
-    from .strong import strong
-
-    return strong(state, player, rng)
-
-
-def _optimal(state: GameState, player: int, rng: random.Random) -> Action:
-    from .optimal import optimal
-
-    return optimal(state, player, rng)
-
-
-def _heuristic(state: GameState, player: int, rng: random.Random) -> Action:
-    from .strong import heuristic
-
-    return heuristic(state, player, rng)
 
 
 # `strong` is the best available play: the exact table where the solver applies, else the
@@ -113,20 +28,23 @@ def _heuristic(state: GameState, player: int, rng: random.Random) -> Action:
 POLICIES: dict[str, Policy] = {
     "random": random_policy,
     "greedy": greedy,
-    "strong": _strong,
-    "heuristic": _heuristic,
-    "optimal": _optimal,
+    "strong": strong,
+    "heuristic": heuristic,
+    "optimal": optimal,
 }
 
 
-# Player levels, measured in docs/bots.md: each beats the one below on every preset.
-LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "strong"}
+assert tuple(POLICIES) == POLICY_NAMES
+
+
+def resolve(name: str) -> str:
+    """The policy a bot or level name stands for; ValueError naming the known ones."""
+    policy = LEVELS.get(name, name)
+    if policy not in POLICIES:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join([*POLICIES, *LEVELS])})")
+    return policy
 
 
 def choose_action(state: GameState, player: int, policy: str = "greedy", rng: random.Random | None = None) -> Action:
     """The named policy's (or level's) choice for `player`; deterministic for a given rng state."""
-    try:
-        fn = POLICIES[LEVELS.get(policy, policy)]
-    except KeyError:
-        raise ValueError(f"unknown bot {policy!r} (known: {', '.join(POLICIES)})") from None
-    return fn(state, player, rng or random.Random(0))
+    return POLICIES[resolve(policy)](state, player, rng or random.Random(0))

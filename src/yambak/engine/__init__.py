@@ -9,7 +9,7 @@
 ('scored', True)
 """
 
-from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
+from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
 from .dice import DiceSource, DuplicateDice, ManualDice, RollContext, SecureDice, SeededDice
 from .errors import IllegalAction, RecordError, YambakError
 from .fairness import FairDice, Nonce, verify_record
@@ -49,6 +49,7 @@ __all__ = [
     "Sheet",
     "Turn",
     "TurnRecord",
+    "Undo",
     "Withdraw",
     "YambakError",
     "new_game",

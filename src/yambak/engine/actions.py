@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Action", "Roll", "Hold", "Release", "Announce", "Withdraw", "Score"]
+__all__ = ["Action", "Roll", "Hold", "Release", "Announce", "Withdraw", "Score", "Undo"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,4 +60,12 @@ class Score:
     use: tuple[int, ...] | None = None
 
 
-Action = Roll | Hold | Release | Announce | Withdraw | Score
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back one's last entry before anybody rolls again (tables that allow it: solo, hot-seat).
+    The turn is back where it was before the box was chosen: same dice, same rolls left."""
+
+    player: int
+
+
+Action = Roll | Hold | Release | Announce | Withdraw | Score | Undo

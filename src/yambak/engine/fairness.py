@@ -22,13 +22,15 @@ The scheme (`yambak-hmac-sha256/1`; `.../duplicate` on duplicate tables):
 
 Held dice. A record's `rolls` give all the dice after each roll, in position order. The
 first roll of a turn throws every die: its dice are checked exactly. For a re-roll the
-record does not say which positions were kept (its optional `held` names kept values
-only, as a multiset): `verify` accepts the re-roll when some number of thrown dice `k`
-and some set of positions that kept their value from the roll before make the thrown
-positions, in order, equal the `k` derived dice. Because the derivation of a normal
-table depends on `k`, a changed die survives this only by a chance coincidence (a few
-in a hundred for a changed re-rolled die, none for a first roll); `held`, when present,
-fixes `k` and removes most of that chance.
+record does not say which positions were kept; its `held` (written by live tables,
+optional in general) names the kept values as a multiset, which fixes the number of
+thrown dice `k`. `verify` accepts the re-roll when some set of positions that kept their
+value from the roll before (as many as `held` says; without `held`, any number) leaves
+thrown positions that, in order, equal the `k` derived dice. Because the derivation of
+a normal table depends on `k`, a changed die survives this only by a chance
+coincidence: never for a first roll, and for a re-roll only when the changed value
+happens to fit another choice of kept positions (rare with `held`, a few in a hundred
+without it).
 """
 
 from __future__ import annotations
@@ -212,7 +214,9 @@ def verify_record(record: Any, n_dice: int, dice_counted: int) -> tuple[list[str
             if prev is None:
                 ok = dice.draw(n_dice, ctx) == tuple(roll)
             else:
-                ok = any(_rerolled(prev, tuple(roll), dice.draw(k, ctx)) for k in range(1, n_dice + 1))
+                kept = turn.held[r - 2] if turn.held is not None and len(turn.held) >= r - 1 else None
+                thrown = [n_dice - len(kept)] if kept is not None else range(1, n_dice + 1)
+                ok = any(_rerolled(prev, tuple(roll), dice.draw(k, ctx)) for k in thrown)
             if not ok:
                 problems.append(f"turn {number}, roll {r}: the dice {list(roll)} do not come from the seed")
             prev = tuple(roll)

@@ -24,8 +24,8 @@ __all__ = ["FORMAT", "GameRecord", "parse_turn", "play_turn", "replay", "state_t
 
 FORMAT = "yambak-game/1"
 _KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness"}
-_PENDING_KEYS = {"player", "rolls", "held", "announce"}
-_TURN_KEYS = {"player", "rolls", "announce", "box", "strike", "use", "scratch"}
+_PENDING_KEYS = {"player", "rolls", "held", "kept", "announce"}
+_TURN_KEYS = {"player", "rolls", "held", "announce", "box", "strike", "use", "scratch"}
 
 
 def _bad(message: str, turn: int | None = None) -> RecordError:
@@ -115,6 +115,8 @@ class GameRecord:
 
 def _turn_dict(t: TurnRecord) -> dict[str, Any]:
     out: dict[str, Any] = {"player": t.player, "rolls": [list(r) for r in t.rolls]}
+    if t.held is not None:
+        out["held"] = [list(h) for h in t.held]
     if t.announce is not None:
         out["announce"] = t.announce
     out["box"] = t.box
@@ -162,8 +164,20 @@ def parse_turn(raw: Any, n: int) -> TurnRecord:
     scratch = raw.get("scratch", False)
     if not isinstance(scratch, bool):
         raise _bad("scratch must be true or false", n)
+    held = raw.get("held")
+    if held is not None:
+        if not isinstance(held, list) or len(held) != len(rolls) - 1 or not all(_dice_list(h) for h in held):
+            raise _bad("held lists the dice kept before each reroll: one list per roll after the first", n)
+        held = tuple(tuple(sorted(h)) for h in held)
     return TurnRecord(
-        player, tuple(tuple(r) for r in rolls), box, announce, strike, tuple(use) if use is not None else None, scratch
+        player,
+        tuple(tuple(r) for r in rolls),
+        box,
+        announce,
+        strike,
+        tuple(use) if use is not None else None,
+        scratch,
+        held,
     )
 
 
@@ -239,7 +253,12 @@ def _replay_pending(state: GameState, turn: Mapping[str, Any]) -> GameState:
         for i, dice in enumerate(rolls):
             if i == 1 and turn.get("announce") is not None:
                 state, _ = state.apply(Announce(p, turn["announce"]))
-            state, _ = state.apply(Roll(p, held=() if i else None, dice=tuple(dice) if _dice_list(dice) else dice))
+            dice = tuple(dice) if _dice_list(dice) else dice
+            kept = turn.get("kept")
+            if i and isinstance(kept, list) and len(kept) == len(rolls) - 1 and all(_dice_list(k) for k in kept):
+                state, _ = state.apply(_reroll(p, state.turns[p].dice, tuple(sorted(kept[i - 1])), dice))
+            else:
+                state, _ = state.apply(Roll(p, dice=dice))
         if len(rolls) == 1 and turn.get("announce") is not None:
             state, _ = state.apply(Announce(p, turn["announce"]))
         held = turn.get("held", [])
@@ -265,7 +284,10 @@ def play_turn(state: GameState, turn: TurnRecord) -> GameState:
     for i, dice in enumerate(turn.rolls):
         if i == 1 and turn.announce is not None:
             state, _ = state.apply(Announce(p, turn.announce))
-        state, _ = state.apply(Roll(p, held=(), dice=dice) if i else Roll(p, dice=dice))
+        if i and turn.held is not None:
+            state, _ = state.apply(_reroll(p, state.turns[p].dice, turn.held[i - 1], dice))
+        else:  # the first roll, or a reroll whose kept dice the record does not say
+            state, _ = state.apply(Roll(p, dice=dice))
     if turn.announce is not None and len(turn.rolls) == 1:
         state, _ = state.apply(Announce(p, turn.announce))
     state, _ = state.apply(Score(p, turn.box, strike=turn.strike, use=turn.use))
@@ -274,6 +296,29 @@ def play_turn(state: GameState, turn: TurnRecord) -> GameState:
             raise IllegalAction("illegal/no-scratch", f"a scratch writes 0, and these dice score in {turn.box}")
         state = state._replace(history=state.history[:-1] + (replace(state.history[-1], scratch=True),))
     return state
+
+
+def _reroll(p: int, before: tuple[int, ...], keep: tuple[int, ...], after: Any) -> Roll:
+    """The reroll that keeps the values `keep` of `before` and shows `after` (all the dice).
+    Kept dice stay where they lay; a record listing them elsewhere is read as the same roll."""
+    if not isinstance(after, (tuple, list)) or len(after) != len(before):
+        return Roll(p, dice=after)  # the engine refuses it with its own reason
+    positions: list[int] = []
+    for v in keep:
+        free = [i for i in range(len(before)) if before[i] == v and i not in positions]
+        if not free:
+            raise IllegalAction("illegal/held-changed", f"held {list(keep)}: not among the dice {list(before)}")
+        in_place = [i for i in free if after[i] == v]
+        positions.append((in_place or free)[0])
+    rest = list(after)
+    for v in keep:
+        if v not in rest:
+            raise IllegalAction("illegal/held-changed", f"held {list(keep)}: not among the next dice {list(after)}")
+        rest.remove(v)
+    if any(after[i] != before[i] for i in positions):
+        fresh = iter(rest)
+        after = tuple(before[i] if i in positions else next(fresh) for i in range(len(before)))
+    return Roll(p, held=tuple(sorted(positions)), dice=tuple(after))
 
 
 def _check_rolloffs(state: GameState, record: GameRecord) -> None:
@@ -316,6 +361,8 @@ def state_to_record(state: GameState) -> GameRecord:
     for p, turn in enumerate(state.turns):
         if turn.rolls:
             entry: dict[str, Any] = {"player": p, "rolls": [list(r) for r in turn.rolls], "held": sorted(turn.held)}
+            if turn.kept is not None and len(turn.rolls) > 1:
+                entry["kept"] = [list(k) for k in turn.kept]
             if turn.announced is not None:
                 entry["announce"] = state.rules.box_id(turn.announced)
             pending.append(entry)

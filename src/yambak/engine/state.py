@@ -16,7 +16,7 @@ from typing import Any
 
 from ..rules import Ruleset
 from ..rules.scoring import row_score
-from .actions import Action, Announce, Hold, Release, Roll, Score, Withdraw
+from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
 from .dice import DiceSource, RollContext, SeededDice
 from .errors import IllegalAction, RecordError
 from .outlook import BoxOutlook, EntryBound, Outlook
@@ -35,6 +35,9 @@ class Turn:
     rolls: tuple[tuple[int, ...], ...] = ()  # all dice after each roll
     held: frozenset[int] = frozenset()  # die positions set aside
     announced: int | None = None  # box index
+    # The values kept before each reroll (sorted), as the record's `held` (RULES.md section 11);
+    # None when a typed roll did not say what it kept (a replayed record without `held`).
+    kept: tuple[tuple[int, ...], ...] | None = ()
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -52,9 +55,10 @@ class TurnRecord:
     strike: bool = False
     use: tuple[int, ...] | None = None
     scratch: bool = False  # score-keeping: a 0 typed without dice; `rolls` holds stand-in dice
+    held: tuple[tuple[int, ...], ...] | None = None  # the values kept before each reroll, when known
 
 
-EVENT_TYPES = ("rolled", "held", "released", "announced", "withdrawn", "scored")
+EVENT_TYPES = ("rolled", "held", "released", "announced", "withdrawn", "scored", "undone")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +70,7 @@ class Event:
     game to a fresh state with manual dice rebuilds it exactly, mid-turn included.
     """
 
-    type: str  # rolled | held | released | announced | withdrawn | scored
+    type: str  # rolled | held | released | announced | withdrawn | scored | undone
     player: int
     roll: int = 0  # rolls made this turn after the action
     dice: tuple[int, ...] = ()
@@ -133,6 +137,8 @@ class Event:
             return Announce(p, self.box or "")
         if self.type == "withdrawn":
             return Withdraw(p)
+        if self.type == "undone":
+            return Undo(p)
         return Score(p, self.box or "", strike=self.strike, use=self.use)
 
 
@@ -159,6 +165,8 @@ class GameState:
     simultaneous: bool = False  # duplicate tables: every player plays their own turns at once
     rolloffs: Rolloffs = ()
     serial: int = 0  # rolls made in the whole game
+    # The position before the last entry, while it may still be taken back (until the next roll).
+    undo_point: GameState | None = field(default=None, compare=False, repr=False)
 
     # --- reading the position ----------------------------------------------------------
 
@@ -461,10 +469,12 @@ class GameState:
 
     def apply(self, action: Action) -> tuple[GameState, Event]:
         player = getattr(action, "player", None)
-        if not isinstance(action, (Roll, Hold, Release, Announce, Withdraw, Score)):
+        if not isinstance(action, (Roll, Hold, Release, Announce, Withdraw, Score, Undo)):
             raise _illegal("unknown-action", f"not an action: {type(action).__name__}")
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(self.players):
             raise _illegal("no-such-seat", f"there is no seat {player!r} at this table")
+        if isinstance(action, Undo):
+            return self._undo(player)
         if self.finished:
             raise _illegal("game-over", "the game is over")
         if self.sheets[player].full:
@@ -551,8 +561,38 @@ class GameState:
             ctx = RollContext(player=p, turn=self.sheets[p].turns, roll=n + 1, serial=self.serial)
             fresh = iter(self.dice_source.draw(n_dice - len(held), ctx))
             new = tuple(turn.dice[i] if i in held else next(fresh) for i in range(n_dice))
-        state = self._with_turn(p, Turn(turn.rolls + (new,), held, turn.announced), serial=self.serial + 1)
+        kept: tuple[tuple[int, ...], ...] | None = ()
+        if n:  # what this reroll kept; unknown when typed dice did not say
+            if turn.kept is None or (action.dice is not None and action.held is None):
+                kept = None
+            else:
+                kept = turn.kept + (tuple(sorted(turn.dice[i] for i in held)),)
+        state = self._with_turn(
+            p, Turn(turn.rolls + (new,), held, turn.announced, kept), serial=self.serial + 1, undo_point=None
+        )
         return state, Event("rolled", p, roll=n + 1, dice=new, held=tuple(sorted(held)))
+
+    def can_undo(self, player: int) -> bool:
+        """Whether `player` may take back their last entry now (see `Undo`)."""
+        try:
+            self._undo(player)
+        except IllegalAction:
+            return False
+        return True
+
+    def _undo(self, p: int) -> tuple[GameState, Event]:
+        if self.finished:
+            raise _illegal("game-over", "the game is over")
+        before = self.undo_point
+        if before is None or not self.history:
+            raise _illegal("no-undo", "nothing to take back: a roll has been made since the last entry")
+        last = self.history[-1]
+        if last.player != p:
+            raise _illegal("no-undo", f"only {self.players[last.player]} can take back the last entry")
+        turn = before.turns[p]
+        return before, Event(
+            "undone", p, roll=len(turn.rolls), dice=turn.dice, held=tuple(sorted(turn.held)), box=last.box
+        )
 
     def _hold(self, action: Hold | Release) -> tuple[GameState, Event]:
         p = action.player
@@ -562,7 +602,7 @@ class GameState:
             raise _illegal("hold-before-roll", "nothing to hold before the first roll")
         held = turn.held | positions if isinstance(action, Hold) else turn.held - positions
         kind = "held" if isinstance(action, Hold) else "released"
-        state = self._with_turn(p, Turn(turn.rolls, held, turn.announced))
+        state = self._with_turn(p, Turn(turn.rolls, held, turn.announced, turn.kept))
         return state, Event(kind, p, roll=len(turn.rolls), dice=turn.dice, held=tuple(sorted(held)))
 
     def _parse_box(self, text: Any) -> int:
@@ -588,7 +628,7 @@ class GameState:
         if not self._column(box).announce:
             raise _illegal("announce-column", f"{self.rules.box_id(box)} is not in an announce column")
         self._check_position(p, box, 1, None)
-        state = self._with_turn(p, Turn(turn.rolls, turn.held, box))
+        state = self._with_turn(p, Turn(turn.rolls, turn.held, box, turn.kept))
         return state, Event(
             "announced", p, roll=n, dice=turn.dice, held=tuple(sorted(turn.held)), box=self.rules.box_id(box)
         )
@@ -602,7 +642,7 @@ class GameState:
             raise _illegal("withdraw", "an announcement in this column stands")
         if len(turn.rolls) != 1:
             raise _illegal("withdraw", "an announcement can only be withdrawn before roll 2")
-        state = self._with_turn(p, Turn(turn.rolls, turn.held, None))
+        state = self._with_turn(p, Turn(turn.rolls, turn.held, None, turn.kept))
         return state, Event("withdrawn", p, roll=1, dice=turn.dice, held=tuple(sorted(turn.held)))
 
     # --- boxes -------------------------------------------------------------------------
@@ -772,11 +812,16 @@ class GameState:
             announce=rules.box_id(turn.announced) if turn.announced is not None else None,
             strike=action.strike,
             use=best if len(turn.dice) > rules.dice else None,
+            held=turn.kept if len(turn.rolls) > 1 else None,
         )
         sheets = self.sheets[:p] + (sheet,) + self.sheets[p + 1 :]
         turns = self.turns[:p] + (Turn(),) + self.turns[p + 1 :]
         state = self._replace(
-            sheets=sheets, turns=turns, history=self.history + (record,), current=(p + 1) % len(self.players)
+            sheets=sheets,
+            turns=turns,
+            history=self.history + (record,),
+            current=(p + 1) % len(self.players),
+            undo_point=self._replace(undo_point=None),
         )
         if state.finished:
             state = state._roll_offs()

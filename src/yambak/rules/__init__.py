@@ -1,6 +1,15 @@
 """Rulesets as data: row kinds, column kinds, relations and the shipped presets."""
 
-from .loader import RulesetError, load_ruleset, load_ruleset_file, parse_options, preset_ids
+from .loader import (
+    POINTS_LIMIT,
+    RulesetError,
+    load_ruleset,
+    load_ruleset_arg,
+    load_ruleset_file,
+    parse_options,
+    preset_ids,
+    read_ruleset_file,
+)
 from .model import Column, Joker, Match, Relation, Row, Ruleset, UpperBonus
 from .scoring import row_met, row_score
 
@@ -8,15 +17,18 @@ __all__ = [
     "Column",
     "Joker",
     "Match",
+    "POINTS_LIMIT",
     "Relation",
     "Row",
     "Ruleset",
     "RulesetError",
     "UpperBonus",
     "load_ruleset",
+    "load_ruleset_arg",
     "load_ruleset_file",
     "parse_options",
     "preset_ids",
+    "read_ruleset_file",
     "row_met",
     "row_score",
 ]

@@ -19,11 +19,21 @@ The data format (see the presets in `presets/` for complete examples):
 
 Options patch the data with dotted paths before it is validated, so a variant
 is a data file, never a branch in the engine.
+
+Limits. Every number that counts points (a row's `points` and `bonus`, the
+upper bonus's `threshold` and `points`, the joker's `bonus`, a column's and the
+match's `points`) lies within +-`POINTS_LIMIT` (one million), and an upper bonus
+threshold is at least 1. A sheet of a thousand boxes then totals below 10^10,
+far inside what the engine's integers, the solver's int64 and float64 (exact to
+2^53) and JSON readers (JavaScript numbers, exact to 2^53) hold exactly; a
+larger value is refused with its key named. A ruleset file is UTF-8 TOML of at
+most `FILE_LIMIT` bytes (1 MiB).
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -46,7 +56,21 @@ from .model import (
     UpperBonus,
 )
 
-__all__ = ["RulesetError", "load_ruleset", "load_ruleset_file", "parse_options", "preset_ids", "preset_data"]
+__all__ = [
+    "FILE_LIMIT",
+    "POINTS_LIMIT",
+    "RulesetError",
+    "load_ruleset",
+    "load_ruleset_arg",
+    "load_ruleset_file",
+    "parse_options",
+    "preset_ids",
+    "preset_data",
+    "read_ruleset_file",
+]
+
+POINTS_LIMIT = 1_000_000  # the largest number of points any value of a ruleset may count (see above)
+FILE_LIMIT = 1 << 20  # the largest ruleset file read, in bytes
 
 
 class RulesetError(ValueError):
@@ -76,10 +100,10 @@ def _resolve_extends(data: dict[str, Any], seen: tuple[str, ...] = ()) -> dict[s
     if parent_id is None:
         return data
     if not isinstance(parent_id, str) or parent_id in seen:
-        raise RulesetError("extends", f"cannot extend {parent_id!r}")
+        raise RulesetError("extends", f"cannot extend {_show(parent_id)}")
     parent = preset_data(parent_id) if parent_id in preset_ids() else None
     if parent is None:
-        raise RulesetError("extends", f"unknown preset {parent_id!r}")
+        raise RulesetError("extends", f"unknown preset {_show(parent_id)}")
     defaults = data.pop("option_defaults", {})
     merged = {**parent, **data}
     if defaults:
@@ -125,7 +149,12 @@ def load_ruleset(
     ruleset = _build(data, options or {}, list(modifiers or []), preset)
     record_spec: Any = original
     if passed_separately and isinstance(original, Mapping) and preset is None:
-        record_spec = {**dict(original), "modifiers": sorted(ruleset.modifiers)}
+        record_spec = {**copy.deepcopy(dict(original)), "modifiers": sorted(ruleset.modifiers)}
+        chosen: dict[str, Any] = dict(ruleset.options)
+        for name, spec_ in record_spec.get("options", {}).items():  # options chosen apart become the defaults
+            if name in chosen and isinstance(spec_, dict):
+                value = chosen[name]
+                spec_["default"] = list(value) if isinstance(value, tuple) else value
     elif passed_separately and preset is not None:
         defaults = dict(_build(preset_data(preset), {}, [], preset).options)
         changed = {k: list(v) if isinstance(v, tuple) else v for k, v in ruleset.options if defaults.get(k) != v}
@@ -138,15 +167,48 @@ def load_ruleset(
     return ruleset
 
 
-def load_ruleset_file(path: str | Path, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """A user's TOML ruleset file (same format as the presets)."""
+def read_ruleset_file(path: str | Path) -> dict[str, Any]:
+    """The raw data of a user's TOML ruleset file, `extends` resolved; `RulesetError` (keyed by the path)
+    for a file that is missing, unreadable, a directory, larger than `FILE_LIMIT`, not UTF-8 or not TOML."""
+    name = str(path)
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(str(path), f"not valid TOML ({exc})") from None
+        with open(path, "rb") as fh:
+            raw = fh.read(FILE_LIMIT + 1)
     except OSError as exc:
-        raise RulesetError(str(path), f"cannot read ({exc.strerror})") from None
-    return load_ruleset(data, options)
+        raise RulesetError(name, f"cannot read ({exc.strerror or exc})") from None
+    if len(raw) > FILE_LIMIT:
+        raise RulesetError(name, f"larger than {FILE_LIMIT // 1024} KiB: not a ruleset file")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RulesetError(name, "not a text file (UTF-8 TOML expected)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(name, f"not valid TOML ({exc})") from None
+    except RecursionError:
+        raise RulesetError(name, "not valid TOML (nested too deeply)") from None
+    return _resolve_extends(data)
+
+
+def load_ruleset_file(
+    path: str | Path, options: Mapping[str, Any] | None = None, modifiers: list[str] | tuple[str, ...] | None = None
+) -> Ruleset:
+    """A user's TOML ruleset file (same format as the presets)."""
+    return load_ruleset(read_ruleset_file(path), options, modifiers)
+
+
+def load_ruleset_arg(
+    spec: str, option_pairs: list[str] | None = None, modifiers: list[str] | tuple[str, ...] | None = None
+) -> Ruleset:
+    """The ruleset a command line names: a preset id, or the path of a TOML ruleset file (a name
+    ending in `.toml`, holding a path separator, or naming an existing file), with `KEY=VALUE`
+    option strings typed by the preset's or the file's options (`parse_options`): an option the
+    ruleset does not have is refused, never ignored."""
+    if spec in preset_ids():
+        return load_ruleset(spec, parse_options(spec, option_pairs), modifiers)
+    if spec.endswith(".toml") or "/" in spec or Path(spec).is_file():
+        data = read_ruleset_file(spec)
+        return load_ruleset(data, parse_options(data, option_pairs), modifiers)
+    raise RulesetError("preset", f"unknown preset {spec!r} (known: {', '.join(preset_ids())}; or a .toml file)")
 
 
 # --- options -------------------------------------------------------------------------
@@ -185,7 +247,7 @@ def _apply_options(data: dict[str, Any], chosen: Mapping[str, Any]) -> tuple[tup
             default = spec.get("default")
             if type(value) is not type(default) or _option_key(value) not in values:
                 choices = ", ".join(values)
-                raise RulesetError(key, f"{value!r} is not one of {choices}")
+                raise RulesetError(key, f"{_show(value)} is not one of {choices}")
             _patch(data, _table(values[_option_key(value)], f"{key}.values").get("set", {}), key)
             resolved.append((name, value))
     return tuple(resolved)
@@ -235,7 +297,27 @@ def _get(table: Mapping[str, Any], name: str, kind: type | tuple[type, ...], key
     bad_bool = isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))
     if not isinstance(value, kind) or bad_bool:
         names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-        raise RulesetError(f"{key}.{name}" if key else name, f"must be {names}, not {value!r}")
+        raise RulesetError(f"{key}.{name}" if key else name, f"must be {names}, not {_show(value)}")
+    return value
+
+
+def _show(value: Any) -> str:
+    """A value from a ruleset as its data reads (true, [1, 2], "x"), never a Python repr (True, (1, 2))."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except ValueError:  # nan, inf
+        return str(value)
+
+
+def _check_points(value: int | float, key: str) -> None:
+    if not -POINTS_LIMIT <= value <= POINTS_LIMIT:  # False for nan too
+        raise RulesetError(key, f"must be between {-POINTS_LIMIT:,} and {POINTS_LIMIT:,} (points are limited)")
+
+
+def _points(table: Mapping[str, Any], name: str, kind: type | tuple[type, ...], key: str, default: Any = ...) -> Any:
+    """`_get` for a number of points: within +-POINTS_LIMIT."""
+    value = _get(table, name, kind, key, default)
+    _check_points(value, f"{key}.{name}" if key else name)
     return value
 
 
@@ -305,13 +387,15 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
     if "upper_bonus" in data:
         t = _table(data["upper_bonus"], "upper_bonus")
         _no_unknown(t, {"threshold", "points"}, "upper_bonus")
-        upper_bonus = UpperBonus(_get(t, "threshold", int, "upper_bonus"), _get(t, "points", int, "upper_bonus"))
+        upper_bonus = UpperBonus(_points(t, "threshold", int, "upper_bonus"), _points(t, "points", int, "upper_bonus"))
+        if upper_bonus.threshold < 1:
+            raise RulesetError("upper_bonus.threshold", "must be at least 1")
 
     joker = None
     if "joker" in data:
         t = _table(data["joker"], "joker")
         _no_unknown(t, {"row", "bonus"}, "joker")
-        joker = Joker(_get(t, "row", str, "joker"), _get(t, "bonus", int, "joker", 0))
+        joker = Joker(_get(t, "row", str, "joker"), _points(t, "bonus", int, "joker", 0))
         if joker.row not in row_ids or next(r for r in rows if r.id == joker.row).kind != "yam":
             raise RulesetError("joker.row", "must name a row of kind yam")
         if len(columns) != 1:
@@ -323,7 +407,7 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
         _no_unknown(t, {"kind", "total_points", "ties"}, "match")
         match = Match(
             kind=_choice(_get(t, "kind", str, "match", "total"), MATCH_KINDS, "match.kind"),
-            total_points=_get(t, "total_points", (int, float), "match", 0),
+            total_points=_points(t, "total_points", (int, float), "match", 0),
             ties=_choice(_get(t, "ties", str, "match", "share"), TIE_RULES, "match.ties"),
         )
 
@@ -353,7 +437,7 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
 
 def _choice(value: Any, choices: tuple[str, ...], key: str) -> str:
     if value not in choices:
-        raise RulesetError(key, f"{value!r} is not one of {', '.join(choices)}")
+        raise RulesetError(key, f"{_show(value)} is not one of {', '.join(choices)}")
     return str(value)
 
 
@@ -375,7 +459,7 @@ def _build_row(item: dict[str, Any], key: str) -> Row:
     _no_unknown(item, {"id", "kind", "points", "bonus", "face", "n", "runs", "enabled", "label"}, key)
     rid = _ident(_get(item, "id", str, key), f"{key}.id")
     kind = _choice(_get(item, "kind", str, key), ROW_KINDS, f"{key}.kind")
-    bonus = _get(item, "bonus", int, key, 0)
+    bonus = _points(item, "bonus", int, key, 0)
     face = n = 0
     runs: tuple[frozenset[int], ...] = ()
     if kind == "upper":
@@ -402,7 +486,11 @@ def _build_row(item: dict[str, Any], key: str) -> Row:
     if isinstance(points, list):
         if not points or not all(isinstance(p, int) and not isinstance(p, bool) for p in points):
             raise RulesetError(f"{key}.points", "a list of points must hold whole numbers, one per roll")
+        for p in points:
+            _check_points(p, f"{key}.points")
         points = tuple(points)
+    elif isinstance(points, int):
+        _check_points(points, f"{key}.points")
     elif isinstance(points, str):
         if points not in ("sum", "matched"):
             raise RulesetError(f"{key}.points", f"{points!r} is not a number, 'sum', 'matched' or a list")
@@ -436,7 +524,7 @@ def _build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_
         start = (row_ids[a], row_ids[b])
     elif start:
         raise RulesetError(f"{key}.start", "only middle columns have start rows")
-    points = _get(item, "points", (int, float), key, 0)
+    points = _points(item, "points", (int, float), key, 0)
     return Column(id=cid, order=order, rolls=rolls, announce=announce, withdraw=withdraw, start=start, points=points)
 
 
@@ -464,10 +552,12 @@ def _build_relation(item: dict[str, Any], key: str, row_ids: list[str]) -> Relat
     return rel
 
 
-def parse_options(preset: str, pairs: list[str] | None) -> dict[str, Any]:
+def parse_options(preset: str | Mapping[str, Any], pairs: list[str] | None) -> dict[str, Any]:
     """`["columns=3", "max_min=false", "extra=updown,middle"]` -> typed option values,
-    typed after each option's default (command lines and query strings)."""
-    specs = preset_data(preset).get("options", {})
+    typed after each option's default (command lines and query strings). `preset` is a
+    preset id or a ruleset's raw data (a file's, from `read_ruleset_file`)."""
+    data = preset_data(preset) if isinstance(preset, str) else preset
+    specs = _table(data.get("options", {}), "options")
     out: dict[str, Any] = {}
     for pair in pairs or []:
         name, eq, text = pair.partition("=")
@@ -475,7 +565,7 @@ def parse_options(preset: str, pairs: list[str] | None) -> dict[str, Any]:
             raise RulesetError(f"options.{pair}", "write options as KEY=VALUE")
         if name not in specs:
             raise RulesetError(f"options.{name}", f"unknown option (known: {', '.join(sorted(specs)) or 'none'})")
-        default = specs[name].get("default")
+        default = _table(specs[name], f"options.{name}").get("default")
         value: Any = text
         if isinstance(default, bool):
             if text.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):

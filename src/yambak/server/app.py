@@ -57,6 +57,16 @@ def warm_strategies(presets: tuple[str, ...] = WARM_PRESETS) -> threading.Thread
     return thread
 
 
+async def _tick(manager: TableManager) -> None:
+    """The turn clocks: once a second, turns whose clock ran out go to a bot."""
+    while True:
+        await asyncio.sleep(1.0)
+        try:
+            manager.tick()
+        except Exception:  # a clock must never stop the server
+            log.exception("turn clock")
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 
@@ -86,11 +96,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.warm_strategies:
             warm_strategies()
         gauges = asyncio.create_task(_gauges(manager, keeper_manager))
+        ticker = asyncio.create_task(_tick(manager))
         collector = (
             asyncio.create_task(_collect_garbage(settings.gc_full_seconds)) if settings.gc_full_seconds else None
         )
         yield
         gauges.cancel()
+        ticker.cancel()
         if collector is not None:
             collector.cancel()
         for table in manager.tables.values():

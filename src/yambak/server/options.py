@@ -1,48 +1,74 @@
-"""The options box of the lobby and the score-keeper: one typed syntax, parsed and shown alike.
+"""A ruleset's options as form controls: the schema the pages draw, and the form they send back.
 
-`columns=3, strict=false, extra=updown,middle` — options are KEY=VALUE, separated by commas or
-new lines; a list value is its items separated by commas (a comma-separated item without `=`
-continues the list before it); `extra=` is the empty list. Defaults are shown the same way,
-so that what the help shows can be typed back.
+Each preset's options (the TOML `[options.NAME]` tables) become a checkbox (true/false), a
+choice among values (a select or radio buttons), or a set of items (checkboxes for a list
+option). Field names carry the preset, `opt.PRESET.NAME`, so that one form can hold the
+controls of every preset and only the chosen preset's are read.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..rules import RulesetError, parse_options
+from ..rules import RulesetError
 from ..rules.loader import preset_data
+from ..web.i18n import option_description, option_value_label
+
+__all__ = ["field_name", "option_schema", "options_from_form"]
 
 
-def split_options(text: str, list_keys: frozenset[str] | set[str] | None = None) -> list[str]:
-    """`"extra=updown,middle, four_kind=four"` -> `["extra=updown,middle", "four_kind=four"]`.
-    With `list_keys`, only those options take more items (a stray word elsewhere stays an error)."""
-    pairs: list[str] = []
-    for token in (t.strip() for t in text.replace("\n", ",").split(",")):
-        if not token:
-            continue
-        key = pairs[-1].partition("=")[0].strip() if pairs and "=" in pairs[-1] else None
-        if "=" in token or key is None or (list_keys is not None and key not in list_keys):
-            pairs.append(token)
-        else:  # another item of the list value before it
-            key, _, value = pairs[-1].partition("=")
-            pairs[-1] = f"{key}={value},{token}" if value else f"{key}={token}"
-    return [f"{k.strip()}={v.strip()}" if eq else k for k, eq, v in (p.partition("=") for p in pairs)]
+def field_name(preset: str, option: str) -> str:
+    return f"opt.{preset}.{option}"
 
 
-def parse_option_text(preset: str, text: str) -> dict[str, Any]:
-    """Typed option values for `preset` from the box's text; raises RulesetError."""
-    if len(text) > 2000:
-        raise RulesetError("options", "too many options")
-    specs = preset_data(preset).get("options", {})
-    list_keys = {k for k, spec in specs.items() if isinstance(spec.get("default"), list)}
-    return parse_options(preset, split_options(text, list_keys))
+def option_schema(preset: str, lang: str) -> list[dict[str, Any]]:
+    """[{name, field, kind: bool | choice | list, description, default, choices: [{value, label}]}]"""
+    out = []
+    for name, spec in preset_data(preset).get("options", {}).items():
+        default = spec.get("default")
+        entry: dict[str, Any] = {
+            "name": name,
+            "field": field_name(preset, name),
+            "description": option_description(name, spec.get("description", ""), lang),
+            "default": default,
+        }
+        if "items" in spec:
+            entry["kind"] = "list"
+            entry["choices"] = [{"value": v, "label": option_value_label(v, lang)} for v in spec["items"]]
+        elif isinstance(default, bool):
+            entry["kind"] = "bool"
+        else:
+            entry["kind"] = "choice"
+            entry["choices"] = [{"value": v, "label": option_value_label(v, lang)} for v in spec.get("values", {})]
+        out.append(entry)
+    return out
 
 
-def format_value(value: Any) -> str:
-    """An option value as it is typed in the box (`false`, `3`, `updown,middle`, empty list: nothing)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value)
-    return "" if value is None else str(value)
+def options_from_form(form: Any, preset: str) -> dict[str, Any]:
+    """Typed option values for `preset` from a submitted form (`form.get`, `form.getlist`); an option
+    not in the form keeps its default. Raises RulesetError naming a value that is not a choice."""
+    out: dict[str, Any] = {}
+    for name, spec in preset_data(preset).get("options", {}).items():
+        field = field_name(preset, name)
+        default = spec.get("default")
+        if "items" in spec:
+            values = [str(v) for v in form.getlist(field)]
+            if not values and field + ".present" not in form:
+                continue
+            out[name] = [v for v in spec["items"] if v in values]
+            unknown = sorted(set(values) - set(spec["items"]))
+            if unknown:
+                raise RulesetError(f"options.{name}", f"{unknown[0]!r} is not one of {', '.join(spec['items'])}")
+        elif isinstance(default, bool):
+            if field + ".present" not in form and field not in form:
+                continue
+            out[name] = form.get(field) in ("on", "true", "1")
+        else:
+            text = form.get(field)
+            if text is None:
+                continue
+            choices = {str(v): v for v in spec.get("values", {})}
+            if str(text) not in choices:
+                raise RulesetError(f"options.{name}", f"{str(text)[:20]!r} is not one of {', '.join(choices)}")
+            out[name] = int(text) if isinstance(default, int) else str(text)
+    return out

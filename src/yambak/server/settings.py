@@ -30,6 +30,10 @@ class Settings:
         default_factory=lambda: _env("WARM_STRATEGIES", "1").lower() not in ("0", "false", "no", "off")
     )
     rate_strikes: int = 20  # refused messages over the limit before the socket is closed
+    # a listed table with no action this long and nobody connected leaves the lobby (still reachable by link)
+    idle_after: float = field(default_factory=lambda: float(_env("IDLE_AFTER", "1800")))
+    # seconds bots wait after a person's entry at tables that allow taking it back
+    undo_grace: float = field(default_factory=lambda: float(_env("UNDO_GRACE", "2.5")))
     history: int = 200  # events kept per table for reconnecting clients
     # several processes: Redis carries actions to a table's owner and its events to every process
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))

@@ -8,20 +8,22 @@
     'keep 6 6 6'
 
 The solver is driven by the ruleset data (row kinds, upper bonus, joker,
-strike_any); see `_layout` for the state layout, `_induction` for the
-backward induction and `_kernels` for its compiled (numba) turn widget.
+strike_any); see `dice` for the dice lattice (public: the bots' turn widget
+shares it), `_layout` for the state layout, `_induction` for the backward
+induction, `_kernels` for its compiled (numba) turn widget and `warm` for
+compiling those kernels ahead of time.
 """
 
-from ._layout import UnsupportedRuleset
+from ._layout import MAX_TABLE_STATES, UnsupportedRuleset
 from .advisor import Advice, Choice, Position, PositionError, advise
 from .objective import MeanScore, Objective, TargetProbability
-from .simulate import BOTS, SimulationResult, simulate
-from .table import TABLE_VERSION, Strategy, cache_dir, solve
+from .simulate import SimulationResult, simulate, simulate_blocks
+from .table import TABLE_VERSION, Strategy, cache_dir, solve, table_states
 
 __all__ = [
     "Advice",
-    "BOTS",
     "Choice",
+    "MAX_TABLE_STATES",
     "MeanScore",
     "Objective",
     "Position",
@@ -34,5 +36,7 @@ __all__ = [
     "advise",
     "cache_dir",
     "simulate",
+    "simulate_blocks",
     "solve",
+    "table_states",
 ]

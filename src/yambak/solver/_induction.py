@@ -1,6 +1,6 @@
 """Backward induction over turn-start states, level by level, a batch of states at a time.
 
-The turn widget of a state, on values indexed by multiset (see `_dice`):
+The turn widget of a state, on values indexed by multiset (see `dice`):
 
     roll 3:  V[r]  = best legal box for hand r     (`box_values`)
     keep 2:  E[k]  = mean over d of E[k + d]        (down pass)
@@ -25,11 +25,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import _dice as D
+from . import dice as D
 from ._layout import SolverRules
 from .objective import MeanScore, Objective
 
-__all__ = ["box_values", "best_box_value", "last_roll_values", "keep_values", "solve_table", "CHUNK"]
+__all__ = ["box_values", "best_box_value", "last_roll_values", "keep_values", "solve_table", "CHUNK", "NUMPY_STATES"]
 
 CHUNK = 1024  # states per batch handed to a thread
 
@@ -218,19 +218,27 @@ def last_roll_values(
     return best
 
 
-def keep_values(sr: SolverRules, table: np.ndarray, states: np.ndarray, threads: int = 1) -> np.ndarray:
+def keep_values(
+    sr: SolverRules, table: np.ndarray, states: np.ndarray, threads: int = 1, kernel: bool | None = None
+) -> np.ndarray:
     """Keep values of the widget of each state of a MeanScore table: shape (len(states), rolls - 1, 462).
 
     out[s, j - 1, k] is the expected value, after roll j, of holding multiset k
     and rolling the other dice (see `_kernels.mean_keep_values`): all that a
-    keep decision reads. Large batches are split over `threads` threads.
+    keep decision reads. Large batches run compiled and are split over
+    `threads` threads; a few states (`kernel` None) or `kernel=False` run in
+    numpy, bit for bit the same values without importing numba (0.3 s), which
+    is what keeps a one-position `yambak hint` fast.
     """
-    from . import _kernels as K  # imported on first use: numba costs 0.3 s to import
-
     if table.shape[1:] != (1,):
         raise ValueError("keep values are built from expected-score (width 1) tables")
-    flat, rules = table.reshape(-1), K.rule_args(sr)
     states = np.ascontiguousarray(states, dtype=np.int64)
+    if not (kernel if kernel is not None else len(states) > NUMPY_STATES):
+        return _numpy_keep_values(sr, table, states)
+    from .warm import kernels
+
+    K = kernels("mean_keep_values")
+    flat, rules = table.reshape(-1), K.rule_args(sr)
     out = np.empty((len(states), max(sr.rolls - 1, 0), len(D.MULTISETS)))
     bounds = np.linspace(0, len(states), max(1, min(threads, len(states) // 256)) + 1).astype(int)
 
@@ -246,6 +254,25 @@ def keep_values(sr: SolverRules, table: np.ndarray, states: np.ndarray, threads:
     return out
 
 
+NUMPY_STATES = 4  # up to this many states, `keep_values` runs in numpy
+
+
+def _numpy_keep_values(sr: SolverRules, table: np.ndarray, states: np.ndarray) -> np.ndarray:
+    """`_kernels.mean_keep_values` in numpy: the same additions in the same order, the same maxima."""
+    out = np.empty((len(states), max(sr.rolls - 1, 0), len(D.MULTISETS)))
+    if not len(states) or sr.rolls < 2:
+        return out
+    boxes, upper, yam = sr.unflat(states)
+    x = np.empty((len(D.MULTISETS), len(states)))
+    x[D.FULL :] = last_roll_values(sr, table, MeanScore(), boxes, upper, yam)[..., 0]
+    for j in range(sr.rolls - 1, 0, -1):
+        D.down(x)
+        out[:, j - 1, :] = x.T
+        if j > 1:
+            D.up(x)
+    return out
+
+
 def solve_table(
     sr: SolverRules, objective: Objective, chunk: int = CHUNK, threads: int | None = None
 ) -> tuple[np.ndarray, int]:
@@ -258,8 +285,8 @@ def solve_table(
     compiled (`_kernels.mean_turn_starts`); other objectives build the last
     roll with numpy (`last_roll_values`) and run the compiled keep lattice on it.
     """
-    from . import _kernels as K  # imported on first use: numba costs 0.3 s to import
     from ._layout import UnsupportedRuleset
+    from .warm import kernels
 
     if sr.rel_high >= 0 and not isinstance(objective, MeanScore):
         # An entry that zeroes the pair takes points back, which a target's "points still needed" cannot hold.
@@ -267,6 +294,7 @@ def solve_table(
     table = np.empty((sr.n_states, objective.width))
     table[:] = objective.terminal()
     count = len(sr.level_states(sr.n_rows))
+    K = kernels("mean_turn_starts" if isinstance(objective, MeanScore) else "turn_starts")  # numba: 0.3 s
     rules = K.rule_args(sr)
     flat = table.reshape(-1)  # a view: the mean kernel writes the table in place
 

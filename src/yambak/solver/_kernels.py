@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import _dice as D
+from . import dice as D
 from ._layout import SolverRules
 
 __all__ = ["LANES", "rule_args", "turn_starts", "mean_turn_starts", "mean_keep_values"]

@@ -34,9 +34,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rules import Ruleset, RulesetError, row_score
-from . import _dice as D
+from . import dice as D
 
-__all__ = ["SolverRules", "UnsupportedRuleset", "solver_rules"]
+__all__ = ["MAX_TABLE_STATES", "SolverRules", "UnsupportedRuleset", "solver_rules"]
+
+# The largest table solved (float64 entries: 512 MiB). yams-fr with one column and max/min,
+# the largest preset table, has 29,360,128 entries.
+MAX_TABLE_STATES = 1 << 26
 
 
 class UnsupportedRuleset(RulesetError):
@@ -216,6 +220,9 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
         rel_high, rel_low = ruleset.row_index[relation.high], ruleset.row_index[relation.low]
         if ruleset.rows[rel_high].is_upper or ruleset.rows[rel_low].is_upper or ruleset.joker is not None:
             raise UnsupportedRuleset("a max_gt_min relation on upper rows or with a joker is not solved exactly")
+    faces = [r.face for r in ruleset.rows if r.is_upper]
+    if ruleset.joker is not None and len(set(faces)) != len(faces):
+        raise UnsupportedRuleset("a joker with two upper rows of one face is not solved exactly")
     if ruleset.modifiers:
         raise UnsupportedRuleset(f"modifiers ({', '.join(sorted(ruleset.modifiers))}) are not solved exactly")
     if ruleset.dice != D.DICE:
@@ -231,6 +238,8 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
     upper_face = np.array([row.face if row.is_upper else 0 for row in ruleset.rows], dtype=np.int64)
     ub = ruleset.upper_bonus
     threshold, bonus = (ub.threshold, ub.points) if ub else (0, 0)
+    if threshold > sum(int(f) * D.DICE for f in upper_face):
+        threshold, bonus, ub = 0, 0, None  # a bonus no sheet can reach: no upper axis at all
     yam_row, joker_bonus = -1, 0
     if ruleset.joker is not None:
         yam_row = ruleset.row_index[ruleset.joker.row]
@@ -250,7 +259,7 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
             "pend_values": np.array(values, dtype=np.int64),
             "pend_index": pend_index,
         }
-    return SolverRules(
+    sr = SolverRules(
         ruleset=ruleset,
         n_rows=len(ruleset.rows),
         rolls=ruleset.rolls_per_turn,
@@ -267,3 +276,8 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
         yam_face=yam_face,
         **relation_fields,
     )
+    if sr.n_states > MAX_TABLE_STATES:
+        raise UnsupportedRuleset(
+            f"the exact table would have {sr.n_states:,} entries; the solver stops at {MAX_TABLE_STATES:,}"
+        )
+    return sr

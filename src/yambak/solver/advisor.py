@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _dice as D
+from . import dice as D
 from ._induction import box_values, keep_values
 from .table import Strategy
 
@@ -171,12 +171,12 @@ def advise(strategy: Strategy, position: Position) -> Advice:
     return Advice(score=score, value=best, keeps=tuple(sorted(keeps, key=order)), boxes=tuple(sorted(rows, key=order)))
 
 
-def position_of(state: Any) -> Position:
-    """The position of the seat to act in an engine `GameState` (single-column rulesets)."""
+def position_of(state: Any, player: int | None = None) -> Position:
+    """The position of a seat (the seat to act by default) in an engine `GameState` (single-column rulesets)."""
     if state.finished:
         raise PositionError("the game is over: nothing left to decide")
     ruleset = state.rules
-    p = state.current
+    p = state.current if player is None else player
     sheet = state.sheets[p]
     if len(ruleset.columns) != 1:
         raise PositionError(f"{ruleset.id} has {len(ruleset.columns)} columns: no exact advice")

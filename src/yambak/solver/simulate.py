@@ -1,38 +1,33 @@
-"""Solitaire games played by a bot, many at once, as array operations across games.
+"""Solitaire games of optimal play, many at once, as array operations across games.
 
-Bots (documented here because the numbers depend on them):
+The optimal player reads the strategy table: each turn the games are grouped by
+state, the turn widget is rebuilt once per distinct state, and every game picks
+its best keep and box with a gather and an argmax. It obeys the joker; a struck
+box never helps it, so it never strikes. The same seed gives the same games
+whatever the thread count.
 
-* `optimal`: plays by the strategy table. Each turn the games are grouped by
-  state, the turn widget is rebuilt once per distinct state, and every game
-  picks its best keep and box with a gather and an argmax.
-* `greedy`: after rolls 1 and 2 holds every die showing its most common face
-  (the higher face on a tie), then fills the legal box that adds the most
-  points now (the first in sheet order on a tie).
-* `random`: holds each die with probability 1/2, then fills a uniformly chosen
-  legal box.
-
-All three obey the joker; a struck box never helps these bots, so none strikes.
-The same seed gives the same games whatever the thread count.
+Only optimal play is vectorised: every other policy (random, greedy, strong...)
+is played through the engine by `yambak.bots`, so that one name is one policy.
+`simulate_blocks` yields the games a block at a time, for callers that fold
+them (memory independent of the number of games); `simulate` keeps them all.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from . import _dice as D
+from . import dice as D
 from ._induction import box_values, keep_values
 from ._layout import SolverRules
-from .objective import MeanScore
 from .table import Strategy
 
-__all__ = ["BOTS", "SimulationResult", "simulate"]
+__all__ = ["BLOCK", "SimulationResult", "simulate", "simulate_blocks"]
 
-BOTS = ("optimal", "greedy", "random")
 BLOCK = 8192  # games played together: enough to share states in early turns, small enough for memory
 
 # Sorted five dice -> roll index, through a base-7 code of the sorted hand.
@@ -40,7 +35,6 @@ _CODE = np.array([7**i for i in range(D.DICE)], dtype=np.int64)
 _HAND_OF_CODE = np.full(7**D.DICE, -1, dtype=np.int64)
 for _r in range(D.N_ROLLS):
     _HAND_OF_CODE[np.array(D.MULTISETS[D.FULL + _r]) @ _CODE] = _r
-_HAND_DICE = np.array([D.MULTISETS[D.FULL + r] for r in range(D.N_ROLLS)], dtype=np.int64)  # (252, 5)
 _KEEP_DICE = np.array([(m + (0,) * D.DICE)[: D.DICE] for m in D.MULTISETS], dtype=np.int64)  # (462, 5), 0-padded
 _KEEP_SIZE = np.array([len(m) for m in D.MULTISETS], dtype=np.int64)
 
@@ -109,39 +103,8 @@ class _Optimal:
         return values.argmax(axis=0)
 
 
-class _Greedy:
-    def start_turn(self, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> None:
-        pass
-
-    def keep(self, rng: np.random.Generator, hand: np.ndarray, roll: int) -> np.ndarray:
-        counts = D.COUNTS[D.FULL + hand, 1:]  # (G, 6)
-        face = D.FACES - np.argmax(counts[:, ::-1], axis=1)  # most common, higher face on ties
-        n = counts[np.arange(len(hand)), face - 1]
-        return np.array([D.INDEX[(f,) * c] for f, c in zip(face.tolist(), n.tolist(), strict=False)], dtype=np.int64)
-
-    def box(self, rng: np.random.Generator, values: np.ndarray, points: np.ndarray) -> np.ndarray:
-        # Legal boxes only: an entry that zeroes a max_gt_min pair adds negative points.
-        return np.where(np.isfinite(values), points, np.iinfo(np.int64).min).argmax(axis=0)
-
-
-class _Random:
-    def start_turn(self, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray) -> None:
-        pass
-
-    def keep(self, rng: np.random.Generator, hand: np.ndarray, roll: int) -> np.ndarray:
-        hold = rng.random((len(hand), D.DICE)) < 0.5
-        dice = np.where(hold, _HAND_DICE[hand], 0)
-        kept = np.sort(dice, axis=1)[:, ::-1]  # held dice first, zeros last
-        keys = [tuple(sorted(int(v) for v in row if v)) for row in kept]
-        return np.array([D.INDEX[k] for k in keys], dtype=np.int64)
-
-    def box(self, rng: np.random.Generator, values: np.ndarray, points: np.ndarray) -> np.ndarray:
-        noise = rng.random(values.shape)
-        return np.where(np.isfinite(values), noise, -1.0).argmax(axis=0)
-
-
 def _play_block(
-    sr: SolverRules, strategy: Strategy | None, bot: Any, rng: np.random.Generator, games: int
+    sr: SolverRules, strategy: Strategy, bot: _Optimal, rng: np.random.Generator, games: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     boxes = np.zeros(games, dtype=np.int64)
     upper = np.zeros(games, dtype=np.int64)
@@ -149,8 +112,7 @@ def _play_block(
     score = np.zeros(games, dtype=np.int64)
     yam_rows = [i for i, r in enumerate(sr.ruleset.rows) if r.kind == "yam"]
     yam_scored = np.zeros(games, dtype=bool)
-    table = strategy.table if strategy is not None else np.zeros((sr.n_states, 1))
-    objective = strategy.objective if strategy is not None else MeanScore()
+    table, objective = strategy.table, strategy.objective
     cap = sr.n_upper - 1
     for _turn in range(sr.n_rows):
         bot.start_turn(boxes, upper, yam)
@@ -175,38 +137,39 @@ def _play_block(
     return score, reached, yam_scored
 
 
+def simulate_blocks(
+    strategy: Strategy, games: int, seed: int | None = 0, threads: int = 2
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Play `games` solitaire games optimally, `BLOCK` at a time: yields (final scores, upper bonus
+    reached, yam scored) per block, so a caller may fold any number of games in bounded memory."""
+    if strategy.objective.width != 1:
+        raise ValueError("optimal play needs an expected-score strategy table")
+    player = _Optimal(strategy, threads)
+    rng = np.random.default_rng(seed)
+    for first in range(0, games, BLOCK):
+        yield _play_block(strategy.rules, strategy, player, rng, min(BLOCK, games - first))
+
+
 def simulate(
-    strategy: Strategy | SolverRules,
-    bot: str = "optimal",
+    strategy: Strategy,
     games: int = 1000,
     seed: int | None = 0,
     progress: Callable[[int], None] | None = None,
     threads: int = 2,
 ) -> SimulationResult:
-    """Play `games` solitaire games with `bot`; `progress(n)` is called after each block of n games.
-
-    The optimal bot needs a `Strategy`; greedy and random need only the rules.
-    """
-    if bot not in BOTS:
-        raise ValueError(f"unknown bot {bot!r} (known: {', '.join(BOTS)})")
-    sr = strategy.rules if isinstance(strategy, Strategy) else strategy
-    solved = strategy if isinstance(strategy, Strategy) else None
-    if bot == "optimal" and (solved is None or solved.objective.width != 1):
-        raise ValueError("the optimal bot needs an expected-score strategy table")
-    player = _Optimal(solved, threads) if bot == "optimal" else _Greedy() if bot == "greedy" else _Random()  # type: ignore[arg-type]
-    rng = np.random.default_rng(seed)
+    """Play `games` solitaire games optimally and keep every score; `progress(n)` after each block."""
     start = time.perf_counter()
     out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    for first in range(0, games, BLOCK):
-        n = min(BLOCK, games - first)
-        out.append(_play_block(sr, solved, player, rng, n))
+    for block in simulate_blocks(strategy, games, seed, threads):
+        out.append(block)
         if progress is not None:
-            progress(n)
+            progress(len(block[0]))
     seconds = time.perf_counter() - start
     cat = (lambda j: np.concatenate([o[j] for o in out])) if out else (lambda j: np.zeros(0))
+    ruleset = strategy.ruleset
     return SimulationResult(
-        preset=sr.ruleset.preset or sr.ruleset.id,
-        bot=bot,
+        preset=ruleset.preset or ruleset.id,
+        bot="optimal",
         scores=cat(0),
         upper_bonus=cat(1).astype(bool),
         yam=cat(2).astype(bool),

@@ -8,7 +8,9 @@ the advisor, the optimal bot and the simulator.
 Files live in `$YAMBAK_CACHE_DIR`, else `$XDG_CACHE_HOME/yambak`, else
 `~/.cache/yambak`, named by ruleset id, a hash of everything the values depend
 on (rows, bonus, joker, options) and `TABLE_VERSION`; bump the version whenever
-the induction's results could change.
+the induction's results could change. Files are written readable by the group
+and others (`TABLE_MODE`, whatever the umask), so a server and a shell user can
+share one cache; tables hold nothing private.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Mapping
@@ -30,9 +33,10 @@ from ._induction import solve_table
 from ._layout import SolverRules, solver_rules
 from .objective import MeanScore, Objective
 
-__all__ = ["Strategy", "solve", "cache_dir", "TABLE_VERSION"]
+__all__ = ["Strategy", "solve", "cache_dir", "table_states", "TABLE_VERSION"]
 
 TABLE_VERSION = 1
+TABLE_MODE = 0o644
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +58,12 @@ class Strategy:
     def expected_score(self) -> float:
         """Expected final score of a new game under optimal play (MeanScore tables)."""
         return float(self.table[self.rules.flat(0, 0, 0), 0])
+
+
+def table_states(ruleset: Ruleset) -> int:
+    """Entries of the ruleset's table (its size, before solving), or `UnsupportedRuleset` saying why
+    the exact solver cannot handle it."""
+    return solver_rules(ruleset).n_states
 
 
 def cache_dir() -> Path:
@@ -83,7 +93,10 @@ def _fingerprint(ruleset: Ruleset, objective: Objective) -> str:
 
 
 def _cache_path(ruleset: Ruleset, objective: Objective, folder: Path) -> Path:
-    return folder / f"{ruleset.id}-{objective.key}-v{TABLE_VERSION}-{_fingerprint(ruleset, objective)}.npz"
+    """The table's file: a custom ruleset's id may hold any characters, so only a safe, short form of it
+    names the file (the fingerprint tells rulesets apart)."""
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", ruleset.id)[:40]
+    return folder / f"{name}-{objective.key}-v{TABLE_VERSION}-{_fingerprint(ruleset, objective)}.npz"
 
 
 def solve(
@@ -140,6 +153,7 @@ def _store(path: Path, table: np.ndarray, states: int, ruleset: Ruleset, objecti
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, table=table, states=np.int64(states), meta=np.array(meta))
+        os.chmod(tmp, TABLE_MODE)  # mkstemp makes 0600 files
         os.replace(tmp, path)
     except OSError:
         pass

@@ -26,6 +26,7 @@ class GameTable(Base):
     record: Mapped[object] = mapped_column(JSON)  # a snapshot: the game record (with `pending`) at `version`
     fairness: Mapped[object | None] = mapped_column(JSON, nullable=True)  # dice commitment; its seed stays here
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    settings: Mapped[object | None] = mapped_column(JSON, nullable=True)  # hints, clock, undo
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 

@@ -123,6 +123,7 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     created_at: datetime | None = None
     fairness: dict[str, Any] | None = None  # the dice commitment, with its secret seed
+    settings: dict[str, Any] | None = None
 
 
 @dataclass
@@ -328,6 +329,7 @@ class Store:
                     record=table.record,
                     fairness=table.fairness,
                     rematch=None,
+                    settings=table.settings,
                     created_at=now,
                     updated_at=now,
                 )
@@ -469,6 +471,7 @@ class Store:
                     seats=seats[t["id"]],
                     created_at=t["created_at"],
                     fairness=t["fairness"],
+                    settings=t["settings"],
                 )
                 for t in tables
             ]

@@ -1,22 +1,39 @@
-"""`yambak keep` (score-keeper for real dice) and `yambak play` (a game in the terminal)."""
+"""`yambak keep` (score-keeper for real dice) and `yambak play` (a game in the terminal).
+
+Everything a user can get wrong is refused before the game starts, as one
+`UserError`/`RulesetError`/`RecordError` line (printed by `yambak.cli.main`).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
-from ..rules import load_ruleset, load_ruleset_file, parse_options
+from ..commandline import UserError, add_ruleset_args, bounded_int, check_writable, read_text, ruleset_of
+from ..rules import Ruleset
+
+DEFAULT_RULES = "yams"
+NAME_MAX = 40
 
 
-def _rules(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    if args.preset.endswith(".toml"):
-        return load_ruleset_file(args.preset)
-    return load_ruleset(args.preset, parse_options(args.preset, args.option))
+def _rules(args: argparse.Namespace) -> Ruleset:
+    return ruleset_of(args, args.preset or DEFAULT_RULES)
 
 
-def _loop(session, handle_line) -> int:  # type: ignore[no-untyped-def]
+def _names(names: list[str] | None, what: str) -> list[str]:
+    out = [n.strip() for n in names or []]
+    for name in out:
+        if not name or len(name) > NAME_MAX or not name.isprintable():
+            raise UserError(f"--{what}: {name!r} is not a name (1 to {NAME_MAX} printable characters)")
+    return out
+
+
+def _loop(session: Any, handle_line: Callable[[str], str]) -> int:
     interactive = sys.stdin.isatty()
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")  # a stray byte is a line not understood, not a crash
     while True:
         try:
             line = input(session.prompt() if interactive else "")
@@ -30,17 +47,31 @@ def _loop(session, handle_line) -> int:  # type: ignore[no-untyped-def]
 
 
 def _cmd_keep(args: argparse.Namespace) -> int:
+    from ..engine import GameRecord, replay
     from .keeper import KeeperSession
 
-    path = Path(args.save) if args.save else None
     if args.resume:
-        session = KeeperSession.resume(Path(args.resume))
-        session.path = path or Path(args.resume)
+        given = [
+            flag
+            for flag, on in (
+                ("RULESET", args.preset),
+                ("--players", args.players),
+                ("--option", args.option),
+                ("--six-dice", args.six_dice),
+                ("--duplicate", args.duplicate),
+            )
+            if on
+        ]
+        if given:
+            raise UserError(f"--resume goes on with the record's rules and players: drop {', '.join(given)}")
+        state = replay(GameRecord.loads(read_text(args.resume, "game record (JSON)")))
+        session = KeeperSession(state, check_writable(args.save or args.resume))
     else:
-        if not args.players:
-            print("yambak: name the players: --players Ann Bram", file=sys.stderr)
-            return 2
-        session = KeeperSession.start(_rules(args), args.players, path)
+        players = _names(args.players, "players")
+        if not players:
+            raise UserError("name the players: --players Ann Bram")
+        rules = _rules(args)
+        session = KeeperSession.start(rules, players, check_writable(args.save) if args.save else None)
     print(f"Keeping {session.state.rules.name} for {', '.join(session.state.players)}. Type help for commands.")
     if session.path:
         print(f"Every entry is saved to {session.path}.")
@@ -52,16 +83,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from ..engine import SeededDice
     from .game import GameSession
 
-    people = args.players or ["You"]
+    people = _names(args.players, "players") or ["You"]
     bots = [LEVELS.get(b, b) for b in args.bots or []]
     unknown = [b for b in bots if b not in POLICIES]
     if unknown:
-        print(f"yambak: unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICIES])})", file=sys.stderr)
-        return 2
+        raise UserError(f"unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICIES])})")
+    rules = _rules(args)
     names = people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])]
     seats = {len(people) + i: b for i, b in enumerate(bots)}
     dice = SeededDice(args.seed) if args.seed is not None else None
-    session = GameSession(_rules(args), names, seats, dice=dice, seed=args.seed)
+    session = GameSession(rules, names, seats, dice=dice, seed=args.seed)
     print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
     print(session.view())
     return _loop(session, session.handle)
@@ -69,17 +100,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("keep", help="keep the sheet for a game with real dice")
-    p.add_argument("preset", nargs="?", default="yams", help="a preset id or a ruleset .toml file")
+    p.add_argument("preset", metavar="RULESET", nargs="?", help="a preset id or a ruleset .toml file (default yams)")
     p.add_argument("--players", nargs="+", metavar="NAME", help="the players, in seat order")
-    p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="a ruleset option")
+    add_ruleset_args(p)
     p.add_argument("--save", metavar="FILE", help="write the game record here after every entry")
     p.add_argument("--resume", metavar="FILE", help="go on with a saved game record")
     p.set_defaults(func=_cmd_keep)
 
     p = sub.add_parser("play", help="play in the terminal, against bots or hot-seat")
-    p.add_argument("preset", nargs="?", default="yams", help="a preset id or a ruleset .toml file")
+    p.add_argument("preset", metavar="RULESET", nargs="?", help="a preset id or a ruleset .toml file (default yams)")
     p.add_argument("--players", nargs="+", metavar="NAME", help="the people playing, in seat order")
     p.add_argument("--bots", nargs="+", metavar="BOT", help="bots after them: easy, medium, hard (or a policy name)")
-    p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="a ruleset option")
-    p.add_argument("--seed", type=int, help="reproducible dice (default: secure random dice)")
+    add_ruleset_args(p)
+    p.add_argument("--seed", type=bounded_int(0, 2**63 - 1), help="reproducible dice (default: secure random dice)")
     p.set_defaults(func=_cmd_play)

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from functools import cache
 
 from babel import negotiate_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from . import LOCALE
+from . import LOCALE, STATIC
 
 LANGUAGES = {
     "en": "English",
@@ -66,6 +67,43 @@ COLUMN_LABELS = {
     "hand": "Hand",
 }
 
+# Short forms for narrow sheets (a phone with six columns); the full name shows on focus or long-press.
+ROW_SHORT = {
+    "ones": "Ones",
+    "twos": "Twos",
+    "threes": "Threes",
+    "fours": "Fours",
+    "fives": "Fives",
+    "sixes": "Sixes",
+    "one_pair": "Pair",
+    "two_pairs": "2 pairs",
+    "three_kind": "3 alike",
+    "four_kind": "4 alike",
+    "full_house": "Full",
+    "small_straight": "Sm. str.",
+    "large_straight": "Lg. str.",
+    "straight": "Straight",
+    "yam": "Yam",
+    "chance": "Chance",
+    "max": "Max",
+    "min": "Min",
+    "plus": "Plus",
+}
+COLUMN_SHORT = {
+    "free": "Free",
+    "down": "↓",
+    "up": "↑",
+    "dry": "Dry",
+    "poot": "Poot",
+    "en_deux": "2nd",
+    "annonce": "Ann.",
+    "announce": "Ann.",
+    "oblige": "Obl.",
+    "normal": "Norm.",
+    "updown": "↕",
+    "middle": "Mid",
+    "hand": "Hand",
+}
 
 # The shipped presets (rules/presets/*.toml) by id: names, one-line descriptions and option descriptions,
 # in English exactly as the TOML files give them (tests/web/test_i18n.py keeps the two in step).
@@ -98,6 +136,26 @@ OPTION_DESCRIPTIONS = {
     "four_kind": "Four of a kind scores all five dice + 40, or the four matching dice + 40",
     "extra": "Extra columns, any of updown, middle, hand",
 }
+
+
+# Values of the shipped presets' options, as the lobby's controls show them (context "option-value").
+OPTION_VALUES = {
+    "all": "All five dice + 40",
+    "four": "The four matching dice + 40",
+    "rolloff": "Roll off",
+    "share": "Share the points",
+}
+
+
+def option_value_label(value: object, lang: str) -> str:
+    """An option value as players read it: a column's name, a described choice, or the value itself."""
+    text = str(value)
+    tr = translations(lang)
+    if text in COLUMN_LABELS:
+        return tr.pgettext("column", COLUMN_LABELS[text])
+    if text in OPTION_VALUES:
+        return tr.pgettext("option-value", OPTION_VALUES[text])
+    return text
 
 
 def _shipped(table: dict[str, str], key: str | None, text: str, context: str, lang: str) -> str:
@@ -162,7 +220,15 @@ def labels(lang: str) -> dict[str, dict[str, str]]:
     return {
         "rows": {k: tr.pgettext("row", v) for k, v in ROW_LABELS.items()},
         "columns": {k: tr.pgettext("column", v) for k, v in COLUMN_LABELS.items()},
+        "rows_short": {k: tr.pgettext("row-short", v) for k, v in ROW_SHORT.items()},
+        "columns_short": {k: tr.pgettext("column-short", v) for k, v in COLUMN_SHORT.items()},
     }
+
+
+def error_texts(lang: str) -> dict[str, str]:
+    """Every refusal code's text in the language (what a page shows for a box it cannot fill)."""
+    tr = translations(lang)
+    return {code: tr.gettext(text) for code, text in ERROR_MESSAGES.items()}
 
 
 # Refusal codes (the engine's `IllegalAction` codes and a few of the server's) as players read them.
@@ -199,13 +265,15 @@ ERROR_MESSAGES = {
     "illegal/last-resort": "That would zero two boxes while another box can take these dice.",
     "illegal/no-players": "A game needs at least one player.",
     "illegal/no-scratch": "This box cannot take a 0: every roll scores there.",
+    "illegal/no-undo": "Nothing to take back now: a roll has been made since.",
     "seat/none-open": "Every seat at this table is taken.",
     "seat/taken": "That seat is not open.",
     "rate/limited": "Too many requests: wait a moment and try again.",
     "server/full": "The server is full: try again later.",
 }
-# The join form's refusal of a name (input/invalid is too general a code to translate everywhere).
+# A refused name (yambak.names: blank, invisible or too long).
 NAME_ERROR = "Type a name of 1 to 24 characters."
+ERROR_MESSAGES["input/name"] = NAME_ERROR
 
 
 def error_message(code: str, lang: str) -> str | None:
@@ -225,69 +293,20 @@ def localize_error(data: dict, lang: str) -> dict:
     return out
 
 
-# Strings the browser script shows: translated on the server, handed to the page as JSON.
-JS_STRINGS = [
-    "Roll",
-    "Rolls left: {n}",
-    "Your turn",
-    "{name}'s turn",
-    "Waiting for {name}",
-    "Die {n}: {value}",
-    "held",
-    "not held",
-    "Announce",
-    "Withdraw",
-    "Announced: {box}",
-    "Score {value} in {box}",
-    "Upper",
-    "Bonus",
-    "Total",
-    "Minimax",
-    "Extra bonus",
-    "Match points",
-    "Winner",
-    "Winners",
-    "Game over",
-    "Rematch",
-    "Only announce boxes are left: announce one before rolling again.",
-    "{column} boxes can only be filled right now (after roll {roll}).",
-    "{box} would zero both {high} and {low}.",
-    "{box} would score 0: min must stay below max.",
-    "Connection lost, reconnecting…",
-    "Connected",
-    "Spectating",
-    "Round {n}: the same dice",
-    "rolls",
-    "Sheet of {name}",
-    "Strike {box} for 0",
-    "Bot",
-    "{name} (bot) is thinking…",
-    "Playing all at once: duplicate table",
-    "upper bonus: {sum} of {threshold}",
-    "Error",
-    "Roll the dice to start your turn.",
-    "Choose a box.",
-    "Roll again or choose a box.",
-    # the score-keeper (keeper.js)
-    "Refused",
-    "Type all {n} dice first.",
-    "Player",
-    "Correcting entry {n} of {name}",
-    "{name}: type the dice, then tap a box",
-    "{n} entries waiting to be sent",
-    "Offline: entries are kept and sent when the network returns",
-    "Die {n}",
-    "Roll number",
-    "Just the score (0)",
-    "Undo last entry",
-    "Cancel correction",
-    "Box",
-    "Save correction",
-    "roll {n}",
-    "Correction of entry {n}",
-    "pending",
-    "Correct entry {n}",
-]
+# Strings the browser scripts show: every literal `T("...")` in web/static/*.js, translated on the
+# server and handed to the page as JSON (no list to keep in step by hand).
+_T_CALL = re.compile(r'\bT\(\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _js_strings() -> list[str]:
+    found: dict[str, None] = {}
+    for path in sorted(STATIC.glob("*.js")):
+        for m in _T_CALL.finditer(path.read_text(encoding="utf-8")):
+            found[m.group(1).encode().decode("unicode_escape") if "\\" in m.group(1) else m.group(1)] = None
+    return list(found)
+
+
+JS_STRINGS = _js_strings()
 
 
 def js_strings(lang: str) -> dict[str, str]:

@@ -22,7 +22,6 @@ import asyncio
 import logging
 import secrets
 import time
-import tomllib
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -169,13 +168,6 @@ class KeeperManager:
             self.sheets[sheet.id] = sheet
             return sheet
         raise KeeperError("server/busy", "no free join code: try again", 503)
-
-    def create_from_toml(self, name: str, text: str, players: list[str]) -> KeptSheet:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise KeeperError("input/rules", f"the ruleset is not valid TOML ({exc})", 422) from None
-        return self.create(SheetIn(name=name, preset=None, rules=data, players=players))
 
     def _load(self, sheet_id: str) -> Loaded | None:
         row = self.store.get_sheet(sheet_id)

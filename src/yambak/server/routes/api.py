@@ -32,11 +32,19 @@ class SeatIn(_In):
 
 class TableIn(_In):
     name: str = Field(max_length=200)
-    preset: str = Field(max_length=40)
+    preset: str | None = Field(None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
+    rules: dict[str, Any] | None = None  # house rules: a whole ruleset (the preset data format) instead
     seats: list[SeatIn] = Field(min_length=1, max_length=64)
     listed: bool = True
     duplicate: bool = False
+    # the table's settings (None: the default for these seats; see tables/settings.py)
+    hints: bool | None = None
+    clock: int | None = Field(None, ge=0, le=600)  # seconds per turn; 0: no clock
+    undo: bool | None = None
+
+    def asked(self) -> dict[str, Any]:
+        return {"hints": self.hints, "clock": self.clock, "undo": self.undo}
 
 
 class JoinIn(_In):
@@ -68,8 +76,11 @@ def list_tables(manager: Manager) -> dict[str, Any]:
 
 @router.post("/tables", status_code=201, dependencies=[Depends(check_rate)])
 async def create_table(body: TableIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
+    if body.preset is None and body.rules is None:
+        raise TableError("input/rules", "choose a ruleset: a preset or rules of your own")
+    seats = [s.model_dump() for s in body.seats]
     table, new = await manager.acreate(
-        body.name, body.preset, body.options, [s.model_dump() for s in body.seats], body.listed, body.duplicate
+        body.name, body.preset, body.options, seats, body.listed, body.duplicate, body.asked(), body.rules
     )
     manager.schedule_bots(table)
     response = JSONResponse(
@@ -99,6 +110,12 @@ async def join(table_id: str, body: JoinIn, manager: Manager, tokens: Tokens, se
 async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
     new = await start_rematch(manager, table_id, tokens)
     return {"id": new.id, "url": f"/t/{new.id}"}
+
+
+@router.get("/tables/{table_id}/review")
+async def review(table_id: str, manager: Manager) -> dict[str, Any]:
+    table = manager.get(table_id)
+    return await manager.review(table)
 
 
 @router.get("/tables/{table_id}/record")

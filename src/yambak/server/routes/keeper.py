@@ -8,7 +8,6 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from ...rules import RulesetError, preset_ids
 from ...web import STATIC
 from ...web.i18n import error_message, js_strings, labels, ruleset_name
 from ..deps import Lang, check_rate, get_lang
@@ -17,8 +16,7 @@ from ..keeper.manager import KeeperManager
 from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
 from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
-from ..options import parse_option_text
-from .pages import _presets, _render, boot_json
+from .pages import _presets, _render, boot_json, rules_from_form
 
 router = APIRouter()
 FORM_PLAYERS = 8
@@ -38,6 +36,7 @@ def _new_page(request: Request, lang: str, status: int = 200, error: str | None 
         lang,
         status=status,
         presets=_presets(lang),
+        chosen="yams",
         form_players=FORM_PLAYERS,
         max_players=MAX_PLAYERS,
         error=error,
@@ -58,24 +57,18 @@ async def create_from_form(request: Request, lang: Lang) -> Response:
     players = [p for p in players if p]
     try:
         check_rate(request)
-        custom = str(form.get("custom", "")).strip()
-        if custom:
-            sheet = keeper.create_from_toml(str(form.get("name", "")), custom, players)
-        else:
-            preset = str(form.get("preset", ""))
-            if preset not in preset_ids():
-                raise KeeperError("input/rules", "choose a ruleset", 422)
-            try:
-                options = parse_option_text(preset, str(form.get("options", "")))
-            except RulesetError as exc:
-                raise KeeperError("input/rules", str(exc), 422) from None
-            if not players:
-                raise KeeperError("input/players", "name at least one player", 422)
-            sheet = keeper.create(
-                SheetIn(
-                    name=str(form.get("name", ""))[:200], preset=preset, options=options, players=players[:MAX_PLAYERS]
-                )
+        preset, options, custom = await rules_from_form(form)
+        if not players:
+            raise KeeperError("input/players", "name at least one player", 422)
+        sheet = keeper.create(
+            SheetIn(
+                name=str(form.get("name", ""))[:200],
+                preset=preset,
+                options=options,
+                rules=custom,
+                players=players[:MAX_PLAYERS],
             )
+        )
     except RequestError as exc:  # KeeperError, rate/limited, server/full
         return _new_page(
             request,

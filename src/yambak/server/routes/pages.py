@@ -3,58 +3,86 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from ...rules import RulesetError, preset_ids
+from ...rules import RulesetError, load_ruleset, preset_ids
 from ...rules.loader import preset_data
 from ...web import TEMPLATES
+from ...web.howto import howto
 from ...web.i18n import (
     LANGUAGES,
     NAME_ERROR,
     error_message,
+    error_texts,
     js_strings,
     labels,
-    option_description,
     ruleset_description,
     ruleset_name,
     translations,
 )
 from ..deps import LANG_COOKIE, AppSettings, Lang, Manager, Tokens, add_tokens, check_rate
 from ..live import RequestError
-from ..options import format_value, parse_option_text
-from ..tables.manager import TableError, hash_token
+from ..options import option_schema, options_from_form
+from ..tables.manager import hash_token
 from ..tables.view import table_view
 from .api import record_response, start_rematch
 
 router = APIRouter()
 templates = Jinja2Templates(directory=str(TEMPLATES))
 FORM_SEATS = 8
+LOBBY_ORDER = ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"]  # the best known first
+MAX_RULES_BYTES = 12000
 
 
 def _presets(lang: str) -> list[dict[str, Any]]:
+    """The shipped presets as the forms show them: names, descriptions and options, in the page's language."""
     out = []
-    for pid in preset_ids():
+    ids = preset_ids()
+    for pid in [p for p in LOBBY_ORDER if p in ids] + [p for p in ids if p not in LOBBY_ORDER]:
         data = preset_data(pid)
-        opts = {
-            k: {
-                "default": format_value(v.get("default")),
-                "description": option_description(k, v.get("description", ""), lang),
-            }
-            for k, v in data.get("options", {}).items()
-        }
         out.append(
             {
                 "id": pid,
                 "name": ruleset_name(pid, data.get("name", pid), lang),
                 "description": ruleset_description(pid, data.get("description", ""), lang),
-                "options": opts,
+                "schema": option_schema(pid, lang),
             }
         )
     return out
+
+
+async def rules_from_form(form: Any) -> tuple[str | None, dict[str, Any], dict[str, Any] | None]:
+    """(preset, options, custom ruleset) from a form with the shared rules fields: house rules (an
+    uploaded or pasted TOML file) replace the preset. Raises RequestError `input/rules`."""
+    upload = form.get("custom_file")
+    text = str(form.get("custom", "") or "").strip()
+    if upload is not None and hasattr(upload, "read"):
+        raw = await upload.read(MAX_RULES_BYTES + 1)
+        if len(raw) > MAX_RULES_BYTES:
+            raise RequestError("input/rules", f"a ruleset file is at most {MAX_RULES_BYTES // 1000} kB")
+        if raw.strip():
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise RequestError("input/rules", "the ruleset file is not UTF-8 text") from None
+    if text:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RequestError("input/rules", f"the ruleset is not valid TOML ({exc})") from None
+        return None, {}, data
+    preset = str(form.get("preset", ""))
+    if preset not in preset_ids():
+        raise RequestError("input/rules", "choose a ruleset")
+    try:
+        return preset, options_from_form(form, preset), None
+    except RulesetError as exc:
+        raise RequestError("input/rules", str(exc)) from None
 
 
 def _listed(manager: Any, lang: str) -> list[dict[str, Any]]:
@@ -78,15 +106,23 @@ def _render(request: Request, name: str, lang: str, status: int = 200, **ctx: An
 
 
 @router.get("/", response_class=HTMLResponse)
-def lobby(request: Request, manager: Manager, lang: Lang, error: str | None = None) -> HTMLResponse:
+def lobby(request: Request, manager: Manager, lang: Lang) -> HTMLResponse:
+    return _lobby(request, manager, lang)
+
+
+def _lobby(request: Request, manager: Any, lang: str, status: int = 200, error: str | None = None) -> HTMLResponse:
+    boot = {"strings": js_strings(lang), "labels": labels(lang)}
     return _render(
         request,
         "lobby.html",
         lang,
+        status=status,
         tables=_listed(manager, lang),
         presets=_presets(lang),
+        chosen="yams",
         form_seats=FORM_SEATS,
-        error=None,
+        error=error,
+        boot=boot_json(boot),
     )
 
 
@@ -97,13 +133,7 @@ async def create_from_form(
     form = await request.form()
     try:
         check_rate(request)
-        preset = str(form.get("preset", ""))
-        if preset not in preset_ids():
-            raise TableError("input/rules", "choose a ruleset")
-        try:
-            options = parse_option_text(preset, str(form.get("options", "")))
-        except RulesetError as exc:
-            raise TableError("input/rules", str(exc)) from None
+        preset, options, custom = await rules_from_form(form)
         seats = []
         for i in range(FORM_SEATS):
             kind = str(form.get(f"seat{i}_kind", "none"))
@@ -113,6 +143,12 @@ async def create_from_form(
             if kind.startswith("bot-"):  # "bot-easy", "bot-medium", "bot-hard"
                 seat.update(kind="bot", bot=kind[len("bot-") :])
             seats.append(seat)
+        clock = str(form.get("clock", "") or "")
+        asked = {
+            "hints": form.get("hints") is not None,
+            "undo": form.get("undo") is not None,
+            "clock": int(clock) if clock.isdigit() else None,
+        }
         table, new = manager.create(
             str(form.get("name", "")),
             preset,
@@ -120,18 +156,11 @@ async def create_from_form(
             seats,
             form.get("listed") is not None,
             form.get("duplicate") is not None,
+            asked,
+            custom,
         )
     except RequestError as exc:
-        return _render(
-            request,
-            "lobby.html",
-            lang,
-            status=exc.status,
-            tables=_listed(manager, lang),
-            presets=_presets(lang),
-            form_seats=FORM_SEATS,
-            error=error_message(exc.code, lang) or exc.message,
-        )
+        return _lobby(request, manager, lang, exc.status, error_message(exc.code, lang) or exc.message)
     manager.schedule_bots(table)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
@@ -149,6 +178,7 @@ def _table_page(
         "view": view,
         "labels": labels(lang),
         "strings": js_strings(lang),
+        "errors": error_texts(lang),
     }
     return _render(
         request,
@@ -218,3 +248,52 @@ async def rematch_form(table_id: str, manager: Manager, tokens: Tokens) -> Respo
 @router.get("/t/{table_id}/record.json")
 def record_download(table_id: str, manager: Manager) -> JSONResponse:
     return record_response(manager, table_id)
+
+
+@router.get("/t/{table_id}/review", response_class=HTMLResponse)
+async def review_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> Response:
+    """After the game: every decision that had a choice, what it lost, the biggest mistakes on the sheet."""
+    table = _find(manager, table_id)
+    if table is None:
+        return _render(request, "missing.html", lang, status=404)
+    if not table.state.finished:
+        return RedirectResponse(f"/t/{table.id}", status_code=303)
+    seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))
+    view = table_view(table, seats)
+    boot = {
+        "table": table.id,
+        "seats": sorted(seats),
+        "view": view,
+        "review": await manager.review(table),
+        "labels": labels(lang),
+        "strings": js_strings(lang),
+    }
+    return _render(
+        request,
+        "review.html",
+        lang,
+        table=table,
+        view=view,
+        rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
+        boot=boot_json(boot),
+    )
+
+
+@router.get("/rules/{preset}", response_class=HTMLResponse)
+def how_to_play(request: Request, preset: str, lang: Lang) -> HTMLResponse:
+    """How to play a preset, written from its data in the page's language."""
+    if preset not in preset_ids():
+        return _render(request, "missing.html", lang, status=404)
+    rules = load_ruleset(preset)
+    data = preset_data(preset)
+    return _render(
+        request,
+        "howto.html",
+        lang,
+        rules=rules,
+        title=ruleset_name(preset, rules.name, lang),
+        description=ruleset_description(preset, data.get("description", ""), lang),
+        page=howto(rules, lang, labels(lang)),
+        schema=option_schema(preset, lang),
+        boot=boot_json({"strings": {}, "labels": labels(lang)}),
+    )

@@ -42,6 +42,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             conn.send(manager.resync(table, conn, msg.since))
         elif not conn.joined:
             raise RequestError("protocol/hello-first", "send hello before acting")
+        elif isinstance(msg, schema.AdviseMsg):
+            conn.send(await manager.advise(table, conn.seats, msg))
         else:
             await manager.act(table, conn.seats, msg)
 

@@ -24,7 +24,7 @@ import random
 import secrets
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -41,12 +41,14 @@ from ...engine import (
     replay,
     state_to_record,
 )
+from ...names import NAME_MAX, InvalidName, normalize_name
 from ...rules import RulesetError, load_ruleset
 from ...store import EventRow, SeatRow, Store, StoreConflict, TableRow
 from .. import metrics
 from ..live import Connection, RequestError, dumps
 from ..settings import Settings
 from . import schema
+from .settings import TableSettings, choose
 from .view import public_event, table_view
 
 if TYPE_CHECKING:
@@ -54,9 +56,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("yambak.server")
 
-NAME_MAX = 24
 TABLE_NAME_MAX = 60
 KIND = "table"
+STAND_IN = "hard"  # the bot that plays a turn whose clock ran out
 
 
 class TableError(RequestError):
@@ -72,16 +74,11 @@ def new_token() -> str:
 
 
 def clean_name(name: Any, what: str = "name", limit: int = NAME_MAX) -> str:
-    if not isinstance(name, str):
-        raise TableError("input/invalid", f"{what} must be text")
-    name = " ".join(name.split())
-    if not name:
-        raise TableError("input/invalid", f"{what} must not be empty")
-    if len(name) > limit:
-        raise TableError("input/invalid", f"{what} is at most {limit} characters")
-    if any(ord(c) < 32 for c in name):
-        raise TableError("input/invalid", f"{what} has control characters")
-    return name
+    """A player's, table's or sheet's name as others will see it (`yambak.names`), or `input/name`."""
+    try:
+        return normalize_name(name, what, limit)
+    except InvalidName as exc:
+        raise TableError("input/name", exc.message) from None
 
 
 @dataclass(eq=False)
@@ -108,6 +105,26 @@ class LiveTable:
     # A mirror's events already sent to its clients as the owner's text, applied to `state` when it is read
     backlog: list[dict[str, Any]] = field(default_factory=list)
     guard: threading.Lock = field(default_factory=threading.Lock)
+    settings: TableSettings = field(default_factory=TableSettings)
+    last_action: float = field(default_factory=time.monotonic)  # for the lobby: idle tables leave it
+    turn_started: dict[int, float] = field(default_factory=dict)  # seat -> when its turn began (turn clock)
+    last_entry: float = 0.0  # when a person last filled a box (bots wait a moment: it may be taken back)
+
+    def clocks(self, now: float | None = None) -> dict[str, float]:
+        """Seconds left on the turn clock of each person to act (tables with a clock)."""
+        if self.settings.clock is None or self.state.finished:
+            return {}
+        now = time.monotonic() if now is None else now
+        return {
+            str(s): max(0.0, self.settings.clock - (now - self.turn_started.get(s, now)))
+            for s in self.state.to_act()
+            if self.seats[s].kind == "human"
+        }
+
+    def stand_in(self, seat: int, now: float | None = None) -> bool:
+        """A bot plays this person's turn: the turn clock ran out (the player is slow or gone)."""
+        left = self.clocks(now).get(str(seat))
+        return left is not None and left <= 0
 
     def seats_for(self, hashes: set[str]) -> set[int]:
         return {s.seat for s in self.seats if s.token_hash is not None and s.token_hash in hashes}
@@ -169,6 +186,7 @@ class TableManager:
         self.settings = settings
         self.cluster = cluster
         self.tables: dict[str, LiveTable] = {}
+        self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         # The loop the bots run on: set at startup, so that a route running in a worker thread
         # (a plain `def` route) can still hand its bots to it.
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -200,6 +218,9 @@ class TableManager:
             state = state.with_dice(table.fairness or self._dice(row.duplicate, row.seed))
         table.name, table.listed, table.seats, table.state = row.name, row.listed, row.seats, state
         table.seed, table.rematch, table.owned = row.seed, row.rematch, owned
+        table.settings = TableSettings.from_dict(row.settings)
+        now = time.monotonic()
+        table.turn_started = {s: table.turn_started.get(s, now) for s in state.to_act()}
         table.version = after[-1].version if after else row.version
         table.seat_version = [seat_versions.get(i, 0) for i in range(len(row.seats))]
         table.recent = deque(((e.version, e.data) for e in recent), maxlen=self.settings.history)
@@ -322,8 +343,14 @@ class TableManager:
         return table
 
     def listed(self) -> list[dict[str, Any]]:
+        """The lobby's list: listed tables in play, without those idle (no action, nobody there) too long."""
         if self.cluster is None:
-            out = [t.listing() for t in self.tables.values() if t.listed and not t.state.finished]
+            now = time.monotonic()
+            out = [
+                t.listing()
+                for t in self.tables.values()
+                if t.listed and not t.state.finished and (t.conns or now - t.last_action < self.settings.idle_after)
+            ]
             return out[-100:][::-1]
         # several processes: the lobby is the store's (refreshed at most every two seconds)
         stamp, cached = self._listing
@@ -361,17 +388,21 @@ class TableManager:
         seats: Any,
         listed: bool,
         duplicate: bool,
+        asked: dict[str, Any] | None = None,
+        custom: dict[str, Any] | None = None,
     ) -> tuple[LiveTable, dict[int, str], TableRow]:
         name = clean_name(name, "table name", TABLE_NAME_MAX)
         self._make_room()
         if not isinstance(options, dict) or len(options) > 20:
             raise TableError("input/invalid", "options must be an object")
-        if not isinstance(preset, str) or len(preset) > 40:
+        if custom is None and (not isinstance(preset, str) or len(preset) > 40):
             raise TableError("input/invalid", "preset must be a preset id")
         try:
-            rules = load_ruleset(preset, options or None)
+            rules = load_ruleset(custom) if custom is not None else load_ruleset(preset, options or None)
         except RulesetError as exc:
             raise TableError("input/rules", str(exc)) from None
+        except (TypeError, ValueError, KeyError) as exc:  # a custom ruleset of the wrong shape
+            raise TableError("input/rules", f"not a ruleset: {str(exc)[:200]}") from None
         if not isinstance(seats, list) or not 1 <= len(seats) <= self.settings.max_seats:
             raise TableError("input/seats", f"a table has 1 to {self.settings.max_seats} seats")
         tokens: dict[int, str] = {}
@@ -397,16 +428,29 @@ class TableManager:
                 rows.append(SeatRow(i, "open", f"Seat {i + 1}"))
             else:
                 raise TableError("input/seats", f"unknown seat kind {str(kind)[:20]!r}")
+        house = choose([r.kind for r in rows], bool(listed), bool(duplicate), asked or {})
         # Fair dice (engine/fairness.py): a CSPRNG seed, committed to now, revealed when the game ends.
         fair = FairDice(secrets.token_hex(32), (), bool(duplicate))
         state = new_game(rules, [r.name for r in rows], dice=fair, simultaneous=bool(duplicate))
         table_id = secrets.token_urlsafe(12)
         table = LiveTable(table_id, name, bool(listed), rows, state, 0, None, seat_version=[0] * len(rows))
+        table.settings = house
+        table.turn_started = dict.fromkeys(state.to_act(), time.monotonic())
         table.recent = deque(maxlen=self.settings.history)
         table.fairness = fair
         secret = {**fair.block(revealed=False), "seed": fair.seed}  # stored; sent to no one before the end
-        row = TableRow(table_id, name, rules.spec, bool(listed), bool(duplicate), None, self.record(table), seats=rows)
-        row.fairness = secret
+        row = TableRow(
+            table_id,
+            name,
+            rules.spec,
+            bool(listed),
+            bool(duplicate),
+            None,
+            self.record(table),
+            seats=rows,
+            settings=house.to_dict(),
+            fairness=secret,
+        )
         return table, tokens, row
 
     def create(
@@ -417,11 +461,14 @@ class TableManager:
         seats: Any,
         listed: bool = True,
         duplicate: bool = False,
-        copy_from: LiveTable | None = None,
+        asked: dict[str, Any] | None = None,
+        custom: dict[str, Any] | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device).
+        `asked`: the creator's table settings (hints, clock, undo; see `settings.py`); `custom`: a
+        ruleset of the players' own (house rules), instead of a preset.
         Blocks on the store: `acreate` is the same without blocking the event loop."""
-        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate)
+        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
         self.store.create_table(row)
         if self.cluster is not None:  # the owner does not follow its own events
             self.cluster.claim_new_sync(KIND, table.id)
@@ -429,9 +476,17 @@ class TableManager:
         return table, tokens
 
     async def acreate(
-        self, name: Any, preset: Any, options: Any, seats: Any, listed: bool = True, duplicate: bool = False
+        self,
+        name: Any,
+        preset: Any,
+        options: Any,
+        seats: Any,
+        listed: bool = True,
+        duplicate: bool = False,
+        asked: dict[str, Any] | None = None,
+        custom: dict[str, Any] | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
-        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate)
+        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
         await self.store.write(Store.create_table_op(row))
         if self.cluster is not None:
             await self.cluster.claim_new(KIND, table.id)
@@ -479,11 +534,13 @@ class TableManager:
                 raise TableError("table/not-finished", "a rematch starts when the game is over", 409)
             if table.rematch:
                 return await self.aget(table.rematch)
-            spec: Any = table.state.rules.spec  # a preset id or {"preset", "options", ...}
+            spec: Any = table.state.rules.spec  # a preset id, {"preset", "options", ...}, or a whole ruleset
+            custom = spec if isinstance(spec, dict) and "preset" not in spec else None
             preset = spec if isinstance(spec, str) else spec.get("preset")
-            options = {} if isinstance(spec, str) else dict(spec.get("options", {}))
+            options = {} if isinstance(spec, str) or custom else dict(spec.get("options", {}))
+            asked = {**table.settings.to_dict(), "clock": table.settings.clock or 0}
             new, _ = await self.acreate(
-                table.name, preset, options, list(table.seats), table.listed, table.state.simultaneous
+                table.name, preset, options, list(table.seats), table.listed, table.state.simultaneous, asked, custom
             )
             table.rematch = new.id
             await self.store.write(Store.set_rematch_op(table.id, new.id))
@@ -520,14 +577,51 @@ class TableManager:
             if isinstance(msg, schema.NonceMsg):
                 await self._nonce(table, msg)
                 return
+            if isinstance(msg, schema.UndoMsg) and not table.settings.undo:
+                raise TableError("table/no-undo", "this table does not allow taking back an entry")
             new_state, event = table.state.apply(schema.to_action(msg))  # game over, turn, legality
             expected = table.expected_version(msg.seat)
             if not expected <= msg.v <= table.version:
                 stale = f"you acted on version {msg.v}; the table is at {expected}: resync"
                 raise TableError("stale/version", stale, v=table.version)
             await self._commit(table, new_state, event.to_dict())
+            if event.type == "scored":
+                table.last_entry = time.monotonic()
         metrics.LATENCY.observe(time.perf_counter() - start)
         self.schedule_bots(table)
+
+    async def review(self, table: LiveTable) -> dict[str, Any]:
+        """The coach's review of a finished game (computed once, then kept)."""
+        from ...coach import review
+
+        if not table.state.finished:
+            raise TableError("table/not-finished", "the review is ready when the game is over", 409)
+        cached = self.reviews.get(table.id)
+        if cached is None:
+            result = await asyncio.to_thread(review, record_of(table.state))
+            cached = result.to_dict(len(table.state.players))
+            self.reviews[table.id] = cached
+            while len(self.reviews) > 200:
+                self.reviews.popitem(last=False)
+        return cached
+
+    async def advise(self, table: LiveTable, conn_seats: set[int], msg: schema.AdviseMsg) -> dict[str, Any]:
+        """The coach's advice for the seat's position (tables that allow hints), as the `advice` message."""
+        from ...coach import CoachError, advise
+
+        self._catch_up(table)
+        if msg.seat not in conn_seats:
+            raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
+        if not table.settings.hints:
+            raise TableError("table/no-hints", "hints are off at this table")
+        state, version = table.state, table.version
+        if msg.v != version or msg.seat not in state.to_act() or not state.turns[msg.seat].rolls:
+            raise TableError("advice/unavailable", "no advice for this position: roll first, or resync")
+        try:
+            advice = await asyncio.to_thread(advise, state, msg.seat)
+        except CoachError as exc:
+            raise TableError("advice/unavailable", str(exc)) from None
+        return {"type": "advice", "v": version, "seat": msg.seat, "advice": advice.to_dict()}
 
     def record(self, table: LiveTable, state: GameState | None = None) -> dict[str, Any]:
         """The table's game record, with its dice commitment (the seed revealed once the game is over)."""
@@ -588,8 +682,14 @@ class TableManager:
             await self._lost(table)
             raise TableError("server/store", "the action could not be stored: resync", 503) from None
         metrics.ACTIONS.inc()
+        now = time.monotonic()
+        before = set(table.state.to_act())
         table.state = state
         table.version = version
+        table.last_action = now
+        for seat in state.to_act():  # a turn begins: its clock starts
+            if seat not in before or (event["type"] == "scored" and seat == event["player"]):
+                table.turn_started[seat] = now
         table.seat_version[event["player"]] = version
         table.recent.append((version, event))
         shared = None
@@ -755,6 +855,7 @@ class TableManager:
 
     @staticmethod
     def _apply(table: LiveTable, message: dict[str, Any]) -> None:
+        """A mirror applies one of its owner's events (the caller holds `table.guard`)."""
         version, event = message["v"], message["event"]
         if event["type"] == "nonce":
             if table.fairness is not None:
@@ -764,7 +865,11 @@ class TableManager:
             state, _ = table.state.apply(Event.from_dict(event).to_action())
         if "rolloffs" in message:
             state = dataclasses.replace(state, rolloffs=_rolloffs_of(message["rolloffs"]))
-        table.state, table.version = state, version
+        now, before = time.monotonic(), set(table.state.to_act())
+        table.state, table.version, table.last_action = state, version, now
+        for seat in state.to_act():  # the turn clocks, as the owner keeps them
+            if seat not in before or (event["type"] == "scored" and seat == event["player"]):
+                table.turn_started[seat] = now
         table.seat_version[event["player"]] = version
         table.recent.append((version, event))
 
@@ -844,7 +949,18 @@ class TableManager:
     # --- bots ----------------------------------------------------------------------------------
 
     def _bot_seats(self, table: LiveTable) -> list[int]:
-        return [s for s in table.state.to_act() if table.seats[s].kind == "bot"]
+        """Seats a bot plays now: the bots', and people's whose turn clock ran out."""
+        now = time.monotonic()
+        return [s for s in table.state.to_act() if table.seats[s].kind == "bot" or table.stand_in(s, now)]
+
+    def _policy(self, table: LiveTable, seat: int) -> str:
+        return table.seats[seat].bot or "greedy" if table.seats[seat].kind == "bot" else STAND_IN
+
+    def tick(self) -> None:
+        """Once a second: hand the turns whose clock ran out to a bot."""
+        for table in list(self.tables.values()):
+            if table.settings.clock is not None and not table.state.finished and self._bot_seats(table):
+                self._schedule_now(table)
 
     def schedule_bots(self, table: LiveTable) -> None:
         """Start the table's bots if one is to act. Safe from the event loop and from worker threads."""
@@ -878,6 +994,10 @@ class TableManager:
         i = 0
         while True:
             await asyncio.sleep(self.settings.bot_delay)
+            if table.settings.undo:  # a person's last entry may still be taken back: give them a moment
+                wait = table.last_entry + self.settings.undo_grace - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
             async with table.lock:
                 seats = self._bot_seats(table)
                 if not seats or not table.owned:
@@ -887,7 +1007,7 @@ class TableManager:
                 try:
                     # Think off the event loop: a hard bot's first move on a table may load a strategy table.
                     action = await asyncio.to_thread(
-                        choose_action, table.state, seat, table.seats[seat].bot or "greedy", table.rng
+                        choose_action, table.state, seat, self._policy(table, seat), table.rng
                     )
                     new_state, event = table.state.apply(action)
                     await self._commit(table, new_state, event.to_dict())

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ...engine import Action, Announce, Hold, Release, Roll, Score, Withdraw
+from ...engine import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
 from ...engine.fairness import NONCE_PATTERN
 
 Seat = Annotated[int, Field(ge=0, le=63)]
@@ -81,6 +81,22 @@ class ScoreMsg(_Msg):
     strike: bool = False
 
 
+class UndoMsg(_Msg):
+    """Take back one's last entry before the next roll (tables that allow it)."""
+
+    type: Literal["undo"]
+    seat: Seat
+    v: Version
+
+
+class AdviseMsg(_Msg):
+    """Ask the coach about the seat's position (tables that allow hints); answered with `advice`."""
+
+    type: Literal["advise"]
+    seat: Seat
+    v: Version
+
+
 class NonceMsg(_Msg):
     """Fair dice: a seated player's contribution, mixed into every roll (before the game's first roll)."""
 
@@ -90,13 +106,25 @@ class NonceMsg(_Msg):
     nonce: Annotated[str, Field(pattern=NONCE_PATTERN)]
 
 
-ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg
+ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg | UndoMsg
 ClientMessage = Annotated[
-    Hello | Ping | RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg | NonceMsg,
+    Hello
+    | Ping
+    | AdviseMsg
+    | RollMsg
+    | HoldMsg
+    | ReleaseMsg
+    | AnnounceMsg
+    | WithdrawMsg
+    | ScoreMsg
+    | UndoMsg
+    | NonceMsg,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = frozenset({"hello", "ping", "roll", "hold", "release", "announce", "withdraw", "score", "nonce"})
+MESSAGE_TYPES = frozenset(
+    {"hello", "ping", "advise", "roll", "hold", "release", "announce", "withdraw", "score", "undo", "nonce"}
+)
 
 
 def to_action(msg: ActionMsg) -> Action:
@@ -111,6 +139,8 @@ def to_action(msg: ActionMsg) -> Action:
         return Announce(msg.seat, msg.box)
     if isinstance(msg, WithdrawMsg):
         return Withdraw(msg.seat)
+    if isinstance(msg, UndoMsg):
+        return Undo(msg.seat)
     return Score(msg.seat, msg.box, strike=msg.strike)
 
 

@@ -127,6 +127,7 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
                 "turn": turn_view,
                 "turns_done": sheet.turns,
                 "full": sheet.full,
+                "last_box": turn_boxes[p][-1] if turn_boxes[p] and not hidden else None,
             }
         )
     view: dict[str, Any] = {
@@ -141,10 +142,17 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         "players": players,
         "rematch": table.rematch,
         "open_seats": [s.seat for s in table.seats if s.kind == "open"],
+        "settings": table.settings.to_dict(),
+        "clocks": table.clocks(),
+        "can_undo": [p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
     }
     if state.finished:
         view["winners"] = state.winners()
         view["column_winners"] = state.column_winners()
+        view["rolloffs"] = {
+            target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
+            for target, rounds in state.rolloffs
+        }
     if state.simultaneous:
         view["rounds"] = _rounds(state, level)
     return view
@@ -174,6 +182,7 @@ def rules_view(rules: Any) -> dict[str, Any]:
         "rolls_per_turn": rules.rolls_per_turn,
         "upper_bonus": {"threshold": bonus.threshold, "points": bonus.points} if bonus else None,
         "match": rules.match.kind,
+        "total_points": rules.match.total_points,
         "roll_matters": rules.roll_matters,
         "minimax": rules.has_minimax,
         "strike_any": rules.strike_any,

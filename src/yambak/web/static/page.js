@@ -1,9 +1,12 @@
-// What every page module shares: the boot data the server embeds, translation, labels, DOM helpers.
+// What every page module shares: the boot data the server embeds, translation, labels, DOM helpers,
+// the device's settings (theme, confirmations, shortcuts), a live region and a toast.
 // Strings arrive translated from the server (boot.strings); user text is only ever set as textContent.
 export const boot = JSON.parse(document.getElementById("boot").textContent);
 export const T = (s, args = {}) => (boot.strings[s] || s).replace(/\{(\w+)\}/g, (_, k) => String(args[k] ?? ""));
 export const rowLabel = (id) => boot.labels.rows[id] || id;
 export const colLabel = (id) => boot.labels.columns[id] || id;
+export const rowShort = (id) => (boot.labels.rows_short || {})[id] || rowLabel(id);
+export const colShort = (id) => (boot.labels.columns_short || {})[id] || colLabel(id);
 // "free.sixes" as players read it; the bare row where the sheet has one column.
 export const boxLabel = (box, columns) => { const [c, r] = box.split("."); return columns > 1 ? `${colLabel(c)} · ${rowLabel(r)}` : rowLabel(r); };
 export const $ = (id) => document.getElementById(id);
@@ -16,3 +19,73 @@ export const el = (tag, attrs = {}, text) => {
   if (text != null) e.textContent = text;
   return e;
 };
+export const svg = (tag, attrs = {}) => {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+};
+// Set a property only when it changes (keeps the DOM, and focus, stable across updates).
+export const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+export const setAttr = (node, name, value) => {
+  if (value === null || value === undefined || value === false) { if (node.hasAttribute(name)) node.removeAttribute(name); }
+  else { const v = value === true ? "" : String(value); if (node.getAttribute(name) !== v) node.setAttribute(name, v); }
+};
+
+// --- the device's settings (localStorage; nothing leaves the device) -------------------------
+const KEY = "yambak.settings";
+const DEFAULTS = { theme: "system", confirmZero: true, shortcuts: true, hints: false };
+export function settings() {
+  try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) || "{}") }; } catch { return { ...DEFAULTS }; }
+}
+export function saveSetting(name, value) {
+  const s = settings(); s[name] = value;
+  try { localStorage.setItem(KEY, JSON.stringify(s)); } catch { /* private mode: the setting lasts this page */ }
+  applyTheme();
+  return s;
+}
+export function applyTheme() {
+  const theme = settings().theme;
+  if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}
+applyTheme();
+
+// The settings menu of the header: every page has it; controls are plain form elements.
+export function wireSettings(onChange = () => {}) {
+  const theme = $("set-theme"), confirm = $("set-confirm"), keys = $("set-keys");
+  const s = settings();
+  if (theme) { theme.value = s.theme; theme.onchange = () => { saveSetting("theme", theme.value); onChange(); }; }
+  if (confirm) { confirm.checked = s.confirmZero; confirm.onchange = () => { saveSetting("confirmZero", confirm.checked); onChange(); }; }
+  if (keys) { keys.checked = s.shortcuts; keys.onchange = () => { saveSetting("shortcuts", keys.checked); onChange(); }; }
+  // close the menu on Escape or a click elsewhere
+  const menu = document.querySelector("details.menu");
+  if (menu) {
+    document.addEventListener("click", (e) => { if (menu.open && !menu.contains(e.target)) menu.open = false; });
+    menu.addEventListener("keydown", (e) => { if (e.key === "Escape") { menu.open = false; menu.querySelector("summary").focus(); } });
+  }
+}
+
+// --- speech and notes --------------------------------------------------------------------------
+let liveTimer = null;
+// Say a line once to screen readers (a polite live region; repeated text is still read once per call).
+export function say(text) {
+  const live = $("live"); if (!live || !text) return;
+  live.textContent = "";
+  clearTimeout(liveTimer);
+  liveTimer = setTimeout(() => { live.textContent = text; }, 30);
+}
+let toastTimer = null;
+export function toast(text, ms = 3200) {
+  let t = $("toast");
+  if (!t) { t = el("div", { id: "toast", class: "toast", role: "status" }); document.body.append(t); }
+  t.textContent = text; t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, ms);
+}
+
+// The player's name and last choices, remembered on this device.
+const MEMORY = "yambak.lobby";
+export function remembered() { try { return JSON.parse(localStorage.getItem(MEMORY) || "{}"); } catch { return {}; } }
+export function remember(patch) {
+  try { localStorage.setItem(MEMORY, JSON.stringify({ ...remembered(), ...patch })); } catch { /* private mode */ }
+}

@@ -13,6 +13,10 @@ a few array operations per level instead of a sum over 252 outcomes per keep:
 Indices: multisets are numbered by size, then lexicographically; `LEVELS[n]` is
 the slice of size-n multisets, and the 252 full hands are `LEVELS[5]`, so a
 "roll index" r in 0..251 is the multiset `FULL + r`.
+
+`down` and `up` are the two passes in numpy, on values of shape (462, ...):
+the solver's compiled kernels do the same arithmetic in the same order, so
+both give the same bits. The bots' turn widget shares this module.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ __all__ = [
     "SUBKEEPS",
     "roll_index",
     "keep_index",
+    "down",
+    "up",
 ]
 
 DICE = 5
@@ -105,3 +111,29 @@ def roll_index(dice: tuple[int, ...] | list[int]) -> int:
 def keep_index(dice: tuple[int, ...] | list[int]) -> int:
     """Global multiset index of 0..5 dice in any order."""
     return INDEX[tuple(sorted(dice))]
+
+
+_SIXTH = 1.0 / FACES
+
+
+def down(x: np.ndarray) -> None:
+    """Keep values from full-hand values, in place: E[k] = mean over faces d of E[k + d], levels 4..0.
+
+    The six terms are added in face order and the sum multiplied by 1/6, as the
+    compiled kernel does."""
+    for n in range(DICE - 1, -1, -1):
+        add = ADD[LEVELS[n]]
+        acc = x[add[:, 0]].copy()
+        for j in range(1, FACES):
+            acc += x[add[:, j]]
+        x[LEVELS[n]] = acc * _SIXTH
+
+
+def up(x: np.ndarray) -> None:
+    """Best-keep values from keep values, in place: M[k] = max(E[k], M[k - d] for each face d in k)."""
+    for n in range(1, DICE + 1):
+        level = LEVELS[n]
+        best = x[level]
+        for j in range(DICE):
+            best = np.maximum(best, x[REMOVE[level, j]])
+        x[level] = best

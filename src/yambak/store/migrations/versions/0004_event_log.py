@@ -1,7 +1,7 @@
 """The event log is the truth: snapshots instead of a record per action; sheet entries logged; fair dice.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 
 - `game_tables.version` and `keeper_sheets.version` now name the version of the
   stored `record`, a snapshot taken every few events and at the end; the newest
@@ -17,8 +17,8 @@ Revises: 0002
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,201 @@
+"""The heuristic bot: an exact expectimax over the turn, positions valued by `evaluate.Model`.
+
+Each turn (a sheet and an announcement) gets a *plan*: for every box fillable
+after roll m (order, roll restrictions and announcements from the engine), the
+terminal value of ending there with each of the 252 hands, i.e. the change in
+the estimated final total (`Model.box_gain`, gathered at the points the hand
+writes after roll m, so Yamb's 66/56/46 straight is exact). Yammen's
+last-resort rule is honoured per hand: a plus/min entry that zeroes the pair
+only counts where no other box is fillable. The widget (`_widget.turn_stages`)
+then gives the value of every keep after rolls 1 and 2. After roll 1 every
+announceable box a is weighed by the same widget with the turn forced to end
+in a. Every decision compares: each legal box now, the best keep (if a roll is
+allowed), each announcement; the best wins (ties: scoring first, then rolling,
+then announcing, boxes in sheet order).
+
+Rulesets with six dice fall back to greedy. `match.py` passes a `gain_fn` that
+values boxes in expected match points instead; `strong.py` picks between this,
+the match-aware play and the exact table (`optimal.py`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..engine import Action, Announce, GameState, Roll, Score
+from ..solver import dice as D
+from ._widget import turn_stages
+from .baseline import greedy
+from .evaluate import Model, model_for
+
+__all__ = ["Choices", "Plan", "evaluate_choices", "held_positions", "heuristic", "plan_for"]
+
+_CACHE_LIMIT = 512
+
+
+@dataclass
+class Plan:
+    values: dict[int, list[np.ndarray | None]]  # box -> per roll m (1..R): (252,) terminal values or None
+    V: list[np.ndarray]
+    E: list[np.ndarray]
+    announce: list[int]  # announceable boxes after roll 1 (when nothing is announced)
+    V_announce: np.ndarray | None  # (252, A): value after roll 1 of announcing each box
+
+
+def held_positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:
+    """Die positions that hold the multiset `keep`."""
+    used: list[int] = []
+    for v in keep:
+        for i, d in enumerate(dice):
+            if d == v and i not in used:
+                used.append(i)
+                break
+    return tuple(sorted(used))
+
+
+def _terminal(
+    state: GameState,
+    p: int,
+    model: Model,
+    boxes: list[int],
+    m: int,
+    values: dict[int, list[np.ndarray | None]],
+    gain_fn: Any,
+) -> np.ndarray:
+    """T_m: the best terminal value per hand over `boxes` after roll m (-inf when empty)."""
+    n = state.rules.n_rows
+    safe = np.full(D.N_ROLLS, -np.inf)
+    risky = np.full(D.N_ROLLS, -np.inf)
+    any_safe = np.zeros(D.N_ROLLS, dtype=bool)
+    for b in boxes:
+        if b not in values:
+            values[b] = [None] * (state.rules.rolls_per_turn + 1)
+            values[b][0] = gain_fn(b)  # type: ignore[call-overload]
+        gain = values[b][0]
+        written = model.table[b % n, m]
+        v = gain[written]  # type: ignore[index]
+        values[b][m] = v
+        bounds = [bound for bound in state.entry_bounds(b, p) if bound.last_resort]
+        z = bounds[0].hits(written) if bounds else None
+        if z is None:
+            np.maximum(safe, v, out=safe)
+            any_safe[:] = True
+        else:
+            np.maximum(safe, np.where(z, -np.inf, v), out=safe)
+            np.maximum(risky, np.where(z, v, -np.inf), out=risky)
+            any_safe |= ~z
+    return np.where(any_safe, safe, risky)
+
+
+def plan_for(state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None) -> Plan:
+    rules = state.rules
+    sheet = state.sheets[p]
+    announced = state.turns[p].announced
+    key = (sheet.written, sheet.voided, announced, key_extra)
+    hit = model.cache.get(key)
+    if hit is not None:
+        return hit
+    if gain_fn is None:
+
+        def gain_fn(b: int) -> Any:
+            return model.box_gain(sheet, b)
+
+    R = rules.rolls_per_turn
+    values: dict[int, list[np.ndarray | None]] = {}
+    T = [_terminal(state, p, model, state.fillable_boxes(m, p, announced), m, values, gain_fn) for m in range(1, R + 1)]
+    V, E = turn_stages(T)
+    announce: list[int] = []
+    V_announce = None
+    if announced is None:
+        announce = [b for b in state.fillable_boxes(1, p) if rules.columns[b // rules.n_rows].announce]
+        if announce:
+            Ta = []
+            for m in range(1, R + 1):
+                cols = []
+                for a in announce:
+                    if a not in values:
+                        values[a] = [None] * (R + 1)
+                        values[a][0] = gain_fn(a)
+                    cols.append(values[a][0][model.table[a % rules.n_rows, m]])  # type: ignore[index]
+                Ta.append(np.stack(cols, axis=1))
+            Va, _ = turn_stages(Ta)
+            V_announce = Va[1]
+    plan = Plan(values, V, E, announce, V_announce)
+    if len(model.cache) > _CACHE_LIMIT:
+        model.cache.clear()
+    model.cache[key] = plan
+    return plan
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Every choice of a decision with the bot's value for it (the change of its estimate):
+    each legal box now, each keep (the dice held for another roll), each announcement."""
+
+    boxes: list[tuple[int, float]]  # (box index, value), sheet order
+    keeps: list[tuple[tuple[int, ...], float]]  # (kept dice, value), the hand's proper sub-keeps
+    announces: list[tuple[int, float]]  # (box index, value)
+
+
+def evaluate_choices(state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None) -> Choices:
+    """The plan's value of every choice open to seat p after a roll (five dice)."""
+    turn = state.turns[p]
+    rules = state.rules
+    plan = plan_for(state, p, model, gain_fn, key_extra)
+    k = len(turn.rolls)
+    hand = D.roll_index(turn.dice)
+    boxes = []
+    for b in state.legal_boxes(p):
+        vals = plan.values.get(b)
+        v = vals[k] if vals is not None else None
+        boxes.append((b, float(v[hand]) if v is not None else -1e9))
+    keeps = []
+    if k < rules.rolls_per_turn and state.can_roll(p):
+        values = plan.E[k]
+        whole = D.FULL + hand
+        for keep in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]]:
+            if keep != whole:  # holding all five is not a roll
+                keeps.append((D.MULTISETS[int(keep)], float(values[keep])))
+    announces = []
+    if k == 1 and plan.V_announce is not None:
+        announces = [(a, float(v)) for a, v in zip(plan.announce, plan.V_announce[hand], strict=True)]
+    return Choices(boxes, keeps, announces)
+
+
+def heuristic(
+    state: GameState,
+    player: int,
+    rng: random.Random,
+    gain_fn: Any = None,
+    key_extra: Any = None,
+    model: Model | None = None,
+) -> Action:
+    """The expectimax decision with the model's estimate (any ruleset with five dice)."""
+    p = player
+    turn = state.turns[p]
+    if not turn.rolls:
+        return Roll(p)
+    rules = state.rules
+    if rules.rolled_dice != D.DICE:
+        return greedy(state, p, rng)
+    model = model or model_for(rules)
+    choices = evaluate_choices(state, p, model, gain_fn, key_extra)
+    best: tuple[float, Action] | None = None
+    for b, value in choices.boxes:  # ties: scoring first, then rolling, then announcing
+        if best is None or value > best[0]:
+            best = (value, Score(p, rules.box_id(b)))
+    if choices.keeps:
+        keep, value = max(choices.keeps, key=lambda kv: kv[1])
+        if best is None or value > best[0]:
+            best = (value, Roll(p, held=held_positions(turn.dice, keep)))
+    if choices.announces:
+        box, value = max(choices.announces, key=lambda av: av[1])
+        if best is None or value > best[0]:
+            best = (value, Announce(p, rules.box_id(box)))
+    if best is None:
+        return greedy(state, p, rng)
+    return best[1]

@@ -1,0 +1,18 @@
+"""The coach: advice on every ruleset (exact where the solver has a table, the strong bot's
+estimate elsewhere) and the review of a finished game. See `advice.py`.
+
+Loaded on first use, so that `yambak hint` on a typed position does not pay for the bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "advise", "review"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from . import advice
+
+        return getattr(advice, name)
+    raise AttributeError(name)

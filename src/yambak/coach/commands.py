@@ -1,0 +1,202 @@
+"""`yambak hint` and `yambak review`: the coach on the command line, registered by `yambak.cli`.
+
+`hint` advises a position: typed in (one-column rulesets, the exact table, read without
+compiling anything), or the end of a game record (every ruleset: exact where the solver has a
+table, the strong bot's estimate elsewhere, labelled). `review` grades every decision of a
+finished game record. User errors raise `UserError`; `yambak.cli.main` prints one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+from ..commandline import UserError, add_ruleset_args, bounded_int, read_text, ruleset_of
+from ..solver import Strategy, solve
+from ..solver.advisor import Advice, Position, advise, position_of
+from ..solver.warm import say_when_compiling
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the coach's subcommands to the `yambak` parser."""
+    p = subparsers.add_parser(
+        "hint",
+        help="the value of every keep, box and announcement in a position (any ruleset with --record)",
+        description="Advise a position: the end of a game record (--record), or one typed in "
+        "(--dice, --roll, --filled). Example: yambak hint --rules yams --dice 6 6 6 2 3 "
+        "--roll 1 --filled ones=3,yam=50",
+    )
+    add_ruleset_args(p, "--rules")
+    p.add_argument("--record", metavar="GAME.json", help="advise the seat to act at the end of this game record")
+    p.add_argument("--dice", type=bounded_int(1, 6), nargs=5, metavar="D", help="the five dice showing")
+    p.add_argument("--roll", type=bounded_int(0, 10), help="rolls made this turn (default 1; 0 = before rolling)")
+    p.add_argument(
+        "--filled",
+        action="append",
+        metavar="ROW=VALUE[,...]",
+        help="filled boxes and the values written (0 = scratched); repeat or comma-separate",
+    )
+    p.add_argument("--held", type=bounded_int(1, 6), nargs="*", default=[], metavar="D", help="dice held now")
+    p.add_argument("--upper", type=bounded_int(0, 10**9), help="upper-section sum, checked against --filled")
+    p.add_argument("--bonus", type=bounded_int(0, 10**9), default=0, help="joker extra bonus points already won")
+    p.add_argument("--top", type=bounded_int(0, 10**6), default=10, help="show at most this many keeps and boxes")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_hint)
+
+    p = subparsers.add_parser(
+        "review",
+        help="grade every decision of a game record against the best choice",
+        description="Review a game: for every decision that had a choice, what it lost against the best one "
+        "(exact where the solver has a table, the strong bot's estimate elsewhere). Keeps are graded "
+        "only where the record says what was held.",
+    )
+    p.add_argument("record", metavar="GAME.json", help="a game record (JSON)")
+    p.add_argument("--top", type=bounded_int(0, 10**6), default=3, help="mistakes shown per player (default 3)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_review)
+
+
+def _parse_filled(items: list[str] | None) -> dict[str, int]:
+    filled: dict[str, int] = {}
+    for item in items or []:
+        for pair in filter(None, item.split(",")):
+            name, eq, text = pair.partition("=")
+            name = name.strip()
+            if not eq or not name:
+                raise UserError(f"--filled: write ROW=VALUE, not {pair!r}")
+            try:
+                value = int(text)
+            except ValueError:
+                raise UserError(f"--filled: {text!r} is not a whole number") from None
+            if name in filled:
+                raise UserError(f"--filled: {name} given twice")
+            filled[name] = value
+    return filled
+
+
+def _cmd_hint(args: argparse.Namespace) -> int:
+    start = time.perf_counter()
+    if args.record:
+        from ..engine import GameRecord, replay  # records: the engine and the coach (any ruleset)
+        from .advice import CoachError
+        from .advice import advise as coach_advise
+
+        if args.dice or args.filled or args.roll is not None or args.held or args.upper is not None:
+            raise UserError("--record gives the whole position: drop --dice/--roll/--filled/--held/--upper")
+        if args.option or args.six_dice or args.duplicate:
+            raise UserError("--record gives the rules: drop --option/--six-dice/--duplicate")
+        state = replay(GameRecord.loads(read_text(args.record, "game record (JSON)")))
+        if args.rules and args.rules != (state.rules.preset or state.rules.id):
+            raise UserError(f"--rules {args.rules} but the record plays {state.rules.preset or state.rules.id}")
+        say_when_compiling()
+        if not state.turn.rolls and len(state.rules.columns) > 1:
+            print(json.dumps({"best": None}) if args.json else "roll the dice: nothing to choose before the first roll")
+            return 0
+        if state.turn.rolls:
+            try:
+                coached = coach_advise(state)
+            except CoachError as exc:
+                raise UserError(str(exc)) from None
+            ms = (time.perf_counter() - start) * 1000
+            if args.json:
+                print(json.dumps(coached.to_dict()))
+            else:
+                _print_coach(coached, state, args.top, ms, sys.stdout)
+            return 0
+        # a one-column turn start: the exact table's expected final score, before rolling
+        position = position_of(state)
+        strategy = solve(state.rules)
+    else:
+        if not args.rules:
+            raise UserError("hint needs --rules RULESET (or --record GAME.json)")
+        roll = args.roll if args.roll is not None else (1 if args.dice else 0)
+        filled = _parse_filled(args.filled)
+        position = Position(
+            filled=filled, dice=tuple(args.dice or ()), roll=roll, held=tuple(args.held), extra_bonus=args.bonus
+        )
+        ruleset = ruleset_of(args, args.rules)
+        say_when_compiling()
+        strategy = solve(ruleset)
+        if args.upper is not None:
+            rows = {r.id: r for r in strategy.ruleset.rows}
+            upper = sum(v for k, v in filled.items() if k in rows and rows[k].is_upper)
+            if upper != args.upper:
+                raise UserError(f"--upper {args.upper} but the filled upper boxes add up to {upper}")
+    advice = advise(strategy, position)
+    ms = (time.perf_counter() - start) * 1000
+    if args.json:
+        print(json.dumps(advice.to_dict()))
+    else:
+        _print_advice(advice, position, args.top, ms, strategy, sys.stdout)
+    return 0
+
+
+def _print_advice(advice: Advice, position: Position, top: int, ms: float, strategy: Strategy, out: TextIO) -> None:
+    dice = " ".join(map(str, position.dice)) or "-"
+    table = "" if strategy.loaded else f", the table solved in {strategy.seconds:.1f} s"
+    print(
+        f"dice {dice}, roll {position.roll}; on the sheet {advice.score}; "
+        f"expected final score {advice.value:.2f} ({ms:.0f} ms{table})",
+        file=out,
+    )
+    if advice.best is None:
+        print("roll the dice", file=out)
+        return
+    print(f"best: {advice.best.label()}", file=out)
+    for title, choices in (("keeps", advice.keeps), ("boxes", advice.boxes)):
+        if choices:
+            print(f"{title}:", file=out)
+            for c in choices[:top]:
+                mark = "  (held now)" if c.current else ""
+                print(f"  {c.value:8.2f}  {c.label()}{mark}", file=out)
+            if len(choices) > top:
+                print(f"  ... {len(choices) - top} more", file=out)
+
+
+def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> None:
+    p = state.current
+    what = "exact" if advice.exact else "estimate (the strong bot's evaluation)"
+    unit = "match points" if advice.measure == "match_points" else "points"
+    dice = " ".join(map(str, state.turns[p].dice)) or "-"
+    print(f"{state.players[p]}: dice {dice}, roll {advice.roll}; {what}, in {unit} ({ms:.0f} ms)", file=out)
+    if advice.best is None:
+        print("nothing to choose", file=out)
+        return
+    print(f"best: {advice.best.label()}", file=out)
+    for title, options in (("keeps", advice.keeps), ("boxes", advice.boxes), ("announce", advice.announces)):
+        if options:
+            print(f"{title}:", file=out)
+            for o in options[:top]:
+                print(f"  {o.value:8.2f}  -{o.loss:<7.2f} {o.label()}", file=out)
+            if len(options) > top:
+                print(f"  ... {len(options) - top} more", file=out)
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    from ..engine import GameRecord
+    from .advice import review
+
+    record = GameRecord.loads(read_text(args.record, "game record (JSON)"))
+    say_when_compiling()
+    result = review(record)
+    if args.json:
+        print(json.dumps(result.to_dict(len(record.players))))
+        return 0
+    what = "exact" if result.exact else "estimate (the strong bot's evaluation)"
+    unit = "match points" if result.measure == "match_points" else "points"
+    keeps = "" if result.graded_keeps else "; the record does not say what was held: boxes only"
+    print(f"review: {what}, losses in {unit}{keeps}")
+    for p, name in enumerate(record.players):
+        graded = result.for_player(p)
+        accuracy = result.accuracy(p)
+        lost = sum(d.loss for d in graded)
+        shown = "-" if accuracy is None else f"{accuracy:.2f}"
+        print(f"{name}: {len(graded)} decisions, lost {lost:.2f} in all, {shown} per decision")
+        for d in result.mistakes(p, args.top):
+            print(f"  turn {d.turn}, roll {d.roll}: {d.chosen.label()}, best {d.best.label()} (-{d.loss:.2f})")
+    return 0

@@ -1,0 +1,65 @@
+"""A table's own settings, chosen by whoever creates it and shown to everyone at it.
+
+- `hints`: the coach may advise the players (off by default at duplicate tables, where
+  everybody plays the same dice; always on for one person alone).
+- `clock`: seconds a player has for a turn; when it runs out (or the player has gone), a bot
+  plays that turn and the player takes the seat back on return. Off for friends (no open
+  seats), 90 s by default for tables strangers may join.
+- `undo`: a player may take back their last entry before the next roll. Only where every
+  player sits at this one device (solo, pass and play): never with players on other devices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["CLOCK_RANGE", "TableSettings", "choose"]
+
+CLOCK_RANGE = (15, 600)  # seconds per turn
+DEFAULT_CLOCK = 90
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    hints: bool = True
+    clock: int | None = None
+    undo: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> TableSettings:
+        """Stored settings (a table created before settings existed has none: the old behaviour)."""
+        if not isinstance(data, dict):
+            return cls(hints=True, clock=None, undo=False)
+        clock = data.get("clock")
+        return cls(
+            hints=data.get("hints") is True,
+            clock=clock if isinstance(clock, int) and not isinstance(clock, bool) else None,
+            undo=data.get("undo") is True,
+        )
+
+
+def choose(kinds: list[str], listed: bool, duplicate: bool, asked: dict[str, Any]) -> TableSettings:
+    """The settings of a new table from its seat kinds ("human", "open", "bot") and what the
+    creator asked for (None: the default; a clock of 0: none). Undo is refused where players sit
+    at other devices."""
+    people = sum(k in ("human", "open") for k in kinds)
+    remote = "open" in kinds
+    hints = asked.get("hints")
+    if people <= 1 and not remote:
+        hints = True  # alone against bots: nobody to be unfair to
+    elif hints is None:
+        hints = not duplicate
+    clock = asked.get("clock")
+    if clock is None:
+        clock = DEFAULT_CLOCK if listed and remote else None
+    elif clock == 0:
+        clock = None
+    else:
+        clock = max(CLOCK_RANGE[0], min(CLOCK_RANGE[1], int(clock)))
+    undo = asked.get("undo")
+    undo = (not remote) if undo is None else (bool(undo) and not remote)
+    return TableSettings(hints=bool(hints), clock=clock, undo=undo)

@@ -1,0 +1,80 @@
+// Dice drawn with pips (SVG), a tray of them that keeps its buttons across updates, and a short
+// roll animation (none under prefers-reduced-motion). Nothing here knows a rule.
+import { svg, setAttr } from "./page.js";
+
+// Pip positions on a 3 x 3 grid (column, row), per face.
+const PIPS = {
+  1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
+  5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]],
+};
+const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// One die face as an SVG element (value 0: an empty place in the tray).
+export function dieSvg(value) {
+  const s = svg("svg", { viewBox: "0 0 60 60", "aria-hidden": "true", focusable: "false" });
+  s.append(svg("rect", { class: "face", x: 3, y: 3, width: 54, height: 54, rx: 11 }));
+  drawPips(s, value);
+  return s;
+}
+
+function drawPips(s, value) {
+  for (const old of [...s.querySelectorAll(".pip")]) old.remove();
+  for (const [c, r] of PIPS[value] || []) s.append(svg("circle", { class: "pip", cx: 15 + c * 15, cy: 15 + r * 15, r: 5.6 }));
+}
+
+// A row of small dice (the coach's keeps, the review's rolls).
+export function miniDice(values) {
+  const span = document.createElement("span");
+  span.className = "mini-dice";
+  for (const v of values) span.append(dieSvg(v));
+  return span;
+}
+
+export class DiceTray {
+  // host: the element to fill; labels(i, value, held) -> the button's accessible name; onToggle(i)
+  constructor(host, { labels, heldText, onToggle }) {
+    this.host = host; this.labels = labels; this.heldText = heldText; this.onToggle = onToggle;
+    this.buttons = []; this.values = [];
+  }
+
+  // dice: values (empty: nothing rolled yet); held: positions; active: this device may hold now
+  render(n, dice, held, active) {
+    while (this.buttons.length < n) {
+      const i = this.buttons.length;
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "die"; b.dataset.pos = String(i);
+      b.append(dieSvg(0));
+      b.addEventListener("click", () => this.onToggle(i));
+      this.host.append(b); this.buttons.push(b); this.values.push(0);
+    }
+    while (this.buttons.length > n) { this.buttons.pop().remove(); this.values.pop(); }
+    this.buttons.forEach((b, i) => {
+      const value = dice.length ? dice[i] : 0;
+      const isHeld = dice.length > 0 && held.includes(i);
+      if (this.values[i] !== value) { drawPips(b.firstChild, value); this.values[i] = value; }
+      b.classList.toggle("blank", !value);
+      b.classList.toggle("held", isHeld);
+      setAttr(b, "data-held", isHeld ? this.heldText : null);
+      setAttr(b, "data-value", value || null);
+      setAttr(b, "aria-pressed", value ? String(isHeld) : null);
+      setAttr(b, "aria-disabled", active && value ? null : "true");
+      setAttr(b, "aria-label", this.labels(i, value, isHeld));
+    });
+  }
+
+  // A short tumble of the dice that were rolled (positions), faces flickering until the real ones.
+  animate(positions) {
+    if (reducedMotion()) return;
+    for (const i of positions) {
+      const b = this.buttons[i]; if (!b) continue;
+      const final = this.values[i];
+      b.classList.remove("rolling"); void b.offsetWidth; b.classList.add("rolling");
+      let ticks = 0;
+      const timer = setInterval(() => {
+        ticks += 1;
+        if (ticks >= 5) { clearInterval(timer); drawPips(b.firstChild, this.values[i] || final); b.classList.remove("rolling"); return; }
+        drawPips(b.firstChild, 1 + Math.floor(Math.random() * 6));
+      }, 75);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+// The lobby: one click starts a game (solo against a bot, pass and play, invite a friend); the full
+// form shows the chosen ruleset's options as controls. The player's name and last choices are
+// remembered on this device.
+import { boot, T, $, el, remembered, remember, toast, wireSettings } from "./page.js";
+
+const memory = remembered();
+const nameInput = $("you-name"), levelSelect = $("you-level");
+if (memory.name) nameInput.value = memory.name;
+if (memory.level) levelSelect.value = memory.level;
+nameInput.addEventListener("change", () => remember({ name: nameInput.value.trim() }));
+levelSelect.addEventListener("change", () => remember({ level: levelSelect.value }));
+const me = () => nameInput.value.trim() || T("Player");
+
+async function start(preset, seats, extra = {}) {
+  remember({ name: me(), level: levelSelect.value, preset });
+  const body = { name: T("{name}'s table", { name: me() }), preset, seats, listed: false, ...extra };
+  try {
+    const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const data = await r.json();
+    if (!r.ok) { toast(data.message || T("The table could not be created.")); return; }
+    location.href = data.url;
+  } catch { toast(T("Not connected: try again.")); }
+}
+
+for (const card of document.querySelectorAll(".game-card")) {
+  const preset = card.dataset.preset;
+  card.querySelector("[data-start=solo]").onclick = () => start(preset, [{ kind: "human", name: me() }, { kind: "bot", bot: levelSelect.value, name: T("Bot") }]);
+  card.querySelector("[data-start=invite]").onclick = () => start(preset, [{ kind: "human", name: me() }, { kind: "open" }]);
+  card.querySelector("[data-start=pass]").onclick = () => openPass(preset);
+  if (memory.preset === preset) card.classList.add("last");
+}
+
+// Pass and play: the names of everyone at this device.
+const dialog = $("pass-dialog");
+let passPreset = null;
+function nameField(i, value) {
+  const label = el("label", {}, T("Player {n}", { n: i + 1 }));
+  label.append(el("input", { maxlength: "24", value, required: true, autocomplete: "off" }));
+  return label;
+}
+function openPass(preset) {
+  passPreset = preset;
+  const names = (memory.pass && memory.pass.length >= 2) ? memory.pass : [me(), T("Player {n}", { n: 2 })];
+  names[0] = me();
+  $("pass-names").replaceChildren(...names.map((n, i) => nameField(i, n)));
+  if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
+  $("pass-names").querySelector("input").focus();
+}
+$("pass-more").onclick = () => {
+  const box = $("pass-names");
+  if (box.children.length >= 8) return;
+  const f = nameField(box.children.length, T("Player {n}", { n: box.children.length + 1 }));
+  box.append(f); f.querySelector("input").select();
+};
+$("pass-cancel").onclick = () => dialog.close();
+$("pass-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const names = [...$("pass-names").querySelectorAll("input")].map((i) => i.value.trim()).filter(Boolean);
+  if (names.length < 1) return;
+  remember({ pass: names });
+  dialog.close();
+  start(passPreset, names.map((name) => ({ kind: "human", name })));
+});
+
+// The full form: the chosen preset's options; its last choices remembered.
+const select = $("preset");
+function showOptions() {
+  for (const fs of document.querySelectorAll("fieldset.options")) fs.hidden = fs.dataset.preset !== select.value;
+}
+if (select) {
+  if (memory.preset && [...select.options].some((o) => o.value === memory.preset)) select.value = memory.preset;
+  select.addEventListener("change", () => { showOptions(); remember({ preset: select.value }); });
+  showOptions();
+  const first = document.querySelector("#create input[name=seat0_name]");
+  if (first && memory.name) first.value = memory.name;
+}
+wireSettings();

@@ -1,0 +1,72 @@
+// The review of a finished game: each player's decisions that had a choice, what they lost
+// against the best, the biggest mistakes marked on the final sheet. All computed by the server's coach.
+import { boot, T, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, wireSettings } from "./page.js";
+import { miniDice } from "./dice.js";
+import { Sheet, sheetRows, sumCell } from "./sheet.js";
+
+const view = boot.view, review = boot.review;
+const nCols = view.rules.columns.length;
+const boxLabel = (box) => pageBoxLabel(box, nCols);
+let seat = boot.seats.length ? boot.seats[0] : 0;
+const unit = review.measure === "match_points" ? T("match points") : T("points");
+const sheet = new Sheet($("sheet"), { onActivate: () => {} });
+
+function choiceText(o) {
+  if (o.kind === "keep") return o.keep.length ? T("keep {dice}", { dice: o.keep.join(" ") }) : T("reroll all");
+  if (o.kind === "announce") return T("announce {box}", { box: boxLabel(o.box) });
+  return o.strike ? T("strike {box}", { box: boxLabel(o.box) }) : T("{box} for {points}", { box: boxLabel(o.box), points: o.points });
+}
+
+function decisionItem(d, top) {
+  const li = el("li", { class: top ? "top" : "" });
+  li.append(el("span", {}, T("Turn {n}, after roll {roll}", { n: Math.ceil(d.turn / view.players.length), roll: d.roll })));
+  const chosen = el("span", {}, `${T("Played")}: `);
+  if (d.chosen.kind === "keep" && d.chosen.keep.length) chosen.append(miniDice(d.chosen.keep), " ");
+  chosen.append(choiceText(d.chosen));
+  const best = el("span", {}, `${T("Best")}: `);
+  if (d.best.kind === "keep" && d.best.keep.length) best.append(miniDice(d.best.keep), " ");
+  best.append(choiceText(d.best));
+  li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? `−${d.loss.toFixed(2)} ${unit}` : T("best choice")));
+  return li;
+}
+
+function render() {
+  const tabs = $("review-players");
+  tabs.replaceChildren(...view.players.map((p) => {
+    const b = el("button", { type: "button", role: "tab", class: "tab", "aria-selected": String(p.seat === seat), id: `rtab-${p.seat}` }, p.name);
+    b.onclick = () => { seat = p.seat; render(); };
+    return b;
+  }));
+  setAttr($("review-summary"), "aria-labelledby", `rtab-${seat}`);
+  const r = review.players[seat];
+  const parts = [];
+  parts.push(el("p", { class: "muted" }, review.exact ? T("Exact: measured against perfect play.") : T("Estimate: measured against the strong bot's evaluation.")));
+  if (!review.graded_keeps) parts.push(el("p", { class: "muted" }, T("This record does not say which dice were kept: boxes only.")));
+  if (r.accuracy == null) parts.push(el("p", {}, T("No decision with a choice.")));
+  else {
+    parts.push(el("p", { class: "accuracy" }, `${r.accuracy.toFixed(2)}`));
+    parts.push(el("p", {}, T("{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", { unit, n: r.decisions.length, lost: r.lost.toFixed(1) })));
+  }
+  $("review-summary").replaceChildren(...parts);
+  $("mistakes").replaceChildren(...(r.mistakes.length ? r.mistakes.map((d) => decisionItem(d, true)) : [el("li", {}, T("No mistakes: every decision was the best."))]));
+  $("decisions").replaceChildren(...r.decisions.map((d) => decisionItem(d, false)));
+  const marks = new Set(r.mistakes.map((d) => d.box));
+  const perPlayer = false;
+  const p = view.players[seat];
+  const columns = view.rules.columns.map((c) => ({ key: c.id, short: nCols > 1 ? colShort(c.id) : p.name, full: nCols > 1 ? colLabel(c.id) : p.name }));
+  sheet.render({
+    label: T("Sheet of {name}", { name: p.name }),
+    columns, rows: sheetRows(view, perPlayer),
+    cell: (colKey, rowKey) => {
+      const col = p.columns[colKey];
+      if (rowKey.startsWith("#")) return sumCell(view, rowKey, p, col, perPlayer);
+      const box = `${colKey}.${rowKey}`;
+      const cell = col.boxes[rowKey];
+      const mistake = marks.has(box);
+      return { text: cell.score == null ? "" : String(cell.score), cls: `filled${mistake ? " mistake" : ""}`, disabled: true,
+        label: `${boxLabel(box)}: ${cell.score}${mistake ? ` (${T("a mistake")})` : ""}`, box };
+    },
+  });
+}
+wireSettings();
+render();

@@ -1,0 +1,72 @@
+"""A first run is not a silent wait; a warm `hint` stays in numpy; tables are shared (issue 9, item 6)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from yambak.cli import main
+from yambak.solver import Strategy, solve, warm
+from yambak.solver._induction import keep_values
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("name", ["yams", "yatzy", "yams_fr_max_min"])
+def test_numpy_keep_values_equal_the_kernels(name: str, request: pytest.FixtureRequest) -> None:
+    """The numpy path of one position gives the compiled kernels' values, bit for bit, on random states."""
+    strategy: Strategy = request.getfixturevalue(name)
+    sr = strategy.rules
+    states = np.concatenate([sr.level_states(n) for n in range(sr.n_rows)])
+    picked = np.random.default_rng(9).choice(states, 60, replace=False)
+    numpy_values = keep_values(sr, strategy.table, picked, kernel=False)
+    kernel_values = keep_values(sr, strategy.table, picked, kernel=True)
+    assert np.array_equal(numpy_values, kernel_values)
+
+
+def test_hint_on_a_cached_table_does_not_import_numba(yams: Strategy, cache_folder: Path) -> None:
+    code = (
+        "import sys; from yambak.cli import main; "
+        "main(['hint', '--rules', 'yams', '--dice', '6', '6', '6', '2', '3', '--roll', '1', '--json']); "
+        "print('numba' in sys.modules)"
+    )
+    env = {**os.environ, "YAMBAK_CACHE_DIR": str(cache_folder), "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    advice, numba_loaded = out.stdout.strip().splitlines()
+    assert json.loads(advice)["best"]["keep"] == [6, 6, 6] and numba_loaded == "False"
+
+
+def test_a_cold_compile_is_announced_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(warm, "kernels_compiled", lambda names=(): False)  # as on a new machine
+    assert main(["hint", "--rules", "yatzy", "--dice", "1", "1", "1", "2", "3", "--roll", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert err == warm.NOTICE + "\n"
+    assert "the table solved in" in out.splitlines()[0]  # the whole time, solving included
+    assert main(["hint", "--rules", "yatzy", "--dice", "1", "1", "1", "2", "3", "--roll", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "solved" not in out  # the table is cached now; nothing compiles
+
+
+def test_tables_are_readable_by_the_group(tmp_path: Path) -> None:
+    old = os.umask(0o077)
+    try:
+        solve("yams", {}, folder=tmp_path)
+    finally:
+        os.umask(old)
+    (table,) = tmp_path.glob("yams-*.npz")
+    assert stat.S_IMODE(table.stat().st_mode) & 0o040
+
+
+def test_warm_compiles_every_entry_point() -> None:
+    warm.compile_kernels()
+    assert warm.kernels_compiled()

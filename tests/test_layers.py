@@ -1,0 +1,144 @@
+"""The import graph between subpackages: no upward edge, no cycle, no private module of another package.
+
+`python tests/test_layers.py` prints the graph (issue 9, item 2).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "yambak"
+# Lower layers first; a module may import its own layer and the ones before it. `commandline` (the
+# argument helpers every command module shares) sits on `rules`; `text` renders engine states.
+LAYERS = [
+    ["rules", "names"],
+    ["engine", "commandline"],
+    ["text", "solver", "verify"],
+    ["bots"],
+    ["coach", "store"],
+    ["terminal", "web"],
+    ["server"],
+]
+LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
+
+
+def _unit(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "cli"
+
+
+def _imports(path: Path) -> list[tuple[str, int]]:
+    """(imported module, line) for every import in a file, function-level ones included."""
+    module = ".".join(path.relative_to(SRC.parent).with_suffix("").parts).removesuffix(".__init__")
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            target = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
+            if node.level and not node.module:
+                target = base
+            for alias in node.names:  # `from . import x` may name a module
+                candidate = f"{target}.{alias.name}"
+                sub = SRC.parent / Path(*candidate.split("."))
+                out.append((candidate if sub.with_suffix(".py").exists() or sub.is_dir() else target, node.lineno))
+        elif isinstance(node, ast.Import):
+            out += [(alias.name, node.lineno) for alias in node.names]
+    return [(m, line) for m, line in out if m == "yambak" or m.startswith("yambak.")]
+
+
+def _files() -> list[Path]:
+    return sorted(p for p in SRC.rglob("*.py") if "migrations" not in p.parts)
+
+
+def graph() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for path in _files():
+        source = _unit(".".join(path.relative_to(SRC.parent).with_suffix("").parts))
+        for target, _ in _imports(path):
+            t = _unit(target)
+            if t not in (source, "yambak") and target != "yambak":
+                edges.setdefault(source, set()).add(t)
+    return edges
+
+
+def test_no_upward_edge_between_subpackages() -> None:
+    for source, targets in graph().items():
+        if source == "cli":
+            continue  # the top: it imports every layer's commands
+        for target in targets:
+            assert LAYER[target] <= LAYER[source], f"{source} imports {target}, a layer above it"
+
+
+def test_no_cycle_between_subpackages() -> None:
+    edges = graph()
+    seen: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        if seen.get(node) == 1:
+            raise AssertionError(f"import cycle: {' -> '.join([*path, node])}")
+        if seen.get(node) == 2:
+            return
+        seen[node] = 1
+        for nxt in sorted(edges.get(node, ())):
+            visit(nxt, [*path, node])
+        seen[node] = 2
+
+    for node in sorted(edges):
+        visit(node, [])
+
+
+def test_no_private_module_of_another_package() -> None:
+    for path in _files():
+        here = ".".join(path.relative_to(SRC.parent).with_suffix("").parts)
+        for target, line in _imports(path):
+            parts = target.split(".")
+            private = [p for p in parts[2:] if p.startswith("_") and p != "__init__"]
+            if private and parts[1] != here.split(".")[1]:
+                raise AssertionError(f"{path.relative_to(SRC)}:{line} imports {target}")
+        text = path.read_text(encoding="utf-8")
+        for name in ("._fillable(", "._replay_turn", "._parse_turn", "_zeroing("):
+            assert name not in text or path.parent.name == "engine", f"{path.relative_to(SRC)} uses {name}"
+
+
+def test_bot_modules_import_without_a_cycle() -> None:
+    """Within bots/: every import at module level, and the module graph is a tree of layers."""
+    edges: dict[str, set[str]] = {}
+    for path in sorted((SRC / "bots").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {t.split(".")[-1] for t, _ in _imports(path) if t.startswith("yambak.bots.")}
+        edges[path.stem] = names - {path.stem}
+        if path.stem == "commands":
+            continue  # the command line imports the policies late, for its start-up time, not to dodge a cycle
+        for node in ast.walk(tree):  # no import hidden in a function to dodge a cycle (but the large _fitted)
+            if isinstance(node, ast.FunctionDef):
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.ImportFrom) and inner.level == 1:
+                        assert inner.module in (None, "_fitted"), f"bots/{path.name}: {ast.unparse(inner)}"
+    order: list[str] = []
+
+    def visit(node: str, stack: tuple[str, ...]) -> None:
+        assert node not in stack, f"bots import cycle: {' -> '.join([*stack, node])}"
+        if node in order:
+            return
+        for nxt in sorted(edges.get(node, ())):
+            visit(nxt, (*stack, node))
+        order.append(node)
+
+    for node in sorted(edges):
+        visit(node, ())
+
+
+def test_cli_imports_its_command_modules_explicitly() -> None:
+    text = (SRC / "cli.py").read_text(encoding="utf-8")
+    assert "__import__" not in text and "importlib" not in text
+    for layer in ("solver", "bots", "terminal", "server"):
+        assert f"from .{layer} import commands as" in text
+
+
+if __name__ == "__main__":
+    for source, targets in sorted(graph().items(), key=lambda kv: LAYER.get(kv[0], 99)):
+        print(f"{source:<12} -> {', '.join(sorted(targets, key=lambda t: LAYER[t]))}")
