@@ -114,8 +114,9 @@ class KeeperManager:
     def _forget(self, sheet: KeptSheet) -> None:
         if self.sheets.get(sheet.id) is sheet:
             del self.sheets[sheet.id]
-            if self.cluster is not None:
-                self.cluster.unfollow(KIND, sheet.id, owned=sheet.owned)
+            if self.cluster is not None:  # a finished game's lease just expires: no watcher takes it over meanwhile
+                self.cluster.unfollow(KIND, sheet.id)
+                self.cluster.disown(KIND, sheet.id)
 
     def evict_idle_mirrors(self, idle: float = 30.0) -> int:
         now, n = time.monotonic(), 0

@@ -263,8 +263,9 @@ class TableManager:
     def _forget(self, table: LiveTable) -> None:
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
-            if self.cluster is not None:
-                self.cluster.unfollow(KIND, table.id, owned=table.owned)
+            if self.cluster is not None:  # a finished game's lease just expires: no watcher takes it over meanwhile
+                self.cluster.unfollow(KIND, table.id)
+                self.cluster.disown(KIND, table.id)
 
     def release(self, table: LiveTable) -> bool:
         """Drop a finished table nobody watches from memory; opening it again reloads it from the store."""
