@@ -13,7 +13,7 @@ from yambak.server import Settings, create_app
 
 @pytest.fixture
 def settings(tmp_path) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False)
+    return Settings(database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0)
 
 
 @pytest.fixture
@@ -29,8 +29,8 @@ def connect_table(client):
 
     opened = []
 
-    def _open(made, seats=("0",), hello=True):
-        session = client.websocket_connect(f"/ws/{made['id']}")
+    def _open(made, seats=("0",), hello=True, via=None):
+        session = (via or client).websocket_connect(f"/ws/{made['id']}")
         ws = WS(session.__enter__())
         opened.append(session)
         if hello:
@@ -40,6 +40,8 @@ def connect_table(client):
     yield _open
     for session in reversed(opened):
         session.__exit__(None, None, None)
+
+
 # --- several processes: PostgreSQL and Redis (scripts/test-services.sh starts both for `make test`) ----------
 
 PG_URL = os.environ.get("YAMBAK_TEST_POSTGRES_URL")

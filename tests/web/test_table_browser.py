@@ -35,6 +35,14 @@ def _page(new_page, where: str, **kw):
 def test_a_whole_yams_game_by_clicks(base_url, new_page, where):
     page = _page(new_page, where)
     table = start(page, base_url, "yams")
+    if where == "laptop":  # dice and sheet side by side, the whole sheet in view without scrolling
+        box = page.evaluate(
+            """() => { const t = document.querySelector('#sheet tr.total').getBoundingClientRect();
+                       const d = document.querySelector('#dice').getBoundingClientRect();
+                       const s = document.querySelector('#sheet').getBoundingClientRect();
+                       return { totalBottom: t.bottom, dice: d.right, sheet: s.left, h: innerHeight }; }"""
+        )
+        assert box["totalBottom"] <= box["h"] and box["dice"] <= box["sheet"], box
     turns = 0
     while wait_my_turn_or_end(page):
         play_turn(page)
@@ -185,7 +193,7 @@ def test_two_players_on_two_devices_and_refusals_in_each_language(base_url, new_
     bram.wait_for_url(re.compile(rf"/t/{table}$"))
     ready(bram)
     # a tap out of turn says why, in Bram's language, and changes nothing
-    bram.locator(".die").first.click()
+    bram.locator(".die").first.click(force=True)  # looks disabled: a tap anyway
     bram.wait_for_selector("#toast:not([hidden])")
     assert "Ann" in bram.locator("#toast").inner_text()
     act(ann, lambda: ann.click("#roll"))
@@ -309,3 +317,35 @@ def test_no_serious_accessibility_violations(base_url, new_page):
     assert violations(page) == []
     page.goto(f"{base_url}/rules/yammen")
     assert violations(page) == []
+
+
+def test_screenshots_for_the_readme(base_url, new_page):
+    """The pictures of docs/screenshots (written there by `make screenshots`): phone and laptop, light
+    and dark, English and Dutch; each page checked for sideways scrolling on the way."""
+    shots = [
+        ("lobby-phone-en", PHONE, False, "en", None),
+        ("lobby-laptop-dark-nl", LAPTOP, True, "nl", None),
+        ("table-yams-phone-dark-en", PHONE, True, "en", "yams"),
+        ("table-yams-laptop-nl", LAPTOP, False, "nl", "yams"),
+        ("table-yammen-phone-nl", PHONE, False, "nl", "yammen"),
+        ("table-yammen-laptop-dark-en", LAPTOP, True, "en", "yammen"),
+        ("table-yams-fr-phone-en", PHONE, False, "en", "yams-fr"),
+    ]
+    for name, viewport, dark, lang, preset in shots:
+        page = new_page(viewport=viewport, touch=viewport is PHONE, dark=dark, locale=lang)
+        if preset is None:
+            page.goto(base_url + "/")
+        else:
+            start(page, base_url, preset)
+            for _ in range(3):
+                wait_my_turn_or_end(page)
+                play_turn(page)
+            wait_my_turn_or_end(page)
+            act(page, lambda page=page: page.click("#roll"))
+            die = page.locator(".die[data-value]").nth(1)
+            act(page, die.click)
+        page.wait_for_timeout(500)  # the roll's animation
+        width, client = no_sideways_scroll(page)
+        assert width <= client, name
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+        page.context.close()
