@@ -128,7 +128,9 @@ class Cluster:
         self.url = url
         self.node = node or new_node_id()
         self.lease_ms = max(500, int(lease_seconds * 1000))
-        self.redis: aredis.Redis = aredis.Redis.from_url(url)
+        # Many requests ask Redis at once (owner lookups, liveness): they wait for a connection, never fail for one.
+        pool = aredis.BlockingConnectionPool.from_url(url, max_connections=32, timeout=10)
+        self.redis: aredis.Redis = aredis.Redis(connection_pool=pool)
         self.sync: redis.Redis = redis.Redis.from_url(url, socket_timeout=2)
         self.owners: dict[str, Owner] = {}
         self.owned: set[tuple[str, str]] = set()
@@ -281,6 +283,21 @@ class Cluster:
         promote: Callable[[], Awaitable[None]],
     ) -> dict[str, Any]:
         """Do `op` where the object lives: on its owner, or here once this process has taken it over."""
+        try:
+            return await self._route(kind, object_id, op, args, owned, promote)
+        except redis.RedisError as exc:
+            log.warning("%s %s: Redis failed during %s: %s", kind, object_id, op, exc)
+            raise RequestError("server/busy", "the server is busy: try again", 503) from None
+
+    async def _route(
+        self,
+        kind: str,
+        object_id: str,
+        op: str,
+        args: dict[str, Any],
+        owned: Callable[[], bool],
+        promote: Callable[[], Awaitable[None]],
+    ) -> dict[str, Any]:
         owner_api = self.owners[kind]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 10
