@@ -288,3 +288,26 @@ def test_workers_are_refused_on_sqlite_or_without_redis(args, says, monkeypatch)
     done = subprocess.run([str(exe), "serve", "--workers", "2", *args], capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and says in done.stderr
+
+
+def test_a_table_whose_players_all_sit_elsewhere_moves_to_them(two):
+    a, b = two
+    made = _create(a, seats=[{"name": "Ann"}, {"name": "Bram"}])  # created, so owned, on A
+    table, tokens = made["id"], made["tokens"]
+    ann, bram = Client(b, table, [tokens["0"]]), Client(b, table, [tokens["1"]])  # both on B
+    spectator = Client(a, table, [])  # a watcher on A does not keep it there
+    _turn(ann, 0)  # forwarded to A, which hands the table to B
+    bram.catch_up(ann.v)
+    _turn(bram, 1)  # done on B
+    ann.catch_up(bram.v)
+    spectator.catch_up(bram.v)
+    _in_order_once(spectator.events, 4)
+    _in_order_once(ann.events, 4)
+    metrics_b = httpx.get(b.base + "/metrics").text
+    assert "yambak_handoffs_total 1.0" in metrics_b
+    assert "yambak_forwarded_total 1.0" in metrics_b  # the first roll only: then the table is on B
+    store = Store(b.db_url, migrate=False)
+    assert [e.version for e in store.events(table)] == [1, 2, 3, 4]
+    store.close()
+    for c in (ann, bram, spectator):
+        c.close()

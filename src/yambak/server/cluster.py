@@ -206,6 +206,11 @@ class Cluster:
                     future.set_result(None)
         return bool(won)
 
+    async def release(self, kind: str, object_id: str) -> None:
+        """Give a lease up now (if this process holds it)."""
+        self.owned.discard((kind, object_id))
+        await self._release(keys=[_lease(kind, object_id)], args=[self.node])
+
     def disown(self, kind: str, object_id: str) -> None:
         """Another process wrote the log: its lease, not ours."""
         self.owned.discard((kind, object_id))
@@ -330,6 +335,10 @@ class Cluster:
             else:
                 self._owners[(kind, object_id)] = (node, time.monotonic())
             if reply is not None and "result" in reply:
+                if reply.get("handoff") and await self.take(kind, object_id, None):  # the owner handed it here
+                    metrics.HANDOFFS.inc()
+                    self._owners.pop((kind, object_id), None)
+                    await promote()
                 return dict(reply["result"])
             if reply is not None and "error" in reply:
                 err = reply["error"]
@@ -368,7 +377,10 @@ class Cluster:
         reply: dict[str, Any]
         try:
             owner = self.owners[request["kind"]]
-            reply = {"result": await owner.handle_rpc(request["target"], request["op"], request["args"])}
+            result = await owner.handle_rpc(request["target"], request["op"], request["args"])
+            reply = {"result": result}
+            if result.pop("_handoff", False):
+                reply["handoff"] = True
         except RequestError as exc:
             if exc.code == "cluster/moved":
                 reply = {"moved": True}

@@ -25,6 +25,7 @@ __all__ = [
     "CONTENT_TYPE",
     "FORWARDED",
     "GC_PAUSE",
+    "HANDOFFS",
     "LATENCY",
     "LEASE_MOVES",
     "TABLES",
@@ -41,6 +42,7 @@ LATENCY = Histogram(
 )
 FORWARDED = Counter("yambak_forwarded", "Requests forwarded to the process that owns their table or sheet")
 LEASE_MOVES = Counter("yambak_lease_moves", "Tables and sheets this process took over from another (dead) owner")
+HANDOFFS = Counter("yambak_handoffs", "Tables handed to this process by an owner none of whose sockets sat at them")
 TABLES = Gauge("yambak_tables", "Tables and sheets in memory", ["role"], multiprocess_mode="livesum")
 CONNECTIONS = Gauge("yambak_connections", "Open WebSocket connections", multiprocess_mode="livesum")
 GC_PAUSE = Histogram(

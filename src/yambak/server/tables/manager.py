@@ -781,6 +781,9 @@ class TableManager:
         if op == "act":
             msg = schema.client_message.validate_python(args["msg"])
             await self._act_local(table, set(args["seats"]), msg)
+            if not self._seated_here(table) and not table.state.finished:  # nobody here plays: the asker takes it
+                await self._hand_off(table)
+                return {"_handoff": True}
             return {}
         if op == "join":
             seat, token = await self._join_local(table, args["name"], args.get("seat"))
@@ -789,6 +792,24 @@ class TableManager:
             new = await self.rematch(table)
             return {"id": new.id}
         raise TableError("protocol/unknown-op", f"unknown forwarded request {op!r}")
+
+    @staticmethod
+    def _seated_here(table: LiveTable) -> bool:
+        """Does a player (not a spectator) sit at the table through this process?"""
+        return any(conn.seats for conn in table.conns)
+
+    async def _hand_off(self, table: LiveTable) -> None:
+        """Stop owning a table whose players act through other processes: follow it, free its lease
+        (the process that asked takes it, see `Cluster.route`). Sticky-less routing then forwards less."""
+        assert self.cluster is not None
+        async with table.lock:
+            if not table.owned or self._seated_here(table):
+                return
+            await self.cluster.follow(KIND, table.id)  # first: nothing the next owner publishes is missed
+            table.owned = False
+            if table.bot_task is not None and not table.bot_task.done():
+                table.bot_task.cancel()
+            await self.cluster.release(KIND, table.id)
 
     def on_message(self, table_id: str, message: dict[str, Any]) -> None:
         """An owner's message (an event, a reload): mirrors apply them in order."""
