@@ -152,6 +152,7 @@ async def _play(ws, table: str, seat: int, think: float, stats: Stats, rng: rand
     """Play on one socket; True when the game is over, False when the socket dropped."""
     view = None
     pending: float | None = None
+    acted_on = -1  # the version the pending action was sent on
     seen_here: set[int] = set()
     while True:
         try:
@@ -174,12 +175,11 @@ async def _play(ws, table: str, seat: int, think: float, stats: Stats, rng: rand
                 if stats.all_in:
                     stats.steady.append(lat)
                 pending = None
-        elif kind == "events":
-            for e in msg["events"]:
+        elif kind in ("events", "state"):  # a resync: the pending action is done once the table moved past it
+            for e in msg.get("events", []):
                 note(stats, table, e["v"], e["event"], seen_here, live=False)
-            pending = None
-        elif kind == "state":
-            pending = None
+            if pending is not None and (msg["v"] > acted_on or time.perf_counter() - pending > 5):
+                pending = None
         if kind not in ("event", "events", "state"):
             continue
         view = msg["view"]
@@ -193,7 +193,7 @@ async def _play(ws, table: str, seat: int, think: float, stats: Stats, rng: rand
         action = choose(view["players"][seat]["turn"], rng)
         if think:  # people do not act in lockstep: think 0.5x to 1.5x the mean
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-        pending = time.perf_counter()
+        pending, acted_on = time.perf_counter(), msg["v"]
         await ws.send(json.dumps({**action, "seat": seat, "v": msg["v"]}))
 
 
