@@ -66,6 +66,14 @@ if (not held) or held == ARGV[2] or held == ARGV[1] then
 end
 return 0
 """
+# Hand a lease held by ARGV[1] to ARGV[2] (no moment without an owner for a watcher to take it).
+_PASS = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -147,6 +155,7 @@ class Cluster:
         self._renew = self.redis.register_script(_RENEW)
         self._take = self.redis.register_script(_TAKE)
         self._release = self.redis.register_script(_RELEASE)
+        self._pass = self.redis.register_script(_PASS)
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -335,8 +344,9 @@ class Cluster:
             else:
                 self._owners[(kind, object_id)] = (node, time.monotonic())
             if reply is not None and "result" in reply:
-                if reply.get("handoff") and await self.take(kind, object_id, None):  # the owner handed it here
+                if reply.get("handoff"):  # the owner passed its lease here
                     metrics.HANDOFFS.inc()
+                    self.owned.add((kind, object_id))
                     self._owners.pop((kind, object_id), None)
                     await promote()
                 return dict(reply["result"])
@@ -380,7 +390,12 @@ class Cluster:
             result = await owner.handle_rpc(request["target"], request["op"], request["args"])
             reply = {"result": result}
             if result.pop("_handoff", False):
-                reply["handoff"] = True
+                key, target = (request["kind"], request["target"]), _lease(request["kind"], request["target"])
+                self.owned.discard(key)
+                if await self._pass(keys=[target], args=[self.node, request["from"], self.lease_ms]):
+                    reply["handoff"] = True
+                else:  # not ours any more: whoever holds it keeps it
+                    log.info("%s %s: lease gone before the handoff", *key)
         except RequestError as exc:
             if exc.code == "cluster/moved":
                 reply = {"moved": True}

@@ -799,8 +799,8 @@ class TableManager:
         return any(conn.seats for conn in table.conns)
 
     async def _hand_off(self, table: LiveTable) -> None:
-        """Stop owning a table whose players act through other processes: follow it, free its lease
-        (the process that asked takes it, see `Cluster.route`). Sticky-less routing then forwards less."""
+        """Stop owning a table whose players act through other processes and follow it; the cluster
+        passes its lease to the process that asked (`Cluster._serve`). Sticky-less routing then forwards less."""
         assert self.cluster is not None
         async with table.lock:
             if not table.owned or self._seated_here(table):
@@ -809,7 +809,6 @@ class TableManager:
             table.owned = False
             if table.bot_task is not None and not table.bot_task.done():
                 table.bot_task.cancel()
-            await self.cluster.release(KIND, table.id)
 
     def on_message(self, table_id: str, message: dict[str, Any]) -> None:
         """An owner's message (an event, a reload): mirrors apply them in order."""
