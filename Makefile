@@ -24,10 +24,13 @@ lint: install
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
 
-# The whole suite; scripts/test-services.sh installs and starts PostgreSQL and Chromium (Debian packages).
+# The whole suite; scripts/test-services.sh installs and starts PostgreSQL, Redis and Chromium (Debian packages)
+# and prints the two URLs on one line each.
 test: install lint
-	url="$$(scripts/test-services.sh)"; \
-	YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$url}" $(BIN)/python -m pytest
+	urls="$$(scripts/test-services.sh)"; \
+	pg="$$(echo "$$urls" | grep '^postgresql' || true)"; redis="$$(echo "$$urls" | grep '^redis' || true)"; \
+	YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$pg}" \
+	YAMBAK_TEST_REDIS_URL="$${YAMBAK_TEST_REDIS_URL:-$$redis}" $(BIN)/python -m pytest
 
 # Refresh docs/screenshots/ from the browser tests.
 screenshots: install

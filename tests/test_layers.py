@@ -14,7 +14,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "yambak"
 LAYERS = [
     ["rules", "names"],
     ["engine", "commandline"],
-    ["text", "solver"],
+    ["text", "solver", "verify"],
     ["bots"],
     ["coach", "store"],
     ["terminal", "web"],

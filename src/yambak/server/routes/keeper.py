@@ -197,7 +197,7 @@ def api_view(request: Request, sheet_id: str) -> dict[str, Any]:
 @router.post("/api/keep/{sheet_id}/entries")
 async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str, Any]:
     keeper = _keeper(request)
-    sheet = keeper.get(sheet_id)
+    sheet = await keeper.aget(sheet_id)
     result = await keeper.enter(sheet, body)
     return {**result, "view": keeper_view(sheet)}
 
@@ -214,7 +214,7 @@ async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
         await ws.close(code=CLOSE_ORIGIN)
         return
     try:
-        sheet = keeper.get(sheet_id)
+        sheet = await keeper.aget(sheet_id)
     except RequestError as exc:
         await ws.send_text(dumps(error(exc.code, exc.message)))
         await ws.close(code=CLOSE_UNKNOWN)
