@@ -93,11 +93,29 @@ def test_versions_order_concurrent_phones_and_ids_make_entries_idempotent(client
     again = k.post(body, v=0, entry_id="phone-a-0001")
     assert again.status_code == 200 and again.json()["duplicate"] and again.json()["v"] == 1
     assert len(again.json()["view"]["history"]) == 1
-    # another phone, still on version 0, enters for Ann: stale, refused
-    stale = k.post({"kind": "dice", "seat": 0, "dice": [5] * 5, "box": "yam"}, v=0, entry_id="phone-b-0001")
-    assert stale.status_code == 409 and stale.json() == {**stale.json(), "code": "stale/version", "v": 1}
+    # another phone, still on version 0, enters for Ann: overtaken, refused, and told whose turn it is now
+    ann = {"kind": "dice", "seat": 0, "filled": 0, "dice": [5] * 5, "box": "yam"}
+    stale = k.post(ann, v=0, entry_id="phone-b-0001")
+    assert stale.status_code == 409
+    assert stale.json() == {**stale.json(), "code": "stale/overtaken", "v": 1, "current": 1}
     view = client.get(f"{URL}/{sheet['id']}").json()
     assert view["current"] == 1 and view["history"][0]["written"] == 18 and view["players"][0]["total"] == 18
+    # still on version 0, that phone enters Bram's first turn: still his turn, so it is rebased and applied
+    bram = {"kind": "dice", "seat": 1, "filled": 0, "dice": [5] * 5, "box": "yam"}
+    rebased = k.post(bram, v=0, entry_id="phone-b-0002")
+    assert rebased.status_code == 200 and rebased.json()["v"] == 2
+    assert rebased.json()["view"]["players"][1]["total"] == 50
+    # an undo or a correction made on an old version is never rebased
+    old = k.post({"kind": "undo", "count": 1}, v=1, entry_id="phone-b-0003")
+    assert old.status_code == 409 and old.json()["code"] == "stale/version"
+    # one player, two phones, the same turn: the late one is refused, not filed as the next turn
+    solo = new_sheet(client, "yams", ("Ann",))
+    s = Keeper(client, solo["id"])
+    first = {"kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 2, 1], "box": "sixes"}
+    assert s.post(first, v=0, entry_id="solo-a-0001").status_code == 200
+    late = s.post({**first, "box": "chance"}, v=0, entry_id="solo-b-0001")
+    assert late.status_code == 409 and late.json()["code"] == "stale/overtaken"
+    assert len(client.get(f"{URL}/{solo['id']}").json()["history"]) == 1
 
 
 def test_scratch_undo_and_corrections(client):
