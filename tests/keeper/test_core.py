@@ -60,7 +60,14 @@ def test_the_core_is_pure_python_for_the_phone():
             elif isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
                 for name in names:
-                    assert name.split(".")[0] in {"__future__", "json", "collections", "dataclasses", "typing"}, name
+                    assert name.split(".")[0] in {
+                        "__future__",
+                        "json",
+                        "tomllib",
+                        "collections",
+                        "dataclasses",
+                        "typing",
+                    }, name
 
 
 def test_names_are_checked_once_and_never_twice():

@@ -9,6 +9,7 @@ they make is cached, so that one more entry replays nothing.
 from __future__ import annotations
 
 import json
+import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -96,7 +97,13 @@ def _fix(req: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _new(req: Mapping[str, Any]) -> dict[str, Any]:
-    state = new_sheet(req["spec"])
+    spec = dict(req["spec"])
+    if isinstance(spec.get("rules_toml"), str):  # house rules typed or chosen on the phone
+        try:
+            spec["rules"] = tomllib.loads(spec.pop("rules_toml"))
+        except tomllib.TOMLDecodeError as exc:
+            raise Refusal("input/rules", f"the ruleset is not valid TOML ({exc})") from None
+    state = new_sheet(spec)
     return {"record": record_dict(state), "players": list(state.players), "rules_id": state.rules.id}
 
 
