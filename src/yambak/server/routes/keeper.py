@@ -4,6 +4,7 @@ the live socket, and what a phone keeps to work with no network (the service wor
 from __future__ import annotations
 
 import io
+import json
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
@@ -137,7 +138,7 @@ def service_worker() -> Response:
     if pyodide_ready():
         files += [f"/static/pyodide/{name}" for name in PYODIDE_FILES] + [f"/keep/engine.zip?v={engine_zip()[1]}"]
     text = (STATIC / "keeper-sw.js").read_text(encoding="utf-8")
-    text = text.replace('"__VERSION__"', f'"{offline_version()}"').replace('["__FILES__"]', dumps(files))
+    text = text.replace('"__VERSION__"', f'"{offline_version()}"').replace('["__FILES__"]', json.dumps(files))
     return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
