@@ -56,12 +56,10 @@ def resolve_box(rules: Ruleset, text: str, fits: Iterable[str] | None = None) ->
     candidates = [f"{c}.{r}" for c in column_ids for r in found_rows]
     if len(candidates) == 1:
         return candidates[0]
-    if len(found_rows) == 1 and fits is not None:
-        fitting = [b for b in candidates if b in set(fits)]
-        if len(fitting) == 1:
-            return fitting[0]
-        raise _refuse(words, fitting or candidates)
-    raise _refuse(words, candidates)
+    fitting = [b for b in candidates if b in set(fits or ())]
+    if len(found_rows) == 1 and len(fitting) == 1:
+        return fitting[0]
+    raise _refuse(words, fitting or candidates)  # the boxes that can take the entry first
 
 
 def box_names(rules: Ruleset) -> list[str]:

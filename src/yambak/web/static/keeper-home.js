@@ -206,7 +206,8 @@ function renderPast() {
     const state = s.finished ? T("finished") : T("in progress");
     const sync = !s.synced ? T("only on this phone") : s.pending ? T("not sent yet: {n}", { n: s.pending }) : "";
     const meta = el("span", { class: "meta muted" }, [when, state, sync].filter(Boolean).join(" · "));
-    const del = el("button", { type: "button", class: "ghost icon del", "aria-label": T("Delete {name} from this phone", { name: s.name }), title: T("Delete {name} from this phone", { name: s.name }) }, "🗑");
+    const del = el("button", { type: "button", class: "ghost icon del", "aria-label": T("Delete {name} from this phone", { name: s.name }), title: T("Delete {name} from this phone", { name: s.name }) });
+    del.append(trashIcon());
     del.onclick = () => {
       if (!confirm(T("Delete {name} from this phone?", { name: s.name }))) return;
       deleteSheet(s.id); renderPast(); renderStats();
@@ -214,6 +215,17 @@ function renderPast() {
     li.append(a, players, meta, del);
     return li;
   }));
+}
+
+function trashIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const s = document.createElementNS(ns, "svg");
+  s.setAttribute("viewBox", "0 0 24 24"); s.setAttribute("width", "20"); s.setAttribute("height", "20"); s.setAttribute("aria-hidden", "true");
+  const p = document.createElementNS(ns, "path");
+  p.setAttribute("fill", "currentColor");
+  p.setAttribute("d", "M9 3h6l1 2h4v2H4V5h4l1-2zm-3 6h12l-1 12H7L6 9zm4 2v8h2v-8h-2zm4 0v8h-0.01V11H14z");
+  s.append(p);
+  return s;
 }
 
 // --- statistics: one function in Python, run by the phone's engine (or the server) -------------------------

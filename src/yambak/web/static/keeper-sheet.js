@@ -505,6 +505,7 @@ function renderSheet() {
   const byKey = Object.fromEntries(columns.map((c) => [c.key, c]));
   const next = nextSeat();
   const pending = new Set(S.queue.filter(isTurn).map((e) => `${e.seat}|${e.box}`));
+  const lastEntry = shown.history.length ? shown.history[shown.history.length - 1] : null;
   const enterable = !shown.finished && !fixing && !rolloff;
   const complete = pad.length === nDice();
   sheetUI.render({
@@ -639,6 +640,7 @@ function renderPad() {
     status = T("Roll-off for {column}: {name} rolls five dice", { column: where, name: shown.players[seat].name });
   } else if (fixing) status = T("Correcting entry {n} of {name}", { n: fixing.n, name: shown.players[fixing.player].name });
   else if (zeroMode && !pad.length) status = T("{name}: tap the box to write 0", { name: shown.players[next].name });
+  else if (pad.length === nDice()) status = T("{name}: tap a box", { name: shown.players[next].name });
   else status = T("{name}: type the dice, then tap a box", { name: shown.players[next].name });
   setText($("status"), status);
   $("pad").classList.toggle("fixing", !!fixing);
@@ -804,11 +806,13 @@ function historyList() {
     const li = el("li", { value: String(h.n), "data-n": String(h.n), class: invalid[h.n] ? "invalid" : "" });
     const who = shown.players[h.player].name;
     const b = el("button", { type: "button", class: "entry", onclick: () => startFix(h) });
-    b.append(el("span", { class: "n" }, `${h.n}.`), el("span", { class: "who" }, who), el("span", { class: "box" }, boxLabel(h.box)));
-    if (h.dice) b.append(miniDice(h.dice));
-    else b.append(el("span", { class: "muted" }, h.strike ? T("struck") : "—"));
-    if (shown.rules.roll_matters) b.append(el("span", { class: "muted" }, T("roll {n}", { n: h.roll })));
-    b.append(el("b", { class: "val" }, `${h.strike ? "✗ " : ""}${h.written}`));
+    const what = el("span", { class: "what" });
+    what.append(el("b", {}, who), ` ${boxLabel(h.box)}`);
+    const how = el("span", { class: "how" });
+    if (h.dice) how.append(miniDice(h.dice));
+    else how.append(el("span", {}, h.strike ? T("struck") : "—"));
+    if (shown.rules.roll_matters) how.append(el("span", {}, ` ${T("roll {n}", { n: h.roll })}`));
+    b.append(el("span", { class: "n" }, `${h.n}.`), what, el("b", { class: "val" }, `${h.strike ? "✗ " : ""}${h.written}`), how);
     const label = historyText(who, h.box, h.dice, h.roll) + ` = ${h.strike ? "✗ " : ""}${h.written}`;
     setAttr(b, "aria-label", T("Correct entry {n}", { n: h.n }) + `: ${label}`);
     li.append(b);
