@@ -206,6 +206,7 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     bram.wait_for_url(re.compile(rf"/keep/{sheet_id}$"))
     bram.wait_for_function("document.body.dataset.v === '199'")
     assert totals(bram) == corrected.totals() and data(bram, "entries") == "198"
+    bram.screenshot(path=str(SCREENSHOTS / "keeper-end-sv.png"))
     ann.reload()
     ann.wait_for_function("document.body.dataset.v === '199' && document.body.dataset.pending === '0'")
     assert httpx.get(f"{base_url}/api/keep/{sheet_id}").json()["v"] == 199  # nothing sent twice
@@ -399,3 +400,28 @@ def test_the_start_page_remembers_the_family(base_url, phone):
     page.once("dialog", lambda d: d.accept())
     page.locator("#past li").last.locator("button.del").click()
     assert page.locator("#past li").count() == 1
+
+
+def test_screenshots_on_a_phone_in_dutch_light_and_dark(base_url, phone):
+    entries, _ = plan()
+    sheet = httpx.post(
+        f"{base_url}/api/keep", json={"name": "Keukentafel", "preset": "yammen", "players": PLAYERS}
+    ).json()
+    filled = [0, 0, 0]
+    for v, e in enumerate(entries[:40]):
+        body = {"id": f"shot-entry-{v:04d}", "v": v, **e.body(), "filled": filled[e.seat]}
+        filled[e.seat] += 1
+        assert httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body).status_code == 200
+    for name, dark, viewport in (("nl", False, PHONE), ("nl-dark", True, PHONE), ("desktop", False, None)):
+        page = phone(locale="nl-BE", dark=dark, viewport=viewport or {"width": 1280, "height": 800})
+        page.goto(f"{base_url}/keep/{sheet['id']}")
+        engine_ready(page)
+        type_dice(page, (4, 4, 4, 2, 6))
+        page.click("#rolls [data-roll='2']")
+        page.wait_for_selector("#sheet button[data-action='score']")
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+        page.screenshot(path=str(SCREENSHOTS / f"keeper-{name}.png"))
+        if name == "nl":
+            page.goto(f"{base_url}/keep/")
+            page.wait_for_selector("#past li")
+            page.screenshot(path=str(SCREENSHOTS / "keeper-start-nl.png"), full_page=True)
