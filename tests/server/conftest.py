@@ -10,7 +10,7 @@ from yambak.server import Settings, create_app
 
 @pytest.fixture
 def settings(tmp_path) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False)
+    return Settings(database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0)
 
 
 @pytest.fixture
@@ -26,8 +26,8 @@ def connect_table(client):
 
     opened = []
 
-    def _open(made, seats=("0",), hello=True):
-        session = client.websocket_connect(f"/ws/{made['id']}")
+    def _open(made, seats=("0",), hello=True, via=None):
+        session = (via or client).websocket_connect(f"/ws/{made['id']}")
         ws = WS(session.__enter__())
         opened.append(session)
         if hello:

@@ -32,7 +32,7 @@ SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "web.db"
-    with server_process(f"sqlite:///{db}", bot_delay=0.05) as base:
+    with server_process(f"sqlite:///{db}", bot_delay=0.05, env={"YAMBAK_UNDO_GRACE": "0.3"}) as base:
         yield base
 
 
@@ -49,15 +49,43 @@ def browser():
 
 
 @pytest.fixture
-def new_page(browser):
+def _open_pages():
+    return []
+
+
+@pytest.fixture
+def new_page(browser, _open_pages):
     contexts = []
 
-    def _page(locale: str = "en-US", viewport: dict | None = None):
-        ctx = browser.new_context(locale=locale, viewport=viewport or {"width": 1200, "height": 900})
+    def _page(locale: str = "en-US", viewport: dict | None = None, touch: bool = False, dark: bool = False):
+        ctx = browser.new_context(
+            locale=locale,
+            viewport=viewport or {"width": 1200, "height": 900},
+            has_touch=touch,
+            color_scheme="dark" if dark else "light",
+        )
         ctx.set_default_timeout(10000)
         contexts.append(ctx)
-        return ctx.new_page()
+        page = ctx.new_page()
+        _open_pages.append(page)
+        return page
 
     yield _page
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """On a failure, a screenshot of every open page (under $TMPDIR/yambak-failures) to see what went wrong."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        pages = item.funcargs.get("_open_pages") or []
+        folder = Path(os.environ.get("TMPDIR", "/tmp")) / "yambak-failures"
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, page in enumerate(pages):
+            try:
+                page.screenshot(path=str(folder / f"{item.name}-{i}.png"))
+            except Exception:
+                pass

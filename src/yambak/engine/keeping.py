@@ -13,7 +13,7 @@ from dataclasses import replace
 from itertools import combinations, combinations_with_replacement
 
 from ..rules.scoring import row_score
-from .errors import IllegalAction
+from .errors import IllegalAction, shown
 from .record import play_turn
 from .state import GameState, TurnRecord
 
@@ -26,10 +26,11 @@ def typed_turn(
     """The current player's turn ending in `box` with `dice` on roll `roll`."""
     rules = state.rules
     if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= rules.rolls_per_turn:
-        raise IllegalAction("illegal/no-rolls-left", f"the roll number is 1 to {rules.rolls_per_turn}, not {roll!r}")
+        last = rules.rolls_per_turn
+        raise IllegalAction("illegal/no-rolls-left", f"the roll number is 1 to {last}, not {shown(roll)}")
     index = rules.parse_box(box)
     if index is None:
-        raise IllegalAction("illegal/box-unknown", f"there is no box {box!r} on this sheet")
+        raise IllegalAction("illegal/box-unknown", f"there is no box {shown(box)} on this sheet")
     column = rules.columns[index // rules.n_rows]
     # An announce box filled after roll 1 was announced at the table.
     announce = rules.box_id(index) if column.announce and roll > 1 else None
@@ -43,7 +44,7 @@ def scratch_turn(state: GameState, box: str) -> TurnRecord:
     rules = state.rules
     index = rules.parse_box(box)
     if index is None:
-        raise IllegalAction("illegal/box-unknown", f"there is no box {box!r} on this sheet")
+        raise IllegalAction("illegal/box-unknown", f"there is no box {shown(box)} on this sheet")
     column = rules.columns[index // rules.n_rows]
     row = rules.rows[index % rules.n_rows]
     roll = column.rolls or 1

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
 from ...web import STATIC
-from ...web.i18n import error_message, error_texts, js_strings, labels, translations
+from ...web.i18n import FAMILIES, error_message, error_texts, js_strings, labels, translations
 from ..deps import Lang, check_rate, get_lang
 from ..keeper import schema
 from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
@@ -57,6 +57,8 @@ def _shell(
         "sheet": sheet_id,
         "view": view,
         "labels": labels(lang),
+        # rulesets whose players name a row their own way (the 50-point box is "Yamb" in Yamb)
+        "family_labels": {rules_id: labels(lang, rules_id) for rules_id in FAMILIES},
         "strings": js_strings(lang),
         "errors": error_texts(lang),
         "lang": lang,

@@ -176,7 +176,7 @@ def _table_page(
         "table": table.id,
         "seats": sorted(seats),
         "view": view,
-        "labels": labels(lang),
+        "labels": labels(lang, view["rules"]["preset"]),
         "strings": js_strings(lang),
         "errors": error_texts(lang),
     }
@@ -265,7 +265,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         "seats": sorted(seats),
         "view": view,
         "review": await manager.review(table),
-        "labels": labels(lang),
+        "labels": labels(lang, view["rules"]["preset"]),
         "strings": js_strings(lang),
     }
     return _render(
@@ -293,7 +293,7 @@ def how_to_play(request: Request, preset: str, lang: Lang) -> HTMLResponse:
         rules=rules,
         title=ruleset_name(preset, rules.name, lang),
         description=ruleset_description(preset, data.get("description", ""), lang),
-        page=howto(rules, lang, labels(lang)),
+        page=howto(rules, lang, labels(lang, preset)),
         schema=option_schema(preset, lang),
-        boot=boot_json({"strings": {}, "labels": labels(lang)}),
+        boot=boot_json({"strings": {}, "labels": labels(lang, preset)}),
     )

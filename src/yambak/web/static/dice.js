@@ -67,12 +67,12 @@ export class DiceTray {
     if (reducedMotion()) return;
     for (const i of positions) {
       const b = this.buttons[i]; if (!b) continue;
-      const final = this.values[i];
       b.classList.remove("rolling"); void b.offsetWidth; b.classList.add("rolling");
       let ticks = 0;
       const timer = setInterval(() => {
         ticks += 1;
-        if (ticks >= 5) { clearInterval(timer); drawPips(b.firstChild, this.values[i] || final); b.classList.remove("rolling"); return; }
+        // the faces the tray shows now (a later update may have cleared them)
+        if (ticks >= 5) { clearInterval(timer); drawPips(b.firstChild, this.values[i]); b.classList.remove("rolling"); return; }
         drawPips(b.firstChild, 1 + Math.floor(Math.random() * 6));
       }, 75);
     }

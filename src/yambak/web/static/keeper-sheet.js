@@ -75,6 +75,7 @@ export function close() {
   if (ws) { ws.onclose = null; ws.close(); ws = null; }
   clearTimeout(wsTimer); clearTimeout(retryTimer);
   live = false; S = null; shown = null; drawer = null;
+  useLabels(null);
   document.body.classList.remove("keeper-sheet");
 }
 
@@ -82,6 +83,13 @@ function renderMissing() {
   document.body.classList.remove("keeper-sheet");
   $("ks").hidden = true; $("home").hidden = false;
   const e = $("home-error"); e.hidden = false; e.textContent = reason("sheet/unknown");
+}
+
+// Row names as the ruleset's players say them (RULES.md section 10): a family may name a row its own way.
+const baseLabels = boot.labels;
+function useLabels(rules) {
+  const family = rules && (boot.family_labels || {})[rules.preset || rules.id];
+  boot.labels = family || baseLabels;
 }
 
 // --- the view: the phone's engine over the server's record and the queue --------------------------------
@@ -369,6 +377,7 @@ function render() {
   b.refile = String(S.refile.length);
   b.sheet = S.id;
   if (!shown) { setText($("status"), T("Loading the sheet…")); return; }
+  useLabels(shown.rules);
   b.v = String(shown.v);
   b.entries = String(shown.history.length);
   b.finished = shown.finished ? "1" : "0";

@@ -24,6 +24,7 @@ export class Sheet {
       const th = this.heads[ci];
       setAttr(th, "class", c.cls || null);
       setText(th.firstChild, c.short);
+      setText(th.children[1], c.full);
       setText(th.lastChild, c.full);
       setAttr(th, "aria-label", c.full);
     });
@@ -46,7 +47,8 @@ export class Sheet {
     const head = el("tr"); head.append(el("th", { scope: "col" }, ""));
     this.heads = model.columns.map(() => {
       const th = el("th", { scope: "col", tabindex: "0" });
-      th.append(el("span", { class: "abbr", "aria-hidden": "true" }), el("span", { class: "full", "aria-hidden": "true" }));
+      th.append(el("span", { class: "abbr", "aria-hidden": "true" }), el("span", { class: "wide", "aria-hidden": "true" }),
+        el("span", { class: "full", "aria-hidden": "true" }));
       head.append(th); return th;
     });
     const thead = el("thead"); thead.append(head);

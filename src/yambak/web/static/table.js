@@ -148,7 +148,13 @@ $("confirm").addEventListener("keydown", (e) => { if (e.key === "Escape") closeC
 
 $("roll").onclick = () => roll();
 $("strike-mode").onclick = () => { strikeMode = !strikeMode; render(); };
-$("undo").onclick = () => act("undo");
+$("undo").onclick = () => {  // the entry to take back is the last one, whoever of ours wrote it
+  const seat = (view.can_undo || []).find((s) => mine.includes(s));
+  if (seat == null || !connected) return;
+  const ref = nextRef++;
+  pending = { ref, at: Date.now() };
+  send({ type: "undo", seat, v: version, ref });
+};
 $("hint-toggle").onclick = () => {
   const on = !(settings().hints);
   import("./page.js").then((m) => { m.saveSetting("hints", on); render(); });
@@ -298,7 +304,7 @@ function renderTray(me, event) {
   $("hint-toggle").hidden = !(view.settings && view.settings.hints) || !mine.length || view.finished;
   setAttr($("hint-toggle"), "aria-pressed", String(!!settings().hints));
   // undo
-  $("undo").hidden = !(mineNow && view.can_undo && view.can_undo.includes(me));
+  $("undo").hidden = !(view.can_undo || []).some((s) => mine.includes(s));
   renderAnnounce(me, turn);
 }
 
@@ -334,7 +340,7 @@ function renderSheet() {
   }
   const rows = sheetRows(view, perPlayer);
   const colByKey = Object.fromEntries(columns.map((c) => [c.key, c]));
-  const bestBox = hintsOn() && advice && advice.best && advice.best.box;
+  const bestBox = hintsOn() && advice && advice.boxes && advice.boxes.length ? advice.boxes[0].box : null;
   const mistakes = new Set(view.review_marks || []);
   sheet.render({
     label: perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: view.players[tab].name }),

@@ -1,0 +1,90 @@
+"""Driving the table page the way a player does: clicks and keys in Chromium (Playwright)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+LEGAL = "#sheet button.cell.legal"
+
+
+def start(page: Any, base: str, preset: str = "yams", seats: list[dict[str, Any]] | None = None, **extra: Any) -> str:
+    """Create a table through the API from the page's own context (its seat cookie), open it."""
+    seats = seats or [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "easy", "name": "Bot"}]
+    body = {"name": "Test table", "preset": preset, "seats": seats, "listed": False, **extra}
+    r = page.request.post(base + "/api/tables", data=body)
+    assert r.ok, r.text()
+    made = r.json()
+    page.goto(base + made["url"])
+    ready(page)
+    return str(made["id"])
+
+
+def ready(page: Any) -> None:
+    page.wait_for_function("document.body.dataset.ready === '1'")
+
+
+def version(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.v"))
+
+
+def wait_past(page: Any, v: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.v) > {v}")
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.evaluate("() => !document.querySelector('#roll').disabled && document.body.dataset.ready === '1'"))
+
+
+def wait_my_turn_or_end(page: Any, timeout: float = 30000) -> bool:
+    """True when it is this device's turn, False when the game is over."""
+    page.wait_for_function(
+        "() => document.body.classList.contains('finished') || !document.querySelector('#roll').disabled",
+        timeout=timeout,
+    )
+    return not page.evaluate("document.body.classList.contains('finished')")
+
+
+def act(page: Any, click: Any) -> None:
+    """Do something that the server answers with a new version, and wait for it."""
+    v = version(page)
+    click()
+    wait_past(page, v)
+
+
+def score_first_offered(page: Any) -> str:
+    """Click the first box the sheet offers (confirming a 0); returns its box id."""
+    cell = page.locator(LEGAL).first
+    box = cell.get_attribute("data-box")
+    v = version(page)
+    cell.click()
+    if page.locator("#confirm:not([hidden])").count():
+        page.click("#confirm-yes")
+    wait_past(page, v)
+    return str(box)
+
+
+def play_turn(page: Any, holds: int = 1) -> str:
+    """Roll, hold a die and roll again (where the rules let), then fill the first box offered."""
+    act(page, lambda: page.click("#roll"))
+    for _ in range(holds):
+        if page.locator("#roll[aria-disabled='true']").count() or not page.locator(".die[data-value]").count():
+            break
+        if page.locator(LEGAL).count() and page.locator("#announce:not([hidden])").count() == 0:
+            die = page.locator(".die[data-value]").first
+            if die.get_attribute("aria-pressed") != "true":
+                act(page, die.click)
+        if page.locator("#roll[aria-disabled='true']").count():
+            break
+        act(page, lambda: page.click("#roll"))
+    while not page.locator(LEGAL).count():  # only announce boxes left, or nothing fits yet
+        if page.locator("#announce-btn").count() and page.locator("#announce:not([hidden])").count():
+            act(page, lambda: page.click("#announce-btn"))
+        else:
+            act(page, lambda: page.click("#roll"))
+    return score_first_offered(page)
+
+
+def no_sideways_scroll(page: Any) -> tuple[int, int]:
+    return page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
