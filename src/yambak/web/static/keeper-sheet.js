@@ -211,6 +211,9 @@ async function addRolloffDice() {
   if (!(await submit(entry))) { rolloff = { ...kept, dice: {} }; render(); }
 }
 
+// Whether the typed dice may be struck for 0 somewhere (the engine's preview says where).
+function canStrike() { return pad.length === nDice() && !!preview && Object.values(preview).some((o) => o.strike); }
+
 function addDie(v) {
   if (!shown || (shown.finished && !rolloff && !fixing)) return;
   const n = rolloff ? 5 : nDice();
@@ -218,7 +221,7 @@ function addDie(v) {
   pad.push(v); notice = null;
   if (!fixing && !rolloff && tab !== nextSeat()) tab = nextSeat();  // the dice are the next player's
   if (rolloff && pad.length === 5) { addRolloffDice(); return; }
-  if (zeroMode && !shown.rules.strike_any && !fixing) zeroMode = false;
+  if (zeroMode && !fixing) zeroMode = false;  // dice typed: their scores; "0" again strikes where the engine allows
   refreshHints(); render();
 }
 function removeDie(i) { pad.splice(i, 1); refreshHints(); render(); }
@@ -708,7 +711,7 @@ function renderPad() {
   setAttr(undoBtn, "aria-label", T("Undo last entry"));
   undoBtn.disabled = !S.queue.length && !shown.history.length || !!fixing;
   const zero = $("zero");
-  setText(zero, shown.rules.strike_any ? "0 / ✗" : "0");
+  setText(zero, canStrike() ? "0 / ✗" : "0");
   setAttr(zero, "aria-label", T("Just the score (0)"));
   setAttr(zero, "title", T("Just the score (0)"));
   setAttr(zero, "aria-pressed", String(zeroMode));
@@ -940,7 +943,7 @@ function wire() {
   wired = true;
   $("backspace").onclick = () => { if (pad.length) removeDie(pad.length - 1); };
   $("undo").onclick = () => undo();
-  $("zero").onclick = () => { zeroMode = !zeroMode; if (zeroMode && !shown.rules.strike_any && !fixing) pad = []; refreshHints(); render(); };
+  $("zero").onclick = () => { zeroMode = !zeroMode; if (zeroMode && !fixing && !canStrike()) pad = []; refreshHints(); render(); };
   $("open-history").onclick = () => openDrawer("history");
   $("open-share").onclick = () => openDrawer("share");
   $("drawer-close").onclick = () => closeDrawer();
