@@ -261,7 +261,7 @@ async function refreshHints() {
       const r = await ask("preview", { dice: pad.slice(), roll: shown.rules.roll_matters ? roll : 1 });
       if (previewKey !== key) return;
       preview = r && r.ok ? r.boxes : null;
-      renderSheet();
+      render();
     }
   } else { previewKey = ""; preview = null; }
   if (zeroMode && !pad.length) {
