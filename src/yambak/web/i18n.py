@@ -317,8 +317,6 @@ ERROR_MESSAGES.update(
         "keeper/breaks-later": "This correction would make later entries illegal: not applied.",
         "keeper/no-rolloff": "No roll-off is due there.",
         "stale/overtaken": "Another phone entered this turn first.",
-        "stale/version": "The sheet changed on another phone: this change was not applied.",
-        "stale/store": "The sheet changed elsewhere: open it again.",
         "sheet/unknown": "There is no such score sheet.",
         "sheet/unknown-code": "No score sheet has this code.",
         "sheet/taken": "Another sheet already has this id.",

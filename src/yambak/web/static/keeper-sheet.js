@@ -43,6 +43,7 @@ function refusalText(err) {
     case "illegal/not-your-turn": return err.current != null ? T("It is {name}'s turn now.", { name: name(err.current) }) : reason(err.code);
     case "keeper/breaks-later": return T("This correction would make entries {list} illegal: not applied.", { list: (err.invalid || []).map((x) => x.turn).join(", ") });
     case "input/dice": return T("Type all {n} dice first.", { n: err.n || nDice() });
+    case "stale/version": return T("The sheet changed on another phone: this change was not applied.");
     case "engine/unavailable": case "engine/error": return T("This phone's engine could not answer: {detail}", { detail: err.message || "" });
     default: return reason(err.code) === T("Not available now.") && err.message ? err.message : reason(err.code);
   }
