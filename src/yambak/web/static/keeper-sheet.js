@@ -179,7 +179,7 @@ async function undo() {
 }
 
 function startFix(h) {
-  fixing = h; fixOptions = null; rolloff = null;
+  fixing = { ...h, choice: null }; fixOptions = null; rolloff = null;
   pad = (h.dice || []).slice(); roll = h.roll; zeroMode = !h.dice;
   tab = h.player; notice = null;
   closeDrawer();
@@ -728,11 +728,11 @@ function renderFix() {
   if (!fixing) { box.replaceChildren(); delete box.dataset.key; return; }
   const complete = pad.length === nDice() || (zeroMode && !pad.length);
   const options = fixOptions ? Object.entries(fixOptions).filter(([, o]) => o.legal) : [];
-  const key = JSON.stringify([fixing.n, complete, options, $("fix-box") ? $("fix-box").value : null]);
+  const key = JSON.stringify([fixing.n, complete, options]);
   if (box.dataset.key === key) return;
   box.dataset.key = key;
-  const previous = $("fix-box") ? $("fix-box").value : fixing.box;
-  const sel = el("select", { id: "fix-box", "aria-label": T("Box") });
+  const previous = fixing.choice || fixing.box;  // the entry's own box until another is chosen
+  const sel = el("select", { id: "fix-box", "aria-label": T("Box"), onchange: () => { fixing.choice = sel.value; } });
   if (!complete) sel.append(el("option", { value: "" }, T("Type the dice first, then tap the box.")));
   else if (!fixOptions) sel.append(el("option", { value: "" }, engine.failed && !online() ? T("Not available now.") : "…"));
   else if (!options.length) sel.append(el("option", { value: "" }, T("No box can take this entry.")));
