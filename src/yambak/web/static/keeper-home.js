@@ -4,15 +4,16 @@
 import { boot, T, $, el, setText, toast } from "./page.js";
 import { listSheets, loadSheet, saveSheet, deleteSheet, finishedRecords, finishedIds, knownNames, rememberNames, newId } from "./keeper-store.js";
 
-let engine = null, go = null;
+let engine = null, go = null, syncAll = () => Promise.resolve();
 const reason = (code) => (boot.errors && boot.errors[code]) || "";
 const online = () => navigator.onLine !== false;
 
 export function init(options) {
-  engine = options.engine; go = options.go;
+  engine = options.engine; go = options.go; syncAll = options.syncAll || syncAll;
   wireForm();
   $("keep-join").addEventListener("submit", join);
   engine.onChange(() => { if (!$("home").hidden) renderStats(); });
+  window.addEventListener("keeper-synced", () => { if (!$("home").hidden) { renderPast(); renderStats(); } });
 }
 
 export function show() {
@@ -20,12 +21,14 @@ export function show() {
   document.body.classList.remove("keeper-sheet");
   setText($("head-title"), T("Score-keeper"));
   setText($("sync"), "");
+  $("keep-home").hidden = true;
   document.title = `yambak — ${T("Score-keeper")}`;
   fillNames();
   prefill();
   renderPast();
   renderStats();
   document.body.dataset.ready = "1";
+  syncAll();
   document.body.dataset.home = "1";
 }
 
@@ -196,6 +199,7 @@ function renderPast() {
   const list = $("past");
   const sheets = listSheets();
   $("past-card").hidden = !sheets.length;
+  document.body.dataset.unsent = String(sheets.reduce((n, s) => n + (s.pending || 0) + (s.synced ? 0 : 1), 0));
   list.replaceChildren(...sheets.map((s) => {
     const li = el("li", { "data-id": s.id });
     const a = el("a", { href: `/keep/${s.id}`, class: "open" });
@@ -204,8 +208,9 @@ function renderPast() {
     const players = el("span", { class: "who" }, (s.players || []).map((p, i) => `${p.name} ${p.total ?? ""}${(s.winners || []).includes(i) && s.finished ? " ★" : ""}`).join(" · "));
     const when = new Date(s.updated || s.created || Date.now()).toLocaleDateString(boot.lang, { day: "numeric", month: "short", year: "numeric" });
     const state = s.finished ? T("finished") : T("in progress");
-    const sync = !s.synced ? T("only on this phone") : s.pending ? T("not sent yet: {n}", { n: s.pending }) : "";
-    const meta = el("span", { class: "meta muted" }, [when, state, sync].filter(Boolean).join(" · "));
+    const local = !s.synced ? T("only on this phone") : "";
+    const unsent = s.pending ? T("not sent yet: {n}", { n: s.pending }) : "";
+    const meta = el("span", { class: "meta muted" }, [when, state, local, unsent].filter(Boolean).join(" · "));
     const del = el("button", { type: "button", class: "ghost icon del", "aria-label": T("Delete {name} from this phone", { name: s.name }), title: T("Delete {name} from this phone", { name: s.name }) });
     del.append(trashIcon());
     del.onclick = () => {
@@ -259,16 +264,15 @@ async function renderStats() {
   const group = stats.groups.find((g) => g.rules === statsGroup);
   const t = el("table", { class: "stats" });
   const head = el("tr");
-  for (const h of [T("Player"), T("Games"), T("Wins"), T("Mean"), T("Best"), T("Bonus"), T("Yams"), ""]) head.append(el("th", { scope: "col" }, h));
+  for (const h of [T("Player"), T("Games"), T("Wins"), T("Mean"), T("Best"), T("Bonus"), T("Yams")]) head.append(el("th", { scope: "col" }, h));
   const thead = el("thead"); thead.append(head); t.append(thead);
   const best = Math.max(...group.players.map((p) => p.best), 1);
   for (const p of group.players) {
     const tr = el("tr");
-    tr.append(el("th", { scope: "row" }, p.name), el("td", {}, String(p.games)), el("td", {}, String(p.wins)), el("td", {}, fmt(p.mean)), el("td", {}, String(p.best)),
+    const who = el("th", { scope: "row" });
+    who.append(el("span", { class: "who" }, p.name), spark(p.totals, best, T("Totals of {name}, oldest first: {list}", { name: p.name, list: p.totals.join(", ") })));
+    tr.append(who, el("td", {}, String(p.games)), el("td", {}, String(p.wins)), el("td", {}, fmt(p.mean)), el("td", {}, String(p.best)),
       el("td", {}, pct(p.bonus_rate)), el("td", {}, pct(p.yam_rate)));
-    const chart = el("td", { class: "chart" });
-    chart.append(spark(p.totals, best, T("Totals of {name}, oldest first: {list}", { name: p.name, list: p.totals.join(", ") })));
-    tr.append(chart);
     t.append(tr);
   }
   box.replaceChildren(el("label", { class: "stats-pick" }, T("Rules") + " "), t);

@@ -7,7 +7,7 @@
 import { boot, T, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr, say, toast } from "./page.js";
 import { dieSvg, miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
-import { loadSheet, saveSheet, newId, rememberNames } from "./keeper-store.js";
+import { loadSheet, saveSheet, listSheets, newId, rememberNames } from "./keeper-store.js";
 
 let engine = null, go = null;
 let S = null;                 // the sheet as this phone keeps it (keeper-store)
@@ -63,7 +63,7 @@ export function open(id, serverView) {
   pad = []; roll = 1; zeroMode = false; fixing = null; rolloff = null; tab = null; followed = null; invalid = {}; notice = null;
   shown = S.view || null;
   document.body.classList.add("keeper-sheet");
-  $("ks").hidden = false; $("home").hidden = true;
+  $("ks").hidden = false; $("home").hidden = true; $("keep-home").hidden = false;
   if (!sheetUI) sheetUI = new Sheet($("sheet"), { onActivate: (info) => activate(info) });
   wire();
   recompute();
@@ -284,67 +284,104 @@ function payload(e) {
   return out;
 }
 
-function setBase(view) {
-  if (!S || !view || view.id !== S.id || view.v < S.base.v) return false;
-  if (inflight && view.v > S.base.v) { deferred = !deferred || view.v >= deferred.v ? view : deferred; return false; }
-  S.base = { v: view.v, record: view.record }; S.code = view.code || S.code; S.view = view; S.synced = true;
+function applyBase(s, view) {  // the server's view of sheet s, when it is newer than what the phone has
+  if (!s || !view || view.id !== s.id || view.v < s.base.v) return false;
+  s.base = { v: view.v, record: view.record }; s.code = view.code || s.code; s.view = view; s.synced = true;
   return true;
 }
 
-async function createOnServer() {
-  const spec = S.spec || {};
-  const body = { id: S.id, name: S.name, players: S.base.record.players };
+function setBase(view) {
+  if (!S || !view || view.id !== S.id || view.v < S.base.v) return false;
+  if (inflight && view.v > S.base.v) { deferred = !deferred || view.v >= deferred.v ? view : deferred; return false; }
+  return applyBase(S, view);
+}
+
+const post = (url, body) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+// A sheet started with no network: created on the server under the phone's id (again, harmlessly).
+async function createOnServer(s) {
+  const spec = s.spec || {};
+  const body = { id: s.id, name: s.name, players: s.base.record.players };
   if (spec.rules) body.rules = spec.rules; else { body.preset = spec.preset; body.options = spec.options || {}; }
-  const r = await fetch("/api/keep", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const r = await post("/api/keep", body);
   const data = await r.json().catch(() => null);
   if (r.ok && data) {
-    S.synced = true; S.code = data.code;
-    if (data.view && data.view.v === 0) S.view = data.view;
-    saveSheet(S, shown); render(); connect();
-    return true;
+    s.synced = true; s.code = data.code;
+    if (data.view && data.view.v === 0) s.view = data.view;
+    return "ok";
   }
-  if (data && data.code) { S.orphan = data.code; saveSheet(S, shown); render(); }
-  return false;
+  if (data && data.code && r.status < 500 && r.status !== 429) { s.orphan = data.code; return "refused"; }
+  return "later";
+}
+
+// Send a sheet's queue, in order, each entry once. `open`: the sheet on screen (its view follows).
+// "done", or "later" (no network, a server error: try again), or "stop" (the sheet was closed).
+async function push(s, open) {
+  const still = () => !open || S === s;
+  if (!s.synced) {
+    let made;
+    try { made = await createOnServer(s); } catch { return "later"; }
+    saveSheet(s, open ? shown : s.view);
+    if (made !== "ok") return made === "refused" ? "done" : "later";
+    if (open) { render(); connect(); }
+  }
+  while (s.queue.length) {
+    if (!still()) return "stop";
+    const e = s.queue[0];
+    if (open) inflight = e;
+    let r, data = null;
+    try { r = await post(`/api/keep/${s.id}/entries`, payload(e)); } catch { if (open) inflight = null; return "later"; }
+    try { data = await r.json(); } catch { data = null; }
+    if (open) inflight = null;
+    if (!still()) return "stop";
+    if (r.ok) {
+      s.queue.shift();
+      if (open) { setBase(data && data.view); if (deferred) { setBase(deferred); deferred = null; } } else applyBase(s, data && data.view);
+      saveSheet(s, open ? shown : s.view);
+      continue;
+    }
+    if (r.status >= 500 || !data || !data.code || r.status === 429) return "later";
+    // the server decided against this entry: it is shown to be filed again, never dropped silently
+    s.queue.shift();
+    s.refile.push({ entry: e, error: data });
+    if (data.code === "sheet/unknown") { s.orphan = data.code; s.synced = false; }
+    if (open) { if (deferred) { setBase(deferred); deferred = null; } await refreshFromServer(); }
+    saveSheet(s, open ? shown : s.view);
+  }
+  return "done";
 }
 
 async function flush() {
   if (flushing || !S || !online()) return;
   flushing = true;
-  const sid = S.id;
-  try {
-    if (!S.synced && !(await createOnServer())) { retryLater(); return; }
-    while (S && S.id === sid && S.queue.length) {
-      const e = S.queue[0];
-      inflight = e;
-      let r, data = null;
-      try {
-        r = await fetch(`/api/keep/${S.id}/entries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload(e)) });
-      } catch { inflight = null; retryLater(); return; }
-      try { data = await r.json(); } catch { data = null; }
-      inflight = null;
-      if (!S || S.id !== sid) return;
-      if (r.ok) {
-        S.queue.shift();
-        setBase(data && data.view);
-        if (deferred) { setBase(deferred); deferred = null; }
-        saveSheet(S, shown);
-        retryDelay = 1500;
-        continue;
-      }
-      if (r.status >= 500 || !data || !data.code || r.status === 429) { retryLater(); return; }
-      // the server decided against this entry: it is shown to be filed again, never dropped silently
-      S.queue.shift();
-      S.refile.push({ entry: e, error: data });
-      if (data.code === "sheet/unknown") { S.orphan = data.code; S.synced = false; }
-      if (deferred) { setBase(deferred); deferred = null; }
-      saveSheet(S, shown);
-      await refreshFromServer();
-    }
-  } finally {
+  const s = S;
+  let result = "done";
+  try { result = await push(s, true); }
+  finally {
     flushing = false; inflight = null;
-    if (S && S.id === sid) { await recompute(); }
+    if (S === s) {
+      if (result === "later") retryLater(); else retryDelay = 1500;
+      await recompute();
+    }
   }
 }
+
+// The sheets kept on this phone with entries not yet sent (or not yet on the server), sent now
+// (the start page, the network back); the sheet on screen sends its own.
+let syncing = false;
+export async function syncAll() {
+  if (syncing || !online()) return;
+  syncing = true;
+  try {
+    for (const x of listSheets()) {
+      if (!(x.pending > 0 || !x.synced) || (S && S.id === x.id)) continue;
+      const s = loadSheet(x.id);
+      if (!s || s.orphan || (!s.queue.length && s.synced)) continue;
+      if ((await push(s, false)) === "later") break;
+    }
+  } finally { syncing = false; window.dispatchEvent(new Event("keeper-synced")); }
+}
+window.addEventListener("online", () => { syncAll(); });
 
 function retryLater() { clearTimeout(retryTimer); retryTimer = setTimeout(flush, retryDelay); retryDelay = Math.min(retryDelay * 2, 15000); render(); }
 

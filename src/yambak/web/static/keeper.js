@@ -36,7 +36,8 @@ function route(view) {
   home.show();
 }
 
-home.init({ engine, go });
+home.init({ engine, go, syncAll: sheet.syncAll });
+document.getElementById("keep-home").addEventListener("click", (e) => { e.preventDefault(); go.to("/keep/", null); });
 sheet.init({ engine, go });
 window.addEventListener("popstate", () => route(null));
 wireSettings();
