@@ -59,6 +59,7 @@ export function open(id, serverView) {
     S = S || { id, created: Date.now(), queue: [], refile: [] };
     Object.assign(S, { id, name: serverView.name, code: serverView.code, synced: true, base: { v: serverView.v, record: serverView.record }, view: serverView });
   }
+  if (S) adoptOldQueue(S);
   if (!S) { shown = null; renderMissing(); return false; }
   pad = []; roll = 1; zeroMode = false; fixing = null; rolloff = null; tab = null; followed = null; invalid = {}; notice = null;
   shown = S.view || null;
@@ -78,6 +79,18 @@ export function close() {
   live = false; S = null; shown = null; drawer = null;
   useLabels(null);
   document.body.classList.remove("keeper-sheet");
+}
+
+// Entries queued by the keeper's earlier page (localStorage "yambak-keep:ID:queue") join the queue once.
+function adoptOldQueue(s) {
+  const key = `yambak-keep:${s.id}:queue`;
+  let old = null;
+  try { old = JSON.parse(localStorage.getItem(key) || "null"); } catch { old = null; }
+  if (!Array.isArray(old)) return;
+  const known = new Set(s.queue.map((e) => e.id));
+  for (const e of old) if (e && e.id && !known.has(e.id)) s.queue.push(e);
+  try { localStorage.removeItem(key); localStorage.removeItem(`yambak-keep:${s.id}:view`); } catch { /* kept */ }
+  saveSheet(s, s.view);
 }
 
 function renderMissing() {
@@ -163,7 +176,7 @@ async function chooseBox(box) {
   const ok = await submit(entry);
   if (!ok) { ({ pad, roll, zeroMode } = keep); refreshHints(); render(); }
   else {
-    const w = shown && shown.history.length ? shown.history[shown.history.length - 1] : null;
+    const w = engine.ready && shown && shown.history.length ? shown.history[shown.history.length - 1] : null;
     if (w) say(T("{name} scored {value} in {box}", { name: shown.players[w.player].name, value: w.written, box: boxLabel(w.box) }));
   }
 }
