@@ -26,6 +26,7 @@ from yambak.web.i18n import (  # noqa: E402
     FAMILY_SHORT,
     JS_STRINGS,
     LANGUAGES,
+    LOBBY_BLURBS,
     NAME_ERROR,
     OPTION_DESCRIPTIONS,
     OPTION_VALUES,
@@ -54,6 +55,7 @@ def msgids() -> list[tuple[str | None, str]]:
     found += [("ruleset", v) for v in [*PRESET_NAMES.values(), *PRESET_DESCRIPTIONS.values()]]
     found += [("option", v) for v in OPTION_DESCRIPTIONS.values()]
     found += [("option-value", v) for v in OPTION_VALUES.values()]
+    found += [("lobby", v) for v in LOBBY_BLURBS.values()]
     return list(dict.fromkeys(found))
 
 

@@ -68,9 +68,9 @@ COLUMN_LABELS = {
 }
 
 # Rulesets whose players name a row their own way (RULES.md section 10), by family.
-FAMILIES = {"yamb": "yamb", "yamb-6": "yamb"}
-FAMILY_ROWS = {"yamb": {"yam": "Yamb"}}
-FAMILY_SHORT = {"yamb": {"yam": "Yamb"}}
+FAMILIES = {"yamb": "yamb", "yamb-6": "yamb", "yatzy": "yatzy", "yams": "yams"}
+FAMILY_ROWS = {"yamb": {"yam": "Yamb"}, "yatzy": {"yam": "Yatzy"}, "yams": {"yam": "Yams"}}
+FAMILY_SHORT = FAMILY_ROWS
 
 # Short forms for narrow sheets (a phone with six columns); the full name shows on focus or long-press.
 ROW_SHORT = {
@@ -150,6 +150,23 @@ OPTION_VALUES = {
     "rolloff": "Roll off",
     "share": "Share the points",
 }
+
+
+# The lobby's cards: what each game is, in plain words (context "lobby").
+LOBBY_BLURBS = {
+    "yams": "The classic: 13 boxes, three rolls a turn, 35 bonus at 63 and 100 more for every extra yams.",
+    "yatzy": "The Scandinavian classic: 15 boxes with one and two pairs, 50 bonus at 63.",
+    "yams-fr": "Four columns to fill from the top, from the bottom, freely, and in a single roll.",
+    "yams-de": "Four columns, one of them announced before you roll on; min stays below max.",
+    "yammen": "The Belgian sheet: six columns, and points for every column you win.",
+    "yamb": "The Balkan sheet: four columns, announcements, and (max − min) × ones.",
+    "yamb-6": "Yamb with six columns: from both ends and from the middle.",
+}
+
+
+def lobby_blurb(preset: str, lang: str) -> str:
+    text = LOBBY_BLURBS.get(preset)
+    return translations(lang).pgettext("lobby", text) if text else ""
 
 
 def option_value_label(value: object, lang: str) -> str:

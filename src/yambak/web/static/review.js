@@ -19,7 +19,9 @@ function choiceText(o) {
 
 function decisionItem(d, top) {
   const li = el("li", { class: top ? "top" : "" });
-  li.append(el("span", {}, T("Turn {n}, after roll {roll}", { n: Math.ceil(d.turn / view.players.length), roll: d.roll })));
+  const head = el("span", {}, `${T("Turn {n}, after roll {roll}", { n: Math.ceil(d.turn / view.players.length), roll: d.roll })} `);
+  if (d.dice && d.dice.length) head.append(miniDice(d.dice));
+  li.append(head);
   const chosen = el("span", {}, `${T("Played")}: `);
   if (d.chosen.kind === "keep" && d.chosen.keep.length) chosen.append(miniDice(d.chosen.keep), " ");
   chosen.append(choiceText(d.chosen));
@@ -49,7 +51,12 @@ function render() {
   }
   $("review-summary").replaceChildren(...parts);
   $("mistakes").replaceChildren(...(r.mistakes.length ? r.mistakes.map((d) => decisionItem(d, true)) : [el("li", {}, T("No mistakes: every decision was the best."))]));
-  $("decisions").replaceChildren(...r.decisions.map((d) => decisionItem(d, false)));
+  const lost = r.decisions.filter((d) => d.loss > 1e-9);
+  const right = r.decisions.length - lost.length;
+  $("decisions").replaceChildren(
+    ...(right ? [el("li", { class: "muted" }, T("{n} decisions were the best choice.", { n: right }))] : []),
+    ...lost.map((d) => decisionItem(d, false)),
+  );
   const marks = new Set(r.mistakes.map((d) => d.box));
   const perPlayer = false;
   const p = view.players[seat];
