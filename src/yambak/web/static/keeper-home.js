@@ -199,7 +199,9 @@ function renderPast() {
   const list = $("past");
   const sheets = listSheets();
   $("past-card").hidden = !sheets.length;
-  document.body.dataset.unsent = String(sheets.reduce((n, s) => n + (s.pending || 0) + (s.synced ? 0 : 1), 0));
+  let unsent = 0;  // entries (and sheets) this phone has not sent yet
+  for (const s of sheets) unsent += (s.pending || 0) + (s.synced ? 0 : 1);
+  document.body.dataset.unsent = String(unsent);
   list.replaceChildren(...sheets.map((s) => {
     const li = el("li", { "data-id": s.id });
     const a = el("a", { href: `/keep/${s.id}`, class: "open" });
