@@ -320,6 +320,15 @@ def test_no_serious_accessibility_violations(base_url, new_page):
     page.goto(f"{base_url}/t/{table}/review")
     page.wait_for_selector("#mistakes li")
     assert violations(page) == []
+    # the replay: back to the start, then the first turn, its rolls and box
+    page.click("#first")
+    page.wait_for_function("document.querySelector('#prev').disabled")
+    assert page.locator("#sheet button.cell.filled").evaluate_all("(cs) => cs.filter((c) => c.textContent).length") == 0
+    page.click("#next")
+    page.wait_for_selector("#turn .rolls-list li")
+    first = page.request.get(f"{base_url}/api/tables/{table}/record").json()["turns"][0]
+    assert page.locator("#turn .rolls-list li").count() == len(first["rolls"])
+    assert page.locator(f"#sheet button.cell.last[data-box='{first['box']}']").count() == 1
     page.goto(f"{base_url}/rules/yammen")
     assert violations(page) == []
 
