@@ -3,10 +3,17 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Pyodide (npm) for the score-keeper's offline engine: served by the app, kept by its service worker.
+PYODIDE_VERSION := 0.27.8
+PYODIDE_DIR := src/yambak/web/static/pyodide
+PYODIDE_STAMP := $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION)
 
 .PHONY: install run test lint screenshots bench clean
 
-install: $(STAMP)
+install: $(STAMP) $(PYODIDE_STAMP)
+
+$(PYODIDE_STAMP): scripts/fetch-pyodide.sh
+	scripts/fetch-pyodide.sh $(PYODIDE_VERSION) $(PYODIDE_DIR)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,4 +47,4 @@ bench: install
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build src/*.egg-info $(PYODIDE_DIR)

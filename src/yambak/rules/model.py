@@ -138,6 +138,14 @@ class Ruleset:
         return any(r.kind == "minimax" for r in self.relations)
 
     @property
+    def minimax_rows(self) -> tuple[str, str, str] | None:
+        """Yamb's (max, min, factor) row ids: the rows whose written values make the minimax line."""
+        for r in self.relations:
+            if r.kind == "minimax":
+                return (r.high, r.low, r.factor)
+        return None
+
+    @property
     def roll_matters(self) -> bool:
         """Whether any box's score or fill rule depends on the roll number (score-keepers ask for it)."""
         return any(self.box_roll_matters(b) for b in range(self.n_boxes))

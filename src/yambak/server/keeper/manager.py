@@ -1,7 +1,8 @@
 """Score-keeper sheets for real dice: typed entries meet the engine here, and only here.
 
-One-way flow for every entry: validated body -> engine (`typed_turn` / `scratch_turn` /
-`play_turn`, or `undo` / `revise`) -> store (the entry appended to the sheet's log under
+One-way flow for every entry: validated body -> keeper core (`yambak.keeper.apply_entry`,
+the same code a phone runs offline, over the engine's `typed_turn` / `play_turn` / `revise`)
+-> store (the entry appended to the sheet's log under
 its client id, off the event loop; a snapshot of the record every few entries and at
 the end) -> broadcast to every phone following the sheet. Nothing here computes a
 score: the view (`view.py`) reads the engine. A sheet rebuilds from its snapshot and
@@ -13,7 +14,10 @@ arrive elsewhere are forwarded to it, and the other processes follow its entries
 Entries are idempotent by their client id (offline phones replay their queue when
 the network returns): an id already applied is acknowledged with the version it
 made, never applied twice. Concurrent entries are ordered by version: an entry
-made on version v is accepted only while the sheet is at v (else `stale/version`).
+made on version v applies while the sheet is at v; made on an older version (another
+phone entered meanwhile), a turn is rebased when it is still that player's same turn,
+anything else is refused (`stale/overtaken` naming whose turn it is, `stale/version`)
+and the phone shows it to be filed again: nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -23,31 +27,22 @@ import logging
 import secrets
 import time
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...engine import (
     GameRecord,
     GameState,
     IllegalAction,
-    ManualDice,
     RecordError,
-    TurnRecord,
-    new_game,
-    play_turn,
     replay,
-    revise,
-    scratch_turn,
-    state_to_record,
-    typed_turn,
-    undo,
 )
-from ...rules import RulesetError, load_ruleset
+from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
 from ...store import EntryRow, KeeperRow, Store, StoreConflict
 from .. import metrics
 from ..live import Connection, RequestError, dumps
 from ..settings import Settings
-from ..tables.manager import NAME_MAX, TABLE_NAME_MAX, clean_name
+from ..tables.manager import TABLE_NAME_MAX, clean_name
 from .schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
 from .view import keeper_view, record_dict
 
@@ -141,34 +136,38 @@ class KeeperManager:
 
     def create(self, body: SheetIn) -> KeptSheet:
         name = clean_name(body.name or "Score sheet", "sheet name", TABLE_NAME_MAX)
-        self._make_room()
         try:
-            if body.rules is not None:
-                rules = load_ruleset(body.rules)
-            elif body.preset:
-                rules = load_ruleset(body.preset, body.options or None)
-            else:
-                raise KeeperError("input/rules", "choose a ruleset", 422)
-        except RulesetError as exc:
-            raise KeeperError("input/rules", str(exc), 422) from None
-        except (TypeError, ValueError, KeyError) as exc:  # a custom ruleset of the wrong shape
-            raise KeeperError("input/rules", f"not a ruleset: {str(exc)[:200]}", 422) from None
-        limit = min(MAX_PLAYERS, self.settings.max_seats)
-        if not 1 <= len(body.players) <= limit:
-            raise KeeperError("input/players", f"a sheet has 1 to {limit} players", 422)
-        names = [clean_name(n, f"player {i + 1} name", NAME_MAX) for i, n in enumerate(body.players)]
-        state = new_game(rules, names, dice=ManualDice())
+            state = new_sheet(body.model_dump(), min(MAX_PLAYERS, self.settings.max_seats))
+        except Refusal as exc:  # the rules, too many players, a name refused or given twice
+            raise KeeperError(exc.code, exc.message, 422, **exc.extra) from None
+        if body.id is not None and (again := self._created_already(body.id, name, state)) is not None:
+            return again  # a phone's sheet started offline, sent again after a lost answer
+        self._make_room()
         for _ in range(10):
-            sheet = KeptSheet(secrets.token_urlsafe(12), new_code(), name, state)
+            sheet = KeptSheet(body.id or secrets.token_urlsafe(12), new_code(), name, state)
             try:
                 self.store.create_sheet(KeeperRow(sheet.id, sheet.code, name, record_dict(state)))
             except StoreConflict:
+                if body.id is not None and (again := self._created_already(body.id, name, state)) is not None:
+                    return again
                 continue  # a code already in use: draw another
             if self.cluster is not None:  # the owner does not follow its own entries
                 self.cluster.claim_new_sync(KIND, sheet.id)
             self.sheets[sheet.id] = sheet
             return sheet
         raise KeeperError("server/busy", "no free join code: try again", 503)
+
+    def _created_already(self, sheet_id: str, name: str, state: GameState) -> KeptSheet | None:
+        """The sheet a phone started offline under this id, if the server has it already (the same
+        name, rules and players); another sheet under the same id is refused."""
+        row = self.store.get_sheet(sheet_id)
+        if row is None:
+            return None
+        fresh = record_dict(state)
+        same = row.record.get("rules") == fresh["rules"] and row.record.get("players") == fresh["players"]
+        if row.name != name or not same:
+            raise KeeperError("sheet/taken", "another sheet has this id", 409)
+        return self.get(sheet_id)
 
     def _load(self, sheet_id: str) -> Loaded | None:
         row = self.store.get_sheet(sheet_id)
@@ -265,13 +264,11 @@ class KeeperManager:
             done = await self.store.read(self.store.entry_version, sheet.id, entry.id)
             if done is not None:  # a replayed entry (lost answer, offline queue): acknowledged, not reapplied
                 return {"v": sheet.version, "applied_as": done, "duplicate": True}
-            if entry.v != sheet.version:
-                raise KeeperError(
-                    "stale/version",
-                    f"this entry was made on version {entry.v}; the sheet is at {sheet.version}: refresh",
-                    409,
-                    v=sheet.version,
-                )
+            if entry.v != sheet.version:  # made before another phone's entry: rebased, or refused
+                try:
+                    check_rebase(sheet.state, entry.model_dump())
+                except Refusal as exc:
+                    raise KeeperError(exc.code, exc.message, exc.status, v=sheet.version, **exc.extra) from None
             try:
                 state = self._apply(sheet.state, entry)
             except RecordError as exc:
@@ -388,55 +385,11 @@ class KeeperManager:
         return [s.id for s in self.sheets.values() if not s.owned and s.conns and not s.state.finished]
 
     def _apply(self, state: GameState, entry: EntryIn) -> GameState:
-        if entry.kind == "undo":
-            record = replace(state_to_record(state), pending=())
-            if entry.count > len(record.turns):
-                raise KeeperError("keeper/nothing-to-undo", f"there are {len(record.turns)} entries to undo", 422)
-            return replay(undo(record, entry.count))
-        if entry.kind == "fix":
-            return self._fix(state, entry)
-        if state.finished:
-            raise IllegalAction("illegal/game-over", "the game is over: undo or correct an entry")
-        if entry.seat is None or entry.seat != state.current:
-            who = state.players[state.current]
-            raise KeeperError("illegal/not-your-turn", f"it is {who}'s turn (seat {state.current})", 409)
-        turn = self._turn(state, entry)
-        return play_turn(state, turn)
-
-    def _turn(self, state: GameState, entry: EntryIn) -> TurnRecord:
-        if entry.box is None:
-            raise KeeperError("input/invalid", "an entry names its box", 422)
-        if entry.kind == "scratch" or (entry.kind == "fix" and entry.dice is None):
-            try:
-                return scratch_turn(state, entry.box)
-            except IllegalAction as exc:
-                if exc.code != "illegal/no-scratch" or not state.rules.strike_any:
-                    raise
-                return typed_turn(state, (1,) * state.rules.rolled_dice, 1, entry.box, strike=True)
-        dice = entry.faces()
-        if dice is None or len(dice) != state.rules.rolled_dice:
-            raise KeeperError("input/dice", f"type all {state.rules.rolled_dice} dice", 422)
-        return typed_turn(state, dice, entry.roll, entry.box, strike=entry.strike)
-
-    def _fix(self, state: GameState, entry: EntryIn) -> GameState:
-        record = replace(state_to_record(state), pending=())
-        n = entry.turn
-        if n is None or not 1 <= n <= len(record.turns):
-            raise KeeperError("keeper/no-entry", f"there is no entry {n} to correct", 422)
-        old = record.turns[n - 1]
-        before = replay(replace(record, turns=record.turns[: n - 1], rolloffs=()))
-        new = replace(self._turn(before, entry), player=old.player)
-        revision = revise(record, n, new)
-        if not revision.ok:  # decisions.md: applied only when every later entry stays legal
-            invalid = [{"turn": e.turn, "code": e.code, "message": e.message} for e in revision.invalid]
-            listed = ", ".join(str(e["turn"]) for e in invalid)
-            raise KeeperError(
-                "keeper/breaks-later",
-                f"this correction would make entries {listed} illegal: not applied",
-                409,
-                invalid=invalid,
-            )
-        return revision.state
+        """The keeper core applies the entry (`yambak.keeper.apply_entry`, the same code a phone runs)."""
+        try:
+            return apply_entry(state, entry.model_dump())
+        except Refusal as exc:
+            raise KeeperError(exc.code, exc.message, exc.status, **exc.extra) from None
 
     # --- following --------------------------------------------------------------------------------
 
