@@ -242,4 +242,3 @@ def fix_options(state: GameState, turn: int, dice: Sequence[int] | None, roll: i
     out = zero_boxes(before) if dice is None else preview(before, dice, roll)
     out["turn"] = turn
     return out
-

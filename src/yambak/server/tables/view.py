@@ -154,6 +154,7 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         "settings": table.settings.to_dict(),
         "clocks": table.clocks(),
         "can_undo": [p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
+        "fairness": _fairness(table.fairness, state),
     }
     if state.finished:
         view["winners"] = state.winners()
@@ -165,6 +166,14 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
     if state.simultaneous:
         view["rounds"] = _rounds(state, level)
     return view
+
+
+def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
+    """The dice commitment (docs/fairness.md), the seed once the game is over; `open` while the
+    seated players may still mix in their nonces (before the game's first roll)."""
+    if fair is None:
+        return None
+    return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished}
 
 
 def rules_view(rules: Any) -> dict[str, Any]:
