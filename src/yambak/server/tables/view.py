@@ -140,7 +140,7 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         "id": table.id,
         "name": table.name,
         "v": table.version,
-        "rules": rules_view(rules),
+        "rules": rules.layout(),
         "duplicate": state.simultaneous,
         "finished": state.finished,
         "current": state.current,
@@ -174,37 +174,6 @@ def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
     if fair is None:
         return None
     return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished}
-
-
-def rules_view(rules: Any) -> dict[str, Any]:
-    """The sheet's layout for drawing it (ids, order kinds, roll restrictions, column points)."""
-    bonus = rules.upper_bonus
-    return {
-        "id": rules.id,
-        "name": rules.name,
-        "preset": rules.preset,
-        "options": dict(rules.options),
-        "rows": [{"id": r.id, "upper": r.is_upper} for r in rules.rows],
-        "columns": [
-            {
-                "id": c.id,
-                "order": c.order,
-                "rolls": c.rolls,
-                "announce": c.announce,
-                "withdraw": c.withdraw,
-                "points": c.points,
-            }
-            for c in rules.columns
-        ],
-        "dice": rules.rolled_dice,
-        "rolls_per_turn": rules.rolls_per_turn,
-        "upper_bonus": {"threshold": bonus.threshold, "points": bonus.points} if bonus else None,
-        "match": rules.match.kind,
-        "total_points": rules.match.total_points,
-        "roll_matters": rules.roll_matters,
-        "minimax": rules.has_minimax,
-        "strike_any": rules.strike_any,
-    }
 
 
 def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:
