@@ -67,9 +67,15 @@ def score_first_offered(page: Any) -> str:
     return str(box)
 
 
+def roll(page: Any) -> None:
+    """Tap Roll and wait for the dice; a tap right after our own roll is dropped as a slip, so wait that out."""
+    page.wait_for_function("document.body.dataset.rollLock !== '1'")
+    act(page, lambda: page.click("#roll"))
+
+
 def play_turn(page: Any, holds: int = 1) -> str:
     """Roll, hold a die and roll again (where the rules let), then fill the first box offered."""
-    act(page, lambda: page.click("#roll"))
+    roll(page)
     for _ in range(holds):
         if page.locator("#roll[aria-disabled='true']").count() or not page.locator(".die[data-value]").count():
             break
@@ -79,12 +85,12 @@ def play_turn(page: Any, holds: int = 1) -> str:
                 act(page, die.click)
         if page.locator("#roll[aria-disabled='true']").count():
             break
-        act(page, lambda: page.click("#roll"))
+        roll(page)
     while not page.locator(LEGAL).count():  # only announce boxes left, or nothing fits yet
         if page.locator("#sheet button.cell.announce").count():
             act(page, lambda: page.locator("#sheet button.cell.announce").first.click())
         else:
-            act(page, lambda: page.click("#roll"))
+            roll(page)
     return score_first_offered(page)
 
 

@@ -17,6 +17,7 @@ from .table_helpers import (
     no_sideways_scroll,
     play_turn,
     ready,
+    roll,
     score_first_offered,
     start,
     version,
@@ -92,7 +93,7 @@ def test_every_strike_control_is_its_own_boxes(base_url, new_page, where):
     table = start(page, base_url, "yams-fr", seats=[{"kind": "human", "name": "Ann"}])
     struck = []
     for _ in range(4):
-        act(page, lambda: page.click("#roll"))
+        roll(page)
         if not page.locator("#strike-mode:not([hidden])").count():
             act(page, lambda: page.click(LEGAL))  # these dice score nothing to strike: any box, next turn
             continue
@@ -158,7 +159,7 @@ def test_keyboard_only_turns(base_url, new_page):
 def test_hints_show_the_best_keeps_and_boxes_and_a_keep_holds_its_dice(base_url, new_page):
     page = new_page(viewport=LAPTOP)
     start(page, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}])
-    act(page, lambda: page.click("#roll"))
+    roll(page)
     page.click("#hint-toggle")
     page.wait_for_selector("#coach .keeps .choice")
     assert page.locator("#coach .keeps .choice").count() == 1  # on a phone's glance: the best keep and box
@@ -180,7 +181,7 @@ def test_hints_show_the_best_keeps_and_boxes_and_a_keep_holds_its_dice(base_url,
 def test_undo_at_a_pass_and_play_table(base_url, new_page):
     page = new_page(viewport=PHONE, touch=True)
     table = start(page, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bram"}])
-    act(page, lambda: page.click("#roll"))
+    roll(page)
     box = score_first_offered(page)
     page.wait_for_selector("#handoff:not([hidden])")  # the device goes to Bram, unless Ann takes it back
     act(page, lambda: page.click("#handoff-undo"))
@@ -271,7 +272,7 @@ def test_every_sheet_fits_a_phone_in_every_language(base_url, new_page, lang):
     page = new_page(viewport=PHONE, touch=True, locale=lang)
     for preset in PRESETS:
         start(page, base_url, preset, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
-        act(page, lambda: page.click("#roll"))  # previews in the boxes: the widest the sheet gets
+        roll(page)  # previews in the boxes: the widest the sheet gets
         width, client = no_sideways_scroll(page)
         assert width <= client, (preset, lang, width)
         sizes = page.evaluate(
@@ -313,7 +314,7 @@ def test_no_serious_accessibility_violations(base_url, new_page):
     page.goto(base_url + "/")
     assert violations(page) == []
     table = start(page, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}])
-    act(page, lambda: page.click("#roll"))
+    roll(page)
     page.click("#hint-toggle")
     page.wait_for_selector("#coach .keeps .choice")
     assert violations(page) == []

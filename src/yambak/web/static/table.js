@@ -74,8 +74,15 @@ function receive(msg) {
 function settle(event) {
   pending = null; receivedAt = Date.now(); armed = null;
   // a second tap on Roll right after our roll is a slip; anything else in between and Roll is meant
-  rollLockUntil = event && event.type === "rolled" && mine.includes(event.player) ? Date.now() + 450 : 0;
+  lockRoll(event && event.type === "rolled" && mine.includes(event.player) ? 450 : 0);
   if (event && (event.type === "scored" || event.type === "undone")) clearToast();
+}
+
+// data-roll-lock tells a waiting script (and the tests) that a tap on Roll now would be dropped
+function lockRoll(ms) {
+  rollLockUntil = ms ? Date.now() + ms : 0;
+  if (ms) { document.body.dataset.rollLock = "1"; setTimeout(() => { if (Date.now() >= rollLockUntil) delete document.body.dataset.rollLock; }, ms); }
+  else delete document.body.dataset.rollLock;
 }
 
 function refused(msg) {
@@ -120,7 +127,7 @@ function toggle(i) {
   const turn = me != null ? view.players[me].turn : null;
   if (!turn || !turn.dice || turn.rolls_left <= 0) { if (me == null) toast(whyNot()); return; }
   disarm();
-  rollLockUntil = 0;  // a hold in between: the next tap on Roll is meant
+  lockRoll(0);  // a hold in between: the next tap on Roll is meant
   act(turn.held.includes(i) ? "release" : "hold", { dice: [i] });
 }
 
