@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from ..engine import Action, GameState
-from .evaluate import Model, model_for
+from .evaluate import Model
 from .expectimax import heuristic
+from .models import model_for
 
 __all__ = ["TIE_BREAK", "match_aware", "match_terms"]
 

@@ -20,9 +20,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.evaluate import model_for
 from ..bots.expectimax import evaluate_choices
 from ..bots.match import match_terms
+from ..bots.models import model_for
 from ..bots.optimal import solvable, strategy_for
 from ..engine import Announce, GameRecord, GameState, IllegalAction, RecordError, Roll, Score, new_game, replay
 from ..engine.dice import ManualDice

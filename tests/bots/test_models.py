@@ -1,0 +1,103 @@
+"""The value model is found by the ruleset's fingerprint (options included), never by preset name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from yambak.bots import models
+from yambak.bots.evaluate import build_model, fingerprint
+from yambak.bots.models import load_params, model_for, model_to_json, params_from_json, save_model
+from yambak.engine import new_game
+from yambak.rules import load_ruleset, preset_ids
+
+
+def test_every_preset_ships_a_fit() -> None:
+    for preset in preset_ids():
+        assert model_for(load_ruleset(preset)).source == "fitted", preset
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("yams-fr", {"columns": 1}),
+        ("yams-fr", {"max_min": False}),
+        ("yams-de", {"flat_bonus": True}),
+        ("yams-de", {"strict": True}),
+        ("yamb", {"extra": ["hand"]}),
+    ],
+)
+def test_an_option_changes_the_model(preset: str, options: dict[str, object]) -> None:
+    """An option variant never borrows the default sheet's fit: its own fit or the prior."""
+    default, variant = load_ruleset(preset), load_ruleset(preset, options)
+    assert fingerprint(default) != fingerprint(variant)
+    model = model_for(variant, background=False)
+    assert model.fingerprint == fingerprint(variant)
+    assert model.dist.shape == (len(variant.columns), variant.n_rows, model.dist.shape[-1])
+    assert np.allclose(model.dist.sum(axis=-1), 1.0)
+    if load_params(variant) is None:
+        assert model.source == "prior"
+
+
+def test_the_hand_column_has_a_model() -> None:
+    rules = load_ruleset("yamb", {"extra": ["hand"]})
+    model = model_for(rules, background=False)
+    hand = rules.column_index["hand"]
+    # a hand box is filled right after roll 1: its yam is far rarer than the free column's
+    yam = rules.row_index["yam"]
+    free = rules.column_index["free"]
+    assert model.mean[hand, yam] < model.mean[free, yam]
+
+
+def test_same_rules_under_another_name_share_a_fingerprint() -> None:
+    a = load_ruleset("yams-fr", {"columns": 1})
+    spec = dict(a.spec) if isinstance(a.spec, dict) else {"preset": "yams-fr", "options": {"columns": 1}}
+    b = load_ruleset(spec)
+    assert fingerprint(a) == fingerprint(b)
+
+
+def test_a_model_file_round_trips(tmp_path: Path) -> None:
+    rules = load_ruleset("yams-fr", {"columns": 1})
+    model = build_model(rules)
+    n = rules.n_boxes
+    model.b = np.linspace(-1, 1, n)
+    model.C = np.zeros((n, n))
+    model.C[0, 5] = model.C[5, 0] = 1.25
+    path = save_model(model, tmp_path / "m.json")
+    params = params_from_json(json.loads(path.read_text()), rules)
+    again = build_model(rules, params)
+    assert np.allclose(again.a, model.a, atol=1e-4) and np.allclose(again.b, model.b, atol=1e-4)
+    assert np.allclose(again.C, model.C) and np.allclose(again.dist, model.dist, atol=1e-5)
+    sheet = new_game(rules, ["A"]).sheets[0]
+    assert abs(again.value(sheet) - model.value(sheet)) < 0.05
+    assert model_to_json(model)["fingerprint"] == fingerprint(rules)
+
+
+def test_a_cached_fit_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
+    rules = load_ruleset("yams-fr", {"columns": 1, "max_min": False})
+    models._MEMO.clear()
+    assert model_for(rules, background=False).source == "prior"
+    fitted = build_model(rules, {"a": np.full(rules.n_boxes, 7.0)}, "fitted")
+    save_model(fitted)
+    models._MEMO.clear()
+    found = model_for(rules, background=False)
+    assert found.source == "fitted" and np.allclose(found.a, 7.0)
+    models._MEMO.clear()
+
+
+def test_no_background_fit_under_tests() -> None:
+    assert not models.request_fit(load_ruleset("yams-fr", {"columns": 3}))
+
+
+def test_par_of_the_prior_is_the_mean() -> None:
+    """With no learned terms the gain of writing w is w minus the box's mean (the old model's rule)."""
+    rules = load_ruleset("yatzy")
+    model = build_model(rules)
+    sheet = new_game(rules, ["A"]).sheets[0]
+    chance = rules.row_index["chance"]
+    gain = model.box_gain(sheet, chance)
+    assert abs(gain[20] - (20 - model.mean[0, chance])) < 1e-9
