@@ -47,12 +47,12 @@ __all__ = ["TOLERANCE", "features", "fit_model", "main", "turn_value"]
 
 PRIOR = 20  # pseudo games of the chase prior mixed into every histogram
 TOLERANCE = 0.01  # |predicted - played| mean final total, as a share of the played mean
-MIN_ITERATIONS = 4
+MIN_ITERATIONS = 8
 SAMPLES = 6000  # turn starts per iteration (games = SAMPLES / boxes)
 EXPLORE = 0.1
 RIDGE = 2.0
 DAMPING = 1.0
-LAMBDA = 0.7  # TD(lambda) mix of the turn's backup and the rest of the game as played
+LAMBDA = 0.0  # TD(lambda) mix of the turn's backup and the rest of the game as played
 AVERAGE = 3  # the kept parameters: the mean of the last iterations'
 
 

@@ -27,7 +27,7 @@ from numba import njit
 from . import dice as D
 from ._layout import SolverRules
 
-__all__ = ["LANES", "rule_args", "turn_starts", "mean_turn_starts", "mean_keep_values"]
+__all__ = ["LANES", "rule_args", "turn_starts", "mean_turn_starts", "mean_keep_values", "target_turn_starts"]
 
 LANES = 64  # states per block (see the module docstring)
 
@@ -467,3 +467,182 @@ def mean_keep_values(table: np.ndarray, states: np.ndarray, rules: tuple, rolls:
                     out[start + w, j - 1, k] = x[k, w]
             if j > 1:
                 _up(x)
+
+
+# ---------------------------------------------------------------------------------------------
+# The chance to reach a target (`target.py`): one lane per (state, points still needed).
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _chance(values: np.ndarray, offset: np.ndarray, s: int, need: int) -> float:
+    """P_s(need) of a ragged target table: 1 when nothing is needed, 0 beyond what the state stores."""
+    if need <= 0:
+        return 1.0
+    start = offset[s]
+    if need >= offset[s + 1] - start:
+        return 0.0
+    return values[start + need]
+
+
+@njit(cache=True, nogil=True)
+def _target_last_roll(
+    values: np.ndarray,
+    offset: np.ndarray,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    need: np.ndarray,
+    rules: tuple,
+    x: np.ndarray,
+) -> None:
+    """x[FULL + r, w] = best chance over the legal boxes for final hand r in lane w (state, need), as
+    `best_box_value` under `TargetProbability` (joker and strike_any included; no relations)."""
+    score, upper_face, threshold, bonus, n_upper, yam_row, strike_any = (
+        rules[0],
+        rules[2],
+        rules[5],
+        rules[6],
+        rules[7],
+        rules[9],
+        rules[12],
+    )
+    n_yam = rules[8]
+    lanes = x.shape[1]
+    cap = n_upper - 1
+    neg = -np.inf
+    fut = np.empty(lanes, dtype=np.int64)
+    fut1 = np.empty(lanes, dtype=np.int64)
+    six = np.empty((D.DICE + 1, lanes))
+    for r in range(_N_ROLLS):
+        for w in range(lanes):
+            x[_FULL + r, w] = neg
+    for i in range(score.shape[0]):
+        bit = 1 << i
+        any_open = False
+        for w in range(lanes):
+            if boxes[w] & bit == 0:
+                any_open = True
+        if not any_open:
+            continue
+        face = upper_face[i]
+        if face:
+            for c in range(D.DICE + 1):
+                gain = face * c
+                for w in range(lanes):
+                    if boxes[w] & bit:
+                        six[c, w] = neg
+                        continue
+                    nb, u = boxes[w] | bit, upper[w]
+                    pts = gain
+                    if threshold and u < threshold and u + gain >= threshold:
+                        pts += bonus
+                    v = _chance(values, offset, _flat(nb, min(u + gain, cap), yam[w], rules), need[w] - pts)
+                    if strike_any:
+                        v = max(v, _chance(values, offset, _flat(nb, u, yam[w], rules), need[w]))
+                    six[c, w] = v
+            for r in range(_N_ROLLS):
+                c = _COUNTS[_FULL + r, face]
+                for w in range(lanes):
+                    x[_FULL + r, w] = max(x[_FULL + r, w], six[c, w])
+        else:
+            is_yam = i == yam_row
+            for w in range(lanes):
+                if boxes[w] & bit:
+                    fut[w] = -1
+                else:
+                    base = _flat(boxes[w] | bit, upper[w], 0, rules)
+                    fut[w] = base if is_yam else base + yam[w]
+                    fut1[w] = base + 1
+            for r in range(_N_ROLLS):
+                pts = score[i, r]
+                for w in range(lanes):
+                    if fut[w] < 0:
+                        continue
+                    s = fut1[w] if is_yam and pts > 0 else fut[w]
+                    x[_FULL + r, w] = max(x[_FULL + r, w], _chance(values, offset, s, need[w] - pts))
+    if n_yam == 2:
+        for w in range(lanes):
+            if boxes[w] >> yam_row & 1:
+                _target_joker(values, offset, boxes[w], upper[w], yam[w], need[w], rules, x[_FULL:, w])
+
+
+@njit(cache=True, nogil=True)
+def _target_joker(
+    values: np.ndarray, offset: np.ndarray, b: int, u: int, y: int, need: int, rules: tuple, last: np.ndarray
+) -> None:
+    """`_joker` under `TargetProbability`."""
+    (
+        score,
+        joker_score,
+        upper_face,
+        yam_face,
+        row_of_face,
+        threshold,
+        bonus,
+        n_upper,
+        n_yam,
+        yam_row,
+        joker_bonus,
+        lower_mask,
+        strike_any,
+    ) = rules[:13]
+    cap = n_upper - 1
+    lower_open = (b & lower_mask) != lower_mask
+    extra = joker_bonus * y
+    for r in range(_N_ROLLS):
+        face = yam_face[r]
+        if face == 0:
+            continue
+        face_row = row_of_face[face]
+        face_open = face_row >= 0 and (b >> face_row & 1) == 0
+        best = -np.inf
+        for i in range(score.shape[0]):
+            if b >> i & 1:
+                continue
+            nb = b | (1 << i)
+            pts = score[i, r]
+            nu, ny = u, y
+            if upper_face[i]:
+                if not (face_row == i or (not face_open and not lower_open)):
+                    continue
+                nu = min(u + pts, cap)
+                if threshold and u < threshold and u + pts >= threshold:
+                    pts += bonus
+            else:
+                if face_open:
+                    continue
+                if i == yam_row:
+                    ny = 1 if pts > 0 else 0
+                pts = joker_score[i, r]
+            value = _chance(values, offset, (nb * n_upper + nu) * n_yam + ny, need - (pts + extra))
+            if strike_any and upper_face[i]:
+                value = max(value, _chance(values, offset, (nb * n_upper + u) * n_yam + y, need))
+            best = max(best, value)
+        last[r] = best
+
+
+@njit(cache=True, nogil=True)
+def target_turn_starts(
+    values: np.ndarray,
+    offset: np.ndarray,
+    lane_state: np.ndarray,
+    lane_need: np.ndarray,
+    rules: tuple,
+    rolls: int,
+    out: np.ndarray,
+) -> None:
+    """out[j] = the turn-start chance of state lane_state[j] to score lane_need[j] more points, from
+    the entries of states with more boxes filled (a level of the target induction)."""
+    x = np.empty((_N, LANES))
+    boxes = np.empty(LANES, dtype=np.int64)
+    upper = np.empty(LANES, dtype=np.int64)
+    yam = np.empty(LANES, dtype=np.int64)
+    need = np.empty(LANES, dtype=np.int64)
+    for start in range(0, len(lane_state), LANES):
+        count = _load_block(lane_state, start, rules, boxes, upper, yam)
+        for w in range(LANES):
+            need[w] = lane_need[start + min(w, count - 1)]
+        _target_last_roll(values, offset, boxes, upper, yam, need, rules, x)
+        _turn_start(x, rolls)
+        for w in range(count):
+            out[start + w] = x[0, w]

@@ -19,7 +19,7 @@ __all__ = ["announce_compiling", "compile_kernels", "kernels", "kernels_compiled
 
 NOTICE = "yambak: compiling the solver, first run only"
 
-_ENTRY_POINTS = ("mean_turn_starts", "mean_keep_values", "turn_starts")
+_ENTRY_POINTS = ("mean_turn_starts", "mean_keep_values", "turn_starts", "target_turn_starts")
 _notice: Callable[[], None] | None = None
 
 
@@ -79,6 +79,9 @@ def compile_kernels() -> float:
     )
     strategy = solve(tiny, cache=False)
     solve(tiny, objective=TargetProbability(2), cache=False)
+    from .target import solve_target
+
+    solve_target(tiny, 20, cache=False)
     keep_values(strategy.rules, strategy.table, np.arange(strategy.rules.n_states), kernel=True)
     return time.perf_counter() - start
 
