@@ -26,7 +26,7 @@ from ._induction import box_values, keep_values
 from ._layout import SolverRules
 from .table import Strategy
 
-__all__ = ["BLOCK", "SimulationResult", "simulate", "simulate_blocks"]
+__all__ = ["BLOCK", "SimulationResult", "remaining_scores", "simulate", "simulate_blocks"]
 
 BLOCK = 8192  # games played together: enough to share states in early turns, small enough for memory
 
@@ -104,17 +104,23 @@ class _Optimal:
 
 
 def _play_block(
-    sr: SolverRules, strategy: Strategy, bot: _Optimal, rng: np.random.Generator, games: int
+    sr: SolverRules,
+    strategy: Strategy,
+    bot: _Optimal,
+    rng: np.random.Generator,
+    games: int,
+    start: tuple[int, int, int] = (0, 0, 0),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    boxes = np.zeros(games, dtype=np.int64)
-    upper = np.zeros(games, dtype=np.int64)
-    yam = np.zeros(games, dtype=np.int64)
+    boxes = np.full(games, start[0], dtype=np.int64)
+    upper = np.full(games, start[1], dtype=np.int64)
+    yam = np.full(games, start[2], dtype=np.int64)
     score = np.zeros(games, dtype=np.int64)
     yam_rows = [i for i, r in enumerate(sr.ruleset.rows) if r.kind == "yam"]
     yam_scored = np.zeros(games, dtype=bool)
     table, objective = strategy.table, strategy.objective
     cap = sr.n_upper - 1
-    for _turn in range(sr.n_rows):
+    filled = bin(start[0] & sr.full_mask).count("1")
+    for _turn in range(sr.n_rows - filled):
         bot.start_turn(boxes, upper, yam)
         hand = _hands(rng.integers(1, D.FACES + 1, size=(games, D.DICE)))
         for roll in range(1, sr.rolls):
@@ -148,6 +154,24 @@ def simulate_blocks(
     rng = np.random.default_rng(seed)
     for first in range(0, games, BLOCK):
         yield _play_block(strategy.rules, strategy, player, rng, min(BLOCK, games - first))
+
+
+def remaining_scores(
+    strategy: Strategy, boxes: int, upper: int, yam: int, games: int = 2000, seed: int | None = 0, threads: int = 1
+) -> np.ndarray:
+    """Points still to come from a turn-start state (the key, capped upper sum and yam flag of
+    `advisor.position_state`) in `games` games of optimal play: the distribution a win chance reads."""
+    if strategy.objective.width != 1:
+        raise ValueError("optimal play needs an expected-score strategy table")
+    if boxes & strategy.rules.full_mask == strategy.rules.full_mask:
+        return np.zeros(games, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    out = [
+        _play_block(strategy.rules, strategy, _Optimal(strategy, threads), rng, min(BLOCK, games - first),
+                    (boxes, upper, yam))[0]
+        for first in range(0, games, BLOCK)
+    ]  # fmt: skip
+    return np.concatenate(out)
 
 
 def simulate(
