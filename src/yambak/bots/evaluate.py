@@ -102,6 +102,7 @@ class Model:
     b: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,)
     C: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (n_boxes, n_boxes) symmetric, zero diagonal
     joker: float = 0.0
+    bonus_scale: float = 0.0  # the upper bonus chance's term is (1 + bonus_scale) x bonus x P
     fingerprint: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -137,6 +138,19 @@ class Model:
         o = self._open(sheet)
         t = o.sum() / len(o)
         return o * (self.a + self.b * t + 0.5 * (self.C @ o))
+
+    def bonus_feature(self, sheet: Sheet) -> float:
+        """Sum over columns of bonus x P(reaching the bonus) for columns not there yet (bonus_scale's feature)."""
+        ub = self.rules.upper_bonus
+        if ub is None or not self.upper_rows:
+            return 0.0
+        out = 0.0
+        for c in range(len(self.rules.columns)):
+            s, mask = self._upper_state(self._col(sheet, c))
+            if s < ub.threshold:
+                t = ub.threshold - s
+                out += ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
+        return out
 
     def joker_term(self, sheet: Sheet) -> float:
         y = self._yam_box()
@@ -181,7 +195,10 @@ class Model:
             surv = np.pad(self.surv[c], ((0, 0), (0, 1)))
             before = surv[mask, min(max(ub.threshold - s, 0), W)]
             after = surv[mask & ~(1 << j), np.clip(ub.threshold - s - np.arange(W), 0, W)]
-            gain += ub.points * (after - before)
+            if s < ub.threshold:  # the learned scale applies to the chance, not to a bonus won
+                k = 1.0 + self.bonus_scale
+                reach = ub.threshold - s - np.arange(W) <= 0
+                gain += ub.points * np.where(reach, 1.0 - k * before, k * (after - before))
         if r in self.pairs:
             gain += self._pair_gain(col, c, r, w)
         return gain
@@ -245,7 +262,7 @@ class Model:
             s, mask = self._upper_state(col)
             if s < ub.threshold:
                 t = ub.threshold - s
-                total += ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
+                total += (1.0 + self.bonus_scale) * ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
         # Related rows still open: the expected pair value minus what the sheet already counts.
         done: set[tuple[int, int]] = set()
         for kind, hi, lo, f in self.pairs.values():
@@ -368,6 +385,6 @@ def build_model(rules: Ruleset, params: dict[str, Any] | None = None, source: st
     return Model(
         rules, table, dist, mean, var, plain, upper_rows, surv, pairs,
         source=source or ("fitted" if "a" in params else "prior"),
-        a=a, b=b, C=C, joker=float(params.get("joker", 0.0)),
+        a=a, b=b, C=C, joker=float(params.get("joker", 0.0)), bonus_scale=float(params.get("bonus_scale", 0.0)),
         fingerprint=fingerprint(rules), meta=dict(params.get("meta", {})),
     )  # fmt: skip

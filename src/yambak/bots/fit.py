@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import GameState, Score, new_game
+from ..engine import GameState, Score, Sheet, new_game
 from ..rules import Ruleset, load_ruleset, load_ruleset_arg
 from ..solver import dice as D
 from ..solver.table import cache_dir
@@ -67,17 +67,18 @@ def pair_list(rules: Ruleset) -> list[tuple[int, int]]:
     return out
 
 
-def features(model: Model, written: tuple[int | None, ...], yam_nonzero: bool, pairs: np.ndarray) -> np.ndarray:
-    """The learned part's features of a sheet: [open, open x T, open_i x open_j per pair, joker]."""
+def features(model: Model, sheet: Sheet, yam_nonzero: bool, pairs: np.ndarray) -> np.ndarray:
+    """The learned part's features of a sheet: [open, open x T, open_i x open_j per pair, joker, bonus]."""
+    written = sheet.written
     o = np.fromiter((v is None for v in written), dtype=float, count=len(written))
     t = o.sum() / len(o)
     pair = o[pairs[:, 0]] * o[pairs[:, 1]] if len(pairs) else np.zeros(0)
-    return np.concatenate([o, o * t, pair, [t if yam_nonzero else 0.0]])
+    return np.concatenate([o, o * t, pair, [t if yam_nonzero else 0.0, model.bonus_feature(sheet)]])
 
 
 def theta_of(model: Model, pairs: np.ndarray) -> np.ndarray:
     c = model.C[pairs[:, 0], pairs[:, 1]] if len(pairs) else np.zeros(0)
-    return np.concatenate([model.a, model.b, c, [model.joker]])
+    return np.concatenate([model.a, model.b, c, [model.joker, model.bonus_scale]])
 
 
 def turn_value(state: GameState, p: int, model: Model) -> float:
@@ -110,8 +111,10 @@ def _play(
         turn = state.turns[0]
         if not turn.rolls:
             sheet = state.sheets[0]
-            xs.append(features(model, sheet.written, _yam_nonzero(model, state), pairs))
-            learned = float(model.learned(sheet).sum() + model.joker_term(sheet))
+            xs.append(features(model, sheet, _yam_nonzero(model, state), pairs))
+            learned = float(
+                model.learned(sheet).sum() + model.joker_term(sheet) + model.bonus_scale * model.bonus_feature(sheet)
+            )
             estimate = model.value(sheet)
             backups.append(estimate + turn_value(state, 0, model))
             offsets.append(estimate - learned)
@@ -136,7 +139,10 @@ def _params(dist: np.ndarray, theta: np.ndarray, n: int, pairs: np.ndarray) -> d
         c = theta[2 * n : 2 * n + len(pairs)]
         C[pairs[:, 0], pairs[:, 1]] = c
         C[pairs[:, 1], pairs[:, 0]] = c
-    return {"dist": dist, "a": theta[:n], "b": theta[n : 2 * n], "C": C, "joker": float(theta[-1])}
+    return {
+        "dist": dist, "a": theta[:n], "b": theta[n : 2 * n], "C": C, "joker": float(theta[-2]),
+        "bonus_scale": float(theta[-1]),
+    }  # fmt: skip
 
 
 def fit_model(
@@ -207,7 +213,7 @@ def fit_model(
         "tolerance": TOLERANCE,
         "budget_seconds": budget,
         "seconds": round(time.perf_counter() - t0, 1),
-        "parameters": int(2 * n + len(pairs) + 1),
+        "parameters": int(2 * n + len(pairs) + 2),
         "kept": f"the mean of the last {AVERAGE} iterations' parameters",
         "history": history,
     }

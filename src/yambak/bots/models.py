@@ -106,6 +106,7 @@ def model_to_json(model: Model) -> dict[str, Any]:
         "b": [round(float(x), 5) for x in model.b],
         "pairs": pairs,
         "joker": round(model.joker, 5),
+        "bonus_scale": round(model.bonus_scale, 5),
         "dist": dist,
     }
 
@@ -129,6 +130,7 @@ def params_from_json(data: dict[str, Any], rules: Ruleset) -> dict[str, Any]:
         "b": np.asarray(data["b"], dtype=float),
         "C": C,
         "joker": float(data.get("joker", 0.0)),
+        "bonus_scale": float(data.get("bonus_scale", 0.0)),
         "meta": data.get("meta", {}),
     }
 
