@@ -27,7 +27,15 @@ from numba import njit
 from . import dice as D
 from ._layout import SolverRules
 
-__all__ = ["LANES", "rule_args", "turn_starts", "mean_turn_starts", "mean_keep_values", "target_turn_starts"]
+__all__ = [
+    "LANES",
+    "mean_keep_values",
+    "mean_turn_starts",
+    "position_values",
+    "rule_args",
+    "target_turn_starts",
+    "turn_starts",
+]
 
 LANES = 64  # states per block (see the module docstring)
 
@@ -646,3 +654,136 @@ def target_turn_starts(
         _turn_start(x, rolls)
         for w in range(count):
             out[start + w] = x[0, w]
+
+
+# ---------------------------------------------------------------------------------------------
+# One position (the advisor): no 64-lane padding, the box values compiled too.
+
+
+@njit(cache=True, nogil=True)
+def _down_any(x: np.ndarray) -> None:
+    """`_down` for any number of lanes (x.shape[1])."""
+    lanes = x.shape[1]
+    for n in range(D.DICE - 1, -1, -1):
+        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
+            a0, a1, a2, a3, a4, a5 = _ADD[k, 0], _ADD[k, 1], _ADD[k, 2], _ADD[k, 3], _ADD[k, 4], _ADD[k, 5]
+            for w in range(lanes):
+                acc = x[a0, w]
+                acc += x[a1, w]
+                acc += x[a2, w]
+                acc += x[a3, w]
+                acc += x[a4, w]
+                acc += x[a5, w]
+                x[k, w] = acc * _SIXTH
+
+
+@njit(cache=True, nogil=True)
+def _up_any(x: np.ndarray) -> None:
+    """`_up` for any number of lanes."""
+    lanes = x.shape[1]
+    for n in range(1, D.DICE + 1):
+        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
+            for w in range(lanes):
+                m = x[k, w]
+                for f in range(_N_REMOVE[k]):
+                    m = max(m, x[_REMOVE[k, f], w])
+                x[k, w] = m
+
+
+@njit(cache=True, nogil=True)
+def position_values(
+    table: np.ndarray,
+    b: int,
+    u: int,
+    y: int,
+    hand: int,
+    roll: int,
+    rules: tuple,
+    rolls: int,
+    keeps: np.ndarray,
+    rows: np.ndarray,
+    points: np.ndarray,
+) -> None:
+    """The advisor's numbers for one position (MeanScore): keeps[k] = the value after roll `roll` of
+    holding multiset k (when roll < rolls), rows[i] / points[i] = the value and points of filling row i
+    with `hand` (-inf where it may not be filled), as `keep_values` and `box_values`."""
+    bs = np.full(1, b, dtype=np.int64)
+    us = np.full(1, u, dtype=np.int64)
+    ys = np.full(1, y, dtype=np.int64)
+    if roll < rolls:
+        x = np.empty((_N, 1))
+        _last_roll(table, bs, us, ys, rules, x)
+        for j in range(rolls - 1, roll - 1, -1):
+            _down_any(x)
+            if j > roll:
+                _up_any(x)
+        for k in range(_N):
+            keeps[k] = x[k, 0]
+    # one lane per row: the table seen through a row that alone is open is that row's value
+    n_rows = rules[15]
+    score, upper_face, threshold, bonus, n_upper, yam_row = rules[0], rules[2], rules[5], rules[6], rules[7], rules[9]
+    strike_any, rel_high, rel_low, pend_values, pend_index = rules[12], rules[13], rules[14], rules[16], rules[17]
+    n_yam, joker_score, yam_face, row_of_face, joker_bonus, lower_mask = (
+        rules[8], rules[1], rules[3], rules[4], rules[10], rules[11],
+    )
+    cap = n_upper - 1
+    mask = b & ((1 << n_rows) - 1)
+    joker = n_yam == 2 and (mask >> yam_row) & 1 == 1 and yam_face[hand] > 0
+    face_row = row_of_face[yam_face[hand]] if joker else -1
+    face_open = joker and face_row >= 0 and (mask >> face_row) & 1 == 0
+    lower_open = (mask & lower_mask) != lower_mask
+    extra = joker_bonus * y if joker else 0
+    for i in range(n_rows):
+        rows[i] = -np.inf
+        points[i] = 0
+        if (mask >> i) & 1:
+            continue
+        bit = 1 << i
+        pts = score[i, hand]
+        if i == rel_high or i == rel_low:
+            partner = rel_low if i == rel_high else rel_high
+            high = i == rel_high
+            full = mask | bit
+            best = -np.inf
+            best_pts = 0
+            for option in range(2 if strike_any else 1):
+                written = pts if option == 0 else 0
+                if (mask >> partner) & 1:
+                    held = pend_values[b >> n_rows]
+                    zeroed = (written <= held) if high else (held <= written)
+                    p = -held if zeroed else written
+                    v = table[_flat(full, u, y, rules)] + p
+                else:
+                    p = written
+                    v = table[_flat(full | (pend_index[written] << n_rows), u, y, rules)] + p
+                if v > best:
+                    best, best_pts = v, p
+            rows[i] = best
+            points[i] = best_pts
+            continue
+        nb = b | bit
+        if upper_face[i]:
+            if joker and not (face_row == i or (not face_open and not lower_open)):
+                continue
+            p = pts
+            if threshold and u < threshold and u + pts >= threshold:
+                p += bonus
+            p += extra
+            v = table[_flat(nb, min(u + pts, cap), y, rules)] + p
+            if strike_any:
+                struck = table[_flat(nb, u, y, rules)] + 0.0
+                if struck > v:
+                    v, p = struck, 0
+            rows[i] = v
+            points[i] = p
+            continue
+        ny = y
+        if i == yam_row and n_yam == 2:
+            ny = 1 if pts > 0 else 0
+        if joker:
+            if face_open:
+                continue
+            pts = joker_score[i, hand]
+        p = pts + extra
+        rows[i] = table[_flat(nb, u, ny, rules)] + p
+        points[i] = p
