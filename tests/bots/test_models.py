@@ -101,3 +101,41 @@ def test_par_of_the_prior_is_the_mean() -> None:
     chance = rules.row_index["chance"]
     gain = model.box_gain(sheet, chance)
     assert abs(gain[20] - (20 - model.mean[0, chance])) < 1e-9
+
+
+def test_the_fit_loop_learns_from_self_play_and_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A few iterations of fitted value iteration on a small sheet: the Bellman targets move the learned
+    part, the file lands in the cache, `model_for` then uses it; `yambak fit` does the same."""
+    from yambak.bots.fit import fit_model
+    from yambak.cli import main
+
+    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
+    rules = load_ruleset(
+        {
+            "id": "tiny",
+            "upper_bonus": {"threshold": 20, "points": 25},
+            "rows": [
+                {"id": "fives", "kind": "upper", "face": 5},
+                {"id": "sixes", "kind": "upper", "face": 6},
+                {"id": "full_house", "kind": "full_house", "points": 25},
+                {"id": "chance", "kind": "sum"},
+            ],
+            "columns": [{"id": "down", "order": "down"}, {"id": "free"}],
+        }
+    )
+    models._MEMO.clear()
+    prior = model_for(rules, background=False)
+    model = fit_model(rules, budget=20, max_iterations=3, samples=400)
+    history = model.meta["history"]
+    assert len(history) == 3 and all(h["played"] > 0 for h in history)
+    assert not np.allclose(model.a, prior.a) and model.meta["parameters"] == 2 * 8 + 16 + 2
+    save_model(model)
+    models._MEMO.clear()
+    assert model_for(rules, background=False).source == "fitted"
+    path = tmp_path / "tiny.toml"
+    path.write_text(
+        'id = "tiny2"\n[[rows]]\nid = "chance"\nkind = "sum"\n[[rows]]\nid = "sixes"\nkind = "upper"\nface = 6\n'
+        '[[columns]]\nid = "free"\n'
+    )
+    assert main(["fit", "--rules", str(path), "--budget", "10", "--json", "--no-progress"]) == 0
+    models._MEMO.clear()

@@ -62,6 +62,58 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=_cmd_duel)
 
 
+    p = subparsers.add_parser(
+        "fit",
+        help="fit the strong bot's value model to a ruleset by self-play (cached like solver tables)",
+        description="Fitted value iteration over self-play games (yambak.bots.fit): the model the strong bot "
+        "and the coach use for this ruleset, options included. Presets ship fitted; any other ruleset is "
+        "fitted here (or in the background the first time a table plays it) and cached.",
+    )
+    add_ruleset_args(p, "--rules", required=True)
+    p.add_argument("--budget", type=bounded_int(10, 86400), default=300, metavar="SECONDS", help="default 300")
+    p.add_argument("--seed", type=bounded_int(0, 2**31 - 1), default=0, metavar="S")
+    progress_arg(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_fit)
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    from .fit import fit_model
+    from .models import model_path, save_model
+
+    ruleset = ruleset_of(args, args.rules)
+    if ruleset.rolled_dice != 5:
+        raise UserError("the value model is for five dice (six-dice games play greedy)")
+    name = ruleset.preset or args.rules
+    bar = progress_bar(args.progress, args.budget, f"{name} fit (s)")
+    done = [0.0]
+
+    def step(line: str) -> None:
+        seconds = float(json.loads(line)["seconds"])
+        if bar is not None:
+            bar.update(max(0.0, min(seconds, args.budget) - done[0]))
+            bar.set_postfix_str(f"played {json.loads(line)['played']}")
+        done[0] = min(seconds, args.budget)
+
+    try:
+        model = fit_model(ruleset, budget=args.budget, seed=args.seed, progress=step)
+    finally:
+        if bar is not None:
+            bar.close()
+    path = save_model(model, model_path(ruleset))
+    meta = {k: v for k, v in model.meta.items() if k != "history"}
+    last = model.meta["history"][-1]
+    if args.json:
+        print(json.dumps({"ruleset": name, "path": str(path), **meta, "last": last}))
+    else:
+        print(
+            f"{name}: fitted in {meta['seconds']:.0f} s, {len(model.meta['history'])} iterations, "
+            f"{meta['parameters']} parameters; last self-play mean {last['played']} "
+            f"(the model predicted {last['predicted']}); cached in {path}"
+        )
+    return 0
+
+
 def _games_args(p: argparse.ArgumentParser, default: int) -> None:
     p.add_argument("--games", type=bounded_int(1, MAX_GAMES), default=default, metavar="N")
     p.add_argument("--seed", type=bounded_int(0, 2**63 - 1), default=0, metavar="S")
