@@ -128,7 +128,7 @@ def test_the_fit_loop_learns_from_self_play_and_is_cached(tmp_path: Path, monkey
     model = fit_model(rules, budget=20, max_iterations=3, samples=400)
     history = model.meta["history"]
     assert len(history) == 3 and all(h["played"] > 0 for h in history)
-    assert not np.allclose(model.a, prior.a) and model.meta["parameters"] == 2 * 8 + 16 + 2
+    assert not np.allclose(model.a, prior.a) and model.meta["parameters"] == 2 * 8 + 4 + 16 + 2  # 4 upper boxes
     save_model(model)
     models._MEMO.clear()
     assert model_for(rules, background=False).source == "fitted"

@@ -103,6 +103,7 @@ class Model:
     C: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (n_boxes, n_boxes) symmetric, zero diagonal
     joker: float = 0.0
     bonus_scale: float = 0.0  # the upper bonus chance's term is (1 + bonus_scale) x bonus x P
+    d: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open upper box x its column's gap
     fingerprint: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -126,7 +127,7 @@ class Model:
         n = len(o)
         t = o.sum() / n
         others_b = float(self.b @ o) - self.b * o  # the other open boxes' time terms, each losing 1/n
-        hit = self.a + self.b * t + self.C @ o + others_b / n
+        hit = self.a + self.b * t + self.C @ o + others_b / n + self.d * self.gaps(sheet)
         y = self._yam_box()
         if self.joker and y >= 0 and sheet.written[y] is not None and sheet.entry_score(y):
             hit = hit + self.joker / n  # one turn less to roll a further yam
@@ -137,7 +138,39 @@ class Model:
         """(n_boxes,) each open box's share of L (0 for filled boxes); L is their sum plus the joker term."""
         o = self._open(sheet)
         t = o.sum() / len(o)
-        return o * (self.a + self.b * t + 0.5 * (self.C @ o))
+        return o * (self.a + self.b * t + 0.5 * (self.C @ o) + self.d * self.gaps(sheet))
+
+    @property
+    def upper_mask(self) -> np.ndarray:
+        """(n_boxes,) 1.0 for the upper boxes of a sheet with an upper bonus (where a gap term lives)."""
+        out = np.zeros(self.rules.n_boxes)
+        if self.rules.upper_bonus is not None:
+            n = self.rules.n_rows
+            for c in range(len(self.rules.columns)):
+                for r in self.upper_rows:
+                    out[c * n + r] = 1.0
+        return out
+
+    def _gap(self, s: int | np.ndarray) -> np.ndarray:
+        ub = self.rules.upper_bonus
+        if ub is None or ub.threshold <= 0:
+            return np.zeros(np.shape(s))
+        return np.clip(ub.threshold - np.asarray(s, dtype=float), 0.0, ub.threshold) / ub.threshold
+
+    def gaps(self, sheet: Sheet) -> np.ndarray:
+        """(n_boxes,) how far each box's column is from its upper bonus, 0..1 (the d terms' factor)."""
+        key = ("gaps", sheet.written)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        n = self.rules.n_rows
+        out = np.zeros(self.rules.n_boxes)
+        if self.rules.upper_bonus is not None and self.upper_rows:
+            for c in range(len(self.rules.columns)):
+                s, _ = self._upper_state(self._col(sheet, c))
+                out[c * n : (c + 1) * n] = self._gap(s)
+        self.cache[key] = out
+        return out
 
     def bonus_feature(self, sheet: Sheet) -> float:
         """Sum over columns of bonus x P(reaching the bonus) for columns not there yet (bonus_scale's feature)."""
@@ -199,6 +232,13 @@ class Model:
                 k = 1.0 + self.bonus_scale
                 reach = ub.threshold - s - np.arange(W) <= 0
                 gain += ub.points * np.where(reach, 1.0 - k * before, k * (after - before))
+            # the other open upper boxes' gap terms move with the upper sum
+            n = self.rules.n_rows
+            others = sum(
+                float(self.d[c * n + q]) for q in self.upper_rows if q != r and col[q] is None
+            )
+            if others:
+                gain += others * (self._gap(s + np.arange(W)) - self._gap(s))
         if r in self.pairs:
             gain += self._pair_gain(col, c, r, w)
         return gain
@@ -382,9 +422,10 @@ def build_model(rules: Ruleset, params: dict[str, Any] | None = None, source: st
     a = np.asarray(params["a"], dtype=float) if "a" in params else (mean * plain[None, :]).reshape(n)
     b = np.asarray(params.get("b", np.zeros(n)), dtype=float)
     C = np.asarray(params.get("C", np.zeros((n, n))), dtype=float)
+    d = np.asarray(params.get("d", np.zeros(n)), dtype=float)
     return Model(
         rules, table, dist, mean, var, plain, upper_rows, surv, pairs,
         source=source or ("fitted" if "a" in params else "prior"),
-        a=a, b=b, C=C, joker=float(params.get("joker", 0.0)), bonus_scale=float(params.get("bonus_scale", 0.0)),
+        a=a, b=b, C=C, d=d, joker=float(params.get("joker", 0.0)), bonus_scale=float(params.get("bonus_scale", 0.0)),
         fingerprint=fingerprint(rules), meta=dict(params.get("meta", {})),
     )  # fmt: skip
