@@ -3,9 +3,10 @@
     .venv/bin/python bench/solver.py [--games 100000] [--presets yams yatzy ...] [--targets 40 ...]
 
 Each table is computed in a fresh subprocess (no cache), so its peak RSS is the
-table's own, and so is each yams target table's (solver/target.py); advisor and simulator figures use a warm table. The compiled
-kernels come from numba's on-disk cache; the "cold" row recompiles them into an
-empty cache, as the first run on a new machine does.
+table's own, and so is each yams target table's (solver/target.py); advisor and
+simulator figures use a warm table. The compiled kernels come from numba's on-disk
+cache; the "cold" row recompiles them into an empty cache, as the first run on a new
+machine does.
 """
 
 from __future__ import annotations
