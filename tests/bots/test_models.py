@@ -139,3 +139,32 @@ def test_the_fit_loop_learns_from_self_play_and_is_cached(tmp_path: Path, monkey
     )
     assert main(["fit", "--rules", str(path), "--budget", "10", "--json", "--no-progress"]) == 0
     models._MEMO.clear()
+
+
+def test_a_ruleset_without_a_fit_starts_one_background_fit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside tests, the first lookup answers with the prior and starts one niced fit process with the
+    ruleset's spec; a second lookup while it runs starts none."""
+    import subprocess
+
+    started: list[list[str]] = []
+
+    class FakeProcess:
+        pid = 4242
+
+        def __init__(self, args: list[str], **kwargs: object) -> None:
+            started.append(args)
+
+    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    monkeypatch.setenv("YAMBAK_MODEL_FIT", "on")
+    monkeypatch.setattr(subprocess, "Popen", FakeProcess)
+    monkeypatch.setattr(models, "_alive", lambda pid: pid == 4242)
+    rules = load_ruleset("yams-de", {"strict": True, "flat_bonus": True})
+    models._MEMO.clear()
+    assert model_for(rules).source == "prior"
+    assert len(started) == 1 and "--spec" in started[0] and "--budget" in started[0]
+    spec = json.loads(started[0][started[0].index("--spec") + 1])
+    assert fingerprint(load_ruleset(spec)) == fingerprint(rules)
+    assert (tmp_path / "models" / ".fitting").read_text().split()[0] == "4242"
+    assert not models.request_fit(rules)  # one at a time
+    models._MEMO.clear()
