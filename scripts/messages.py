@@ -22,8 +22,11 @@ from yambak.web.i18n import (  # noqa: E402
     COLUMN_SHORT,
     DOMAIN,
     ERROR_MESSAGES,
+    FAMILY_ROWS,
+    FAMILY_SHORT,
     JS_STRINGS,
     LANGUAGES,
+    LOBBY_BLURBS,
     NAME_ERROR,
     OPTION_DESCRIPTIONS,
     OPTION_VALUES,
@@ -47,9 +50,12 @@ def msgids() -> list[tuple[str | None, str]]:
     found += [(None, s) for s in ERROR_MESSAGES.values()] + [(None, NAME_ERROR)]
     found += [("row", v) for v in ROW_LABELS.values()] + [("column", v) for v in COLUMN_LABELS.values()]
     found += [("row-short", v) for v in ROW_SHORT.values()] + [("column-short", v) for v in COLUMN_SHORT.values()]
+    found += [("row", v) for rows in FAMILY_ROWS.values() for v in rows.values()]
+    found += [("row-short", v) for rows in FAMILY_SHORT.values() for v in rows.values()]
     found += [("ruleset", v) for v in [*PRESET_NAMES.values(), *PRESET_DESCRIPTIONS.values()]]
     found += [("option", v) for v in OPTION_DESCRIPTIONS.values()]
     found += [("option-value", v) for v in OPTION_VALUES.values()]
+    found += [("lobby", v) for v in LOBBY_BLURBS.values()]
     return list(dict.fromkeys(found))
 
 

@@ -26,8 +26,8 @@ def connect_table(client):
 
     opened = []
 
-    def _open(made, seats=("0",), hello=True):
-        session = client.websocket_connect(f"/ws/{made['id']}")
+    def _open(made, seats=("0",), hello=True, via=None):
+        session = (via or client).websocket_connect(f"/ws/{made['id']}")
         ws = WS(session.__enter__())
         opened.append(session)
         if hello:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from yambak.engine import replay, summary
 
-from .helpers import WS, create
+from .helpers import WS, create, legal
 
 
 def test_create_list_and_view(client):
@@ -157,3 +157,29 @@ def test_bot_levels(client):
     assert [p["kind"] for p in client.get(f"/api/tables/{made['id']}").json()["players"]] == ["human", "bot", "bot"]
     r = client.post("/api/tables", json={"name": "x", "preset": "yams", "seats": [{"kind": "bot", "bot": "genius"}]})
     assert r.status_code == 400 and r.json()["code"] == "input/seats"
+
+
+def test_replay_frames_step_through_a_finished_game(client):
+    from yambak.engine import replay
+
+    made = create(client, "yams", [{"name": "Ann"}])
+    with client.websocket_connect(f"/ws/{made['id']}") as s:
+        ws = WS(s)
+        ws.hello([made["tokens"]["0"]])
+        v = 0
+        for _ in range(13):
+            out = ws.act(type="roll", seat=0, v=v)
+            out = ws.act(type="score", seat=0, v=out["v"], box=legal(out["view"]["players"][0]["turn"])[0])
+            v = out["v"]
+    record = client.get(f"/api/tables/{made['id']}/record").json()
+    for n in (0, 1, 7, 13):
+        frame = client.get(f"/api/tables/{made['id']}/frames/{n}").json()
+        assert frame["n"] == n and frame["turns"] == 13
+        expected = replay({**record, "turns": record["turns"][:n]})
+        assert frame["players"][0]["total"] == expected.total(0)
+        if n:
+            turn = record["turns"][n - 1]
+            assert frame["turn"]["rolls"] == turn["rolls"] and frame["turn"]["box"] == turn["box"]
+    assert client.get(f"/api/tables/{made['id']}/frames/99").json()["n"] == 13  # clamped
+    unfinished = create(client, "yams", [{"name": "Ann"}])
+    assert client.get(f"/api/tables/{unfinished['id']}/frames/0").json()["code"] == "table/not-finished"

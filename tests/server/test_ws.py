@@ -22,21 +22,8 @@ def table(client):
 
 
 @pytest.fixture
-def connect(client):
-    """Open a socket and say hello; every socket is closed at teardown, even after a failure."""
-    opened = []
-
-    def _open(made, seats=("0",), hello=True, via=None):
-        session = (via or client).websocket_connect(f"/ws/{made['id']}")
-        ws = WS(session.__enter__())
-        opened.append(session)
-        if hello:
-            ws.hello([made["tokens"][s] for s in seats])
-        return ws
-
-    yield _open
-    for session in reversed(opened):
-        session.__exit__(None, None, None)
+def connect(connect_table):
+    return connect_table
 
 
 def test_a_turn_is_rolled_on_the_server_and_broadcast(client, connect, table):

@@ -54,13 +54,14 @@ def act(page: Any, click: Any) -> None:
 
 
 def score_first_offered(page: Any) -> str:
-    """Click the first box the sheet offers (confirming a 0); returns its box id."""
+    """Tap the first box the sheet offers (a 0 asks for a second tap on the same box); returns its id."""
     cell = page.locator(LEGAL).first
     box = cell.get_attribute("data-box")
     v = version(page)
     cell.click()
-    if page.locator("#confirm:not([hidden])").count():
-        page.click("#confirm-yes")
+    armed = page.locator(f"#sheet button.cell.armed[data-box='{box}']")
+    if armed.count():
+        armed.click()
     wait_past(page, v)
     return str(box)
 
@@ -71,7 +72,7 @@ def play_turn(page: Any, holds: int = 1) -> str:
     for _ in range(holds):
         if page.locator("#roll[aria-disabled='true']").count() or not page.locator(".die[data-value]").count():
             break
-        if page.locator(LEGAL).count() and page.locator("#announce:not([hidden])").count() == 0:
+        if page.locator(LEGAL).count():
             die = page.locator(".die[data-value]").first
             if die.get_attribute("aria-pressed") != "true":
                 act(page, die.click)
@@ -79,8 +80,8 @@ def play_turn(page: Any, holds: int = 1) -> str:
             break
         act(page, lambda: page.click("#roll"))
     while not page.locator(LEGAL).count():  # only announce boxes left, or nothing fits yet
-        if page.locator("#announce-btn").count() and page.locator("#announce:not([hidden])").count():
-            act(page, lambda: page.click("#announce-btn"))
+        if page.locator("#sheet button.cell.announce").count():
+            act(page, lambda: page.locator("#sheet button.cell.announce").first.click())
         else:
             act(page, lambda: page.click("#roll"))
     return score_first_offered(page)

@@ -35,6 +35,14 @@ def _page(new_page, where: str, **kw):
 def test_a_whole_yams_game_by_clicks(base_url, new_page, where):
     page = _page(new_page, where)
     table = start(page, base_url, "yams")
+    if where == "laptop":  # dice and sheet side by side, the whole sheet in view without scrolling
+        box = page.evaluate(
+            """() => { const t = document.querySelector('#sheet tr.total').getBoundingClientRect();
+                       const d = document.querySelector('#dice').getBoundingClientRect();
+                       const s = document.querySelector('#sheet').getBoundingClientRect();
+                       return { totalBottom: t.bottom, dice: d.right, sheet: s.left, h: innerHeight }; }"""
+        )
+        assert box["totalBottom"] <= box["h"] and box["dice"] <= box["sheet"], box
     turns = 0
     while wait_my_turn_or_end(page):
         play_turn(page)
@@ -105,8 +113,8 @@ def test_every_strike_control_is_its_own_boxes(base_url, new_page, where):
         )
         box = target.get_attribute("data-box")
         v = version(page)
-        target.click()
-        page.click("#confirm-yes")
+        target.click()  # the first tap asks, the second strikes
+        page.locator(f"#sheet button.cell.armed[data-box='{box}']").click()
         wait_past(page, v)
         struck.append(box)
     record = page.request.get(f"{base_url}/api/tables/{table}/record").json()
@@ -133,8 +141,8 @@ def test_keyboard_only_turns(base_url, new_page):
         assert moved != start_box and page.evaluate("document.activeElement.classList.contains('legal')")
         v = version(page)
         page.keyboard.press("Enter")
-        if page.locator("#confirm:not([hidden])").count():
-            assert page.evaluate("document.activeElement.id") == "confirm-yes"  # focus moves to the question
+        if page.locator("#sheet button.cell.armed").count():  # a 0: Enter again on the same box
+            assert page.evaluate("document.activeElement.classList.contains('armed')")
             page.keyboard.press("Enter")
         wait_past(page, v)
         record = page.request.get(f"{base_url}/api/tables/{table}/record").json()
@@ -149,6 +157,8 @@ def test_hints_show_the_best_keeps_and_boxes_and_a_keep_holds_its_dice(base_url,
     act(page, lambda: page.click("#roll"))
     page.click("#hint-toggle")
     page.wait_for_selector("#coach .keeps .choice")
+    assert page.locator("#coach .keeps .choice").count() == 1  # on a phone's glance: the best keep and box
+    page.click("#coach .more")
     assert page.locator("#coach .keeps .choice").count() == 3
     assert "Exact" in page.locator("#coach .estimate").inner_text()
     boxes = page.locator("#coach ol li")
@@ -168,8 +178,8 @@ def test_undo_at_a_pass_and_play_table(base_url, new_page):
     table = start(page, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bram"}])
     act(page, lambda: page.click("#roll"))
     box = score_first_offered(page)
-    page.wait_for_selector("#undo:not([hidden])")
-    act(page, lambda: page.click("#undo"))
+    page.wait_for_selector("#handoff:not([hidden])")  # the device goes to Bram, unless Ann takes it back
+    act(page, lambda: page.click("#handoff-undo"))
     assert page.locator(f"#sheet button.cell.legal[data-box='{box}']").count() == 1  # the same dice, again
     record = page.request.get(f"{base_url}/api/tables/{table}/record").json()
     assert record["turns"] == []
@@ -266,12 +276,15 @@ def test_every_sheet_fits_a_phone_in_every_language(base_url, new_page, lang):
                   .map((b) => b.getBoundingClientRect());
                 const labels = [...document.querySelectorAll('#sheet tbody th')].map((h) => h.getBoundingClientRect());
                 const heads = [...document.querySelectorAll('#sheet thead th')].map((h) => h.getBoundingClientRect());
-                return { right: t.right, minW: Math.min(...cells.map((c) => c.width)),
+                const cut = [...document.querySelectorAll('#sheet tbody th')]
+                  .filter((h) => h.scrollWidth > h.clientWidth + 1).map((h) => h.textContent);
+                return { right: t.right, minW: Math.min(...cells.map((c) => c.width)), cut,
                          minH: Math.min(...cells.map((c) => c.height)),
                          labelsIn: labels.every((l) => l.left >= 0 && l.width > 20),
                          headsIn: heads.every((h) => h.right <= innerWidth + 0.5) }; }"""
         )
         assert sizes["right"] <= 390 and sizes["labelsIn"] and sizes["headsIn"], (preset, lang, sizes)
+        assert sizes["cut"] == [], (preset, lang, sizes["cut"])  # every row label readable, none cut off
         assert sizes["minW"] >= 44 and sizes["minH"] >= 44, (preset, lang, sizes)
 
 
@@ -307,6 +320,15 @@ def test_no_serious_accessibility_violations(base_url, new_page):
     page.goto(f"{base_url}/t/{table}/review")
     page.wait_for_selector("#mistakes li")
     assert violations(page) == []
+    # the replay: back to the start, then the first turn, its rolls and box
+    page.click("#first")
+    page.wait_for_function("document.querySelector('#prev').disabled")
+    assert page.locator("#sheet button.cell.filled").evaluate_all("(cs) => cs.filter((c) => c.textContent).length") == 0
+    page.click("#next")
+    page.wait_for_selector("#turn .rolls-list li")
+    first = page.request.get(f"{base_url}/api/tables/{table}/record").json()["turns"][0]
+    assert page.locator("#turn .rolls-list li").count() == len(first["rolls"])
+    assert page.locator(f"#sheet button.cell.last[data-box='{first['box']}']").count() == 1
     page.goto(f"{base_url}/rules/yammen")
     assert violations(page) == []
 

@@ -258,6 +258,7 @@ class Decision:
     best: Option
     options: int  # how many choices there were
     box: str  # the box the turn ended in (where a mistake shows on the sheet)
+    dice: tuple[int, ...] = ()  # the dice the decision was taken on
 
     @property
     def loss(self) -> float:
@@ -267,6 +268,7 @@ class Decision:
         return {
             "turn": self.turn, "player": self.player, "roll": self.roll, "loss": round(self.loss, 4),
             "chosen": self.chosen.to_dict(), "best": self.best.to_dict(), "options": self.options, "box": self.box,
+            "dice": list(self.dice),
         }  # fmt: skip
 
 
@@ -338,7 +340,7 @@ def review(record: GameRecord | dict[str, Any]) -> Review:
                     state, _ = state.apply(Announce(p, turn.announce))
                     if advice is not None:
                         chosen = _find(advice, "announce", box=turn.announce)
-                        _grade(decisions, advice, chosen, n, p, 1, turn.box)
+                        _grade(decisions, advice, chosen, n, p, 1, turn.box, state.turns[p].dice)
                     continue
                 if i == 0 and turn.announce is not None and last:
                     state, _ = state.apply(Announce(p, turn.announce))
@@ -354,7 +356,7 @@ def review(record: GameRecord | dict[str, Any]) -> Review:
                         chosen = _find(advice, "keep", keep=tuple(sorted(turn.held[i])))
                     else:
                         chosen = None  # a keep the record does not say
-                    _grade(decisions, advice, chosen, n, p, i + 1, turn.box)
+                    _grade(decisions, advice, chosen, n, p, i + 1, turn.box, state.turns[p].dice)
             state, _ = state.apply(Score(p, turn.box, strike=turn.strike, use=turn.use))
         except IllegalAction as exc:  # an illegal record: the replay names its first bad turn and why
             replay(record)
@@ -384,10 +386,19 @@ def _find(
     return None
 
 
-def _grade(out: list[Decision], advice: Advice, chosen: Option | None, n: int, p: int, roll: int, box: str) -> None:
+def _grade(
+    out: list[Decision],
+    advice: Advice,
+    chosen: Option | None,
+    n: int,
+    p: int,
+    roll: int,
+    box: str,
+    dice: tuple[int, ...],
+) -> None:
     if chosen is None or advice.best is None or len(advice.options) < 2:
         return  # no choice to grade
-    out.append(Decision(n, p, roll, chosen, advice.best, len(advice.options), box))
+    out.append(Decision(n, p, roll, chosen, advice.best, len(advice.options), box, tuple(dice)))
 
 
 def _positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-__all__ = ["YambakError", "IllegalAction", "RecordError"]
+import json
+
+__all__ = ["YambakError", "IllegalAction", "RecordError", "shown"]
+
+
+def shown(value: object) -> str:
+    """A value inside an error message as a user typed it (JSON: "x", [1, 2], true), never a Python repr."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 class YambakError(ValueError):

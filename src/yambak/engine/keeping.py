@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations_with_replacement
 
-from .errors import IllegalAction
+from .errors import IllegalAction, shown
 from .record import play_turn
 from .state import GameState, TurnRecord
 
@@ -25,10 +25,11 @@ def typed_turn(
     """The current player's turn ending in `box` with `dice` on roll `roll`."""
     rules = state.rules
     if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= rules.rolls_per_turn:
-        raise IllegalAction("illegal/no-rolls-left", f"the roll number is 1 to {rules.rolls_per_turn}, not {roll!r}")
+        last = rules.rolls_per_turn
+        raise IllegalAction("illegal/no-rolls-left", f"the roll number is 1 to {last}, not {shown(roll)}")
     index = rules.parse_box(box)
     if index is None:
-        raise IllegalAction("illegal/box-unknown", f"there is no box {box!r} on this sheet")
+        raise IllegalAction("illegal/box-unknown", f"there is no box {shown(box)} on this sheet")
     column = rules.columns[index // rules.n_rows]
     # An announce box filled after roll 1 was announced at the table.
     announce = rules.box_id(index) if column.announce and roll > 1 else None
@@ -42,7 +43,7 @@ def scratch_turn(state: GameState, box: str) -> TurnRecord:
     rules = state.rules
     index = rules.parse_box(box)
     if index is None:
-        raise IllegalAction("illegal/box-unknown", f"there is no box {box!r} on this sheet")
+        raise IllegalAction("illegal/box-unknown", f"there is no box {shown(box)} on this sheet")
     column = rules.columns[index // rules.n_rows]
     roll = column.rolls or 1
     for dice in combinations_with_replacement(range(1, 7), rules.rolled_dice):

@@ -15,7 +15,7 @@ from typing import Any
 from ..rules import RulesetError, load_ruleset
 from .actions import Announce, Hold, Roll, Score
 from .dice import DiceSource, ManualDice
-from .errors import IllegalAction, RecordError
+from .errors import IllegalAction, RecordError, shown
 from .scoresheet import tied_groups
 from .state import GameState, Rolloffs, TurnRecord, new_game
 
@@ -47,10 +47,10 @@ class GameRecord:
         if not isinstance(data, Mapping):
             raise _bad("a game record is a JSON object")
         if data.get("format") != FORMAT:
-            raise _bad(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+            raise _bad(f"format must be {shown(FORMAT)}, not {shown(data.get('format'))}")
         unknown = set(data) - _KEYS
         if unknown:
-            raise _bad(f"unknown key {sorted(unknown)[0]!r}")
+            raise _bad(f"unknown key {shown(sorted(unknown)[0])}")
         players = data.get("players")
         if not isinstance(players, list) or not players or not all(isinstance(n, str) and n for n in players):
             raise _bad("players must be a non-empty list of names")
@@ -127,7 +127,7 @@ def parse_turn(raw: Any, n: int) -> TurnRecord:
         raise _bad("a turn is a JSON object", n)
     unknown = set(raw) - _TURN_KEYS
     if unknown:
-        raise _bad(f"unknown key {sorted(unknown)[0]!r} in a turn", n)
+        raise _bad(f"unknown key {shown(sorted(unknown)[0])} in a turn", n)
     player = raw.get("player", -1)  # -1: not given (the seat to act)
     if not isinstance(player, int) or isinstance(player, bool) or ("player" in raw and player < 0):
         raise _bad("player must be a seat number (0 for the first seat)", n)
@@ -136,7 +136,7 @@ def parse_turn(raw: Any, n: int) -> TurnRecord:
         raise _bad("rolls must be a non-empty list of rolls", n)
     for roll in rolls:
         if not _dice_list(roll):
-            raise RecordError("illegal/bad-dice", f"a roll is a list of dice values, not {roll!r}", n)
+            raise RecordError("illegal/bad-dice", f"a roll is a list of dice values, not {shown(roll)}", n)
     box = raw.get("box")
     if not isinstance(box, str):
         raise _bad('box must be a box id such as "free.chance"', n)
@@ -185,7 +185,7 @@ def _parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
             entries = []
             for seat, dice in round_.items():
                 if not str(seat).isdigit() or int(seat) >= n_players:
-                    raise _bad(f"rolloffs.{target}: no seat {seat!r}")
+                    raise _bad(f"rolloffs.{target}: no seat {shown(seat)}")
                 if not _dice_list(dice) or len(dice) != 5 or not all(1 <= d <= 6 for d in dice):
                     raise _bad(f"rolloffs.{target}: a roll-off is five dice, each 1 to 6")
                 entries.append((int(seat), tuple(dice)))
@@ -321,7 +321,7 @@ def _check_rolloffs(state: GameState, record: GameRecord) -> None:
     results["total"] = state.totals()
     for target, rounds in record.rolloffs:
         if target not in results:
-            raise _bad(f'rolloffs: {target!r} is not a column id or "total"')
+            raise _bad(f'rolloffs: {shown(target)} is not a column id or "total"')
         tied = tied_groups(results[target])
         for k, round_ in enumerate(rounds, start=1):
             # each round is rolled by exactly the seats still tied after the rounds before it

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import IllegalAction, RecordError
+from .errors import IllegalAction, RecordError, shown
 from .record import GameRecord, parse_turn, play_turn, replay
 from .state import GameState, TurnRecord
 
@@ -35,7 +35,7 @@ class Revision:
 def undo(record: GameRecord, count: int = 1) -> GameRecord:
     """The record without its last `count` turns (and without any turn in progress)."""
     if not isinstance(count, int) or count < 1 or count > len(record.turns):
-        raise RecordError("record/invalid", f"can undo 1 to {len(record.turns)} entries, not {count!r}")
+        raise RecordError("record/invalid", f"can undo 1 to {len(record.turns)} entries, not {shown(count)}")
     return replace(record, turns=record.turns[:-count], pending=())
 
 
@@ -46,7 +46,7 @@ def revise(record: GameRecord, turn_number: int, turn: TurnRecord | Mapping[str,
     nothing changes); later turns that become illegal are reported, not raised.
     """
     if not isinstance(turn_number, int) or not 1 <= turn_number <= len(record.turns):
-        raise RecordError("record/invalid", f"there is no entry {turn_number!r} to correct")
+        raise RecordError("record/invalid", f"there is no entry {shown(turn_number)} to correct")
     old = record.turns[turn_number - 1]
     new = turn if isinstance(turn, TurnRecord) else parse_turn(dict(turn), turn_number)
     new = replace(new, player=old.player if new.player == -1 else new.player)

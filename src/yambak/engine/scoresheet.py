@@ -54,6 +54,7 @@ class ColumnScore:
     minimax: int | None  # yamb: (max - min) x ones once all three are filled
     total: int
     bonus_to_go: int | None = None  # upper points still missing for the bonus (0: reached; None: no bonus)
+    folded: frozenset[str] = frozenset()  # rows whose written value counts through the minimax line instead
 
     def to_dict(self, with_minimax: bool) -> dict[str, object]:
         out: dict[str, object] = {"boxes": dict(self.boxes), "upper": self.upper, "bonus": self.bonus}
@@ -70,6 +71,7 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
         base = ci * n_rows
         scores = [sheet.entry_score(base + r) for r in range(n_rows)]
         minimax: int | None = None
+        folded: set[str] = set()
         for rel in rules.relations:
             hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
             if rel.kind == "max_gt_min":
@@ -83,6 +85,7 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
                 # min and max keep their written sums on the sheet but score nothing themselves
                 scores[hi] = 0 if scores[hi] is not None else None
                 scores[lo] = 0 if scores[lo] is not None else None
+                folded.update((rel.high, rel.low))
         upper = sum(s for r, s in zip(rules.rows, scores, strict=False) if r.is_upper and s is not None)
         lower = sum(s for r, s in zip(rules.rows, scores, strict=False) if not r.is_upper and s is not None)
         ub = rules.upper_bonus
@@ -90,7 +93,7 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
         total = upper + bonus + lower + (minimax or 0)
         boxes = {r.id: s for r, s in zip(rules.rows, scores, strict=True)}
         to_go = max(0, ub.threshold - upper) if ub is not None else None
-        out.append(ColumnScore(column.id, boxes, upper, bonus, minimax, total, to_go))
+        out.append(ColumnScore(column.id, boxes, upper, bonus, minimax, total, to_go, frozenset(folded)))
     return out
 
 

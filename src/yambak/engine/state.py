@@ -18,7 +18,7 @@ from ..rules import Ruleset
 from ..rules.scoring import row_score
 from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
 from .dice import DiceSource, RollContext, SeededDice
-from .errors import IllegalAction, RecordError
+from .errors import IllegalAction, RecordError, shown
 from .outlook import BoxOutlook, EntryBound, Outlook
 from .scoresheet import ColumnScore, Sheet, column_scores, column_winners, grand_total, match_points, tied_groups
 
@@ -369,7 +369,7 @@ class GameState:
     def _turn_refusal(self, p: int) -> IllegalAction | None:
         """Why seat p may not act at all now (the first checks of `apply`), or None."""
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.players):
-            raise _illegal("no-such-seat", f"there is no seat {p!r} at this table")
+            raise _illegal("no-such-seat", f"there is no seat {shown(p)} at this table")
         if self.finished:
             return _illegal("game-over", "the game is over")
         if self.sheets[p].full:
@@ -472,7 +472,7 @@ class GameState:
         if not isinstance(action, (Roll, Hold, Release, Announce, Withdraw, Score, Undo)):
             raise _illegal("unknown-action", f"not an action: {type(action).__name__}")
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(self.players):
-            raise _illegal("no-such-seat", f"there is no seat {player!r} at this table")
+            raise _illegal("no-such-seat", f"there is no seat {shown(player)} at this table")
         if isinstance(action, Undo):
             return self._undo(player)
         if self.finished:
@@ -551,7 +551,7 @@ class GameState:
                 or len(dice) != n_dice
                 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
             ):
-                raise _illegal("bad-dice", f"a roll is {n_dice} dice, each 1 to 6, not {dice!r}")
+                raise _illegal("bad-dice", f"a roll is {n_dice} dice, each 1 to 6, not {shown(dice)}")
             if any(dice[i] != turn.dice[i] for i in held):
                 raise _illegal("held-changed", "a held die cannot change its value")
             new = tuple(dice)
@@ -608,7 +608,7 @@ class GameState:
     def _parse_box(self, text: Any) -> int:
         box = self.rules.parse_box(text)
         if box is None:
-            raise _illegal("box-unknown", f"there is no box {text!r} on this sheet")
+            raise _illegal("box-unknown", f"there is no box {shown(text)} on this sheet")
         return box
 
     def _column(self, box: int) -> Any:
@@ -767,7 +767,7 @@ class GameState:
             )
             if len(turn.dice) == rules.dice or not ok or not (Counter(use) <= Counter(turn.dice)):
                 what = "five of the six dice rolled" if len(turn.dice) > rules.dice else "only for six dice"
-                raise _illegal("use", f"use names {what}, not {use!r}")
+                raise _illegal("use", f"use names {what}, not {shown(use)}")
             fives = [tuple(sorted(use))]
         allowed = [f for f in fives if box in self._legal_for(p, f)]
         if not allowed:

@@ -67,6 +67,11 @@ COLUMN_LABELS = {
     "hand": "Hand",
 }
 
+# Rulesets whose players name a row their own way (RULES.md section 10), by family.
+FAMILIES = {"yamb": "yamb", "yamb-6": "yamb", "yatzy": "yatzy", "yams": "yams"}
+FAMILY_ROWS = {"yamb": {"yam": "Yamb"}, "yatzy": {"yam": "Yatzy"}, "yams": {"yam": "Yams"}}
+FAMILY_SHORT = FAMILY_ROWS
+
 # Short forms for narrow sheets (a phone with six columns); the full name shows on focus or long-press.
 ROW_SHORT = {
     "ones": "Ones",
@@ -147,6 +152,23 @@ OPTION_VALUES = {
 }
 
 
+# The lobby's cards: what each game is, in plain words (context "lobby").
+LOBBY_BLURBS = {
+    "yams": "The classic: 13 boxes, three rolls a turn, 35 bonus at 63 and 100 more for every extra yams.",
+    "yatzy": "The Scandinavian classic: 15 boxes with one and two pairs, 50 bonus at 63.",
+    "yams-fr": "Four columns to fill from the top, from the bottom, freely, and in a single roll.",
+    "yams-de": "Four columns, one of them announced before you roll on; min stays below max.",
+    "yammen": "The Belgian sheet: six columns, and points for every column you win.",
+    "yamb": "The Balkan sheet: four columns, announcements, and (max − min) × ones.",
+    "yamb-6": "Yamb with six columns: from both ends and from the middle.",
+}
+
+
+def lobby_blurb(preset: str, lang: str) -> str:
+    text = LOBBY_BLURBS.get(preset)
+    return translations(lang).pgettext("lobby", text) if text else ""
+
+
 def option_value_label(value: object, lang: str) -> str:
     """An option value as players read it: a column's name, a described choice, or the value itself."""
     text = str(value)
@@ -215,12 +237,18 @@ def pick_language(query: str | None, cookie: str | None, accept: str | None) -> 
     return DEFAULT
 
 
-def labels(lang: str) -> dict[str, dict[str, str]]:
+def labels(lang: str, rules_id: str | None = None) -> dict[str, dict[str, str]]:
+    """Row and column names (and their short forms) in the language; a ruleset family may name a
+    row its own way (RULES.md section 10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb)."""
     tr = translations(lang)
+    rows = {**ROW_LABELS, **FAMILY_ROWS.get(FAMILIES.get(rules_id or "", ""), {})}
     return {
-        "rows": {k: tr.pgettext("row", v) for k, v in ROW_LABELS.items()},
+        "rows": {k: tr.pgettext("row", v) for k, v in rows.items()},
         "columns": {k: tr.pgettext("column", v) for k, v in COLUMN_LABELS.items()},
-        "rows_short": {k: tr.pgettext("row-short", v) for k, v in ROW_SHORT.items()},
+        "rows_short": {
+            k: tr.pgettext("row-short", v)
+            for k, v in {**ROW_SHORT, **FAMILY_SHORT.get(FAMILIES.get(rules_id or "", ""), {})}.items()
+        },
         "columns_short": {k: tr.pgettext("column-short", v) for k, v in COLUMN_SHORT.items()},
     }
 
@@ -270,6 +298,26 @@ ERROR_MESSAGES = {
     "seat/taken": "That seat is not open.",
     "rate/limited": "Too many requests: wait a moment and try again.",
     "server/full": "The server is full: try again later.",
+    "server/error": "Something went wrong on the server: try again.",
+    "server/store": "The move could not be saved: the table is being reloaded.",
+    "server/busy": "The server is busy: try again.",
+    "auth/not-your-seat": "That seat is not yours on this device.",
+    "auth/not-seated": "Only the players at this table can do that.",
+    "auth/origin": "This page may not play at this table.",
+    "stale/version": "The table moved on while you chose: look again and retry.",
+    "stale/store": "The sheet changed on another device: look again and retry.",
+    "protocol/too-large": "That message is too large.",
+    "protocol/bad-json": "That message could not be read.",
+    "protocol/unknown-type": "That message is not understood.",
+    "protocol/malformed": "That message is not understood.",
+    "protocol/hello-first": "Still connecting: try again in a moment.",
+    "table/unknown": "There is no such table.",
+    "table/broken": "This table's game cannot be loaded.",
+    "table/not-finished": "The game is not over yet.",
+    "table/no-undo": "This table does not allow taking back an entry.",
+    "table/no-hints": "Hints are off at this table.",
+    "advice/unavailable": "No advice for this position.",
+    "record/after-game": "The record of a duplicate table is ready when the game is over.",
 }
 # A refused name (yambak.names: blank, invisible or too long).
 NAME_ERROR = "Type a name of 1 to 24 characters."

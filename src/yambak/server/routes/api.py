@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..deps import AppSettings, Manager, Tokens, add_tokens, check_rate
+from ..replays import frame
 from ..tables.manager import LiveTable, TableError, TableManager, hash_token, record_of
 from ..tables.view import table_view
 
@@ -115,6 +116,15 @@ async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, 
 async def review(table_id: str, manager: Manager) -> dict[str, Any]:
     table = manager.get(table_id)
     return await manager.review(table)
+
+
+@router.get("/tables/{table_id}/frames/{n}")
+def replay_frame(table_id: str, n: int, manager: Manager) -> dict[str, Any]:
+    """A finished game as it stood after turn n, for the replay viewer."""
+    table = manager.get(table_id)
+    if not table.state.finished:
+        raise TableError("table/not-finished", "the replay is ready when the game is over", 409)
+    return frame(record_of(table.state), n, table.state.simultaneous)
 
 
 @router.get("/tables/{table_id}/record")

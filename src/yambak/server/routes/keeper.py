@@ -133,7 +133,13 @@ def sheet_page(request: Request, sheet_id: str, lang: Lang) -> HTMLResponse:
     except KeeperError:
         return _render(request, "missing.html", lang, status=404)
     view = keeper_view(sheet)
-    boot = {"sheet": sheet.id, "view": view, "labels": labels(lang), "strings": js_strings(lang), "lang": lang}
+    boot = {
+        "sheet": sheet.id,
+        "view": view,
+        "labels": labels(lang, view["rules"]["preset"]),
+        "strings": js_strings(lang),
+        "lang": lang,
+    }
     return _render(
         request,
         "keeper.html",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import tomllib
 from typing import Any
@@ -21,6 +22,7 @@ from ...web.i18n import (
     error_texts,
     js_strings,
     labels,
+    lobby_blurb,
     ruleset_description,
     ruleset_name,
     translations,
@@ -35,21 +37,34 @@ from .api import record_response, start_rematch
 router = APIRouter()
 templates = Jinja2Templates(directory=str(TEMPLATES))
 FORM_SEATS = 8
-LOBBY_ORDER = ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"]  # the best known first
+# The games best known where each language is spoken, first in the lobby.
+LOBBY_ORDER = {
+    "en": ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"],
+    "nl": ["yammen", "yams", "yatzy", "yams-fr", "yams-de", "yamb", "yamb-6"],
+    "fr": ["yams-fr", "yams", "yatzy", "yammen", "yams-de", "yamb", "yamb-6"],
+    "de": ["yams-de", "yams", "yatzy", "yams-fr", "yammen", "yamb", "yamb-6"],
+    "sv": ["yatzy", "yams", "yamb", "yamb-6", "yams-fr", "yams-de", "yammen"],
+    "hr": ["yamb", "yamb-6", "yams", "yatzy", "yams-fr", "yams-de", "yammen"],
+    "es": ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"],
+    "it": ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"],
+}
 MAX_RULES_BYTES = 12000
 
 
 def _presets(lang: str) -> list[dict[str, Any]]:
-    """The shipped presets as the forms show them: names, descriptions and options, in the page's language."""
+    """The shipped presets as the forms show them: names, descriptions and options, in the page's language,
+    the games best known where the language is spoken first."""
     out = []
     ids = preset_ids()
-    for pid in [p for p in LOBBY_ORDER if p in ids] + [p for p in ids if p not in LOBBY_ORDER]:
+    order = LOBBY_ORDER.get(lang, LOBBY_ORDER["en"])
+    for pid in [p for p in order if p in ids] + [p for p in ids if p not in order]:
         data = preset_data(pid)
         out.append(
             {
                 "id": pid,
                 "name": ruleset_name(pid, data.get("name", pid), lang),
                 "description": ruleset_description(pid, data.get("description", ""), lang),
+                "blurb": lobby_blurb(pid, lang),
                 "schema": option_schema(pid, lang),
             }
         )
@@ -110,8 +125,12 @@ def lobby(request: Request, manager: Manager, lang: Lang) -> HTMLResponse:
     return _lobby(request, manager, lang)
 
 
-def _lobby(request: Request, manager: Any, lang: str, status: int = 200, error: str | None = None) -> HTMLResponse:
+def _lobby(
+    request: Request, manager: Any, lang: str, status: int = 200, error: str | None = None, submitted: Any = None
+) -> HTMLResponse:
+    """The lobby; after a refused form, the form again as it was sent, open, the reason beside it."""
     boot = {"strings": js_strings(lang), "labels": labels(lang)}
+    form = {k: str(v) for k, v in submitted.multi_items() if isinstance(v, str)} if submitted is not None else {}
     return _render(
         request,
         "lobby.html",
@@ -119,9 +138,10 @@ def _lobby(request: Request, manager: Any, lang: str, status: int = 200, error: 
         status=status,
         tables=_listed(manager, lang),
         presets=_presets(lang),
-        chosen="yams",
+        chosen=form.get("preset") or "yams",
         form_seats=FORM_SEATS,
         error=error,
+        form=form,
         boot=boot_json(boot),
     )
 
@@ -160,7 +180,7 @@ async def create_from_form(
             custom,
         )
     except RequestError as exc:
-        return _lobby(request, manager, lang, exc.status, error_message(exc.code, lang) or exc.message)
+        return _lobby(request, manager, lang, exc.status, error_message(exc.code, lang) or exc.message, form)
     manager.schedule_bots(table)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
@@ -176,7 +196,7 @@ def _table_page(
         "table": table.id,
         "seats": sorted(seats),
         "view": view,
-        "labels": labels(lang),
+        "labels": labels(lang, view["rules"]["preset"]),
         "strings": js_strings(lang),
         "errors": error_texts(lang),
     }
@@ -191,6 +211,7 @@ def _table_page(
         rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
         boot=boot_json(boot),
         open_seats=view["open_seats"],
+        host=next((s.name for s in table.seats if s.kind == "human"), table.name),
         error=error,
     )
 
@@ -265,7 +286,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         "seats": sorted(seats),
         "view": view,
         "review": await manager.review(table),
-        "labels": labels(lang),
+        "labels": labels(lang, view["rules"]["preset"]),
         "strings": js_strings(lang),
     }
     return _render(
@@ -293,7 +314,19 @@ def how_to_play(request: Request, preset: str, lang: Lang) -> HTMLResponse:
         rules=rules,
         title=ruleset_name(preset, rules.name, lang),
         description=ruleset_description(preset, data.get("description", ""), lang),
-        page=howto(rules, lang, labels(lang)),
+        page=howto(rules, lang, labels(lang, preset)),
         schema=option_schema(preset, lang),
-        boot=boot_json({"strings": {}, "labels": labels(lang)}),
+        boot=boot_json({"strings": {}, "labels": labels(lang, preset)}),
     )
+
+
+@router.get("/t/{table_id}/qr.svg")
+def invite_qr(request: Request, table_id: str, manager: Manager) -> Response:
+    """The invite link as a QR code, for a friend across the table."""
+    import segno
+
+    table = manager.get(table_id)
+    url = str(request.base_url).rstrip("/") + f"/t/{table.id}"
+    buf = io.BytesIO()
+    segno.make(url, error="m").save(buf, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, title="yambak")
+    return Response(buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})

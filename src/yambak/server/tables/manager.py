@@ -115,7 +115,7 @@ class LiveTable:
             "name": self.name,
             "rules": self.state.rules.id,
             "rules_name": self.state.rules.name,
-            "players": [s.name for s in self.seats],
+            "players": [s.name for s in self.seats if s.kind != "open"],
             "open_seats": sum(s.kind == "open" for s in self.seats),
             "duplicate": self.state.simultaneous,
             "finished": self.state.finished,

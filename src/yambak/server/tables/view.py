@@ -68,10 +68,12 @@ def _box(b: Any) -> dict[str, Any]:
 
 
 def sheet_columns(state: GameState, p: int, hidden: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
-    """A player's sheet by column: each box's score (and written value where a relation changed it),
-    the upper sum, bonus, points still missing for it, total, and Yamb's minimax line."""
+    """A player's sheet by column: each box's score (and written value where a relation changed it;
+    `folded` where it counts through Yamb's minimax line; `struck` where it was struck for 0), the upper
+    sum, bonus, points still missing for it, total, and the minimax line."""
     rules = state.rules
     written = state.sheets[p].written
+    struck = {t.box for t in state.history if t.player == p and t.strike}
     columns: dict[str, Any] = {}
     for ci, c in enumerate(state.column_scores(p)):
         boxes: dict[str, Any] = {}
@@ -83,6 +85,10 @@ def sheet_columns(state: GameState, p: int, hidden: frozenset[str] | set[str] = 
             cell: dict[str, Any] = {"score": c.boxes[row.id]}
             if written[box] is not None and written[box] != c.boxes[row.id]:
                 cell["written"] = written[box]  # RULES.md section 4: shown struck through beside the score
+                if row.id in c.folded:
+                    cell["folded"] = True
+            if rules.box_id(box) in struck:
+                cell["struck"] = True
             boxes[row.id] = cell
         shown = not hidden
         columns[c.id] = {
@@ -142,6 +148,9 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         "players": players,
         "rematch": table.rematch,
         "open_seats": [s.seat for s in table.seats if s.kind == "open"],
+        # seats with a device connected to this server, as of this view (a friend who closed the tab
+        # shows as away from the next move on)
+        "online": sorted({s for c in table.conns if c.joined for s in c.seats}),
         "settings": table.settings.to_dict(),
         "clocks": table.clocks(),
         "can_undo": [p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],

@@ -74,4 +74,14 @@ if (select) {
   const first = document.querySelector("#create input[name=seat0_name]");
   if (first && memory.name) first.value = memory.name;
 }
+const addSeat = $("add-seat");
+if (addSeat) addSeat.onclick = () => {
+  const next = document.querySelector("#create .seat-row[hidden]");
+  if (!next) return;
+  next.hidden = false;
+  next.querySelector("select").value = "human";
+  next.querySelector("input").focus();
+  if (!document.querySelector("#create .seat-row[hidden]")) addSeat.hidden = true;
+};
+if (document.querySelector("#form-error")) document.querySelector("#form-error").scrollIntoView({ block: "center" });
 wireSettings();

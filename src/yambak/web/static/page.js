@@ -82,6 +82,7 @@ export function toast(text, ms = 3200) {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.hidden = true; }, ms);
 }
+export function clearToast() { const t = $("toast"); if (t) t.hidden = true; clearTimeout(toastTimer); }
 
 // The player's name and last choices, remembered on this device.
 const MEMORY = "yambak.lobby";

@@ -1,6 +1,6 @@
 // The review of a finished game: each player's decisions that had a choice, what they lost
 // against the best, the biggest mistakes marked on the final sheet. All computed by the server's coach.
-import { boot, T, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, wireSettings } from "./page.js";
+import { boot, T, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, wireSettings } from "./page.js";
 import { miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
@@ -9,7 +9,7 @@ const nCols = view.rules.columns.length;
 const boxLabel = (box) => pageBoxLabel(box, nCols);
 let seat = boot.seats.length ? boot.seats[0] : 0;
 const unit = review.measure === "match_points" ? T("match points") : T("points");
-const sheet = new Sheet($("sheet"), { onActivate: () => {} });
+const sheet = new Sheet($("sheet"), { onActivate: (info) => { if (info && info.action) go(info.action.turn); } });
 
 function choiceText(o) {
   if (o.kind === "keep") return o.keep.length ? T("keep {dice}", { dice: o.keep.join(" ") }) : T("reroll all");
@@ -19,14 +19,18 @@ function choiceText(o) {
 
 function decisionItem(d, top) {
   const li = el("li", { class: top ? "top" : "" });
-  li.append(el("span", {}, T("Turn {n}, after roll {roll}", { n: Math.ceil(d.turn / view.players.length), roll: d.roll })));
+  const jump = el("button", { type: "button", class: "link jump" }, T("Show this turn"));
+  jump.onclick = () => { go(d.turn); $("turn").scrollIntoView({ block: "nearest" }); };
+  const head = el("span", {}, `${T("Turn {n}, after roll {roll}", { n: Math.ceil(d.turn / view.players.length), roll: d.roll })} `);
+  if (d.dice && d.dice.length) head.append(miniDice(d.dice));
+  li.append(head);
   const chosen = el("span", {}, `${T("Played")}: `);
   if (d.chosen.kind === "keep" && d.chosen.keep.length) chosen.append(miniDice(d.chosen.keep), " ");
   chosen.append(choiceText(d.chosen));
   const best = el("span", {}, `${T("Best")}: `);
   if (d.best.kind === "keep" && d.best.keep.length) best.append(miniDice(d.best.keep), " ");
   best.append(choiceText(d.best));
-  li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? `−${d.loss.toFixed(2)} ${unit}` : T("best choice")));
+  li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? `−${d.loss.toFixed(2)} ${unit}` : T("best choice")), jump);
   return li;
 }
 
@@ -49,10 +53,59 @@ function render() {
   }
   $("review-summary").replaceChildren(...parts);
   $("mistakes").replaceChildren(...(r.mistakes.length ? r.mistakes.map((d) => decisionItem(d, true)) : [el("li", {}, T("No mistakes: every decision was the best."))]));
-  $("decisions").replaceChildren(...r.decisions.map((d) => decisionItem(d, false)));
+  const lost = r.decisions.filter((d) => d.loss > 1e-9);
+  const right = r.decisions.length - lost.length;
+  $("decisions").replaceChildren(
+    ...(right ? [el("li", { class: "muted" }, T("{n} decisions were the best choice.", { n: right }))] : []),
+    ...lost.map((d) => decisionItem(d, false)),
+  );
+  drawSheet();
+}
+
+// --- the replay: the game after turn n, from the server; the coach's word on that turn ---------
+let n = view.players.reduce((a, p) => a + p.turns_done, 0);
+let total = n;
+let shown = null;
+
+async function go(to, follow = true) {
+  n = Math.max(0, Math.min(total, to));
+  const r = await fetch(`/api/tables/${boot.table}/frames/${n}`);
+  if (!r.ok) return;
+  shown = await r.json();
+  total = shown.turns;
+  if (follow && shown.turn && shown.turn.player !== seat && view.players.length > 1) seat = shown.turn.player;
+  render(); drawTurn();
+}
+
+function drawTurn() {
+  const box = $("turn");
+  setText($("where"), n ? T("Turn {n} of {total}", { n, total }) : T("Before the first turn"));
+  $("first").disabled = $("prev").disabled = n === 0;
+  $("next").disabled = $("last").disabled = n >= total;
+  if (!shown || !shown.turn) { box.replaceChildren(el("p", { class: "muted" }, T("Step through the game turn by turn."))); return; }
+  const t = shown.turn;
+  const parts = [el("h2", {}, `${view.players[t.player].name}: ${t.strike ? T("struck {box}", { box: boxLabel(t.box) }) : T("{box} for {points}", { box: boxLabel(t.box), points: t.written })}`)];
+  const rolls = el("ol", { class: "rolls-list" });
+  t.rolls.forEach((dice, i) => {
+    const li = el("li", {}, `${T("Roll {n}", { n: i + 1 })}: `);
+    li.append(miniDice(dice));
+    if (t.held && i < t.held.length) { li.append(` ${T("kept")} `); li.append(t.held[i].length ? miniDice(t.held[i]) : el("span", {}, "–")); }
+    rolls.append(li);
+  });
+  parts.push(rolls);
+  const notes = review.players[t.player].decisions.filter((d) => d.turn === n);
+  for (const d of notes) parts.push(el("p", { class: d.loss > 1e-9 ? "loss-note" : "muted" }, d.loss > 1e-9
+    ? `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best")}: ${choiceText(d.best)} (−${d.loss.toFixed(2)} ${unit})`
+    : `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best choice")}`));
+  box.replaceChildren(...parts);
+}
+
+function drawSheet() {
+  const r = review.players[seat];
   const marks = new Set(r.mistakes.map((d) => d.box));
   const perPlayer = false;
-  const p = view.players[seat];
+  const p = shown ? { ...view.players[seat], ...shown.players[seat] } : view.players[seat];
+  const current = shown && shown.turn ? shown.turn.box : null;
   const columns = view.rules.columns.map((c) => ({ key: c.id, short: nCols > 1 ? colShort(c.id) : p.name, full: nCols > 1 ? colLabel(c.id) : p.name }));
   sheet.render({
     label: T("Sheet of {name}", { name: p.name }),
@@ -63,10 +116,24 @@ function render() {
       const box = `${colKey}.${rowKey}`;
       const cell = col.boxes[rowKey];
       const mistake = marks.has(box);
-      return { text: cell.score == null ? "" : String(cell.score), cls: `filled${mistake ? " mistake" : ""}`, disabled: true,
-        label: `${boxLabel(box)}: ${cell.score}${mistake ? ` (${T("a mistake")})` : ""}`, box };
+      const now = current === box && shown.turn.player === seat;
+      const turnOf = r.mistakes.find((d) => d.box === box);
+      return { text: cell.score == null ? "" : cell.struck ? "×" : String(cell.score),
+        cls: `filled${mistake ? " mistake" : ""}${now ? " last" : ""}`,
+        label: `${boxLabel(box)}: ${cell.score ?? "–"}${mistake ? ` (${T("a mistake")})` : ""}`, box,
+        action: turnOf ? { turn: turnOf.turn } : null, disabled: !turnOf };
     },
   });
 }
+
+for (const [id, step] of [["first", () => 0], ["prev", () => n - 1], ["next", () => n + 1], ["last", () => total]]) {
+  $(id).onclick = () => go(step());
+}
+document.addEventListener("keydown", (e) => {
+  if (e.target.matches("input, select, textarea")) return;
+  if (e.key === "ArrowLeft" && !e.target.closest("#sheet")) { go(n - 1); e.preventDefault(); }
+  if (e.key === "ArrowRight" && !e.target.closest("#sheet")) { go(n + 1); e.preventDefault(); }
+});
 wireSettings();
 render();
+go(total, false);

@@ -11,8 +11,8 @@ import { T, el, rowLabel, rowShort, setAttr, setText } from "./page.js";
 //   cell(colKey, rowKey) -> { text, sub, cls, label, disabled, box, data }   (box: what a click means)
 // }
 export class Sheet {
-  constructor(host, { onActivate }) {
-    this.host = host; this.onActivate = onActivate;
+  constructor(host, { onActivate, onHeader = () => {} }) {
+    this.host = host; this.onActivate = onActivate; this.onHeader = onHeader;
     this.shape = ""; this.table = null; this.cells = new Map(); this.grid = [];
     this.focusKey = null;
   }
@@ -49,6 +49,8 @@ export class Sheet {
       const th = el("th", { scope: "col", tabindex: "0" });
       th.append(el("span", { class: "abbr", "aria-hidden": "true" }), el("span", { class: "wide", "aria-hidden": "true" }),
         el("span", { class: "full", "aria-hidden": "true" }));
+      // a short header says its full name on a tap (phones have no hover)
+      th.addEventListener("click", () => { const full = th.getAttribute("aria-label"); if (full && th.firstChild.textContent !== full) this.onHeader(full); });
       head.append(th); return th;
     });
     const thead = el("thead"); thead.append(head);
@@ -149,12 +151,12 @@ export function sheetRows(view, perPlayer) {
   rules.rows.forEach((r) => {
     rows.push({ key: r.id, label: rowLabel(r.id), short: rowShort(r.id) });
     if (r.upper && r.id === upperRows[upperRows.length - 1].id) {
-      rows.push({ key: "#upper", label: T("Upper"), sum: true });
-      if (rules.upper_bonus) rows.push({ key: "#bonus", label: T("Bonus"), sum: true });
+      rows.push({ key: "#upper", label: T("Upper section"), short: "Σ 1–6", sum: true });
+      if (rules.upper_bonus) rows.push({ key: "#bonus", label: T("Bonus"), short: T("Bonus"), sum: true });
     }
   });
-  if (rules.minimax) rows.push({ key: "#minimax", label: T("(Max − Min) × Ones"), short: T("Minimax"), sum: true });
-  if (view.players.some((p) => p.extra_bonus != null) && perPlayer) rows.push({ key: "#extra", label: T("Yams bonus"), sum: true });
+  if (rules.minimax) rows.push({ key: "#minimax", label: T("(Max − Min) × Ones"), short: "(M−m)×1", sum: true });
+  if (view.players.some((p) => p.extra_bonus != null) && perPlayer) rows.push({ key: "#extra", label: T("Yams bonus"), short: "+100", sum: true });
   rows.push({ key: "#total", label: T("Total"), sum: true, cls: "total" });
   return rows;
 }
@@ -179,3 +181,7 @@ export function sumCell(view, rowKey, p, col, perPlayer) {
   return { text: col.total == null ? "▒" : String(col.total) };
 }
 
+// "↓ Down · ↑ Up · …": the short headers spelled out, for a line under the sheet (empty where none is short).
+export function legend(columns) {
+  return columns.filter((c) => c.short !== c.full).map((c) => `${c.short} ${c.full}`).join(" · ");
+}

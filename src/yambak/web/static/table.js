@@ -1,33 +1,39 @@
 // The table page: one WebSocket, the view and events the server sends, nothing computed here but
 // layout. What a box would score, why it cannot be filled, what an entry would do: the engine's
 // outlook, as the server sends it. Strings come translated (boot.strings); names via textContent.
-import { boot, T, rowLabel, colLabel, rowShort, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr,
-  settings, wireSettings, say, toast } from "./page.js";
+import { boot, T, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr,
+  settings, saveSetting, wireSettings, say, toast, clearToast, remembered } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
-import { Sheet, sheetRows, sumCell } from "./sheet.js";
+import { Sheet, sheetRows, sumCell, legend } from "./sheet.js";
 
 let view = boot.view;
 let mine = boot.seats;
 let version = view.v;
 let ws = null, retry = 500, closedForGood = false, connected = false;
-let tab = null, lastActor = null;
+let tab = null, lastActor = null, handedTo = null;
 let strikeMode = false;
-let pending = null;            // { ref, at }: an action on its way; further clicks wait
+let pending = null;            // { ref, at }: an action on its way; further taps wait
 let nextRef = 1;
-let advice = null, adviceKey = null, adviceLoading = false;
-let confirmAction = null;
+let rollLockUntil = 0;         // a second tap on Roll right after a roll is a slip, not a roll
+let armed = null;              // { box, strike, until }: a 0 or a strike waiting for its second tap
+let advice = null, adviceKey = null, adviceLoading = false, coachOpen = false;
 let receivedAt = Date.now();
+let lastEvent = null;
+let wasFinished = view.finished;
 const reason = (code) => (boot.errors && boot.errors[code]) || T("Not available now.");
 const nCols = () => view.rules.columns.length;
 const boxLabel = (box) => pageBoxLabel(box, nCols());
 const onePerPlayer = () => nCols() === 1 && view.players.length <= 6;  // players side by side
+const localSeats = () => mine.filter((s) => view.players[s] && view.players[s].kind === "human");
 
 const tray = new DiceTray($("dice"), {
-  heldText: T("held"),
   labels: (i, value, held) => value ? `${T("Die {n}: {value}", { n: i + 1, value })}, ${held ? T("held") : T("not held")}` : T("Die {n}", { n: i + 1 }),
   onToggle: (i) => toggle(i),
 });
-const sheet = new Sheet($("sheet"), { onActivate: (info, button) => activate(info, button) });
+const sheet = new Sheet($("sheet"), {
+  onActivate: (info, button) => activate(info, button),
+  onHeader: (full) => toast(full),
+});
 
 // --- the socket ------------------------------------------------------------------------------
 function connect() {
@@ -49,19 +55,27 @@ function receive(msg) {
   switch (msg.type) {
     case "welcome": mine = msg.seats; connected = true; break;
     case "event":
-      view = msg.view; version = msg.v; settle(); tell(msg.event); render(msg.event); break;
+      view = msg.view; version = msg.v; settle(msg.event); tell(msg.event); render(msg.event); break;
     case "events":
       view = msg.view; version = msg.v; settle();
       if (msg.events.length === 1) tell(msg.events[0].event);
       render(); break;
     case "state": view = msg.view; version = msg.v; settle(); render(); break;
-    case "advice": adviceLoading = false; if (msg.v === version) { advice = msg.advice; adviceKey = `${msg.seat}:${msg.v}`; } renderCoach(); renderSheet(); break;
+    case "advice":
+      adviceLoading = false;
+      if (msg.v === version) { advice = msg.advice; adviceKey = `${msg.seat}:${msg.v}`; }
+      renderCoach(); renderSheet(); break;
     case "rematch": closedForGood = true; location.href = "/t/" + msg.table; break;
     case "error": refused(msg); break;
   }
 }
 
-function settle() { pending = null; receivedAt = Date.now(); }
+function settle(event) {
+  pending = null; receivedAt = Date.now(); armed = null;
+  // a second tap on Roll right after our roll is a slip; anything else in between and Roll is meant
+  rollLockUntil = event && event.type === "rolled" && mine.includes(event.player) ? Date.now() + 450 : 0;
+  if (event && (event.type === "scored" || event.type === "undone")) clearToast();
+}
 
 function refused(msg) {
   if (pending && (msg.ref == null || msg.ref === pending.ref)) pending = null;
@@ -72,7 +86,7 @@ function refused(msg) {
 }
 
 // --- acting ----------------------------------------------------------------------------------
-// The seat this device acts for now (hot-seat: whoever's turn it is, if it is one of ours).
+// The seat this device acts for now (pass and play: whoever's turn it is, if it is one of ours).
 function actor() {
   if (view.finished) return null;
   const ours = view.to_act.filter((s) => mine.includes(s));
@@ -85,7 +99,7 @@ function act(type, fields = {}) {
   const seat = actor();
   if (seat == null) { toast(whyNot()); return false; }
   if (!connected) { toast(T("Not connected: the move was not sent.")); return false; }
-  if (pending && Date.now() - pending.at < 8000) { toast(T("Wait a moment: your last move is on its way.")); return false; }
+  if (pending && Date.now() - pending.at < 8000) return false;  // a second tap while the first is on its way
   const ref = nextRef++;
   pending = { ref, at: Date.now() };
   return send({ type, seat, v: version, ref, ...fields });
@@ -95,6 +109,7 @@ function whyNot() {
   if (view.finished) return T("The game is over.");
   if (!mine.length) return T("You are watching this table.");
   const cur = view.players[view.current];
+  if (cur.kind === "open") return T("Waiting for a player to take the open seat.");
   return T("It is {name}'s turn.", { name: cur.name });
 }
 
@@ -102,95 +117,105 @@ function toggle(i) {
   const me = actor();
   const turn = me != null ? view.players[me].turn : null;
   if (!turn || !turn.dice || turn.rolls_left <= 0) { if (me == null) toast(whyNot()); return; }
+  disarm();
+  rollLockUntil = 0;  // a hold in between: the next tap on Roll is meant
   act(turn.held.includes(i) ? "release" : "hold", { dice: [i] });
 }
 
 function roll() {
+  if (Date.now() < rollLockUntil) return;
   const me = actor();
   const turn = me != null ? view.players[me].turn : null;
-  if (turn && !turn.can_roll) { toast(reason(turn.roll_code)); return; }
+  if (me != null && turn && !turn.can_roll) { toast(reason(turn.roll_code)); return; }
+  disarm();
   act("roll");
 }
 
+// A tap on a box: score it; a 0 or a strike asks for a second tap on the same box (a setting).
 function activate(info, button) {
   if (!info || !info.action) { if (info && info.why) toast(info.why); return; }
-  const { box, strike, written } = info.action;
+  const { box, kind, strike, written } = info.action;
+  if (kind === "announce") { disarm(); act("announce", { box }); return; }
   const zero = strike || written === 0;
-  if (zero && settings().confirmZero) {
-    ask(strike ? T("Strike {box} for 0?", { box: boxLabel(box) }) : T("Score 0 in {box}?", { box: boxLabel(box) }),
-      () => score(box, strike), button);
+  if (zero && settings().confirmZero && !(armed && armed.box === box && armed.strike === strike && Date.now() < armed.until)) {
+    armed = { box, strike, until: Date.now() + 5000 };
+    toast(strike ? T("Tap again to strike {box} for 0.", { box: boxLabel(box) }) : T("Tap again to score 0 in {box}.", { box: boxLabel(box) }));
+    say(strike ? T("Strike {box} for 0?", { box: boxLabel(box) }) : T("Score 0 in {box}?", { box: boxLabel(box) }));
+    renderSheet();
     return;
   }
-  score(box, strike);
+  if (act("score", strike ? { box, strike: true } : { box })) { strikeMode = false; armed = null; }
 }
-
-function score(box, strike) {
-  if (act("score", strike ? { box, strike: true } : { box })) { strikeMode = false; closeConfirm(); }
-}
-
-function ask(text, yes, returnFocus) {
-  const c = $("confirm");
-  setText($("confirm-text"), text);
-  confirmAction = { yes, returnFocus };
-  c.hidden = false;
-  $("confirm-yes").focus();
-}
-function closeConfirm() {
-  const c = $("confirm"); if (c.hidden) return;
-  c.hidden = true;
-  const back = confirmAction && confirmAction.returnFocus;
-  confirmAction = null;
-  if (back && document.contains(back)) back.focus();
-}
-$("confirm-yes").onclick = () => { const a = confirmAction; if (a) a.yes(); closeConfirm(); };
-$("confirm-no").onclick = () => closeConfirm();
-$("confirm").addEventListener("keydown", (e) => { if (e.key === "Escape") closeConfirm(); });
+function disarm() { if (armed) { armed = null; renderSheet(); } }
 
 $("roll").onclick = () => roll();
-$("strike-mode").onclick = () => { strikeMode = !strikeMode; render(); };
+$("strike-mode").onclick = () => { strikeMode = !strikeMode; disarm(); render(); };
 $("undo").onclick = () => {  // the entry to take back is the last one, whoever of ours wrote it
   const seat = (view.can_undo || []).find((s) => mine.includes(s));
-  if (seat == null || !connected) return;
+  if (seat == null || !connected || pending) return;
   const ref = nextRef++;
   pending = { ref, at: Date.now() };
   send({ type: "undo", seat, v: version, ref });
 };
-$("hint-toggle").onclick = () => {
-  const on = !(settings().hints);
-  import("./page.js").then((m) => { m.saveSetting("hints", on); render(); });
-};
-$("copy-invite").onclick = async () => {
-  const input = $("invite");
-  try { await navigator.clipboard.writeText(input.value); toast(T("Invite link copied.")); }
-  catch { input.select(); document.execCommand && document.execCommand("copy"); toast(T("Invite link copied.")); }
-};
+$("hint-toggle").onclick = () => { saveSetting("hints", !settings().hints); render(); };
+$("withdraw").onclick = () => act("withdraw");
+$("handoff-go").onclick = () => { handedTo = actor(); $("handoff").hidden = true; render(); $("roll").focus(); };
+$("handoff-undo").onclick = () => { $("handoff").hidden = true; handedTo = null; $("undo").click(); };
+for (const id of ["copy-invite", "copy-invite-top"]) {
+  const b = $(id); if (!b) continue;
+  b.onclick = async () => {
+    const url = location.origin + "/t/" + boot.table;
+    if (navigator.share && id === "copy-invite-top") { try { await navigator.share({ title: document.title, url }); return; } catch { /* fall back to copying */ } }
+    try { await navigator.clipboard.writeText(url); } catch { $("invite").select(); }
+    toast(T("Invite link copied."));
+  };
+}
 $("invite").value = location.origin + "/t/" + boot.table;
 
-// --- what happened, said once ----------------------------------------------------------------
+// --- what happened, said once (and shown on the ticker) -----------------------------------------
 function tell(event) {
-  if (!event || event.dice === undefined && event.type !== "scored") return;
-  const who = view.players[event.player] ? view.players[event.player].name : "";
-  if (event.type === "rolled") {
-    say(T("{name} rolled {dice}", { name: who, dice: event.dice.join(" ") }));
-  } else if (event.type === "scored") {
-    const text = event.strike ? T("{name} struck {box}", { name: who, box: boxLabel(event.box) })
+  if (!event || !view.players[event.player]) return;
+  const who = view.players[event.player].name;
+  let text = null;
+  if (event.type === "rolled" && event.dice) text = T("{name} rolled {dice}", { name: who, dice: event.dice.join(" ") });
+  else if (event.type === "scored" && event.box) {
+    text = event.strike ? T("{name} struck {box}", { name: who, box: boxLabel(event.box) })
       : T("{name} scored {value} in {box}", { name: who, value: event.written, box: boxLabel(event.box) });
-    say(event.extra_bonus ? `${text}. ${T("Extra bonus: +{n}", { n: event.extra_bonus })}` : text);
-  } else if (event.type === "announced") {
-    say(T("{name} announced {box}", { name: who, box: boxLabel(event.box) }));
+    if (event.extra_bonus) text += `. ${T("Extra bonus: +{n}", { n: event.extra_bonus })}`;
+    lastEvent = text;
+  } else if (event.type === "announced" && event.box) {
+    text = T("{name} announced {box}", { name: who, box: boxLabel(event.box) });
+    lastEvent = text;
+  } else if (event.type === "undone") {
+    text = T("{name} took back the last entry", { name: who });
+    lastEvent = text;
   }
+  if (text) say(text);
 }
 
 // --- drawing -----------------------------------------------------------------------------------
 function render(event) {
   const me = actor();
-  if (me !== lastActor && me != null) { tab = me; strikeMode = false; }
+  if (me !== lastActor && me != null) { tab = me; strikeMode = false; armed = null; }
+  // pass and play: hand the device over before the next player sees their dice
+  if (me != null && lastActor != null && me !== lastActor && localSeats().length > 1 && !view.duplicate && handedTo !== me) {
+    setText($("handoff-text"), T("Pass the device to {name}.", { name: view.players[me].name }));
+    setText($("handoff-go"), T("I am {name}: play", { name: view.players[me].name }));
+    $("handoff").hidden = false;
+    $("handoff-go").focus();
+  }
+  $("handoff-undo").hidden = !(view.can_undo || []).some((s) => mine.includes(s));
   lastActor = me;
   document.body.dataset.v = String(version);
   document.body.dataset.ready = connected ? "1" : "0";
   document.body.classList.toggle("finished", !!view.finished);
   if (tab == null || tab >= view.players.length) tab = me ?? (view.duplicate ? (mine[0] ?? 0) : view.current);
   renderStrip(me); renderTray(me, event); renderCoach(); renderSheet(); renderResults(); renderRounds(); renderTableInfo();
+  if (view.finished && !wasFinished) {  // the end: the result in view, not the last box
+    $("results").scrollIntoView({ block: "start", behavior: "smooth" });
+    $("results-title").focus({ preventScroll: true });
+  }
+  wasFinished = view.finished;
 }
 
 function renderStrip(me) {
@@ -198,31 +223,40 @@ function renderStrip(me) {
   const asTabs = !onePerPlayer();
   setAttr(strip, "role", asTabs ? "tablist" : "list");
   const winners = view.finished ? view.winners : [];
-  while (strip.children.length > view.players.length) strip.lastChild.remove();
+  const here = localSeats().length === 1;
+  const online = new Set(view.online || []);
+  const chips = $("chips");
+  while (chips.children.length > view.players.length) chips.lastChild.remove();
   view.players.forEach((p, i) => {
-    let chip = strip.children[i];
+    let chip = chips.children[i];
     if (!chip) {
       chip = el("button", { type: "button", class: "chip", id: `chip-${i}` });
-      chip.append(el("span", { class: "name" }), el("span", { class: "me" }), el("span", { class: "total" }), el("span", { class: "pts" }), el("span", { class: "clock" }));
+      chip.append(el("span", { class: "presence", "aria-hidden": "true" }), el("span", { class: "name" }), el("span", { class: "me" }),
+        el("span", { class: "total" }), el("span", { class: "pts" }), el("span", { class: "clock" }));
       chip.onclick = () => { if (!onePerPlayer()) { tab = i; render(); } };
       chip.addEventListener("keydown", (e) => stripKeys(e, i));
-      strip.append(chip);
+      chips.append(chip);
     }
     const toAct = !view.finished && view.to_act.includes(p.seat);
-    setText(chip.querySelector(".name"), p.name);
-    setText(chip.querySelector(".me"), mine.includes(p.seat) ? T("you") : p.kind === "bot" ? T("bot") : "");
+    const away = p.kind === "human" && !mine.includes(p.seat) && !online.has(p.seat);
+    setText(chip.querySelector(".name"), p.kind === "open" ? T("Open seat") : p.name);
+    setText(chip.querySelector(".me"), here && mine.includes(p.seat) ? T("you") : "");
     setText(chip.querySelector(".total"), p.total == null ? "–" : String(p.total));
     setText(chip.querySelector(".pts"), p.match_points != null ? T("{n} pts", { n: p.match_points }) : "");
     setText(chip.querySelector(".clock"), clockText(p));
     chip.classList.toggle("to-act", toAct);
     chip.classList.toggle("winner", winners.includes(p.seat));
+    chip.classList.toggle("away", away);
+    chip.classList.toggle("is-bot", p.kind === "bot");
     setAttr(chip, "role", asTabs ? "tab" : "listitem");
     setAttr(chip, "aria-selected", asTabs ? String(i === tab) : null);
     setAttr(chip, "aria-controls", asTabs ? "sheet-panel" : null);
     setAttr(chip, "tabindex", asTabs ? (i === tab ? "0" : "-1") : null);
-    const state = toAct ? (p.kind === "bot" ? T("thinking") : T("to play")) : "";
-    setAttr(chip, "aria-label", `${p.name}${mine.includes(p.seat) ? ` (${T("you")})` : ""}: ${p.total ?? "–"} ${state}`.trim());
+    const state = toAct ? (p.kind === "bot" ? T("thinking") : T("to play")) : away ? T("away") : "";
+    const who = p.kind === "bot" ? T("{name} (bot)", { name: p.name }) : p.name;
+    setAttr(chip, "aria-label", `${who}${here && mine.includes(p.seat) ? ` (${T("you")})` : ""}: ${p.total ?? "–"} ${state}`.trim());
   });
+  setText($("ticker"), lastEvent || "");
   const panel = $("sheet-panel");
   setAttr(panel, "role", asTabs ? "tabpanel" : null);
   setAttr(panel, "aria-labelledby", asTabs ? `chip-${tab}` : null);
@@ -240,9 +274,9 @@ function stripKeys(e, i) {
 }
 
 function clockText(p) {
-  const clock = view.clock;
-  if (!clock || clock.seat !== p.seat || view.finished) return "";
-  const left = Math.max(0, Math.round(clock.left - (Date.now() - receivedAt) / 1000));
+  const clocks = view.clocks || {};
+  if (clocks[p.seat] == null || view.finished) return "";
+  const left = Math.max(0, Math.round(clocks[p.seat] - (Date.now() - receivedAt) / 1000));
   return `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 
@@ -253,44 +287,48 @@ function renderTray(me, event) {
   const mineNow = me != null;
   tray.render(view.rules.dice, turn ? turn.dice : [], turn ? turn.held : [], mineNow && turn && turn.rolls_left > 0);
   if (event && event.type === "rolled" && event.player === seat) {
-    const rolled = [...Array(view.rules.dice).keys()].filter((i) => !event.held.includes(i));
-    tray.animate(rolled);
+    tray.animate([...Array(view.rules.dice).keys()].filter((i) => !event.held.includes(i)));
   }
-  // the status line
+  // the status line, and the engine's notes for this turn
   let status;
+  const texts = [];
   if (view.finished) status = T("Game over");
   else if (!mineNow) {
     const cur = view.players[view.current];
     if (view.duplicate) status = mine.length ? T("Waiting for the others to finish the round") : T("Watching: everyone plays the same dice");
     else if (cur.kind === "bot") status = T("{name} (bot) is thinking…", { name: cur.name });
+    else if (cur.kind === "open") status = T("Waiting for a player to take the open seat: share the invite link.");
     else status = mine.length ? T("{name} is playing", { name: cur.name }) : T("Watching: {name} is playing", { name: cur.name });
   } else {
-    const who = mine.length > 1 ? `${p.name}: ` : "";
+    const who = localSeats().length > 1 ? `${p.name}: ` : "";
     if (!turn) status = who + T("Your turn: roll the dice.");
+    else if (strikeMode) status = who + T("Tap a box to strike it for 0.");
+    else if (turn.announced) status = who + T("Announced: {box}. Roll again, or fill it.", { box: boxLabel(turn.announced) });
+    else if (turn.must_announce) status = who + T("Only announce boxes are left: tap one to announce it.");
+    else if (turn.announce.length) status = who + T("Roll again, fill a box, or tap an announce box to announce it.");
     else if (turn.can_roll) status = who + T("Hold dice and roll again, or choose a box.");
     else status = who + T("Choose a box.");
-  }
-  setText($("status"), status);
-  // notes from the engine's outlook
-  const notes = $("notes"); const texts = [];
-  if (mineNow && turn) {
-    if (turn.announced) texts.push(["", T("Announced: {box}", { box: boxLabel(turn.announced) })]);
-    if (turn.must_announce) texts.push(["warn", T("Only announce boxes are left: announce one before rolling again.")]);
-    for (const column of turn.closing) texts.push(["", T("{column} boxes can only be filled right now (after roll {roll}).", { column: colLabel(column), roll: turn.rolls })]);
-    for (const [box, o] of Object.entries(turn.boxes || {})) {
-      if (o.zeroes_pair) texts.push(["warn", T("{box} would zero both {high} and {low}.", { box: boxLabel(box), high: rowLabel(o.pair[0]), low: rowLabel(o.pair[1]) })]);
-      if (o.voids_entry) texts.push(["warn", T("{box} would score 0: min must stay below max.", { box: boxLabel(box) })]);
+    if (turn) {
+      for (const column of turn.closing) texts.push(["", T("{column} boxes can only be filled right now (after roll {roll}).", { column: colLabel(column), roll: turn.rolls })]);
+      for (const [box, o] of Object.entries(turn.boxes || {})) {
+        if (o.zeroes_pair) texts.push(["warn", T("{box} would zero both {high} and {low}.", { box: boxLabel(box), high: rowLabel(o.pair[0]), low: rowLabel(o.pair[1]) })]);
+        if (o.voids_entry) texts.push(["warn", T("{box} would score 0: min must stay below max.", { box: boxLabel(box) })]);
+      }
     }
   }
+  setText($("status"), status);
+  const notes = $("notes");
   const key = JSON.stringify(texts);
   if (notes.dataset.key !== key) {
     notes.dataset.key = key;
     notes.replaceChildren(...texts.map(([cls, text]) => el("p", { class: `note ${cls}` }, text)));
   }
-  // the roll button
+  // the roll button: "Roll" and the rolls left
   const rollBtn = $("roll");
   const left = turn ? turn.rolls_left : view.rules.rolls_per_turn;
-  setText(rollBtn, turn ? (left > 0 ? T("Roll · {n} left", { n: left }) : T("No rolls left")) : T("Roll the dice"));
+  setText(rollBtn.querySelector(".label"), T("Roll"));
+  setText(rollBtn.querySelector(".count"), String(left));
+  setAttr(rollBtn, "aria-label", turn ? T("Roll: {n} left", { n: left }) : T("Roll the dice"));
   const canRoll = connected && mineNow && (!turn || turn.can_roll);
   setAttr(rollBtn, "aria-disabled", canRoll ? null : "true");
   rollBtn.disabled = !mineNow || view.finished;
@@ -300,29 +338,11 @@ function renderTray(me, event) {
   if (!strikable) strikeMode = false;
   $("strike-mode").hidden = !strikable;
   setAttr($("strike-mode"), "aria-pressed", String(strikeMode));
-  // hints
+  // hints, undo, withdrawing an announcement
   $("hint-toggle").hidden = !(view.settings && view.settings.hints) || !mine.length || view.finished;
   setAttr($("hint-toggle"), "aria-pressed", String(!!settings().hints));
-  // undo
   $("undo").hidden = !(view.can_undo || []).some((s) => mine.includes(s));
-  renderAnnounce(me, turn);
-}
-
-function renderAnnounce(me, turn) {
-  const box = $("announce");
-  const options = me != null && turn ? turn.announce : [];
-  const withdraw = me != null && turn && turn.can_withdraw;
-  box.hidden = !options.length && !withdraw;
-  const key = JSON.stringify([options, withdraw]);
-  if (box.dataset.key === key) return;
-  box.dataset.key = key;
-  box.replaceChildren();
-  if (options.length) {
-    const sel = el("select", { id: "announce-select", "aria-label": T("Box to announce") });
-    for (const b of options) sel.append(el("option", { value: b }, boxLabel(b)));
-    box.append(sel, el("button", { type: "button", id: "announce-btn", onclick: () => act("announce", { box: sel.value }) }, T("Announce")));
-  }
-  if (withdraw) box.append(el("button", { type: "button", id: "withdraw", class: "ghost", onclick: () => act("withdraw") }, T("Withdraw the announcement")));
+  $("withdraw").hidden = !(mineNow && turn && turn.can_withdraw);
 }
 
 // The sheet model: one column per player on one-column sheets, else the columns of the chosen player.
@@ -334,53 +354,26 @@ function renderSheet() {
   const columns = [];
   for (const s of seats) for (const c of rules.columns) {
     const p = view.players[s];
+    const name = p.kind === "open" ? T("Open seat") : p.name;
     const key = perPlayer ? `p${s}` : c.id;
     const cls = (perPlayer ? s === (me ?? view.current) : false) ? "me-col" : "";
-    columns.push({ key, seat: s, col: c.id, short: perPlayer ? p.name : colShort(c.id), full: perPlayer ? p.name : colLabel(c.id), cls });
+    columns.push({ key, seat: s, col: c.id, short: perPlayer ? name : colShort(c.id), full: perPlayer ? name : colLabel(c.id), cls });
   }
-  const rows = sheetRows(view, perPlayer);
   const colByKey = Object.fromEntries(columns.map((c) => [c.key, c]));
   const bestBox = hintsOn() && advice && advice.boxes && advice.boxes.length ? advice.boxes[0].box : null;
-  const mistakes = new Set(view.review_marks || []);
   sheet.render({
     label: perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: view.players[tab].name }),
-    columns, rows,
+    columns, rows: sheetRows(view, perPlayer),
     cell: (colKey, rowKey) => {
       const c = colByKey[colKey];
       const p = view.players[c.seat];
       const col = p.columns[c.col];
       if (rowKey.startsWith("#")) return sumCell(view, rowKey, p, col, perPlayer);
       const box = `${c.col}.${rowKey}`;
-      const cell = col.boxes[rowKey];
       const name = `${perPlayer && view.players.length > 1 ? p.name + ", " : ""}${boxLabel(box)}`;
-      if (!cell || cell.hidden) return { text: "▒", cls: "hidden", disabled: true, label: `${name}: ${T("hidden until you finish this round")}`, box, why: T("Hidden until you finish this round.") };
-      if (cell.score != null) {
-        const last = p.last_box === box;
-        const sub = cell.written != null && cell.written !== cell.score ? String(cell.written) : "";
-        const label = sub ? T("{box}: {score} (written {written})", { box: name, score: cell.score, written: cell.written }) : `${name}: ${cell.score}`;
-        return { text: String(cell.score), sub, cls: `filled${last ? " last" : ""}${mistakes.has(box) && c.seat === tab ? " mistake" : ""}`, disabled: true, label, box, why: T("{box} is already filled.", { box: boxLabel(box) }) };
-      }
-      const turn = p.turn && !p.turn.hidden ? p.turn : null;
-      const o = turn && turn.boxes ? turn.boxes[box] : null;
-      const acting = me != null && c.seat === me;
-      if (acting && o && o.legal) {
-        if (strikeMode && o.strike) {
-          return { text: "×", cls: "strike", label: T("Strike {box} for 0", { box: name }), box, action: { box, strike: true, written: 0 }, data: { action: "strike" } };
-        }
-        const warn = o.zeroes_pair || o.voids_entry;
-        const cls = ["legal", o.written === 0 ? "zero" : "", warn ? "warn" : "", bestBox === box ? "best" : ""].filter(Boolean).join(" ");
-        let label = T("Score {value} in {box}", { value: o.written, box: name });
-        if (o.gain !== o.written) label += ` (${T("total {sign}{n}", { sign: o.gain >= 0 ? "+" : "−", n: Math.abs(o.gain) })})`;
-        if (warn) label += `. ${o.zeroes_pair ? T("Zeroes the pair.") : T("Scores 0: min must stay below max.")}`;
-        return { text: String(o.written), cls, label, box, action: { box, strike: false, written: o.written }, data: { action: "score" } };
-      }
-      if (acting && o && o.code) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${reason(o.code)}`, box, why: reason(o.code) };
-      const announced = turn && turn.announced === box;
-      return { text: "", cls: announced ? "blocked announced" : "blocked", disabled: true, label: `${name}: ${T("open")}`, box,
-        why: me == null ? whyNot() : T("Roll the dice before choosing a box.") };
+      return boxCell(box, name, p, col.boxes[rowKey], c.seat, me, bestBox);
     },
   });
-  // the grand total under multi-column sheets
   const g = $("grand");
   const p = view.players[tab];
   const parts = [];
@@ -390,6 +383,51 @@ function renderSheet() {
   }
   setText(g, parts.join(" · "));
   g.hidden = !parts.length;
+  const keyText = perPlayer ? "" : legend(columns);
+  setText($("legend"), keyText);
+  $("legend").hidden = !keyText;
+}
+
+function boxCell(box, name, p, cell, seat, me, bestBox) {
+  if (!cell || cell.hidden) return { text: "▒", cls: "hidden", disabled: true, label: `${name}: ${T("hidden until you finish this round")}`, box, why: T("Hidden until you finish this round.") };
+  if (cell.score != null) {
+    const last = p.last_box === box ? " last" : "";
+    if (cell.struck) return { text: "×", cls: `filled struck${last}`, disabled: true, label: T("{box}: struck", { box: name }), box, why: T("{box} is already filled.", { box: boxLabel(box) }) };
+    if (cell.folded) {  // Yamb's min and max: their sums count through (max − min) × ones
+      return { text: String(cell.written), cls: `filled folded${last}`, disabled: true, box, why: T("{box} is already filled.", { box: boxLabel(box) }),
+        label: T("{box}: {written}, counted in (Max − Min) × Ones", { box: name, written: cell.written }) };
+    }
+    const sub = cell.written != null && cell.written !== cell.score ? String(cell.written) : "";
+    const label = sub ? T("{box}: {score} (written {written})", { box: name, score: cell.score, written: cell.written }) : `${name}: ${cell.score}`;
+    return { text: String(cell.score), sub, cls: `filled${last}`, disabled: true, label, box, why: T("{box} is already filled.", { box: boxLabel(box) }) };
+  }
+  const turn = p.turn && !p.turn.hidden ? p.turn : null;
+  const o = turn && turn.boxes ? turn.boxes[box] : null;
+  const acting = me != null && seat === me;
+  if (!acting) {
+    const owner = view.players[seat];
+    const why = me != null ? T("That is {name}'s column.", { name: owner.name }) : whyNot();
+    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why };
+  }
+  const announced = turn && turn.announced === box ? " announced" : "";
+  if (turn && turn.announce.includes(box) && !strikeMode) {
+    return { text: "⚑", cls: "announce", label: T("Announce {box}", { box: name }), box, action: { kind: "announce", box }, data: { action: "announce" } };
+  }
+  if (o && o.legal) {
+    const isArmed = armed && armed.box === box;
+    if (strikeMode && o.strike) {
+      return { text: isArmed ? "×?" : "×", cls: `strike${isArmed ? " armed" : ""}`, label: T("Strike {box} for 0", { box: name }), box,
+        action: { kind: "score", box, strike: true, written: 0 }, data: { action: "strike" } };
+    }
+    const warn = o.zeroes_pair || o.voids_entry;
+    const cls = ["legal", o.written === 0 ? "zero" : "", warn ? "warn" : "", bestBox === box ? "best" : "", isArmed ? "armed" : ""].filter(Boolean).join(" ") + announced;
+    let label = T("Score {value} in {box}", { value: o.written, box: name });
+    if (o.gain !== o.written) label += ` (${T("total {sign}{n}", { sign: o.gain >= 0 ? "+" : "−", n: Math.abs(o.gain) })})`;
+    if (warn) label += `. ${o.zeroes_pair ? T("Zeroes the pair.") : T("Scores 0: min must stay below max.")}`;
+    return { text: isArmed ? `${o.written}?` : String(o.written), cls, label, box, action: { kind: "score", box, strike: false, written: o.written }, data: { action: "score" } };
+  }
+  if (o && o.code) return { text: "", cls: "blocked" + announced, disabled: true, label: `${name}: ${reason(o.code)}`, box, why: reason(o.code) };
+  return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why: T("Roll the dice before choosing a box.") };
 }
 
 // --- the coach ---------------------------------------------------------------------------------
@@ -402,40 +440,43 @@ function renderCoach() {
   box.hidden = false;
   const turn = view.players[me].turn;
   const key = `${me}:${version}`;
-  if (!turn || !turn.dice || !turn.dice.length) { box.replaceChildren(el("h2", {}, T("Hints")), el("p", { class: "muted" }, T("Roll the dice: the coach answers after each roll."))); return; }
+  const head = el("h2", {}, T("Hints"));
+  if (!turn || !turn.dice || !turn.dice.length) { box.replaceChildren(head, el("p", { class: "muted" }, T("Roll the dice: the coach answers after each roll."))); return; }
   if (adviceKey !== key) {
     if (!adviceLoading || adviceKey !== key) { adviceLoading = true; adviceKey = key; advice = null; send({ type: "advise", seat: me, v: version }); }
-    box.replaceChildren(el("h2", {}, T("Hints")), el("p", { class: "muted" }, T("Thinking…")));
+    box.replaceChildren(head, el("p", { class: "muted" }, T("Thinking…")));
     return;
   }
-  if (!advice) { box.replaceChildren(el("h2", {}, T("Hints")), el("p", { class: "muted" }, T("No advice for this position."))); return; }
+  if (!advice) { box.replaceChildren(head, el("p", { class: "muted" }, T("No advice for this position."))); return; }
   const unit = advice.measure === "match_points" ? T("match points") : T("points");
-  const parts = [el("h2", {}, T("Hints"))];
-  parts.push(el("p", { class: "estimate" }, advice.exact ? T("Exact: the optimal strategy's expected final score.") : T("Estimate: the strong bot's evaluation of each choice.")));
-  if (advice.keeps && advice.keeps.length) {
-    parts.push(el("h3", {}, T("Best keeps")));
-    const list = el("div", { class: "keeps" });
-    advice.keeps.slice(0, 3).forEach((k, i) => {
-      const b = el("button", { type: "button", class: "choice" + (i === 0 ? " best" : ""), "data-keep": k.keep.join("") });
-      const dice = k.keep.length ? miniDice(k.keep) : el("span", {}, T("Reroll all"));
-      b.append(dice, el("span", { class: "loss" }, i === 0 ? formatValue(k.value) : `−${k.loss.toFixed(2)}`));
-      setAttr(b, "aria-label", `${k.keep.length ? T("Keep {dice}", { dice: k.keep.join(" ") }) : T("Reroll all")}: ${i === 0 ? T("best") : T("{n} {unit} less", { n: k.loss.toFixed(2), unit })}`);
+  const top = advice.best.value;
+  const parts = [head, el("p", { class: "estimate" }, advice.exact
+    ? T("Exact: the expected final score with perfect play from here.") : T("Estimate: the strong bot's evaluation of each choice."))];
+  parts.push(el("p", { class: "expect" }, `${advice.measure === "match_points" ? T("Expected match points") : T("Expected final score")}: ${top.toFixed(1)}`));
+  const keeps = (advice.keeps || []).slice(0, coachOpen ? 3 : 1);
+  if (keeps.length) {
+    const list = el("div", { class: "keeps", role: "group", "aria-label": T("Best keeps") });
+    keeps.forEach((k) => {
+      const b = el("button", { type: "button", class: "choice" + (k.loss < 1e-9 ? " best" : ""), "data-keep": k.keep.join("") });
+      b.append(k.keep.length ? miniDice(k.keep) : el("span", {}, T("Reroll all")), el("span", { class: "loss" }, k.loss < 1e-9 ? T("best") : `−${k.loss.toFixed(1)}`));
+      setAttr(b, "aria-label", `${k.keep.length ? T("Keep {dice}", { dice: k.keep.join(" ") }) : T("Reroll all")}: ${k.loss < 1e-9 ? T("best") : T("{n} {unit} less", { n: k.loss.toFixed(1), unit })}`);
       b.onclick = () => holdKeep(k.keep);
       list.append(b);
     });
     parts.push(list);
   }
-  if (advice.boxes && advice.boxes.length) {
-    parts.push(el("h3", {}, T("Boxes, best first")));
-    const ol = el("ol");
-    for (const c of advice.boxes) {
-      ol.append(el("li", {}, `${boxLabel(c.box)} (${c.points}) ${c.loss > 0 ? `−${c.loss.toFixed(2)}` : "★"}`));
-    }
+  const boxes = (advice.boxes || []).slice(0, coachOpen ? 99 : 1);
+  if (boxes.length) {
+    const ol = el("ol", { class: "boxes", "aria-label": T("Boxes, best first") });
+    for (const c of boxes) ol.append(el("li", {}, `${boxLabel(c.box)} (${c.points}) ${c.loss < 1e-9 ? T("best") : `−${c.loss.toFixed(1)}`}`));
     parts.push(ol);
+    if (advice.best.kind === "keep") parts.push(el("p", { class: "muted" }, T("Rolling again is better than any box now.")));
   }
+  const more = el("button", { type: "button", class: "ghost more", "aria-expanded": String(coachOpen) }, coachOpen ? T("Less") : T("More"));
+  more.onclick = () => { coachOpen = !coachOpen; renderCoach(); };
+  parts.push(more);
   box.replaceChildren(...parts);
 }
-function formatValue(v) { return v.toFixed(2); }
 
 // Hold exactly the dice of a suggested keep (one message per change, through the same actions).
 function holdKeep(keep) {
@@ -458,42 +499,53 @@ function renderResults() {
   r.hidden = false;
   const names = view.winners.map((s) => view.players[s].name);
   const top = view.players[view.winners[0]];
-  const title = el("h2", { id: "results-title" }, T("Game over"));
-  const winner = el("p", { class: "winner" }, names.length > 1 ? T("{names} share the win", { names: names.join(", ") })
-    : (view.players.length > 1 ? T("{name} wins with {total}", { name: names[0], total: top.total }) : T("Final score: {total}", { total: top.total })));
-  const parts = [title, winner];
-  // one row per column (several columns), its winner, then the totals and match points
-  const t = el("table");
-  const head = el("tr"); head.append(el("th", { scope: "col" }, ""));
-  for (const p of view.players) head.append(el("th", { scope: "col" }, p.name));
-  t.append(head);
-  const multi = nCols() > 1;
-  const addRow = (label, values, winners) => {
-    const tr = el("tr"); tr.append(el("th", { scope: "row" }, label));
-    view.players.forEach((p, i) => tr.append(el("td", { class: winners && winners.includes(p.seat) ? "win" : "" }, values[i])));
-    t.append(tr);
-  };
-  if (multi) for (const c of view.rules.columns) {
-    const pts = c.points && view.rules.match === "column_points" ? ` (${T("{n} pts", { n: c.points })})` : "";
-    addRow(colLabel(c.id) + pts, view.players.map((p) => String(p.columns[c.id].total)), view.column_winners[c.id]);
+  const title = el("h2", { id: "results-title", tabindex: "-1" }, T("Game over"));
+  let line;
+  if (view.players.length === 1) line = T("Final score: {total}", { total: top.total });
+  else if (names.length > 1) line = T("{names} share the win", { names: names.join(", ") });
+  else line = T("{name} wins with {total}", { name: names[0], total: top.total });
+  const parts = [title, el("p", { class: "winner" }, line)];
+  const mineHere = localSeats();
+  if (mineHere.length === 1 && view.players.length > 1) {  // how it went for me
+    const me = view.players[mineHere[0]];
+    const best = Math.max(...view.players.filter((q) => q.seat !== me.seat).map((q) => q.total));
+    if (view.winners.includes(me.seat) && names.length === 1) parts.push(el("p", {}, T("You won by {n}.", { n: me.total - best })));
+    else if (!view.winners.includes(me.seat)) parts.push(el("p", {}, T("You lost by {n}.", { n: Math.max(...view.winners.map((s) => view.players[s].total)) - me.total })));
   }
-  for (const p of view.players) if (p.extra_bonus) { addRow(T("Yams bonus"), view.players.map((q) => `+${q.extra_bonus || 0}`)); break; }
-  addRow(T("Total"), view.players.map((p) => String(p.total)), view.column_winners.total);
-  if (view.players.some((p) => p.match_points != null)) addRow(T("Match points"), view.players.map((p) => String(p.match_points)), view.winners);
-  parts.push(t);
+  const multi = nCols() > 1;
+  if (multi || view.players.some((p) => p.match_points != null || p.extra_bonus)) {
+    const t = el("table");
+    const head = el("tr"); head.append(el("th", { scope: "col" }, ""));
+    for (const p of view.players) head.append(el("th", { scope: "col" }, p.name));
+    t.append(head);
+    const addRow = (label, values, winners) => {
+      const tr = el("tr"); tr.append(el("th", { scope: "row" }, label));
+      view.players.forEach((p, i) => tr.append(el("td", { class: winners && winners.includes(p.seat) ? "win" : "" }, values[i])));
+      t.append(tr);
+    };
+    if (multi) for (const c of view.rules.columns) {
+      const pts = c.points && view.rules.match === "column_points" ? ` (${T("{n} pts", { n: c.points })})` : "";
+      addRow(colLabel(c.id) + pts, view.players.map((p) => String(p.columns[c.id].total)), view.column_winners[c.id]);
+    }
+    if (view.players.some((p) => p.extra_bonus)) addRow(T("Yams bonus"), view.players.map((q) => `+${q.extra_bonus || 0}`));
+    addRow(T("Total"), view.players.map((p) => String(p.total)), view.column_winners.total);
+    if (view.players.some((p) => p.match_points != null)) addRow(T("Match points"), view.players.map((p) => String(p.match_points)), view.winners);
+    parts.push(t);
+  }
   // what each number means
   const ex = [];
   const ub = view.rules.upper_bonus;
   if (ub) {
     const got = view.players.map((p) => Object.values(p.columns).filter((c) => c.bonus > 0).length);
-    ex.push(T("Upper bonus: +{points} for every column whose upper section reaches {threshold}.", { points: ub.points, threshold: ub.threshold })
-      + " " + view.players.map((p, i) => `${p.name}: ${got[i]}×`).join(", "));
+    const who = view.players.map((p, i) => (multi ? `${p.name}: ${got[i]}×` : `${p.name}: ${got[i] ? "✓" : "–"}`)).join(", ");
+    ex.push((multi ? T("Upper bonus: +{points} for every column whose upper section reaches {threshold}.", { points: ub.points, threshold: ub.threshold })
+      : T("Upper bonus: +{points} for {threshold} or more in the upper section.", { points: ub.points, threshold: ub.threshold })) + " " + who);
   }
   if (view.players.some((p) => p.extra_bonus)) ex.push(T("Yams bonus: +100 for every further yam while the yam box holds 50."));
   if (view.rules.match === "column_points") ex.push(T("Column points: each column's best total wins its points, the best grand total wins {n}; ties rolled off or shared.", { n: view.rules.total_points ?? "" }));
   for (const [target, rounds] of Object.entries(view.rolloffs || {})) {
     const where = target === "total" ? T("Total") : colLabel(target);
-    ex.push(T("Roll-off for {column}: {rounds}", { column: where, rounds: rounds.map((r) => Object.entries(r).map(([s, d]) => `${view.players[s].name} ${d.dice.join("")} (${d.pips})`).join(" / ")).join("; ") }));
+    ex.push(T("Roll-off for {column}: {rounds}", { column: where, rounds: rounds.map((rr) => Object.entries(rr).map(([s, d]) => `${view.players[s].name} ${d.dice.join("")} (${d.pips})`).join(" / ")).join("; ") }));
   }
   for (const text of ex) parts.push(el("p", { class: "explain" }, text));
   const actions = el("div", { class: "actions" });
@@ -526,14 +578,18 @@ function renderTableInfo() {
   parts.push(s.hints ? T("Hints allowed") : T("No hints at this table"));
   if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));
   setText($("table-settings"), parts.join(" · "));
-  $("invite-row").hidden = !(view.open_seats && view.open_seats.length);
+  const open = !!(view.open_seats && view.open_seats.length);
+  $("invite-row").hidden = !open;
+  $("invite-top").hidden = !open || !mine.length || view.finished;
+  $("record-link").hidden = !!view.finished;  // the results have it
 }
 
 // --- keys --------------------------------------------------------------------------------------
 document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && armed) { disarm(); return; }
   if (!settings().shortcuts) return;
   if (e.target.matches("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.target.closest && e.target.closest("#confirm, details.menu")) return;
+  if (e.target.closest && e.target.closest("details.menu, dialog")) return;
   const n = view.rules.dice;
   if (/^[1-6]$/.test(e.key) && Number(e.key) <= n) { toggle(Number(e.key) - 1); e.preventDefault(); return; }
   if (e.key === "r" || e.key === "R") { roll(); e.preventDefault(); return; }
@@ -541,7 +597,10 @@ document.addEventListener("keydown", (e) => {
   if ((e.key === "h" || e.key === "H") && !$("hint-toggle").hidden) { $("hint-toggle").click(); e.preventDefault(); }
 });
 
-setInterval(() => { if (view.clock && !view.finished) renderStrip(actor()); }, 1000);
+// The join form: the name this device used before.
+if ($("join-name") && !$("join-name").value) $("join-name").value = remembered().name || "";
+
+setInterval(() => { if (view.clocks && Object.keys(view.clocks).length && !view.finished) renderStrip(actor()); }, 1000);
 wireSettings(() => render());
 render();
 connect();
