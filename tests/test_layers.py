@@ -16,7 +16,7 @@ LAYERS = [
     ["engine", "commandline"],
     ["text", "solver"],
     ["bots"],
-    ["coach", "store"],
+    ["coach", "store", "env"],
     ["terminal", "web"],
     ["server"],
 ]
