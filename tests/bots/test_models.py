@@ -128,7 +128,7 @@ def test_the_fit_loop_learns_from_self_play_and_is_cached(tmp_path: Path, monkey
     model = fit_model(rules, budget=20, max_iterations=3, samples=400)
     history = model.meta["history"]
     assert len(history) == 3 and all(h["played"] > 0 for h in history)
-    assert not np.allclose(model.a, prior.a) and model.meta["parameters"] == 2 * 8 + 4 + 16 + 2  # 4 upper boxes
+    assert not np.allclose(model.a, prior.a) and model.meta["parameters"] == 3 * 8 + 4 + 16 + 2  # 4 upper boxes
     save_model(model)
     models._MEMO.clear()
     assert model_for(rules, background=False).source == "fitted"
@@ -168,3 +168,40 @@ def test_a_ruleset_without_a_fit_starts_one_background_fit(tmp_path: Path, monke
     assert (tmp_path / "models" / ".fitting").read_text().split()[0] == "4242"
     assert not models.request_fit(rules)  # one at a time
     models._MEMO.clear()
+
+
+@pytest.mark.parametrize(("preset", "options"), [("yams", {}), ("yams-fr", {"columns": 1}), ("yamb", {})])
+def test_box_gain_is_the_change_of_the_estimate(preset: str, options: dict[str, object]) -> None:
+    """What the plan adds for writing w in a box is exactly value(sheet after) - value(sheet before), with
+    every learned term on (pars, time, T^2, upper gaps, pairs, joker, bonus scale) and the relations."""
+    import random
+
+    from yambak.bots import choose_action
+    from yambak.engine import Sheet
+
+    rules = load_ruleset(preset, options)
+    rng = np.random.default_rng(1)
+    n = rules.n_boxes
+    C = rng.normal(0, 1, (n, n))
+    C = (C + C.T) / 2
+    np.fill_diagonal(C, 0)
+    params = {
+        "a": rng.normal(10, 3, n), "b": rng.normal(0, 3, n), "C": C, "d": rng.normal(0, 3, n),
+        "e": rng.normal(0, 3, n), "joker": 7.0, "bonus_scale": 0.3,
+    }  # fmt: skip
+    model = build_model(rules, params, "fitted")
+    state = new_game(rules, ["A"], seed=4)
+    pick = random.Random(2)
+    for step in range(60):
+        if state.finished:
+            break
+        if not state.turns[0].rolls and step % 7 == 3:
+            sheet = state.sheets[0]
+            open_boxes = [b for b, v in enumerate(sheet.written) if v is None]
+            for box in pick.sample(open_boxes, min(3, len(open_boxes))):
+                gain = model.box_gain(sheet, box)
+                for w in (0, 3, 12, 25):
+                    written = sheet.written[:box] + (w,) + sheet.written[box + 1 :]
+                    after = Sheet(written, sheet.voided, sheet.extra_bonus, sheet.turns + 1)
+                    assert gain[w] == pytest.approx(model.value(after) - model.value(sheet), abs=1e-6), (box, w)
+        state, _ = state.apply(choose_action(state, 0, "greedy", pick))

@@ -104,6 +104,7 @@ class Model:
     joker: float = 0.0
     bonus_scale: float = 0.0  # the upper bonus chance's term is (1 + bonus_scale) x bonus x P
     d: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open upper box x its column's gap
+    e: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open box x T squared
     fingerprint: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -127,7 +128,9 @@ class Model:
         n = len(o)
         t = o.sum() / n
         others_b = float(self.b @ o) - self.b * o  # the other open boxes' time terms, each losing 1/n
-        hit = self.a + self.b * t + self.C @ o + others_b / n + self.d * self.gaps(sheet)
+        others_e = float(self.e @ o) - self.e * o
+        hit = self.a + self.b * t + self.e * t * t + self.C @ o + others_b / n + self.d * self.gaps(sheet)
+        hit = hit + others_e * (t * t - (t - 1.0 / n) ** 2)
         y = self._yam_box()
         if self.joker and y >= 0 and sheet.written[y] is not None and sheet.entry_score(y):
             hit = hit + self.joker / n  # one turn less to roll a further yam
@@ -138,7 +141,7 @@ class Model:
         """(n_boxes,) each open box's share of L (0 for filled boxes); L is their sum plus the joker term."""
         o = self._open(sheet)
         t = o.sum() / len(o)
-        return o * (self.a + self.b * t + 0.5 * (self.C @ o) + self.d * self.gaps(sheet))
+        return o * (self.a + self.b * t + self.e * t * t + 0.5 * (self.C @ o) + self.d * self.gaps(sheet))
 
     @property
     def upper_mask(self) -> np.ndarray:
@@ -158,7 +161,7 @@ class Model:
         return np.clip(ub.threshold - np.asarray(s, dtype=float), 0.0, ub.threshold) / ub.threshold
 
     def gaps(self, sheet: Sheet) -> np.ndarray:
-        """(n_boxes,) how far each box's column is from its upper bonus, 0..1 (the d terms' factor)."""
+        """(n_boxes,) for each upper box, how far its column is from the upper bonus, 0..1 (0 elsewhere)."""
         key = ("gaps", sheet.written)
         hit = self.cache.get(key)
         if hit is not None:
@@ -168,7 +171,9 @@ class Model:
         if self.rules.upper_bonus is not None and self.upper_rows:
             for c in range(len(self.rules.columns)):
                 s, _ = self._upper_state(self._col(sheet, c))
-                out[c * n : (c + 1) * n] = self._gap(s)
+                gap = float(self._gap(s))
+                for r in self.upper_rows:
+                    out[c * n + r] = gap
         self.cache[key] = out
         return out
 
@@ -423,9 +428,11 @@ def build_model(rules: Ruleset, params: dict[str, Any] | None = None, source: st
     b = np.asarray(params.get("b", np.zeros(n)), dtype=float)
     C = np.asarray(params.get("C", np.zeros((n, n))), dtype=float)
     d = np.asarray(params.get("d", np.zeros(n)), dtype=float)
+    e = np.asarray(params.get("e", np.zeros(n)), dtype=float)
     return Model(
         rules, table, dist, mean, var, plain, upper_rows, surv, pairs,
         source=source or ("fitted" if "a" in params else "prior"),
-        a=a, b=b, C=C, d=d, joker=float(params.get("joker", 0.0)), bonus_scale=float(params.get("bonus_scale", 0.0)),
+        a=a, b=b, C=C, d=d, e=e, joker=float(params.get("joker", 0.0)),
+        bonus_scale=float(params.get("bonus_scale", 0.0)),
         fingerprint=fingerprint(rules), meta=dict(params.get("meta", {})),
     )  # fmt: skip

@@ -6,7 +6,8 @@ The model (`evaluate.Model`) estimates a sheet's final total as what is written 
 relations as scored) plus the analytic parts (upper bonus chance from the distributions D of the
 values written per box; max/min, plus/min and minimax pairs over D) plus a learned part
 
-    L(sheet) = sum over open boxes i of (a_i + b_i T) + sum over open pairs i<j of C_ij (+ joker term)
+    L(sheet) = sum over open boxes i of (a_i + b_i T + e_i T^2 + d_i gap) + sum over open pairs i<j of C_ij
+               (+ joker term, + a scale on the upper bonus chance)
 
 where T is the fraction of boxes still open and pairs are boxes of one column or one row. The fit
 never reads a solver table; it only plays:
@@ -68,19 +69,19 @@ def pair_list(rules: Ruleset) -> list[tuple[int, int]]:
 
 
 def features(model: Model, sheet: Sheet, yam_nonzero: bool, pairs: np.ndarray) -> np.ndarray:
-    """The learned part's features of a sheet: [open, open x T, open x upper gap, open_i x open_j per
+    """The learned part's features of a sheet: [open, open x T, open x upper gap, open x T^2, open_i x open_j per
     pair, joker, bonus]."""
     written = sheet.written
     o = np.fromiter((v is None for v in written), dtype=float, count=len(written))
     t = o.sum() / len(o)
     pair = o[pairs[:, 0]] * o[pairs[:, 1]] if len(pairs) else np.zeros(0)
     gap = o * model.gaps(sheet) * model.upper_mask
-    return np.concatenate([o, o * t, gap, pair, [t if yam_nonzero else 0.0, model.bonus_feature(sheet)]])
+    return np.concatenate([o, o * t, gap, o * t * t, pair, [t if yam_nonzero else 0.0, model.bonus_feature(sheet)]])
 
 
 def theta_of(model: Model, pairs: np.ndarray) -> np.ndarray:
     c = model.C[pairs[:, 0], pairs[:, 1]] if len(pairs) else np.zeros(0)
-    return np.concatenate([model.a, model.b, model.d, c, [model.joker, model.bonus_scale]])
+    return np.concatenate([model.a, model.b, model.d, model.e, c, [model.joker, model.bonus_scale]])
 
 
 def turn_value(state: GameState, p: int, model: Model) -> float:
@@ -138,11 +139,12 @@ def _play(
 def _params(dist: np.ndarray, theta: np.ndarray, n: int, pairs: np.ndarray) -> dict[str, Any]:
     C = np.zeros((n, n))
     if len(pairs):
-        c = theta[3 * n : 3 * n + len(pairs)]
+        c = theta[4 * n : 4 * n + len(pairs)]
         C[pairs[:, 0], pairs[:, 1]] = c
         C[pairs[:, 1], pairs[:, 0]] = c
     return {
-        "dist": dist, "a": theta[:n], "b": theta[n : 2 * n], "d": theta[2 * n : 3 * n], "C": C,
+        "dist": dist, "a": theta[:n], "b": theta[n : 2 * n], "d": theta[2 * n : 3 * n], "e": theta[3 * n : 4 * n],
+        "C": C,
         "joker": float(theta[-2]), "bonus_scale": float(theta[-1]),
     }  # fmt: skip
 
@@ -215,7 +217,7 @@ def fit_model(
         "tolerance": TOLERANCE,
         "budget_seconds": budget,
         "seconds": round(time.perf_counter() - t0, 1),
-        "parameters": int(2 * n + len(model.upper_rows) * len(rules.columns) + len(pairs) + 2),
+        "parameters": int(3 * n + len(model.upper_rows) * len(rules.columns) + len(pairs) + 2),
         "kept": f"the mean of the last {AVERAGE} iterations' parameters",
         "history": history,
     }
