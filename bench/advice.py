@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/advice.py [--games N] [--seed S] [--cold]
 
-Plays N solitaire games with the strong bot and times `advise(state, 0)` after every roll, as the
-web coach asks it (hints on). The first call of a turn builds the turn's plan (every fillable box x
+Plays N games with the strong bot in seat 0 (`--players`: greedy in the others, whose sheets the
+win chances read) and times `advise(state, 0)` after every roll of seat 0, as the web coach asks
+it (hints on). The first call of a turn builds the turn's plan (every fillable box x
 252 hands x roll); later calls of the turn read it. `--cold` clears the model's caches before every
 call (the worst case: a hint in a position the process has never seen). Models and exact tables are
 loaded before timing ("setup"). Goal: median under 50 ms on multi-column sheets.
@@ -30,6 +31,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cold", action="store_true", help="clear the plan caches before every call")
     parser.add_argument("--presets", nargs="*")
+    parser.add_argument("--players", type=int, default=1, help="seats (the others play greedy): win chances")
     args = parser.parse_args()
     head = ("preset", "exact", "calls", "median ms", "p90 ms", "p99 ms", "max ms", "setup ms")
     print(f"{head[0]:<9} " + " ".join(f"{h:>{max(6, len(h))}}" for h in head[1:]))
@@ -43,16 +45,18 @@ def main() -> None:
         times: list[float] = []
         exact = False
         for g in range(args.games):
-            state = new_game(rules, ["strong"], seed=f"advice{args.seed}:{g}")
+            seats = ["strong"] + ["greedy"] * (args.players - 1)
+            state = new_game(rules, seats, seed=f"advice{args.seed}:{g}")
             rng = random.Random(g)
             while not state.finished:
-                if state.turns[0].rolls:
+                p = state.current
+                if p == 0 and state.turns[0].rolls:
                     if args.cold:
                         model.cache.clear()
                     t0 = time.perf_counter()
                     exact = advise(state, 0).exact
                     times.append((time.perf_counter() - t0) * 1000)
-                state, _ = state.apply(choose_action(state, 0, "strong", rng))
+                state, _ = state.apply(choose_action(state, p, seats[p], rng))
         times.sort()
 
         def q(f: float, times: list[float] = times) -> float:
