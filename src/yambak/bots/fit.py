@@ -48,7 +48,7 @@ __all__ = ["TOLERANCE", "features", "fit_model", "main", "turn_value"]
 
 PRIOR = 20  # pseudo games of the chase prior mixed into every histogram
 TOLERANCE = 0.01  # |predicted - played| mean final total, as a share of the played mean
-MIN_ITERATIONS = 8
+MIN_ITERATIONS = 12
 SAMPLES = 6000  # turn starts per iteration (games = SAMPLES / boxes)
 EXPLORE = 0.1
 RIDGE = 2.0
@@ -152,7 +152,7 @@ def _params(dist: np.ndarray, theta: np.ndarray, n: int, pairs: np.ndarray) -> d
 def fit_model(
     rules: Ruleset,
     budget: float = 300.0,
-    max_iterations: int = 12,
+    max_iterations: int = 16,
     samples: int = SAMPLES,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spec", help="a ruleset spec as JSON (what a game record's rules hold)")
     parser.add_argument("--budget", type=float, default=300.0, help="seconds (one core); default 300")
     parser.add_argument("--samples", type=int, default=SAMPLES, help="turn starts per iteration")
-    parser.add_argument("--iterations", type=int, default=12)
+    parser.add_argument("--iterations", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--ship", action="store_true", help="write into the package (bots/fits/), not the cache")
     parser.add_argument("--quiet", action="store_true")
