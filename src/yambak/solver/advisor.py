@@ -181,14 +181,30 @@ def position_values(strategy: Strategy, position: Position) -> tuple[int, np.nda
 
 
 _RULE_ARGS: dict[int, tuple[Any, tuple]] = {}
+_READY = False
+
+
+def _compiled_ready() -> bool:
+    """Use the compiled position kernel when the process already has the kernels loaded and this one
+    compiled (in memory or in numba's disk cache): never compile, nor import numba, for one hint."""
+    global _READY
+    if _READY:
+        return True
+    K = sys.modules.get("yambak.solver._kernels")
+    if K is None:
+        return False
+    from .warm import kernels_compiled
+
+    _READY = bool(K.position_values.signatures) or kernels_compiled(("position_values",))
+    return _READY
 
 
 def advise(strategy: Strategy, position: Position, compiled: bool | None = None) -> Advice:
     """Expected final score of every keep and every legal box in `position` (MeanScore tables).
 
-    `compiled` None: the compiled single-state kernel once numba is loaded in the process (a server,
-    a bot), numpy otherwise (a one-shot `yambak hint` does not pay numba's import); both give the
-    same values."""
+    `compiled` None: the compiled single-state kernel once the kernels are loaded in the process and
+    this one is compiled (a server, a bot), numpy otherwise (a one-shot `yambak hint` does not pay
+    numba's import or a compile); both give the same values."""
     if strategy.objective.width != 1:
         raise ValueError("the advisor reads expected-score tables (MeanScore)")
     sr = strategy.rules
@@ -196,7 +212,7 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
     if position.roll == 0:
         return Advice(score=score, value=score + float(strategy.table[sr.flat(boxes, upper, yam), 0]))
     hand = D.roll_index(position.dice)
-    if compiled if compiled is not None else "numba" in sys.modules:
+    if compiled if compiled is not None else _compiled_ready():
         _, stage, row_values, row_points = position_values(strategy, position)
         entries = [(i, int(row_points[i]), float(row_values[i])) for i in range(sr.n_rows)]
     else:
