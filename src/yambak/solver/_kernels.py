@@ -483,13 +483,11 @@ def mean_keep_values(table: np.ndarray, states: np.ndarray, rules: tuple, rolls:
 
 @njit(cache=True, nogil=True, inline="always")
 def _chance(values: np.ndarray, offset: np.ndarray, s: int, need: int) -> float:
-    """P_s(need) of a ragged target table: 1 when nothing is needed, 0 beyond what the state stores."""
-    if need <= 0:
-        return 1.0
+    """P_s(need) of a ragged target table, without a branch: a state stores k = 0 (1.0) .. n-1 and a
+    trailing 0.0, so need <= 0 reads the 1 and need >= n the 0."""
     start = offset[s]
-    if need >= offset[s + 1] - start:
-        return 0.0
-    return values[start + need]
+    n = offset[s + 1] - start - 1
+    return values[start + min(max(need, 0), n)]
 
 
 @njit(cache=True, nogil=True)
@@ -518,8 +516,11 @@ def _target_last_roll(
     lanes = x.shape[1]
     cap = n_upper - 1
     neg = -np.inf
-    fut = np.empty(lanes, dtype=np.int64)
-    fut1 = np.empty(lanes, dtype=np.int64)
+    start0 = np.empty(lanes, dtype=np.int64)  # the successor's first value (yam flag 0 for the yam row)
+    last0 = np.empty(lanes, dtype=np.int64)  # its stored count - 1 (the sentinel's index)
+    start1 = np.empty(lanes, dtype=np.int64)  # the yam row's successor with the flag on
+    last1 = np.empty(lanes, dtype=np.int64)
+    shift = np.empty(lanes, dtype=np.int64)
     six = np.empty((D.DICE + 1, lanes))
     for r in range(_N_ROLLS):
         for w in range(lanes):
@@ -556,18 +557,28 @@ def _target_last_roll(
             is_yam = i == yam_row
             for w in range(lanes):
                 if boxes[w] & bit:
-                    fut[w] = -1
-                else:
-                    base = _flat(boxes[w] | bit, upper[w], 0, rules)
-                    fut[w] = base if is_yam else base + yam[w]
-                    fut1[w] = base + 1
+                    start0[w] = -1
+                    continue
+                base = _flat(boxes[w] | bit, upper[w], 0, rules)
+                s0 = base if is_yam else base + yam[w]
+                start0[w] = offset[s0]
+                last0[w] = offset[s0 + 1] - offset[s0] - 1
+                if is_yam:
+                    start1[w] = offset[base + 1]
+                    last1[w] = offset[base + 2] - offset[base + 1] - 1
             for r in range(_N_ROLLS):
                 pts = score[i, r]
+                on = is_yam and pts > 0
                 for w in range(lanes):
-                    if fut[w] < 0:
+                    shift[w] = need[w] - pts
+                for w in range(lanes):
+                    if start0[w] < 0:
                         continue
-                    s = fut1[w] if is_yam and pts > 0 else fut[w]
-                    x[_FULL + r, w] = max(x[_FULL + r, w], _chance(values, offset, s, need[w] - pts))
+                    a = start1[w] if on else start0[w]
+                    n = last1[w] if on else last0[w]
+                    v = values[a + min(max(shift[w], 0), n)]
+                    if v > x[_FULL + r, w]:
+                        x[_FULL + r, w] = v
     if n_yam == 2:
         for w in range(lanes):
             if boxes[w] >> yam_row & 1:

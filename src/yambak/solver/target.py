@@ -10,7 +10,8 @@ builds every batch at full width; here:
   of the points still to come from s (the best score of each open row, the upper bonus while it
   is reachable, the joker bonus per open row while it can still be won), and no game aiming at t
   ever needs more than t - m(s) in s, m(s) the points s shows are on the sheet (its upper sum and
-  bonus, a yam box holding a value); so state s stores only k = 0..min(M(s), t - m(s)). Late
+  bonus, a yam box holding a value); so state s stores only k = 0..min(M(s), t - m(s)) (and a 0
+  after them, so the compiled lookup needs no branch). Late
   states store a handful of numbers whatever the target, and the table answers any target <= t;
 * **float32** storage, ragged (one offset per state), level by level: a batch reads only the
   level below it, and a batch of states of similar bound runs at its own width;
@@ -42,6 +43,8 @@ from ._layout import SolverRules, UnsupportedRuleset, solver_rules
 from .advisor import Choice, Position, position_state
 from .objective import TargetProbability
 from .table import TABLE_MODE, TABLE_VERSION, _fingerprint, cache_dir
+
+LANES_AT_ONCE = 4_000_000  # (state, need) lanes built at once: about 130 MB of index arrays
 
 __all__ = ["TargetAdvice", "TargetTable", "advise_target", "max_remaining", "min_scored", "solve_target"]
 
@@ -89,7 +92,7 @@ class TargetTable:
 
     rules: SolverRules
     target: int
-    offset: np.ndarray  # (n_states + 1,) int64: state s holds values[offset[s]:offset[s + 1]]
+    offset: np.ndarray  # (n_states + 1,) int64: state s holds values[offset[s]:offset[s + 1] - 1], then a 0
     values: np.ndarray  # float32
     seconds: float = 0.0
     loaded: bool = False
@@ -106,7 +109,7 @@ class TargetTable:
         """(flat.shape + (width,)) float64: P(k) for k < width, 0 where the state stores nothing."""
         flat = np.asarray(flat)
         start = self.offset[flat]
-        have = self.offset[flat + 1] - start
+        have = self.offset[flat + 1] - start - 1  # the trailing 0 is not a stored k
         k = np.arange(width)
         idx = start[..., None] + k
         ok = k < have[..., None]
@@ -122,7 +125,7 @@ class TargetTable:
         flat = int(self.rules.flat(boxes, min(upper, self.rules.n_upper - 1), yam))
         if need > self.target - int(min_scored(self.rules, np.array([flat]))[0]):
             raise ValueError(f"need {need} is beyond what a table for target {self.target} answers here")
-        start, stop = int(self.offset[flat]), int(self.offset[flat + 1])
+        start, stop = int(self.offset[flat]), int(self.offset[flat + 1]) - 1
         return float(self.values[start + need]) if need < stop - start else 0.0
 
     @property
@@ -145,7 +148,7 @@ class _Ragged:
 def _path(ruleset: Ruleset, target: int, folder: Path) -> Path:
     objective = TargetProbability(target)
     name = re.sub(r"[^A-Za-z0-9_-]", "_", ruleset.id)[:40]
-    return folder / f"{name}-ragged{objective.key}-v{TABLE_VERSION}-{_fingerprint(ruleset, objective)}.npz"
+    return folder / f"{name}-ragged2{objective.key}-v{TABLE_VERSION}-{_fingerprint(ruleset, objective)}.npz"
 
 
 def solve_target(
@@ -193,7 +196,7 @@ def _induction(
     flat = np.arange(n, dtype=np.int64)
     width = np.minimum(max_remaining(sr, flat), np.maximum(target - min_scored(sr, flat), 0)) + 1  # k = 0..width-1
     offset = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(width, out=offset[1:])
+    np.cumsum(width + 1, out=offset[1:])  # + 1: a trailing 0 (P beyond what the state stores)
     values = np.zeros(int(offset[-1]), dtype=np.float32)
     values[offset[:-1]] = 1.0  # k = 0: reached (a full sheet stores only this)
     table = TargetTable(sr, target, offset, values)
@@ -201,24 +204,34 @@ def _induction(
     workers = threads or min(2, os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for done, n_filled in enumerate(levels):
-            states = sr.level_states(n_filled)
-            per = width[states] - 1  # lanes: k = 1..width-1
-            lane_state = np.repeat(states, per)
-            first = np.repeat(np.cumsum(per) - per, per)
-            lane_need = np.arange(len(lane_state), dtype=np.int64) - first + 1
-            where = offset[lane_state] + lane_need
-            out = np.empty(len(lane_state))
-            parts = max(1, min(4 * workers, len(lane_state) // 4096))
-            bounds = np.linspace(0, len(lane_state), parts + 1).astype(np.int64)
+            level = sr.level_states(n_filled)
+            per_state = width[level] - 1  # lanes: k = 1..width-1
+            ends = np.cumsum(per_state)
+            first = 0
+            while first < len(level):  # groups of states of at most LANES_AT_ONCE lanes: bounded memory
+                base = ends[first - 1] if first else 0
+                last = max(first + 1, int(np.searchsorted(ends, base + LANES_AT_ONCE, side="right")))
+                states, per = level[first:last], per_state[first:last]
+                first = last
+                lane_state = np.repeat(states, per)
+                starts = np.repeat(np.cumsum(per) - per, per)
+                lane_need = np.arange(len(lane_state), dtype=np.int64) - starts + 1
+                out = np.empty(len(lane_state))
+                parts = max(1, min(4 * workers, len(lane_state) // 4096))
+                bounds = np.linspace(0, len(lane_state), parts + 1).astype(np.int64)
 
-            def run(
-                j: int, ls: np.ndarray = lane_state, ln: np.ndarray = lane_need, o: np.ndarray = out, bd: Any = bounds
-            ) -> None:
-                a, b = bd[j], bd[j + 1]
-                K.target_turn_starts(values, offset, ls[a:b], ln[a:b], rules, sr.rolls, o[a:b])
+                def run(
+                    j: int,
+                    ls: np.ndarray = lane_state,
+                    ln: np.ndarray = lane_need,
+                    o: np.ndarray = out,
+                    bd: Any = bounds,
+                ) -> None:
+                    a, b = bd[j], bd[j + 1]
+                    K.target_turn_starts(values, offset, ls[a:b], ln[a:b], rules, sr.rolls, o[a:b])
 
-            list(pool.map(run, range(parts)))
-            values[where] = out  # after the whole level: a level reads only the levels below it
+                list(pool.map(run, range(parts)))
+                values[offset[lane_state] + lane_need] = out  # a level reads only the levels below it
             if progress:
                 progress(done + 1, len(levels))
     return table
