@@ -31,6 +31,7 @@ __all__ = [
     "LANES",
     "mean_keep_values",
     "mean_turn_starts",
+    "optimal_turns",
     "position_values",
     "rule_args",
     "target_turn_starts",
@@ -730,7 +731,15 @@ def position_values(
                 _up_any(x)
         for k in range(_N):
             keeps[k] = x[k, 0]
-    # one lane per row: the table seen through a row that alone is open is that row's value
+    _row_values(table, b, u, y, hand, rules, rows, points)
+
+
+@njit(cache=True, nogil=True)
+def _row_values(
+    table: np.ndarray, b: int, u: int, y: int, hand: int, rules: tuple, rows: np.ndarray, points: np.ndarray
+) -> None:
+    """rows[i] / points[i]: the value (points + the table's future) and points of filling row i with
+    `hand` in state (b, u, y), -inf where it may not be filled: `box_values` for one state and hand."""
     n_rows = rules[15]
     score, upper_face, threshold, bonus, n_upper, yam_row = rules[0], rules[2], rules[5], rules[6], rules[7], rules[9]
     strike_any, rel_high, rel_low, pend_values, pend_index = rules[12], rules[13], rules[14], rules[16], rules[17]
@@ -798,3 +807,93 @@ def position_values(
         p = pts + extra
         rows[i] = table[_flat(nb, u, ny, rules)] + p
         points[i] = p
+
+
+_SUBKEEPS = D.SUBKEEPS
+_N_SUBKEEPS = D.N_SUBKEEPS
+_KEEP_SIZE = np.array([len(m) for m in D.MULTISETS], dtype=np.int64)
+_KEEP_DICE = np.array([(m + (0,) * D.DICE)[: D.DICE] for m in D.MULTISETS], dtype=np.int64)
+_HAND_OF_CODE = np.full(7**D.DICE, -1, dtype=np.int64)
+for _r in range(_N_ROLLS):
+    _code = 0
+    for _i, _d in enumerate(D.MULTISETS[_FULL + _r]):
+        _code += _d * 7**_i
+    _HAND_OF_CODE[_code] = _r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hand_of(dice: np.ndarray) -> int:
+    """The full-hand index of five dice values (any order)."""
+    a = np.sort(dice)
+    code = 0
+    mult = 1
+    for i in range(D.DICE):
+        code += a[i] * mult
+        mult *= 7
+    return _HAND_OF_CODE[code]
+
+
+@njit(cache=True, nogil=True)
+def optimal_turns(
+    table: np.ndarray,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    faces: np.ndarray,
+    rules: tuple,
+    rolls: int,
+    out_row: np.ndarray,
+    out_hand: np.ndarray,
+    out_points: np.ndarray,
+) -> None:
+    """One turn of optimal play (MeanScore) for every game, compiled: the widget of each game's state
+    (64 games a block), every keep chosen as `simulate._Optimal.keep` (the best of the hand's
+    sub-keeps, holding all five = stopping), then the best box as `box_values` (first best row).
+    faces (G, rolls, 5): the values the dice take, in order, on each roll (rerolled dice take the
+    first ones). Writes each game's row, final hand and points."""
+    x = np.empty((_N, LANES))
+    stages = np.empty((max(rolls - 1, 1), _N, LANES))
+    bl = np.empty(LANES, dtype=np.int64)
+    ul = np.empty(LANES, dtype=np.int64)
+    yl = np.empty(LANES, dtype=np.int64)
+    rows = np.empty(rules[15])
+    points = np.empty(rules[15], dtype=np.int64)
+    dice = np.empty(D.DICE, dtype=np.int64)
+    games = len(boxes)
+    for start in range(0, games, LANES):
+        count = min(LANES, games - start)
+        for w in range(LANES):
+            g = start + min(w, count - 1)
+            bl[w], ul[w], yl[w] = boxes[g], upper[g], yam[g]
+        _last_roll(table, bl, ul, yl, rules, x)
+        for j in range(rolls - 1, 0, -1):
+            _down(x)
+            stages[j - 1] = x
+            if j > 1:
+                _up(x)
+        for w in range(count):
+            g = start + w
+            for i in range(D.DICE):
+                dice[i] = faces[g, 0, i]
+            hand = _hand_of(dice)
+            for r in range(1, rolls):
+                best, keep = -np.inf, -1
+                for j in range(_N_SUBKEEPS[hand]):
+                    k = _SUBKEEPS[hand, j]
+                    v = stages[r - 1, k, w]
+                    if v > best:
+                        best, keep = v, k
+                if keep == _FULL + hand:
+                    continue  # holding all five: the same hand goes on to the next roll
+                kept = _KEEP_SIZE[keep]
+                for i in range(D.DICE):
+                    dice[i] = _KEEP_DICE[keep, i] if i < kept else faces[g, r, i - kept]
+                hand = _hand_of(dice)
+            _row_values(table, boxes[g], upper[g], yam[g], hand, rules, rows, points)
+            best, row = -np.inf, -1
+            for i in range(len(rows)):
+                if rows[i] > best:
+                    best, row = rows[i], i
+            out_row[g] = row
+            out_hand[g] = hand
+            out_points[g] = points[row]

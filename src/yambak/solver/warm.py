@@ -19,7 +19,14 @@ __all__ = ["announce_compiling", "compile_kernels", "kernels", "kernels_compiled
 
 NOTICE = "yambak: compiling the solver, first run only"
 
-_ENTRY_POINTS = ("mean_turn_starts", "mean_keep_values", "turn_starts", "target_turn_starts", "position_values")
+_ENTRY_POINTS = (
+    "mean_turn_starts",
+    "mean_keep_values",
+    "turn_starts",
+    "target_turn_starts",
+    "position_values",
+    "optimal_turns",
+)
 _notice: Callable[[], None] | None = None
 
 
@@ -86,6 +93,9 @@ def compile_kernels() -> float:
     from .advisor import Position, advise
 
     advise(strategy, Position(filled={}, dice=(1, 1, 2, 3, 4), roll=1), compiled=True)
+    from .simulate import simulate
+
+    simulate(strategy, games=10, threads=1)
     return time.perf_counter() - start
 
 
