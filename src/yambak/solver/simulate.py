@@ -28,7 +28,7 @@ from .table import Strategy
 
 __all__ = ["BLOCK", "SimulationResult", "remaining_scores", "simulate", "simulate_blocks"]
 
-BLOCK = 8192  # games played together: enough to share states in early turns, small enough for memory
+BLOCK = 32768  # games played together: the per-turn overhead shared, small enough for memory (a few MB)
 
 # Sorted five dice -> roll index, through a base-7 code of the sorted hand.
 _CODE = np.array([7**i for i in range(D.DICE)], dtype=np.int64)
