@@ -100,6 +100,23 @@ class Advice:
         }
 
 
+_POSSIBLE: dict[tuple[int, int], tuple[Any, frozenset[int]]] = {}
+
+
+def _possible(sr: Any, box: int) -> frozenset[int]:
+    """The values row `box` can hold (0 for a scratch), kept per ruleset: a hint reads it per filled box."""
+    hit = _POSSIBLE.get((id(sr), box))
+    if hit is not None and hit[0] is sr:
+        return hit[1]
+    face = int(sr.upper_face[box])
+    values = {face * c for c in range(D.DICE + 1)} if face else {int(v) for v in sr.score[box]}
+    out = frozenset(values | {0})
+    if len(_POSSIBLE) > 4096:
+        _POSSIBLE.clear()
+    _POSSIBLE[(id(sr), box)] = (sr, out)
+    return out
+
+
 def position_state(strategy: Strategy, position: Position) -> tuple[int, int, int, int]:
     """(filled-box key (see `_layout`), capped upper sum, yam flag, points on the sheet), or PositionError."""
     sr = strategy.rules
@@ -114,8 +131,7 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
         if boxes >> box & 1:
             raise PositionError(f"box {name!r} given twice")
         face = int(sr.upper_face[box])
-        possible = {0} | {face * c for c in range(D.DICE + 1)} if face else {0} | set(int(v) for v in sr.score[box])
-        if value not in possible:
+        if value not in _possible(sr, box):
             raise PositionError(f"{name}: {value} cannot be written there")
         boxes |= 1 << box
         score += value
@@ -153,7 +169,9 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
     return boxes, min(upper, sr.n_upper - 1), yam, score + position.extra_bonus
 
 
-def position_values(strategy: Strategy, position: Position) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+def position_values(
+    strategy: Strategy, position: Position, state: tuple[int, int, int, int] | None = None
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The advisor's raw numbers, compiled (one state, no padding): (points on the sheet, keep values
     after this roll (462, expected points still to come; empty after the last roll), the value of
     filling each row with these dice (n_rows, -inf where it may not be filled), the points each
@@ -162,7 +180,7 @@ def position_values(strategy: Strategy, position: Position) -> tuple[int, np.nda
 
     K = kernels("position_values")
     sr = strategy.rules
-    boxes, upper, yam, score = position_state(strategy, position)
+    boxes, upper, yam, score = state or position_state(strategy, position)
     if not position.roll:
         raise PositionError("no dice: roll first")
     hand = D.roll_index(position.dice)
@@ -213,7 +231,7 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
         return Advice(score=score, value=score + float(strategy.table[sr.flat(boxes, upper, yam), 0]))
     hand = D.roll_index(position.dice)
     if compiled if compiled is not None else _compiled_ready():
-        _, stage, row_values, row_points = position_values(strategy, position)
+        _, stage, row_values, row_points = position_values(strategy, position, (boxes, upper, yam, score))
         entries = [(i, int(row_points[i]), float(row_values[i])) for i in range(sr.n_rows)]
     else:
         b, u, y = (np.array([v], dtype=np.int64) for v in (boxes, upper, yam))
