@@ -178,7 +178,8 @@ def position_values(
     adds). For callers that want numbers, not `Choice` objects; `advise` reads them too."""
     from .warm import kernels
 
-    K = kernels("position_values")
+    # compiled already (in this process or on disk): no first-run announcement to consider
+    K = sys.modules["yambak.solver._kernels"] if _compiled_ready() else kernels("position_values")
     sr = strategy.rules
     boxes, upper, yam, score = state or position_state(strategy, position)
     if not position.roll:
