@@ -3,10 +3,17 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Pyodide (npm) for the score-keeper's offline engine: served by the app, kept by its service worker.
+PYODIDE_VERSION := 0.27.8
+PYODIDE_DIR := src/yambak/web/static/pyodide
+PYODIDE_STAMP := $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION)
 
 .PHONY: install run test lint screenshots bench clean
 
-install: $(STAMP)
+install: $(STAMP) $(PYODIDE_STAMP)
+
+$(PYODIDE_STAMP): scripts/fetch-pyodide.sh
+	scripts/fetch-pyodide.sh $(PYODIDE_VERSION) $(PYODIDE_DIR)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,10 +31,13 @@ lint: install
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
 
-# The whole suite; scripts/test-services.sh installs and starts PostgreSQL and Chromium (Debian packages).
+# The whole suite; scripts/test-services.sh installs and starts PostgreSQL, Redis and Chromium (Debian packages)
+# and prints the two URLs on one line each.
 test: install lint
-	url="$$(scripts/test-services.sh)"; \
-	YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$url}" $(BIN)/python -m pytest
+	urls="$$(scripts/test-services.sh)"; \
+	pg="$$(echo "$$urls" | grep '^postgresql' || true)"; redis="$$(echo "$$urls" | grep '^redis' || true)"; \
+	YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$pg}" \
+	YAMBAK_TEST_REDIS_URL="$${YAMBAK_TEST_REDIS_URL:-$$redis}" $(BIN)/python -m pytest
 
 # Refresh docs/screenshots/ from the browser tests.
 screenshots: install
@@ -37,4 +47,4 @@ bench: install
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build src/*.egg-info $(PYODIDE_DIR)

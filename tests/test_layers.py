@@ -10,11 +10,12 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "yambak"
 # Lower layers first; a module may import its own layer and the ones before it. `commandline` (the
-# argument helpers every command module shares) sits on `rules`; `text` renders engine states.
+# argument helpers every command module shares) sits on `rules`; `text` renders engine states;
+# `keeper` (the score-keeper's pure core) runs on the server and, under Pyodide, on phones.
 LAYERS = [
     ["rules", "names"],
     ["engine", "commandline"],
-    ["text", "solver"],
+    ["text", "solver", "verify", "keeper"],
     ["bots"],
     ["coach", "store", "env"],
     ["terminal", "web"],

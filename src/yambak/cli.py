@@ -15,6 +15,7 @@ import sys
 from typing import NoReturn
 
 from . import __version__
+from . import verify as verify_commands
 from .bots import commands as bot_commands
 from .coach import commands as coach_commands
 from .commandline import UserError, add_ruleset_args, read_text, ruleset_of
@@ -28,7 +29,7 @@ from .text import render_rules, render_sheets
 
 __all__ = ["UserError", "build_parser", "main"]
 
-COMMAND_MODULES = (solver_commands, coach_commands, server_commands, bot_commands, terminal_commands)
+COMMAND_MODULES = (solver_commands, coach_commands, server_commands, bot_commands, terminal_commands, verify_commands)
 
 
 class Parser(argparse.ArgumentParser):

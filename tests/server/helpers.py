@@ -21,44 +21,92 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextmanager
-def server_process(db_url: str, bot_delay: float = 0.0, env: dict[str, str] | None = None) -> Iterator[str]:
-    """`yambak serve` in its own process on 127.0.0.1; yields the base URL."""
-    port = free_port()
-    exe = Path(sys.executable).with_name("yambak")
-    log = open(os.devnull, "w")
-    proc = subprocess.Popen(
-        [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url, "--bot-delay", str(bot_delay)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={
-            **os.environ,
-            "YAMBAK_WARM_STRATEGIES": "0",
-            "YAMBAK_HTTP_RATE": "100",
-            "YAMBAK_HTTP_BURST": "1000",
-            **(env or {}),
-        },
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
+class ServerProcess:
+    """A real `yambak serve` process on 127.0.0.1 (one of a cluster when `redis` is given)."""
+
+    def __init__(
+        self,
+        db_url: str,
+        bot_delay: float = 0.0,
+        env: dict[str, str] | None = None,
+        redis: str | None = None,
+        port: int | None = None,
+        log_path: str | None = None,
+        workers: int | None = None,
+    ) -> None:
+        self.db_url, self.bot_delay, self.redis, self.workers = db_url, bot_delay, redis, workers
+        self.env = env or {}
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, wait: float = 30) -> ServerProcess:
+        exe = Path(sys.executable).with_name("yambak")
+        args = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", self.db_url]
+        args += ["--bot-delay", str(self.bot_delay)]
+        if self.redis:
+            args += ["--redis", self.redis]
+        if self.workers:
+            args += ["--workers", str(self.workers)]
+        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+        self.proc = subprocess.Popen(
+            args,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={
+                **os.environ,
+                "YAMBAK_WARM_STRATEGIES": "0",
+                "YAMBAK_HTTP_RATE": "100",
+                "YAMBAK_HTTP_BURST": "1000",
+                **self.env,
+            },
+        )
+        if out is not subprocess.DEVNULL:
+            out.close()
+        deadline = time.monotonic() + wait
         while True:
             try:
-                if httpx.get(base + "/api/tables", timeout=1).status_code == 200:
-                    break
+                if httpx.get(self.base + "/readyz", timeout=1).status_code == 200:
+                    return self
             except httpx.HTTPError:
                 pass
-            if proc.poll() is not None or time.monotonic() > deadline:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
                 raise RuntimeError("the server did not start")
             time.sleep(0.1)
-        yield base
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye, its leases stay until the others notice."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@contextmanager
+def server_process(
+    db_url: str, bot_delay: float = 0.0, env: dict[str, str] | None = None, redis: str | None = None
+) -> Iterator[str]:
+    """`yambak serve` in its own process on 127.0.0.1; yields the base URL."""
+    server = ServerProcess(db_url, bot_delay, env, redis).start()
+    try:
+        yield server.base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        server.stop()
 
 
 def create(

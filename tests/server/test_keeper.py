@@ -93,11 +93,29 @@ def test_versions_order_concurrent_phones_and_ids_make_entries_idempotent(client
     again = k.post(body, v=0, entry_id="phone-a-0001")
     assert again.status_code == 200 and again.json()["duplicate"] and again.json()["v"] == 1
     assert len(again.json()["view"]["history"]) == 1
-    # another phone, still on version 0, enters for Ann: stale, refused
-    stale = k.post({"kind": "dice", "seat": 0, "dice": [5] * 5, "box": "yam"}, v=0, entry_id="phone-b-0001")
-    assert stale.status_code == 409 and stale.json() == {**stale.json(), "code": "stale/version", "v": 1}
+    # another phone, still on version 0, enters for Ann: overtaken, refused, and told whose turn it is now
+    ann = {"kind": "dice", "seat": 0, "filled": 0, "dice": [5] * 5, "box": "yam"}
+    stale = k.post(ann, v=0, entry_id="phone-b-0001")
+    assert stale.status_code == 409
+    assert stale.json() == {**stale.json(), "code": "stale/overtaken", "v": 1, "current": 1}
     view = client.get(f"{URL}/{sheet['id']}").json()
     assert view["current"] == 1 and view["history"][0]["written"] == 18 and view["players"][0]["total"] == 18
+    # still on version 0, that phone enters Bram's first turn: still his turn, so it is rebased and applied
+    bram = {"kind": "dice", "seat": 1, "filled": 0, "dice": [5] * 5, "box": "yam"}
+    rebased = k.post(bram, v=0, entry_id="phone-b-0002")
+    assert rebased.status_code == 200 and rebased.json()["v"] == 2
+    assert rebased.json()["view"]["players"][1]["total"] == 50
+    # an undo or a correction made on an old version is never rebased
+    old = k.post({"kind": "undo", "count": 1}, v=1, entry_id="phone-b-0003")
+    assert old.status_code == 409 and old.json()["code"] == "stale/version"
+    # one player, two phones, the same turn: the late one is refused, not filed as the next turn
+    solo = new_sheet(client, "yams", ("Ann",))
+    s = Keeper(client, solo["id"])
+    first = {"kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 2, 1], "box": "sixes"}
+    assert s.post(first, v=0, entry_id="solo-a-0001").status_code == 200
+    late = s.post({**first, "box": "chance"}, v=0, entry_id="solo-b-0001")
+    assert late.status_code == 409 and late.json()["code"] == "stale/overtaken"
+    assert len(client.get(f"{URL}/{solo['id']}").json()["history"]) == 1
 
 
 def test_scratch_undo_and_corrections(client):
@@ -268,3 +286,59 @@ def test_the_sheet_socket_parses_through_the_same_strict_schema(client, message,
         else:
             ws.send_json({"type": "ping"})
             assert ws.receive_json() == {"type": "pong"}
+
+
+def test_a_sheet_started_offline_is_created_once_under_the_phones_id(client):
+    body = {"id": "phone-made-sheet-0001", "name": "Camping", "preset": "yams", "players": ["Ann", "Bram"]}
+    first = client.post(URL, json=body)
+    assert first.status_code == 201 and first.json()["id"] == body["id"] and first.json()["view"]["v"] == 0
+    again = client.post(URL, json=body)  # the answer was lost: the same sheet, the same code
+    assert again.status_code == 201 and again.json()["code"] == first.json()["code"]
+    other = client.post(URL, json={**body, "players": ["Cas"]})
+    assert other.status_code == 409 and other.json()["code"] == "sheet/taken"
+    bad = client.post(URL, json={**body, "id": "short"})
+    assert bad.status_code == 422 and bad.json()["code"] == "input/invalid"
+    twice = client.post(URL, json={"name": "x", "preset": "yams", "players": ["Ann", "ann "]})
+    assert twice.status_code == 422 and twice.json()["code"] == "keeper/same-name"
+    assert twice.json()["message"] == "Two players have the same name: make them different."
+
+
+def test_previews_and_statistics_from_the_server(client):
+    sheet = new_sheet(client, "yams", ("Ann", "Bram"))
+    r = client.post(f"{URL}/{sheet['id']}/preview", json={"dice": [6, 6, 6, 2, 2], "roll": 1})
+    boxes = r.json()["boxes"]
+    assert (
+        boxes["free.full_house"] == {"legal": True, "written": 25, "gain": 25} and boxes["free.sixes"]["written"] == 18
+    )
+    zeros = client.post(f"{URL}/{sheet['id']}/preview", json={"dice": None}).json()["boxes"]
+    assert zeros["free.yam"]["legal"] and not zeros["free.chance"]["legal"]
+    k = Keeper(client, sheet["id"])
+    k.post({"kind": "dice", "seat": 0, "dice": [6, 6, 6, 2, 2], "box": "full_house"})
+    fix = client.post(f"{URL}/{sheet['id']}/preview", json={"dice": [1, 1, 1, 1, 2], "turn": 1}).json()
+    assert fix["turn"] == 1 and fix["boxes"]["free.ones"]["written"] == 4
+    assert client.post(f"{URL}/{sheet['id']}/preview", json={"dice": [7, 1, 1, 1, 1]}).status_code == 422
+    assert (
+        client.post(f"{URL}/{sheet['id']}/preview", json={"turn": 9, "dice": [1] * 5}).json()["code"]
+        == "keeper/no-entry"
+    )
+    stats = client.post(f"{URL}/stats", json={"sheets": [sheet["id"], "nope"]}).json()
+    assert stats == {"groups": [], "games": 0, "skipped": 0}  # not finished yet
+
+
+def test_what_a_phone_keeps_to_work_offline(client):
+    sw = client.get("/keep/sw.js")
+    assert sw.status_code == 200 and "__VERSION__" not in sw.text and "/static/keeper.js" in sw.text
+    assert client.get("/keep/worker.js").headers["content-type"].startswith("text/javascript")
+    z = client.get("/keep/engine.zip")
+    import io
+    import zipfile
+
+    names = zipfile.ZipFile(io.BytesIO(z.content)).namelist()
+    assert "yambak/keeper/browser.py" in names and "yambak/rules/presets/yammen.toml" in names
+    assert not [n for n in names if n.startswith(("yambak/server", "yambak/solver", "yambak/bots"))]
+    digest = z.headers["etag"].strip('"')
+    assert "immutable" in client.get(f"/keep/engine.zip?v={digest}").headers["cache-control"]
+    page = client.get("/keep/")
+    assert '"page": "keeper"' in page.text and "keeper.css" in page.text
+    unknown = client.get("/keep/only-on-a-phone-1234")  # a sheet started offline: the phone has it
+    assert unknown.status_code == 404 and '"sheet": "only-on-a-phone-1234"' in unknown.text

@@ -37,7 +37,8 @@ def _act(ws, **msg):
 
 def test_a_game_interrupted_mid_turn_resumes_after_a_restart(tmp_path):
     db = f"sqlite:///{tmp_path}/restart.db"
-    with server_process(db) as base:
+    every = {"YAMBAK_SNAPSHOT_EVERY": "3"}  # snapshots at versions 3 and 6: the restart rebuilds from 3 + events 4, 5
+    with server_process(db, env=every) as base:
         made = httpx.post(
             base + "/api/tables",
             json={"name": "Restart", "preset": "yammen", "seats": [{"name": "Ann"}, {"name": "Bram"}]},
@@ -52,7 +53,7 @@ def test_a_game_interrupted_mid_turn_resumes_after_a_restart(tmp_path):
             before = _act(ws, type="roll", seat=1, v=4, held=[0, 4])
             assert before["type"] == "event" and before["event"]["roll"] == 2
     # a new process on the same database
-    with server_process(db) as base:
+    with server_process(db, env=every) as base:
         listed = httpx.get(base + "/api/tables").json()["tables"]
         assert [t["id"] for t in listed] == [made["id"]]
         with _ws(base, made["id"], tokens, since=5) as (ws, welcome, state):
@@ -72,13 +73,16 @@ def test_a_game_interrupted_mid_turn_resumes_after_a_restart(tmp_path):
             box = legal(third["view"]["players"][1]["turn"])[0]
             last = _act(ws, type="score", seat=1, v=6, box=box)
             assert last["v"] == 7
-    # the stored log is the game record, and it replays to the same sheets
+            record = httpx.get(base + f"/t/{made['id']}/record.json").json()
+    # the stored log is the truth: seven events, the newest snapshot at version 6 (mid-turn)
     store = Store(db)
     row = store.get_table(made["id"])
     events = store.events(made["id"])
-    assert [e.version for e in events] == list(range(1, 8)) and row.version == 7
-    state = replay(row.record)
-    assert len(row.record["turns"]) == 2 and "pending" not in row.record
+    assert [e.version for e in events] == list(range(1, 8)) and row.version == 6
+    assert len(row.record["pending"]) == 1 and len(row.record["turns"]) == 1
+    assert all("name" not in json.dumps(e.data) and "Ann" not in json.dumps(e.data) for e in events)  # seats only
+    state = replay(record)
+    assert len(record["turns"]) == 2 and "pending" not in record
     assert [p["total"] for p in summary(state)["players"]] == [p["total"] for p in last["view"]["players"]]
     store.close()
 

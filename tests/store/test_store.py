@@ -34,7 +34,7 @@ def test_schema_is_migrated_and_migrating_again_is_a_no_op(store):
     names = set(inspect(store.engine).get_table_names())
     assert {"game_tables", "seats", "events", "keeper_sheets", "keeper_entries", "alembic_version"} <= names
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0003"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0004"
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path):
@@ -60,11 +60,12 @@ def test_the_event_log_is_gapless_and_never_duplicated(store):
     actions = [Roll(0), Hold(0, (0, 1)), Roll(0), Score(0, "chance"), Roll(1)]
     for v, action in enumerate(actions, start=1):
         state, event = state.apply(action)
-        store.append(row.id, v, event.player, event.type, event.to_dict(), state_to_record(state).to_dict(), False)
+        snapshot = state_to_record(state).to_dict() if v == 5 else None  # a snapshot now and then
+        store.append(row.id, v, event.player, event.type, event.to_dict(), snapshot)
     with pytest.raises(StoreConflict):  # the same version again
-        store.append(row.id, 5, 1, "rolled", {}, {}, False)
+        store.append(row.id, 5, 1, "rolled", {})
     with pytest.raises(StoreConflict):  # a gap
-        store.append(row.id, 7, 1, "rolled", {}, {}, False)
+        store.append(row.id, 7, 1, "rolled", {})
     events = store.events(row.id)
     assert [e.version for e in events] == [1, 2, 3, 4, 5]
     assert [e.type for e in events] == ["rolled", "held", "rolled", "scored", "rolled"]
@@ -80,7 +81,7 @@ def test_concurrent_appends_store_each_version_once(store):
 
     def writer():
         try:
-            store.append(row.id, 1, 0, "rolled", {"n": 1}, {"r": 1}, False)
+            store.append(row.id, 1, 0, "rolled", {"n": 1})
             results.append("ok")
         except StoreConflict:
             results.append("conflict")
@@ -96,11 +97,11 @@ def test_concurrent_appends_store_each_version_once(store):
 
 def test_claiming_a_seat_once(store):
     row = _table(store)
-    store.claim_seat(row.id, 1, "Bram", "b" * 64, {"players": ["Ann", "Bram"]})
+    store.claim_seat(row.id, 1, "Bram", "b" * 64)
     with pytest.raises(StoreConflict):
-        store.claim_seat(row.id, 1, "Cleo", "c" * 64, {})
+        store.claim_seat(row.id, 1, "Cleo", "c" * 64)
     with pytest.raises(StoreConflict):
-        store.claim_seat(row.id, 0, "Cleo", "c" * 64, {})
+        store.claim_seat(row.id, 0, "Cleo", "c" * 64)
     got = store.get_table(row.id)
     assert got.seats[1].name == "Bram" and got.seats[1].token_hash == "b" * 64
 
@@ -108,7 +109,7 @@ def test_claiming_a_seat_once(store):
 def test_unfinished_tables_and_rematch(store):
     a = _table(store)
     b = _table(store)
-    store.append(b.id, 1, 0, "scored", {}, {"done": True}, True)
+    store.append(b.id, 1, 0, "scored", {}, {"done": True}, finished=True)
     unfinished = {t.id for t in store.tables(unfinished_only=True)}
     assert a.id in unfinished and b.id not in unfinished
     store.set_rematch(b.id, a.id)

@@ -78,3 +78,42 @@ def test_command_line_keeper(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "Ann: free.large_straight = 40" in out.stdout and "grand total" in out.stdout
     assert replay(json.loads(path.read_text())).total(0) == 90
+
+
+def test_box_names_in_any_case_and_short_forms(tmp_path: Path) -> None:
+    s = session(tmp_path)
+    assert s.handle("11234").startswith("  dice")
+    out = s.handle("s")  # sixes or straight, in four columns: the candidates are listed
+    assert out.startswith("Refused:") and "type more of it" in out
+    assert s.handle("D.1").startswith("  Ann: down.ones = 2")  # Down, Ones: any case, the face number
+    s.handle("22345")
+    assert s.handle("EnDeux.Straight").startswith("Refused:")  # en deux after roll 1 only: the rules refuse
+    assert s.handle("fr.tw").startswith("  Bram: free.twos = 4")
+    s.handle("66612")
+    out = s.handle("sixes")  # free, poot and annonce can all take it
+    assert "could be" in out and "free.sixes" in out and "poot.sixes" in out
+    assert s.handle("annonce.si").startswith("  Cas: annonce.sixes = 18")
+    assert s.complete("fr") == [b for b in s.complete("free.") if b.startswith("free.")]
+    assert "free.full_house" in s.complete("free.f") and "undo" in s.complete("un")
+    yams = KeeperSession.start(load_ruleset("yams"), ["Ann"])
+    yams.handle("66612")
+    assert yams.handle("SIX").startswith("  Ann: free.sixes = 18")  # one column: a bare row, any prefix
+
+
+def test_undo_takes_a_number_and_nothing_raises(tmp_path: Path) -> None:
+    s = session(tmp_path, players=("Ann", "Bram"))
+    s.handle("11234")
+    s.handle("down.ones")
+    for line in ("undo x", "undo 0", "undo -1", "undo 1 2", "undo 5"):
+        assert "undo" in s.handle(line) or "entr" in s.handle(line), line
+    assert len(s.state.history) == 1
+    assert s.handle("undo 1").startswith("  undid 1 entry")
+    import random
+
+    rng = random.Random(7)
+    pieces = ["fix", "undo", "1", "0", "66666", "free.", "x", "announce", "strike", "withdraw", "ß", "\x00", "é"]
+    pieces += ["sheet", "history", "-1", "f.6", "s", "yam", ".", "..", "free.yam.yam", "🎲", "    ", "help"]
+    for _ in range(400):
+        line = " ".join(rng.choice(pieces) for _ in range(rng.randint(1, 4)))
+        out = s.handle(line)
+        assert isinstance(out, str) and "Traceback" not in out, line

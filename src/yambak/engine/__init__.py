@@ -12,6 +12,7 @@
 from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
 from .dice import DiceSource, DuplicateDice, ManualDice, RollContext, SecureDice, SeededDice
 from .errors import IllegalAction, RecordError, YambakError
+from .fairness import FairDice, Nonce, verify_record
 from .keeping import play_turn, scratch_turn, typed_turn
 from .outlook import BoxOutlook, EntryBound, Outlook
 from .record import FORMAT, GameRecord, replay, state_to_record, summary
@@ -28,12 +29,14 @@ __all__ = [
     "DuplicateDice",
     "EntryBound",
     "Event",
+    "FairDice",
     "FORMAT",
     "GameRecord",
     "GameState",
     "Hold",
     "IllegalAction",
     "ManualDice",
+    "Nonce",
     "Outlook",
     "RecordError",
     "Release",
@@ -58,4 +61,5 @@ __all__ = [
     "summary",
     "typed_turn",
     "undo",
+    "verify_record",
 ]

@@ -10,8 +10,9 @@ can change a score, so the record scores and checks exactly like the real turn.
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 
+from ..rules.scoring import row_score
 from .errors import IllegalAction, shown
 from .record import play_turn
 from .state import GameState, TurnRecord
@@ -45,8 +46,11 @@ def scratch_turn(state: GameState, box: str) -> TurnRecord:
     if index is None:
         raise IllegalAction("illegal/box-unknown", f"there is no box {shown(box)} on this sheet")
     column = rules.columns[index // rules.n_rows]
+    row = rules.rows[index % rules.n_rows]
     roll = column.rolls or 1
     for dice in combinations_with_replacement(range(1, 7), rules.rolled_dice):
+        if all(row_score(row, five, roll) for five in combinations(dice, rules.dice)):
+            continue  # every five these dice could count scores here (the joker only adds): never a 0
         turn = typed_turn(state, dice, roll, box)
         try:
             after = play_turn(state, turn)

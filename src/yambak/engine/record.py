@@ -16,13 +16,14 @@ from ..rules import RulesetError, load_ruleset
 from .actions import Announce, Hold, Roll, Score
 from .dice import DiceSource, ManualDice
 from .errors import IllegalAction, RecordError, shown
+from .fairness import parse_fairness
 from .scoresheet import tied_groups
 from .state import GameState, Rolloffs, TurnRecord, new_game
 
 __all__ = ["FORMAT", "GameRecord", "parse_turn", "play_turn", "replay", "state_to_record", "summary"]
 
 FORMAT = "yambak-game/1"
-_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending"}
+_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness"}
 _PENDING_KEYS = {"player", "rolls", "held", "kept", "announce"}
 _TURN_KEYS = {"player", "rolls", "held", "announce", "box", "strike", "use", "scratch"}
 
@@ -41,6 +42,8 @@ class GameRecord:
     # Our extension: turns in progress ({"player", "rolls", "held", "announce"}), so that a
     # stored game resumes mid-turn. Absent from records of completed turns only.
     pending: tuple[Mapping[str, Any], ...] = ()
+    # RULES.md section 11: the dice commitment of a table whose dice the server rolled (engine/fairness.py).
+    fairness: Mapping[str, Any] | None = None
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
@@ -68,6 +71,12 @@ class GameRecord:
             isinstance(t, Mapping) and set(t) <= _PENDING_KEYS for t in pending
         ):
             raise _bad("pending must be a list of turns in progress")
+        fairness = None
+        if data.get("fairness") is not None:
+            try:
+                fairness = parse_fairness(data["fairness"])
+            except ValueError as exc:
+                raise _bad(str(exc)) from None
         return cls(
             data["rules"],
             tuple(players),
@@ -75,6 +84,7 @@ class GameRecord:
             seed,
             _parse_rolloffs(data.get("rolloffs"), len(players)),
             tuple(pending),
+            fairness,
         )
 
     @classmethod
@@ -95,6 +105,8 @@ class GameRecord:
             }
         if self.pending:
             out["pending"] = [dict(t) for t in self.pending]
+        if self.fairness is not None:
+            out["fairness"] = dict(self.fairness)
         return out
 
     def dumps(self, indent: int | None = None) -> str:

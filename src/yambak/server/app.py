@@ -1,10 +1,15 @@
-"""The FastAPI application: routes, error handlers, startup (migrate, resume tables, resume bots)."""
+"""The FastAPI application: routes, error handlers, startup (migrate, resume tables, resume bots),
+and what operators watch: `/healthz` (the process answers), `/readyz` (its database and Redis
+answer), `/metrics` (Prometheus text format)."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import sys
 import threading
+import time
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -17,6 +22,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..store import Store
 from ..web import STATIC
 from ..web.i18n import localize_error
+from . import metrics
+from .cluster import Cluster, RedisLimiter
 from .deps import get_lang
 from .keeper.manager import KeeperManager
 from .limits import ClientLimiter
@@ -65,28 +72,53 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
+        # The store's writer thread hands the GIL back and forth with the event loop at every database
+        # round trip: a short switch interval keeps a busy loop from delaying each commit by 5 ms.
+        sys.setswitchinterval(0.001)
         store = Store(settings.database_url)
-        manager = TableManager(store, settings)
+        if settings.gc_full_seconds:
+            tune_gc()
+        cluster = Cluster(settings.redis_url, settings.lease_seconds) if settings.redis_url else None
+        manager = TableManager(store, settings, cluster)
         manager.loop = asyncio.get_running_loop()
+        keeper_manager = KeeperManager(store, settings, cluster)
+        if cluster is not None:
+            cluster.owners = {"table": manager, "sheet": keeper_manager}
+            cluster.orphans = manager.orphans
+            await cluster.start()
         n = manager.load_unfinished()
         log.info("resumed %d unfinished tables", n)
         app.state.store = store
         app.state.manager = manager
-        app.state.keeper = KeeperManager(store, settings)
+        app.state.keeper = keeper_manager
+        app.state.cluster = cluster
         manager.start_bots()
         if settings.warm_strategies:
             warm_strategies()
+        gauges = asyncio.create_task(_gauges(manager, keeper_manager))
         ticker = asyncio.create_task(_tick(manager))
+        collector = (
+            asyncio.create_task(_collect_garbage(settings.gc_full_seconds)) if settings.gc_full_seconds else None
+        )
         yield
+        gauges.cancel()
         ticker.cancel()
+        if collector is not None:
+            collector.cancel()
         for table in manager.tables.values():
             if table.bot_task:
                 table.bot_task.cancel()
+        if cluster is not None:
+            await cluster.stop()
         store.close()
 
     app = FastAPI(title="yambak", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings
-    app.state.limiter = ClientLimiter(settings.http_rate, settings.http_burst)
+    app.state.limiter = (
+        RedisLimiter(settings.redis_url, settings.http_rate, settings.http_burst)
+        if settings.redis_url
+        else ClientLimiter(settings.http_rate, settings.http_burst)
+    )
 
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Any) -> Any:
@@ -127,9 +159,89 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Cache-Control": "max-age=86400"},
         )
 
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, Any]:
+        return {"ok": True}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz(request: Request) -> JSONResponse:
+        checks: dict[str, bool] = {}
+        store: Store | None = getattr(request.app.state, "store", None)
+        try:
+            checks["database"] = store is not None and await store.read(store.ping)
+        except Exception:
+            checks["database"] = False
+        cluster: Cluster | None = getattr(request.app.state, "cluster", None)
+        if cluster is not None:
+            try:
+                checks["redis"] = await asyncio.wait_for(cluster.ping(), 2)
+            except Exception:
+                checks["redis"] = False
+        ready = all(checks.values())
+        return JSONResponse({"ready": ready, **checks}, status_code=200 if ready else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    def metrics_text() -> Response:
+        body, content_type = metrics.render()
+        return Response(body, media_type=content_type)
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(ws.router)
     app.include_router(keeper.router)
     return app
+
+
+_gc_started = [0.0]
+
+
+def _gc_pause(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+    else:
+        metrics.GC_PAUSE.labels(str(info.get("generation", "?"))).observe(time.perf_counter() - _gc_started[0])
+
+
+def tune_gc() -> None:
+    """A server's heap is mostly long-lived game states: Python's automatic full collections scan all of it
+    (hundreds of milliseconds with a thousand tables, every few seconds under load). Freeze what startup
+    made, leave the young collections as they are, and run the full one on a timer instead."""
+    if _gc_pause not in gc.callbacks:
+        gc.callbacks.append(_gc_pause)
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 1_000_000)  # full collections: `_collect_garbage` only
+
+
+async def _collect_garbage(every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        gc.collect()
+
+
+async def _gauges(manager: TableManager, keeper_manager: KeeperManager) -> None:
+    """Keep the tables and connections gauges current (and drop mirrors nobody here watches)."""
+    while True:
+        await asyncio.sleep(1.0)
+        try:
+            if manager.cluster is not None:
+                manager.evict_idle_mirrors()
+                keeper_manager.evict_idle_mirrors()
+            owned = sum(t.owned for t in manager.tables.values()) + sum(s.owned for s in keeper_manager.sheets.values())
+            total = len(manager.tables) + len(keeper_manager.sheets)
+            metrics.TABLES.labels("owned").set(owned)
+            metrics.TABLES.labels("mirror").set(total - owned)
+            conns = sum(len(t.conns) for t in manager.tables.values())
+            metrics.CONNECTIONS.set(conns + sum(len(s.conns) for s in keeper_manager.sheets.values()))
+        except Exception:
+            log.exception("gauges")
+
+
+def app_from_env() -> FastAPI:
+    """The app of one `yambak serve --workers N` process: settings and log format from the environment."""
+    from .logs import setup
+
+    setup()
+    return create_app(Settings())

@@ -35,4 +35,11 @@ class Settings:
     # seconds bots wait after a person's entry at tables that allow taking it back
     undo_grace: float = field(default_factory=lambda: float(_env("UNDO_GRACE", "2.5")))
     history: int = 200  # events kept per table for reconnecting clients
+    # several processes: Redis carries actions to a table's owner and its events to every process
+    redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))
+    lease_seconds: float = field(default_factory=lambda: float(_env("LEASE_SECONDS", "3")))  # a dead owner's tables
+    snapshot_every: int = field(default_factory=lambda: int(_env("SNAPSHOT_EVERY", "50")))  # events between records
+    # Python's full garbage collection on a timer (seconds; 0: Python's own schedule), see app.tune_gc;
+    # `yambak serve` makes it 300 unless the environment says otherwise
+    gc_full_seconds: float = field(default_factory=lambda: float(_env("GC_FULL_SECONDS", "0")))
     secure_cookies: bool = False

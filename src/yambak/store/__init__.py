@@ -1,11 +1,13 @@
 """Persistence behind one interface: SQLite by default (WAL), PostgreSQL by URL.
 
-Every accepted action is appended as a versioned event together with the
-table's game record (RULES.md section 11) in one transaction, before the server
-broadcasts it. A (table, version) pair is unique, so an action can never be
-stored twice.
+Every accepted action is appended to the table's event log as a versioned event
+and committed before the server broadcasts it; a (table, version) pair is
+unique, so an action can never be stored twice and two writers can never both
+store the same version. The game record is a snapshot beside the log, taken
+every few events and at the end. Server writes go through a group-committing
+writer thread, off the event loop.
 """
 
-from .store import DEFAULT_URL, EventRow, KeeperRow, SeatRow, Store, StoreConflict, TableRow
+from .store import DEFAULT_URL, EntryRow, EventRow, KeeperRow, SeatRow, Store, StoreConflict, TableRow
 
-__all__ = ["DEFAULT_URL", "EventRow", "KeeperRow", "SeatRow", "Store", "StoreConflict", "TableRow"]
+__all__ = ["DEFAULT_URL", "EntryRow", "EventRow", "KeeperRow", "SeatRow", "Store", "StoreConflict", "TableRow"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -21,9 +21,10 @@ class GameTable(Base):
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
     duplicate: Mapped[bool] = mapped_column(Boolean, default=False)
     seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    version: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=0)  # the version `record` was taken at
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
-    record: Mapped[object] = mapped_column(JSON)
+    record: Mapped[object] = mapped_column(JSON)  # a snapshot: the game record (with `pending`) at `version`
+    fairness: Mapped[object | None] = mapped_column(JSON, nullable=True)  # dice commitment; its seed stays here
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     settings: Mapped[object | None] = mapped_column(JSON, nullable=True)  # hints, clock, undo
     created_at: Mapped[datetime] = mapped_column(DateTime)
@@ -53,7 +54,7 @@ class Event(Base):
 
 
 class KeeperSheet(Base):
-    """A score-keeper sheet for real dice: its game record after every accepted entry."""
+    """A score-keeper sheet for real dice: a snapshot of its game record, at `version`."""
 
     __tablename__ = "keeper_sheets"
 
@@ -68,7 +69,9 @@ class KeeperSheet(Base):
 
 
 class KeeperEntry(Base):
-    """A client entry id already applied, with the version it made: a replayed id is acknowledged, not reapplied."""
+    """The sheet's log: each applied entry with the version it made (unique per sheet), keyed by its client id
+    (a replayed id is acknowledged, not reapplied). `data` is the entry; a sheet rebuilds from its snapshot
+    and the entries after it."""
 
     __tablename__ = "keeper_entries"
 
@@ -76,4 +79,7 @@ class KeeperEntry(Base):
     entry_id: Mapped[str] = mapped_column(String(40), primary_key=True)
     version: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[str | None] = mapped_column(Text, nullable=True)  # the entry, JSON
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_keeper_entries_version", "sheet_id", "version", unique=True),)

@@ -30,8 +30,29 @@ def _names(names: list[str] | None, what: str) -> list[str]:
     return out
 
 
+def _completion(session: Any) -> None:
+    """Tab completes what the session offers (box names, commands), where readline is available."""
+    try:
+        import readline
+    except ImportError:  # not every platform has it: typing still works
+        return
+    offered: list[str] = []
+
+    def complete(text: str, state: int) -> str | None:
+        nonlocal offered
+        if state == 0:
+            offered = session.complete(text)
+        return offered[state] if state < len(offered) else None
+
+    readline.set_completer_delims(" \t\n")
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+
+
 def _loop(session: Any, handle_line: Callable[[str], str]) -> int:
     interactive = sys.stdin.isatty()
+    if interactive and hasattr(session, "complete"):
+        _completion(session)
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")  # a stray byte is a line not understood, not a crash
     while True:

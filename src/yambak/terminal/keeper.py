@@ -27,12 +27,15 @@ from ..engine import (
     state_to_record,
     undo,
 )
+from ..keeper import Refusal, resolve_box
+from ..keeper.boxes import box_names
 from ..rules import Ruleset
 from ..text import render_sheets
 
 HELP = """\
 Type the dice after each roll as digits, e.g. 66231 (all dice, held ones too).
-Then type a box to score it, e.g. free.sixes (a bare row on one-column sheets).
+Then type a box to score it, e.g. free.sixes, or short: f.6, fr.si, or just sixes
+when one column can take the dice (any case; Tab completes box names).
   announce BOX      announce after roll 1 (announce columns)
   withdraw          take an announcement back (where the rules allow)
   strike BOX        write 0 in a box (rulesets that allow striking)
@@ -103,46 +106,69 @@ class KeeperSession:
     # --- input --------------------------------------------------------------------------
 
     def handle(self, line: str) -> str:
-        """Apply one line of input; return what to show. Never raises for bad input."""
+        """Apply one line of input; return what to show. Never raises, whatever the line."""
+        try:
+            return self._handle(line)
+        except (IllegalAction, RecordError) as exc:
+            return f"Refused: {exc.message}"
+        except Refusal as exc:
+            return f"Refused: {exc.message}"
+        except Exception as exc:  # a bug must not end a family's evening: say it, keep the sheet
+            return f"Not understood ({type(exc).__name__}): {line.strip()[:60]!r}. Type help."
+
+    def _box(self, text: str, fits: list[str] | None = None) -> str:
+        """A box from what was typed: any case, short forms, a bare row where one column fits."""
+        return resolve_box(self.state.rules, text, fits)
+
+    def _handle(self, line: str) -> str:
         words = line.strip().split()
         if not words:
             return ""
         command, args = words[0].lower(), words[1:]
-        try:
-            if command in ("help", "?"):
-                return HELP
-            if command == "sheet":
-                return render_sheets(self.state)
-            if command == "standings":
-                return self.standings()
-            if command == "history":
-                return self._history()
-            if command == "undo":
-                return self._undo(args)
-            if command == "fix":
-                return self._fix(args)
-            if self.state.finished:
-                return "The game is over: sheet, standings, history, undo or fix."
-            p = self.state.current
-            if command == "announce" and len(args) == 1:
-                return self._act(Announce(p, args[0]), f"announced {args[0]}")
-            if command == "withdraw":
-                return self._act(Withdraw(p), "announcement withdrawn")
-            if command == "strike" and len(args) == 1:
-                return self._act(Score(p, args[0], strike=True), None)
-            dice = parse_dice(" ".join(words), self.state.rules.rolled_dice)
-            if dice is not None:
-                return self._act(Roll(p, held=() if self.state.turn.rolls else None, dice=dice), None)
-            if "".join(words).isdigit():
-                n = self.state.rules.rolled_dice
-                return f"Not understood: a roll is all {n} dice, each 1 to 6, e.g. {'66231'[:n]}{'4' * (n - 5)}."
-            if len(words) == 1 and self.state.rules.parse_box(words[0]) is not None:
-                return self._act(Score(p, words[0]), None)
-            if len(words) == 1:
-                return f"Not understood: {words[0]!r} is neither dice nor a box. Type help."
-            return f"Not understood: {line.strip()!r}. Type help."
-        except (IllegalAction, RecordError) as exc:
-            return f"Refused: {exc.message}"
+        if command in ("help", "?"):
+            return HELP
+        if command == "sheet":
+            return render_sheets(self.state)
+        if command == "standings":
+            return self.standings()
+        if command == "history":
+            return self._history()
+        if command == "undo":
+            return self._undo(args)
+        if command == "fix":
+            return self._fix(args)
+        if self.state.finished:
+            return "The game is over: sheet, standings, history, undo or fix."
+        p = self.state.current
+        if command == "announce" and len(args) == 1:
+            box = self._box(args[0], self.state.announceable())
+            return self._act(Announce(p, box), f"announced {box}")
+        if command == "withdraw":
+            return self._act(Withdraw(p), "announcement withdrawn")
+        if command == "strike" and len(args) == 1:
+            return self._act(Score(p, self._box(args[0], list(self.state.preview())), strike=True), None)
+        dice = parse_dice(" ".join(words), self.state.rules.rolled_dice)
+        if dice is not None:
+            return self._act(Roll(p, held=() if self.state.turn.rolls else None, dice=dice), None)
+        if "".join(words).isdigit() and len("".join(words)) > 1:
+            n = self.state.rules.rolled_dice
+            return f"Not understood: a roll is all {n} dice, each 1 to 6, e.g. {'66231'[:n]}{'4' * (n - 5)}."
+        if len(words) == 1:
+            try:
+                box = self._box(words[0], list(self.state.preview()))
+            except Refusal as exc:
+                if exc.code == "illegal/box-unknown":
+                    return f"Not understood: {words[0]!r} is neither dice nor a box. Type help."
+                raise
+            return self._act(Score(p, box), None)
+        return f"Not understood: {line.strip()!r}. Type help."
+
+    def complete(self, text: str) -> list[str]:
+        """Tab completion: commands, and box names (the whole id or after a typed column)."""
+        words = ["help", "sheet", "standings", "history", "undo", "fix", "announce", "withdraw", "strike", "quit"]
+        low = text.casefold()
+        names = box_names(self.state.rules)
+        return sorted({w for w in [*words, *names] if w.casefold().startswith(low)})
 
     def _act(self, action: object, done: str | None) -> str:
         before = self.state
@@ -175,7 +201,12 @@ class KeeperSession:
         return "\n".join(rows) or "  no entries yet"
 
     def _undo(self, args: list[str]) -> str:
-        count = int(args[0]) if args and args[0].isdigit() else 1
+        if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) >= 1)):
+            return "  undo takes a number of entries, e.g. undo or undo 2"
+        count = int(args[0]) if args else 1
+        turns = len(self._record().turns)
+        if count > turns:
+            return f"  there {'is' if turns == 1 else 'are'} {turns} entr{'y' if turns == 1 else 'ies'} to undo"
         self.state = replay(undo(self._record(), count))
         self._save()
         return f"  undid {count} entr{'y' if count == 1 else 'ies'}\n{self.standings()}"
@@ -186,7 +217,8 @@ class KeeperSession:
         rolls = [parse_dice(a, self.state.rules.rolled_dice) for a in args[1:-1]]
         if any(r is None for r in rolls):
             return "  each roll is all the dice as digits, e.g. 66231"
-        revision = revise(self._record(), int(args[0]), {"rolls": [list(r) for r in rolls if r], "box": args[-1]})
+        turn = {"rolls": [list(r) for r in rolls if r], "box": self._box(args[-1])}
+        revision = revise(self._record(), int(args[0]), turn)
         if not revision.ok:
             lines = [f"  entry {e.turn} is no longer legal: {e.message}" for e in revision.invalid]
             return "\n".join(

@@ -322,6 +322,24 @@ ERROR_MESSAGES = {
 # A refused name (yambak.names: blank, invisible or too long).
 NAME_ERROR = "Type a name of 1 to 24 characters."
 ERROR_MESSAGES["input/name"] = NAME_ERROR
+# The score-keeper's own refusals (yambak.keeper, server/keeper): forms, entries, sheets, codes.
+ERROR_MESSAGES.update(
+    {
+        "input/players": "Name at least one player (16 at most).",
+        "input/dice": "Type all the dice first.",
+        "input/box-ambiguous": "Several boxes have that name: type more of it.",
+        "keeper/same-name": "Two players have the same name: make them different.",
+        "keeper/nothing-to-undo": "There is nothing to undo.",
+        "keeper/no-entry": "There is no such entry to correct.",
+        "keeper/breaks-later": "This correction would make later entries illegal: not applied.",
+        "keeper/no-rolloff": "No roll-off is due there.",
+        "stale/overtaken": "Another phone entered this turn first.",
+        "sheet/unknown": "There is no such score sheet.",
+        "sheet/unknown-code": "No score sheet has this code.",
+        "sheet/taken": "Another sheet already has this id.",
+        "sheet/broken": "This sheet cannot be loaded.",
+    }
+)
 
 
 def error_message(code: str, lang: str) -> str | None:

@@ -1,14 +1,23 @@
 """Score-keeper sheets for real dice: typed entries meet the engine here, and only here.
 
-One-way flow for every entry: validated body -> engine (`typed_turn` / `scratch_turn` /
-`play_turn`, or `undo` / `revise`) -> store (the record at the next version, and the
-entry's client id, in one transaction) -> broadcast to every phone following the sheet.
-Nothing here computes a score: the view (`view.py`) reads the engine.
+One-way flow for every entry: validated body -> keeper core (`yambak.keeper.apply_entry`,
+the same code a phone runs offline, over the engine's `typed_turn` / `play_turn` / `revise`)
+-> store (the entry appended to the sheet's log under
+its client id, off the event loop; a snapshot of the record every few entries and at
+the end) -> broadcast to every phone following the sheet. Nothing here computes a
+score: the view (`view.py`) reads the engine. A sheet rebuilds from its snapshot and
+the entries after it, re-applied.
+
+With several processes, one owns a sheet at a time (like a table): entries that
+arrive elsewhere are forwarded to it, and the other processes follow its entries.
 
 Entries are idempotent by their client id (offline phones replay their queue when
 the network returns): an id already applied is acknowledged with the version it
 made, never applied twice. Concurrent entries are ordered by version: an entry
-made on version v is accepted only while the sheet is at v (else `stale/version`).
+made on version v applies while the sheet is at v; made on an older version (another
+phone entered meanwhile), a turn is rebased when it is still that player's same turn,
+anything else is refused (`stale/overtaken` naming whose turn it is, `stale/version`)
+and the phone shows it to be filed again: nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -16,34 +25,32 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from dataclasses import dataclass, field, replace
-from typing import Any
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ...engine import (
     GameRecord,
     GameState,
     IllegalAction,
-    ManualDice,
     RecordError,
-    TurnRecord,
-    new_game,
-    play_turn,
     replay,
-    revise,
-    scratch_turn,
-    state_to_record,
-    typed_turn,
-    undo,
 )
-from ...rules import RulesetError, load_ruleset
-from ...store import KeeperRow, Store, StoreConflict
-from ..live import Connection, dumps
+from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
+from ...store import EntryRow, KeeperRow, Store, StoreConflict
+from .. import metrics
+from ..live import Connection, RequestError, dumps
 from ..settings import Settings
-from ..tables.manager import NAME_MAX, TABLE_NAME_MAX, clean_name
+from ..tables.manager import TABLE_NAME_MAX, clean_name
 from .schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
 from .view import keeper_view, record_dict
 
+if TYPE_CHECKING:
+    from ..cluster import Cluster
+
 log = logging.getLogger("yambak.server")
+KIND = "sheet"
 
 # Join codes: no 0/O, 1/I/L, so a code read aloud or off a screen is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -59,6 +66,11 @@ class KeptSheet:
     version: int = 0
     conns: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    owned: bool = True  # this process applies its entries (always, without a cluster)
+    stored_finished: bool = False  # as the newest snapshot says
+    inbox: deque = field(default_factory=deque)
+    drain: asyncio.Task | None = None
+    touched: float = field(default_factory=time.monotonic)
 
 
 def new_code() -> str:
@@ -75,10 +87,14 @@ def normal_code(text: Any) -> str | None:
     return code
 
 
+Loaded = tuple[KeeperRow, list[EntryRow]]
+
+
 class KeeperManager:
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, cluster: Cluster | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.cluster = cluster
         self.sheets: dict[str, KeptSheet] = {}
 
     # --- memory: a cap on live sheets, finished ones dropped (they stay in the store) ---------------
@@ -86,9 +102,24 @@ class KeeperManager:
     def release(self, sheet: KeptSheet) -> bool:
         """Drop a finished sheet nobody follows from memory; opening it again reloads it from the store."""
         if sheet.state.finished and not sheet.conns and not sheet.lock.locked() and self.sheets.get(sheet.id) is sheet:
-            del self.sheets[sheet.id]
+            self._forget(sheet)
             return True
         return False
+
+    def _forget(self, sheet: KeptSheet) -> None:
+        if self.sheets.get(sheet.id) is sheet:
+            del self.sheets[sheet.id]
+            if self.cluster is not None:  # a finished game's lease just expires: no watcher takes it over meanwhile
+                self.cluster.unfollow(KIND, sheet.id)
+                self.cluster.disown(KIND, sheet.id)
+
+    def evict_idle_mirrors(self, idle: float = 30.0) -> int:
+        now, n = time.monotonic(), 0
+        for sheet in list(self.sheets.values()):
+            if not sheet.owned and not sheet.conns and now - sheet.touched > idle and not sheet.lock.locked():
+                self._forget(sheet)
+                n += 1
+        return n
 
     def evict_finished(self) -> int:
         return sum(self.release(s) for s in list(self.sheets.values()))
@@ -105,42 +136,80 @@ class KeeperManager:
 
     def create(self, body: SheetIn) -> KeptSheet:
         name = clean_name(body.name or "Score sheet", "sheet name", TABLE_NAME_MAX)
-        self._make_room()
         try:
-            if body.rules is not None:
-                rules = load_ruleset(body.rules)
-            elif body.preset:
-                rules = load_ruleset(body.preset, body.options or None)
-            else:
-                raise KeeperError("input/rules", "choose a ruleset", 422)
-        except RulesetError as exc:
-            raise KeeperError("input/rules", str(exc), 422) from None
-        except (TypeError, ValueError, KeyError) as exc:  # a custom ruleset of the wrong shape
-            raise KeeperError("input/rules", f"not a ruleset: {str(exc)[:200]}", 422) from None
-        limit = min(MAX_PLAYERS, self.settings.max_seats)
-        if not 1 <= len(body.players) <= limit:
-            raise KeeperError("input/players", f"a sheet has 1 to {limit} players", 422)
-        names = [clean_name(n, f"player {i + 1} name", NAME_MAX) for i, n in enumerate(body.players)]
-        state = new_game(rules, names, dice=ManualDice())
+            state = new_sheet(body.model_dump(), min(MAX_PLAYERS, self.settings.max_seats))
+        except Refusal as exc:  # the rules, too many players, a name refused or given twice
+            raise KeeperError(exc.code, exc.message, 422, **exc.extra) from None
+        if body.id is not None and (again := self._created_already(body.id, name, state)) is not None:
+            return again  # a phone's sheet started offline, sent again after a lost answer
+        self._make_room()
         for _ in range(10):
-            sheet = KeptSheet(secrets.token_urlsafe(12), new_code(), name, state)
+            sheet = KeptSheet(body.id or secrets.token_urlsafe(12), new_code(), name, state)
             try:
                 self.store.create_sheet(KeeperRow(sheet.id, sheet.code, name, record_dict(state)))
             except StoreConflict:
+                if body.id is not None and (again := self._created_already(body.id, name, state)) is not None:
+                    return again
                 continue  # a code already in use: draw another
+            if self.cluster is not None:  # the owner does not follow its own entries
+                self.cluster.claim_new_sync(KIND, sheet.id)
             self.sheets[sheet.id] = sheet
             return sheet
         raise KeeperError("server/busy", "no free join code: try again", 503)
 
-    def get(self, sheet_id: Any) -> KeptSheet:
-        sheet = self.sheets.get(sheet_id) if isinstance(sheet_id, str) else None
-        if sheet is None and isinstance(sheet_id, str) and 0 < len(sheet_id) <= 32:
-            row = self.store.get_sheet(sheet_id)
-            if row is not None:
-                self._make_room(finished=row.finished)
-                sheet = self.sheets.setdefault(row.id, self._build(row))
-        if sheet is None:
+    def _created_already(self, sheet_id: str, name: str, state: GameState) -> KeptSheet | None:
+        """The sheet a phone started offline under this id, if the server has it already (the same
+        name, rules and players); another sheet under the same id is refused."""
+        row = self.store.get_sheet(sheet_id)
+        if row is None:
+            return None
+        fresh = record_dict(state)
+        same = row.record.get("rules") == fresh["rules"] and row.record.get("players") == fresh["players"]
+        if row.name != name or not same:
+            raise KeeperError("sheet/taken", "another sheet has this id", 409)
+        return self.get(sheet_id)
+
+    def _load(self, sheet_id: str) -> Loaded | None:
+        row = self.store.get_sheet(sheet_id)
+        if row is None:
+            return None
+        return row, self.store.entries(sheet_id, since=row.version)
+
+    def _enter(self, loaded: Loaded | None, sheet_id: str) -> KeptSheet:
+        sheet = self.sheets.get(sheet_id)
+        if sheet is not None:
+            return sheet
+        if loaded is None:
             raise KeeperError("sheet/unknown", "there is no such score sheet", 404)
+        self._make_room(finished=loaded[0].finished)
+        return self.sheets.setdefault(sheet_id, self._build(loaded, owned=self.cluster is None))
+
+    @staticmethod
+    def _plausible(sheet_id: Any) -> bool:
+        return isinstance(sheet_id, str) and 0 < len(sheet_id) <= 32
+
+    def get(self, sheet_id: Any) -> KeptSheet:
+        """A sheet, loaded from the store if it is not in memory (blocking: for plain `def` routes)."""
+        sheet = self.sheets.get(sheet_id) if isinstance(sheet_id, str) else None
+        if sheet is None:
+            if not self._plausible(sheet_id):
+                raise KeeperError("sheet/unknown", "there is no such score sheet", 404)
+            if self.cluster is not None:
+                self.cluster.follow_soon(KIND, sheet_id)
+            sheet = self._enter(self._load(sheet_id), sheet_id)
+        sheet.touched = time.monotonic()
+        return sheet
+
+    async def aget(self, sheet_id: Any) -> KeptSheet:
+        """A sheet, loaded off the event loop if it is not in memory."""
+        sheet = self.sheets.get(sheet_id) if isinstance(sheet_id, str) else None
+        if sheet is None:
+            if not self._plausible(sheet_id):
+                raise KeeperError("sheet/unknown", "there is no such score sheet", 404)
+            if self.cluster is not None:
+                await self.cluster.follow(KIND, sheet_id)
+            sheet = self._enter(await self.store.read(self._load, sheet_id), sheet_id)
+        sheet.touched = time.monotonic()
         return sheet
 
     def by_code(self, code: Any) -> KeptSheet:
@@ -150,29 +219,56 @@ class KeeperManager:
             raise KeeperError("sheet/unknown-code", "no score sheet has this code", 404)
         return self.get(row.id)
 
-    def _build(self, row: KeeperRow) -> KeptSheet:
+    def _state(self, loaded: Loaded) -> GameState:
+        row, entries = loaded
         try:
             state = replay(GameRecord.from_dict(row.record))
-        except RecordError:
+            for e in entries:  # the entries after the snapshot, applied again
+                if e.data is None:
+                    raise RecordError("record/invalid", f"entry {e.version} is not stored")
+                state = self._apply(state, EntryIn.model_validate(e.data))
+        except (RecordError, IllegalAction, RequestError, ValueError):
             log.exception("score sheet %s cannot be loaded", row.id)
             raise KeeperError("sheet/broken", "this sheet's stored record cannot be loaded", 500) from None
-        return KeptSheet(row.id, row.code, row.name, state, row.version)
+        return state
+
+    def _build(self, loaded: Loaded, owned: bool) -> KeptSheet:
+        row, entries = loaded
+        version = entries[-1].version if entries else row.version
+        sheet = KeptSheet(row.id, row.code, row.name, self._state(loaded), version, owned=owned)
+        sheet.stored_finished = row.finished
+        return sheet
 
     # --- entries ---------------------------------------------------------------------------------
 
     async def enter(self, sheet: KeptSheet, entry: EntryIn) -> dict[str, Any]:
         """Apply one entry; returns {"v", "duplicate"}; raises KeeperError and changes nothing when refused."""
+        if sheet.owned:
+            try:
+                return await self._enter_local(sheet, entry)
+            except _Moved:
+                pass
+        assert self.cluster is not None
+        result = await self.cluster.route(
+            KIND, sheet.id, "enter", {"entry": entry.model_dump()}, lambda: sheet.owned, lambda: self.promote(sheet)
+        )
+        if sheet.version < result["v"]:  # the owner's message may still be on its way: the answer shows it
+            await self.refresh(sheet)
+        return result
+
+    async def _enter_local(self, sheet: KeptSheet, entry: EntryIn) -> dict[str, Any]:
+        start = time.perf_counter()
         async with sheet.lock:
-            done = self.store.entry_version(sheet.id, entry.id)
+            if not sheet.owned:
+                raise _Moved()
+            done = await self.store.read(self.store.entry_version, sheet.id, entry.id)
             if done is not None:  # a replayed entry (lost answer, offline queue): acknowledged, not reapplied
                 return {"v": sheet.version, "applied_as": done, "duplicate": True}
-            if entry.v != sheet.version:
-                raise KeeperError(
-                    "stale/version",
-                    f"this entry was made on version {entry.v}; the sheet is at {sheet.version}: refresh",
-                    409,
-                    v=sheet.version,
-                )
+            if entry.v != sheet.version:  # made before another phone's entry: rebased, or refused
+                try:
+                    check_rebase(sheet.state, entry.model_dump())
+                except Refusal as exc:
+                    raise KeeperError(exc.code, exc.message, exc.status, v=sheet.version, **exc.extra) from None
             try:
                 state = self._apply(sheet.state, entry)
             except RecordError as exc:
@@ -180,69 +276,120 @@ class KeeperManager:
             except IllegalAction as exc:
                 raise KeeperError(exc.code, exc.message, 422) from None
             version = sheet.version + 1
+            data = entry.model_dump()
+            due = state.finished or sheet.stored_finished or version % max(1, self.settings.snapshot_every) == 0
+            snapshot = record_dict(state) if due else None
             try:
-                self.store.advance_sheet(sheet.id, version, record_dict(state), state.finished, entry.id, entry.kind)
+                await self.store.write(
+                    Store.append_entry_op(sheet.id, version, entry.id, entry.kind, data, snapshot, state.finished)
+                )
             except StoreConflict as exc:  # another server process wrote: reload and let the client refresh
                 log.error("keeper store conflict at %s: %s", sheet.id, exc)
-                self.sheets.pop(sheet.id, None)
+                if self.cluster is not None:
+                    sheet.owned = False
+                    self.cluster.disown(KIND, sheet.id)
+                self._forget(sheet)  # reloaded (and followed) when next asked for
                 raise KeeperError("stale/store", "the sheet changed elsewhere: refresh", 409) from None
+            metrics.ACTIONS.inc()
+            if snapshot is not None:
+                sheet.stored_finished = state.finished
             sheet.state = state
             sheet.version = version
             self.broadcast(sheet)
-        if state.finished and not sheet.conns and self.sheets.get(sheet.id) is sheet:
-            del self.sheets[sheet.id]  # a finished sheet nobody follows: back to the store only
+            if self.cluster is not None:
+                self.cluster.publish(KIND, sheet.id, {"kind": "entry", "v": version, "entry": data})
+        metrics.LATENCY.observe(time.perf_counter() - start)
+        if state.finished and not sheet.conns:
+            self._forget(sheet)  # a finished sheet nobody follows: back to the store only
         return {"v": version, "duplicate": False}
 
-    def _apply(self, state: GameState, entry: EntryIn) -> GameState:
-        if entry.kind == "undo":
-            record = replace(state_to_record(state), pending=())
-            if entry.count > len(record.turns):
-                raise KeeperError("keeper/nothing-to-undo", f"there are {len(record.turns)} entries to undo", 422)
-            return replay(undo(record, entry.count))
-        if entry.kind == "fix":
-            return self._fix(state, entry)
-        if state.finished:
-            raise IllegalAction("illegal/game-over", "the game is over: undo or correct an entry")
-        if entry.seat is None or entry.seat != state.current:
-            who = state.players[state.current]
-            raise KeeperError("illegal/not-your-turn", f"it is {who}'s turn (seat {state.current})", 409)
-        turn = self._turn(state, entry)
-        return play_turn(state, turn)
+    # --- several processes ----------------------------------------------------------------------
 
-    def _turn(self, state: GameState, entry: EntryIn) -> TurnRecord:
-        if entry.box is None:
-            raise KeeperError("input/invalid", "an entry names its box", 422)
-        if entry.kind == "scratch" or (entry.kind == "fix" and entry.dice is None):
+    async def handle_rpc(self, sheet_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        sheet = self.sheets.get(sheet_id)
+        if sheet is None or not sheet.owned or op != "enter":
+            raise _Moved()
+        return await self._enter_local(sheet, EntryIn.model_validate(args["entry"]))
+
+    def on_message(self, sheet_id: str, message: dict[str, Any]) -> None:
+        sheet = self.sheets.get(sheet_id)
+        if sheet is None or sheet.owned:
+            return
+        sheet.inbox.append(message)
+        if sheet.drain is None or sheet.drain.done():
+            sheet.drain = asyncio.get_running_loop().create_task(self._drain(sheet))
+
+    async def _drain(self, sheet: KeptSheet) -> None:
+        while sheet.inbox:
+            message = sheet.inbox.popleft()
             try:
-                return scratch_turn(state, entry.box)
-            except IllegalAction as exc:
-                if exc.code != "illegal/no-scratch" or not state.rules.strike_any:
-                    raise
-                return typed_turn(state, (1,) * state.rules.rolled_dice, 1, entry.box, strike=True)
-        dice = entry.faces()
-        if dice is None or len(dice) != state.rules.rolled_dice:
-            raise KeeperError("input/dice", f"type all {state.rules.rolled_dice} dice", 422)
-        return typed_turn(state, dice, entry.roll, entry.box, strike=entry.strike)
+                async with sheet.lock:
+                    if sheet.owned:
+                        sheet.inbox.clear()
+                        return
+                    if message.get("kind") != "entry" or message["v"] != sheet.version + 1:
+                        if message.get("v", sheet.version + 1) > sheet.version:
+                            await self._refresh_locked(sheet)
+                        continue
+                    sheet.state = self._apply(sheet.state, EntryIn.model_validate(message["entry"]))
+                    sheet.version = message["v"]
+                    self.broadcast(sheet)
+            except Exception:
+                log.exception("sheet %s: a message from its owner failed; reloading", sheet.id)
+                await self.refresh(sheet)
 
-    def _fix(self, state: GameState, entry: EntryIn) -> GameState:
-        record = replace(state_to_record(state), pending=())
-        n = entry.turn
-        if n is None or not 1 <= n <= len(record.turns):
-            raise KeeperError("keeper/no-entry", f"there is no entry {n} to correct", 422)
-        old = record.turns[n - 1]
-        before = replay(replace(record, turns=record.turns[: n - 1], rolloffs=()))
-        new = replace(self._turn(before, entry), player=old.player)
-        revision = revise(record, n, new)
-        if not revision.ok:  # decisions.md: applied only when every later entry stays legal
-            invalid = [{"turn": e.turn, "code": e.code, "message": e.message} for e in revision.invalid]
-            listed = ", ".join(str(e["turn"]) for e in invalid)
-            raise KeeperError(
-                "keeper/breaks-later",
-                f"this correction would make entries {listed} illegal: not applied",
-                409,
-                invalid=invalid,
-            )
-        return revision.state
+    async def refresh(self, sheet: KeptSheet) -> None:
+        async with sheet.lock:
+            await self._refresh_locked(sheet)
+
+    async def _refresh_locked(self, sheet: KeptSheet) -> None:
+        loaded = await self.store.read(self._load, sheet.id)
+        if loaded is None:
+            return
+        fresh = self._build(loaded, owned=sheet.owned)
+        sheet.state, sheet.version, sheet.stored_finished = fresh.state, fresh.version, fresh.stored_finished
+        self.broadcast(sheet)
+
+    async def promote(self, sheet: KeptSheet) -> None:
+        async with sheet.lock:
+            sheet.owned = True
+            sheet.inbox.clear()
+            try:
+                await self._refresh_locked(sheet)
+            except Exception:
+                sheet.owned = False
+                raise
+            if self.cluster is not None:
+                self.cluster.unfollow(KIND, sheet.id)
+
+    async def take_over(self, sheet_id: str) -> None:
+        sheet = await self.aget(sheet_id)
+        if not sheet.owned:
+            await self.promote(sheet)
+
+    def lost_lease(self, sheet_id: str) -> None:
+        sheet = self.sheets.get(sheet_id)
+        if sheet is not None and sheet.owned:
+            sheet.owned = False
+            asyncio.get_running_loop().create_task(self._demoted(sheet))
+
+    async def _demoted(self, sheet: KeptSheet) -> None:
+        assert self.cluster is not None
+        await self.cluster.follow(KIND, sheet.id)
+        await self.refresh(sheet)
+
+    def owned_ids(self) -> list[str]:
+        return [s.id for s in self.sheets.values() if s.owned]
+
+    def watched_ids(self) -> list[str]:
+        return [s.id for s in self.sheets.values() if not s.owned and s.conns and not s.state.finished]
+
+    def _apply(self, state: GameState, entry: EntryIn) -> GameState:
+        """The keeper core applies the entry (`yambak.keeper.apply_entry`, the same code a phone runs)."""
+        try:
+            return apply_entry(state, entry.model_dump())
+        except Refusal as exc:
+            raise KeeperError(exc.code, exc.message, exc.status, **exc.extra) from None
 
     # --- following --------------------------------------------------------------------------------
 
@@ -256,3 +403,10 @@ class KeeperManager:
             return
         for conn in list(sheet.conns):
             conn.send(text)
+
+
+class _Moved(RequestError):
+    """This process does not own the sheet (any more): the requester asks its owner again."""
+
+    def __init__(self) -> None:
+        super().__init__("cluster/moved", "the sheet moved to another process", 503)

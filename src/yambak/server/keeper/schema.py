@@ -11,10 +11,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from ...keeper.entries import MAX_PLAYERS
 from ..live import RequestError
 
-MAX_PLAYERS = 16
 ENTRY_ID = r"^[A-Za-z0-9_-]{8,40}$"
+SHEET_ID = r"^[A-Za-z0-9_-]{16,32}$"
 
 
 class KeeperError(RequestError):
@@ -26,7 +27,11 @@ class KeeperError(RequestError):
 
 
 class SheetIn(BaseModel):
+    """A new sheet. `id`: the id a phone gave a sheet it started offline (creating it again is
+    acknowledged with the same sheet, so a lost answer never makes two)."""
+
     model_config = ConfigDict(extra="forbid", strict=True)
+    id: str | None = Field(default=None, pattern=SHEET_ID)
     name: str = Field("", max_length=200)
     preset: str | None = Field(None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict, max_length=20)
@@ -35,20 +40,25 @@ class SheetIn(BaseModel):
 
 
 class EntryIn(BaseModel):
-    """One entry. `dice`: the final dice typed on the pad (with `roll`, `box`); `scratch`: a 0 in `box`;
-    `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a scratch)."""
+    """One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
+    `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
+    `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a 0);
+    `rolloff`: each tied seat's five dice for `target` (a column id or "total")."""
 
     model_config = ConfigDict(extra="forbid", strict=True)  # no `true` read as 1, no "3" read as 3
     id: str = Field(pattern=ENTRY_ID)
     v: int = Field(ge=0)
-    kind: Literal["dice", "scratch", "undo", "fix"]
+    kind: Literal["dice", "scratch", "undo", "fix", "rolloff"]
     seat: int | None = Field(None, ge=0, le=MAX_PLAYERS - 1)
+    filled: int | None = Field(None, ge=0, le=1000)
     dice: list[int] | None = Field(None, min_length=5, max_length=6)
     roll: int = Field(1, ge=1, le=9)
     box: str | None = Field(None, min_length=1, max_length=64)
     strike: bool = False
     turn: int | None = Field(None, ge=1, le=10000)
     count: int = Field(1, ge=1, le=50)
+    target: str | None = Field(None, min_length=1, max_length=40)
+    rolloff: dict[str, list[int]] | None = Field(None, max_length=MAX_PLAYERS)
 
     def faces(self) -> tuple[int, ...] | None:
         if self.dice is None:

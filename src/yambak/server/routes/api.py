@@ -59,7 +59,7 @@ def record_response(manager: TableManager, table_id: str) -> JSONResponse:
     if table.state.simultaneous and not table.state.finished:  # it would reveal dice still to come
         raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
     headers = {"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'}
-    return JSONResponse(record_of(table.state), headers=headers)
+    return JSONResponse(manager.record(table), headers=headers)
 
 
 async def start_rematch(manager: TableManager, table_id: str, tokens: list[str]) -> LiveTable:
@@ -80,7 +80,7 @@ async def create_table(body: TableIn, manager: Manager, tokens: Tokens, settings
     if body.preset is None and body.rules is None:
         raise TableError("input/rules", "choose a ruleset: a preset or rules of your own")
     seats = [s.model_dump() for s in body.seats]
-    table, new = manager.create(
+    table, new = await manager.acreate(
         body.name, body.preset, body.options, seats, body.listed, body.duplicate, body.asked(), body.rules
     )
     manager.schedule_bots(table)

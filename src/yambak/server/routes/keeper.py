@@ -1,17 +1,22 @@
-"""Score-keeper for real dice: pages, JSON API, the live socket, and the offline web app files."""
+"""Score-keeper for real dice: the page (one shell for the start page and every sheet), the JSON API,
+the live socket, and what a phone keeps to work with no network (the service worker, the engine)."""
 
 from __future__ import annotations
 
 import io
+import json
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 
+from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
 from ...web import STATIC
-from ...web.i18n import error_message, js_strings, labels, ruleset_name
+from ...web.i18n import FAMILIES, error_message, error_texts, js_strings, labels, translations
 from ..deps import Lang, check_rate, get_lang
 from ..keeper import schema
+from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
 from ..keeper.manager import KeeperManager
 from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
@@ -19,38 +24,72 @@ from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps,
 from .pages import _presets, _render, boot_json, rules_from_form
 
 router = APIRouter()
-FORM_PLAYERS = 8
+FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
 
 
 def _keeper(request: Request) -> KeeperManager:
     return request.app.state.keeper
 
 
-# --- pages ------------------------------------------------------------------------------------------
+def _form_error(exc: RequestError, lang: str) -> str:
+    """A refusal as the start page shows it, in the page's language (a ruleset's own error in English
+    after the translated sentence: it points into the file its author wrote)."""
+    if exc.code == "input/rules":
+        return f"{translations(lang).gettext('These rules cannot be used:')} {exc.message}"
+    return error_message(exc.code, lang) or exc.message
 
 
-def _new_page(request: Request, lang: str, status: int = 200, error: str | None = None) -> HTMLResponse:
+# --- the page: one shell for the start page and every sheet ---------------------------------------
+
+
+def _shell(
+    request: Request,
+    lang: str,
+    sheet_id: str | None = None,
+    view: dict[str, Any] | None = None,
+    status: int = 200,
+    error: str | None = None,
+) -> HTMLResponse:
+    presets = _presets(lang)
+    limit = min(MAX_PLAYERS, request.app.state.settings.max_seats)
+    boot = {
+        "page": "keeper",
+        "sheet": sheet_id,
+        "view": view,
+        "labels": labels(lang),
+        # rulesets whose players name a row their own way (the 50-point box is "Yamb" in Yamb)
+        "family_labels": {rules_id: labels(lang, rules_id) for rules_id in FAMILIES},
+        "strings": js_strings(lang),
+        "errors": error_texts(lang),
+        "lang": lang,
+        "presets": [{"id": p["id"], "name": p["name"], "options": p["schema"]} for p in presets],
+        "max_players": limit,
+        "engine": f"/keep/engine.zip?v={engine_zip()[1]}" if pyodide_ready() else None,
+    }
     return _render(
         request,
-        "keeper_new.html",
+        "keeper.html",
         lang,
         status=status,
-        presets=_presets(lang),
+        presets=presets,
         chosen="yams",
         form_players=FORM_PLAYERS,
-        max_players=MAX_PLAYERS,
+        max_players=limit,
         error=error,
+        view=view,
+        boot=boot_json(boot),
     )
 
 
 @router.get("/keep", response_class=HTMLResponse)
 @router.get("/keep/", response_class=HTMLResponse)
-def new_sheet_page(request: Request, lang: Lang) -> HTMLResponse:
-    return _new_page(request, lang)
+def start_page(request: Request, lang: Lang) -> HTMLResponse:
+    return _shell(request, lang)
 
 
 @router.post("/keep")
 async def create_from_form(request: Request, lang: Lang) -> Response:
+    """A new sheet from the start page's form, where the page's script did not create it itself."""
     form = await request.form()
     keeper = _keeper(request)
     players = [str(form.get(f"player{i}", "")).strip() for i in range(MAX_PLAYERS)]
@@ -70,14 +109,9 @@ async def create_from_form(request: Request, lang: Lang) -> Response:
             )
         )
     except RequestError as exc:  # KeeperError, rate/limited, server/full
-        return _new_page(
-            request,
-            lang,
-            status=400 if exc.status == 422 else exc.status,
-            error=error_message(exc.code, lang) or exc.message,
-        )
+        return _shell(request, lang, status=400 if exc.status == 422 else exc.status, error=_form_error(exc, lang))
     except ValueError as exc:  # pydantic: bounds of the form
-        return _new_page(request, lang, status=400, error=str(exc).splitlines()[0][:200])
+        return _shell(request, lang, status=400, error=str(exc).splitlines()[0][:200])
     return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
 
 
@@ -87,12 +121,7 @@ def join_by_code(request: Request, lang: Lang, code: str = "") -> Response:
         check_rate(request)  # a code is the key to a sheet: guessing codes costs the client's budget
         sheet = _keeper(request).by_code(code)
     except RequestError as exc:  # KeeperError, rate/limited
-        return _new_page(
-            request,
-            lang,
-            status=exc.status if exc.status == 429 else 404,
-            error=error_message(exc.code, lang) or exc.message,
-        )
+        return _shell(request, lang, status=exc.status if exc.status == 429 else 404, error=_form_error(exc, lang))
     return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
 
 
@@ -101,13 +130,37 @@ def short_link(request: Request, code: str, lang: Lang) -> Response:
     return join_by_code(request, lang, code)
 
 
+# --- what a phone keeps to work offline -------------------------------------------------------------
+
+
 @router.get("/keep/sw.js")
 def service_worker() -> Response:
+    """The service worker, with the version of everything it keeps and the list of it."""
+    files = list(OFFLINE_ASSETS)
+    if pyodide_ready():
+        files += [f"/static/pyodide/{name}" for name in PYODIDE_FILES] + [f"/keep/engine.zip?v={engine_zip()[1]}"]
+    text = (STATIC / "keeper-sw.js").read_text(encoding="utf-8")
+    text = text.replace('"__VERSION__"', f'"{offline_version()}"').replace('["__FILES__"]', json.dumps(files))
+    return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/keep/worker.js")
+def engine_worker() -> Response:
+    """The Web Worker running the engine under Pyodide (served under /keep/ so that the service
+    worker answers its requests when there is no network)."""
     return Response(
-        (STATIC / "keeper-sw.js").read_text(encoding="utf-8"),
+        (STATIC / "keeper-worker.js").read_text(encoding="utf-8"),
         media_type="text/javascript",
         headers={"Cache-Control": "no-cache"},
     )
+
+
+@router.get("/keep/engine.zip")
+def engine_bundle(v: str = "") -> Response:
+    """The package's pure rules, engine and keeper core, unchanged, for Pyodide."""
+    data, digest = engine_zip()
+    cache = "public, max-age=31536000, immutable" if v == digest else "no-cache"
+    return Response(data, media_type="application/zip", headers={"Cache-Control": cache, "ETag": f'"{digest}"'})
 
 
 @router.get("/keep/manifest.webmanifest")
@@ -118,37 +171,26 @@ def manifest(lang: Lang) -> Response:
         "start_url": "/keep/",
         "scope": "/keep/",
         "display": "standalone",
-        "background_color": "#f6f4ef",
-        "theme_color": "#1f6f4a",
+        "background_color": "#f3f0e8",
+        "theme_color": "#1d6b47",
         "lang": lang,
         "icons": [{"src": "/static/keeper-icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
     }
     return JSONResponse(data, media_type="application/manifest+json")
 
 
+# --- a sheet ----------------------------------------------------------------------------------------
+
+
 @router.get("/keep/{sheet_id}", response_class=HTMLResponse)
 def sheet_page(request: Request, sheet_id: str, lang: Lang) -> HTMLResponse:
+    """The sheet's page. A sheet the server does not know may live on the phone alone (started with
+    no network): the same shell, status 404, and the page looks in the phone's memory."""
     try:
         sheet = _keeper(request).get(sheet_id)
     except KeeperError:
-        return _render(request, "missing.html", lang, status=404)
-    view = keeper_view(sheet)
-    boot = {
-        "sheet": sheet.id,
-        "view": view,
-        "labels": labels(lang, view["rules"]["preset"]),
-        "strings": js_strings(lang),
-        "lang": lang,
-    }
-    return _render(
-        request,
-        "keeper.html",
-        lang,
-        sheet=sheet,
-        view=view,
-        boot=boot_json(boot),
-        rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
-    )
+        return _shell(request, lang, sheet_id=sheet_id[:40], status=404)
+    return _shell(request, lang, sheet_id=sheet.id, view=keeper_view(sheet))
 
 
 @router.get("/keep/{sheet_id}/qr.svg")
@@ -180,13 +222,57 @@ def sheet_record(request: Request, sheet_id: str) -> JSONResponse:
 @router.post("/api/keep", status_code=201, dependencies=[Depends(check_rate)])
 def api_create(request: Request, body: SheetIn) -> JSONResponse:
     sheet = _keeper(request).create(body)
-    return JSONResponse({"id": sheet.id, "code": sheet.code, "url": f"/keep/{sheet.id}"}, status_code=201)
+    return JSONResponse(
+        {"id": sheet.id, "code": sheet.code, "url": f"/keep/{sheet.id}", "view": keeper_view(sheet)}, status_code=201
+    )
 
 
 @router.get("/api/keep/code/{code}", dependencies=[Depends(check_rate)])
 def api_by_code(request: Request, code: str) -> dict[str, Any]:
     sheet = _keeper(request).by_code(code)
     return {"id": sheet.id, "url": f"/keep/{sheet.id}"}
+
+
+class StatsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    sheets: list[str] = Field(max_length=200)
+
+
+@router.post("/api/keep/stats")
+def api_stats(request: Request, body: StatsIn) -> dict[str, Any]:
+    """Statistics of the sheets a phone names (`yambak.keeper.statistics`, which phones run themselves)."""
+    keeper = _keeper(request)
+    records = []
+    for sheet_id in dict.fromkeys(body.sheets):
+        try:
+            records.append(record_dict(keeper.get(sheet_id).state))
+        except KeeperError:
+            continue
+    return statistics(records)
+
+
+class PreviewIn(BaseModel):
+    """Typed dice on every open box of the player to enter (`dice`, `roll`); a 0 without dice
+    (`dice` null); with `turn`, the boxes that entry could be corrected to."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    dice: list[int] | None = Field(None, min_length=5, max_length=6)
+    roll: int = Field(1, ge=1, le=9)
+    turn: int | None = Field(None, ge=1, le=10000)
+
+
+@router.post("/api/keep/{sheet_id}/preview")
+def api_preview(request: Request, sheet_id: str, body: PreviewIn) -> dict[str, Any]:
+    """What the engine says about typed dice, for a phone whose own engine is not running yet."""
+    state = _keeper(request).get(sheet_id).state
+    if body.dice is not None and not all(1 <= d <= 6 for d in body.dice):
+        raise KeeperError("input/invalid", "dice are 1 to 6", 422)
+    try:
+        if body.turn is not None:
+            return fix_options(state, body.turn, body.dice, body.roll)
+        return preview(state, body.dice, body.roll) if body.dice is not None else zero_boxes(state)
+    except Refusal as exc:
+        raise KeeperError(exc.code, exc.message, exc.status, **exc.extra) from None
 
 
 @router.get("/api/keep/{sheet_id}")
@@ -197,7 +283,7 @@ def api_view(request: Request, sheet_id: str) -> dict[str, Any]:
 @router.post("/api/keep/{sheet_id}/entries")
 async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str, Any]:
     keeper = _keeper(request)
-    sheet = keeper.get(sheet_id)
+    sheet = await keeper.aget(sheet_id)
     result = await keeper.enter(sheet, body)
     return {**result, "view": keeper_view(sheet)}
 
@@ -214,7 +300,7 @@ async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
         await ws.close(code=CLOSE_ORIGIN)
         return
     try:
-        sheet = keeper.get(sheet_id)
+        sheet = await keeper.aget(sheet_id)
     except RequestError as exc:
         await ws.send_text(dumps(error(exc.code, exc.message)))
         await ws.close(code=CLOSE_UNKNOWN)

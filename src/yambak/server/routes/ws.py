@@ -23,7 +23,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=CLOSE_ORIGIN)
         return
     try:
-        table = manager.get(table_id)
+        table = await manager.aget(table_id)
     except RequestError as exc:
         await ws.send_text(dumps(error(exc.code, exc.message)))
         await ws.close(code=CLOSE_UNKNOWN)

@@ -1,8 +1,17 @@
 """Live tables: the one place where client actions meet the engine and the store.
 
 One-way flow for every action: validated message -> engine action -> event ->
-store (event + game record, one transaction) -> broadcast. A table's lock
-serialises its actions, so versions are gapless and each is stored once.
+store (the event appended to the table's log, committed by the store's writer
+thread, off the event loop) -> broadcast. A table's lock serialises its actions,
+so versions are gapless and each is stored once; other tables go on while one
+waits for its commit. The game record is a snapshot written beside the log every
+`snapshot_every` events and at the end; a table rebuilds from its snapshot and
+the events after it.
+
+With several processes (`cluster.py`), one process owns a table's live state at a
+time; the others hold a mirror that follows its events through Redis, serve their
+own clients' views and resyncs from it, and forward actions, joins and rematches
+to the owner. Without Redis every table is owned here, as in a single process.
 """
 
 from __future__ import annotations
@@ -13,35 +22,42 @@ import hashlib
 import logging
 import random
 import secrets
+import threading
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...bots import LEVELS, POLICIES, choose_action
 from ...engine import (
     DuplicateDice,
     Event,
-    GameRecord,
+    FairDice,
     GameState,
     IllegalAction,
-    ManualDice,
+    Nonce,
     SecureDice,
     new_game,
+    replay,
     state_to_record,
 )
 from ...names import NAME_MAX, InvalidName, normalize_name
 from ...rules import RulesetError, load_ruleset
 from ...store import EventRow, SeatRow, Store, StoreConflict, TableRow
+from .. import metrics
 from ..live import Connection, RequestError, dumps
 from ..settings import Settings
 from . import schema
 from .settings import TableSettings, choose
 from .view import public_event, table_view
 
+if TYPE_CHECKING:
+    from ..cluster import Cluster
+
 log = logging.getLogger("yambak.server")
 
 TABLE_NAME_MAX = 60
+KIND = "table"
 STAND_IN = "hard"  # the bot that plays a turn whose clock ran out
 
 
@@ -81,6 +97,14 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task | None = None
     rng: random.Random = field(default_factory=random.Random)
+    owned: bool = True  # this process holds the live state (always, without a cluster)
+    inbox: deque = field(default_factory=deque)  # a mirror's events from the owner, in order
+    drain: asyncio.Task | None = None
+    touched: float = field(default_factory=time.monotonic)
+    fairness: FairDice | None = None  # the table's dice commitment (None for tables older than fair dice)
+    # A mirror's events already sent to its clients as the owner's text, applied to `state` when it is read
+    backlog: list[dict[str, Any]] = field(default_factory=list)
+    guard: threading.Lock = field(default_factory=threading.Lock)
     settings: TableSettings = field(default_factory=TableSettings)
     last_action: float = field(default_factory=time.monotonic)  # for the lobby: idle tables leave it
     turn_started: dict[int, float] = field(default_factory=dict)  # seat -> when its turn began (turn clock)
@@ -107,7 +131,15 @@ class LiveTable:
 
     def expected_version(self, seat: int) -> int:
         """The version a client must have seen to act for `seat` (its own last change on duplicate tables)."""
-        return self.seat_version[seat] if self.state.simultaneous else self.version
+        if self.state.simultaneous:
+            return self.seat_version[seat]
+        # another player's nonce changes the dice to come, not the position: a roll on the view before it stands
+        v = self.version
+        for version, event in reversed(self.recent):
+            if version != v or event.get("type") != "nonce":
+                break
+            v -= 1
+        return v
 
     def listing(self) -> dict[str, Any]:
         return {
@@ -128,67 +160,99 @@ def record_of(state: GameState) -> dict[str, Any]:
 
 
 def _replay_events(state: GameState, events: list[EventRow]) -> GameState:
-    """Re-apply a stored event log with the dice it recorded (exact, mid-turn included)."""
+    """Re-apply stored events with the dice they recorded (exact, mid-turn included)."""
     for e in events:
-        state, _ = state.apply(Event.from_dict(e.data).to_action())
+        if e.type != "nonce":  # fair dice: a player's nonce changes the dice source, not the game
+            state, _ = state.apply(Event.from_dict(e.data).to_action())
     return state
 
 
+def _fair_dice(fairness: dict[str, Any] | None, duplicate: bool) -> FairDice | None:
+    if not fairness or not fairness.get("seed"):
+        return None
+    nonces = tuple(Nonce(n["seat"], n["nonce"]) for n in fairness.get("nonces", []))
+    return FairDice(fairness["seed"], nonces, duplicate)
+
+
+def _rolloffs_json(state: GameState) -> list[Any]:
+    return [[target, [[[seat, list(dice)] for seat, dice in r] for r in rounds]] for target, rounds in state.rolloffs]
+
+
+def _rolloffs_of(data: list[Any]) -> Any:
+    return tuple(
+        (str(target), tuple(tuple((int(seat), tuple(dice)) for seat, dice in r) for r in rounds))
+        for target, rounds in data
+    )
+
+
+Loaded = tuple[TableRow, list[EventRow], list[EventRow], dict[int, int]]
+
+
 class TableManager:
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, cluster: Cluster | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.cluster = cluster
         self.tables: dict[str, LiveTable] = {}
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         # The loop the bots run on: set at startup, so that a route running in a worker thread
         # (a plain `def` route) can still hand its bots to it.
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
 
     # --- lifecycle ---------------------------------------------------------------------------
 
     def _dice(self, duplicate: bool, seed: str | None) -> Any:
         return DuplicateDice(seed) if duplicate and seed else SecureDice()
 
-    def _build(self, row: TableRow) -> LiveTable:
-        rules = load_ruleset(row.rules)
-        names = [s.name for s in row.seats]
-        state = new_game(rules, names, dice=ManualDice(), simultaneous=row.duplicate)
-        events = self.store.events(row.id)
-        state = _replay_events(state, events)
-        rolloffs = GameRecord.from_dict(row.record).rolloffs
-        if state.finished and rolloffs:
-            state = dataclasses.replace(state, rolloffs=rolloffs)
-        state = state.with_dice(self._dice(row.duplicate, row.seed))
-        table = LiveTable(
-            row.id,
-            row.name,
-            row.listed,
-            row.seats,
-            state,
-            row.version,
-            row.seed,
-            row.rematch,
-            seat_version=[0] * len(names),
-            settings=TableSettings.from_dict(row.settings),
-        )
-        table.turn_started = dict.fromkeys(state.to_act(), time.monotonic())
-        table.recent = deque(maxlen=self.settings.history)
-        for e in events[-self.settings.history :]:
-            table.recent.append((e.version, e.data))
-        for e in events:
-            table.seat_version[e.seat] = e.version
-        if len(events) != row.version:
-            log.error("table %s: %d events stored for version %d", row.id, len(events), row.version)
+    def _load(self, table_id: str) -> Loaded | None:
+        """Everything a table rebuilds from (store reads: call it off the event loop where it matters)."""
+        loaded = self.store.load_table(table_id, self.settings.history)
+        if loaded is None:
+            return None
+        row, after, recent = loaded
+        return row, after, recent, self.store.seat_versions(table_id)
+
+    def _fill(self, table: LiveTable, loaded: Loaded, owned: bool) -> LiveTable:
+        """Set a table (new, or one clients are connected to) to its stored state: the snapshot, then the
+        events after it. An owner's state rolls the table's dice; a mirror's only takes the owner's."""
+        row, after, recent, seat_versions = loaded
+        record = dict(row.record)
+        record["players"] = [s.name for s in row.seats]  # names live in the seat rows
+        state = replay(record, simultaneous=row.duplicate)
+        state = _replay_events(state, after)
+        table.fairness = _fair_dice(row.fairness, row.duplicate)
+        if owned:
+            state = state.with_dice(table.fairness or self._dice(row.duplicate, row.seed))
+        table.name, table.listed, table.seats, table.state = row.name, row.listed, row.seats, state
+        table.seed, table.rematch, table.owned = row.seed, row.rematch, owned
+        table.settings = TableSettings.from_dict(row.settings)
+        now = time.monotonic()
+        table.turn_started = {s: table.turn_started.get(s, now) for s in state.to_act()}
+        table.version = after[-1].version if after else row.version
+        table.seat_version = [seat_versions.get(i, 0) for i in range(len(row.seats))]
+        table.recent = deque(((e.version, e.data) for e in recent), maxlen=self.settings.history)
         return table
 
+    def _build(self, loaded: Loaded, owned: bool) -> LiveTable:
+        row = loaded[0]
+        table = LiveTable(row.id, row.name, row.listed, row.seats, None, 0)  # type: ignore[arg-type]
+        return self._fill(table, loaded, owned)
+
     def load_unfinished(self) -> int:
-        """After a restart: every unfinished table back in memory, bots resumed."""
+        """After a restart of a single process: every unfinished table back in memory, bots resumed.
+        (In a cluster, tables come back on demand, and the bots' tables through `adopt_orphans`.)"""
+        if self.cluster is not None:
+            return 0
         n = 0
         for row in self.store.tables(unfinished_only=True):
             if row.id in self.tables:
                 continue
             try:
-                self.tables[row.id] = self._build(row)
+                loaded = self._load(row.id)
+                if loaded is None:
+                    continue
+                self.tables[row.id] = self._build(loaded, owned=True)
             except Exception:  # a broken row must not keep every other table from resuming
                 log.exception("table %s cannot be resumed", row.id)
                 continue
@@ -204,15 +268,31 @@ class TableManager:
     def _idle_finished(self, table: LiveTable) -> bool:
         return table.state.finished and not table.conns and (table.bot_task is None or table.bot_task.done())
 
+    def _forget(self, table: LiveTable) -> None:
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            if self.cluster is not None:  # a finished game's lease just expires: no watcher takes it over meanwhile
+                self.cluster.unfollow(KIND, table.id)
+                self.cluster.disown(KIND, table.id)
+
     def release(self, table: LiveTable) -> bool:
         """Drop a finished table nobody watches from memory; opening it again reloads it from the store."""
         if self._idle_finished(table) and self.tables.get(table.id) is table:
-            del self.tables[table.id]
+            self._forget(table)
             return True
         return False
 
     def evict_finished(self) -> int:
         return sum(self.release(t) for t in list(self.tables.values()))
+
+    def evict_idle_mirrors(self, idle: float = 30.0) -> int:
+        """A mirror nobody here watches any more goes (its owner keeps the table)."""
+        now, n = time.monotonic(), 0
+        for table in list(self.tables.values()):
+            if not table.owned and not table.conns and now - table.touched > idle and not table.lock.locked():
+                self._forget(table)
+                n += 1
+        return n
 
     def _make_room(self, finished: bool = False) -> None:
         """Before a table enters memory: refused with `server/full` at the cap (a finished table
@@ -220,51 +300,106 @@ class TableManager:
         if len(self.tables) < self.settings.max_tables:
             return
         self.evict_finished()
+        if self.cluster is not None:
+            self.evict_idle_mirrors(idle=0.0)
         if len(self.tables) >= self.settings.max_tables and not finished:
             log.warning("table cap reached (%d live tables)", len(self.tables))
             raise TableError("server/full", "the server is full: try again later", 503)
 
-    def get(self, table_id: str) -> LiveTable:
+    def _enter(self, loaded: Loaded | None, table_id: str) -> LiveTable:
+        """A table loaded from the store comes into memory (as a mirror when a cluster runs)."""
         table = self.tables.get(table_id)
-        if table is None and isinstance(table_id, str) and 0 < len(table_id) <= 32:
-            row = self.store.get_table(table_id)
-            if row is not None:
-                self._make_room(finished=row.finished)
-                try:
-                    table = self.tables.setdefault(row.id, self._build(row))
-                except Exception:
-                    log.exception("table %s cannot be loaded", row.id)
-                    raise TableError("table/broken", "this table's stored game cannot be loaded", 500) from None
-        if table is None:
+        if table is not None:
+            return table
+        if loaded is None:
             raise TableError("table/unknown", "there is no such table", 404)
+        self._make_room(finished=loaded[0].finished)
+        try:
+            table = self._build(loaded, owned=self.cluster is None)
+        except Exception:
+            log.exception("table %s cannot be loaded", table_id)
+            raise TableError("table/broken", "this table's stored game cannot be loaded", 500) from None
+        return self.tables.setdefault(table_id, table)
+
+    @staticmethod
+    def _plausible(table_id: Any) -> bool:
+        return isinstance(table_id, str) and 0 < len(table_id) <= 32
+
+    def get(self, table_id: str) -> LiveTable:
+        """A table, loaded from the store if it is not in memory (blocking: for plain `def` routes)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            if not self._plausible(table_id):
+                raise TableError("table/unknown", "there is no such table", 404)
+            if self.cluster is not None:
+                self.cluster.follow_soon(KIND, table_id)
+            table = self._enter(self._load(table_id), table_id)
+        table.touched = time.monotonic()
+        self._catch_up(table)
+        return table
+
+    async def aget(self, table_id: str) -> LiveTable:
+        """A table, loaded from the store off the event loop if it is not in memory."""
+        table = self.tables.get(table_id)
+        if table is None:
+            if not self._plausible(table_id):
+                raise TableError("table/unknown", "there is no such table", 404)
+            if self.cluster is not None:  # follow first: an event published meanwhile is not missed
+                await self.cluster.follow(KIND, table_id)
+            table = self._enter(await self.store.read(self._load, table_id), table_id)
+        table.touched = time.monotonic()
+        self._catch_up(table)
         return table
 
     def listed(self) -> list[dict[str, Any]]:
         """The lobby's list: listed tables in play, without those idle (no action, nobody there) too long."""
-        now = time.monotonic()
-        out = [
-            t.listing()
-            for t in self.tables.values()
-            if t.listed and not t.state.finished and (t.conns or now - t.last_action < self.settings.idle_after)
-        ]
-        return out[-100:][::-1]
+        if self.cluster is None:
+            now = time.monotonic()
+            out = [
+                t.listing()
+                for t in self.tables.values()
+                if t.listed and not t.state.finished and (t.conns or now - t.last_action < self.settings.idle_after)
+            ]
+            return out[-100:][::-1]
+        # several processes: the lobby is the store's (refreshed at most every two seconds)
+        stamp, cached = self._listing
+        if time.monotonic() - stamp > 2.0:
+            cached = [
+                self._row_listing(r) for r in self.store.tables(unfinished_only=True, limit=100, listed_only=True)
+            ]
+            self._listing = (time.monotonic(), cached)
+        return cached
+
+    def _row_listing(self, row: TableRow) -> dict[str, Any]:
+        live = self.tables.get(row.id)
+        if live is not None:
+            return live.listing()
+        rules = load_ruleset(row.rules)
+        return {
+            "id": row.id,
+            "name": row.name,
+            "rules": rules.id,
+            "rules_name": rules.name,
+            "players": [s.name for s in row.seats],
+            "open_seats": sum(s.kind == "open" for s in row.seats),
+            "duplicate": row.duplicate,
+            "finished": row.finished,
+            "v": row.version,
+        }
 
     # --- creating and joining --------------------------------------------------------------------
 
-    def create(
+    def _new(
         self,
         name: Any,
         preset: Any,
         options: Any,
         seats: Any,
-        listed: bool = True,
-        duplicate: bool = False,
+        listed: bool,
+        duplicate: bool,
         asked: dict[str, Any] | None = None,
         custom: dict[str, Any] | None = None,
-    ) -> tuple[LiveTable, dict[int, str]]:
-        """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device).
-        `asked`: the creator's table settings (hints, clock, undo; see `settings.py`); `custom`: a
-        ruleset of the players' own (house rules), instead of a preset."""
+    ) -> tuple[LiveTable, dict[int, str], TableRow]:
         name = clean_name(name, "table name", TABLE_NAME_MAX)
         self._make_room()
         if not isinstance(options, dict) or len(options) > 20:
@@ -303,31 +438,79 @@ class TableManager:
             else:
                 raise TableError("input/seats", f"unknown seat kind {str(kind)[:20]!r}")
         house = choose([r.kind for r in rows], bool(listed), bool(duplicate), asked or {})
-        seed = secrets.token_hex(16) if duplicate else None
-        state = new_game(rules, [r.name for r in rows], dice=self._dice(duplicate, seed), simultaneous=bool(duplicate))
+        # Fair dice (engine/fairness.py): a CSPRNG seed, committed to now, revealed when the game ends.
+        fair = FairDice(secrets.token_hex(32), (), bool(duplicate))
+        state = new_game(rules, [r.name for r in rows], dice=fair, simultaneous=bool(duplicate))
         table_id = secrets.token_urlsafe(12)
-        table = LiveTable(table_id, name, bool(listed), rows, state, 0, seed, seat_version=[0] * len(rows))
+        table = LiveTable(table_id, name, bool(listed), rows, state, 0, None, seat_version=[0] * len(rows))
         table.settings = house
         table.turn_started = dict.fromkeys(state.to_act(), time.monotonic())
         table.recent = deque(maxlen=self.settings.history)
-        self.store.create_table(
-            TableRow(
-                table_id,
-                name,
-                rules.spec,
-                bool(listed),
-                bool(duplicate),
-                seed,
-                record_of(state),
-                seats=rows,
-                settings=house.to_dict(),
-            )
+        table.fairness = fair
+        secret = {**fair.block(revealed=False), "seed": fair.seed}  # stored; sent to no one before the end
+        row = TableRow(
+            table_id,
+            name,
+            rules.spec,
+            bool(listed),
+            bool(duplicate),
+            None,
+            self.record(table),
+            seats=rows,
+            settings=house.to_dict(),
+            fairness=secret,
         )
-        self.tables[table_id] = table
+        return table, tokens, row
+
+    def create(
+        self,
+        name: Any,
+        preset: Any,
+        options: Any,
+        seats: Any,
+        listed: bool = True,
+        duplicate: bool = False,
+        asked: dict[str, Any] | None = None,
+        custom: dict[str, Any] | None = None,
+    ) -> tuple[LiveTable, dict[int, str]]:
+        """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device).
+        `asked`: the creator's table settings (hints, clock, undo; see `settings.py`); `custom`: a
+        ruleset of the players' own (house rules), instead of a preset.
+        Blocks on the store: `acreate` is the same without blocking the event loop."""
+        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
+        self.store.create_table(row)
+        if self.cluster is not None:  # the owner does not follow its own events
+            self.cluster.claim_new_sync(KIND, table.id)
+        self.tables[table.id] = table
+        return table, tokens
+
+    async def acreate(
+        self,
+        name: Any,
+        preset: Any,
+        options: Any,
+        seats: Any,
+        listed: bool = True,
+        duplicate: bool = False,
+        asked: dict[str, Any] | None = None,
+        custom: dict[str, Any] | None = None,
+    ) -> tuple[LiveTable, dict[int, str]]:
+        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
+        await self.store.write(Store.create_table_op(row))
+        if self.cluster is not None:
+            await self.cluster.claim_new(KIND, table.id)
+        self.tables[table.id] = table
         return table, tokens
 
     async def join(self, table: LiveTable, name: Any, seat: Any = None) -> tuple[int, str]:
         name = clean_name(name)
+        if not table.owned:
+            result = await self._forward(table, "join", {"name": name, "seat": seat})
+            await self.refresh(table)  # the new token works here at once
+            return result["seat"], result["token"]
+        return await self._join_local(table, name, seat)
+
+    async def _join_local(self, table: LiveTable, name: str, seat: Any) -> tuple[int, str]:
         async with table.lock:
             open_seats = [s.seat for s in table.seats if s.kind == "open"]
             if seat is None:
@@ -341,45 +524,68 @@ class TableManager:
             players[seat] = name
             state = dataclasses.replace(table.state, players=tuple(players))
             try:
-                self.store.claim_seat(table.id, seat, name, hash_token(token), record_of(state))
+                await self.store.write(Store.claim_seat_op(table.id, seat, name, hash_token(token)))
             except StoreConflict:
                 raise TableError("seat/taken", "that seat is not open", 409) from None
             table.seats[seat] = SeatRow(seat, "human", name, hash_token(token))
             table.state = state
             self._broadcast_state(table)
+            self._publish(table, {"kind": "reload"})
         return seat, token
 
     async def rematch(self, table: LiveTable) -> LiveTable:
+        if not table.owned:
+            result = await self._forward(table, "rematch", {})
+            await self.refresh(table)
+            return await self.aget(result["id"])
         async with table.lock:
             if not table.state.finished:
                 raise TableError("table/not-finished", "a rematch starts when the game is over", 409)
             if table.rematch:
-                return self.get(table.rematch)
+                return await self.aget(table.rematch)
             spec: Any = table.state.rules.spec  # a preset id, {"preset", "options", ...}, or a whole ruleset
             custom = spec if isinstance(spec, dict) and "preset" not in spec else None
             preset = spec if isinstance(spec, str) else spec.get("preset")
             options = {} if isinstance(spec, str) or custom else dict(spec.get("options", {}))
             asked = {**table.settings.to_dict(), "clock": table.settings.clock or 0}
-            new, _ = self.create(
+            new, _ = await self.acreate(
                 table.name, preset, options, list(table.seats), table.listed, table.state.simultaneous, asked, custom
             )
             table.rematch = new.id
-            self.store.set_rematch(table.id, new.id)
+            await self.store.write(Store.set_rematch_op(table.id, new.id))
             for conn in list(table.conns):
                 conn.send({"type": "rematch", "table": new.id})
             self._broadcast_state(table)
+            self._publish(table, {"kind": "rematch", "table": new.id})
         self.schedule_bots(new)
         return new
 
     # --- acting --------------------------------------------------------------------------------
 
-    async def act(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg) -> None:
+    async def act(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg) -> None:
         """Validate and apply one action; raises TableError or IllegalAction and changes nothing then."""
+        if msg.seat not in conn_seats:  # checked here too: a forwarded action names only seats held here
+            raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
+        if table.owned:
+            try:
+                await self._act_local(table, conn_seats, msg)
+                return
+            except _Moved:  # the lease went elsewhere meanwhile
+                pass
+        await self._forward(table, "act", {"seats": sorted(conn_seats), "msg": msg.model_dump()})
+
+    async def _act_local(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg) -> None:
+        start = time.perf_counter()
         async with table.lock:
+            if not table.owned:
+                raise _Moved()
             if msg.seat not in conn_seats:
                 raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
             if msg.seat >= len(table.seats):
                 raise TableError("auth/not-your-seat", f"there is no seat {msg.seat}")
+            if isinstance(msg, schema.NonceMsg):
+                await self._nonce(table, msg)
+                return
             if isinstance(msg, schema.UndoMsg) and not table.settings.undo:
                 raise TableError("table/no-undo", "this table does not allow taking back an entry")
             new_state, event = table.state.apply(schema.to_action(msg))  # game over, turn, legality
@@ -387,13 +593,10 @@ class TableManager:
             if not expected <= msg.v <= table.version:
                 stale = f"you acted on version {msg.v}; the table is at {expected}: resync"
                 raise TableError("stale/version", stale, v=table.version)
-            try:
-                self._commit(table, new_state, event.to_dict())
-            except StoreConflict as exc:
-                log.error("store conflict at %s: %s", table.id, exc)
-                raise TableError("server/store", "the action could not be stored: resync", 503) from None
+            await self._commit(table, new_state, event.to_dict())
             if event.type == "scored":
                 table.last_entry = time.monotonic()
+        metrics.LATENCY.observe(time.perf_counter() - start)
         self.schedule_bots(table)
 
     async def review(self, table: LiveTable) -> dict[str, Any]:
@@ -415,6 +618,7 @@ class TableManager:
         """The coach's advice for the seat's position (tables that allow hints), as the `advice` message."""
         from ...coach import CoachError, advise
 
+        self._catch_up(table)
         if msg.seat not in conn_seats:
             raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
         if not table.settings.hints:
@@ -428,9 +632,61 @@ class TableManager:
             raise TableError("advice/unavailable", str(exc)) from None
         return {"type": "advice", "v": version, "seat": msg.seat, "advice": advice.to_dict()}
 
-    def _commit(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> None:
+    def record(self, table: LiveTable, state: GameState | None = None) -> dict[str, Any]:
+        """The table's game record, with its dice commitment (the seed revealed once the game is over)."""
+        state = state or table.state
+        out = record_of(state)
+        if table.fairness is not None:
+            out["fairness"] = table.fairness.block(revealed=state.finished)
+        return out
+
+    def _snapshot(self, table: LiveTable, state: GameState, version: int) -> dict[str, Any] | None:
+        """The record to store beside event `version`: every `snapshot_every` events, and at the end."""
+        if state.finished or version % max(1, self.settings.snapshot_every) == 0:
+            return self.record(table, state)
+        return None
+
+    async def _nonce(self, table: LiveTable, msg: schema.NonceMsg) -> None:
+        """A player's nonce for the fair dice: once per seat, before the game's first roll, logged as an event."""
+        fair = table.fairness
+        if fair is None:
+            raise TableError("fair/none", "this table's dice take no nonces")
+        if table.state.serial > 0:
+            raise TableError("fair/too-late", "nonces are mixed in before the first roll of the game")
+        if any(n.seat == msg.seat for n in fair.nonces):
+            raise TableError("fair/already", f"seat {msg.seat} has given its nonce")
+        expected = table.expected_version(msg.seat)
+        if not expected <= msg.v <= table.version:
+            raise TableError("stale/version", f"you acted on version {msg.v}: resync", v=table.version)
+        fair = fair.with_nonce(Nonce(msg.seat, msg.nonce.lower()))
+        event = {"type": "nonce", "player": msg.seat, "nonce": msg.nonce.lower(), "roll": 0, "game_over": False}
+        secret = {**fair.block(revealed=False), "seed": fair.seed}
+        table.fairness, before = fair, table.fairness
+        try:
+            await self._commit(table, table.state.with_dice(fair), event, Store.fairness_op(table.id, secret))
+        except BaseException:
+            table.fairness = before
+            raise
+
+    async def _commit(self, table: LiveTable, state: GameState, event: dict[str, Any], also: Any = None) -> None:
+        """Store the event (the caller holds the table's lock), then apply and broadcast it."""
         version = table.version + 1
-        self.store.append(table.id, version, event["player"], event["type"], event, record_of(state), state.finished)
+        snapshot = self._snapshot(table, state, version)
+        op = Store.append_op(table.id, version, event["player"], event["type"], event, snapshot, state.finished)
+        if also is not None:  # another write in the same transaction
+            first = op
+
+            def op(conn: Any) -> None:
+                first(conn)
+                also(conn)
+
+        try:
+            await self.store.write(op)
+        except StoreConflict as exc:  # another process wrote this version: ours is not the live state
+            log.error("store conflict at %s: %s", table.id, exc)
+            await self._lost(table)
+            raise TableError("server/store", "the action could not be stored: resync", 503) from None
+        metrics.ACTIONS.inc()
         now = time.monotonic()
         before = set(table.state.to_act())
         table.state = state
@@ -441,12 +697,22 @@ class TableManager:
                 table.turn_started[seat] = now
         table.seat_version[event["player"]] = version
         table.recent.append((version, event))
+        shared = None
         try:
-            self._broadcast_event(table, version, event)
+            shared = self._broadcast_event(table, version, event)
+            if shared is None and self.cluster is not None and not state.simultaneous:
+                # every viewer anywhere sees the same: the view is made once, here, for every process
+                shared = dumps(schema.event(version, event, table_view(table)))
         except Exception:  # stored and applied: clients that miss it will resync
             log.exception("broadcast failed at %s", table.id)
-        if state.finished and not table.conns and self.tables.get(table.id) is table:
-            del self.tables[table.id]  # a game over that nobody watches: back to the store only
+        message: dict[str, Any] = {"kind": "event", "v": version, "event": event}
+        if shared is not None:
+            message["text"] = shared
+        if state.finished and state.rolloffs:
+            message["rolloffs"] = _rolloffs_json(state)
+        self._publish(table, message)
+        if state.finished and not table.conns:
+            self._forget(table)  # a game over that nobody here watches: back to the store only
 
     def _views(self, table: LiveTable) -> Any:
         cache: dict[Any, dict[str, Any]] = {}
@@ -459,9 +725,15 @@ class TableManager:
 
         return view_for
 
-    def _broadcast_event(self, table: LiveTable, version: int, event: dict[str, Any]) -> None:
+    def _broadcast_event(
+        self, table: LiveTable, version: int, event: dict[str, Any], shared: str | None = None
+    ) -> str | None:
+        """Send the event with each viewer's view; returns the one text every viewer shares (tables where
+        all see the same: not duplicate ones), if it was made. `shared` is that text, made elsewhere."""
         view_for = self._views(table)
         encoded: dict[Any, str] = {}  # one JSON text per distinct view, sent to every socket that shares it
+        if shared is not None and not table.state.simultaneous:
+            encoded[None] = shared
         for conn in list(table.conns):
             if conn.joined:
                 seats = frozenset(conn.seats)
@@ -471,8 +743,10 @@ class TableManager:
                         schema.event(version, public_event(event, table.state, seats), view_for(seats))
                     )
                 conn.send(encoded[key])
+        return encoded.get(None)
 
     def _broadcast_state(self, table: LiveTable) -> None:
+        self._catch_up(table)
         view_for = self._views(table)
         for conn in list(table.conns):
             if conn.joined:
@@ -480,14 +754,220 @@ class TableManager:
 
     def resync(self, table: LiveTable, conn: Connection, since: int | None) -> dict[str, Any]:
         """What a (re)joining client needs: the events it missed, or the full state."""
+        self._catch_up(table)
         seats = frozenset(conn.seats)
         view = table_view(table, seats)
+        out = schema.state(table.version, view)
         if since is not None and since <= table.version:
             oldest = table.recent[0][0] if table.recent else table.version + 1
             if since == table.version or since + 1 >= oldest:
                 missed = [{"v": v, "event": public_event(e, table.state, seats)} for v, e in table.recent if v > since]
-                return schema.events(table.version, missed, view)
-        return schema.state(table.version, view)
+                out = schema.events(table.version, missed, view)
+        return out
+
+    # --- several processes: forwarding to the owner, following it, taking over --------------------
+
+    def _publish(self, table: LiveTable, message: dict[str, Any]) -> None:
+        if self.cluster is not None:
+            self.cluster.publish(KIND, table.id, message)
+
+    async def _forward(self, table: LiveTable, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        assert self.cluster is not None
+        return await self.cluster.route(KIND, table.id, op, args, lambda: table.owned, lambda: self.promote(table))
+
+    async def handle_rpc(self, table_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """A request forwarded by another process: done here if this process owns the table."""
+        table = self.tables.get(table_id)
+        if table is None or not table.owned:
+            raise _Moved()
+        if op == "act":
+            msg = schema.client_message.validate_python(args["msg"])
+            await self._act_local(table, set(args["seats"]), msg)
+            if not self._seated_here(table) and not table.state.finished:  # nobody here plays: the asker takes it
+                await self._hand_off(table)
+                return {"_handoff": True}
+            return {}
+        if op == "join":
+            seat, token = await self._join_local(table, args["name"], args.get("seat"))
+            return {"seat": seat, "token": token}
+        if op == "rematch":
+            new = await self.rematch(table)
+            return {"id": new.id}
+        raise TableError("protocol/unknown-op", f"unknown forwarded request {op!r}")
+
+    @staticmethod
+    def _seated_here(table: LiveTable) -> bool:
+        """Does a player (not a spectator) sit at the table through this process?"""
+        return any(conn.seats for conn in table.conns)
+
+    async def _hand_off(self, table: LiveTable) -> None:
+        """Stop owning a table whose players act through other processes and follow it; the cluster
+        passes its lease to the process that asked (`Cluster._serve`). Sticky-less routing then forwards less."""
+        assert self.cluster is not None
+        async with table.lock:
+            if not table.owned or self._seated_here(table):
+                return
+            await self.cluster.follow(KIND, table.id)  # first: nothing the next owner publishes is missed
+            table.owned = False
+            if table.bot_task is not None and not table.bot_task.done():
+                table.bot_task.cancel()
+
+    def on_message(self, table_id: str, message: dict[str, Any]) -> None:
+        """An owner's message (an event, a reload): mirrors apply them in order."""
+        table = self.tables.get(table_id)
+        if table is None or table.owned:
+            return
+        table.inbox.append(message)
+        if table.drain is None or table.drain.done():
+            table.drain = asyncio.get_running_loop().create_task(self._drain(table))
+
+    async def _drain(self, table: LiveTable) -> None:
+        while table.inbox:
+            message = table.inbox.popleft()
+            try:
+                async with table.lock:
+                    if table.owned:
+                        table.inbox.clear()
+                        return
+                    await self._follow(table, message)
+            except Exception:
+                log.exception("table %s: a message from its owner failed; reloading", table.id)
+                await self.refresh(table)
+
+    async def _follow(self, table: LiveTable, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "rematch":
+            table.rematch = message["table"]
+            for conn in list(table.conns):
+                conn.send({"type": "rematch", "table": table.rematch})
+            self._broadcast_state(table)
+            return
+        if kind != "event":
+            log.info("table %s: %s from its owner, reloading", table.id, kind)
+            await self._refresh_locked(table)
+            return
+        version, event = message["v"], message["event"]
+        last = table.backlog[-1]["v"] if table.backlog else table.version
+        if version <= last:  # already here (a reload saw it): once
+            return
+        if version != last + 1:  # a gap: the log has what was missed
+            log.info("table %s: version %d after %d, reloading", table.id, version, last)
+            await self._refresh_locked(table)
+            return
+        text = message.get("text")
+        if text is not None and not table.state.simultaneous and not event.get("game_over"):
+            # every viewer sees the owner's text: send it now, apply the event when this mirror is read
+            with table.guard:
+                table.backlog.append(message)
+            for conn in list(table.conns):
+                if conn.joined:
+                    conn.send(text)
+            return
+        self._catch_up(table)
+        with table.guard:
+            self._apply(table, message)
+        self._broadcast_event(table, version, event, text)
+
+    def _catch_up(self, table: LiveTable) -> None:
+        """A mirror's state brought up to the events its clients were already sent."""
+        if table.backlog:
+            with table.guard:
+                for message in table.backlog:
+                    self._apply(table, message)
+                table.backlog.clear()
+
+    @staticmethod
+    def _apply(table: LiveTable, message: dict[str, Any]) -> None:
+        """A mirror applies one of its owner's events (the caller holds `table.guard`)."""
+        version, event = message["v"], message["event"]
+        if event["type"] == "nonce":
+            if table.fairness is not None:
+                table.fairness = table.fairness.with_nonce(Nonce(event["player"], event["nonce"]))
+            state = table.state
+        else:
+            state, _ = table.state.apply(Event.from_dict(event).to_action())
+        if "rolloffs" in message:
+            state = dataclasses.replace(state, rolloffs=_rolloffs_of(message["rolloffs"]))
+        now, before = time.monotonic(), set(table.state.to_act())
+        table.state, table.version, table.last_action = state, version, now
+        for seat in state.to_act():  # the turn clocks, as the owner keeps them
+            if seat not in before or (event["type"] == "scored" and seat == event["player"]):
+                table.turn_started[seat] = now
+        table.seat_version[event["player"]] = version
+        table.recent.append((version, event))
+
+    async def refresh(self, table: LiveTable) -> None:
+        async with table.lock:
+            await self._refresh_locked(table)
+
+    async def _refresh_locked(self, table: LiveTable) -> None:
+        """Reload a table from the store (the caller holds its lock); its clients get what they missed."""
+        with table.guard:  # what the log holds replaces the backlog; clients have seen it already
+            before = table.backlog[-1]["v"] if table.backlog else table.version
+            table.backlog.clear()
+        loaded = await self.store.read(self._load, table.id)
+        if loaded is None:
+            return
+        self._fill(table, loaded, owned=table.owned)
+        for conn in list(table.conns):
+            if conn.joined:
+                conn.send(self.resync(table, conn, before))
+
+    async def promote(self, table: LiveTable) -> None:
+        """This process now holds the table's lease: load its live state from the log, run its bots."""
+        async with table.lock:
+            table.owned = True
+            table.inbox.clear()
+            try:
+                await self._refresh_locked(table)
+            except Exception:
+                table.owned = False
+                raise
+            if self.cluster is not None:
+                self.cluster.unfollow(KIND, table.id)  # an owner does not follow its own events
+        log.info("table %s: taken over at version %d", table.id, table.version)
+        self.schedule_bots(table)
+
+    async def take_over(self, table_id: str) -> None:
+        """The cluster won a table's lease (its owner died): load it here as its owner."""
+        table = await self.aget(table_id)
+        if not table.owned:
+            await self.promote(table)
+
+    async def orphans(self) -> list[str]:
+        """Unfinished tables with bots: they need an owner even when nobody watches them."""
+        return await self.store.read(self.store.unfinished_with_bots)
+
+    async def _lost(self, table: LiveTable) -> None:
+        """Another process wrote to the table's log (the caller holds its lock): follow it from the log."""
+        if self.cluster is not None:
+            table.owned = False
+            self.cluster.disown(KIND, table.id)
+            await self.cluster.follow(KIND, table.id)
+        if table.bot_task is not None and table.bot_task is not asyncio.current_task():
+            table.bot_task.cancel()
+        await self._refresh_locked(table)
+
+    def lost_lease(self, table_id: str) -> None:
+        """The cluster could not renew a table's lease: stop acting for it."""
+        table = self.tables.get(table_id)
+        if table is not None and table.owned:
+            table.owned = False
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+            asyncio.get_running_loop().create_task(self._demoted(table))
+
+    async def _demoted(self, table: LiveTable) -> None:
+        assert self.cluster is not None
+        await self.cluster.follow(KIND, table.id)  # first: nothing published meanwhile is missed
+        await self.refresh(table)
+
+    def owned_ids(self) -> list[str]:
+        return [t.id for t in self.tables.values() if t.owned]
+
+    def watched_ids(self) -> list[str]:
+        """Mirrors of games still going, with clients here: they need a live owner."""
+        return [t.id for t in self.tables.values() if not t.owned and t.conns and not t.state.finished]
 
     # --- bots ----------------------------------------------------------------------------------
 
@@ -521,7 +1001,7 @@ class TableManager:
         self._schedule_now(table)
 
     def _schedule_now(self, table: LiveTable) -> None:
-        if not self._bot_seats(table) or (table.bot_task and not table.bot_task.done()):
+        if not table.owned or not self._bot_seats(table) or (table.bot_task and not table.bot_task.done()):
             return
         table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
         table.bot_task.add_done_callback(lambda task: self._bots_done(table, task))
@@ -543,7 +1023,7 @@ class TableManager:
                     await asyncio.sleep(wait)
             async with table.lock:
                 seats = self._bot_seats(table)
-                if not seats:
+                if not seats or not table.owned:
                     return
                 seat = seats[i % len(seats)]
                 i += 1
@@ -553,7 +1033,14 @@ class TableManager:
                         choose_action, table.state, seat, self._policy(table, seat), table.rng
                     )
                     new_state, event = table.state.apply(action)
-                    self._commit(table, new_state, event.to_dict())
-                except (IllegalAction, StoreConflict, ValueError) as exc:  # never expected: log and stop
+                    await self._commit(table, new_state, event.to_dict())
+                except (IllegalAction, TableError, ValueError) as exc:  # never expected: log and stop
                     log.error("bot at table %s seat %d: %s", table.id, seat, exc)
                     return
+
+
+class _Moved(RequestError):
+    """This process does not own the table (any more): the requester asks its owner again."""
+
+    def __init__(self) -> None:
+        super().__init__("cluster/moved", "the table moved to another process", 503)

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ...engine import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
+from ...engine.fairness import NONCE_PATTERN
 
 Seat = Annotated[int, Field(ge=0, le=63)]
 Version = Annotated[int, Field(ge=0)]
@@ -96,14 +97,33 @@ class AdviseMsg(_Msg):
     v: Version
 
 
+class NonceMsg(_Msg):
+    """Fair dice: a seated player's contribution, mixed into every roll (before the game's first roll)."""
+
+    type: Literal["nonce"]
+    seat: Seat
+    v: Version
+    nonce: Annotated[str, Field(pattern=NONCE_PATTERN)]
+
+
 ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg | UndoMsg
 ClientMessage = Annotated[
-    Hello | Ping | AdviseMsg | RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg | UndoMsg,
+    Hello
+    | Ping
+    | AdviseMsg
+    | RollMsg
+    | HoldMsg
+    | ReleaseMsg
+    | AnnounceMsg
+    | WithdrawMsg
+    | ScoreMsg
+    | UndoMsg
+    | NonceMsg,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
-    {"hello", "ping", "advise", "roll", "hold", "release", "announce", "withdraw", "score", "undo"}
+    {"hello", "ping", "advise", "roll", "hold", "release", "announce", "withdraw", "score", "undo", "nonce"}
 )
 
 

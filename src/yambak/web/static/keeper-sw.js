@@ -1,11 +1,16 @@
-// The score-keeper's service worker: the keeper pages and their assets keep working offline.
-// Network first (always fresh online), the cache when the network is gone. Live data (/api, /ws)
-// is never cached here: the page keeps its own last view and its queue of entries.
-const CACHE = "yambak-keep-v2";
-const ASSETS = ["/static/style.css", "/static/keeper.js", "/static/page.js", "/static/keeper-icon.svg", "/keep/manifest.webmanifest", "/keep/"];
+// The score-keeper's service worker: the keeper page, its scripts, Pyodide and the engine, kept so that a
+// phone opens the keeper, starts a sheet and keeps it with no network at all. The server fills in the
+// version (a hash of everything kept: a change anywhere fetches it all anew) and the list of files.
+// Pages: network first, the kept copy when the network is gone (a sheet's page falls back to the start
+// page, which opens the sheet from the phone's memory). Pyodide and the engine: kept copies first (they
+// change only with the version). Live data (/api, /ws) is never kept here: the page keeps its own sheets.
+const VERSION = "__VERSION__";
+const CACHE = `yambak-keep-${VERSION}`;
+const FILES = ["__FILES__"];
+const SHELL = "/keep/";
 
 self.addEventListener("install", (e) => {
-  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(ASSETS)).catch(() => null).then(() => self.skipWaiting()));
+  e.waitUntil(caches.open(CACHE).then((c) => c.addAll([SHELL, ...FILES])).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (e) => {
@@ -14,22 +19,27 @@ self.addEventListener("activate", (e) => {
     .then(() => self.clients.claim()));
 });
 
+const keep = (req, res) => {
+  if (res.ok && res.type === "basic") { const copy = res.clone(); caches.open(CACHE).then((c) => c.put(req, copy)); }
+  return res;
+};
+const offline = () => new Response("offline", { status: 503, headers: { "content-type": "text/plain" } });
+
 self.addEventListener("fetch", (e) => {
   const req = e.request;
   const url = new URL(req.url);
   if (req.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/ws/")) return;
+  if (url.pathname.startsWith("/static/pyodide/") || url.pathname === "/keep/engine.zip") {
+    e.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((res) => keep(req, res))));
+    return;
+  }
+  if (req.mode === "navigate" && url.pathname.startsWith("/keep")) {
+    e.respondWith(fetch(req).then((res) => (res.status === 404 ? res : keep(req, res)))
+      .catch(() => caches.match(req, { ignoreSearch: true }).then((hit) => hit || caches.match(SHELL)).then((hit) => hit || offline())));
+    return;
+  }
   if (!(url.pathname.startsWith("/keep") || url.pathname.startsWith("/static/"))) return;
-  e.respondWith(
-    fetch(req)
-      .then((res) => {
-        if (res.ok && res.type === "basic") {
-          const copy = res.clone();
-          caches.open(CACHE).then((c) => c.put(req, copy));
-        }
-        return res;
-      })
-      .catch(() => caches.match(req, { ignoreSearch: true })
-        .then((hit) => hit || new Response("offline", { status: 503, headers: { "content-type": "text/plain" } }))),
-  );
+  e.respondWith(fetch(req).then((res) => keep(req, res))
+    .catch(() => caches.match(req, { ignoreSearch: true }).then((hit) => hit || offline())));
 });

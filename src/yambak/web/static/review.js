@@ -63,8 +63,8 @@ function render() {
 }
 
 // --- the replay: the game after turn n, from the server; the coach's word on that turn ---------
-let n = view.players.reduce((a, p) => a + p.turns_done, 0);
-let total = n;
+let n = 0;
+let total = Number.MAX_SAFE_INTEGER;  // the server clamps to the game's last turn and says how many
 let shown = null;
 
 async function go(to, follow = true) {

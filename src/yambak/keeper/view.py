@@ -1,0 +1,210 @@
+"""What a phone shows of a kept sheet, read from the engine: nothing is computed here.
+
+`sheet_view` is the whole sheet (the same dict from the server and from the phone's
+own engine); `preview` says what typed dice would do in every open box of the player
+to enter, `zero_boxes` where a 0 may go, and `fix_options` where a corrected entry
+may go. Each answer comes from playing the entry on the engine and reading the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..engine import GameState, IllegalAction, RecordError, play_turn, replay, state_to_record, typed_turn
+from .entries import Refusal, record_dict, rolloffs_due, zero_turn
+
+__all__ = ["fix_options", "preview", "sheet_view", "zero_boxes"]
+
+
+def _columns(state: GameState, p: int) -> dict[str, Any]:
+    """A player's sheet by column: each box's score, and its written value where the rules zeroed
+    it (`why: zeroed`) or count it through Yamb's minimax line (`why: minimax`); the upper sum,
+    bonus, points missing for it, total, and the minimax line with the values it multiplies."""
+    rules = state.rules
+    written = state.sheets[p].written
+    factors = rules.minimax_rows
+    columns: dict[str, Any] = {}
+    for ci, c in enumerate(state.column_scores(p)):
+        boxes: dict[str, Any] = {}
+        for ri, row in enumerate(rules.rows):
+            w = written[ci * rules.n_rows + ri]
+            cell: dict[str, Any] = {"score": c.boxes[row.id]}
+            if w is not None and w != c.boxes[row.id]:
+                cell["written"] = w  # RULES.md section 4: shown beside the score
+                cell["why"] = "minimax" if factors and row.id in factors[:2] else "zeroed"
+            boxes[row.id] = cell
+        column: dict[str, Any] = {
+            "boxes": boxes,
+            "upper": c.upper,
+            "bonus": c.bonus,
+            "bonus_to_go": c.bonus_to_go,
+            "total": c.total,
+        }
+        if factors:
+            column["minimax"] = c.minimax
+            if c.minimax is not None:  # (max - min) x ones, from the written values the line multiplies
+                column["minimax_of"] = [written[ci * rules.n_rows + rules.row_index[r]] for r in factors]
+        columns[c.id] = column
+    return columns
+
+
+def _history(state: GameState) -> list[dict[str, Any]]:
+    rules = state.rules
+    out = []
+    for n, t in enumerate(state.history, start=1):
+        box = rules.parse_box(t.box)
+        out.append(
+            {
+                "n": n,
+                "player": t.player,
+                # a 0 typed without dice has stand-in dice (docs/decisions.md): none shown
+                "dice": None if t.scratch else list(t.rolls[-1]),
+                "roll": len(t.rolls),
+                "box": t.box,
+                "strike": t.strike,
+                "scratch": t.scratch,
+                "written": state.sheets[t.player].written[box] if box is not None else None,
+            }
+        )
+    return out
+
+
+def sheet_view(
+    state: GameState, *, id: str = "", code: str | None = None, name: str = "", v: int = 0
+) -> dict[str, Any]:
+    """Everything every phone following the sheet shows, read from the engine."""
+    rules = state.rules
+    points = state.match_points()
+    multi = rules.match.kind == "column_points" and len(state.players) > 1
+    players = [
+        {
+            "seat": p,
+            "name": state.players[p],
+            "total": state.total(p),
+            "match_points": points[p] if points else None,
+            "extra_bonus": state.sheets[p].extra_bonus if rules.joker is not None else None,
+            "columns": _columns(state, p),
+            "full": state.sheets[p].full,
+            "filled": state.sheets[p].turns,
+            # boxes the sheet can take after each roll number, before the dice are known
+            "fillable": {str(r): state.fillable(r, p) for r in range(1, rules.rolls_per_turn + 1)},
+        }
+        for p in range(len(state.players))
+    ]
+    view: dict[str, Any] = {
+        "id": id,
+        "code": code,
+        "name": name,
+        "v": v,
+        "rules": rules.layout(),
+        "players": players,
+        "current": state.current,
+        "finished": state.finished,
+        "history": _history(state),
+        "record": record_dict(state),
+    }
+    if multi or state.finished:  # the column winners (leaders while the game runs), roll-offs applied
+        view["column_winners"] = state.column_winners()
+    if state.finished:
+        view["winners"] = state.winners()
+        view["rolloffs"] = {
+            target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
+            for target, rounds in state.rolloffs
+        }
+        view["rolloff_due"] = rolloffs_due(state)
+    return view
+
+
+# --- what an entry would do ----------------------------------------------------------------------
+
+
+def _effect(before: GameState, after: GameState, p: int, box: int) -> dict[str, Any]:
+    """An entry as the engine applied it: the value written, the change of the total, and what it
+    did to related boxes (a pair zeroed, the entry itself voided)."""
+    rules = before.rules
+    written = after.sheets[p].written[box]
+    out: dict[str, Any] = {"legal": True, "written": written, "gain": after.total(p) - before.total(p)}
+    ci, ri = divmod(box, rules.n_rows)
+    score = after.column_scores(p)[ci].boxes[rules.rows[ri].id]
+    factors = rules.minimax_rows
+    if box in after.sheets[p].voided:
+        out["voids_entry"] = True
+    elif written and score == 0 and not (factors and rules.rows[ri].id in factors[:2]):
+        out["zeroes_pair"] = True
+    if after.sheets[p].extra_bonus != before.sheets[p].extra_bonus:
+        out["extra_bonus"] = after.sheets[p].extra_bonus - before.sheets[p].extra_bonus
+    return out
+
+
+def _open_boxes(state: GameState, p: int) -> list[int]:
+    return [b for b, w in enumerate(state.sheets[p].written) if w is None]
+
+
+def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> dict[str, Any]:
+    """Typed dice (and the roll number) on every open box of the player to enter: what each box
+    would write and add (`legal`), or the code of the rule that refuses it."""
+    p = state.current
+    boxes: dict[str, Any] = {}
+    if state.finished:
+        return {"seat": p, "boxes": boxes}
+    rules = state.rules
+    for b in _open_boxes(state, p):
+        box = rules.box_id(b)
+        try:
+            after = play_turn(state, typed_turn(state, tuple(dice), roll, box))
+        except IllegalAction as exc:
+            boxes[box] = {"legal": False, "code": exc.code}
+            continue
+        out = _effect(state, after, p, b)
+        if rules.strike_any and out["written"]:
+            try:
+                struck = play_turn(state, typed_turn(state, tuple(dice), roll, box, strike=True))
+                out["strike"] = True
+                out["strike_gain"] = struck.total(p) - state.total(p)
+            except IllegalAction:
+                pass
+        boxes[box] = out
+    return {"seat": p, "boxes": boxes}
+
+
+def zero_boxes(state: GameState) -> dict[str, Any]:
+    """Where the player to enter may write a 0 without dice ("just the score"): each such box with
+    the change of the total, or the code refusing it."""
+    p = state.current
+    boxes: dict[str, Any] = {}
+    if state.finished:
+        return {"seat": p, "boxes": boxes}
+    fillable = {b for r in range(1, state.rules.rolls_per_turn + 1) for b in state.fillable(r, p)}
+    for b in _open_boxes(state, p):
+        box = state.rules.box_id(b)
+        if box not in fillable:
+            boxes[box] = {"legal": False, "code": "illegal/box-order"}
+            continue
+        try:
+            turn = zero_turn(state, box)
+            after = play_turn(state, turn)
+        except IllegalAction as exc:
+            boxes[box] = {"legal": False, "code": exc.code}
+            continue
+        out = _effect(state, after, p, b)
+        if turn.strike:
+            out["strike"] = True
+        boxes[box] = out
+    return {"seat": p, "boxes": boxes}
+
+
+def fix_options(state: GameState, turn: int, dice: Sequence[int] | None, roll: int = 1) -> dict[str, Any]:
+    """The boxes entry `turn` (1-based) could be corrected to: the typed dice (or a 0 without dice)
+    on the sheet as it was before that entry. Whether later entries stay legal is checked on saving."""
+    record = replace(state_to_record(state), pending=(), rolloffs=())
+    if not isinstance(turn, int) or not 1 <= turn <= len(record.turns):
+        raise Refusal("keeper/no-entry", f"there is no entry {turn} to correct")
+    try:
+        before = replay(replace(record, turns=record.turns[: turn - 1]))
+    except RecordError as exc:  # cannot happen for a sheet's own record
+        raise Refusal(exc.code, exc.message) from None
+    out = zero_boxes(before) if dice is None else preview(before, dice, roll)
+    out["turn"] = turn
+    return out

@@ -1,0 +1,524 @@
+"""Several server processes over one PostgreSQL and one Redis: who owns what, and what travels.
+
+- **Ownership.** One process at a time owns a table's (or a score sheet's) live
+  state: it holds the Redis key `yambak:lease:KIND:ID` (value: its node id,
+  expiring after `lease_seconds`, renewed three times per period while the process
+  lives). Only the owner applies actions and runs bots. The lease is a liveness
+  hint, not the safety net: the safety net is the event log's primary key in the
+  database, so that two processes that both believe they own a table can never
+  both commit the same version (the loser reloads from the log and follows).
+- **Forwarding.** An action, a join, a rematch or a sheet entry that reaches a
+  process that does not own its table goes to the owner on the owner's Redis
+  channel `yambak:rpc:NODE`, and the answer comes back on the sender's.
+- **Events.** The owner publishes every committed event on `yambak:ev:KIND:ID`;
+  every process with clients on that table follows the channel, applies the
+  events to its mirror in version order (a gap or a doubt reloads from the log)
+  and sends each of its own clients its view.
+- **Takeover.** A process whose clients watch a table checks its owner every
+  half second: an owner whose Redis connection is gone (`PUBSUB NUMSUB`: a killed
+  process drops it at once) or whose lease expired is replaced: the watcher takes
+  the lease and rebuilds the table from the log; tables with bots and no watcher
+  are adopted by a sweep. A forwarded request that meets a dead owner does the same.
+- **Limits.** The create/join rate limit per client address is a token bucket in
+  Redis, shared by every process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import redis
+import redis.asyncio as aredis
+
+from ..engine import IllegalAction
+from . import metrics
+from .live import RequestError
+
+__all__ = ["Cluster", "RedisLimiter", "Owner"]
+
+log = logging.getLogger("yambak.cluster")
+
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+"""
+# Take a lease that is free, or held by a node known to be dead.
+_TAKE = """
+local held = redis.call('GET', KEYS[1])
+if (not held) or held == ARGV[2] or held == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+# Hand a lease held by ARGV[1] to ARGV[2] (no moment without an owner for a watcher to take it).
+_PASS = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+_BUCKET = """
+local now = redis.call('TIME')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local v = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens, stamp = tonumber(v[1]) or burst, tonumber(v[2]) or t
+tokens = math.min(burst, tokens + (t - stamp) * rate)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(t))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return ok
+"""
+
+
+class Owner(Protocol):
+    """What a feature (tables, sheets) gives the cluster."""
+
+    async def handle_rpc(self, object_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]: ...
+
+    def on_message(self, object_id: str, message: dict[str, Any]) -> None: ...
+
+    async def take_over(self, object_id: str) -> None: ...
+
+    def lost_lease(self, object_id: str) -> None: ...
+
+    def owned_ids(self) -> list[str]: ...
+
+    def watched_ids(self) -> list[str]: ...
+
+
+def new_node_id() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def _text(value: bytes | str | None) -> str | None:
+    if not value:
+        return None
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _lease(kind: str, object_id: str) -> str:
+    return f"yambak:lease:{kind}:{object_id}"
+
+
+def _events(kind: str, object_id: str) -> str:
+    return f"yambak:ev:{kind}:{object_id}"
+
+
+def _rpc(node: str) -> str:
+    return f"yambak:rpc:{node}"
+
+
+class Cluster:
+    def __init__(self, url: str, lease_seconds: float = 3.0, node: str | None = None) -> None:
+        self.url = url
+        self.node = node or new_node_id()
+        self.lease_ms = max(500, int(lease_seconds * 1000))
+        # Many requests ask Redis at once (owner lookups, liveness): they wait for a connection, never fail for one.
+        pool = aredis.BlockingConnectionPool.from_url(url, max_connections=32, timeout=10)
+        self.redis: aredis.Redis = aredis.Redis(connection_pool=pool)
+        self.sync: redis.Redis = redis.Redis.from_url(url, socket_timeout=2)
+        self.owners: dict[str, Owner] = {}
+        self.owned: set[tuple[str, str]] = set()
+        self.followed: set[str] = set()
+        self.orphans: Callable[[], Awaitable[list[str]]] | None = None  # unfinished tables that need an owner
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._pubsub: Any = None
+        self._out: asyncio.Queue[tuple[str, bytes]] | None = None
+        self._pending: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        self._waiting: dict[tuple[str, str], set[str]] = {}  # requests waiting on each object's owner
+        self._alive: dict[str, float] = {}
+        self._owners: dict[tuple[str, str], tuple[str, float]] = {}  # where requests went last, and when
+        self._tasks: list[asyncio.Task[None]] = []
+        self._renew = self.redis.register_script(_RENEW)
+        self._take = self.redis.register_script(_TAKE)
+        self._release = self.redis.register_script(_RELEASE)
+        self._pass = self.redis.register_script(_PASS)
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._out = asyncio.Queue()
+        self._pubsub = self.redis.pubsub()
+        await self._pubsub.subscribe(_rpc(self.node))
+        for coro in (self._reader(), self._publisher(), self._renewer(), self._monitor()):
+            self._tasks.append(asyncio.create_task(coro))
+        log.info("node %s joined the cluster (lease %d ms)", self.node, self.lease_ms)
+
+    async def stop(self) -> None:
+        """Leave: hand every lease back at once, so that other processes take the tables over now."""
+        for task in self._tasks:
+            task.cancel()
+        for kind, object_id in list(self.owned):
+            try:
+                await self._release(keys=[_lease(kind, object_id)], args=[self.node])
+            except Exception:  # Redis is gone: the leases expire by themselves
+                break
+        self.owned.clear()
+        try:
+            if self._pubsub is not None:
+                await self._pubsub.aclose()
+            await self.redis.aclose()
+        except Exception:
+            pass
+        self.sync.close()
+
+    async def ping(self) -> bool:
+        return bool(await self.redis.ping())
+
+    # --- leases ------------------------------------------------------------------------------
+
+    def claim_new_sync(self, kind: str, object_id: str) -> None:
+        """A table or sheet just created here: this process owns it (blocking; plain routes)."""
+        self.sync.set(_lease(kind, object_id), self.node, px=self.lease_ms, nx=True)
+        self.owned.add((kind, object_id))
+
+    async def claim_new(self, kind: str, object_id: str) -> None:
+        await self.redis.set(_lease(kind, object_id), self.node, px=self.lease_ms, nx=True)
+        self.owned.add((kind, object_id))
+
+    async def owner(self, kind: str, object_id: str) -> str | None:
+        held = await self.redis.get(_lease(kind, object_id))
+        return _text(held)
+
+    async def take(self, kind: str, object_id: str, dead: str | None) -> bool:
+        """Take a lease that is free or held by `dead`; True when this process holds it now."""
+        won = await self._take(keys=[_lease(kind, object_id)], args=[self.node, dead or "", self.lease_ms])
+        if won:
+            self.owned.add((kind, object_id))
+            for request_id in self._waiting.pop((kind, object_id), set()):  # they will be done here now
+                future = self._pending.get(request_id)
+                if future is not None and not future.done():
+                    future.set_result(None)
+        return bool(won)
+
+    async def release(self, kind: str, object_id: str) -> None:
+        """Give a lease up now (if this process holds it)."""
+        self.owned.discard((kind, object_id))
+        await self._release(keys=[_lease(kind, object_id)], args=[self.node])
+
+    def disown(self, kind: str, object_id: str) -> None:
+        """Another process wrote the log: its lease, not ours."""
+        self.owned.discard((kind, object_id))
+
+    async def alive(self, node: str) -> bool:
+        """Is a node's Redis connection up? (A killed process loses it at once.)"""
+        if node == self.node:
+            return True
+        seen = self._alive.get(node)
+        if seen is not None and time.monotonic() - seen < 0.5:
+            return True
+        counts = await self.redis.pubsub_numsub(_rpc(node))
+        if counts and int(counts[0][1]) > 0:
+            self._alive[node] = time.monotonic()
+            return True
+        self._alive.pop(node, None)
+        return False
+
+    async def _renewer(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_ms / 3000)
+            keys = list(self.owned)
+            for i in range(0, len(keys), 500):
+                chunk = keys[i : i + 500]
+                try:
+                    lost = await self._renew(keys=[_lease(k, o) for k, o in chunk], args=[self.node, self.lease_ms])
+                except Exception:
+                    log.exception("lease renewal failed")
+                    continue
+                for index in lost:
+                    kind, object_id = chunk[int(index) - 1]
+                    self.owned.discard((kind, object_id))
+                    log.warning("%s %s: lease lost", kind, object_id)
+                    self.owners[kind].lost_lease(object_id)
+
+    async def _adopt(self, kind: str, ids: list[str]) -> None:
+        """Take over every listed object whose owner is gone."""
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            held = await self.redis.mget([_lease(kind, o) for o in chunk])
+            for object_id, value in zip(chunk, held, strict=True):
+                node = _text(value)
+                if node == self.node or (node is not None and await self.alive(node)):
+                    continue
+                if await self.take(kind, object_id, node):
+                    metrics.LEASE_MOVES.inc()
+                    log.info("%s %s: taking over from %s", kind, object_id, node or "an expired lease")
+                    try:
+                        await self.owners[kind].take_over(object_id)
+                    except Exception:
+                        log.exception("%s %s: takeover failed", kind, object_id)
+
+    async def _monitor(self) -> None:
+        rounds = 0
+        while True:
+            await asyncio.sleep(0.5)
+            rounds += 1
+            try:
+                for kind, owner in self.owners.items():
+                    await self._adopt(kind, owner.watched_ids())
+                if self.orphans is not None and rounds % 10 == 0:
+                    await self._adopt("table", await self.orphans())
+            except Exception:
+                log.exception("cluster monitor")
+
+    # --- routing a request to the owner ---------------------------------------------------------
+
+    async def route(
+        self,
+        kind: str,
+        object_id: str,
+        op: str,
+        args: dict[str, Any],
+        owned: Callable[[], bool],
+        promote: Callable[[], Awaitable[None]],
+    ) -> dict[str, Any]:
+        """Do `op` where the object lives: on its owner, or here once this process has taken it over."""
+        try:
+            return await self._route(kind, object_id, op, args, owned, promote)
+        except redis.RedisError as exc:
+            log.warning("%s %s: Redis failed during %s: %s", kind, object_id, op, exc)
+            raise RequestError("server/busy", "the server is busy: try again", 503) from None
+
+    async def _route(
+        self,
+        kind: str,
+        object_id: str,
+        op: str,
+        args: dict[str, Any],
+        owned: Callable[[], bool],
+        promote: Callable[[], Awaitable[None]],
+    ) -> dict[str, Any]:
+        owner_api = self.owners[kind]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while True:
+            if owned():
+                try:
+                    return await owner_api.handle_rpc(object_id, op, args)
+                except RequestError as exc:
+                    if exc.code != "cluster/moved":
+                        raise
+            known = self._owners.get((kind, object_id))
+            if known is not None and time.monotonic() - known[1] < self.lease_ms / 1000:
+                node: str | None = known[0]
+            else:
+                node = await self.owner(kind, object_id)
+            if node == self.node:
+                if not owned():
+                    await promote()
+                continue
+            if node is None or not await self.alive(node):
+                if await self.take(kind, object_id, node):
+                    metrics.LEASE_MOVES.inc()
+                    log.info("%s %s: taking over from %s", kind, object_id, node or "an expired lease")
+                    await promote()
+                continue
+            metrics.FORWARDED.inc()
+            reply = await self.call(node, kind, object_id, op, args)
+            if reply is None or reply.get("moved"):  # ask Redis again next time
+                self._owners.pop((kind, object_id), None)
+            else:
+                self._owners[(kind, object_id)] = (node, time.monotonic())
+            if reply is not None and "result" in reply:
+                if reply.get("handoff"):  # the owner passed its lease here
+                    metrics.HANDOFFS.inc()
+                    self.owned.add((kind, object_id))
+                    self._owners.pop((kind, object_id), None)
+                    await promote()
+                return dict(reply["result"])
+            if reply is not None and "error" in reply:
+                err = reply["error"]
+                raise RequestError(err["code"], err["message"], err.get("status", 400), **err.get("extra", {}))
+            if loop.time() > deadline:
+                raise RequestError("server/busy", "the table's server did not answer: try again", 503)
+            await asyncio.sleep(0.05)  # moved meanwhile, or no answer: ask again
+
+    async def call(
+        self, node: str, kind: str, object_id: str, op: str, args: dict[str, Any], timeout: float = 2.0
+    ) -> dict[str, Any] | None:
+        """A request to another node; None when it does not answer in time (or this node took the object
+        over meanwhile). Requests go out with the other messages, pipelined: a dead node is found by its
+        silence, by the monitor, or by the next request's liveness check."""
+        request_id = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        self._waiting.setdefault((kind, object_id), set()).add(request_id)
+        payload = {"id": request_id, "from": self.node, "kind": kind, "target": object_id, "op": op, "args": args}
+        try:
+            self._send(_rpc(node), payload)
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            log.warning("%s %s: %s did not answer %s", kind, object_id, node, op)
+            self._alive.pop(node, None)
+            return None
+        finally:
+            self._pending.pop(request_id, None)
+            waiting = self._waiting.get((kind, object_id))
+            if waiting is not None:
+                waiting.discard(request_id)
+                if not waiting:
+                    del self._waiting[(kind, object_id)]
+
+    async def _serve(self, request: dict[str, Any]) -> None:
+        reply: dict[str, Any]
+        try:
+            owner = self.owners[request["kind"]]
+            result = await owner.handle_rpc(request["target"], request["op"], request["args"])
+            reply = {"result": result}
+            if result.pop("_handoff", False):
+                key, target = (request["kind"], request["target"]), _lease(request["kind"], request["target"])
+                self.owned.discard(key)
+                if await self._pass(keys=[target], args=[self.node, request["from"], self.lease_ms]):
+                    reply["handoff"] = True
+                else:  # not ours any more: whoever holds it keeps it
+                    log.info("%s %s: lease gone before the handoff", *key)
+        except RequestError as exc:
+            if exc.code == "cluster/moved":
+                reply = {"moved": True}
+            else:
+                reply = {"error": {"code": exc.code, "message": exc.message, "status": exc.status, "extra": exc.extra}}
+        except IllegalAction as exc:
+            reply = {"error": {"code": exc.code, "message": exc.message, "status": 400}}
+        except Exception:
+            log.exception("a forwarded request failed")
+            reply = {"error": {"code": "server/error", "message": "the action failed on the server", "status": 500}}
+        self._send(_rpc(request["from"]), {"id": request["id"], "reply": reply})
+
+    # --- events ------------------------------------------------------------------------------
+
+    def publish(self, kind: str, object_id: str, message: dict[str, Any]) -> None:
+        """Send a committed event (or a reload) to every process following the object; in order.
+        A message's `text` (what clients are sent as it is) travels after the JSON header, unescaped."""
+        text = message.pop("text", None)
+        self._send(_events(kind, object_id), {**message, "node": self.node}, text)
+
+    def _send(self, channel: str, message: dict[str, Any], text: str | None = None) -> None:
+        if self._out is not None:
+            data = json.dumps(message, separators=(",", ":")).encode()
+            if text is not None:
+                data += b"\n" + text.encode()
+            self._out.put_nowait((channel, data))
+
+    async def _publisher(self) -> None:
+        assert self._out is not None
+        while True:
+            batch = [await self._out.get()]
+            while not self._out.empty() and len(batch) < 500:
+                batch.append(self._out.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except Exception:  # followers that miss an event see the gap and reload
+                log.exception("publishing %d messages failed", len(batch))
+
+    async def follow(self, kind: str, object_id: str) -> None:
+        channel = _events(kind, object_id)
+        if channel not in self.followed:
+            self.followed.add(channel)
+            await self._pubsub.subscribe(channel)
+
+    def follow_soon(self, kind: str, object_id: str) -> None:
+        """`follow` from a plain route's worker thread (waits for it) or from the event loop (schedules it)."""
+        loop = self.loop
+        if loop is None:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            loop.create_task(self.follow(kind, object_id))
+        else:
+            asyncio.run_coroutine_threadsafe(self.follow(kind, object_id), loop).result(5)
+
+    def unfollow(self, kind: str, object_id: str, owned: bool = False) -> None:
+        channel = _events(kind, object_id)
+        loop = self.loop
+        if loop is None:
+            return
+
+        async def leave() -> None:
+            self._owners.pop((kind, object_id), None)
+            if channel in self.followed:
+                self.followed.discard(channel)
+                await self._pubsub.unsubscribe(channel)
+            if owned and (kind, object_id) in self.owned:
+                self.owned.discard((kind, object_id))
+                await self._release(keys=[_lease(kind, object_id)], args=[self.node])
+
+        asyncio.run_coroutine_threadsafe(leave(), loop)
+
+    async def _reader(self) -> None:
+        mine = _rpc(self.node).encode()
+        while True:
+            try:
+                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except Exception:
+                log.exception("reading from Redis failed")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            try:
+                head, _, text = message["data"].partition(b"\n")
+                data = json.loads(head)
+                if text:
+                    data["text"] = text.decode()
+                if message["channel"] == mine:
+                    if "reply" in data:
+                        future = self._pending.get(data["id"])
+                        if future is not None and not future.done():
+                            future.set_result(data["reply"])
+                    else:
+                        asyncio.create_task(self._serve(data))
+                    continue
+                if data.get("node") == self.node:
+                    continue
+                _, _, kind, object_id = message["channel"].decode().split(":", 3)
+                owner = self.owners.get(kind)
+                if owner is not None:
+                    owner.on_message(object_id, data)
+            except Exception:
+                log.exception("a message from Redis failed")
+
+
+class RedisLimiter:
+    """The create/join token bucket per client address, shared by every process (fails open without Redis)."""
+
+    def __init__(self, url: str, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.client = redis.Redis.from_url(url, socket_timeout=1)
+        self.script = self.client.register_script(_BUCKET)
+
+    def take(self, client: str) -> bool:
+        try:
+            return bool(self.script(keys=[f"yambak:rate:{client}"], args=[self.rate, self.burst]))
+        except redis.RedisError:
+            log.warning("rate limit: Redis unreachable, request let through")
+            return True

@@ -1,0 +1,62 @@
+"""Prometheus metrics of one server process (`/metrics`, text format).
+
+With `yambak serve --workers N` the workers share one multiprocess directory
+(`PROMETHEUS_MULTIPROC_DIR`, set by the command), and `/metrics` adds them up.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+__all__ = [
+    "ACTIONS",
+    "CONNECTIONS",
+    "CONTENT_TYPE",
+    "FORWARDED",
+    "GC_PAUSE",
+    "HANDOFFS",
+    "LATENCY",
+    "LEASE_MOVES",
+    "TABLES",
+    "render",
+]
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+ACTIONS = Counter("yambak_actions", "Accepted actions committed by this process (table actions and sheet entries)")
+LATENCY = Histogram(
+    "yambak_action_seconds",
+    "From an action reaching its table's owner to its event being committed and broadcast",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+)
+FORWARDED = Counter("yambak_forwarded", "Requests forwarded to the process that owns their table or sheet")
+LEASE_MOVES = Counter("yambak_lease_moves", "Tables and sheets this process took over from another (dead) owner")
+HANDOFFS = Counter("yambak_handoffs", "Tables handed to this process by an owner none of whose sockets sat at them")
+TABLES = Gauge("yambak_tables", "Tables and sheets in memory", ["role"], multiprocess_mode="livesum")
+CONNECTIONS = Gauge("yambak_connections", "Open WebSocket connections", multiprocess_mode="livesum")
+GC_PAUSE = Histogram(
+    "yambak_gc_pause_seconds",
+    "Pauses of Python's cyclic garbage collector (the event loop waits for them)",
+    ["generation"],
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+
+
+def render() -> tuple[bytes, str]:
+    """The metrics text of this process, or of every worker when they share a multiprocess directory."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry: Any = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry), CONTENT_TYPE
+    return generate_latest(), CONTENT_TYPE

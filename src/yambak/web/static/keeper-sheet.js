@@ -1,0 +1,1014 @@
+// A kept sheet on a phone: the players strip, the sheet (the shared Sheet component) scrolling in its
+// own pane, the dice pad docked under it, the history and sharing in a drawer. Every number drawn is
+// the engine's: the phone's own (Pyodide, over the server's last record and the entries not yet sent)
+// or the server's view. Entries go through one queue kept on the phone; the server acknowledges an
+// entry id once, rebases an entry overtaken by another phone while it is still that player's turn,
+// and otherwise refuses it: the phone then shows it to be filed again, never drops it.
+import { boot, T, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr, say, toast } from "./page.js";
+import { dieSvg, miniDice } from "./dice.js";
+import { Sheet, sheetRows, sumCell } from "./sheet.js";
+import { loadSheet, saveSheet, listSheets, newId, rememberNames } from "./keeper-store.js";
+
+let engine = null, go = null;
+let S = null;                 // the sheet as this phone keeps it (keeper-store)
+let shown = null;             // the view drawn
+let results = [];             // per queued entry, as the phone's engine applied it
+let pad = [], roll = 1, zeroMode = false;
+let fixing = null, fixOptions = null;
+let preview = null, previewKey = "";
+let zeros = null, zerosKey = "";
+let rolloff = null;           // {target, seats, dice: {seat: [..]}} while a roll-off is typed
+let tab = null, followed = null;
+let invalid = {};             // turn -> why, from a refused correction
+let notice = null;            // {code, text, ...}: the last refusal, shown until the next action
+let flushing = false, inflight = null, deferred = null, retryTimer = null, retryDelay = 1500;
+let ws = null, wsRetry = 500, live = false, wsTimer = null;
+let drawer = null;
+let sheetUI = null;
+let seq = 0;                  // drops answers to requests a newer one replaced
+
+const nCols = () => shown.rules.columns.length;
+const boxLabel = (box) => pageBoxLabel(box, nCols());
+const nDice = () => shown.rules.dice;
+const reason = (code) => (boot.errors && boot.errors[code]) || T("Not available now.");
+const online = () => navigator.onLine !== false;
+const isTurn = (e) => e.kind === "dice" || e.kind === "scratch";
+
+// --- messages in the player's language, from a refusal's code and fields ---------------------------
+function refusalText(err) {
+  if (!err) return "";
+  const name = (seat) => (shown && shown.players[seat] ? shown.players[seat].name : "");
+  switch (err.code) {
+    case "stale/overtaken": return err.current != null ? T("Another phone entered this turn first: it is {name}'s turn now.", { name: name(err.current) }) : reason(err.code);
+    case "illegal/not-your-turn": return err.current != null ? T("It is {name}'s turn now.", { name: name(err.current) }) : reason(err.code);
+    case "keeper/breaks-later": return T("This correction would make entries {list} illegal: not applied.", { list: (err.invalid || []).map((x) => x.turn).join(", ") });
+    case "input/dice": return T("Type all {n} dice first.", { n: err.n || nDice() });
+    case "stale/version": return T("The sheet changed on another phone: this change was not applied.");
+    case "engine/unavailable": case "engine/error": return T("This phone's engine could not answer: {detail}", { detail: err.message || "" });
+    default: return reason(err.code) === T("Not available now.") && err.message ? err.message : reason(err.code);
+  }
+}
+
+// --- opening and closing ----------------------------------------------------------------------------
+export function init(options) { engine = options.engine; go = options.go; engine.onChange(() => { if (S) recompute(); }); }
+
+export function open(id, serverView) {
+  close();
+  S = loadSheet(id);
+  if (serverView && (!S || !S.base || serverView.v >= S.base.v)) {
+    S = S || { id, created: Date.now(), queue: [], refile: [] };
+    Object.assign(S, { id, name: serverView.name, code: serverView.code, synced: true, base: { v: serverView.v, record: serverView.record }, view: serverView });
+  }
+  if (S) adoptOldQueue(S);
+  if (!S) { shown = null; renderMissing(); return false; }
+  pad = []; roll = 1; zeroMode = false; fixing = null; rolloff = null; tab = null; followed = null; invalid = {}; notice = null;
+  shown = S.view || null;
+  document.body.classList.add("keeper-sheet");
+  $("ks").hidden = false; $("home").hidden = true; $("keep-home").hidden = false;
+  if (!sheetUI) sheetUI = new Sheet($("sheet"), { onActivate: (info) => activate(info) });
+  wire();
+  recompute();
+  connect();
+  flush();
+  return true;
+}
+
+export function close() {
+  if (ws) { ws.onclose = null; ws.close(); ws = null; }
+  clearTimeout(wsTimer); clearTimeout(retryTimer);
+  live = false; S = null; shown = null; drawer = null;
+  useLabels(null);
+  document.body.classList.remove("keeper-sheet");
+}
+
+// Entries queued by the keeper's earlier page (localStorage "yambak-keep:ID:queue") join the queue once.
+function adoptOldQueue(s) {
+  const key = `yambak-keep:${s.id}:queue`;
+  let old = null;
+  try { old = JSON.parse(localStorage.getItem(key) || "null"); } catch { old = null; }
+  if (!Array.isArray(old)) return;
+  const known = new Set(s.queue.map((e) => e.id));
+  for (const e of old) if (e && e.id && !known.has(e.id)) s.queue.push(e);
+  try { localStorage.removeItem(key); localStorage.removeItem(`yambak-keep:${s.id}:view`); } catch { /* kept */ }
+  saveSheet(s, s.view);
+}
+
+function renderMissing() {
+  document.body.classList.remove("keeper-sheet");
+  $("ks").hidden = true; $("home").hidden = false;
+  const e = $("home-error"); e.hidden = false; e.textContent = reason("sheet/unknown");
+}
+
+// Row names as the ruleset's players say them (RULES.md section 10): a family may name a row its own way.
+const baseLabels = boot.labels;
+function useLabels(rules) {
+  const family = rules && (boot.family_labels || {})[rules.preset || rules.id];
+  boot.labels = family || baseLabels;
+}
+
+// --- the view: the phone's engine over the server's record and the queue --------------------------------
+function sheetRef() { return { id: S.id, code: S.code || null, name: S.name, v: S.base.v, record: S.base.record }; }
+
+async function recompute() {
+  if (!S) return;
+  const mine = ++seq;
+  if (engine.ready && S.base) {
+    const r = await engine.call("view", { sheet: sheetRef(), queue: S.queue });
+    if (mine !== seq || !S) return;
+    if (r.ok) { shown = r.view; results = r.results; }
+  } else if (!S.queue.length && S.view) { shown = S.view; results = []; }
+  else if (S.view) { shown = S.view; results = []; }
+  if (!shown) { render(); return; }
+  saveSheet(S, shown);
+  render();
+  refreshHints();
+}
+
+// The seat the next entry is for: the engine's (queue included), else the server's moved on by the queue.
+function nextSeat() {
+  if (!shown) return 0;
+  if (engine.ready || !S.queue.length) return shown.current;
+  return (shown.current + S.queue.filter(isTurn).length) % shown.players.length;
+}
+function filledOf(seat) {
+  const p = shown.players[seat];
+  if (engine.ready || !S.queue.length) return p.filled;
+  return p.filled + S.queue.filter((e) => isTurn(e) && e.seat === seat).length;
+}
+
+// --- entries -------------------------------------------------------------------------------------
+async function submit(entry) {
+  notice = null; invalid = {};
+  if (engine.ready) {  // checked by the phone's engine first: a refusal keeps the typed dice
+    const r = await engine.call("view", { sheet: sheetRef(), queue: S.queue, entry });
+    if (!r.ok) { refuse(r.error); return false; }
+  }
+  entry.id = newId(12);
+  entry.v = S.base.v + S.queue.length;
+  S.queue.push(entry);
+  saveSheet(S, shown);
+  await recompute();
+  flush();
+  return true;
+}
+
+function refuse(err) {
+  if (err.code === "keeper/breaks-later") { invalid = {}; for (const x of err.invalid || []) invalid[x.turn] = reason(x.code); }
+  notice = { ...err, text: refusalText(err) };
+  say(notice.text);
+  render();
+}
+
+function entryFor(box) {
+  const seat = nextSeat();
+  if (zeroMode && !pad.length) return { kind: "scratch", seat, filled: filledOf(seat), box };
+  if (pad.length !== nDice()) { refuse({ code: "input/dice", n: nDice() }); return null; }
+  const e = { kind: "dice", seat, filled: filledOf(seat), dice: pad.slice(), roll: shown.rules.roll_matters ? roll : 1, box };
+  if (zeroMode) e.strike = true;
+  return e;
+}
+
+async function chooseBox(box) {
+  const entry = entryFor(box);
+  if (!entry) return;
+  const keep = { pad: pad.slice(), roll, zeroMode };
+  pad = []; roll = 1; zeroMode = false; preview = null; zeros = null;
+  const ok = await submit(entry);
+  if (!ok) { ({ pad, roll, zeroMode } = keep); refreshHints(); render(); }
+  else {
+    const w = engine.ready && shown && shown.history.length ? shown.history[shown.history.length - 1] : null;
+    if (w) say(T("{name} scored {value} in {box}", { name: shown.players[w.player].name, value: w.written, box: boxLabel(w.box) }));
+  }
+}
+
+async function undo() {
+  notice = null; invalid = {};
+  const last = S.queue[S.queue.length - 1];
+  if (last && !(inflight && inflight.id === last.id)) {  // not sent yet: just forget it
+    S.queue.pop(); saveSheet(S, shown); await recompute(); return;
+  }
+  if (!shown || (!shown.history.length && !Object.keys(shown.rolloffs || {}).length)) return;
+  await submit({ kind: "undo", count: 1 });
+}
+
+function startFix(h) {
+  fixing = { ...h, choice: null }; fixOptions = null; rolloff = null;
+  pad = (h.dice || []).slice(); roll = h.roll; zeroMode = !h.dice;
+  tab = h.player; notice = null;
+  closeDrawer();
+  refreshHints(); render();
+  $("fix-box") && $("fix-box").focus();
+}
+
+function cancelFix() { fixing = null; fixOptions = null; pad = []; roll = 1; zeroMode = false; tab = nextSeat(); refreshHints(); render(); }
+
+async function saveFix() {
+  if (!fixing) return;
+  const box = $("fix-box") && $("fix-box").value;
+  if (!box) { if (pad.length !== nDice() && !zeroMode) refuse({ code: "input/dice", n: nDice() }); return; }
+  const entry = { kind: "fix", turn: fixing.n, box };
+  if (!(zeroMode && !pad.length)) {
+    if (pad.length !== nDice()) { refuse({ code: "input/dice", n: nDice() }); return; }
+    entry.dice = pad.slice(); entry.roll = shown.rules.roll_matters ? roll : 1;
+  }
+  const ok = await submit(entry);  // refused: the correction stays open with the typed dice
+  if (ok) { fixing = null; fixOptions = null; pad = []; roll = 1; zeroMode = false; tab = nextSeat(); followed = tab; refreshHints(); render(); }
+}
+
+async function addRolloffDice() {
+  if (!rolloff || pad.length !== 5) return;
+  const seat = rolloff.seats[Object.keys(rolloff.dice).length];
+  rolloff.dice[String(seat)] = pad.slice(); pad = [];
+  if (Object.keys(rolloff.dice).length < rolloff.seats.length) { render(); return; }
+  const entry = { kind: "rolloff", target: rolloff.target, rolloff: rolloff.dice };
+  const kept = rolloff; rolloff = null;
+  if (!(await submit(entry))) { rolloff = { ...kept, dice: {} }; render(); }
+}
+
+// Whether the typed dice may be struck for 0 somewhere (the engine's preview says where).
+function canStrike() { return pad.length === nDice() && !!preview && Object.values(preview).some((o) => o.strike); }
+
+function addDie(v) {
+  if (!shown || (shown.finished && !rolloff && !fixing)) return;
+  const n = rolloff ? 5 : nDice();
+  if (pad.length >= n) return;
+  pad.push(v); notice = null;
+  if (!fixing && !rolloff && tab !== nextSeat()) tab = nextSeat();  // the dice are the next player's
+  if (rolloff && pad.length === 5) { addRolloffDice(); return; }
+  if (zeroMode && !fixing) zeroMode = false;  // dice typed: their scores; "0" again strikes where the engine allows
+  refreshHints(); render();
+}
+function removeDie(i) { pad.splice(i, 1); refreshHints(); render(); }
+
+// --- what the engine says about the typed dice (preview, zeros, correction targets) -----------------------
+async function ask(op, payload) {
+  if (engine.ready) return engine.call(op, { sheet: sheetRef(), queue: S.queue, ...payload });
+  if (!S.synced || S.queue.length || !online()) return null;  // the server knows another sheet than this phone shows
+  const body = op === "fix_options" ? { turn: payload.turn, dice: payload.dice, roll: payload.roll }
+    : op === "preview" ? { dice: payload.dice, roll: payload.roll } : { dice: null };
+  try {
+    const r = await fetch(`/api/keep/${S.id}/preview`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const data = await r.json();
+    return r.ok ? { ok: true, ...data } : { ok: false, error: data };
+  } catch { return null; }
+}
+
+async function refreshHints() {
+  if (!shown || !S) return;
+  const complete = pad.length === nDice();
+  const base = `${S.base.v}|${S.queue.length}|${S.queue.length ? S.queue[S.queue.length - 1].id : ""}`;
+  if (fixing) {
+    const key = `fix|${base}|${fixing.n}|${zeroMode && !pad.length ? "0" : complete ? pad.join("") + roll : ""}`;
+    if (key === previewKey) return;
+    previewKey = key; fixOptions = null; renderFix();
+    if (!(zeroMode && !pad.length) && !complete) return;
+    const r = await ask("fix_options", { turn: fixing.n, dice: zeroMode && !pad.length ? null : pad.slice(), roll: shown.rules.roll_matters ? roll : 1 });
+    if (previewKey !== key) return;
+    fixOptions = r && r.ok ? r.boxes : null;
+    renderFix();
+    return;
+  }
+  if (complete && !rolloff) {
+    const key = `p|${base}|${pad.join("")}|${roll}`;
+    if (key !== previewKey) {
+      previewKey = key; preview = null;
+      const r = await ask("preview", { dice: pad.slice(), roll: shown.rules.roll_matters ? roll : 1 });
+      if (previewKey !== key) return;
+      preview = r && r.ok ? r.boxes : null;
+      render();
+    }
+  } else { previewKey = ""; preview = null; }
+  if (zeroMode && !pad.length) {
+    const key = `z|${base}`;
+    if (key !== zerosKey) {
+      zerosKey = key; zeros = null;
+      const r = await ask("zero", {});
+      if (zerosKey !== key) return;
+      zeros = r && r.ok ? r.boxes : null;
+      renderSheet();
+    }
+  }
+}
+
+// --- sync: the queue, a sheet started offline, the live socket ----------------------------------------
+function payload(e) {
+  const out = { id: e.id, v: e.v, kind: e.kind };
+  for (const k of ["seat", "filled", "dice", "roll", "box", "strike", "turn", "count", "target", "rolloff"]) if (e[k] != null) out[k] = e[k];
+  return out;
+}
+
+function applyBase(s, view) {  // the server's view of sheet s, when it is newer than what the phone has
+  if (!s || !view || view.id !== s.id || view.v < s.base.v) return false;
+  s.base = { v: view.v, record: view.record }; s.code = view.code || s.code; s.view = view; s.synced = true;
+  return true;
+}
+
+function setBase(view) {
+  if (!S || !view || view.id !== S.id || view.v < S.base.v) return false;
+  if (inflight && view.v > S.base.v) { deferred = !deferred || view.v >= deferred.v ? view : deferred; return false; }
+  return applyBase(S, view);
+}
+
+const post = (url, body) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+// A sheet started with no network: created on the server under the phone's id (again, harmlessly).
+async function createOnServer(s) {
+  const spec = s.spec || {};
+  const body = { id: s.id, name: s.name, players: s.base.record.players };
+  if (spec.rules) body.rules = spec.rules; else { body.preset = spec.preset; body.options = spec.options || {}; }
+  const r = await post("/api/keep", body);
+  const data = await r.json().catch(() => null);
+  if (r.ok && data) {
+    s.synced = true; s.code = data.code;
+    if (data.view && data.view.v === 0) s.view = data.view;
+    return "ok";
+  }
+  if (data && data.code && r.status < 500 && r.status !== 429) { s.orphan = data.code; return "refused"; }
+  return "later";
+}
+
+// Send a sheet's queue, in order, each entry once. `open`: the sheet on screen (its view follows).
+// "done", or "later" (no network, a server error: try again), or "stop" (the sheet was closed).
+async function push(s, open) {
+  const still = () => !open || S === s;
+  if (!s.synced) {
+    let made;
+    try { made = await createOnServer(s); } catch { return "later"; }
+    saveSheet(s, open ? shown : s.view);
+    if (made !== "ok") return made === "refused" ? "done" : "later";
+    if (open) { render(); connect(); }
+  }
+  while (s.queue.length) {
+    if (!still()) return "stop";
+    const e = s.queue[0];
+    if (open) inflight = e;
+    let r, data = null;
+    try { r = await post(`/api/keep/${s.id}/entries`, payload(e)); } catch { if (open) inflight = null; return "later"; }
+    try { data = await r.json(); } catch { data = null; }
+    if (open) inflight = null;
+    if (!still()) return "stop";
+    if (r.ok) {
+      s.queue.shift();
+      if (open) { setBase(data && data.view); if (deferred) { setBase(deferred); deferred = null; } } else applyBase(s, data && data.view);
+      saveSheet(s, open ? shown : s.view);
+      continue;
+    }
+    if (r.status >= 500 || !data || !data.code || r.status === 429) return "later";
+    // the server decided against this entry: it is shown to be filed again, never dropped silently
+    s.queue.shift();
+    s.refile.push({ entry: e, error: data });
+    if (data.code === "sheet/unknown") { s.orphan = data.code; s.synced = false; }
+    if (open) { if (deferred) { setBase(deferred); deferred = null; } await refreshFromServer(); }
+    saveSheet(s, open ? shown : s.view);
+  }
+  return "done";
+}
+
+async function flush() {
+  if (flushing || !S || !online()) return;
+  flushing = true;
+  const s = S;
+  let result = "done";
+  try { result = await push(s, true); }
+  finally {
+    flushing = false; inflight = null;
+    if (S === s) {
+      if (result === "later") retryLater(); else retryDelay = 1500;
+      await recompute();
+    }
+  }
+}
+
+// The sheets kept on this phone with entries not yet sent (or not yet on the server), sent now
+// (the start page, the network back); the sheet on screen sends its own.
+let syncing = false;
+export async function syncAll() {
+  if (syncing || !online()) return;
+  syncing = true;
+  try {
+    for (const x of listSheets()) {
+      if (!(x.pending > 0 || !x.synced) || (S && S.id === x.id)) continue;
+      const s = loadSheet(x.id);
+      if (!s || s.orphan || (!s.queue.length && s.synced)) continue;
+      if ((await push(s, false)) === "later") break;
+    }
+  } finally { syncing = false; window.dispatchEvent(new Event("keeper-synced")); }
+}
+window.addEventListener("online", () => { syncAll(); });
+
+function retryLater() { clearTimeout(retryTimer); retryTimer = setTimeout(flush, retryDelay); retryDelay = Math.min(retryDelay * 2, 15000); render(); }
+
+async function refreshFromServer() {
+  if (!S || !S.synced) return;
+  try { const r = await fetch(`/api/keep/${S.id}`); if (r.ok) setBase(await r.json()); } catch { /* offline */ }
+}
+
+function connect() {
+  if (!S || !S.synced || ws) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const sid = S.id;
+  try { ws = new WebSocket(`${proto}://${location.host}/ws/keep/${sid}`); } catch { return; }
+  ws.onopen = () => { wsRetry = 500; live = true; flush(); renderStatus(); };
+  ws.onmessage = (m) => {
+    let msg; try { msg = JSON.parse(m.data); } catch { return; }
+    if (msg.type === "state" && S && S.id === sid && setBase(msg.view)) { saveSheet(S, shown); recompute(); }
+  };
+  ws.onclose = (e) => {
+    ws = null; live = false; renderStatus();
+    if (!S || S.id !== sid || e.code === 4404) return;
+    wsTimer = setTimeout(connect, wsRetry); wsRetry = Math.min(wsRetry * 2, 8000);
+  };
+}
+
+window.addEventListener("online", () => { if (S) { retryDelay = 1500; flush(); if (!ws) connect(); renderStatus(); } });
+window.addEventListener("offline", () => { if (S) { live = false; renderStatus(); } });
+
+// --- drawing ---------------------------------------------------------------------------------------
+function render() {
+  if (!S) return;
+  const b = document.body.dataset;
+  b.pending = String(S.queue.length);
+  b.refile = String(S.refile.length);
+  b.sheet = S.id;
+  if (!shown) { setText($("status"), T("Loading the sheet…")); return; }
+  useLabels(shown.rules);
+  b.v = String(shown.v);
+  b.entries = String(shown.history.length);
+  b.finished = shown.finished ? "1" : "0";
+  b.local = engine.ready && S.queue.length ? "1" : "0";
+  b.current = String(nextSeat());
+  setText($("head-title"), S.name);
+  document.title = `yambak — ${S.name}`;
+  const next = nextSeat();
+  if (!fixing && next !== followed) tab = next;  // the sheet follows the player to enter
+  followed = next;
+  if (tab == null || tab >= shown.players.length) tab = next;
+  const due = rolloffDue();
+  if (due && !rolloff) rolloff = { target: due[0], seats: due[1], dice: {} };
+  if (!due) rolloff = null;
+  renderStrip(); renderNotes(); renderSheet(); renderPad(); renderEnd(); renderStatus(); renderSide();
+  if (drawer) renderDrawer();
+  b.ready = "1";
+}
+
+function rolloffDue() {
+  if (!shown || !shown.finished || !shown.rolloff_due) return null;
+  const first = Object.entries(shown.rolloff_due)[0];
+  return first || null;
+}
+
+const onePerPlayer = () => nCols() === 1 && shown.players.length <= 6;
+
+function renderStrip() {
+  const strip = $("strip");
+  const asTabs = !onePerPlayer();
+  setAttr(strip, "role", asTabs ? "tablist" : "list");
+  const winners = shown.finished ? shown.winners || [] : [];
+  const chips = [...strip.querySelectorAll(".chip")];
+  while (chips.length > shown.players.length) chips.pop().remove();
+  shown.players.forEach((p, i) => {
+    let chip = chips[i];
+    if (!chip) {
+      chip = el("button", { type: "button", class: "chip", id: `chip-${i}`, "data-seat": String(i) });
+      chip.append(el("span", { class: "name" }), el("span", { class: "total" }), el("span", { class: "pts" }));
+      chip.onclick = () => { if (!onePerPlayer()) { tab = i; render(); } };
+      chip.addEventListener("keydown", (e) => {
+        const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+        if (!step || onePerPlayer()) return;
+        e.preventDefault(); tab = (i + step + shown.players.length) % shown.players.length; render(); $(`chip-${tab}`).focus();
+      });
+      strip.append(chip);
+      chips.push(chip);
+    }
+    const toAct = !shown.finished && i === nextSeat();
+    setText(chip.querySelector(".name"), p.name);
+    setText(chip.querySelector(".total"), String(p.total));
+    setText(chip.querySelector(".pts"), p.match_points != null ? T("{n} pts", { n: p.match_points }) : "");
+    chip.classList.toggle("to-act", toAct);
+    chip.classList.toggle("winner", winners.includes(i));
+    setAttr(chip, "role", asTabs ? "tab" : "listitem");
+    setAttr(chip, "aria-selected", asTabs ? String(i === tab) : null);
+    setAttr(chip, "tabindex", asTabs ? (i === tab ? "0" : "-1") : null);
+    setAttr(chip, "aria-label", `${p.name}: ${p.total}${p.match_points != null ? `, ${T("{n} pts", { n: p.match_points })}` : ""}${toAct ? ` (${T("to play")})` : ""}`);
+  });
+  strip.dataset.n = String(shown.players.length);
+}
+
+function renderStatus() {
+  if (!S) return;
+  const badge = $("sync");
+  const waiting = S.queue.length;
+  let text, cls;
+  if (S.orphan) { text = T("Kept on this phone only"); cls = "warn"; }
+  else if (!online()) { text = waiting ? T("Offline · not sent yet: {n}", { n: waiting }) : T("Offline"); cls = "off"; }
+  else if (waiting || !S.synced) { text = T("Sending…"); cls = "busy"; }
+  else { text = live ? T("Live") : T("Connecting…"); cls = live ? "ok" : "busy"; }
+  setText(badge, text);
+  setAttr(badge, "class", `sync ${cls}`);
+  setAttr(badge, "title", engine.ready ? T("Scores computed on this phone") : engine.failed ? T("Scores computed by the server") : T("Preparing this phone's engine…"));
+}
+
+function renderNotes() {
+  const box = $("notes");
+  const parts = [];
+  if (notice) parts.push(el("p", { class: "note error", role: "alert", "data-code": notice.code }, notice.text));
+  S.refile.forEach((x, i) => {
+    const e = x.entry;
+    const who = shown.players[e.seat] ? shown.players[e.seat].name : "";
+    const what = e.kind === "dice" ? `${who} · ${boxLabel(e.box)} · ${e.dice.join(" ")}` : e.kind === "scratch" ? `${who} · ${boxLabel(e.box)} · 0`
+      : e.kind === "fix" ? T("Correction of entry {n}", { n: e.turn }) : e.kind === "undo" ? T("Undo") : T("Roll-off");
+    const line = el("div", { class: "note refile", "data-refile": String(i) });
+    line.append(el("p", {}, `${T("Not filed")}: ${what}. ${refusalText(x.error)}`));
+    const actions = el("div", { class: "actions" });
+    if (e.kind === "dice" || e.kind === "scratch" || e.kind === "fix") {
+      actions.append(el("button", { type: "button", class: "primary", onclick: () => refileEntry(i) }, T("File it again")));
+    }
+    actions.append(el("button", { type: "button", onclick: () => { S.refile.splice(i, 1); saveSheet(S, shown); render(); } }, T("Discard")));
+    line.append(actions);
+    parts.push(line);
+  });
+  if (S.orphan && S.orphan !== "sheet/taken") parts.push(el("p", { class: "note warn" }, T("The server does not know this sheet: it is kept on this phone.")));
+  const key = JSON.stringify([notice, S.refile.length, S.orphan, shown.v]);
+  if (box.dataset.key !== key) { box.dataset.key = key; box.replaceChildren(...parts); }
+  box.hidden = !parts.length;
+}
+
+function refileEntry(i) {
+  const x = S.refile.splice(i, 1)[0];
+  saveSheet(S, shown);
+  const e = x.entry;
+  if (e.kind === "fix") {
+    const h = shown.history[e.turn - 1];
+    if (h) { startFix(h); pad = (e.dice || []).slice(); roll = e.roll || 1; zeroMode = !e.dice; refreshHints(); render(); return; }
+  }
+  pad = (e.dice || []).slice(); roll = e.roll || 1; zeroMode = !e.dice || !!e.strike;
+  notice = { code: "refile", text: T("The dice are back on the pad: tap the box for {name}.", { name: shown.players[nextSeat()].name }) };
+  refreshHints(); render();
+}
+
+// The sheet model: one column per player on one-column sheets (six players at most), else the
+// columns of the chosen player; each box as the engine says (score, written value, preview).
+function renderSheet() {
+  if (!shown || !sheetUI) return;
+  const rules = shown.rules;
+  const perPlayer = onePerPlayer();
+  const seats = perPlayer ? shown.players.map((p) => p.seat) : [tab];
+  const columns = [];
+  for (const s of seats) for (const c of rules.columns) {
+    const p = shown.players[s];
+    const key = perPlayer ? `p${s}` : c.id;
+    const winner = shown.finished && shown.column_winners && !perPlayer && (shown.column_winners[c.id] || []).includes(s) && rules.match === "column_points";
+    columns.push({ key, seat: s, col: c.id, short: perPlayer ? p.name : headText(c.id, rules.columns.length), full: perPlayer ? p.name : colLabel(c.id),
+      cls: [perPlayer && s === nextSeat() && !shown.finished ? "me-col" : "", winner ? "win" : ""].filter(Boolean).join(" ") || null });
+  }
+  const rows = sheetRows(shown, perPlayer);
+  if (rules.match === "column_points" && shown.players.length > 1 && !perPlayer) {
+    rows.push({ key: "#winner", label: shown.finished ? T("Column winner") : T("Leading"), sum: true, cls: "winner-row" });
+  }
+  const byKey = Object.fromEntries(columns.map((c) => [c.key, c]));
+  const next = nextSeat();
+  const pending = new Set(S.queue.filter(isTurn).map((e) => `${e.seat}|${e.box}`));
+  const lastEntry = shown.history.length ? shown.history[shown.history.length - 1] : null;
+  const enterable = !shown.finished && !fixing && !rolloff;
+  const complete = pad.length === nDice();
+  sheetUI.render({
+    label: perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: shown.players[tab].name }),
+    columns, rows,
+    cell: (colKey, rowKey) => {
+      const info = boxCell(byKey[colKey], rowKey);
+      if (info.box) info.data = { action: null, seat: String(byKey[colKey].seat), ...(info.data || {}) };
+      return info;
+    },
+  });
+  function boxCell(c, rowKey) {
+    const p = shown.players[c.seat];
+    const col = p.columns[c.col];
+    if (rowKey === "#minimax") {
+      if (col.minimax == null) return { text: "" };
+      const [hi, lo, f] = col.minimax_of || [];
+      return { text: String(col.minimax), sub: col.minimax_of ? `(${hi}−${lo})×${f}` : "", label: T("(Max − Min) × Ones") + `: (${hi} − ${lo}) × ${f} = ${col.minimax}` };
+    }
+    if (rowKey === "#winner") {
+      const seatsWon = (shown.column_winners || {})[c.col] || [];
+      const names = seatsWon.map((s) => shown.players[s].name);
+      const due = shown.rolloff_due && shown.rolloff_due[c.col];
+      return { text: due ? "⚄?" : names.length === 1 ? names[0] : names.length ? "=" : "", tdCls: seatsWon.includes(c.seat) ? "win" : "",
+        label: due ? T("Roll-off for {column}", { column: colLabel(c.col) }) : names.join(", ") };
+    }
+    if (rowKey.startsWith("#")) return sumCell(shown, rowKey, p, col, perPlayer);
+    const box = `${c.col}.${rowKey}`;
+    const cell = col.boxes[rowKey];
+    const name = `${perPlayer && shown.players.length > 1 ? p.name + ", " : ""}${boxLabel(box)}`;
+    if (cell.score != null) {
+      const isPending = pending.has(`${c.seat}|${box}`);
+      let text = String(cell.score), sub = "", cls = "filled", label = `${name}: ${cell.score}`;
+      if (cell.why === "zeroed") { sub = String(cell.written); label = T("{box}: {score} (written {written})", { box: name, score: cell.score, written: cell.written }); }
+      else if (cell.why === "minimax") { text = String(cell.written); cls += " factor"; label = `${name}: ${cell.written} · ${T("(Max − Min) × Ones")}`; }
+      if (isPending) cls += " pending";
+      return { text, sub, cls, disabled: true, label, box, why: T("{box} is already filled.", { box: boxLabel(box) }) };
+    }
+    if (!enterable || c.seat !== next) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why: fixing ? T("Choose the box of the correction below the dice.") : T("It is {name}'s turn now.", { name: shown.players[next].name }) };
+    if (zeroMode && !pad.length) {
+      const o = zeros && zeros[box];
+      if (o && o.legal) return { text: o.strike ? "✗" : "0", cls: o.strike ? "strike" : "legal zero", label: T("Score 0 in {box}", { box: name }), box, action: box, data: { action: "zero" } };
+      return { text: "", cls: "blocked", disabled: true, label: `${name}: ${o ? reason(o.code) : T("open")}`, box, why: o ? reason(o.code) : T("Not available now.") };
+    }
+    if (complete) {
+      const o = preview && preview[box];
+      if (o && o.legal) {
+        if (zeroMode && o.strike) return { text: "✗", cls: "strike", label: T("Strike {box} for 0", { box: name }), box, action: box, data: { action: "strike" } };
+        const warn = o.zeroes_pair || o.voids_entry;
+        const cls = ["legal", o.written === 0 ? "zero" : "", warn ? "warn" : ""].filter(Boolean).join(" ");
+        let label = T("Score {value} in {box}", { value: o.written, box: name });
+        if (o.gain !== o.written) label += ` (${T("total {sign}{n}", { sign: o.gain >= 0 ? "+" : "−", n: Math.abs(o.gain) })})`;
+        if (warn) label += `. ${o.zeroes_pair ? T("Zeroes the pair.") : T("Scores 0: min must stay below max.")}`;
+        return { text: String(o.written), cls, label, box, action: box, data: { action: "score" } };
+      }
+      if (o) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${reason(o.code)}`, box, why: reason(o.code) };
+      if (!engine.ready && !engine.failed) return { text: "…", cls: "blocked", disabled: true, label: name, box, why: T("Preparing this phone's engine…") };
+      // no preview (the engine is not running and the server cannot be asked): any box the rules allow now
+    }
+    const fillable = new Set((p.fillable || {})[String(shown.rules.roll_matters ? roll : 1)] || []);
+    if (fillable.has(box)) {
+      return complete && !preview ? { text: "+", cls: "legal", label: `${name}`, box, action: box, data: { action: "score" } }
+        : { text: "", cls: "open", label: `${name}: ${T("open")}`, box, why: T("Type the dice first, then tap the box."), data: { action: "open" } };
+    }
+    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why: T("That box cannot be filled after this roll.") };
+  }
+  fitLabels();
+  if (headPending) { headPending = false; requestAnimationFrame(() => renderSheet()); }  // measured once drawn
+  const table = $("sheet").querySelector("table");  // the component names the grid when it builds it only
+  if (table) setAttr(table, "aria-label", perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: shown.players[tab].name }));
+  const g = $("grand");
+  const p = shown.players[tab];
+  const parts = [];
+  if (!perPlayer) {
+    parts.push(`${T("Total")}: ${p.total}`);
+    if (p.match_points != null) parts.push(`${T("Match points")}: ${p.match_points}`);
+  }
+  setText(g, parts.join(" · "));
+  g.hidden = !parts.length;
+}
+
+// Column names: the full name where it fits the column's width, else the short form.
+const headFits = new Map();
+let headPending = false;
+let measure = null;
+function headText(id, n) {
+  const key = `${id}|${n}|${innerWidth}`;
+  if (!headFits.has(key)) {
+    const th = $("sheet").querySelector("thead th[tabindex]");
+    if (!th || !th.clientWidth) { headPending = true; return colShort(id); }
+    measure = measure || document.createElement("canvas").getContext("2d");
+    const style = getComputedStyle(th);
+    measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = th.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+    headFits.set(key, measure.measureText(colLabel(id)).width <= room);
+  }
+  return headFits.get(key) ? colLabel(id) : colShort(id);
+}
+
+// Row names: the full name where it fits on two lines, else the short form (per language and width).
+let labelsKey = "";
+function fitLabels() {
+  const heads = [...$("sheet").querySelectorAll("tbody th")];
+  const key = `${sheetUI.shape}|${innerWidth}|${boot.lang}`;
+  if (key === labelsKey || !heads.length || !heads[0].offsetWidth) return;
+  labelsKey = key;
+  for (const th of heads) {
+    th.classList.remove("use-short");
+    const long = th.querySelector(".long");
+    if (!long || !long.textContent) continue;
+    if (th.scrollWidth > th.clientWidth + 1 || long.getClientRects().length > 2) th.classList.add("use-short");
+  }
+}
+window.addEventListener("resize", () => { if (S && shown) { labelsKey = ""; fitLabels(); } });
+
+function activate(info) {
+  if (!info) return;
+  if (info.action) { chooseBox(info.action); return; }
+  if (info.why) toast(info.why);
+}
+
+function renderPad() {
+  const finished = shown.finished && !rolloff && !fixing;
+  $("pad").hidden = finished;
+  if (finished) return;
+  const n = rolloff ? 5 : nDice();
+  const next = nextSeat();
+  let status;
+  if (rolloff) {
+    const seat = rolloff.seats[Object.keys(rolloff.dice).length];
+    const where = rolloff.target === "total" ? T("Total") : colLabel(rolloff.target);
+    status = T("Roll-off for {column}: {name} rolls five dice", { column: where, name: shown.players[seat].name });
+  } else if (fixing) status = T("Correcting entry {n} of {name}", { n: fixing.n, name: shown.players[fixing.player].name });
+  else if (zeroMode && !pad.length) status = T("{name}: tap the box to write 0", { name: shown.players[next].name });
+  else if (pad.length === nDice()) status = T("{name}: tap a box", { name: shown.players[next].name });
+  else status = T("{name}: type the dice, then tap a box", { name: shown.players[next].name });
+  setText($("status"), status);
+  $("pad").classList.toggle("fixing", !!fixing);
+  $("pad").classList.toggle("rolloff", !!rolloff);
+  // the typed dice
+  const slots = $("slots");
+  while (slots.children.length < n) {
+    const i = slots.children.length;
+    const b = el("button", { type: "button", class: "die slot blank", "data-pos": String(i) });
+    b.append(dieSvg(0));
+    b.onclick = () => { if (pad[i]) removeDie(i); };
+    slots.append(b);
+  }
+  while (slots.children.length > n) slots.lastChild.remove();
+  [...slots.children].forEach((b, i) => {
+    const v = pad[i] || 0;
+    if (b.dataset.value !== String(v)) { b.replaceChildren(dieSvg(v)); b.dataset.value = String(v); }
+    b.classList.toggle("blank", !v);
+    setAttr(b, "aria-label", v ? T("Die {n}: {value}", { n: i + 1, value: v }) + ` · ${T("tap to take it back")}` : T("Die {n}", { n: i + 1 }));
+  });
+  const back = $("backspace");
+  back.disabled = !pad.length;
+  setText(back, "⌫");
+  setAttr(back, "aria-label", T("Take back the last die"));
+  const faces = $("faces");
+  if (!faces.childElementCount) {
+    for (let v = 1; v <= 6; v++) {
+      const b = el("button", { type: "button", class: "face-btn", "data-face": String(v), "aria-label": String(v) });
+      b.append(dieSvg(v));
+      b.onclick = () => addDie(v);
+      faces.append(b);
+    }
+  }
+  const full = pad.length >= n;
+  for (const b of faces.children) b.disabled = full;
+  // the roll number, where the rules care
+  const rolls = $("rolls");
+  const showRolls = shown.rules.roll_matters && !rolloff;
+  rolls.hidden = !showRolls;
+  if (showRolls) {
+    if (rolls.childElementCount !== shown.rules.rolls_per_turn + 1) {
+      rolls.replaceChildren(el("span", { class: "muted lbl" }, T("Roll")));
+      for (let r = 1; r <= shown.rules.rolls_per_turn; r++) {
+        rolls.append(el("button", { type: "button", role: "radio", class: "roll-n", "data-roll": String(r), "aria-label": T("Roll number") + ` ${r}`,
+          onclick: () => { roll = r; refreshHints(); render(); } }, String(r)));
+      }
+    }
+    for (const b of rolls.querySelectorAll("button")) {
+      const on = Number(b.dataset.roll) === roll;
+      b.classList.toggle("on", on); setAttr(b, "aria-checked", String(on));
+    }
+  }
+  // tools
+  const undoBtn = $("undo");
+  setText(undoBtn, T("Undo"));
+  setAttr(undoBtn, "aria-label", T("Undo last entry"));
+  undoBtn.disabled = !S.queue.length && !shown.history.length || !!fixing;
+  const zero = $("zero");
+  setText(zero, canStrike() ? "0 / ✗" : "0");
+  setAttr(zero, "aria-label", T("Just the score (0)"));
+  setAttr(zero, "title", T("Just the score (0)"));
+  setAttr(zero, "aria-pressed", String(zeroMode));
+  zero.hidden = !!rolloff;
+  setText($("open-history"), T("History"));
+  setText($("open-share"), T("Share"));
+  renderFix();
+}
+
+function renderFix() {
+  const box = $("fix");
+  box.hidden = !fixing;
+  if (!fixing) { box.replaceChildren(); delete box.dataset.key; return; }
+  const complete = pad.length === nDice() || (zeroMode && !pad.length);
+  const options = fixOptions ? Object.entries(fixOptions).filter(([, o]) => o.legal) : [];
+  const key = JSON.stringify([fixing.n, complete, options]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const previous = fixing.choice || fixing.box;  // the entry's own box until another is chosen
+  const sel = el("select", { id: "fix-box", "aria-label": T("Box"), onchange: () => { fixing.choice = sel.value; } });
+  if (!complete) sel.append(el("option", { value: "" }, T("Type the dice first, then tap the box.")));
+  else if (!fixOptions) sel.append(el("option", { value: "" }, engine.failed && !online() ? T("Not available now.") : "…"));
+  else if (!options.length) sel.append(el("option", { value: "" }, T("No box can take this entry.")));
+  for (const [b, o] of options) sel.append(el("option", { value: b, selected: b === previous }, `${boxLabel(b)} — ${o.written}`));
+  sel.disabled = !options.length;
+  const label = el("label", { class: "fix-label" }, T("Box") + " ");
+  label.append(sel);
+  box.replaceChildren(label,
+    el("button", { type: "button", id: "save-fix", class: "primary", disabled: !options.length, onclick: saveFix }, T("Save correction")),
+    el("button", { type: "button", id: "cancel-fix", class: "ghost", onclick: cancelFix }, T("Cancel")));
+}
+
+// After the end: the winner, each column's winner, a new sheet with the same players, sharing.
+function renderEnd() {
+  const end = $("end");
+  const show = shown.finished && !rolloff && !fixing;
+  end.hidden = !show;
+  if (!show) { delete end.dataset.key; return; }
+  const key = `${S.id}|${shown.v}|${S.queue.length}|${JSON.stringify(shown.winners)}`;
+  if (end.dataset.key === key) return;
+  end.dataset.key = key;
+  const names = (shown.winners || []).map((s) => shown.players[s].name);
+  const top = shown.players[(shown.winners || [0])[0]];
+  const parts = [el("h2", { id: "end-title" }, T("Game over")),
+    el("p", { class: "winner" }, names.length > 1 ? T("{names} share the win", { names: names.join(", ") })
+      : shown.players.length > 1 ? T("{name} wins with {total}", { name: names[0], total: top.total }) : T("Final score: {total}", { total: top.total }))];
+  const actions = el("div", { class: "actions" });
+  actions.append(
+    el("button", { type: "button", class: "primary", id: "again", onclick: sameAgain }, T("New sheet, same players")),
+    el("button", { type: "button", id: "share-picture", onclick: sharePicture }, T("Share as a picture")),
+    el("button", { type: "button", id: "share-text", onclick: shareText }, T("Share as text")),
+    el("button", { type: "button", id: "end-history", onclick: () => openDrawer("history") }, T("History")),
+    el("button", { type: "button", id: "end-share", onclick: () => openDrawer("share") }, T("Share")),
+  );
+  parts.push(actions);
+  end.replaceChildren(...parts);
+}
+
+function renderSide() {
+  const side = $("side");
+  if (getComputedStyle(side).display === "none") return;
+  const key = `${shown.v}|${S.queue.length}|${JSON.stringify(invalid)}`;
+  if (side.dataset.key === key) return;
+  side.dataset.key = key;
+  side.replaceChildren(el("h2", {}, T("History")), historyList());
+}
+
+// --- the drawer: history (tap an entry to correct it), sharing -------------------------------------------
+function openDrawer(what) { drawer = what; $("drawer").hidden = false; renderDrawer(); $("drawer-close").focus(); }
+function closeDrawer() { drawer = null; $("drawer").hidden = true; }
+
+function renderDrawer() {
+  setText($("drawer-title"), drawer === "history" ? T("History") : T("Share this sheet"));
+  setText($("drawer-close"), "×");
+  setAttr($("drawer-close"), "aria-label", T("Close"));
+  $("drawer-body").replaceChildren(drawer === "history" ? historyList() : sharePanel());
+}
+
+function historyText(who, box, dice, r) {
+  const rollText = shown.rules.roll_matters ? ` · ${T("roll {n}", { n: r })}` : "";
+  return `${who} · ${boxLabel(box)}${dice ? " · " + dice.join(" ") : ""}${rollText}`;
+}
+
+function historyList() {
+  const ol = el("ol", { class: "history", reversed: true });
+  let seat = shown.current;
+  const queued = S.queue.map((e, i) => {
+    let text;
+    if (e.kind === "undo") text = T("Undo last entry");
+    else if (e.kind === "fix") text = T("Correction of entry {n}", { n: e.turn }) + ` · ${boxLabel(e.box)} · ${e.dice ? e.dice.join(" ") : "0"}`;
+    else if (e.kind === "rolloff") text = T("Roll-off");
+    else { text = historyText(shown.players[e.seat ?? seat] ? shown.players[e.seat ?? seat].name : "", e.box, e.kind === "dice" ? e.dice : null, e.roll || 1); seat = (seat + 1) % shown.players.length; }
+    const refused = results[i] && !results[i].ok;
+    return el("li", { class: "pending" + (refused ? " invalid" : ""), "data-id": e.id }, `${text} · ${T("not sent yet")}`);
+  });
+  for (const li of queued.reverse()) ol.append(li);
+  for (const [target, rounds] of Object.entries(shown.rolloffs || {}).reverse()) {
+    const where = target === "total" ? T("Total") : colLabel(target);
+    for (const r of rounds.slice().reverse()) {
+      ol.append(el("li", { class: "rolloff" }, `${T("Roll-off for {column}", { column: where })}: ${Object.entries(r).map(([s, d]) => `${shown.players[s].name} ${d.dice.join("")} (${d.pips})`).join(" · ")}`));
+    }
+  }
+  for (const h of shown.history.slice().reverse()) {
+    const li = el("li", { value: String(h.n), "data-n": String(h.n), class: invalid[h.n] ? "invalid" : "" });
+    const who = shown.players[h.player].name;
+    const b = el("button", { type: "button", class: "entry", onclick: () => startFix(h) });
+    const what = el("span", { class: "what" });
+    what.append(el("b", {}, who), ` ${boxLabel(h.box)}`);
+    const how = el("span", { class: "how" });
+    if (h.dice) how.append(miniDice(h.dice));
+    else how.append(el("span", {}, h.strike ? T("struck") : "—"));
+    if (shown.rules.roll_matters) how.append(el("span", {}, ` ${T("roll {n}", { n: h.roll })}`));
+    b.append(el("span", { class: "n" }, `${h.n}.`), what, el("b", { class: "val" }, `${h.strike ? "✗ " : ""}${h.written}`), how);
+    const label = historyText(who, h.box, h.dice, h.roll) + ` = ${h.strike ? "✗ " : ""}${h.written}`;
+    setAttr(b, "aria-label", T("Correct entry {n}", { n: h.n }) + `: ${label}`);
+    li.append(b);
+    if (invalid[h.n]) li.append(el("span", { class: "why" }, invalid[h.n]));
+    ol.append(li);
+  }
+  return ol;
+}
+
+function sharePanel() {
+  const box = el("div", { class: "share-panel" });
+  if (S.code) {
+    box.append(el("p", { class: "code-line" }, T("Code") + ": "), el("p", { class: "code", id: "code" }, S.code));
+    box.append(el("p", { class: "muted" }, T("Other phones open the start page, choose Join and type the code, or scan:")));
+    if (online()) box.append(el("img", { id: "qr", src: `/keep/${S.id}/qr.svg`, alt: T("QR code of this sheet"), width: "180", height: "180" }));
+    const link = el("input", { readonly: true, value: `${location.origin}/k/${S.code}`, "aria-label": T("Link") });
+    box.append(link);
+  } else box.append(el("p", { class: "muted" }, T("The code comes when this phone is online again.")));
+  const actions = el("div", { class: "actions" });
+  actions.append(el("button", { type: "button", onclick: downloadRecord }, T("Download the game record")));
+  if (shown.finished) actions.append(el("button", { type: "button", onclick: sharePicture }, T("Share as a picture")), el("button", { type: "button", onclick: shareText }, T("Share as text")));
+  box.append(actions);
+  return box;
+}
+
+function downloadRecord() {
+  const blob = new Blob([JSON.stringify(shown.record, null, 1)], { type: "application/json" });
+  save(blob, `yambak-${S.name.replace(/[^\p{L}\p{N}]+/gu, "-")}-${S.id.slice(0, 6)}.json`);
+}
+
+function save(blob, filename) {
+  const a = el("a", { href: URL.createObjectURL(blob), download: filename });
+  document.body.append(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 5000);
+}
+
+// --- results to share: text, and a picture drawn on a canvas ----------------------------------------------
+function resultsText() {
+  const rulesName = rulesTitle();
+  const order = shown.players.map((p) => p.seat).sort((a, b) => (shown.players[b].match_points ?? 0) - (shown.players[a].match_points ?? 0) || shown.players[b].total - shown.players[a].total);
+  const lines = [`${S.name} · ${rulesName}`];
+  order.forEach((s, i) => {
+    const p = shown.players[s];
+    lines.push(`${i + 1}. ${p.name} ${p.total}${p.match_points != null ? ` (${T("{n} pts", { n: p.match_points })})` : ""}${(shown.winners || []).includes(s) ? " ★" : ""}`);
+  });
+  if (shown.rules.columns.length > 1 && shown.column_winners) {
+    for (const c of shown.rules.columns) {
+      lines.push(`${colLabel(c.id)}: ${(shown.column_winners[c.id] || []).map((s) => shown.players[s].name).join(", ")}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+function rulesTitle() {
+  const preset = (boot.presets || []).find((x) => x.id === shown.rules.id);
+  return preset ? preset.name : shown.rules.name;
+}
+
+async function shareText() {
+  const text = resultsText();
+  try {
+    if (navigator.share) { await navigator.share({ title: S.name, text }); return; }
+  } catch { /* cancelled: copy instead */ }
+  try { await navigator.clipboard.writeText(text); toast(T("Copied.")); } catch { save(new Blob([text], { type: "text/plain" }), `yambak-${S.id.slice(0, 6)}.txt`); }
+}
+
+function drawResults() {
+  const order = shown.players.map((p) => p.seat).sort((a, b) => (shown.players[b].match_points ?? 0) - (shown.players[a].match_points ?? 0) || shown.players[b].total - shown.players[a].total);
+  const w = 1080, line = 84, h = 330 + order.length * line + (shown.rules.columns.length > 1 ? 70 : 0);
+  const c = el("canvas", { width: String(w), height: String(h) });
+  const g = c.getContext("2d");
+  g.fillStyle = "#1d6b47"; g.fillRect(0, 0, w, h);
+  g.fillStyle = "#ffffff"; g.font = "700 56px system-ui, sans-serif"; g.fillText(S.name, 60, 110);
+  g.font = "400 36px system-ui, sans-serif"; g.fillStyle = "#d6efe0"; g.fillText(rulesTitle(), 60, 165);
+  order.forEach((s, i) => {
+    const p = shown.players[s], y = 250 + i * line;
+    const won = (shown.winners || []).includes(s);
+    g.fillStyle = won ? "#fde68a" : "rgba(255,255,255,.12)";
+    g.fillRect(50, y - 58, w - 100, line - 12);
+    g.fillStyle = won ? "#1c1e21" : "#ffffff";
+    g.font = "700 44px system-ui, sans-serif"; g.fillText(`${i + 1}. ${p.name}`, 80, y);
+    const score = `${p.total}${p.match_points != null ? `  ·  ${T("{n} pts", { n: p.match_points })}` : ""}`;
+    g.textAlign = "right"; g.fillText(score, w - 80, y); g.textAlign = "left";
+  });
+  if (shown.rules.columns.length > 1 && shown.column_winners) {
+    g.font = "400 30px system-ui, sans-serif"; g.fillStyle = "#d6efe0";
+    const text = shown.rules.columns.map((col) => `${colShort(col.id)} ${(shown.column_winners[col.id] || []).map((s) => shown.players[s].name).join("/")}`).join(" · ");
+    g.fillText(text.length > 70 ? text.slice(0, 69) + "…" : text, 60, h - 90);
+  }
+  g.font = "600 28px system-ui, sans-serif"; g.fillStyle = "#9fcdb1"; g.fillText("yambak", 60, h - 36);
+  return c;
+}
+
+async function sharePicture() {
+  const canvas = drawResults();
+  const blob = await new Promise((res) => canvas.toBlob(res, "image/png"));
+  if (!blob) return;
+  const file = new File([blob], `yambak-${S.id.slice(0, 6)}.png`, { type: "image/png" });
+  try {
+    if (navigator.canShare && navigator.canShare({ files: [file] })) { await navigator.share({ files: [file], title: S.name, text: resultsText() }); return; }
+  } catch { /* cancelled: save it instead */ }
+  save(blob, file.name);
+}
+
+async function sameAgain() {
+  const record = shown.record;
+  const spec = S.spec || (typeof record.rules === "string" ? { preset: record.rules, options: {} }
+    : record.rules.rows ? { rules: record.rules } : { preset: record.rules.preset, options: record.rules.options || {} });
+  go.newSheet({ name: S.name, spec, players: record.players });
+}
+
+// --- keys and wiring --------------------------------------------------------------------------------
+let wired = false;
+function wire() {
+  if (wired) return;
+  wired = true;
+  $("backspace").onclick = () => { if (pad.length) removeDie(pad.length - 1); };
+  $("undo").onclick = () => undo();
+  $("zero").onclick = () => { zeroMode = !zeroMode; if (zeroMode && !fixing && !canStrike()) pad = []; refreshHints(); render(); };
+  $("open-history").onclick = () => openDrawer("history");
+  $("open-share").onclick = () => openDrawer("share");
+  $("drawer-close").onclick = () => closeDrawer();
+  $("drawer").addEventListener("click", (e) => { if (e.target === $("drawer")) closeDrawer(); });
+  document.addEventListener("keydown", (e) => {
+    if (!S || $("ks").hidden) return;
+    if (e.key === "Escape") { if (drawer) closeDrawer(); else if (fixing) cancelFix(); else if (zeroMode) { zeroMode = false; render(); } return; }
+    if (drawer || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.key >= "1" && e.key <= "6") { addDie(Number(e.key)); e.preventDefault(); }
+    else if (e.key === "Backspace" && pad.length) { removeDie(pad.length - 1); e.preventDefault(); }
+    else if (e.key === "0") { $("zero").click(); e.preventDefault(); }
+  });
+}
+
+export function names() { return shown ? shown.players.map((p) => p.name) : []; }
+export { rememberNames };

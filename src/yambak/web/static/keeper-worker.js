@@ -1,0 +1,29 @@
+// The score-keeper's engine on the phone: Pyodide (served by the app from web/static/pyodide/, kept by
+// the service worker) running the package's own rules, engine and keeper core (/keep/engine.zip, the
+// same files as the server's). The page starts it from a blob of this file (a blob worker is answered
+// by the page's service worker, so it starts with no network) and sends {type: "init", origin, engine}.
+// Then messages {id, request: JSON} -> {id, reply: JSON}.
+/* global loadPyodide */
+let call = null;
+let start = null;
+const started = new Promise((resolve) => { start = resolve; }).then(async ({ origin, engine }) => {
+  importScripts(`${origin}/static/pyodide/pyodide.js`);
+  const py = await loadPyodide({ indexURL: `${origin}/static/pyodide/` });
+  const response = await fetch(new URL(engine, origin));
+  if (!response.ok) throw new Error(`engine ${response.status}`);
+  py.unpackArchive(await response.arrayBuffer(), "zip");
+  call = py.pyimport("yambak.keeper.browser").call;
+  call(JSON.stringify({ op: "stats", records: [] }));  // import and warm everything once
+  self.postMessage({ type: "ready" });
+}).catch((err) => { self.postMessage({ type: "failed", message: String(err && err.message || err) }); });
+
+self.onmessage = async (e) => {
+  const msg = e.data || {};
+  if (msg.type === "init") { start(msg); return; }
+  await started;
+  const { id, request } = msg;
+  if (!call) { self.postMessage({ id, reply: JSON.stringify({ ok: false, error: { code: "engine/unavailable", message: "the engine did not start" } }) }); return; }
+  let reply;
+  try { reply = call(request); } catch (err) { reply = JSON.stringify({ ok: false, error: { code: "engine/error", message: String(err) } }); }
+  self.postMessage({ id, reply });
+};

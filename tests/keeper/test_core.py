@@ -1,0 +1,331 @@
+"""The score-keeper's core (yambak.keeper): entries, rebasing, zeros and strikes, roll-offs, previews
+that say what an entry does, corrections, statistics and box names people type."""
+
+from __future__ import annotations
+
+import ast
+import random
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import play_random
+from yambak.engine import IllegalAction, ManualDice, new_game, play_turn, replay, scratch_turn, state_to_record
+from yambak.engine.record import GameRecord
+from yambak.keeper import (
+    Refusal,
+    apply_entry,
+    check_rebase,
+    fix_options,
+    new_sheet,
+    preview,
+    record_dict,
+    resolve_box,
+    rolloffs_due,
+    sheet_view,
+    statistics,
+    unique_names,
+    zero_boxes,
+)
+from yambak.keeper.browser import call
+from yambak.rules import load_ruleset, preset_ids
+
+CORE = Path(__file__).resolve().parents[2] / "src" / "yambak" / "keeper"
+
+
+def sheet(preset="yams", players=("Ann", "Bram"), **options):
+    return new_sheet({"preset": preset, "options": options, "players": list(players)})
+
+
+def dice(state, d, box, roll=1, **extra):
+    p = state.current
+    return apply_entry(
+        state,
+        {"kind": "dice", "seat": p, "filled": state.sheets[p].turns, "dice": d, "roll": roll, "box": box, **extra},
+    )
+
+
+def test_the_core_is_pure_python_for_the_phone():
+    """Pyodide runs these files: stdlib, rules, engine and names only (no numpy, pydantic, server)."""
+    allowed = {"yambak.engine", "yambak.rules", "yambak.names"}
+    for path in CORE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                target = "yambak." + (node.module or "") if node.level == 2 else "yambak.keeper"
+                assert target == "yambak.keeper" or target.split(".")[:2] in ([a.split(".") for a in allowed]), (
+                    path.name,
+                    target,
+                )
+            elif isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                for name in names:
+                    assert name.split(".")[0] in {
+                        "__future__",
+                        "json",
+                        "tomllib",
+                        "collections",
+                        "dataclasses",
+                        "typing",
+                    }, name
+
+
+def test_names_are_checked_once_and_never_twice():
+    assert unique_names([" Ann ", "Bram"]) == ["Ann", "Bram"]
+    for bad, code in ((["Ann", "ann"], "keeper/same-name"), ([], "input/players"), (["\u200b"], "input/name")):
+        with pytest.raises(Refusal) as exc:
+            unique_names(bad)
+        assert exc.value.code == code
+    with pytest.raises(Refusal) as exc:
+        unique_names(["A"] * 17)
+    assert exc.value.code == "input/players"
+    with pytest.raises(Refusal) as exc:
+        new_sheet({"preset": "nope", "players": ["Ann"]})
+    assert exc.value.code == "input/rules"
+
+
+def test_a_late_entry_is_rebased_only_while_it_is_that_players_same_turn():
+    s = sheet()
+    ann = {"kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 1, 2], "box": "sixes"}
+    after = apply_entry(s, ann)
+    with pytest.raises(Refusal) as exc:  # another phone's Ann entry for the same turn
+        check_rebase(after, {**ann, "box": "chance"})
+    assert exc.value.code == "stale/overtaken" and exc.value.extra["current"] == 1
+    check_rebase(after, {"kind": "dice", "seat": 1, "filled": 0})  # Bram's turn: still his
+    with pytest.raises(Refusal) as exc:
+        check_rebase(after, {"kind": "undo", "count": 1})
+    assert exc.value.code == "stale/version"
+    with pytest.raises(Refusal) as exc:  # never filed under the next player
+        apply_entry(after, {**ann, "box": "chance"})
+    assert exc.value.code == "illegal/not-your-turn" and exc.value.extra["current"] == 1
+    solo = sheet(players=("Ann",))
+    once = apply_entry(solo, ann)
+    with pytest.raises(Refusal) as exc:  # one player: the same turn twice is refused by its number
+        apply_entry(once, {**ann, "box": "chance"})
+    assert exc.value.code == "stale/overtaken"
+
+
+def test_a_strike_without_dice_shows_no_dice_and_the_record_marks_it():
+    s = sheet("yams-fr", players=("Ann",))
+    s = apply_entry(s, {"kind": "scratch", "seat": 0, "box": "free.chance"})  # chance always scores: a strike
+    turn = s.history[-1]
+    assert turn.strike and turn.scratch and s.sheets[0].written[s.rules.parse_box("free.chance")] == 0
+    view = sheet_view(s)
+    assert view["history"][0]["dice"] is None and view["history"][0]["strike"]
+    record = record_dict(s)
+    assert record["turns"][0]["strike"] is True and record["turns"][0]["scratch"] is True
+    assert replay(record).totals() == s.totals()
+
+
+def test_scratch_turn_finds_the_same_stand_in_dice_as_a_plain_search():
+    """The engine's scratch search skips dice that cannot score 0; the dice it picks are unchanged."""
+
+    def plain(state, box):
+        rules = state.rules
+        index = rules.parse_box(box)
+        roll = rules.columns[index // rules.n_rows].rolls or 1
+        for d in combinations_with_replacement(range(1, 7), rules.rolled_dice):
+            from yambak.engine import typed_turn
+
+            turn = typed_turn(state, d, roll, box)
+            try:
+                after = play_turn(state, turn)
+            except IllegalAction:
+                continue
+            if after.sheets[state.current].written[index] == 0:
+                return turn.rolls
+        return None
+
+    for preset in preset_ids():
+        for modifiers in ([], ["six_dice"]) if preset in ("yams", "yamb") else ([],):
+            rules = load_ruleset({"preset": preset, "modifiers": modifiers})
+            state = play_random(rules, 1, seed=3, steps=9)
+            state = replay(state_to_record(state).__class__(rules.spec, state.players, state_to_record(state).turns))
+            for box in [rules.box_id(b) for b in range(rules.n_boxes)]:
+                try:
+                    fast = scratch_turn(state, box).rolls
+                except IllegalAction:
+                    fast = None
+                assert fast == plain(state, box), (preset, modifiers, box)
+
+
+@pytest.mark.parametrize("preset", sorted(preset_ids()))
+def test_previews_and_zeros_say_what_the_entry_does(preset):
+    rng = random.Random(preset)
+    rules = load_ruleset(preset)
+    state = new_game(rules, ["Ann", "Bram"], dice=ManualDice())
+    for _ in range(24):
+        if state.finished:
+            break
+        d = [rng.randint(1, 6) for _ in range(rules.rolled_dice)]
+        roll = rng.randint(1, rules.rolls_per_turn)
+        shown = preview(state, d, roll)["boxes"]
+        zeros = zero_boxes(state)["boxes"]
+        p = state.current
+        for box, o in shown.items():
+            try:
+                after = dice(state, d, box, roll)
+            except Refusal as exc:
+                assert not o["legal"] and o["code"] == exc.code, (box, o, exc.code)
+                continue
+            assert o["legal"], box
+            assert o["written"] == after.sheets[p].written[rules.parse_box(box)]
+            assert o["gain"] == after.total(p) - state.total(p)
+        for box, o in zeros.items():
+            try:
+                after = apply_entry(state, {"kind": "scratch", "seat": p, "box": box})
+            except Refusal:
+                assert not o["legal"], box
+                continue
+            assert o["legal"] and o["gain"] == after.total(p) - state.total(p), box
+        legal = [b for b, o in shown.items() if o["legal"]]
+        if legal:
+            state = dice(state, d, rng.choice(legal), roll)
+        else:
+            state = apply_entry(
+                state, {"kind": "scratch", "seat": p, "box": rng.choice([b for b, o in zeros.items() if o["legal"]])}
+            )
+
+
+def test_corrections_offer_the_boxes_that_can_take_the_entry_and_drop_roll_offs():
+    s = sheet()
+    s = dice(s, [6, 6, 6, 1, 2], "sixes")
+    s = dice(s, [1, 2, 3, 4, 5], "large_straight")
+    s = dice(s, [5, 5, 5, 5, 5], "yam")
+    options = fix_options(s, 1, [3, 3, 3, 1, 2], 1)["boxes"]
+    assert options["free.threes"] == {"legal": True, "written": 9, "gain": 9} and options["free.yam"]["legal"]
+    assert "free.sixes" not in [b for b, o in fix_options(s, 3, [2, 2, 2, 2, 2], 1)["boxes"].items() if o["legal"]]
+    zeros = fix_options(s, 1, None)["boxes"]
+    assert not zeros["free.chance"]["legal"] and zeros["free.yam"]["legal"]
+    fixed = apply_entry(s, {"kind": "fix", "turn": 1, "dice": [3, 3, 3, 1, 2], "roll": 1, "box": "threes"})
+    assert fixed.totals() == [9 + 50, 40]
+
+
+def test_roll_offs_are_entered_on_the_sheet_and_undone_first():
+    rules = load_ruleset("yammen")
+    s = new_game(rules, ["Ann", "Bram"], dice=ManualDice())
+    while not s.finished:  # both players score the same everywhere: every column ties
+        p = s.current
+        zeros = [b for b, o in zero_boxes(s)["boxes"].items() if o["legal"]]
+        if zeros:
+            s = apply_entry(s, {"kind": "scratch", "seat": p, "box": zeros[0]})
+            continue
+        for roll in (1, 2):
+            legal = [b for b, o in preview(s, [1, 1, 1, 2, 2], roll)["boxes"].items() if o["legal"]]
+            if legal:
+                s = dice(s, [1, 1, 1, 2, 2], legal[0], roll)
+                break
+    due = rolloffs_due(s)
+    assert due and all(seats == [0, 1] for seats in due.values()) and "total" in due
+    assert sheet_view(s)["rolloff_due"] == due and s.match_points() == [12.5, 12.5]
+    target = next(iter(due))
+    with pytest.raises(Refusal) as exc:
+        apply_entry(s, {"kind": "rolloff", "target": target, "rolloff": {"0": [6] * 5}})
+    assert exc.value.code == "input/invalid"
+    tied = apply_entry(s, {"kind": "rolloff", "target": target, "rolloff": {"0": [3] * 5, "1": [3] * 5}})
+    assert rolloffs_due(tied)[target] == [0, 1]  # still tied: roll again
+    won = apply_entry(tied, {"kind": "rolloff", "target": target, "rolloff": {"0": [6] * 5, "1": [1] * 5}})
+    assert target not in rolloffs_due(won) and won.column_winners()[target] == [0]
+    assert won.match_points()[0] > 12.5
+    view = sheet_view(won)
+    assert view["rolloffs"][target][1]["0"] == {"dice": [6] * 5, "pips": 30}
+    assert len(record_dict(won)["rolloffs"][target]) == 2
+    undone = apply_entry(won, {"kind": "undo", "count": 1})  # the last round goes first
+    assert rolloffs_due(undone)[target] == [0, 1] and len(undone.history) == len(won.history)
+    fixed = apply_entry(won, {"kind": "fix", "turn": 1, "box": s.history[0].box})  # the ties may change: again
+    assert fixed.rolloffs == () and rolloffs_due(fixed)
+
+
+def test_undo_counts_and_refusals():
+    s = dice(sheet(), [6, 6, 6, 1, 2], "sixes")
+    with pytest.raises(Refusal) as exc:
+        apply_entry(s, {"kind": "undo", "count": 2})
+    assert exc.value.code == "keeper/nothing-to-undo" and exc.value.extra["available"] == 1
+    assert apply_entry(s, {"kind": "undo", "count": 1}).history == ()
+    for bad in ({"kind": "teleport"}, {"kind": "dice", "seat": 0, "box": "chance"}, {"kind": "fix", "turn": 9}):
+        with pytest.raises(Refusal):
+            apply_entry(s, bad)
+
+
+def test_minimax_and_zeroed_boxes_keep_their_written_values():
+    s = sheet("yamb", players=("Ana",))
+    for d, box in (([1, 1, 1, 2, 3], "down.ones"), ([1, 1, 2, 2, 2], "up.yam")):
+        s = dice(s, d, box)
+    for d, box in (([2, 2, 2, 2, 3], "free.ones"), ([6, 6, 6, 5, 5], "free.max"), ([1, 1, 2, 2, 3], "free.min")):
+        s = dice(s, d, box)
+    free = sheet_view(s)["players"][0]["columns"]["free"]
+    assert free["boxes"]["max"] == {"score": 0, "written": 28, "why": "minimax"}
+    assert free["boxes"]["min"] == {"score": 0, "written": 9, "why": "minimax"}
+    assert free["minimax_of"] == [28, 9, 0] and free["minimax"] == 0
+    fr = sheet("yams-fr", players=("Ann",), columns=1)
+    fr = dice(fr, [6, 6, 5, 5, 4], "max")
+    fr = dice(fr, [6, 6, 6, 5, 5], "min")  # max <= min: both score 0, their written sums stay readable
+    boxes = sheet_view(fr)["players"][0]["columns"]["free"]["boxes"]
+    assert boxes["max"] == {"score": 0, "written": 26, "why": "zeroed"}
+    assert boxes["min"] == {"score": 0, "written": 28, "why": "zeroed"}
+
+
+def test_statistics_per_player_and_ruleset():
+    records = []
+    for seed in range(3):
+        state = play_random(load_ruleset("yams"), 2, seed=seed)
+        record = state_to_record(state)
+        records.append(GameRecord(record.rules, ("Ann", "Bram" if seed else "bram"), record.turns).to_dict())
+    yammen = play_random(load_ruleset("yammen"), 2, seed=1)
+    records.append(state_to_record(yammen).to_dict())
+    records.append({"format": "nope"})
+    stats = statistics(records)
+    assert stats["games"] == 4 and stats["skipped"] == 1
+    yams = next(g for g in stats["groups"] if g["preset"] == "yams")
+    assert yams["games"] == 3
+    bram = next(p for p in yams["players"] if p["name"].casefold() == "bram")
+    assert bram["games"] == 3 and bram["name"] == "Bram" and len(bram["totals"]) == 3
+    assert bram["best"] == max(bram["totals"]) and abs(bram["mean"] - sum(bram["totals"]) / 3) < 0.06
+    assert 0 <= bram["bonus_rate"] <= 1 and 0 <= bram["yam_rate"] <= 1
+    assert sum(p["wins"] for p in yams["players"]) >= 3
+
+
+def test_box_names_as_people_type_them():
+    yammen = load_ruleset("yammen")
+    assert resolve_box(yammen, "free.sixes") == "free.sixes"
+    assert resolve_box(yammen, "FREE.Sixes") == "free.sixes"
+    assert resolve_box(yammen, "f.6") == "free.sixes"
+    assert resolve_box(yammen, "fr.si") == "free.sixes"
+    assert resolve_box(yammen, "endeux.straight") == "en_deux.straight"
+    assert resolve_box(yammen, "sixes", fits=["free.sixes", "free.ones"]) == "free.sixes"
+    with pytest.raises(Refusal) as exc:
+        resolve_box(yammen, "sixes", fits=["free.sixes", "poot.sixes"])
+    assert exc.value.code == "input/box-ambiguous" and exc.value.extra["candidates"] == ["free.sixes", "poot.sixes"]
+    with pytest.raises(Refusal) as exc:
+        resolve_box(yammen, "free.f")
+    assert set(exc.value.extra["candidates"]) == {"free.fours", "free.fives", "free.full_house"}
+    with pytest.raises(Refusal) as exc:
+        resolve_box(yammen, "nowhere")
+    assert exc.value.code == "illegal/box-unknown"
+    yams = load_ruleset("yams")
+    assert resolve_box(yams, "ch") == "free.chance" and resolve_box(yams, "6") == "free.sixes"
+    yamb = load_ruleset("yamb", {"extra": ["updown"]})
+    assert resolve_box(yamb, "up.yam") == "up.yam"  # an exact name wins over a longer one (updown)
+    with pytest.raises(Refusal):
+        resolve_box(yamb, "u.yam")
+
+
+def test_the_browser_entry_point_never_raises_and_caches_the_queue():
+    made = __import__("json").loads(call('{"op": "new", "spec": {"preset": "yams", "players": ["Ann", "Bram"]}}'))
+    assert made["ok"] and made["players"] == ["Ann", "Bram"]
+    import json
+
+    sheet_ = {"id": "local-1", "v": 0, "name": "S", "record": made["record"]}
+    queue = [
+        {"id": "e1", "kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 1, 2], "roll": 1, "box": "sixes"},
+        {"id": "e2", "kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 1, 2], "roll": 1, "box": "sixes"},
+        {"id": "e3", "kind": "dice", "seat": 1, "filled": 0, "dice": [5, 5, 5, 1, 2], "roll": 1, "box": "fives"},
+    ]
+    out = json.loads(call(json.dumps({"op": "view", "sheet": sheet_, "queue": queue})))
+    assert [r["ok"] for r in out["results"]] == [True, False, True]
+    assert out["results"][1]["error"]["code"] == "illegal/not-your-turn"
+    assert [p["total"] for p in out["view"]["players"]] == [18, 15]
+    again = json.loads(call(json.dumps({"op": "view", "sheet": sheet_, "queue": queue})))
+    assert again == out
+    for bad in ("", "[]", '{"op": "nope"}', '{"op": "view"}', '{"op": "preview", "sheet": {"record": 3}}'):
+        assert json.loads(call(bad))["ok"] is False

@@ -1,0 +1,313 @@
+"""Several `yambak serve` processes on one PostgreSQL and one Redis: any socket on any process.
+
+Real processes on free ports (as hosts behind a sticky-less proxy would be): a game whose players
+sit on different processes; a spectator on one process of a table owned by the other; the owner
+killed with SIGKILL mid-turn and the game finished through the survivor; bots adopted; kept sheets;
+the shared rate limit; `--workers`.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from yambak.engine import replay
+from yambak.store import Store
+
+from .helpers import ServerProcess, legal
+
+
+@pytest.fixture
+def two(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    env = {"YAMBAK_LEASE_SECONDS": "2"}
+    a = ServerProcess(pg_url, env=env, redis=redis_url, log_path=str(tmp_path / "a.log"), bot_delay=0.02)
+    b = ServerProcess(pg_url, env=env, redis=redis_url, log_path=str(tmp_path / "b.log"), bot_delay=0.02)
+    try:
+        a.start()
+        b.start()
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+class Client:
+    """One socket to one process: follows the table's version, acts for its seats."""
+
+    def __init__(self, server: ServerProcess, table: str, tokens: list[str], since: int | None = None) -> None:
+        self._socket = connect(server.base.replace("http", "ws") + f"/ws/{table}", open_timeout=10)
+        self.ws = self._socket.__enter__()
+        self.events: list[tuple[int, dict[str, Any]]] = []
+        hello: dict[str, Any] = {"type": "hello", "tokens": tokens}
+        if since is not None:
+            hello["since"] = since
+        self.ws.send(json.dumps(hello))
+        welcome = self._recv()
+        assert welcome["type"] == "welcome", welcome
+        self.seats = welcome["seats"]
+        self.v = -1
+        self.view: dict[str, Any] = {}
+        self._take(self._recv())
+
+    def _recv(self, timeout: float = 15) -> dict[str, Any]:
+        return json.loads(self.ws.recv(timeout))
+
+    def _take(self, msg: dict[str, Any]) -> dict[str, Any]:
+        if msg["type"] == "event":
+            self.events.append((msg["v"], msg["event"]))
+        elif msg["type"] == "events":
+            self.events += [(e["v"], e["event"]) for e in msg["events"]]
+        if msg["type"] in ("event", "events", "state"):
+            self.v, self.view = msg["v"], msg["view"]
+        return msg
+
+    def catch_up(self, version: int, timeout: float = 15) -> None:
+        deadline = time.monotonic() + timeout
+        while self.v < version:
+            self._take(self._recv(max(0.1, deadline - time.monotonic())))
+
+    def act(self, **msg: Any) -> dict[str, Any]:
+        """Send an action on the version seen; return its event message (or the refusal)."""
+        self.ws.send(json.dumps({**msg, "v": self.v}))
+        while True:
+            out = self._take(self._recv())
+            if out["type"] == "error" or (out["type"] == "event" and out["event"]["player"] == msg["seat"]):
+                return out
+
+    def close(self) -> None:
+        self._socket.__exit__(None, None, None)
+
+
+def _create(server: ServerProcess, **body: Any) -> dict[str, Any]:
+    r = httpx.post(server.base + "/api/tables", json={"name": "Cluster", "preset": "yams", **body}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _turn(player: Client, seat: int) -> None:
+    """Roll, then the first legal box."""
+    out = player.act(type="roll", seat=seat)
+    assert out["type"] == "event", out
+    box = legal(out["view"]["players"][seat]["turn"])[0]
+    out = player.act(type="score", seat=seat, box=box)
+    assert out["type"] == "event", out
+
+
+def _in_order_once(events: list[tuple[int, dict[str, Any]]], last: int) -> None:
+    assert [v for v, _ in events] == list(range(1, last + 1))
+
+
+def test_a_game_across_processes_and_a_spectator_on_the_other(two):
+    a, b = two
+    made = _create(b, seats=[{"name": "Ann"}, {"name": "Bram"}])  # B owns the table
+    table, tokens = made["id"], made["tokens"]
+    spectator = Client(a, table, [])
+    ann, bram = Client(a, table, [tokens["0"]]), Client(b, table, [tokens["1"]])
+    assert (ann.seats, bram.seats, spectator.seats) == ([0], [1], [])
+    players = {0: ann, 1: bram}
+    while not ann.view["finished"]:
+        seat = ann.view["current"]
+        players[seat].catch_up(ann.v)
+        _turn(players[seat], seat)
+        ann.catch_up(players[seat].v)
+    last = ann.v
+    assert last == 52  # 26 turns of a roll and a box
+    spectator.catch_up(last)
+    bram.catch_up(last)
+    # the spectator on A saw every event of B's table, in order, once; so did each player
+    for client in (spectator, ann, bram):
+        _in_order_once(client.events, last)
+    assert spectator.events == bram.events
+    store = Store(b.db_url, migrate=False)
+    stored = [(e.version, e.data) for e in store.events(table)]
+    store.close()
+    assert stored == spectator.events
+    record_a = httpx.get(a.base + f"/t/{table}/record.json").json()
+    record_b = httpx.get(b.base + f"/t/{table}/record.json").json()
+    assert record_a == record_b and replay(record_a).finished
+    forwarded = httpx.get(a.base + "/metrics").text
+    assert "yambak_forwarded_total 5" in forwarded or "yambak_forwarded_total" in forwarded
+    for c in (spectator, ann, bram):
+        c.close()
+
+
+def test_the_owner_killed_mid_turn_and_the_game_finished_on_the_other(two):
+    a, b = two
+    made = _create(a, seats=[{"name": "Ann"}, {"name": "Bram"}])  # A owns it
+    table, tokens = made["id"], made["tokens"]
+    ann, bram = Client(b, table, [tokens["0"]]), Client(a, table, [tokens["1"]])
+    spectator = Client(b, table, [])
+    players = {0: ann, 1: bram}
+    for _ in range(4):
+        seat = ann.view["current"]
+        players[seat].catch_up(ann.v)
+        _turn(players[seat], seat)
+        ann.catch_up(players[seat].v)
+    # mid-turn: Ann (on B) rolls and holds, through A
+    first = ann.act(type="roll", seat=0)
+    held = ann.act(type="hold", seat=0, dice=[0, 1])
+    assert held["event"]["held"] == [0, 1]
+    a.kill()  # SIGKILL: no goodbye
+    start = time.monotonic()
+    second = ann.act(type="roll", seat=0)  # B takes the table over from the log and rolls
+    took = time.monotonic() - start
+    assert second["type"] == "event", second
+    assert took < 5, took
+    assert second["v"] == held["v"] + 1 and second["event"]["roll"] == 2
+    assert second["event"]["dice"][:2] == first["event"]["dice"][:2]  # the held dice survived the takeover
+    box = legal(second["view"]["players"][0]["turn"])[0]
+    ann.act(type="score", seat=0, box=box)
+    # Bram's socket died with A: he comes back on B from the last version he saw
+    bram.close()
+    bram = Client(b, table, [tokens["1"]], since=bram.v)
+    players[1] = bram
+    while not ann.view["finished"]:
+        seat = ann.view["current"]
+        players[seat].catch_up(ann.v)
+        _turn(players[seat], seat)
+        ann.catch_up(players[seat].v)
+    last = ann.v
+    spectator.catch_up(last)
+    _in_order_once(spectator.events, last)  # across the takeover: every event, in order, once
+    store = Store(b.db_url, migrate=False)
+    stored = store.events(table)
+    row = store.get_table(table)
+    store.close()
+    assert [e.version for e in stored] == list(range(1, last + 1))
+    assert [(e.version, e.data) for e in stored] == spectator.events
+    assert row.finished and row.version == last and replay(row.record).finished
+    record = httpx.get(b.base + f"/t/{table}/record.json").json()
+    state = replay(record)
+    assert state.finished and len(record["turns"]) == 26
+    assert record["turns"][4]["rolls"][:2] == [first["event"]["dice"], second["event"]["dice"]]
+    assert "yambak_lease_moves_total 1.0" in httpx.get(b.base + "/metrics").text
+    for c in (ann, bram, spectator):
+        c.close()
+
+
+def test_bots_are_adopted_when_their_owner_dies(two):
+    a, b = two
+    made = _create(a, seats=[{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}])
+    table = made["id"]
+    time.sleep(0.5)
+    a.kill()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        view = httpx.get(b.base + f"/api/tables/{table}").json()
+        if view["finished"]:
+            break
+        time.sleep(0.3)
+    assert view["finished"], view["v"]
+    store = Store(b.db_url, migrate=False)
+    versions = [e.version for e in store.events(table)]
+    store.close()
+    assert versions == list(range(1, len(versions) + 1))  # bots ran once: no version twice, no gap
+
+
+def test_kept_sheets_across_processes(two):
+    a, b = two
+    r = httpx.post(a.base + "/api/keep", json={"name": "Kitchen", "preset": "yams", "players": ["Ann", "Bram"]})
+    assert r.status_code == 201, r.text
+    sheet, code = r.json()["id"], r.json()["code"]
+    assert httpx.get(b.base + f"/api/keep/code/{code}").json()["id"] == sheet  # code lookups anywhere
+    with connect(a.base.replace("http", "ws") + f"/ws/keep/{sheet}", open_timeout=10) as follower:
+        assert json.loads(follower.recv(10))["v"] == 0
+        entry = {"id": "entry-00001", "v": 0, "kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 6], "box": "yam"}
+        out = httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry).json()  # entered on B, owned by A
+        assert out["v"] == 1 and not out["duplicate"]
+        live = json.loads(follower.recv(10))  # the phone following on A sees it
+        assert live["v"] == 1 and live["view"]["players"][0]["total"] == 50
+        again = httpx.post(a.base + f"/api/keep/{sheet}/entries", json=entry).json()  # the offline queue replays
+        assert again["duplicate"] and again["applied_as"] == 1
+        entry2 = {"id": "entry-00002", "v": 1, "kind": "scratch", "seat": 1, "box": "yam"}
+        assert httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry2).json()["v"] == 2
+        assert json.loads(follower.recv(10))["v"] == 2
+    a.kill()  # the owner dies: B takes the sheet over
+    entry3 = {"id": "entry-00003", "v": 2, "kind": "dice", "seat": 0, "dice": [1, 1, 1, 2, 2], "box": "ones"}
+    out = httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry3, timeout=15).json()
+    assert out["v"] == 3, out
+    record = httpx.get(b.base + f"/keep/{sheet}/record.json").json()
+    assert [t["box"] for t in record["turns"]] == ["free.yam", "free.yam", "free.ones"]
+
+
+def test_the_rate_limit_is_shared_by_every_process(pg_url, redis_url, tmp_path):
+    env = {"YAMBAK_HTTP_RATE": "0.01", "YAMBAK_HTTP_BURST": "3"}
+    a = ServerProcess(pg_url, env=env, redis=redis_url)
+    b = ServerProcess(pg_url, env=env, redis=redis_url)
+    try:
+        a.start()
+        b.start()
+        codes = [httpx.get(s.base + "/api/keep/code/ZZZZZZ").status_code for s in (a, b, a, b, a)]
+    finally:
+        a.stop()
+        b.stop()
+    assert codes == [404, 404, 404, 429, 429]
+
+
+def test_workers_on_one_port(pg_url, redis_url, tmp_path):
+    server = ServerProcess(pg_url, redis=redis_url, workers=2, log_path=str(tmp_path / "w.log"))
+    server.start()
+    try:
+        made = _create(server, seats=[{"name": "Ann"}, {"name": "Bram"}])
+        clients = [Client(server, made["id"], [made["tokens"][s]]) for s in ("0", "1", "0", "1")]
+        ann = clients[0]
+        for seat in (0, 1, 0):
+            player = clients[seat]
+            player.catch_up(ann.v)
+            _turn(player, seat)
+            ann.catch_up(player.v)
+        for c in clients:
+            c.catch_up(6)
+            assert [v for v, _ in c.events] == [1, 2, 3, 4, 5, 6]
+            c.close()
+        metrics = httpx.get(server.base + "/metrics").text
+        assert "yambak_actions_total 6.0" in metrics  # summed over the workers
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--db", "sqlite:///x.db", "--redis", "redis://127.0.0.1:1"], "PostgreSQL"),
+        (["--db", "postgresql+psycopg://u:p@127.0.0.1:1/x"], "Redis"),
+    ],
+)
+def test_workers_are_refused_on_sqlite_or_without_redis(args, says, monkeypatch):
+    monkeypatch.delenv("YAMBAK_REDIS_URL", raising=False)
+    exe = Path(sys.executable).with_name("yambak")
+    done = subprocess.run([str(exe), "serve", "--workers", "2", *args], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and says in done.stderr
+
+
+def test_a_table_whose_players_all_sit_elsewhere_moves_to_them(two):
+    a, b = two
+    made = _create(a, seats=[{"name": "Ann"}, {"name": "Bram"}])  # created, so owned, on A
+    table, tokens = made["id"], made["tokens"]
+    ann, bram = Client(b, table, [tokens["0"]]), Client(b, table, [tokens["1"]])  # both on B
+    spectator = Client(a, table, [])  # a watcher on A does not keep it there
+    _turn(ann, 0)  # forwarded to A, which hands the table to B
+    bram.catch_up(ann.v)
+    _turn(bram, 1)  # done on B
+    ann.catch_up(bram.v)
+    spectator.catch_up(bram.v)
+    _in_order_once(spectator.events, 4)
+    _in_order_once(ann.events, 4)
+    metrics_b = httpx.get(b.base + "/metrics").text
+    assert "yambak_handoffs_total 1.0" in metrics_b
+    assert "yambak_forwarded_total 1.0" in metrics_b  # the first roll only: then the table is on B
+    store = Store(b.db_url, migrate=False)
+    assert [e.version for e in store.events(table)] == [1, 2, 3, 4]
+    store.close()
+    for c in (ann, bram, spectator):
+        c.close()

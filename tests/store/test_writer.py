@@ -1,0 +1,48 @@
+"""The store's writer thread: many writes share one commit; a conflicting one fails alone."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+
+from yambak.store import SeatRow, Store, StoreConflict, TableRow
+
+
+def _table(store: Store) -> str:
+    tid = secrets.token_urlsafe(9)
+    record = {"format": "yambak-game/1", "rules": "yams", "players": ["Ann"], "seed": None, "turns": []}
+    store.create_table(TableRow(tid, "T", "yams", True, False, None, record, seats=[SeatRow(0, "human", "Ann")]))
+    return tid
+
+
+def test_group_commit_and_a_conflict_that_fails_alone(store):
+    tables = [_table(store) for _ in range(20)]
+
+    async def main(version: int, extra: list) -> list[object]:
+        writes = [store.write(Store.append_op(t, version, 0, "rolled", {"n": i})) for i, t in enumerate(tables)]
+        return await asyncio.gather(*writes, *[store.write(op) for op in extra], return_exceptions=True)
+
+    assert asyncio.run(main(1, [])) == [None] * 20
+    assert store._writer is not None and store._writer.batches <= 5  # twenty writes, a few commits
+    conflicts = [
+        Store.append_op(tables[0], 2, 0, "rolled", {"n": "again"}),  # version 2 twice
+        Store.append_op(tables[1], 4, 0, "rolled", {}),  # a gap
+    ]
+    results = asyncio.run(main(2, conflicts))
+    assert results[:20] == [None] * 20
+    assert isinstance(results[20], StoreConflict) and isinstance(results[21], StoreConflict)
+    assert all([e.version for e in store.events(t)] == [1, 2] for t in tables)
+    assert store.events(tables[0])[1].data == {"n": 0}
+
+
+def test_reads_off_the_loop(store):
+    tid = _table(store)
+
+    async def main() -> object:
+        return await store.read(store.get_table, tid)
+
+    assert asyncio.run(main()).id == tid
+    with pytest.raises(StoreConflict):
+        store.claim_seat(tid, 0, "Cleo", "c" * 64)  # not open
