@@ -18,7 +18,7 @@ $(PYODIDE_STAMP): scripts/fetch-pyodide.sh
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
 	$(BIN)/python -m yambak.solver.warm  # compile the solver's kernels once (about 5 s), not on a first run
 	touch $(STAMP)
 

@@ -18,7 +18,7 @@ import statistics
 import time
 
 from yambak.bots import choose_action
-from yambak.bots.evaluate import model_for
+from yambak.bots.models import model_for
 from yambak.bots.optimal import solvable, strategy_for
 from yambak.engine import new_game
 from yambak.rules import load_ruleset, preset_ids

@@ -1,11 +1,12 @@
 """Solver figures: table time and peak memory from scratch, advisor latency, optimal games per second.
 
-    .venv/bin/python bench/solver.py [--games 100000] [--presets yams yatzy ...]
+    .venv/bin/python bench/solver.py [--games 100000] [--presets yams yatzy ...] [--targets 40 ...]
 
 Each table is computed in a fresh subprocess (no cache), so its peak RSS is the
-table's own; advisor and simulator figures use a warm table. The compiled
-kernels come from numba's on-disk cache; the "cold" row recompiles them into an
-empty cache, as the first run on a new machine does.
+table's own, and so is each yams target table's (solver/target.py); advisor and
+simulator figures use a warm table. The compiled kernels come from numba's on-disk
+cache; the "cold" row recompiles them into an empty cache, as the first run on a new
+machine does.
 """
 
 from __future__ import annotations
@@ -26,6 +27,21 @@ PRESETS = {
     "yams-fr": ("yams-fr", {"columns": 1, "max_min": False}),
     "yams-fr max>min": ("yams-fr", {"columns": 1}),  # max_gt_min: the lone pair value in the state
 }
+
+_TARGET_CHILD = r"""
+import json, resource, sys, time
+from yambak.rules import load_ruleset
+from yambak.solver.target import solve_target
+preset, options, target = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
+solve_target(load_ruleset({"id": "warm", "rows": [{"id": "chance", "kind": "sum"}], "columns": [{"id": "free"}]}), 5,
+             cache=False)  # kernels loaded before timing
+start = time.perf_counter()
+t = solve_target(load_ruleset(preset, options), target, cache=False)
+seconds = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "peak_mib": peak, "chance": t.start_chance, "stored_mib": t.nbytes / 2**20,
+                  "values": int(len(t.values))}))
+"""
 
 _CHILD = r"""
 import json, resource, sys, time
@@ -50,6 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
+    parser.add_argument("--targets", nargs="*", type=int, default=[40], help="yams target tables to time")
     args = parser.parse_args()
     os.environ.setdefault("YAMBAK_CACHE_DIR", tempfile.mkdtemp(prefix="yambak-bench-"))
 
@@ -65,7 +82,18 @@ def main() -> None:
             f"  {f['expected']:.7f}"
         )
 
+    for target in args.targets:
+        out = subprocess.run(
+            [sys.executable, "-c", _TARGET_CHILD, "yams", "{}", str(target)], check=True, capture_output=True, text=True
+        )
+        f = json.loads(out.stdout)
+        print(
+            f"target {target} (yams): {f['seconds']:.1f} s, peak {f['peak_mib']:.0f} MiB, stored {f['stored_mib']:.0f} "
+            f"MiB ({f['values']:,} values), chance from the start {f['chance']:.6f}"
+        )
+
     from yambak.solver import Position, advise, simulate, solve
+    from yambak.solver.advisor import position_values
 
     strategy = solve("yams")
     positions = [
@@ -74,18 +102,26 @@ def main() -> None:
         Position(filled={"sixes": 30, "yam": 50, "chance": 21}, dice=(5, 5, 5, 5, 5), roll=3),
     ]
     for p in positions:
-        advise(strategy, p)
+        advise(strategy, p, compiled=True)
     times = []
     for _ in range(200):
         for p in positions:
             start = time.perf_counter()
-            advise(strategy, p)
+            advise(strategy, p, compiled=True)
             times.append(time.perf_counter() - start)
     times.sort()
     print(
-        f"advisor (yams, warm): median {times[len(times) // 2] * 1e3:.2f} ms, "
-        f"p99 {times[int(len(times) * 0.99)] * 1e3:.2f} ms, max {times[-1] * 1e3:.2f} ms"
+        f"advisor (yams, warm, compiled): advise() median {times[len(times) // 2] * 1e6:.0f} us, "
+        f"p99 {times[int(len(times) * 0.99)] * 1e6:.0f} us, max {times[-1] * 1e6:.0f} us"
     )
+    raw = []
+    for _ in range(200):
+        for p in positions:
+            start = time.perf_counter()
+            position_values(strategy, p)
+            raw.append(time.perf_counter() - start)
+    raw.sort()
+    print(f"advisor numbers only (position_values): median {raw[len(raw) // 2] * 1e6:.0f} us")
 
     start = time.perf_counter()
     result = simulate(strategy, games=args.games, seed=1)

@@ -17,7 +17,7 @@ LAYERS = [
     ["engine", "commandline"],
     ["text", "solver", "verify", "keeper"],
     ["bots"],
-    ["coach", "store"],
+    ["coach", "store", "env"],
     ["terminal", "web"],
     ["server"],
 ]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from yambak.bots import LEVELS, POLICIES, choose_action, duel, play_game, simulate_games
 from yambak.bots._widget import turn_stages
-from yambak.bots.evaluate import model_for
+from yambak.bots.models import model_for
 from yambak.cli import main
 from yambak.engine import GameState, IllegalAction, new_game
 from yambak.rules import load_ruleset, preset_ids

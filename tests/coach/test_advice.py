@@ -124,3 +124,35 @@ def test_review_on_an_estimate_ruleset_and_on_the_command_line(tmp_path, capsys)
     path.write_text(json.dumps(unfinished))
     assert main(["hint", "--record", str(path)]) == 0  # any ruleset: the coach
     assert "estimate" in capsys.readouterr().out
+
+
+def _midgame(preset: str, players: int, steps: int, seed: int = 3):
+    state = new_game(load_ruleset(preset), [f"P{i}" for i in range(players)], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        state, _ = state.apply(choose_action(state, state.current, "strong", rng))
+    if not state.turns[state.current].rolls:
+        state, _ = state.apply(Roll(state.current))
+    return state
+
+
+@pytest.mark.parametrize(("preset", "steps"), [("yams", 40), ("yams-fr", 150)])
+def test_win_chance_of_every_choice_with_opponents(preset, steps):
+    state = _midgame(preset, 2, steps)
+    advice = advise(state)
+    data = advice.to_dict()
+    assert data["win_note"].startswith("approximation")
+    for option in advice.options:
+        assert option.win is not None and 0.0 <= option.win <= 1.0
+    assert all("win" in o for o in data["keeps"] + data["boxes"])
+    # among boxes that leave the same spread, a higher expected total never wins less often
+    boxes = sorted(advice.boxes, key=lambda o: o.value)
+    assert boxes[-1].win >= boxes[0].win - 0.05
+    for key in ("exact", "measure", "roll", "best", "keeps", "boxes", "announces"):
+        assert key in data
+
+
+def test_no_win_chance_alone_or_in_match_points():
+    assert advise(_midgame("yams", 1, 10)).win_note is None
+    assert "win" not in json.dumps(advise(_midgame("yams", 1, 10)).to_dict())
+    assert advise(_midgame("yammen", 2, 30)).win_note is None  # column points: the values are match points

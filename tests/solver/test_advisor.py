@@ -125,3 +125,28 @@ def test_max_gt_min_turn_start_is_the_mean_over_first_rolls(yams_fr_max_min: Str
     )
     assert start.value == pytest.approx(mean, abs=1e-9)
     assert start.score == 73
+
+
+@pytest.mark.parametrize("preset", ["yams", "yatzy", "yams_fr_max_min"])
+def test_compiled_position_values_equal_the_numpy_advisor(preset: str, request: pytest.FixtureRequest) -> None:
+    """The single-state kernel (no 64-lane padding, box values compiled) gives the numpy advice exactly:
+    random positions, joker yams, max/min pairs with a lone value or complete."""
+    import random
+
+    strategy = request.getfixturevalue(preset)
+    rows = [r.id for r in strategy.ruleset.rows]
+    rng = random.Random(5)
+    checked = 0
+    while checked < 60:
+        filled = {r: 0 for r in rng.sample(rows, rng.randrange(0, len(rows) - 1))}
+        for name, values in (("yam", [50]), ("max", range(5, 31)), ("min", range(5, 31))):
+            if name in filled and rng.random() < 0.6:
+                filled[name] = rng.choice(list(values))
+        dice = (rng.randint(1, 6),) * 5 if rng.random() < 0.2 else tuple(rng.randint(1, 6) for _ in range(5))
+        position = Position(filled=filled, dice=dice, roll=rng.randint(1, 3))
+        try:
+            expected = advise(strategy, position, compiled=False)
+        except PositionError:
+            continue
+        assert advise(strategy, position, compiled=True) == expected
+        checked += 1

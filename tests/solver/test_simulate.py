@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from yambak.solver import Strategy, simulate, simulate_blocks
 from yambak.solver.simulate import BLOCK
@@ -53,3 +54,24 @@ def test_optimal_mean_with_max_gt_min(yams_fr_max_min: Strategy) -> None:
     summary = simulate(yams_fr_max_min, games=20_000, seed=77).summary()
     standard_error = summary["std"] / summary["games"] ** 0.5
     assert abs(summary["mean"] - yams_fr_max_min.expected_score) < 3 * standard_error
+
+
+@pytest.mark.parametrize("preset", ["yams", "yatzy", "yams_fr_max_min"])
+def test_compiled_turns_play_the_optimal_policy(preset: str, request: pytest.FixtureRequest) -> None:
+    """The compiled game loop (keeps and boxes chosen in the kernel) scores the table's expectation, as
+    the numpy reference loop does; from a mid-game state too (the win chances' opponents)."""
+    import numpy as np
+
+    from yambak.solver.simulate import _Optimal, _play_block, _play_block_compiled, remaining_scores
+
+    strategy = request.getfixturevalue(preset)
+    sr = strategy.rules
+    fast, _, _ = _play_block_compiled(sr, strategy, np.random.default_rng(3), 20000, 2)
+    slow, _, _ = _play_block(sr, strategy, _Optimal(strategy, 2), np.random.default_rng(4), 4000)
+    for scores in (fast, slow):
+        se = scores.std() / np.sqrt(len(scores))
+        assert abs(scores.mean() - strategy.expected_score) < 4 * se
+    b, u, y = sr.unflat(np.array([sr.level_states(sr.n_rows - 4)[7]]))
+    rest = remaining_scores(strategy, int(b[0]), int(u[0]), int(y[0]), 8000, seed=2)
+    expected = float(strategy.table[sr.flat(b, u, y)[0], 0])
+    assert abs(rest.mean() - expected) < 4 * rest.std() / np.sqrt(len(rest)) + 1e-9

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from typing import Any
 
@@ -46,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     _games_args(p, 10000)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="write a histogram of the final scores (png, pdf, svg...)")
+    _fit_arg(p)
     p.set_defaults(func=_cmd_simulate)
 
     p = subparsers.add_parser(
@@ -59,7 +61,102 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--bots", nargs=2, metavar=("A", "B"), default=["strong", "greedy"], help="default: strong greedy")
     _games_args(p, 200)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    _fit_arg(p)
     p.set_defaults(func=_cmd_duel)
+
+
+    p = subparsers.add_parser(
+        "fit",
+        help="fit the strong bot's value model to a ruleset by self-play (cached like solver tables)",
+        description="Fitted value iteration over self-play games (yambak.bots.fit): the model the strong bot "
+        "and the coach use for this ruleset, options included. Presets ship fitted; any other ruleset is "
+        "fitted here (or in the background the first time a table plays it) and cached.",
+    )
+    add_ruleset_args(p, "--rules", required=True)
+    p.add_argument("--budget", type=bounded_int(10, 86400), default=300, metavar="SECONDS", help="default 300")
+    p.add_argument("--seed", type=bounded_int(0, 2**31 - 1), default=0, metavar="S")
+    progress_arg(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_fit)
+
+
+def _fit_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--fit-budget",
+        type=bounded_int(0, 86400),
+        default=150,
+        metavar="SECONDS",
+        help="strong/heuristic on a ruleset with no fitted value model: fit one first within this budget "
+        "(cached; 0: play the prior model). Default 150",
+    )
+
+
+def _ensure_model(ruleset: Ruleset, bots: list[str], budget: int, show: bool | None) -> None:
+    """Fit the value model first (cached) when a model-playing bot meets a ruleset without one, so a
+    measurement never mixes the prior with a fit landing halfway."""
+    if budget <= 0 or ruleset.rolled_dice != 5 or not {_bot(b) for b in bots} & {"strong", "heuristic", "optimal"}:
+        return
+    if os.environ.get("YAMBAK_MODEL_FIT", "on").lower() in ("0", "off", "no", "false") or (
+        "PYTEST_CURRENT_TEST" in os.environ
+    ):
+        return  # fits off (and never inside a test run: the prior plays)
+    from .models import load_params, model_path, save_model
+
+    if load_params(ruleset) is not None:
+        return
+    from .fit import fit_model
+
+    bar = progress_bar(show, budget, "fitting the value model (s)")
+    done = [0.0]
+
+    def step(line: str) -> None:
+        seconds = min(float(json.loads(line)["seconds"]), budget)
+        if bar is not None:
+            bar.update(max(0.0, seconds - done[0]))
+        done[0] = seconds
+
+    try:
+        save_model(fit_model(ruleset, budget=budget, progress=step), model_path(ruleset))
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    from .fit import fit_model
+    from .models import model_path, save_model
+
+    ruleset = ruleset_of(args, args.rules)
+    if ruleset.rolled_dice != 5:
+        raise UserError("the value model is for five dice (six-dice games play greedy)")
+    name = ruleset.preset or args.rules
+    bar = progress_bar(args.progress, args.budget, f"{name} fit (s)")
+    done = [0.0]
+
+    def step(line: str) -> None:
+        seconds = float(json.loads(line)["seconds"])
+        if bar is not None:
+            bar.update(max(0.0, min(seconds, args.budget) - done[0]))
+            bar.set_postfix_str(f"played {json.loads(line)['played']}")
+        done[0] = min(seconds, args.budget)
+
+    try:
+        model = fit_model(ruleset, budget=args.budget, seed=args.seed, progress=step)
+    finally:
+        if bar is not None:
+            bar.close()
+    path = save_model(model, model_path(ruleset))
+    meta = {k: v for k, v in model.meta.items() if k != "history"}
+    last = model.meta["history"][-1]
+    if args.json:
+        print(json.dumps({"ruleset": name, "path": str(path), **meta, "last": last}))
+    else:
+        print(
+            f"{name}: fitted in {meta['seconds']:.0f} s, {len(model.meta['history'])} iterations, "
+            f"{meta['parameters']} parameters; last self-play mean {last['played']} "
+            f"(the model predicted {last['predicted']}); cached in {path}"
+        )
+    return 0
 
 
 def _games_args(p: argparse.ArgumentParser, default: int) -> None:
@@ -95,6 +192,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise UserError(f"{name} has no exact optimal strategy (see `yambak solve`); try --bot strong")
     if args.plot:
         _check_plot(args.plot)
+    if not vectorised:
+        _ensure_model(ruleset, [args.bot], args.fit_budget, args.progress)
     from .stats import SolitaireTally
 
     tally = SolitaireTally()
@@ -144,6 +243,7 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     a, b = args.bots
     for bot in (a, b):
         _bot(bot)
+    _ensure_model(ruleset, [a, b], args.fit_budget, args.progress)
     from .play import duel
 
     bar = progress_bar(args.progress, args.games, f"duel {a} v {b}")

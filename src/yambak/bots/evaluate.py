@@ -20,8 +20,8 @@ that array gathered at the points each hand writes.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -32,8 +32,9 @@ from ..rules import Ruleset, row_score
 from ..solver import dice as D
 from ._widget import HAND_DICE, N_HANDS, best_keep, keep_transition, turn_stages
 
-__all__ = ["Model", "W", "model_for"]
+__all__ = ["MODEL_VERSION", "Model", "W", "build_model", "fingerprint", "joker_hands", "prior_distributions"]
 
+MODEL_VERSION = 1
 W = 160  # written values are 0..W-1 (Yamb's yam tops out at 80)
 
 
@@ -94,8 +95,111 @@ class Model:
     upper_rows: list[int]
     surv: list[np.ndarray]  # per column: (2**n_upper, W) P(sum of the open upper rows >= t)
     pairs: dict[int, tuple[str, int, int, int]]
-    source: str = "chase"
+    source: str = "prior"  # prior | fitted (shipped with the package or cached after a fit)
+    # The learned part L(sheet) = sum over open boxes i of (a_i + b_i T + 1/2 sum over open j of C_ij)
+    # + joker x T x [yam written non-zero], T = the fraction of the sheet still open (see the module docstring).
+    a: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,)
+    b: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,)
+    C: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (n_boxes, n_boxes) symmetric, zero diagonal
+    joker: float = 0.0
+    bonus_scale: float = 0.0  # the upper bonus chance's term is (1 + bonus_scale) x bonus x P
+    d: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open upper box x its column's gap
+    e: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open box x T squared
+    fingerprint: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
     cache: dict[Any, Any] = field(default_factory=dict)
+
+    # -- the learned part --------------------------------------------------------------
+    def _open(self, sheet: Sheet) -> np.ndarray:
+        return np.fromiter((v is None for v in sheet.written), dtype=float, count=len(sheet.written))
+
+    def _yam_box(self) -> int:
+        joker = self.rules.joker
+        return self.rules.box_index(self.rules.columns[0].id, joker.row) if joker is not None else -1
+
+    def par(self, sheet: Sheet) -> np.ndarray:
+        """(n_boxes,) what filling each open box takes from the learned part L (the box's "par", where
+        the prior has the mean of its D), the time shift for every other open box included."""
+        key = ("par", sheet.written)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        o = self._open(sheet)
+        n = len(o)
+        t = o.sum() / n
+        others_b = float(self.b @ o) - self.b * o  # the other open boxes' time terms, each losing 1/n
+        others_e = float(self.e @ o) - self.e * o
+        hit = self.a + self.b * t + self.e * t * t + self.C @ o + others_b / n + self.d * self.gaps(sheet)
+        hit = hit + others_e * (t * t - (t - 1.0 / n) ** 2)
+        y = self._yam_box()
+        if self.joker and y >= 0 and sheet.written[y] is not None and sheet.entry_score(y):
+            hit = hit + self.joker / n  # one turn less to roll a further yam
+        self.cache[key] = hit
+        return hit
+
+    def learned(self, sheet: Sheet) -> np.ndarray:
+        """(n_boxes,) each open box's share of L (0 for filled boxes); L is their sum plus the joker term."""
+        o = self._open(sheet)
+        t = o.sum() / len(o)
+        return o * (self.a + self.b * t + self.e * t * t + 0.5 * (self.C @ o) + self.d * self.gaps(sheet))
+
+    @property
+    def upper_mask(self) -> np.ndarray:
+        """(n_boxes,) 1.0 for the upper boxes of a sheet with an upper bonus (where a gap term lives)."""
+        out = np.zeros(self.rules.n_boxes)
+        if self.rules.upper_bonus is not None:
+            n = self.rules.n_rows
+            for c in range(len(self.rules.columns)):
+                for r in self.upper_rows:
+                    out[c * n + r] = 1.0
+        return out
+
+    def _gap(self, s: int | np.ndarray) -> np.ndarray:
+        ub = self.rules.upper_bonus
+        if ub is None or ub.threshold <= 0:
+            return np.zeros(np.shape(s))
+        return np.clip(ub.threshold - np.asarray(s, dtype=float), 0.0, ub.threshold) / ub.threshold
+
+    def gaps(self, sheet: Sheet) -> np.ndarray:
+        """(n_boxes,) for each upper box, how far its column is from the upper bonus, 0..1 (0 elsewhere)."""
+        key = ("gaps", sheet.written)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        n = self.rules.n_rows
+        out = np.zeros(self.rules.n_boxes)
+        if self.rules.upper_bonus is not None and self.upper_rows:
+            for c in range(len(self.rules.columns)):
+                s, _ = self._upper_state(self._col(sheet, c))
+                gap = float(self._gap(s))
+                for r in self.upper_rows:
+                    out[c * n + r] = gap
+        self.cache[key] = out
+        return out
+
+    def bonus_feature(self, sheet: Sheet) -> float:
+        """Sum over columns of bonus x P(reaching the bonus) for columns not there yet (bonus_scale's feature)."""
+        ub = self.rules.upper_bonus
+        if ub is None or not self.upper_rows:
+            return 0.0
+        out = 0.0
+        for c in range(len(self.rules.columns)):
+            s, mask = self._upper_state(self._col(sheet, c))
+            if s < ub.threshold:
+                t = ub.threshold - s
+                out += ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
+        return out
+
+    def joker_term(self, sheet: Sheet) -> float:
+        y = self._yam_box()
+        if not self.joker or y < 0 or sheet.written[y] is None or not sheet.entry_score(y):
+            return 0.0
+        return self.joker * sheet.written.count(None) / len(sheet.written)
+
+    def value(self, sheet: Sheet) -> float:
+        """The estimated final total of a sheet (what the fit's Bellman targets are about)."""
+        cols = len(self.rules.columns)
+        return sum(self.column_estimate(sheet, c)[0] for c in range(cols)) + sheet.extra_bonus + self.joker_term(sheet)
 
     # -- the column's state ------------------------------------------------------------
     def _col(self, sheet: Sheet, c: int) -> list[int | None]:
@@ -116,9 +220,11 @@ class Model:
         c, r = divmod(box, self.rules.n_rows)
         col = self._col(sheet, c)
         w = np.arange(W, dtype=float)
-        gain = np.zeros(W)
-        if self.plain[r]:
-            gain += w - self.mean[c, r]
+        gain = w.copy() if self.plain[r] else np.zeros(W)
+        gain -= self.par(sheet)[box]
+        if self.joker and box == self._yam_box():
+            n_open = sheet.written.count(None)
+            gain += np.where(w > 0, self.joker * (n_open - 1) / len(sheet.written), 0.0)
         ub = self.rules.upper_bonus
         if ub is not None and r in self.upper_rows:
             s, mask = self._upper_state(col)
@@ -127,7 +233,17 @@ class Model:
             surv = np.pad(self.surv[c], ((0, 0), (0, 1)))
             before = surv[mask, min(max(ub.threshold - s, 0), W)]
             after = surv[mask & ~(1 << j), np.clip(ub.threshold - s - np.arange(W), 0, W)]
-            gain += ub.points * (after - before)
+            if s < ub.threshold:  # the learned scale applies to the chance, not to a bonus won
+                k = 1.0 + self.bonus_scale
+                reach = ub.threshold - s - np.arange(W) <= 0
+                gain += ub.points * np.where(reach, 1.0 - k * before, k * (after - before))
+            # the other open upper boxes' gap terms move with the upper sum
+            n = self.rules.n_rows
+            others = sum(
+                float(self.d[c * n + q]) for q in self.upper_rows if q != r and col[q] is None
+            )
+            if others:
+                gain += others * (self._gap(s + np.arange(W)) - self._gap(s))
         if r in self.pairs:
             gain += self._pair_gain(col, c, r, w)
         return gain
@@ -184,14 +300,14 @@ class Model:
         for r, v in enumerate(col):
             if v is None:
                 var += float(self.var[c, r])
-                if self.plain[r]:
-                    total += float(self.mean[c, r])
+        n = rules.n_rows
+        total += float(self.learned(sheet)[c * n : (c + 1) * n].sum())
         ub = rules.upper_bonus
         if ub is not None and self.upper_rows:
             s, mask = self._upper_state(col)
             if s < ub.threshold:
                 t = ub.threshold - s
-                total += ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
+                total += (1.0 + self.bonus_scale) * ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
         # Related rows still open: the expected pair value minus what the sheet already counts.
         done: set[tuple[int, int]] = set()
         for kind, hi, lo, f in self.pairs.values():
@@ -227,46 +343,96 @@ def _survival(dists: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=32)
-def _model(rules: Ruleset) -> Model:
-    from . import _fitted
+_YAM_HANDS = [(D.roll_index((v,) * D.DICE), v) for v in range(1, D.FACES + 1)]
 
-    table = score_table(rules)
-    pairs = _pair_rows(rules)
-    n_cols, n_rows = len(rules.columns), rules.n_rows
-    plain = np.ones(n_rows, dtype=bool)
-    lows = set()
-    for rel in rules.relations:
-        plain[rules.row_index[rel.high]] = False
-        plain[rules.row_index[rel.low]] = False
-        lows.add(rules.row_index[rel.low])
-    fitted = _fitted.DISTRIBUTIONS.get(rules.preset or rules.id, {})
-    dist = np.zeros((n_cols, n_rows, W))
+
+def joker_hands(
+    rules: Ruleset, sheet: Sheet, boxes: list[int], m: int
+) -> list[tuple[int, list[tuple[int, int, int]]]]:
+    """Yahtzee's forced joker (RULES.md section 6) as the plan foresees it, once the yam box is filled:
+    for each yam hand, the boxes it may go to among `boxes` (the face's upper box if open, else any
+    lower box at its joker value, else any upper box) as (box, written value, extra bonus)."""
+    joker = rules.joker
+    if joker is None:
+        return []
+    yam_box = rules.box_index(rules.columns[0].id, joker.row)
+    if sheet.written[yam_box] is None:
+        return []
+    extra = joker.bonus if sheet.entry_score(yam_box) else 0
+    n = rules.n_rows
+    out = []
+    for hand, face in _YAM_HANDS:
+        upper = [b for b in boxes if rules.rows[b % n].is_upper and rules.rows[b % n].face == face]
+        lower = [b for b in boxes if not rules.rows[b % n].is_upper]
+        dice = (face,) * D.DICE
+        targets = upper or lower or boxes
+        out.append((hand, [(b, min(row_score(rules.rows[b % n], dice, m, True), W - 1), extra) for b in targets]))
+    return out
+
+
+def fingerprint(rules: Ruleset) -> str:
+    """Everything the model depends on (rows, columns, bonus, relations, joker, options...), hashed: two
+    rulesets with one fingerprint play alike, whatever their names, and an option changes it."""
+    parts = (
+        MODEL_VERSION,
+        rules.rows,
+        tuple((c.id, c.order, c.rolls, c.announce, c.withdraw, c.start) for c in rules.columns),
+        rules.upper_bonus,
+        rules.joker,
+        rules.strike_any,
+        rules.rolls_per_turn,
+        rules.dice,
+        rules.relations,
+        sorted(rules.modifiers - {"duplicate"}),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def prior_distributions(rules: Ruleset, table: np.ndarray | None = None) -> np.ndarray:
+    """(n_cols, n_rows, W): the analytic "chase" distribution of every box (see `chase_distribution`)."""
+    table = score_table(rules) if table is None else table
+    lows = {rules.row_index[rel.low] for rel in rules.relations}
+    dist = np.zeros((len(rules.columns), rules.n_rows, W))
     chase: dict[tuple[int, int | None], np.ndarray] = {}
-    used_fit = False
     for c, column in enumerate(rules.columns):
-        for r, row in enumerate(rules.rows):
-            hist = fitted.get(column.id, {}).get(row.id)
-            if hist:
-                d = np.zeros(W)
-                for value, count in hist.items():
-                    d[min(int(value), W - 1)] += count
-                dist[c, r] = d / d.sum()
-                used_fit = True
-                continue
+        for r in range(rules.n_rows):
             key = (r, column.rolls)
             if key not in chase:
                 chase[key] = chase_distribution(rules, table, r, column.rolls, -1 if r in lows else 1)
             dist[c, r] = chase[key]
+    return dist
+
+
+def build_model(rules: Ruleset, params: dict[str, Any] | None = None, source: str | None = None) -> Model:
+    """The model from fitted parameters (`dist`, `a`, `b`, `C`, `joker`, `meta`; see `models.py`), or the
+    prior where there are none: chase distributions, each box's par its mean, no interactions."""
+    table = score_table(rules)
+    pairs = _pair_rows(rules)
+    n_cols, n_rows = len(rules.columns), rules.n_rows
+    plain = np.ones(n_rows, dtype=bool)
+    for rel in rules.relations:
+        plain[rules.row_index[rel.high]] = False
+        plain[rules.row_index[rel.low]] = False
+    params = params or {}
+    dist = params.get("dist")
+    if dist is None:
+        dist = prior_distributions(rules, table)
+    dist = np.asarray(dist, dtype=float)
+    dist = dist / dist.sum(axis=-1, keepdims=True)
     mean = dist @ np.arange(W)
     var = dist @ (np.arange(W) ** 2.0) - mean**2
     upper_rows = [i for i, row in enumerate(rules.rows) if row.is_upper]
     surv = [_survival([dist[c, r] for r in upper_rows]) for c in range(n_cols)] if rules.upper_bonus else []
-    return Model(rules, table, dist, mean, var, plain, upper_rows, surv, pairs, "self-play" if used_fit else "chase")
-
-
-def model_for(rules: Ruleset) -> Model:
-    try:
-        return _model(rules)
-    except TypeError:  # an unhashable custom ruleset: build it each time
-        return _model.__wrapped__(rules)
+    n = rules.n_boxes
+    a = np.asarray(params["a"], dtype=float) if "a" in params else (mean * plain[None, :]).reshape(n)
+    b = np.asarray(params.get("b", np.zeros(n)), dtype=float)
+    C = np.asarray(params.get("C", np.zeros((n, n))), dtype=float)
+    d = np.asarray(params.get("d", np.zeros(n)), dtype=float)
+    e = np.asarray(params.get("e", np.zeros(n)), dtype=float)
+    return Model(
+        rules, table, dist, mean, var, plain, upper_rows, surv, pairs,
+        source=source or ("fitted" if "a" in params else "prior"),
+        a=a, b=b, C=C, d=d, e=e, joker=float(params.get("joker", 0.0)),
+        bonus_scale=float(params.get("bonus_scale", 0.0)),
+        fingerprint=fingerprint(rules), meta=dict(params.get("meta", {})),
+    )  # fmt: skip

@@ -30,7 +30,8 @@ from ..engine import Action, Announce, GameState, Roll, Score
 from ..solver import dice as D
 from ._widget import turn_stages
 from .baseline import greedy
-from .evaluate import Model, model_for
+from .evaluate import Model, joker_hands
+from .models import model_for
 
 __all__ = ["Choices", "Plan", "evaluate_choices", "held_positions", "heuristic", "plan_for"]
 
@@ -88,7 +89,23 @@ def _terminal(
             np.maximum(safe, np.where(z, -np.inf, v), out=safe)
             np.maximum(risky, np.where(z, v, -np.inf), out=risky)
             any_safe |= ~z
-    return np.where(any_safe, safe, risky)
+    out = np.where(any_safe, safe, risky)
+    if state.rules.joker is not None and boxes:
+        _joker_terminal(state, p, boxes, m, values, out)
+    return out
+
+
+def _joker_terminal(
+    state: GameState, p: int, boxes: list[int], m: int, values: dict[int, list[np.ndarray | None]], out: np.ndarray
+) -> None:
+    """The six yam hands once the joker is on (the model's `joker_hands`): their best value and each box's."""
+    for hand, options in joker_hands(state.rules, state.sheets[p], boxes, m):
+        best = -np.inf
+        for b, w, extra in options:
+            v = float(values[b][0][w]) + extra  # type: ignore[index]
+            values[b][m][hand] = v  # type: ignore[index]
+            best = max(best, v)
+        out[hand] = best
 
 
 def plan_for(state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None) -> Plan:

@@ -17,10 +17,11 @@ from typing import Any
 import numpy as np
 
 from ..engine import Action, GameState
-from .evaluate import Model, model_for
+from .evaluate import Model
 from .expectimax import heuristic
+from .models import model_for
 
-__all__ = ["TIE_BREAK", "match_aware", "match_terms"]
+__all__ = ["TIE_BREAK", "match_aware", "match_terms", "normal_cdf"]
 
 TIE_BREAK = 0.02  # match points per point of estimated total
 
@@ -32,6 +33,9 @@ def _phi(x: np.ndarray | float) -> np.ndarray:
     poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
     erf = 1.0 - poly * np.exp(-z * z)
     return 0.5 * (1.0 + np.sign(z) * erf)
+
+
+normal_cdf = _phi
 
 
 def match_terms(state: GameState, player: int, model: Model) -> tuple[Any, Any, float]:

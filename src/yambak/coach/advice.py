@@ -16,19 +16,24 @@ over graded decisions its accuracy (0 is perfect play).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.evaluate import model_for
+import numpy as np
+
 from ..bots.expectimax import evaluate_choices
-from ..bots.match import match_terms
+from ..bots.match import match_terms, normal_cdf
+from ..bots.models import model_for
 from ..bots.optimal import solvable, strategy_for
 from ..engine import Announce, GameRecord, GameState, IllegalAction, RecordError, Roll, Score, new_game, replay
 from ..engine.dice import ManualDice
 from ..rules import RulesetError, load_ruleset
+from ..solver import Position
 from ..solver import advise as exact_advice
-from ..solver.advisor import position_of
+from ..solver.advisor import position_of, position_state
+from ..solver.simulate import remaining_scores
 
 __all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "advise", "review"]
 
@@ -48,6 +53,7 @@ class Option:
     box: str | None = None
     points: int | None = None  # a box: what it writes now
     strike: bool = False
+    win: float | None = None  # P(my final total beats every opponent's) after this choice (an approximation)
 
     def label(self) -> str:
         if self.kind == "keep":
@@ -66,6 +72,8 @@ class Option:
             out["points"] = self.points
             if self.strike:
                 out["strike"] = True
+        if self.win is not None:
+            out["win"] = round(self.win, 4)
         return out
 
 
@@ -78,6 +86,7 @@ class Advice:
     boxes: tuple[Option, ...] = ()
     announces: tuple[Option, ...] = ()
     best: Option | None = field(default=None)
+    win_note: str | None = None  # how the options' win chances were estimated (None: no win chance)
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -92,6 +101,7 @@ class Advice:
             "keeps": [o.to_dict() for o in self.keeps],
             "boxes": [o.to_dict() for o in self.boxes],
             "announces": [o.to_dict() for o in self.announces],
+            **({"win_note": self.win_note} if self.win_note else {}),
         }
 
 
@@ -104,13 +114,83 @@ def _ranked(options: list[Option]) -> tuple[Option, ...]:
     return tuple(Option(**{**o.__dict__, "loss": max(0.0, best - o.value)}) for o in ordered)
 
 
-def _finish(exact: bool, measure: str, roll: int, options: list[Option]) -> Advice:
+def _finish(
+    exact: bool, measure: str, roll: int, options: list[Option], state: GameState | None = None, p: int = 0
+) -> Advice:
+    note = None
+    if state is not None and measure == "score" and len(state.players) > 1:
+        options, note = _with_win_chances(state, p, options, exact)
     ranked = _ranked(options)
     top = ranked[0] if ranked else None
     keeps = tuple(o for o in ranked if o.kind == "keep")
     boxes = tuple(o for o in ranked if o.kind == "box")
     announces = tuple(o for o in ranked if o.kind == "announce")
-    return Advice(exact, measure, roll, keeps, boxes, announces, top)
+    return Advice(exact, measure, roll, keeps, boxes, announces, top, note)
+
+
+# --- the chance to win -------------------------------------------------------------------------
+
+WIN_NOTE_EXACT = (
+    "approximation: each opponent's final total drawn from 1000 games of optimal play from where they stand, "
+    "yours normal around each choice's expected final score with the value model's spread, all independent"
+)
+WIN_NOTE_MODEL = (
+    "approximation: every final total normal around the strong bot's estimate with the value model's spread "
+    "of the boxes still open, all independent"
+)
+_OPPONENTS: dict[Any, np.ndarray] = {}
+
+
+def _opponent_finals(state: GameState, o: int, exact: bool) -> tuple[np.ndarray | None, float, float]:
+    """(sampled final totals or None, mean, variance) of seat o's final total."""
+    rules = state.rules
+    sheet = state.sheets[o]
+    if sheet.full:
+        return None, float(state.total(o)), 0.0
+    model = model_for(rules)
+    if exact:
+        key = (model.fingerprint, sheet.written, sheet.extra_bonus)
+        finals = _OPPONENTS.get(key)
+        if finals is None:
+            strategy = strategy_for(rules)
+            filled = {rules.rows[i].id: int(v) for i, v in enumerate(sheet.written) if v is not None}
+            boxes, upper, yam, score = position_state(strategy, Position(filled, extra_bonus=sheet.extra_bonus))
+            finals = score + remaining_scores(strategy, boxes, upper, yam, 1000, seed=hash(key) & 0xFFFF)
+            if len(_OPPONENTS) > 256:
+                _OPPONENTS.clear()
+            _OPPONENTS[key] = finals
+        return finals, float(finals.mean()), float(finals.var())
+    mean = model.value(sheet)
+    var = sum(model.column_estimate(sheet, c)[1] for c in range(len(rules.columns)))
+    return None, float(mean), float(var)
+
+
+def _with_win_chances(state: GameState, p: int, options: list[Option], exact: bool) -> tuple[list[Option], str]:
+    """Each option with P(my final total > every opponent's), the finals independent (see WIN_NOTE_*)."""
+    rules = state.rules
+    model = model_for(rules)
+    sheet = state.sheets[p]
+    n = rules.n_rows
+    open_var = {
+        b: float(model.var[b // n, b % n]) for b, v in enumerate(sheet.written) if v is None
+    }
+    total_var = sum(open_var.values())
+    opponents = [_opponent_finals(state, o, exact) for o in range(len(state.players)) if o != p]
+    out = []
+    for opt in options:
+        var = total_var
+        if opt.kind == "box" and opt.box is not None:
+            box = rules.parse_box(opt.box)
+            var -= open_var.get(box if box is not None else -1, 0.0)
+        sd = math.sqrt(max(var, 0.0) + 1.0)  # + 1: the final total is a whole number
+        win = 1.0
+        for finals, mean, o_var in opponents:
+            if finals is not None:
+                win *= float(normal_cdf((opt.value - finals - 0.5) / sd).mean())
+            else:
+                win *= float(normal_cdf((opt.value - mean - 0.5) / math.sqrt(sd * sd + o_var)))
+        out.append(Option(**{**opt.__dict__, "win": win}))
+    return out, WIN_NOTE_EXACT if exact else WIN_NOTE_MODEL
 
 
 def advise(state: GameState, player: int | None = None) -> Advice:
@@ -143,7 +223,7 @@ def _exact(state: GameState, p: int, legal: set[str], preview: dict[str, int]) -
             continue
         strike = bool(rules.strike_any and c.points == 0 and preview.get(box, 0) > 0)
         options.append(Option("box", c.value, box=box, points=0 if strike else preview.get(box), strike=strike))
-    return _finish(True, "score", len(state.turns[p].rolls), options)
+    return _finish(True, "score", len(state.turns[p].rolls), options, state, p)
 
 
 def _estimate(state: GameState, p: int, preview: dict[str, int]) -> Advice:
@@ -163,7 +243,7 @@ def _estimate(state: GameState, p: int, preview: dict[str, int]) -> Advice:
         Option("box", base + v, box=rules.box_id(b), points=preview.get(rules.box_id(b))) for b, v in choices.boxes
     ]
     options += [Option("announce", base + v, box=rules.box_id(b)) for b, v in choices.announces]
-    return _finish(False, measure, len(state.turns[p].rolls), options)
+    return _finish(False, measure, len(state.turns[p].rolls), options, state, p)
 
 
 # --- the review of a finished game -------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any, TextIO
 from ..commandline import UserError, add_ruleset_args, bounded_int, read_text, ruleset_of
 from ..solver import Strategy, solve
 from ..solver.advisor import Advice, Position, advise, position_of
+from ..solver.commands import parse_objective
 from ..solver.warm import say_when_compiling
 
 __all__ = ["register"]
@@ -45,6 +46,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--upper", type=bounded_int(0, 10**9), help="upper-section sum, checked against --filled")
     p.add_argument("--bonus", type=bounded_int(0, 10**9), default=0, help="joker extra bonus points already won")
     p.add_argument("--top", type=bounded_int(0, 10**6), default=10, help="show at most this many keeps and boxes")
+    p.add_argument(
+        "--objective",
+        type=parse_objective,
+        default=None,
+        metavar="mean|target=N",
+        help="mean (default): expected final score; target=N: the chance to reach N points (one-column rulesets)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_hint)
 
@@ -94,6 +102,12 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         if args.rules and args.rules != (state.rules.preset or state.rules.id):
             raise UserError(f"--rules {args.rules} but the record plays {state.rules.preset or state.rules.id}")
         say_when_compiling()
+        if args.objective is not None:
+            try:
+                position = position_of(state)
+            except ValueError as exc:
+                raise UserError(f"--objective target=N: {exc}") from None
+            return _hint_target(state.rules, position, args.objective, args.top, args.json, start)
         if not state.turn.rolls and len(state.rules.columns) > 1:
             print(json.dumps({"best": None}) if args.json else "roll the dice: nothing to choose before the first roll")
             return 0
@@ -121,6 +135,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         )
         ruleset = ruleset_of(args, args.rules)
         say_when_compiling()
+        if args.objective is not None:
+            return _hint_target(ruleset, position, args.objective, args.top, args.json, start)
         strategy = solve(ruleset)
         if args.upper is not None:
             rows = {r.id: r for r in strategy.ruleset.rows}
@@ -133,6 +149,36 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         print(json.dumps(advice.to_dict()))
     else:
         _print_advice(advice, position, args.top, ms, strategy, sys.stdout)
+    return 0
+
+
+def _hint_target(ruleset: Any, position: Position, target: int, top: int, as_json: bool, start: float) -> int:
+    from ..solver.target import advise_target, solve_target
+
+    table = solve_target(ruleset, target)
+    advice = advise_target(table, position)
+    ms = (time.perf_counter() - start) * 1000
+    if as_json:
+        print(json.dumps(advice.to_dict()))
+        return 0
+    dice = " ".join(map(str, position.dice)) or "-"
+    how = "" if table.loaded else f", the table solved in {table.seconds:.1f} s"
+    print(
+        f"dice {dice}, roll {position.roll}; on the sheet {advice.score}; "
+        f"chance to reach {target}: {advice.chance:.4f} ({ms:.0f} ms{how})"
+    )
+    best = advice.best
+    if best is None:
+        print("roll the dice")
+        return 0
+    print(f"best: {best.label()}")
+    for title, choices in (("keeps", advice.keeps), ("boxes", advice.boxes)):
+        if choices:
+            print(f"{title}:")
+            for c in choices[:top]:
+                print(f"  {c.value:8.4f}  {c.label()}")
+            if len(choices) > top:
+                print(f"  ... {len(choices) - top} more")
     return 0
 
 

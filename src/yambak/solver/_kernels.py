@@ -27,7 +27,16 @@ from numba import njit
 from . import dice as D
 from ._layout import SolverRules
 
-__all__ = ["LANES", "rule_args", "turn_starts", "mean_turn_starts", "mean_keep_values"]
+__all__ = [
+    "LANES",
+    "mean_keep_values",
+    "mean_turn_starts",
+    "optimal_turns",
+    "position_values",
+    "rule_args",
+    "target_turn_starts",
+    "turn_starts",
+]
 
 LANES = 64  # states per block (see the module docstring)
 
@@ -467,3 +476,424 @@ def mean_keep_values(table: np.ndarray, states: np.ndarray, rules: tuple, rolls:
                     out[start + w, j - 1, k] = x[k, w]
             if j > 1:
                 _up(x)
+
+
+# ---------------------------------------------------------------------------------------------
+# The chance to reach a target (`target.py`): one lane per (state, points still needed).
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _chance(values: np.ndarray, offset: np.ndarray, s: int, need: int) -> float:
+    """P_s(need) of a ragged target table, without a branch: a state stores k = 0 (1.0) .. n-1 and a
+    trailing 0.0, so need <= 0 reads the 1 and need >= n the 0."""
+    start = offset[s]
+    n = offset[s + 1] - start - 1
+    return values[start + min(max(need, 0), n)]
+
+
+@njit(cache=True, nogil=True)
+def _target_last_roll(
+    values: np.ndarray,
+    offset: np.ndarray,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    need: np.ndarray,
+    rules: tuple,
+    x: np.ndarray,
+) -> None:
+    """x[FULL + r, w] = best chance over the legal boxes for final hand r in lane w (state, need), as
+    `best_box_value` under `TargetProbability` (joker and strike_any included; no relations)."""
+    score, upper_face, threshold, bonus, n_upper, yam_row, strike_any = (
+        rules[0],
+        rules[2],
+        rules[5],
+        rules[6],
+        rules[7],
+        rules[9],
+        rules[12],
+    )
+    n_yam = rules[8]
+    lanes = x.shape[1]
+    cap = n_upper - 1
+    neg = -np.inf
+    start0 = np.empty(lanes, dtype=np.int64)  # the successor's first value (yam flag 0 for the yam row)
+    last0 = np.empty(lanes, dtype=np.int64)  # its stored count - 1 (the sentinel's index)
+    start1 = np.empty(lanes, dtype=np.int64)  # the yam row's successor with the flag on
+    last1 = np.empty(lanes, dtype=np.int64)
+    shift = np.empty(lanes, dtype=np.int64)
+    six = np.empty((D.DICE + 1, lanes))
+    for r in range(_N_ROLLS):
+        for w in range(lanes):
+            x[_FULL + r, w] = neg
+    for i in range(score.shape[0]):
+        bit = 1 << i
+        any_open = False
+        for w in range(lanes):
+            if boxes[w] & bit == 0:
+                any_open = True
+        if not any_open:
+            continue
+        face = upper_face[i]
+        if face:
+            for c in range(D.DICE + 1):
+                gain = face * c
+                for w in range(lanes):
+                    if boxes[w] & bit:
+                        six[c, w] = neg
+                        continue
+                    nb, u = boxes[w] | bit, upper[w]
+                    pts = gain
+                    if threshold and u < threshold and u + gain >= threshold:
+                        pts += bonus
+                    v = _chance(values, offset, _flat(nb, min(u + gain, cap), yam[w], rules), need[w] - pts)
+                    if strike_any:
+                        v = max(v, _chance(values, offset, _flat(nb, u, yam[w], rules), need[w]))
+                    six[c, w] = v
+            for r in range(_N_ROLLS):
+                c = _COUNTS[_FULL + r, face]
+                for w in range(lanes):
+                    x[_FULL + r, w] = max(x[_FULL + r, w], six[c, w])
+        else:
+            is_yam = i == yam_row
+            for w in range(lanes):
+                if boxes[w] & bit:
+                    start0[w] = -1
+                    continue
+                base = _flat(boxes[w] | bit, upper[w], 0, rules)
+                s0 = base if is_yam else base + yam[w]
+                start0[w] = offset[s0]
+                last0[w] = offset[s0 + 1] - offset[s0] - 1
+                if is_yam:
+                    start1[w] = offset[base + 1]
+                    last1[w] = offset[base + 2] - offset[base + 1] - 1
+            for r in range(_N_ROLLS):
+                pts = score[i, r]
+                on = is_yam and pts > 0
+                for w in range(lanes):
+                    shift[w] = need[w] - pts
+                for w in range(lanes):
+                    if start0[w] < 0:
+                        continue
+                    a = start1[w] if on else start0[w]
+                    n = last1[w] if on else last0[w]
+                    v = values[a + min(max(shift[w], 0), n)]
+                    if v > x[_FULL + r, w]:
+                        x[_FULL + r, w] = v
+    if n_yam == 2:
+        for w in range(lanes):
+            if boxes[w] >> yam_row & 1:
+                _target_joker(values, offset, boxes[w], upper[w], yam[w], need[w], rules, x[_FULL:, w])
+
+
+@njit(cache=True, nogil=True)
+def _target_joker(
+    values: np.ndarray, offset: np.ndarray, b: int, u: int, y: int, need: int, rules: tuple, last: np.ndarray
+) -> None:
+    """`_joker` under `TargetProbability`."""
+    (
+        score,
+        joker_score,
+        upper_face,
+        yam_face,
+        row_of_face,
+        threshold,
+        bonus,
+        n_upper,
+        n_yam,
+        yam_row,
+        joker_bonus,
+        lower_mask,
+        strike_any,
+    ) = rules[:13]
+    cap = n_upper - 1
+    lower_open = (b & lower_mask) != lower_mask
+    extra = joker_bonus * y
+    for r in range(_N_ROLLS):
+        face = yam_face[r]
+        if face == 0:
+            continue
+        face_row = row_of_face[face]
+        face_open = face_row >= 0 and (b >> face_row & 1) == 0
+        best = -np.inf
+        for i in range(score.shape[0]):
+            if b >> i & 1:
+                continue
+            nb = b | (1 << i)
+            pts = score[i, r]
+            nu, ny = u, y
+            if upper_face[i]:
+                if not (face_row == i or (not face_open and not lower_open)):
+                    continue
+                nu = min(u + pts, cap)
+                if threshold and u < threshold and u + pts >= threshold:
+                    pts += bonus
+            else:
+                if face_open:
+                    continue
+                if i == yam_row:
+                    ny = 1 if pts > 0 else 0
+                pts = joker_score[i, r]
+            value = _chance(values, offset, (nb * n_upper + nu) * n_yam + ny, need - (pts + extra))
+            if strike_any and upper_face[i]:
+                value = max(value, _chance(values, offset, (nb * n_upper + u) * n_yam + y, need))
+            best = max(best, value)
+        last[r] = best
+
+
+@njit(cache=True, nogil=True)
+def target_turn_starts(
+    values: np.ndarray,
+    offset: np.ndarray,
+    lane_state: np.ndarray,
+    lane_need: np.ndarray,
+    rules: tuple,
+    rolls: int,
+    out: np.ndarray,
+) -> None:
+    """out[j] = the turn-start chance of state lane_state[j] to score lane_need[j] more points, from
+    the entries of states with more boxes filled (a level of the target induction)."""
+    x = np.empty((_N, LANES))
+    boxes = np.empty(LANES, dtype=np.int64)
+    upper = np.empty(LANES, dtype=np.int64)
+    yam = np.empty(LANES, dtype=np.int64)
+    need = np.empty(LANES, dtype=np.int64)
+    for start in range(0, len(lane_state), LANES):
+        count = _load_block(lane_state, start, rules, boxes, upper, yam)
+        for w in range(LANES):
+            need[w] = lane_need[start + min(w, count - 1)]
+        _target_last_roll(values, offset, boxes, upper, yam, need, rules, x)
+        _turn_start(x, rolls)
+        for w in range(count):
+            out[start + w] = x[0, w]
+
+
+# ---------------------------------------------------------------------------------------------
+# One position (the advisor): no 64-lane padding, the box values compiled too.
+
+
+@njit(cache=True, nogil=True)
+def _down_any(x: np.ndarray) -> None:
+    """`_down` for any number of lanes (x.shape[1])."""
+    lanes = x.shape[1]
+    for n in range(D.DICE - 1, -1, -1):
+        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
+            a0, a1, a2, a3, a4, a5 = _ADD[k, 0], _ADD[k, 1], _ADD[k, 2], _ADD[k, 3], _ADD[k, 4], _ADD[k, 5]
+            for w in range(lanes):
+                acc = x[a0, w]
+                acc += x[a1, w]
+                acc += x[a2, w]
+                acc += x[a3, w]
+                acc += x[a4, w]
+                acc += x[a5, w]
+                x[k, w] = acc * _SIXTH
+
+
+@njit(cache=True, nogil=True)
+def _up_any(x: np.ndarray) -> None:
+    """`_up` for any number of lanes."""
+    lanes = x.shape[1]
+    for n in range(1, D.DICE + 1):
+        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
+            for w in range(lanes):
+                m = x[k, w]
+                for f in range(_N_REMOVE[k]):
+                    m = max(m, x[_REMOVE[k, f], w])
+                x[k, w] = m
+
+
+@njit(cache=True, nogil=True)
+def position_values(
+    table: np.ndarray,
+    b: int,
+    u: int,
+    y: int,
+    hand: int,
+    roll: int,
+    rules: tuple,
+    rolls: int,
+    keeps: np.ndarray,
+    rows: np.ndarray,
+    points: np.ndarray,
+) -> None:
+    """The advisor's numbers for one position (MeanScore): keeps[k] = the value after roll `roll` of
+    holding multiset k (when roll < rolls), rows[i] / points[i] = the value and points of filling row i
+    with `hand` (-inf where it may not be filled), as `keep_values` and `box_values`."""
+    bs = np.full(1, b, dtype=np.int64)
+    us = np.full(1, u, dtype=np.int64)
+    ys = np.full(1, y, dtype=np.int64)
+    if roll < rolls:
+        x = np.empty((_N, 1))
+        _last_roll(table, bs, us, ys, rules, x)
+        for j in range(rolls - 1, roll - 1, -1):
+            _down_any(x)
+            if j > roll:
+                _up_any(x)
+        for k in range(_N):
+            keeps[k] = x[k, 0]
+    _row_values(table, b, u, y, hand, rules, rows, points)
+
+
+@njit(cache=True, nogil=True)
+def _row_values(
+    table: np.ndarray, b: int, u: int, y: int, hand: int, rules: tuple, rows: np.ndarray, points: np.ndarray
+) -> None:
+    """rows[i] / points[i]: the value (points + the table's future) and points of filling row i with
+    `hand` in state (b, u, y), -inf where it may not be filled: `box_values` for one state and hand."""
+    n_rows = rules[15]
+    score, upper_face, threshold, bonus, n_upper, yam_row = rules[0], rules[2], rules[5], rules[6], rules[7], rules[9]
+    strike_any, rel_high, rel_low, pend_values, pend_index = rules[12], rules[13], rules[14], rules[16], rules[17]
+    n_yam, joker_score, yam_face, row_of_face, joker_bonus, lower_mask = (
+        rules[8], rules[1], rules[3], rules[4], rules[10], rules[11],
+    )
+    cap = n_upper - 1
+    mask = b & ((1 << n_rows) - 1)
+    joker = n_yam == 2 and (mask >> yam_row) & 1 == 1 and yam_face[hand] > 0
+    face_row = row_of_face[yam_face[hand]] if joker else -1
+    face_open = joker and face_row >= 0 and (mask >> face_row) & 1 == 0
+    lower_open = (mask & lower_mask) != lower_mask
+    extra = joker_bonus * y if joker else 0
+    for i in range(n_rows):
+        rows[i] = -np.inf
+        points[i] = 0
+        if (mask >> i) & 1:
+            continue
+        bit = 1 << i
+        pts = score[i, hand]
+        if i == rel_high or i == rel_low:
+            partner = rel_low if i == rel_high else rel_high
+            high = i == rel_high
+            full = mask | bit
+            best = -np.inf
+            best_pts = 0
+            for option in range(2 if strike_any else 1):
+                written = pts if option == 0 else 0
+                if (mask >> partner) & 1:
+                    held = pend_values[b >> n_rows]
+                    zeroed = (written <= held) if high else (held <= written)
+                    p = -held if zeroed else written
+                    v = table[_flat(full, u, y, rules)] + p
+                else:
+                    p = written
+                    v = table[_flat(full | (pend_index[written] << n_rows), u, y, rules)] + p
+                if v > best:
+                    best, best_pts = v, p
+            rows[i] = best
+            points[i] = best_pts
+            continue
+        nb = b | bit
+        if upper_face[i]:
+            if joker and not (face_row == i or (not face_open and not lower_open)):
+                continue
+            p = pts
+            if threshold and u < threshold and u + pts >= threshold:
+                p += bonus
+            p += extra
+            v = table[_flat(nb, min(u + pts, cap), y, rules)] + p
+            if strike_any:
+                struck = table[_flat(nb, u, y, rules)] + 0.0
+                if struck > v:
+                    v, p = struck, 0
+            rows[i] = v
+            points[i] = p
+            continue
+        ny = y
+        if i == yam_row and n_yam == 2:
+            ny = 1 if pts > 0 else 0
+        if joker:
+            if face_open:
+                continue
+            pts = joker_score[i, hand]
+        p = pts + extra
+        rows[i] = table[_flat(nb, u, ny, rules)] + p
+        points[i] = p
+
+
+_SUBKEEPS = D.SUBKEEPS
+_N_SUBKEEPS = D.N_SUBKEEPS
+_KEEP_SIZE = np.array([len(m) for m in D.MULTISETS], dtype=np.int64)
+_KEEP_DICE = np.array([(m + (0,) * D.DICE)[: D.DICE] for m in D.MULTISETS], dtype=np.int64)
+_HAND_OF_CODE = np.full(7**D.DICE, -1, dtype=np.int64)
+for _r in range(_N_ROLLS):
+    _code = 0
+    for _i, _d in enumerate(D.MULTISETS[_FULL + _r]):
+        _code += _d * 7**_i
+    _HAND_OF_CODE[_code] = _r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hand_of(dice: np.ndarray) -> int:
+    """The full-hand index of five dice values (any order)."""
+    a = np.sort(dice)
+    code = 0
+    mult = 1
+    for i in range(D.DICE):
+        code += a[i] * mult
+        mult *= 7
+    return _HAND_OF_CODE[code]
+
+
+@njit(cache=True, nogil=True)
+def optimal_turns(
+    table: np.ndarray,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    faces: np.ndarray,
+    rules: tuple,
+    rolls: int,
+    out_row: np.ndarray,
+    out_hand: np.ndarray,
+    out_points: np.ndarray,
+) -> None:
+    """One turn of optimal play (MeanScore) for every game, compiled: the widget of each game's state
+    (64 games a block), every keep chosen as `simulate._Optimal.keep` (the best of the hand's
+    sub-keeps, holding all five = stopping), then the best box as `box_values` (first best row).
+    faces (G, rolls, 5): the values the dice take, in order, on each roll (rerolled dice take the
+    first ones). Writes each game's row, final hand and points."""
+    x = np.empty((_N, LANES))
+    stages = np.empty((max(rolls - 1, 1), _N, LANES))
+    bl = np.empty(LANES, dtype=np.int64)
+    ul = np.empty(LANES, dtype=np.int64)
+    yl = np.empty(LANES, dtype=np.int64)
+    rows = np.empty(rules[15])
+    points = np.empty(rules[15], dtype=np.int64)
+    dice = np.empty(D.DICE, dtype=np.int64)
+    games = len(boxes)
+    for start in range(0, games, LANES):
+        count = min(LANES, games - start)
+        for w in range(LANES):
+            g = start + min(w, count - 1)
+            bl[w], ul[w], yl[w] = boxes[g], upper[g], yam[g]
+        _last_roll(table, bl, ul, yl, rules, x)
+        for j in range(rolls - 1, 0, -1):
+            _down(x)
+            stages[j - 1] = x
+            if j > 1:
+                _up(x)
+        for w in range(count):
+            g = start + w
+            for i in range(D.DICE):
+                dice[i] = faces[g, 0, i]
+            hand = _hand_of(dice)
+            for r in range(1, rolls):
+                best, keep = -np.inf, -1
+                for j in range(_N_SUBKEEPS[hand]):
+                    k = _SUBKEEPS[hand, j]
+                    v = stages[r - 1, k, w]
+                    if v > best:
+                        best, keep = v, k
+                if keep == _FULL + hand:
+                    continue  # holding all five: the same hand goes on to the next roll
+                kept = _KEEP_SIZE[keep]
+                for i in range(D.DICE):
+                    dice[i] = _KEEP_DICE[keep, i] if i < kept else faces[g, r, i - kept]
+                hand = _hand_of(dice)
+            _row_values(table, boxes[g], upper[g], yam[g], hand, rules, rows, points)
+            best, row = -np.inf, -1
+            for i in range(len(rows)):
+                if rows[i] > best:
+                    best, row = rows[i], i
+            out_row[g] = row
+            out_hand[g] = hand
+            out_points[g] = points[row]

@@ -8,6 +8,8 @@ table's expectation of the points still to come.
 
 from __future__ import annotations
 
+import math
+import sys
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,7 +21,16 @@ from . import dice as D
 from ._induction import box_values, keep_values
 from .table import Strategy
 
-__all__ = ["Position", "PositionError", "Choice", "Advice", "advise", "position_of", "position_state"]
+__all__ = [
+    "Advice",
+    "Choice",
+    "Position",
+    "PositionError",
+    "advise",
+    "position_of",
+    "position_state",
+    "position_values",
+]
 
 
 class PositionError(ValueError):
@@ -89,6 +100,23 @@ class Advice:
         }
 
 
+_POSSIBLE: dict[tuple[int, int], tuple[Any, frozenset[int]]] = {}
+
+
+def _possible(sr: Any, box: int) -> frozenset[int]:
+    """The values row `box` can hold (0 for a scratch), kept per ruleset: a hint reads it per filled box."""
+    hit = _POSSIBLE.get((id(sr), box))
+    if hit is not None and hit[0] is sr:
+        return hit[1]
+    face = int(sr.upper_face[box])
+    values = {face * c for c in range(D.DICE + 1)} if face else {int(v) for v in sr.score[box]}
+    out = frozenset(values | {0})
+    if len(_POSSIBLE) > 4096:
+        _POSSIBLE.clear()
+    _POSSIBLE[(id(sr), box)] = (sr, out)
+    return out
+
+
 def position_state(strategy: Strategy, position: Position) -> tuple[int, int, int, int]:
     """(filled-box key (see `_layout`), capped upper sum, yam flag, points on the sheet), or PositionError."""
     sr = strategy.rules
@@ -103,8 +131,7 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
         if boxes >> box & 1:
             raise PositionError(f"box {name!r} given twice")
         face = int(sr.upper_face[box])
-        possible = {0} | {face * c for c in range(D.DICE + 1)} if face else {0} | set(int(v) for v in sr.score[box])
-        if value not in possible:
+        if value not in _possible(sr, box):
             raise PositionError(f"{name}: {value} cannot be written there")
         boxes |= 1 << box
         score += value
@@ -142,20 +169,83 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
     return boxes, min(upper, sr.n_upper - 1), yam, score + position.extra_bonus
 
 
-def advise(strategy: Strategy, position: Position) -> Advice:
-    """Expected final score of every keep and every legal box in `position` (MeanScore tables)."""
+def position_values(
+    strategy: Strategy, position: Position, state: tuple[int, int, int, int] | None = None
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """The advisor's raw numbers, compiled (one state, no padding): (points on the sheet, keep values
+    after this roll (462, expected points still to come; empty after the last roll), the value of
+    filling each row with these dice (n_rows, -inf where it may not be filled), the points each
+    adds). For callers that want numbers, not `Choice` objects; `advise` reads them too."""
+    from .warm import kernels
+
+    # compiled already (in this process or on disk): no first-run announcement to consider
+    K = sys.modules["yambak.solver._kernels"] if _compiled_ready() else kernels("position_values")
+    sr = strategy.rules
+    boxes, upper, yam, score = state or position_state(strategy, position)
+    if not position.roll:
+        raise PositionError("no dice: roll first")
+    hand = D.roll_index(position.dice)
+    args = _RULE_ARGS.get(id(sr))
+    if args is None or args[0] is not sr:
+        args = (sr, K.rule_args(sr))
+        _RULE_ARGS[id(sr)] = args
+    keeps = np.empty(len(D.MULTISETS) if position.roll < sr.rolls else 0)
+    rows = np.empty(sr.n_rows)
+    points = np.empty(sr.n_rows, dtype=np.int64)
+    K.position_values(
+        strategy.table.reshape(-1), boxes, upper, yam, hand, position.roll, args[1], sr.rolls,
+        keeps if len(keeps) else np.empty(len(D.MULTISETS)), rows, points,
+    )  # fmt: skip
+    return score, keeps, rows, points
+
+
+_RULE_ARGS: dict[int, tuple[Any, tuple]] = {}
+_READY = False
+
+
+def _compiled_ready() -> bool:
+    """Use the compiled position kernel when the process already has the kernels loaded and this one
+    compiled (in memory or in numba's disk cache): never compile, nor import numba, for one hint."""
+    global _READY
+    if _READY:
+        return True
+    K = sys.modules.get("yambak.solver._kernels")
+    if K is None:
+        return False
+    from .warm import kernels_compiled
+
+    _READY = bool(K.position_values.signatures) or kernels_compiled(("position_values",))
+    return _READY
+
+
+def advise(strategy: Strategy, position: Position, compiled: bool | None = None) -> Advice:
+    """Expected final score of every keep and every legal box in `position` (MeanScore tables).
+
+    `compiled` None: the compiled single-state kernel once the kernels are loaded in the process and
+    this one is compiled (a server, a bot), numpy otherwise (a one-shot `yambak hint` does not pay
+    numba's import or a compile); both give the same values."""
     if strategy.objective.width != 1:
         raise ValueError("the advisor reads expected-score tables (MeanScore)")
     sr = strategy.rules
     boxes, upper, yam, score = position_state(strategy, position)
-    b, u, y = (np.array([v], dtype=np.int64) for v in (boxes, upper, yam))
     if position.roll == 0:
         return Advice(score=score, value=score + float(strategy.table[sr.flat(boxes, upper, yam), 0]))
     hand = D.roll_index(position.dice)
+    if compiled if compiled is not None else _compiled_ready():
+        _, stage, row_values, row_points = position_values(strategy, position, (boxes, upper, yam, score))
+        entries = [(i, int(row_points[i]), float(row_values[i])) for i in range(sr.n_rows)]
+    else:
+        b, u, y = (np.array([v], dtype=np.int64) for v in (boxes, upper, yam))
+        stage = np.empty(0)
+        if position.roll < sr.rolls:
+            stage = keep_values(sr, strategy.table, np.array([sr.flat(boxes, upper, yam)]))[0, position.roll - 1]
+        entries = [
+            (i, int(pts[0]), float(value[0, 0]))
+            for i, pts, value in box_values(sr, strategy.table, strategy.objective, b, u, y, np.array(hand))
+        ]
 
     keeps: list[Choice] = []
     if position.roll < sr.rolls:
-        stage = keep_values(sr, strategy.table, np.array([sr.flat(boxes, upper, yam)]))[0, position.roll - 1]
         held = D.keep_index(position.held)
         for k in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]]:
             if k == D.FULL + hand:
@@ -163,9 +253,9 @@ def advise(strategy: Strategy, position: Position) -> Advice:
             keeps.append(Choice(value=score + float(stage[k]), keep=D.MULTISETS[k], current=bool(k == held)))
 
     rows: list[Choice] = []
-    for i, pts, value in box_values(sr, strategy.table, strategy.objective, b, u, y, np.array(hand)):
-        if np.isfinite(value[0, 0]):
-            rows.append(Choice(value=score + float(value[0, 0]), box=sr.ruleset.rows[i].id, points=int(pts[0])))
+    for i, pts, value in entries:
+        if math.isfinite(value):
+            rows.append(Choice(value=score + value, box=sr.ruleset.rows[i].id, points=pts))
     order = lambda c: -c.value  # noqa: E731 - stable sort keeps sheet order among equals
     best = max(c.value for c in keeps + rows)
     return Advice(score=score, value=best, keeps=tuple(sorted(keeps, key=order)), boxes=tuple(sorted(rows, key=order)))

@@ -26,9 +26,9 @@ from ._induction import box_values, keep_values
 from ._layout import SolverRules
 from .table import Strategy
 
-__all__ = ["BLOCK", "SimulationResult", "simulate", "simulate_blocks"]
+__all__ = ["BLOCK", "SimulationResult", "remaining_scores", "simulate", "simulate_blocks"]
 
-BLOCK = 8192  # games played together: enough to share states in early turns, small enough for memory
+BLOCK = 32768  # games played together: the per-turn overhead shared, small enough for memory (a few MB)
 
 # Sorted five dice -> roll index, through a base-7 code of the sorted hand.
 _CODE = np.array([7**i for i in range(D.DICE)], dtype=np.int64)
@@ -103,18 +103,79 @@ class _Optimal:
         return values.argmax(axis=0)
 
 
-def _play_block(
-    sr: SolverRules, strategy: Strategy, bot: _Optimal, rng: np.random.Generator, games: int
+def _play_block_compiled(
+    sr: SolverRules,
+    strategy: Strategy,
+    rng: np.random.Generator,
+    games: int,
+    threads: int,
+    start: tuple[int, int, int] = (0, 0, 0),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    boxes = np.zeros(games, dtype=np.int64)
-    upper = np.zeros(games, dtype=np.int64)
-    yam = np.zeros(games, dtype=np.int64)
+    """`_play_block` with each turn compiled (`_kernels.optimal_turns`: the widget, every keep and the
+    box chosen inside the kernel, no 462-value stage per game written out): the same policy and ties."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .warm import kernels
+
+    K = kernels("optimal_turns")
+    rules = K.rule_args(sr)
+    table = strategy.table.reshape(-1)
+    boxes = np.full(games, start[0], dtype=np.int64)
+    upper = np.full(games, start[1], dtype=np.int64)
+    yam = np.full(games, start[2], dtype=np.int64)
+    score = np.zeros(games, dtype=np.int64)
+    yam_rows = [i for i, r in enumerate(sr.ruleset.rows) if r.kind == "yam"]
+    yam_scored = np.zeros(games, dtype=bool)
+    cap = sr.n_upper - 1
+    filled = bin(start[0] & sr.full_mask).count("1")
+    row = np.empty(games, dtype=np.int64)
+    hand = np.empty(games, dtype=np.int64)
+    points = np.empty(games, dtype=np.int64)
+    bounds = np.linspace(0, games, max(1, threads) + 1).astype(np.int64)
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        for _turn in range(sr.n_rows - filled):
+            faces = rng.integers(1, D.FACES + 1, size=(games, sr.rolls, D.DICE))
+
+            def run(
+                j: int, faces: np.ndarray = faces, bx: np.ndarray = boxes, up: np.ndarray = upper, ym: np.ndarray = yam
+            ) -> None:
+                a, b = bounds[j], bounds[j + 1]
+                K.optimal_turns(
+                    table, bx[a:b], up[a:b], ym[a:b], faces[a:b], rules, sr.rolls, row[a:b], hand[a:b], points[a:b]
+                )
+
+            list(pool.map(run, range(len(bounds) - 1)))
+            score += points
+            written = sr.score[row, hand]
+            is_upper = sr.upper_face[row] > 0
+            upper = np.where(is_upper, np.minimum(upper + written, cap), upper)
+            if sr.n_yam == 2:
+                yam = np.where(row == sr.yam_row, (written > 0).astype(np.int64), yam)
+            for i in yam_rows:
+                yam_scored |= (row == i) & (written > 0)
+            boxes = sr.after_pair_entry(boxes, row, points)
+    reached = upper >= sr.threshold if sr.threshold else np.zeros(games, dtype=bool)
+    return score, reached, yam_scored
+
+
+def _play_block(
+    sr: SolverRules,
+    strategy: Strategy,
+    bot: _Optimal,
+    rng: np.random.Generator,
+    games: int,
+    start: tuple[int, int, int] = (0, 0, 0),
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    boxes = np.full(games, start[0], dtype=np.int64)
+    upper = np.full(games, start[1], dtype=np.int64)
+    yam = np.full(games, start[2], dtype=np.int64)
     score = np.zeros(games, dtype=np.int64)
     yam_rows = [i for i, r in enumerate(sr.ruleset.rows) if r.kind == "yam"]
     yam_scored = np.zeros(games, dtype=bool)
     table, objective = strategy.table, strategy.objective
     cap = sr.n_upper - 1
-    for _turn in range(sr.n_rows):
+    filled = bin(start[0] & sr.full_mask).count("1")
+    for _turn in range(sr.n_rows - filled):
         bot.start_turn(boxes, upper, yam)
         hand = _hands(rng.integers(1, D.FACES + 1, size=(games, D.DICE)))
         for roll in range(1, sr.rolls):
@@ -144,10 +205,26 @@ def simulate_blocks(
     reached, yam scored) per block, so a caller may fold any number of games in bounded memory."""
     if strategy.objective.width != 1:
         raise ValueError("optimal play needs an expected-score strategy table")
-    player = _Optimal(strategy, threads)
     rng = np.random.default_rng(seed)
     for first in range(0, games, BLOCK):
-        yield _play_block(strategy.rules, strategy, player, rng, min(BLOCK, games - first))
+        yield _play_block_compiled(strategy.rules, strategy, rng, min(BLOCK, games - first), threads)
+
+
+def remaining_scores(
+    strategy: Strategy, boxes: int, upper: int, yam: int, games: int = 2000, seed: int | None = 0, threads: int = 1
+) -> np.ndarray:
+    """Points still to come from a turn-start state (the key, capped upper sum and yam flag of
+    `advisor.position_state`) in `games` games of optimal play: the distribution a win chance reads."""
+    if strategy.objective.width != 1:
+        raise ValueError("optimal play needs an expected-score strategy table")
+    if boxes & strategy.rules.full_mask == strategy.rules.full_mask:
+        return np.zeros(games, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    out = [
+        _play_block_compiled(strategy.rules, strategy, rng, min(BLOCK, games - first), threads, (boxes, upper, yam))[0]
+        for first in range(0, games, BLOCK)
+    ]
+    return np.concatenate(out)
 
 
 def simulate(

@@ -19,7 +19,14 @@ __all__ = ["announce_compiling", "compile_kernels", "kernels", "kernels_compiled
 
 NOTICE = "yambak: compiling the solver, first run only"
 
-_ENTRY_POINTS = ("mean_turn_starts", "mean_keep_values", "turn_starts")
+_ENTRY_POINTS = (
+    "mean_turn_starts",
+    "mean_keep_values",
+    "turn_starts",
+    "target_turn_starts",
+    "position_values",
+    "optimal_turns",
+)
 _notice: Callable[[], None] | None = None
 
 
@@ -79,7 +86,16 @@ def compile_kernels() -> float:
     )
     strategy = solve(tiny, cache=False)
     solve(tiny, objective=TargetProbability(2), cache=False)
+    from .target import solve_target
+
+    solve_target(tiny, 20, cache=False)
     keep_values(strategy.rules, strategy.table, np.arange(strategy.rules.n_states), kernel=True)
+    from .advisor import Position, advise
+
+    advise(strategy, Position(filled={}, dice=(1, 1, 2, 3, 4), roll=1), compiled=True)
+    from .simulate import simulate
+
+    simulate(strategy, games=10, threads=1)
     return time.perf_counter() - start
 
 

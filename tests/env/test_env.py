@@ -1,0 +1,103 @@
+"""The research environments: Gymnasium's and PettingZoo's own checkers, masks, seeds, bots through them."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from yambak.bots import choose_action  # noqa: E402
+from yambak.env import YambakAEC, YambakEnv, yambak_aec  # noqa: E402
+from yambak.rules import preset_ids  # noqa: E402
+
+
+@pytest.mark.parametrize("preset", preset_ids())
+def test_gymnasium_check_env(preset: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(YambakEnv(preset), skip_render_check=True)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("yams", 2), ("yammen", 3), ("yams-de", 2), ("yamb", 1)])
+def test_pettingzoo_api_test(preset: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(YambakAEC(preset, players), num_cycles=300)
+        api_test(yambak_aec(preset, players, reward="win"), num_cycles=100)
+
+
+def test_pettingzoo_seed_test() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seed_test(lambda: YambakAEC("yams-fr", 2, options={"columns": 1}), num_cycles=40)
+
+
+def _random_episode(env: YambakEnv, seed: int) -> list[int]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    trace = []
+    done = False
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        assert (info["action_mask"] == obs["action_mask"]).all() and len(legal)
+        action = int(rng.choice(legal))
+        obs, reward, done, _, info = env.step(action)
+        assert not info.get("illegal")
+        trace.append(int(reward))
+    return trace
+
+
+@pytest.mark.parametrize("preset", ["yams", "yams-fr", "yams-de", "yamb-6"])
+def test_masked_random_play_is_always_legal_and_seeded(preset: str) -> None:
+    env = YambakEnv(preset, illegal="raise")
+    a = _random_episode(env, 5)
+    assert sum(a) == env.state.total(0) and env.state.finished
+    assert _random_episode(env, 5) == a
+
+
+def test_an_illegal_action_changes_nothing() -> None:
+    env = YambakEnv("yams")
+    obs, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    again, reward, done, _, info2 = env.step(illegal)
+    assert info2["illegal"] and reward == -1.0 and not done
+    assert (again["dice"] == obs["dice"]).all()
+    strict = YambakEnv("yams", illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(ValueError):
+        strict.step(illegal)
+
+
+def test_a_bot_plays_through_the_environment() -> None:
+    """The strong bot (the exact table on yams) through the env: the env's total is the engine's."""
+    env = YambakEnv("yams")
+    obs, info = env.reset(seed=3)
+    rng = random.Random(0)
+    total = 0.0
+    done = False
+    while not done:
+        action = env.layout.index(choose_action(env.state, 0, "strong", rng))
+        assert info["action_mask"][action]
+        obs, reward, done, _, info = env.step(action)
+        total += reward
+    assert total == env.state.total(0) > 0
+
+
+def test_observation_puts_the_observer_first() -> None:
+    env = YambakAEC("yams", 2)
+    env.reset(seed=1)
+    first = env.agent_selection
+    mask = env.observe(first)["action_mask"]
+    env.step(int(env.layout.K + np.flatnonzero(mask[env.layout.K :])[0]))  # score a box
+    other = env.agent_selection
+    assert other != first
+    assert (env.observe(first)["sheets"][0] >= 0).sum() == 1
+    assert (env.observe(other)["sheets"][1] >= 0).sum() == 1
