@@ -24,6 +24,7 @@ PYTHON_RULES = [
     (r"[<>]=?\s*[\w.]*threshold|threshold\s*[-<>]", "decides the upper bonus itself"),
     (r"\bjoker\.(row|bonus)\b", "applies the joker itself"),
     (r"\bstate\._\w+|\bsheet\.memo\b", "reaches into the engine's private state"),
+    (r"\bstrike_any\s+and\b", "decides where a strike is allowed itself"),
 ]
 JS_RULES = [
     (r"[<>]=?\s*[\w.]*threshold|threshold\s*[-<>]", "decides the upper bonus itself"),
@@ -74,6 +75,7 @@ def test_javascript_draws_what_the_server_sends(path: Path) -> None:
         ("for rel in rules.relations:", PYTHON_RULES),
         ("z = written <= sheet.entry_score(b)", PYTHON_RULES),
         ("value = row_score(row, dice)", PYTHON_RULES),
+        ("strike = rules.strike_any and now > 0", PYTHON_RULES),
         ("boxes = state._fillable(p, 1, None)", PYTHON_RULES),
         ("if (col.upper >= ub.threshold) td.className = 'reached';", JS_RULES),
         ("if (view.rules.strike_any && preview[box] > 0) {", JS_RULES),

@@ -64,7 +64,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     _fit_arg(p)
     p.set_defaults(func=_cmd_duel)
 
-
     p = subparsers.add_parser(
         "fit",
         help="fit the strong bot's value model to a ruleset by self-play (cached like solver tables)",

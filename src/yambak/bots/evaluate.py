@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import Sheet
-from ..engine.scoresheet import column_scores
+from ..engine.scoresheet import column_scores, joker_boxes
 from ..rules import Ruleset, row_score
 from ..solver import dice as D
 from ._widget import HAND_DICE, N_HANDS, best_keep, keep_transition, turn_stages
@@ -239,9 +239,7 @@ class Model:
                 gain += ub.points * np.where(reach, 1.0 - k * before, k * (after - before))
             # the other open upper boxes' gap terms move with the upper sum
             n = self.rules.n_rows
-            others = sum(
-                float(self.d[c * n + q]) for q in self.upper_rows if q != r and col[q] is None
-            )
+            others = sum(float(self.d[c * n + q]) for q in self.upper_rows if q != r and col[q] is None)
             if others:
                 gain += others * (self._gap(s + np.arange(W)) - self._gap(s))
         if r in self.pairs:
@@ -346,26 +344,18 @@ def _survival(dists: list[np.ndarray]) -> np.ndarray:
 _YAM_HANDS = [(D.roll_index((v,) * D.DICE), v) for v in range(1, D.FACES + 1)]
 
 
-def joker_hands(
-    rules: Ruleset, sheet: Sheet, boxes: list[int], m: int
-) -> list[tuple[int, list[tuple[int, int, int]]]]:
-    """Yahtzee's forced joker (RULES.md section 6) as the plan foresees it, once the yam box is filled:
-    for each yam hand, the boxes it may go to among `boxes` (the face's upper box if open, else any
-    lower box at its joker value, else any upper box) as (box, written value, extra bonus)."""
-    joker = rules.joker
-    if joker is None:
+def joker_hands(rules: Ruleset, sheet: Sheet, boxes: list[int], m: int) -> list[tuple[int, list[tuple[int, int, int]]]]:
+    """Yahtzee's forced joker (RULES.md section 6) as the plan foresees it once the yam box is filled:
+    for each yam hand, the boxes among `boxes` the engine lets it go to (`joker_boxes`), as
+    (box, written value, extra bonus)."""
+    if not sheet.joker_on(rules):
         return []
-    yam_box = rules.box_index(rules.columns[0].id, joker.row)
-    if sheet.written[yam_box] is None:
-        return []
-    extra = joker.bonus if sheet.entry_score(yam_box) else 0
+    extra = sheet.joker_extra(rules)
     n = rules.n_rows
     out = []
     for hand, face in _YAM_HANDS:
-        upper = [b for b in boxes if rules.rows[b % n].is_upper and rules.rows[b % n].face == face]
-        lower = [b for b in boxes if not rules.rows[b % n].is_upper]
         dice = (face,) * D.DICE
-        targets = upper or lower or boxes
+        targets = joker_boxes(rules, boxes, face)
         out.append((hand, [(b, min(row_score(rules.rows[b % n], dice, m, True), W - 1), extra) for b in targets]))
     return out
 

@@ -70,7 +70,7 @@ def optimal(state: GameState, player: int, rng: random.Random) -> Action:
     for choice in advice.boxes:  # best first; the first the engine allows
         box = rules.parse_box(choice.box or "")
         if box in legal:
-            now = state.preview(player)[rules.box_id(box)]
-            strike = bool(rules.strike_any and choice.points == 0 and now > 0)
-            return Score(player, rules.box_id(box), strike=strike)
+            box_id = rules.box_id(box)
+            strike = choice.points == 0 and state.outlook(player).box(box_id).strike  # the plan's 0 by a strike
+            return Score(player, box_id, strike=strike)
     return greedy(state, player, rng)

@@ -221,7 +221,7 @@ def _exact(state: GameState, p: int, legal: set[str], preview: dict[str, int]) -
         box = rules.box_id(rules.parse_box(c.box or "") or 0)
         if box not in legal:
             continue
-        strike = bool(rules.strike_any and c.points == 0 and preview.get(box, 0) > 0)
+        strike = c.points == 0 and state.outlook(p).box(box).strike  # a 0 the dice need not give
         options.append(Option("box", c.value, box=box, points=0 if strike else preview.get(box), strike=strike))
     return _finish(True, "score", len(state.turns[p].rolls), options, state, p)
 

@@ -12,7 +12,16 @@ from typing import Any
 
 from ..rules import Ruleset
 
-__all__ = ["Sheet", "ColumnScore", "column_scores", "column_winners", "grand_total", "match_points", "tied_groups"]
+__all__ = [
+    "Sheet",
+    "joker_boxes",
+    "ColumnScore",
+    "column_scores",
+    "column_winners",
+    "grand_total",
+    "match_points",
+    "tied_groups",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +52,28 @@ class Sheet:
         if value is None:
             return None
         return 0 if box in self.voided else value
+
+    # The forced joker (RULES.md section 6), in the three questions the engine and the bots ask.
+    def joker_on(self, rules: Ruleset) -> bool:
+        """A further yam is a joker once the yam box is filled (with a yam or a 0)."""
+        joker = rules.joker
+        return joker is not None and self.written[rules.box_index(rules.columns[0].id, joker.row)] is not None
+
+    def joker_extra(self, rules: Ruleset) -> int:
+        """The extra bonus a further yam earns now: only when the yam box holds a yam, not a 0."""
+        joker = rules.joker
+        if joker is None or not self.entry_score(rules.box_index(rules.columns[0].id, joker.row)):
+            return 0
+        return joker.bonus
+
+
+def joker_boxes(rules: Ruleset, boxes: Sequence[int], face: int) -> list[int]:
+    """Where a joker yam of `face` may go among the fillable `boxes`: the face's upper box if
+    open, else any lower box, else any upper box."""
+    n = rules.n_rows
+    upper = [b for b in boxes if rules.rows[b % n].is_upper and rules.rows[b % n].face == face]
+    lower = [b for b in boxes if not rules.rows[b % n].is_upper]
+    return upper or lower or list(boxes)
 
 
 @dataclass(frozen=True, slots=True)

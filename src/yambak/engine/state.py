@@ -20,7 +20,16 @@ from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdra
 from .dice import DiceSource, RollContext, SeededDice
 from .errors import IllegalAction, RecordError, shown
 from .outlook import BoxOutlook, EntryBound, Outlook
-from .scoresheet import ColumnScore, Sheet, column_scores, column_winners, grand_total, match_points, tied_groups
+from .scoresheet import (
+    ColumnScore,
+    Sheet,
+    column_scores,
+    column_winners,
+    grand_total,
+    joker_boxes,
+    match_points,
+    tied_groups,
+)
 
 __all__ = ["GameState", "Turn", "TurnRecord", "Event", "new_game"]
 
@@ -718,10 +727,7 @@ class GameState:
         return sorted({tuple(sorted(c)) for c in combinations(dice, self.rules.dice)})
 
     def _joker_active(self, p: int, five: tuple[int, ...]) -> bool:
-        joker = self.rules.joker
-        if joker is None or five[0] != five[-1]:
-            return False
-        return self.sheets[p].written[self.rules.box_index(self.rules.columns[0].id, joker.row)] is not None
+        return five[0] == five[-1] and self.sheets[p].joker_on(self.rules)
 
     def _written(self, p: int, box: int, five: tuple[int, ...], strike: bool = False) -> int:
         if strike:
@@ -738,10 +744,7 @@ class GameState:
         turn = self.turns[p]
         boxes = self._fillable(p, len(turn.rolls), turn.announced)
         if self._joker_active(p, five):
-            # Forced joker: the face's upper box if open, else any lower box, else any upper box.
-            upper = [b for b in boxes if self.rules.rows[b % self.rules.n_rows].face == five[0]]
-            lower = [b for b in boxes if not self.rules.rows[b % self.rules.n_rows].is_upper]
-            boxes = upper or lower or boxes
+            boxes = joker_boxes(self.rules, boxes, five[0])
         if any(rel.last_resort for rel in self.rules.relations):
             safe = [b for b in boxes if not self._zeroes_pair(p, b, self._written(p, b, five))]
             boxes = safe or boxes
@@ -842,11 +845,7 @@ class GameState:
     def _after_entry(self, p: int, box: int, five: tuple[int, ...], strike: bool) -> Sheet:
         sheet = self.sheets[p]
         value = self._written(p, box, five, strike)
-        extra = 0
-        joker = self.rules.joker
-        if joker is not None and self._joker_active(p, five):
-            if sheet.entry_score(self.rules.box_index(self.rules.columns[0].id, joker.row)):
-                extra = joker.bonus
+        extra = sheet.joker_extra(self.rules) if self._joker_active(p, five) else 0
         voided = sheet.voided | {box} if self._voided_at_entry(p, box, value) else sheet.voided
         written = sheet.written[:box] + (value,) + sheet.written[box + 1 :]
         return Sheet(written, voided, sheet.extra_bonus + extra, sheet.turns + 1)

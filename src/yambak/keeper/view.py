@@ -158,8 +158,8 @@ def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> dict[str, A
             boxes[box] = {"legal": False, "code": exc.code}
             continue
         out = _effect(state, after, p, b)
-        if rules.strike_any and out["written"]:
-            try:
+        if out["written"]:  # striking differs from writing only when the dice give something
+            try:  # the engine refuses a strike where the ruleset has none
                 struck = play_turn(state, typed_turn(state, tuple(dice), roll, box, strike=True))
                 out["strike"] = True
                 out["strike_gain"] = struck.total(p) - state.total(p)
