@@ -171,9 +171,7 @@ def _with_win_chances(state: GameState, p: int, options: list[Option], exact: bo
     model = model_for(rules)
     sheet = state.sheets[p]
     n = rules.n_rows
-    open_var = {
-        b: float(model.var[b // n, b % n]) for b, v in enumerate(sheet.written) if v is None
-    }
+    open_var = {b: float(model.var[b // n, b % n]) for b, v in enumerate(sheet.written) if v is None}
     total_var = sum(open_var.values())
     opponents = [_opponent_finals(state, o, exact) for o in range(len(state.players)) if o != p]
     out = []

@@ -135,9 +135,7 @@ class Layout:
         for i in turn.held:
             held[i] = 1
         seats = [p] + [o for o in range(self.players) if o != p]
-        sheets = np.array(
-            [[-1 if v is None else v for v in state.sheets[o].written] for o in seats], dtype=np.int64
-        )
+        sheets = np.array([[-1 if v is None else v for v in state.sheets[o].written] for o in seats], dtype=np.int64)
         announced = self.B if turn.announced is None else int(turn.announced)
         return {
             "dice": dice,

@@ -744,7 +744,12 @@ def _row_values(
     score, upper_face, threshold, bonus, n_upper, yam_row = rules[0], rules[2], rules[5], rules[6], rules[7], rules[9]
     strike_any, rel_high, rel_low, pend_values, pend_index = rules[12], rules[13], rules[14], rules[16], rules[17]
     n_yam, joker_score, yam_face, row_of_face, joker_bonus, lower_mask = (
-        rules[8], rules[1], rules[3], rules[4], rules[10], rules[11],
+        rules[8],
+        rules[1],
+        rules[3],
+        rules[4],
+        rules[10],
+        rules[11],
     )
     cap = n_upper - 1
     mask = b & ((1 << n_rows) - 1)
