@@ -81,5 +81,12 @@ def test_the_lobby_form_takes_options_and_house_rules(client):
     assert r.status_code == 303, r.text
     view = client.get("/api/tables/" + r.headers["location"].rsplit("/", 1)[1]).json()
     assert view["rules"]["id"] == "mini" and [r["id"] for r in view["rules"]["rows"]] == ["chance"]
+    # "How to play" at that table explains its own rules, not the default preset's
+    page = client.get(r.headers["location"])
+    assert f'href="{r.headers["location"]}/rules"' in page.text
+    howto = client.get(r.headers["location"] + "/rules")
+    assert howto.status_code == 200 and "<h1>Mini</h1>" in howto.text
+    assert '<th scope="row">Chance</th>' in howto.text and '<th scope="row">Full house</th>' not in howto.text
+    assert client.get("/t/nosuchtable/rules").status_code == 404
     bad = client.post("/tables", data={"name": "B", "custom": "not = [toml", "seat0_kind": "human", "seat0_name": "A"})
     assert bad.status_code == 400 and "TOML" in bad.text

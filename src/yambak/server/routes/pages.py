@@ -320,6 +320,29 @@ def how_to_play(request: Request, preset: str, lang: Lang) -> HTMLResponse:
     )
 
 
+@router.get("/t/{table_id}/rules", response_class=HTMLResponse)
+def table_rules(request: Request, table_id: str, manager: Manager, lang: Lang) -> HTMLResponse:
+    """How to play the rules this table plays: its options and house rules, not the preset's defaults."""
+    table = _find(manager, table_id)
+    if table is None:
+        return _render(request, "missing.html", lang, status=404)
+    rules = table.state.rules
+    return _render(
+        request,
+        "howto.html",
+        lang,
+        rules=rules,
+        title=ruleset_name(rules.id, rules.name, lang),
+        description=ruleset_description(rules.preset, preset_data(rules.preset).get("description", ""), lang)
+        if rules.preset in preset_ids()
+        else "",
+        page=howto(rules, lang, labels(lang, rules.preset)),
+        schema=None,
+        back=f"/t/{table.id}",
+        boot=boot_json({"strings": {}, "labels": labels(lang, rules.preset)}),
+    )
+
+
 @router.get("/t/{table_id}/qr.svg")
 def invite_qr(request: Request, table_id: str, manager: Manager) -> Response:
     """The invite link as a QR code, for a friend across the table."""
