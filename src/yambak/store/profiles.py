@@ -73,6 +73,7 @@ class StatsRow:
     accuracy: float | None
     graded: int  # games with an accuracy
     counted_best: int | None = None  # the best score of games without help (server-rolled, no hints)
+    duels: int = 0  # games with other players (the ones a win means something in)
 
 
 @dataclass
@@ -400,6 +401,7 @@ class ProfileStore:
                 func.sum(Result.decisions).label("decided"),
                 func.count(Result.accuracy).label("graded"),
                 func.max(Result.score).filter(Result.counted.is_(True)).label("counted_best"),
+                func.count().filter(Result.players > 1).label("duels"),
             )
             .where(mine)
             .group_by(Result.rules_id)
@@ -424,6 +426,7 @@ class ProfileStore:
                         accuracy=float(r.lost) / decided if decided and r.lost is not None else None,
                         graded=int(r.graded),
                         counted_best=r.counted_best,
+                        duels=int(r.duels or 0),
                     )
                 )
             return out
@@ -467,6 +470,18 @@ class ProfileStore:
             )
             for r in reversed(rows)
         ]  # fmt: skip
+
+    def best_before(self, result: ResultRow) -> int | None:
+        """The best counted score of the result's variant before it (what a personal best beat)."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(func.max(Result.score)).where(
+                    Result.profile_id == result.profile_id,
+                    Result.rules_id == result.rules_id,
+                    Result.counted.is_(True),
+                    Result.id < (result.id or 0),
+                )
+            ).scalar()
 
     def bests(self, profile_id: str, rules_id: str, limit: int = 10) -> list[ResultRow]:
         """The variant's personal bests, newest first."""

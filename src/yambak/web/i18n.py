@@ -352,6 +352,13 @@ ERROR_MESSAGES.update(
 )
 
 
+# Sentences the server composes itself (plot labels and the like), for the catalogs.
+SERVER_STRINGS = (
+    "Games per band of {n} points",
+    "Score of each game, oldest first, with the mean of the last ten",
+)
+
+
 def error_message(code: str, lang: str) -> str | None:
     """The translated text for a refusal code, or None for codes without one."""
     msgid = ERROR_MESSAGES.get(code)

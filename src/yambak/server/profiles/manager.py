@@ -8,9 +8,11 @@ change. Deleting a profile takes its name off every seat, snapshot and kept reco
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import secrets
+from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +71,7 @@ class ProfileManager:
         self.tables = tables
         self.keeper = keeper
         self.grader = Grader(store, self._record_of)
+        self.reviews: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # (kind, ref): the coach's
 
     def now(self) -> datetime:
         """The server clock as the store keeps times (naive UTC)."""
@@ -178,6 +181,41 @@ class ProfileManager:
         result.id = self.store.replace_kept(result)
         self.grader.submit([result])
         return result
+
+    # --- one game of a history: who may see it, its record, its review ----------------------------------
+
+    def visible(self, result_id: Any, viewer: ProfileRow | None) -> tuple[ResultRow, ProfileRow]:
+        """A result its viewer may see (their own, or a shared profile's); `result/unknown` otherwise
+        (the same answer for one that exists but is private: nothing to learn by guessing ids)."""
+        result = self.store.get_result(result_id) if isinstance(result_id, int) and 0 < result_id < 2**62 else None
+        owner = self.store.get_profile(result.profile_id) if result is not None else None
+        if result is None or owner is None or not (owner.shared or (viewer is not None and viewer.id == owner.id)):
+            raise ProfileError("result/unknown", "there is no such game", 404)
+        return result, owner
+
+    def game_record(self, result: ResultRow) -> tuple[dict[str, Any], bool]:
+        """(the game's record, whether it was a duplicate table: its turns in round order)."""
+        if result.record is not None:
+            return result.record, False
+        row = self.store.get_table(result.ref)
+        if row is None:
+            raise ProfileError("result/unknown", "there is no such game", 404)
+        return {**row.record, "players": [s.name for s in row.seats]}, row.duplicate
+
+    async def review(self, result: ResultRow) -> dict[str, Any]:
+        """The coach's review of the whole game (every player's decisions), computed once and kept a while."""
+        from ...coach import review
+
+        key = (result.kind, result.ref)
+        cached = self.reviews.get(key)
+        if cached is None:
+            record, _ = await self.store.read(self.game_record, result)
+            graded = await asyncio.to_thread(review, record)
+            cached = graded.to_dict(len(record["players"]))
+            self.reviews[key] = cached
+            while len(self.reviews) > 200:
+                self.reviews.popitem(last=False)
+        return cached
 
     def _record_of(self, result: ResultRow) -> dict[str, Any] | None:
         """A result's game record: a kept sheet's own, else its table's final snapshot (names from the seats)."""

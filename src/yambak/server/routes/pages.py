@@ -305,6 +305,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
     view = table_view(table, seats)
     boot = {
         "table": table.id,
+        "frames": f"/api/tables/{table.id}/frames/",
         "seats": sorted(seats),
         "view": view,
         "review": await manager.review(table),
@@ -315,7 +316,10 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         request,
         "review.html",
         lang,
-        table=table,
+        title=table.name,
+        back_url=f"/t/{table.id}",
+        back_label=None,  # "Back to the table"
+        record_url=None,
         view=view,
         rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
         boot=boot_json(boot),

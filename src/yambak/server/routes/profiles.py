@@ -15,12 +15,17 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...store import ProfileRow
-from ...web.i18n import error_message, js_strings, labels
+from ...engine import RecordError
+from ...rules import load_ruleset
+from ...store import ProfileRow, ResultRow
+from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
 from ..deps import AppSettings, Lang, Profiles, check_origin, client_address, profile_token, set_profile_cookie
 from ..live import RequestError
-from ..profiles.history import export_csv, export_json, history_page
+from ..profiles.history import export_csv, export_json, history_page, variant_label
 from ..profiles.manager import ProfileError, ProfileManager
+from ..profiles.stats import stats_page
+from ..replays import frame
+from ..tables.view import rules_view
 from .pages import _render, boot_json
 
 router = APIRouter()
@@ -259,3 +264,119 @@ def shared_games(
     if profile is None or not (profile.shared or owner):
         return _render(request, "missing.html", lang, status=404)
     return _games_page(request, lang, profiles, profile, owner, preset, page)
+
+
+# --- statistics ----------------------------------------------------------------------------------------
+
+
+@router.get("/api/me/stats")
+def api_stats(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> dict[str, Any]:
+    """Every ruleset variant's figures; the chosen one's (`v`, default the most played) plots and bests."""
+    profile = me(request, profiles)
+    return stats_page(profiles.store, profile, lang, v[:120] or None)
+
+
+def _stats(request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, v: str) -> Any:
+    data = stats_page(profiles.store, profile, lang, v[:120] or None)
+    boot = boot_json({"strings": js_strings(lang), "labels": labels(lang)})
+    return _render(request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, boot=boot)
+
+
+@router.get("/me/stats", response_class=HTMLResponse)
+def stats_of_mine(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> Response:
+    profile = profiles.current(profile_token(request))
+    if profile is None:
+        return RedirectResponse("/me", status_code=303)
+    return _stats(request, lang, profiles, profile, True, v)
+
+
+@router.get("/p/{profile_id}/stats", response_class=HTMLResponse)
+def shared_stats(request: Request, profile_id: str, profiles: Profiles, lang: Lang, v: str = "") -> Response:
+    profile = profiles.store.get_profile(profile_id[:24])
+    mine = profiles.current(profile_token(request))
+    owner = mine is not None and profile is not None and mine.id == profile.id
+    if profile is None or not (profile.shared or owner):
+        return _render(request, "missing.html", lang, status=404)
+    return _stats(request, lang, profiles, profile, owner, v)
+
+
+@router.get("/api/me/tables/{table_id}")
+def api_my_result(request: Request, table_id: str, profiles: Profiles) -> dict[str, Any]:
+    """This profile's result of a finished table: its score, and whether it was a personal best (and
+    what it beat): the table page celebrates it."""
+    profile = me(request, profiles)
+    result = profiles.store.result_for(profile.id, table_id[:64])
+    if result is None:
+        raise ProfileError("result/unknown", "there is no such game", 404)
+    before = profiles.store.best_before(result) if result.best else None
+    return {"id": result.id, "score": result.score, "best": result.best, "counted": result.counted, "beat": before}
+
+
+# --- one game of a history: the replay viewer ---------------------------------------------------------
+
+
+async def _visible(request: Request, profiles: ProfileManager, result_id: int) -> tuple[ResultRow, ProfileRow]:
+    viewer = await profiles.acurrent(profile_token(request))
+    return await profiles.store.read(profiles.visible, result_id, viewer)
+
+
+@router.get("/api/results/{result_id}/frames/{n}")
+async def api_result_frame(request: Request, result_id: int, n: int, profiles: Profiles) -> dict[str, Any]:
+    """A game of a history as it stood after turn n (the replay viewer's steps)."""
+    result, _ = await _visible(request, profiles, result_id)
+    record, simultaneous = await profiles.store.read(profiles.game_record, result)
+    return frame(record, max(0, min(n, 100000)), simultaneous)
+
+
+@router.get("/api/results/{result_id}/review")
+async def api_result_review(request: Request, result_id: int, profiles: Profiles) -> dict[str, Any]:
+    result, _ = await _visible(request, profiles, result_id)
+    try:
+        return await profiles.review(result)
+    except RecordError as exc:
+        raise ProfileError("result/no-review", f"the coach cannot review this game: {exc}", 422) from None
+
+
+@router.get("/api/results/{result_id}/record")
+async def api_result_record(request: Request, result_id: int, profiles: Profiles) -> JSONResponse:
+    """A kept game's record as a download (a table's is the table's own: /t/{id}/record.json)."""
+    result, _ = await _visible(request, profiles, result_id)
+    record, _ = await profiles.store.read(profiles.game_record, result)
+    headers = {"Content-Disposition": f'attachment; filename="yambak-game-{result.id}.json"'}
+    return JSONResponse(record, headers=headers)
+
+
+@router.get("/replay/{result_id}", response_class=HTMLResponse)
+async def replay_page(request: Request, result_id: int, profiles: Profiles, lang: Lang) -> HTMLResponse:
+    """A game of a history, turn by turn, with the coach's word on each decision (fetched once the page
+    shows), the biggest mistakes to jump to."""
+    try:
+        result, owner = await _visible(request, profiles, result_id)
+        record, simultaneous = await profiles.store.read(profiles.game_record, result)
+        final = frame(record, 10**6, simultaneous)
+    except (ProfileError, RecordError):
+        return _render(request, "missing.html", lang, status=404)
+    rules = load_ruleset(record["rules"])
+    view = {"rules": rules_view(rules), "players": final["players"], "finished": True}
+    mine = await profiles.acurrent(profile_token(request))
+    boot = {
+        "frames": f"/api/results/{result.id}/frames/",
+        "reviewUrl": f"/api/results/{result.id}/review",
+        "review": None,
+        "seats": [result.seat] if result.seat is not None else [],
+        "view": view,
+        "labels": labels(lang, rules.preset),
+        "strings": js_strings(lang),
+    }
+    owned = mine is not None and mine.id == owner.id
+    return _render(
+        request,
+        "review.html",
+        lang,
+        title=variant_label(result.rules_id, lang),
+        rules_name=ruleset_name(rules.id, rules.name, lang) if rules.preset else rules.name,
+        back_url="/me" if owned else f"/p/{owner.id}",
+        back_label=translations(lang).gettext("My games") if owned else owner.name,
+        record_url=f"/api/results/{result.id}/record" if result.kind == "kept" else f"/t/{result.ref}/record.json",
+        boot=boot_json(boot),
+    )

@@ -4,11 +4,14 @@ import { boot, T, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, 
 import { miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
-const view = boot.view, review = boot.review;
+// The same viewer serves a table's review (/t/{id}/review) and a game of a player's history
+// (/replay/{id}, its review fetched after the page shows: it may take the coach a moment).
+const view = boot.view;
+let review = boot.review || { measure: "score", exact: true, graded_keeps: true, players: view.players.map(() => ({ decisions: [], mistakes: [], accuracy: null, lost: 0 })) };
 const nCols = view.rules.columns.length;
 const boxLabel = (box) => pageBoxLabel(box, nCols);
 let seat = boot.seats.length ? boot.seats[0] : 0;
-const unit = review.measure === "match_points" ? T("match points") : T("points");
+let unit = review.measure === "match_points" ? T("match points") : T("points");
 const sheet = new Sheet($("sheet"), { onActivate: (info) => { if (info && info.action) go(info.action.turn); } });
 
 function choiceText(o) {
@@ -69,7 +72,7 @@ let shown = null;
 
 async function go(to, follow = true) {
   n = Math.max(0, Math.min(total, to));
-  const r = await fetch(`/api/tables/${boot.table}/frames/${n}`);
+  const r = await fetch(`${boot.frames}${n}`);
   if (!r.ok) return;
   shown = await r.json();
   total = shown.turns;
@@ -137,3 +140,15 @@ document.addEventListener("keydown", (e) => {
 wireSettings();
 render();
 go(total, false);
+if (!boot.review && boot.reviewUrl) {
+  const wait = $("review-wait");
+  wait.hidden = false;
+  fetch(boot.reviewUrl).then((r) => r.ok ? r.json() : null).then((data) => {
+    wait.hidden = true;
+    if (!data) { $("review-summary").replaceChildren(el("p", { class: "muted" }, T("The coach cannot review this game."))); return; }
+    review = data;
+    unit = review.measure === "match_points" ? T("match points") : T("points");
+    document.body.dataset.reviewed = "1";
+    render(); drawTurn();
+  }).catch(() => { wait.hidden = true; });
+} else document.body.dataset.reviewed = "1";

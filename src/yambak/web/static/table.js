@@ -558,7 +558,29 @@ function renderResults() {
   actions.append(el("a", { class: "button", href: `/t/${boot.table}/record.json`, download: "" }, T("Download the game record")));
   actions.append(el("a", { class: "button", href: "/" }, T("New game")));
   parts.push(actions);
+  const note = el("p", { id: "best-note", class: "best-banner", role: "status", hidden: true });
+  parts.splice(2, 0, note);
   r.replaceChildren(...parts);
+  if (mine.length) celebrate(note, actions);
+}
+
+// A personal best, when this game is one for the profile of this device (the server says: it stored
+// the result with the game's last event).
+let celebrated = false;
+async function celebrate(note, actions) {
+  if (celebrated) return;
+  celebrated = true;
+  try {
+    const r = await fetch(`/api/me/tables/${boot.table}`);
+    if (!r.ok) return;
+    const res = await r.json();
+    actions.append(el("a", { class: "button", href: `/replay/${res.id}`, id: "my-games-link" }, T("In my games")));
+    if (!res.best) return;
+    note.textContent = res.beat != null ? T("★ A personal best: {score}, {n} more than your best before.", { score: res.score, n: res.score - res.beat })
+      : T("★ A personal best: {score}!", { score: res.score });
+    note.hidden = false;
+    say(note.textContent);
+  } catch { /* no network: the results stand without it */ }
 }
 
 function renderRounds() {
