@@ -22,8 +22,8 @@ def test_a_table_commits_to_its_dice_and_the_record_verifies(client, tmp_path):
         ann, bram = WS(a), WS(b)
         _, start = ann.hello([made["tokens"]["0"]])
         bram.hello([made["tokens"]["1"]])
-        shown = start["fairness"]
-        assert shown["seed"] is None and len(shown["commitment"]) == 64 and shown["nonces"] == []
+        shown = start["view"]["fairness"]
+        assert shown["seed"] is None and len(shown["commitment"]) == 64 and shown["nonces"] == [] and shown["open"]
         out = ann.act(type="nonce", seat=0, v=0, nonce="0123456789abcdef" * 2)
         assert out["type"] == "event" and out["event"]["type"] == "nonce" and out["v"] == 1
         bram.recv()
@@ -41,6 +41,7 @@ def test_a_table_commits_to_its_dice_and_the_record_verifies(client, tmp_path):
             me, other = players[seat], players[1 - seat]
             rolled = me.act(type="roll", seat=seat, v=v)
             other.recv()
+            assert not rolled["view"]["fairness"]["open"]  # nonces are mixed in before the first roll only
             if v == 2:
                 assert bram.act(type="nonce", seat=1, v=3, nonce="2" * 16)["code"] in ("fair/too-late", "fair/already")
             box = legal(rolled["view"]["players"][seat]["turn"])[0]
@@ -77,3 +78,19 @@ def test_the_seed_is_not_in_anything_sent_before_the_end(client):
     store = client.app.state.store
     secret = store.get_table(made["id"]).fairness["seed"]
     assert secret not in json.dumps(record) and secret not in client.get(f"/api/tables/{made['id']}").text
+
+
+def test_another_players_nonce_does_not_make_a_roll_stale(client):
+    made = create(client, "yams", [{"name": "Ann"}, {"name": "Bram"}])
+    with client.websocket_connect(f"/ws/{made['id']}") as a, client.websocket_connect(f"/ws/{made['id']}") as b:
+        ann, bram = WS(a), WS(b)
+        ann.hello([made["tokens"]["0"]])
+        bram.hello([made["tokens"]["1"]])
+        assert bram.act(type="nonce", seat=1, v=0, nonce="ab" * 8)["v"] == 1
+        ann.recv()
+        rolled = ann.act(type="roll", seat=0, v=0)  # sent before Ann's page saw Bram's nonce
+        assert rolled["type"] == "event" and rolled["v"] == 2
+        bram.recv()
+        assert ann.act(type="score", seat=0, v=0, box=legal(rolled["view"]["players"][0]["turn"])[0])["code"] == (
+            "stale/version"  # a real move in between still makes an action stale
+        )

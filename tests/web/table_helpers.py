@@ -22,7 +22,8 @@ def start(page: Any, base: str, preset: str = "yams", seats: list[dict[str, Any]
 
 
 def ready(page: Any) -> None:
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    """Connected, and this device's fair-dice nonces in (each one is an event that moves the version)."""
+    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.nonces === 'done'")
 
 
 def version(page: Any) -> int:

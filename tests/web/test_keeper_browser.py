@@ -265,7 +265,6 @@ def test_two_phones_entering_while_apart_the_server_decides(base_url, phone):
     assert view["history"][-1] == {**view["history"][-1], "player": 1, "box": "free.fours", "written": 12}
 
 
-
 def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone):
     sheet = httpx.post(
         f"{base_url}/api/keep", json={"name": "Večer", "preset": "yamb", "players": ["Ana", "Ivo"]}

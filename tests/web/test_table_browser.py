@@ -58,6 +58,10 @@ def test_a_whole_yams_game_by_clicks(base_url, new_page, where):
     winner = view["players"][view["winners"][0]]["name"]
     assert winner in page.locator("#results .winner").inner_text()
     assert no_sideways_scroll(page)[0] <= no_sideways_scroll(page)[1]
+    # fair dice: the page mixed in Ann's nonce before the first roll (the bot gives none); the seed is out
+    fairness = page.request.get(f"{base_url}/t/{table}/record.json").json()["fairness"]
+    assert [n["seat"] for n in fairness["nonces"]] == [0] and fairness["seed"]
+    assert "yambak verify" in page.locator("#fair").inner_text()
     page.screenshot(path=str(SCREENSHOTS / f"results-{where}.png"))
 
 

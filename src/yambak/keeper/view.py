@@ -15,41 +15,7 @@ from typing import Any
 from ..engine import GameState, IllegalAction, RecordError, play_turn, replay, state_to_record, typed_turn
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
-__all__ = ["fix_options", "preview", "rules_view", "sheet_view", "zero_boxes"]
-
-
-def rules_view(rules: Any) -> dict[str, Any]:
-    """The sheet's layout for drawing it (ids, order kinds, roll restrictions, column points)."""
-    bonus = rules.upper_bonus
-    return {
-        "id": rules.id,
-        "name": rules.name,
-        "preset": rules.preset,
-        "options": dict(rules.options),
-        "rows": [{"id": r.id, "upper": r.is_upper} for r in rules.rows],
-        "columns": [
-            {
-                "id": c.id,
-                "order": c.order,
-                "rolls": c.rolls,
-                "announce": c.announce,
-                "withdraw": c.withdraw,
-                "points": c.points,
-            }
-            for c in rules.columns
-        ],
-        "dice": rules.rolled_dice,
-        "rolls_per_turn": rules.rolls_per_turn,
-        "upper_bonus": {"threshold": bonus.threshold, "points": bonus.points} if bonus else None,
-        "match": rules.match.kind,
-        "ties": rules.match.ties,
-        "total_points": rules.match.total_points,
-        "roll_matters": rules.roll_matters,
-        "minimax": rules.has_minimax,
-        "minimax_rows": list(rules.minimax_rows) if rules.minimax_rows else None,
-        "strike_any": rules.strike_any,
-        "joker": rules.joker is not None,
-    }
+__all__ = ["fix_options", "preview", "sheet_view", "zero_boxes"]
 
 
 def _columns(state: GameState, p: int) -> dict[str, Any]:
@@ -132,7 +98,7 @@ def sheet_view(
         "code": code,
         "name": name,
         "v": v,
-        "rules": rules_view(rules),
+        "rules": rules.layout(),
         "players": players,
         "current": state.current,
         "finished": state.finished,
@@ -242,4 +208,3 @@ def fix_options(state: GameState, turn: int, dice: Sequence[int] | None, roll: i
     out = zero_boxes(before) if dice is None else preview(before, dice, roll)
     out["turn"] = turn
     return out
-

@@ -8,7 +8,7 @@ Nothing here does I/O; `loader.py` builds these from TOML data.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 RowKind = Literal["upper", "kind", "one_pair", "two_pairs", "full_house", "straight", "yam", "sum"]
 ROW_KINDS: tuple[str, ...] = ("upper", "kind", "one_pair", "two_pairs", "full_house", "straight", "yam", "sum")
@@ -170,3 +170,37 @@ class Ruleset:
     @property
     def options_dict(self) -> dict[str, object]:
         return dict(self.options)
+
+    def layout(self) -> dict[str, Any]:
+        """The sheet's layout for a face to draw it (ids, order kinds, roll restrictions, bonuses,
+        column points): what the table page and the score-keeper read instead of the rules file."""
+        bonus = self.upper_bonus
+        return {
+            "id": self.id,
+            "name": self.name,
+            "preset": self.preset,
+            "options": dict(self.options),
+            "rows": [{"id": r.id, "upper": r.is_upper} for r in self.rows],
+            "columns": [
+                {
+                    "id": c.id,
+                    "order": c.order,
+                    "rolls": c.rolls,
+                    "announce": c.announce,
+                    "withdraw": c.withdraw,
+                    "points": c.points,
+                }
+                for c in self.columns
+            ],
+            "dice": self.rolled_dice,
+            "rolls_per_turn": self.rolls_per_turn,
+            "upper_bonus": {"threshold": bonus.threshold, "points": bonus.points} if bonus else None,
+            "match": self.match.kind,
+            "ties": self.match.ties,
+            "total_points": self.match.total_points,
+            "roll_matters": self.roll_matters,
+            "minimax": self.has_minimax,
+            "minimax_rows": list(self.minimax_rows) if self.minimax_rows else None,
+            "strike_any": self.strike_any,
+            "joker": self.joker is not None,
+        }

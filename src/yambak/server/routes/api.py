@@ -100,8 +100,7 @@ async def create_table(
 @router.get("/tables/{table_id}")
 def get_table(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
     table = manager.get(table_id)
-    view = table_view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
-    return {**view, "fairness": manager.fairness(table)}
+    return table_view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
 
 
 @router.post("/tables/{table_id}/join", dependencies=[Depends(check_rate)])

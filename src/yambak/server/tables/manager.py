@@ -132,7 +132,15 @@ class LiveTable:
 
     def expected_version(self, seat: int) -> int:
         """The version a client must have seen to act for `seat` (its own last change on duplicate tables)."""
-        return self.seat_version[seat] if self.state.simultaneous else self.version
+        if self.state.simultaneous:
+            return self.seat_version[seat]
+        # another player's nonce changes the dice to come, not the position: a roll on the view before it stands
+        v = self.version
+        for version, event in reversed(self.recent):
+            if version != v or event.get("type") != "nonce":
+                break
+            v -= 1
+        return v
 
     def listing(self) -> dict[str, Any]:
         return {
@@ -650,10 +658,6 @@ class TableManager:
             out["fairness"] = table.fairness.block(revealed=state.finished)
         return out
 
-    def fairness(self, table: LiveTable) -> dict[str, Any] | None:
-        """What every viewer sees of the dice commitment (the seed only after the game)."""
-        return table.fairness.block(revealed=table.state.finished) if table.fairness else None
-
     def _snapshot(self, table: LiveTable, state: GameState, version: int) -> dict[str, Any] | None:
         """The record to store beside event `version`: every `snapshot_every` events, and at the end."""
         if state.finished or version % max(1, self.settings.snapshot_every) == 0:
@@ -811,8 +815,6 @@ class TableManager:
             if since == table.version or since + 1 >= oldest:
                 missed = [{"v": v, "event": public_event(e, table.state, seats)} for v, e in table.recent if v > since]
                 out = schema.events(table.version, missed, view)
-        if table.fairness is not None:
-            out["fairness"] = self.fairness(table)  # the commitment, from the start
         return out
 
     # --- several processes: forwarding to the owner, following it, taking over --------------------

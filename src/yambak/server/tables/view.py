@@ -140,7 +140,7 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         "id": table.id,
         "name": table.name,
         "v": table.version,
-        "rules": rules_view(rules),
+        "rules": rules.layout(),
         "duplicate": state.simultaneous,
         "finished": state.finished,
         "current": state.current,
@@ -154,6 +154,7 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         "settings": table.settings.to_dict(),
         "clocks": table.clocks(),
         "can_undo": [p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
+        "fairness": _fairness(table.fairness, state),
     }
     if state.finished:
         view["winners"] = state.winners()
@@ -167,35 +168,12 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
     return view
 
 
-def rules_view(rules: Any) -> dict[str, Any]:
-    """The sheet's layout for drawing it (ids, order kinds, roll restrictions, column points)."""
-    bonus = rules.upper_bonus
-    return {
-        "id": rules.id,
-        "name": rules.name,
-        "preset": rules.preset,
-        "options": dict(rules.options),
-        "rows": [{"id": r.id, "upper": r.is_upper} for r in rules.rows],
-        "columns": [
-            {
-                "id": c.id,
-                "order": c.order,
-                "rolls": c.rolls,
-                "announce": c.announce,
-                "withdraw": c.withdraw,
-                "points": c.points,
-            }
-            for c in rules.columns
-        ],
-        "dice": rules.rolled_dice,
-        "rolls_per_turn": rules.rolls_per_turn,
-        "upper_bonus": {"threshold": bonus.threshold, "points": bonus.points} if bonus else None,
-        "match": rules.match.kind,
-        "total_points": rules.match.total_points,
-        "roll_matters": rules.roll_matters,
-        "minimax": rules.has_minimax,
-        "strike_any": rules.strike_any,
-    }
+def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
+    """The dice commitment (docs/fairness.md), the seed once the game is over; `open` while the
+    seated players may still mix in their nonces (before the game's first roll)."""
+    if fair is None:
+        return None
+    return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished}
 
 
 def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:

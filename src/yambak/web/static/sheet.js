@@ -20,6 +20,7 @@ export class Sheet {
   render(model) {
     const shape = model.columns.map((c) => c.key).join("|") + "#" + model.rows.map((r) => r.key + (r.sum ? "+" : "")).join("|");
     if (shape !== this.shape) this.build(model, shape);
+    setAttr(this.table, "aria-label", model.label);
     model.columns.forEach((c, ci) => {
       const th = this.heads[ci];
       setAttr(th, "class", c.cls || null);
@@ -101,15 +102,18 @@ export class Sheet {
       setAttr(c.td, "title", info.label || null);
       return;
     }
-    const b = c.node;
-    this.cells.get(b.dataset.key).info = info;
+    const b = c.node, cell = this.cells.get(b.dataset.key);
+    const data = info.data || {};
+    // data-* a previous render set and this one does not: removed, so no stale state stays on a box
+    for (const k of cell.dataKeys || []) if (!(k in data)) setAttr(b, `data-${k}`, null);
+    cell.info = info; cell.dataKeys = Object.keys(data);
     setAttr(b, "class", "cell" + (info.cls ? " " + info.cls : ""));
     setText(b.firstChild, info.text ?? "");
     setText(b.lastChild, info.sub ?? "");
     setAttr(b, "aria-label", info.label || null);
     setAttr(b, "aria-disabled", info.disabled ? "true" : null);
     setAttr(b, "data-box", info.box || null);
-    for (const [k, v] of Object.entries(info.data || {})) setAttr(b, `data-${k}`, v);
+    for (const [k, v] of Object.entries(data)) setAttr(b, `data-${k}`, v);
   }
 
   colKey(ci) { return this.colKeys[ci]; }

@@ -20,6 +20,7 @@ let advice = null, adviceKey = null, adviceLoading = false, coachOpen = false;
 let receivedAt = Date.now();
 let lastEvent = null;
 let wasFinished = view.finished;
+const nonceSent = new Set();     // seats whose fair-dice nonce is on its way
 const reason = (code) => (boot.errors && boot.errors[code]) || T("Not available now.");
 const nCols = () => view.rules.columns.length;
 const boxLabel = (box) => pageBoxLabel(box, nCols());
@@ -53,7 +54,7 @@ function send(msg) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg
 
 function receive(msg) {
   switch (msg.type) {
-    case "welcome": mine = msg.seats; connected = true; break;
+    case "welcome": mine = msg.seats; connected = true; nonceSent.clear(); break;
     case "event":
       view = msg.view; version = msg.v; settle(msg.event); tell(msg.event); render(msg.event); break;
     case "events":
@@ -78,6 +79,7 @@ function settle(event) {
 }
 
 function refused(msg) {
+  if (msg.code && msg.code.startsWith("fair/")) return;  // a nonce too late or given already: nothing for the player to do
   if (pending && (msg.ref == null || msg.ref === pending.ref)) pending = null;
   if (msg.code === "advice/unavailable") { adviceLoading = false; renderCoach(); }
   toast(msg.message);
@@ -193,6 +195,21 @@ function tell(event) {
   if (text) say(text);
 }
 
+// Fair dice (docs/fairness.md): before the first roll, each of our players mixes 16 random bytes
+// into the dice, so that not even the server chose them. One at a time: each is an event.
+function contribute() {
+  const fair = view.fairness;
+  const given = new Set(fair ? fair.nonces.map((n) => n.seat) : []);
+  const open = !!(fair && fair.open && window.crypto);
+  document.body.dataset.nonces = open && localSeats().some((s) => !given.has(s)) ? "pending" : "done";
+  if (!open || !connected) return;
+  const seat = localSeats().find((s) => !given.has(s) && !nonceSent.has(s));
+  if (seat == null || [...nonceSent].some((s) => !given.has(s))) return;
+  nonceSent.add(seat);
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  send({ type: "nonce", seat, v: version, nonce: Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("") });
+}
+
 // --- drawing -----------------------------------------------------------------------------------
 function render(event) {
   const me = actor();
@@ -216,6 +233,7 @@ function render(event) {
     $("results-title").focus({ preventScroll: true });
   }
   wasFinished = view.finished;
+  contribute();
 }
 
 function renderStrip(me) {
@@ -600,6 +618,13 @@ function renderTableInfo() {
   parts.push(s.hints ? T("Hints allowed") : T("No hints at this table"));
   if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));
   setText($("table-settings"), parts.join(" · "));
+  const fair = view.fairness;
+  $("fair").hidden = !fair;
+  if (fair) {
+    setText($("fair"), fair.seed ? T("Fair dice: the seed is revealed; the game record verifies with “yambak verify”.")
+      : T("Fair dice: committed before the game to {hash}…", { hash: fair.commitment.slice(0, 12) }));
+    setAttr($("fair"), "title", fair.seed ? `${T("Seed")}: ${fair.seed}` : `SHA-256: ${fair.commitment}`);
+  }
   const open = !!(view.open_seats && view.open_seats.length);
   $("invite-row").hidden = !open;
   $("invite-top").hidden = !open || !mine.length || view.finished;
