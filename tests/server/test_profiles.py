@@ -91,7 +91,7 @@ def test_two_profiles_play_and_their_histories_show_exactly_that(client):
     assert theirs["won"] == (1 in view["winners"]) and theirs["with"] == [{"name": "Ann", "bot": False}]
     assert all(g["counted"] and g["graded"] for g in ann_games["games"])  # no hint asked: the scores count
     page = client.get("/me").text
-    assert "Robo" in page and "Bram" in page and f'/replay/{newest["id"]}' in page
+    assert "Robo" in page and "Bram" in page and f"/replay/{newest['id']}" in page
     assert client.get("/me?preset=yatzy").status_code == 200
     assert client.get("/api/me/games?preset=yatzy").json()["games"] == []
 

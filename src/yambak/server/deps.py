@@ -72,9 +72,7 @@ def set_profile_cookie(response: Any, token: str | None, secure: bool = False) -
     if token is None:
         response.delete_cookie(PROFILE_COOKIE, httponly=True, samesite="lax", secure=secure)
         return
-    response.set_cookie(
-        PROFILE_COOKIE, token, max_age=60 * 60 * 24 * 400, httponly=True, samesite="lax", secure=secure
-    )
+    response.set_cookie(PROFILE_COOKIE, token, max_age=60 * 60 * 24 * 400, httponly=True, samesite="lax", secure=secure)
 
 
 def client_address(request: HTTPConnection) -> str:

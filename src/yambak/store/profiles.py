@@ -222,9 +222,7 @@ class ProfileStore:
             for table_id, seat in seats:
                 name = placeholder(seat)
                 conn.execute(
-                    update(Seat)
-                    .where(Seat.table_id == table_id, Seat.seat == seat)
-                    .values(name=name, profile_id=None)
+                    update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(name=name, profile_id=None)
                 )
                 record = conn.execute(select(GameTable.record).where(GameTable.id == table_id)).scalar()
                 renamed = _rename(record, seat, name)
@@ -327,9 +325,11 @@ class ProfileStore:
     def result_for(self, profile_id: str, ref: str) -> ResultRow | None:
         """The profile's result of a table (or sheet), if it has one."""
         with self.engine.connect() as conn:
-            row = conn.execute(
-                select(Result).where(Result.profile_id == profile_id, Result.ref == ref)
-            ).mappings().first()
+            row = (
+                conn.execute(select(Result).where(Result.profile_id == profile_id, Result.ref == ref))
+                .mappings()
+                .first()
+            )
         return _result(row) if row else None
 
     def results(
@@ -361,9 +361,7 @@ class ProfileStore:
     def kept_refs(self, profile_id: str) -> set[str]:
         with self.engine.connect() as conn:
             return set(
-                conn.execute(
-                    select(Result.ref).where(Result.profile_id == profile_id, Result.kind == "kept")
-                ).scalars()
+                conn.execute(select(Result.ref).where(Result.profile_id == profile_id, Result.kind == "kept")).scalars()
             )
 
     def table_seats(self, table_ids: Iterable[str]) -> dict[str, list[tuple[int, str, str]]]:

@@ -449,9 +449,7 @@ class Store(ProfileStore):
             .where(Seat.table_id.in_(table_ids))
             .order_by(Seat.table_id, Seat.seat)
         ):
-            out[s.table_id].append(
-                SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot, s.profile_id, bool(s.assisted))
-            )
+            out[s.table_id].append(SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot, s.profile_id, bool(s.assisted)))
         return out
 
     def _rows(self, where: Any = None, limit: int | None = None) -> list[TableRow]:

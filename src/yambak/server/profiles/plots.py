@@ -4,6 +4,7 @@ follows), and carry a text alternative. Every label is escaped."""
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any
 
@@ -85,8 +86,9 @@ def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10) -> str
     def y(v: float) -> float:
         return TOP + plot_h * (1 - (v - low) / (high - low))
 
-    ticks = [low + (high - low) * f for f in (0.1, 0.5, 0.9)]
-    body = _axis_y(TOP, [(y(t), str(round(t))) for t in ticks])
+    step = nice_width(math.floor(low), math.ceil(high), 5)  # round scores on the axis: 150, 200, 250
+    ticks = range(math.ceil(low / step) * step, math.floor(high) + 1, step)
+    body = _axis_y(TOP, [(y(t), str(t)) for t in ticks])
     r = 2.6 if len(points) <= 60 else 1.6
     for i, p in enumerate(points):
         cls = "dot best" if p.get("best") else "dot"

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...rules import load_ruleset, preset_ids
 from ...store import ProfileRow, StatsRow, Store
-from ...web.i18n import translations
+from ...web.i18n import labels, translations
 from .history import variant_label
 from .plots import histogram_svg, nice_width, trend_svg
 
@@ -36,6 +37,16 @@ def variant_stats(s: StatsRow, lang: str) -> dict[str, Any]:
     }
 
 
+def yam_label(preset: str, lang: str) -> str:
+    """The name players of the preset give the five-of-a-kind box (Yams, Yatzy, Yamb, Yam)."""
+    rows = labels(lang, preset)["rows"]
+    if preset in preset_ids():
+        row = next((r.id for r in load_ruleset(preset).rows if r.kind == "yam"), None)
+        if row is not None and row in rows:
+            return rows[row]
+    return rows.get("yam", "Yam")
+
+
 def stats_page(store: Store, profile: ProfileRow, lang: str, chosen: str | None) -> dict[str, Any]:
     """Every variant's figures, and the chosen one's (default: the most played) plots and bests."""
     variants = [variant_stats(s, lang) for s in store.stats(profile.id)]
@@ -53,11 +64,12 @@ def stats_page(store: Store, profile: ProfileRow, lang: str, chosen: str | None)
     points = [{"score": r.score, "best": r.best} for r in recent]
     out["chosen"] = {
         **pick,
-        "histogram": histogram_svg(bins, width, _("Games per band of {n} points").format(n=width), pick["best"]),
+        "yam_label": yam_label(pick["preset"], lang),
+        "histogram": histogram_svg(
+            bins, width, _("Games per band of {n} points").format(n=width), pick["counted_best"]
+        ),
         "trend": trend_svg(points, _("Score of each game, oldest first, with the mean of the last ten")),
         "trend_games": len(points),
-        "bests": [
-            {"id": r.id, "score": r.score, "when": r.finished_at.isoformat() + "Z"} for r in bests
-        ],
+        "bests": [{"id": r.id, "score": r.score, "when": r.finished_at.isoformat() + "Z"} for r in bests],
     }
     return out

@@ -25,7 +25,6 @@ from ..profiles.history import export_csv, export_json, history_page, variant_la
 from ..profiles.manager import ProfileError, ProfileManager
 from ..profiles.stats import stats_page
 from ..replays import frame
-from ..tables.view import rules_view
 from .pages import _render, boot_json
 
 router = APIRouter()
@@ -357,7 +356,7 @@ async def replay_page(request: Request, result_id: int, profiles: Profiles, lang
     except (ProfileError, RecordError):
         return _render(request, "missing.html", lang, status=404)
     rules = load_ruleset(record["rules"])
-    view = {"rules": rules_view(rules), "players": final["players"], "finished": True}
+    view = {"rules": rules.layout(), "players": final["players"], "finished": True}
     mine = await profiles.acurrent(profile_token(request))
     boot = {
         "frames": f"/api/results/{result.id}/frames/",
