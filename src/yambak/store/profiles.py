@@ -379,10 +379,11 @@ class ProfileStore:
 
     # --- statistics --------------------------------------------------------------------------------------
 
-    def stats(self, profile_id: str) -> list[StatsRow]:
+    @staticmethod
+    def stats_query(profile_id: str) -> Any:
         """One aggregate per ruleset variant over the profile's games with a seat (most played first)."""
         mine = and_(Result.profile_id == profile_id, Result.seat.is_not(None))
-        q = (
+        return (
             select(
                 Result.rules_id,
                 func.min(Result.preset).label("preset"),
@@ -405,9 +406,12 @@ class ProfileStore:
             .group_by(Result.rules_id)
             .order_by(func.count().desc())
         )
+
+    def stats(self, profile_id: str) -> list[StatsRow]:
+        """A profile's figures per ruleset variant (`stats_query`), most played first."""
         with self.engine.connect() as conn:
             out = []
-            for r in conn.execute(q):
+            for r in conn.execute(self.stats_query(profile_id)):
                 decided = int(r.decided or 0)
                 out.append(
                     StatsRow(

@@ -206,7 +206,7 @@ class ProfileManager:
         """The coach's review of the whole game (every player's decisions), computed once and kept a while."""
         from ...coach import review
 
-        key = (result.kind, result.ref)
+        key = (result.kind, result.ref if result.record is None else str(result.id))  # a kept copy: its own
         cached = self.reviews.get(key)
         if cached is None:
             record, _ = await self.store.read(self.game_record, result)
@@ -219,12 +219,10 @@ class ProfileManager:
 
     def _record_of(self, result: ResultRow) -> dict[str, Any] | None:
         """A result's game record: a kept sheet's own, else its table's final snapshot (names from the seats)."""
-        if result.record is not None:
-            return result.record
-        row = self.store.get_table(result.ref)
-        if row is None:
+        try:
+            return self.game_record(result)[0]
+        except ProfileError:
             return None
-        return {**row.record, "players": [s.name for s in row.seats]}
 
 
 def naive_utc(moment: datetime) -> datetime:
