@@ -114,3 +114,25 @@ def test_statistics_by_variant(client):
     one = client.get("/api/me/stats", params={"v": "yams-fr columns=1"}).json()["chosen"]
     assert one["rules_id"] == "yams-fr columns=1" and one["duels"] == 0 and one["wins"] == 0
     assert "Yam" in client.get("/me/stats", params={"v": "yams-fr columns=1"}).text
+
+
+def test_statistics_pages_are_private_unless_shared_and_bad_input_is_refused(client):
+    stranger = TestClient(client.app, base_url="http://127.0.0.1")
+    assert stranger.get("/api/me/stats").json()["code"] == "profile/none"
+    assert stranger.get("/me/stats", follow_redirects=False).status_code == 303  # to /me, to choose a name
+    new_table(client, seats=[{"name": "Ann"}])  # a profile, no finished game yet
+    pid = client.get("/api/me").json()["profile"]["id"]
+    assert "No finished games yet" in client.get("/me/stats").text
+    assert client.get("/api/me/stats").json() == {"variants": [], "chosen": None}
+    (game,) = _games(client, 1)
+    score = game["players"][0]["total"]
+    assert stranger.get(f"/p/{pid}/stats").status_code == 404  # private
+    client.patch("/api/me", json={"shared": True})
+    page = stranger.get(f"/p/{pid}/stats")
+    assert page.status_code == 200 and f'data-stat="best">{score}<' in page.text
+    assert 'href="/me/profile"' not in page.text  # a visitor sees no owner's tab
+    # an unknown variant shows the most played one; odd ids give the "missing" page, never a traceback
+    assert client.get("/api/me/stats", params={"v": "nope" * 100}).json()["chosen"]["rules_id"] == "yams"
+    for path in ("/replay/abc", "/replay/0", "/replay/99999999999999999999999", "/p/nobody/stats"):
+        r = stranger.get(path)
+        assert r.status_code == 404 and "text/html" in r.headers["content-type"], path

@@ -13,7 +13,19 @@ from yambak.engine import new_game, state_to_record
 from yambak.rules import load_ruleset
 
 from .conftest import SCREENSHOTS
-from .table_helpers import LAPTOP, LEGAL, PHONE, act, ready, start, version, wait_my_turn_or_end, wait_past
+from .table_helpers import (
+    LAPTOP,
+    LEGAL,
+    PHONE,
+    act,
+    no_sideways_scroll,
+    ready,
+    serious_violations,
+    start,
+    version,
+    wait_my_turn_or_end,
+    wait_past,
+)
 
 
 def _turn(page: Any, pick: Any) -> None:
@@ -82,6 +94,8 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     ann.wait_for_selector("#best-note:not([hidden])")
     banner = ann.locator("#best-note").inner_text()
     assert "New personal best" in banner and str(ann_2) in banner and str(ann_2 - ann_1) in banner
+    ann.evaluate("window.scrollTo(0, 0)")
+    ann.screenshot(path=str(SCREENSHOTS / "personal-best-phone.png"), animations="disabled")
 
     # the histories: newest first, the scores the tables show, who else was there
     ann.goto(f"{base_url}/me")
@@ -161,6 +175,11 @@ def _screenshots(page: Any, base: str, replay: str) -> None:
         page.wait_for_function("!!document.querySelector('#turn .loss-note')")
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(SCREENSHOTS / f"replay-{where}.png"))
+        checked = [serious_violations(page)] if where == "phone" else []
         for name, path in (("history", "/me"), ("stats", "/me/stats?v=yams")):
             page.goto(base + path)
             page.screenshot(path=str(SCREENSHOTS / f"{name}-{where}.png"), full_page=where == "laptop")
+            if where == "phone":
+                checked.append(serious_violations(page))
+                assert no_sideways_scroll(page)[0] <= no_sideways_scroll(page)[1], name
+        assert checked == [[]] * len(checked)

@@ -346,11 +346,11 @@ async def api_result_record(request: Request, result_id: int, profiles: Profiles
 
 
 @router.get("/replay/{result_id}", response_class=HTMLResponse)
-async def replay_page(request: Request, result_id: int, profiles: Profiles, lang: Lang) -> HTMLResponse:
+async def replay_page(request: Request, result_id: str, profiles: Profiles, lang: Lang) -> HTMLResponse:
     """A game of a history, turn by turn, with the coach's word on each decision (fetched once the page
     shows), the biggest mistakes to jump to."""
     try:
-        result, owner = await _visible(request, profiles, result_id)
+        result, owner = await _visible(request, profiles, int(result_id) if result_id.isdigit() else 0)
         record, simultaneous = await profiles.store.read(profiles.game_record, result)
         final = frame(record, 10**6, simultaneous)
     except (ProfileError, RecordError):
