@@ -28,10 +28,10 @@ from .table_helpers import (
 )
 
 
-def _turn(page: Any, pick: Any) -> None:
-    """Roll, hold the first die, roll again, then fill the legal box `pick` chooses from {box: points}."""
+def _turn(page: Any, pick: Any, hold: bool = True) -> None:
+    """Roll (hold the first die, roll again), then fill the legal box `pick` chooses from {box: points}."""
     act(page, lambda: page.click("#roll"))
-    if page.locator(LEGAL).count() and page.locator("#roll[aria-disabled='true']").count() == 0:
+    if hold and page.locator(LEGAL).count() and page.locator("#roll[aria-disabled='true']").count() == 0:
         act(page, page.locator(".die[data-value]").first.click)
         act(page, lambda: page.click("#roll"))
     cells = page.locator(LEGAL)
@@ -78,7 +78,7 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     while wait_my_turn_or_end(ann):  # Ann takes the box that scores least, Bea the one that scores most
         _turn(ann, least)
         assert wait_my_turn_or_end(bea)
-        _turn(bea, most)
+        _turn(bea, most, hold=False)
     first = ann.request.get(f"{base_url}/api/tables/{table}").json()
     record = ann.request.get(f"{base_url}/t/{table}/record.json").json()
     ann_1, bea_1 = first["players"][0]["total"], first["players"][1]["total"]
@@ -88,7 +88,7 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     # Ann alone, the best box each turn: a personal best, celebrated at the end of the table
     solo = start(ann, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}])
     while wait_my_turn_or_end(ann):
-        _turn(ann, most)
+        _turn(ann, most, hold=False)
     ann_2 = ann.request.get(f"{base_url}/api/tables/{solo}").json()["players"][0]["total"]
     assert ann_2 > ann_1, "the best boxes every turn against the worst: the second game is the better one"
     ann.wait_for_selector("#best-note:not([hidden])")
@@ -131,6 +131,10 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     ann.locator("#games a.game-link").nth(2).click()  # the kept sheet is the newest
     ann.wait_for_function("document.body.dataset.reviewed === '1'")
     assert ann.locator("#where").inner_text() == "Turn 13 of 13 · Bea"
+    assert ann.locator("#sheet tr.total td").first.inner_text() == str(ann_1)  # Ann's sheet at the end
+    ann.click("#rtab-1")
+    assert ann.locator("#sheet tr.total td").first.inner_text() == str(bea_1)  # and Bea's
+    ann.click("#rtab-0")
     ann.click("#first")
     ann.wait_for_function("document.querySelector('#where').textContent.startsWith('Before')")
     ann.click("#next")
