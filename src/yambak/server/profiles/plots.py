@@ -67,9 +67,10 @@ def histogram_svg(bins: list[tuple[int, int]], width: int, label: str, mark: int
     return _svg(label, body)
 
 
-def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10) -> str:
+def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10, ends: tuple[str, str] | None = None) -> str:
     """Each game's score in order (dots) with the moving mean of the last `window` games (a line);
-    personal bests drawn apart. `points`: {"score", "best"}, oldest first."""
+    personal bests drawn apart. `points`: {"score", "best"}, oldest first; `ends`: what to write under
+    the first and the last game (their dates; default their numbers)."""
     if not points:
         return _svg(label, [])
     scores = [p["score"] for p in points]
@@ -100,6 +101,8 @@ def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10) -> str
         means.append(sum(chunk) / len(chunk))
     line = " ".join(f"{x(i):.1f},{y(m):.1f}" for i, m in enumerate(means))
     body.append(f'<polyline class="mean" points="{line}"/>')
-    body.append(f'<text class="tick" x="{LEFT}" y="{H - 8}">1</text>')
-    body.append(f'<text class="tick" x="{W - RIGHT}" y="{H - 8}" text-anchor="end">{len(points)}</text>')
+    first, last = ends or ("1", str(len(points)))
+    body.append(f'<text class="tick" x="{LEFT}" y="{H - 8}">{escape(first)}</text>')
+    if len(points) > 1:
+        body.append(f'<text class="tick" x="{W - RIGHT}" y="{H - 8}" text-anchor="end">{escape(last)}</text>')
     return _svg(label, body)

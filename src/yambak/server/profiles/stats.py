@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...rules import load_ruleset, preset_ids
-from ...store import ProfileRow, StatsRow, Store
+from ...store import ProfileRow, ResultRow, StatsRow, Store
 from ...web.i18n import labels, translations
 from .history import variant_label
 from .plots import histogram_svg, nice_width, trend_svg
@@ -47,6 +47,20 @@ def yam_label(preset: str, lang: str) -> str:
     return rows.get("yam", "Yam")
 
 
+def _ends(recent: list[ResultRow], lang: str) -> tuple[str, str] | None:
+    """The dates of the trend's first and last games, short, in the reader's language."""
+    from babel.dates import format_skeleton
+
+    if not recent:
+        return None
+    first, last = recent[0].finished_at, recent[-1].finished_at
+    skeleton = "MMMd" if first.year == last.year else "yMMMd"
+    try:
+        return format_skeleton(skeleton, first, locale=lang), format_skeleton(skeleton, last, locale=lang)
+    except (ValueError, LookupError):
+        return first.date().isoformat(), last.date().isoformat()
+
+
 def stats_page(store: Store, profile: ProfileRow, lang: str, chosen: str | None) -> dict[str, Any]:
     """Every variant's figures, and the chosen one's (default: the most played) plots and bests."""
     variants = [variant_stats(s, lang) for s in store.stats(profile.id)]
@@ -68,7 +82,9 @@ def stats_page(store: Store, profile: ProfileRow, lang: str, chosen: str | None)
         "histogram": histogram_svg(
             bins, width, _("Games per band of {n} points").format(n=width), pick["counted_best"]
         ),
-        "trend": trend_svg(points, _("Score of each game, oldest first, with the mean of the last ten")),
+        "trend": trend_svg(
+            points, _("Score of each game, oldest first, with the mean of the last ten"), ends=_ends(recent, lang)
+        ),
         "trend_games": len(points),
         "bests": [{"id": r.id, "score": r.score, "when": r.finished_at.isoformat() + "Z"} for r in bests],
     }
