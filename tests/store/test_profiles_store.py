@@ -59,6 +59,7 @@ def test_personal_bests_and_statistics(store):
     stats = {s.rules_id: s for s in store.stats(pid)}
     yams = stats["yams"]
     assert yams.games == 5 and yams.wins == 1 and yams.best == 300 and yams.counted_best == 260
+    assert yams.worst == 200
     assert abs(yams.mean - (200 + 250 + 240 + 300 + 260) / 5) < 1e-9
     assert yams.bonus_columns == 2 and yams.columns == 5 and yams.yams == 1 and yams.yam_boxes == 5
     assert abs(yams.accuracy - (2.0 * 10 + 1.0 * 30) / 40) < 1e-9 and yams.graded == 2  # per decision

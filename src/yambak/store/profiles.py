@@ -74,6 +74,7 @@ class StatsRow:
     graded: int  # games with an accuracy
     counted_best: int | None = None  # the best score of games without help (server-rolled, no hints)
     duels: int = 0  # games with other players (the ones a win means something in)
+    worst: int | None = None  # the lowest score (where the histogram starts)
 
 
 @dataclass
@@ -391,6 +392,7 @@ class ProfileStore:
                 func.sum(cast(Result.won, Integer)).label("wins"),
                 func.avg(Result.score).label("mean"),
                 func.max(Result.score).label("best"),
+                func.min(Result.score).label("worst"),
                 func.sum(Result.bonus_columns).label("bonus_columns"),
                 func.sum(Result.columns).label("columns"),
                 func.sum(Result.yams).label("yams"),
@@ -429,6 +431,7 @@ class ProfileStore:
                         graded=int(r.graded),
                         counted_best=r.counted_best,
                         duels=int(r.duels or 0),
+                        worst=r.worst,
                     )
                 )
             return out
@@ -444,15 +447,6 @@ class ProfileStore:
         )
         with self.engine.connect() as conn:
             return [(int(b) * width, int(n)) for b, n in conn.execute(q) if b is not None]
-
-    def score_range(self, profile_id: str, rules_id: str) -> tuple[int | None, int | None]:
-        with self.engine.connect() as conn:
-            low, high = conn.execute(
-                select(func.min(Result.score), func.max(Result.score)).where(
-                    Result.profile_id == profile_id, Result.rules_id == rules_id
-                )
-            ).one()
-        return low, high
 
     def recent_scores(self, profile_id: str, rules_id: str, limit: int = 200) -> list[ResultRow]:
         """The variant's newest games (score, time, accuracy, best), oldest first: the trend's points."""

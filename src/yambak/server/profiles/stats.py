@@ -29,6 +29,7 @@ def variant_stats(s: StatsRow, lang: str) -> dict[str, Any]:
         "wins": s.wins,
         "mean": None if s.mean is None else round(s.mean, 1),
         "best": s.best,
+        "worst": s.worst,
         "counted_best": s.counted_best,
         "bonus_rate": _rate(s.bonus_columns, s.columns),
         "yam_rate": _rate(s.yams, s.yam_boxes),
@@ -70,8 +71,7 @@ def stats_page(store: Store, profile: ProfileRow, lang: str, chosen: str | None)
         return out
     _ = translations(lang).gettext
     rid = pick["rules_id"]
-    low, high = store.score_range(profile.id, rid)
-    width = nice_width(low or 0, high or 0)
+    width = nice_width(pick["worst"] or 0, pick["best"] or 0)
     bins = store.histogram(profile.id, rid, width)
     recent = store.recent_scores(profile.id, rid)
     bests = store.bests(profile.id, rid)
