@@ -1,6 +1,7 @@
 """Profiles as players meet them in Chromium: two people play tables on their own devices; their games,
 statistics and replays show what was played and nothing else; a personal best is celebrated at the
-table. Takes the pictures of docs/screenshots for the history, a replay and the statistics."""
+table; a profile moves to another device by its link and is deleted there. Takes the pictures of
+docs/screenshots for the history, a replay, the statistics and a personal best."""
 
 from __future__ import annotations
 
@@ -158,7 +159,30 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     assert len(notes) == sum(
         1 for d in review["players"][0]["decisions"] if d["turn"] == worst["turn"] and d["loss"] > 1e-9
     )
-    _screenshots(ann, base_url, ann.url)
+    replay = ann.url
+    _screenshots(ann, base_url, replay)
+
+    # Bea takes her profile to another device by a one-time link, then deletes it there: her games go
+    # with it, and her name leaves the game she played with Ann
+    bea.goto(f"{base_url}/me/profile")
+    bea.click("#make-link")
+    link = bea.locator("#link-url")
+    link.wait_for(state="visible")
+    phone = new_page(viewport=PHONE, touch=True)
+    phone.goto(link.input_value())
+    phone.click("#move-go")
+    phone.wait_for_url(re.compile(r"/me$"))
+    assert _texts(phone, "#games .score") == [str(bea_1)]
+    assert phone.goto(link.input_value()).status == 410  # used up
+    phone.goto(f"{base_url}/me/profile")
+    phone.click("#delete")
+    phone.click("#delete-yes")
+    phone.wait_for_url(base_url + "/")
+    assert phone.request.get(f"{base_url}/api/me").json() == {"profile": None}
+    assert bea.request.get(f"{base_url}/api/me").json() == {"profile": None}  # the first device's key went too
+    ann.goto(replay)
+    ann.wait_for_function("document.body.dataset.reviewed === '1'")
+    assert _texts(ann, "#review-players .tab") == ["Ann", "Player 2"]
 
 
 def _screenshots(page: Any, base: str, replay: str) -> None:
