@@ -34,6 +34,7 @@ from yambak.web.i18n import (  # noqa: E402
     PRESET_NAMES,
     ROW_LABELS,
     ROW_SHORT,
+    SERVER_STRINGS,
 )
 
 CALL = re.compile(r"""_\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)""")
@@ -48,6 +49,7 @@ def msgids() -> list[tuple[str | None, str]]:
     found += [(None, s) for s in JS_STRINGS]
     found += [(None, s) for s in HOWTO_STRINGS]
     found += [(None, s) for s in ERROR_MESSAGES.values()] + [(None, NAME_ERROR)]
+    found += [(None, s) for s in SERVER_STRINGS]
     found += [("row", v) for v in ROW_LABELS.values()] + [("column", v) for v in COLUMN_LABELS.values()]
     found += [("row-short", v) for v in ROW_SHORT.values()] + [("column-short", v) for v in COLUMN_SHORT.values()]
     found += [("row", v) for rows in FAMILY_ROWS.values() for v in rows.values()]

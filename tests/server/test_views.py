@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
-from tests.conftest import missing_service
 from yambak.engine import Announce, DuplicateDice, ManualDice, Roll, Score, SeededDice, new_game
 from yambak.rules import load_ruleset
 from yambak.server.tables.manager import LiveTable
@@ -107,14 +104,12 @@ def test_announce_shown_for_yamb():
     assert turn["announced"] == "announce.ones" and legal(turn) == ["announce.ones"]
 
 
-def test_a_table_on_postgresql():
-    if not os.environ.get("YAMBAK_TEST_POSTGRES_URL"):
-        missing_service("YAMBAK_TEST_POSTGRES_URL is not set: make test starts PostgreSQL")
+def test_a_table_on_postgresql(pg_url):
     from fastapi.testclient import TestClient
 
     from yambak.server import Settings, create_app
 
-    settings = Settings(database_url=os.environ["YAMBAK_TEST_POSTGRES_URL"], bot_delay=0)
+    settings = Settings(database_url=pg_url, bot_delay=0)
     with TestClient(create_app(settings)) as client:
         made = create(client, "yams", [{"name": "Ann"}, {"kind": "bot"}])
         with client.websocket_connect(f"/ws/{made['id']}") as s:

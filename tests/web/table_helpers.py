@@ -96,3 +96,15 @@ def play_turn(page: Any, holds: int = 1) -> str:
 
 def no_sideways_scroll(page: Any) -> tuple[int, int]:
     return page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+
+
+def serious_violations(page: Any) -> list[tuple[str, str, list[Any]]]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    from pathlib import Path
+
+    import axe_playwright_python
+
+    page.add_script_tag(path=str(Path(axe_playwright_python.__file__).with_name("axe.min.js")))
+    found = page.evaluate("async () => (await axe.run()).violations")
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
+            if v["impact"] in ("serious", "critical")]  # fmt: skip

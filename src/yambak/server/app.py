@@ -28,7 +28,8 @@ from .deps import get_lang
 from .keeper.manager import KeeperManager
 from .limits import ClientLimiter
 from .live import RequestError
-from .routes import api, keeper, pages, ws
+from .profiles.manager import ProfileManager
+from .routes import api, keeper, pages, profiles, ws
 from .settings import Settings
 from .tables.manager import TableManager
 
@@ -36,6 +37,7 @@ log = logging.getLogger("yambak.server")
 
 
 WARM_PRESETS = ("yams", "yatzy")
+BIG_BODIES = frozenset({"/api/me/kept"})  # routes that take a whole game record
 
 
 def _warm(presets: tuple[str, ...]) -> None:
@@ -88,9 +90,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await cluster.start()
         n = manager.load_unfinished()
         log.info("resumed %d unfinished tables", n)
+        profile_manager = ProfileManager(store, settings, app.state.profile_limiter, manager, keeper_manager)
+        manager.on_results = profile_manager.grader.submit
+        profile_manager.grader.submit(store.ungraded())  # results a restart left without their grade
         app.state.store = store
         app.state.manager = manager
         app.state.keeper = keeper_manager
+        app.state.profiles = profile_manager
         app.state.cluster = cluster
         manager.start_bots()
         if settings.warm_strategies:
@@ -110,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 table.bot_task.cancel()
         if cluster is not None:
             await cluster.stop()
+        profile_manager.grader.close()
         store.close()
 
     app = FastAPI(title="yambak", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -119,11 +126,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.redis_url
         else ClientLimiter(settings.http_rate, settings.http_burst)
     )
+    app.state.profile_limiter = (
+        RedisLimiter(settings.redis_url, settings.profile_rate, settings.profile_burst)
+        if settings.redis_url
+        else ClientLimiter(settings.profile_rate, settings.profile_burst)
+    )
 
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Any) -> Any:
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > settings.max_body_bytes):
+        limit = settings.max_record_bytes if request.url.path in BIG_BODIES else settings.max_body_bytes
+        if length is not None and (not length.isdigit() or int(length) > limit):
             return JSONResponse({"code": "input/too-large", "message": "request body too large"}, status_code=413)
         if request.method in ("POST", "PUT") and length is None and request.headers.get("transfer-encoding"):
             return JSONResponse({"code": "input/length-required", "message": "send a Content-Length"}, status_code=411)
@@ -190,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(ws.router)
     app.include_router(keeper.router)
+    app.include_router(profiles.router)
     return app
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -10,11 +11,13 @@ from starlette.requests import HTTPConnection
 from ..web.i18n import pick_language
 from .limits import ClientLimiter
 from .live import RequestError
+from .profiles.manager import ProfileManager
 from .settings import Settings
 from .tables.manager import TableManager
 
 TOKEN_COOKIE = "yambak_tokens"
 LANG_COOKIE = "yambak_lang"
+PROFILE_COOKIE = "yambak_profile"
 MAX_TOKENS = 40
 
 
@@ -56,7 +59,35 @@ def add_tokens(response: Any, existing: list[str], new: list[str], secure: bool 
     )
 
 
+def get_profiles(request: Request) -> ProfileManager:
+    return request.app.state.profiles
+
+
+def profile_token(request: HTTPConnection) -> str | None:
+    return request.cookies.get(PROFILE_COOKIE)
+
+
+def set_profile_cookie(response: Any, token: str | None, secure: bool = False) -> None:
+    """The device token of a profile (None: this device forgets it)."""
+    if token is None:
+        response.delete_cookie(PROFILE_COOKIE, httponly=True, samesite="lax", secure=secure)
+        return
+    response.set_cookie(PROFILE_COOKIE, token, max_age=60 * 60 * 24 * 400, httponly=True, samesite="lax", secure=secure)
+
+
+def client_address(request: HTTPConnection) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def check_origin(request: Request) -> None:
+    """A change to a profile comes from this site's own pages: a browser's Origin must be ours."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin.split("://", 1)[-1].rstrip("/") != request.headers.get("host", ""):
+        raise RequestError("auth/origin", "this page may not change your profile", 403)
+
+
 Manager = Annotated[TableManager, Depends(get_manager)]
+Profiles = Annotated[ProfileManager, Depends(get_profiles)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
 Tokens = Annotated[list[str], Depends(get_tokens)]
 Lang = Annotated[str, Depends(get_lang)]
@@ -68,3 +99,17 @@ def check_rate(request: Request) -> None:
     client = request.client.host if request.client else "unknown"
     if not limiter.take(client):
         raise RequestError("rate/limited", "too many requests: slow down and try again in a moment", 429)
+
+
+async def playing_profile(request: Request, name: Any) -> tuple[str | None, str | None]:
+    """The profile of someone sitting down to play: the device's, or one made now with the name they
+    play under (none when the name is refused or this address made too many: the game goes on).
+    Returns (profile id, a new device token to set, if one was made)."""
+    profiles: ProfileManager = request.app.state.profiles
+    profile = await profiles.acurrent(profile_token(request))
+    if profile is not None:
+        return profile.id, None
+    if not isinstance(name, str):
+        return None, None
+    made = await asyncio.to_thread(profiles.create_quietly, name, client_address(request))
+    return (made[0].id, made[1]) if made else (None, None)

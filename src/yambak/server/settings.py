@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 
 def _env(name: str, default: str) -> str:
     return os.environ.get(f"YAMBAK_{name}", default)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
 
 
 @dataclass
@@ -17,6 +23,7 @@ class Settings:
     bot_delay: float = field(default_factory=lambda: float(_env("BOT_DELAY", "0.6")))  # seconds, visible
     max_message_bytes: int = 4096  # one WebSocket message
     max_body_bytes: int = 16384  # one HTTP request body
+    max_record_bytes: int = 262144  # one game record sent whole (a kept sheet into a profile's games)
     rate_per_second: float = field(default_factory=lambda: float(_env("RATE", "20")))
     rate_burst: int = field(default_factory=lambda: int(_env("RATE_BURST", "40")))
     # create/join routes (HTML forms and JSON API), per client address
@@ -43,3 +50,10 @@ class Settings:
     # `yambak serve` makes it 300 unless the environment says otherwise
     gc_full_seconds: float = field(default_factory=lambda: float(_env("GC_FULL_SECONDS", "0")))
     secure_cookies: bool = False
+    # new profiles per client address: a burst, then one every 1 / rate seconds (a throwaway profile
+    # could scout the daily deal for another: see the daily challenge)
+    profile_rate: float = field(default_factory=lambda: float(_env("PROFILE_RATE", str(1 / 600))))
+    profile_burst: int = field(default_factory=lambda: int(_env("PROFILE_BURST", "5")))
+    link_minutes: int = 15  # a link that moves a profile to another device works this long, once
+    # the server's clock (aware, UTC): the daily challenge's day, results' times; tests inject their own
+    clock: Callable[[], datetime] = utc_now

@@ -8,6 +8,20 @@ every few events and at the end. Server writes go through a group-committing
 writer thread, off the event loop.
 """
 
+from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .store import DEFAULT_URL, EntryRow, EventRow, KeeperRow, SeatRow, Store, StoreConflict, TableRow
 
-__all__ = ["DEFAULT_URL", "EntryRow", "EventRow", "KeeperRow", "SeatRow", "Store", "StoreConflict", "TableRow"]
+__all__ = [
+    "DEFAULT_URL",
+    "EntryRow",
+    "EventRow",
+    "KeeperRow",
+    "ProfileRow",
+    "ResultRow",
+    "SeatRow",
+    "StatsRow",
+    "Store",
+    "StoreConflict",
+    "TableRow",
+    "placeholder",
+]

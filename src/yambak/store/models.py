@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -40,6 +40,11 @@ class Seat(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # the player's profile (a person's seat, claimed from a device that has one); gone with the profile
+    profile_id: Mapped[str | None] = mapped_column(
+        ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    assisted: Mapped[bool] = mapped_column(Boolean, default=False)  # asked the coach, or a bot played a turn
 
 
 class Event(Base):
@@ -83,3 +88,63 @@ class KeeperEntry(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
     __table_args__ = (Index("ix_keeper_entries_version", "sheet_id", "version", unique=True),)
+
+
+class Profile(Base):
+    """A player remembered without a password: a display name, and device keys (`ProfileKey`)."""
+
+    __tablename__ = "profiles"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)  # public: shared pages name it
+    name: Mapped[str] = mapped_column(String(40))
+    shared: Mapped[bool] = mapped_column(Boolean, default=False)  # its pages readable by anyone with the link
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ProfileKey(Base):
+    """What proves a profile: a device's cookie token, or a one-time link to move it to another device
+    (with an expiry). Only hashes are stored."""
+
+    __tablename__ = "profile_keys"
+
+    hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))  # device | link
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Result(Base):
+    """One finished game in a profile's history: a table it sat at, or a kept sheet it imported. The
+    numbers are the engine's, read once at the end; `accuracy` (points lost per decision) comes later,
+    from the coach."""
+
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(8))  # table | kept | daily | club
+    ref: Mapped[str] = mapped_column(String(64))  # the table id or the kept sheet's id
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a kept sheet without this player
+    preset: Mapped[str] = mapped_column(String(40))  # the preset, or "custom"
+    rules_id: Mapped[str] = mapped_column(String(120))
+    finished_at: Mapped[datetime] = mapped_column(DateTime)
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    won: Mapped[bool] = mapped_column(Boolean, default=False)
+    players: Mapped[int] = mapped_column(Integer)
+    counted: Mapped[bool] = mapped_column(Boolean, default=False)  # server-rolled, no hint, no bot turn
+    bonus_columns: Mapped[int] = mapped_column(Integer, default=0)
+    columns: Mapped[int] = mapped_column(Integer, default=0)
+    yams: Mapped[int] = mapped_column(Integer, default=0)
+    yam_boxes: Mapped[int] = mapped_column(Integer, default=0)
+    accuracy: Mapped[float | None] = mapped_column(Float, nullable=True)
+    decisions: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    best: Mapped[bool] = mapped_column(Boolean, default=False)  # beat every earlier counted score of the preset
+    record: Mapped[object | None] = mapped_column(JSON, nullable=True)  # kept sheets: their record
+
+    __table_args__ = (
+        Index("ix_results_profile_time", "profile_id", "finished_at"),
+        Index("ix_results_profile_preset", "profile_id", "preset", "finished_at"),
+        Index("ix_results_once", "profile_id", "kind", "ref", unique=True),
+    )

@@ -53,6 +53,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .models import Event, GameTable, KeeperEntry, KeeperSheet, Seat
+from .profiles import ProfileStore
 
 __all__ = ["DEFAULT_URL", "Store", "StoreConflict", "TableRow", "SeatRow", "EventRow", "KeeperRow", "EntryRow"]
 
@@ -106,6 +107,8 @@ class SeatRow:
     name: str
     token_hash: str | None = None
     bot: str | None = None
+    profile_id: str | None = None  # the player's profile, where they have one
+    assisted: bool = False  # asked the coach, or a bot played one of their turns
 
 
 @dataclass
@@ -252,7 +255,7 @@ class _Writer(threading.Thread):
                 fut.set_result(result)
 
 
-class Store:
+class Store(ProfileStore):
     def __init__(self, url: str | None = None, migrate: bool = True) -> None:
         self.url = url or os.environ.get("YAMBAK_DATABASE_URL") or DEFAULT_URL
         self.engine = make_engine(self.url)
@@ -345,6 +348,8 @@ class Store:
                             "name": s.name,
                             "token_hash": s.token_hash,
                             "bot": s.bot,
+                            "profile_id": s.profile_id,
+                            "assisted": s.assisted,
                         }
                         for s in table.seats
                     ],
@@ -356,12 +361,12 @@ class Store:
         self._sync(self.create_table_op(table))
 
     @staticmethod
-    def claim_seat_op(table_id: str, seat: int, name: str, token_hash: str) -> Op:
+    def claim_seat_op(table_id: str, seat: int, name: str, token_hash: str, profile_id: str | None = None) -> Op:
         def op(conn: Connection) -> None:
             res = conn.execute(
                 update(Seat)
                 .where(Seat.table_id == table_id, Seat.seat == seat, Seat.kind == "open")
-                .values(kind="human", name=name, token_hash=token_hash)
+                .values(kind="human", name=name, token_hash=token_hash, profile_id=profile_id)
             )
             if res.rowcount != 1:
                 raise StoreConflict(f"seat {seat} is not open")
@@ -440,10 +445,11 @@ class Store:
             return out
         for s in conn.execute(
             select(Seat.table_id, Seat.seat, Seat.kind, Seat.name, Seat.token_hash, Seat.bot)
+            .add_columns(Seat.profile_id, Seat.assisted)
             .where(Seat.table_id.in_(table_ids))
             .order_by(Seat.table_id, Seat.seat)
         ):
-            out[s.table_id].append(SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot))
+            out[s.table_id].append(SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot, s.profile_id, bool(s.assisted)))
         return out
 
     def _rows(self, where: Any = None, limit: int | None = None) -> list[TableRow]:

@@ -340,6 +340,23 @@ ERROR_MESSAGES.update(
         "sheet/broken": "This sheet cannot be loaded.",
     }
 )
+# Profiles (server/profiles): made, proved by a device, moved by a link.
+ERROR_MESSAGES.update(
+    {
+        "rate/profiles": "Too many new profiles from this address: try again later.",
+        "profile/none": "This device has no profile yet: play a game or choose a name first.",
+        "profile/link": "This link has been used or has expired: make a new one.",
+        "profile/unknown": "There is no such profile.",
+        "input/record": "This sheet cannot be added: it is not a finished game.",
+    }
+)
+
+
+# Sentences the server composes itself (plot labels and the like), for the catalogs.
+SERVER_STRINGS = (
+    "Games per band of {n} points",
+    "Score of each game, oldest first, with the mean of the last ten",
+)
 
 
 def error_message(code: str, lang: str) -> str | None:

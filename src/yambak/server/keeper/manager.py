@@ -303,6 +303,19 @@ class KeeperManager:
             self._forget(sheet)  # a finished sheet nobody follows: back to the store only
         return {"v": version, "duplicate": False}
 
+    async def reload_names(self, sheet_ids: list[str]) -> None:
+        """Sheets whose player names changed in the store (a deleted profile) reload them."""
+        for sheet_id in dict.fromkeys(sheet_ids):
+            sheet = self.sheets.get(sheet_id)
+            if sheet is None:
+                continue
+            if sheet.owned:
+                await self.refresh(sheet)
+            else:
+                self._forget(sheet)  # a mirror: loaded again, from the store, when next asked for
+            if self.cluster is not None:
+                self.cluster.publish(KIND, sheet_id, {"kind": "reload"})
+
     # --- several processes ----------------------------------------------------------------------
 
     async def handle_rpc(self, sheet_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..deps import AppSettings, Manager, Tokens, add_tokens, check_rate
+from ..deps import AppSettings, Manager, Tokens, add_tokens, check_rate, playing_profile, set_profile_cookie
 from ..replays import frame
 from ..tables.manager import LiveTable, TableError, TableManager, hash_token, record_of
 from ..tables.view import table_view
@@ -76,18 +76,24 @@ def list_tables(manager: Manager) -> dict[str, Any]:
 
 
 @router.post("/tables", status_code=201, dependencies=[Depends(check_rate)])
-async def create_table(body: TableIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
+async def create_table(
+    request: Request, body: TableIn, manager: Manager, tokens: Tokens, settings: AppSettings
+) -> JSONResponse:
     if body.preset is None and body.rules is None:
         raise TableError("input/rules", "choose a ruleset: a preset or rules of your own")
     seats = [s.model_dump() for s in body.seats]
+    first = next((s for s in body.seats if s.kind == "human"), None)
+    profile, cookie = await playing_profile(request, first.name) if first is not None else (None, None)
     table, new = await manager.acreate(
-        body.name, body.preset, body.options, seats, body.listed, body.duplicate, body.asked(), body.rules
+        body.name, body.preset, body.options, seats, body.listed, body.duplicate, body.asked(), body.rules, profile
     )
     manager.schedule_bots(table)
     response = JSONResponse(
         {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}}, status_code=201
     )
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
     return response
 
 
@@ -98,11 +104,18 @@ def get_table(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]
 
 
 @router.post("/tables/{table_id}/join", dependencies=[Depends(check_rate)])
-async def join(table_id: str, body: JoinIn, manager: Manager, tokens: Tokens, settings: AppSettings) -> JSONResponse:
-    table = manager.get(table_id)
-    seat, token = await manager.join(table, body.name, body.seat)
+async def join(
+    request: Request, table_id: str, body: JoinIn, manager: Manager, tokens: Tokens, settings: AppSettings
+) -> JSONResponse:
+    table = await manager.aget(table_id)
+    if not any(s.kind == "open" for s in table.seats):
+        raise TableError("seat/none-open", "every seat at this table is taken", 409)
+    profile, cookie = await playing_profile(request, body.name)
+    seat, token = await manager.join(table, body.name, body.seat, profile)
     response = JSONResponse({"seat": seat, "token": token})
     add_tokens(response, tokens, [token], settings.secure_cookies)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
     return response
 
 

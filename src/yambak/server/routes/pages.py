@@ -27,7 +27,18 @@ from ...web.i18n import (
     ruleset_name,
     translations,
 )
-from ..deps import LANG_COOKIE, AppSettings, Lang, Manager, Tokens, add_tokens, check_rate
+from ..deps import (
+    LANG_COOKIE,
+    AppSettings,
+    Lang,
+    Manager,
+    Tokens,
+    add_tokens,
+    check_rate,
+    playing_profile,
+    profile_token,
+    set_profile_cookie,
+)
 from ..live import RequestError
 from ..options import option_schema, options_from_form
 from ..tables.manager import hash_token
@@ -129,7 +140,8 @@ def _lobby(
     request: Request, manager: Any, lang: str, status: int = 200, error: str | None = None, submitted: Any = None
 ) -> HTMLResponse:
     """The lobby; after a refused form, the form again as it was sent, open, the reason beside it."""
-    boot = {"strings": js_strings(lang), "labels": labels(lang)}
+    profile = request.app.state.profiles.current(profile_token(request))
+    boot = {"strings": js_strings(lang), "labels": labels(lang), "me": {"name": profile.name} if profile else None}
     form = {k: str(v) for k, v in submitted.multi_items() if isinstance(v, str)} if submitted is not None else {}
     return _render(
         request,
@@ -169,7 +181,9 @@ async def create_from_form(
             "undo": form.get("undo") is not None,
             "clock": int(clock) if clock.isdigit() else None,
         }
-        table, new = manager.create(
+        first = next((s for s in seats if s["kind"] == "human"), None)
+        profile, cookie = await playing_profile(request, first["name"]) if first else (None, None)
+        table, new = await manager.acreate(
             str(form.get("name", "")),
             preset,
             options,
@@ -178,12 +192,15 @@ async def create_from_form(
             form.get("duplicate") is not None,
             asked,
             custom,
+            profile,
         )
     except RequestError as exc:
         return _lobby(request, manager, lang, exc.status, error_message(exc.code, lang) or exc.message, form)
     manager.schedule_bots(table)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
     return response
 
 
@@ -249,7 +266,10 @@ async def join_form(
         return _render(request, "missing.html", lang, status=404)
     try:
         check_rate(request)
-        _, token = await manager.join(table, name)
+        if not any(s.kind == "open" for s in table.seats):
+            raise RequestError("seat/none-open", "every seat at this table is taken", 409)
+        profile, cookie = await playing_profile(request, name)
+        _, token = await manager.join(table, name, None, profile)
     except RequestError as exc:
         text = error_message(exc.code, lang) or (
             translations(lang).gettext(NAME_ERROR) if exc.code == "input/invalid" else exc.message
@@ -257,6 +277,8 @@ async def join_form(
         return _table_page(request, table, tokens, lang, status=exc.status, error=text)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, [token], settings.secure_cookies)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
     return response
 
 
@@ -283,6 +305,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
     view = table_view(table, seats)
     boot = {
         "table": table.id,
+        "frames": f"/api/tables/{table.id}/frames/",
         "seats": sorted(seats),
         "view": view,
         "review": await manager.review(table),
@@ -293,7 +316,10 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         request,
         "review.html",
         lang,
-        table=table,
+        title=table.name,
+        back_url=f"/t/{table.id}",
+        back_label=None,  # "Back to the table"
+        record_url=None,
         view=view,
         rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
         boot=boot_json(boot),

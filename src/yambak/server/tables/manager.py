@@ -46,6 +46,7 @@ from ...rules import RulesetError, load_ruleset
 from ...store import EventRow, SeatRow, Store, StoreConflict, TableRow
 from .. import metrics
 from ..live import Connection, RequestError, dumps
+from ..profiles.results import table_results
 from ..settings import Settings
 from . import schema
 from .settings import TableSettings, choose
@@ -159,6 +160,11 @@ def record_of(state: GameState) -> dict[str, Any]:
     return state_to_record(state).to_dict()
 
 
+def table_kind(table: LiveTable) -> str:
+    """What a table's results are in a history: a game at a table (daily and club deals later)."""
+    return "table"
+
+
 def _replay_events(state: GameState, events: list[EventRow]) -> GameState:
     """Re-apply stored events with the dice they recorded (exact, mid-turn included)."""
     for e in events:
@@ -199,6 +205,8 @@ class TableManager:
         # (a plain `def` route) can still hand its bots to it.
         self.loop: asyncio.AbstractEventLoop | None = None
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
+        # finished games' results, once stored (the profiles' grader takes them); set by the app
+        self.on_results: Any = None
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -399,7 +407,9 @@ class TableManager:
         duplicate: bool,
         asked: dict[str, Any] | None = None,
         custom: dict[str, Any] | None = None,
+        profile: str | None = None,
     ) -> tuple[LiveTable, dict[int, str], TableRow]:
+        """`profile`: the creator's profile, given to the first person's seat (the others are guests)."""
         name = clean_name(name, "table name", TABLE_NAME_MAX)
         self._make_room()
         if not isinstance(options, dict) or len(options) > 20:
@@ -417,16 +427,19 @@ class TableManager:
         tokens: dict[int, str] = {}
         rows: list[SeatRow] = []
         for i, s in enumerate(seats):
-            if isinstance(s, SeatRow):
-                rows.append(SeatRow(i, s.kind, s.name, s.token_hash, s.bot))
+            if isinstance(s, SeatRow):  # a rematch: the same people, the same profiles
+                rows.append(SeatRow(i, s.kind, s.name, s.token_hash, s.bot, s.profile_id))
                 continue
             if not isinstance(s, dict):
                 raise TableError("input/seats", "each seat is an object")
             kind = s.get("kind", "human")
             if kind == "human":
                 token = new_token()
+                owner = profile if profile is not None and not tokens else None
                 tokens[i] = token
-                rows.append(SeatRow(i, "human", clean_name(s.get("name"), f"seat {i + 1} name"), hash_token(token)))
+                rows.append(
+                    SeatRow(i, "human", clean_name(s.get("name"), f"seat {i + 1} name"), hash_token(token), None, owner)
+                )
             elif kind == "bot":
                 bot = s.get("bot", "medium")
                 if bot not in LEVELS and bot not in POLICIES:
@@ -472,12 +485,13 @@ class TableManager:
         duplicate: bool = False,
         asked: dict[str, Any] | None = None,
         custom: dict[str, Any] | None = None,
+        profile: str | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device).
         `asked`: the creator's table settings (hints, clock, undo; see `settings.py`); `custom`: a
-        ruleset of the players' own (house rules), instead of a preset.
+        ruleset of the players' own (house rules), instead of a preset; `profile`: the creator's.
         Blocks on the store: `acreate` is the same without blocking the event loop."""
-        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
+        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile)
         self.store.create_table(row)
         if self.cluster is not None:  # the owner does not follow its own events
             self.cluster.claim_new_sync(KIND, table.id)
@@ -494,23 +508,24 @@ class TableManager:
         duplicate: bool = False,
         asked: dict[str, Any] | None = None,
         custom: dict[str, Any] | None = None,
+        profile: str | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
-        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
+        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile)
         await self.store.write(Store.create_table_op(row))
         if self.cluster is not None:
             await self.cluster.claim_new(KIND, table.id)
         self.tables[table.id] = table
         return table, tokens
 
-    async def join(self, table: LiveTable, name: Any, seat: Any = None) -> tuple[int, str]:
+    async def join(self, table: LiveTable, name: Any, seat: Any = None, profile: str | None = None) -> tuple[int, str]:
         name = clean_name(name)
         if not table.owned:
-            result = await self._forward(table, "join", {"name": name, "seat": seat})
+            result = await self._forward(table, "join", {"name": name, "seat": seat, "profile": profile})
             await self.refresh(table)  # the new token works here at once
             return result["seat"], result["token"]
-        return await self._join_local(table, name, seat)
+        return await self._join_local(table, name, seat, profile)
 
-    async def _join_local(self, table: LiveTable, name: str, seat: Any) -> tuple[int, str]:
+    async def _join_local(self, table: LiveTable, name: str, seat: Any, profile: str | None = None) -> tuple[int, str]:
         async with table.lock:
             open_seats = [s.seat for s in table.seats if s.kind == "open"]
             if seat is None:
@@ -524,10 +539,10 @@ class TableManager:
             players[seat] = name
             state = dataclasses.replace(table.state, players=tuple(players))
             try:
-                await self.store.write(Store.claim_seat_op(table.id, seat, name, hash_token(token)))
+                await self.store.write(Store.claim_seat_op(table.id, seat, name, hash_token(token), profile))
             except StoreConflict:
                 raise TableError("seat/taken", "that seat is not open", 409) from None
-            table.seats[seat] = SeatRow(seat, "human", name, hash_token(token))
+            table.seats[seat] = SeatRow(seat, "human", name, hash_token(token), None, profile)
             table.state = state
             self._broadcast_state(table)
             self._publish(table, {"kind": "reload"})
@@ -630,6 +645,9 @@ class TableManager:
             advice = await asyncio.to_thread(advise, state, msg.seat)
         except CoachError as exc:
             raise TableError("advice/unavailable", str(exc)) from None
+        mark = self._assisted(table, msg.seat)
+        if mark is not None:
+            await self.store.write(mark)
         return {"type": "advice", "v": version, "seat": msg.seat, "advice": advice.to_dict()}
 
     def record(self, table: LiveTable, state: GameState | None = None) -> dict[str, Any]:
@@ -669,24 +687,31 @@ class TableManager:
             raise
 
     async def _commit(self, table: LiveTable, state: GameState, event: dict[str, Any], also: Any = None) -> None:
-        """Store the event (the caller holds the table's lock), then apply and broadcast it."""
+        """Store the event (the caller holds the table's lock), then apply and broadcast it. The event that
+        ends the game stores its players' results in the same transaction (once: the version is the fence)."""
         version = table.version + 1
         snapshot = self._snapshot(table, state, version)
-        op = Store.append_op(table.id, version, event["player"], event["type"], event, snapshot, state.finished)
-        if also is not None:  # another write in the same transaction
-            first = op
+        log_op = Store.append_op(table.id, version, event["player"], event["type"], event, snapshot, state.finished)
+        results = self._results(table, state) if state.finished and not table.state.finished else []
+        results_op = Store.insert_results_op(results) if results else None
 
-            def op(conn: Any) -> None:
-                first(conn)
+        def op(conn: Any) -> list[int]:
+            log_op(conn)
+            if also is not None:  # another write in the same transaction
                 also(conn)
+            return results_op(conn) if results_op is not None else []
 
         try:
-            await self.store.write(op)
+            ids = await self.store.write(op)
         except StoreConflict as exc:  # another process wrote this version: ours is not the live state
             log.error("store conflict at %s: %s", table.id, exc)
             await self._lost(table)
             raise TableError("server/store", "the action could not be stored: resync", 503) from None
         metrics.ACTIONS.inc()
+        for result, rid in zip(results, ids, strict=True):
+            result.id = rid
+        if results and self.on_results is not None:
+            self.on_results(results)
         now = time.monotonic()
         before = set(table.state.to_act())
         table.state = state
@@ -713,6 +738,33 @@ class TableManager:
         self._publish(table, message)
         if state.finished and not table.conns:
             self._forget(table)  # a game over that nobody here watches: back to the store only
+
+    def _results(self, table: LiveTable, state: GameState) -> list[Any]:
+        """The results of a game ending now, for its players with a profile."""
+        from ..profiles.manager import naive_utc
+
+        return table_results(table, state, naive_utc(self.settings.clock()), table_kind(table))
+
+    def _assisted(self, table: LiveTable, seat: int) -> Any:
+        """The seat asked the coach or a bot played for it: its score will not count (leaderboards, bests).
+        Returns the write to make (None when already marked)."""
+        row = table.seats[seat]
+        if row.kind != "human" or row.assisted:
+            return None
+        table.seats[seat] = dataclasses.replace(row, assisted=True)
+        return Store.assisted_op(table.id, seat)
+
+    async def reload_names(self, table_ids: list[str]) -> None:
+        """Tables whose seat names changed in the store (a deleted profile): those in memory reload them,
+        and other processes are told to."""
+        for table_id in dict.fromkeys(table_ids):
+            table = self.tables.get(table_id)
+            if table is not None:
+                try:
+                    await self.refresh(table)
+                except Exception:
+                    log.exception("table %s: reloading names", table_id)
+                self._publish(table, {"kind": "reload"})
 
     def _views(self, table: LiveTable) -> Any:
         cache: dict[Any, dict[str, Any]] = {}
@@ -788,7 +840,7 @@ class TableManager:
                 return {"_handoff": True}
             return {}
         if op == "join":
-            seat, token = await self._join_local(table, args["name"], args.get("seat"))
+            seat, token = await self._join_local(table, args["name"], args.get("seat"), args.get("profile"))
             return {"seat": seat, "token": token}
         if op == "rematch":
             new = await self.rematch(table)
@@ -1033,7 +1085,8 @@ class TableManager:
                         choose_action, table.state, seat, self._policy(table, seat), table.rng
                     )
                     new_state, event = table.state.apply(action)
-                    await self._commit(table, new_state, event.to_dict())
+                    mark = self._assisted(table, seat)  # a person's turn played by the stand-in
+                    await self._commit(table, new_state, event.to_dict(), mark)
                 except (IllegalAction, TableError, ValueError) as exc:  # never expected: log and stop
                     log.error("bot at table %s seat %d: %s", table.id, seat, exc)
                     return

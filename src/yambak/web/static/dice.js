@@ -26,6 +26,8 @@ function drawPips(s, value) {
 export function miniDice(values) {
   const span = document.createElement("span");
   span.className = "mini-dice";
+  span.setAttribute("role", "img");  // the faces are drawn: their values, for screen readers
+  span.setAttribute("aria-label", values.join(" "));
   for (const v of values) span.append(dieSvg(v));
   return span;
 }

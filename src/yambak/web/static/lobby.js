@@ -1,13 +1,20 @@
 // The lobby: one click starts a game (solo against a bot, pass and play, invite a friend); the full
 // form shows the chosen ruleset's options as controls. The player's name and last choices are
 // remembered on this device.
-import { boot, T, $, el, remembered, remember, toast, wireSettings } from "./page.js";
+import { boot, T, $, el, api, remembered, remember, toast, wireSettings } from "./page.js";
 
 const memory = remembered();
 const nameInput = $("you-name"), levelSelect = $("you-level");
 if (memory.name) nameInput.value = memory.name;
+if (boot.me) nameInput.value = boot.me.name;  // a profile's name is the player's name
 if (memory.level) levelSelect.value = memory.level;
-nameInput.addEventListener("change", () => remember({ name: nameInput.value.trim() }));
+nameInput.addEventListener("change", async () => {
+  remember({ name: nameInput.value.trim() });
+  if (!boot.me || !nameInput.value.trim()) return;
+  const [ok, data] = await api("PATCH", "/api/me", { name: nameInput.value });
+  if (ok) { boot.me.name = data.profile.name; nameInput.value = data.profile.name; }
+  else toast(data.message || T("Not saved: try again."));
+});
 levelSelect.addEventListener("change", () => remember({ level: levelSelect.value }));
 const me = () => nameInput.value.trim() || T("Player");
 

@@ -90,3 +90,25 @@ export function remembered() { try { return JSON.parse(localStorage.getItem(MEMO
 export function remember(patch) {
   try { localStorage.setItem(MEMORY, JSON.stringify({ ...remembered(), ...patch })); } catch { /* private mode */ }
 }
+
+// Times the server wrote in UTC (<time datetime data-local>), shown in the reader's own time zone and language.
+export function localTimes(root = document) {
+  const lang = document.documentElement.lang || undefined;
+  for (const t of root.querySelectorAll("time[data-local]")) {
+    const d = new Date(t.getAttribute("datetime"));
+    if (Number.isNaN(d.getTime())) continue;
+    t.textContent = d.toLocaleString(lang, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  }
+}
+
+// JSON to this site's API; resolves to [ok, body] (body: the answer, or a coded error with its message).
+export async function api(method, url, body) {
+  try {
+    const r = await fetch(url, { method, headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body) });
+    const data = r.status === 204 ? {} : await r.json().catch(() => ({}));
+    return [r.ok, data];
+  } catch {
+    return [false, { code: "network", message: T("Not connected: try again.") }];
+  }
+}

@@ -4,11 +4,14 @@ import { boot, T, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, 
 import { miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
-const view = boot.view, review = boot.review;
+// The same viewer serves a table's review (/t/{id}/review) and a game of a player's history
+// (/replay/{id}, its review fetched after the page shows: it may take the coach a moment).
+const view = boot.view;
+let review = boot.review || { measure: "score", exact: true, graded_keeps: true, players: view.players.map(() => ({ decisions: [], mistakes: [], accuracy: null, lost: 0 })) };
 const nCols = view.rules.columns.length;
 const boxLabel = (box) => pageBoxLabel(box, nCols);
 let seat = boot.seats.length ? boot.seats[0] : 0;
-const unit = review.measure === "match_points" ? T("match points") : T("points");
+let unit = review.measure === "match_points" ? T("match points") : T("points");
 const sheet = new Sheet($("sheet"), { onActivate: (info) => { if (info && info.action) go(info.action.turn); } });
 
 function choiceText(o) {
@@ -41,17 +44,27 @@ function render() {
     b.onclick = () => { seat = p.seat; render(); };
     return b;
   }));
+  tabs.hidden = view.players.length < 2;  // a game alone: nobody else to pick
   setAttr($("review-summary"), "aria-labelledby", `rtab-${seat}`);
   const r = review.players[seat];
   const parts = [];
-  parts.push(el("p", { class: "muted" }, review.exact ? T("Exact: measured against perfect play.") : T("Estimate: measured against the strong bot's evaluation.")));
-  if (!review.graded_keeps) parts.push(el("p", { class: "muted" }, T("This record does not say which dice were kept: boxes only.")));
   if (r.accuracy == null) parts.push(el("p", {}, T("No decision with a choice.")));
   else {
-    parts.push(el("p", { class: "accuracy" }, `${r.accuracy.toFixed(2)}`));
-    parts.push(el("p", {}, T("{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", { unit, n: r.decisions.length, lost: r.lost.toFixed(1) })));
+    const line = el("p", { class: "accuracy-line" });
+    line.append(el("span", { class: "accuracy" }, r.accuracy.toFixed(2)), " ", T("{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", { unit, n: r.decisions.length, lost: r.lost.toFixed(1) }));
+    parts.push(line);
   }
+  parts.push(el("p", { class: "muted small" }, review.exact ? T("Exact: measured against perfect play.") : T("Estimate: measured against the strong bot's evaluation.")));
+  if (!review.graded_keeps) parts.push(el("p", { class: "muted small" }, T("This record does not say which dice were kept: boxes only.")));
   $("review-summary").replaceChildren(...parts);
+  // on a phone the list of mistakes is far down the page: a chip for each, to jump straight to its turn
+  const chips = $("mistake-chips");
+  chips.hidden = !r.mistakes.length;
+  chips.replaceChildren(...r.mistakes.map((d) => {
+    const b = el("button", { type: "button", class: "chip" }, `${T("Turn {n}", { n: Math.ceil(d.turn / view.players.length) })} −${d.loss.toFixed(1)}`);
+    b.onclick = () => { go(d.turn); $("turn").scrollIntoView({ block: "nearest" }); };
+    return b;
+  }));
   $("mistakes").replaceChildren(...(r.mistakes.length ? r.mistakes.map((d) => decisionItem(d, true)) : [el("li", {}, T("No mistakes: every decision was the best."))]));
   const lost = r.decisions.filter((d) => d.loss > 1e-9);
   const right = r.decisions.length - lost.length;
@@ -69,17 +82,22 @@ let shown = null;
 
 async function go(to, follow = true) {
   n = Math.max(0, Math.min(total, to));
-  const r = await fetch(`/api/tables/${boot.table}/frames/${n}`);
+  const r = await fetch(`${boot.frames}${n}`);
   if (!r.ok) return;
   shown = await r.json();
   total = shown.turns;
+  n = shown.n;  // the server's clamp: "the end" is asked for as a number larger than any game
   if (follow && shown.turn && shown.turn.player !== seat && view.players.length > 1) seat = shown.turn.player;
   render(); drawTurn();
 }
 
 function drawTurn() {
   const box = $("turn");
-  setText($("where"), n ? T("Turn {n} of {total}", { n, total }) : T("Before the first turn"));
+  // each step is one player's turn; with several players, numbered by round as the coach's notes are
+  const players = view.players.length;
+  const who = shown && shown.turn && players > 1 ? ` · ${view.players[shown.turn.player].name}` : "";
+  setText($("where"), n ? T("Turn {n} of {total}", { n: Math.ceil(n / players), total: Math.ceil(total / players) }) + who
+    : T("Before the first turn"));
   $("first").disabled = $("prev").disabled = n === 0;
   $("next").disabled = $("last").disabled = n >= total;
   if (!shown || !shown.turn) { box.replaceChildren(el("p", { class: "muted" }, T("Step through the game turn by turn."))); return; }
@@ -137,3 +155,15 @@ document.addEventListener("keydown", (e) => {
 wireSettings();
 render();
 go(total, false);
+if (!boot.review && boot.reviewUrl) {
+  const wait = $("review-wait");
+  wait.hidden = false;
+  fetch(boot.reviewUrl).then((r) => r.ok ? r.json() : null).then((data) => {
+    wait.hidden = true;
+    if (!data) { $("review-summary").replaceChildren(el("p", { class: "muted" }, T("The coach cannot review this game."))); return; }
+    review = data;
+    unit = review.measure === "match_points" ? T("match points") : T("points");
+    document.body.dataset.reviewed = "1";
+    render(); drawTurn();
+  }).catch(() => { wait.hidden = true; });
+} else document.body.dataset.reviewed = "1";

@@ -583,7 +583,40 @@ function renderResults() {
   actions.append(el("a", { class: "button", href: `/t/${boot.table}/record.json`, download: "" }, T("Download the game record")));
   actions.append(el("a", { class: "button", href: "/" }, T("New game")));
   parts.push(actions);
+  parts.splice(2, 0, bestNote());
   r.replaceChildren(...parts);
+  if (mine.length) celebrate();
+}
+
+// This device's profile's result of the game (fetched once: the server stored it with the game's
+// last event): a link to it in "My games", and a banner when it is a new personal best.
+let myResult;  // undefined: not asked yet; null: none (no profile, or no seat of its own)
+function bestNote() {
+  const note = el("div", { id: "best-note", class: "best-banner", role: "status", hidden: !(myResult && myResult.best) });
+  if (myResult && myResult.best) {
+    note.append(el("strong", {}, T("★ New personal best!")), " ",
+      el("span", {}, myResult.beat != null ? T("{score}, {n} more than your best before.", { score: myResult.score, n: myResult.score - myResult.beat })
+        : String(myResult.score)));
+  }
+  return note;
+}
+async function celebrate() {
+  if (myResult !== undefined) { addReplayLink(); return; }
+  myResult = null;
+  try {
+    const r = await fetch(`/api/me/tables/${boot.table}`);
+    if (r.ok) myResult = await r.json();
+  } catch { /* no network: the results stand without it */ }
+  if (!myResult) return;
+  const old = $("best-note");
+  if (old) old.replaceWith(bestNote());
+  addReplayLink();
+  if (myResult.best) say($("best-note").textContent);
+}
+function addReplayLink() {
+  const actions = document.querySelector("#results .actions");
+  if (!myResult || !actions || $("my-game-link")) return;
+  actions.append(el("a", { class: "button", href: `/replay/${myResult.id}`, id: "my-game-link" }, T("In my games")));
 }
 
 function renderRounds() {

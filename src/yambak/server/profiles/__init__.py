@@ -1,0 +1,1 @@
+"""Players remembered: profiles, their results, history and statistics."""

@@ -1,0 +1,108 @@
+"""Small SVG plots drawn on the server: a score histogram and a score trend. They scale to the page's
+width (a viewBox, no fixed size), take their colours from the page's stylesheet (classes, so dark mode
+follows), and carry a text alternative. Every label is escaped."""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+__all__ = ["histogram_svg", "nice_width", "trend_svg"]
+
+W, H = 360, 190  # the drawing's own units
+LEFT, RIGHT, TOP, BOTTOM = 34, 8, 10, 26
+
+
+def nice_width(low: int, high: int, bins: int = 12) -> int:
+    """A round bin width giving about `bins` bins between low and high."""
+    span = max(1, high - low)
+    for w in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if span / w <= bins:
+            return w
+    return 10000
+
+
+def _svg(label: str, body: list[str]) -> str:
+    return (
+        f'<svg class="plot" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}" '
+        f'preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">'
+        f"<title>{escape(label)}</title>{''.join(body)}</svg>"
+    )
+
+
+def _axis_y(top: float, ticks: list[tuple[float, str]]) -> list[str]:
+    out = []
+    for y, text in ticks:
+        out.append(f'<line class="grid" x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>')
+        out.append(f'<text class="tick" x="{LEFT - 4}" y="{y + 3.5:.1f}" text-anchor="end">{escape(text)}</text>')
+    return out
+
+
+def histogram_svg(bins: list[tuple[int, int]], width: int, label: str, mark: int | None = None) -> str:
+    """Games per score bin (start, count), bins `width` points wide; `mark`: a score to mark (the best)."""
+    if not bins:
+        return _svg(label, [])
+    first, last = bins[0][0], bins[-1][0]
+    counts = dict(bins)
+    starts = list(range(first, last + width, width))
+    peak = max(counts.values())
+    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+    bar = plot_w / len(starts)
+    ticks = [(TOP + plot_h * (1 - f), str(round(peak * f))) for f in (0, 0.5, 1) if peak * f == int(peak * f)]
+    body = _axis_y(TOP, ticks)
+    step = max(1, len(starts) // 6)
+    for i, start in enumerate(starts):
+        n = counts.get(start, 0)
+        x = LEFT + i * bar
+        h = plot_h * n / peak
+        if n:
+            cls = "bar best" if mark is not None and start <= mark < start + width else "bar"
+            body.append(
+                f'<rect class="{cls}" x="{x + 1:.1f}" y="{TOP + plot_h - h:.1f}" width="{max(1.0, bar - 2):.1f}" '
+                f'height="{h:.1f}" rx="2"><title>{start}–{start + width - 1}: {n}</title></rect>'
+            )
+        if i % step == 0:
+            body.append(f'<text class="tick" x="{x + bar / 2:.1f}" y="{H - 8}" text-anchor="middle">{start}</text>')
+    return _svg(label, body)
+
+
+def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10, ends: tuple[str, str] | None = None) -> str:
+    """Each game's score in order (dots) with the moving mean of the last `window` games (a line);
+    personal bests drawn apart. `points`: {"score", "best"}, oldest first; `ends`: what to write under
+    the first and the last game (their dates; default their numbers)."""
+    if not points:
+        return _svg(label, [])
+    scores = [p["score"] for p in points]
+    low, high = min(scores), max(scores)
+    if low == high:
+        low, high = low - 1, high + 1
+    pad = (high - low) * 0.08
+    low, high = low - pad, high + pad
+    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + (plot_w * i / (len(points) - 1) if len(points) > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (1 - (v - low) / (high - low))
+
+    step = nice_width(math.floor(low), math.ceil(high), 5)  # round scores on the axis: 150, 200, 250
+    ticks = range(math.ceil(low / step) * step, math.floor(high) + 1, step)
+    body = _axis_y(TOP, [(y(t), str(t)) for t in ticks])
+    r = 2.6 if len(points) <= 60 else 1.6
+    for i, p in enumerate(points):
+        cls = "dot best" if p.get("best") else "dot"
+        size = r + 1.4 if p.get("best") else r
+        body.append(f'<circle class="{cls}" cx="{x(i):.1f}" cy="{y(p["score"]):.1f}" r="{size}"/>')
+    means = []
+    for i in range(len(points)):
+        chunk = scores[max(0, i - window + 1) : i + 1]
+        means.append(sum(chunk) / len(chunk))
+    line = " ".join(f"{x(i):.1f},{y(m):.1f}" for i, m in enumerate(means))
+    body.append(f'<polyline class="mean" points="{line}"/>')
+    first, last = ends or ("1", str(len(points)))
+    body.append(f'<text class="tick" x="{LEFT}" y="{H - 8}">{escape(first)}</text>')
+    if len(points) > 1:
+        body.append(f'<text class="tick" x="{W - RIGHT}" y="{H - 8}" text-anchor="end">{escape(last)}</text>')
+    return _svg(label, body)

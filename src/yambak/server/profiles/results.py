@@ -1,0 +1,184 @@
+"""A finished game becomes results in its players' histories: the engine's numbers, read once.
+
+`table_results` reads a finished table's state for every seat that has a profile; `kept_result`
+reads an imported kept sheet's record for the seat its owner says was theirs. Scores, wins, upper
+bonuses and yams come from the engine's column scores; nothing is added up here.
+
+`Grader` then grades each result's decisions with the coach, in a background thread: the player's
+own turns taken as a solo game (`solo_record`), so that accuracy is always in points lost per
+decision, whatever the table's match rules (decisions.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from ...engine import GameRecord, GameState, replay, state_to_record
+from ...rules import Ruleset, load_ruleset
+from ...store import ResultRow, Store
+
+__all__ = ["Grader", "kept_result", "solo_record", "table_results", "variant"]
+
+log = logging.getLogger("yambak.server")
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return "+".join(map(str, value)) or "none"
+    return str(value)
+
+
+def variant(rules: Ruleset) -> tuple[str, str]:
+    """(preset, variant key): the preset's id and the options that differ from its defaults, e.g.
+    `yams-fr columns=3`; house rules are `custom:<name>:<hash>` (statistics are kept per variant)."""
+    if rules.preset is None:
+        digest = hashlib.sha1(json.dumps(rules.spec, sort_keys=True, default=str).encode()).hexdigest()[:8]
+        return "custom", f"custom:{rules.name[:80]}:{digest}"
+    defaults = dict(load_ruleset(rules.preset).options)
+    parts = [f"{k}={_fmt(v)}" for k, v in rules.options if defaults.get(k) != v]
+    parts += sorted(rules.modifiers)
+    return rules.preset, " ".join([rules.preset, *parts])[:120]
+
+
+def _numbers(state: GameState, seat: int) -> dict[str, Any]:
+    """What a result keeps of a seat's sheet, from the engine's column scores."""
+    columns = state.column_scores(seat)
+    yam_rows = [r.id for r in state.rules.rows if r.kind == "yam"]
+    yams = [c.boxes[r] for c in columns for r in yam_rows]
+    return {
+        "score": state.total(seat),
+        "bonus_columns": sum(1 for c in columns if c.bonus),
+        "columns": len(columns),
+        "yams": sum(1 for v in yams if v),
+        "yam_boxes": len(yams),
+    }
+
+
+def table_results(table: Any, state: GameState, now: datetime, kind: str = "table") -> list[ResultRow]:
+    """The results of a finished table for its seats with a profile. A score counts (personal bests,
+    leaderboards) when its player neither asked the coach nor had a bot play a turn for them."""
+    preset, key = variant(state.rules)
+    winners = set(state.winners())
+    people = len(state.players)
+    out = []
+    for s in table.seats:
+        if s.profile_id is None or s.kind != "human":
+            continue
+        out.append(
+            ResultRow(
+                profile_id=s.profile_id,
+                kind=kind,
+                ref=table.id,
+                seat=s.seat,
+                preset=preset,
+                rules_id=key,
+                finished_at=now,
+                won=people > 1 and s.seat in winners,
+                players=people,
+                counted=not s.assisted,
+                **_numbers(state, s.seat),
+            )
+        )
+    return out
+
+
+def kept_result(profile_id: str, ref: str, record: dict[str, Any], seat: int | None, now: datetime) -> ResultRow:
+    """An imported kept sheet (RecordError for one that cannot be replayed, ValueError for one that is
+    not finished or a seat it does not have). Kept sheets never count: the server did not roll them."""
+    state = replay(record)
+    if not state.finished:
+        raise ValueError("only finished sheets join the history")
+    if seat is not None and not 0 <= seat < len(state.players):
+        raise ValueError(f"the sheet has no player {seat + 1}")
+    preset, key = variant(state.rules)
+    numbers: dict[str, Any] = _numbers(state, seat) if seat is not None else {"score": None}
+    return ResultRow(
+        profile_id=profile_id,
+        kind="kept",
+        ref=ref,
+        seat=seat,
+        preset=preset,
+        rules_id=key,
+        finished_at=now,
+        won=seat is not None and len(state.players) > 1 and seat in state.winners(),
+        players=len(state.players),
+        counted=False,
+        record=state_to_record(state).to_dict(),
+        **numbers,
+    )
+
+
+def solo_record(record: dict[str, Any], seat: int) -> GameRecord:
+    """One player's turns of a game as a game of their own: what the coach grades for statistics (the
+    points their choices lost, whoever they played against)."""
+    rec = state_to_record(replay(record))  # duplicate tables record their turns in round order: seat order
+    turns = tuple(replace(t, player=0) for t in rec.turns if t.player == seat)
+    return GameRecord(rules=rec.rules, players=(rec.players[seat],), turns=turns)
+
+
+def grade(record: dict[str, Any], seat: int) -> tuple[float | None, int]:
+    """(points lost per decision, decisions graded) of one seat's game."""
+    from ...coach import review
+
+    solo = solo_record(record, seat)
+    result = review(solo)
+    return result.accuracy(0), len(result.for_player(0))
+
+
+class Grader:
+    """Grades results with the coach in one background thread (a game's review takes from a few
+    milliseconds to a second or two; one at a time leaves the other core to the players)."""
+
+    def __init__(self, store: Store, records: Callable[[ResultRow], dict[str, Any] | None]) -> None:
+        self.store = store
+        self.records = records  # a result's game record (a table's final snapshot, or the kept record)
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yambak-grader")
+        self.idle = threading.Event()
+        self.idle.set()
+        self._pending = 0
+        self._lock = threading.Lock()
+
+    def submit(self, results: list[ResultRow]) -> None:
+        for r in results:
+            if r.id is None or r.seat is None:
+                continue
+            with self._lock:
+                self._pending += 1
+                self.idle.clear()
+            self.pool.submit(self._grade, r)
+
+    def _grade(self, r: ResultRow) -> None:
+        try:
+            record = r.record or self.records(r)
+            accuracy, decisions = (None, 0)
+            if record is not None and r.seat is not None:
+                try:
+                    accuracy, decisions = grade(record, r.seat)
+                except Exception:  # a ruleset the coach cannot advise on: no accuracy, never a failure
+                    log.info("result %s: no grade", r.id, exc_info=True)
+            assert r.id is not None
+            self.store.set_accuracy(r.id, accuracy, decisions)
+        except Exception:
+            log.exception("grading result %s", r.id)
+        finally:
+            with self._lock:
+                self._pending -= 1
+                if self._pending == 0:
+                    self.idle.set()
+
+    def wait(self, timeout: float = 30.0) -> bool:
+        """Until every submitted grade is stored (tests, shutdown)."""
+        return self.idle.wait(timeout)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)

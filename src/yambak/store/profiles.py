@@ -1,0 +1,491 @@
+"""Profiles and their results in the store: the rows, the writes (operations for the writer thread or
+`_sync`) and the reads the history, statistics and deletion need. Mixed into `Store`.
+
+A profile is a display name; what proves it is a device key (a cookie token) or a one-time link, both
+stored as SHA-256 hashes. A result is one finished game of the profile's, with the engine's numbers
+read once at the end (score, win, bonus columns, yams) so that statistics are one indexed query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Integer, and_, cast, delete, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+
+from .models import GameTable, KeeperSheet, Profile, ProfileKey, Result, Seat
+
+__all__ = ["ProfileRow", "ProfileStore", "ResultRow", "ScrubbedNames", "StatsRow"]
+
+T = TypeVar("T")
+Op = Callable[[Connection], Any]
+
+
+@dataclass
+class ProfileRow:
+    id: str
+    name: str
+    shared: bool = False
+    created_at: datetime | None = None
+
+
+@dataclass
+class ResultRow:
+    profile_id: str
+    kind: str  # table | kept | daily | club
+    ref: str
+    seat: int | None
+    preset: str
+    rules_id: str
+    finished_at: datetime
+    score: int | None
+    won: bool
+    players: int
+    counted: bool
+    bonus_columns: int = 0
+    columns: int = 0
+    yams: int = 0
+    yam_boxes: int = 0
+    accuracy: float | None = None
+    decisions: int | None = None
+    best: bool = False
+    record: dict[str, Any] | None = None
+    id: int | None = None
+
+
+@dataclass
+class StatsRow:
+    """A profile's figures for one ruleset variant (`rules_id`)."""
+
+    rules_id: str
+    preset: str
+    games: int
+    wins: int
+    mean: float | None
+    best: int | None
+    bonus_columns: int
+    columns: int
+    yams: int
+    yam_boxes: int
+    accuracy: float | None
+    graded: int  # games with an accuracy
+    counted_best: int | None = None  # the best score of games without help (server-rolled, no hints)
+    duels: int = 0  # games with other players (the ones a win means something in)
+    worst: int | None = None  # the lowest score (where the histogram starts)
+
+
+@dataclass
+class ScrubbedNames:
+    """What a profile's deletion renamed: tables (their seats), and kept sheets."""
+
+    tables: list[str] = field(default_factory=list)
+    sheets: list[str] = field(default_factory=list)
+
+
+def placeholder(seat: int) -> str:
+    """The name a deleted profile's seat takes (RULES.md records need one)."""
+    return f"Player {seat + 1}"
+
+
+_RESULT_COLUMNS = [c.name for c in Result.__table__.columns]
+
+
+def _result(row: Any) -> ResultRow:
+    return ResultRow(**{k: row[k] for k in _RESULT_COLUMNS})
+
+
+def _rename(record: Any, seat: int, name: str) -> dict[str, Any] | None:
+    """The record with seat's name replaced (None when it has no such seat)."""
+    if not isinstance(record, dict) or not isinstance(record.get("players"), list):
+        return None
+    players = list(record["players"])
+    if not 0 <= seat < len(players):
+        return None
+    players[seat] = name
+    return {**record, "players": players}
+
+
+class ProfileStore:
+    """The profile half of `Store` (it provides `engine` and `_sync`)."""
+
+    engine: Engine
+
+    def _sync(self, op: Callable[[Connection], T]) -> T:  # pragma: no cover - Store's
+        raise NotImplementedError
+
+    # --- profiles and keys -------------------------------------------------------------------------
+
+    @staticmethod
+    def create_profile_op(profile_id: str, name: str, token_hash: str, now: datetime) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(insert(Profile).values(id=profile_id, name=name, shared=False, created_at=now, updated_at=now))
+            conn.execute(
+                insert(ProfileKey).values(hash=token_hash, profile_id=profile_id, kind="device", created_at=now)
+            )
+
+        return op
+
+    def create_profile(self, profile_id: str, name: str, token_hash: str, now: datetime) -> None:
+        self._sync(self.create_profile_op(profile_id, name, token_hash, now))
+
+    def profile_by_key(self, key_hash: str) -> ProfileRow | None:
+        """The profile a device key proves (links are not device keys)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(Profile.id, Profile.name, Profile.shared, Profile.created_at)
+                .join(ProfileKey, ProfileKey.profile_id == Profile.id)
+                .where(ProfileKey.hash == key_hash, ProfileKey.kind == "device")
+            ).first()
+        return ProfileRow(row.id, row.name, row.shared, row.created_at) if row else None
+
+    def get_profile(self, profile_id: str) -> ProfileRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(Profile.id, Profile.name, Profile.shared, Profile.created_at).where(Profile.id == profile_id)
+            ).first()
+        return ProfileRow(row.id, row.name, row.shared, row.created_at) if row else None
+
+    def profile_names(self, ids: Iterable[str]) -> dict[str, ProfileRow]:
+        ids = list(set(ids))
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(Profile.id, Profile.name, Profile.shared, Profile.created_at).where(Profile.id.in_(ids))
+            )
+            return {r.id: ProfileRow(r.id, r.name, r.shared, r.created_at) for r in rows}
+
+    def update_profile(self, profile_id: str, now: datetime, **values: Any) -> bool:
+        """Rename or share; False when the profile is gone."""
+
+        def op(conn: Connection) -> bool:
+            res = conn.execute(update(Profile).where(Profile.id == profile_id).values(updated_at=now, **values))
+            return res.rowcount == 1
+
+        return self._sync(op)
+
+    def add_link(self, profile_id: str, link_hash: str, expires_at: datetime, now: datetime) -> None:
+        """A one-time link to move the profile; the profile's older links go (one open link at a time)."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(delete(ProfileKey).where(ProfileKey.profile_id == profile_id, ProfileKey.kind == "link"))
+            conn.execute(
+                insert(ProfileKey).values(
+                    hash=link_hash, profile_id=profile_id, kind="link", expires_at=expires_at, created_at=now
+                )
+            )
+
+        self._sync(op)
+
+    def link_profile(self, link_hash: str, now: datetime) -> ProfileRow | None:
+        """The profile an unexpired link moves (the link is not used up by looking)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(Profile.id, Profile.name, Profile.shared, Profile.created_at)
+                .join(ProfileKey, ProfileKey.profile_id == Profile.id)
+                .where(ProfileKey.hash == link_hash, ProfileKey.kind == "link", ProfileKey.expires_at > now)
+            ).first()
+        return ProfileRow(row.id, row.name, row.shared, row.created_at) if row else None
+
+    def claim_link(self, link_hash: str, device_hash: str, now: datetime) -> str | None:
+        """Use a link up: a new device key for its profile, in the same transaction as the link's removal
+        (two devices racing for one link: one gets it). The profile id, or None for a used or stale link."""
+
+        def op(conn: Connection) -> str | None:
+            pid = conn.execute(
+                select(ProfileKey.profile_id).where(
+                    ProfileKey.hash == link_hash, ProfileKey.kind == "link", ProfileKey.expires_at > now
+                )
+            ).scalar()
+            if pid is None:
+                return None
+            gone = conn.execute(delete(ProfileKey).where(ProfileKey.hash == link_hash, ProfileKey.kind == "link"))
+            if gone.rowcount != 1:
+                return None
+            conn.execute(insert(ProfileKey).values(hash=device_hash, profile_id=pid, kind="device", created_at=now))
+            return str(pid)
+
+        return self._sync(op)
+
+    def delete_profile(self, profile_id: str) -> ScrubbedNames | None:
+        """Delete a profile and take its name off everything that showed it: its seats (renamed, unlinked)
+        and the snapshots of their tables, the kept sheets it said it played (the shared sheet and every
+        other profile's copy). Its keys and results go with it. None when there was no such profile."""
+
+        def op(conn: Connection) -> ScrubbedNames | None:
+            if conn.execute(select(Profile.id).where(Profile.id == profile_id)).first() is None:
+                return None
+            out = ScrubbedNames()
+            seats = conn.execute(select(Seat.table_id, Seat.seat).where(Seat.profile_id == profile_id)).all()
+            for table_id, seat in seats:
+                name = placeholder(seat)
+                conn.execute(
+                    update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(name=name, profile_id=None)
+                )
+                record = conn.execute(select(GameTable.record).where(GameTable.id == table_id)).scalar()
+                renamed = _rename(record, seat, name)
+                if renamed is not None:
+                    conn.execute(update(GameTable).where(GameTable.id == table_id).values(record=renamed))
+                out.tables.append(table_id)
+            kept = conn.execute(
+                select(Result.ref, Result.seat).where(
+                    Result.profile_id == profile_id, Result.kind == "kept", Result.seat.is_not(None)
+                )
+            ).all()
+            for ref, kept_seat in kept:
+                seat = int(kept_seat or 0)  # not null: selected so
+                name = placeholder(seat)
+                record = conn.execute(select(KeeperSheet.record).where(KeeperSheet.id == ref)).scalar()
+                renamed = _rename(record, seat, name)
+                if renamed is not None:
+                    conn.execute(update(KeeperSheet).where(KeeperSheet.id == ref).values(record=renamed))
+                    out.sheets.append(ref)
+                for rid, copy in conn.execute(
+                    select(Result.id, Result.record).where(
+                        Result.kind == "kept", Result.ref == ref, Result.profile_id != profile_id
+                    )
+                ).all():
+                    renamed = _rename(copy, seat, name)
+                    if renamed is not None:
+                        conn.execute(update(Result).where(Result.id == rid).values(record=renamed))
+            conn.execute(delete(Profile).where(Profile.id == profile_id))  # keys and results cascade
+            return out
+
+        return self._sync(op)
+
+    # --- seats -----------------------------------------------------------------------------------------
+
+    @staticmethod
+    def assisted_op(table_id: str, seat: int) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(assisted=True))
+
+        return op
+
+    # --- results ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def insert_results_op(rows: list[ResultRow]) -> Op:
+        """Store finished games; each counted score that beats every earlier counted one of its variant is
+        marked a personal best (the first game of a variant is not: nothing was beaten)."""
+
+        def op(conn: Connection) -> list[int]:
+            ids = []
+            for r in rows:
+                best = False
+                if r.counted and r.score is not None:
+                    prev = conn.execute(
+                        select(func.max(Result.score)).where(
+                            Result.profile_id == r.profile_id, Result.rules_id == r.rules_id, Result.counted.is_(True)
+                        )
+                    ).scalar()
+                    best = prev is not None and r.score > prev
+                values = {k: getattr(r, k) for k in _RESULT_COLUMNS if k != "id"}
+                values["best"] = best
+                ids.append(int(conn.execute(insert(Result).values(**values).returning(Result.id)).scalar_one()))
+            return ids
+
+        return op
+
+    def insert_results(self, rows: list[ResultRow]) -> list[int]:
+        return self._sync(self.insert_results_op(rows))
+
+    def replace_kept(self, row: ResultRow) -> int:
+        """A kept sheet imported (again: a corrected sheet replaces its older copy)."""
+
+        def op(conn: Connection) -> int:
+            conn.execute(
+                delete(Result).where(Result.profile_id == row.profile_id, Result.kind == "kept", Result.ref == row.ref)
+            )
+            return int(self.insert_results_op([row])(conn)[0])
+
+        return self._sync(op)
+
+    def set_accuracy(self, result_id: int, accuracy: float | None, decisions: int) -> None:
+        def op(conn: Connection) -> None:
+            conn.execute(update(Result).where(Result.id == result_id).values(accuracy=accuracy, decisions=decisions))
+
+        self._sync(op)
+
+    def ungraded(self, limit: int = 100) -> list[ResultRow]:
+        """Results still waiting for the coach's grade (a restart interrupted it)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(Result).where(Result.decisions.is_(None), Result.seat.is_not(None)).limit(limit)
+            ).mappings()
+            return [_result(r) for r in rows]
+
+    def get_result(self, result_id: int) -> ResultRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(Result).where(Result.id == result_id)).mappings().first()
+        return _result(row) if row else None
+
+    def result_for(self, profile_id: str, ref: str) -> ResultRow | None:
+        """The profile's result of a table (or sheet), if it has one."""
+        with self.engine.connect() as conn:
+            row = (
+                conn.execute(select(Result).where(Result.profile_id == profile_id, Result.ref == ref))
+                .mappings()
+                .first()
+            )
+        return _result(row) if row else None
+
+    def results(
+        self, profile_id: str, preset: str | None = None, limit: int = 50, offset: int = 0, with_records: bool = False
+    ) -> tuple[list[ResultRow], int]:
+        """A page of the profile's games, newest first, and how many there are (of the preset)."""
+        where = [Result.profile_id == profile_id]
+        if preset:
+            where.append(Result.preset == preset)
+        columns = [c for c in Result.__table__.columns if with_records or c.name != "record"]
+        with self.engine.connect() as conn:
+            total = conn.execute(select(func.count()).select_from(Result).where(*where)).scalar_one()
+            q = select(*columns).where(*where).order_by(Result.finished_at.desc(), Result.id.desc())
+            if limit:
+                q = q.limit(limit).offset(offset)
+            rows = [_result({k: r.get(k) for k in _RESULT_COLUMNS}) for r in conn.execute(q).mappings()]
+        return rows, int(total)
+
+    def result_presets(self, profile_id: str) -> dict[str, int]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(Result.preset, func.count())
+                .where(Result.profile_id == profile_id)
+                .group_by(Result.preset)
+                .order_by(func.count().desc())
+            )
+            return {str(p): int(n) for p, n in rows}
+
+    def kept_refs(self, profile_id: str) -> set[str]:
+        with self.engine.connect() as conn:
+            return set(
+                conn.execute(select(Result.ref).where(Result.profile_id == profile_id, Result.kind == "kept")).scalars()
+            )
+
+    def table_seats(self, table_ids: Iterable[str]) -> dict[str, list[tuple[int, str, str]]]:
+        """(seat, name, kind) of each table's seats, for the history's "with ..." line."""
+        ids = list(set(table_ids))
+        out: dict[str, list[tuple[int, str, str]]] = {t: [] for t in ids}
+        if not ids:
+            return out
+        with self.engine.connect() as conn:
+            for r in conn.execute(
+                select(Seat.table_id, Seat.seat, Seat.name, Seat.kind).where(Seat.table_id.in_(ids)).order_by(Seat.seat)
+            ):
+                out[r.table_id].append((r.seat, r.name, r.kind))
+        return out
+
+    # --- statistics --------------------------------------------------------------------------------------
+
+    @staticmethod
+    def stats_query(profile_id: str) -> Any:
+        """One aggregate per ruleset variant over the profile's games with a seat (most played first)."""
+        mine = and_(Result.profile_id == profile_id, Result.seat.is_not(None))
+        return (
+            select(
+                Result.rules_id,
+                func.min(Result.preset).label("preset"),
+                func.count().label("games"),
+                func.sum(cast(Result.won, Integer)).label("wins"),
+                func.avg(Result.score).label("mean"),
+                func.max(Result.score).label("best"),
+                func.min(Result.score).label("worst"),
+                func.sum(Result.bonus_columns).label("bonus_columns"),
+                func.sum(Result.columns).label("columns"),
+                func.sum(Result.yams).label("yams"),
+                func.sum(Result.yam_boxes).label("yam_boxes"),
+                # accuracy weighted by decisions: the mean loss per decision over every graded decision
+                func.sum(Result.accuracy * Result.decisions).label("lost"),
+                func.sum(Result.decisions).label("decided"),
+                func.count(Result.accuracy).label("graded"),
+                func.max(Result.score).filter(Result.counted.is_(True)).label("counted_best"),
+                func.count().filter(Result.players > 1).label("duels"),
+            )
+            .where(mine)
+            .group_by(Result.rules_id)
+            .order_by(func.count().desc())
+        )
+
+    def stats(self, profile_id: str) -> list[StatsRow]:
+        """A profile's figures per ruleset variant (`stats_query`), most played first."""
+        with self.engine.connect() as conn:
+            out = []
+            for r in conn.execute(self.stats_query(profile_id)):
+                decided = int(r.decided or 0)
+                out.append(
+                    StatsRow(
+                        rules_id=r.rules_id,
+                        preset=r.preset,
+                        games=int(r.games),
+                        wins=int(r.wins or 0),
+                        mean=float(r.mean) if r.mean is not None else None,
+                        best=r.best,
+                        bonus_columns=int(r.bonus_columns or 0),
+                        columns=int(r.columns or 0),
+                        yams=int(r.yams or 0),
+                        yam_boxes=int(r.yam_boxes or 0),
+                        accuracy=float(r.lost) / decided if decided and r.lost is not None else None,
+                        graded=int(r.graded),
+                        counted_best=r.counted_best,
+                        duels=int(r.duels or 0),
+                        worst=r.worst,
+                    )
+                )
+            return out
+
+    def histogram(self, profile_id: str, rules_id: str, width: int) -> list[tuple[int, int]]:
+        """(bin start, games) of the variant's scores, bins `width` points wide (the database counts)."""
+        bucket = (Result.score // width).label("bucket")  # integer division on both databases
+        q = (
+            select(bucket, func.count())
+            .where(Result.profile_id == profile_id, Result.rules_id == rules_id, Result.score.is_not(None))
+            .group_by(bucket)
+            .order_by(bucket)
+        )
+        with self.engine.connect() as conn:
+            return [(int(b) * width, int(n)) for b, n in conn.execute(q) if b is not None]
+
+    def recent_scores(self, profile_id: str, rules_id: str, limit: int = 200) -> list[ResultRow]:
+        """The variant's newest games (score, time, accuracy, best), oldest first: the trend's points."""
+        cols = [Result.id, Result.score, Result.finished_at, Result.accuracy, Result.best, Result.won]
+        q = (
+            select(*cols)
+            .where(Result.profile_id == profile_id, Result.rules_id == rules_id, Result.score.is_not(None))
+            .order_by(Result.finished_at.desc(), Result.id.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(q).mappings())
+        return [
+            ResultRow(
+                profile_id, "", "", None, "", rules_id, r["finished_at"], r["score"], r["won"], 0, False,
+                accuracy=r["accuracy"], best=r["best"], id=r["id"],
+            )
+            for r in reversed(rows)
+        ]  # fmt: skip
+
+    def best_before(self, result: ResultRow) -> int | None:
+        """The best counted score of the result's variant before it (what a personal best beat)."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(func.max(Result.score)).where(
+                    Result.profile_id == result.profile_id,
+                    Result.rules_id == result.rules_id,
+                    Result.counted.is_(True),
+                    Result.id < (result.id or 0),
+                )
+            ).scalar()
+
+    def bests(self, profile_id: str, rules_id: str, limit: int = 10) -> list[ResultRow]:
+        """The variant's personal bests, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(Result)
+                .where(Result.profile_id == profile_id, Result.rules_id == rules_id, Result.best.is_(True))
+                .order_by(Result.finished_at.desc())
+                .limit(limit)
+            ).mappings()
+            return [_result(r) for r in rows]

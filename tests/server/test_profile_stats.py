@@ -1,0 +1,138 @@
+"""A history's games replayed turn by turn with the coach's word on each decision, and a profile's
+statistics: what the engine says of the games that were played, and nothing else."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yambak.engine import replay
+from yambak.server import Settings
+
+from .profile_helpers import new_table, play_out
+from .test_profiles import _kept_record
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings(
+        database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0,
+        rate_per_second=1000, rate_burst=1000,
+    )  # fmt: skip
+
+
+def _games(client: TestClient, n: int, preset: str = "yams") -> list[dict]:
+    views = []
+    for _ in range(n):
+        made = new_table(client, preset, seats=[{"name": "Ann"}, {"kind": "bot", "bot": "easy", "name": "Robo"}])
+        views.append({"id": made["id"], **play_out(client, made["id"], [made["tokens"]["0"]])})
+    client.app.state.profiles.grader.wait()
+    return views
+
+
+def test_a_game_of_the_history_replays_turn_by_turn_with_the_coach(client):
+    (game,) = _games(client, 1)
+    result = client.get("/api/me/games").json()["games"][0]
+    rid = result["id"]
+    record = client.get(f"/t/{game['id']}/record.json").json()
+    for n in (0, 1, 13, 26):
+        frame = client.get(f"/api/results/{rid}/frames/{n}").json()
+        assert frame["n"] == n and frame["turns"] == 26
+        assert frame["players"][0]["total"] == replay({**record, "turns": record["turns"][:n]}).total(0)
+        if n:
+            assert frame["turn"]["rolls"] == record["turns"][n - 1]["rolls"]
+            assert frame["turn"]["held"] == record["turns"][n - 1].get("held")
+    review = client.get(f"/api/results/{rid}/review").json()
+    mine = review["players"][0]
+    assert review["exact"] and mine["decisions"] and len(mine["mistakes"]) <= 3
+    assert mine["mistakes"] == sorted(mine["mistakes"], key=lambda d: -d["loss"])  # the biggest first
+    page = client.get(f"/replay/{rid}")
+    assert page.status_code == 200 and f"/api/results/{rid}/frames/" in page.text
+    assert f"/t/{game['id']}/record.json" in page.text
+    stranger = TestClient(client.app, base_url="http://127.0.0.1")
+    for url in (f"/api/results/{rid}/frames/1", f"/api/results/{rid}/review", f"/api/results/{rid}/record"):
+        r = stranger.get(url)
+        assert r.status_code == 404 and r.json()["code"] == "result/unknown", url
+    assert stranger.get(f"/replay/{rid}").status_code == 404
+    assert stranger.get("/api/results/999999/frames/1").json()["code"] == "result/unknown"
+    assert stranger.get("/api/results/abc/frames/1").json()["code"] == "input/invalid"
+    client.patch("/api/me", json={"shared": True})
+    assert stranger.get(f"/api/results/{rid}/frames/1").status_code == 200  # shared: anyone with the link
+    assert stranger.get(f"/replay/{rid}").status_code == 200
+
+
+def test_a_kept_sheet_replays_without_held_dice(client):
+    new_table(client, seats=[{"name": "Ann"}])
+    record = _kept_record()
+    rid = client.post("/api/me/kept", json={"sheet": "s1", "record": record, "seat": 0}).json()["id"]
+    frame = client.get(f"/api/results/{rid}/frames/3").json()
+    assert frame["turn"]["held"] is None and frame["turn"]["rolls"] == record["turns"][2]["rolls"]
+    review = client.get(f"/api/results/{rid}/review").json()
+    assert review["graded_keeps"] is False  # a kept sheet says nothing of what was held: boxes only
+    assert client.get(f"/api/results/{rid}/record").json()["turns"] == record["turns"]
+
+
+def test_statistics_are_the_engine_s_numbers_of_the_games_played(client):
+    games = _games(client, 3)
+    scores = [g["players"][0]["total"] for g in games]
+    records = [replay(client.get(f"/t/{g['id']}/record.json").json()) for g in games]
+    bonus = sum(1 for s in records if s.column_scores(0)[0].bonus)
+    yams = sum(1 for s in records if s.column_scores(0)[0].boxes["yam"])
+    wins = sum(1 for g in games if 0 in g["winners"])  # a shared win is a win
+    data = client.get("/api/me/stats").json()
+    (v,) = data["variants"]
+    assert v["rules_id"] == "yams" and v["games"] == 3 and v["duels"] == 3 and v["wins"] == wins
+    assert v["mean"] == round(sum(scores) / 3, 1) and v["best"] == max(scores)
+    assert v["bonus_rate"] == bonus / 3 and v["yam_rate"] == yams / 3
+    assert v["accuracy"] is not None and v["accuracy"] > 0  # the first box offered is rarely the best
+    chosen = data["chosen"]
+    assert chosen["trend_games"] == 3
+    assert len(re.findall(r'<circle class="dot', chosen["trend"])) == 3
+    bars = [int(n) for n in re.findall(r"<title>\d+–\d+: (\d+)</title>", chosen["histogram"])]
+    assert sum(bars) == 3
+    page = client.get("/me/stats").text
+    assert '<svg class="plot"' in page and f'data-stat="best">{max(scores)}<' in page
+    # personal bests: each counted score that beat every earlier one, and what it beat
+    flags = [client.get(f"/api/me/tables/{g['id']}").json() for g in games]
+    assert flags[0]["best"] is False
+    for i in (1, 2):
+        assert flags[i]["best"] == (scores[i] > max(scores[:i]))
+        if flags[i]["best"]:
+            assert flags[i]["beat"] == max(scores[:i])
+    assert client.get("/api/me/tables/nope").json()["code"] == "result/unknown"
+
+
+def test_statistics_by_variant(client):
+    _games(client, 1, "yatzy")
+    made = new_table(client, "yams-fr", seats=[{"name": "Ann"}], options={"columns": 1})
+    play_out(client, made["id"], [made["tokens"]["0"]])
+    client.app.state.profiles.grader.wait()
+    data = client.get("/api/me/stats").json()
+    assert {v["rules_id"] for v in data["variants"]} == {"yatzy", "yams-fr columns=1"}
+    one = client.get("/api/me/stats", params={"v": "yams-fr columns=1"}).json()["chosen"]
+    assert one["rules_id"] == "yams-fr columns=1" and one["duels"] == 0 and one["wins"] == 0
+    assert "Yam" in client.get("/me/stats", params={"v": "yams-fr columns=1"}).text
+
+
+def test_statistics_pages_are_private_unless_shared_and_bad_input_is_refused(client):
+    stranger = TestClient(client.app, base_url="http://127.0.0.1")
+    assert stranger.get("/api/me/stats").json()["code"] == "profile/none"
+    assert stranger.get("/me/stats", follow_redirects=False).status_code == 303  # to /me, to choose a name
+    new_table(client, seats=[{"name": "Ann"}])  # a profile, no finished game yet
+    pid = client.get("/api/me").json()["profile"]["id"]
+    assert "No finished games yet" in client.get("/me/stats").text
+    assert client.get("/api/me/stats").json() == {"variants": [], "chosen": None}
+    (game,) = _games(client, 1)
+    score = game["players"][0]["total"]
+    assert stranger.get(f"/p/{pid}/stats").status_code == 404  # private
+    client.patch("/api/me", json={"shared": True})
+    page = stranger.get(f"/p/{pid}/stats")
+    assert page.status_code == 200 and f'data-stat="best">{score}<' in page.text
+    assert 'href="/me/profile"' not in page.text  # a visitor sees no owner's tab
+    # an unknown variant shows the most played one; odd ids give the "missing" page, never a traceback
+    assert client.get("/api/me/stats", params={"v": "nope" * 100}).json()["chosen"]["rules_id"] == "yams"
+    for path in ("/replay/abc", "/replay/0", "/replay/99999999999999999999999", "/p/nobody/stats"):
+        r = stranger.get(path)
+        assert r.status_code == 404 and "text/html" in r.headers["content-type"], path
