@@ -156,3 +156,19 @@ def test_no_win_chance_alone_or_in_match_points():
     assert advise(_midgame("yams", 1, 10)).win_note is None
     assert "win" not in json.dumps(advise(_midgame("yams", 1, 10)).to_dict())
     assert advise(_midgame("yammen", 2, 30)).win_note is None  # column points: the values are match points
+
+
+@pytest.mark.parametrize("preset", ["yamb", "yammen"])
+def test_a_typed_multi_column_position_is_advised_like_the_game_it_comes_from(preset, capsys):
+    state = _midgame(preset, 1, 60)
+    rules, sheet, turn = state.rules, state.sheets[0], state.turns[0]
+    filled = [f"{rules.box_id(b)}={v}" for b, v in enumerate(sheet.written) if v is not None]
+    assert len(filled) > 5
+    held = [str(turn.dice[i]) for i in sorted(turn.held)]
+    args = ["hint", "--rules", preset, "--dice", *map(str, turn.dice), "--roll", str(len(turn.rolls)), "--json"]
+    args += ["--filled", ",".join(filled)] + (["--held", *held] if held else [])
+    assert main(args) == 0
+    typed = json.loads(capsys.readouterr().out)
+    played = advise(state).to_dict()
+    assert typed["best"] == played["best"] and typed["exact"] is False
+    assert [c["value"] for c in typed["boxes"]] == pytest.approx([c["value"] for c in played["boxes"]])

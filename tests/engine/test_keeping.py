@@ -8,6 +8,7 @@ from yambak.engine import (
     IllegalAction,
     ManualDice,
     RecordError,
+    entry_turn,
     new_game,
     play_turn,
     replay,
@@ -77,3 +78,17 @@ def test_fillable_boxes_by_roll_number() -> None:
     for roll, boxes in ((1, after1), (2, after2), (3, after3)):
         for box in boxes:
             play_turn(s, typed_turn(s, (1, 2, 3, 4, 6), roll, box))
+
+
+def test_an_entry_turn_writes_the_value_asked_or_is_refused():
+    state = new_game(load_ruleset("yamb"), ["A"], dice=ManualDice())
+    for box, value in [("down.ones", 4), ("free.max", 28), ("free.straight", 56), ("announce.yam", 0)]:
+        after = play_turn(state, entry_turn(state, box, value))
+        assert after.sheets[0].written[state.rules.parse_box(box)] == value
+    for box, value, why in [
+        ("down.ones", 6, "no dice write 6"),
+        ("down.twos", 2, "not next"),
+        ("up.ones", 1, "not next"),
+    ]:
+        with pytest.raises(IllegalAction, match=why):
+            entry_turn(state, box, value)

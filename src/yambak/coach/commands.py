@@ -1,9 +1,10 @@
 """`yambak hint` and `yambak review`: the coach on the command line, registered by `yambak.cli`.
 
-`hint` advises a position: typed in (one-column rulesets, the exact table, read without
-compiling anything), or the end of a game record (every ruleset: exact where the solver has a
-table, the strong bot's estimate elsewhere, labelled). `review` grades every decision of a
-finished game record. User errors raise `UserError`; `yambak.cli.main` prints one line.
+`hint` advises a position, typed in or the end of a game record: exact where the solver has a
+table (one-column rulesets, read without compiling anything), the strong bot's estimate
+elsewhere, labelled. A typed multi-column position names its boxes column.row (down.ones=3).
+`review` grades every decision of a finished game record. User errors raise `UserError`;
+`yambak.cli.main` prints one line.
 """
 
 from __future__ import annotations
@@ -91,8 +92,6 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.record:
         from ..engine import GameRecord, replay  # records: the engine and the coach (any ruleset)
-        from .advice import CoachError
-        from .advice import advise as coach_advise
 
         if args.dice or args.filled or args.roll is not None or args.held or args.upper is not None:
             raise UserError("--record gives the whole position: drop --dice/--roll/--filled/--held/--upper")
@@ -108,20 +107,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             except ValueError as exc:
                 raise UserError(f"--objective target=N: {exc}") from None
             return _hint_target(state.rules, position, args.objective, args.top, args.json, start)
-        if not state.turn.rolls and len(state.rules.columns) > 1:
-            print(json.dumps({"best": None}) if args.json else "roll the dice: nothing to choose before the first roll")
-            return 0
-        if state.turn.rolls:
-            try:
-                coached = coach_advise(state)
-            except CoachError as exc:
-                raise UserError(str(exc)) from None
-            ms = (time.perf_counter() - start) * 1000
-            if args.json:
-                print(json.dumps(coached.to_dict()))
-            else:
-                _print_coach(coached, state, args.top, ms, sys.stdout)
-            return 0
+        if state.turn.rolls or len(state.rules.columns) > 1:
+            return _coach_hint(state, args.top, args.json, start)
         # a one-column turn start: the exact table's expected final score, before rolling
         position = position_of(state)
         strategy = solve(state.rules)
@@ -135,6 +122,11 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         )
         ruleset = ruleset_of(args, args.rules)
         say_when_compiling()
+        if len(ruleset.columns) > 1 and args.objective is None:
+            if args.upper is not None or args.bonus:
+                raise UserError("--upper and --bonus are for one-column sheets: the filled boxes say it all")
+            state = _typed_state(ruleset, filled, position)
+            return _coach_hint(state, args.top, args.json, start)
         if args.objective is not None:
             return _hint_target(ruleset, position, args.objective, args.top, args.json, start)
         strategy = solve(ruleset)
@@ -150,6 +142,68 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     else:
         _print_advice(advice, position, args.top, ms, strategy, sys.stdout)
     return 0
+
+
+def _coach_hint(state: Any, top: int, as_json: bool, start: float) -> int:
+    """The coach on a game state: exact where the solver has a table, the strong bot's estimate elsewhere."""
+    from .advice import CoachError
+    from .advice import advise as coach_advise
+
+    if not state.turn.rolls:
+        print(json.dumps({"best": None}) if as_json else "roll the dice: nothing to choose before the first roll")
+        return 0
+    try:
+        coached = coach_advise(state)
+    except CoachError as exc:
+        raise UserError(str(exc)) from None
+    ms = (time.perf_counter() - start) * 1000
+    if as_json:
+        print(json.dumps(coached.to_dict()))
+    else:
+        _print_coach(coached, state, top, ms, sys.stdout)
+    return 0
+
+
+def _typed_state(ruleset: Any, filled: dict[str, int], position: Position) -> Any:
+    """A multi-column position typed in: every filled box entered through the engine (in an order
+    its column rules accept), then the dice of this turn rolled as typed and the held dice held."""
+    from ..engine import IllegalAction, ManualDice, Roll, entry_turn, new_game, play_turn
+    from ..engine.actions import Hold
+
+    state = new_game(ruleset, ["you"], dice=ManualDice())
+    left = dict(filled)
+    while left:  # a pass enters what the column rules let in now; stuck when a pass enters nothing
+        before = len(left)
+        refused: dict[str, str] = {}
+        for box, value in list(left.items()):
+            try:
+                state = play_turn(state, entry_turn(state, box, value))
+                del left[box]
+            except IllegalAction as exc:
+                refused[box] = exc.message
+        if len(left) == before:
+            box, why = next(iter(refused.items()))
+            raise UserError(f"--filled {box}={left[box]}: {why}")
+    if state.finished:
+        raise UserError("--filled fills the whole sheet: nothing left to decide")
+    try:
+        for _ in range(position.roll):
+            if len(position.dice) != ruleset.rolled_dice:
+                raise UserError(f"--dice: give the {ruleset.rolled_dice} dice showing")
+            state, _ = state.apply(Roll(state.current, dice=position.dice))
+        if position.held:
+            left_dice = list(position.dice)
+            places = []
+            for d in position.held:
+                if d not in left_dice:
+                    raise UserError(f"--held {d}: not among the dice showing")
+                i = next(i for i, v in enumerate(position.dice) if v == d and i not in places)
+                places.append(i)
+                left_dice.remove(d)
+            state, _ = state.apply(Hold(state.current, tuple(places)))
+    except IllegalAction as exc:
+        raise UserError(exc.message) from None
+    return state
 
 
 def _hint_target(ruleset: Any, position: Position, target: int, top: int, as_json: bool, start: float) -> int:

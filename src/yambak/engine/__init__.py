@@ -13,7 +13,7 @@ from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdra
 from .dice import DiceSource, DuplicateDice, ManualDice, RollContext, SecureDice, SeededDice
 from .errors import IllegalAction, RecordError, YambakError
 from .fairness import FairDice, Nonce, verify_record
-from .keeping import play_turn, scratch_turn, typed_turn
+from .keeping import entry_turn, play_turn, scratch_turn, typed_turn
 from .outlook import BoxOutlook, EntryBound, Outlook
 from .record import FORMAT, GameRecord, replay, state_to_record, summary
 from .revision import Revision, revise, undo
@@ -56,6 +56,7 @@ __all__ = [
     "replay",
     "play_turn",
     "revise",
+    "entry_turn",
     "scratch_turn",
     "state_to_record",
     "summary",

@@ -17,7 +17,7 @@ from .errors import IllegalAction, shown
 from .record import play_turn
 from .state import GameState, TurnRecord
 
-__all__ = ["typed_turn", "scratch_turn", "play_turn"]
+__all__ = ["typed_turn", "scratch_turn", "entry_turn", "play_turn"]
 
 
 def typed_turn(
@@ -59,3 +59,32 @@ def scratch_turn(state: GameState, box: str) -> TurnRecord:
         if after.sheets[state.current].written[index] == 0:
             return replace(turn, scratch=True)
     raise IllegalAction("illegal/no-scratch", f"{rules.box_id(index)} cannot be scratched: every roll scores there")
+
+
+def entry_turn(state: GameState, box: str, value: int) -> TurnRecord:
+    """A turn of the player to enter that writes `value` in `box`: the first dice and roll number
+    the engine accepts for it (a position typed in as "box=value", as a score sheet shows it).
+    Refused where no dice write that value there now (a value the row cannot score, or a box the
+    column's order or roll rules keep closed)."""
+    if value == 0:
+        return scratch_turn(state, box)
+    rules = state.rules
+    index = rules.parse_box(box)
+    if index is None:
+        raise IllegalAction("illegal/box-unknown", f"there is no box {shown(box)} on this sheet")
+    column = rules.columns[index // rules.n_rows]
+    row = rules.rows[index % rules.n_rows]
+    last = IllegalAction("illegal/value", f"no dice write {shown(value)} in {rules.box_id(index)}")
+    for roll in [column.rolls] if column.rolls else range(1, rules.rolls_per_turn + 1):
+        for dice in combinations_with_replacement(range(1, 7), rules.rolled_dice):
+            if not any(row_score(row, five, roll) == value for five in combinations(dice, rules.dice)):
+                continue  # the engine may add a joker, never more: only dice that can give `value`
+            turn = typed_turn(state, dice, roll, box)
+            try:
+                after = play_turn(state, turn)
+            except IllegalAction as exc:
+                last = exc
+                continue
+            if after.sheets[state.current].written[index] == value:
+                return turn
+    raise last
