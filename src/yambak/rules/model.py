@@ -202,5 +202,5 @@ class Ruleset:
             "minimax": self.has_minimax,
             "minimax_rows": list(self.minimax_rows) if self.minimax_rows else None,
             "strike_any": self.strike_any,
-            "joker": {"bonus": self.joker.bonus} if self.joker else None,
+            "joker_bonus": self.joker.bonus if self.joker else None,  # the extra for each further yam
         }

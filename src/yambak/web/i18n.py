@@ -293,6 +293,7 @@ ERROR_MESSAGES = {
     "illegal/last-resort": "That would zero two boxes while another box can take these dice.",
     "illegal/no-players": "A game needs at least one player.",
     "illegal/no-scratch": "This box cannot take a 0: every roll scores there.",
+    "illegal/value": "No dice write that value in this box.",
     "illegal/no-undo": "Nothing to take back now: a roll has been made since.",
     "seat/none-open": "Every seat at this table is taken.",
     "seat/taken": "That seat is not open.",

@@ -160,7 +160,7 @@ export function sheetRows(view, perPlayer) {
     }
   });
   if (rules.minimax) rows.push({ key: "#minimax", label: T("(Max − Min) × Ones"), short: "(M−m)×1", sum: true });
-  if (view.players.some((p) => p.extra_bonus != null) && perPlayer) rows.push({ key: "#extra", label: T("Yams bonus"), short: view.rules.joker ? `+${view.rules.joker.bonus}` : "+", sum: true });
+  if (view.players.some((p) => p.extra_bonus != null) && perPlayer) rows.push({ key: "#extra", label: T("Yams bonus"), short: `+${view.rules.joker_bonus ?? ""}`, sum: true });
   rows.push({ key: "#total", label: T("Total"), sum: true, cls: "total" });
   return rows;
 }

@@ -566,7 +566,7 @@ function renderResults() {
     ex.push((multi ? T("Upper bonus: +{points} for every column whose upper section reaches {threshold}.", { points: ub.points, threshold: ub.threshold })
       : T("Upper bonus: +{points} for {threshold} or more in the upper section.", { points: ub.points, threshold: ub.threshold })) + " " + who);
   }
-  if (view.rules.joker && view.players.some((p) => p.extra_bonus)) ex.push(T("Yams bonus: +{n} for every further yam while the yam box holds a yam, not a 0.", { n: view.rules.joker.bonus }));
+  if (view.rules.joker_bonus && view.players.some((p) => p.extra_bonus)) ex.push(T("Yams bonus: +{n} for every further yam while the yam box holds a yam, not a 0.", { n: view.rules.joker_bonus }));
   if (view.rules.match === "column_points") ex.push(T("Column points: each column's best total wins its points, the best grand total wins {n}; ties rolled off or shared.", { n: view.rules.total_points ?? "" }));
   for (const [target, rounds] of Object.entries(view.rolloffs || {})) {
     const where = target === "total" ? T("Total") : colLabel(target);
