@@ -24,12 +24,13 @@ from ..web import STATIC
 from ..web.i18n import localize_error
 from . import metrics
 from .cluster import Cluster, RedisLimiter
+from .daily.manager import DealManager
 from .deps import get_lang
 from .keeper.manager import KeeperManager
 from .limits import ClientLimiter
 from .live import RequestError
 from .profiles.manager import ProfileManager
-from .routes import api, keeper, pages, profiles, ws
+from .routes import api, daily, keeper, pages, profiles, ws
 from .settings import Settings
 from .tables.manager import TableManager
 
@@ -98,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.keeper = keeper_manager
         app.state.profiles = profile_manager
         app.state.cluster = cluster
+        app.state.deals = DealManager(store, settings, manager)
         manager.start_bots()
         if settings.warm_strategies:
             warm_strategies()
@@ -204,6 +206,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(keeper.router)
     app.include_router(profiles.router)
+    app.include_router(daily.router)
     return app
 
 

@@ -52,6 +52,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from .daily import DealStore
 from .models import Event, GameTable, KeeperEntry, KeeperSheet, Seat
 from .profiles import ProfileStore
 
@@ -255,7 +256,7 @@ class _Writer(threading.Thread):
                 fut.set_result(result)
 
 
-class Store(ProfileStore):
+class Store(ProfileStore, DealStore):
     def __init__(self, url: str | None = None, migrate: bool = True) -> None:
         self.url = url or os.environ.get("YAMBAK_DATABASE_URL") or DEFAULT_URL
         self.engine = make_engine(self.url)
@@ -449,9 +450,7 @@ class Store(ProfileStore):
             .where(Seat.table_id.in_(table_ids))
             .order_by(Seat.table_id, Seat.seat)
         ):
-            out[s.table_id].append(
-                SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot, s.profile_id, bool(s.assisted))
-            )
+            out[s.table_id].append(SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot, s.profile_id, bool(s.assisted)))
         return out
 
     def _rows(self, where: Any = None, limit: int | None = None) -> list[TableRow]:

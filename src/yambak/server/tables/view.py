@@ -173,7 +173,8 @@ def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
     seated players may still mix in their nonces (before the game's first roll)."""
     if fair is None:
         return None
-    return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished}
+    fixed = getattr(fair, "deal", "")  # a deal's dice are the same for every entrant: no nonces
+    return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished and not fixed}
 
 
 def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:
@@ -207,3 +208,8 @@ def public_event(event: dict[str, Any], state: GameState, seats: frozenset[int])
     if hidden_level(state, seats) is None or event["player"] in seats:
         return event
     return {"type": event["type"], "player": event["player"], "roll": event["roll"], "game_over": event["game_over"]}
+
+
+def rules_view(rules: Any) -> dict[str, Any]:
+    """A ruleset as the pages draw it (the table view's `rules`); the replay viewer's too."""
+    return rules.layout()
