@@ -30,7 +30,10 @@ class TableSettings:
     deal: str | None = None  # a deal of the daily challenge or of a tournament (server/daily): its id
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.deal is None:  # most tables play no deal
+            del out["deal"]
+        return out
 
     @classmethod
     def from_dict(cls, data: Any) -> TableSettings:
