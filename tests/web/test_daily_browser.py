@@ -85,10 +85,10 @@ def test_two_profiles_play_the_daily_challenge_and_a_club_round(served, new_page
         bram.click(".play-form button[type=submit]")
         _play_to_the_end(bram)
 
-        tables = {}
+        scores = {}
         for name, page in (("Ann", ann), ("Bram", bram)):
-            tables[name] = page.url.rsplit("/", 1)[1]
-        scores = {n: bram.request.get(f"{base}/api/tables/{t}").json()["players"][0]["total"] for n, t in tables.items()}
+            table = page.url.rsplit("/", 1)[1]
+            scores[name] = page.request.get(f"{base}/api/tables/{table}").json()["players"][0]["total"]
         ann.click("#board-link")  # from the end of the game to the day's board
         ann.wait_for_selector(".board-card table.board")
         assert sorted(_board(ann), key=lambda r: r[0]) == sorted(scores.items())
