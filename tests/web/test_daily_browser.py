@@ -63,9 +63,7 @@ def _fill(store: Store, deal_id: str, names_scores: list[tuple[str, int]], prese
         pid, _ = _profile(store, name)
         table = secrets.token_urlsafe(12)
         store._sync(Store.add_entry_op(deal_id, pid, table, _yesterday()))
-        store.insert_results(
-            [ResultRow(pid, "daily", table, 0, preset, preset, _yesterday(), score, False, 1, True)]
-        )
+        store.insert_results([ResultRow(pid, "daily", table, 0, preset, preset, _yesterday(), score, False, 1, True)])
 
 
 def test_two_profiles_play_the_daily_challenge_and_a_club_round(served, new_page):
