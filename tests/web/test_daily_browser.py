@@ -43,6 +43,8 @@ def _browser(new_page, base: str, token: str, where: str):
 
 
 def _play_to_the_end(page) -> None:
+    page.wait_for_url("**/t/*")  # the play button's form answers with the table
+    page.wait_for_load_state()
     ready(page)
     while wait_my_turn_or_end(page):
         play_turn(page, holds=0)
