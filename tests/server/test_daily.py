@@ -108,6 +108,7 @@ def test_the_daily_challenge(client, clock, tmp_path, capsys) -> None:
     again = ann.post("/api/daily/yams/play", json={}).json()
     assert again["counted"] is False and again["id"] != made["ann"]["id"]
     play(ann, again, last=True)
+    assert ann.get(f"/api/me/tables/{again['id']}").json()["counted"] is False  # she knew the dice: no best score
 
     board = ann.get("/api/daily/2026-03-03/yams").json()
     assert [(r["name"], r["score"]) for r in board["rows"]] == sorted(
@@ -140,8 +141,11 @@ def test_the_daily_challenge(client, clock, tmp_path, capsys) -> None:
         (winner["name"], 2, 1),
         (board["rows"][1]["name"], 0, 1),
     ]
-    solo = client.get("/api/leaderboard/yams?period=solo").json()["rows"]
-    assert {r["name"] for r in solo} == {"Ann", "Bram", "Cy"}  # every counted solo game: the practice one too
+    assert client.get("/api/leaderboard/yams?period=all").json()["rows"] == week
+    solo = {r["name"]: r["score"] for r in client.get("/api/leaderboard/yams?period=solo").json()["rows"]}
+    assert solo == {"Ann": scores["ann"], "Bram": scores["bram"], "Cy": scores["cy"]}  # not Ann's practice game
+    page = client.get("/daily?preset=yams&day=2026-03-03").text  # yesterday's board: replays, the record
+    assert f"/t/{made['bram']['id']}/review" in page and closed["record"] in page and closed["seed"] in page
 
 
 def test_refusals(client) -> None:

@@ -152,6 +152,8 @@ class DealManager:
                 await self.store.write(Store.add_entry_op(deal.id, profile.id, table.id, now))
             except StoreConflict:  # the same profile started twice at once: the other table counts
                 counted = False
+        if not counted:  # practice on dice already seen: no board, no best score
+            await self.tables.uncounted(table, 0)
         return table, tokens, counted
 
     # --- club tournaments ----------------------------------------------------------------------------

@@ -756,6 +756,12 @@ class TableManager:
 
         return table_results(table, state, naive_utc(self.settings.clock()), table_kind(table))
 
+    async def uncounted(self, table: LiveTable, seat: int) -> None:
+        """The seat's score will not count: a practice game of a deal whose dice its player has seen."""
+        mark = self._assisted(table, seat)
+        if mark is not None:
+            await self.store.write(mark)
+
     def _assisted(self, table: LiveTable, seat: int) -> Any:
         """The seat asked the coach or a bot played for it: its score will not count (leaderboards, bests).
         Returns the write to make (None when already marked)."""
