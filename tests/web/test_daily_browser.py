@@ -42,12 +42,12 @@ def _browser(new_page, base: str, token: str, where: str):
     return page
 
 
-def _play_to_the_end(page) -> None:
+def _play_to_the_end(page, holds: int = 0) -> None:
     page.wait_for_url("**/t/*")  # the play button's form answers with the table
     page.wait_for_load_state()
     ready(page)
     while wait_my_turn_or_end(page):
-        play_turn(page, holds=0)
+        play_turn(page, holds=holds)
     page.wait_for_selector("#results:not([hidden])")
 
 
@@ -83,7 +83,7 @@ def test_two_profiles_play_the_daily_challenge_and_a_club_round(served, new_page
         _play_to_the_end(ann)
         bram.goto(base + "/daily?preset=yams")
         bram.click(".play-form button[type=submit]")
-        _play_to_the_end(bram)
+        _play_to_the_end(bram, holds=1)  # a way of his own
 
         scores = {}
         for name, page in (("Ann", ann), ("Bram", bram)):
@@ -113,9 +113,9 @@ def test_two_profiles_play_the_daily_challenge_and_a_club_round(served, new_page
         invite = ann.locator(".invite-card input").input_value()
         bram.goto(invite)
         bram.click(".join-form button[type=submit]")
-        for page in (ann, bram):
+        for holds, page in enumerate((ann, bram)):
             page.click(".round.open form button[type=submit]")
-            _play_to_the_end(page)
+            _play_to_the_end(page, holds)
             page.goto(invite.split("?")[0])
         rows = bram.locator(".standings-card tbody tr")
         assert rows.count() == 2 and {rows.nth(i).locator(".who").inner_text() for i in range(2)} == {"Ann", "Bram"}

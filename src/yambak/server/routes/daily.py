@@ -19,6 +19,7 @@ from ...store import DealRow, ProfileRow, TournamentRow
 from ...web.i18n import error_message, labels, ruleset_name
 from ..daily.boards import deal_board, period_board
 from ..daily.manager import DAILY_PRESETS, DealError, DealManager
+from ..daily.matchpoints import ranks
 from ..deps import (
     AppSettings,
     Lang,
@@ -100,10 +101,21 @@ def _period(deals: DealManager, preset: str, period: str, day: date, viewer: str
 
 
 def _solo(deals: DealManager, preset: str) -> list[dict[str, Any]]:
+    best = deals.store.best_solo(preset)
     return [
-        {"rank": i + 1, "name": b.name, "score": b.score, "when": b.when.date().isoformat()}
-        for i, b in enumerate(deals.store.best_solo(preset))
+        {"rank": rank, "name": b.name, "score": b.score, "when": b.when.date().isoformat()}
+        for rank, b in zip(ranks([b.score for b in best]), best, strict=True)
     ]
+
+
+def _seated(table: Any, new: dict[int, str], counted: bool, tokens: list[str], settings: Any, cookie: Any) -> Any:
+    """The answer to a request to play a deal: the table, and this device's seat token (and profile)."""
+    out = {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}, "counted": counted}
+    response = JSONResponse(out)
+    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
+    return response
 
 
 async def _profile(request: Request, name: Any) -> tuple[ProfileRow, str | None]:
@@ -175,13 +187,7 @@ async def api_play(
     deal = await deals.store.read(_deal, deals, deals.today(), preset)
     profile, cookie = await _profile(request, body.name)
     table, new, counted = await deals.start(deal, profile)
-    response = JSONResponse(
-        {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}, "counted": counted}
-    )
-    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
-    if cookie is not None:
-        set_profile_cookie(response, cookie, settings.secure_cookies)
-    return response
+    return _seated(table, new, counted, tokens, settings, cookie)
 
 
 @router.get("/api/leaderboard/{preset}")
@@ -364,11 +370,7 @@ async def api_play_round(
     if profile is None:
         raise DealError("profile/none", "join the tournament first", 401)
     table, new, counted = await deals.start(deal, profile)
-    response = JSONResponse(
-        {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}, "counted": counted}
-    )
-    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
-    return response
+    return _seated(table, new, counted, tokens, settings, None)
 
 
 def _tournament_page(
