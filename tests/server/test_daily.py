@@ -196,3 +196,11 @@ def test_a_club_tournament_with_two_rounds(client, clock) -> None:
     page = client.get(f"/c/{club['id']}").text  # the shareable results page: names only
     assert "Club night" in page and all(n in page for n in ("Ann", "Bram", "Cy")) and code not in page
     assert code in ann.get(f"/c/{club['id']}").text  # the organiser sees the invite link
+
+
+def test_the_days_deals_are_made_with_their_pars(client) -> None:
+    made = client.app.state.deals.prepare()  # what a running server does in the first minute of a day
+    assert [d.preset for d in made] == ["yams", "yatzy", "yammen", "yamb"]
+    assert [d.par_bot for d in made] == ["optimal", "optimal", "strong", "strong"] and all(d.par_score for d in made)
+    listed = client.get("/api/daily").json()["deals"]
+    assert [d["commitment"] for d in listed] == [d.commitment for d in made]  # made once: the same commitments

@@ -24,7 +24,7 @@ from ..web import STATIC
 from ..web.i18n import localize_error
 from . import metrics
 from .cluster import Cluster, RedisLimiter
-from .daily.manager import DealManager
+from .daily.manager import DealManager, keep_dealing
 from .deps import get_lang
 from .keeper.manager import KeeperManager
 from .limits import ClientLimiter
@@ -105,12 +105,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             warm_strategies()
         gauges = asyncio.create_task(_gauges(manager, keeper_manager))
         ticker = asyncio.create_task(_tick(manager))
+        dealer = asyncio.create_task(keep_dealing(app.state.deals))
         collector = (
             asyncio.create_task(_collect_garbage(settings.gc_full_seconds)) if settings.gc_full_seconds else None
         )
         yield
         gauges.cancel()
         ticker.cancel()
+        dealer.cancel()
         if collector is not None:
             collector.cancel()
         for table in manager.tables.values():

@@ -14,6 +14,7 @@ labelled so) where it has none.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import random
@@ -33,7 +34,7 @@ from ..tables.manager import LiveTable, TableManager, clean_name, record_of
 from ..tables.settings import TableSettings
 from .dice import DealDice, naive, secret
 
-__all__ = ["DAILY_PRESETS", "DealError", "DealManager", "daily_id"]
+__all__ = ["DAILY_PRESETS", "DealError", "DealManager", "daily_id", "keep_dealing"]
 
 log = logging.getLogger("yambak.server")
 
@@ -88,6 +89,10 @@ class DealManager:
         if deal is not None and deal.par_table is None:
             deal = self.play_par(deal)
         return deal
+
+    def prepare(self) -> list[DealRow]:
+        """Today's deals, made now where they are not yet (blocking)."""
+        return [d for p in DAILY_PRESETS if (d := self.daily(self.today(), p)) is not None]
 
     def play_par(self, deal: DealRow) -> DealRow:
         """The bot's game on the deal, stored as a finished table; the deal with its par (blocking)."""
@@ -206,3 +211,14 @@ class DealManager:
     def current_round(self, deals: list[DealRow]) -> DealRow | None:
         now = self.now()
         return next((d for d in deals if d.opens_at <= now < d.closes_at), None)
+
+
+async def keep_dealing(deals: DealManager, every: float = 60.0) -> None:
+    """Each day's deals are made within a minute of its start (seeds drawn, commitments published, pars
+    played), if no one asked for them before; a running server checks once a minute."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await asyncio.to_thread(deals.prepare)
+        except Exception:  # the challenge must never stop the server; the first request makes them then
+            log.exception("the day's deals")

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...rules import load_ruleset
 from ...store import DealRow, ProfileRow, TournamentRow
-from ...web.i18n import error_message, labels, ruleset_name
+from ...web.i18n import error_message, js_strings, labels, ruleset_name
 from ..daily.boards import deal_board, period_board
 from ..daily.manager import DAILY_PRESETS, DealError, DealManager
 from ..daily.matchpoints import ranks
@@ -391,7 +391,7 @@ def _tournament_page(
         share_url=f"{base}/c/{t.id}",
         viewer=viewer,
         error=error,
-        boot=boot_json({"strings": {}, "labels": labels(lang)}),
+        boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
     )
 
 
