@@ -160,6 +160,9 @@ def test_refusals(client) -> None:
 
 def test_a_club_tournament_with_two_rounds(client, clock) -> None:
     ann = person(client, "Ann")
+    for wrong in ({"rounds": 21}, {"window": 4}, {"preset": "chess"}, {"name": " "}, {"rounds": True}):
+        body = {"name": "Club night", "preset": "yatzy", "rounds": 2, "window": 60, **wrong}
+        assert ann.post("/api/clubs", json=body).status_code in (400, 422), wrong
     r = ann.post("/api/clubs", json={"name": "Club night", "preset": "yatzy", "rounds": 2, "window": 60})
     assert r.status_code == 201, r.text
     club = r.json()
