@@ -150,6 +150,7 @@ def test_the_daily_challenge(client, clock, tmp_path, capsys) -> None:
 
 def test_refusals(client) -> None:
     assert client.post("/api/daily/yams/play", json={}).json()["code"] == "profile/none"
+    assert client.post("/api/daily/yams/play", json={"name": "\u200b"}).json()["code"] == "input/name"
     assert client.post("/api/daily/chess/play", json={}).status_code == 404
     assert client.get("/api/daily/2026-13-01/yams").status_code == 422
     assert client.get("/api/daily/2027-01-01/yams").status_code == 404

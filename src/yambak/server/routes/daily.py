@@ -32,6 +32,7 @@ from ..deps import (
     set_profile_cookie,
 )
 from ..live import RequestError
+from ..profiles.manager import profile_name
 from .pages import _render, boot_json
 
 router = APIRouter()
@@ -125,6 +126,7 @@ async def _profile(request: Request, name: Any) -> tuple[ProfileRow, str | None]
     profile = await profiles.store.read(profiles.store.get_profile, pid) if pid else None
     if profile is None:
         if isinstance(name, str) and name.strip():
+            profile_name(name)  # a refused name says so (input/name); a good one was refused for its address
             raise DealError("rate/profiles", "too many new profiles from this address: try again later", 429)
         raise DealError("profile/none", "choose a name first: the boards show it", 401)
     return profile, cookie
