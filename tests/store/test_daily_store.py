@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from yambak.store import DealRow, ResultRow, Store, StoreConflict, TournamentRow
+from yambak.store import DealRow, ResultRow, SeatRow, Store, StoreConflict, TableRow, TournamentRow
 
 T0 = datetime(2026, 3, 1, 0, 0)
 
@@ -57,8 +57,30 @@ def test_deals_entries_and_boards(store):
     store.set_par(deal.id, 254, "optimal", "partable")
     store.set_par(deal.id, 1, "strong", "other")  # the first par stays
     assert (store.get_deal(deal.id).par_score, store.get_deal(deal.id).par_table) == (254, "partable")
+    # Bram alone against a bot counts as solo; with another person, or with options changed, it does not
+    for n, (seats, rules_id) in enumerate(
+        [(["human", "bot"], "yams"), (["human", "human"], "yams"), (["human"], "yams columns=3")]
+    ):
+        ref = f"table{n}"
+        store.create_table(
+            TableRow(
+                ref,
+                "t",
+                "yams",
+                False,
+                False,
+                None,
+                {},
+                seats=[
+                    SeatRow(i, kind, f"p{i}", None, "easy" if kind == "bot" else None) for i, kind in enumerate(seats)
+                ],
+            )
+        )
+        store.insert_results(
+            [ResultRow(bram, "table", ref, 0, "yams", rules_id, T0, 240 + 10 * n, False, len(seats), True)]
+        )
     best = store.best_solo("yams")
-    assert [(b.name, b.score) for b in best] == [("Ann", 290), ("Bram", 230)]  # Cy's game had help
+    assert [(b.name, b.score) for b in best] == [("Ann", 290), ("Bram", 240)]  # Cy's game had help
     store.delete_profile(ann)
     assert {s.name for s in store.deal_scores([deal.id])} == {"Bram", "Cy"}
 

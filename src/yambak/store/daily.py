@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .models import Deal, DealEntry, Profile, Result, Tournament, TournamentPlayer
+from .models import Deal, DealEntry, Profile, Result, Seat, Tournament, TournamentPlayer
 
 __all__ = ["DealRow", "DealScore", "DealStore", "SoloBest", "TournamentRow"]
 
@@ -186,23 +186,30 @@ class DealStore:
     # --- best solo scores -----------------------------------------------------------------------------
 
     def best_solo(self, preset: str, limit: int = 20) -> list[SoloBest]:
-        """Each profile's best counted solo score of a preset (a game the server rolled, played without
-        hints or a bot's turn), best first."""
+        """Each profile's best counted solo score of a preset with its usual options (a game the server
+        rolled, played without hints or a bot's turn, where the profile was the only person: alone, or
+        against bots), best first."""
+        people = (
+            select(func.count())
+            .select_from(Seat)
+            .where(Seat.table_id == Result.ref, Seat.kind == "human")
+            .scalar_subquery()
+        )
+        solo = [
+            Result.rules_id == preset,  # the preset's own variant: no options changed
+            Result.counted.is_(True),
+            Result.score.is_not(None),
+            or_(Result.players == 1, and_(Result.kind == "table", people == 1)),
+        ]
         best = (
             select(Result.profile_id, func.max(Result.score).label("score"))
-            .where(Result.preset == preset, Result.players == 1, Result.counted.is_(True), Result.score.is_not(None))
+            .where(*solo)
             .group_by(Result.profile_id)
             .subquery()
         )
         first = (
             select(func.min(Result.finished_at))
-            .where(
-                Result.profile_id == best.c.profile_id,
-                Result.preset == preset,
-                Result.players == 1,
-                Result.counted.is_(True),
-                Result.score == best.c.score,
-            )
+            .where(Result.profile_id == best.c.profile_id, Result.score == best.c.score, *solo)
             .scalar_subquery()
         )
         with self.engine.connect() as conn:
