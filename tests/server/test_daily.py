@@ -91,7 +91,15 @@ def test_the_daily_challenge(client, clock, tmp_path, capsys) -> None:
 
     made = {n: c.post("/api/daily/yams/play", json={}).json() for n, c in (("ann", ann), ("bram", bram), ("cy", cy))}
     assert all(m["counted"] for m in made.values())
-    views = {"ann": play(ann, made["ann"]), "bram": play(bram, made["bram"], last=True), "cy": play(cy, made["cy"])}
+    # Ann goes on from her phone (her profile moved there): the same table, a new token for her seat
+    phone = TestClient(client.app, base_url="http://127.0.0.1")
+    phone.cookies.set("yambak_profile", ann.cookies.get("yambak_profile"))
+    moved = phone.post("/api/daily/yams/play", json={}).json()
+    assert (moved["id"], moved["counted"]) == (made["ann"]["id"], True) and moved["tokens"]["0"] != made["ann"][
+        "tokens"
+    ]["0"]
+    made["ann"] = moved
+    views = {"ann": play(phone, made["ann"]), "bram": play(bram, made["bram"], last=True), "cy": play(cy, made["cy"])}
     scores = {n: v["players"][0]["total"] for n, v in views.items()}
     assert scores["ann"] != scores["bram"]
     # the same dice for every entrant: Ann's and Cy's games, played the same way, are the same game

@@ -374,6 +374,19 @@ class Store(ProfileStore, DealStore):
 
         return op
 
+    @staticmethod
+    def seat_token_op(table_id: str, seat: int, profile_id: str, token_hash: str) -> Op:
+        """A profile's seat gets a new token (its owner plays on from another device)."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(
+                update(Seat)
+                .where(Seat.table_id == table_id, Seat.seat == seat, Seat.profile_id == profile_id)
+                .values(token_hash=token_hash)
+            )
+
+        return op
+
     def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
         """Turn an open seat into a player's (the seat row holds the name); StoreConflict when it was taken."""
         self._sync(self.claim_seat_op(table_id, seat, name, token_hash))

@@ -19,6 +19,7 @@ import hashlib
 import logging
 import random
 import secrets
+from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -30,7 +31,7 @@ from ...rules import load_ruleset
 from ...store import DealRow, ProfileRow, SeatRow, Store, StoreConflict, TableRow, TournamentRow
 from ..live import RequestError
 from ..settings import Settings
-from ..tables.manager import LiveTable, TableManager, clean_name, record_of
+from ..tables.manager import LiveTable, TableManager, clean_name, hash_token, record_of
 from ..tables.settings import TableSettings
 from .dice import DealDice, naive, secret
 
@@ -129,9 +130,12 @@ class DealManager:
 
     # --- playing a deal ----------------------------------------------------------------------------
 
-    async def start(self, deal: DealRow, profile: ProfileRow) -> tuple[LiveTable, dict[int, str], bool]:
+    async def start(
+        self, deal: DealRow, profile: ProfileRow, tokens: Iterable[str] = ()
+    ) -> tuple[LiveTable, dict[int, str], bool]:
         """The profile's table at the deal: (table, new seat tokens, whether it counts). Its unfinished
-        counted attempt is given back as it is; once that is over, another table is practice."""
+        counted attempt is given back (with a new seat token for a device without one: the profile
+        plays on from another device); once that is over, another table is practice."""
         now = self.now()
         if now < deal.opens_at:
             raise DealError("deal/not-open", "this round is not open yet", 409)
@@ -145,12 +149,12 @@ class DealManager:
         if existing is not None:
             table = await self.tables.aget(existing)
             if not table.state.finished:
-                return table, {}, True
+                if 0 in table.seats_for({hash_token(t) for t in tokens}):
+                    return table, {}, True
+                return table, {0: await self.tables.reissue(table, 0)}, True
         name = f"{deal.preset} {deal.opens_at:%Y-%m-%d}" if deal.kind == "daily" else f"Round {deal.round}"
         seats = [{"kind": "human", "name": clean_name(profile.name)}]
-        table, tokens = await self.tables.acreate(
-            name, deal.preset, {}, seats, False, True, None, None, profile.id, deal
-        )
+        table, new = await self.tables.acreate(name, deal.preset, {}, seats, False, True, None, None, profile.id, deal)
         counted = existing is None
         if counted:
             try:
@@ -159,7 +163,7 @@ class DealManager:
                 counted = False
         if not counted:  # practice on dice already seen: no board, no best score
             await self.tables.uncounted(table, 0)
-        return table, tokens, counted
+        return table, new, counted
 
     # --- club tournaments ----------------------------------------------------------------------------
 

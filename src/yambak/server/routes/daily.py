@@ -188,7 +188,7 @@ async def api_play(
     """Start (or go back to) today's attempt; once it is over, another table is practice (`counted` false)."""
     deal = await deals.store.read(_deal, deals, deals.today(), preset)
     profile, cookie = await _profile(request, body.name)
-    table, new, counted = await deals.start(deal, profile)
+    table, new, counted = await deals.start(deal, profile, tokens)
     return _seated(table, new, counted, tokens, settings, cookie)
 
 
@@ -279,7 +279,7 @@ async def daily_play_form(
         check_rate(request)
         deal = await deals.store.read(_deal, deals, deals.today(), preset)
         profile, cookie = await _profile(request, name if isinstance(name, str) else None)
-        table, new, _ = await deals.start(deal, profile)
+        table, new, _ = await deals.start(deal, profile, tokens)
     except RequestError as exc:
         text = error_message(exc.code, lang) or exc.message
         return _daily_page(request, lang, deals, preset[:40], "", "day", text)
@@ -371,7 +371,7 @@ async def api_play_round(
     profile = await request.app.state.profiles.acurrent(profile_token(request))
     if profile is None:
         raise DealError("profile/none", "join the tournament first", 401)
-    table, new, counted = await deals.start(deal, profile)
+    table, new, counted = await deals.start(deal, profile, tokens)
     return _seated(table, new, counted, tokens, settings, None)
 
 
@@ -475,7 +475,7 @@ async def play_round_form(deals: Deals,
         profile = await request.app.state.profiles.acurrent(profile_token(request))
         if profile is None:
             raise DealError("profile/none", "join the tournament first", 401)
-        table, new, _ = await deals.start(deal, profile)
+        table, new, _ = await deals.start(deal, profile, tokens)
     except RequestError as exc:
         t = await deals.store.read(deals.store.get_tournament, tournament_id[:24])
         if t is None:

@@ -756,6 +756,18 @@ class TableManager:
 
         return table_results(table, state, naive_utc(self.settings.clock()), table_kind(table))
 
+    async def reissue(self, table: LiveTable, seat: int) -> str:
+        """A new token for a person's seat, for another device of the profile that sits there (the caller
+        checked the profile); the token the seat had before stops working."""
+        token = new_token()
+        row = table.seats[seat]
+        if row.kind != "human" or row.profile_id is None:
+            raise TableError("auth/not-your-seat", f"seat {seat} is nobody's to take back")
+        await self.store.write(Store.seat_token_op(table.id, seat, row.profile_id, hash_token(token)))
+        table.seats[seat] = dataclasses.replace(row, token_hash=hash_token(token))
+        self._publish(table, {"kind": "reload"})  # other processes' copies learn it from the store
+        return token
+
     async def uncounted(self, table: LiveTable, seat: int) -> None:
         """The seat's score will not count: a practice game of a deal whose dice its player has seen."""
         mark = self._assisted(table, seat)
