@@ -208,6 +208,7 @@ def test_a_club_tournament_with_two_rounds(client, clock) -> None:
     page = client.get(f"/c/{club['id']}").text  # the shareable results page: names only
     assert "Club night" in page and all(n in page for n in ("Ann", "Bram", "Cy")) and code not in page
     assert code in ann.get(f"/c/{club['id']}").text  # the organiser sees the invite link
+    assert f"/c/{club['id']}" in bram.get("/clubs/new").text  # a player finds their tournaments again
 
 
 def test_the_days_deals_are_made_with_their_pars(client) -> None:

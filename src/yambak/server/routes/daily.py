@@ -398,10 +398,13 @@ def _tournament_page(
 
 
 @router.get("/clubs/new", response_class=HTMLResponse)
-def new_tournament_page(request: Request, lang: Lang) -> HTMLResponse:
+def new_tournament_page(deals: Deals, request: Request, lang: Lang) -> HTMLResponse:
+    """The form that makes a tournament, under the tournaments this device's profile plays in."""
     presets = [(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in TOURNAMENT_PRESETS]
     boot = boot_json({"strings": {}, "labels": labels(lang)})
-    return _render(request, "tournament_new.html", lang, presets=presets, viewer=_viewer(request), boot=boot)
+    viewer = _viewer(request)
+    mine = deals.store.tournaments_of(viewer.id) if viewer else []
+    return _render(request, "tournament_new.html", lang, presets=presets, viewer=viewer, mine=mine, boot=boot)
 
 
 @router.post("/clubs")
