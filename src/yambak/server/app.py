@@ -24,12 +24,13 @@ from ..web import STATIC
 from ..web.i18n import localize_error
 from . import metrics
 from .cluster import Cluster, RedisLimiter
+from .daily.manager import DealManager, keep_dealing
 from .deps import get_lang
 from .keeper.manager import KeeperManager
 from .limits import ClientLimiter
 from .live import RequestError
 from .profiles.manager import ProfileManager
-from .routes import api, keeper, pages, profiles, ws
+from .routes import api, daily, keeper, pages, profiles, ws
 from .settings import Settings
 from .tables.manager import TableManager
 
@@ -98,17 +99,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.keeper = keeper_manager
         app.state.profiles = profile_manager
         app.state.cluster = cluster
+        app.state.deals = DealManager(store, settings, manager)
         manager.start_bots()
         if settings.warm_strategies:
             warm_strategies()
         gauges = asyncio.create_task(_gauges(manager, keeper_manager))
         ticker = asyncio.create_task(_tick(manager))
+        dealer = asyncio.create_task(keep_dealing(app.state.deals))
         collector = (
             asyncio.create_task(_collect_garbage(settings.gc_full_seconds)) if settings.gc_full_seconds else None
         )
         yield
         gauges.cancel()
         ticker.cancel()
+        dealer.cancel()
         if collector is not None:
             collector.cancel()
         for table in manager.tables.values():
@@ -204,6 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(keeper.router)
     app.include_router(profiles.router)
+    app.include_router(daily.router)
     return app
 
 

@@ -8,20 +8,25 @@ every few events and at the end. Server writes go through a group-committing
 writer thread, off the event loop.
 """
 
+from .daily import DealRow, DealScore, SoloBest, TournamentRow
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .store import DEFAULT_URL, EntryRow, EventRow, KeeperRow, SeatRow, Store, StoreConflict, TableRow
 
 __all__ = [
     "DEFAULT_URL",
+    "DealRow",
+    "DealScore",
     "EntryRow",
     "EventRow",
     "KeeperRow",
     "ProfileRow",
     "ResultRow",
     "SeatRow",
+    "SoloBest",
     "StatsRow",
     "Store",
     "StoreConflict",
     "TableRow",
+    "TournamentRow",
     "placeholder",
 ]

@@ -148,3 +148,61 @@ class Result(Base):
         Index("ix_results_profile_preset", "profile_id", "preset", "finished_at"),
         Index("ix_results_once", "profile_id", "kind", "ref", unique=True),
     )
+
+
+class Deal(Base):
+    """One deal of duplicate dice that every entrant plays solo: a day's challenge of a preset, or a round
+    of a club tournament. Its seed is committed (`commitment` published) when the deal is made and shown
+    once it closes."""
+
+    __tablename__ = "deals"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # daily:YYYY-MM-DD:preset | club:ID:N
+    kind: Mapped[str] = mapped_column(String(8))  # daily | club
+    preset: Mapped[str] = mapped_column(String(40))
+    seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    opens_at: Mapped[datetime] = mapped_column(DateTime)
+    closes_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    tournament_id: Mapped[str | None] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    par_score: Mapped[int | None] = mapped_column(Integer, nullable=True)  # a bot's score on the same dice
+    par_bot: Mapped[str | None] = mapped_column(String(16), nullable=True)  # optimal | strong
+    par_table: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the bot's game, a finished table
+
+
+class DealEntry(Base):
+    """A profile's counted attempt at a deal: the first table it started there (later ones are practice)."""
+
+    __tablename__ = "deal_entries"
+
+    deal_id: Mapped[str] = mapped_column(ForeignKey("deals.id", ondelete="CASCADE"), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32))
+    started_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Tournament(Base):
+    """A club's tournament: invited players, `rounds` duplicate deals, each open `window_minutes`."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    preset: Mapped[str] = mapped_column(String(40))
+    organiser_id: Mapped[str | None] = mapped_column(ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True)
+    invite: Mapped[str] = mapped_column(String(64))  # the invite link's code
+    rounds: Mapped[int] = mapped_column(Integer)
+    window_minutes: Mapped[int] = mapped_column(Integer)
+    starts_at: Mapped[datetime] = mapped_column(DateTime)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class TournamentPlayer(Base):
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime)

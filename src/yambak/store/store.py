@@ -52,6 +52,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from .daily import DealStore
 from .models import Event, GameTable, KeeperEntry, KeeperSheet, Seat
 from .profiles import ProfileStore
 
@@ -255,7 +256,7 @@ class _Writer(threading.Thread):
                 fut.set_result(result)
 
 
-class Store(ProfileStore):
+class Store(ProfileStore, DealStore):
     def __init__(self, url: str | None = None, migrate: bool = True) -> None:
         self.url = url or os.environ.get("YAMBAK_DATABASE_URL") or DEFAULT_URL
         self.engine = make_engine(self.url)
@@ -370,6 +371,19 @@ class Store(ProfileStore):
             )
             if res.rowcount != 1:
                 raise StoreConflict(f"seat {seat} is not open")
+
+        return op
+
+    @staticmethod
+    def seat_token_op(table_id: str, seat: int, profile_id: str, token_hash: str) -> Op:
+        """A profile's seat gets a new token (its owner plays on from another device)."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(
+                update(Seat)
+                .where(Seat.table_id == table_id, Seat.seat == seat, Seat.profile_id == profile_id)
+                .values(token_hash=token_hash)
+            )
 
         return op
 

@@ -396,3 +396,16 @@ JS_STRINGS = _js_strings()
 def js_strings(lang: str) -> dict[str, str]:
     _ = translations(lang).gettext
     return {s: _(s) for s in JS_STRINGS}
+
+
+# The daily challenge and club tournaments (server/daily).
+ERROR_MESSAGES.update(
+    {
+        "deal/unknown": "There is no such deal or tournament.",
+        "deal/not-open": "This round is not open yet.",
+        "deal/closed": "This deal is closed.",
+        "deal/open": "The seed is revealed when the deal is over.",
+        "deal/not-invited": "Only the tournament's players play its rounds.",
+        "deal/invite": "This invite link is not valid.",
+    }
+)

@@ -45,6 +45,8 @@ from ...names import NAME_MAX, InvalidName, normalize_name
 from ...rules import RulesetError, load_ruleset
 from ...store import EventRow, SeatRow, Store, StoreConflict, TableRow
 from .. import metrics
+from ..daily.dice import DealDice, seal
+from ..daily.dice import secret as deal_secret
 from ..live import Connection, RequestError, dumps
 from ..profiles.results import table_results
 from ..settings import Settings
@@ -161,8 +163,9 @@ def record_of(state: GameState) -> dict[str, Any]:
 
 
 def table_kind(table: LiveTable) -> str:
-    """What a table's results are in a history: a game at a table (daily and club deals later)."""
-    return "table"
+    """What a table's results are in a history: a game at a table, a daily deal, a tournament round."""
+    deal = table.settings.deal
+    return deal.split(":", 1)[0] if deal and deal.startswith(("daily:", "club:")) else "table"
 
 
 def _replay_events(state: GameState, events: list[EventRow]) -> GameState:
@@ -229,7 +232,7 @@ class TableManager:
         record["players"] = [s.name for s in row.seats]  # names live in the seat rows
         state = replay(record, simultaneous=row.duplicate)
         state = _replay_events(state, after)
-        table.fairness = _fair_dice(row.fairness, row.duplicate)
+        table.fairness = seal(_fair_dice(row.fairness, row.duplicate), row.fairness, self.settings.clock)
         if owned:
             state = state.with_dice(table.fairness or self._dice(row.duplicate, row.seed))
         table.name, table.listed, table.seats, table.state = row.name, row.listed, row.seats, state
@@ -408,8 +411,10 @@ class TableManager:
         asked: dict[str, Any] | None = None,
         custom: dict[str, Any] | None = None,
         profile: str | None = None,
+        deal: Any = None,
     ) -> tuple[LiveTable, dict[int, str], TableRow]:
-        """`profile`: the creator's profile, given to the first person's seat (the others are guests)."""
+        """`profile`: the creator's profile, given to the first person's seat (the others are guests);
+        `deal`: a deal of duplicate dice to play (a `DealRow`: its seed, sealed until it closes)."""
         name = clean_name(name, "table name", TABLE_NAME_MAX)
         self._make_room()
         if not isinstance(options, dict) or len(options) > 20:
@@ -453,6 +458,9 @@ class TableManager:
         house = choose([r.kind for r in rows], bool(listed), bool(duplicate), asked or {})
         # Fair dice (engine/fairness.py): a CSPRNG seed, committed to now, revealed when the game ends.
         fair = FairDice(secrets.token_hex(32), (), bool(duplicate))
+        if deal is not None:
+            fair = DealDice(deal.seed, (), True, deal.id, deal.closes_at, self.settings.clock)
+            house, duplicate = dataclasses.replace(house, hints=False, undo=False, clock=None, deal=deal.id), True
         state = new_game(rules, [r.name for r in rows], dice=fair, simultaneous=bool(duplicate))
         table_id = secrets.token_urlsafe(12)
         table = LiveTable(table_id, name, bool(listed), rows, state, 0, None, seat_version=[0] * len(rows))
@@ -461,6 +469,8 @@ class TableManager:
         table.recent = deque(maxlen=self.settings.history)
         table.fairness = fair
         secret = {**fair.block(revealed=False), "seed": fair.seed}  # stored; sent to no one before the end
+        if isinstance(fair, DealDice):
+            secret = deal_secret(fair)
         row = TableRow(
             table_id,
             name,
@@ -509,8 +519,9 @@ class TableManager:
         asked: dict[str, Any] | None = None,
         custom: dict[str, Any] | None = None,
         profile: str | None = None,
+        deal: Any = None,
     ) -> tuple[LiveTable, dict[int, str]]:
-        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile)
+        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile, deal)
         await self.store.write(Store.create_table_op(row))
         if self.cluster is not None:
             await self.cluster.claim_new(KIND, table.id)
@@ -667,7 +678,7 @@ class TableManager:
     async def _nonce(self, table: LiveTable, msg: schema.NonceMsg) -> None:
         """A player's nonce for the fair dice: once per seat, before the game's first roll, logged as an event."""
         fair = table.fairness
-        if fair is None:
+        if fair is None or isinstance(fair, DealDice):
             raise TableError("fair/none", "this table's dice take no nonces")
         if table.state.serial > 0:
             raise TableError("fair/too-late", "nonces are mixed in before the first roll of the game")
@@ -744,6 +755,24 @@ class TableManager:
         from ..profiles.manager import naive_utc
 
         return table_results(table, state, naive_utc(self.settings.clock()), table_kind(table))
+
+    async def reissue(self, table: LiveTable, seat: int) -> str:
+        """A new token for a person's seat, for another device of the profile that sits there (the caller
+        checked the profile); the token the seat had before stops working."""
+        token = new_token()
+        row = table.seats[seat]
+        if row.kind != "human" or row.profile_id is None:
+            raise TableError("auth/not-your-seat", f"seat {seat} is nobody's to take back")
+        await self.store.write(Store.seat_token_op(table.id, seat, row.profile_id, hash_token(token)))
+        table.seats[seat] = dataclasses.replace(row, token_hash=hash_token(token))
+        self._publish(table, {"kind": "reload"})  # other processes' copies learn it from the store
+        return token
+
+    async def uncounted(self, table: LiveTable, seat: int) -> None:
+        """The seat's score will not count: a practice game of a deal whose dice its player has seen."""
+        mark = self._assisted(table, seat)
+        if mark is not None:
+            await self.store.write(mark)
 
     def _assisted(self, table: LiveTable, seat: int) -> Any:
         """The seat asked the coach or a bot played for it: its score will not count (leaderboards, bests).

@@ -7,6 +7,8 @@
   seats), 90 s by default for tables strangers may join.
 - `undo`: a player may take back their last entry before the next roll. Only where every
   player sits at this one device (solo, pass and play): never with players on other devices.
+- `deal`: the table plays a deal of the daily challenge or of a club tournament (no hints, no
+  undo, no clock; see `server/daily`).
 """
 
 from __future__ import annotations
@@ -25,9 +27,13 @@ class TableSettings:
     hints: bool = True
     clock: int | None = None
     undo: bool = False
+    deal: str | None = None  # a deal of the daily challenge or of a tournament (server/daily): its id
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.deal is None:  # most tables play no deal
+            del out["deal"]
+        return out
 
     @classmethod
     def from_dict(cls, data: Any) -> TableSettings:
@@ -39,6 +45,7 @@ class TableSettings:
             hints=data.get("hints") is True,
             clock=clock if isinstance(clock, int) and not isinstance(clock, bool) else None,
             undo=data.get("undo") is True,
+            deal=data["deal"] if isinstance(data.get("deal"), str) else None,
         )
 
 

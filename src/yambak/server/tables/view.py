@@ -173,7 +173,8 @@ def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
     seated players may still mix in their nonces (before the game's first roll)."""
     if fair is None:
         return None
-    return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished}
+    fixed = getattr(fair, "deal", "")  # a deal's dice are the same for every entrant: no nonces
+    return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished and not fixed}
 
 
 def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:

@@ -574,7 +574,12 @@ function renderResults() {
   }
   for (const text of ex) parts.push(el("p", { class: "explain" }, text));
   const actions = el("div", { class: "actions" });
-  if (mine.length) {
+  const deal = (view.settings || {}).deal;  // a deal of the daily challenge or of a tournament: its board, no rematch
+  if (deal) {
+    const [kind, a, b] = deal.split(":");
+    const href = kind === "daily" ? `/daily?preset=${encodeURIComponent(b)}&day=${a}` : `/c/${encodeURIComponent(a)}`;
+    actions.append(el("a", { class: "button primary", href, id: "board-link" }, T("See the leaderboard")));
+  } else if (mine.length) {
     const f = el("form", { method: "post", action: `/t/${boot.table}/rematch` });
     f.append(el("button", { type: "submit", class: "primary", id: "rematch" }, T("Rematch")));
     actions.append(f);
@@ -632,6 +637,7 @@ function renderRounds() {
 function renderTableInfo() {
   const s = view.settings || {};
   const parts = [];
+  if (s.deal) parts.push(s.deal.startsWith("club:") ? T("Club tournament") : T("Daily challenge"));
   if (view.duplicate) parts.push(T("Duplicate: everyone gets the same dice."));
   parts.push(s.hints ? T("Hints allowed") : T("No hints at this table"));
   if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));

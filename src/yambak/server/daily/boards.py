@@ -1,0 +1,105 @@
+"""The boards: a deal's ranking, a week's or all time's by matchpoints, a tournament's standings.
+
+Only display names are shown. A daily deal ranks the profiles made before its day (a profile made
+that day could have been made to scout the dice for another); a tournament ranks its players. Scores
+are the engine's, from counted results (a game the server rolled, no hint, no bot turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from ...store import DealRow, DealScore
+from .matchpoints import matchpoints, percent, ranks, top
+
+__all__ = ["deal_board", "period_board", "ranked_scores"]
+
+
+def ranked_scores(deal: DealRow, scores: Iterable[DealScore]) -> list[DealScore]:
+    """The deal's finished counted attempts that enter its board, best first."""
+    out = [
+        s
+        for s in scores
+        if s.deal_id == deal.id and s.score is not None and (deal.kind != "daily" or s.profile_created < deal.opens_at)
+    ]
+    return sorted(out, key=lambda s: (-(s.score or 0), s.name.casefold()))
+
+
+def deal_board(deal: DealRow, scores: list[DealScore], now: datetime, viewer: str | None) -> dict[str, Any]:
+    """One deal's board: rank, name, score, matchpoints and their percentage; the par once the deal
+    is closed or the viewer has finished their attempt; each game's table once the deal is closed."""
+    closed = now >= deal.closes_at
+    ranked = ranked_scores(deal, scores)
+    points = matchpoints({s.profile_id: s.score or 0 for s in ranked})
+    most = top(len(ranked))
+    rows = []
+    for rank, s in zip(ranks([s.score or 0 for s in ranked]), ranked, strict=True):
+        rows.append(
+            {
+                "rank": rank,
+                "name": s.name,
+                "score": s.score,
+                "mp": points[s.profile_id],
+                "pct": percent(points[s.profile_id], most),
+                "me": s.profile_id == viewer,
+                "table": s.table_id if closed else None,
+            }
+        )
+    mine = next((s for s in scores if s.profile_id == viewer), None)
+    status = None
+    if mine is not None:
+        if mine.score is None:
+            status = "playing"
+        elif any(r["me"] for r in rows):
+            status = "ranked"
+        else:
+            status = "unranked"
+    show_par = closed or (mine is not None and mine.score is not None)
+    return {
+        "deal": deal.id,
+        "kind": deal.kind,
+        "preset": deal.preset,
+        "day": deal.opens_at.date().isoformat(),
+        "round": deal.round,
+        "opens_at": deal.opens_at.isoformat() + "Z",
+        "closes_at": deal.closes_at.isoformat() + "Z",
+        "closed": closed,
+        "started": now >= deal.opens_at,
+        "commitment": deal.commitment,
+        "seed": deal.seed if closed else None,
+        "par": (
+            {"score": deal.par_score, "bot": deal.par_bot, "table": deal.par_table if closed else None}
+            if show_par and deal.par_score is not None
+            else None
+        ),
+        "rows": rows,
+        "max": most,
+        "playing": sum(1 for s in scores if s.score is None),
+        "me": {"status": status, "table": mine.table_id, "score": mine.score} if mine is not None else None,
+    }
+
+
+def period_board(deals: list[DealRow], scores: list[DealScore], viewer: str | None, limit: int = 100) -> list[dict]:
+    """Matchpoints added up over several deals (a week's, all time's, a tournament's rounds): ranked by
+    their total, shown with the percentage of the most the deals a player played could have given."""
+    total: dict[str, dict[str, Any]] = {}
+    for deal in deals:
+        ranked = ranked_scores(deal, scores)
+        points = matchpoints({s.profile_id: s.score or 0 for s in ranked})
+        most = top(len(ranked))
+        for s in ranked:
+            t = total.setdefault(s.profile_id, {"name": s.name, "mp": 0, "max": 0, "deals": 0, "scores": {}})
+            t["mp"] += points[s.profile_id]
+            t["max"] += most
+            t["deals"] += 1
+            t["scores"][deal.id] = {"score": s.score, "mp": points[s.profile_id]}
+    order = sorted(
+        total.items(),
+        key=lambda kv: (-kv[1]["mp"], -(percent(kv[1]["mp"], kv[1]["max"]) or 0), kv[1]["name"].casefold()),
+    )
+    rows = []
+    for rank, (pid, t) in zip(ranks([t["mp"] for _, t in order]), order, strict=True):
+        rows.append({"rank": rank, **t, "pct": percent(t["mp"], t["max"]), "me": pid == viewer})
+    return rows[:limit]

@@ -1,0 +1,50 @@
+"""A deal's dice: the fair dice of `engine/fairness.py`, with a seed fixed for every entrant and kept
+sealed until the deal closes (the end of the day, or of a tournament round), not merely until one
+entrant's game ends: everyone plays the same dice, so nobody may learn them from another's record.
+
+No nonces: each entrant's mixing in randomness of their own would give them other dice than the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from ...engine import FairDice
+
+__all__ = ["DealDice", "naive", "seal", "secret"]
+
+
+def naive(moment: datetime) -> datetime:
+    """UTC without a time zone, as the store keeps times."""
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+@dataclass(frozen=True, slots=True)
+class DealDice(FairDice):
+    deal: str = ""
+    closes_at: datetime | None = None  # naive UTC
+    clock: Callable[[], datetime] | None = None
+
+    def closed(self) -> bool:
+        return self.clock is not None and self.closes_at is not None and naive(self.clock()) >= self.closes_at
+
+    def block(self, revealed: bool) -> dict[str, Any]:
+        """The record's `fairness` block: the seed once the game is over and the deal closed."""
+        return FairDice.block(self, revealed and self.closed())
+
+
+def secret(fair: DealDice) -> dict[str, Any]:
+    """What a deal's table stores of its dice (the seed, which deal, when it closes): sent to no one."""
+    closes = fair.closes_at.isoformat() if fair.closes_at else None
+    return {**FairDice.block(fair, False), "seed": fair.seed, "deal": fair.deal, "closes_at": closes}
+
+
+def seal(fair: FairDice | None, stored: Any, clock: Callable[[], datetime]) -> FairDice | None:
+    """A table's dice as loaded from the store: a deal's stay sealed until their deal closes."""
+    if fair is None or not isinstance(stored, dict) or not stored.get("deal") or not stored.get("closes_at"):
+        return fair
+    closes = datetime.fromisoformat(stored["closes_at"])
+    return DealDice(fair.seed, (), True, str(stored["deal"]), naive(closes), clock)

@@ -1,0 +1,489 @@
+"""The daily challenge, the leaderboards and club tournaments: JSON API and pages.
+
+A deal is played at an ordinary table (`/t/{id}`) whose dice are the deal's; these routes make the
+deals, start an entrant's table, and show the boards. Playing needs a profile: the device's, or one
+made on the way with the name typed (new profiles are rate-limited per address).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...rules import load_ruleset
+from ...store import DealRow, ProfileRow, TournamentRow
+from ...web.i18n import error_message, js_strings, labels, ruleset_name
+from ..daily.boards import deal_board, period_board
+from ..daily.manager import DAILY_PRESETS, DealError, DealManager
+from ..daily.matchpoints import ranks
+from ..deps import (
+    AppSettings,
+    Lang,
+    Manager,
+    Tokens,
+    add_tokens,
+    check_rate,
+    playing_profile,
+    profile_token,
+    set_profile_cookie,
+)
+from ..live import RequestError
+from ..profiles.manager import profile_name
+from .pages import _render, boot_json
+
+router = APIRouter()
+TOURNAMENT_PRESETS = ("yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6")
+
+
+def get_deals(request: Request) -> DealManager:
+    return request.app.state.deals
+
+
+Deals = Annotated[DealManager, Depends(get_deals)]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PlayIn(_In):
+    name: str | None = Field(None, max_length=200)  # a profile's name, for a device without one
+
+
+class TournamentIn(_In):
+    name: str = Field(max_length=200)
+    preset: str = Field(max_length=40)
+    rounds: int
+    window: int  # minutes each round is open
+    owner: str | None = Field(None, max_length=200)  # the organiser's name, for a device without a profile
+
+
+class JoinIn(_In):
+    invite: str = Field(max_length=64)
+    name: str | None = Field(None, max_length=200)
+
+
+def _day(raw: str | None, deals: DealManager) -> date:
+    if not raw:
+        return deals.today()
+    try:
+        day = date.fromisoformat(raw[:10])
+    except ValueError:
+        raise DealError("input/invalid", "a day is written YYYY-MM-DD", 422) from None
+    if day > deals.today():
+        raise DealError("deal/not-open", "that day's challenge has not begun", 404)
+    return day
+
+
+def _deal(deals: DealManager, day: date, preset: str) -> DealRow:
+    deal = deals.daily(day, preset)
+    if deal is None:
+        raise DealError("deal/unknown", "there was no challenge that day", 404)
+    return deal
+
+
+def _week(day: date) -> tuple[datetime, datetime]:
+    monday = datetime.combine(day - timedelta(days=day.weekday()), datetime.min.time())
+    return monday, monday + timedelta(days=7)
+
+
+def _board(deals: DealManager, deal: DealRow, viewer: str | None) -> dict[str, Any]:
+    return deal_board(deal, deals.store.deal_scores([deal.id]), deals.now(), viewer)
+
+
+def _period(deals: DealManager, preset: str, period: str, day: date, viewer: str | None) -> list[dict[str, Any]]:
+    since, until = _week(day) if period == "week" else (None, None)
+    ds = deals.store.deals("daily", preset, since, until)
+    return period_board(ds, deals.store.deal_scores([d.id for d in ds]), viewer)
+
+
+def _solo(deals: DealManager, preset: str) -> list[dict[str, Any]]:
+    best = deals.store.best_solo(preset)
+    return [
+        {"rank": rank, "name": b.name, "score": b.score, "when": b.when.date().isoformat()}
+        for rank, b in zip(ranks([b.score for b in best]), best, strict=True)
+    ]
+
+
+def _seated(table: Any, new: dict[int, str], counted: bool, tokens: list[str], settings: Any, cookie: Any) -> Any:
+    """The answer to a request to play a deal: the table, and this device's seat token (and profile)."""
+    out = {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}, "counted": counted}
+    response = JSONResponse(out)
+    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
+    return response
+
+
+async def _profile(request: Request, name: Any) -> tuple[ProfileRow, str | None]:
+    """The player's profile (made now from `name` for a device without one) and a new cookie to set."""
+    profiles = request.app.state.profiles
+    pid, cookie = await playing_profile(request, name)
+    profile = await profiles.store.read(profiles.store.get_profile, pid) if pid else None
+    if profile is None:
+        if isinstance(name, str) and name.strip():
+            profile_name(name)  # a refused name says so (input/name); a good one was refused for its address
+            raise DealError("rate/profiles", "too many new profiles from this address: try again later", 429)
+        raise DealError("profile/none", "choose a name first: the boards show it", 401)
+    return profile, cookie
+
+
+def _viewer(request: Request) -> ProfileRow | None:
+    profile: ProfileRow | None = request.app.state.profiles.current(profile_token(request))
+    return profile
+
+
+# --- the daily challenge: JSON -----------------------------------------------------------------------
+
+
+@router.get("/api/daily")
+def api_daily(deals: Deals, day: str = "") -> dict[str, Any]:
+    """The day's deals: each one's commitment (published from the start), its seed once the day is over."""
+    d = _day(day, deals)
+    out = []
+    for preset in DAILY_PRESETS:
+        deal = deals.daily(d, preset)
+        if deal is not None:
+            closed = deals.closed(deal)
+            out.append(
+                {
+                    "deal": deal.id,
+                    "preset": preset,
+                    "opens_at": deal.opens_at.isoformat() + "Z",
+                    "closes_at": deal.closes_at.isoformat() + "Z",
+                    "commitment": deal.commitment,
+                    "seed": deal.seed if closed else None,
+                    "record": f"/api/daily/{d.isoformat()}/{preset}/record" if closed else None,
+                }
+            )
+    return {"day": d.isoformat(), "today": deals.today().isoformat(), "deals": out}
+
+
+@router.get("/api/daily/{day}/{preset}")
+def api_daily_board(deals: Deals, request: Request, day: str, preset: str) -> dict[str, Any]:
+    viewer = _viewer(request)
+    return _board(deals, _deal(deals, _day(day, deals), preset), viewer.id if viewer else None)
+
+
+@router.get("/api/daily/{day}/{preset}/record")
+def api_daily_record(deals: Deals, day: str, preset: str, manager: Manager) -> JSONResponse:
+    """The challenge record: the par bot's game on the day's dice, its seed revealed once the day is over
+    (`yambak verify` checks it; every entrant's own record verifies the same way)."""
+    deal = _deal(deals, _day(day, deals), preset)
+    if not deals.closed(deal) or deal.par_table is None:
+        raise DealError("deal/open", "the seed is revealed when the day is over", 409)
+    record = manager.record(manager.get(deal.par_table))
+    headers = {"Content-Disposition": f'attachment; filename="yambak-daily-{day[:10]}-{preset}.json"'}
+    return JSONResponse(record, headers=headers)
+
+
+@router.post("/api/daily/{preset}/play", dependencies=[Depends(check_rate)])
+async def api_play(
+    deals: Deals, request: Request, preset: str, body: PlayIn, tokens: Tokens, settings: AppSettings
+) -> JSONResponse:
+    """Start (or go back to) today's attempt; once it is over, another table is practice (`counted` false)."""
+    deal = await deals.store.read(_deal, deals, deals.today(), preset)
+    profile, cookie = await _profile(request, body.name)
+    table, new, counted = await deals.start(deal, profile, tokens)
+    return _seated(table, new, counted, tokens, settings, cookie)
+
+
+@router.get("/api/leaderboard/{preset}")
+def api_leaderboard(deals: Deals, request: Request, preset: str, period: str = "week", day: str = "") -> dict[str, Any]:
+    """The challenge's matchpoints over a week (the one of `day`) or all time; `period=solo`: the best
+    solo scores of games played without hints."""
+    if preset not in DAILY_PRESETS:
+        raise DealError("deal/unknown", f"the leaderboards are kept for {', '.join(DAILY_PRESETS)}", 404)
+    viewer = _viewer(request)
+    if period == "solo":
+        return {"preset": preset, "period": period, "rows": _solo(deals, preset)}
+    if period not in ("week", "all"):
+        raise DealError("input/invalid", "a period is week, all or solo", 422)
+    d = _day(day, deals)
+    return {
+        "preset": preset,
+        "period": period,
+        "rows": _period(deals, preset, period, d, viewer.id if viewer else None),
+    }
+
+
+# --- the daily challenge: the page --------------------------------------------------------------------
+
+
+def _daily_page(
+    request: Request, lang: str, deals: DealManager, preset: str, day: str, period: str, error: str | None = None
+) -> HTMLResponse:
+    if preset not in DAILY_PRESETS:
+        preset = DAILY_PRESETS[0]
+    if period not in ("day", "week", "all", "solo"):
+        period = "day"
+    try:
+        d = _day(day, deals)
+    except RequestError:
+        d = deals.today()
+    viewer = _viewer(request)
+    vid = viewer.id if viewer else None
+    deal = deals.daily(d, preset)
+    board = _board(deals, deal, vid) if deal is not None else None
+    rows: list[dict[str, Any]] = []
+    if period in ("week", "all"):
+        rows = _period(deals, preset, period, d, vid)
+    elif period == "solo":
+        rows = _solo(deals, preset)
+    rules = load_ruleset(preset)
+    today = deals.today()
+    return _render(
+        request,
+        "daily.html",
+        lang,
+        status=400 if error else 200,
+        presets=[(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in DAILY_PRESETS],
+        preset=preset,
+        rules_name=ruleset_name(preset, rules.name, lang),
+        day=d.isoformat(),
+        today=d == today,
+        yesterday=(today - timedelta(days=1)).isoformat(),
+        period=period,
+        board=board,
+        rows=rows,
+        viewer=viewer,
+        new_today=viewer is not None and viewer.created_at is not None and viewer.created_at.date() >= d,
+        error=error,
+        boot=boot_json({"strings": {}, "labels": labels(lang)}),
+    )
+
+
+@router.get("/daily", response_class=HTMLResponse)
+def daily_page(
+    deals: Deals,
+    request: Request,
+    lang: Lang,
+    preset: str = "yams",
+    day: str = "",
+    period: str = "day",
+) -> HTMLResponse:
+    return _daily_page(request, lang, deals, preset[:40], day[:10], period[:8])
+
+
+@router.post("/daily/{preset}/play")
+async def daily_play_form(
+    deals: Deals, request: Request, preset: str, lang: Lang, tokens: Tokens, settings: AppSettings
+) -> Response:
+    form = await request.form()
+    name = form.get("name")
+    try:
+        check_rate(request)
+        deal = await deals.store.read(_deal, deals, deals.today(), preset)
+        profile, cookie = await _profile(request, name if isinstance(name, str) else None)
+        table, new, _ = await deals.start(deal, profile, tokens)
+    except RequestError as exc:
+        text = error_message(exc.code, lang) or exc.message
+        return _daily_page(request, lang, deals, preset[:40], "", "day", text)
+    response = RedirectResponse(f"/t/{table.id}", status_code=303)
+    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
+    return response
+
+
+# --- club tournaments -------------------------------------------------------------------------------------
+
+
+def _tournament(deals: DealManager, tournament_id: str) -> TournamentRow:
+    t = deals.store.get_tournament(tournament_id[:24])
+    if t is None:
+        raise DealError("deal/unknown", "there is no such tournament", 404)
+    return t
+
+
+def standings(deals: DealManager, t: TournamentRow, viewer: str | None) -> dict[str, Any]:
+    """A tournament's rounds and standings by total matchpoints (blocking)."""
+    rounds = deals.store.tournament_deals(t.id)
+    for i, deal in enumerate(rounds):
+        if deals.closed(deal) and deal.par_table is None:
+            rounds[i] = deals.play_par(deal)
+    scores = deals.store.deal_scores([d.id for d in rounds])
+    players = deals.store.tournament_players(t.id)
+    now = deals.now()
+    return {
+        "id": t.id,
+        "name": t.name,
+        "preset": t.preset,
+        "rounds": [deal_board(d, scores, now, viewer) for d in rounds],
+        "standings": period_board(rounds, scores, viewer),
+        "players": [name for _, name in players],
+        "player": viewer is not None and viewer in {p for p, _ in players},
+        "organiser": viewer is not None and viewer == t.organiser_id,
+        "window": t.window_minutes,
+        "over": bool(rounds) and now >= rounds[-1].closes_at,
+    }
+
+
+@router.post("/api/clubs", status_code=201, dependencies=[Depends(check_rate)])
+async def api_create_tournament(
+    deals: Deals, request: Request, body: TournamentIn, settings: AppSettings
+) -> JSONResponse:
+    profile, cookie = await _profile(request, body.owner)
+    t, code = await deals.store.read(deals.create_tournament, body.name, body.preset, body.rounds, body.window, profile)
+    out = {"id": t.id, "url": f"/c/{t.id}", "invite": f"/c/{t.id}?invite={code}"}
+    response = JSONResponse(out, status_code=201)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
+    return response
+
+
+@router.get("/api/clubs/{tournament_id}")
+def api_tournament(deals: Deals, request: Request, tournament_id: str) -> dict[str, Any]:
+    viewer = _viewer(request)
+    return standings(deals, _tournament(deals, tournament_id), viewer.id if viewer else None)
+
+
+@router.post("/api/clubs/{tournament_id}/join", dependencies=[Depends(check_rate)])
+async def api_join_tournament(
+    deals: Deals, request: Request, tournament_id: str, body: JoinIn, settings: AppSettings
+) -> JSONResponse:
+    t = await deals.store.read(_tournament, deals, tournament_id)
+    profile, cookie = await _profile(request, body.name)
+    joined = await deals.store.read(deals.join, t, body.invite, profile)
+    response = JSONResponse({"joined": joined})
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
+    return response
+
+
+async def _round(deals: DealManager, tournament_id: str, n: int) -> DealRow:
+    t = await deals.store.read(_tournament, deals, tournament_id)
+    deal = next((d for d in await deals.store.read(deals.store.tournament_deals, t.id) if d.round == n), None)
+    if deal is None:
+        raise DealError("deal/unknown", "there is no such round", 404)
+    return deal
+
+
+@router.post("/api/clubs/{tournament_id}/rounds/{n}/play", dependencies=[Depends(check_rate)])
+async def api_play_round(
+    deals: Deals, request: Request, tournament_id: str, n: int, tokens: Tokens, settings: AppSettings
+) -> JSONResponse:
+    deal = await _round(deals, tournament_id, n)
+    profile = await request.app.state.profiles.acurrent(profile_token(request))
+    if profile is None:
+        raise DealError("profile/none", "join the tournament first", 401)
+    table, new, counted = await deals.start(deal, profile, tokens)
+    return _seated(table, new, counted, tokens, settings, None)
+
+
+def _tournament_page(
+    request: Request, lang: str, deals: DealManager, t: TournamentRow, invite: str = "", error: str | None = None
+) -> HTMLResponse:
+    viewer = _viewer(request)
+    data = standings(deals, t, viewer.id if viewer else None)
+    base = str(request.base_url).rstrip("/")
+    return _render(
+        request,
+        "tournament.html",
+        lang,
+        status=400 if error else 200,
+        t=data,
+        rules_name=ruleset_name(t.preset, load_ruleset(t.preset).name, lang),
+        invite=invite[:64],
+        invite_url=f"{base}/c/{t.id}?invite={t.invite}" if data["organiser"] else None,
+        share_url=f"{base}/c/{t.id}",
+        viewer=viewer,
+        error=error,
+        boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
+    )
+
+
+@router.get("/clubs/new", response_class=HTMLResponse)
+def new_tournament_page(deals: Deals, request: Request, lang: Lang) -> HTMLResponse:
+    """The form that makes a tournament, under the tournaments this device's profile plays in."""
+    presets = [(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in TOURNAMENT_PRESETS]
+    boot = boot_json({"strings": {}, "labels": labels(lang)})
+    viewer = _viewer(request)
+    mine = deals.store.tournaments_of(viewer.id) if viewer else []
+    return _render(request, "tournament_new.html", lang, presets=presets, viewer=viewer, mine=mine, boot=boot)
+
+
+@router.post("/clubs")
+async def create_tournament_form(deals: Deals, request: Request, lang: Lang, settings: AppSettings) -> Response:
+    form = await request.form()
+
+    def number(key: str) -> int | None:
+        raw = str(form.get(key, "") or "")
+        return int(raw) if raw.isdigit() and len(raw) < 7 else None
+
+    try:
+        check_rate(request)
+        owner = form.get("owner")
+        profile, cookie = await _profile(request, owner if isinstance(owner, str) else None)
+        t, _ = await deals.store.read(
+            deals.create_tournament, str(form.get("name", "")), str(form.get("preset", "")), number("rounds"),
+            number("window"), profile,
+        )  # fmt: skip
+    except RequestError as exc:
+        presets = [(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in TOURNAMENT_PRESETS]
+        boot = boot_json({"strings": {}, "labels": labels(lang)})
+        text = error_message(exc.code, lang) or exc.message
+        return _render(
+            request, "tournament_new.html", lang, status=exc.status, presets=presets, viewer=_viewer(request),
+            error=text, boot=boot,
+        )  # fmt: skip
+    response = RedirectResponse(f"/c/{t.id}", status_code=303)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
+    return response
+
+
+@router.get("/c/{tournament_id}", response_class=HTMLResponse)
+def tournament_page(deals: Deals, request: Request, tournament_id: str, lang: Lang, invite: str = "") -> HTMLResponse:
+    """A tournament's shareable page: its rounds and standings (names only); with its invite, a way in."""
+    t = deals.store.get_tournament(tournament_id[:24])
+    if t is None:
+        return _render(request, "missing.html", lang, status=404)
+    return _tournament_page(request, lang, deals, t, invite)
+
+
+@router.post("/c/{tournament_id}/join")
+async def join_tournament_form(
+    deals: Deals, request: Request, tournament_id: str, lang: Lang, settings: AppSettings
+) -> Response:
+    form = await request.form()
+    t = await deals.store.read(deals.store.get_tournament, tournament_id[:24])
+    if t is None:
+        return _render(request, "missing.html", lang, status=404)
+    invite = str(form.get("invite", ""))[:64]
+    try:
+        check_rate(request)
+        name = form.get("name")
+        profile, cookie = await _profile(request, name if isinstance(name, str) else None)
+        await deals.store.read(deals.join, t, invite, profile)
+    except RequestError as exc:
+        return _tournament_page(request, lang, deals, t, invite, error_message(exc.code, lang) or exc.message)
+    response = RedirectResponse(f"/c/{t.id}", status_code=303)
+    if cookie is not None:
+        set_profile_cookie(response, cookie, settings.secure_cookies)
+    return response
+
+
+@router.post("/c/{tournament_id}/play/{n}")
+async def play_round_form(deals: Deals, 
+    request: Request, tournament_id: str, n: int, lang: Lang, tokens: Tokens, settings: AppSettings,
+) -> Response:  # fmt: skip
+    try:
+        check_rate(request)
+        deal = await _round(deals, tournament_id, n)
+        profile = await request.app.state.profiles.acurrent(profile_token(request))
+        if profile is None:
+            raise DealError("profile/none", "join the tournament first", 401)
+        table, new, _ = await deals.start(deal, profile, tokens)
+    except RequestError as exc:
+        t = await deals.store.read(deals.store.get_tournament, tournament_id[:24])
+        if t is None:
+            return _render(request, "missing.html", lang, status=404)
+        return _tournament_page(request, lang, deals, t, "", error_message(exc.code, lang) or exc.message)
+    response = RedirectResponse(f"/t/{table.id}", status_code=303)
+    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    return response

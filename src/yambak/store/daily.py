@@ -1,0 +1,295 @@
+"""Deals of duplicate dice in the store: the daily challenge's, club tournaments', their entrants and the
+scores the boards rank. Mixed into `Store` (it provides `engine` and `_sync`).
+
+A deal's seed is stored here from the moment it is made; only its commitment is shown until the deal
+closes (`server/daily`). A profile's counted attempt at a deal is its `deal_entries` row; the score is
+the engine's, read from the profile's `results` row of that table (a counted one: no hint, no bot turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from .models import Deal, DealEntry, Profile, Result, Seat, Tournament, TournamentPlayer
+
+__all__ = ["DealRow", "DealScore", "DealStore", "SoloBest", "TournamentRow"]
+
+T = TypeVar("T")
+
+
+@dataclass
+class DealRow:
+    id: str
+    kind: str  # daily | club
+    preset: str
+    seed: str
+    commitment: str
+    opens_at: datetime
+    closes_at: datetime
+    tournament_id: str | None = None
+    round: int | None = None
+    par_score: int | None = None
+    par_bot: str | None = None
+    par_table: str | None = None
+
+
+@dataclass
+class DealScore:
+    """One entrant of a deal: their name, when their profile was made, their table, their score (None
+    while the game is not over, or when it does not count)."""
+
+    deal_id: str
+    profile_id: str
+    name: str
+    profile_created: datetime
+    table_id: str
+    score: int | None
+
+
+@dataclass
+class TournamentRow:
+    id: str
+    name: str
+    preset: str
+    organiser_id: str | None
+    invite: str
+    rounds: int
+    window_minutes: int
+    starts_at: datetime
+    created_at: datetime
+
+
+@dataclass
+class SoloBest:
+    profile_id: str
+    name: str
+    score: int
+    when: datetime
+
+
+_DEAL_COLUMNS = [c.name for c in Deal.__table__.columns]
+_TOURNAMENT_COLUMNS = [c.name for c in Tournament.__table__.columns]
+
+
+def _deal(row: Any) -> DealRow:
+    return DealRow(**{k: row[k] for k in _DEAL_COLUMNS})
+
+
+def _tournament(row: Any) -> TournamentRow:
+    return TournamentRow(**{k: row[k] for k in _TOURNAMENT_COLUMNS})
+
+
+class DealStore:
+    """The deals half of `Store`."""
+
+    engine: Engine
+
+    def _sync(self, op: Callable[[Connection], T]) -> T:  # pragma: no cover - Store's
+        raise NotImplementedError
+
+    # --- deals ---------------------------------------------------------------------------------------
+
+    def get_deal(self, deal_id: str) -> DealRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(Deal).where(Deal.id == deal_id)).mappings().first()
+        return _deal(row) if row else None
+
+    def ensure_deal(self, deal: DealRow) -> tuple[DealRow, bool]:
+        """The deal with this id: the one stored, or `deal`, stored now. (deal, whether it is new); two
+        processes making the same day's deal at once store one of them, and both answer with it."""
+        found = self.get_deal(deal.id)
+        if found is not None:
+            return found, False
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(Deal).values(**{k: getattr(deal, k) for k in _DEAL_COLUMNS}))
+        except IntegrityError:
+            stored = self.get_deal(deal.id)
+            if stored is None:
+                raise
+            return stored, False
+        return deal, True
+
+    def deals(
+        self, kind: str, preset: str | None = None, since: datetime | None = None, until: Any = None
+    ) -> list[DealRow]:
+        """Deals of a kind (and preset) that open in [since, until), oldest first."""
+        where = [Deal.kind == kind]
+        if preset is not None:
+            where.append(Deal.preset == preset)
+        if since is not None:
+            where.append(Deal.opens_at >= since)
+        if until is not None:
+            where.append(Deal.opens_at < until)
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(Deal).where(*where).order_by(Deal.opens_at, Deal.id)).mappings()
+            return [_deal(r) for r in rows]
+
+    def set_par(self, deal_id: str, score: int, bot: str, table_id: str) -> None:
+        def op(conn: Connection) -> None:
+            conn.execute(
+                update(Deal)
+                .where(Deal.id == deal_id, Deal.par_table.is_(None))
+                .values(par_score=score, par_bot=bot, par_table=table_id)
+            )
+
+        self._sync(op)
+
+    # --- entrants -------------------------------------------------------------------------------------
+
+    @staticmethod
+    def add_entry_op(deal_id: str, profile_id: str, table_id: str, now: datetime) -> Callable[[Connection], None]:
+        def op(conn: Connection) -> None:
+            conn.execute(
+                insert(DealEntry).values(deal_id=deal_id, profile_id=profile_id, table_id=table_id, started_at=now)
+            )
+
+        return op
+
+    def entry(self, deal_id: str, profile_id: str) -> str | None:
+        """The table of the profile's counted attempt at the deal, if it started one."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(DealEntry.table_id).where(DealEntry.deal_id == deal_id, DealEntry.profile_id == profile_id)
+            ).scalar()
+
+    def deal_scores(self, deal_ids: Iterable[str]) -> list[DealScore]:
+        """Every entrant of the deals with their counted score (None: not over yet, or not counted)."""
+        ids = list(deal_ids)
+        if not ids:
+            return []
+        score = (
+            select(Result.score)
+            .where(
+                Result.ref == DealEntry.table_id, Result.profile_id == DealEntry.profile_id, Result.counted.is_(True)
+            )
+            .scalar_subquery()
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    DealEntry.deal_id, DealEntry.profile_id, Profile.name, Profile.created_at, DealEntry.table_id, score
+                )
+                .join(Profile, Profile.id == DealEntry.profile_id)
+                .where(DealEntry.deal_id.in_(ids))
+                .order_by(DealEntry.deal_id, DealEntry.started_at)
+            )
+            return [DealScore(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
+
+    # --- best solo scores -----------------------------------------------------------------------------
+
+    def best_solo(self, preset: str, limit: int = 20) -> list[SoloBest]:
+        """Each profile's best counted solo score of a preset with its usual options (a game the server
+        rolled, played without hints or a bot's turn, where the profile was the only person: alone, or
+        against bots), best first."""
+        people = (
+            select(func.count())
+            .select_from(Seat)
+            .where(Seat.table_id == Result.ref, Seat.kind == "human")
+            .scalar_subquery()
+        )
+        solo = [
+            Result.rules_id == preset,  # the preset's own variant: no options changed
+            Result.counted.is_(True),
+            Result.score.is_not(None),
+            or_(Result.players == 1, and_(Result.kind == "table", people == 1)),
+        ]
+        best = (
+            select(Result.profile_id, func.max(Result.score).label("score"))
+            .where(*solo)
+            .group_by(Result.profile_id)
+            .subquery()
+        )
+        first = (
+            select(func.min(Result.finished_at))
+            .where(Result.profile_id == best.c.profile_id, Result.score == best.c.score, *solo)
+            .scalar_subquery()
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(best.c.profile_id, Profile.name, best.c.score, first)
+                .join(Profile, Profile.id == best.c.profile_id)
+                .order_by(best.c.score.desc(), first, Profile.name)
+                .limit(limit)
+            )
+            return [SoloBest(r[0], r[1], int(r[2]), r[3]) for r in rows]
+
+    # --- tournaments ----------------------------------------------------------------------------------
+
+    def create_tournament(self, t: TournamentRow, deals: list[DealRow]) -> None:
+        """The tournament and its rounds' deals (their seeds committed now), its organiser its first player."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(insert(Tournament).values(**{k: getattr(t, k) for k in _TOURNAMENT_COLUMNS}))
+            conn.execute(insert(Deal), [{k: getattr(d, k) for k in _DEAL_COLUMNS} for d in deals])
+            if t.organiser_id is not None:
+                conn.execute(
+                    insert(TournamentPlayer).values(
+                        tournament_id=t.id, profile_id=t.organiser_id, joined_at=t.created_at
+                    )
+                )
+
+        self._sync(op)
+
+    def get_tournament(self, tournament_id: str) -> TournamentRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(Tournament).where(Tournament.id == tournament_id)).mappings().first()
+        return _tournament(row) if row else None
+
+    def tournament_deals(self, tournament_id: str) -> list[DealRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(Deal).where(Deal.tournament_id == tournament_id).order_by(Deal.round)).mappings()
+            return [_deal(r) for r in rows]
+
+    def join_tournament(self, tournament_id: str, profile_id: str, now: datetime) -> bool:
+        """Add a player (False: it was one already)."""
+
+        def op(conn: Connection) -> bool:
+            there = conn.execute(
+                select(TournamentPlayer.profile_id).where(
+                    TournamentPlayer.tournament_id == tournament_id, TournamentPlayer.profile_id == profile_id
+                )
+            ).first()
+            if there is not None:
+                return False
+            conn.execute(
+                insert(TournamentPlayer).values(tournament_id=tournament_id, profile_id=profile_id, joined_at=now)
+            )
+            return True
+
+        try:
+            return self._sync(op)
+        except Exception as exc:  # two joins at once: the other one made it
+            if "already stored" in str(exc):
+                return False
+            raise
+
+    def tournament_players(self, tournament_id: str) -> list[tuple[str, str]]:
+        """(profile id, display name) of its players, in the order they joined."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(TournamentPlayer.profile_id, Profile.name)
+                .join(Profile, Profile.id == TournamentPlayer.profile_id)
+                .where(TournamentPlayer.tournament_id == tournament_id)
+                .order_by(TournamentPlayer.joined_at, Profile.name)
+            )
+            return [(r[0], r[1]) for r in rows]
+
+    def tournaments_of(self, profile_id: str, limit: int = 20) -> list[TournamentRow]:
+        """The tournaments a profile plays in, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(Tournament)
+                .join(TournamentPlayer, and_(TournamentPlayer.tournament_id == Tournament.id))
+                .where(TournamentPlayer.profile_id == profile_id)
+                .order_by(Tournament.created_at.desc())
+                .limit(limit)
+            ).mappings()
+            return [_tournament(r) for r in rows]

@@ -1,0 +1,219 @@
+"""The daily challenge, its leaderboards and club tournaments over the API: the same dice for every
+entrant, the seed's hash published before the day and the seed after it, one counted attempt, profiles
+made that day kept off the board, matchpoints, and a tournament's standings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yambak.cli import main as cli_main
+from yambak.server import Settings
+from yambak.server.daily.matchpoints import matchpoints, percent, ranks, top
+
+from .helpers import WS, legal
+
+ORIGIN = {"origin": "http://127.0.0.1"}
+
+
+class Clock:
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def settings(tmp_path, clock) -> Settings:
+    return Settings(
+        database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0,
+        clock=clock, profile_burst=20, rate_per_second=1000, rate_burst=1000, http_burst=1000,
+    )  # fmt: skip
+
+
+def person(client: TestClient, name: str) -> TestClient:
+    """Another browser on the same server, with a profile of its own made now."""
+    c = TestClient(client.app, base_url="http://127.0.0.1")
+    assert c.post("/api/me", json={"name": name}, headers=ORIGIN).status_code == 201
+    return c
+
+
+def play(c: TestClient, made: dict, last: bool = False) -> dict:
+    """Play a deal's table to the end: roll once a turn, fill the first (or last) box offered. The last view."""
+    with c.websocket_connect(f"/ws/{made['id']}") as s:
+        ws = WS(s)
+        _, out = ws.hello(list(made["tokens"].values()))
+        view, v = out["view"], out["v"]
+        assert view["settings"]["hints"] is False and view["fairness"]["open"] is False
+        assert view["fairness"]["seed"] is None
+        while not view["finished"]:
+            out = ws.act(type="roll", seat=0, v=v)
+            assert out["type"] == "event", out
+            boxes = legal(out["view"]["players"][0]["turn"])
+            out = ws.act(type="score", seat=0, v=out["v"], box=boxes[-1] if last else boxes[0])
+            assert out["type"] == "event", out
+            view, v = out["view"], out["v"]
+        return view
+
+
+def test_matchpoints_with_ties() -> None:
+    mp = matchpoints({"a": 250, "b": 230, "c": 230, "d": 180, "e": 250})
+    assert mp == {"a": 7, "e": 7, "b": 3, "c": 3, "d": 0}
+    assert sum(mp.values()) == 5 * top(5) // 2  # every pair shares 2 points
+    assert matchpoints({"alone": 100}) == {"alone": 0} and top(1) == 0 and percent(0, 0) is None
+    assert percent(7, 8) == 87.5 and ranks([250, 250, 230, 230, 180]) == [1, 1, 3, 3, 5]
+
+
+def test_the_daily_challenge(client, clock, tmp_path, capsys) -> None:
+    ann, bram = person(client, "Ann"), person(client, "Bram")
+    clock.now += timedelta(days=1)  # 2026-03-03: Ann and Bram's profiles are a day old
+    cy = person(client, "Cy")  # made today: plays, but is not ranked today
+
+    listing = client.get("/api/daily").json()
+    assert listing["day"] == "2026-03-03" and [d["preset"] for d in listing["deals"]] == [
+        "yams",
+        "yatzy",
+        "yammen",
+        "yamb",
+    ]
+    deal = listing["deals"][0]
+    assert deal["seed"] is None and len(deal["commitment"]) == 64  # the hash is published before anyone plays
+
+    made = {n: c.post("/api/daily/yams/play", json={}).json() for n, c in (("ann", ann), ("bram", bram), ("cy", cy))}
+    assert all(m["counted"] for m in made.values())
+    # Ann goes on from her phone (her profile moved there): the same table, a new token for her seat
+    phone = TestClient(client.app, base_url="http://127.0.0.1")
+    phone.cookies.set("yambak_profile", ann.cookies.get("yambak_profile"))
+    moved = phone.post("/api/daily/yams/play", json={}).json()
+    assert (moved["id"], moved["counted"]) == (made["ann"]["id"], True) and moved["tokens"]["0"] != made["ann"][
+        "tokens"
+    ]["0"]
+    made["ann"] = moved
+    views = {"ann": play(phone, made["ann"]), "bram": play(bram, made["bram"], last=True), "cy": play(cy, made["cy"])}
+    scores = {n: v["players"][0]["total"] for n, v in views.items()}
+    assert scores["ann"] != scores["bram"]
+    # the same dice for every entrant: Ann's and Cy's games, played the same way, are the same game
+    assert scores["ann"] == scores["cy"]
+    ann_dice = [t["rolls"] for t in ann.get(f"/api/tables/{made['ann']['id']}/record").json()["turns"]]
+    bram_dice = [t["rolls"][0] for t in bram.get(f"/api/tables/{made['bram']['id']}/record").json()["turns"]]
+    assert [r[0] for r in ann_dice] == bram_dice
+
+    # a finished game's record keeps the seed sealed until the day is over (others still play these dice)
+    rec = ann.get(f"/t/{made['ann']['id']}/record.json").json()
+    assert rec["fairness"]["seed"] is None and rec["fairness"]["commitment"] == deal["commitment"]
+
+    # a second attempt is practice: it does not count, and the board keeps the first
+    again = ann.post("/api/daily/yams/play", json={}).json()
+    assert again["counted"] is False and again["id"] != made["ann"]["id"]
+    play(ann, again, last=True)
+    assert ann.get(f"/api/me/tables/{again['id']}").json()["counted"] is False  # she knew the dice: no best score
+
+    board = ann.get("/api/daily/2026-03-03/yams").json()
+    assert [(r["name"], r["score"]) for r in board["rows"]] == sorted(
+        [("Ann", scores["ann"]), ("Bram", scores["bram"])], key=lambda x: -x[1]
+    )
+    winner = board["rows"][0]
+    assert (winner["mp"], winner["pct"], board["rows"][1]["mp"]) == (2, 100.0, 0)
+    assert all(r["table"] is None for r in board["rows"]) and board["seed"] is None  # no replays before the end
+    assert board["me"]["status"] == "ranked" and board["par"]["bot"] == "optimal"  # Ann finished: she sees par
+    assert cy.get("/api/daily/2026-03-03/yams").json()["me"]["status"] == "unranked"
+    page = cy.get("/daily?preset=yams").text
+    assert "Ann" in page and "Bram" in page and "Cy" not in page.split("<table")[1].split("</table>")[0]
+    assert "casual ranking" in page
+
+    # the next day: the seed is revealed, each game can be replayed, the challenge record verifies
+    clock.now += timedelta(days=1)
+    closed = client.get("/api/daily?day=2026-03-03").json()["deals"][0]
+    assert hashlib.sha256(bytes.fromhex(closed["seed"])).hexdigest() == deal["commitment"]
+    board = client.get("/api/daily/2026-03-03/yams").json()
+    assert board["rows"][0]["table"] in (made["ann"]["id"], made["bram"]["id"]) and board["par"]["table"]
+    assert client.get(f"/t/{board['rows'][0]['table']}/review").status_code == 200
+    for url in (closed["record"], f"/t/{made['bram']['id']}/record.json"):
+        path = tmp_path / "challenge.json"
+        path.write_text(json.dumps(client.get(url).json()))
+        assert cli_main(["verify", str(path)]) == 0
+        assert "verified" in capsys.readouterr().out
+    assert ann.post("/api/daily/yams/play", json={}).json()["counted"]  # today's deal is another one
+    week = client.get("/api/leaderboard/yams?period=week&day=2026-03-03").json()["rows"]
+    assert [(r["name"], r["mp"], r["deals"]) for r in week] == [
+        (winner["name"], 2, 1),
+        (board["rows"][1]["name"], 0, 1),
+    ]
+    assert client.get("/api/leaderboard/yams?period=all").json()["rows"] == week
+    solo = {r["name"]: r["score"] for r in client.get("/api/leaderboard/yams?period=solo").json()["rows"]}
+    assert solo == {"Ann": scores["ann"], "Bram": scores["bram"], "Cy": scores["cy"]}  # not Ann's practice game
+    page = client.get("/daily?preset=yams&day=2026-03-03").text  # yesterday's board: replays, the record
+    assert f"/t/{made['bram']['id']}/review" in page and closed["record"] in page and closed["seed"] in page
+
+
+def test_refusals(client) -> None:
+    assert client.post("/api/daily/yams/play", json={}).json()["code"] == "profile/none"
+    assert client.post("/api/daily/yams/play", json={"name": "\u200b"}).json()["code"] == "input/name"
+    assert client.post("/api/daily/chess/play", json={}).status_code == 404
+    assert client.get("/api/daily/2026-13-01/yams").status_code == 422
+    assert client.get("/api/daily/2027-01-01/yams").status_code == 404
+    assert client.get("/api/daily/2026-03-02/yams/record").json()["code"] == "deal/open"
+    assert client.get("/api/leaderboard/yams?period=year").status_code == 422
+    assert client.get("/daily?preset=nope&period=nope&day=zz").status_code == 200
+
+
+def test_a_club_tournament_with_two_rounds(client, clock) -> None:
+    ann = person(client, "Ann")
+    for wrong in ({"rounds": 21}, {"window": 4}, {"preset": "chess"}, {"name": " "}, {"rounds": True}):
+        body = {"name": "Club night", "preset": "yatzy", "rounds": 2, "window": 60, **wrong}
+        assert ann.post("/api/clubs", json=body).status_code in (400, 422), wrong
+    r = ann.post("/api/clubs", json={"name": "Club night", "preset": "yatzy", "rounds": 2, "window": 60})
+    assert r.status_code == 201, r.text
+    club = r.json()
+    code = club["invite"].split("invite=")[1]
+    bram, cy = person(client, "Bram"), person(client, "Cy")
+    assert bram.post(f"/api/clubs/{club['id']}/join", json={"invite": "wrong-code"}).status_code == 403
+    for c in (bram, cy):
+        assert c.post(f"/api/clubs/{club['id']}/join", json={"invite": code}).json() == {"joined": True}
+    stranger = person(client, "Dee")
+    assert stranger.post(f"/api/clubs/{club['id']}/rounds/1/play").json()["code"] == "deal/not-invited"
+    assert ann.post(f"/api/clubs/{club['id']}/rounds/2/play").json()["code"] == "deal/not-open"
+
+    def round_of(n: int, pick: dict[str, bool]) -> dict[str, int]:
+        out = {}
+        for name, c in (("Ann", ann), ("Bram", bram), ("Cy", cy)):
+            if name in pick:
+                made = c.post(f"/api/clubs/{club['id']}/rounds/{n}/play").json()
+                out[name] = play(c, made, last=pick[name])["players"][0]["total"]
+        return out
+
+    one = round_of(1, {"Ann": False, "Bram": True, "Cy": False})  # Ann and Cy tie: the same dice, the same play
+    clock.now += timedelta(minutes=61)
+    two = round_of(2, {"Ann": True, "Bram": False})  # Cy misses round 2
+    clock.now += timedelta(minutes=61)
+
+    expected: dict[str, int] = {}
+    for scores in (one, two):
+        for name, mp in matchpoints(scores).items():
+            expected[name] = expected.get(name, 0) + mp
+    data = client.get(f"/api/clubs/{club['id']}").json()
+    assert {s["name"]: s["mp"] for s in data["standings"]} == expected
+    assert [s["mp"] for s in data["standings"]] == sorted(expected.values(), reverse=True)
+    assert one["Ann"] == one["Cy"] and data["over"] and all(r["seed"] for r in data["rounds"])
+    page = client.get(f"/c/{club['id']}").text  # the shareable results page: names only
+    assert "Club night" in page and all(n in page for n in ("Ann", "Bram", "Cy")) and code not in page
+    assert code in ann.get(f"/c/{club['id']}").text  # the organiser sees the invite link
+    assert f"/c/{club['id']}" in bram.get("/clubs/new").text  # a player finds their tournaments again
+
+
+def test_the_days_deals_are_made_with_their_pars(client) -> None:
+    made = client.app.state.deals.prepare()  # what a running server does in the first minute of a day
+    assert [d.preset for d in made] == ["yams", "yatzy", "yammen", "yamb"]
+    assert [d.par_bot for d in made] == ["optimal", "optimal", "strong", "strong"] and all(d.par_score for d in made)
+    listed = client.get("/api/daily").json()["deals"]
+    assert [d["commitment"] for d in listed] == [d.commitment for d in made]  # made once: the same commitments
