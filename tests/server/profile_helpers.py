@@ -3,6 +3,7 @@ whole games played over the socket."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from .helpers import WS, legal
@@ -44,3 +45,13 @@ def play_out(client: Any, table_id: str, tokens: list[str], hint_at: int | None 
             view, v = out["view"], out["v"]
             turn += 1
         return view
+
+
+class Clock:
+    """A clock the test moves (the server's `Settings.clock`)."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now

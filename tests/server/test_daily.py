@@ -16,16 +16,9 @@ from yambak.server import Settings
 from yambak.server.daily.matchpoints import matchpoints, percent, ranks, top
 
 from .helpers import WS, legal
+from .profile_helpers import Clock
 
 ORIGIN = {"origin": "http://127.0.0.1"}
-
-
-class Clock:
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture

@@ -15,19 +15,9 @@ from yambak.engine import ManualDice, Roll, Score, new_game, replay, state_to_re
 from yambak.rules import load_ruleset
 from yambak.server import Settings, create_app
 
-from .profile_helpers import new_table, play_out
+from .profile_helpers import Clock, new_table, play_out
 
 ORIGIN = {"origin": "http://127.0.0.1"}
-
-
-class Clock:
-    """A clock the test moves."""
-
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from ..deps import (
 )
 from ..live import RequestError
 from ..profiles.manager import profile_name
-from .pages import _render, boot_json
+from .pages import boot_json, render_page
 
 router = APIRouter()
 TOURNAMENT_PRESETS = ("yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6")
@@ -236,7 +236,7 @@ def _daily_page(
         rows = _solo(deals, preset)
     rules = load_ruleset(preset)
     today = deals.today()
-    return _render(
+    return render_page(
         request,
         "daily.html",
         lang,
@@ -381,7 +381,7 @@ def _tournament_page(
     viewer = _viewer(request)
     data = standings(deals, t, viewer.id if viewer else None)
     base = str(request.base_url).rstrip("/")
-    return _render(
+    return render_page(
         request,
         "tournament.html",
         lang,
@@ -404,7 +404,7 @@ def new_tournament_page(deals: Deals, request: Request, lang: Lang) -> HTMLRespo
     boot = boot_json({"strings": {}, "labels": labels(lang)})
     viewer = _viewer(request)
     mine = deals.store.tournaments_of(viewer.id) if viewer else []
-    return _render(request, "tournament_new.html", lang, presets=presets, viewer=viewer, mine=mine, boot=boot)
+    return render_page(request, "tournament_new.html", lang, presets=presets, viewer=viewer, mine=mine, boot=boot)
 
 
 @router.post("/clubs")
@@ -427,7 +427,7 @@ async def create_tournament_form(deals: Deals, request: Request, lang: Lang, set
         presets = [(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in TOURNAMENT_PRESETS]
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         text = error_message(exc.code, lang) or exc.message
-        return _render(
+        return render_page(
             request, "tournament_new.html", lang, status=exc.status, presets=presets, viewer=_viewer(request),
             error=text, boot=boot,
         )  # fmt: skip
@@ -442,7 +442,7 @@ def tournament_page(deals: Deals, request: Request, tournament_id: str, lang: La
     """A tournament's shareable page: its rounds and standings (names only); with its invite, a way in."""
     t = deals.store.get_tournament(tournament_id[:24])
     if t is None:
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     return _tournament_page(request, lang, deals, t, invite)
 
 
@@ -453,7 +453,7 @@ async def join_tournament_form(
     form = await request.form()
     t = await deals.store.read(deals.store.get_tournament, tournament_id[:24])
     if t is None:
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     invite = str(form.get("invite", ""))[:64]
     try:
         check_rate(request)
@@ -482,7 +482,7 @@ async def play_round_form(deals: Deals,
     except RequestError as exc:
         t = await deals.store.read(deals.store.get_tournament, tournament_id[:24])
         if t is None:
-            return _render(request, "missing.html", lang, status=404)
+            return render_page(request, "missing.html", lang, status=404)
         return _tournament_page(request, lang, deals, t, "", error_message(exc.code, lang) or exc.message)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)

@@ -21,7 +21,7 @@ from ..keeper.manager import KeeperManager
 from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
 from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
-from .pages import _presets, _render, boot_json, rules_from_form
+from .pages import boot_json, preset_choices, render_page, rules_from_form
 
 router = APIRouter()
 FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
@@ -50,7 +50,7 @@ def _shell(
     status: int = 200,
     error: str | None = None,
 ) -> HTMLResponse:
-    presets = _presets(lang)
+    presets = preset_choices(lang)
     limit = min(MAX_PLAYERS, request.app.state.settings.max_seats)
     boot = {
         "page": "keeper",
@@ -66,7 +66,7 @@ def _shell(
         "max_players": limit,
         "engine": f"/keep/engine.zip?v={engine_zip()[1]}" if pyodide_ready() else None,
     }
-    return _render(
+    return render_page(
         request,
         "keeper.html",
         lang,

@@ -62,7 +62,7 @@ LOBBY_ORDER = {
 MAX_RULES_BYTES = 12000
 
 
-def _presets(lang: str) -> list[dict[str, Any]]:
+def preset_choices(lang: str) -> list[dict[str, Any]]:
     """The shipped presets as the forms show them: names, descriptions and options, in the page's language,
     the games best known where the language is spoken first."""
     out = []
@@ -122,7 +122,7 @@ def boot_json(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _render(request: Request, name: str, lang: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+def render_page(request: Request, name: str, lang: str, status: int = 200, **ctx: Any) -> HTMLResponse:
     tr = translations(lang)
     ctx.update(_=tr.gettext, lang=lang, languages=LANGUAGES)
     response = templates.TemplateResponse(request, name, ctx, status_code=status)
@@ -143,13 +143,13 @@ def _lobby(
     profile = request.app.state.profiles.current(profile_token(request))
     boot = {"strings": js_strings(lang), "labels": labels(lang), "me": {"name": profile.name} if profile else None}
     form = {k: str(v) for k, v in submitted.multi_items() if isinstance(v, str)} if submitted is not None else {}
-    return _render(
+    return render_page(
         request,
         "lobby.html",
         lang,
         status=status,
         tables=_listed(manager, lang),
-        presets=_presets(lang),
+        presets=preset_choices(lang),
         chosen=form.get("preset") or "yams",
         form_seats=FORM_SEATS,
         error=error,
@@ -217,7 +217,7 @@ def _table_page(
         "strings": js_strings(lang),
         "errors": error_texts(lang),
     }
-    return _render(
+    return render_page(
         request,
         "table.html",
         lang,
@@ -247,7 +247,7 @@ def _find(manager: Any, table_id: str) -> Any:
 def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> HTMLResponse:
     table = _find(manager, table_id)
     if table is None:
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     return _table_page(request, table, tokens, lang)
 
 
@@ -263,7 +263,7 @@ async def join_form(
 ) -> Response:
     table = _find(manager, table_id)
     if table is None:
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     try:
         check_rate(request)
         if not any(s.kind == "open" for s in table.seats):
@@ -298,7 +298,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
     """After the game: every decision that had a choice, what it lost, the biggest mistakes on the sheet."""
     table = _find(manager, table_id)
     if table is None:
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     if not table.state.finished:
         return RedirectResponse(f"/t/{table.id}", status_code=303)
     seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))
@@ -312,7 +312,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         "labels": labels(lang, view["rules"]["preset"]),
         "strings": js_strings(lang),
     }
-    return _render(
+    return render_page(
         request,
         "review.html",
         lang,
@@ -330,10 +330,10 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
 def how_to_play(request: Request, preset: str, lang: Lang) -> HTMLResponse:
     """How to play a preset, written from its data in the page's language."""
     if preset not in preset_ids():
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     rules = load_ruleset(preset)
     data = preset_data(preset)
-    return _render(
+    return render_page(
         request,
         "howto.html",
         lang,
@@ -351,9 +351,9 @@ def table_rules(request: Request, table_id: str, manager: Manager, lang: Lang) -
     """How to play the rules this table plays: its options and house rules, not the preset's defaults."""
     table = _find(manager, table_id)
     if table is None:
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     rules = table.state.rules
-    return _render(
+    return render_page(
         request,
         "howto.html",
         lang,

@@ -25,7 +25,7 @@ from ..profiles.history import export_csv, export_json, history_page, variant_la
 from ..profiles.manager import ProfileError, ProfileManager
 from ..profiles.stats import stats_page
 from ..replays import frame
-from .pages import _render, boot_json
+from .pages import boot_json, render_page
 
 router = APIRouter()
 
@@ -186,7 +186,7 @@ def _games_page(
         "me": profile_json(profile) if owner else None,
         "kept": sorted(profiles.store.kept_refs(profile.id)) if owner else [],
     }
-    return _render(
+    return render_page(
         request, "me.html", lang, profile=profile, owner=owner, tab="games", history=data, boot=boot_json(boot)
     )
 
@@ -195,7 +195,7 @@ def _games_page(
 def games_page(request: Request, profiles: Profiles, lang: Lang, preset: str = "", page: int = 1) -> HTMLResponse:
     profile = profiles.current(profile_token(request))
     if profile is None:
-        return _render(request, "me_none.html", lang, boot=boot_json({"strings": {}, "labels": labels(lang)}))
+        return render_page(request, "me_none.html", lang, boot=boot_json({"strings": {}, "labels": labels(lang)}))
     return _games_page(request, lang, profiles, profile, True, preset, page)
 
 
@@ -211,7 +211,7 @@ def create_from_form(
     except RequestError as exc:
         error = error_message(exc.code, lang) or exc.message
         boot = boot_json({"strings": {}, "labels": labels(lang)})
-        return _render(request, "me_none.html", lang, status=exc.status, error=error, boot=boot)
+        return render_page(request, "me_none.html", lang, status=exc.status, error=error, boot=boot)
     response = RedirectResponse("/me", status_code=303)
     set_profile_cookie(response, token, settings.secure_cookies)
     return response
@@ -223,7 +223,9 @@ def profile_page(request: Request, profiles: Profiles, lang: Lang) -> Response:
     if profile is None:
         return RedirectResponse("/me", status_code=303)
     boot = {"strings": js_strings(lang), "labels": labels(lang), "me": profile_json(profile)}
-    return _render(request, "me_profile.html", lang, profile=profile, owner=True, tab="profile", boot=boot_json(boot))
+    return render_page(
+        request, "me_profile.html", lang, profile=profile, owner=True, tab="profile", boot=boot_json(boot)
+    )
 
 
 @router.get("/me/move/{code}", response_class=HTMLResponse)
@@ -233,7 +235,7 @@ def move_page(request: Request, code: str, profiles: Profiles, lang: Lang) -> HT
     target = profiles.link_target(code)
     here = profiles.current(profile_token(request))
     boot = boot_json({"strings": {}, "labels": labels(lang)})
-    return _render(
+    return render_page(
         request, "me_move.html", lang, status=200 if target else 410, target=target, here=here, code=code, boot=boot
     )
 
@@ -246,7 +248,7 @@ def move_form(request: Request, code: str, profiles: Profiles, settings: AppSett
     except RequestError:
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         here = profiles.current(profile_token(request))
-        return _render(request, "me_move.html", lang, status=410, target=None, here=here, code=code, boot=boot)
+        return render_page(request, "me_move.html", lang, status=410, target=None, here=here, code=code, boot=boot)
     response = RedirectResponse("/me", status_code=303)
     set_profile_cookie(response, token, settings.secure_cookies)
     return response
@@ -261,7 +263,7 @@ def shared_games(
     mine = profiles.current(profile_token(request))
     owner = mine is not None and profile is not None and mine.id == profile.id
     if profile is None or not (profile.shared or owner):
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     return _games_page(request, lang, profiles, profile, owner, preset, page)
 
 
@@ -278,7 +280,7 @@ def api_stats(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> 
 def _stats(request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, v: str) -> Any:
     data = stats_page(profiles.store, profile, lang, v[:120] or None)
     boot = boot_json({"strings": js_strings(lang), "labels": labels(lang)})
-    return _render(request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, boot=boot)
+    return render_page(request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, boot=boot)
 
 
 @router.get("/me/stats", response_class=HTMLResponse)
@@ -295,7 +297,7 @@ def shared_stats(request: Request, profile_id: str, profiles: Profiles, lang: La
     mine = profiles.current(profile_token(request))
     owner = mine is not None and profile is not None and mine.id == profile.id
     if profile is None or not (profile.shared or owner):
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     return _stats(request, lang, profiles, profile, owner, v)
 
 
@@ -354,7 +356,7 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
         record, simultaneous = await profiles.store.read(profiles.game_record, result)
         final = frame(record, 10**6, simultaneous)
     except (ProfileError, RecordError):
-        return _render(request, "missing.html", lang, status=404)
+        return render_page(request, "missing.html", lang, status=404)
     rules = load_ruleset(record["rules"])
     view = {"rules": rules.layout(), "players": final["players"], "finished": True}
     mine = await profiles.acurrent(profile_token(request))
@@ -368,7 +370,7 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
         "strings": js_strings(lang),
     }
     owned = mine is not None and mine.id == owner.id
-    return _render(
+    return render_page(
         request,
         "review.html",
         lang,
