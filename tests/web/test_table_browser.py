@@ -247,13 +247,22 @@ def test_lobby_starts_a_solo_game_in_one_click_and_remembers_the_name(base_url, 
     page.goto(base_url + "/")
     page.fill("#you-name", "Zoë")
     page.locator("#you-name").dispatch_event("change")
-    page.locator(".game-card[data-preset='yatzy'] [data-start=solo]").click()
+    assert page.locator("#resume").is_hidden()  # nothing to continue yet
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/api/tables") else None)
+    page.locator(".game-card[data-preset='yatzy'] [data-start=solo]").dblclick()  # a double tap: one table
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     ready(page)
+    assert len(posts) == 1, posts
+    solo = page.url
     assert page.locator("#chip-0 .name").inner_text() == "Zoë"
     assert page.locator("#chip-1").count() == 1  # the bot
     page.goto(base_url + "/")
     assert page.input_value("#you-name") == "Zoë"
+    # the game left unfinished is one tap away, marked as waiting for this player
+    card = page.locator("#resume a.resume-card.yours")
+    card.wait_for()
+    assert card.get_attribute("href") == solo.removeprefix(base_url) and "Zoë · Bot" in card.inner_text()
     page.locator(".game-card[data-preset='yams'] [data-start=pass]").click()
     page.wait_for_selector("#pass-dialog[open]")
     page.click("#pass-start")

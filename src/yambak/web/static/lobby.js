@@ -1,7 +1,7 @@
 // The lobby: one click starts a game (solo against a bot, pass and play, invite a friend); the full
 // form shows the chosen ruleset's options as controls. The player's name and last choices are
 // remembered on this device.
-import { boot, T, $, el, api, remembered, remember, toast, wireSettings } from "./page.js";
+import { boot, T, $, el, api, remembered, remember, toast, wireSettings, recentTables, noteTable } from "./page.js";
 
 const memory = remembered();
 const nameInput = $("you-name"), levelSelect = $("you-level");
@@ -18,15 +18,21 @@ nameInput.addEventListener("change", async () => {
 levelSelect.addEventListener("change", () => remember({ level: levelSelect.value }));
 const me = () => nameInput.value.trim() || T("Player");
 
+let starting = false;  // a double tap on a quick start makes one table, not two
 async function start(preset, seats, extra = {}) {
+  if (starting) return;
+  starting = true;
+  document.body.classList.add("starting");
   remember({ name: me(), level: levelSelect.value, preset });
   const body = { name: T("{name}'s table", { name: me() }), preset, seats, listed: false, ...extra };
   try {
     const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json();
-    if (!r.ok) { toast(data.message || T("The table could not be created.")); return; }
-    location.href = data.url;
+    if (r.ok) { location.href = data.url; return; }  // still starting while the table page loads
+    toast(data.message || T("The table could not be created."));
   } catch { toast(T("Not connected: try again.")); }
+  starting = false;
+  document.body.classList.remove("starting");
 }
 
 for (const card of document.querySelectorAll(".game-card")) {
@@ -90,5 +96,25 @@ if (addSeat) addSeat.onclick = () => {
   next.querySelector("input").focus();
   if (!document.querySelector("#create .seat-row[hidden]")) addSeat.hidden = true;
 };
+// The games this device was playing and did not see finish: one tap back to each.
+async function showResume() {
+  const cards = [];
+  for (const t of recentTables()) {
+    const [ok, v] = await api("GET", `/api/tables/${encodeURIComponent(t.id)}`);
+    if (!ok || v.finished) { if (ok || v.code === "table/unknown") noteTable(t.id, [], false); continue; }
+    const yours = v.to_act.some((s) => t.seats.includes(s));
+    const who = v.players.map((p) => p.name).join(" · ");
+    const card = el("a", { class: "resume-card" + (yours ? " yours" : ""), href: `/t/${encodeURIComponent(t.id)}` });
+    const what = el("span", { class: "what" });
+    what.append(el("strong", {}, v.name), el("span", { class: "who" }, who));
+    card.append(what, el("span", { class: "go" }, yours ? T("Your turn") : T("Continue")));
+    cards.push(card);
+  }
+  const box = $("resume");
+  if (!box || !cards.length) return;
+  box.replaceChildren(el("h2", {}, T("Continue a game")), ...cards);
+  box.hidden = false;
+}
+showResume();
 if (document.querySelector("#form-error")) document.querySelector("#form-error").scrollIntoView({ block: "center" });
 wireSettings();

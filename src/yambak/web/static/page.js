@@ -86,6 +86,15 @@ export function clearToast() { const t = $("toast"); if (t) t.hidden = true; cle
 
 // The player's name and last choices, remembered on this device.
 const MEMORY = "yambak.lobby";
+// The tables this device holds a seat at and has not seen finish, newest first: the lobby offers them again.
+const TABLES = "yambak.tables";
+export function recentTables() { try { return JSON.parse(localStorage.getItem(TABLES) || "[]"); } catch { return []; } }
+export function noteTable(id, seats, playing) {
+  const list = recentTables().filter((t) => t.id !== id);
+  if (playing && seats.length) list.unshift({ id, seats });
+  try { localStorage.setItem(TABLES, JSON.stringify(list.slice(0, 6))); } catch { /* private mode */ }
+}
+
 export function remembered() { try { return JSON.parse(localStorage.getItem(MEMORY) || "{}"); } catch { return {}; } }
 export function remember(patch) {
   try { localStorage.setItem(MEMORY, JSON.stringify({ ...remembered(), ...patch })); } catch { /* private mode */ }

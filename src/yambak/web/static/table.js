@@ -2,7 +2,7 @@
 // layout. What a box would score, why it cannot be filled, what an entry would do: the engine's
 // outlook, as the server sends it. Strings come translated (boot.strings); names via textContent.
 import { boot, T, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr,
-  settings, saveSetting, wireSettings, say, toast, clearToast, remembered } from "./page.js";
+  settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell, legend } from "./sheet.js";
 
@@ -54,7 +54,7 @@ function send(msg) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg
 
 function receive(msg) {
   switch (msg.type) {
-    case "welcome": mine = msg.seats; connected = true; nonceSent.clear(); break;
+    case "welcome": mine = msg.seats; connected = true; nonceSent.clear(); noteTable(boot.table, mine, !view.finished); break;
     case "event":
       view = msg.view; version = msg.v; settle(msg.event); tell(msg.event); render(msg.event); break;
     case "events":
@@ -317,7 +317,7 @@ function renderTray(me, event) {
   // the status line, and the engine's notes for this turn
   let status;
   const texts = [];
-  if (view.finished) status = T("Game over");
+  if (view.finished) { status = T("Game over"); if (!event || event.game_over) noteTable(boot.table, mine, false); }
   else if (!mineNow) {
     const cur = view.players[view.current];
     if (view.duplicate) status = mine.length ? T("Waiting for the others to finish the round") : T("Watching: everyone plays the same dice");
@@ -673,5 +673,6 @@ if ($("join-name") && !$("join-name").value) $("join-name").value = remembered()
 
 setInterval(() => { if (view.clocks && Object.keys(view.clocks).length && !view.finished) renderStrip(actor()); }, 1000);
 wireSettings(() => render());
+noteTable(boot.table, mine, !view.finished);
 render();
 connect();
