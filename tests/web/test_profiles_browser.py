@@ -131,7 +131,8 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     ann.goto(f"{base_url}/me")
     ann.locator("#games a.game-link").nth(2).click()  # the kept sheet is the newest
     ann.wait_for_function("document.body.dataset.reviewed === '1'")
-    assert ann.locator("#where").inner_text() == "Turn 13 of 13 · Bea"
+    # it opens on Ann's own last turn: the turn shown and the sheet under it are hers
+    ann.wait_for_function("document.querySelector('#where').textContent === 'Turn 13 of 13 · Ann'")
     assert ann.locator("#sheet tr.total td").first.inner_text() == str(ann_1)  # Ann's sheet at the end
     ann.click("#rtab-1")
     assert ann.locator("#sheet tr.total td").first.inner_text() == str(bea_1)  # and Bea's

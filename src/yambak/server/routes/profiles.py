@@ -358,7 +358,7 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
     except (ProfileError, RecordError):
         return render_page(request, "missing.html", lang, status=404)
     rules = load_ruleset(record["rules"])
-    view = {"rules": rules.layout(), "players": final["players"], "finished": True}
+    view = {"rules": rules.layout(), "players": final["players"], "finished": True, "duplicate": simultaneous}
     mine = await profiles.acurrent(profile_token(request))
     boot = {
         "frames": f"/api/results/{result.id}/frames/",

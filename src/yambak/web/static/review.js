@@ -154,7 +154,12 @@ document.addEventListener("keydown", (e) => {
 });
 wireSettings();
 render();
-go(total, false);
+// open on the reader's own last turn, so that the turn shown and the sheet under it are one player's
+go(total, false).then(() => {
+  const players = view.players.length;
+  if (players < 2 || view.duplicate || !shown || !shown.turn || shown.turn.player === seat) return;
+  go(total - ((((total - 1 - seat) % players) + players) % players), false);
+});
 if (!boot.review && boot.reviewUrl) {
   const wait = $("review-wait");
   wait.hidden = false;
