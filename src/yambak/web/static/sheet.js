@@ -21,6 +21,7 @@ export class Sheet {
     const shape = model.columns.map((c) => c.key).join("|") + "#" + model.rows.map((r) => r.key + (r.sum ? "+" : "")).join("|");
     if (shape !== this.shape) this.build(model, shape);
     setAttr(this.table, "aria-label", model.label);
+    setText(this.corner, model.corner || "");  // whose sheet this is, when the sheet shows one player
     model.columns.forEach((c, ci) => {
       const th = this.heads[ci];
       setAttr(th, "class", c.cls || null);
@@ -45,7 +46,7 @@ export class Sheet {
     const table = el("table", { class: "sheet", "data-cols": String(model.columns.length), "aria-label": model.label });
     const colgroup = el("colgroup"); colgroup.append(el("col", { class: "label" }));
     for (let i = 0; i < model.columns.length; i++) colgroup.append(el("col"));
-    const head = el("tr"); head.append(el("th", { scope: "col" }, ""));
+    const head = el("tr"); this.corner = el("th", { scope: "col", class: "corner" }, ""); head.append(this.corner);
     this.heads = model.columns.map(() => {
       const th = el("th", { scope: "col", tabindex: "0" });
       th.append(el("span", { class: "abbr", "aria-hidden": "true" }), el("span", { class: "wide", "aria-hidden": "true" }),

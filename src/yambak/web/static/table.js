@@ -388,6 +388,7 @@ function renderSheet() {
   const bestBox = hintsOn() && advice && advice.boxes && advice.boxes.length ? advice.boxes[0].box : null;
   sheet.render({
     label: perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: view.players[tab].name }),
+    corner: perPlayer || view.players.length < 2 ? "" : view.players[tab].name,
     columns, rows: sheetRows(view, perPlayer),
     cell: (colKey, rowKey) => {
       const c = colByKey[colKey];
