@@ -322,7 +322,8 @@ function renderTray(me, event) {
     const cur = view.players[view.current];
     if (view.duplicate) status = mine.length ? T("Waiting for the others to finish the round") : T("Watching: everyone plays the same dice");
     else if (cur.kind === "bot") status = T("{name} (bot) is thinking…", { name: cur.name });
-    else if (cur.kind === "open") status = T("Waiting for a player to take the open seat: share the invite link.");
+    else if (cur.kind === "open") status = mine.length ? T("Waiting for a player to take the open seat: share the invite link.")
+      : T("A seat is open: write your name and take it.");
     else status = mine.length ? T("{name} is playing", { name: cur.name }) : T("Watching: {name} is playing", { name: cur.name });
   } else {
     const who = localSeats().length > 1 ? `${p.name}: ` : "";
