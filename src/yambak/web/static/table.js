@@ -485,6 +485,7 @@ function renderCoach() {
     const list = el("div", { class: "keeps", role: "group", "aria-label": T("Best keeps") });
     keeps.forEach((k) => {
       const b = el("button", { type: "button", class: "choice" + (k.loss < 1e-9 ? " best" : ""), "data-keep": k.keep.join("") });
+      if (k.keep.length) b.append(el("span", { class: "verb" }, T("Keep")));  // a tap holds these dice
       b.append(k.keep.length ? miniDice(k.keep) : el("span", {}, T("Reroll all")), el("span", { class: "loss" }, k.loss < 1e-9 ? T("best") : `−${k.loss.toFixed(1)}`));
       setAttr(b, "aria-label", `${k.keep.length ? T("Keep {dice}", { dice: k.keep.join(" ") }) : T("Reroll all")}: ${k.loss < 1e-9 ? T("best") : T("{n} {unit} less", { n: k.loss.toFixed(1), unit })}`);
       b.onclick = () => holdKeep(k.keep);
