@@ -17,7 +17,7 @@ from yambak.rules import load_ruleset, preset_ids
 from yambak.server.keeper.bundle import pyodide_ready
 from yambak.web.i18n import LANGUAGES
 
-from ..server.keeper_plan import Entry, plan
+from ..server.keeper_plan import Entry, dice_for, plan
 from .conftest import SCREENSHOTS
 
 PLAYERS = ("Ann", "Bram", "Cas")
@@ -450,3 +450,50 @@ def test_screenshots_on_a_phone_in_dutch_light_and_dark(base_url, phone):
             page.goto(f"{base_url}/keep/")
             page.wait_for_selector("#past li")
             page.screenshot(path=str(SCREENSHOTS / "keeper-start-nl.png"), full_page=True)
+
+
+def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
+    """Two players who typed the same dice into the same boxes tie every column and the total: the sheet
+    asks for each roll-off in turn, on the pad, and the higher pips win the points (RULES.md section 7)."""
+    rules = load_ruleset("yammen")
+    sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Tie", "preset": "yammen", "players": ["Ann", "Bea"]})
+    sid = sheet.json()["id"]
+    state = new_game(rules, ["Ann", "Bea"], dice=ManualDice())
+    v = 0
+    while not state.finished:  # Ann enters the first box that takes her dice; Bea copies her
+        p = state.current
+        for box_id in (rules.box_id(b) for b in range(rules.n_boxes)):
+            col, row = rules.columns[rules.parse_box(box_id) // rules.n_rows], box_id.split(".")[1]
+            dice, roll = dice_for(row, 0), col.rolls or (3 if col.announce else 1)
+            try:
+                state = play_turn(state, typed_turn(state, dice, roll, box_id))
+            except Exception:
+                continue
+            body = {
+                "id": f"tie-{v:04d}",
+                "v": v,
+                "kind": "dice",
+                "seat": p,
+                "dice": list(dice),
+                "roll": roll,
+                "box": box_id,
+            }
+            assert httpx.post(f"{base_url}/api/keep/{sid}/entries", json=body).status_code == 200, body
+            v += 1
+            break
+    due = httpx.get(f"{base_url}/api/keep/{sid}").json()["rolloff_due"]
+    assert len(due) == len(rules.columns) + 1  # every column and the grand total
+    page = phone()
+    page.goto(f"{base_url}/keep/{sid}")
+    page.wait_for_function(f"document.body.dataset.v === '{v}'")
+    engine_ready(page)
+    for n in range(len(due)):
+        assert page.locator("#pad").is_visible()  # the pad stays for the roll-offs
+        type_dice(page, (6, 6, 6, 6, 5))  # Ann
+        type_dice(page, (1, 1, 2, 2, 3))  # Bea
+        page.wait_for_function(f"document.body.dataset.v === '{v + n + 1}'")
+    final = httpx.get(f"{base_url}/api/keep/{sid}").json()
+    assert final["rolloff_due"] == {} and set(final["rolloffs"]) == set(due)
+    assert all(r[-1]["0"]["pips"] == 29 and r[-1]["1"]["pips"] == 9 for r in final["rolloffs"].values())
+    assert final["winners"] == [0] and final["players"][1]["match_points"] == 0
+    page.wait_for_function("!document.querySelector('#pad') || document.querySelector('#pad').offsetParent === null")
