@@ -50,6 +50,10 @@ class Settings:
     # `yambak serve` makes it 300 unless the environment says otherwise
     gc_full_seconds: float = field(default_factory=lambda: float(_env("GC_FULL_SECONDS", "0")))
     secure_cookies: bool = False
+    # the coach's grades and reviews of finished games in a process of its own (tests: in a thread)
+    coach_process: bool = field(
+        default_factory=lambda: _env("COACH_PROCESS", "1").lower() not in ("0", "false", "no", "off")
+    )
     # new profiles per client address: a burst, then one every 1 / rate seconds (a throwaway profile
     # could scout the daily deal for another: see the daily challenge)
     profile_rate: float = field(default_factory=lambda: float(_env("PROFILE_RATE", str(1 / 600))))

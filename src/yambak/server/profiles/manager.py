@@ -8,7 +8,6 @@ change. Deleting a profile takes its name off every seat, snapshot and kept reco
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import secrets
@@ -70,7 +69,7 @@ class ProfileManager:
         self.limiter = limiter  # new profiles per client address
         self.tables = tables
         self.keeper = keeper
-        self.grader = Grader(store, self._record_of)
+        self.grader = Grader(store, self._record_of, settings.coach_process)
         self.reviews: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # (kind, ref): the coach's
 
     def now(self) -> datetime:
@@ -204,14 +203,11 @@ class ProfileManager:
 
     async def review(self, result: ResultRow) -> dict[str, Any]:
         """The coach's review of the whole game (every player's decisions), computed once and kept a while."""
-        from ...coach import review
-
         key = (result.kind, result.ref if result.record is None else str(result.id))  # a kept copy: its own
         cached = self.reviews.get(key)
         if cached is None:
             record, _ = await self.store.read(self.game_record, result)
-            graded = await asyncio.to_thread(review, record)
-            cached = graded.to_dict(len(record["players"]))
+            cached = await self.grader.review(record)
             self.reviews[key] = cached
             while len(self.reviews) > 200:
                 self.reviews.popitem(last=False)

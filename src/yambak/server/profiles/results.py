@@ -11,12 +11,15 @@ decision, whatever the table's match rules (decisions.md).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
+import multiprocessing
+import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -135,14 +138,35 @@ def grade(record: dict[str, Any], seat: int) -> tuple[float | None, int]:
     return result.accuracy(0), len(result.for_player(0))
 
 
-class Grader:
-    """Grades results with the coach in one background thread (a game's review takes from a few
-    milliseconds to a second or two; one at a time leaves the other core to the players)."""
+def review_dict(record: dict[str, Any]) -> dict[str, Any]:
+    """The coach's review of a whole game, as the replay page reads it (runs in the coach's process)."""
+    from ...coach import review
 
-    def __init__(self, store: Store, records: Callable[[ResultRow], dict[str, Any] | None]) -> None:
+    return review(record).to_dict(len(record["players"]))
+
+
+def _coach_process_start() -> None:
+    os.nice(10)  # the coach waits; the players' moves do not
+
+
+class Grader:
+    """Grades results with the coach, one at a time (a game's review takes from a few milliseconds to a
+    second or two). With `processes`, the coach runs in a process of its own at a lower priority: in a
+    thread of the server it would hold the interpreter lock the players' moves wait for (measured:
+    p99 action-to-broadcast from 6 to 40 ms with 500 players finishing games, bench/load.py)."""
+
+    def __init__(
+        self, store: Store, records: Callable[[ResultRow], dict[str, Any] | None], processes: bool = True
+    ) -> None:
         self.store = store
         self.records = records  # a result's game record (a table's final snapshot, or the kept record)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yambak-grader")
+        # started on the first game to grade (spawned: a fork of a threaded server is unsafe)
+        self.coach: ProcessPoolExecutor | None = (
+            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_coach_process_start)
+            if processes
+            else None
+        )
         self.idle = threading.Event()
         self.idle.set()
         self._pending = 0
@@ -163,7 +187,7 @@ class Grader:
             accuracy, decisions = (None, 0)
             if record is not None and r.seat is not None:
                 try:
-                    accuracy, decisions = grade(record, r.seat)
+                    accuracy, decisions = self.run(grade, record, r.seat).result()
                 except Exception:  # a ruleset the coach cannot advise on: no accuracy, never a failure
                     log.info("result %s: no grade", r.id, exc_info=True)
             assert r.id is not None
@@ -176,9 +200,31 @@ class Grader:
                 if self._pending == 0:
                     self.idle.set()
 
+    def run(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """`fn(*args)` in the coach's process (a module-level function, picklable arguments)."""
+        if self.coach is not None:
+            try:
+                return self.coach.submit(fn, *args)
+            except RuntimeError:  # shut down: the rest runs here
+                pass
+        done: Future[Any] = Future()
+        try:
+            done.set_result(fn(*args))
+        except Exception as exc:
+            done.set_exception(exc)
+        return done
+
+    async def review(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The coach's review of a whole game (`review_dict`), off the event loop."""
+        if self.coach is not None:
+            return await asyncio.wrap_future(self.run(review_dict, record))
+        return await asyncio.to_thread(review_dict, record)
+
     def wait(self, timeout: float = 30.0) -> bool:
         """Until every submitted grade is stored (tests, shutdown)."""
         return self.idle.wait(timeout)
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.coach is not None:
+            self.coach.shutdown(wait=False, cancel_futures=True)
