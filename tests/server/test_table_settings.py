@@ -92,3 +92,32 @@ def test_idle_tables_leave_the_lobby_but_stay_reachable(client):
     client.app.state.manager.get(made["id"]).last_action -= 3600
     assert client.get("/api/tables").json()["tables"] == []
     assert client.get(f"/t/{made['id']}").status_code == 200
+
+
+def test_idle_tables_leave_the_lobby_read_from_the_store(client):
+    """With several processes the lobby is the store's: the last stored action says a table is idle."""
+    from datetime import datetime
+
+    from sqlalchemy import update
+
+    from yambak.store.models import Event, GameTable
+
+    manager = client.app.state.manager
+    made = create(client, "yams", [{"name": "Ann"}, {"kind": "open"}])
+    live = manager.tables.pop(made["id"])  # owned elsewhere: this process knows it from the store only
+    manager.cluster, manager._listing = object(), (0.0, [])  # the lobby of a process among several
+    try:
+        assert [t["id"] for t in manager.listed()] == [made["id"]]
+        with manager.store.engine.begin() as conn:  # a long time without an action
+            conn.execute(update(Event).values(created_at=datetime(2026, 1, 1)))
+            conn.execute(update(GameTable).values(created_at=datetime(2026, 1, 1)))
+        manager._listing = (0.0, [])
+        assert manager.listed() == []
+        manager.tables[made["id"]] = live  # live here with somebody connected: listed again
+        live.conns.add(object())  # type: ignore[arg-type]
+        manager._listing = (0.0, [])
+        assert [t["id"] for t in manager.listed()] == [made["id"]]
+    finally:
+        manager.cluster = None
+        manager.tables[made["id"]] = live
+        live.conns.clear()

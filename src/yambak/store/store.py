@@ -511,6 +511,23 @@ class Store(ProfileStore, DealStore):
         where = and_(*conditions) if conditions else None
         return self._rows(where, limit)
 
+    def idle_seconds(self, table_ids: list[str]) -> dict[str, float]:
+        """Seconds since each table's last stored action (its creation when it has none)."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as conn:
+            last = dict(
+                conn.execute(
+                    select(Event.table_id, func.max(Event.created_at))
+                    .where(Event.table_id.in_(table_ids))
+                    .group_by(Event.table_id)
+                ).all()
+            )
+            made_q = select(GameTable.id, GameTable.created_at).where(GameTable.id.in_(table_ids))
+            made = dict(conn.execute(made_q).all())
+        now = _now()
+        return {t: (now - (last.get(t) or made[t])).total_seconds() for t in table_ids if t in made}
+
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
             return list(conn.execute(select(GameTable.id).where(GameTable.finished.is_(False))).scalars())

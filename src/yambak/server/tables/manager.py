@@ -372,11 +372,17 @@ class TableManager:
                 if t.listed and not t.state.finished and (t.conns or now - t.last_action < self.settings.idle_after)
             ]
             return out[-100:][::-1]
-        # several processes: the lobby is the store's (refreshed at most every two seconds)
+        # several processes: the lobby is the store's (refreshed at most every two seconds); a table is
+        # idle when its last stored action is old, unless it is live here with somebody connected (who is
+        # connected to the other processes is theirs to know: such a table may leave the list early)
         stamp, cached = self._listing
         if time.monotonic() - stamp > 2.0:
+            rows = self.store.tables(unfinished_only=True, limit=100, listed_only=True)
+            idle = self.store.idle_seconds([r.id for r in rows])
             cached = [
-                self._row_listing(r) for r in self.store.tables(unfinished_only=True, limit=100, listed_only=True)
+                self._row_listing(r)
+                for r in rows
+                if idle.get(r.id, 0.0) < self.settings.idle_after or (r.id in self.tables and self.tables[r.id].conns)
             ]
             self._listing = (time.monotonic(), cached)
         return cached
