@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from yambak.server import Settings
+
 from .helpers import WS, legal
 
 
@@ -55,3 +57,11 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
+
+
+def profile_settings(tmp_path: Any, clock: Clock, **extra: Any) -> Settings:
+    """A server for the profile tests: SQLite in tmp_path, the test's clock, generous rate limits."""
+    return Settings(
+        database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0,
+        clock=clock, profile_burst=20, rate_per_second=1000, rate_burst=1000, **extra,
+    )  # fmt: skip

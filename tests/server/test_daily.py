@@ -16,7 +16,7 @@ from yambak.server import Settings
 from yambak.server.daily.matchpoints import matchpoints, percent, ranks, top
 
 from .helpers import WS, legal
-from .profile_helpers import Clock
+from .profile_helpers import Clock, profile_settings
 
 ORIGIN = {"origin": "http://127.0.0.1"}
 
@@ -28,10 +28,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def settings(tmp_path, clock) -> Settings:
-    return Settings(
-        database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0,
-        clock=clock, profile_burst=20, rate_per_second=1000, rate_burst=1000, http_burst=1000,
-    )  # fmt: skip
+    return profile_settings(tmp_path, clock, http_burst=1000)
 
 
 def person(client: TestClient, name: str) -> TestClient:

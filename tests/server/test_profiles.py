@@ -15,7 +15,7 @@ from yambak.engine import ManualDice, Roll, Score, new_game, replay, state_to_re
 from yambak.rules import load_ruleset
 from yambak.server import Settings, create_app
 
-from .profile_helpers import Clock, new_table, play_out
+from .profile_helpers import Clock, new_table, play_out, profile_settings
 
 ORIGIN = {"origin": "http://127.0.0.1"}
 
@@ -27,10 +27,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def settings(tmp_path, clock) -> Settings:
-    return Settings(
-        database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0,
-        clock=clock, profile_burst=20, rate_per_second=1000, rate_burst=1000,
-    )  # fmt: skip
+    return profile_settings(tmp_path, clock)
 
 
 def second(client: TestClient) -> TestClient:
