@@ -762,7 +762,7 @@ function renderPad() {
   setAttr(undoBtn, "aria-label", T("Undo last entry"));
   undoBtn.disabled = !S.queue.length && !shown.history.length || !!fixing;
   const zero = $("zero");
-  setText(zero, canStrike() ? "0 / ✗" : "0");
+  setText(zero, canStrike() ? `${T("Zero")} / ✗` : T("Zero"));  // a word: a lone "0" reads like a count
   setAttr(zero, "aria-label", T("Just the score (0)"));
   setAttr(zero, "title", T("Just the score (0)"));
   setAttr(zero, "aria-pressed", String(zeroMode));

@@ -285,7 +285,8 @@ function renderStrip(me) {
   const panel = $("sheet-panel");
   setAttr(panel, "role", asTabs ? "tabpanel" : null);
   setAttr(panel, "aria-labelledby", asTabs ? `chip-${tab}` : null);
-  document.documentElement.style.setProperty("--strip", `${strip.offsetHeight}px`);
+  // the sticky band is the players' strip and the ticker under it: what the sheet's header sits below
+  document.documentElement.style.setProperty("--strip", `${strip.closest(".strip-wrap").offsetHeight}px`);
 }
 
 function stripKeys(e, i) {
