@@ -265,10 +265,18 @@ def test_lobby_starts_a_solo_game_in_one_click_and_remembers_the_name(base_url, 
     assert card.get_attribute("href") == solo.removeprefix(base_url) and "Zoë · Bot" in card.inner_text()
     page.locator(".game-card[data-preset='yams'] [data-start=pass]").click()
     page.wait_for_selector("#pass-dialog[open]")
+    assert page.locator("#pass-names .drop:visible").count() == 0  # two players: none to remove
+    page.click("#pass-more")
+    page.locator("#pass-names input").nth(2).fill("Cleo")
+    page.locator("#pass-names .drop").nth(1).click()  # player 2 goes; Cleo becomes player 2
+    labels = page.locator("#pass-names label").all_inner_texts()
+    assert [t.strip() for t in labels] == ["Player 1", "Player 2"]
+    assert page.locator("#pass-names .drop:visible").count() == 0
     page.click("#pass-start")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     ready(page)
-    assert page.locator(".chip").count() == 2 and page.locator("#sheet thead th").count() == 3
+    assert page.locator(".chip .name").all_inner_texts() == ["Zoë", "Cleo"]
+    assert page.locator("#sheet thead th").count() == 3
 
 
 LANGS = ["en", "nl", "fr", "de", "sv", "hr", "es", "it"]

@@ -47,15 +47,30 @@ for (const card of document.querySelectorAll(".game-card")) {
 const dialog = $("pass-dialog");
 let passPreset = null;
 function nameField(i, value) {
+  const row = el("div", { class: "pass-name" });
   const label = el("label", {}, T("Player {n}", { n: i + 1 }));
   label.append(el("input", { maxlength: "24", value, required: true, autocomplete: "off" }));
-  return label;
+  const drop = el("button", { type: "button", class: "ghost drop", "aria-label": T("Remove player {n}", { n: i + 1 }) }, "×");
+  drop.onclick = () => { row.remove(); renumber(); };
+  row.append(label, drop);
+  return row;
+}
+// Player 1, 2, ... again after a removal; a table needs two at least, so the last two stay
+function renumber() {
+  const rows = [...$("pass-names").children];
+  rows.forEach((row, i) => {
+    row.querySelector("label").firstChild.textContent = T("Player {n}", { n: i + 1 });
+    const drop = row.querySelector(".drop");
+    drop.setAttribute("aria-label", T("Remove player {n}", { n: i + 1 }));
+    drop.hidden = rows.length <= 2;
+  });
 }
 function openPass(preset) {
   passPreset = preset;
   const names = (memory.pass && memory.pass.length >= 2) ? memory.pass : [me(), T("Player {n}", { n: 2 })];
   names[0] = me();
   $("pass-names").replaceChildren(...names.map((n, i) => nameField(i, n)));
+  renumber();
   if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
   $("pass-names").querySelector("input").focus();
 }
@@ -63,7 +78,7 @@ $("pass-more").onclick = () => {
   const box = $("pass-names");
   if (box.children.length >= 8) return;
   const f = nameField(box.children.length, T("Player {n}", { n: box.children.length + 1 }));
-  box.append(f); f.querySelector("input").select();
+  box.append(f); renumber(); f.querySelector("input").select();
 };
 $("pass-cancel").onclick = () => dialog.close();
 $("pass-form").addEventListener("submit", (e) => {
