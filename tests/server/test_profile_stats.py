@@ -136,3 +136,33 @@ def test_statistics_pages_are_private_unless_shared_and_bad_input_is_refused(cli
     for path in ("/replay/abc", "/replay/0", "/replay/99999999999999999999999", "/p/nobody/stats"):
         r = stranger.get(path)
         assert r.status_code == 404 and "text/html" in r.headers["content-type"], path
+
+
+def test_the_coachs_process_leaves_with_its_server():
+    """The coach grades in a process of its own; a server killed outright must not leave it behind."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    script = (
+        "import os\n"
+        "from yambak.server.profiles.results import Grader\n"
+        "g = Grader(None, lambda r: None)\n"
+        "print(g.run(os.getpid).result(timeout=60), flush=True)\n"  # the coach's pid, from the coach
+        "os.kill(os.getpid(), 9)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=90)
+    coach = int(out.stdout.split()[0])
+
+    def running() -> bool:
+        status = Path(f"/proc/{coach}/status")
+        try:
+            return "\nState:\tZ" not in status.read_text()  # a zombie has exited
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 10
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not running()

@@ -18,6 +18,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
@@ -147,6 +148,14 @@ def review_dict(record: dict[str, Any]) -> dict[str, Any]:
 
 def _coach_process_start() -> None:
     os.nice(10)  # the coach waits; the players' moves do not
+    parent = os.getppid()
+
+    def follow_parent() -> None:  # a server killed outright leaves no coach behind
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=follow_parent, name="yambak-coach-parent", daemon=True).start()
 
 
 class Grader:
