@@ -138,8 +138,10 @@ def test_statistics_pages_are_private_unless_shared_and_bad_input_is_refused(cli
         assert r.status_code == 404 and "text/html" in r.headers["content-type"], path
 
 
-def test_the_coachs_process_leaves_with_its_server():
-    """The coach grades in a process of its own; a server killed outright must not leave it behind."""
+@pytest.mark.parametrize("started", [True, False], ids=["coach-running", "coach-starting"])
+def test_the_coachs_process_leaves_with_its_server(started):
+    """The coach grades in a process of its own; a server killed outright must not leave it behind,
+    whether the coach was at work or still starting when the server died."""
     import subprocess
     import sys
     import time
@@ -149,7 +151,9 @@ def test_the_coachs_process_leaves_with_its_server():
         "import os\n"
         "from yambak.server.profiles.results import Grader\n"
         "g = Grader(None, lambda r: None)\n"
-        "print(g.run(os.getpid).result(timeout=60), flush=True)\n"  # the coach's pid, from the coach
+        "job = g.run(os.getpid)\n"
+        f"if {started}: job.result(timeout=60)\n"
+        "print(list(g.coach._processes)[0], flush=True)\n"  # the coach's pid
         "os.kill(os.getpid(), 9)\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=90)
@@ -162,7 +166,7 @@ def test_the_coachs_process_leaves_with_its_server():
         except FileNotFoundError:
             return False
 
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 15
     while running() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not running()

@@ -146,9 +146,8 @@ def review_dict(record: dict[str, Any]) -> dict[str, Any]:
     return review(record).to_dict(len(record["players"]))
 
 
-def _coach_process_start() -> None:
+def _coach_process_start(parent: int) -> None:
     os.nice(10)  # the coach waits; the players' moves do not
-    parent = os.getppid()
 
     def follow_parent() -> None:  # a server killed outright leaves no coach behind
         while os.getppid() == parent:
@@ -172,7 +171,12 @@ class Grader:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yambak-grader")
         # started on the first game to grade (spawned: a fork of a threaded server is unsafe)
         self.coach: ProcessPoolExecutor | None = (
-            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_coach_process_start)
+            ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_coach_process_start,
+                initargs=(os.getpid(),),  # the server: gone already by the time the coach has started, too
+            )
             if processes
             else None
         )
