@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 from yambak.bots import random_policy
 from yambak.engine import GameState, new_game
@@ -65,3 +66,27 @@ def missing_service(reason: str) -> None:
     if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
         pytest.fail(f"CI needs this service: {reason}")
     pytest.skip(reason)
+
+
+def fresh_pg_database(prefix: str) -> Iterator[str]:
+    """A PostgreSQL database of its own, created from YAMBAK_TEST_POSTGRES_URL and dropped afterwards
+    (a generator for fixtures to `yield from`): the server's databases are shared with other runs."""
+    import os
+    import secrets
+
+    import psycopg
+
+    url = os.environ.get("YAMBAK_TEST_POSTGRES_URL")
+    if not url:
+        missing_service("YAMBAK_TEST_POSTGRES_URL is not set: make test starts PostgreSQL (scripts/test-services.sh)")
+        return
+    base = url.replace("postgresql+psycopg://", "postgresql://")
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    try:
+        with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+    except psycopg.Error as exc:
+        missing_service(f"PostgreSQL at {url} cannot create a database: {exc}")
+    yield url.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

@@ -1,13 +1,12 @@
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.conftest import missing_service
+from tests.conftest import fresh_pg_database, missing_service
 from yambak.server import Settings, create_app
 
 
@@ -44,7 +43,6 @@ def connect_table(client):
 
 # --- several processes: PostgreSQL and Redis (scripts/test-services.sh starts both for `make test`) ----------
 
-PG_URL = os.environ.get("YAMBAK_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("YAMBAK_TEST_REDIS_URL")
 
 
@@ -64,17 +62,4 @@ def redis_url() -> str:
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database of its own (a cluster's processes adopt every orphaned table they see)."""
-    if not PG_URL:
-        missing_service("YAMBAK_TEST_POSTGRES_URL is not set: make test starts PostgreSQL (scripts/test-services.sh)")
-    import psycopg
-
-    base = PG_URL.replace("postgresql+psycopg://", "postgresql://")
-    name = f"yambak_t_{secrets.token_hex(4)}"
-    try:
-        with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-    except psycopg.Error as exc:
-        missing_service(f"PostgreSQL at {PG_URL} cannot create a database: {exc}")
-    yield PG_URL.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield from fresh_pg_database("yambak_t")
