@@ -480,7 +480,8 @@ function renderCoach() {
   const top = advice.best.value;
   const parts = [head, el("p", { class: "estimate" }, advice.exact
     ? T("Exact: the expected final score with perfect play from here.") : T("Estimate: the strong bot's evaluation of each choice."))];
-  parts.push(el("p", { class: "expect" }, `${advice.measure === "match_points" ? T("Expected match points") : T("Expected final score")}: ${top.toFixed(1)}`));
+  const expect = { value: top.toFixed(1) };  // the label and its colon in one message: French puts a space before it
+  parts.push(el("p", { class: "expect" }, advice.measure === "match_points" ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
   const keeps = (advice.keeps || []).slice(0, coachOpen ? 3 : 1);
   if (keeps.length) {
     const list = el("div", { class: "keeps", role: "group", "aria-label": T("Best keeps") });
