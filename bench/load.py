@@ -255,20 +255,31 @@ async def main_async(args: argparse.Namespace, cluster: Cluster, stats: Stats) -
     return time.perf_counter() - start, cluster.cpu() - cpu0, len(kills)
 
 
-def server_metrics(cluster: Cluster) -> tuple[float, dict[float, float]]:
-    """Lease moves, and the servers' own action latency histogram (cumulative counts per bucket bound)."""
-    moves, buckets = 0.0, Counter()
+COUNTED = {  # counters summed over the live processes, and what they are called in the report
+    "yambak_lease_moves_total": "lease moves",
+    "yambak_forwarded_total": "forwarded",
+    "yambak_handoffs_total": "handed off",
+    "yambak_quiet_events_total": "events nobody else followed (not sent to Redis)",
+}
+
+
+def server_metrics(cluster: Cluster) -> tuple[Counter[str], dict[float, float]]:
+    """Counters (lease moves, forwarded requests...) and the servers' own action latency histogram
+    (cumulative counts per bucket bound)."""
+    counts: Counter[str] = Counter()
+    buckets: Counter[float] = Counter()
     for s in cluster.live():
         try:
             for line in httpx.get(s.base + "/metrics", timeout=5).text.splitlines():
-                if line.startswith("yambak_lease_moves_total"):
-                    moves += float(line.split()[-1])
+                name = line.split(" ")[0]
+                if name in COUNTED:
+                    counts[name] += float(line.split()[-1])
                 elif line.startswith("yambak_action_seconds_bucket"):
                     bound = line.split('le="')[1].split('"')[0]
                     buckets[float(bound)] += float(line.split()[-1])
         except httpx.HTTPError:
             pass
-    return moves, buckets
+    return counts, buckets
 
 
 def bucket_quantile(buckets: dict[float, float], q: float) -> str:
@@ -333,7 +344,7 @@ def main() -> int:
         except ImportError:
             pass
         elapsed, cpu, kills = asyncio.run(main_async(args, cluster, stats))
-        moves, buckets = server_metrics(cluster)
+        counts, buckets = server_metrics(cluster)
     finally:
         for s in servers:
             s.stop()
@@ -361,7 +372,11 @@ def main() -> int:
         f"load generator loop lag   : p50 {lag[len(lag) // 2] * 1000:.1f} ms, "
         f"p99 {lag[int(0.99 * len(lag))] * 1000:.1f} ms, max {lag[-1] * 1000:.1f} ms (included in the latencies above)"
     )
+    moves = counts["yambak_lease_moves_total"]
     print(f"lease moves               : {moves:.0f}; processes killed: {kills}; client reconnects: {stats.reconnects}")
+    if args.workers > 1:
+        between = ", ".join(f"{counts[k]:.0f} {v}" for k, v in COUNTED.items() if "lease" not in k)
+        print(f"between processes         : {between}")
     print(f"refused actions           : {len(stats.errors)} {sorted(set(stats.errors))[:5]}")
     print(
         f"stored events             : {total}; lost: {lost}; gaps: {gaps}; duplicated: {dup + stats.twice}; "

@@ -303,6 +303,9 @@ def test_a_table_whose_players_all_sit_elsewhere_moves_to_them(two):
     spectator.catch_up(bram.v)
     _in_order_once(spectator.events, 4)
     _in_order_once(ann.events, 4)
+    late = Client(a, table, [])  # A, owner no more, brings its copy up to date with B's rolls
+    assert late.v == 4 and late.view["players"] == bram.view["players"]
+    late.close()
     metrics_b = httpx.get(b.base + "/metrics").text
     assert "yambak_handoffs_total 1.0" in metrics_b
     assert "yambak_forwarded_total 1.0" in metrics_b  # the first roll only: then the table is on B
@@ -311,3 +314,52 @@ def test_a_table_whose_players_all_sit_elsewhere_moves_to_them(two):
     store.close()
     for c in (ann, bram, spectator):
         c.close()
+
+
+def _metric(server: ServerProcess, name: str) -> float:
+    for line in httpx.get(server.base + "/metrics").text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
+def test_a_late_spectator_on_another_process_sees_every_event_of_a_quiet_table(two):
+    a, b = two
+    made = _create(b, seats=[{"name": "Ann"}, {"name": "Bram"}])
+    table, tokens = made["id"], made["tokens"]
+    ann, bram = Client(b, table, [tokens["0"]]), Client(b, table, [tokens["1"]])  # nobody follows on A
+    for _ in range(2):
+        _turn(ann, 0)
+        bram.catch_up(ann.v)
+        _turn(bram, 1)
+        ann.catch_up(bram.v)
+    assert _metric(b, "yambak_quiet_events_total") >= 2  # B stopped sending events nobody received
+    spectator = Client(a, table, [])  # A announces itself to B before it reads the log
+    assert spectator.v == 8 and spectator.view["players"][1]["total"] == bram.view["players"][1]["total"]
+    for _ in range(2):
+        _turn(ann, 0)
+        bram.catch_up(ann.v)
+        _turn(bram, 1)
+        ann.catch_up(bram.v)
+    spectator.catch_up(16)
+    assert [v for v, _ in spectator.events] == list(range(9, 17))
+    assert spectator.events == bram.events[8:] and spectator.view == bram.view
+    for c in (ann, bram, spectator):
+        c.close()
+
+
+def test_a_phone_following_a_quiet_sheet_from_another_process(two):
+    a, b = two
+    r = httpx.post(a.base + "/api/keep", json={"name": "Porch", "preset": "yams", "players": ["Ann", "Bram"]})
+    sheet = r.json()["id"]
+    first = {"id": "entry-00001", "v": 0, "kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 6], "box": "yam"}
+    second = {"id": "entry-00002", "v": 1, "kind": "scratch", "seat": 1, "box": "yam"}
+    for entry in (first, second):  # nobody follows the sheet on B yet
+        assert httpx.post(a.base + f"/api/keep/{sheet}/entries", json=entry).json()["v"] == entry["v"] + 1
+    assert _metric(a, "yambak_quiet_events_total") >= 1
+    with connect(b.base.replace("http", "ws") + f"/ws/keep/{sheet}", open_timeout=10) as follower:
+        assert json.loads(follower.recv(10))["v"] == 2
+        third = {"id": "entry-00003", "v": 2, "kind": "dice", "seat": 0, "dice": [1, 1, 1, 2, 2], "box": "ones"}
+        assert httpx.post(a.base + f"/api/keep/{sheet}/entries", json=third).json()["v"] == 3
+        live = json.loads(follower.recv(10))
+        assert live["v"] == 3 and live["view"]["players"][0]["total"] == 53

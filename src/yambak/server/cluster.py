@@ -13,7 +13,9 @@
 - **Events.** The owner publishes every committed event on `yambak:ev:KIND:ID`;
   every process with clients on that table follows the channel, applies the
   events to its mirror in version order (a gap or a doubt reloads from the log)
-  and sends each of its own clients its view.
+  and sends each of its own clients its view. A channel that had no subscriber
+  at its last event goes quiet: the owner stops publishing on it until a process
+  that starts following announces itself to the owner (before it reads the log).
 - **Takeover.** A process whose clients watch a table checks its owner every
   half second: an owner whose Redis connection is gone (`PUBSUB NUMSUB`: a killed
   process drops it at once) or whose lease expired is replaced: the watcher takes
@@ -109,6 +111,11 @@ class Owner(Protocol):
     def watched_ids(self) -> list[str]: ...
 
 
+# How long an owner trusts that nobody follows a channel: a follower whose announcement was lost (its
+# Redis connection dropped and came back, say) gets the next event after that, sees the gap and reloads.
+QUIET_SECONDS = 10.0
+
+
 def new_node_id() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
@@ -135,6 +142,7 @@ class Cluster:
     def __init__(self, url: str, lease_seconds: float = 3.0, node: str | None = None) -> None:
         self.url = url
         self.node = node or new_node_id()
+        self._mine = _rpc(self.node).encode()
         self.lease_ms = max(500, int(lease_seconds * 1000))
         # Many requests ask Redis at once (owner lookups, liveness): they wait for a connection, never fail for one.
         pool = aredis.BlockingConnectionPool.from_url(url, max_connections=32, timeout=10)
@@ -143,10 +151,16 @@ class Cluster:
         self.owners: dict[str, Owner] = {}
         self.owned: set[tuple[str, str]] = set()
         self.followed: set[str] = set()
+        # Event channels of owned objects that nobody followed at their last event (since when): not
+        # published to for a while. `_stamps` changes when a follower announces itself, so that a late
+        # "nobody" answer is not believed.
+        self._quiet: dict[str, float] = {}
+        self._stamps: dict[str, int] = {}
+        self._stamp = 0
         self.orphans: Callable[[], Awaitable[list[str]]] | None = None  # unfinished tables that need an owner
         self.loop: asyncio.AbstractEventLoop | None = None
         self._pubsub: Any = None
-        self._out: asyncio.Queue[tuple[str, bytes]] | None = None
+        self._out: asyncio.Queue[tuple[str, bytes, int | None]] | None = None
         self._pending: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
         self._waiting: dict[tuple[str, str], set[str]] = {}  # requests waiting on each object's owner
         self._alive: dict[str, float] = {}
@@ -178,6 +192,8 @@ class Cluster:
             except Exception:  # Redis is gone: the leases expire by themselves
                 break
         self.owned.clear()
+        self._quiet.clear()
+        self._stamps.clear()
         try:
             if self._pubsub is not None:
                 await self._pubsub.aclose()
@@ -191,14 +207,31 @@ class Cluster:
 
     # --- leases ------------------------------------------------------------------------------
 
+    def _gain(self, kind: str, object_id: str) -> None:
+        """This process owns an object now: it publishes every event until it finds nobody following."""
+        self.owned.add((kind, object_id))
+        self._listened(_events(kind, object_id))
+
+    def _lose(self, kind: str, object_id: str) -> None:
+        self.owned.discard((kind, object_id))
+        channel = _events(kind, object_id)
+        self._quiet.pop(channel, None)
+        self._stamps.pop(channel, None)
+
+    def _listened(self, channel: str) -> None:
+        """Someone may follow the channel now: publish on it again."""
+        self._quiet.pop(channel, None)
+        self._stamp += 1
+        self._stamps[channel] = self._stamp
+
     def claim_new_sync(self, kind: str, object_id: str) -> None:
         """A table or sheet just created here: this process owns it (blocking; plain routes)."""
         self.sync.set(_lease(kind, object_id), self.node, px=self.lease_ms, nx=True)
-        self.owned.add((kind, object_id))
+        self._gain(kind, object_id)
 
     async def claim_new(self, kind: str, object_id: str) -> None:
         await self.redis.set(_lease(kind, object_id), self.node, px=self.lease_ms, nx=True)
-        self.owned.add((kind, object_id))
+        self._gain(kind, object_id)
 
     async def owner(self, kind: str, object_id: str) -> str | None:
         held = await self.redis.get(_lease(kind, object_id))
@@ -208,7 +241,7 @@ class Cluster:
         """Take a lease that is free or held by `dead`; True when this process holds it now."""
         won = await self._take(keys=[_lease(kind, object_id)], args=[self.node, dead or "", self.lease_ms])
         if won:
-            self.owned.add((kind, object_id))
+            self._gain(kind, object_id)
             for request_id in self._waiting.pop((kind, object_id), set()):  # they will be done here now
                 future = self._pending.get(request_id)
                 if future is not None and not future.done():
@@ -217,12 +250,12 @@ class Cluster:
 
     async def release(self, kind: str, object_id: str) -> None:
         """Give a lease up now (if this process holds it)."""
-        self.owned.discard((kind, object_id))
+        self._lose(kind, object_id)
         await self._release(keys=[_lease(kind, object_id)], args=[self.node])
 
     def disown(self, kind: str, object_id: str) -> None:
         """Another process wrote the log: its lease, not ours."""
-        self.owned.discard((kind, object_id))
+        self._lose(kind, object_id)
 
     async def alive(self, node: str) -> bool:
         """Is a node's Redis connection up? (A killed process loses it at once.)"""
@@ -251,7 +284,7 @@ class Cluster:
                     continue
                 for index in lost:
                     kind, object_id = chunk[int(index) - 1]
-                    self.owned.discard((kind, object_id))
+                    self._lose(kind, object_id)
                     log.warning("%s %s: lease lost", kind, object_id)
                     self.owners[kind].lost_lease(object_id)
 
@@ -346,7 +379,7 @@ class Cluster:
             if reply is not None and "result" in reply:
                 if reply.get("handoff"):  # the owner passed its lease here
                     metrics.HANDOFFS.inc()
-                    self.owned.add((kind, object_id))
+                    self._gain(kind, object_id)
                     self._owners.pop((kind, object_id), None)
                     await promote()
                 return dict(reply["result"])
@@ -385,13 +418,20 @@ class Cluster:
 
     async def _serve(self, request: dict[str, Any]) -> None:
         reply: dict[str, Any]
+        if request["op"] == "watch":  # a process follows this object now (see `follow`)
+            key = (request["kind"], request["target"])
+            if key in self.owned:
+                self._listened(_events(*key))
+            reply = {"result": {}} if key in self.owned else {"moved": True}
+            self._send(_rpc(request["from"]), {"id": request["id"], "reply": reply})
+            return
         try:
             owner = self.owners[request["kind"]]
             result = await owner.handle_rpc(request["target"], request["op"], request["args"])
             reply = {"result": result}
             if result.pop("_handoff", False):
                 key, target = (request["kind"], request["target"]), _lease(request["kind"], request["target"])
-                self.owned.discard(key)
+                self._lose(*key)
                 if await self._pass(keys=[target], args=[self.node, request["from"], self.lease_ms]):
                     reply["handoff"] = True
                 else:  # not ours any more: whoever holds it keeps it
@@ -414,34 +454,82 @@ class Cluster:
         """Send a committed event (or a reload) to every process following the object; in order.
         A message's `text` (what clients are sent as it is) travels after the JSON header, unescaped."""
         text = message.pop("text", None)
-        self._send(_events(kind, object_id), {**message, "node": self.node}, text)
+        channel = _events(kind, object_id)
+        quiet = self._quiet.get(channel)
+        if quiet is not None:
+            if time.monotonic() - quiet < QUIET_SECONDS:  # nobody else follows: the log has it for whoever comes
+                metrics.QUIET.inc()
+                return
+            del self._quiet[channel]  # once in a while, ask Redis again
+        self._send(channel, {**message, "node": self.node}, text, self._stamps.get(channel))
 
-    def _send(self, channel: str, message: dict[str, Any], text: str | None = None) -> None:
+    def _send(self, channel: str, message: dict[str, Any], text: str | None = None, stamp: int | None = None) -> None:
+        """Queue a message for Redis. `stamp`: an owned object's event, whose channel goes quiet when
+        Redis finds nobody subscribed and no follower announced itself since the message was queued."""
         if self._out is not None:
             data = json.dumps(message, separators=(",", ":")).encode()
             if text is not None:
                 data += b"\n" + text.encode()
-            self._out.put_nowait((channel, data))
+            self._out.put_nowait((channel, data, stamp))
 
     async def _publisher(self) -> None:
+        """Send the queued messages, a batch per write, on a connection of its own (no pool, no
+        pipeline object per batch: this runs once or twice per action)."""
         assert self._out is not None
-        while True:
-            batch = [await self._out.get()]
-            while not self._out.empty() and len(batch) < 500:
-                batch.append(self._out.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
-            except Exception:  # followers that miss an event see the gap and reload
-                log.exception("publishing %d messages failed", len(batch))
+        conn: Any = None
+        try:
+            while True:
+                batch = [await self._out.get()]
+                while not self._out.empty() and len(batch) < 500:
+                    batch.append(self._out.get_nowait())
+                try:
+                    if conn is None:
+                        conn = self.redis.connection_pool.make_connection()
+                    await conn.send_packed_command(conn.pack_commands([("PUBLISH", c, d) for c, d, _ in batch]))
+                    receivers = [await conn.read_response() for _ in batch]
+                except Exception:  # followers that miss an event see the gap and reload
+                    log.exception("publishing %d messages failed", len(batch))
+                    if conn is not None:
+                        await conn.disconnect()
+                    conn = None
+                    continue
+                for (channel, _, stamp), count in zip(batch, receivers, strict=True):
+                    if stamp is not None and not count and self._stamps.get(channel) == stamp:
+                        self._quiet.setdefault(channel, time.monotonic())
+        finally:
+            if conn is not None:
+                await conn.disconnect(nowait=True)
 
     async def follow(self, kind: str, object_id: str) -> None:
+        """Receive an object's events from now on (before reading it from the log: nothing is missed)."""
         channel = _events(kind, object_id)
         if channel not in self.followed:
             self.followed.add(channel)
             await self._pubsub.subscribe(channel)
+            await self._announce(kind, object_id)
+
+    async def _announce(self, kind: str, object_id: str) -> None:
+        """Tell the object's owner that this process follows it, so that it publishes again if its
+        channel had gone quiet. A dead or missing owner needs no telling: its successor starts loud."""
+        deadline = time.monotonic() + 2.5
+        try:
+            while time.monotonic() < deadline:
+                node = await self.owner(kind, object_id)
+                if node is None or node == self.node or not await self.alive(node):
+                    return
+                reply = await self.call(node, kind, object_id, "watch", {}, timeout=1.0)
+                if reply is not None and not reply.get("moved"):
+                    return
+                await asyncio.sleep(0.05)  # the lease is moving: ask its next holder
+        except redis.RedisError as exc:
+            log.warning("%s %s: Redis failed while following: %s", kind, object_id, exc)
+            return
+        log.warning("%s %s: its owner did not hear that this process follows it", kind, object_id)
+
+    async def _announce_all(self) -> None:
+        for channel in list(self.followed):
+            _, _, kind, object_id = channel.split(":", 3)
+            await self._announce(kind, object_id)
 
     def follow_soon(self, kind: str, object_id: str) -> None:
         """`follow` from a plain route's worker thread (waits for it) or from the event loop (schedules it)."""
@@ -469,43 +557,45 @@ class Cluster:
                 self.followed.discard(channel)
                 await self._pubsub.unsubscribe(channel)
             if owned and (kind, object_id) in self.owned:
-                self.owned.discard((kind, object_id))
+                self._lose(kind, object_id)
                 await self._release(keys=[_lease(kind, object_id)], args=[self.node])
 
         asyncio.run_coroutine_threadsafe(leave(), loop)
 
     async def _reader(self) -> None:
-        mine = _rpc(self.node).encode()
         while True:
             try:
-                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                async for message in self._pubsub.listen():  # blocks until a message: no timeout per read
+                    if message.get("type") == "message":
+                        self._deliver(message)
+                await asyncio.sleep(0.1)  # subscribed to nothing (not while the node runs)
             except Exception:
                 log.exception("reading from Redis failed")
                 await asyncio.sleep(0.5)
-                continue
-            if message is None or message.get("type") != "message":
-                continue
-            try:
-                head, _, text = message["data"].partition(b"\n")
-                data = json.loads(head)
-                if text:
-                    data["text"] = text.decode()
-                if message["channel"] == mine:
-                    if "reply" in data:
-                        future = self._pending.get(data["id"])
-                        if future is not None and not future.done():
-                            future.set_result(data["reply"])
-                    else:
-                        asyncio.create_task(self._serve(data))
-                    continue
-                if data.get("node") == self.node:
-                    continue
-                _, _, kind, object_id = message["channel"].decode().split(":", 3)
-                owner = self.owners.get(kind)
-                if owner is not None:
-                    owner.on_message(object_id, data)
-            except Exception:
-                log.exception("a message from Redis failed")
+                asyncio.create_task(self._announce_all())  # owners may have found nobody following meanwhile
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        try:
+            head, _, text = message["data"].partition(b"\n")
+            data = json.loads(head)
+            if text:
+                data["text"] = text.decode()
+            if message["channel"] == self._mine:
+                if "reply" in data:
+                    future = self._pending.get(data["id"])
+                    if future is not None and not future.done():
+                        future.set_result(data["reply"])
+                else:
+                    asyncio.create_task(self._serve(data))
+                return
+            if data.get("node") == self.node:
+                return
+            _, _, kind, object_id = message["channel"].decode().split(":", 3)
+            owner = self.owners.get(kind)
+            if owner is not None:
+                owner.on_message(object_id, data)
+        except Exception:
+            log.exception("a message from Redis failed")
 
 
 class RedisLimiter:

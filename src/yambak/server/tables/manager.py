@@ -35,6 +35,7 @@ from ...engine import (
     FairDice,
     GameState,
     IllegalAction,
+    ManualDice,
     Nonce,
     SecureDice,
     new_game,
@@ -895,7 +896,7 @@ class TableManager:
             if not table.owned or self._seated_here(table):
                 return
             await self.cluster.follow(KIND, table.id)  # first: nothing the next owner publishes is missed
-            table.owned = False
+            self._as_mirror(table)
             if table.bot_task is not None and not table.bot_task.done():
                 table.bot_task.cancel()
 
@@ -959,9 +960,21 @@ class TableManager:
         """A mirror's state brought up to the events its clients were already sent."""
         if table.backlog:
             with table.guard:
-                for message in table.backlog:
-                    self._apply(table, message)
-                table.backlog.clear()
+                try:
+                    for message in table.backlog:
+                        self._apply(table, message)
+                except Exception:  # not expected; the log is the truth: read it again
+                    log.exception("table %s: its owner's events do not apply here; reloading", table.id)
+                    if self.loop is not None:  # from the event loop or a plain route's thread
+                        asyncio.run_coroutine_threadsafe(self.refresh(table), self.loop)
+                finally:
+                    table.backlog.clear()
+
+    @staticmethod
+    def _as_mirror(table: LiveTable) -> None:
+        """Another process owns the table now: this copy takes the owner's dice instead of rolling."""
+        table.owned = False
+        table.state = table.state.with_dice(ManualDice())
 
     @staticmethod
     def _apply(table: LiveTable, message: dict[str, Any]) -> None:
@@ -1028,7 +1041,7 @@ class TableManager:
     async def _lost(self, table: LiveTable) -> None:
         """Another process wrote to the table's log (the caller holds its lock): follow it from the log."""
         if self.cluster is not None:
-            table.owned = False
+            self._as_mirror(table)
             self.cluster.disown(KIND, table.id)
             await self.cluster.follow(KIND, table.id)
         if table.bot_task is not None and table.bot_task is not asyncio.current_task():
@@ -1039,7 +1052,7 @@ class TableManager:
         """The cluster could not renew a table's lease: stop acting for it."""
         table = self.tables.get(table_id)
         if table is not None and table.owned:
-            table.owned = False
+            self._as_mirror(table)
             if table.bot_task is not None:
                 table.bot_task.cancel()
             asyncio.get_running_loop().create_task(self._demoted(table))
