@@ -129,6 +129,11 @@ def test_the_fit_loop_learns_from_self_play_and_is_cached(tmp_path: Path, monkey
     history = model.meta["history"]
     assert len(history) == 3 and all(h["played"] > 0 for h in history)
     assert not np.allclose(model.a, prior.a) and model.meta["parameters"] == 3 * 8 + 4 + 16 + 2  # 4 upper boxes
+    assert len(model.calibration) == rules.n_boxes + 1  # calibrated on its own games, then checked on others
+    check = model.meta["agreement"]
+    assert check["games"] >= 20 and check["calibration_games"] >= 20 and check["within"] == (check["worst_gap"] <= 0.01)
+    start = new_game(rules, ["A"]).sheets[0]
+    assert model.value(start) == pytest.approx(model.estimate(start) + model.calibration[rules.n_boxes])
     save_model(model)
     models._MEMO.clear()
     assert model_for(rules, background=False).source == "fitted"
@@ -205,3 +210,36 @@ def test_box_gain_is_the_change_of_the_estimate(preset: str, options: dict[str, 
                     after = Sheet(written, sheet.voided, sheet.extra_bonus, sheet.turns + 1)
                     assert gain[w] == pytest.approx(model.value(after) - model.value(sheet), abs=1e-6), (box, w)
         state, _ = state.apply(choose_action(state, 0, "greedy", pick))
+
+
+def test_the_calibration_is_the_mean_gap_per_number_of_open_boxes() -> None:
+    from yambak.bots.fit import agreement, calibration_of
+
+    games = [([(3, 10.0), (2, 20.0), (1, 28.0)], 30), ([(3, 12.0), (2, 24.0), (1, 33.0)], 36)]
+    calibration = calibration_of(games, 3)
+    assert calibration.tolist() == [0.0, 2.5, 11.0, 22.0]  # k=1: (2 + 3) / 2; k=2: (10 + 12) / 2; k=3: (20 + 24) / 2
+    check = agreement(games, calibration)
+    assert check["played"] == 33 and check["predicted"] == 33 and check["worst_gap"] == 0
+    off = agreement(games, calibration + np.array([0, 0, 0, 3.3]))  # 10% too high at the start only
+    assert off["start_gap"] == pytest.approx(0.1) and off["worst_gap"] == pytest.approx(0.1)
+
+
+def test_the_calibration_moves_no_decision() -> None:
+    """Every choice of a turn ends with one box fewer open: the same term is added to every option."""
+    import random
+
+    from yambak.bots.expectimax import heuristic
+
+    rules = load_ruleset("yams-de")
+    params = load_params(rules)
+    assert params is not None
+    plain = build_model(rules, {**params, "calibration": []}, "fitted")
+    skewed = build_model(rules, {**params, "calibration": np.linspace(0, 400, rules.n_boxes + 1) ** 1.3}, "fitted")
+    state = new_game(rules, ["A"], seed="calibration")
+    rng_a, rng_b = random.Random(1), random.Random(1)
+    for _ in range(40):
+        a, b = heuristic(state, 0, rng_a, model=plain), heuristic(state, 0, rng_b, model=skewed)
+        assert a == b
+        state, _ = state.apply(a)
+    sheet = state.sheets[0]
+    assert skewed.value(sheet) - plain.value(sheet) == pytest.approx(skewed.offset(sheet.written.count(None)))

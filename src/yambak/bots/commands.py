@@ -150,10 +150,12 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ruleset": name, "path": str(path), **meta, "last": last}))
     else:
+        check = meta["agreement"]
         print(
             f"{name}: fitted in {meta['seconds']:.0f} s, {len(model.meta['history'])} iterations, "
-            f"{meta['parameters']} parameters; last self-play mean {last['played']} "
-            f"(the model predicted {last['predicted']}); cached in {path}"
+            f"{meta['parameters']} parameters; on {check['games']} games it had not seen the bot scored "
+            f"{check['played']} on average and the model predicted {check['predicted']} "
+            f"({'within' if check['within'] else 'not within'} {meta['tolerance']:.0%}); cached in {path}"
         )
     return 0
 

@@ -105,6 +105,11 @@ class Model:
     bonus_scale: float = 0.0  # the upper bonus chance's term is (1 + bonus_scale) x bonus x P
     d: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open upper box x its column's gap
     e: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open box x T squared
+    # calibration[k]: what play adds, on average, to `estimate` of a sheet with k boxes open (fitted after the
+    # value iteration, from the bot's own games). Every choice of a turn ends in a sheet with one box
+    # fewer, so the term moves no decision; it makes the figures shown (expected final scores, win
+    # chances) agree with how the bot plays.
+    calibration: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes + 1,) or empty
     fingerprint: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -196,10 +201,18 @@ class Model:
             return 0.0
         return self.joker * sheet.written.count(None) / len(sheet.written)
 
-    def value(self, sheet: Sheet) -> float:
-        """The estimated final total of a sheet (what the fit's Bellman targets are about)."""
+    def estimate(self, sheet: Sheet) -> float:
+        """The model's own final total of a sheet (what the fit's Bellman targets are about)."""
         cols = len(self.rules.columns)
         return sum(self.column_estimate(sheet, c)[0] for c in range(cols)) + sheet.extra_bonus + self.joker_term(sheet)
+
+    def offset(self, open_boxes: int) -> float:
+        """The calibration of a sheet with this many boxes open (0 without one)."""
+        return float(self.calibration[open_boxes]) if len(self.calibration) else 0.0
+
+    def value(self, sheet: Sheet) -> float:
+        """The expected final total of a sheet under the bot's play: the estimate, calibrated."""
+        return self.estimate(sheet) + self.offset(sheet.written.count(None))
 
     # -- the column's state ------------------------------------------------------------
     def _col(self, sheet: Sheet, c: int) -> list[int | None]:
@@ -419,10 +432,13 @@ def build_model(rules: Ruleset, params: dict[str, Any] | None = None, source: st
     C = np.asarray(params.get("C", np.zeros((n, n))), dtype=float)
     d = np.asarray(params.get("d", np.zeros(n)), dtype=float)
     e = np.asarray(params.get("e", np.zeros(n)), dtype=float)
+    calibration = np.asarray(params.get("calibration", ()), dtype=float)
+    if len(calibration) != n + 1:
+        calibration = np.zeros(0)
     return Model(
         rules, table, dist, mean, var, plain, upper_rows, surv, pairs,
         source=source or ("fitted" if "a" in params else "prior"),
         a=a, b=b, C=C, d=d, e=e, joker=float(params.get("joker", 0.0)),
-        bonus_scale=float(params.get("bonus_scale", 0.0)),
+        bonus_scale=float(params.get("bonus_scale", 0.0)), calibration=calibration,
         fingerprint=fingerprint(rules), meta=dict(params.get("meta", {})),
     )  # fmt: skip

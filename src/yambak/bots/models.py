@@ -109,6 +109,7 @@ def model_to_json(model: Model) -> dict[str, Any]:
         "pairs": pairs,
         "joker": round(model.joker, 5),
         "bonus_scale": round(model.bonus_scale, 5),
+        "calibration": [round(float(x), 3) for x in model.calibration],
         "dist": dist,
     }
 
@@ -135,6 +136,7 @@ def params_from_json(data: dict[str, Any], rules: Ruleset) -> dict[str, Any]:
         "C": C,
         "joker": float(data.get("joker", 0.0)),
         "bonus_scale": float(data.get("bonus_scale", 0.0)),
+        "calibration": [float(x) for x in data.get("calibration", [])],
         "meta": data.get("meta", {}),
     }
 

@@ -232,8 +232,9 @@ def _estimate(state: GameState, p: int, preview: dict[str, int]) -> Advice:
         measure = "match_points"
     else:
         gain_fn, key = None, None
-        base = float(sum(model.column_estimate(state.sheets[p], c)[0] for c in range(len(rules.columns))))
-        base += state.sheets[p].extra_bonus
+        sheet = state.sheets[p]
+        base = float(sum(model.column_estimate(sheet, c)[0] for c in range(len(rules.columns))))
+        base += sheet.extra_bonus + model.offset(sheet.written.count(None) - 1)  # every choice ends the turn in a box
         measure = "score"
     choices = evaluate_choices(state, p, model, gain_fn, key)
     options = [Option("keep", base + v, keep=tuple(k)) for k, v in choices.keeps]

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import math
 import sys
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -55,9 +54,9 @@ class Position:
     extra_bonus: int = 0
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One option: hold `keep` and roll again, or fill `box` for `points`."""
+class Choice(NamedTuple):
+    """One option: hold `keep` and roll again, or fill `box` for `points`. (A named tuple, not a
+    dataclass: an answer makes some forty of them, and the coach's budget is counted in microseconds.)"""
 
     value: float  # expected final score after this choice
     keep: tuple[int, ...] | None = None
@@ -88,7 +87,7 @@ class Advice:
 
     def __post_init__(self) -> None:
         choices = self.keeps + self.boxes
-        object.__setattr__(self, "best", max(choices, key=lambda c: c.value) if choices else None)
+        object.__setattr__(self, "best", max(choices, key=_value) if choices else None)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -98,6 +97,10 @@ class Advice:
             "keeps": [c.to_dict() for c in self.keeps],
             "boxes": [c.to_dict() for c in self.boxes],
         }
+
+
+def _value(choice: Choice) -> float:
+    return choice.value
 
 
 _POSSIBLE: dict[tuple[int, int], tuple[Any, frozenset[int]]] = {}
@@ -162,8 +165,12 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
         raise PositionError(
             f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice else "no dice before the first roll"
         )
-    if Counter(position.held) - Counter(position.dice):
-        raise PositionError("held dice must be among the dice")
+    if position.held:
+        rest = list(position.dice)
+        for d in position.held:
+            if d not in rest:
+                raise PositionError("held dice must be among the dice")
+            rest.remove(d)
     if position.extra_bonus < 0:
         raise PositionError("extra bonus cannot be negative")
     return boxes, min(upper, sr.n_upper - 1), yam, score + position.extra_bonus
@@ -233,7 +240,7 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
     hand = D.roll_index(position.dice)
     if compiled if compiled is not None else _compiled_ready():
         _, stage, row_values, row_points = position_values(strategy, position, (boxes, upper, yam, score))
-        entries = [(i, int(row_points[i]), float(row_values[i])) for i in range(sr.n_rows)]
+        entries = list(zip(range(sr.n_rows), row_points.tolist(), row_values.tolist(), strict=True))
     else:
         b, u, y = (np.array([v], dtype=np.int64) for v in (boxes, upper, yam))
         stage = np.empty(0)
@@ -247,18 +254,22 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
     keeps: list[Choice] = []
     if position.roll < sr.rolls:
         held = D.keep_index(position.held)
-        for k in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]]:
+        values = stage.tolist()  # Python floats: cheaper to read one by one than numpy scalars
+        for k in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]].tolist():
             if k == D.FULL + hand:
                 continue  # holding all five is not a roll (RULES.md section 1): score a box instead
-            keeps.append(Choice(value=score + float(stage[k]), keep=D.MULTISETS[k], current=bool(k == held)))
+            keeps.append(Choice(score + values[k], D.MULTISETS[k], None, None, k == held))
 
-    rows: list[Choice] = []
-    for i, pts, value in entries:
-        if math.isfinite(value):
-            rows.append(Choice(value=score + value, box=sr.ruleset.rows[i].id, points=pts))
+    rows = [
+        Choice(score + value, None, sr.ruleset.rows[i].id, int(pts))
+        for i, pts, value in entries
+        if math.isfinite(value)
+    ]
     order = lambda c: -c.value  # noqa: E731 - stable sort keeps sheet order among equals
-    best = max(c.value for c in keeps + rows)
-    return Advice(score=score, value=best, keeps=tuple(sorted(keeps, key=order)), boxes=tuple(sorted(rows, key=order)))
+    keeps.sort(key=order)
+    rows.sort(key=order)
+    best = max(keeps[0].value if keeps else -math.inf, rows[0].value if rows else -math.inf)
+    return Advice(score=score, value=best, keeps=tuple(keeps), boxes=tuple(rows))
 
 
 def position_of(state: Any, player: int | None = None) -> Position:
