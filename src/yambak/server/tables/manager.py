@@ -905,6 +905,9 @@ class TableManager:
         table = self.tables.get(table_id)
         if table is None or table.owned:
             return
+        idle = not table.inbox and (table.drain is None or table.drain.done()) and not table.lock.locked()
+        if idle and self._relay(table, message):  # the common case, without a task per event
+            return
         table.inbox.append(message)
         if table.drain is None or table.drain.done():
             table.drain = asyncio.get_running_loop().create_task(self._drain(table))
@@ -942,19 +945,31 @@ class TableManager:
             log.info("table %s: version %d after %d, reloading", table.id, version, last)
             await self._refresh_locked(table)
             return
-        text = message.get("text")
-        if text is not None and not table.state.simultaneous and not event.get("game_over"):
-            # every viewer sees the owner's text: send it now, apply the event when this mirror is read
-            with table.guard:
-                table.backlog.append(message)
-            for conn in list(table.conns):
-                if conn.joined:
-                    conn.send(text)
+        if self._relay(table, message):
             return
         self._catch_up(table)
         with table.guard:
             self._apply(table, message)
-        self._broadcast_event(table, version, event, text)
+        self._broadcast_event(table, version, event, message.get("text"))
+
+    @staticmethod
+    def _relay(table: LiveTable, message: dict[str, Any]) -> bool:
+        """The next event with the owner's text, on a table where every viewer sees the same: send the
+        text as it is now, apply the event when this mirror is read. False for anything else."""
+        text = message.get("text")
+        if message.get("kind") != "event" or text is None or table.state.simultaneous:
+            return False
+        if message["event"].get("game_over"):
+            return False
+        last = table.backlog[-1]["v"] if table.backlog else table.version
+        if message["v"] != last + 1:
+            return False
+        with table.guard:
+            table.backlog.append(message)
+        for conn in list(table.conns):
+            if conn.joined:
+                conn.send(text)
+        return True
 
     def _catch_up(self, table: LiveTable) -> None:
         """A mirror's state brought up to the events its clients were already sent."""
