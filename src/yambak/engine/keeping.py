@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations, combinations_with_replacement
 
+from ..rules.model import Column, Row, Ruleset
 from ..rules.scoring import row_score
 from .errors import IllegalAction, shown
 from .record import play_turn
@@ -38,15 +39,19 @@ def typed_turn(
     return TurnRecord(state.current, rolls, rules.box_id(index), announce, strike)
 
 
+def _box(rules: Ruleset, box: str) -> tuple[int, Column, Row]:
+    """A box named on the sheet: its index, column and row (refused when there is no such box)."""
+    index = rules.parse_box(box)
+    if index is None:
+        raise IllegalAction("illegal/box-unknown", f"there is no box {shown(box)} on this sheet")
+    return index, rules.columns[index // rules.n_rows], rules.rows[index % rules.n_rows]
+
+
 def scratch_turn(state: GameState, box: str) -> TurnRecord:
     """A 0 in `box` when the dice do not matter: the first dice that score nothing there,
     on the first roll number the column allows. Refused where no dice score 0."""
     rules = state.rules
-    index = rules.parse_box(box)
-    if index is None:
-        raise IllegalAction("illegal/box-unknown", f"there is no box {shown(box)} on this sheet")
-    column = rules.columns[index // rules.n_rows]
-    row = rules.rows[index % rules.n_rows]
+    index, column, row = _box(rules, box)
     roll = column.rolls or 1
     for dice in combinations_with_replacement(range(1, 7), rules.rolled_dice):
         if all(row_score(row, five, roll) for five in combinations(dice, rules.dice)):
@@ -69,11 +74,7 @@ def entry_turn(state: GameState, box: str, value: int) -> TurnRecord:
     if value == 0:
         return scratch_turn(state, box)
     rules = state.rules
-    index = rules.parse_box(box)
-    if index is None:
-        raise IllegalAction("illegal/box-unknown", f"there is no box {shown(box)} on this sheet")
-    column = rules.columns[index // rules.n_rows]
-    row = rules.rows[index % rules.n_rows]
+    index, column, row = _box(rules, box)
     last = IllegalAction("illegal/value", f"no dice write {shown(value)} in {rules.box_id(index)}")
     for roll in [column.rolls] if column.rolls else range(1, rules.rolls_per_turn + 1):
         for dice in combinations_with_replacement(range(1, 7), rules.rolled_dice):

@@ -103,6 +103,27 @@ class _Optimal:
         return values.argmax(axis=0)
 
 
+def _enter(
+    sr: SolverRules,
+    yam_rows: list[int],
+    row: np.ndarray,
+    hand: np.ndarray,
+    points: np.ndarray,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    yam_scored: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each game writes its chosen row with its hand: the new (boxes, upper, yam); `yam_scored` in place."""
+    written = sr.score[row, hand]
+    upper = np.where(sr.upper_face[row] > 0, np.minimum(upper + written, sr.n_upper - 1), upper)
+    if sr.n_yam == 2:
+        yam = np.where(row == sr.yam_row, (written > 0).astype(np.int64), yam)
+    for i in yam_rows:
+        yam_scored |= (row == i) & (written > 0)
+    return sr.after_pair_entry(boxes, row, points), upper, yam  # a pair's first entry: its points
+
+
 def _play_block_compiled(
     sr: SolverRules,
     strategy: Strategy,
@@ -126,7 +147,6 @@ def _play_block_compiled(
     score = np.zeros(games, dtype=np.int64)
     yam_rows = [i for i, r in enumerate(sr.ruleset.rows) if r.kind == "yam"]
     yam_scored = np.zeros(games, dtype=bool)
-    cap = sr.n_upper - 1
     filled = bin(start[0] & sr.full_mask).count("1")
     row = np.empty(games, dtype=np.int64)
     hand = np.empty(games, dtype=np.int64)
@@ -146,14 +166,7 @@ def _play_block_compiled(
 
             list(pool.map(run, range(len(bounds) - 1)))
             score += points
-            written = sr.score[row, hand]
-            is_upper = sr.upper_face[row] > 0
-            upper = np.where(is_upper, np.minimum(upper + written, cap), upper)
-            if sr.n_yam == 2:
-                yam = np.where(row == sr.yam_row, (written > 0).astype(np.int64), yam)
-            for i in yam_rows:
-                yam_scored |= (row == i) & (written > 0)
-            boxes = sr.after_pair_entry(boxes, row, points)
+            boxes, upper, yam = _enter(sr, yam_rows, row, hand, points, boxes, upper, yam, yam_scored)
     reached = upper >= sr.threshold if sr.threshold else np.zeros(games, dtype=bool)
     return score, reached, yam_scored
 
@@ -173,7 +186,6 @@ def _play_block(
     yam_rows = [i for i, r in enumerate(sr.ruleset.rows) if r.kind == "yam"]
     yam_scored = np.zeros(games, dtype=bool)
     table, objective = strategy.table, strategy.objective
-    cap = sr.n_upper - 1
     filled = bin(start[0] & sr.full_mask).count("1")
     for _turn in range(sr.n_rows - filled):
         bot.start_turn(boxes, upper, yam)
@@ -186,14 +198,7 @@ def _play_block(
         row = bot.box(rng, values, points)
         game = np.arange(games)
         score += points[row, game]
-        written = sr.score[row, hand]
-        is_upper = sr.upper_face[row] > 0
-        upper = np.where(is_upper, np.minimum(upper + written, cap), upper)
-        if sr.n_yam == 2:
-            yam = np.where(row == sr.yam_row, (written > 0).astype(np.int64), yam)
-        for i in yam_rows:
-            yam_scored |= (row == i) & (written > 0)
-        boxes = sr.after_pair_entry(boxes, row, points[row, game])  # a pair's first entry: its points
+        boxes, upper, yam = _enter(sr, yam_rows, row, hand, points[row, game], boxes, upper, yam, yam_scored)
     reached = upper >= sr.threshold if sr.threshold else np.zeros(games, dtype=bool)
     return score, reached, yam_scored
 
