@@ -8,7 +8,9 @@ the shared rate limit; `--workers`.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import secrets
 import subprocess
 import sys
 import time
@@ -363,3 +365,74 @@ def test_a_phone_following_a_quiet_sheet_from_another_process(two):
         assert httpx.post(a.base + f"/api/keep/{sheet}/entries", json=third).json()["v"] == 3
         live = json.loads(follower.recv(10))
         assert live["v"] == 3 and live["view"]["players"][0]["total"] == 53
+
+
+class _Recorder:
+    """The cluster's side of a feature, with nothing behind it: answers requests, keeps what it hears."""
+
+    def __init__(self) -> None:
+        self.heard: list[dict[str, Any]] = []
+
+    async def handle_rpc(self, object_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        return {"op": op, "args": args}
+
+    def on_message(self, object_id: str, message: dict[str, Any]) -> None:
+        self.heard.append(message)
+
+    async def take_over(self, object_id: str) -> None:
+        pass
+
+    def lost_lease(self, object_id: str) -> None:
+        pass
+
+    def owned_ids(self) -> list[str]:
+        return []
+
+    def watched_ids(self) -> list[str]:
+        return []
+
+
+def test_a_process_whose_redis_connection_drops_hears_again(redis_url: str) -> None:
+    """Redis drops the connection a process receives on: it reconnects, subscribes again to its requests
+    and to what it follows, and tells the owner, whose channel had gone quiet meanwhile, well before the
+    quiet period's own probe would (QUIET_SECONDS)."""
+    from yambak.server.cluster import QUIET_SECONDS, Cluster
+
+    async def scenario() -> None:
+        owner, follower = Cluster(redis_url), Cluster(redis_url)
+        owner.owners, follower.owners = {"thing": _Recorder()}, {"thing": _Recorder()}
+        heard = follower.owners["thing"].heard  # type: ignore[attr-defined]
+        await owner.start()
+        await follower.start()
+        try:
+            thing = secrets.token_hex(6)
+            await owner.claim_new("thing", thing)
+            await follower.follow("thing", thing)
+            owner.publish("thing", thing, {"kind": "event", "v": 1})
+            await _until(lambda: [m["v"] for m in heard] == [1])
+
+            host, port = follower._sub._writer.get_extra_info("sockname")[:2]
+            await owner.redis.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}")
+            owner.publish("thing", thing, {"kind": "event", "v": 2})  # nobody hears it: the channel goes quiet
+            await _until(lambda: owner._quiet)
+            start, v = time.monotonic(), 2
+            while not heard or heard[-1]["v"] < 3:
+                v += 1
+                owner.publish("thing", thing, {"kind": "event", "v": v})
+                await asyncio.sleep(0.1)
+                assert time.monotonic() - start < QUIET_SECONDS / 2, "the follower was not heard from again"
+            assert [m["v"] for m in heard][0] == 1 and 2 not in [m["v"] for m in heard]
+            reply = await follower.call(owner.node, "thing", thing, "ping", {"n": 7})  # its requests come back
+            assert reply == {"result": {"op": "ping", "args": {"n": 7}}}
+        finally:
+            await follower.stop()
+            await owner.stop()
+
+    asyncio.run(scenario())
+
+
+async def _until(check: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.02)

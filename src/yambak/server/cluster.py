@@ -114,6 +114,9 @@ class Owner(Protocol):
 # How long an owner trusts that nobody follows a channel: a follower whose announcement was lost (its
 # Redis connection dropped and came back, say) gets the next event after that, sees the gap and reloads.
 QUIET_SECONDS = 10.0
+# How long a forwarder sends an object's requests to the node that answered the last one without asking
+# Redis again: a node that no longer owns it answers "moved", and a dead one fails the liveness check.
+OWNER_MEMORY = 30.0
 
 
 def new_node_id() -> str:
@@ -159,7 +162,7 @@ class Cluster:
         self._stamp = 0
         self.orphans: Callable[[], Awaitable[list[str]]] | None = None  # unfinished tables that need an owner
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._pubsub: Any = None
+        self._sub: Any = None  # the connection this node receives on (its requests, the channels it follows)
         self._out: asyncio.Queue[tuple[str, bytes, int | None]] | None = None
         self._pending: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
         self._waiting: dict[tuple[str, str], set[str]] = {}  # requests waiting on each object's owner
@@ -176,8 +179,7 @@ class Cluster:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self._out = asyncio.Queue()
-        self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(_rpc(self.node))
+        await self._subscribe()
         for coro in (self._reader(), self._publisher(), self._renewer(), self._monitor()):
             self._tasks.append(asyncio.create_task(coro))
         log.info("node %s joined the cluster (lease %d ms)", self.node, self.lease_ms)
@@ -195,8 +197,8 @@ class Cluster:
         self._quiet.clear()
         self._stamps.clear()
         try:
-            if self._pubsub is not None:
-                await self._pubsub.aclose()
+            if self._sub is not None:
+                await self._sub.disconnect(nowait=True)
             await self.redis.aclose()
         except Exception:
             pass
@@ -204,6 +206,19 @@ class Cluster:
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
+
+    def _connection(self) -> Any:
+        """A connection of this node's own, outside the pool: one reader or one writer that runs all the
+        time, with no timeout task per read or write (the caller bounds its waits; keepalive finds a dead peer)."""
+        pool = self.redis.connection_pool
+        return pool.connection_class(**{**pool.connection_kwargs, "socket_timeout": None, "socket_keepalive": True})
+
+    async def _subscribe(self) -> None:
+        """Open the receiving connection: this node's request channel and every channel it follows."""
+        conn = self._connection()
+        await conn.connect()
+        self._sub = conn  # before the list is taken: a `follow` from now on subscribes on this connection
+        await conn.send_command("SUBSCRIBE", _rpc(self.node), *self.followed)
 
     # --- leases ------------------------------------------------------------------------------
 
@@ -356,7 +371,7 @@ class Cluster:
                     if exc.code != "cluster/moved":
                         raise
             known = self._owners.get((kind, object_id))
-            if known is not None and time.monotonic() - known[1] < self.lease_ms / 1000:
+            if known is not None and time.monotonic() - known[1] < OWNER_MEMORY:
                 node: str | None = known[0]
             else:
                 node = await self.owner(kind, object_id)
@@ -484,9 +499,10 @@ class Cluster:
                     batch.append(self._out.get_nowait())
                 try:
                     if conn is None:
-                        conn = self.redis.connection_pool.make_connection()
-                    await conn.send_packed_command(conn.pack_commands([("PUBLISH", c, d) for c, d, _ in batch]))
-                    receivers = [await conn.read_response() for _ in batch]
+                        conn = self._connection()
+                    async with asyncio.timeout(5):
+                        await conn.send_packed_command(conn.pack_commands([("PUBLISH", c, d) for c, d, _ in batch]))
+                        receivers = [await conn.read_response() for _ in batch]
                 except Exception:  # followers that miss an event see the gap and reload
                     log.exception("publishing %d messages failed", len(batch))
                     if conn is not None:
@@ -505,7 +521,7 @@ class Cluster:
         channel = _events(kind, object_id)
         if channel not in self.followed:
             self.followed.add(channel)
-            await self._pubsub.subscribe(channel)
+            await self._send_subscriber("SUBSCRIBE", channel)
             await self._announce(kind, object_id)
 
     async def _announce(self, kind: str, object_id: str) -> None:
@@ -555,32 +571,49 @@ class Cluster:
             self._owners.pop((kind, object_id), None)
             if channel in self.followed:
                 self.followed.discard(channel)
-                await self._pubsub.unsubscribe(channel)
+                await self._send_subscriber("UNSUBSCRIBE", channel)
             if owned and (kind, object_id) in self.owned:
                 self._lose(kind, object_id)
                 await self._release(keys=[_lease(kind, object_id)], args=[self.node])
 
         asyncio.run_coroutine_threadsafe(leave(), loop)
 
+    async def _send_subscriber(self, *command: str) -> None:
+        """(Un)subscribe a channel; if the connection is down, the reader's next one subscribes `followed`."""
+        if self._sub is not None:
+            try:
+                await self._sub.send_command(*command)
+            except (redis.RedisError, OSError) as exc:
+                log.warning("%s %s: Redis failed: %s", command[0].lower(), command[1], exc)
+
     async def _reader(self) -> None:
+        """Read what arrives on the receiving connection, one reply per message (no PubSub object between)."""
         while True:
             try:
-                async for message in self._pubsub.listen():  # blocks until a message: no timeout per read
-                    if message.get("type") == "message":
-                        self._deliver(message)
-                await asyncio.sleep(0.1)  # subscribed to nothing (not while the node runs)
+                if self._sub is None:
+                    await self._subscribe()
+                    asyncio.create_task(self._announce_all())  # owners may have found nobody following meanwhile
+                while True:
+                    reply = await self._sub.read_response(push_request=True)  # blocks until a message
+                    if reply[0] == b"message":
+                        self._deliver(reply[1], reply[2])
+            except (redis.RedisError, OSError) as exc:
+                log.warning("reading from Redis failed (%s): reconnecting", exc)
             except Exception:
-                log.exception("reading from Redis failed")
-                await asyncio.sleep(0.5)
-                asyncio.create_task(self._announce_all())  # owners may have found nobody following meanwhile
+                log.exception("reading from Redis failed: reconnecting")
+            finally:
+                if self._sub is not None:
+                    await self._sub.disconnect(nowait=True)
+                    self._sub = None
+            await asyncio.sleep(0.5)
 
-    def _deliver(self, message: dict[str, Any]) -> None:
+    def _deliver(self, channel: bytes, payload: bytes) -> None:
         try:
-            head, _, text = message["data"].partition(b"\n")
+            head, _, text = payload.partition(b"\n")
             data = json.loads(head)
             if text:
                 data["text"] = text.decode()
-            if message["channel"] == self._mine:
+            if channel == self._mine:
                 if "reply" in data:
                     future = self._pending.get(data["id"])
                     if future is not None and not future.done():
@@ -590,7 +623,7 @@ class Cluster:
                 return
             if data.get("node") == self.node:
                 return
-            _, _, kind, object_id = message["channel"].decode().split(":", 3)
+            _, _, kind, object_id = channel.decode().split(":", 3)
             owner = self.owners.get(kind)
             if owner is not None:
                 owner.on_message(object_id, data)
