@@ -135,7 +135,7 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     ann.wait_for_function("document.querySelector('#where').textContent === 'Turn 13 of 13 · Ann'")
     assert ann.locator("#sheet tr.total td").first.inner_text() == str(ann_1)  # Ann's sheet at the end
     ann.click("#rtab-1")
-    assert ann.locator("#sheet tr.total td").first.inner_text() == str(bea_1)  # and Bea's
+    _wait_total(ann, bea_1)  # and Bea's
     ann.click("#rtab-0")
     ann.click("#first")
     ann.wait_for_function("document.querySelector('#where').textContent.startsWith('Before')")
@@ -212,3 +212,10 @@ def _screenshots(page: Any, base: str, replay: str) -> None:
                 checked.append(serious_violations(page))
                 assert no_sideways_scroll(page)[0] <= no_sideways_scroll(page)[1], name
         assert checked == [[]] * len(checked)
+
+
+def _wait_total(page, total: int) -> None:
+    """The replay's sheet shows this total (drawn on the tab's click; waited for, not read at once)."""
+    page.wait_for_function(
+        "t => document.querySelector('#sheet tr.total td')?.textContent.trim() === t", arg=str(total), timeout=5000
+    )
