@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from yambak.bots import greedy
-from yambak.engine import new_game, state_to_record
+from yambak.engine import new_game, replay, state_to_record
 from yambak.rules import load_ruleset
 
 from .conftest import SCREENSHOTS
@@ -134,8 +134,11 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     # it opens on Ann's own last turn: the turn shown and the sheet under it are hers
     ann.wait_for_function("document.querySelector('#where').textContent === 'Turn 13 of 13 · Ann'")
     assert ann.locator("#sheet tr.total td").first.inner_text() == str(ann_1)  # Ann's sheet at the end
+    # and Bea's as it stood then: her own last turn may come after Ann's (the engine says what it was)
+    upto = max(i for i, t in enumerate(record["turns"]) if t["player"] == 0) + 1
+    bea_then = replay({**record, "turns": record["turns"][:upto]}).total(1)
     ann.click("#rtab-1")
-    _wait_total(ann, bea_1)  # and Bea's
+    _wait_total(ann, bea_then)
     ann.click("#rtab-0")
     ann.click("#first")
     ann.wait_for_function("document.querySelector('#where').textContent.startsWith('Before')")
@@ -160,8 +163,8 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     assert len(notes) == sum(
         1 for d in review["players"][0]["decisions"] if d["turn"] == worst["turn"] and d["loss"] > 1e-9
     )
-    replay = ann.url
-    _screenshots(ann, base_url, replay)
+    replay_url = ann.url
+    _screenshots(ann, base_url, replay_url)
 
     # Bea takes her profile to another device by a one-time link, then deletes it there: her games go
     # with it, and her name leaves the game she played with Ann
@@ -181,7 +184,7 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     phone.wait_for_url(base_url + "/")
     assert phone.request.get(f"{base_url}/api/me").json() == {"profile": None}
     assert bea.request.get(f"{base_url}/api/me").json() == {"profile": None}  # the first device's key went too
-    ann.goto(replay)
+    ann.goto(replay_url)
     ann.wait_for_function("document.body.dataset.reviewed === '1'")
     assert _texts(ann, "#review-players .tab") == ["Ann", "Player 2"]
 
