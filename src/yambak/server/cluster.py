@@ -437,7 +437,9 @@ class Cluster:
             key = (request["kind"], request["target"])
             if key in self.owned:
                 self._listened(_events(*key))
-            reply = {"result": {}} if key in self.owned else {"moved": True}
+                reply = {"result": {}}
+            else:
+                reply = {"moved": True}
             self._send(_rpc(request["from"]), {"id": request["id"], "reply": reply})
             return
         try:
