@@ -60,8 +60,10 @@ class Clock:
 
 
 def profile_settings(tmp_path: Any, clock: Clock, **extra: Any) -> Settings:
-    """A server for the profile tests: SQLite in tmp_path, the test's clock, generous rate limits."""
-    return Settings(
+    """A server for the profile tests: SQLite in tmp_path (or `database_url`), the test's clock, generous
+    rate limits."""
+    defaults: dict[str, Any] = dict(
         database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0,
-        clock=clock, profile_burst=20, rate_per_second=1000, rate_burst=1000, **extra,
+        clock=clock, profile_burst=20, rate_per_second=1000, rate_burst=1000,
     )  # fmt: skip
+    return Settings(**{**defaults, **extra})

@@ -15,10 +15,8 @@ from yambak.cli import main as cli_main
 from yambak.server import Settings
 from yambak.server.daily.matchpoints import matchpoints, percent, ranks, top
 
-from .helpers import WS, legal
+from .deal_helpers import person, play
 from .profile_helpers import Clock, profile_settings
-
-ORIGIN = {"origin": "http://127.0.0.1"}
 
 
 @pytest.fixture
@@ -29,31 +27,6 @@ def clock() -> Clock:
 @pytest.fixture
 def settings(tmp_path, clock) -> Settings:
     return profile_settings(tmp_path, clock, http_burst=1000)
-
-
-def person(client: TestClient, name: str) -> TestClient:
-    """Another browser on the same server, with a profile of its own made now."""
-    c = TestClient(client.app, base_url="http://127.0.0.1")
-    assert c.post("/api/me", json={"name": name}, headers=ORIGIN).status_code == 201
-    return c
-
-
-def play(c: TestClient, made: dict, last: bool = False) -> dict:
-    """Play a deal's table to the end: roll once a turn, fill the first (or last) box offered. The last view."""
-    with c.websocket_connect(f"/ws/{made['id']}") as s:
-        ws = WS(s)
-        _, out = ws.hello(list(made["tokens"].values()))
-        view, v = out["view"], out["v"]
-        assert view["settings"]["hints"] is False and view["fairness"]["open"] is False
-        assert view["fairness"]["seed"] is None
-        while not view["finished"]:
-            out = ws.act(type="roll", seat=0, v=v)
-            assert out["type"] == "event", out
-            boxes = legal(out["view"]["players"][0]["turn"])
-            out = ws.act(type="score", seat=0, v=out["v"], box=boxes[-1] if last else boxes[0])
-            assert out["type"] == "event", out
-            view, v = out["view"], out["v"]
-        return view
 
 
 def test_matchpoints_with_ties() -> None:

@@ -57,7 +57,8 @@ def test_a_game_of_the_history_replays_turn_by_turn_with_the_coach(client):
         assert r.status_code == 404 and r.json()["code"] == "result/unknown", url
     assert stranger.get(f"/replay/{rid}").status_code == 404
     assert stranger.get("/api/results/999999/frames/1").json()["code"] == "result/unknown"
-    assert stranger.get("/api/results/abc/frames/1").json()["code"] == "input/invalid"
+    assert stranger.get("/api/results/abc/frames/1").json()["code"] == "result/unknown"
+    assert stranger.get(f"/api/results/{rid}/frames/x").json()["code"] == "input/invalid"
     client.patch("/api/me", json={"shared": True})
     assert stranger.get(f"/api/results/{rid}/frames/1").status_code == 200  # shared: anyone with the link
     assert stranger.get(f"/replay/{rid}").status_code == 200

@@ -67,6 +67,17 @@ def profile_token(request: HTTPConnection) -> str | None:
     return request.cookies.get(PROFILE_COOKIE)
 
 
+def viewer_id(request: HTTPConnection) -> str | None:
+    """The id of the profile this device proves, if any (a store read: plain `def` routes)."""
+    profile = request.app.state.profiles.current(profile_token(request))
+    return profile.id if profile is not None else None
+
+
+async def aviewer_id(request: HTTPConnection) -> str | None:
+    profile = await request.app.state.profiles.acurrent(profile_token(request))
+    return profile.id if profile is not None else None
+
+
 def set_profile_cookie(response: Any, token: str | None, secure: bool = False) -> None:
     """The device token of a profile (None: this device forgets it)."""
     if token is None:

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .models import Deal, DealEntry, Profile, Result, Seat, Tournament, TournamentPlayer
 
-__all__ = ["DealRow", "DealScore", "DealStore", "SoloBest", "TournamentRow"]
+__all__ = ["DealRow", "DealScore", "DealStore", "SoloBest", "TournamentRow", "closed_sql"]
 
 T = TypeVar("T")
 
@@ -38,6 +38,16 @@ class DealRow:
     par_score: int | None = None
     par_bot: str | None = None
     par_table: str | None = None
+    paused_at: datetime | None = None  # a tournament round whose clock stands still (its organiser paused it)
+    cancelled: bool = False  # counts for nobody; its seed is published
+
+    def closed(self, now: datetime) -> bool:
+        """Over for good: its results frozen, its games and seed public (`closed_sql` is the same in SQL)."""
+        return self.cancelled or (self.paused_at is None and now >= self.closes_at)
+
+    def playable(self, now: datetime) -> bool:
+        """Its tables take actions now: open, not paused, not cancelled."""
+        return not self.cancelled and self.paused_at is None and self.opens_at <= now < self.closes_at
 
 
 @dataclass
@@ -64,6 +74,8 @@ class TournamentRow:
     window_minutes: int
     starts_at: datetime
     created_at: datetime
+    approval: bool = False  # joiners wait for the organiser's approval
+    cancelled: bool = False  # the organiser cancelled what was left of it
 
 
 @dataclass
@@ -76,6 +88,11 @@ class SoloBest:
 
 _DEAL_COLUMNS = [c.name for c in Deal.__table__.columns]
 _TOURNAMENT_COLUMNS = [c.name for c in Tournament.__table__.columns]
+
+
+def closed_sql(now: datetime) -> Any:
+    """`DealRow.closed` as an SQL condition on `deals`."""
+    return or_(Deal.cancelled.is_(True), and_(Deal.paused_at.is_(None), Deal.closes_at <= now))
 
 
 def _deal(row: Any) -> DealRow:

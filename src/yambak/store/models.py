@@ -98,6 +98,8 @@ class Profile(Base):
     id: Mapped[str] = mapped_column(String(24), primary_key=True)  # public: shared pages name it
     name: Mapped[str] = mapped_column(String(40))
     shared: Mapped[bool] = mapped_column(Boolean, default=False)  # its pages readable by anyone with the link
+    # a deleted profile's nameless stand-in: it keeps the places on boards that never change (no keys, no pages)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
@@ -113,6 +115,8 @@ class ProfileKey(Base):
     kind: Mapped[str] = mapped_column(String(8))  # device | link
     expires_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    label: Mapped[str | None] = mapped_column(String(80), nullable=True)  # a device: its browser and system
+    used_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # a device: last seen (to the day)
 
 
 class Result(Base):
@@ -123,6 +127,7 @@ class Result(Base):
     __tablename__ = "results"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    public_id: Mapped[str] = mapped_column(String(24), index=True, unique=True)  # in addresses: random, not a count
     profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(8))  # table | kept | daily | club
     ref: Mapped[str] = mapped_column(String(64))  # the table id or the kept sheet's id
@@ -142,6 +147,8 @@ class Result(Base):
     decisions: Mapped[int | None] = mapped_column(Integer, nullable=True)
     best: Mapped[bool] = mapped_column(Boolean, default=False)  # beat every earlier counted score of the preset
     record: Mapped[object | None] = mapped_column(JSON, nullable=True)  # kept sheets: their record
+    # a deal's game (daily or club): private to its player until the deal closes
+    deal_id: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
     __table_args__ = (
         Index("ix_results_profile_time", "profile_id", "finished_at"),
@@ -171,6 +178,8 @@ class Deal(Base):
     par_score: Mapped[int | None] = mapped_column(Integer, nullable=True)  # a bot's score on the same dice
     par_bot: Mapped[str | None] = mapped_column(String(16), nullable=True)  # optimal | strong
     par_table: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the bot's game, a finished table
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # its clock stands still since
+    cancelled: Mapped[bool] = mapped_column(Boolean, default=False)  # counts for nobody; its seed is published
 
 
 class DealEntry(Base):
@@ -198,6 +207,8 @@ class Tournament(Base):
     window_minutes: Mapped[int] = mapped_column(Integer)
     starts_at: Mapped[datetime] = mapped_column(DateTime)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    approval: Mapped[bool] = mapped_column(Boolean, default=False)  # joiners wait for the organiser's approval
+    cancelled: Mapped[bool] = mapped_column(Boolean, default=False)  # the organiser cancelled what was left
 
 
 class TournamentPlayer(Base):
@@ -206,3 +217,4 @@ class TournamentPlayer(Base):
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
     profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime)
+    status: Mapped[str] = mapped_column(String(8), default="player")  # player | pending | removed

@@ -8,15 +8,17 @@ read once at the end (score, win, bonus columns, yams) so that statistics are on
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Integer, and_, cast, delete, func, insert, select, update
+from sqlalchemy import Integer, and_, cast, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from .models import GameTable, KeeperSheet, Profile, ProfileKey, Result, Seat
+from .daily import closed_sql
+from .models import Deal, GameTable, KeeperSheet, Profile, ProfileKey, Result, Seat
 
 __all__ = ["ProfileRow", "ProfileStore", "ResultRow", "ScrubbedNames", "StatsRow"]
 
@@ -30,6 +32,7 @@ class ProfileRow:
     name: str
     shared: bool = False
     created_at: datetime | None = None
+    withdrawn: bool = False  # a deleted profile's nameless stand-in on boards that never change
 
 
 @dataclass
@@ -54,6 +57,8 @@ class ResultRow:
     best: bool = False
     record: dict[str, Any] | None = None
     id: int | None = None
+    public_id: str = ""  # what addresses show (made when it is stored)
+    deal_id: str | None = None  # a deal's game: private to its player until the deal closes
 
 
 @dataclass
@@ -97,6 +102,16 @@ def _result(row: Any) -> ResultRow:
     return ResultRow(**{k: row[k] for k in _RESULT_COLUMNS})
 
 
+def shown(profile_id: str, public_at: datetime | None = None) -> list[Any]:
+    """Conditions for a profile's results as its owner sees them (`public_at` None), or as anyone else
+    does at that time: without the games of deals still open (private to their player until the close)."""
+    where = [Result.profile_id == profile_id]
+    if public_at is not None:
+        closed = select(Deal.id).where(closed_sql(public_at))
+        where.append(or_(Result.deal_id.is_(None), Result.deal_id.in_(closed)))
+    return where
+
+
 def _rename(record: Any, seat: int, name: str) -> dict[str, Any] | None:
     """The record with seat's name replaced (None when it has no such seat)."""
     if not isinstance(record, dict) or not isinstance(record.get("players"), list):
@@ -135,18 +150,20 @@ class ProfileStore:
         """The profile a device key proves (links are not device keys)."""
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(Profile.id, Profile.name, Profile.shared, Profile.created_at)
+                select(Profile.id, Profile.name, Profile.shared, Profile.created_at, Profile.withdrawn)
                 .join(ProfileKey, ProfileKey.profile_id == Profile.id)
                 .where(ProfileKey.hash == key_hash, ProfileKey.kind == "device")
             ).first()
-        return ProfileRow(row.id, row.name, row.shared, row.created_at) if row else None
+        return ProfileRow(row.id, row.name, row.shared, row.created_at, row.withdrawn) if row else None
 
     def get_profile(self, profile_id: str) -> ProfileRow | None:
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(Profile.id, Profile.name, Profile.shared, Profile.created_at).where(Profile.id == profile_id)
+                select(Profile.id, Profile.name, Profile.shared, Profile.created_at, Profile.withdrawn).where(
+                    Profile.id == profile_id
+                )
             ).first()
-        return ProfileRow(row.id, row.name, row.shared, row.created_at) if row else None
+        return ProfileRow(row.id, row.name, row.shared, row.created_at, row.withdrawn) if row else None
 
     def profile_names(self, ids: Iterable[str]) -> dict[str, ProfileRow]:
         ids = list(set(ids))
@@ -154,9 +171,11 @@ class ProfileStore:
             return {}
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(Profile.id, Profile.name, Profile.shared, Profile.created_at).where(Profile.id.in_(ids))
+                select(Profile.id, Profile.name, Profile.shared, Profile.created_at, Profile.withdrawn).where(
+                    Profile.id.in_(ids)
+                )
             )
-            return {r.id: ProfileRow(r.id, r.name, r.shared, r.created_at) for r in rows}
+            return {r.id: ProfileRow(r.id, r.name, r.shared, r.created_at, r.withdrawn) for r in rows}
 
     def update_profile(self, profile_id: str, now: datetime, **values: Any) -> bool:
         """Rename or share; False when the profile is gone."""
@@ -184,11 +203,11 @@ class ProfileStore:
         """The profile an unexpired link moves (the link is not used up by looking)."""
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(Profile.id, Profile.name, Profile.shared, Profile.created_at)
+                select(Profile.id, Profile.name, Profile.shared, Profile.created_at, Profile.withdrawn)
                 .join(ProfileKey, ProfileKey.profile_id == Profile.id)
                 .where(ProfileKey.hash == link_hash, ProfileKey.kind == "link", ProfileKey.expires_at > now)
             ).first()
-        return ProfileRow(row.id, row.name, row.shared, row.created_at) if row else None
+        return ProfileRow(row.id, row.name, row.shared, row.created_at, row.withdrawn) if row else None
 
     def claim_link(self, link_hash: str, device_hash: str, now: datetime) -> str | None:
         """Use a link up: a new device key for its profile, in the same transaction as the link's removal
@@ -283,6 +302,7 @@ class ProfileStore:
                         )
                     ).scalar()
                     best = prev is not None and r.score > prev
+                r.public_id = r.public_id or secrets.token_urlsafe(12)
                 values = {k: getattr(r, k) for k in _RESULT_COLUMNS if k != "id"}
                 values["best"] = best
                 ids.append(int(conn.execute(insert(Result).values(**values).returning(Result.id)).scalar_one()))
@@ -323,6 +343,12 @@ class ProfileStore:
             row = conn.execute(select(Result).where(Result.id == result_id)).mappings().first()
         return _result(row) if row else None
 
+    def result_by_public_id(self, public_id: str) -> ResultRow | None:
+        """A result by the id its addresses show (the integer id is never one)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(Result).where(Result.public_id == public_id)).mappings().first()
+        return _result(row) if row else None
+
     def result_for(self, profile_id: str, ref: str) -> ResultRow | None:
         """The profile's result of a table (or sheet), if it has one."""
         with self.engine.connect() as conn:
@@ -334,10 +360,17 @@ class ProfileStore:
         return _result(row) if row else None
 
     def results(
-        self, profile_id: str, preset: str | None = None, limit: int = 50, offset: int = 0, with_records: bool = False
+        self,
+        profile_id: str,
+        preset: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        with_records: bool = False,
+        public_at: datetime | None = None,
     ) -> tuple[list[ResultRow], int]:
-        """A page of the profile's games, newest first, and how many there are (of the preset)."""
-        where = [Result.profile_id == profile_id]
+        """A page of the profile's games, newest first, and how many there are (of the preset); as others
+        see them at `public_at` (see `shown`)."""
+        where = shown(profile_id, public_at)
         if preset:
             where.append(Result.preset == preset)
         columns = [c for c in Result.__table__.columns if with_records or c.name != "record"]
@@ -349,11 +382,11 @@ class ProfileStore:
             rows = [_result({k: r.get(k) for k in _RESULT_COLUMNS}) for r in conn.execute(q).mappings()]
         return rows, int(total)
 
-    def result_presets(self, profile_id: str) -> dict[str, int]:
+    def result_presets(self, profile_id: str, public_at: datetime | None = None) -> dict[str, int]:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(Result.preset, func.count())
-                .where(Result.profile_id == profile_id)
+                .where(*shown(profile_id, public_at))
                 .group_by(Result.preset)
                 .order_by(func.count().desc())
             )
@@ -381,9 +414,9 @@ class ProfileStore:
     # --- statistics --------------------------------------------------------------------------------------
 
     @staticmethod
-    def stats_query(profile_id: str) -> Any:
+    def stats_query(profile_id: str, public_at: datetime | None = None) -> Any:
         """One aggregate per ruleset variant over the profile's games with a seat (most played first)."""
-        mine = and_(Result.profile_id == profile_id, Result.seat.is_not(None))
+        mine = and_(*shown(profile_id, public_at), Result.seat.is_not(None))
         return (
             select(
                 Result.rules_id,
@@ -409,11 +442,11 @@ class ProfileStore:
             .order_by(func.count().desc())
         )
 
-    def stats(self, profile_id: str) -> list[StatsRow]:
+    def stats(self, profile_id: str, public_at: datetime | None = None) -> list[StatsRow]:
         """A profile's figures per ruleset variant (`stats_query`), most played first."""
         with self.engine.connect() as conn:
             out = []
-            for r in conn.execute(self.stats_query(profile_id)):
+            for r in conn.execute(self.stats_query(profile_id, public_at)):
                 decided = int(r.decided or 0)
                 out.append(
                     StatsRow(
@@ -436,24 +469,28 @@ class ProfileStore:
                 )
             return out
 
-    def histogram(self, profile_id: str, rules_id: str, width: int) -> list[tuple[int, int]]:
+    def histogram(
+        self, profile_id: str, rules_id: str, width: int, public_at: datetime | None = None
+    ) -> list[tuple[int, int]]:
         """(bin start, games) of the variant's scores, bins `width` points wide (the database counts)."""
         bucket = (Result.score // width).label("bucket")  # integer division on both databases
         q = (
             select(bucket, func.count())
-            .where(Result.profile_id == profile_id, Result.rules_id == rules_id, Result.score.is_not(None))
+            .where(*shown(profile_id, public_at), Result.rules_id == rules_id, Result.score.is_not(None))
             .group_by(bucket)
             .order_by(bucket)
         )
         with self.engine.connect() as conn:
             return [(int(b) * width, int(n)) for b, n in conn.execute(q) if b is not None]
 
-    def recent_scores(self, profile_id: str, rules_id: str, limit: int = 200) -> list[ResultRow]:
+    def recent_scores(
+        self, profile_id: str, rules_id: str, limit: int = 200, public_at: datetime | None = None
+    ) -> list[ResultRow]:
         """The variant's newest games (score, time, accuracy, best), oldest first: the trend's points."""
         cols = [Result.id, Result.score, Result.finished_at, Result.accuracy, Result.best, Result.won]
         q = (
             select(*cols)
-            .where(Result.profile_id == profile_id, Result.rules_id == rules_id, Result.score.is_not(None))
+            .where(*shown(profile_id, public_at), Result.rules_id == rules_id, Result.score.is_not(None))
             .order_by(Result.finished_at.desc(), Result.id.desc())
             .limit(limit)
         )
@@ -479,12 +516,14 @@ class ProfileStore:
                 )
             ).scalar()
 
-    def bests(self, profile_id: str, rules_id: str, limit: int = 10) -> list[ResultRow]:
+    def bests(
+        self, profile_id: str, rules_id: str, limit: int = 10, public_at: datetime | None = None
+    ) -> list[ResultRow]:
         """The variant's personal bests, newest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(Result)
-                .where(Result.profile_id == profile_id, Result.rules_id == rules_id, Result.best.is_(True))
+                .where(*shown(profile_id, public_at), Result.rules_id == rules_id, Result.best.is_(True))
                 .order_by(Result.finished_at.desc())
                 .limit(limit)
             ).mappings()

@@ -43,7 +43,7 @@ def _others(result: ResultRow, seats: dict[str, list[tuple[int, str, str]]]) -> 
 def game_item(result: ResultRow, lang: str, seats: dict[str, list[tuple[int, str, str]]]) -> dict[str, Any]:
     """One game of the history list."""
     return {
-        "id": result.id,
+        "id": result.public_id,
         "kind": result.kind,
         "ref": result.ref,
         "when": result.finished_at.isoformat() + "Z",
@@ -61,12 +61,15 @@ def game_item(result: ResultRow, lang: str, seats: dict[str, list[tuple[int, str
     }
 
 
-def history_page(store: Store, profile: ProfileRow, lang: str, preset: str | None, page: int) -> dict[str, Any]:
-    """A page of the profile's games with what the filter needs (presets and their counts)."""
+def history_page(
+    store: Store, profile: ProfileRow, lang: str, preset: str | None, page: int, public_at: datetime | None = None
+) -> dict[str, Any]:
+    """A page of the profile's games with what the filter needs (presets and their counts); `public_at`:
+    as others see it then (without the games of deals still open)."""
     page = max(1, page)
-    rows, total = store.results(profile.id, preset or None, PAGE, (page - 1) * PAGE, with_records=True)
+    rows, total = store.results(profile.id, preset or None, PAGE, (page - 1) * PAGE, True, public_at)
     seats = store.table_seats([r.ref for r in rows if r.kind != "kept"])
-    counts = store.result_presets(profile.id)
+    counts = store.result_presets(profile.id, public_at)
     return {
         "games": [game_item(r, lang, seats) for r in rows],
         "total": total,

@@ -48,6 +48,11 @@ def valid_token(raw: Any) -> str | None:
     return raw if raw.replace("-", "").replace("_", "").isalnum() and raw.isascii() else None
 
 
+def valid_public_id(raw: Any) -> bool:
+    """A result's public id as addresses carry it (URL-safe base64, 16 characters)."""
+    return isinstance(raw, str) and len(raw) == 16 and raw.replace("-", "").replace("_", "").isalnum() and raw.isascii()
+
+
 def profile_name(name: Any) -> str:
     try:
         return normalize_name(name, "name", PROFILE_NAME_MAX)
@@ -183,13 +188,19 @@ class ProfileManager:
 
     # --- one game of a history: who may see it, its record, its review ----------------------------------
 
-    def visible(self, result_id: Any, viewer: ProfileRow | None) -> tuple[ResultRow, ProfileRow]:
-        """A result its viewer may see (their own, or a shared profile's); `result/unknown` otherwise
-        (the same answer for one that exists but is private: nothing to learn by guessing ids)."""
-        result = self.store.get_result(result_id) if isinstance(result_id, int) and 0 < result_id < 2**62 else None
+    def visible(self, public_id: Any, viewer: ProfileRow | None) -> tuple[ResultRow, ProfileRow]:
+        """A result its viewer may see (their own, or a shared profile's, but a game of a deal still open
+        only to its player); `result/unknown` otherwise (the same answer for one that exists but is
+        private: nothing to learn by guessing ids, which are random besides)."""
+        result = self.store.result_by_public_id(public_id) if valid_public_id(public_id) else None
         owner = self.store.get_profile(result.profile_id) if result is not None else None
-        if result is None or owner is None or not (owner.shared or (viewer is not None and viewer.id == owner.id)):
+        mine = owner is not None and viewer is not None and viewer.id == owner.id
+        if result is None or owner is None or owner.withdrawn or not (owner.shared or mine):
             raise ProfileError("result/unknown", "there is no such game", 404)
+        if not mine and result.deal_id is not None:
+            deal = self.store.get_deal(result.deal_id)
+            if deal is None or not deal.closed(self.now()):
+                raise ProfileError("result/unknown", "there is no such game", 404)
         return result, owner
 
     def game_record(self, result: ResultRow) -> tuple[dict[str, Any], bool]:

@@ -90,6 +90,7 @@ def table_results(table: Any, state: GameState, now: datetime, kind: str = "tabl
                 won=people > 1 and s.seat in winners,
                 players=people,
                 counted=not s.assisted,
+                deal_id=table.settings.deal,
                 **_numbers(state, s.seat),
             )
         )

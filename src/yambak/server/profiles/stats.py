@@ -4,6 +4,7 @@ drawn here), and the personal bests. The figures are the store's aggregates of t
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from ...rules import load_ruleset, preset_ids
@@ -62,9 +63,12 @@ def _ends(recent: list[ResultRow], lang: str) -> tuple[str, str] | None:
         return first.date().isoformat(), last.date().isoformat()
 
 
-def stats_page(store: Store, profile: ProfileRow, lang: str, chosen: str | None) -> dict[str, Any]:
-    """Every variant's figures, and the chosen one's (default: the most played) plots and bests."""
-    variants = [variant_stats(s, lang) for s in store.stats(profile.id)]
+def stats_page(
+    store: Store, profile: ProfileRow, lang: str, chosen: str | None, public_at: datetime | None = None
+) -> dict[str, Any]:
+    """Every variant's figures, and the chosen one's (default: the most played) plots and bests;
+    `public_at`: as others see them then (without the games of deals still open)."""
+    variants = [variant_stats(s, lang) for s in store.stats(profile.id, public_at)]
     out: dict[str, Any] = {"variants": variants, "chosen": None}
     pick = next((v for v in variants if v["rules_id"] == chosen), variants[0] if variants else None)
     if pick is None:
@@ -72,9 +76,9 @@ def stats_page(store: Store, profile: ProfileRow, lang: str, chosen: str | None)
     _ = translations(lang).gettext
     rid = pick["rules_id"]
     width = nice_width(pick["worst"] or 0, pick["best"] or 0)
-    bins = store.histogram(profile.id, rid, width)
-    recent = store.recent_scores(profile.id, rid)
-    bests = store.bests(profile.id, rid)
+    bins = store.histogram(profile.id, rid, width, public_at)
+    recent = store.recent_scores(profile.id, rid, public_at=public_at)
+    bests = store.bests(profile.id, rid, public_at=public_at)
     points = [{"score": r.score, "best": r.best} for r in recent]
     out["chosen"] = {
         **pick,
@@ -86,6 +90,6 @@ def stats_page(store: Store, profile: ProfileRow, lang: str, chosen: str | None)
             points, _("Score of each game, oldest first, with the mean of the last ten"), ends=_ends(recent, lang)
         ),
         "trend_games": len(points),
-        "bests": [{"id": r.id, "score": r.score, "when": r.finished_at.isoformat() + "Z"} for r in bests],
+        "bests": [{"id": r.public_id, "score": r.score, "when": r.finished_at.isoformat() + "Z"} for r in bests],
     }
     return out

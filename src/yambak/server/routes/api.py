@@ -12,7 +12,18 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..deps import AppSettings, Manager, Tokens, add_tokens, check_rate, playing_profile, set_profile_cookie
+from ..daily.sealed import acheck, check
+from ..deps import (
+    AppSettings,
+    Manager,
+    Tokens,
+    add_tokens,
+    aviewer_id,
+    check_rate,
+    playing_profile,
+    set_profile_cookie,
+    viewer_id,
+)
 from ..replays import frame
 from ..tables.manager import LiveTable, TableError, TableManager, hash_token, record_of
 from ..tables.view import table_view
@@ -53,9 +64,11 @@ class JoinIn(_In):
     seat: int | None = Field(None, ge=0, le=63)
 
 
-def record_response(manager: TableManager, table_id: str) -> JSONResponse:
-    """A table's game record as a download (a duplicate table's only when the game is over)."""
+def record_response(request: Request, manager: TableManager, table_id: str, tokens: list[str]) -> JSONResponse:
+    """A table's game record as a download (a duplicate table's only when the game is over; an open
+    deal's to its player only)."""
     table = manager.get(table_id)
+    check(table, tokens, lambda: viewer_id(request))
     if table.state.simultaneous and not table.state.finished:  # it would reveal dice still to come
         raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
     headers = {"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'}
@@ -98,8 +111,9 @@ async def create_table(
 
 
 @router.get("/tables/{table_id}")
-def get_table(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
+def get_table(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
     table = manager.get(table_id)
+    check(table, tokens, lambda: viewer_id(request))
     return table_view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
 
 
@@ -126,20 +140,22 @@ async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, 
 
 
 @router.get("/tables/{table_id}/review")
-async def review(table_id: str, manager: Manager) -> dict[str, Any]:
-    table = manager.get(table_id)
+async def review(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
+    table = await manager.aget(table_id)
+    await acheck(table, tokens, lambda: aviewer_id(request))
     return await manager.review(table)
 
 
 @router.get("/tables/{table_id}/frames/{n}")
-def replay_frame(table_id: str, n: int, manager: Manager) -> dict[str, Any]:
+def replay_frame(request: Request, table_id: str, n: int, manager: Manager, tokens: Tokens) -> dict[str, Any]:
     """A finished game as it stood after turn n, for the replay viewer."""
     table = manager.get(table_id)
+    check(table, tokens, lambda: viewer_id(request))
     if not table.state.finished:
         raise TableError("table/not-finished", "the replay is ready when the game is over", 409)
     return frame(record_of(table.state), n, table.state.simultaneous)
 
 
 @router.get("/tables/{table_id}/record")
-def record(table_id: str, manager: Manager) -> JSONResponse:
-    return record_response(manager, table_id)
+def record(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> JSONResponse:
+    return record_response(request, manager, table_id, tokens)

@@ -27,6 +27,7 @@ from ...web.i18n import (
     ruleset_name,
     translations,
 )
+from ..daily.sealed import acheck, check
 from ..deps import (
     LANG_COOKIE,
     AppSettings,
@@ -34,10 +35,12 @@ from ..deps import (
     Manager,
     Tokens,
     add_tokens,
+    aviewer_id,
     check_rate,
     playing_profile,
     profile_token,
     set_profile_cookie,
+    viewer_id,
 )
 from ..live import RequestError
 from ..options import option_schema, options_from_form
@@ -243,11 +246,28 @@ def _find(manager: Any, table_id: str) -> Any:
         raise
 
 
+def _sealed_page(request: Request, table: Any, lang: str) -> HTMLResponse:
+    """An open deal's game, asked for by someone who is not its player: when it will be shown."""
+    closes = table.fairness.closes_at
+    return render_page(
+        request,
+        "sealed.html",
+        lang,
+        status=403,
+        closes_at=closes.isoformat() + "Z" if closes else None,
+        boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
+    )
+
+
 @router.get("/t/{table_id}", response_class=HTMLResponse)
 def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> HTMLResponse:
     table = _find(manager, table_id)
     if table is None:
         return render_page(request, "missing.html", lang, status=404)
+    try:
+        check(table, tokens, lambda: viewer_id(request))
+    except RequestError:
+        return _sealed_page(request, table, lang)
     return _table_page(request, table, tokens, lang)
 
 
@@ -264,6 +284,10 @@ async def join_form(
     table = _find(manager, table_id)
     if table is None:
         return render_page(request, "missing.html", lang, status=404)
+    try:
+        check(table, tokens, lambda: viewer_id(request))
+    except RequestError:
+        return _sealed_page(request, table, lang)
     try:
         check_rate(request)
         if not any(s.kind == "open" for s in table.seats):
@@ -289,8 +313,8 @@ async def rematch_form(table_id: str, manager: Manager, tokens: Tokens) -> Respo
 
 
 @router.get("/t/{table_id}/record.json")
-def record_download(table_id: str, manager: Manager) -> JSONResponse:
-    return record_response(manager, table_id)
+def record_download(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> JSONResponse:
+    return record_response(request, manager, table_id, tokens)
 
 
 @router.get("/t/{table_id}/review", response_class=HTMLResponse)
@@ -299,6 +323,10 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
     table = _find(manager, table_id)
     if table is None:
         return render_page(request, "missing.html", lang, status=404)
+    try:
+        await acheck(table, tokens, lambda: aviewer_id(request))
+    except RequestError:
+        return _sealed_page(request, table, lang)
     if not table.state.finished:
         return RedirectResponse(f"/t/{table.id}", status_code=303)
     seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))

@@ -163,7 +163,7 @@ def api_import_kept(request: Request, body: KeptIn, profiles: Profiles) -> dict[
     """One finished kept sheet into this profile's games (again: its newer record replaces the older)."""
     profile = me(request, profiles)
     result = profiles.import_kept(profile, body.sheet, body.record, body.seat)
-    return {"id": result.id, "score": result.score, "seat": result.seat}
+    return {"id": result.public_id, "score": result.score, "seat": result.seat}
 
 
 @router.get("/api/me/kept")
@@ -179,7 +179,8 @@ def api_kept(request: Request, profiles: Profiles) -> dict[str, Any]:
 def _games_page(
     request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, preset: str, page: int
 ) -> HTMLResponse:
-    data = history_page(profiles.store, profile, lang, preset[:40] or None, max(1, min(page, 100000)))
+    public_at = None if owner else profiles.now()  # others do not see the games of deals still open
+    data = history_page(profiles.store, profile, lang, preset[:40] or None, max(1, min(page, 100000)), public_at)
     boot = {
         "strings": js_strings(lang),
         "labels": labels(lang),
@@ -278,7 +279,7 @@ def api_stats(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> 
 
 
 def _stats(request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, v: str) -> Any:
-    data = stats_page(profiles.store, profile, lang, v[:120] or None)
+    data = stats_page(profiles.store, profile, lang, v[:120] or None, None if owner else profiles.now())
     boot = boot_json({"strings": js_strings(lang), "labels": labels(lang)})
     return render_page(request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, boot=boot)
 
@@ -310,19 +311,25 @@ def api_my_result(request: Request, table_id: str, profiles: Profiles) -> dict[s
     if result is None:
         raise ProfileError("result/unknown", "there is no such game", 404)
     before = profiles.store.best_before(result) if result.best else None
-    return {"id": result.id, "score": result.score, "best": result.best, "counted": result.counted, "beat": before}
+    return {
+        "id": result.public_id,
+        "score": result.score,
+        "best": result.best,
+        "counted": result.counted,
+        "beat": before,
+    }
 
 
 # --- one game of a history: the replay viewer ---------------------------------------------------------
 
 
-async def _visible(request: Request, profiles: ProfileManager, result_id: int) -> tuple[ResultRow, ProfileRow]:
+async def _visible(request: Request, profiles: ProfileManager, result_id: str) -> tuple[ResultRow, ProfileRow]:
     viewer = await profiles.acurrent(profile_token(request))
     return await profiles.store.read(profiles.visible, result_id, viewer)
 
 
 @router.get("/api/results/{result_id}/frames/{n}")
-async def api_result_frame(request: Request, result_id: int, n: int, profiles: Profiles) -> dict[str, Any]:
+async def api_result_frame(request: Request, result_id: str, n: int, profiles: Profiles) -> dict[str, Any]:
     """A game of a history as it stood after turn n (the replay viewer's steps)."""
     result, _ = await _visible(request, profiles, result_id)
     record, simultaneous = await profiles.store.read(profiles.game_record, result)
@@ -330,7 +337,7 @@ async def api_result_frame(request: Request, result_id: int, n: int, profiles: P
 
 
 @router.get("/api/results/{result_id}/review")
-async def api_result_review(request: Request, result_id: int, profiles: Profiles) -> dict[str, Any]:
+async def api_result_review(request: Request, result_id: str, profiles: Profiles) -> dict[str, Any]:
     result, _ = await _visible(request, profiles, result_id)
     try:
         return await profiles.review(result)
@@ -339,11 +346,11 @@ async def api_result_review(request: Request, result_id: int, profiles: Profiles
 
 
 @router.get("/api/results/{result_id}/record")
-async def api_result_record(request: Request, result_id: int, profiles: Profiles) -> JSONResponse:
+async def api_result_record(request: Request, result_id: str, profiles: Profiles) -> JSONResponse:
     """A kept game's record as a download (a table's is the table's own: /t/{id}/record.json)."""
     result, _ = await _visible(request, profiles, result_id)
     record, _ = await profiles.store.read(profiles.game_record, result)
-    headers = {"Content-Disposition": f'attachment; filename="yambak-game-{result.id}.json"'}
+    headers = {"Content-Disposition": f'attachment; filename="yambak-game-{result.public_id}.json"'}
     return JSONResponse(record, headers=headers)
 
 
@@ -352,7 +359,7 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
     """A game of a history, turn by turn, with the coach's word on each decision (fetched once the page
     shows), the biggest mistakes to jump to."""
     try:
-        result, owner = await _visible(request, profiles, int(result_id) if result_id.isdigit() else 0)
+        result, owner = await _visible(request, profiles, result_id)
         record, simultaneous = await profiles.store.read(profiles.game_record, result)
         final = frame(record, 10**6, simultaneous)
     except (ProfileError, RecordError):
@@ -361,8 +368,8 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
     view = {"rules": rules.layout(), "players": final["players"], "finished": True, "duplicate": simultaneous}
     mine = await profiles.acurrent(profile_token(request))
     boot = {
-        "frames": f"/api/results/{result.id}/frames/",
-        "reviewUrl": f"/api/results/{result.id}/review",
+        "frames": f"/api/results/{result.public_id}/frames/",
+        "reviewUrl": f"/api/results/{result.public_id}/review",
         "review": None,
         "seats": [result.seat] if result.seat is not None else [],
         "view": view,
@@ -378,6 +385,8 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
         rules_name=ruleset_name(rules.id, rules.name, lang) if rules.preset else rules.name,
         back_url="/me" if owned else f"/p/{owner.id}",
         back_label=translations(lang).gettext("My games") if owned else owner.name,
-        record_url=f"/api/results/{result.id}/record" if result.kind == "kept" else f"/t/{result.ref}/record.json",
+        record_url=f"/api/results/{result.public_id}/record"
+        if result.kind == "kept"
+        else f"/t/{result.ref}/record.json",
         boot=boot_json(boot),
     )

@@ -6,7 +6,8 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
-from ..deps import TOKEN_COOKIE, get_lang, parse_tokens
+from ..daily.sealed import acheck
+from ..deps import TOKEN_COOKIE, aviewer_id, get_lang, parse_tokens
 from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
 from ..tables import schema
 from ..tables.manager import hash_token
@@ -37,6 +38,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             conn.send({"type": "pong"})
         elif isinstance(msg, schema.Hello):
             conn.seats |= table.seats_for({hash_token(t) for t in msg.tokens})
+            if not conn.seats:  # a spectator: not of an open deal's game
+                await acheck(table, (), lambda: aviewer_id(ws))
             conn.joined = True
             conn.send(schema.welcome(table.version, sorted(conn.seats)))
             conn.send(manager.resync(table, conn, msg.since))

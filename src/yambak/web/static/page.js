@@ -110,6 +110,32 @@ export function localTimes(root = document) {
   }
 }
 
+// "2 h 05 min", "4 min 09 s": a time left, to the second in its last ten minutes.
+export function duration(seconds) {
+  const s = Math.max(0, Math.round(seconds)), d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
+  const pad = (x) => String(x).padStart(2, "0");
+  if (d) return `${d} d ${h} h`;
+  if (h) return `${h} h ${pad(m)} min`;
+  return s < 600 ? `${m} min ${pad(s % 60)} s` : `${m} min`;
+}
+
+// <time data-countdown datetime="...Z">: the time left until then, ticking; once it is reached, "now",
+// and the page reloads where the element says so (data-reload: a deal closed, its board is final).
+export function countdowns(root = document) {
+  const nodes = [...root.querySelectorAll("time[data-countdown]")];
+  if (!nodes.length) return;
+  const tick = () => {
+    for (const t of nodes) {
+      const left = (new Date(t.getAttribute("datetime")).getTime() - Date.now()) / 1000;
+      if (Number.isNaN(left)) continue;
+      setText(t, left > 0 ? duration(left) : T("now"));
+      if (left <= 0 && t.hasAttribute("data-reload") && !t.dataset.ended) { t.dataset.ended = "1"; setTimeout(() => location.reload(), 1500); }
+    }
+  };
+  tick();
+  setInterval(tick, 1000);
+}
+
 // JSON to this site's API; resolves to [ok, body] (body: the answer, or a coded error with its message).
 export async function api(method, url, body) {
   try {

@@ -1,0 +1,141 @@
+"""An open deal's games are their players' own until the deal closes (SQLite and PostgreSQL).
+
+Duplicate dice do not depend on holds: one finished game of a deal shows the dice everyone else still
+has to play. Every route of the app that takes a table, result or profile id is walked here as a
+cheater would try it (no cookie at all, another profile, a player of the same deal with his own seat
+token, a spectator's socket) against a finished game and the par's game of today's deal; a route this
+test does not know fails it. Once the deal closes, the same routes serve everything, as any table's."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yambak.server import Settings
+
+from .deal_helpers import person, play, routes
+from .helpers import WS
+from .profile_helpers import Clock, profile_settings
+
+# What each route with a game's id does for someone who is not its player while the deal is open.
+COVERED = {
+    ("/api/tables/{table_id}", "GET"): "sealed",
+    ("/api/tables/{table_id}/review", "GET"): "sealed",
+    ("/api/tables/{table_id}/frames/{n}", "GET"): "sealed",
+    ("/api/tables/{table_id}/record", "GET"): "sealed",
+    ("/api/tables/{table_id}/join", "POST"): "refused",
+    ("/api/tables/{table_id}/rematch", "POST"): "refused",
+    ("/t/{table_id}", "GET"): "sealed",
+    ("/t/{table_id}/review", "GET"): "sealed",
+    ("/t/{table_id}/record.json", "GET"): "sealed",
+    ("/t/{table_id}/join", "POST"): "refused",
+    ("/t/{table_id}/rematch", "POST"): "refused",
+    ("/t/{table_id}/rules", "GET"): "no-dice",  # how to play the table's rules
+    ("/t/{table_id}/qr.svg", "GET"): "no-dice",  # the invite link as a picture
+    ("/ws/{table_id}", "WS"): "socket",
+    ("/api/me/tables/{table_id}", "GET"): "refused",  # the asking profile's own result only
+    ("/api/results/{result_id}/frames/{n}", "GET"): "sealed",
+    ("/api/results/{result_id}/review", "GET"): "sealed",
+    ("/api/results/{result_id}/record", "GET"): "sealed",
+    ("/replay/{result_id}", "GET"): "sealed",
+    ("/p/{profile_id}", "GET"): "listing",  # a shared profile's games: without the open deal's
+    ("/p/{profile_id}/stats", "GET"): "listing",
+}
+IDS = ("{table_id}", "{result_id}", "{profile_id}")
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def settings(request, tmp_path, clock) -> Settings:
+    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else f"sqlite:///{tmp_path}/test.db"
+    return profile_settings(tmp_path, clock, http_burst=1000, database_url=url)
+
+
+def _call(c: TestClient, path: str, method: str) -> Any:
+    if method == "GET":
+        return c.get(path, follow_redirects=False)
+    if path.startswith("/api/"):
+        return c.post(path, json={"name": "Mallory"})
+    return c.post(path, data={"name": "Mallory"}, follow_redirects=False)
+
+
+def _hello(c: TestClient, table: str, tokens: list[str]) -> dict:
+    with c.websocket_connect(f"/ws/{table}") as s:
+        ws = WS(s)
+        ws.send({"type": "hello", "tokens": tokens})
+        return ws.recv()
+
+
+def test_every_route_keeps_an_open_deals_games_to_their_players(client, clock) -> None:
+    ann, bram, cy = person(client, "Ann"), person(client, "Bram"), person(client, "Cy")
+    clock.now += timedelta(days=1)  # their profiles are a day old: ranked
+    assert ann.patch("/api/me", json={"shared": True}).json()["profile"]["shared"]  # Ann shares her games
+    ann_made = ann.post("/api/daily/yams/play", json={}).json()
+    play(ann, ann_made)
+    bram_made = bram.post("/api/daily/yams/play", json={}).json()
+    play(bram, bram_made, turns=3)  # Bram is still playing the same dice
+    result = ann.get("/api/me/games").json()["games"][0]["id"]
+    ann_id = ann.get("/api/me").json()["profile"]["id"]
+    par = client.app.state.deals.daily(clock.now.date(), "yams").par_table
+    anonymous = TestClient(client.app, base_url="http://127.0.0.1")
+
+    # every route with a game's id is known here: a new one must say what it does for an open deal
+    walked = {(p, m) for p, ms in routes(client.app) for m in ms if any(k in p for k in IDS)}
+    assert walked == set(COVERED), walked ^ set(COVERED)
+
+    def url(path: str, table: str) -> str:
+        return (
+            path.replace("{table_id}", table)
+            .replace("{result_id}", result)
+            .replace("{n}", "1")
+            .replace("{profile_id}", ann_id)
+        )
+
+    for (path, method), kind in COVERED.items():
+        for who, c in (("anonymous", anonymous), ("another profile", cy), ("a player of the deal", bram)):
+            for table in (ann_made["id"], par):
+                if kind == "socket":
+                    tokens = list(bram_made["tokens"].values()) if c is bram else []
+                    answer = _hello(c, table, tokens)
+                    assert answer["type"] == "error" and answer["code"] == "deal/sealed", (who, answer)
+                    continue
+                r = _call(c, url(path, table), method)
+                where = (path, method, who, table == par)
+                assert '"rolls"' not in r.text and "rolls" not in r.headers.get("location", ""), where
+                if kind == "sealed":
+                    assert r.status_code in (403, 404), (where, r.status_code)
+                elif kind == "refused":
+                    assert 400 <= r.status_code < 500, (where, r.status_code)
+                elif kind == "no-dice":
+                    assert r.status_code == 200, where
+                elif kind == "listing":
+                    assert r.status_code == 200 and result not in r.text and ann_made["id"] not in r.text, where
+    # the boards name no one's table, and not the par's, while the deal is open
+    for c in (anonymous, bram):
+        board = c.get(f"/api/daily/{clock.now.date().isoformat()}/yams").text
+        assert ann_made["id"] not in board and par not in board
+
+    # the player herself sees all of it
+    assert ann.get(f"/t/{ann_made['id']}/record.json").json()["turns"]
+    assert ann.get(f"/api/results/{result}/frames/1").json()["turn"]["rolls"]
+    assert ann.get(f"/replay/{result}").status_code == 200 and ann.get(f"/t/{ann_made['id']}/review").status_code == 200
+    assert result in ann.get("/me").text
+
+    # the deal closes: everything is public, as any table's
+    clock.now += timedelta(days=1)
+    for path, method in COVERED:
+        if COVERED[(path, method)] == "sealed":
+            for table in (ann_made["id"], par):
+                if "{result_id}" not in path or table != par:
+                    r = anonymous.get(url(path, table))
+                    assert r.status_code == 200, (path, table == par, r.status_code, r.text[:200])
+    assert result in anonymous.get(f"/p/{ann_id}").text
+    welcome = _hello(anonymous, bram_made["id"], [])  # an unfinished game of a closed deal can be watched
+    assert welcome["type"] == "welcome" and welcome["seats"] == []
