@@ -1,6 +1,6 @@
 """Deals, their entrants and tournaments in the store, on SQLite and a real PostgreSQL: a deal is made
 once, a board reads only counted scores of the entrants' own tables, best solo scores, tournament
-players, and a deleted profile leaves no entry behind."""
+players, and a deleted profile's places stay, nameless (boards of closed deals never change)."""
 
 from __future__ import annotations
 
@@ -81,8 +81,11 @@ def test_deals_entries_and_boards(store):
         )
     best = store.best_solo("yams")
     assert [(b.name, b.score) for b in best] == [("Ann", 290), ("Bram", 240)]  # Cy's game had help
-    store.delete_profile(ann)
-    assert {s.name for s in store.deal_scores([deal.id])} == {"Bram", "Cy"}
+    store.delete_profile(ann)  # her places stay, nameless: the others' matchpoints and ranks do not change
+    assert store.get_profile(ann) is None
+    after = {(s.withdrawn, s.name, s.score) for s in store.deal_scores([deal.id])}
+    assert after == {(True, "", 250), (False, "Bram", 230), (False, "Cy", None)}
+    assert [(b.withdrawn, b.name, b.score) for b in store.best_solo("yams")] == [(True, "", 290), (False, "Bram", 240)]
 
 
 def test_tournaments(store):
@@ -95,8 +98,8 @@ def test_tournaments(store):
     store.create_tournament(t, rounds)
     assert store.get_tournament("club1") == t and [d.round for d in store.tournament_deals("club1")] == [1, 2]
     assert store.join_tournament("club1", bram, T0) and not store.join_tournament("club1", bram, T0)
-    assert [name for _, name in store.tournament_players("club1")] == ["Ann", "Bram"]
+    assert [m.name for m in store.tournament_players("club1")] == ["Ann", "Bram"]
     assert [x.id for x in store.tournaments_of(bram)] == ["club1"]
-    store.delete_profile(ann)  # the organiser goes: the tournament stays, without them
+    store.delete_profile(ann)  # the organiser goes: the tournament stays, without them, their place nameless
     assert store.get_tournament("club1").organiser_id is None
-    assert [name for _, name in store.tournament_players("club1")] == ["Bram"]
+    assert [(m.name, m.withdrawn) for m in store.tournament_players("club1")] == [("", True), ("Bram", False)]

@@ -100,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.profiles = profile_manager
         app.state.cluster = cluster
         app.state.deals = DealManager(store, settings, manager)
+        manager.admit = app.state.deals.admit  # a deal's tables stop at its close
         manager.start_bots()
         if settings.warm_strategies:
             warm_strategies()

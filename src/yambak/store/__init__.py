@@ -8,7 +8,7 @@ every few events and at the end. Server writes go through a group-committing
 writer thread, off the event loop.
 """
 
-from .daily import DealRow, DealScore, SoloBest, TournamentRow
+from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .store import DEFAULT_URL, EntryRow, EventRow, KeeperRow, SeatRow, Store, StoreConflict, TableRow
 
@@ -19,6 +19,7 @@ __all__ = [
     "EntryRow",
     "EventRow",
     "KeeperRow",
+    "Member",
     "ProfileRow",
     "ResultRow",
     "SeatRow",

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .models import Deal, DealEntry, Profile, Result, Seat, Tournament, TournamentPlayer
 
-__all__ = ["DealRow", "DealScore", "DealStore", "SoloBest", "TournamentRow", "closed_sql"]
+__all__ = ["DealRow", "DealScore", "DealStore", "Member", "SoloBest", "TournamentRow", "closed_sql", "solo_conditions"]
 
 T = TypeVar("T")
 
@@ -53,7 +53,8 @@ class DealRow:
 @dataclass
 class DealScore:
     """One entrant of a deal: their name, when their profile was made, their table, their score (None
-    while the game is not over, or when it does not count)."""
+    while the game is not over, or when it does not count), when they started, and whether their
+    profile was deleted since (its stand-in keeps the place, nameless)."""
 
     deal_id: str
     profile_id: str
@@ -61,6 +62,8 @@ class DealScore:
     profile_created: datetime
     table_id: str
     score: int | None
+    started_at: datetime | None = None
+    withdrawn: bool = False
 
 
 @dataclass
@@ -84,6 +87,36 @@ class SoloBest:
     name: str
     score: int
     when: datetime
+    withdrawn: bool = False
+
+
+@dataclass
+class Member:
+    """A profile in a tournament: a player, one waiting for the organiser's approval, or one removed."""
+
+    profile_id: str
+    name: str
+    status: str  # player | pending | removed
+    joined_at: datetime
+    withdrawn: bool = False
+
+
+def solo_conditions(preset: Any = None) -> list[Any]:
+    """A result that may be a best solo score: of the preset with its usual options (`preset` None: of
+    whichever preset it was), counted (the server rolled it, no hint, no bot turn), where its profile
+    was the only person (alone, or against bots)."""
+    people = (
+        select(func.count())
+        .select_from(Seat)
+        .where(Seat.table_id == Result.ref, Seat.kind == "human")
+        .scalar_subquery()
+    )
+    return [
+        Result.rules_id == (Result.preset if preset is None else preset),
+        Result.counted.is_(True),
+        Result.score.is_not(None),
+        or_(Result.players == 1, and_(Result.kind == "table", people == 1)),
+    ]
 
 
 _DEAL_COLUMNS = [c.name for c in Deal.__table__.columns]
@@ -178,27 +211,56 @@ class DealStore:
             ).scalar()
 
     def deal_scores(self, deal_ids: Iterable[str]) -> list[DealScore]:
-        """Every entrant of the deals with their counted score (None: not over yet, or not counted)."""
+        """Every entrant of the deals with their counted score (None: not over yet, or not counted): a
+        game finished before its deal closed (tables take no action after it; this is the fence for
+        anything else), never in a cancelled deal."""
         ids = list(deal_ids)
         if not ids:
             return []
         score = (
             select(Result.score)
             .where(
-                Result.ref == DealEntry.table_id, Result.profile_id == DealEntry.profile_id, Result.counted.is_(True)
+                Result.ref == DealEntry.table_id,
+                Result.profile_id == DealEntry.profile_id,
+                Result.counted.is_(True),
+                Result.finished_at < Deal.closes_at,
+                Deal.cancelled.is_(False),
             )
             .scalar_subquery()
         )
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(
-                    DealEntry.deal_id, DealEntry.profile_id, Profile.name, Profile.created_at, DealEntry.table_id, score
-                )
+                    DealEntry.deal_id,
+                    DealEntry.profile_id,
+                    Profile.name,
+                    Profile.created_at,
+                    DealEntry.table_id,
+                    score,
+                    DealEntry.started_at,
+                    Profile.withdrawn,
+                )  # fmt: skip
                 .join(Profile, Profile.id == DealEntry.profile_id)
+                .join(Deal, Deal.id == DealEntry.deal_id)
                 .where(DealEntry.deal_id.in_(ids))
                 .order_by(DealEntry.deal_id, DealEntry.started_at)
             )
-            return [DealScore(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
+            return [DealScore(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7])) for r in rows]
+
+    @staticmethod
+    def deal_in(conn: Connection, deal_id: str) -> DealRow | None:
+        """A deal as the transaction reading it sees it (the fence of a deal table's actions)."""
+        row = conn.execute(select(Deal).where(Deal.id == deal_id)).mappings().first()
+        return _deal(row) if row else None
+
+    @staticmethod
+    def player_status(conn: Connection, tournament_id: str, profile_id: str) -> str | None:
+        """A profile's place in a tournament (player, pending, removed), in the transaction's view."""
+        return conn.execute(
+            select(TournamentPlayer.status).where(
+                TournamentPlayer.tournament_id == tournament_id, TournamentPlayer.profile_id == profile_id
+            )
+        ).scalar()
 
     # --- best solo scores -----------------------------------------------------------------------------
 
@@ -206,18 +268,7 @@ class DealStore:
         """Each profile's best counted solo score of a preset with its usual options (a game the server
         rolled, played without hints or a bot's turn, where the profile was the only person: alone, or
         against bots), best first."""
-        people = (
-            select(func.count())
-            .select_from(Seat)
-            .where(Seat.table_id == Result.ref, Seat.kind == "human")
-            .scalar_subquery()
-        )
-        solo = [
-            Result.rules_id == preset,  # the preset's own variant: no options changed
-            Result.counted.is_(True),
-            Result.score.is_not(None),
-            or_(Result.players == 1, and_(Result.kind == "table", people == 1)),
-        ]
+        solo = solo_conditions(preset)
         best = (
             select(Result.profile_id, func.max(Result.score).label("score"))
             .where(*solo)
@@ -231,12 +282,12 @@ class DealStore:
         )
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(best.c.profile_id, Profile.name, best.c.score, first)
+                select(best.c.profile_id, Profile.name, best.c.score, first, Profile.withdrawn)
                 .join(Profile, Profile.id == best.c.profile_id)
-                .order_by(best.c.score.desc(), first, Profile.name)
+                .order_by(best.c.score.desc(), first, Profile.id)
                 .limit(limit)
             )
-            return [SoloBest(r[0], r[1], int(r[2]), r[3]) for r in rows]
+            return [SoloBest(r[0], r[1], int(r[2]), r[3], bool(r[4])) for r in rows]
 
     # --- tournaments ----------------------------------------------------------------------------------
 
@@ -288,16 +339,22 @@ class DealStore:
                 return False
             raise
 
-    def tournament_players(self, tournament_id: str) -> list[tuple[str, str]]:
-        """(profile id, display name) of its players, in the order they joined."""
+    def tournament_players(self, tournament_id: str) -> list[Member]:
+        """Everyone who joined (players, those waiting for approval, those removed), in the order they joined."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(TournamentPlayer.profile_id, Profile.name)
+                select(
+                    TournamentPlayer.profile_id,
+                    Profile.name,
+                    TournamentPlayer.status,
+                    TournamentPlayer.joined_at,
+                    Profile.withdrawn,
+                )  # fmt: skip
                 .join(Profile, Profile.id == TournamentPlayer.profile_id)
                 .where(TournamentPlayer.tournament_id == tournament_id)
                 .order_by(TournamentPlayer.joined_at, Profile.name)
             )
-            return [(r[0], r[1]) for r in rows]
+            return [Member(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
 
     def tournaments_of(self, profile_id: str, limit: int = 20) -> list[TournamentRow]:
         """The tournaments a profile plays in, newest first."""

@@ -17,8 +17,19 @@ from typing import Any, TypeVar
 from sqlalchemy import Integer, and_, cast, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from .daily import closed_sql
-from .models import Deal, GameTable, KeeperSheet, Profile, ProfileKey, Result, Seat
+from .daily import closed_sql, solo_conditions
+from .models import (
+    Deal,
+    DealEntry,
+    GameTable,
+    KeeperSheet,
+    Profile,
+    ProfileKey,
+    Result,
+    Seat,
+    Tournament,
+    TournamentPlayer,
+)
 
 __all__ = ["ProfileRow", "ProfileStore", "ResultRow", "ScrubbedNames", "StatsRow"]
 
@@ -110,6 +121,55 @@ def shown(profile_id: str, public_at: datetime | None = None) -> list[Any]:
         closed = select(Deal.id).where(closed_sql(public_at))
         where.append(or_(Result.deal_id.is_(None), Result.deal_id.in_(closed)))
     return where
+
+
+def _withdraw(conn: Connection, profile_id: str, created_at: datetime, now: datetime) -> None:
+    """A deleted profile's places on boards that never change pass to a nameless stand-in: its deal
+    entries and their results, its tournament places, the results its best solo scores come from."""
+    entries = select(DealEntry.table_id).where(DealEntry.profile_id == profile_id)
+    keep = set(
+        conn.execute(select(Result.id).where(Result.profile_id == profile_id, Result.ref.in_(entries))).scalars()
+    )
+    solo = conn.execute(
+        select(Result.id, Result.rules_id, Result.score).where(Result.profile_id == profile_id, *solo_conditions())
+    ).all()
+    best: dict[str, int] = {}
+    for _, rules_id, score in solo:  # scores are not null here (solo_conditions)
+        best[rules_id] = max(best.get(rules_id, score or 0), score or 0)
+    keep |= {rid for rid, rules_id, score in solo if score == best[rules_id]}
+    places = conn.execute(select(func.count()).select_from(DealEntry).where(DealEntry.profile_id == profile_id))
+    members = conn.execute(
+        select(func.count()).select_from(TournamentPlayer).where(TournamentPlayer.profile_id == profile_id)
+    )
+    if not keep and not places.scalar_one() and not members.scalar_one():
+        return
+    stand_in = secrets.token_urlsafe(12)
+    conn.execute(
+        insert(Profile).values(
+            id=stand_in, name="", shared=False, withdrawn=True, created_at=created_at, updated_at=now
+        )
+    )
+    conn.execute(update(DealEntry).where(DealEntry.profile_id == profile_id).values(profile_id=stand_in))
+    conn.execute(update(TournamentPlayer).where(TournamentPlayer.profile_id == profile_id).values(profile_id=stand_in))
+    if keep:
+        conn.execute(update(Result).where(Result.id.in_(keep)).values(profile_id=stand_in, record=None))
+
+
+def _unname(conn: Connection, profile_id: str, name: str) -> None:
+    """Names made with the profile's name (a table "Hugo's table", a tournament, a kept sheet) lose it:
+    their pages then name them from who sits there now, or generically."""
+    needle = name.casefold()
+    tables = select(Seat.table_id).where(Seat.profile_id == profile_id)
+    for tid, tname in conn.execute(select(GameTable.id, GameTable.name).where(GameTable.id.in_(tables))).all():
+        if needle in tname.casefold():
+            conn.execute(update(GameTable).where(GameTable.id == tid).values(name=""))
+    for tid, tname in conn.execute(select(Tournament.id, Tournament.name).where(Tournament.organiser_id == profile_id)):
+        if needle in tname.casefold():
+            conn.execute(update(Tournament).where(Tournament.id == tid).values(name=""))
+    sheets = select(Result.ref).where(Result.profile_id == profile_id, Result.kind == "kept")
+    for sid, sname in conn.execute(select(KeeperSheet.id, KeeperSheet.name).where(KeeperSheet.id.in_(sheets))).all():
+        if needle in sname.casefold():
+            conn.execute(update(KeeperSheet).where(KeeperSheet.id == sid).values(name=""))
 
 
 def _rename(record: Any, seat: int, name: str) -> dict[str, Any] | None:
@@ -229,15 +289,21 @@ class ProfileStore:
 
         return self._sync(op)
 
-    def delete_profile(self, profile_id: str) -> ScrubbedNames | None:
+    def delete_profile(self, profile_id: str, now: datetime | None = None) -> ScrubbedNames | None:
         """Delete a profile and take its name off everything that showed it: its seats (renamed, unlinked)
-        and the snapshots of their tables, the kept sheets it said it played (the shared sheet and every
-        other profile's copy). Its keys and results go with it. None when there was no such profile."""
+        and the snapshots of their tables, names of tables, tournaments and sheets that contained it, the
+        kept sheets it said it played (the shared sheet and every other profile's copy). Its keys and
+        results go with it, but for what boards that never change need: its deal entries (with their
+        results), tournament places and best solo scores pass to a nameless stand-in (`withdrawn`), so
+        that others' matchpoints and ranks stay. None when there was no such profile."""
 
         def op(conn: Connection) -> ScrubbedNames | None:
-            if conn.execute(select(Profile.id).where(Profile.id == profile_id)).first() is None:
+            profile = conn.execute(select(Profile.name, Profile.created_at).where(Profile.id == profile_id)).first()
+            if profile is None:
                 return None
             out = ScrubbedNames()
+            _withdraw(conn, profile_id, profile.created_at, now or profile.created_at)
+            _unname(conn, profile_id, profile.name)
             seats = conn.execute(select(Seat.table_id, Seat.seat).where(Seat.profile_id == profile_id)).all()
             for table_id, seat in seats:
                 name = placeholder(seat)

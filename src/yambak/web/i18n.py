@@ -357,6 +357,7 @@ ERROR_MESSAGES.update(
 SERVER_STRINGS = (
     "Games per band of {n} points",
     "Score of each game, oldest first, with the mean of the last ten",
+    "A withdrawn player",  # a deleted profile's place on a board that never changes (server/daily/boards.py)
 )
 
 
@@ -403,9 +404,12 @@ ERROR_MESSAGES.update(
     {
         "deal/unknown": "There is no such deal or tournament.",
         "deal/not-open": "This round is not open yet.",
-        "deal/closed": "This deal is closed.",
+        "deal/closed": "This deal has closed: the game stays unfinished and does not count.",
         "deal/open": "The seed is revealed when the deal is over.",
         "deal/not-invited": "Only the tournament's players play its rounds.",
         "deal/invite": "This invite link is not valid.",
+        "deal/sealed": "This deal is still open: its games are shown to their players only until it closes.",
+        "deal/paused": "The organiser paused the tournament: wait for it to go on.",
+        "deal/cancelled": "This round was cancelled: it counts for nobody.",
     }
 )

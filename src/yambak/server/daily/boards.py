@@ -2,7 +2,10 @@
 
 Only display names are shown. A daily deal ranks the profiles made before its day (a profile made
 that day could have been made to scout the dice for another); a tournament ranks its players. Scores
-are the engine's, from counted results (a game the server rolled, no hint, no bot turn).
+are the engine's, from counted results (a game the server rolled, no hint, no bot turn) of games over
+before the deal closed: a closed deal's board never changes, but for a deleted player's name, which
+becomes `withdrawn` (translated by the caller) in place. Ties are listed in the order the players
+started, so that no rename reorders a closed board; a cancelled deal ranks nobody.
 """
 
 from __future__ import annotations
@@ -14,23 +17,39 @@ from typing import Any
 from ...store import DealRow, DealScore
 from .matchpoints import matchpoints, percent, ranks, top
 
-__all__ = ["deal_board", "period_board", "ranked_scores"]
+__all__ = ["WITHDRAWN", "deal_board", "period_board", "ranked_scores", "shown_name"]
+
+
+WITHDRAWN = "A withdrawn player"
+
+
+def shown_name(s: DealScore | Any, withdrawn: str) -> str:
+    return withdrawn if s.withdrawn else s.name
+
+
+def _started(s: DealScore) -> datetime:
+    return s.started_at or datetime.min
 
 
 def ranked_scores(deal: DealRow, scores: Iterable[DealScore]) -> list[DealScore]:
-    """The deal's finished counted attempts that enter its board, best first."""
+    """The deal's finished counted attempts that enter its board, best first (a cancelled deal: none)."""
+    if deal.cancelled:
+        return []
     out = [
         s
         for s in scores
         if s.deal_id == deal.id and s.score is not None and (deal.kind != "daily" or s.profile_created < deal.opens_at)
     ]
-    return sorted(out, key=lambda s: (-(s.score or 0), s.name.casefold()))
+    return sorted(out, key=lambda s: (-(s.score or 0), _started(s), s.profile_id))
 
 
-def deal_board(deal: DealRow, scores: list[DealScore], now: datetime, viewer: str | None) -> dict[str, Any]:
+def deal_board(
+    deal: DealRow, scores: list[DealScore], now: datetime, viewer: str | None, withdrawn: str = WITHDRAWN
+) -> dict[str, Any]:
     """One deal's board: rank, name, score, matchpoints and their percentage; the par once the deal
-    is closed or the viewer has finished their attempt; each game's table once the deal is closed."""
-    closed = now >= deal.closes_at
+    is closed or the viewer has finished their attempt; each game's table once the deal is closed;
+    how many still play (or, once it closed, how many games it left unfinished)."""
+    closed = deal.closed(now)
     ranked = ranked_scores(deal, scores)
     points = matchpoints({s.profile_id: s.score or 0 for s in ranked})
     most = top(len(ranked))
@@ -39,7 +58,7 @@ def deal_board(deal: DealRow, scores: list[DealScore], now: datetime, viewer: st
         rows.append(
             {
                 "rank": rank,
-                "name": s.name,
+                "name": shown_name(s, withdrawn),
                 "score": s.score,
                 "mp": points[s.profile_id],
                 "pct": percent(points[s.profile_id], most),
@@ -47,7 +66,7 @@ def deal_board(deal: DealRow, scores: list[DealScore], now: datetime, viewer: st
                 "table": s.table_id if closed else None,
             }
         )
-    mine = next((s for s in scores if s.profile_id == viewer), None)
+    mine = next((s for s in scores if s.profile_id == viewer and s.deal_id == deal.id), None)
     status = None
     if mine is not None:
         if mine.score is None:
@@ -66,6 +85,8 @@ def deal_board(deal: DealRow, scores: list[DealScore], now: datetime, viewer: st
         "opens_at": deal.opens_at.isoformat() + "Z",
         "closes_at": deal.closes_at.isoformat() + "Z",
         "closed": closed,
+        "cancelled": deal.cancelled,
+        "paused": deal.paused_at is not None,
         "started": now >= deal.opens_at,
         "commitment": deal.commitment,
         "seed": deal.seed if closed else None,
@@ -76,28 +97,35 @@ def deal_board(deal: DealRow, scores: list[DealScore], now: datetime, viewer: st
         ),
         "rows": rows,
         "max": most,
-        "playing": sum(1 for s in scores if s.score is None),
+        "playing": 0 if closed else sum(1 for s in scores if s.deal_id == deal.id and s.score is None),
+        "unfinished": sum(1 for s in scores if s.deal_id == deal.id and s.score is None) if closed else 0,
         "me": {"status": status, "table": mine.table_id, "score": mine.score} if mine is not None else None,
     }
 
 
-def period_board(deals: list[DealRow], scores: list[DealScore], viewer: str | None, limit: int = 100) -> list[dict]:
+def period_board(
+    deals: list[DealRow], scores: list[DealScore], viewer: str | None, limit: int = 100, withdrawn: str = WITHDRAWN
+) -> list[dict]:
     """Matchpoints added up over several deals (a week's, all time's, a tournament's rounds): ranked by
-    their total, shown with the percentage of the most the deals a player played could have given."""
+    their total, shown with the percentage of the most the deals a player played could have given;
+    ties in the order the players first started."""
     total: dict[str, dict[str, Any]] = {}
+    first: dict[str, datetime] = {}
     for deal in deals:
         ranked = ranked_scores(deal, scores)
         points = matchpoints({s.profile_id: s.score or 0 for s in ranked})
         most = top(len(ranked))
         for s in ranked:
-            t = total.setdefault(s.profile_id, {"name": s.name, "mp": 0, "max": 0, "deals": 0, "scores": {}})
+            name = shown_name(s, withdrawn)
+            t = total.setdefault(s.profile_id, {"name": name, "mp": 0, "max": 0, "deals": 0, "scores": {}})
+            first[s.profile_id] = min(first.get(s.profile_id, _started(s)), _started(s))
             t["mp"] += points[s.profile_id]
             t["max"] += most
             t["deals"] += 1
             t["scores"][deal.id] = {"score": s.score, "mp": points[s.profile_id]}
     order = sorted(
         total.items(),
-        key=lambda kv: (-kv[1]["mp"], -(percent(kv[1]["mp"], kv[1]["max"]) or 0), kv[1]["name"].casefold()),
+        key=lambda kv: (-kv[1]["mp"], -(percent(kv[1]["mp"], kv[1]["max"]) or 0), first[kv[0]], kv[0]),
     )
     rows = []
     for rank, (pid, t) in zip(ranks([t["mp"] for _, t in order]), order, strict=True):

@@ -72,7 +72,48 @@ class DealManager:
         return self.now().date()
 
     def closed(self, deal: DealRow) -> bool:
-        return self.now() >= deal.closes_at
+        return deal.closed(self.now())
+
+    def refusal(self, deal: DealRow | None, status: str | None) -> DealError | None:
+        """Why a deal's table takes no action now, if it does not: not open, paused, closed or cancelled,
+        or its player was removed from the tournament."""
+        now = self.now()
+        if deal is None:
+            return DealError("deal/unknown", "there is no such deal", 404)
+        if deal.cancelled:
+            return DealError("deal/cancelled", "this round was cancelled: it counts for nobody", 409)
+        if deal.closed(now):
+            return DealError("deal/closed", "this deal closed: the game stays unfinished and does not count", 409)
+        if deal.paused_at is not None:
+            return DealError("deal/paused", "the organiser paused the tournament: wait for it to go on", 409)
+        if now < deal.opens_at:
+            return DealError("deal/not-open", "this round is not open yet", 409)
+        if deal.tournament_id is not None and status != "player":
+            return DealError("deal/not-invited", "only the tournament's players play its rounds", 403)
+        return None
+
+    def admit(self, table: LiveTable) -> Any:
+        """The fence of a deal table's actions (TableManager calls it where it accepts one): refused at
+        once when the deal is known here to be closed; otherwise a check made again in the transaction
+        that stores the action, against the deal as stored and the server's clock then, so that a game
+        counts only when its last event was committed before the close. None for other tables."""
+        deal_id = table.settings.deal
+        if not deal_id:
+            return None
+        if isinstance(table.fairness, DealDice) and table.fairness.closed():
+            raise DealError("deal/closed", "this deal closed: the game stays unfinished and does not count", 409)
+        player = next((s.profile_id for s in table.seats if s.kind == "human"), None)
+
+        def fence(conn: Any) -> None:
+            deal = Store.deal_in(conn, deal_id)
+            status: str | None = "player"  # a deleted profile's seat plays on: its game has no result to count
+            if deal is not None and deal.tournament_id is not None and player is not None:
+                status = Store.player_status(conn, deal.tournament_id, player)
+            refused = self.refusal(deal, status)
+            if refused is not None:
+                raise refused
+
+        return fence
 
     # --- the daily challenge -----------------------------------------------------------------------
 
@@ -137,14 +178,13 @@ class DealManager:
         counted attempt is given back (with a new seat token for a device without one: the profile
         plays on from another device); once that is over, another table is practice."""
         now = self.now()
-        if now < deal.opens_at:
-            raise DealError("deal/not-open", "this round is not open yet", 409)
-        if now >= deal.closes_at:
-            raise DealError("deal/closed", "this deal is closed: its dice are public now", 409)
+        status = None
         if deal.tournament_id is not None:
-            players = await self.store.read(self.store.tournament_players, deal.tournament_id)
-            if profile.id not in {p for p, _ in players}:
-                raise DealError("deal/not-invited", "only the tournament's players play its rounds", 403)
+            members = await self.store.read(self.store.tournament_players, deal.tournament_id)
+            status = next((m.status for m in members if m.profile_id == profile.id), None)
+        refused = self.refusal(deal, status)
+        if refused is not None:
+            raise refused
         existing = await self.store.read(self.store.entry, deal.id, profile.id)
         if existing is not None:
             table = await self.tables.aget(existing)
@@ -214,7 +254,7 @@ class DealManager:
 
     def current_round(self, deals: list[DealRow]) -> DealRow | None:
         now = self.now()
-        return next((d for d in deals if d.opens_at <= now < d.closes_at), None)
+        return next((d for d in deals if d.opens_at <= now and not d.closed(now)), None)
 
 
 async def keep_dealing(deals: DealManager, every: float = 60.0) -> None:

@@ -151,7 +151,7 @@ class ProfileManager:
         return profile, token
 
     async def delete(self, profile: ProfileRow) -> None:
-        scrubbed = await self.store.read(self.store.delete_profile, profile.id)
+        scrubbed = await self.store.read(self.store.delete_profile, profile.id, self.now())
         if scrubbed is None:
             raise ProfileError("profile/unknown", "there is no such profile", 404)
         # tables and sheets in memory show the names they were loaded with: load them again

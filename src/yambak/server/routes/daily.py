@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...rules import load_ruleset
 from ...store import DealRow, ProfileRow, TournamentRow
-from ...web.i18n import error_message, js_strings, labels, ruleset_name
-from ..daily.boards import deal_board, period_board
+from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
+from ..daily.boards import WITHDRAWN, deal_board, period_board, shown_name
 from ..daily.manager import DAILY_PRESETS, DealError, DealManager
 from ..daily.matchpoints import ranks
 from ..deps import (
@@ -91,20 +91,27 @@ def _week(day: date) -> tuple[datetime, datetime]:
     return monday, monday + timedelta(days=7)
 
 
-def _board(deals: DealManager, deal: DealRow, viewer: str | None) -> dict[str, Any]:
-    return deal_board(deal, deals.store.deal_scores([deal.id]), deals.now(), viewer)
+def withdrawn(lang: str) -> str:
+    """A deleted player's name on the boards, in the reader's language."""
+    return translations(lang).gettext(WITHDRAWN)
 
 
-def _period(deals: DealManager, preset: str, period: str, day: date, viewer: str | None) -> list[dict[str, Any]]:
+def _board(deals: DealManager, deal: DealRow, viewer: str | None, lang: str) -> dict[str, Any]:
+    return deal_board(deal, deals.store.deal_scores([deal.id]), deals.now(), viewer, withdrawn(lang))
+
+
+def _period(
+    deals: DealManager, preset: str, period: str, day: date, viewer: str | None, lang: str
+) -> list[dict[str, Any]]:
     since, until = _week(day) if period == "week" else (None, None)
     ds = deals.store.deals("daily", preset, since, until)
-    return period_board(ds, deals.store.deal_scores([d.id for d in ds]), viewer)
+    return period_board(ds, deals.store.deal_scores([d.id for d in ds]), viewer, withdrawn=withdrawn(lang))
 
 
-def _solo(deals: DealManager, preset: str) -> list[dict[str, Any]]:
+def _solo(deals: DealManager, preset: str, lang: str) -> list[dict[str, Any]]:
     best = deals.store.best_solo(preset)
     return [
-        {"rank": rank, "name": b.name, "score": b.score, "when": b.when.date().isoformat()}
+        {"rank": rank, "name": shown_name(b, withdrawn(lang)), "score": b.score, "when": b.when.date().isoformat()}
         for rank, b in zip(ranks([b.score for b in best]), best, strict=True)
     ]
 
@@ -164,9 +171,9 @@ def api_daily(deals: Deals, day: str = "") -> dict[str, Any]:
 
 
 @router.get("/api/daily/{day}/{preset}")
-def api_daily_board(deals: Deals, request: Request, day: str, preset: str) -> dict[str, Any]:
+def api_daily_board(deals: Deals, request: Request, day: str, preset: str, lang: Lang) -> dict[str, Any]:
     viewer = _viewer(request)
-    return _board(deals, _deal(deals, _day(day, deals), preset), viewer.id if viewer else None)
+    return _board(deals, _deal(deals, _day(day, deals), preset), viewer.id if viewer else None, lang)
 
 
 @router.get("/api/daily/{day}/{preset}/record")
@@ -193,21 +200,23 @@ async def api_play(
 
 
 @router.get("/api/leaderboard/{preset}")
-def api_leaderboard(deals: Deals, request: Request, preset: str, period: str = "week", day: str = "") -> dict[str, Any]:
+def api_leaderboard(
+    deals: Deals, request: Request, lang: Lang, preset: str, period: str = "week", day: str = ""
+) -> dict[str, Any]:
     """The challenge's matchpoints over a week (the one of `day`) or all time; `period=solo`: the best
     solo scores of games played without hints."""
     if preset not in DAILY_PRESETS:
         raise DealError("deal/unknown", f"the leaderboards are kept for {', '.join(DAILY_PRESETS)}", 404)
     viewer = _viewer(request)
     if period == "solo":
-        return {"preset": preset, "period": period, "rows": _solo(deals, preset)}
+        return {"preset": preset, "period": period, "rows": _solo(deals, preset, lang)}
     if period not in ("week", "all"):
         raise DealError("input/invalid", "a period is week, all or solo", 422)
     d = _day(day, deals)
     return {
         "preset": preset,
         "period": period,
-        "rows": _period(deals, preset, period, d, viewer.id if viewer else None),
+        "rows": _period(deals, preset, period, d, viewer.id if viewer else None, lang),
     }
 
 
@@ -228,12 +237,12 @@ def _daily_page(
     viewer = _viewer(request)
     vid = viewer.id if viewer else None
     deal = deals.daily(d, preset)
-    board = _board(deals, deal, vid) if deal is not None else None
+    board = _board(deals, deal, vid, lang) if deal is not None else None
     rows: list[dict[str, Any]] = []
     if period in ("week", "all"):
-        rows = _period(deals, preset, period, d, vid)
+        rows = _period(deals, preset, period, d, vid, lang)
     elif period == "solo":
-        rows = _solo(deals, preset)
+        rows = _solo(deals, preset, lang)
     rules = load_ruleset(preset)
     today = deals.today()
     return render_page(
@@ -300,7 +309,7 @@ def _tournament(deals: DealManager, tournament_id: str) -> TournamentRow:
     return t
 
 
-def standings(deals: DealManager, t: TournamentRow, viewer: str | None) -> dict[str, Any]:
+def standings(deals: DealManager, t: TournamentRow, viewer: str | None, lang: str) -> dict[str, Any]:
     """A tournament's rounds and standings by total matchpoints (blocking)."""
     rounds = deals.store.tournament_deals(t.id)
     for i, deal in enumerate(rounds):
@@ -313,10 +322,10 @@ def standings(deals: DealManager, t: TournamentRow, viewer: str | None) -> dict[
         "id": t.id,
         "name": t.name,
         "preset": t.preset,
-        "rounds": [deal_board(d, scores, now, viewer) for d in rounds],
-        "standings": period_board(rounds, scores, viewer),
-        "players": [name for _, name in players],
-        "player": viewer is not None and viewer in {p for p, _ in players},
+        "rounds": [deal_board(d, scores, now, viewer, withdrawn(lang)) for d in rounds],
+        "standings": period_board(rounds, scores, viewer, withdrawn=withdrawn(lang)),
+        "players": [shown_name(m, withdrawn(lang)) for m in players if m.status == "player"],
+        "player": viewer is not None and any(m.profile_id == viewer and m.status == "player" for m in players),
         "organiser": viewer is not None and viewer == t.organiser_id,
         "window": t.window_minutes,
         "over": bool(rounds) and now >= rounds[-1].closes_at,
@@ -337,9 +346,9 @@ async def api_create_tournament(
 
 
 @router.get("/api/clubs/{tournament_id}")
-def api_tournament(deals: Deals, request: Request, tournament_id: str) -> dict[str, Any]:
+def api_tournament(deals: Deals, request: Request, tournament_id: str, lang: Lang) -> dict[str, Any]:
     viewer = _viewer(request)
-    return standings(deals, _tournament(deals, tournament_id), viewer.id if viewer else None)
+    return standings(deals, _tournament(deals, tournament_id), viewer.id if viewer else None, lang)
 
 
 @router.post("/api/clubs/{tournament_id}/join", dependencies=[Depends(check_rate)])
@@ -379,7 +388,7 @@ def _tournament_page(
     request: Request, lang: str, deals: DealManager, t: TournamentRow, invite: str = "", error: str | None = None
 ) -> HTMLResponse:
     viewer = _viewer(request)
-    data = standings(deals, t, viewer.id if viewer else None)
+    data = standings(deals, t, viewer.id if viewer else None, lang)
     base = str(request.base_url).rstrip("/")
     return render_page(
         request,

@@ -211,6 +211,9 @@ class TableManager:
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
         # finished games' results, once stored (the profiles' grader takes them); set by the app
         self.on_results: Any = None
+        # the fence of an action (set by the app): (table) -> a write checking again in the action's own
+        # transaction, or None; raises to refuse it now (a deal's table stops at the deal's close)
+        self.admit: Any = None
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -626,7 +629,8 @@ class TableManager:
             if not expected <= msg.v <= table.version:
                 stale = f"you acted on version {msg.v}; the table is at {expected}: resync"
                 raise TableError("stale/version", stale, v=table.version)
-            await self._commit(table, new_state, event.to_dict())
+            fence = self.admit(table) if self.admit is not None else None
+            await self._commit(table, new_state, event.to_dict(), fence)
             if event.type == "scored":
                 table.last_entry = time.monotonic()
         metrics.LATENCY.observe(time.perf_counter() - start)

@@ -155,6 +155,7 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         "clocks": table.clocks(),
         "can_undo": [p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
         "fairness": _fairness(table.fairness, state),
+        "deal": _deal(table.fairness),
     }
     if state.finished:
         view["winners"] = state.winners()
@@ -175,6 +176,15 @@ def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
         return None
     fixed = getattr(fair, "deal", "")  # a deal's dice are the same for every entrant: no nonces
     return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished and not fixed}
+
+
+def _deal(fair: Any) -> dict[str, Any] | None:
+    """A deal's table (the daily challenge, a club round): when the deal closes (its tables take no
+    action from then on: the game stays unfinished and does not count), and whether it has."""
+    if not getattr(fair, "deal", ""):
+        return None
+    closes = fair.closes_at
+    return {"id": fair.deal, "closes_at": closes.isoformat() + "Z" if closes else None, "closed": fair.closed()}
 
 
 def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:

@@ -2,7 +2,7 @@
 // layout. What a box would score, why it cannot be filled, what an entry would do: the engine's
 // outlook, as the server sends it. Strings come translated (boot.strings); names via textContent.
 import { boot, T, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr,
-  settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable } from "./page.js";
+  settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell, legend } from "./sheet.js";
 
@@ -319,6 +319,7 @@ function renderTray(me, event) {
   let status;
   const texts = [];
   if (view.finished) { status = T("Game over"); if (!event || event.game_over) noteTable(boot.table, mine, false); }
+  else if (dealClosed()) status = T("This deal has closed: the game stays unfinished and does not count.");
   else if (!mineNow) {
     const cur = view.players[view.current];
     if (view.duplicate) status = mine.length ? T("Waiting for the others to finish the round") : T("Watching: everyone plays the same dice");
@@ -356,7 +357,7 @@ function renderTray(me, event) {
   setText(rollBtn.querySelector(".label"), T("Roll"));
   setText(rollBtn.querySelector(".count"), String(left));
   setAttr(rollBtn, "aria-label", turn ? T("Roll: {n} left", { n: left }) : T("Roll the dice"));
-  const canRoll = connected && mineNow && (!turn || turn.can_roll);
+  const canRoll = connected && mineNow && !dealClosed() && (!turn || turn.can_roll);
   setAttr(rollBtn, "aria-disabled", canRoll ? null : "true");
   rollBtn.disabled = !mineNow || view.finished;
   setAttr(rollBtn, "title", mineNow && turn && !turn.can_roll ? reason(turn.roll_code) : null);
@@ -639,10 +640,22 @@ function renderRounds() {
   box.replaceChildren(el("h3", {}, T("Round {n}: the same dice", { n: round.round })), ul);
 }
 
+// A deal's table takes no action once the deal has closed (the server refuses them and says why).
+let shownClosed = false;
+function dealClosed() {
+  const d = view.deal;
+  return !!d && (d.closed || (d.closes_at != null && Date.now() >= new Date(d.closes_at).getTime()));
+}
+
 function renderTableInfo() {
   const s = view.settings || {};
   const parts = [];
   if (s.deal) parts.push(s.deal.startsWith("club:") ? T("Club tournament") : T("Daily challenge"));
+  if (view.deal && !view.finished) {
+    const left = view.deal.closes_at ? (new Date(view.deal.closes_at).getTime() - Date.now()) / 1000 : null;
+    if (dealClosed()) parts.push(T("The deal has closed."));
+    else if (left != null) parts.push(T("The deal closes in {time}", { time: duration(left) }));
+  }
   if (view.duplicate) parts.push(T("Duplicate: everyone gets the same dice."));
   parts.push(s.hints ? T("Hints allowed") : T("No hints at this table"));
   if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));
@@ -676,7 +689,13 @@ document.addEventListener("keydown", (e) => {
 // The join form: the name this device used before.
 if ($("join-name") && !$("join-name").value) $("join-name").value = remembered().name || "";
 
-setInterval(() => { if (view.clocks && Object.keys(view.clocks).length && !view.finished) renderStrip(actor()); }, 1000);
+setInterval(() => {
+  if (view.clocks && Object.keys(view.clocks).length && !view.finished) renderStrip(actor());
+  if (view.deal && !view.finished) {  // the deal's countdown; at its close the controls go
+    renderTableInfo();
+    if (dealClosed() !== shownClosed) { shownClosed = dealClosed(); render(); }
+  }
+}, 1000);
 wireSettings(() => render());
 noteTable(boot.table, mine, !view.finished);
 render();
