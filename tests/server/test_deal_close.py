@@ -73,7 +73,10 @@ def test_a_closed_days_board_never_changes(client, clock) -> None:
 
     # Ann deletes her profile: her places stay, nameless; nobody's matchpoints move
     rows = [(r["rank"], r["name"], r["score"], r["mp"]) for r in board["rows"]]
-    week = [(r["rank"], r["name"], r["mp"]) for r in anonymous.get("/api/leaderboard/yams?period=week&day=" + DAY).json()["rows"]]
+    week = [
+        (r["rank"], r["name"], r["mp"])
+        for r in anonymous.get("/api/leaderboard/yams?period=week&day=" + DAY).json()["rows"]
+    ]
     assert ann.delete("/api/me", headers=ORIGIN).status_code == 204
 
     def renamed(xs: list[tuple]) -> list[tuple]:

@@ -8,6 +8,7 @@ read once at the end (score, win, bonus columns, yams) so that statistics are on
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -156,20 +157,28 @@ def _withdraw(conn: Connection, profile_id: str, created_at: datetime, now: date
 
 
 def _unname(conn: Connection, profile_id: str, name: str) -> None:
-    """Names made with the profile's name (a table "Hugo's table", a tournament, a kept sheet) lose it:
-    their pages then name them from who sits there now, or generically."""
-    needle = name.casefold()
-    tables = select(Seat.table_id).where(Seat.profile_id == profile_id)
-    for tid, tname in conn.execute(select(GameTable.id, GameTable.name).where(GameTable.id.in_(tables))).all():
-        if needle in tname.casefold():
-            conn.execute(update(GameTable).where(GameTable.id == tid).values(name=""))
+    """Names that contain the profile's name (a table "Hugo's table", a kept sheet "Ann and Hugo", a
+    tournament it organised) lose it: a table's or sheet's takes the seat's placeholder instead, as the
+    seat does; a tournament's becomes empty (its page then gives the generic name)."""
+    pattern = re.compile(re.escape(name), re.IGNORECASE)
+    seats = select(Seat.table_id, Seat.seat).where(Seat.profile_id == profile_id).subquery()
+    for tid, seat, tname in conn.execute(
+        select(GameTable.id, seats.c.seat, GameTable.name).join(seats, seats.c.table_id == GameTable.id)
+    ).all():
+        if pattern.search(tname):
+            conn.execute(
+                update(GameTable).where(GameTable.id == tid).values(name=pattern.sub(placeholder(seat), tname))
+            )
+    kept = select(Result.ref, Result.seat).where(Result.profile_id == profile_id, Result.kind == "kept").subquery()
+    for sid, seat, sname in conn.execute(
+        select(KeeperSheet.id, kept.c.seat, KeeperSheet.name).join(kept, kept.c.ref == KeeperSheet.id)
+    ).all():
+        if pattern.search(sname):
+            shown = placeholder(seat) if seat is not None else ""
+            conn.execute(update(KeeperSheet).where(KeeperSheet.id == sid).values(name=pattern.sub(shown, sname)))
     for tid, tname in conn.execute(select(Tournament.id, Tournament.name).where(Tournament.organiser_id == profile_id)):
-        if needle in tname.casefold():
+        if pattern.search(tname):
             conn.execute(update(Tournament).where(Tournament.id == tid).values(name=""))
-    sheets = select(Result.ref).where(Result.profile_id == profile_id, Result.kind == "kept")
-    for sid, sname in conn.execute(select(KeeperSheet.id, KeeperSheet.name).where(KeeperSheet.id.in_(sheets))).all():
-        if needle in sname.casefold():
-            conn.execute(update(KeeperSheet).where(KeeperSheet.id == sid).values(name=""))
 
 
 def _rename(record: Any, seat: int, name: str) -> dict[str, Any] | None:

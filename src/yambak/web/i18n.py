@@ -358,6 +358,7 @@ SERVER_STRINGS = (
     "Games per band of {n} points",
     "Score of each game, oldest first, with the mean of the last ten",
     "A withdrawn player",  # a deleted profile's place on a board that never changes (server/daily/boards.py)
+    "{name}'s table",  # a table made in one click: no name is stored, its pages say whose it is
 )
 
 

@@ -43,7 +43,7 @@ class SeatIn(_In):
 
 
 class TableIn(_In):
-    name: str = Field(max_length=200)
+    name: str | None = Field(None, max_length=200)  # None: named after whoever sits first, on its pages
     preset: str | None = Field(None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     rules: dict[str, Any] | None = None  # house rules: a whole ruleset (the preset data format) instead

@@ -114,9 +114,25 @@ async def rules_from_form(form: Any) -> tuple[str | None, dict[str, Any], dict[s
         raise RequestError("input/rules", str(exc)) from None
 
 
+def table_title(name: str, players: list[str], lang: str) -> str:
+    """A table's name as its pages show it: its own, or (made in one click: none is stored) after whoever
+    sits first now, so that a deleted player's name goes with their seat's."""
+    if name:
+        return name
+    _ = translations(lang).gettext
+    return _("{name}'s table").format(name=players[0] if players else _("Player"))
+
+
 def _listed(manager: Any, lang: str) -> list[dict[str, Any]]:
     """The lobby's tables, each with its ruleset's name in the page's language."""
-    return [{**t, "rules_name": ruleset_name(t.get("rules"), t.get("rules_name", ""), lang)} for t in manager.listed()]
+    return [
+        {
+            **t,
+            "name": table_title(t["name"], t["players"], lang),
+            "rules_name": ruleset_name(t.get("rules"), t.get("rules_name", ""), lang),
+        }
+        for t in manager.listed()
+    ]
 
 
 def boot_json(data: dict[str, Any]) -> str:
@@ -226,6 +242,7 @@ def _table_page(
         lang,
         status=status,
         table=table,
+        title=table_title(table.name, [s.name for s in table.seats if s.kind == "human"], lang),
         view=view,
         seats=sorted(seats),
         rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
@@ -344,7 +361,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         request,
         "review.html",
         lang,
-        title=table.name,
+        title=table_title(table.name, [s.name for s in table.seats if s.kind == "human"], lang),
         back_url=f"/t/{table.id}",
         back_label=None,  # "Back to the table"
         record_url=None,

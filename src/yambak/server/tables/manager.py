@@ -424,8 +424,9 @@ class TableManager:
         deal: Any = None,
     ) -> tuple[LiveTable, dict[int, str], TableRow]:
         """`profile`: the creator's profile, given to the first person's seat (the others are guests);
-        `deal`: a deal of duplicate dice to play (a `DealRow`: its seed, sealed until it closes)."""
-        name = clean_name(name, "table name", TABLE_NAME_MAX)
+        `deal`: a deal of duplicate dice to play (a `DealRow`: its seed, sealed until it closes); `name`
+        None: no name of its own (its pages call it after whoever sits first: no player's name is stored)."""
+        name = "" if name is None else clean_name(name, "table name", TABLE_NAME_MAX)
         self._make_room()
         if not isinstance(options, dict) or len(options) > 20:
             raise TableError("input/invalid", "options must be an object")
@@ -585,8 +586,9 @@ class TableManager:
             options = {} if isinstance(spec, str) or custom else dict(spec.get("options", {}))
             asked = {**table.settings.to_dict(), "clock": table.settings.clock or 0}
             new, _ = await self.acreate(
-                table.name, preset, options, list(table.seats), table.listed, table.state.simultaneous, asked, custom
-            )
+                table.name or None, preset, options, list(table.seats), table.listed, table.state.simultaneous,
+                asked, custom,
+            )  # fmt: skip
             table.rematch = new.id
             await self.store.write(Store.set_rematch_op(table.id, new.id))
             for conn in list(table.conns):

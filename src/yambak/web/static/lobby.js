@@ -24,7 +24,7 @@ async function start(preset, seats, extra = {}) {
   starting = true;
   document.body.classList.add("starting");
   remember({ name: me(), level: levelSelect.value, preset });
-  const body = { name: T("{name}'s table", { name: me() }), preset, seats, listed: false, ...extra };
+  const body = { preset, seats, listed: false, ...extra };  // no name: its pages say whose table it is
   try {
     const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json();
@@ -121,7 +121,8 @@ async function showResume() {
     const who = v.players.map((p) => p.name).join(" · ");
     const card = el("a", { class: "resume-card" + (yours ? " yours" : ""), href: `/t/${encodeURIComponent(t.id)}` });
     const what = el("span", { class: "what" });
-    what.append(el("strong", {}, v.name), el("span", { class: "who" }, who));
+    const host = v.players.find((p) => p.kind === "human");
+    what.append(el("strong", {}, v.name || T("{name}'s table", { name: host ? host.name : T("Player") })), el("span", { class: "who" }, who));
     card.append(what, el("span", { class: "go" }, yours ? T("Your turn") : T("Continue")));
     cards.push(card);
   }
