@@ -395,6 +395,7 @@ def _tournament_page(
         "tournament.html",
         lang,
         status=400 if error else 200,
+        noindex=True,  # a club's players by name
         t=data,
         rules_name=ruleset_name(t.preset, load_ruleset(t.preset).name, lang),
         invite=invite[:64],

@@ -141,13 +141,29 @@ def boot_json(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def render_page(request: Request, name: str, lang: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+def render_page(
+    request: Request, name: str, lang: str, status: int = 200, noindex: bool = False, **ctx: Any
+) -> HTMLResponse:
+    """A page in the reader's language; `noindex`: kept out of search engines (a person's pages, games)."""
     tr = translations(lang)
-    ctx.update(_=tr.gettext, lang=lang, languages=LANGUAGES)
+    ctx.update(_=tr.gettext, lang=lang, languages=LANGUAGES, noindex=noindex)
     response = templates.TemplateResponse(request, name, ctx, status_code=status)
+    if noindex:
+        response.headers["X-Robots-Tag"] = "noindex, nofollow"
     if request.query_params.get("lang") in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, max_age=60 * 60 * 24 * 365, samesite="lax")
     return response
+
+
+# Crawlers see the lobby, the daily challenge and the rules; nobody's games, profile, table or club.
+ROBOTS = "User-agent: *\n" + "".join(
+    f"Disallow: {p}\n" for p in ("/me", "/p/", "/replay/", "/t/", "/c/", "/clubs/", "/keep/", "/api/", "/ws/")
+)
+
+
+@router.get("/robots.txt", include_in_schema=False)
+def robots() -> Response:
+    return Response(ROBOTS, media_type="text/plain", headers={"Cache-Control": "max-age=86400"})
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -241,6 +257,7 @@ def _table_page(
         "table.html",
         lang,
         status=status,
+        noindex=True,
         table=table,
         title=table_title(table.name, [s.name for s in table.seats if s.kind == "human"], lang),
         view=view,
@@ -271,6 +288,7 @@ def _sealed_page(request: Request, table: Any, lang: str) -> HTMLResponse:
         "sealed.html",
         lang,
         status=403,
+        noindex=True,
         closes_at=closes.isoformat() + "Z" if closes else None,
         boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
     )
@@ -361,6 +379,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         request,
         "review.html",
         lang,
+        noindex=True,
         title=table_title(table.name, [s.name for s in table.seats if s.kind == "human"], lang),
         back_url=f"/t/{table.id}",
         back_label=None,  # "Back to the table"

@@ -30,6 +30,11 @@ from .pages import boot_json, render_page
 router = APIRouter()
 
 
+def _page(request: Request, name: str, lang: str, **ctx: Any) -> HTMLResponse:
+    """A page of a person's own (games, statistics, profile, a replay): kept out of search engines."""
+    return render_page(request, name, lang, noindex=True, **ctx)
+
+
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -187,7 +192,7 @@ def _games_page(
         "me": profile_json(profile) if owner else None,
         "kept": sorted(profiles.store.kept_refs(profile.id)) if owner else [],
     }
-    return render_page(
+    return _page(
         request, "me.html", lang, profile=profile, owner=owner, tab="games", history=data, boot=boot_json(boot)
     )
 
@@ -196,7 +201,7 @@ def _games_page(
 def games_page(request: Request, profiles: Profiles, lang: Lang, preset: str = "", page: int = 1) -> HTMLResponse:
     profile = profiles.current(profile_token(request))
     if profile is None:
-        return render_page(request, "me_none.html", lang, boot=boot_json({"strings": {}, "labels": labels(lang)}))
+        return _page(request, "me_none.html", lang, boot=boot_json({"strings": {}, "labels": labels(lang)}))
     return _games_page(request, lang, profiles, profile, True, preset, page)
 
 
@@ -212,7 +217,7 @@ def create_from_form(
     except RequestError as exc:
         error = error_message(exc.code, lang) or exc.message
         boot = boot_json({"strings": {}, "labels": labels(lang)})
-        return render_page(request, "me_none.html", lang, status=exc.status, error=error, boot=boot)
+        return _page(request, "me_none.html", lang, status=exc.status, error=error, boot=boot)
     response = RedirectResponse("/me", status_code=303)
     set_profile_cookie(response, token, settings.secure_cookies)
     return response
@@ -224,9 +229,7 @@ def profile_page(request: Request, profiles: Profiles, lang: Lang) -> Response:
     if profile is None:
         return RedirectResponse("/me", status_code=303)
     boot = {"strings": js_strings(lang), "labels": labels(lang), "me": profile_json(profile)}
-    return render_page(
-        request, "me_profile.html", lang, profile=profile, owner=True, tab="profile", boot=boot_json(boot)
-    )
+    return _page(request, "me_profile.html", lang, profile=profile, owner=True, tab="profile", boot=boot_json(boot))
 
 
 @router.get("/me/move/{code}", response_class=HTMLResponse)
@@ -236,7 +239,7 @@ def move_page(request: Request, code: str, profiles: Profiles, lang: Lang) -> HT
     target = profiles.link_target(code)
     here = profiles.current(profile_token(request))
     boot = boot_json({"strings": {}, "labels": labels(lang)})
-    return render_page(
+    return _page(
         request, "me_move.html", lang, status=200 if target else 410, target=target, here=here, code=code, boot=boot
     )
 
@@ -249,7 +252,7 @@ def move_form(request: Request, code: str, profiles: Profiles, settings: AppSett
     except RequestError:
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         here = profiles.current(profile_token(request))
-        return render_page(request, "me_move.html", lang, status=410, target=None, here=here, code=code, boot=boot)
+        return _page(request, "me_move.html", lang, status=410, target=None, here=here, code=code, boot=boot)
     response = RedirectResponse("/me", status_code=303)
     set_profile_cookie(response, token, settings.secure_cookies)
     return response
@@ -264,7 +267,7 @@ def shared_games(
     mine = profiles.current(profile_token(request))
     owner = mine is not None and profile is not None and mine.id == profile.id
     if profile is None or not (profile.shared or owner):
-        return render_page(request, "missing.html", lang, status=404)
+        return _page(request, "missing.html", lang, status=404)
     return _games_page(request, lang, profiles, profile, owner, preset, page)
 
 
@@ -281,7 +284,7 @@ def api_stats(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> 
 def _stats(request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, v: str) -> Any:
     data = stats_page(profiles.store, profile, lang, v[:120] or None, None if owner else profiles.now())
     boot = boot_json({"strings": js_strings(lang), "labels": labels(lang)})
-    return render_page(request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, boot=boot)
+    return _page(request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, boot=boot)
 
 
 @router.get("/me/stats", response_class=HTMLResponse)
@@ -298,7 +301,7 @@ def shared_stats(request: Request, profile_id: str, profiles: Profiles, lang: La
     mine = profiles.current(profile_token(request))
     owner = mine is not None and profile is not None and mine.id == profile.id
     if profile is None or not (profile.shared or owner):
-        return render_page(request, "missing.html", lang, status=404)
+        return _page(request, "missing.html", lang, status=404)
     return _stats(request, lang, profiles, profile, owner, v)
 
 
@@ -363,7 +366,7 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
         record, simultaneous = await profiles.store.read(profiles.game_record, result)
         final = frame(record, 10**6, simultaneous)
     except (ProfileError, RecordError):
-        return render_page(request, "missing.html", lang, status=404)
+        return _page(request, "missing.html", lang, status=404)
     rules = load_ruleset(record["rules"])
     view = {"rules": rules.layout(), "players": final["players"], "finished": True, "duplicate": simultaneous}
     mine = await profiles.acurrent(profile_token(request))
@@ -377,11 +380,13 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
         "strings": js_strings(lang),
     }
     owned = mine is not None and mine.id == owner.id
-    return render_page(
+    return _page(
         request,
         "review.html",
         lang,
-        title=variant_label(result.rules_id, lang),
+        title=variant_label(result.rules_id, lang)
+        if owned
+        else f"{owner.name} · {variant_label(result.rules_id, lang)}",
         rules_name=ruleset_name(rules.id, rules.name, lang) if rules.preset else rules.name,
         back_url="/me" if owned else f"/p/{owner.id}",
         back_label=translations(lang).gettext("My games") if owned else owner.name,
