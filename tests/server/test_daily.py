@@ -132,17 +132,21 @@ def test_refusals(client) -> None:
 
 def test_a_club_tournament_with_two_rounds(client, clock) -> None:
     ann = person(client, "Ann")
-    for wrong in ({"rounds": 21}, {"window": 4}, {"preset": "chess"}, {"name": " "}, {"rounds": True}):
+    for wrong in ({"rounds": 21}, {"window": 14}, {"preset": "chess"}, {"name": " "}, {"rounds": True}):
         body = {"name": "Club night", "preset": "yatzy", "rounds": 2, "window": 60, **wrong}
         assert ann.post("/api/clubs", json=body).status_code in (400, 422), wrong
     r = ann.post("/api/clubs", json={"name": "Club night", "preset": "yatzy", "rounds": 2, "window": 60})
     assert r.status_code == 201, r.text
     club = r.json()
     code = club["invite"].split("invite=")[1]
+    assert code in ann.get(f"/c/{club['id']}").text  # the organiser sees the invite link
     bram, cy = person(client, "Bram"), person(client, "Cy")
     assert bram.post(f"/api/clubs/{club['id']}/join", json={"invite": "wrong-code"}).status_code == 403
     for c in (bram, cy):
-        assert c.post(f"/api/clubs/{club['id']}/join", json={"invite": code}).json() == {"joined": True}
+        assert c.post(f"/api/clubs/{club['id']}/join", json={"invite": code}).json() == {
+            "joined": True,
+            "status": "player",
+        }
     stranger = person(client, "Dee")
     assert stranger.post(f"/api/clubs/{club['id']}/rounds/1/play").json()["code"] == "deal/not-invited"
     assert ann.post(f"/api/clubs/{club['id']}/rounds/2/play").json()["code"] == "deal/not-open"
@@ -170,7 +174,7 @@ def test_a_club_tournament_with_two_rounds(client, clock) -> None:
     assert one["Ann"] == one["Cy"] and data["over"] and all(r["seed"] for r in data["rounds"])
     page = client.get(f"/c/{club['id']}").text  # the shareable results page: names only
     assert "Club night" in page and all(n in page for n in ("Ann", "Bram", "Cy")) and code not in page
-    assert code in ann.get(f"/c/{club['id']}").text  # the organiser sees the invite link
+    assert code not in ann.get(f"/c/{club['id']}").text  # over: no invite link any more
     assert f"/c/{club['id']}" in bram.get("/clubs/new").text  # a player finds their tournaments again
 
 

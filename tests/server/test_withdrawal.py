@@ -9,7 +9,6 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import JSON, String, Text, select
 
 from yambak.server import Settings
@@ -88,8 +87,9 @@ def test_a_deleted_name_leaves_everything_and_closed_places_stay(client, clock) 
     clock.now += timedelta(days=1)  # the deal and round 1 have closed
     store = client.app.state.store
     before = scan(store, [NAME, hugo_id])
-    assert {"profiles.name", "seats.name", "game_tables.name", "game_tables.record", "tournaments.name",
-            "keeper_sheets.name", "results.record", "seats.profile_id", "deal_entries.profile_id"} <= before  # fmt: skip
+    where = {"profiles.name", "seats.name", "game_tables.name", "game_tables.record", "tournaments.name",
+             "keeper_sheets.name", "results.record", "seats.profile_id", "deal_entries.profile_id"}  # fmt: skip
+    assert where <= before
     board = client.get("/api/daily/2026-03-03/yams").json()["rows"]
     standings = client.get(f"/api/clubs/{club['id']}").json()["standings"]
 

@@ -24,6 +24,7 @@ from ..web import STATIC
 from ..web.i18n import localize_error
 from . import metrics
 from .cluster import Cluster, RedisLimiter
+from .daily.clubs import ClubManager
 from .daily.manager import DealManager, keep_dealing
 from .deps import get_lang
 from .keeper.manager import KeeperManager
@@ -101,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.cluster = cluster
         app.state.deals = DealManager(store, settings, manager)
         manager.admit = app.state.deals.admit  # a deal's tables stop at its close
+        app.state.clubs = ClubManager(app.state.deals)
         manager.start_bots()
         if settings.warm_strategies:
             warm_strategies()

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .models import Deal, DealEntry, Profile, Result, Seat, Tournament, TournamentPlayer
+from .models import Deal, DealEntry, GameTable, Profile, Result, Seat, Tournament, TournamentPlayer
 
 __all__ = ["DealRow", "DealScore", "DealStore", "Member", "SoloBest", "TournamentRow", "closed_sql", "solo_conditions"]
 
@@ -316,28 +316,79 @@ class DealStore:
             rows = conn.execute(select(Deal).where(Deal.tournament_id == tournament_id).order_by(Deal.round)).mappings()
             return [_deal(r) for r in rows]
 
-    def join_tournament(self, tournament_id: str, profile_id: str, now: datetime) -> bool:
-        """Add a player (False: it was one already)."""
+    def join_tournament(self, tournament_id: str, profile_id: str, now: datetime, status: str = "player") -> str:
+        """Add a player (or one waiting for approval); the profile's place as it is then (one who joined
+        before keeps theirs: a removed player stays removed)."""
 
-        def op(conn: Connection) -> bool:
-            there = conn.execute(
-                select(TournamentPlayer.profile_id).where(
-                    TournamentPlayer.tournament_id == tournament_id, TournamentPlayer.profile_id == profile_id
-                )
-            ).first()
+        def op(conn: Connection) -> str:
+            there = self.player_status(conn, tournament_id, profile_id)
             if there is not None:
-                return False
+                return there
             conn.execute(
-                insert(TournamentPlayer).values(tournament_id=tournament_id, profile_id=profile_id, joined_at=now)
+                insert(TournamentPlayer).values(
+                    tournament_id=tournament_id, profile_id=profile_id, joined_at=now, status=status
+                )
             )
-            return True
+            return status
 
         try:
             return self._sync(op)
         except Exception as exc:  # two joins at once: the other one made it
-            if "already stored" in str(exc):
-                return False
-            raise
+            if "already stored" not in str(exc):
+                raise
+            with self.engine.connect() as conn:
+                return self.player_status(conn, tournament_id, profile_id) or status
+
+    def set_member(self, tournament_id: str, profile_id: str, status: str, now: datetime) -> bool:
+        """A player approved or removed by the organiser; a removed one's entries in rounds not closed yet
+        go with them (closed rounds never change). False when there was no such member."""
+
+        def op(conn: Connection) -> bool:
+            done = conn.execute(
+                update(TournamentPlayer)
+                .where(TournamentPlayer.tournament_id == tournament_id, TournamentPlayer.profile_id == profile_id)
+                .values(status=status)
+            )
+            if status == "removed":
+                still = select(Deal.id).where(Deal.tournament_id == tournament_id, ~closed_sql(now))
+                conn.execute(delete(DealEntry).where(DealEntry.profile_id == profile_id, DealEntry.deal_id.in_(still)))
+            return bool(done.rowcount)
+
+        return self._sync(op)
+
+    def update_tournament(self, tournament_id: str, **values: Any) -> None:
+        """The organiser's own settings: a new invite code, approval of joiners, cancelled."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(update(Tournament).where(Tournament.id == tournament_id).values(**values))
+
+        self._sync(op)
+
+    @staticmethod
+    def deal_tables(conn: Connection, deal_id: str) -> list[tuple[str, Any]]:
+        """(id, fairness) of every table of a deal: its entrants', practice ones, the par's."""
+        rows = conn.execute(
+            select(GameTable.id, GameTable.fairness).where(GameTable.fairness["deal"].as_string() == deal_id)
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def reschedule(self, rounds: list[tuple[DealRow, datetime | None]]) -> list[str]:
+        """Store rounds as their organiser changed them (times, a pause, a cancellation), each with the
+        close its tables go by (None: not while paused), which the tables keep beside their sealed seed.
+        One transaction; the ids of the tables to reload."""
+
+        def op(conn: Connection) -> list[str]:
+            changed = []
+            for deal, seal in rounds:
+                values = {k: getattr(deal, k) for k in ("opens_at", "closes_at", "paused_at", "cancelled")}
+                conn.execute(update(Deal).where(Deal.id == deal.id).values(**values))
+                for table_id, fairness in self.deal_tables(conn, deal.id):
+                    kept = {**(fairness or {}), "closes_at": seal.isoformat() if seal else None}
+                    conn.execute(update(GameTable).where(GameTable.id == table_id).values(fairness=kept))
+                    changed.append(table_id)
+            return changed
+
+        return self._sync(op)
 
     def tournament_players(self, tournament_id: str) -> list[Member]:
         """Everyone who joined (players, those waiting for approval, those removed), in the order they joined."""

@@ -412,5 +412,9 @@ ERROR_MESSAGES.update(
         "deal/sealed": "This deal is still open: its games are shown to their players only until it closes.",
         "deal/paused": "The organiser paused the tournament: wait for it to go on.",
         "deal/cancelled": "This round was cancelled: it counts for nobody.",
+        "deal/not-organiser": "Only the tournament's organiser may do that.",
+        "deal/over": "This tournament is over.",
+        "deal/organiser-gone": "Its organiser has left: the tournament goes on, closed to new players.",
+        "deal/removed": "The organiser removed you from this tournament.",
     }
 )

@@ -25,7 +25,7 @@ def naive(moment: datetime) -> datetime:
 @dataclass(frozen=True, slots=True)
 class DealDice(FairDice):
     deal: str = ""
-    closes_at: datetime | None = None  # naive UTC
+    closes_at: datetime | None = None  # naive UTC; None while its tournament is paused (sealed)
     clock: Callable[[], datetime] | None = None
 
     def closed(self) -> bool:
@@ -43,8 +43,11 @@ def secret(fair: DealDice) -> dict[str, Any]:
 
 
 def seal(fair: FairDice | None, stored: Any, clock: Callable[[], datetime]) -> FairDice | None:
-    """A table's dice as loaded from the store: a deal's stay sealed until their deal closes."""
-    if fair is None or not isinstance(stored, dict) or not stored.get("deal") or not stored.get("closes_at"):
+    """A table's dice as loaded from the store: a deal's stay sealed until their deal closes (no close:
+    the tournament is paused, they stay sealed)."""
+    if fair is None or not isinstance(stored, dict) or not stored.get("deal"):
         return fair
-    closes = datetime.fromisoformat(stored["closes_at"])
-    return DealDice(fair.seed, (), True, str(stored["deal"]), naive(closes), clock)
+    closes = stored.get("closes_at")
+    return DealDice(
+        fair.seed, (), True, str(stored["deal"]), naive(datetime.fromisoformat(closes)) if closes else None, clock
+    )

@@ -15,7 +15,6 @@ labelled so) where it has none.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import random
 import secrets
@@ -28,7 +27,7 @@ from ...bots.optimal import solvable
 from ...engine import new_game
 from ...engine.fairness import commitment
 from ...rules import load_ruleset
-from ...store import DealRow, ProfileRow, SeatRow, Store, StoreConflict, TableRow, TournamentRow
+from ...store import DealRow, ProfileRow, SeatRow, Store, StoreConflict, TableRow
 from ..live import RequestError
 from ..settings import Settings
 from ..tables.manager import LiveTable, TableManager, clean_name, hash_token, record_of
@@ -41,9 +40,6 @@ log = logging.getLogger("yambak.server")
 
 DAILY_PRESETS = ("yams", "yatzy", "yammen", "yamb")
 DAY = timedelta(days=1)
-ROUNDS = (1, 20)
-WINDOW_MINUTES = (5, 7 * 24 * 60)
-TOURNAMENT_NAME_MAX = 60
 
 
 class DealError(RequestError):
@@ -204,57 +200,6 @@ class DealManager:
         if not counted:  # practice on dice already seen: no board, no best score
             await self.tables.uncounted(table, 0)
         return table, new, counted
-
-    # --- club tournaments ----------------------------------------------------------------------------
-
-    def create_tournament(
-        self, name: Any, preset: Any, rounds: Any, window: Any, organiser: ProfileRow
-    ) -> tuple[TournamentRow, str]:
-        """A tournament and all its rounds' deals (their seeds committed now): round k is open from
-        now + (k - 1) windows for one window. Returns it and its invite code (blocking)."""
-        name = clean_name(name, "tournament name", TOURNAMENT_NAME_MAX)
-        if not isinstance(preset, str) or preset not in DAILY_PRESETS + ("yams-fr", "yams-de", "yamb-6"):
-            raise DealError("input/rules", "choose a ruleset")
-        if not isinstance(rounds, int) or not ROUNDS[0] <= rounds <= ROUNDS[1]:
-            raise DealError("input/invalid", f"a tournament has {ROUNDS[0]} to {ROUNDS[1]} rounds")
-        if not isinstance(window, int) or not WINDOW_MINUTES[0] <= window <= WINDOW_MINUTES[1]:
-            raise DealError("input/invalid", "a round is open from 5 minutes to 7 days")
-        now = self.now().replace(microsecond=0)
-        tid, code = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
-        t = TournamentRow(tid, name, preset, organiser.id, code, rounds, window, now, now)
-        deals = []
-        for k in range(1, rounds + 1):
-            seed = secrets.token_hex(32)
-            opens = now + timedelta(minutes=window * (k - 1))
-            deals.append(
-                DealRow(
-                    f"club:{tid}:{k}",
-                    "club",
-                    preset,
-                    seed,
-                    commitment(seed),
-                    opens,
-                    opens + timedelta(minutes=window),
-                    tid,
-                    k,
-                )
-            )
-        self.store.create_tournament(t, deals)
-        return t, code
-
-    def join(self, tournament: TournamentRow, code: Any, profile: ProfileRow) -> bool:
-        """A profile joins by the invite code (blocking); False when it was a player already."""
-        if not isinstance(code, str) or not secrets.compare_digest(
-            hashlib.sha256(code.encode()).digest(), hashlib.sha256(tournament.invite.encode()).digest()
-        ):
-            raise DealError("deal/invite", "this invite link is not valid", 403)
-        if self.now() >= tournament.starts_at + timedelta(minutes=tournament.window_minutes * tournament.rounds):
-            raise DealError("deal/closed", "this tournament is over", 409)
-        return self.store.join_tournament(tournament.id, profile.id, self.now())
-
-    def current_round(self, deals: list[DealRow]) -> DealRow | None:
-        now = self.now()
-        return next((d for d in deals if d.opens_at <= now and not d.closed(now)), None)
 
 
 async def keep_dealing(deals: DealManager, every: float = 60.0) -> None:

@@ -18,6 +18,7 @@ from ...rules import load_ruleset
 from ...store import DealRow, ProfileRow, TournamentRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
 from ..daily.boards import WITHDRAWN, deal_board, period_board, shown_name
+from ..daily.clubs import PRESETS, ClubManager, member_key
 from ..daily.manager import DAILY_PRESETS, DealError, DealManager
 from ..daily.matchpoints import ranks
 from ..deps import (
@@ -26,6 +27,7 @@ from ..deps import (
     Manager,
     Tokens,
     add_tokens,
+    check_origin,
     check_rate,
     playing_profile,
     profile_token,
@@ -36,7 +38,6 @@ from ..profiles.manager import profile_name
 from .pages import boot_json, render_page
 
 router = APIRouter()
-TOURNAMENT_PRESETS = ("yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6")
 
 
 def get_deals(request: Request) -> DealManager:
@@ -60,6 +61,8 @@ class TournamentIn(_In):
     rounds: int
     window: int  # minutes each round is open
     owner: str | None = Field(None, max_length=200)  # the organiser's name, for a device without a profile
+    starts: str | None = Field(None, max_length=40)  # ISO 8601 (a time without a zone is UTC); None: now
+    approval: bool = False  # joiners wait for the organiser's approval
 
 
 class JoinIn(_In):
@@ -302,6 +305,13 @@ async def daily_play_form(
 # --- club tournaments -------------------------------------------------------------------------------------
 
 
+def get_clubs(request: Request) -> ClubManager:
+    return request.app.state.clubs
+
+
+Clubs = Annotated[ClubManager, Depends(get_clubs)]
+
+
 def _tournament(deals: DealManager, tournament_id: str) -> TournamentRow:
     t = deals.store.get_tournament(tournament_id[:24])
     if t is None:
@@ -310,35 +320,61 @@ def _tournament(deals: DealManager, tournament_id: str) -> TournamentRow:
 
 
 def standings(deals: DealManager, t: TournamentRow, viewer: str | None, lang: str) -> dict[str, Any]:
-    """A tournament's rounds and standings by total matchpoints (blocking)."""
+    """A tournament's rounds and standings by total matchpoints (blocking); for its organiser, its
+    members with their keys (what the organiser's controls name them by)."""
     rounds = deals.store.tournament_deals(t.id)
     for i, deal in enumerate(rounds):
         if deals.closed(deal) and deal.par_table is None:
             rounds[i] = deals.play_par(deal)
     scores = deals.store.deal_scores([d.id for d in rounds])
-    players = deals.store.tournament_players(t.id)
+    members = deals.store.tournament_players(t.id)
     now = deals.now()
-    return {
+    gone = withdrawn(lang)
+    organiser = viewer is not None and viewer == t.organiser_id
+    current = next((d for d in rounds if d.opens_at <= now and not d.closed(now)), None)
+    out = {
         "id": t.id,
         "name": t.name,
         "preset": t.preset,
-        "rounds": [deal_board(d, scores, now, viewer, withdrawn(lang)) for d in rounds],
-        "standings": period_board(rounds, scores, viewer, withdrawn=withdrawn(lang)),
-        "players": [shown_name(m, withdrawn(lang)) for m in players if m.status == "player"],
-        "player": viewer is not None and any(m.profile_id == viewer and m.status == "player" for m in players),
-        "organiser": viewer is not None and viewer == t.organiser_id,
+        "rounds": [deal_board(d, scores, now, viewer, gone) for d in rounds],
+        "standings": period_board(rounds, scores, viewer, withdrawn=gone),
+        "players": [shown_name(m, gone) for m in members if m.status == "player"],
+        "player": viewer is not None and any(m.profile_id == viewer and m.status == "player" for m in members),
+        "pending": viewer is not None and any(m.profile_id == viewer and m.status == "pending" for m in members),
+        "organiser": organiser,
+        "organiser_gone": t.organiser_id is None,
+        "approval": t.approval,
         "window": t.window_minutes,
-        "over": bool(rounds) and now >= rounds[-1].closes_at,
+        "starts_at": t.starts_at.isoformat() + "Z",
+        "current": current.round if current is not None else None,
+        "paused": any(d.paused_at is not None and not d.closed(now) for d in rounds),
+        "cancelled": t.cancelled,
+        "over": bool(rounds) and all(d.closed(now) for d in rounds),
     }
+    if organiser:
+        out["members"] = [
+            {"key": member_key(t.id, m.profile_id), "name": shown_name(m, gone), "status": m.status,
+             "organiser": m.profile_id == t.organiser_id}
+            for m in members
+        ]  # fmt: skip
+        out["invite"] = f"/c/{t.id}?invite={t.invite}"
+    return out
 
 
 @router.post("/api/clubs", status_code=201, dependencies=[Depends(check_rate)])
 async def api_create_tournament(
-    deals: Deals, request: Request, body: TournamentIn, settings: AppSettings
+    clubs: Clubs, request: Request, body: TournamentIn, settings: AppSettings
 ) -> JSONResponse:
     profile, cookie = await _profile(request, body.owner)
-    t, code = await deals.store.read(deals.create_tournament, body.name, body.preset, body.rounds, body.window, profile)
-    out = {"id": t.id, "url": f"/c/{t.id}", "invite": f"/c/{t.id}?invite={code}"}
+    t, code = await clubs.store.read(
+        clubs.create, body.name, body.preset, body.rounds, body.window, profile, body.starts, body.approval
+    )
+    out = {
+        "id": t.id,
+        "url": f"/c/{t.id}",
+        "invite": f"/c/{t.id}?invite={code}",
+        "starts_at": t.starts_at.isoformat() + "Z",
+    }
     response = JSONResponse(out, status_code=201)
     if cookie is not None:
         set_profile_cookie(response, cookie, settings.secure_cookies)
@@ -353,12 +389,12 @@ def api_tournament(deals: Deals, request: Request, tournament_id: str, lang: Lan
 
 @router.post("/api/clubs/{tournament_id}/join", dependencies=[Depends(check_rate)])
 async def api_join_tournament(
-    deals: Deals, request: Request, tournament_id: str, body: JoinIn, settings: AppSettings
+    clubs: Clubs, request: Request, tournament_id: str, body: JoinIn, settings: AppSettings
 ) -> JSONResponse:
-    t = await deals.store.read(_tournament, deals, tournament_id)
+    t = await clubs.store.read(_tournament, clubs.deals, tournament_id)
     profile, cookie = await _profile(request, body.name)
-    joined = await deals.store.read(deals.join, t, body.invite, profile)
-    response = JSONResponse({"joined": joined})
+    status = await clubs.store.read(clubs.join, t, body.invite, profile)
+    response = JSONResponse({"joined": status == "player", "status": status})
     if cookie is not None:
         set_profile_cookie(response, cookie, settings.secure_cookies)
     return response
@@ -384,9 +420,63 @@ async def api_play_round(
     return _seated(table, new, counted, tokens, settings, None)
 
 
+# --- the organiser's controls: the API and the page's forms do the same ----------------------------------
+
+ACTIONS = ("pause", "resume", "extend", "cancel-round", "cancel", "invite", "approval", "approve", "remove")
+
+
+class ManageIn(_In):
+    round: int | None = Field(default=None, ge=1, le=100)
+    minutes: int | None = None
+    player: str | None = Field(default=None, max_length=40)  # a member's key (the organiser's page lists them)
+    on: bool | None = None  # approval of joiners
+
+
+async def manage(clubs: ClubManager, request: Request, tournament_id: str, action: str, body: ManageIn) -> Any:
+    """One of the organiser's actions on a tournament; 403 for anyone else. Returns the new invite code
+    when it renews it."""
+    t = await clubs.store.read(_tournament, clubs.deals, tournament_id)
+    profile = await request.app.state.profiles.acurrent(profile_token(request))
+    if action == "pause":
+        await clubs.pause(t, profile)
+    elif action == "resume":
+        await clubs.resume(t, profile)
+    elif action == "extend":
+        await clubs.extend(t, profile, body.round, body.minutes)
+    elif action == "cancel-round":
+        await clubs.cancel(t, profile, body.round or 0)
+    elif action == "cancel":
+        await clubs.cancel(t, profile)
+    elif action == "invite":
+        return await clubs.store.read(clubs.renew_invite, t, profile)
+    elif action == "approval":
+        await clubs.store.read(clubs.set_approval, t, profile, body.on)
+    elif action in ("approve", "remove"):
+        await clubs.store.read(clubs.member, t, profile, body.player, action)
+    else:
+        raise DealError("input/invalid", f"an organiser's action is one of {', '.join(ACTIONS)}", 404)
+    return None
+
+
+@router.post("/api/clubs/{tournament_id}/{action}", dependencies=[Depends(check_origin)])
+async def api_manage(
+    clubs: Clubs, request: Request, tournament_id: str, action: str, lang: Lang, body: ManageIn | None = None
+) -> dict[str, Any]:
+    """The organiser: pause, resume, extend (round, minutes), cancel-round (round), cancel, invite (a new
+    code), approval (on), approve or remove (player)."""
+    code = await manage(clubs, request, tournament_id, action, body or ManageIn())
+    t = await clubs.store.read(_tournament, clubs.deals, tournament_id)
+    viewer = await request.app.state.profiles.acurrent(profile_token(request))
+    out = await clubs.store.read(standings, clubs.deals, t, viewer.id if viewer else None, lang)
+    if code is not None:
+        out["invite"] = f"/c/{t.id}?invite={code}"
+    return out
+
+
 def _tournament_page(
-    request: Request, lang: str, deals: DealManager, t: TournamentRow, invite: str = "", error: str | None = None
+    request: Request, lang: str, deals: DealManager, t: TournamentRow, invite: str = "", refused: Any = None
 ) -> HTMLResponse:
+    """The page; after a refused form (`refused`, a RequestError), with its reason, and its status."""
     viewer = _viewer(request)
     data = standings(deals, t, viewer.id if viewer else None, lang)
     base = str(request.base_url).rstrip("/")
@@ -394,53 +484,57 @@ def _tournament_page(
         request,
         "tournament.html",
         lang,
-        status=400 if error else 200,
+        status=refused.status if refused is not None else 200,
         noindex=True,  # a club's players by name
         t=data,
         rules_name=ruleset_name(t.preset, load_ruleset(t.preset).name, lang),
         invite=invite[:64],
-        invite_url=f"{base}/c/{t.id}?invite={t.invite}" if data["organiser"] else None,
+        invite_url=f"{base}{data['invite']}" if data["organiser"] else None,
         share_url=f"{base}/c/{t.id}",
         viewer=viewer,
-        error=error,
+        error=(error_message(refused.code, lang) or refused.message) if refused is not None else None,
         boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
     )
 
 
-@router.get("/clubs/new", response_class=HTMLResponse)
-def new_tournament_page(deals: Deals, request: Request, lang: Lang) -> HTMLResponse:
+def _new_page(
+    request: Request, lang: str, deals: DealManager, status: int = 200, error: str | None = None
+) -> HTMLResponse:
     """The form that makes a tournament, under the tournaments this device's profile plays in."""
-    presets = [(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in TOURNAMENT_PRESETS]
-    boot = boot_json({"strings": {}, "labels": labels(lang)})
+    presets = [(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in PRESETS]
+    boot = boot_json({"strings": js_strings(lang), "labels": labels(lang)})
     viewer = _viewer(request)
     mine = deals.store.tournaments_of(viewer.id) if viewer else []
-    return render_page(request, "tournament_new.html", lang, presets=presets, viewer=viewer, mine=mine, boot=boot)
+    return render_page(
+        request, "tournament_new.html", lang, status=status, presets=presets, viewer=viewer, mine=mine, error=error,
+        boot=boot,
+    )  # fmt: skip
+
+
+@router.get("/clubs/new", response_class=HTMLResponse)
+def new_tournament_page(deals: Deals, request: Request, lang: Lang) -> HTMLResponse:
+    return _new_page(request, lang, deals)
+
+
+def _number(form: Any, key: str) -> int | None:
+    raw = str(form.get(key, "") or "")
+    return int(raw) if raw.isdigit() and len(raw) < 7 else None
 
 
 @router.post("/clubs")
-async def create_tournament_form(deals: Deals, request: Request, lang: Lang, settings: AppSettings) -> Response:
+async def create_tournament_form(clubs: Clubs, request: Request, lang: Lang, settings: AppSettings) -> Response:
     form = await request.form()
-
-    def number(key: str) -> int | None:
-        raw = str(form.get(key, "") or "")
-        return int(raw) if raw.isdigit() and len(raw) < 7 else None
-
     try:
         check_rate(request)
         owner = form.get("owner")
         profile, cookie = await _profile(request, owner if isinstance(owner, str) else None)
-        t, _ = await deals.store.read(
-            deals.create_tournament, str(form.get("name", "")), str(form.get("preset", "")), number("rounds"),
-            number("window"), profile,
+        starts = str(form.get("starts", "") or "") or None  # the page's script writes it in UTC
+        t, _ = await clubs.store.read(
+            clubs.create, str(form.get("name", "")), str(form.get("preset", "")), _number(form, "rounds"),
+            _number(form, "window"), profile, starts, form.get("approval") is not None,
         )  # fmt: skip
     except RequestError as exc:
-        presets = [(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in TOURNAMENT_PRESETS]
-        boot = boot_json({"strings": {}, "labels": labels(lang)})
-        text = error_message(exc.code, lang) or exc.message
-        return render_page(
-            request, "tournament_new.html", lang, status=exc.status, presets=presets, viewer=_viewer(request),
-            error=text, boot=boot,
-        )  # fmt: skip
+        return _new_page(request, lang, clubs.deals, exc.status, error_message(exc.code, lang) or exc.message)
     response = RedirectResponse(f"/c/{t.id}", status_code=303)
     if cookie is not None:
         set_profile_cookie(response, cookie, settings.secure_cookies)
@@ -458,10 +552,10 @@ def tournament_page(deals: Deals, request: Request, tournament_id: str, lang: La
 
 @router.post("/c/{tournament_id}/join")
 async def join_tournament_form(
-    deals: Deals, request: Request, tournament_id: str, lang: Lang, settings: AppSettings
+    clubs: Clubs, request: Request, tournament_id: str, lang: Lang, settings: AppSettings
 ) -> Response:
     form = await request.form()
-    t = await deals.store.read(deals.store.get_tournament, tournament_id[:24])
+    t = await clubs.store.read(clubs.store.get_tournament, tournament_id[:24])
     if t is None:
         return render_page(request, "missing.html", lang, status=404)
     invite = str(form.get("invite", ""))[:64]
@@ -469,17 +563,37 @@ async def join_tournament_form(
         check_rate(request)
         name = form.get("name")
         profile, cookie = await _profile(request, name if isinstance(name, str) else None)
-        await deals.store.read(deals.join, t, invite, profile)
+        await clubs.store.read(clubs.join, t, invite, profile)
     except RequestError as exc:
-        return _tournament_page(request, lang, deals, t, invite, error_message(exc.code, lang) or exc.message)
+        return _tournament_page(request, lang, clubs.deals, t, invite, exc)
     response = RedirectResponse(f"/c/{t.id}", status_code=303)
     if cookie is not None:
         set_profile_cookie(response, cookie, settings.secure_cookies)
     return response
 
 
+@router.post("/c/{tournament_id}/manage")
+async def manage_form(clubs: Clubs, request: Request, tournament_id: str, lang: Lang) -> Response:
+    """The organiser's controls on the tournament's page (plain forms)."""
+    form = await request.form()
+    t = await clubs.store.read(clubs.store.get_tournament, tournament_id[:24])
+    if t is None:
+        return render_page(request, "missing.html", lang, status=404)
+    try:
+        check_origin(request)
+        body = ManageIn(
+            round=_number(form, "round"), minutes=_number(form, "minutes"),
+            player=str(form.get("player", "") or "")[:40] or None, on=form.get("on") is not None,
+        )  # fmt: skip
+        await manage(clubs, request, t.id, str(form.get("action", ""))[:20], body)
+    except RequestError as exc:
+        t = await clubs.store.read(_tournament, clubs.deals, t.id)
+        return _tournament_page(request, lang, clubs.deals, t, "", exc)
+    return RedirectResponse(f"/c/{t.id}", status_code=303)
+
+
 @router.post("/c/{tournament_id}/play/{n}")
-async def play_round_form(deals: Deals, 
+async def play_round_form(deals: Deals,
     request: Request, tournament_id: str, n: int, lang: Lang, tokens: Tokens, settings: AppSettings,
 ) -> Response:  # fmt: skip
     try:
@@ -493,7 +607,7 @@ async def play_round_form(deals: Deals,
         t = await deals.store.read(deals.store.get_tournament, tournament_id[:24])
         if t is None:
             return render_page(request, "missing.html", lang, status=404)
-        return _tournament_page(request, lang, deals, t, "", error_message(exc.code, lang) or exc.message)
+        return _tournament_page(request, lang, deals, t, "", exc)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
     return response

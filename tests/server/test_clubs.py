@@ -1,0 +1,146 @@
+"""An organiser runs their club (SQLite and PostgreSQL): a start time in their own zone, approval of
+joiners, a renewed invite, removing a player, pausing (the seed stays sealed however long the pause),
+extending a round (later rounds move, seeds and commitments stay), cancelling a round (it counts for
+nobody, its seed is published); anyone else is refused. A deleted organiser's tournament goes on, closed
+to new players."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yambak.server import Settings
+
+from .deal_helpers import ORIGIN, person, play
+from .helpers import WS
+from .profile_helpers import Clock, profile_settings
+
+ACTIONS = ["pause", "resume", "extend", "cancel-round", "cancel", "invite", "approval", "approve", "remove"]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(datetime(2026, 3, 2, 18, 0, tzinfo=UTC))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def settings(request, tmp_path, clock) -> Settings:
+    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else f"sqlite:///{tmp_path}/test.db"
+    return profile_settings(tmp_path, clock, http_burst=1000, database_url=url)
+
+
+def _do(c: TestClient, club: str, action: str, **body) -> dict:
+    return c.post(f"/api/clubs/{club}/{action}", json=body, headers=ORIGIN).json()
+
+
+def _roll(c: TestClient, made: dict) -> dict:
+    with c.websocket_connect(f"/ws/{made['id']}") as s:
+        ws = WS(s)
+        _, out = ws.hello(list(made["tokens"].values()))
+        return ws.act(type="roll", seat=0, v=out["v"])
+
+
+def test_an_organiser_runs_the_club_and_nobody_else_can(client, clock) -> None:
+    ann, bram, cy = person(client, "Ann"), person(client, "Bram"), person(client, "Cy")
+    body = {"name": "Thursday club", "preset": "yatzy", "rounds": 2, "window": 30, "approval": True}
+    for wrong in (
+        {"window": 5},
+        {"starts": "2026-03-02T17:00:00Z"},
+        {"starts": "2026-07-01T19:00:00Z"},
+        {"starts": "soon"},
+    ):
+        r = ann.post("/api/clubs", json={**body, **wrong})
+        assert r.status_code in (400, 422) and r.json()["code"] == "input/invalid", (wrong, r.text)
+    made = ann.post("/api/clubs", json={**body, "starts": "2026-03-02T20:00:00+01:00"}).json()  # 19:00 UTC
+    club, code = made["id"], made["invite"].split("invite=")[1]
+    data = ann.get(f"/api/clubs/{club}").json()
+    assert [(r["opens_at"], r["closes_at"]) for r in data["rounds"]] == [
+        ("2026-03-02T19:00:00Z", "2026-03-02T19:30:00Z"), ("2026-03-02T19:30:00Z", "2026-03-02T20:00:00Z"),
+    ]  # fmt: skip
+    commitments = [r["commitment"] for r in data["rounds"]]
+
+    # joiners wait for approval; the organiser approves Bram and turns Cy away for good
+    for c in (bram, cy):
+        assert c.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["status"] == "pending"
+    keys = {m["name"]: m["key"] for m in ann.get(f"/api/clubs/{club}").json()["members"]}
+    assert "members" not in bram.get(f"/api/clubs/{club}").json()  # only the organiser sees them
+    _do(ann, club, "approve", player=keys["Bram"])
+    _do(ann, club, "remove", player=keys["Cy"])
+    assert cy.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["code"] == "deal/removed"
+    # nobody but the organiser runs it: not a player, not someone without a profile
+    anonymous = TestClient(client.app, base_url="http://127.0.0.1")
+    for c in (bram, anonymous):
+        for action in ACTIONS:
+            r = c.post(f"/api/clubs/{club}/{action}", json={"round": 1, "minutes": 15, "player": keys["Bram"]})
+            assert r.status_code == 403 and r.json()["code"] == "deal/not-organiser", (action, r.text)
+        assert c.post(f"/c/{club}/manage", data={"action": "pause"}, headers=ORIGIN).status_code == 403
+    assert "You run this tournament" in ann.get(f"/c/{club}").text
+    assert "You run this tournament" not in bram.get(f"/c/{club}").text
+    # a new invite link: the old one stops working
+    fresh = _do(ann, club, "invite")["invite"].split("invite=")[1]
+    dee = person(client, "Dee")
+    assert dee.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["code"] == "deal/invite"
+    assert dee.post(f"/api/clubs/{club}/join", json={"invite": fresh}).json()["status"] == "pending"
+
+    clock.now = datetime(2026, 3, 2, 19, 5, tzinfo=UTC)  # round 1 is open
+    games = {n: c.post(f"/api/clubs/{club}/rounds/1/play").json() for n, c in (("ann", ann), ("bram", bram))}
+    play(ann, games["ann"])
+    play(bram, games["bram"], turns=2)
+    _do(ann, club, "pause")
+    assert _roll(bram, games["bram"])["code"] == "deal/paused"
+    clock.now = datetime(2026, 3, 2, 20, 5, tzinfo=UTC)  # an hour later: past every close as first set
+    assert anonymous.get(f"/t/{games['ann']['id']}/record.json").status_code == 403  # still sealed
+    assert ann.get(f"/t/{games['ann']['id']}/record.json").json()["fairness"]["seed"] is None
+    paused = ann.get(f"/api/clubs/{club}").json()
+    assert paused["paused"] and not paused["rounds"][0]["closed"] and paused["rounds"][0]["seed"] is None
+    _do(ann, club, "resume")  # the clock goes on: both rounds move by the hour of the pause
+    _do(ann, club, "extend", round=1, minutes=15)  # and round 1 gets 15 more minutes, round 2 moving with it
+    data = ann.get(f"/api/clubs/{club}").json()
+    assert [(r["opens_at"], r["closes_at"]) for r in data["rounds"]] == [
+        ("2026-03-02T19:00:00Z", "2026-03-02T20:45:00Z"), ("2026-03-02T20:45:00Z", "2026-03-02T21:15:00Z"),
+    ]  # fmt: skip
+    assert [r["commitment"] for r in data["rounds"]] == commitments  # the same deals
+    play(bram, games["bram"])  # Bram plays on
+    _do(ann, club, "cancel-round", round=2)
+    data = ann.get(f"/api/clubs/{club}").json()
+    two = data["rounds"][1]
+    assert (
+        two["cancelled"] and two["closed"] and hashlib.sha256(bytes.fromhex(two["seed"])).hexdigest() == commitments[1]
+    )
+    assert bram.post(f"/api/clubs/{club}/rounds/2/play").json()["code"] == "deal/cancelled"
+    clock.now = datetime(2026, 3, 2, 20, 46, tzinfo=UTC)
+    final = client.get(f"/api/clubs/{club}").json()
+    assert final["over"] and {s["name"]: s["max"] for s in final["standings"]} == {"Ann": 2, "Bram": 2}
+    assert dee.post(f"/api/clubs/{club}/join", json={"invite": fresh}).json()["code"] == "deal/over"
+
+
+def test_a_removed_player_leaves_the_open_round_and_a_deleted_organiser_leaves_the_club_going(client, clock) -> None:
+    ann, bram, cy = person(client, "Ann"), person(client, "Bram"), person(client, "Cy")
+    made = ann.post("/api/clubs", json={"name": "Club", "preset": "yams", "rounds": 2, "window": 60}).json()
+    club, code = made["id"], made["invite"].split("invite=")[1]
+    for c in (bram, cy):
+        assert c.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["status"] == "player"
+    games = {n: c.post(f"/api/clubs/{club}/rounds/1/play").json() for n, c in (("bram", bram), ("cy", cy))}
+    play(cy, games["cy"])
+    play(bram, games["bram"], turns=1)
+    keys = {m["name"]: m["key"] for m in ann.get(f"/api/clubs/{club}").json()["members"]}
+    assert [r["name"] for r in client.get(f"/api/clubs/{club}").json()["rounds"][0]["rows"]] == ["Cy"]
+    _do(ann, club, "remove", player=keys["Cy"])  # his finished game leaves the open round's board
+    assert client.get(f"/api/clubs/{club}").json()["rounds"][0]["rows"] == []
+    _do(ann, club, "remove", player=keys["Bram"])  # and Bram's table takes no more actions
+    assert _roll(bram, games["bram"])["code"] == "deal/not-invited"
+    _do(ann, club, "approval", on=False)
+    dee = person(client, "Dee")
+    assert dee.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["status"] == "player"
+    assert ann.delete("/api/me", headers=ORIGIN).status_code == 204
+    data = client.get(f"/api/clubs/{club}").json()
+    assert data["organiser_gone"] and not data["over"]
+    assert "closed to new players" in client.get(f"/c/{club}").text
+    eve = person(client, "Eve")
+    assert eve.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["code"] == "deal/organiser-gone"
+    play(dee, dee.post(f"/api/clubs/{club}/rounds/1/play").json())  # the tournament goes on
+    clock.now += timedelta(minutes=61)
+    assert [s["name"] for s in client.get(f"/api/clubs/{club}").json()["standings"]] == ["Dee"]
