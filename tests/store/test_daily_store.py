@@ -97,7 +97,9 @@ def test_tournaments(store):
     ]
     store.create_tournament(t, rounds)
     assert store.get_tournament("club1") == t and [d.round for d in store.tournament_deals("club1")] == [1, 2]
-    assert store.join_tournament("club1", bram, T0) and not store.join_tournament("club1", bram, T0)
+    assert store.join_tournament("club1", bram, T0, "pending") == "pending"
+    assert store.join_tournament("club1", bram, T0) == "pending"  # joined before: the place it had
+    assert store.set_member("club1", bram, "player", T0) and not store.set_member("club1", "nobody", "player", T0)
     assert [m.name for m in store.tournament_players("club1")] == ["Ann", "Bram"]
     assert [x.id for x in store.tournaments_of(bram)] == ["club1"]
     store.delete_profile(ann)  # the organiser goes: the tournament stays, without them, their place nameless

@@ -21,8 +21,9 @@ from typing import Any
 
 from ...engine.fairness import commitment
 from ...store import DealRow, ProfileRow, TournamentRow
-from ..tables.manager import clean_name
-from .manager import DAILY_PRESETS, DealError, DealManager, naive
+from ..common.dice import naive
+from ..common.names import clean_name
+from .manager import DAILY_PRESETS, DealError, DealManager
 
 __all__ = ["PRESETS", "ClubManager", "member_key", "parse_start", "table_close"]
 

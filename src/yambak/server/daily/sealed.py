@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from ..common.dice import DealDice
+from ..common.tokens import hash_token
 from ..live import RequestError
-from ..tables.manager import hash_token
-from .dice import DealDice
 
 __all__ = ["SEALED", "acheck", "check", "sealed"]
 

@@ -6,11 +6,11 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
+from ..common.tokens import hash_token
 from ..daily.sealed import acheck
 from ..deps import TOKEN_COOKIE, aviewer_id, get_lang, parse_tokens
 from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
 from ..tables import schema
-from ..tables.manager import hash_token
 
 router = APIRouter()
 
