@@ -12,6 +12,7 @@ from ..web.i18n import pick_language
 from .common.pages import LANG_COOKIE
 from .limits import ClientLimiter
 from .live import RequestError
+from .profiles.devices import device_label
 from .profiles.manager import ProfileManager
 from .settings import Settings
 from .tables.manager import TableManager
@@ -86,6 +87,11 @@ def set_profile_cookie(response: Any, token: str | None, secure: bool = False) -
     response.set_cookie(PROFILE_COOKIE, token, max_age=60 * 60 * 24 * 400, httponly=True, samesite="lax", secure=secure)
 
 
+def device_of(request: HTTPConnection) -> str:
+    """What the asking device is ("Firefox · Android"), for its profile's list of devices."""
+    return device_label(request.headers.get("user-agent"))
+
+
 def client_address(request: HTTPConnection) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -122,5 +128,5 @@ async def playing_profile(request: Request, name: Any) -> tuple[str | None, str 
         return profile.id, None
     if not isinstance(name, str):
         return None, None
-    made = await asyncio.to_thread(profiles.create_quietly, name, client_address(request))
+    made = await asyncio.to_thread(profiles.create_quietly, name, client_address(request), device_of(request))
     return (made[0].id, made[1]) if made else (None, None)

@@ -32,7 +32,7 @@ from .models import (
     TournamentPlayer,
 )
 
-__all__ = ["ProfileRow", "ProfileStore", "ResultRow", "ScrubbedNames", "StatsRow"]
+__all__ = ["DeviceRow", "ProfileRow", "ProfileStore", "ResultRow", "ScrubbedNames", "StatsRow"]
 
 T = TypeVar("T")
 Op = Callable[[Connection], Any]
@@ -45,6 +45,17 @@ class ProfileRow:
     shared: bool = False
     created_at: datetime | None = None
     withdrawn: bool = False  # a deleted profile's nameless stand-in on boards that never change
+    seen_at: datetime | None = None  # the asking device's last visit (to the day), where its key was read
+
+
+@dataclass
+class DeviceRow:
+    """A device a profile is signed in on: its key's hash, what it is, when it signed in and was last seen."""
+
+    key_hash: str
+    label: str
+    created_at: datetime
+    used_at: datetime | None
 
 
 @dataclass
@@ -203,27 +214,62 @@ class ProfileStore:
     # --- profiles and keys -------------------------------------------------------------------------
 
     @staticmethod
-    def create_profile_op(profile_id: str, name: str, token_hash: str, now: datetime) -> Op:
+    def create_profile_op(profile_id: str, name: str, token_hash: str, now: datetime, device: str = "") -> Op:
         def op(conn: Connection) -> None:
             conn.execute(insert(Profile).values(id=profile_id, name=name, shared=False, created_at=now, updated_at=now))
             conn.execute(
-                insert(ProfileKey).values(hash=token_hash, profile_id=profile_id, kind="device", created_at=now)
+                insert(ProfileKey).values(
+                    hash=token_hash, profile_id=profile_id, kind="device", created_at=now, label=device[:80],
+                    used_at=now,
+                )  # fmt: skip
             )
 
         return op
 
-    def create_profile(self, profile_id: str, name: str, token_hash: str, now: datetime) -> None:
-        self._sync(self.create_profile_op(profile_id, name, token_hash, now))
+    def create_profile(self, profile_id: str, name: str, token_hash: str, now: datetime, device: str = "") -> None:
+        self._sync(self.create_profile_op(profile_id, name, token_hash, now, device))
 
     def profile_by_key(self, key_hash: str) -> ProfileRow | None:
-        """The profile a device key proves (links are not device keys)."""
+        """The profile a device key proves (links are not device keys), with the device's last visit."""
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(Profile.id, Profile.name, Profile.shared, Profile.created_at, Profile.withdrawn)
+                .add_columns(ProfileKey.used_at)
                 .join(ProfileKey, ProfileKey.profile_id == Profile.id)
                 .where(ProfileKey.hash == key_hash, ProfileKey.kind == "device")
             ).first()
-        return ProfileRow(row.id, row.name, row.shared, row.created_at, row.withdrawn) if row else None
+        return ProfileRow(row.id, row.name, row.shared, row.created_at, row.withdrawn, row.used_at) if row else None
+
+    def touch_key(self, key_hash: str, now: datetime) -> None:
+        """A device was seen now (kept to the day: the devices list's "last seen")."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(update(ProfileKey).where(ProfileKey.hash == key_hash).values(used_at=now))
+
+        self._sync(op)
+
+    def devices(self, profile_id: str) -> list[DeviceRow]:
+        """The devices the profile is signed in on, the one seen last first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ProfileKey.hash, ProfileKey.label, ProfileKey.created_at, ProfileKey.used_at)
+                .where(ProfileKey.profile_id == profile_id, ProfileKey.kind == "device")
+                .order_by(func.coalesce(ProfileKey.used_at, ProfileKey.created_at).desc(), ProfileKey.created_at.desc())
+            )
+            return [DeviceRow(r[0], r[1] or "", r[2], r[3]) for r in rows]
+
+    def sign_out(self, profile_id: str, key_hash: str) -> bool:
+        """A device of the profile forgets it: its key goes. False when it had no such device."""
+
+        def op(conn: Connection) -> bool:
+            gone = conn.execute(
+                delete(ProfileKey).where(
+                    ProfileKey.profile_id == profile_id, ProfileKey.hash == key_hash, ProfileKey.kind == "device"
+                )
+            )
+            return bool(gone.rowcount)
+
+        return self._sync(op)
 
     def get_profile(self, profile_id: str) -> ProfileRow | None:
         with self.engine.connect() as conn:
@@ -278,7 +324,7 @@ class ProfileStore:
             ).first()
         return ProfileRow(row.id, row.name, row.shared, row.created_at, row.withdrawn) if row else None
 
-    def claim_link(self, link_hash: str, device_hash: str, now: datetime) -> str | None:
+    def claim_link(self, link_hash: str, device_hash: str, now: datetime, device: str = "") -> str | None:
         """Use a link up: a new device key for its profile, in the same transaction as the link's removal
         (two devices racing for one link: one gets it). The profile id, or None for a used or stale link."""
 
@@ -293,7 +339,11 @@ class ProfileStore:
             gone = conn.execute(delete(ProfileKey).where(ProfileKey.hash == link_hash, ProfileKey.kind == "link"))
             if gone.rowcount != 1:
                 return None
-            conn.execute(insert(ProfileKey).values(hash=device_hash, profile_id=pid, kind="device", created_at=now))
+            conn.execute(
+                insert(ProfileKey).values(
+                    hash=device_hash, profile_id=pid, kind="device", created_at=now, label=device[:80], used_at=now
+                )
+            )
             return str(pid)
 
         return self._sync(op)

@@ -347,6 +347,7 @@ ERROR_MESSAGES.update(
         "rate/profiles": "Too many new profiles from this address: try again later.",
         "profile/none": "This device has no profile yet: play a game or choose a name first.",
         "profile/link": "This link has been used or has expired: make a new one.",
+        "profile/device": "This profile is not signed in on such a device.",
         "profile/unknown": "There is no such profile.",
         "input/record": "This sheet cannot be added: it is not a finished game.",
     }

@@ -23,6 +23,7 @@ from ..common.events import Events, GameEnding, NamesRemoved, Write
 from ..common.names import clean_name
 from ..live import RequestError
 from ..settings import Settings
+from .devices import device_id
 from .results import Grader, kept_result, table_results
 
 __all__ = ["ProfileError", "ProfileManager", "hash_secret", "profile_name", "valid_token"]
@@ -82,16 +83,24 @@ class ProfileManager:
 
     # --- who is asking ------------------------------------------------------------------------------
 
+    def _seen(self, profile: ProfileRow | None, key_hash: str) -> ProfileRow | None:
+        """A device's last visit is kept to the day: a write at most once a day per device."""
+        if profile is not None and (profile.seen_at is None or self.now() - profile.seen_at > timedelta(days=1)):
+            self.store.touch_key(key_hash, self.now())
+        return profile
+
     def current(self, token: Any) -> ProfileRow | None:
         """The profile a device token proves (blocking: plain `def` routes, or through `acurrent`)."""
         token = valid_token(token)
-        return self.store.profile_by_key(hash_secret(token)) if token else None
+        if not token:
+            return None
+        key = hash_secret(token)
+        return self._seen(self.store.profile_by_key(key), key)
 
     async def acurrent(self, token: Any) -> ProfileRow | None:
-        token = valid_token(token)
-        return await self.store.read(self.store.profile_by_key, hash_secret(token)) if token else None
+        return await self.store.read(self.current, token) if valid_token(token) else None
 
-    def create(self, name: Any, client: str) -> tuple[ProfileRow, str]:
+    def create(self, name: Any, client: str, device: str = "") -> tuple[ProfileRow, str]:
         """A new profile and its device token; `rate/profiles` once this address made its share."""
         name = profile_name(name)
         if not self.limiter.take(f"profile:{client}"):
@@ -101,17 +110,17 @@ class ProfileManager:
         for _ in range(5):
             pid = secrets.token_urlsafe(12)
             try:
-                self.store.create_profile(pid, name, hash_secret(token), now)
+                self.store.create_profile(pid, name, hash_secret(token), now, device)
             except StoreConflict:
                 continue
             return ProfileRow(pid, name, False, now), token
         raise ProfileError("server/busy", "the profile could not be made: try again", 503)
 
-    def create_quietly(self, name: Any, client: str) -> tuple[ProfileRow, str] | None:
+    def create_quietly(self, name: Any, client: str, device: str = "") -> tuple[ProfileRow, str] | None:
         """A profile made on the way to a game: none (and the game goes on) when the name is refused
         or this address made too many."""
         try:
-            return self.create(name, client)
+            return self.create(name, client, device)
         except ProfileError:
             return None
 
@@ -139,15 +148,41 @@ class ProfileManager:
         code = valid_token(code)
         return self.store.link_profile(hash_secret(code), self.now()) if code else None
 
-    def claim(self, code: Any) -> tuple[ProfileRow, str]:
-        """Use a link: this device gets a token of the profile (the link is then spent)."""
+    def claim(self, code: Any, device: str = "", replacing: Any = None) -> tuple[ProfileRow, str]:
+        """Use a link: this device gets a token of the profile (the link is then spent). The profile's
+        other devices stay signed in (its devices list shows them all); the profile this device had
+        before (`replacing`, its token: the page said so) no longer lists it."""
         code = valid_token(code)
         token = secrets.token_urlsafe(32)
-        pid = self.store.claim_link(hash_secret(code), hash_secret(token), self.now()) if code else None
+        pid = self.store.claim_link(hash_secret(code), hash_secret(token), self.now(), device) if code else None
         profile = self.store.get_profile(pid) if pid else None
         if profile is None:
             raise ProfileError("profile/link", "this link has been used or has expired: make a new one", 410)
+        before = self.current(replacing)
+        if before is not None and before.id != profile.id:
+            self.store.sign_out(before.id, hash_secret(str(replacing)))
         return profile, token
+
+    def devices(self, profile: ProfileRow, token: Any) -> list[dict[str, Any]]:
+        """The devices the profile is signed in on, as its owner sees them (`this`: the asking one)."""
+        here = hash_secret(token) if valid_token(token) else None
+        return [
+            {
+                "id": device_id(d.key_hash),
+                "label": d.label,
+                "signed_in": d.created_at.isoformat() + "Z",
+                "seen": (d.used_at or d.created_at).isoformat() + "Z",
+                "this": d.key_hash == here,
+            }
+            for d in self.store.devices(profile.id)
+        ]
+
+    def sign_out(self, profile: ProfileRow, device: Any, token: Any) -> bool:
+        """Sign one of the profile's devices out (its key goes); True when it was the asking device."""
+        key = next((d.key_hash for d in self.store.devices(profile.id) if device_id(d.key_hash) == device), None)
+        if key is None or not self.store.sign_out(profile.id, key):
+            raise ProfileError("profile/device", "this profile is not signed in on such a device", 404)
+        return valid_token(token) is not None and hash_secret(str(token)) == key
 
     async def delete(self, profile: ProfileRow) -> None:
         scrubbed = await self.store.read(self.store.delete_profile, profile.id, self.now())

@@ -20,7 +20,16 @@ from ...rules import load_ruleset
 from ...store import ProfileRow, ResultRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
 from ..common.pages import boot_json, render_page
-from ..deps import AppSettings, Lang, Profiles, check_origin, client_address, profile_token, set_profile_cookie
+from ..deps import (
+    AppSettings,
+    Lang,
+    Profiles,
+    check_origin,
+    client_address,
+    device_of,
+    profile_token,
+    set_profile_cookie,
+)
 from ..live import RequestError
 from ..profiles.history import export_csv, export_json, history_page, variant_label
 from ..profiles.manager import ProfileError, ProfileManager
@@ -93,7 +102,7 @@ def api_create(request: Request, body: ProfileIn, profiles: Profiles, settings: 
     profile = profiles.current(profile_token(request))
     if profile is not None:
         return JSONResponse({"profile": profile_json(profile)}, status_code=200)
-    profile, token = profiles.create(body.name, client_address(request))
+    profile, token = profiles.create(body.name, client_address(request), device_of(request))
     response = JSONResponse({"profile": profile_json(profile)}, status_code=201)
     set_profile_cookie(response, token, settings.secure_cookies)
     return response
@@ -131,10 +140,39 @@ def api_link(request: Request, profiles: Profiles) -> dict[str, Any]:
 
 
 @router.post("/api/me/move/{code}", dependencies=[Depends(check_origin)])
-def api_claim(code: str, profiles: Profiles, settings: AppSettings) -> JSONResponse:
-    profile, token = profiles.claim(code)
+def api_claim(request: Request, code: str, profiles: Profiles, settings: AppSettings) -> JSONResponse:
+    profile, token = profiles.claim(code, device_of(request), profile_token(request))
     response = JSONResponse({"profile": profile_json(profile)})
     set_profile_cookie(response, token, settings.secure_cookies)
+    return response
+
+
+@router.get("/api/me/devices")
+def api_devices(request: Request, profiles: Profiles) -> dict[str, Any]:
+    """The devices this profile is signed in on (`this`: the asking one)."""
+    profile = me(request, profiles)
+    return {"devices": profiles.devices(profile, profile_token(request))}
+
+
+@router.delete("/api/me/devices/{device}", dependencies=[Depends(check_origin)])
+def api_sign_out(request: Request, device: str, profiles: Profiles, settings: AppSettings) -> Response:
+    """Sign one of this profile's devices out (this one too: then its cookie goes)."""
+    profile = me(request, profiles)
+    response = Response(status_code=204)
+    if profiles.sign_out(profile, device[:40], profile_token(request)):
+        set_profile_cookie(response, None, settings.secure_cookies)
+    return response
+
+
+@router.post("/me/devices/{device}/sign-out")
+def sign_out_form(request: Request, device: str, profiles: Profiles, settings: AppSettings) -> Response:
+    """The profile page's "Sign out" of a device."""
+    check_origin(request)
+    profile = me(request, profiles)
+    here = profiles.sign_out(profile, device[:40], profile_token(request))
+    response = RedirectResponse("/" if here else "/me/profile", status_code=303)
+    if here:
+        set_profile_cookie(response, None, settings.secure_cookies)
     return response
 
 
@@ -213,7 +251,7 @@ def create_from_form(
         return RedirectResponse("/me", status_code=303)
     try:
         check_origin(request)
-        _, token = profiles.create(name, client_address(request))
+        _, token = profiles.create(name, client_address(request), device_of(request))
     except RequestError as exc:
         error = error_message(exc.code, lang) or exc.message
         boot = boot_json({"strings": {}, "labels": labels(lang)})
@@ -229,7 +267,11 @@ def profile_page(request: Request, profiles: Profiles, lang: Lang) -> Response:
     if profile is None:
         return RedirectResponse("/me", status_code=303)
     boot = {"strings": js_strings(lang), "labels": labels(lang), "me": profile_json(profile)}
-    return _page(request, "me_profile.html", lang, profile=profile, owner=True, tab="profile", boot=boot_json(boot))
+    devices = profiles.devices(profile, profile_token(request))
+    return _page(
+        request, "me_profile.html", lang, profile=profile, owner=True, tab="profile", devices=devices,
+        boot=boot_json(boot),
+    )  # fmt: skip
 
 
 @router.get("/me/move/{code}", response_class=HTMLResponse)
@@ -248,7 +290,7 @@ def move_page(request: Request, code: str, profiles: Profiles, lang: Lang) -> HT
 def move_form(request: Request, code: str, profiles: Profiles, settings: AppSettings, lang: Lang) -> Response:
     try:
         check_origin(request)
-        _, token = profiles.claim(code)
+        _, token = profiles.claim(code, device_of(request), profile_token(request))
     except RequestError:
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         here = profiles.current(profile_token(request))

@@ -1,8 +1,9 @@
 // The profile page: rename, share, a one-time link to another device, delete. Every change goes to
 // the server for this device's own profile (its cookie); the page only shows what came back.
-import { T, $, api, toast, wireSettings } from "./page.js";
+import { T, $, api, localTimes, toast, wireSettings } from "./page.js";
 
 wireSettings();
+localTimes();
 
 $("rename").addEventListener("submit", async (e) => {
   e.preventDefault();
