@@ -24,6 +24,8 @@ from yambak.web.i18n import (  # noqa: E402
     ERROR_MESSAGES,
     FAMILY_ROWS,
     FAMILY_SHORT,
+    JS_CONTEXTS,
+    JS_PLURALS,
     JS_STRINGS,
     LANGUAGES,
     LOBBY_BLURBS,
@@ -34,19 +36,36 @@ from yambak.web.i18n import (  # noqa: E402
     PRESET_NAMES,
     ROW_LABELS,
     ROW_SHORT,
+    SERVER_PLURALS,
     SERVER_STRINGS,
 )
 
 CALL = re.compile(r"""_\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)""")
+_Q = r"""(["'])((?:\\.|(?!\{q}).)*)\{q}"""  # a quoted literal: group {q} is the quote, the next its text
+PCALL = re.compile(r"\bpgettext\(\s*" + _Q.format(q=1) + r"\s*,\s*" + _Q.format(q=3) + r"\s*\)")
+NCALL = re.compile(r"\bngettext\(\s*" + _Q.format(q=1) + r"\s*,\s*" + _Q.format(q=3) + r"\s*,")
+NPCALL = re.compile(
+    r"\bnpgettext\(\s*" + _Q.format(q=1) + r"\s*,\s*" + _Q.format(q=3) + r"\s*,\s*" + _Q.format(q=5) + r"\s*,"
+)
 
 
-def msgids() -> list[tuple[str | None, str]]:
-    """(context, msgid) pairs; row and column labels carry the context "row" / "column", preset names and
-    descriptions "ruleset", option descriptions "option"."""
-    found: list[tuple[str | None, str]] = []
+Msgid = str | tuple[str, str]  # a text, or (singular, plural)
+
+
+def msgids() -> list[tuple[str | None, Msgid]]:
+    """(context, msgid) pairs, a plural's msgid being (singular, plural); row and column labels carry the
+    context "row" / "column", preset names and descriptions "ruleset", option descriptions "option"."""
+    found: list[tuple[str | None, Msgid]] = []
     for path in sorted(TEMPLATES.glob("*.html")):
-        found += [(None, m.group(2)) for m in CALL.finditer(path.read_text(encoding="utf-8"))]
+        text = path.read_text(encoding="utf-8")
+        found += [(None, m.group(2)) for m in CALL.finditer(text)]
+        found += [(m.group(2), m.group(4)) for m in PCALL.finditer(text)]
+        found += [(None, (m.group(2), m.group(4))) for m in NCALL.finditer(text)]
+        found += [(m.group(2), (m.group(4), m.group(6))) for m in NPCALL.finditer(text)]
     found += [(None, s) for s in JS_STRINGS]
+    found += [(ctx, s) for ctx, s in JS_CONTEXTS]
+    found += [(None, pair) for pair in JS_PLURALS]
+    found += [(None, pair) for pair in SERVER_PLURALS]
     found += [(None, s) for s in HOWTO_STRINGS]
     found += [(None, s) for s in ERROR_MESSAGES.values()] + [(None, NAME_ERROR)]
     found += [(None, s) for s in SERVER_STRINGS]
@@ -74,8 +93,8 @@ def update() -> None:
         else:
             catalog = Catalog(locale=lang, domain=DOMAIN, project="yambak")
         for ctx, m in ids:
-            if catalog.get(m, context=ctx) is None:
-                catalog.add(m, "", context=ctx)
+            if catalog.get(m[0] if isinstance(m, tuple) else m, context=ctx) is None:
+                catalog.add(m, ("",) * catalog.num_plurals if isinstance(m, tuple) else "", context=ctx)
         with path.open("wb") as f:
             write_po(f, catalog, width=120, omit_header=False)
 
@@ -84,4 +103,5 @@ if __name__ == "__main__":
     if "--update" in sys.argv:
         update()
     else:
-        print("\n".join(f"{ctx or ''}\t{m}" for ctx, m in msgids()))
+        # one line each: context, msgid (and, for a plural, a third column: its plural msgid)
+        print("\n".join(f"{ctx or ''}\t{m if isinstance(m, str) else chr(9).join(m)}" for ctx, m in msgids()))

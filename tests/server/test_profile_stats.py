@@ -105,6 +105,33 @@ def test_statistics_are_the_engine_s_numbers_of_the_games_played(client):
     assert client.get("/api/me/tables/nope").json()["code"] == "result/unknown"
 
 
+def test_practice_and_helped_games_are_marked_and_left_out_of_the_figures(client):
+    from .deal_helpers import play
+
+    own = [g["players"][0]["total"] for g in _games(client, 2)]
+    helped = new_table(client, seats=[{"name": "Ann"}, {"kind": "bot", "bot": "easy", "name": "Robo"}])
+    play_out(client, helped["id"], [helped["tokens"]["0"]], hint_at=0)  # a hint asked: help
+    deal = client.post("/api/daily/yams/play", json={}).json()
+    own.append(play(client, deal)["players"][0]["total"])
+    practice = client.post("/api/daily/yams/play", json={}).json()  # the same dice again: practice
+    play(client, practice, last=True)
+    client.app.state.profiles.grader.wait()
+    (v,) = client.get("/api/me/stats").json()["variants"]
+    assert (v["games"], v["helped"]) == (3, 2) and v["mean"] == round(sum(own) / 3, 1) and v["best"] == max(own)
+    chosen = client.get("/api/me/stats").json()["chosen"]
+    assert chosen["trend_games"] == 3
+    assert sum(int(n) for n in re.findall(r"<title>\d+–\d+: (\d+)</title>", chosen["histogram"])) == 3
+    marks = {g["ref"]: g["help"] for g in client.get("/api/me/games").json()["games"]}
+    assert marks[helped["id"]] == "helped" and marks[practice["id"]] == "practice" and marks[deal["id"]] is None
+    assert sorted(marks.values(), key=str) == sorted([None, None, None, "helped", "practice"], key=str)
+    page = client.get("/me").text
+    assert page.count('class="tag help"') == 2 and ">practice<" in page and ">helped<" in page
+    assert (
+        "2 games with a hint, a bot&#39;s turn or on dice seen before (practice) are left out"
+        in client.get("/me/stats").text
+    )
+
+
 def test_statistics_by_variant(client):
     _games(client, 1, "yatzy")
     made = new_table(client, "yams-fr", seats=[{"name": "Ann"}], options={"columns": 1})

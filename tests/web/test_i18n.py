@@ -13,23 +13,31 @@ from yambak.rules import preset_ids
 from yambak.rules.loader import preset_data
 from yambak.web import LOCALE
 from yambak.web.i18n import (
+    JS_PLURALS,
     LANGUAGES,
     OPTION_DESCRIPTIONS,
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
+    js_strings,
     labels,
     pick_language,
+    plural_rule,
     ruleset_name,
+    translations,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+PLACEHOLDERS = ("{n}", "{name}", "{box}", "{value}", "{column}", "{roll}", "{high}", "{low}", "{sum}", "{threshold}")
+
+
 def _msgids():
+    """(context, msgid, plural msgid or None) of every text the catalogs must translate."""
     out = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "messages.py")], capture_output=True, text=True, check=True
     ).stdout
-    return [tuple(line.split("\t", 1)) for line in out.splitlines()]
+    return [(*line.split("\t"), None)[:3] for line in out.splitlines()]
 
 
 def test_eight_languages():
@@ -41,10 +49,20 @@ def test_catalog_is_complete(lang):
     with (LOCALE / lang / "LC_MESSAGES" / "yambak.po").open("rb") as f:
         catalog = read_po(f, locale=lang)
     ids = _msgids()
-    assert len(ids) > 100
-    for ctx, msgid in ids:
+    assert len(ids) > 100 and any(plural for _, _, plural in ids)
+    rule = translations(lang).plural  # the form each count takes, by the catalog's Plural-Forms
+    only_one = {i for i in range(catalog.num_plurals) if {n for n in range(1000) if rule(n) == i} == {1}}
+    for ctx, msgid, plural in ids:
         message = catalog.get(msgid, context=ctx or None)
         assert message is not None and message.string, (lang, ctx, msgid)
+        if plural is not None:  # every form, and {n} in each but one said of 1 alone ("letztes Spiel")
+            forms = message.string
+            assert isinstance(forms, tuple) and len(forms) == catalog.num_plurals and all(forms), (lang, msgid)
+            for i, form in enumerate(forms):
+                for placeholder in PLACEHOLDERS:
+                    if placeholder != "{n}" or i not in only_one:
+                        assert (placeholder in plural) == (placeholder in form), (lang, msgid, i)
+            continue
         for placeholder in (
             "{n}",
             "{name}",
@@ -137,3 +155,55 @@ def test_preset_names_in_the_chosen_language(client):
     r = client.post("/keep", data={"name": "Home", "custom": custom, "player0": "Ann"}, follow_redirects=False)
     assert r.status_code == 303, r.text
     assert "Our house rules" in client.get(r.headers["location"] + "?lang=nl").text
+
+
+def test_plurals_in_the_browser_choose_the_forms_python_does(tmp_path):
+    """static/plural.js reads each catalog's Plural-Forms without eval; under Node it picks, for every
+    count from 0 to 1,000,000 of a sample, the form Python's gettext picks. Pages get the forms."""
+    import json
+    import shutil
+
+    from tests.conftest import missing_service
+    from yambak.web import STATIC
+
+    node = shutil.which("node")
+    if node is None:
+        missing_service("node is not installed (make install installs npm with it)")
+    counts = [*range(0, 230), 1000, 1001, 1011, 1021, 100000, 1000000, 2000000]
+    rules = {lang: plural_rule(lang) for lang in LANGUAGES}
+    script = tmp_path / "plurals.mjs"
+    script.write_text(
+        f"import {{ pluralRule }} from {json.dumps((STATIC / 'plural.js').as_uri())};\n"
+        f"const rules = {json.dumps(rules)}, counts = {json.dumps(counts)};\n"
+        "const out = {};\n"
+        "for (const [lang, expr] of Object.entries(rules)) {\n"
+        "  const f = pluralRule(expr);\n"
+        "  out[lang] = counts.map((n) => Number(f(n)));\n"
+        "}\n"
+        "console.log(JSON.stringify(out));\n"
+    )
+    got = json.loads(subprocess.run([node, str(script)], capture_output=True, text=True, check=True).stdout)
+    for lang in LANGUAGES:
+        python = translations(lang).plural if lang != "en" else (lambda n: int(n != 1))
+        assert got[lang] == [python(n) for n in counts], lang
+    assert {1, 2} <= set(got["hr"]) and "1 player" not in json.dumps(js_strings("hr"))
+    strings = js_strings("hr")
+    assert strings["\u0000"] == rules["hr"] and len(strings["{n} pt\u0000{n} pts"]) == 3
+    assert ("{n} pt", "{n} pts") in JS_PLURALS
+
+
+def test_one_english_word_two_meanings_and_plurals_on_pages(client):
+    """An "open" round is not an "open" (empty) box; "1 player", not "1 players"."""
+    assert (
+        translations("fr").pgettext("round", "open") == "ouverte"
+        and translations("fr").pgettext("box", "open") == "vide"
+    )
+    assert js_strings("fr")["box\u0004open"] == "vide"
+    r = client.post("/api/me", json={"name": "Ann"}, headers={"origin": "http://127.0.0.1"})
+    assert r.status_code == 201
+    club = client.post("/api/clubs", json={"name": "Club", "preset": "yams", "rounds": 1, "window": 60}).json()
+    page = client.get(f"/c/{club['id']}").text
+    assert "1 round · 1 player" in page and "1 players" not in page
+    page = client.get(f"/c/{club['id']}?lang=fr").text
+    assert "1 manche · 1 joueur" in page and ">ouverte<" in page and ">vide<" not in page
+    assert "1 kolo · 1 igrač" in client.get(f"/c/{club['id']}?lang=hr").text

@@ -103,6 +103,12 @@ class StatsRow:
     counted_best: int | None = None  # the best score of games without help (server-rolled, no hints)
     duels: int = 0  # games with other players (the ones a win means something in)
     worst: int | None = None  # the lowest score (where the histogram starts)
+    helped: int = 0  # games left out of these figures: a hint, a bot's turn, or a deal's practice
+
+
+# A game that says what its player can do: one the server rolled without help (no hint, no bot's turn, not
+# a deal's practice on dice seen before), or real dice kept on a sheet. The statistics' figures are theirs.
+OWN_PLAY = or_(Result.counted.is_(True), Result.kind == "kept")
 
 
 @dataclass
@@ -540,27 +546,30 @@ class ProfileStore:
 
     @staticmethod
     def stats_query(profile_id: str, public_at: datetime | None = None) -> Any:
-        """One aggregate per ruleset variant over the profile's games with a seat (most played first)."""
+        """One aggregate per ruleset variant over the profile's games with a seat (most played first): the
+        figures over its own play (`OWN_PLAY`), the games with help or practice counted apart."""
         mine = and_(*shown(profile_id, public_at), Result.seat.is_not(None))
+        own = OWN_PLAY
         return (
             select(
                 Result.rules_id,
                 func.min(Result.preset).label("preset"),
-                func.count().label("games"),
-                func.sum(cast(Result.won, Integer)).label("wins"),
-                func.avg(Result.score).label("mean"),
-                func.max(Result.score).label("best"),
-                func.min(Result.score).label("worst"),
-                func.sum(Result.bonus_columns).label("bonus_columns"),
-                func.sum(Result.columns).label("columns"),
-                func.sum(Result.yams).label("yams"),
-                func.sum(Result.yam_boxes).label("yam_boxes"),
+                func.count().filter(own).label("games"),
+                func.sum(cast(Result.won, Integer)).filter(own).label("wins"),
+                func.avg(Result.score).filter(own).label("mean"),
+                func.max(Result.score).filter(own).label("best"),
+                func.min(Result.score).filter(own).label("worst"),
+                func.sum(Result.bonus_columns).filter(own).label("bonus_columns"),
+                func.sum(Result.columns).filter(own).label("columns"),
+                func.sum(Result.yams).filter(own).label("yams"),
+                func.sum(Result.yam_boxes).filter(own).label("yam_boxes"),
                 # accuracy weighted by decisions: the mean loss per decision over every graded decision
-                func.sum(Result.accuracy * Result.decisions).label("lost"),
-                func.sum(Result.decisions).label("decided"),
-                func.count(Result.accuracy).label("graded"),
+                func.sum(Result.accuracy * Result.decisions).filter(own).label("lost"),
+                func.sum(Result.decisions).filter(own).label("decided"),
+                func.count(Result.accuracy).filter(own).label("graded"),
                 func.max(Result.score).filter(Result.counted.is_(True)).label("counted_best"),
-                func.count().filter(Result.players > 1).label("duels"),
+                func.count().filter(own, Result.players > 1).label("duels"),
+                func.count().filter(~own).label("helped"),
             )
             .where(mine)
             .group_by(Result.rules_id)
@@ -590,6 +599,7 @@ class ProfileStore:
                         counted_best=r.counted_best,
                         duels=int(r.duels or 0),
                         worst=r.worst,
+                        helped=int(r.helped or 0),
                     )
                 )
             return out
@@ -601,7 +611,7 @@ class ProfileStore:
         bucket = (Result.score // width).label("bucket")  # integer division on both databases
         q = (
             select(bucket, func.count())
-            .where(*shown(profile_id, public_at), Result.rules_id == rules_id, Result.score.is_not(None))
+            .where(*shown(profile_id, public_at), OWN_PLAY, Result.rules_id == rules_id, Result.score.is_not(None))
             .group_by(bucket)
             .order_by(bucket)
         )
@@ -615,7 +625,7 @@ class ProfileStore:
         cols = [Result.id, Result.score, Result.finished_at, Result.accuracy, Result.best, Result.won]
         q = (
             select(*cols)
-            .where(*shown(profile_id, public_at), Result.rules_id == rules_id, Result.score.is_not(None))
+            .where(*shown(profile_id, public_at), OWN_PLAY, Result.rules_id == rules_id, Result.score.is_not(None))
             .order_by(Result.finished_at.desc(), Result.id.desc())
             .limit(limit)
         )

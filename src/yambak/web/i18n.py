@@ -10,8 +10,10 @@ import gettext
 import io
 import re
 from functools import cache
+from typing import Any
 
 from babel import negotiate_locale
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -201,16 +203,32 @@ def option_description(option: str, text: str, lang: str) -> str:
 
 
 @cache
-def translations(lang: str) -> gettext.NullTranslations:
+def _catalog(lang: str) -> Catalog | None:
     path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if lang == DEFAULT or not path.exists():
-        return gettext.NullTranslations()
+        return None
     with path.open("rb") as f:
-        catalog = read_po(f, locale=lang, domain=DOMAIN)
+        return read_po(f, locale=lang, domain=DOMAIN)
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The language's catalog: gettext, pgettext (one English text meaning two things), ngettext and
+    npgettext (plurals, by the catalog's own Plural-Forms rule)."""
+    catalog = _catalog(lang)
+    if catalog is None:
+        return gettext.NullTranslations()
     buf = io.BytesIO()
     write_mo(buf, catalog)
     buf.seek(0)
     return gettext.GNUTranslations(buf)
+
+
+def plural_rule(lang: str) -> str:
+    """The language's Plural-Forms expression (C syntax), as its catalog states it: the browser's `N()`
+    chooses the same form as Python's ngettext (static/plural.js)."""
+    catalog = _catalog(lang)
+    return catalog.plural_expr if catalog is not None else "(n != 1)"
 
 
 def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
@@ -356,11 +374,14 @@ ERROR_MESSAGES.update(
 
 # Sentences the server composes itself (plot labels and the like), for the catalogs.
 SERVER_STRINGS = (
-    "Games per band of {n} points",
     "Score of each game, oldest first, with the mean of the last ten",
     "A withdrawn player",  # a deleted profile's place on a board that never changes (server/daily/boards.py)
     "{name}'s table",  # a table made in one click: no name is stored, its pages say whose it is
 )
+
+
+# Plurals the server composes itself: (singular, plural), through `translations(lang).ngettext`.
+SERVER_PLURALS = (("Games per band of {n} point", "Games per band of {n} points"),)
 
 
 def error_message(code: str, lang: str) -> str | None:
@@ -380,25 +401,48 @@ def localize_error(data: dict, lang: str) -> dict:
     return out
 
 
-# Strings the browser scripts show: every literal `T("...")` in web/static/*.js, translated on the
-# server and handed to the page as JSON (no list to keep in step by hand).
-_T_CALL = re.compile(r'\bT\(\s*"((?:[^"\\]|\\.)*)"')
+# Strings the browser scripts show: every literal `T("...")`, `C("context", "...")` and
+# `N("singular", "plural", n)` in web/static/*.js, translated on the server and handed to the page as
+# JSON (no list to keep in step by hand).
+_LITERAL = r'"((?:[^"\\]|\\.)*)"'
+_T_CALL = re.compile(r"\bT\(\s*" + _LITERAL)
+_C_CALL = re.compile(r"\bC\(\s*" + _LITERAL + r"\s*,\s*" + _LITERAL)
+_N_CALL = re.compile(r"\bN\(\s*" + _LITERAL + r"\s*,\s*" + _LITERAL)
 
 
-def _js_strings() -> list[str]:
-    found: dict[str, None] = {}
+def _unescape(text: str) -> str:
+    return text.encode().decode("unicode_escape") if "\\" in text else text
+
+
+def _js_calls(call: re.Pattern[str]) -> list[Any]:
+    found: dict[Any, None] = {}
     for path in sorted(STATIC.glob("*.js")):
-        for m in _T_CALL.finditer(path.read_text(encoding="utf-8")):
-            found[m.group(1).encode().decode("unicode_escape") if "\\" in m.group(1) else m.group(1)] = None
+        for m in call.finditer(path.read_text(encoding="utf-8")):
+            groups = tuple(_unescape(g) for g in m.groups())
+            found[groups[0] if len(groups) == 1 else groups] = None
     return list(found)
 
 
-JS_STRINGS = _js_strings()
+JS_STRINGS: list[str] = _js_calls(_T_CALL)
+JS_CONTEXTS: list[tuple[str, str]] = _js_calls(_C_CALL)  # (context, text)
+JS_PLURALS: list[tuple[str, str]] = _js_calls(_N_CALL)  # (singular, plural)
 
 
-def js_strings(lang: str) -> dict[str, str]:
-    _ = translations(lang).gettext
-    return {s: _(s) for s in JS_STRINGS}
+def js_strings(lang: str) -> dict[str, Any]:
+    """What a page's `T`, `C` and `N` read (page.js): texts by their English, texts of a context under
+    "context\\u0004text", plurals' forms under "singular\\u0000plural" (a list, in the catalog's order)
+    and the catalog's Plural-Forms rule under "\\u0000", as gettext's own files key them."""
+    tr = translations(lang)
+    out: dict[str, Any] = {s: tr.gettext(s) for s in JS_STRINGS}
+    out.update({f"{ctx}\u0004{s}": tr.pgettext(ctx, s) for ctx, s in JS_CONTEXTS})
+    catalog = _catalog(lang)
+    if catalog is not None:
+        for singular, plural in JS_PLURALS:
+            message = catalog.get(singular)
+            if message is not None and isinstance(message.string, tuple) and all(message.string):
+                out[f"{singular}\u0000{plural}"] = list(message.string)
+        out["\u0000"] = catalog.plural_expr
+    return out
 
 
 # The daily challenge and club tournaments (server/daily).

@@ -105,7 +105,10 @@ def render_page(
 ) -> HTMLResponse:
     """A page in the reader's language; `noindex`: kept out of search engines (a person's pages, games)."""
     tr = translations(lang)
-    ctx.update(_=tr.gettext, lang=lang, languages=LANGUAGES, noindex=noindex)
+    ctx.update(
+        _=tr.gettext, pgettext=tr.pgettext, ngettext=tr.ngettext, npgettext=tr.npgettext, lang=lang,
+        languages=LANGUAGES, noindex=noindex,
+    )  # fmt: skip
     response = templates.TemplateResponse(request, name, ctx, status_code=status)
     if noindex:
         response.headers["X-Robots-Tag"] = "noindex, nofollow"

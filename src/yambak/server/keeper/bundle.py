@@ -29,6 +29,7 @@ OFFLINE_ASSETS = (
     "/static/style.css",
     "/static/keeper.css",
     "/static/page.js",
+    "/static/plural.js",
     "/static/dice.js",
     "/static/sheet.js",
     "/static/keeper.js",

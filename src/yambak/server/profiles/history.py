@@ -57,6 +57,8 @@ def game_item(result: ResultRow, lang: str, seats: dict[str, list[tuple[int, str
         "graded": result.decisions is not None,
         "best": result.best,
         "counted": result.counted,
+        # a deal's game on dice seen before, or one with a hint or a bot's turn: left out of the statistics
+        "help": None if result.counted or result.kind == "kept" else "practice" if result.deal_id else "helped",
         "seat": result.seat,
     }
 

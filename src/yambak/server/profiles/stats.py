@@ -36,6 +36,7 @@ def variant_stats(s: StatsRow, lang: str) -> dict[str, Any]:
         "yam_rate": _rate(s.yams, s.yam_boxes),
         "accuracy": None if s.accuracy is None else round(s.accuracy, 2),
         "graded": s.graded,
+        "helped": s.helped,
     }
 
 
@@ -73,9 +74,10 @@ def stats_page(
     pick = next((v for v in variants if v["rules_id"] == chosen), variants[0] if variants else None)
     if pick is None:
         return out
-    _ = translations(lang).gettext
+    tr = translations(lang)
     rid = pick["rules_id"]
     width = nice_width(pick["worst"] or 0, pick["best"] or 0)
+    band = tr.ngettext("Games per band of {n} point", "Games per band of {n} points", width)
     bins = store.histogram(profile.id, rid, width, public_at)
     recent = store.recent_scores(profile.id, rid, public_at=public_at)
     bests = store.bests(profile.id, rid, public_at=public_at)
@@ -83,11 +85,11 @@ def stats_page(
     out["chosen"] = {
         **pick,
         "yam_label": yam_label(pick["preset"], lang),
-        "histogram": histogram_svg(
-            bins, width, _("Games per band of {n} points").format(n=width), pick["counted_best"]
-        ),
+        "histogram": histogram_svg(bins, width, band.format(n=width), pick["counted_best"]),
         "trend": trend_svg(
-            points, _("Score of each game, oldest first, with the mean of the last ten"), ends=_ends(recent, lang)
+            points,
+            tr.gettext("Score of each game, oldest first, with the mean of the last ten"),
+            ends=_ends(recent, lang),
         ),
         "trend_games": len(points),
         "bests": [{"id": r.public_id, "score": r.score, "when": r.finished_at.isoformat() + "Z"} for r in bests],

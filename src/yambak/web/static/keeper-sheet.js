@@ -4,7 +4,7 @@
 // or the server's view. Entries go through one queue kept on the phone; the server acknowledges an
 // entry id once, rebases an entry overtaken by another phone while it is still that player's turn,
 // and otherwise refuses it: the phone then shows it to be filed again, never drops it.
-import { boot, T, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr, say, toast } from "./page.js";
+import { boot, T, C, N, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr, say, toast } from "./page.js";
 import { dieSvg, miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 import { loadSheet, saveSheet, listSheets, newId, rememberNames } from "./keeper-store.js";
@@ -483,13 +483,13 @@ function renderStrip() {
     const toAct = !shown.finished && i === nextSeat();
     setText(chip.querySelector(".name"), p.name);
     setText(chip.querySelector(".total"), String(p.total));
-    setText(chip.querySelector(".pts"), p.match_points != null ? T("{n} pts", { n: p.match_points }) : "");
+    setText(chip.querySelector(".pts"), p.match_points != null ? N("{n} pt", "{n} pts", p.match_points) : "");
     chip.classList.toggle("to-act", toAct);
     chip.classList.toggle("winner", winners.includes(i));
     setAttr(chip, "role", asTabs ? "tab" : "listitem");
     setAttr(chip, "aria-selected", asTabs ? String(i === tab) : null);
     setAttr(chip, "tabindex", asTabs ? (i === tab ? "0" : "-1") : null);
-    setAttr(chip, "aria-label", `${p.name}: ${p.total}${p.match_points != null ? `, ${T("{n} pts", { n: p.match_points })}` : ""}${toAct ? ` (${T("to play")})` : ""}`);
+    setAttr(chip, "aria-label", `${p.name}: ${p.total}${p.match_points != null ? `, ${N("{n} pt", "{n} pts", p.match_points)}` : ""}${toAct ? ` (${T("to play")})` : ""}`);
   });
   strip.dataset.n = String(shown.players.length);
 }
@@ -607,11 +607,11 @@ function renderSheet() {
       if (isPending) cls += " pending";
       return { text, sub, cls, disabled: true, label, box, why: T("{box} is already filled.", { box: boxLabel(box) }) };
     }
-    if (!enterable || c.seat !== next) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why: fixing ? T("Choose the box of the correction below the dice.") : T("It is {name}'s turn now.", { name: shown.players[next].name }) };
+    if (!enterable || c.seat !== next) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why: fixing ? T("Choose the box of the correction below the dice.") : T("It is {name}'s turn now.", { name: shown.players[next].name }) };
     if (zeroMode && !pad.length) {
       const o = zeros && zeros[box];
       if (o && o.legal) return { text: o.strike ? "✗" : "0", cls: o.strike ? "strike" : "legal zero", label: T("Score 0 in {box}", { box: name }), box, action: box, data: { action: "zero" } };
-      return { text: "", cls: "blocked", disabled: true, label: `${name}: ${o ? reason(o.code) : T("open")}`, box, why: o ? reason(o.code) : T("Not available now.") };
+      return { text: "", cls: "blocked", disabled: true, label: `${name}: ${o ? reason(o.code) : C("box", "open")}`, box, why: o ? reason(o.code) : T("Not available now.") };
     }
     if (complete) {
       const o = preview && preview[box];
@@ -631,9 +631,9 @@ function renderSheet() {
     const fillable = new Set((p.fillable || {})[String(shown.rules.roll_matters ? roll : 1)] || []);
     if (fillable.has(box)) {
       return complete && !preview ? { text: "+", cls: "legal", label: `${name}`, box, action: box, data: { action: "score" } }
-        : { text: "", cls: "open", label: `${name}: ${T("open")}`, box, why: T("Type the dice first, then tap the box."), data: { action: "open" } };
+        : { text: "", cls: "open", label: `${name}: ${C("box", "open")}`, box, why: T("Type the dice first, then tap the box."), data: { action: "open" } };
     }
-    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why: T("That box cannot be filled after this roll.") };
+    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why: T("That box cannot be filled after this roll.") };
   }
   fitLabels();
   if (headPending) { headPending = false; requestAnimationFrame(() => renderSheet()); }  // measured once drawn
@@ -919,7 +919,7 @@ function resultsText() {
   const lines = [`${S.name} · ${rulesName}`];
   order.forEach((s, i) => {
     const p = shown.players[s];
-    lines.push(`${i + 1}. ${p.name} ${p.total}${p.match_points != null ? ` (${T("{n} pts", { n: p.match_points })})` : ""}${(shown.winners || []).includes(s) ? " ★" : ""}`);
+    lines.push(`${i + 1}. ${p.name} ${p.total}${p.match_points != null ? ` (${N("{n} pt", "{n} pts", p.match_points)})` : ""}${(shown.winners || []).includes(s) ? " ★" : ""}`);
   });
   if (shown.rules.columns.length > 1 && shown.column_winners) {
     for (const c of shown.rules.columns) {
@@ -957,7 +957,7 @@ function drawResults() {
     g.fillRect(50, y - 58, w - 100, line - 12);
     g.fillStyle = won ? "#1c1e21" : "#ffffff";
     g.font = "700 44px system-ui, sans-serif"; g.fillText(`${i + 1}. ${p.name}`, 80, y);
-    const score = `${p.total}${p.match_points != null ? `  ·  ${T("{n} pts", { n: p.match_points })}` : ""}`;
+    const score = `${p.total}${p.match_points != null ? `  ·  ${N("{n} pt", "{n} pts", p.match_points)}` : ""}`;
     g.textAlign = "right"; g.fillText(score, w - 80, y); g.textAlign = "left";
   });
   if (shown.rules.columns.length > 1 && shown.column_winners) {

@@ -1,6 +1,6 @@
 // "My games": times in the reader's zone, and the sheets this device kept that are not in the profile's
 // games yet (the keeper's history, RULES.md records), added on request with a progress bar.
-import { boot, T, $, el, api, localTimes, toast, wireSettings } from "./page.js";
+import { boot, T, N, $, el, api, localTimes, toast, wireSettings } from "./page.js";
 import { listSheets, loadSheet } from "./keeper-store.js";
 
 wireSettings();
@@ -29,7 +29,7 @@ function seatPicker(item) {
 const items = pending();
 if (items.length && $("import")) {
   $("import").hidden = false;
-  $("import-text").textContent = T("{n} finished sheets kept on this device are not in your games yet. Which player were you?", { n: items.length });
+  $("import-text").textContent = N("{n} finished sheet kept on this device is not in your games yet. Which player were you?", "{n} finished sheets kept on this device are not in your games yet. Which player were you?", items.length);
   const pickers = items.map((item) => {
     const select = seatPicker(item);
     const li = el("li");
@@ -49,7 +49,7 @@ if (items.length && $("import")) {
       if (!ok) failed += 1;
       bar.value = i + 1;
     }
-    if (failed) toast(T("{n} sheets could not be added.", { n: failed }));
+    if (failed) toast(N("{n} sheet could not be added.", "{n} sheets could not be added.", failed));
     location.reload();
   };
 }

@@ -1,8 +1,26 @@
 // What every page module shares: the boot data the server embeds, translation, labels, DOM helpers,
 // the device's settings (theme, confirmations, shortcuts), a live region and a toast.
 // Strings arrive translated from the server (boot.strings); user text is only ever set as textContent.
+import { pluralRule } from "./plural.js";
+
 export const boot = JSON.parse(document.getElementById("boot").textContent);
-export const T = (s, args = {}) => (boot.strings[s] || s).replace(/\{(\w+)\}/g, (_, k) => String(args[k] ?? ""));
+const fill = (text, args) => text.replace(/\{(\w+)\}/g, (_, k) => String(args[k] ?? ""));
+export const T = (s, args = {}) => fill(boot.strings[s] || s, args);
+// The same English meaning another thing elsewhere (an "open" round, an "open" box): a context apart.
+export const C = (context, s, args = {}) => fill(boot.strings[`${context}\u0004${s}`] || s, args);
+// Plurals: the catalog's forms for singular/plural (boot.strings["singular\0plural"]), the form chosen
+// by the catalog's own Plural-Forms rule (boot.strings["\0"]); {n} is n unless args say otherwise.
+export const N = (singular, plural, n, args = {}) => {
+  const forms = boot.strings[`${singular}\u0000${plural}`];
+  const index = forms ? pluralIndex(n) : (n === 1 ? 0 : 1);
+  return fill((forms ? forms[Math.min(index, forms.length - 1)] : null) || (index === 0 ? singular : plural), { n, ...args });
+};
+let rule = null;
+function pluralIndex(n) {
+  if (!rule) rule = pluralRule(boot.strings["\u0000"] || "n != 1");
+  return Number(rule(Math.abs(Math.trunc(n))));
+}
+
 export const rowLabel = (id) => boot.labels.rows[id] || id;
 export const colLabel = (id) => boot.labels.columns[id] || id;
 export const rowShort = (id) => (boot.labels.rows_short || {})[id] || rowLabel(id);

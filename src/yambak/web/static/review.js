@@ -1,6 +1,6 @@
 // The review of a finished game: each player's decisions that had a choice, what they lost
 // against the best, the biggest mistakes marked on the final sheet. All computed by the server's coach.
-import { boot, T, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, wireSettings } from "./page.js";
+import { boot, T, N, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, wireSettings } from "./page.js";
 import { miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
@@ -51,7 +51,7 @@ function render() {
   if (r.accuracy == null) parts.push(el("p", {}, T("No decision with a choice.")));
   else {
     const line = el("p", { class: "accuracy-line" });
-    line.append(el("span", { class: "accuracy" }, r.accuracy.toFixed(2)), " ", T("{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", { unit, n: r.decisions.length, lost: r.lost.toFixed(1) }));
+    line.append(el("span", { class: "accuracy" }, r.accuracy.toFixed(2)), " ", N("{unit} lost per decision on average ({n} decision, {lost} in all). 0 is perfect play.", "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", r.decisions.length, { unit, lost: r.lost.toFixed(1) }));
     parts.push(line);
   }
   parts.push(el("p", { class: "muted small" }, review.exact ? T("Exact: measured against perfect play.") : T("Estimate: measured against the strong bot's evaluation.")));
@@ -69,7 +69,7 @@ function render() {
   const lost = r.decisions.filter((d) => d.loss > 1e-9);
   const right = r.decisions.length - lost.length;
   $("decisions").replaceChildren(
-    ...(right ? [el("li", { class: "muted" }, T("{n} decisions were the best choice.", { n: right }))] : []),
+    ...(right ? [el("li", { class: "muted" }, N("{n} decision was the best choice.", "{n} decisions were the best choice.", right))] : []),
     ...lost.map((d) => decisionItem(d, false)),
   );
   drawSheet();

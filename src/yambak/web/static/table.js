@@ -1,7 +1,7 @@
 // The table page: one WebSocket, the view and events the server sends, nothing computed here but
 // layout. What a box would score, why it cannot be filled, what an entry would do: the engine's
 // outlook, as the server sends it. Strings come translated (boot.strings); names via textContent.
-import { boot, T, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr,
+import { boot, T, N, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr,
   settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell, legend } from "./sheet.js";
@@ -267,7 +267,7 @@ function renderStrip(me) {
     setText(chip.querySelector(".name"), p.kind === "open" ? T("Open seat") : p.name);
     setText(chip.querySelector(".me"), here && mine.includes(p.seat) ? T("you") : "");
     setText(chip.querySelector(".total"), p.total == null ? "–" : String(p.total));
-    setText(chip.querySelector(".pts"), p.match_points != null ? T("{n} pts", { n: p.match_points }) : "");
+    setText(chip.querySelector(".pts"), p.match_points != null ? N("{n} pt", "{n} pts", p.match_points) : "");
     setText(chip.querySelector(".clock"), clockText(p));
     chip.classList.toggle("to-act", toAct);
     chip.classList.toggle("winner", winners.includes(p.seat));
@@ -555,7 +555,7 @@ function renderResults() {
       t.append(tr);
     };
     if (multi) for (const c of view.rules.columns) {
-      const pts = c.points && view.rules.match === "column_points" ? ` (${T("{n} pts", { n: c.points })})` : "";
+      const pts = c.points && view.rules.match === "column_points" ? ` (${N("{n} pt", "{n} pts", c.points)})` : "";
       addRow(colLabel(c.id) + pts, view.players.map((p) => String(p.columns[c.id].total)), view.column_winners[c.id]);
     }
     if (view.players.some((p) => p.extra_bonus)) addRow(T("Yams bonus"), view.players.map((q) => `+${q.extra_bonus || 0}`));
