@@ -2,14 +2,18 @@
 
 The scheme is documented in `engine/fairness.py` and docs/fairness.md: the seed must hash to the
 commitment, and every roll of every turn (and every roll-off) must come from the seed and the
-players' nonces. Exit status 0 when everything checks out, 1 when a die does not, 2 when the file
-is not a game record or the record is not a legal game.
+players' nonces. Exit status 0 when everything checks out, 1 when a die or the seed does not
+(tampered), 2 when the file is not a game record or the record is not a legal game, 3 when the record
+cannot be checked yet: its seed is not revealed (a game not over, a deal not closed) or it has no
+fairness block at all.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+UNVERIFIABLE = 3  # the exit status of a record whose seed is not revealed yet (not "tampered": 1)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -18,6 +22,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     record = GameRecord.loads(read_text(args.file, "game record (JSON)"))
     state = replay(record)  # every turn legal first (RecordError: exit 2)
+    if record.fairness is None or record.fairness.get("seed") is None:
+        why = "it has no fairness block" if record.fairness is None else "its seed is not revealed yet"
+        print(f"NOT VERIFIABLE YET: {why} (a game not over, or a deal not closed: try again then)")
+        return UNVERIFIABLE
     problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.dice)
     if problems:
         for problem in problems:

@@ -74,6 +74,9 @@ def test_the_daily_challenge(client, clock, tmp_path, capsys) -> None:
     # a finished game's record keeps the seed sealed until the day is over (others still play these dice)
     rec = ann.get(f"/t/{made['ann']['id']}/record.json").json()
     assert rec["fairness"]["seed"] is None and rec["fairness"]["commitment"] == deal["commitment"]
+    (tmp_path / "sealed.json").write_text(json.dumps(rec))
+    assert cli_main(["verify", str(tmp_path / "sealed.json")]) == 3  # not revealed yet: not "tampered" (1)
+    assert "NOT VERIFIABLE YET" in capsys.readouterr().out
 
     # a second attempt is practice: it does not count, and the board keeps the first
     again = ann.post("/api/daily/yams/play", json={}).json()

@@ -65,6 +65,10 @@ def test_a_table_commits_to_its_dice_and_the_record_verifies(client, tmp_path):
     path.write_text(json.dumps(record))
     done = _verify(path)
     assert done.returncode == 1 and "turn 4, roll 1" in done.stderr
+    sealed = {**record, "fairness": {**record["fairness"], "seed": None}}  # not revealed yet: not "tampered"
+    path.write_text(json.dumps(sealed))
+    done = _verify(path)
+    assert done.returncode == 3 and "NOT VERIFIABLE YET" in done.stdout, (done.stdout, done.stderr)
 
 
 def test_the_seed_is_not_in_anything_sent_before_the_end(client):
