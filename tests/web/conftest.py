@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import missing_service
+from yambak.server import Settings, create_app
 
 from ..server.conftest import client, settings  # noqa: F401  (the in-process app)
 from ..server.helpers import server_process
@@ -36,6 +39,34 @@ def base_url(tmp_path_factory):
         yield base
 
 
+@contextmanager
+def app_in_thread(app_settings: Settings) -> Iterator[str]:
+    """The app in this process, served by uvicorn in a thread (the test moves its `Settings.clock`);
+    yields its base URL."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(app_settings), log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="yambak-test-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the in-process server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        sock.close()
+
+
 @pytest.fixture(scope="module")
 def browser():
     if not os.path.exists(CHROMIUM):
@@ -57,12 +88,15 @@ def _open_pages():
 def new_page(browser, _open_pages):
     contexts = []
 
-    def _page(locale: str = "en-US", viewport: dict | None = None, touch: bool = False, dark: bool = False):
+    def _page(
+        locale: str = "en-US", viewport: dict | None = None, touch: bool = False, dark: bool = False, zone: str = "UTC"
+    ):
         ctx = browser.new_context(
             locale=locale,
             viewport=viewport or {"width": 1200, "height": 900},
             has_touch=touch,
             color_scheme="dark" if dark else "light",
+            timezone_id=zone,
         )
         ctx.set_default_timeout(10000)
         contexts.append(ctx)

@@ -110,11 +110,11 @@ def test_two_profiles_play_the_daily_challenge_and_a_club_round(served, new_page
         ann.select_option("select[name=preset]", "yatzy")
         ann.fill("input[name=rounds]", "2")
         ann.click(".club-form button[type=submit]")
-        invite = ann.locator(".invite-card input").input_value()
+        invite = ann.locator("#invite-url").input_value()
         bram.goto(invite)
         bram.click(".join-form button[type=submit]")
         for holds, page in enumerate((ann, bram)):
-            page.click(".round.open form button[type=submit]")
+            page.click(".round.open form.play-round button[type=submit]")
             _play_to_the_end(page, holds)
             page.goto(invite.split("?")[0])
         rows = bram.locator(".standings-card tbody tr")

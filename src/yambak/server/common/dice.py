@@ -24,8 +24,12 @@ class DealDice(FairDice):
     closes_at: datetime | None = None  # naive UTC; None while its tournament is paused (sealed)
     clock: Callable[[], datetime] | None = None
 
+    def now(self) -> datetime:
+        """The server's clock (naive UTC), as the deal goes by it."""
+        return naive(self.clock()) if self.clock is not None else datetime.max
+
     def closed(self) -> bool:
-        return self.clock is not None and self.closes_at is not None and naive(self.clock()) >= self.closes_at
+        return self.clock is not None and self.closes_at is not None and self.now() >= self.closes_at
 
     def block(self, revealed: bool) -> dict[str, Any]:
         """The record's `fairness` block: the seed once the game is over and the deal closed."""

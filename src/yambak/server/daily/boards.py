@@ -85,6 +85,9 @@ def deal_board(
         "opens_at": deal.opens_at.isoformat() + "Z",
         "closes_at": deal.closes_at.isoformat() + "Z",
         "closed": closed,
+        # seconds until it opens and closes, by the server's clock (pages count down from them)
+        "opens_in": max(0, int((deal.opens_at - now).total_seconds())),
+        "closes_in": max(0, int((deal.closes_at - now).total_seconds())),
         "cancelled": deal.cancelled,
         "paused": deal.paused_at is not None,
         "started": now >= deal.opens_at,

@@ -180,11 +180,20 @@ def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
 
 def _deal(fair: Any) -> dict[str, Any] | None:
     """A deal's table (the daily challenge, a club round): when the deal closes (its tables take no
-    action from then on: the game stays unfinished and does not count), and whether it has."""
+    action from then on: the game stays unfinished and does not count), the seconds left until then by
+    the server's clock (the page counts down from them, whatever its own clock says), whether it has
+    closed, and whether its tournament is paused (no close while it is)."""
     if not getattr(fair, "deal", ""):
         return None
     closes = fair.closes_at
-    return {"id": fair.deal, "closes_at": closes.isoformat() + "Z" if closes else None, "closed": fair.closed()}
+    left = (closes - fair.now()).total_seconds() if closes is not None else None
+    return {
+        "id": fair.deal,
+        "closes_at": closes.isoformat() + "Z" if closes else None,
+        "left": max(0.0, left) if left is not None else None,
+        "closed": fair.closed(),
+        "paused": closes is None,
+    }
 
 
 def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:

@@ -137,14 +137,16 @@ export function duration(seconds) {
   return s < 600 ? `${m} min ${pad(s % 60)} s` : `${m} min`;
 }
 
-// <time data-countdown datetime="...Z">: the time left until then, ticking; once it is reached, "now",
-// and the page reloads where the element says so (data-reload: a deal closed, its board is final).
+// <time data-countdown data-left="seconds">: the time left, by the server's clock when it sent the page
+// (the device's own clock may be off), ticking; once it is reached, "now", and the page reloads where the
+// element says so (data-reload: a deal closed, its board is final).
 export function countdowns(root = document) {
   const nodes = [...root.querySelectorAll("time[data-countdown]")];
   if (!nodes.length) return;
+  const sent = performance.now();
   const tick = () => {
     for (const t of nodes) {
-      const left = (new Date(t.getAttribute("datetime")).getTime() - Date.now()) / 1000;
+      const left = Number(t.dataset.left) - (performance.now() - sent) / 1000;
       if (Number.isNaN(left)) continue;
       setText(t, left > 0 ? duration(left) : T("now"));
       if (left <= 0 && t.hasAttribute("data-reload") && !t.dataset.ended) { t.dataset.ended = "1"; setTimeout(() => location.reload(), 1500); }

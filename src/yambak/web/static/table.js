@@ -320,6 +320,7 @@ function renderTray(me, event) {
   const texts = [];
   if (view.finished) { status = T("Game over"); if (!event || event.game_over) noteTable(boot.table, mine, false); }
   else if (dealClosed()) status = T("This deal has closed: the game stays unfinished and does not count.");
+  else if (view.deal && view.deal.paused) status = T("The organiser paused the tournament: wait for it to go on.");
   else if (!mineNow) {
     const cur = view.players[view.current];
     if (view.duplicate) status = mine.length ? T("Waiting for the others to finish the round") : T("Watching: everyone plays the same dice");
@@ -357,7 +358,7 @@ function renderTray(me, event) {
   setText(rollBtn.querySelector(".label"), T("Roll"));
   setText(rollBtn.querySelector(".count"), String(left));
   setAttr(rollBtn, "aria-label", turn ? T("Roll: {n} left", { n: left }) : T("Roll the dice"));
-  const canRoll = connected && mineNow && !dealClosed() && (!turn || turn.can_roll);
+  const canRoll = connected && mineNow && !dealClosed() && !(view.deal && view.deal.paused) && (!turn || turn.can_roll);
   setAttr(rollBtn, "aria-disabled", canRoll ? null : "true");
   rollBtn.disabled = !mineNow || view.finished;
   setAttr(rollBtn, "title", mineNow && turn && !turn.can_roll ? reason(turn.roll_code) : null);
@@ -642,9 +643,10 @@ function renderRounds() {
 
 // A deal's table takes no action once the deal has closed (the server refuses them and says why).
 let shownClosed = false;
+const dealLeft = () => (view.deal && view.deal.left != null ? view.deal.left - (Date.now() - receivedAt) / 1000 : null);
 function dealClosed() {
-  const d = view.deal;
-  return !!d && (d.closed || (d.closes_at != null && Date.now() >= new Date(d.closes_at).getTime()));
+  const d = view.deal, left = dealLeft();
+  return !!d && (d.closed || (left != null && left <= 0));
 }
 
 function renderTableInfo() {
@@ -652,9 +654,9 @@ function renderTableInfo() {
   const parts = [];
   if (s.deal) parts.push(s.deal.startsWith("club:") ? T("Club tournament") : T("Daily challenge"));
   if (view.deal && !view.finished) {
-    const left = view.deal.closes_at ? (new Date(view.deal.closes_at).getTime() - Date.now()) / 1000 : null;
     if (dealClosed()) parts.push(T("The deal has closed."));
-    else if (left != null) parts.push(T("The deal closes in {time}", { time: duration(left) }));
+    else if (view.deal.paused) parts.push(T("The tournament is paused."));
+    else if (dealLeft() != null) parts.push(T("The deal closes in {time}", { time: duration(dealLeft()) }));
   }
   if (view.duplicate) parts.push(T("Duplicate: everyone gets the same dice."));
   parts.push(s.hints ? T("Hints allowed") : T("No hints at this table"));
