@@ -147,11 +147,11 @@ def test_solver_modules_import_without_a_cycle() -> None:
     _assert_acyclic(_module_graph("solver"), "solver")
 
 
-SERVER_FEATURES = ("tables", "keeper", "profiles", "daily")
+SERVER_FEATURES = ("tables", "keeper", "profiles", "daily", "ranked")
 
 
 def test_server_features_do_not_import_each_other() -> None:
-    """Tables, kept sheets, profiles and deals tell each other through `server/common/events.py`:
+    """Tables, kept sheets, profiles, deals and ratings tell each other through `server/common/events.py`:
     none imports another, lazily or not (the app and the routes put them together)."""
     server = SRC / "server"
     for feature in SERVER_FEATURES:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import play_random
 from yambak.engine import (
     Announce,
     DuplicateDice,
@@ -433,3 +434,16 @@ def test_a_rolloff_round_must_be_rolled_by_the_tied_seats_only() -> None:
     record = state_to_record(s).to_dict()
     with pytest.raises(RecordError, match="finished column-points games only"):
         replay({**record, "rolloffs": {"total": [{"0": [1, 1, 1, 1, 1], "2": [6, 6, 6, 6, 6]}]}})
+
+
+@pytest.mark.parametrize("preset", ["yams", "yammen", "yams-fr"])
+def test_standings_place_every_seat_as_the_winners_are_chosen(preset):
+    for seed in range(12):
+        state = play_random(load_ruleset(preset), 3, seed)
+        places = state.standings()
+        assert {s for s, p in enumerate(places) if p == 1} == set(state.winners())
+        keys = [((state.match_points() or [0] * 3)[s], state.total(s)) for s in range(3)]
+        for a in range(3):
+            for b in range(3):  # a better key, a better place; the same key, the same place
+                assert (places[a] < places[b]) == (keys[a] > keys[b])
+        assert sorted(places)[0] == 1 and all(p == 1 + sum(q < p for q in places) for p in places)

@@ -1,5 +1,6 @@
-"""Helpers for the deal tests: more browsers on one server (each with a profile of its own), a deal's
-table played to the end (or for a few turns) over its socket, and every route of the app."""
+"""Helpers for the deal and ranked tests: more browsers on one server (each with a profile of its own), a
+deal's table played to the end (or for a few turns) over its socket, ranked tables played by each player
+on their own socket, and every route of the app."""
 
 from __future__ import annotations
 
@@ -38,6 +39,44 @@ def play(c: TestClient, made: dict, last: bool = False, turns: int | None = None
             view, v = out["view"], out["v"]
             done += 1
         return view
+
+
+def seat_ranked(c: TestClient, players: int = 2) -> dict:
+    """A seat at a ranked yams table of this size (the one waiting for players, or a new one)."""
+    r = c.post("/api/ranked/yams/play", json={"players": players})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def play_ranked(clients: dict[str, TestClient], made: dict[str, dict], until_last: bool = False) -> dict:
+    """Each player plays their own seat (roll once, the first box offered) to the end (or up to the game's
+    very last action, left to the caller). The last view."""
+    socks = {n: clients[n].websocket_connect(f"/ws/{made[n]['id']}") for n in clients}
+    ws = {n: WS(s.__enter__()) for n, s in socks.items()}
+    seat = {n: int(next(iter(made[n]["tokens"]))) for n in clients}
+    try:
+        out = {n: ws[n].hello(list(made[n]["tokens"].values()))[1] for n in clients}
+        view = out[next(iter(clients))]["view"]
+        v = view["v"]
+        while not view["finished"]:
+            who = next(n for n in clients if seat[n] == view["current"])
+            rolled = ws[who].act(type="roll", seat=seat[who], v=v)
+            assert rolled["type"] == "event", rolled
+            box = legal(rolled["view"]["players"][seat[who]]["turn"])[0]
+            last = sum(p["turns_done"] for p in rolled["view"]["players"]) == len(view["players"]) * 13 - 1
+            if until_last and last:
+                return {"ws": ws[who], "seat": seat[who], "v": rolled["v"], "box": box, "socks": socks}
+            scored = ws[who].act(type="score", seat=seat[who], v=rolled["v"], box=box)
+            assert scored["type"] == "event", scored
+            view, v = scored["view"], scored["v"]
+            for n in clients:  # the others read the same event
+                if n != who:
+                    ws[n].recv(), ws[n].recv()
+        return view
+    finally:
+        if not until_last:
+            for s in socks.values():
+                s.__exit__(None, None, None)
 
 
 def routes(app: Any) -> list[tuple[str, frozenset[str]]]:

@@ -41,6 +41,9 @@ COVERED = {
     ("/api/results/{result_id}/review", "GET"): "sealed",
     ("/api/results/{result_id}/record", "GET"): "sealed",
     ("/replay/{result_id}", "GET"): "sealed",
+    ("/api/ranked/tables/{table_id}", "GET"): "refused",  # a ranked game's ratings: a deal's is none
+    ("/api/ranked/tables/{table_id}/join", "POST"): "refused",
+    ("/ranked/join/{table_id}", "POST"): "refused",
     ("/p/{profile_id}", "GET"): "listing",  # a shared profile's games: without the open deal's
     ("/p/{profile_id}/stats", "GET"): "listing",
 }

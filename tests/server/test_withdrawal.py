@@ -14,7 +14,7 @@ from sqlalchemy import JSON, String, Text, select
 from yambak.server import Settings
 from yambak.store.models import Base
 
-from .deal_helpers import ORIGIN, person, play
+from .deal_helpers import ORIGIN, person, play, play_ranked, seat_ranked
 from .profile_helpers import Clock, play_out, profile_settings
 
 NAME = "Hugoberta"
@@ -84,11 +84,14 @@ def test_a_deleted_name_leaves_everything_and_closed_places_stay(client, clock) 
     record = _kept(["Ann", NAME])
     for c, seat in ((ann, 0), (hugo, 1)):
         assert c.post("/api/me/kept", json={"sheet": sheet["id"], "record": record, "seat": seat}).status_code == 200
+    ranked = {"hugo": seat_ranked(hugo), "ann": seat_ranked(ann)}  # a ranked game: ratings, their changes
+    play_ranked({"hugo": hugo, "ann": ann}, ranked)
     clock.now += timedelta(days=1)  # the deal and round 1 have closed
     store = client.app.state.store
     before = scan(store, [NAME, hugo_id])
     where = {"profiles.name", "seats.name", "game_tables.name", "game_tables.record", "tournaments.name",
-             "keeper_sheets.name", "results.record", "seats.profile_id", "deal_entries.profile_id"}  # fmt: skip
+             "keeper_sheets.name", "results.record", "seats.profile_id", "deal_entries.profile_id",
+             "ratings.profile_id", "rating_changes.profile_id"}  # fmt: skip
     assert where <= before
     board = client.get("/api/daily/2026-03-03/yams").json()["rows"]
     standings = client.get(f"/api/clubs/{club['id']}").json()["standings"]

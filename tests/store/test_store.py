@@ -34,7 +34,7 @@ def test_schema_is_migrated_and_migrating_again_is_a_no_op(store):
     names = set(inspect(store.engine).get_table_names())
     assert {"game_tables", "seats", "events", "keeper_sheets", "keeper_entries", "alembic_version"} <= names
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0007"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0008"
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path):

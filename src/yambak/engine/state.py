@@ -231,6 +231,14 @@ class GameState:
         best = tied_groups(points)
         return [best[i] for i in tied_groups([totals[s] for s in best])]
 
+    def standings(self) -> list[int]:
+        """Each seat's place, 1 for the winners, as `winners` ranks them (most match points, then highest
+        total); seats level on both share a place and the next place skips (1, 1, 3)."""
+        totals = self.totals()
+        points = self.match_points() or [0.0] * len(totals)
+        keys = [(points[s], totals[s]) for s in range(len(totals))]
+        return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
     def legal_boxes(self, player: int | None = None) -> list[int]:
         """Boxes the player may end the turn in now, given the dice (empty before roll 1)."""
         p = self.current if player is None else player

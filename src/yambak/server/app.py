@@ -32,7 +32,8 @@ from .keeper.manager import KeeperManager
 from .limits import ClientLimiter
 from .live import RequestError
 from .profiles.manager import ProfileManager
-from .routes import api, daily, keeper, pages, profiles, ws
+from .ranked.manager import RankedManager
+from .routes import api, daily, keeper, pages, profiles, ranked, ws
 from .settings import Settings
 from .tables.manager import TableManager
 
@@ -102,7 +103,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.profiles = profile_manager
         app.state.cluster = cluster
         app.state.deals = DealManager(store, settings, manager)
-        manager.admit = app.state.deals.admit  # a deal's tables stop at its close
+        app.state.ranked = RankedManager(store, settings, manager, events)
+
+        def admit(table: Any) -> Any:  # a ranked game waits for its players; a deal's tables stop at its close
+            app.state.ranked.admit(table)
+            return app.state.deals.admit(table)
+
+        manager.admit = admit
         app.state.clubs = ClubManager(app.state.deals)
         manager.start_bots()
         if settings.warm_strategies:
@@ -213,6 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(keeper.router)
     app.include_router(profiles.router)
     app.include_router(daily.router)
+    app.include_router(ranked.router)
     return app
 
 

@@ -10,9 +10,12 @@ writer thread, off the event loop.
 
 from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
+from .ranked import ChangeRow, RatingRow
 from .store import DEFAULT_URL, EntryRow, EventRow, KeeperRow, SeatRow, Store, StoreConflict, TableRow
 
 __all__ = [
+    "ChangeRow",
+    "RatingRow",
     "DEFAULT_URL",
     "DealRow",
     "DealScore",

@@ -218,3 +218,43 @@ class TournamentPlayer(Base):
     profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime)
     status: Mapped[str] = mapped_column(String(8), default="player")  # player | pending | removed
+
+
+class Rating(Base):
+    """A profile's rating in ranked games of one preset (OpenSkill's Plackett-Luce: mu and sigma), and how
+    many rated games made it."""
+
+    __tablename__ = "ratings"
+
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_ratings_preset", "preset"),)
+
+
+class RatingChange(Base):
+    """What a finished ranked game did to each of its players' ratings (or why it did not rate them):
+    the results page shows it, and it counts the games two profiles rated together on a day."""
+
+    __tablename__ = "rating_changes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # the player's profile; gone with it (the change stays, nameless, like the seat)
+    profile_id: Mapped[str | None] = mapped_column(
+        ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    preset: Mapped[str] = mapped_column(String(40))
+    place: Mapped[int] = mapped_column(Integer)  # 1 for the winners; a player who left is placed last
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    reason: Mapped[str | None] = mapped_column(String(16), nullable=True)  # why not: new | pair | alone
+    left_early: Mapped[bool] = mapped_column(Boolean, default=False)  # left: not there when the clock ran out twice
+    mu_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime, index=True)

@@ -225,7 +225,11 @@ class ProfileStore:
             conn.execute(insert(Profile).values(id=profile_id, name=name, shared=False, created_at=now, updated_at=now))
             conn.execute(
                 insert(ProfileKey).values(
-                    hash=token_hash, profile_id=profile_id, kind="device", created_at=now, label=device[:80],
+                    hash=token_hash,
+                    profile_id=profile_id,
+                    kind="device",
+                    created_at=now,
+                    label=device[:80],
                     used_at=now,
                 )  # fmt: skip
             )

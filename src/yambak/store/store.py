@@ -55,6 +55,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from .daily import DealStore
 from .models import Event, GameTable, KeeperEntry, KeeperSheet, Seat
 from .profiles import ProfileStore
+from .ranked import RankedStore
 
 __all__ = ["DEFAULT_URL", "Store", "StoreConflict", "TableRow", "SeatRow", "EventRow", "KeeperRow", "EntryRow"]
 
@@ -256,7 +257,7 @@ class _Writer(threading.Thread):
                 fut.set_result(result)
 
 
-class Store(ProfileStore, DealStore):
+class Store(ProfileStore, DealStore, RankedStore):
     def __init__(self, url: str | None = None, migrate: bool = True) -> None:
         self.url = url or os.environ.get("YAMBAK_DATABASE_URL") or DEFAULT_URL
         self.engine = make_engine(self.url)

@@ -463,3 +463,13 @@ ERROR_MESSAGES.update(
         "deal/removed": "The organiser removed you from this tournament.",
     }
 )
+
+# Ranked games (server/ranked).
+ERROR_MESSAGES.update(
+    {
+        "ranked/waiting": "A ranked game starts when every seat is taken.",
+        "ranked/profile": "A ranked table seats profiles, each once.",
+        "ranked/preset": "Ranked games are played with the presets.",
+        "ranked/none": "This table is not ranked.",
+    }
+)

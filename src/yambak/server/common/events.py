@@ -36,6 +36,7 @@ class GameEnding:
     seats: tuple[SeatRow, ...]
     deal: str | None  # the deal the table played (`daily:...`, `club:...`), if any
     at: datetime  # naive UTC
+    ranked: str | None = None  # a ranked table's preset: its game rates its players (server/ranked)
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,10 @@ from ..deps import (
     set_profile_cookie,
 )
 from ..live import RequestError
-from ..profiles.history import export_csv, export_json, history_page, variant_label
+from ..profiles.history import export_csv, export_json, history_page, preset_label, variant_label
 from ..profiles.manager import ProfileError, ProfileManager
 from ..profiles.stats import stats_page
+from ..ranked.manager import PROVISIONAL, ordinal
 from ..replays import frame
 
 router = APIRouter()
@@ -325,8 +326,16 @@ def api_stats(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> 
 
 def _stats(request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, v: str) -> Any:
     data = stats_page(profiles.store, profile, lang, v[:120] or None, None if owner else profiles.now())
+    ratings = [
+        {"preset": r.preset, "game": preset_label(r.preset, lang), "rating": round(ordinal(r.mu, r.sigma), 1),
+         "games": r.games, "provisional": r.games < PROVISIONAL}
+        for r in profiles.store.ratings_of([profile.id])
+    ]  # fmt: skip
     boot = boot_json({"strings": js_strings(lang), "labels": labels(lang)})
-    return _page(request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, boot=boot)
+    return _page(
+        request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, ratings=ratings,
+        boot=boot,
+    )  # fmt: skip
 
 
 @router.get("/me/stats", response_class=HTMLResponse)

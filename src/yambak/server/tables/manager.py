@@ -99,8 +99,10 @@ class LiveTable:
     last_entry: float = 0.0  # when a person last filled a box (bots wait a moment: it may be taken back)
 
     def clocks(self, now: float | None = None) -> dict[str, float]:
-        """Seconds left on the turn clock of each person to act (tables with a clock)."""
-        if self.settings.clock is None or self.state.finished:
+        """Seconds left on the turn clock of each person to act (tables with a clock; a ranked game's runs
+        once every seat is taken)."""
+        waiting = self.settings.ranked is not None and any(s.kind == "open" for s in self.seats)
+        if self.settings.clock is None or self.state.finished or waiting:
             return {}
         now = time.monotonic() if now is None else now
         return {
@@ -536,6 +538,9 @@ class TableManager:
                 seat = open_seats[0]
             if not isinstance(seat, int) or isinstance(seat, bool) or seat not in open_seats:
                 raise TableError("seat/taken", "that seat is not open", 409)
+            seated = profile is None or any(s.profile_id == profile for s in table.seats)
+            if table.settings.ranked is not None and seated:  # profiles only, each at one seat
+                raise TableError("ranked/profile", "a ranked table seats profiles, each once", 403)
             token = new_token()
             players = list(table.state.players)
             players[seat] = name
@@ -546,6 +551,8 @@ class TableManager:
                 raise TableError("seat/taken", "that seat is not open", 409) from None
             table.seats[seat] = SeatRow(seat, "human", name, hash_token(token), None, profile)
             table.state = state
+            if table.settings.ranked is not None and not any(s.kind == "open" for s in table.seats):
+                table.turn_started = dict.fromkeys(state.to_act(), time.monotonic())  # the game starts: clocks run
             self._broadcast_state(table)
             self._publish(table, {"kind": "reload"})
         return seat, token
@@ -738,7 +745,9 @@ class TableManager:
         ending: list[Write] = []
         if state.finished and not table.state.finished:  # the game ends: what other features store with it
             at = naive_utc(self.settings.clock())
-            ending = self.events.collect(GameEnding(table.id, state, tuple(table.seats), table.settings.deal, at))
+            ending = self.events.collect(
+                GameEnding(table.id, state, tuple(table.seats), table.settings.deal, at, table.settings.ranked)
+            )
 
         def op(conn: Any) -> list[Any]:
             log_op(conn)
@@ -1171,7 +1180,10 @@ class TableManager:
                     )
                     new_state, event = table.state.apply(action)
                     mark = self._assisted(table, seat)  # a person's turn played by the stand-in
-                    await self._commit(table, new_state, event.to_dict(), mark)
+                    data = event.to_dict()
+                    if table.seats[seat].kind == "human" and not any(seat in c.seats for c in table.conns if c.joined):
+                        data["absent"] = True  # its player was not there when the turn's clock ran out
+                    await self._commit(table, new_state, data, mark)
                 except (IllegalAction, TableError, ValueError) as exc:  # never expected: log and stop
                     log.error("bot at table %s seat %d: %s", table.id, seat, exc)
                     return

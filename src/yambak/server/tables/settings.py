@@ -9,6 +9,8 @@
   player sits at this one device (solo, pass and play): never with players on other devices.
 - `deal`: the table plays a deal of the daily challenge or of a club tournament (no hints, no
   undo, no clock; see `server/daily`).
+- `ranked`: the game rates its players in the ladder of this preset (`server/ranked`): no hints, no
+  undo, the turn clock on (a player not there when it runs out twice has left), every seat a profile's.
 """
 
 from __future__ import annotations
@@ -28,11 +30,14 @@ class TableSettings:
     clock: int | None = None
     undo: bool = False
     deal: str | None = None  # a deal of the daily challenge or of a tournament (server/daily): its id
+    ranked: str | None = None  # the preset whose ratings the game changes (server/ranked); None: not ranked
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         if self.deal is None:  # most tables play no deal
             del out["deal"]
+        if self.ranked is None:  # and are not ranked
+            del out["ranked"]
         return out
 
     @classmethod
@@ -46,13 +51,14 @@ class TableSettings:
             clock=clock if isinstance(clock, int) and not isinstance(clock, bool) else None,
             undo=data.get("undo") is True,
             deal=data["deal"] if isinstance(data.get("deal"), str) else None,
+            ranked=data["ranked"] if isinstance(data.get("ranked"), str) else None,
         )
 
 
 def choose(kinds: list[str], listed: bool, duplicate: bool, asked: dict[str, Any]) -> TableSettings:
     """The settings of a new table from its seat kinds ("human", "open", "bot") and what the
     creator asked for (None: the default; a clock of 0: none). Undo is refused where players sit
-    at other devices."""
+    at other devices. A ranked table (`ranked`: its preset) has no hints and no undo, and always a clock."""
     people = sum(k in ("human", "open") for k in kinds)
     remote = "open" in kinds
     hints = asked.get("hints")
@@ -69,4 +75,6 @@ def choose(kinds: list[str], listed: bool, duplicate: bool, asked: dict[str, Any
         clock = max(CLOCK_RANGE[0], min(CLOCK_RANGE[1], int(clock)))
     undo = asked.get("undo")
     undo = (not remote) if undo is None else (bool(undo) and not remote)
+    if isinstance(asked.get("ranked"), str):
+        return TableSettings(hints=False, clock=clock or DEFAULT_CLOCK, undo=False, ranked=asked["ranked"])
     return TableSettings(hints=bool(hints), clock=clock, undo=undo)

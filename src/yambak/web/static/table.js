@@ -321,6 +321,7 @@ function renderTray(me, event) {
   if (view.finished) { status = T("Game over"); if (!event || event.game_over) noteTable(boot.table, mine, false); }
   else if (dealClosed()) status = T("This deal has closed: the game stays unfinished and does not count.");
   else if (view.deal && view.deal.paused) status = T("The organiser paused the tournament: wait for it to go on.");
+  else if ((view.settings || {}).ranked && (view.open_seats || []).length) status = N("A ranked game starts when every seat is taken: {n} more player to come.", "A ranked game starts when every seat is taken: {n} more players to come.", view.open_seats.length);
   else if (!mineNow) {
     const cur = view.players[view.current];
     if (view.duplicate) status = mine.length ? T("Waiting for the others to finish the round") : T("Watching: everyone plays the same dice");
@@ -358,7 +359,8 @@ function renderTray(me, event) {
   setText(rollBtn.querySelector(".label"), T("Roll"));
   setText(rollBtn.querySelector(".count"), String(left));
   setAttr(rollBtn, "aria-label", turn ? T("Roll: {n} left", { n: left }) : T("Roll the dice"));
-  const canRoll = connected && mineNow && !dealClosed() && !(view.deal && view.deal.paused) && (!turn || turn.can_roll);
+  const waiting = (view.settings || {}).ranked && (view.open_seats || []).length;
+  const canRoll = connected && mineNow && !waiting && !dealClosed() && !(view.deal && view.deal.paused) && (!turn || turn.can_roll);
   setAttr(rollBtn, "aria-disabled", canRoll ? null : "true");
   rollBtn.disabled = !mineNow || view.finished;
   setAttr(rollBtn, "title", mineNow && turn && !turn.can_roll ? reason(turn.roll_code) : null);
@@ -596,8 +598,35 @@ function renderResults() {
   actions.append(el("a", { class: "button", href: "/" }, T("New game")));
   parts.push(actions);
   parts.splice(2, 0, bestNote());
+  if ((view.settings || {}).ranked) parts.splice(3, 0, el("div", { id: "ratings", class: "ratings" }));
   r.replaceChildren(...parts);
   if (mine.length) celebrate();
+  if ((view.settings || {}).ranked) showRatings();
+}
+
+// A ranked game's end: what it did to each player's rating (stored with its last event).
+const WHY = { new: () => T("not rated: a profile rates from its second day"), pair: () => T("not rated: a fourth game today between the same two players"),
+  alone: () => T("not rated: nobody else to rate against") };
+async function showRatings(tries = 3) {
+  let changes = null;
+  try {
+    const r = await fetch(`/api/ranked/tables/${boot.table}`);
+    if (r.ok) changes = (await r.json()).changes;
+  } catch { /* no network: the results stand without it */ }
+  if (!changes || !changes.length) { if (tries > 1) setTimeout(() => showRatings(tries - 1), 800); return; }
+  const list = el("ul", { class: "rating-list" });
+  for (const c of changes) {
+    const li = el("li", { "data-seat": String(c.seat) });
+    li.append(el("span", { class: "who" }, `${c.place}. ${c.name}${c.left ? ` (${T("left")})` : ""}`));
+    if (c.rated) {
+      const delta = c.after - c.before;
+      li.append(" ", el("span", { class: "num" }, `${c.before.toFixed(1)} → ${c.after.toFixed(1)}`), " ",
+        el("strong", { class: `num delta ${delta >= 0 ? "up" : "down"}` }, `${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)}`));
+    } else li.append(" ", el("span", { class: "muted" }, (WHY[c.why] || (() => T("not rated")))()));
+    list.append(li);
+  }
+  const box = $("ratings");
+  if (box) box.replaceChildren(el("h3", {}, T("Ratings")), list);
 }
 
 // This device's profile's result of the game (fetched once: the server stored it with the game's
@@ -653,6 +682,7 @@ function renderTableInfo() {
   const s = view.settings || {};
   const parts = [];
   if (s.deal) parts.push(s.deal.startsWith("club:") ? T("Club tournament") : T("Daily challenge"));
+  if (s.ranked) parts.push(T("Ranked: the game rates its players"));
   if (view.deal && !view.finished) {
     if (dealClosed()) parts.push(T("The deal has closed."));
     else if (view.deal.paused) parts.push(T("The tournament is paused."));

@@ -1,0 +1,1 @@
+"""Ranked tables and their players' ratings (OpenSkill)."""

@@ -1,0 +1,183 @@
+"""Ranked games: the page (play, the tables waiting for players with their players' ratings, the ladder,
+one's own ratings) and the JSON API. Playing needs a profile (the device's)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...rules import preset_ids
+from ...rules.loader import preset_data
+from ...store import ProfileRow
+from ...web.i18n import error_message, js_strings, labels, ruleset_name
+from ..common.pages import boot_json, render_page
+from ..deps import AppSettings, Lang, Manager, Tokens, add_tokens, check_rate, profile_token
+from ..live import RequestError
+from ..ranked.manager import PROVISIONAL, WAITING, RankedError, RankedManager, ordinal
+
+router = APIRouter()
+
+
+def get_ranked(request: Request) -> RankedManager:
+    return request.app.state.ranked
+
+
+Ranked = Annotated[RankedManager, Depends(get_ranked)]
+
+
+class PlayIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    players: int = Field(2)
+
+
+def _preset(raw: str) -> str:
+    return raw if raw in preset_ids() else "yams"
+
+
+async def _player(request: Request) -> ProfileRow:
+    profile: ProfileRow | None = await request.app.state.profiles.acurrent(profile_token(request))
+    if profile is None:
+        raise RankedError("profile/none", "ranked games are played with a profile: choose a name first", 401)
+    return profile
+
+
+def overview(ranked: RankedManager, preset: str, viewer: ProfileRow | None) -> dict[str, Any]:
+    """A preset's ladder, the tables waiting for players (with their players' ratings) and the viewer's
+    rating (blocking)."""
+    waiting = ranked.store.waiting_seats(preset, datetime.now(UTC).replace(tzinfo=None) - WAITING)
+    seated = {pid for seats in waiting.values() for _, pid, _ in seats if pid}
+    rated = {r.profile_id: r for r in ranked.store.ratings_of(seated | ({viewer.id} if viewer else set()), preset)}
+
+    def rating(pid: str | None) -> dict[str, Any] | None:
+        r = rated.get(pid or "")
+        return (
+            {"rating": round(ordinal(r.mu, r.sigma), 1), "games": r.games, "provisional": r.games < PROVISIONAL}
+            if r
+            else None
+        )
+
+    ladder = ranked.store.ladder(preset)
+    return {
+        "preset": preset,
+        "ladder": [
+            {
+                "rank": i,
+                "name": r.name,
+                "rating": round(ordinal(r.mu, r.sigma), 1),
+                "games": r.games,
+                "provisional": r.games < PROVISIONAL,
+                "me": viewer is not None and r.profile_id == viewer.id,
+            }
+            for i, r in enumerate(ladder, start=1)
+        ],  # fmt: skip
+        "waiting": [
+            {
+                "id": tid,
+                "seats": len(seats),
+                "open": sum(k == "open" for _, _, k in seats),
+                "players": [{"name": n, **(rating(pid) or {})} for n, pid, k in seats if k == "human"],
+                "mine": viewer is not None and any(pid == viewer.id for _, pid, _ in seats),
+            }
+            for tid, seats in waiting.items()
+        ],  # fmt: skip
+        "me": rating(viewer.id) if viewer else None,
+    }
+
+
+def _seated(table: Any, tokens: dict[int, str], existing: list[str], settings: Any) -> JSONResponse:
+    response = JSONResponse({"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in tokens.items()}})
+    add_tokens(response, existing, list(tokens.values()), settings.secure_cookies)
+    return response
+
+
+@router.get("/api/ranked/{preset}")
+def api_overview(request: Request, preset: str, ranked: Ranked) -> dict[str, Any]:
+    if preset not in preset_ids():
+        raise RankedError("ranked/preset", "ranked games are played with the presets", 404)
+    return overview(ranked, preset, request.app.state.profiles.current(profile_token(request)))
+
+
+@router.post("/api/ranked/{preset}/play", dependencies=[Depends(check_rate)])
+async def api_play(
+    request: Request, preset: str, body: PlayIn, ranked: Ranked, tokens: Tokens, settings: AppSettings
+) -> JSONResponse:
+    """A seat at a ranked table of the preset and size waiting for players, or a new one."""
+    table, new = await ranked.play(preset, body.players, await _player(request))
+    return _seated(table, new, tokens, settings)
+
+
+@router.post("/api/ranked/tables/{table_id}/join", dependencies=[Depends(check_rate)])
+async def api_join(
+    request: Request, table_id: str, ranked: Ranked, tokens: Tokens, settings: AppSettings
+) -> JSONResponse:
+    table, new = await ranked.join(table_id[:32], await _player(request))
+    return _seated(table, new, tokens, settings)
+
+
+@router.get("/api/ranked/tables/{table_id}")
+def api_changes(table_id: str, ranked: Ranked, manager: Manager) -> dict[str, Any]:
+    """What a finished ranked game did to its players' ratings (its results page shows it)."""
+    table = manager.get(table_id)
+    if table.settings.ranked is None:
+        raise RankedError("ranked/none", "this table is not ranked", 404)
+    names = [s.name for s in table.seats]
+    return {"ranked": table.settings.ranked, "changes": ranked.changes(table.id, table.settings.ranked, names)}
+
+
+# --- the page -----------------------------------------------------------------------------------------------
+
+
+def _page(request: Request, lang: str, ranked: RankedManager, preset: str, refused: Any = None) -> HTMLResponse:
+    viewer = request.app.state.profiles.current(profile_token(request))
+    presets = [(p, ruleset_name(p, str(preset_data(p).get("name", p)), lang)) for p in preset_ids()]
+    return render_page(
+        request,
+        "ranked.html",
+        lang,
+        status=refused.status if refused is not None else 200,
+        data=overview(ranked, preset, viewer),
+        presets=presets,
+        rules_name=dict(presets)[preset],
+        viewer=viewer,
+        error=(error_message(refused.code, lang) or refused.message) if refused is not None else None,
+        boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
+    )
+
+
+@router.get("/ranked", response_class=HTMLResponse)
+def ranked_page(request: Request, ranked: Ranked, lang: Lang, preset: str = "yams") -> HTMLResponse:
+    return _page(request, lang, ranked, _preset(preset[:40]))
+
+
+@router.post("/ranked/{preset}/play")
+async def play_form(
+    request: Request, preset: str, ranked: Ranked, lang: Lang, tokens: Tokens, settings: AppSettings
+) -> Response:
+    form = await request.form()
+    raw = str(form.get("players", "2"))
+    try:
+        check_rate(request)
+        table, new = await ranked.play(preset[:40], int(raw) if raw.isdigit() else 0, await _player(request))
+    except RequestError as exc:
+        return _page(request, lang, ranked, _preset(preset[:40]), exc)
+    response = RedirectResponse(f"/t/{table.id}", status_code=303)
+    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    return response
+
+
+@router.post("/ranked/join/{table_id}")
+async def join_form(
+    request: Request, table_id: str, ranked: Ranked, lang: Lang, tokens: Tokens, settings: AppSettings
+) -> Response:
+    try:
+        check_rate(request)
+        table, new = await ranked.join(table_id[:32], await _player(request))
+    except RequestError as exc:
+        return _page(request, lang, ranked, "yams", exc)
+    response = RedirectResponse(f"/t/{table.id}", status_code=303)
+    add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    return response
