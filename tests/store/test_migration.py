@@ -68,13 +68,15 @@ def test_an_old_database_upgrades_in_place_and_its_games_go_on(tmp_path):
     state = _old_database(url)
     store = Store(url)  # migrates to the newest revision
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0006"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0007"
     settings = Settings(database_url=url, warm_strategies=False)
     table = TableManager(store, settings).get("old")
     assert table.version == 3 and table.state.turns[1].dice == state.turns[1].dice  # mid-turn, as it was
     assert table.state.players == ("Ann", "Bram")
     sheet = KeeperManager(store, settings).get("sheet")
     assert sheet.version == 1 and sheet.state.total(0) == 50
+    assert store.ref_version("sheet", "entry-0001") == 1  # the sheet's entries joined the one event log (0007)
+    assert store.session_by_code("ABCDEF").id == "sheet" and [t.id for t in store.tables()] == ["old"]
     store.append("old", 4, 1, "scored", {"type": "scored", "player": 1})  # the log goes on from the old one
     assert [e.version for e in store.events("old")] == [1, 2, 3, 4]
     store.close()

@@ -13,41 +13,10 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import GameState, IllegalAction, RecordError, play_turn, replay, state_to_record, typed_turn
+from ..sheetview import sheet_columns
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
 __all__ = ["fix_options", "preview", "sheet_view", "zero_boxes"]
-
-
-def _columns(state: GameState, p: int) -> dict[str, Any]:
-    """A player's sheet by column: each box's score, and its written value where the rules zeroed
-    it (`why: zeroed`) or count it through Yamb's minimax line (`why: minimax`); the upper sum,
-    bonus, points missing for it, total, and the minimax line with the values it multiplies."""
-    rules = state.rules
-    written = state.sheets[p].written
-    factors = rules.minimax_rows
-    columns: dict[str, Any] = {}
-    for ci, c in enumerate(state.column_scores(p)):
-        boxes: dict[str, Any] = {}
-        for ri, row in enumerate(rules.rows):
-            w = written[ci * rules.n_rows + ri]
-            cell: dict[str, Any] = {"score": c.boxes[row.id]}
-            if w is not None and w != c.boxes[row.id]:
-                cell["written"] = w  # RULES.md section 4: shown beside the score
-                cell["why"] = "minimax" if factors and row.id in factors[:2] else "zeroed"
-            boxes[row.id] = cell
-        column: dict[str, Any] = {
-            "boxes": boxes,
-            "upper": c.upper,
-            "bonus": c.bonus,
-            "bonus_to_go": c.bonus_to_go,
-            "total": c.total,
-        }
-        if factors:
-            column["minimax"] = c.minimax
-            if c.minimax is not None:  # (max - min) x ones, from the written values the line multiplies
-                column["minimax_of"] = [written[ci * rules.n_rows + rules.row_index[r]] for r in factors]
-        columns[c.id] = column
-    return columns
 
 
 def _history(state: GameState) -> list[dict[str, Any]]:
@@ -85,7 +54,7 @@ def sheet_view(
             "total": state.total(p),
             "match_points": points[p] if points else None,
             "extra_bonus": state.sheets[p].extra_bonus if rules.joker is not None else None,
-            "columns": _columns(state, p),
+            "columns": sheet_columns(state, p),
             "full": state.sheets[p].full,
             "filled": state.sheets[p].turns,
             # boxes the sheet can take after each roll number, before the dice are known

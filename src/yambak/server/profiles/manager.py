@@ -173,7 +173,7 @@ class ProfileManager:
         """One kept sheet into the profile's history (again: the newer record replaces the older one).
         `record` None: the server's copy of a sheet the phone synced."""
         if record is None:
-            row = self.store.get_sheet(ref)
+            row = self.store.get_session(ref, "sheet")
             if row is None:
                 raise ProfileError("sheet/unknown", "there is no such score sheet", 404)
             record = self.live_record(ref) or row.record
@@ -202,7 +202,7 @@ class ProfileManager:
         """(the game's record, whether it was a duplicate table: its turns in round order)."""
         if result.record is not None:
             return result.record, False
-        row = self.store.get_table(result.ref)
+        row = self.store.get_session(result.ref, "table")
         if row is None:
             raise ProfileError("result/unknown", "there is no such game", 404)
         return {**row.record, "players": [s.name for s in row.seats]}, row.duplicate

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import GameState
+from ...sheetview import sheet_columns
 
 
 def hidden_level(state: GameState, seats: frozenset[int]) -> int | None:
@@ -65,42 +66,6 @@ def _box(b: Any) -> dict[str, Any]:
     else:
         out["code"] = b.code
     return out
-
-
-def sheet_columns(state: GameState, p: int, hidden: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
-    """A player's sheet by column: each box's score (and written value where a relation changed it;
-    `folded` where it counts through Yamb's minimax line; `struck` where it was struck for 0), the upper
-    sum, bonus, points still missing for it, total, and the minimax line."""
-    rules = state.rules
-    written = state.sheets[p].written
-    struck = {t.box for t in state.history if t.player == p and t.strike}
-    columns: dict[str, Any] = {}
-    for ci, c in enumerate(state.column_scores(p)):
-        boxes: dict[str, Any] = {}
-        for ri, row in enumerate(rules.rows):
-            box = ci * rules.n_rows + ri
-            if rules.box_id(box) in hidden:
-                boxes[row.id] = {"hidden": True}
-                continue
-            cell: dict[str, Any] = {"score": c.boxes[row.id]}
-            if written[box] is not None and written[box] != c.boxes[row.id]:
-                cell["written"] = written[box]  # RULES.md section 4: shown struck through beside the score
-                if row.id in c.folded:
-                    cell["folded"] = True
-            if rules.box_id(box) in struck:
-                cell["struck"] = True
-            boxes[row.id] = cell
-        shown = not hidden
-        columns[c.id] = {
-            "boxes": boxes,
-            "upper": c.upper if shown else None,
-            "bonus": c.bonus if shown else None,
-            "bonus_to_go": c.bonus_to_go if shown else None,
-            "total": c.total if shown else None,
-        }
-        if rules.has_minimax:
-            columns[c.id]["minimax"] = c.minimax if shown else None
-    return columns
 
 
 def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
