@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, check_writable, read_text, ruleset_of
+from ..engine import GameState
 from ..rules import Ruleset
 
 DEFAULT_RULES = "yams"
@@ -30,7 +30,17 @@ def _names(names: list[str] | None, what: str) -> list[str]:
     return out
 
 
-def _completion(session: Any) -> None:
+class LineSession(Protocol):
+    """What the line mode drives: a line in, text out (`KeeperSession`, `GameSession`)."""
+
+    state: GameState
+
+    def prompt(self) -> str: ...
+    def handle(self, line: str) -> str: ...
+    def complete(self, text: str) -> list[str]: ...
+
+
+def _completion(session: LineSession) -> None:
     """Tab completes what the session offers (box names, commands), where readline is available."""
     try:
         import readline
@@ -49,9 +59,10 @@ def _completion(session: Any) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def _loop(session: Any, handle_line: Callable[[str], str]) -> int:
+def _loop(session: LineSession, until_finished: bool = False) -> int:
+    """Read lines until EOF or quit (or the end of the game, `until_finished`); the prompt only on a terminal."""
     interactive = sys.stdin.isatty()
-    if interactive and hasattr(session, "complete"):
+    if interactive:
         _completion(session)
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")  # a stray byte is a line not understood, not a crash
@@ -62,9 +73,11 @@ def _loop(session: Any, handle_line: Callable[[str], str]) -> int:
             return 0
         if line.strip().lower() in ("quit", "exit", "q"):
             return 0
-        out = handle_line(line)
+        out = session.handle(line)
         if out:
             print(out, flush=True)
+        if until_finished and session.state.finished:
+            return 0
 
 
 def _cmd_keep(args: argparse.Namespace) -> int:
@@ -96,7 +109,7 @@ def _cmd_keep(args: argparse.Namespace) -> int:
     print(f"Keeping {session.state.rules.name} for {', '.join(session.state.players)}. Type help for commands.")
     if session.path:
         print(f"Every entry is saved to {session.path}.")
-    return _loop(session, session.handle)
+    return _loop(session)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -116,7 +129,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     session = GameSession(rules, names, seats, dice=dice, seed=args.seed)
     print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
     print(session.view())
-    return _loop(session, session.handle)
+    return _loop(session, until_finished=True)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

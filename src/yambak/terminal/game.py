@@ -22,6 +22,7 @@ from ..engine import (
     Withdraw,
     new_game,
 )
+from ..keeper.boxes import box_names
 from ..rules import Ruleset
 from ..text import render_sheets
 
@@ -48,6 +49,17 @@ class GameSession:
         self.bots = bots  # seat -> policy name
         self.rng = random.Random(seed)
 
+    def prompt(self) -> str:
+        """What the line mode shows before each line typed on a terminal."""
+        s = self.state
+        if s.finished:
+            return "game over> "
+        turn = s.turns[s.current]
+        name = s.players[s.current]
+        if not turn.rolls:
+            return f"{name}, r to roll> "
+        return f"{name}, roll {len(turn.rolls) + 1} or a box> " if s.can_roll() else f"{name}, choose a box> "
+
     def view(self) -> str:
         s = self.state
         if s.finished:
@@ -67,6 +79,12 @@ class GameSession:
         elif not s.can_roll():
             lines.append("  announce a box to go on (a BOX)")
         return "\n".join(lines)
+
+    def complete(self, text: str) -> list[str]:
+        """Tab completion: the commands and every box name."""
+        low = text.casefold()
+        words = ["help", "sheet", "quit", *box_names(self.state.rules)]
+        return sorted(w for w in set(words) if w.casefold().startswith(low))
 
     def run_bots(self) -> list[str]:
         """Let bots play until a person is to act (or the game ends)."""
