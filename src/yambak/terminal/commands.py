@@ -15,19 +15,22 @@ from ..engine import GameState
 from ..rules import Ruleset
 
 DEFAULT_RULES = "yams"
-NAME_MAX = 40
+PLAY_SEATS = 8  # the web table's seats at most
 
 
 def _rules(args: argparse.Namespace) -> Ruleset:
     return ruleset_of(args, args.preset or DEFAULT_RULES)
 
 
-def _names(names: list[str] | None, what: str) -> list[str]:
-    out = [n.strip() for n in names or []]
-    for name in out:
-        if not name or len(name) > NAME_MAX or not name.isprintable():
-            raise UserError(f"--{what}: {name!r} is not a name (1 to {NAME_MAX} printable characters)")
-    return out
+def _names(names: list[str], limit: int) -> list[str]:
+    """The players' names under the web's rules (`yambak.names`: at most 24 characters, none twice in
+    any case), at most `limit` of them."""
+    from ..keeper import Refusal, unique_names
+
+    try:
+        return unique_names(names, limit)
+    except Refusal as exc:
+        raise UserError(f"--players: {exc.message}") from None
 
 
 class LineSession(Protocol):
@@ -82,6 +85,7 @@ def _loop(session: LineSession, until_finished: bool = False) -> int:
 
 def _cmd_keep(args: argparse.Namespace) -> int:
     from ..engine import GameRecord, replay
+    from ..keeper.entries import MAX_PLAYERS
     from .keeper import KeeperSession
 
     if args.resume:
@@ -101,9 +105,9 @@ def _cmd_keep(args: argparse.Namespace) -> int:
         state = replay(GameRecord.loads(read_text(args.resume, "game record (JSON)")))
         session = KeeperSession(state, check_writable(args.save or args.resume))
     else:
-        players = _names(args.players, "players")
-        if not players:
+        if not args.players:
             raise UserError("name the players: --players Ann Bram")
+        players = _names(args.players, MAX_PLAYERS)
         rules = _rules(args)
         session = KeeperSession.start(rules, players, check_writable(args.save) if args.save else None)
     print(f"Keeping {session.state.rules.name} for {', '.join(session.state.players)}. Type help for commands.")
@@ -117,13 +121,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from ..engine import SeededDice
     from .game import GameSession
 
-    people = _names(args.players, "players") or ["You"]
+    people = args.players or ["You"]
     bots = [LEVELS.get(b, b) for b in args.bots or []]
     unknown = [b for b in bots if b not in POLICIES]
     if unknown:
         raise UserError(f"unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICIES])})")
+    names = _names(people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])], PLAY_SEATS)
     rules = _rules(args)
-    names = people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])]
     seats = {len(people) + i: b for i, b in enumerate(bots)}
     dice = SeededDice(args.seed) if args.seed is not None else None
     session = GameSession(rules, names, seats, dice=dice, seed=args.seed)
