@@ -7,12 +7,14 @@ Everything a user can get wrong is refused before the game starts, as one
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Protocol
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, check_writable, read_text, ruleset_of
 from ..engine import GameState
 from ..rules import Ruleset
+from .words import LANGUAGES
 
 DEFAULT_RULES = "yams"
 PLAY_SEATS = 8  # the web table's seats at most
@@ -83,6 +85,20 @@ def _loop(session: LineSession, until_finished: bool = False) -> int:
             return 0
 
 
+def _full_screen(args: argparse.Namespace) -> bool:
+    """The full-screen app on a terminal; the line mode for pipes, scripts, screen readers and --plain."""
+    return not args.plain and sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _run_app(face: object, args: argparse.Namespace) -> int:
+    from .app import TableApp  # Textual loads here only: `yambak --help` does not pay for it
+    from .words import language
+
+    app = TableApp(face, lang=language(args.lang), dark=args.theme != "light")  # type: ignore[arg-type]
+    app.run()
+    return 0
+
+
 def _cmd_keep(args: argparse.Namespace) -> int:
     from ..engine import GameRecord, replay
     from ..keeper.entries import MAX_PLAYERS
@@ -110,6 +126,10 @@ def _cmd_keep(args: argparse.Namespace) -> int:
         players = _names(args.players, MAX_PLAYERS)
         rules = _rules(args)
         session = KeeperSession.start(rules, players, check_writable(args.save) if args.save else None)
+    if _full_screen(args):
+        from .app import KeepFace
+
+        return _run_app(KeepFace(session), args)
     print(f"Keeping {session.state.rules.name} for {', '.join(session.state.players)}. Type help for commands.")
     if session.path:
         print(f"Every entry is saved to {session.path}.")
@@ -131,9 +151,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
     seats = {len(people) + i: b for i, b in enumerate(bots)}
     dice = SeededDice(args.seed) if args.seed is not None else None
     session = GameSession(rules, names, seats, dice=dice, seed=args.seed)
+    if _full_screen(args):
+        from .app import PlayFace
+
+        return _run_app(PlayFace(session), args)
     print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
     print(session.view())
     return _loop(session, until_finished=True)
+
+
+def _face_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--plain", action="store_true", help="the line mode (the default when not on a terminal)")
+    p.add_argument("--lang", choices=LANGUAGES, help="the full-screen app's language (default: from LANG)")
+    p.add_argument("--theme", choices=("dark", "light"), default="dark", help="the full-screen app's colours")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -143,6 +173,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_ruleset_args(p)
     p.add_argument("--save", metavar="FILE", help="write the game record here after every entry")
     p.add_argument("--resume", metavar="FILE", help="go on with a saved game record")
+    _face_args(p)
     p.set_defaults(func=_cmd_keep)
 
     p = sub.add_parser("play", help="play in the terminal, against bots or hot-seat")
@@ -151,4 +182,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bots", nargs="+", metavar="BOT", help="bots after them: easy, medium, hard (or a policy name)")
     add_ruleset_args(p)
     p.add_argument("--seed", type=bounded_int(0, 2**63 - 1), help="reproducible dice (default: secure random dice)")
+    _face_args(p)
     p.set_defaults(func=_cmd_play)
