@@ -190,7 +190,9 @@ class ResultsScreen(ModalScreen[None]):
             yield Static(self.text, id="results-text")
 
     def show(self, text: str) -> None:
-        self.query_one("#results-text", Static).update(text)
+        self.text = text
+        if self.is_attached:  # dismissed: the text waits for the screen to be opened again
+            self.query_one("#results-text", Static).update(text)
 
 
 class TableApp(App[int]):
@@ -205,7 +207,7 @@ class TableApp(App[int]):
     #roll-info { width: 1fr; padding: 1 1; }
     #middle { height: 1fr; }
     #sheet { width: 1fr; }
-    #hints { width: 36; display: none; border-left: solid $accent; }
+    #hints { width: 32; display: none; border-left: solid $accent; }
     #hints.on { display: block; }
     #said { height: 1; padding: 0 1; color: $text-muted; }
     #command { display: none; }
@@ -222,8 +224,8 @@ class TableApp(App[int]):
         Binding("h", "hints", "Hints"),
         Binding("p", "next_player", "Player", show=False),
         Binding("t", "theme", "Theme", show=False),
-        Binding("u", "undo", "Undo", show=False),
-        Binding("colon", "command", ":", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("colon", "command", "Command"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -247,6 +249,7 @@ class TableApp(App[int]):
         self.review_text = ""
         self.cells: dict[tuple[int, int], tuple[str, Any]] = {}  # sheet cell -> (box, action or reason)
         self.layout_key: tuple[Any, ...] = ()
+        self.width = 0  # the terminal's, as of the last resize
 
     # --- layout ------------------------------------------------------------------------------------
 
@@ -314,10 +317,10 @@ class TableApp(App[int]):
 
     def _status(self, me: int | None) -> None:
         v, T = self.current_view, self.words
-        if v["finished"]:
-            text = T("The game is over.")
-        elif self.face.keeper:
+        if self.face.keeper:
             text = self._keeper_status()
+        elif v["finished"]:
+            text = T("The game is over.")
         elif me is None:
             cur = v["players"][v["current"]]
             if cur["kind"] == "bot":
@@ -352,6 +355,8 @@ class TableApp(App[int]):
             target, seat = due
             column = self.words.column(target) if target != "total" else T("Total")
             return T("Roll-off for {column}: {name} rolls five dice", column=column, name=v["players"][seat]["name"])
+        if v["finished"]:
+            return T("The game is over.")
         name = v["players"][v["current"]]["name"]
         turn = self._turn(v["current"])
         if not turn or not turn["rolls"]:
@@ -425,7 +430,7 @@ class TableApp(App[int]):
         v, T = self.current_view, self.words
         rules = v["rules"]
         table: DataTable[Any] = self.query_one("#sheet", DataTable)
-        short = self.size.width < 100
+        short = (self.width or self.size.width) < 100
         if self.one_column():
             column = rules["columns"][0]["id"]
             targets = [(p["seat"], column) for p in v["players"]]
@@ -553,7 +558,7 @@ class TableApp(App[int]):
         unit = T("match points") if data["measure"] == "match_points" else T("points")
 
         def less(o: dict[str, Any]) -> str:
-            return "  " + (T("best") if o["loss"] < 1e-9 else T("{n} {unit} less", n=f"{o['loss']:.1f}", unit=unit))
+            return "  " + (T("best") if o["loss"] < 1e-9 else f"−{o['loss']:.1f}")
 
         opts: list[Option] = []
         if data["keeps"]:
@@ -563,7 +568,8 @@ class TableApp(App[int]):
                 opts.append(Option(label + less(o), id=f"keep:{','.join(map(str, o['keep']))}"))
         if data.get("announces"):
             for o in data["announces"][:3]:
-                opts.append(Option(T("Announce {box}", box=self._box(o["box"])) + less(o), id=f"announce:{o['box']}"))
+                row = self.words.row(o["box"].rpartition(".")[2])  # the column is the announce column
+                opts.append(Option(T("Announce {box}", box=row) + less(o), id=f"announce:{o['box']}"))
         if data["boxes"]:
             opts.append(Option(Text(T("Boxes, best first"), style="bold"), disabled=True))
             for o in data["boxes"][:5]:
@@ -571,7 +577,8 @@ class TableApp(App[int]):
                 what = what or T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
                 opts.append(Option(what + less(o), id=f"box:{o['box']}:{int(bool(o.get('strike')))}"))
         note = T("Exact: the expected final score with perfect play from here.") if data["exact"] else None
-        opts.append(Option(note or T("Estimate: the strong bot's evaluation of each choice."), disabled=True))
+        note = note or T("Estimate: the strong bot's evaluation of each choice.")
+        opts.append(Option(Text(f"{note} (−: {unit})", style="dim"), disabled=True))
         olist.set_options(opts)
         self._sheet(self.actor())
 
@@ -653,15 +660,13 @@ class TableApp(App[int]):
                 if p["accuracy"] is None:
                     lines.append(f"{names[p['seat']]}: {T('No decision with a choice.')}")
                     continue
-                lines.append(
-                    f"{names[p['seat']]}: "
-                    + T(
-                        "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.",
-                        unit=unit.capitalize(),
-                        n=n,
-                        lost=f"{p['lost']:.1f}",
-                    ).replace(f"{unit.capitalize()} lost per decision on average", f"{p['accuracy']:.2f}", 1)
+                average = T(
+                    "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.",
+                    unit=f"{p['accuracy']:.2f} {unit}",
+                    n=n,
+                    lost=f"{p['lost']:.1f}",
                 )
+                lines.append(f"{names[p['seat']]}: {average}")
                 if not p["mistakes"]:
                     lines.append("  " + T("No mistakes: every decision was the best."))
                 for m in p["mistakes"]:
@@ -685,6 +690,15 @@ class TableApp(App[int]):
         return T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
 
     # --- input -------------------------------------------------------------------------------------
+
+    PLAY_ONLY: ClassVar = {"roll", "hints", "withdraw"}
+    KEEP_ONLY: ClassVar = {"undo", "command"}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys of this face only (the footer shows no Roll where the dice are typed)."""
+        if action in (self.KEEP_ONLY if not self.face.keeper else self.PLAY_ONLY):
+            return False
+        return True
 
     def _send(self, action: Action) -> None:
         try:
@@ -820,6 +834,7 @@ class TableApp(App[int]):
             self.face.line(message.value)  # type: ignore[attr-defined]
 
     def on_resize(self, event: events.Resize) -> None:
+        self.width = event.size.width
         if self.current_view:
             self.layout_key = ()  # short or long labels
             self.redraw()
