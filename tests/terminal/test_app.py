@@ -88,7 +88,8 @@ def test_a_whole_yams_game_against_a_bot() -> None:
         winner = state().winners()[0]
         assert "Game over" in text and f"{state().players[winner]} wins with {state().total(winner)}" in text
         assert f"  {'Ann':<24} {state().total(0):>5}" in text
-        assert "Review the game" in text and re.search(r"Ann: \d+\.\d\d points lost per decision on average \(\d+ decisions", text)
+        assert "Review the game" in text
+        assert re.search(r"Ann: \d+\.\d\d points lost per decision on average \(\d+ decisions", text)
 
     run(app, script)
     assert app.face.session.state.sheets[1].full  # type: ignore[attr-defined]

@@ -29,8 +29,13 @@ __all__ = ["Face", "KeepFace", "PlayFace", "TableApp"]
 
 PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
 PLAY_KEYS = TERMINAL_STRINGS[:11]
-KEEP_KEYS = (*TERMINAL_STRINGS[11:13], *TERMINAL_STRINGS[2:4], TERMINAL_STRINGS[5], *TERMINAL_STRINGS[13:15],
-             *TERMINAL_STRINGS[8:11])
+KEEP_KEYS = (
+    *TERMINAL_STRINGS[11:13],
+    *TERMINAL_STRINGS[2:4],
+    TERMINAL_STRINGS[5],
+    *TERMINAL_STRINGS[13:15],
+    *TERMINAL_STRINGS[8:11],
+)
 BOT_PAUSE = 0.35  # seconds between a bot's actions: long enough to follow, short enough not to wait
 
 
@@ -190,9 +195,9 @@ class ResultsScreen(ModalScreen[None]):
             yield Static(self.text, id="results-text")
 
     def show(self, text: str) -> None:
-        self.text = text
-        if self.is_attached:  # dismissed: the text waits for the screen to be opened again
-            self.query_one("#results-text", Static).update(text)
+        self.text = text  # what the screen composes with, if it is not composed yet (or dismissed)
+        for static in self.query("#results-text").results(Static):
+            static.update(text)
 
 
 class TableApp(App[int]):
