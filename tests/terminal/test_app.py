@@ -207,3 +207,20 @@ def test_snapshots(name: str, make: Callable[[], TableApp], keys: list[str]) -> 
         path.write_text(shot[0], encoding="utf-8")
     assert path.exists(), f"no snapshot {path.name}: run with YAMBAK_SNAPSHOTS=1"
     assert shot[0] == path.read_text(encoding="utf-8"), f"{name} changed: look at it, then YAMBAK_SNAPSHOTS=1"
+
+
+def test_languages_from_the_same_catalogs_and_help() -> None:
+    session = GameSession(load_ruleset("yamb"), ["Ana"], {}, dice=SeededDice(1), seed=1)
+    app = TableApp(PlayFace(session), lang="hr")
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r")
+        text = screen_text(app)
+        assert "Zadrži kockice i baci ponovno ili odaberi polje." in text and "Jamb" in text
+        assert "Kenta" in text  # the straight, as Croatian players name it
+        await pilot.press("question_mark")
+        assert "R: baci" in str(app.screen.query_one("#help").render())
+        await pilot.press("escape", "t")
+        assert app.theme == "textual-light"
+
+    run(app, script)

@@ -67,7 +67,6 @@ class Face:
     """What the app draws and acts on. `view()` is a table view in the server's format; `mine` the
     seats this terminal plays; `act` sends an engine action (a refusal comes back through `said`)."""
 
-    title = ""
     keeper = False
     mine: list[int] = []
 
@@ -104,7 +103,6 @@ class PlayFace(Face):
         self.session = session
         self.hints = hints
         self.mine = [p for p in range(len(session.state.players)) if p not in session.bots]
-        self.title = session.state.rules.name
 
     def view(self) -> dict[str, Any]:
         from .view import local_view
@@ -143,7 +141,6 @@ class KeepFace(Face):
         super().__init__()
         self.session = session
         self.mine = list(range(len(session.state.players)))
-        self.title = session.state.rules.name
 
     def view(self) -> dict[str, Any]:
         from .view import local_view
@@ -221,18 +218,20 @@ class TableApp(App[int]):
     #help { width: 60; height: auto; padding: 1 2; border: round $accent; background: $surface; }
     #results { width: 72; max-height: 90%; height: auto; padding: 1 2; border: round $accent; background: $surface; }
     """
-    BINDINGS: ClassVar = [
-        Binding("r", "roll", "Roll"),
-        Binding("a", "announce", "Announce", show=False),
-        Binding("s", "strike_mode", "Strike", show=False),
-        Binding("w", "withdraw", "Withdraw", show=False),
-        Binding("h", "hints", "Hints"),
-        Binding("p", "next_player", "Player", show=False),
-        Binding("t", "theme", "Theme", show=False),
-        Binding("u", "undo", "Undo"),
-        Binding("colon", "command", "Command"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "quit", "Quit"),
+    BINDINGS: ClassVar = [  # the footer's keys are bound in __init__, in the app's language
+        Binding("a", "announce", show=False),
+        Binding("s", "strike_mode", show=False),
+        Binding("w", "withdraw", show=False),
+        Binding("p", "next_player", show=False),
+        Binding("t", "theme", show=False),
+    ]
+    FOOTER: ClassVar = [
+        ("r", "roll", "Roll"),
+        ("h", "hints", "Hints"),
+        ("u", "undo", "Undo"),
+        ("colon", "command", "History"),
+        ("question_mark", "help", "Keys"),
+        ("q", "quit", "Close"),
     ]
 
     def __init__(self, face: Face, lang: str = "en", dark: bool = True, bot_pause: float = BOT_PAUSE) -> None:
@@ -240,8 +239,14 @@ class TableApp(App[int]):
         self.face = face
         face.said = self.say
         face.changed = self.redraw
-        self.current_view: dict[str, Any] = {}
-        self.words = Words(lang)
+        self.current_view: dict[str, Any] = face.view()
+        rules = self.current_view["rules"]
+        self.words = Words(lang, rules["id"])
+        from ..web.i18n import ruleset_name
+
+        self.title = ruleset_name(rules["preset"] or rules["id"], rules["name"], lang)
+        for key, action, text in self.FOOTER:
+            self.bind(key, action, description=self.words(text))
         self.theme = "textual-dark" if dark else "textual-light"
         self.bot_pause = bot_pause
         self.strike = False
@@ -274,7 +279,6 @@ class TableApp(App[int]):
         yield Footer()
 
     async def on_mount(self) -> None:
-        self.title = self.face.title
         await self.face.start()
         self.redraw()
         self.set_interval(self.bot_pause, self._tick)
@@ -351,7 +355,7 @@ class TableApp(App[int]):
                 text = f"{name}: {text}"
         if self.strike:
             text += "  " + T("Strike mode: Enter strikes the box for 0.")
-        self.query_one("#status", Static).update(Text(f"{self.face.title} · {text}", style="bold"))
+        self.query_one("#status", Static).update(Text(f"{self.title} · {text}", style="bold"))
 
     def _keeper_status(self) -> str:
         T, v = self.words, self.current_view
@@ -840,7 +844,7 @@ class TableApp(App[int]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.width = event.size.width
-        if self.current_view:
+        if self.query("#sheet"):
             self.layout_key = ()  # short or long labels
             self.redraw()
 
