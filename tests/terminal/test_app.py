@@ -32,7 +32,7 @@ def run(app: TableApp, script: Callable[[Any], Awaitable[None]], size: tuple[int
 
 def play_app(preset: str, bots: dict[int, str], seed: int = 3, players: tuple[str, ...] = ("Ann", "Bot")) -> TableApp:
     session = GameSession(load_ruleset(preset), list(players), bots, dice=SeededDice(seed), seed=seed)
-    return TableApp(PlayFace(session), bot_pause=0.01)
+    return TableApp(PlayFace(session), bot_pause=0.05)
 
 
 def screen_text(app: TableApp) -> str:
@@ -75,11 +75,9 @@ def test_a_whole_yams_game_against_a_bot() -> None:
             await pilot.press("r")
             assert len(state().turns[0].rolls) == 2 and state().turns[0].dice[0] == state().turns[0].rolls[0][0]
             table = app.query_one("#sheet")
-            for row in range(20):  # the first box the cursor finds that takes the dice
-                table.move_cursor(row=row, column=1)
-                await pilot.press("enter")
-                if state().sheets[0].turns > filled:
-                    break
+            row, column = min(at for at, (_, action) in app.cells.items() if action is not None)
+            table.move_cursor(row=row, column=column)  # the first box that takes the dice
+            await pilot.press("enter")
             assert state().sheets[0].turns == filled + 1
         await pilot.pause(0.1)
         assert app.results is not None and app.screen is app.results

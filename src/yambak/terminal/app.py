@@ -461,27 +461,32 @@ class TableApp(App[int]):
             rows.append(("(Max − Min) × Ones", "=minimax"))
         rows.append((T("Total"), "=total"))
         key = (tuple(heads), tuple(rows), tuple(targets))
-        cursor = table.cursor_coordinate
+        best = self._best_box()
+        self.cells = {}
+        grid = [
+            [Text(label, style="bold" if row and row.startswith("=") else "")]
+            + [self._cell(ri, ci + 1, seat, column, row, me, best) for ci, (seat, column) in enumerate(targets)]
+            for ri, (label, row) in enumerate(rows)
+        ]
         if key != self.layout_key:
+            cursor = table.cursor_coordinate
             table.clear(columns=True)
             table.add_column("", key="label")
             for i, head in enumerate(heads):
                 table.add_column(head, key=f"c{i}", width=max(5, len(head)))
             table.fixed_columns = 1
+            table.add_rows(grid)
             self.layout_key = key
-        else:
-            table.clear()
-        best = self._best_box()
-        self.cells = {}
-        for ri, (label, row) in enumerate(rows):
-            cells: list[Any] = [Text(label, style="bold" if row and row.startswith("=") else "")]
-            for ci, (seat, column) in enumerate(targets):
-                cells.append(self._cell(ri, ci + 1, seat, column, row, me, best))
-            table.add_row(*cells)
-        if cursor.row < len(rows) and cursor.column <= len(targets):
-            table.move_cursor(row=cursor.row, column=max(1, cursor.column), scroll=True)
-        else:
-            table.move_cursor(row=0, column=1)
+            if cursor.row < len(rows) and cursor.column <= len(targets):
+                table.move_cursor(row=cursor.row, column=max(1, cursor.column))
+            else:
+                table.move_cursor(row=0, column=1)
+        else:  # only the cells that changed: a redraw after every move stays cheap
+            for ri, line in enumerate(grid):
+                for ci, cell in enumerate(line):
+                    at = Coordinate(ri, ci)
+                    if table.get_cell_at(at) != cell:
+                        table.update_cell_at(at, cell)
 
     def _cell(self, ri: int, ci: int, seat: int, column: str, row: str | None, me: int | None, best: str | None) -> Any:
         v = self.current_view
