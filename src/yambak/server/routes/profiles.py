@@ -19,13 +19,13 @@ from ...engine import RecordError
 from ...rules import load_ruleset
 from ...store import ProfileRow, ResultRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
+from ..common.pages import boot_json, render_page
 from ..deps import AppSettings, Lang, Profiles, check_origin, client_address, profile_token, set_profile_cookie
 from ..live import RequestError
 from ..profiles.history import export_csv, export_json, history_page, variant_label
 from ..profiles.manager import ProfileError, ProfileManager
 from ..profiles.stats import stats_page
 from ..replays import frame
-from .pages import boot_json, render_page
 
 router = APIRouter()
 
