@@ -15,7 +15,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "yambak"
 LAYERS = [
     ["rules", "names"],
     ["engine", "commandline"],
-    ["text", "solver", "verify", "sheetview", "keeper"],
+    ["text", "solver", "verify", "gameview", "keeper"],
     ["bots"],
     ["coach", "store", "env"],
     ["terminal", "web"],

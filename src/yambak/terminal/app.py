@@ -499,7 +499,7 @@ class TableApp(App[int]):
         if cell.get("hidden"):
             return Text("?", justify="right")
         if cell.get("score") is not None:
-            text = "×" if cell.get("struck") and not cell["score"] else str(cell["score"])
+            text = "×" if cell.get("why") == "struck" else str(cell["score"])
             if cell.get("written") is not None:
                 text += f"({cell['written']})"
             return Text(text, justify="right")

@@ -233,7 +233,7 @@ export class GameSheet {
   }
 }
 
-// A box already filled (or hidden from this viewer), in the sheet's one vocabulary (yambak/sheetview.py).
+// A box already filled (or hidden from this viewer), in the sheet's one vocabulary (yambak/gameview.py).
 export function filledCell(view, box, name, cell) {
   const filled = T("{box} is already filled.", { box: boxLabel(view, box) });
   if (cell.hidden) return { text: "▒", cls: "hidden", disabled: true, label: `${name}: ${T("hidden until you finish this round")}`, box, why: T("Hidden until you finish this round.") };

@@ -133,8 +133,8 @@ function nextSeat() {
 }
 function filledOf(seat) {
   const p = shown.players[seat];
-  if (engine.ready || !S.queue.length) return p.filled;
-  return p.filled + S.queue.filter((e) => isTurn(e) && e.seat === seat).length;
+  if (engine.ready || !S.queue.length) return p.turns_done;
+  return p.turns_done + S.queue.filter((e) => isTurn(e) && e.seat === seat).length;
 }
 
 // --- entries -------------------------------------------------------------------------------------
