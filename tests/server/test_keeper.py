@@ -239,7 +239,7 @@ def test_sheets_survive_a_restart_and_phones_follow_live(settings):
         sheet = new_sheet(c, "yams", ("Ann", "Bram"))
         with c.websocket_connect(f"/ws/keep/{sheet['id']}") as ws:
             ws.send_json({"type": "hello"})
-            assert ws.receive_json() == {"type": "welcome", "v": 0, "seats": []}
+            assert ws.receive_json() == {"type": "welcome", "v": 0, "seats": [], "protocol": 1}
             assert ws.receive_json()["v"] == 0
             k = Keeper(c, sheet["id"])
             assert k.post({"kind": "dice", "seat": 0, "dice": [5, 5, 5, 1, 2], "box": "fives"}).status_code == 200

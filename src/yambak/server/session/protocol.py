@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "PROTOCOL",
     "Hello",
     "Message",
     "Ping",
@@ -25,6 +26,7 @@ __all__ = [
     "welcome",
 ]
 
+PROTOCOL = 1  # the protocol's version: `welcome` says it; a client's `hello` may say the one it speaks
 Version = Annotated[int, Field(ge=0)]
 Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
@@ -41,6 +43,7 @@ class Hello(Message):
     type: Literal["hello"]
     since: Version | None = None
     tokens: Annotated[list[Token], Field(max_length=16)] = []
+    protocol: Annotated[int, Field(ge=1, le=1000)] | None = None
 
 
 class Ping(Message):
@@ -51,7 +54,7 @@ class Ping(Message):
 
 
 def welcome(version: int, seats: list[int]) -> dict[str, Any]:
-    return {"type": "welcome", "v": version, "seats": seats}
+    return {"type": "welcome", "v": version, "seats": seats, "protocol": PROTOCOL}
 
 
 def event_message(version: int, event: dict[str, Any], view: dict[str, Any], ref: Any = None) -> dict[str, Any]:
