@@ -29,7 +29,6 @@ from ...engine import GameRecord, GameState, IllegalAction, RecordError, replay
 from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
 from ...store import SessionRow, StoreConflict
 from .. import metrics
-from ..common.events import NamesRemoved
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..live import RequestError
 from ..session import Loaded, Moved, Session, SessionManager
@@ -70,10 +69,6 @@ class KeeperManager(SessionManager[KeptSheet]):
     UNKNOWN = "sheet/unknown"
     Error = KeeperError
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.events.on_async(NamesRemoved, lambda removed: self.reload_names(list(removed.sheets)))
-
     # --- the session core's hooks ----------------------------------------------------------------
 
     def cap(self) -> int:
@@ -89,7 +84,7 @@ class KeeperManager(SessionManager[KeptSheet]):
             for e in after:  # the entries after the snapshot, applied again
                 if e.data is None:
                     raise RecordError("record/invalid", f"entry {e.version} is not stored")
-                state = self._apply(state, EntryIn.model_validate(e.data))
+                state = self._entry_applied(state, EntryIn.model_validate(e.data))
         except (RecordError, IllegalAction, RequestError, ValueError):
             log.exception("score sheet %s cannot be loaded", row.id)
             raise KeeperError("sheet/broken", "this sheet's stored record cannot be loaded", 500) from None
@@ -98,7 +93,7 @@ class KeeperManager(SessionManager[KeptSheet]):
         sheet.recent = self.recent_of(recent)
 
     def apply_logged(self, sheet: KeptSheet, message: dict[str, Any]) -> GameState:
-        return self._apply(sheet.state, EntryIn.model_validate(message["event"]))
+        return self._entry_applied(sheet.state, EntryIn.model_validate(message["event"]))
 
     def record(self, sheet: KeptSheet, state: GameState | None = None) -> dict[str, Any]:
         return record_dict(state or sheet.state)
@@ -195,7 +190,7 @@ class KeeperManager(SessionManager[KeptSheet]):
                 except Refusal as exc:
                     raise KeeperError(exc.code, exc.message, exc.status, v=sheet.version, **exc.extra) from None
             try:
-                state = self._apply(sheet.state, entry)
+                state = self._entry_applied(sheet.state, entry)
             except (RecordError, IllegalAction) as exc:
                 raise KeeperError(exc.code, exc.message, 422) from None
             seat = entry.seat if entry.seat is not None else -1
@@ -203,7 +198,7 @@ class KeeperManager(SessionManager[KeptSheet]):
         metrics.LATENCY.observe(time.perf_counter() - start)
         return {"v": version, "duplicate": False}
 
-    def _apply(self, state: GameState, entry: EntryIn) -> GameState:
+    def _entry_applied(self, state: GameState, entry: EntryIn) -> GameState:
         """The keeper core applies the entry (`yambak.keeper.apply_entry`, the same code a phone runs)."""
         try:
             return apply_entry(state, entry.model_dump())

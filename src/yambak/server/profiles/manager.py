@@ -149,7 +149,7 @@ class ProfileManager:
         if scrubbed is None:
             raise ProfileError("profile/unknown", "there is no such profile", 404)
         # tables and sheets in memory show the names they were loaded with: load them again
-        await self.events.publish(NamesRemoved(tuple(scrubbed.tables), tuple(scrubbed.sheets)))
+        await self.events.publish(NamesRemoved({"table": tuple(scrubbed.tables), "sheet": tuple(scrubbed.sheets)}))
 
     def _results_of(self, ending: GameEnding) -> Write | None:
         """A game ends at a table: its players' results, stored with the game's last event (once: the

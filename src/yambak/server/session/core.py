@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from ...engine import GameState
 from ...store import EventRow, SessionRow, Store, StoreConflict
 from .. import metrics
-from ..common.events import Events, Write
+from ..common.events import Events, NamesRemoved, Write
 from ..live import Connection, RequestError, dumps
 from ..settings import Settings
 from .protocol import event_message, events_message, state_message
@@ -92,6 +92,7 @@ class SessionManager(Generic[S]):
         self.settings = settings
         self.cluster = cluster
         self.events = events or Events()
+        self.events.on_async(NamesRemoved, lambda removed: self.reload_names(list(removed.sessions.get(self.KIND, ()))))
         self.sessions: dict[str, S] = {}
         self.replica = Replica(self)  # what the cluster talks to
         # The loop the session's background work runs on: set at startup, so that a route running in
@@ -107,7 +108,11 @@ class SessionManager(Generic[S]):
     def _load(self, session_id: str) -> Loaded | None:
         """Everything a session rebuilds from (store reads: call it off the event loop where it matters)."""
         loaded = self.store.load_session(session_id, self.settings.history, self.KIND)
-        return None if loaded is None else (*loaded, None)
+        return None if loaded is None else (*loaded, self._load_more(session_id))
+
+    def _load_more(self, session_id: str) -> Any:
+        """What the kind reads from the store besides its row and log (`Loaded`'s last item)."""
+        return None
 
     def _blank(self, row: SessionRow) -> S:
         """A session object for a stored row, before `_fill` sets it."""

@@ -38,7 +38,7 @@ from .. import metrics
 from ..common.clock import naive_utc
 from ..common.dice import DealDice, seal
 from ..common.dice import secret as deal_secret
-from ..common.events import GameEnding, NamesRemoved, Write
+from ..common.events import GameEnding, Write
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
 from ..live import RequestError
@@ -154,7 +154,6 @@ class TableManager(SessionManager[LiveTable]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.events.on_async(NamesRemoved, lambda removed: self.reload_names(list(removed.tables)))
         self.bots = Bots(self)
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
@@ -164,11 +163,8 @@ class TableManager(SessionManager[LiveTable]):
     def cap(self) -> int:
         return self.settings.max_tables
 
-    def _load(self, table_id: str) -> Loaded | None:
-        loaded = self.store.load_session(table_id, self.settings.history, self.KIND)
-        if loaded is None:
-            return None
-        return (*loaded, self.store.seat_versions(table_id))
+    def _load_more(self, table_id: str) -> dict[int, int]:
+        return self.store.seat_versions(table_id)
 
     def _blank(self, row: SessionRow) -> LiveTable:
         return LiveTable(row.id, row.name, None)  # type: ignore[arg-type]  # `_fill` sets the state

@@ -69,7 +69,7 @@ export function open(id, serverView) {
   if (!strip) strip = new PlayerStrip($("strip"), { onTab: (i) => { tab = i; draw(); } });
   wire();
   recompute();
-  connect();
+  follow();
   flush();
   return true;
 }
@@ -338,7 +338,7 @@ async function push(s, open) {
     try { made = await createOnServer(s); } catch { return "later"; }
     saveSheet(s, open ? shown : s.view);
     if (made !== "ok") return made === "refused" ? "done" : "later";
-    if (open) { draw(); connect(); }
+    if (open) { draw(); follow(); }
   }
   if (!s.queue.length) return "done";
   const sock = open ? socket : new SessionSocket(`/ws/keep/${s.id}`, { reconnect: false, onView: (msg) => applyBase(s, msg.view) });
@@ -412,7 +412,8 @@ async function refreshFromServer() {
   try { const r = await fetch(`/api/keep/${S.id}`); if (r.ok) setBase(await r.json()); } catch { /* offline */ }
 }
 
-function connect() {
+// Follow the sheet on screen live: its socket (entries go out on it, every phone's entries come in).
+function follow() {
   if (!S || !S.synced || socket) return;
   const sid = S.id;
   socket = new SessionSocket(`/ws/keep/${sid}`, {
@@ -424,7 +425,7 @@ function connect() {
   socket.connect();
 }
 
-window.addEventListener("online", () => { if (S) { retryDelay = 1500; flush(); if (!socket) connect(); renderStatus(); } });
+window.addEventListener("online", () => { if (S) { retryDelay = 1500; flush(); if (!socket) follow(); renderStatus(); } });
 window.addEventListener("offline", () => { if (S) { live = false; renderStatus(); } });
 
 // --- drawing ---------------------------------------------------------------------------------------
