@@ -17,7 +17,7 @@ from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .models import Deal, DealEntry, GameTable, Profile, Result, Seat, Tournament, TournamentPlayer
+from .models import Deal, DealEntry, GameSession, Profile, Result, Seat, Tournament, TournamentPlayer
 
 __all__ = ["DealRow", "DealScore", "DealStore", "Member", "SoloBest", "TournamentRow", "closed_sql", "solo_conditions"]
 
@@ -368,7 +368,7 @@ class DealStore:
     def deal_tables(conn: Connection, deal_id: str) -> list[tuple[str, Any]]:
         """(id, fairness) of every table of a deal: its entrants', practice ones, the par's."""
         rows = conn.execute(
-            select(GameTable.id, GameTable.fairness).where(GameTable.fairness["deal"].as_string() == deal_id)
+            select(GameSession.id, GameSession.fairness).where(GameSession.fairness["deal"].as_string() == deal_id)
         )
         return [(r[0], r[1]) for r in rows]
 
@@ -384,7 +384,7 @@ class DealStore:
                 conn.execute(update(Deal).where(Deal.id == deal.id).values(**values))
                 for table_id, fairness in self.deal_tables(conn, deal.id):
                     kept = {**(fairness or {}), "closes_at": seal.isoformat() if seal else None}
-                    conn.execute(update(GameTable).where(GameTable.id == table_id).values(fairness=kept))
+                    conn.execute(update(GameSession).where(GameSession.id == table_id).values(fairness=kept))
                     changed.append(table_id)
             return changed
 

@@ -19,18 +19,7 @@ from sqlalchemy import Integer, and_, cast, delete, func, insert, or_, select, u
 from sqlalchemy.engine import Connection, Engine
 
 from .daily import closed_sql, solo_conditions
-from .models import (
-    Deal,
-    DealEntry,
-    GameTable,
-    KeeperSheet,
-    Profile,
-    ProfileKey,
-    Result,
-    Seat,
-    Tournament,
-    TournamentPlayer,
-)
+from .models import Deal, DealEntry, GameSession, Profile, ProfileKey, Result, Seat, Tournament, TournamentPlayer
 
 __all__ = ["DeviceRow", "ProfileRow", "ProfileStore", "ResultRow", "ScrubbedNames", "StatsRow"]
 
@@ -180,19 +169,20 @@ def _unname(conn: Connection, profile_id: str, name: str) -> None:
     pattern = re.compile(re.escape(name), re.IGNORECASE)
     seats = select(Seat.table_id, Seat.seat).where(Seat.profile_id == profile_id).subquery()
     for tid, seat, tname in conn.execute(
-        select(GameTable.id, seats.c.seat, GameTable.name).join(seats, seats.c.table_id == GameTable.id)
+        select(GameSession.id, seats.c.seat, GameSession.name).join(seats, seats.c.table_id == GameSession.id)
     ).all():
         if pattern.search(tname):
             conn.execute(
-                update(GameTable).where(GameTable.id == tid).values(name=pattern.sub(placeholder(seat), tname))
+                update(GameSession).where(GameSession.id == tid).values(name=pattern.sub(placeholder(seat), tname))
             )
     kept = select(Result.ref, Result.seat).where(Result.profile_id == profile_id, Result.kind == "kept").subquery()
+    sheets = and_(GameSession.kind == "sheet", kept.c.ref == GameSession.id)
     for sid, seat, sname in conn.execute(
-        select(KeeperSheet.id, kept.c.seat, KeeperSheet.name).join(kept, kept.c.ref == KeeperSheet.id)
+        select(GameSession.id, kept.c.seat, GameSession.name).join(kept, sheets)
     ).all():
         if pattern.search(sname):
             shown = placeholder(seat) if seat is not None else ""
-            conn.execute(update(KeeperSheet).where(KeeperSheet.id == sid).values(name=pattern.sub(shown, sname)))
+            conn.execute(update(GameSession).where(GameSession.id == sid).values(name=pattern.sub(shown, sname)))
     for tid, tname in conn.execute(select(Tournament.id, Tournament.name).where(Tournament.organiser_id == profile_id)):
         if pattern.search(tname):
             conn.execute(update(Tournament).where(Tournament.id == tid).values(name=""))
@@ -379,10 +369,10 @@ class ProfileStore:
                 conn.execute(
                     update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(name=name, profile_id=None)
                 )
-                record = conn.execute(select(GameTable.record).where(GameTable.id == table_id)).scalar()
+                record = conn.execute(select(GameSession.record).where(GameSession.id == table_id)).scalar()
                 renamed = _rename(record, seat, name)
                 if renamed is not None:
-                    conn.execute(update(GameTable).where(GameTable.id == table_id).values(record=renamed))
+                    conn.execute(update(GameSession).where(GameSession.id == table_id).values(record=renamed))
                 out.tables.append(table_id)
             kept = conn.execute(
                 select(Result.ref, Result.seat).where(
@@ -392,10 +382,11 @@ class ProfileStore:
             for ref, kept_seat in kept:
                 seat = int(kept_seat or 0)  # not null: selected so
                 name = placeholder(seat)
-                record = conn.execute(select(KeeperSheet.record).where(KeeperSheet.id == ref)).scalar()
+                sheet = and_(GameSession.id == ref, GameSession.kind == "sheet")
+                record = conn.execute(select(GameSession.record).where(sheet)).scalar()
                 renamed = _rename(record, seat, name)
                 if renamed is not None:
-                    conn.execute(update(KeeperSheet).where(KeeperSheet.id == ref).values(record=renamed))
+                    conn.execute(update(GameSession).where(GameSession.id == ref).values(record=renamed))
                     out.sheets.append(ref)
                 for rid, copy in conn.execute(
                     select(Result.id, Result.record).where(

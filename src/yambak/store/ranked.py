@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
 
-from .models import Event, GameTable, Profile, Rating, RatingChange, Seat
+from .models import Event, GameSession, Profile, Rating, RatingChange, Seat
 
 __all__ = ["ChangeRow", "RankedStore", "RatingRow"]
 
@@ -133,16 +133,16 @@ class RankedStore:
         with self.engine.connect() as conn:
             return list(
                 conn.execute(
-                    select(GameTable.id)
+                    select(GameSession.id)
                     .where(
-                        GameTable.settings["ranked"].as_string() == preset,
-                        GameTable.finished.is_(False),
-                        GameTable.created_at >= since,
-                        GameTable.id.in_(sized),
-                        GameTable.id.in_(open_seat),
-                        GameTable.id.not_in(seated),
+                        GameSession.settings["ranked"].as_string() == preset,
+                        GameSession.finished.is_(False),
+                        GameSession.created_at >= since,
+                        GameSession.id.in_(sized),
+                        GameSession.id.in_(open_seat),
+                        GameSession.id.not_in(seated),
                     )
-                    .order_by(GameTable.created_at, GameTable.id)
+                    .order_by(GameSession.created_at, GameSession.id)
                     .limit(20)
                 ).scalars()
             )
@@ -153,14 +153,14 @@ class RankedStore:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(Seat.table_id, Seat.name, Seat.profile_id, Seat.kind)
-                .join(GameTable, GameTable.id == Seat.table_id)
+                .join(GameSession, GameSession.id == Seat.table_id)
                 .where(
-                    GameTable.settings["ranked"].as_string() == preset,
-                    GameTable.finished.is_(False),
-                    GameTable.created_at >= since,
-                    GameTable.id.in_(open_seat),
+                    GameSession.settings["ranked"].as_string() == preset,
+                    GameSession.finished.is_(False),
+                    GameSession.created_at >= since,
+                    GameSession.id.in_(open_seat),
                 )
-                .order_by(GameTable.created_at, Seat.table_id, Seat.seat)
+                .order_by(GameSession.created_at, Seat.table_id, Seat.seat)
             )
             out: dict[str, list[tuple[str, str | None, str]]] = {}
             for table_id, name, pid, kind in rows:

@@ -1,7 +1,7 @@
 """Ranked tables: each profile's rating per preset, and what every finished ranked game did to them.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 
 - `ratings`: a profile's OpenSkill (Plackett-Luce) rating in ranked games of a preset, mu and sigma,
   and the number of rated games; gone with the profile.
@@ -12,8 +12,8 @@ Revises: 0007
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

@@ -1,8 +1,8 @@
 """Competition nobody can game: private open deals, frozen boards, withdrawn players, unguessable result
 ids, organisers' controls and the devices of a profile.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 
 - `results.public_id`: the id a replay's address shows (random; the integer id stays internal), filled
   in for older rows; `results.deal_id`: the deal a daily or club game played (its games are private to
@@ -24,8 +24,8 @@ import secrets
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
