@@ -66,7 +66,7 @@ def test_a_deleted_name_leaves_everything_and_closed_places_stay(client, clock) 
     # a table made in one click (no name stored), and one named the old way, listed, with Ann at it
     solo = hugo.post("/api/tables", json={"preset": "yams", "seats": [{"name": NAME}], "listed": False}).json()
     play_out(hugo, solo["id"], [solo["tokens"]["0"]])
-    assert client.app.state.store.get_table(solo["id"]).name == ""
+    assert client.app.state.store.get_session(solo["id"]).name == ""
     assert f"{NAME}&#39;s table" in hugo.get(f"/t/{solo['id']}").text  # the page says whose table it is
     named = hugo.post(
         "/api/tables", json={"name": f"{NAME}'s table", "preset": "yams", "seats": [{"name": NAME}, {"kind": "open"}]}
@@ -90,7 +90,7 @@ def test_a_deleted_name_leaves_everything_and_closed_places_stay(client, clock) 
     store = client.app.state.store
     before = scan(store, [NAME, hugo_id])
     where = {"profiles.name", "seats.name", "game_tables.name", "game_tables.record", "tournaments.name",
-             "keeper_sheets.name", "results.record", "seats.profile_id", "deal_entries.profile_id",
+             "results.record", "seats.profile_id", "deal_entries.profile_id",
              "ratings.profile_id", "rating_changes.profile_id"}  # fmt: skip
     assert where <= before
     board = client.get("/api/daily/2026-03-03/yams").json()["rows"]
