@@ -7,10 +7,17 @@ STAMP := $(VENV)/.installed
 PYODIDE_VERSION := 0.27.8
 PYODIDE_DIR := src/yambak/web/static/pyodide
 PYODIDE_STAMP := $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION)
+# The tools that check the page scripts (TypeScript, json-schema-to-typescript): package.json, exact versions.
+NODE_STAMP := node_modules/.installed
+TYPES := src/yambak/web/static/protocol.d.ts
 
-.PHONY: install run test lint screenshots bench clean
+.PHONY: install run test lint types screenshots bench clean
 
-install: $(STAMP) $(PYODIDE_STAMP)
+install: $(STAMP) $(PYODIDE_STAMP) $(NODE_STAMP)
+
+$(NODE_STAMP): package.json package-lock.json $(PYODIDE_STAMP)
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
 
 $(PYODIDE_STAMP): scripts/fetch-pyodide.sh
 	scripts/fetch-pyodide.sh $(PYODIDE_VERSION) $(PYODIDE_DIR)
@@ -26,10 +33,19 @@ $(STAMP): pyproject.toml
 run: install
 	$(BIN)/yambak serve --host 127.0.0.1 --port 8000
 
-# Checks that stay: ruff (E, F, I, B, UP) and mypy (--strict on rules/ and engine/), configured in pyproject.toml.
+# Checks that stay: ruff and mypy (pyproject.toml); the page scripts under TypeScript (tsconfig*.json), with the
+# socket protocol's types generated from its models (`make types` writes them; here they must be current).
 lint: install
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
+	npm run --silent check
+	$(BIN)/python scripts/protocol.py --check
+	npm run --silent types | diff -q - $(TYPES) >/dev/null || { echo "$(TYPES) is stale: make types"; exit 1; }
+
+# The protocol's JSON Schema from its pydantic models, then its TypeScript declarations for the page scripts.
+types: install
+	$(BIN)/python scripts/protocol.py
+	npm run --silent types > $(TYPES)
 
 # The whole suite; scripts/test-services.sh installs and starts PostgreSQL, Redis and Chromium (Debian packages)
 # and prints the two URLs on one line each.
@@ -47,4 +63,4 @@ bench: install
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info $(PYODIDE_DIR)
+	rm -rf $(VENV) build src/*.egg-info $(PYODIDE_DIR) node_modules

@@ -61,3 +61,9 @@ def test_the_offline_keeper_keeps_every_module_its_scripts_import() -> None:
         seen.add(name)
         todo += re.findall(r'from "\./([\w.-]+\.js)"', (STATIC / name).read_text(encoding="utf-8"))
     assert {f"/static/{n}" for n in seen} <= set(OFFLINE_ASSETS), seen
+
+
+def test_every_page_script_is_checked_by_typescript() -> None:
+    """`make lint` runs tsc over the page scripts (tsconfig*.json); a file without // @ts-check escapes it."""
+    for path in sorted(STATIC.glob("*.js")):
+        assert path.read_text(encoding="utf-8").startswith("// @ts-check\n"), path.name

@@ -15,6 +15,18 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from ...keeper.entries import MAX_PLAYERS
 from ..live import RequestError
 from ..session.protocol import Hello, Message, Ping
+from ..session.views import (
+    Ack,
+    ErrorMessage,
+    EventMessage,
+    EventsMessage,
+    GameView,
+    Player,
+    Pong,
+    StateMessage,
+    Welcome,
+)
+from ..session.views import Model as Out
 
 ENTRY_ID = r"^[A-Za-z0-9_-]{8,40}$"
 SHEET_ID = r"^[A-Za-z0-9_-]{16,32}$"
@@ -77,5 +89,43 @@ class EntryMsg(Message):
     entry: EntryIn
 
 
-client_message: TypeAdapter[Any] = TypeAdapter(Annotated[Hello | Ping | EntryMsg, Field(discriminator="type")])
+ClientMessage = Annotated[Hello | Ping | EntryMsg, Field(discriminator="type")]
+client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset({"hello", "ping", "entry"})
+
+
+# --- server -> client (the types of what `yambak.keeper.sheet_view` and the manager send) ---------------
+
+
+class SheetPlayer(Player):
+    fillable: dict[str, list[str]]  # by roll number: the boxes the sheet can take then, before the dice are known
+
+
+class HistoryEntry(Out):
+    n: int
+    player: int
+    dice: list[int] | None  # None: a 0 typed without dice
+    roll: int
+    box: str
+    strike: bool
+    scratch: bool
+    written: int | None
+
+
+class SheetView(GameView):
+    players: list[SheetPlayer]  # type: ignore[assignment]
+    id: str
+    code: str | None
+    name: str
+    v: int
+    history: list[HistoryEntry]
+    record: dict[str, Any]  # the game record (docs/rules.md, the record)
+    rolloff_due: dict[str, list[int]] | None = None  # after the end: the tied seats of each target still to roll off
+
+
+ServerMessage = Annotated[
+    Welcome | Pong | Ack | ErrorMessage | EventMessage[SheetView, EntryIn] | EventsMessage[SheetView, EntryIn]
+    | StateMessage[SheetView],
+    Field(discriminator="type"),
+]
+server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)

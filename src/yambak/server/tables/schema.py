@@ -15,6 +15,8 @@ from ...engine import Action, Announce, Hold, Release, Roll, Score, Undo, Withdr
 from ...engine.fairness import NONCE_PATTERN
 from ..session.protocol import Hello, Ping, Version
 from ..session.protocol import Message as _Msg
+from ..session.views import ErrorMessage, EventMessage, EventsMessage, GameView, Player, Pong, StateMessage, Welcome
+from ..session.views import Model as _Out
 
 Seat = Annotated[int, Field(ge=0, le=63)]
 Positions = Annotated[list[Annotated[int, Field(ge=0, le=5)]], Field(max_length=6)]
@@ -124,3 +126,102 @@ def to_action(msg: ActionMsg) -> Action:
     if isinstance(msg, UndoMsg):
         return Undo(msg.seat)
     return Score(msg.seat, msg.box, strike=msg.strike)
+
+
+# --- server -> client (the types of what `view.py` and the manager send; tests hold them to it) ---------
+
+
+class TableEvent(_Out):
+    """An engine event as a viewer may see it: all of it, or on a duplicate table another player's
+    without dice (type, player, roll); a fair-dice nonce logged before the first roll."""
+
+    type: Literal["rolled", "held", "released", "announced", "withdrawn", "scored", "undone", "nonce"]
+    player: Seat
+    roll: int
+    game_over: bool
+    dice: list[int] | None = None
+    held: list[int] | None = None
+    box: str | None = None
+    written: int | None = None
+    extra_bonus: int | None = None
+    strike: Literal[True] | None = None
+    use: list[int] | None = None
+    nonce: str | None = None
+    absent: Literal[True] | None = None  # a stand-in's move while its player was not connected
+
+
+class TablePlayer(Player):
+    kind: Literal["human", "bot", "open"]
+    bot: str | None
+
+
+class TableSettingsOut(_Out):
+    hints: bool
+    clock: int | None
+    undo: bool
+    deal: str | None = None
+    ranked: str | None = None  # the preset whose ratings the game changes
+
+
+class DealOut(_Out):
+    """A deal's table: when the deal closes, the seconds left by the server's clock, whether it has."""
+
+    id: str
+    closes_at: str | None  # None while its tournament is paused
+    left: float | None
+    closed: bool
+    paused: bool
+
+
+class NonceOut(_Out):
+    seat: Seat
+    nonce: str
+
+
+class FairnessOut(_Out):
+    scheme: str
+    commitment: str
+    seed: str | None
+    nonces: list[NonceOut]
+    open: bool  # players may still mix in their nonces
+
+
+class TableView(GameView):
+    players: list[TablePlayer]  # type: ignore[assignment]
+    id: str
+    name: str
+    v: Version
+    rematch: str | None
+    open_seats: list[Seat]
+    online: list[Seat]
+    settings: TableSettingsOut
+    clocks: dict[str, float]
+    can_undo: list[Seat]
+    fairness: FairnessOut | None
+    deal: DealOut | None = None
+
+
+class AdviceMessage(_Out):
+    type: Literal["advice"]
+    v: Version
+    seat: Seat
+    advice: dict[str, Any]  # the coach's advice (`coach.Advice.to_dict`)
+
+
+class RematchMessage(_Out):
+    type: Literal["rematch"]
+    table: str
+
+
+ServerMessage = Annotated[
+    Welcome
+    | Pong
+    | ErrorMessage
+    | EventMessage[TableView, TableEvent]
+    | EventsMessage[TableView, TableEvent]
+    | StateMessage[TableView]
+    | AdviceMessage
+    | RematchMessage,
+    Field(discriminator="type"),
+]
+server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)

@@ -1,3 +1,4 @@
+// @ts-check
 // A club tournament's pages: times in the reader's own zone and language, the round's countdown, the
 // organiser's invite link to copy, a question before what cannot be undone, and (the form that makes
 // a tournament) its start written in UTC from the reader's local time.
@@ -14,7 +15,7 @@ if (copy) copy.onclick = async () => {
 const invite = $("invite-url");
 if (invite) invite.addEventListener("focus", () => invite.select());
 
-for (const form of document.querySelectorAll("form[data-confirm]")) {
+for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (document.querySelectorAll("form[data-confirm]"))) {
   form.addEventListener("submit", (e) => { if (!confirm(form.dataset.confirm)) e.preventDefault(); });
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Dice drawn with pips (SVG), a tray of them that keeps its buttons across updates, and a short
 // roll animation (none under prefers-reduced-motion). Nothing here knows a rule.
 import { svg, setAttr } from "./page.js";
@@ -33,9 +34,11 @@ export function miniDice(values) {
 }
 
 export class DiceTray {
-  // host: the element to fill; labels(i, value, held) -> the button's accessible name; onToggle(i)
-  constructor(host, { labels, heldText, onToggle }) {
-    this.host = host; this.labels = labels; this.heldText = heldText; this.onToggle = onToggle;
+  /** @param {HTMLElement} host the element to fill
+   * @param {{labels: (i: number, value: number, held: boolean) => string, onToggle: (i: number) => void}} handlers
+   *   labels: a die's accessible name; onToggle: a tap on die i */
+  constructor(host, { labels, onToggle }) {
+    this.host = host; this.labels = labels; this.onToggle = onToggle;
     this.buttons = []; this.values = [];
   }
 
@@ -56,7 +59,6 @@ export class DiceTray {
       if (this.values[i] !== value) { drawPips(b.firstChild, value); this.values[i] = value; }
       b.classList.toggle("blank", !value);
       b.classList.toggle("held", isHeld);
-      setAttr(b, "data-held", isHeld ? this.heldText : null);
       setAttr(b, "data-value", value || null);
       setAttr(b, "aria-pressed", value ? String(isHeld) : null);
       setAttr(b, "aria-disabled", active && value ? null : "true");

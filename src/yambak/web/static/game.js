@@ -1,3 +1,4 @@
+// @ts-check
 // A game on screen, shared by the live table and the kept sheet: the socket to its session (the one
 // protocol of server/session/protocol.py), the players strip, and the sheet drawn from the view the
 // engine made. Each page adds what it has alone (the table: dice, coach, clocks; the kept sheet: the
@@ -5,9 +6,13 @@
 import { boot, T, N, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr, toast } from "./page.js";
 import { Sheet, sheetRows, sumCell, legend } from "./sheet.js";
 
+/** @typedef {import("./protocol").TableView | import("./protocol").SheetView} View a game view (protocol.d.ts) */
+/** @param {View} view */
 export const nCols = (view) => view.rules.columns.length;
 // one-column sheets with up to six players show them side by side; others, one player's sheet at a time
+/** @param {View} view */
 export const onePerPlayer = (view) => nCols(view) === 1 && view.players.length <= 6;
+/** @param {View} view @param {string} box */
 export const boxLabel = (view, box) => pageBoxLabel(box, nCols(view));
 // A refusal's code as the player reads it (boot.errors: the server's translations of every code).
 export const reason = (code) => (boot.errors && boot.errors[code]) || T("Not available now.");
@@ -17,8 +22,14 @@ export const reason = (code) => (boot.errors && boot.errors[code]) || T("Not ava
 // sent with `request` carries a ref; its answer is the event that carries it back, an `ack` (an entry
 // applied before), or a coded error with that ref. A lost socket reconnects with backoff.
 export class SessionSocket {
+  /**
+   * @param {string} path the socket's path (/ws/ID, /ws/keep/ID)
+   * @param {{hello?: () => object, onWelcome?: (msg: any) => void, onView?: (msg: any) => void, onRefused?: (msg: any) => void,
+   *   onMessage?: (msg: any) => void, onStatus?: (up: boolean, code?: number) => void, reconnect?: boolean}} [handlers]
+   */
   constructor(path, { hello = () => ({}), onWelcome = () => {}, onView = () => {}, onRefused = () => {}, onMessage = () => {}, onStatus = () => {}, reconnect = true } = {}) {
-    Object.assign(this, { path, hello, onWelcome, onView, onRefused, onMessage, onStatus, reconnect });
+    this.path = path; this.hello = hello; this.reconnect = reconnect;
+    this.onWelcome = onWelcome; this.onView = onView; this.onRefused = onRefused; this.onMessage = onMessage; this.onStatus = onStatus;
     this.ws = null; this.version = null; this.ready = false; this.stopped = false;
     this.retry = 500; this.timer = null; this.waiting = new Map(); this.openers = new Set();
   }
@@ -90,6 +101,7 @@ export class SessionSocket {
 export class PlayerStrip {
   constructor(host, { onTab, roleHost = host }) { this.host = host; this.roleHost = roleHost; this.onTab = onTab; this.tabs = false; this.count = 0; }
 
+  /** @param {View} view @param {{tab: number, toAct: (p: any) => boolean, about?: (p: any) => {me?: boolean, away?: boolean, clock?: string, state?: string}}} opts */
   render(view, { tab, toAct, about = () => ({}) }) {
     const asTabs = !onePerPlayer(view);
     this.tabs = asTabs; this.count = view.players.length;
@@ -158,7 +170,10 @@ export class GameSheet {
 
   get shape() { return this.sheet.shape; }
 
-  // opts: {tab, openCell(c, box, name, p), columnClass(c), headText(colId), cellClass(c, box, cell), winnerRow, grand, legendHost}
+  /** @param {View} view
+   * @param {{tab: number, openCell: (c: any, box: string, name: string, p: any) => any, columnClass?: (c: any, perPlayer: boolean) => string,
+   *   headText?: (column: string) => string, cellClass?: (c: any, box: string, cell: any) => string, winnerRow?: boolean,
+   *   grand?: HTMLElement, legendHost?: HTMLElement}} opts */
   render(view, opts) {
     const rules = view.rules;
     const perPlayer = onePerPlayer(view);
@@ -166,7 +181,7 @@ export class GameSheet {
     const columns = [];
     for (const s of seats) for (const c of rules.columns) {
       const p = view.players[s];
-      const name = p.kind === "open" ? T("Open seat") : p.name;
+      const name = "kind" in p && p.kind === "open" ? T("Open seat") : p.name;
       const col = { key: perPlayer ? `p${s}` : c.id, seat: s, col: c.id };
       col.short = perPlayer ? name : (opts.headText ? opts.headText(c.id) : colShort(c.id));
       col.full = perPlayer ? name : colLabel(c.id);

@@ -1,3 +1,4 @@
+// @ts-check
 // The phone's own engine: the package's rules, engine and keeper core, unchanged, running under
 // Pyodide in a Web Worker (keeper-worker.js). Requests are JSON in, JSON out; until the engine is
 // ready they wait; if it cannot start (no Pyodide on the server, an old phone) `failed` says so and

@@ -1,7 +1,8 @@
+// @ts-check
 // The score-keeper's start page: a new sheet (started on this phone, with or without network), joining
 // a shared sheet by its code, the sheets this phone kept, and statistics per player and ruleset
 // (yambak.keeper.statistics, run by the phone's engine; by the server when that engine cannot start).
-import { boot, T, $, el, setText, toast } from "./page.js";
+import { boot, T, $, $$, el, setText, toast } from "./page.js";
 import { listSheets, loadSheet, saveSheet, deleteSheet, finishedRecords, finishedIds, knownNames, rememberNames, newId } from "./keeper-store.js";
 
 let engine = null, go = null, syncAll = () => Promise.resolve();
@@ -39,11 +40,11 @@ function showError(text) {
 }
 
 // --- the new sheet form ----------------------------------------------------------------------------
-function seatInputs() { return [...document.querySelectorAll("#players input[name^=player]")]; }
+function seatInputs() { return $$("#players input[name^=player]"); }
 
 function wireForm() {
   const select = $("preset");
-  const showOptions = () => { for (const fs of document.querySelectorAll("#keep-create fieldset.options")) fs.hidden = fs.dataset.preset !== select.value; };
+  const showOptions = () => { for (const fs of $$("#keep-create fieldset.options")) fs.hidden = fs.dataset.preset !== select.value; };
   select.addEventListener("change", showOptions);
   showOptions();
   const more = $("more-players");
@@ -51,9 +52,9 @@ function wireForm() {
   $("keep-create").addEventListener("submit", (e) => { e.preventDefault(); createFromForm(); });
 }
 
-function visibleRows() { return [...document.querySelectorAll("#players .seat-row")].filter((r) => !r.hidden).length; }
+function visibleRows() { return $$("#players .seat-row").filter((r) => !r.hidden).length; }
 function showRows(n) {
-  const rows = [...document.querySelectorAll("#players .seat-row")];
+  const rows = $$("#players .seat-row");
   rows.forEach((r, i) => { if (i < n) r.hidden = false; });
   const more = $("more-players");
   if (more) more.hidden = rows.every((r) => !r.hidden);

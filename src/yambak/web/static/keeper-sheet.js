@@ -1,16 +1,18 @@
+// @ts-check
 // A kept sheet on a phone: the players strip, the sheet (the shared Sheet component) scrolling in its
 // own pane, the dice pad docked under it, the history and sharing in a drawer. Every number drawn is
 // the engine's: the phone's own (Pyodide, over the server's last record and the entries not yet sent)
 // or the server's view. Entries go through one queue kept on the phone; the server acknowledges an
 // entry id once, rebases an entry overtaken by another phone while it is still that player's turn,
 // and otherwise refuses it: the phone then shows it to be filed again, never drops it.
-import { boot, T, C, N, colLabel, colShort, $, el, setText, setAttr, say, toast } from "./page.js";
+import { boot, T, C, N, colLabel, colShort, $, el, setText, setAttr, say, target, toast } from "./page.js";
 import { dieSvg, miniDice } from "./dice.js";
 import { GameSheet, PlayerStrip, SessionSocket, boxLabel, playableCell, reason } from "./game.js";
 import { loadSheet, saveSheet, listSheets, newId, rememberNames } from "./keeper-store.js";
 
 let engine = null, go = null;
 let S = null;                 // the sheet as this phone keeps it (keeper-store)
+/** @type {import("./protocol").SheetView | null} */
 let shown = null;             // the view drawn
 let results = [];             // per queued entry, as the phone's engine applied it
 let pad = [], roll = 1, zeroMode = false;
@@ -897,7 +899,7 @@ async function sharePicture() {
 }
 
 async function sameAgain() {
-  const record = shown.record;
+  const record = /** @type {any} */ (shown.record);  // a game record (docs/rules.md)
   const spec = S.spec || (typeof record.rules === "string" ? { preset: record.rules, options: {} }
     : record.rules.rows ? { rules: record.rules } : { preset: record.rules.preset, options: record.rules.options || {} });
   go.newSheet({ name: S.name, spec, players: record.players });
@@ -919,7 +921,7 @@ function wire() {
     if (!S || $("ks").hidden) return;
     if (e.key === "Escape") { if (drawer) closeDrawer(); else if (fixing) cancelFix(); else if (zeroMode) { zeroMode = false; draw(); } return; }
     if (drawer || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (target(e).closest && target(e).closest("input, select, textarea")) return;
     if (e.key >= "1" && e.key <= "6") { addDie(Number(e.key)); e.preventDefault(); }
     else if (e.key === "Backspace" && pad.length) { removeDie(pad.length - 1); e.preventDefault(); }
     else if (e.key === "0") { $("zero").click(); e.preventDefault(); }

@@ -1,3 +1,4 @@
+// @ts-check
 // What the phone remembers of its score sheets (localStorage; nothing leaves the phone but the
 // entries it sends to a sheet's server): every sheet it kept or followed, the entries not yet
 // acknowledged, the ones to file again, the names used before. Sheets are game records

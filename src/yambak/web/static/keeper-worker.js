@@ -1,9 +1,12 @@
+// @ts-check
 // The score-keeper's engine on the phone: Pyodide (served by the app from web/static/pyodide/, kept by
 // the service worker) running the package's own rules, engine and keeper core (/keep/engine.zip, the
 // same files as the server's). The page starts it from a blob of this file (a blob worker is answered
 // by the page's service worker, so it starts with no network) and sends {type: "init", origin, engine}.
 // Then messages {id, request: JSON} -> {id, reply: JSON}.
 /* global loadPyodide */
+/** @type {(options: {indexURL: string}) => Promise<any>} Pyodide's loader, defined by importScripts(pyodide.js) */
+var loadPyodide;  // eslint-disable-line no-var
 let call = null;
 let start = null;
 const started = new Promise((resolve) => { start = resolve; }).then(async ({ origin, engine }) => {

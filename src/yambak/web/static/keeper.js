@@ -1,3 +1,4 @@
+// @ts-check
 // The score-keeper page: one page for the start page (/keep/) and every sheet (/keep/ID), moving between
 // them without reloading (so that the phone's engine, started once, stays), kept by a service worker so
 // that it opens, starts sheets and keeps them with no network at all.
@@ -7,7 +8,7 @@ import * as home from "./keeper-home.js";
 import * as sheet from "./keeper-sheet.js";
 
 const engine = new Engine(boot.engine);
-window.yambakEngine = engine;  // for the tests and the curious: engine.readyIn, engine.failed
+/** @type {any} */ (window).yambakEngine = engine;  // for the tests and the curious: engine.readyIn, engine.failed
 
 const go = {
   // Show a path of the keeper: the start page, or a sheet (with the server's view when it came with it).

@@ -1,7 +1,8 @@
+// @ts-check
 // The lobby: one click starts a game (solo against a bot, pass and play, invite a friend); the full
 // form shows the chosen ruleset's options as controls. The player's name and last choices are
 // remembered on this device.
-import { boot, T, $, el, api, remembered, remember, toast, wireSettings, recentTables, noteTable } from "./page.js";
+import { boot, T, $, $$, el, api, remembered, remember, toast, wireSettings, recentTables, noteTable } from "./page.js";
 
 const memory = remembered();
 const nameInput = $("you-name"), levelSelect = $("you-level");
@@ -35,7 +36,7 @@ async function start(preset, seats, extra = {}) {
   document.body.classList.remove("starting");
 }
 
-for (const card of document.querySelectorAll(".game-card")) {
+for (const card of $$(".game-card")) {
   const preset = card.dataset.preset;
   card.querySelector("[data-start=solo]").onclick = () => start(preset, [{ kind: "human", name: me() }, { kind: "bot", bot: levelSelect.value, name: T("Bot") }]);
   card.querySelector("[data-start=invite]").onclick = () => start(preset, [{ kind: "human", name: me() }, { kind: "open" }]);
@@ -93,18 +94,18 @@ $("pass-form").addEventListener("submit", (e) => {
 // The full form: the chosen preset's options; its last choices remembered.
 const select = $("preset");
 function showOptions() {
-  for (const fs of document.querySelectorAll("fieldset.options")) fs.hidden = fs.dataset.preset !== select.value;
+  for (const fs of $$("fieldset.options")) fs.hidden = fs.dataset.preset !== select.value;
 }
 if (select) {
   if (memory.preset && [...select.options].some((o) => o.value === memory.preset)) select.value = memory.preset;
   select.addEventListener("change", () => { showOptions(); remember({ preset: select.value }); });
   showOptions();
-  const first = document.querySelector("#create input[name=seat0_name]");
+  const [first] = $$("#create input[name=seat0_name]");
   if (first && memory.name) first.value = memory.name;
 }
 const addSeat = $("add-seat");
 if (addSeat) addSeat.onclick = () => {
-  const next = document.querySelector("#create .seat-row[hidden]");
+  const [next] = $$("#create .seat-row[hidden]");
   if (!next) return;
   next.hidden = false;
   next.querySelector("select").value = "human";

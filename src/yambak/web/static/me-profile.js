@@ -1,3 +1,4 @@
+// @ts-check
 // The profile page: rename, share, a one-time link to another device, delete. Every change goes to
 // the server for this device's own profile (its cookie); the page only shows what came back.
 import { T, $, api, localTimes, toast, wireSettings } from "./page.js";

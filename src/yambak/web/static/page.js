@@ -1,3 +1,4 @@
+// @ts-check
 // What every page module shares: the boot data the server embeds, translation, labels, DOM helpers,
 // the device's settings (theme, confirmations, shortcuts), a live region and a toast.
 // Strings arrive translated from the server (boot.strings); user text is only ever set as textContent.
@@ -27,7 +28,16 @@ export const rowShort = (id) => (boot.labels.rows_short || {})[id] || rowLabel(i
 export const colShort = (id) => (boot.labels.columns_short || {})[id] || colLabel(id);
 // "free.sixes" as players read it; the bare row where the sheet has one column.
 export const boxLabel = (box, columns) => { const [c, r] = box.split("."); return columns > 1 ? `${colLabel(c)} · ${rowLabel(r)}` : rowLabel(r); };
+// An element of the page's own markup by id. Typed `any` on purpose: which kind of element an id names
+// is the template's to say (an input, a dialog, a select...), and the checks here are about the rest.
+/** @type {(id: string) => any} */
 export const $ = (id) => document.getElementById(id);
+// The page's elements a selector matches, as HTML elements (a list, not a live NodeList).
+/** @type {(selector: string, root?: ParentNode) => any[]} */
+export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+/** An event's target as the element it is (events here come from elements).
+ * @param {Event} e @returns {any} */
+export const target = (e) => e.target;
 export const el = (tag, attrs = {}, text) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -76,10 +86,10 @@ export function wireSettings(onChange = () => {}) {
   if (confirm) { confirm.checked = s.confirmZero; confirm.onchange = () => { saveSetting("confirmZero", confirm.checked); onChange(); }; }
   if (keys) { keys.checked = s.shortcuts; keys.onchange = () => { saveSetting("shortcuts", keys.checked); onChange(); }; }
   // close the menu on Escape or a click elsewhere
-  const menu = document.querySelector("details.menu");
+  const menu = /** @type {HTMLDetailsElement | null} */ (document.querySelector("details.menu"));
   if (menu) {
-    document.addEventListener("click", (e) => { if (menu.open && !menu.contains(e.target)) menu.open = false; });
-    menu.addEventListener("keydown", (e) => { if (e.key === "Escape") { menu.open = false; menu.querySelector("summary").focus(); } });
+    document.addEventListener("click", (e) => { if (menu.open && !menu.contains(target(e))) menu.open = false; });
+    menu.addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => { if (e.key === "Escape") { menu.open = false; menu.querySelector("summary").focus(); } });
   }
 }
 
@@ -141,7 +151,7 @@ export function duration(seconds) {
 // (the device's own clock may be off), ticking; once it is reached, "now", and the page reloads where the
 // element says so (data-reload: a deal closed, its board is final).
 export function countdowns(root = document) {
-  const nodes = [...root.querySelectorAll("time[data-countdown]")];
+  const nodes = /** @type {HTMLElement[]} */ ([...root.querySelectorAll("time[data-countdown]")]);
   if (!nodes.length) return;
   const sent = performance.now();
   const tick = () => {

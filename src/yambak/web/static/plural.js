@@ -1,3 +1,4 @@
+// @ts-check
 // Plural forms as gettext catalogs state them (the Plural-Forms header, C syntax: ternaries, comparisons,
 // &&, ||, %): read here without eval, which the pages' content security policy forbids. Pure: the
 // pages import it through page.js, tests run it under Node against Python's own gettext.

@@ -1,6 +1,7 @@
+// @ts-check
 // The review of a finished game: each player's decisions that had a choice, what they lost
 // against the best, the biggest mistakes marked on the final sheet. All computed by the server's coach.
-import { boot, T, N, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, wireSettings } from "./page.js";
+import { boot, T, N, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, target, wireSettings } from "./page.js";
 import { miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
@@ -144,13 +145,14 @@ function drawSheet() {
   });
 }
 
-for (const [id, step] of [["first", () => 0], ["prev", () => n - 1], ["next", () => n + 1], ["last", () => total]]) {
-  $(id).onclick = () => go(step());
-}
+/** @type {[string, () => number][]} */
+const steps = [["first", () => 0], ["prev", () => n - 1], ["next", () => n + 1], ["last", () => total]];
+for (const [id, step] of steps) $(id).onclick = () => go(step());
 document.addEventListener("keydown", (e) => {
-  if (e.target.matches("input, select, textarea")) return;
-  if (e.key === "ArrowLeft" && !e.target.closest("#sheet")) { go(n - 1); e.preventDefault(); }
-  if (e.key === "ArrowRight" && !e.target.closest("#sheet")) { go(n + 1); e.preventDefault(); }
+  const t = target(e);
+  if (t.matches("input, select, textarea")) return;
+  if (e.key === "ArrowLeft" && !t.closest("#sheet")) { go(n - 1); e.preventDefault(); }
+  if (e.key === "ArrowRight" && !t.closest("#sheet")) { go(n + 1); e.preventDefault(); }
 });
 wireSettings();
 render();

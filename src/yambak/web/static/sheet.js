@@ -1,3 +1,4 @@
+// @ts-check
 // The score sheet, shared by the table and the score-keeper: a grid that fits the width, with a
 // sticky header, short column headers (the full name on focus or long-press), one persistent
 // 44 px button per box (so focus survives every update), and arrow keys along rows and columns.
@@ -11,6 +12,7 @@ import { T, el, rowLabel, rowShort, setAttr, setText } from "./page.js";
 //   cell(colKey, rowKey) -> { text, sub, cls, label, disabled, box, data }   (box: what a click means)
 // }
 export class Sheet {
+  /** @param {HTMLElement} host @param {{onActivate: (info: any, button: HTMLElement) => void, onHeader?: (full: string) => void}} handlers */
   constructor(host, { onActivate, onHeader = () => {} }) {
     this.host = host; this.onActivate = onActivate; this.onHeader = onHeader;
     this.shape = ""; this.table = null; this.cells = new Map(); this.grid = [];
@@ -41,7 +43,8 @@ export class Sheet {
   }
 
   build(model, shape) {
-    const prev = document.activeElement && this.host.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const prev = active && this.host.contains(active) ? active.dataset.key : null;
     this.shape = shape; this.cells.clear(); this.grid = []; this.colKeys = model.columns.map((c) => c.key);
     const table = el("table", { class: "sheet", "data-cols": String(model.columns.length), "aria-label": model.label });
     const colgroup = el("colgroup"); colgroup.append(el("col", { class: "label" }));

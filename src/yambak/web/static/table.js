@@ -1,11 +1,14 @@
+// @ts-check
 // The table page: one WebSocket, the view and events the server sends, nothing computed here but
 // layout. What a box would score, why it cannot be filled, what an entry would do: the engine's
 // outlook, as the server sends it. Strings come translated (boot.strings); names via textContent.
-import { boot, T, C, N, rowLabel, colLabel, $, el, setText, setAttr,
+import { boot, T, C, N, rowLabel, colLabel, $, el, setText, setAttr, target,
   settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
 import { GameSheet, PlayerStrip, SessionSocket, boxLabel, onePerPlayer, nCols, playableCell, reason } from "./game.js";
 
+/** @typedef {import("./protocol").TableView} TableView */
+/** @type {TableView} the view of the table the server sent last (its types: protocol.d.ts) */
 let view = boot.view;
 let mine = boot.seats;
 let version = view.v;
@@ -23,6 +26,9 @@ let wasFinished = view.finished;
 const nonceSent = new Set();     // seats whose fair-dice nonce is on its way
 const named = (box) => boxLabel(view, box);
 const localSeats = () => mine.filter((s) => view.players[s] && view.players[s].kind === "human");
+/** A player's turn in progress as this device sees it (none while hidden: another player's, duplicate).
+ * @param {import("./protocol").TablePlayer | undefined} p @returns {import("./protocol").TurnView | null} */
+const shownTurn = (p) => { const t = p && p.turn; return t && !t.hidden ? /** @type {import("./protocol").TurnView} */ (t) : null; };
 
 const tray = new DiceTray($("dice"), {
   labels: (i, value, held) => value ? `${T("Die {n}: {value}", { n: i + 1, value })}, ${held ? T("held") : T("not held")}` : T("Die {n}", { n: i + 1 }),
@@ -110,7 +116,7 @@ function whyNot() {
 
 function toggle(i) {
   const me = actor();
-  const turn = me != null ? view.players[me].turn : null;
+  const turn = me != null ? shownTurn(view.players[me]) : null;
   if (!turn || !turn.dice || turn.rolls_left <= 0) { if (me == null) toast(whyNot()); return; }
   disarm();
   lockRoll(0);  // a hold in between: the next tap on Roll is meant
@@ -120,7 +126,7 @@ function toggle(i) {
 function roll() {
   if (Date.now() < rollLockUntil) return;
   const me = actor();
-  const turn = me != null ? view.players[me].turn : null;
+  const turn = me != null ? shownTurn(view.players[me]) : null;
   if (me != null && turn && !turn.can_roll) { toast(reason(turn.roll_code)); return; }
   disarm();
   act("roll");
@@ -261,7 +267,7 @@ function clockText(p) {
 function renderTray(me, event) {
   const seat = me ?? (view.duplicate ? (mine[0] ?? tab) : view.current);
   const p = view.players[seat];
-  const turn = p && p.turn && !p.turn.hidden ? p.turn : null;
+  const turn = shownTurn(p);
   const mineNow = me != null;
   tray.render(view.rules.dice, turn ? turn.dice : [], turn ? turn.held : [], mineNow && turn && turn.rolls_left > 0);
   if (event && event.type === "rolled" && event.player === seat) {
@@ -341,7 +347,7 @@ function drawSheet() {
 }
 
 function openBox(box, name, p, seat, me, bestBox) {
-  const turn = p.turn && !p.turn.hidden ? p.turn : null;
+  const turn = shownTurn(p);
   const o = turn && turn.boxes ? turn.boxes[box] : null;
   if (me == null || seat !== me) {
     const why = me != null ? T("That is {name}'s column.", { name: view.players[seat].name }) : whyNot();
@@ -374,7 +380,7 @@ function renderCoach() {
   const me = actor();
   if (!hintsOn()) { box.hidden = true; return; }
   box.hidden = false;
-  const turn = view.players[me].turn;
+  const turn = shownTurn(view.players[me]);
   const key = `${me}:${version}`;
   const head = el("h2", {}, T("Hints"));
   if (!turn || !turn.dice || !turn.dice.length) { box.replaceChildren(head, el("p", { class: "muted" }, T("Roll the dice: the coach answers after each roll."))); return; }
@@ -419,7 +425,7 @@ function renderCoach() {
 // Hold exactly the dice of a suggested keep (one message per change, through the same actions).
 function holdKeep(keep) {
   const me = actor(); if (me == null) return;
-  const turn = view.players[me].turn; if (!turn) return;
+  const turn = shownTurn(view.players[me]); if (!turn) return;
   const want = []; const rest = [...keep];
   turn.dice.forEach((d, i) => { const j = rest.indexOf(d); if (j >= 0) { want.push(i); rest.splice(j, 1); } });
   const release = turn.held.filter((i) => !want.includes(i));
@@ -583,7 +589,7 @@ function dealClosed() {
 }
 
 function renderTableInfo() {
-  const s = view.settings || {};
+  const s = view.settings;
   const parts = [];
   if (s.deal) parts.push(s.deal.startsWith("club:") ? T("Club tournament") : T("Daily challenge"));
   if (s.ranked) parts.push(T("Ranked: the game rates its players"));
@@ -613,8 +619,9 @@ function renderTableInfo() {
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && armed) { disarm(); return; }
   if (!settings().shortcuts) return;
-  if (e.target.matches("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.target.closest && e.target.closest("details.menu, dialog")) return;
+  const t = target(e);
+  if (t.matches("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (t.closest && t.closest("details.menu, dialog")) return;
   const n = view.rules.dice;
   if (/^[1-6]$/.test(e.key) && Number(e.key) <= n) { toggle(Number(e.key) - 1); e.preventDefault(); return; }
   if (e.key === "r" || e.key === "R") { roll(); e.preventDefault(); return; }

@@ -1,0 +1,250 @@
+"""What the server sends, as types: the session protocol's messages and the game view in them.
+
+The views are made as plain dicts (`yambak.gameview`, which also runs on phones, where pydantic does not);
+these models say what those dicts are. Tests hold every view a game produces to them
+(`tests/server/test_protocol.py`), the JSON Schema the browser's types come from is generated from
+them (`scripts/protocol.py`), and production does not validate each message (it costs a view's time).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "Ack",
+    "BoxOutlook",
+    "Cell",
+    "Column",
+    "ErrorMessage",
+    "EventMessage",
+    "EventsMessage",
+    "GameView",
+    "HiddenTurn",
+    "Missed",
+    "Player",
+    "Pong",
+    "RulesLayout",
+    "StateMessage",
+    "TurnView",
+    "Welcome",
+]
+
+Seat = Annotated[int, Field(ge=0)]
+Version = Annotated[int, Field(ge=0)]
+Ref = str | int
+V = TypeVar("V")
+E = TypeVar("E")
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- the game view (yambak/gameview.py) -------------------------------------------------------------
+
+
+class Cell(Model):
+    """One box of a sheet: its score (null while open); `written` where the score differs from it."""
+
+    score: int | None = None
+    written: int | None = None
+    why: Literal["zeroed", "minimax", "struck"] | None = None
+    hidden: Literal[True] | None = None  # another player's box this viewer may not see yet
+
+
+class Column(Model):
+    boxes: dict[str, Cell]
+    upper: int | None
+    bonus: int | None
+    bonus_to_go: int | None
+    total: int | None
+    minimax: int | None = None  # Yamb's (max - min) x ones, once ones, min and max are filled
+    minimax_of: list[int] | None = None  # the written max, min and ones it multiplies
+
+
+class BoxOutlook(Model):
+    """An open box after this roll: what it would write and add, or the code of the rule refusing it."""
+
+    legal: bool
+    written: int | None = None
+    gain: int | None = None
+    strike: Literal[True] | None = None
+    strike_gain: int | None = None
+    zeroes_pair: Literal[True] | None = None
+    voids_entry: Literal[True] | None = None
+    joker: Literal[True] | None = None
+    pair: list[str] | None = None
+    code: str | None = None
+
+
+class TurnView(Model):
+    hidden: Literal[False] | None = None  # never sent: says a turn shown is not a `HiddenTurn`
+    rolls: int
+    rolls_left: int
+    dice: list[int]
+    held: list[int]
+    announced: str | None
+    can_roll: bool
+    roll_code: str | None
+    must_announce: bool
+    closing: list[str]
+    can_withdraw: bool
+    announce: list[str]
+    boxes: dict[str, BoxOutlook]
+
+
+class HiddenTurn(Model):
+    """A turn in progress this viewer may not see (duplicate tables): how far it is."""
+
+    rolls: int
+    hidden: Literal[True]
+
+
+class Player(Model):
+    seat: Seat
+    name: str
+    total: int | None
+    match_points: float | None
+    extra_bonus: int | None
+    columns: dict[str, Column]
+    turn: TurnView | HiddenTurn | None
+    turns_done: int
+    full: bool
+    last_box: str | None
+
+
+class RulesColumn(Model):
+    id: str
+    order: str
+    rolls: int | None
+    announce: bool
+    withdraw: bool
+    points: int | None
+
+
+class RulesRow(Model):
+    id: str
+    upper: bool
+
+
+class UpperBonus(Model):
+    threshold: int
+    points: int
+
+
+class RulesLayout(Model):
+    """A ruleset as a face lays it out (`Ruleset.layout()`)."""
+
+    id: str
+    name: str
+    preset: str | None
+    options: dict[str, Any]
+    rows: list[RulesRow]
+    columns: list[RulesColumn]
+    dice: int
+    rolls_per_turn: int
+    upper_bonus: UpperBonus | None
+    match: str
+    ties: str
+    total_points: int | None
+    roll_matters: bool
+    minimax: bool
+    minimax_rows: list[str] | None
+    strike_any: bool
+    joker_bonus: int | None
+
+
+class RolloffDice(Model):
+    dice: list[int]
+    pips: int
+
+
+class RoundEntry(Model):
+    seat: Seat
+    rolls: list[list[int]]
+    box: str
+    written: int | None
+
+
+class Round(Model):
+    round: int
+    players: list[RoundEntry]
+
+
+class GameView(Model):
+    rules: RulesLayout
+    duplicate: bool
+    finished: bool
+    current: Seat
+    to_act: list[Seat]
+    players: list[Player]
+    column_winners: dict[str, list[Seat]] | None = None
+    winners: list[Seat] | None = None
+    rolloffs: dict[str, list[dict[str, RolloffDice]]] | None = None
+    rounds: list[Round] | None = None  # duplicate tables: the last rounds, how each player used the same dice
+
+
+# --- the session protocol's messages -------------------------------------------------------------
+
+
+class Welcome(Model):
+    type: Literal["welcome"]
+    v: Version
+    seats: list[Seat]
+    protocol: int
+
+
+class Pong(Model):
+    type: Literal["pong"]
+
+
+class Ack(Model):
+    """An action applied before under this ref (a queue sent again): no new event."""
+
+    type: Literal["ack"]
+    ref: Ref
+    v: Version
+
+
+class ErrorMessage(BaseModel):
+    """A refusal: a stable code, a message in the viewer's language, the ref of the action it refuses, and
+    fields a face words its own message from (`v`, `current`, `invalid`, ...)."""
+
+    model_config = ConfigDict(extra="allow")
+    type: Literal["error"]
+    code: str
+    message: str
+    ref: Ref | None = None
+
+
+class Missed(Model, Generic[E]):
+    v: Version
+    event: E
+    ref: Ref | None = None
+
+
+class EventMessage(Model, Generic[V, E]):
+    """An accepted action: its event, the view after it, and the ref of the action it answers."""
+
+    type: Literal["event"]
+    v: Version
+    event: E
+    view: V
+    ref: Ref | None = None
+
+
+class EventsMessage(Model, Generic[V, E]):
+    """What a reconnecting client missed since the version it said."""
+
+    type: Literal["events"]
+    v: Version
+    events: list[Missed[E]]
+    view: V
+
+
+class StateMessage(Model, Generic[V]):
+    type: Literal["state"]
+    v: Version
+    view: V
