@@ -8,9 +8,21 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from yambak.server.tables import schema as table_schema
+
 from .helpers import WS, legal
 
 ORIGIN = {"origin": "http://127.0.0.1"}
+
+
+class CheckedWS(WS):
+    """A table's socket whose every message from the server is held to the protocol's models (a deal's
+    view, a ranked table's settings, a stand-in's events included)."""
+
+    def recv(self) -> dict[str, Any]:
+        msg = super().recv()
+        table_schema.server_message.validate_python(msg)
+        return msg
 
 
 def person(client: TestClient, name: str) -> TestClient:
@@ -24,7 +36,7 @@ def play(c: TestClient, made: dict, last: bool = False, turns: int | None = None
     """Play a deal's table: roll once a turn, fill the first (or last) box offered, to the end or for
     `turns` turns. The last view."""
     with c.websocket_connect(f"/ws/{made['id']}") as s:
-        ws = WS(s)
+        ws = CheckedWS(s)
         _, out = ws.hello(list(made["tokens"].values()))
         view, v = out["view"], out["v"]
         assert view["settings"]["hints"] is False and view["fairness"]["open"] is False
@@ -52,7 +64,7 @@ def play_ranked(clients: dict[str, TestClient], made: dict[str, dict], until_las
     """Each player plays their own seat (roll once, the first box offered) to the end (or up to the game's
     very last action, left to the caller). The last view."""
     socks = {n: clients[n].websocket_connect(f"/ws/{made[n]['id']}") for n in clients}
-    ws = {n: WS(s.__enter__()) for n, s in socks.items()}
+    ws = {n: CheckedWS(s.__enter__()) for n, s in socks.items()}
     seat = {n: int(next(iter(made[n]["tokens"]))) for n in clients}
     try:
         out = {n: ws[n].hello(list(made[n]["tokens"].values()))[1] for n in clients}

@@ -13,8 +13,7 @@ from fastapi.testclient import TestClient
 from yambak.server import Settings
 from yambak.server.live import RequestError
 
-from .deal_helpers import ORIGIN, person, play
-from .helpers import WS
+from .deal_helpers import ORIGIN, CheckedWS, person, play
 from .profile_helpers import Clock, profile_settings
 
 DAY = "2026-03-03"
@@ -45,7 +44,7 @@ def _boards(c: TestClient) -> list[bytes]:
 def _roll_after_close(c: TestClient, made: dict) -> dict:
     """The stale seat token after the close: the table says so, and refuses the roll."""
     with c.websocket_connect(f"/ws/{made['id']}") as s:
-        ws = WS(s)
+        ws = CheckedWS(s)
         _, out = ws.hello(list(made["tokens"].values()))
         assert out["view"]["deal"]["closed"] is True and not out["view"]["finished"]
         return ws.act(type="roll", seat=0, v=out["v"])

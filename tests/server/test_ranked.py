@@ -18,8 +18,8 @@ from yambak.server import Settings, create_app
 from yambak.server.live import RequestError
 from yambak.store import Store
 
-from .deal_helpers import person, play_ranked, seat_ranked
-from .helpers import WS, legal
+from .deal_helpers import CheckedWS, person, play_ranked, seat_ranked
+from .helpers import legal
 from .profile_helpers import Clock, profile_settings
 
 
@@ -41,7 +41,7 @@ def test_three_profiles_are_seated_together_and_rated_by_their_places(client, cl
     made = {"ann": seat_ranked(ann, 3)}
     # the game starts when every seat is taken; no one without a profile takes a seat
     with ann.websocket_connect(f"/ws/{made['ann']['id']}") as s:
-        ws = WS(s)
+        ws = CheckedWS(s)
         _, out = ws.hello(list(made["ann"]["tokens"].values()))
         assert ws.act(type="roll", seat=0, v=out["v"])["code"] == "ranked/waiting"
     manager = client.app.state.manager
@@ -115,7 +115,7 @@ def test_a_player_away_when_the_clock_runs_out_twice_has_left_and_is_placed_last
     manager = client.app.state.manager
     table = manager.get(made["ann"]["id"])
     with ann.websocket_connect(f"/ws/{made['ann']['id']}") as s:  # Bram never comes: Ann plays, a stand-in for him
-        ws = WS(s)
+        ws = CheckedWS(s)
         _, out = ws.hello(list(made["ann"]["tokens"].values()))
         view, v = out["view"], out["v"]
         while not view["finished"]:
