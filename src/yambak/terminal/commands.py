@@ -100,7 +100,7 @@ def _cmd_keep(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from ..bots import LEVELS, POLICIES
+    from ..bots import LEVELS, POLICIES, model_note
     from ..engine import SeededDice
     from .game import GameSession
 
@@ -115,6 +115,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     dice = SeededDice(args.seed) if args.seed is not None else None
     session = GameSession(rules, names, seats, dice=dice, seed=args.seed)
     print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
+    for bot in dict.fromkeys(args.bots or []):
+        note = model_note(rules, bot)
+        if note is not None:
+            print(f"Note: {note}.")
     print(session.view())
     return _loop(session, session.handle)
 

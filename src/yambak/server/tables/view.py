@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...bots import model_status
 from ...engine import GameState
 
 
@@ -126,6 +127,8 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
                 "name": state.players[p],
                 "kind": table.seats[p].kind,
                 "bot": table.seats[p].bot,
+                # "prior" or "unchecked" when this bot plays on a value model the players should know about
+                "bot_model": _bot_model(rules, table.seats[p]),
                 "total": None if hidden else state.total(p),
                 "match_points": points[p] if points else None,
                 "extra_bonus": sheet.extra_bonus if rules.joker is not None else None,
@@ -166,6 +169,10 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
     if state.simultaneous:
         view["rounds"] = _rounds(state, level)
     return view
+
+
+def _bot_model(rules: Any, seat: Any) -> str | None:
+    return model_status(rules, seat.bot) if seat.kind == "bot" and seat.bot else None
 
 
 def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
