@@ -13,7 +13,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "yambak"
 # argument helpers every command module shares) sits on `rules`; `text` renders engine states;
 # `keeper` (the score-keeper's pure core) runs on the server and, under Pyodide, on phones.
 LAYERS = [
-    ["rules", "names"],
+    ["rules", "names", "inputs"],
     ["engine", "commandline"],
     ["text", "solver", "verify", "keeper"],
     ["bots"],

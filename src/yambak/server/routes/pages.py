@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import json
-import tomllib
 from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from ...inputs import InputError, ascii_int, parse_toml
 from ...rules import RulesetError, load_ruleset, preset_ids
 from ...rules.loader import preset_data
 from ...web import TEMPLATES
@@ -28,6 +28,7 @@ from ...web.i18n import (
     translations,
 )
 from ..deps import (
+    HTML_FORM,
     LANG_COOKIE,
     AppSettings,
     Lang,
@@ -98,9 +99,9 @@ async def rules_from_form(form: Any) -> tuple[str | None, dict[str, Any], dict[s
                 raise RequestError("input/rules", "the ruleset file is not UTF-8 text") from None
     if text:
         try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise RequestError("input/rules", f"the ruleset is not valid TOML ({exc})") from None
+            data = parse_toml(text)
+        except InputError as exc:
+            raise RequestError("input/rules", f"the ruleset: {exc}") from None
         return None, {}, data
     preset = str(form.get("preset", ""))
     if preset not in preset_ids():
@@ -158,7 +159,7 @@ def _lobby(
     )
 
 
-@router.post("/tables")
+@router.post("/tables", **HTML_FORM)
 async def create_from_form(
     request: Request, manager: Manager, tokens: Tokens, settings: AppSettings, lang: Lang
 ) -> Response:
@@ -179,7 +180,7 @@ async def create_from_form(
         asked = {
             "hints": form.get("hints") is not None,
             "undo": form.get("undo") is not None,
-            "clock": int(clock) if clock.isdigit() else None,
+            "clock": ascii_int(clock, 10**6),
         }
         first = next((s for s in seats if s["kind"] == "human"), None)
         profile, cookie = await playing_profile(request, first["name"]) if first else (None, None)
@@ -251,7 +252,7 @@ def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens
     return _table_page(request, table, tokens, lang)
 
 
-@router.post("/t/{table_id}/join")
+@router.post("/t/{table_id}/join", **HTML_FORM)
 async def join_form(
     request: Request,
     table_id: str,
@@ -282,7 +283,7 @@ async def join_form(
     return response
 
 
-@router.post("/t/{table_id}/rematch", dependencies=[Depends(check_rate)])
+@router.post("/t/{table_id}/rematch", dependencies=[Depends(check_rate)], **HTML_FORM)
 async def rematch_form(table_id: str, manager: Manager, tokens: Tokens) -> Response:
     new = await start_rematch(manager, table_id, tokens)
     return RedirectResponse(f"/t/{new.id}", status_code=303)

@@ -16,10 +16,20 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...engine import RecordError
+from ...inputs import ascii_int
 from ...rules import load_ruleset
 from ...store import ProfileRow, ResultRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
-from ..deps import AppSettings, Lang, Profiles, check_origin, client_address, profile_token, set_profile_cookie
+from ..deps import (
+    HTML_FORM,
+    AppSettings,
+    Lang,
+    Profiles,
+    check_origin,
+    client_address,
+    profile_token,
+    set_profile_cookie,
+)
 from ..live import RequestError
 from ..profiles.history import export_csv, export_json, history_page, variant_label
 from ..profiles.manager import ProfileError, ProfileManager
@@ -199,7 +209,7 @@ def games_page(request: Request, profiles: Profiles, lang: Lang, preset: str = "
     return _games_page(request, lang, profiles, profile, True, preset, page)
 
 
-@router.post("/me")
+@router.post("/me", **HTML_FORM)
 def create_from_form(
     request: Request, profiles: Profiles, settings: AppSettings, lang: Lang, name: str = Form("", max_length=200)
 ) -> Response:
@@ -240,7 +250,7 @@ def move_page(request: Request, code: str, profiles: Profiles, lang: Lang) -> HT
     )
 
 
-@router.post("/me/move/{code}")
+@router.post("/me/move/{code}", **HTML_FORM)
 def move_form(request: Request, code: str, profiles: Profiles, settings: AppSettings, lang: Lang) -> Response:
     try:
         check_origin(request)
@@ -352,7 +362,7 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
     """A game of a history, turn by turn, with the coach's word on each decision (fetched once the page
     shows), the biggest mistakes to jump to."""
     try:
-        result, owner = await _visible(request, profiles, int(result_id) if result_id.isdigit() else 0)
+        result, owner = await _visible(request, profiles, ascii_int(result_id, 2**62) or 0)
         record, simultaneous = await profiles.store.read(profiles.game_record, result)
         final = frame(record, 10**6, simultaneous)
     except (ProfileError, RecordError):
