@@ -105,24 +105,20 @@ def test_no_private_module_of_another_package() -> None:
             assert name not in text or path.parent.name == "engine", f"{path.relative_to(SRC)} uses {name}"
 
 
-def test_bot_modules_import_without_a_cycle() -> None:
-    """Within bots/: every import at module level, and the module graph is a tree of layers."""
+def _module_graph(package: str) -> dict[str, set[str]]:
+    """Within one package: module -> the modules of the same package it imports (lazy imports included)."""
     edges: dict[str, set[str]] = {}
-    for path in sorted((SRC / "bots").glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        names = {t.split(".")[-1] for t, _ in _imports(path) if t.startswith("yambak.bots.")}
-        edges[path.stem] = names - {path.stem}
-        if path.stem == "commands":
-            continue  # the command line imports the policies late, for its start-up time, not to dodge a cycle
-        for node in ast.walk(tree):  # no import hidden in a function to dodge a cycle (but the large _fitted)
-            if isinstance(node, ast.FunctionDef):
-                for inner in ast.walk(node):
-                    if isinstance(inner, ast.ImportFrom) and inner.level == 1:
-                        assert inner.module in (None, "_fitted"), f"bots/{path.name}: {ast.unparse(inner)}"
+    for path in sorted((SRC / package).glob("*.py")):
+        names = {t.split(".")[2] for t, _ in _imports(path) if t.startswith(f"yambak.{package}.")}
+        edges[path.stem] = names - {path.stem, "__init__"}
+    return edges
+
+
+def _assert_acyclic(edges: dict[str, set[str]], what: str) -> None:
     order: list[str] = []
 
     def visit(node: str, stack: tuple[str, ...]) -> None:
-        assert node not in stack, f"bots import cycle: {' -> '.join([*stack, node])}"
+        assert node not in stack, f"{what} import cycle: {' -> '.join([*stack, node])}"
         if node in order:
             return
         for nxt in sorted(edges.get(node, ())):
@@ -131,6 +127,48 @@ def test_bot_modules_import_without_a_cycle() -> None:
 
     for node in sorted(edges):
         visit(node, ())
+
+
+def test_bot_modules_import_without_a_cycle() -> None:
+    """Within bots/: every import at module level, and the module graph is a tree of layers."""
+    for path in sorted((SRC / "bots").glob("*.py")):
+        if path.stem == "commands":
+            continue  # the command line imports the policies late, for its start-up time, not to dodge a cycle
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):  # no import hidden in a function to dodge a cycle (but _fitted)
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.ImportFrom) and inner.level == 1:
+                        assert inner.module in (None, "_fitted"), f"bots/{path.name}: {ast.unparse(inner)}"
+    _assert_acyclic(_module_graph("bots"), "bots")
+
+
+def test_solver_modules_import_without_a_cycle() -> None:
+    """Within solver/: no loop, lazy imports counted (numba's kernels load late for start-up time only)."""
+    _assert_acyclic(_module_graph("solver"), "solver")
+
+
+SERVER_FEATURES = ("tables", "keeper", "profiles", "daily")
+
+
+def test_server_features_do_not_import_each_other() -> None:
+    """Tables, kept sheets, profiles and deals tell each other through `server/common/events.py`:
+    none imports another, lazily or not (the app and the routes put them together)."""
+    server = SRC / "server"
+    for feature in SERVER_FEATURES:
+        for path in sorted((server / feature).rglob("*.py")):
+            for target, line in _imports(path):
+                parts = target.split(".")
+                if len(parts) > 2 and parts[1] == "server" and parts[2] in SERVER_FEATURES and parts[2] != feature:
+                    raise AssertionError(f"{path.relative_to(SRC)}:{line} imports {target}")
+
+
+def test_common_helpers_import_no_feature() -> None:
+    for path in sorted((SRC / "server" / "common").rglob("*.py")):
+        for target, line in _imports(path):
+            parts = target.split(".")
+            assert not (len(parts) > 2 and parts[1] == "server" and parts[2] in SERVER_FEATURES), (
+                f"{path.relative_to(SRC)}:{line} imports {target}"
+            )
 
 
 def test_cli_imports_its_command_modules_explicitly() -> None:

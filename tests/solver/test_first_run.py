@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from yambak.cli import main
-from yambak.solver import Strategy, solve, warm
+from yambak.solver import Strategy, compiled, solve, warm
 from yambak.solver._induction import keep_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,10 +47,10 @@ def test_a_cold_compile_is_announced_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(warm, "kernels_compiled", lambda names=(): False)  # as on a new machine
+    monkeypatch.setattr(compiled, "kernels_compiled", lambda names=(): False)  # as on a new machine
     assert main(["hint", "--rules", "yatzy", "--dice", "1", "1", "1", "2", "3", "--roll", "2"]) == 0
     out, err = capsys.readouterr()
-    assert err == warm.NOTICE + "\n"
+    assert err == compiled.NOTICE + "\n"
     assert "the table solved in" in out.splitlines()[0]  # the whole time, solving included
     assert main(["hint", "--rules", "yatzy", "--dice", "1", "1", "1", "2", "3", "--roll", "2"]) == 0
     out, err = capsys.readouterr()
@@ -69,4 +69,4 @@ def test_tables_are_readable_by_the_group(tmp_path: Path) -> None:
 
 def test_warm_compiles_every_entry_point() -> None:
     warm.compile_kernels()
-    assert warm.kernels_compiled()
+    assert compiled.kernels_compiled()

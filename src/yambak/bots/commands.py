@@ -215,7 +215,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if vectorised:
         from ..solver import simulate_blocks, solve
-        from ..solver.warm import say_when_compiling
+        from ..solver.compiled import say_when_compiling
 
         say_when_compiling()
         strategy = solve(ruleset)

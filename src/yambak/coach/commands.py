@@ -19,7 +19,7 @@ from ..commandline import UserError, add_ruleset_args, bounded_int, read_text, r
 from ..solver import Strategy, solve
 from ..solver.advisor import Advice, Position, advise, position_of
 from ..solver.commands import parse_objective
-from ..solver.warm import say_when_compiling
+from ..solver.compiled import say_when_compiling
 
 __all__ = ["register"]
 

@@ -25,6 +25,7 @@ from ..web import STATIC
 from ..web.i18n import localize_error
 from . import metrics
 from .cluster import Cluster, RedisLimiter
+from .common.events import Events
 from .daily.manager import DealManager, keep_dealing
 from .deps import get_lang
 from .keeper.manager import KeeperManager
@@ -84,17 +85,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.gc_full_seconds:
             tune_gc()
         cluster = Cluster(settings.redis_url, settings.lease_seconds) if settings.redis_url else None
-        manager = TableManager(store, settings, cluster)
+        events = Events()  # where the features below hear of each other
+        manager = TableManager(store, settings, cluster, events)
         manager.loop = asyncio.get_running_loop()
-        keeper_manager = KeeperManager(store, settings, cluster)
+        keeper_manager = KeeperManager(store, settings, cluster, events)
         if cluster is not None:
             cluster.owners = {"table": manager, "sheet": keeper_manager}
             cluster.orphans = manager.orphans
             await cluster.start()
         n = manager.load_unfinished()
         log.info("resumed %d unfinished tables", n)
-        profile_manager = ProfileManager(store, settings, app.state.profile_limiter, manager, keeper_manager)
-        manager.on_results = profile_manager.grader.submit
+        profile_manager = ProfileManager(store, settings, app.state.profile_limiter, events, keeper_manager.live_record)
         profile_manager.grader.submit(store.ungraded())  # results a restart left without their grade
         app.state.store = store
         app.state.manager = manager

@@ -9,6 +9,7 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from ..web.i18n import pick_language
+from .common.pages import LANG_COOKIE
 from .limits import ClientLimiter
 from .live import RequestError
 from .profiles.manager import ProfileManager
@@ -16,7 +17,6 @@ from .settings import Settings
 from .tables.manager import TableManager
 
 TOKEN_COOKIE = "yambak_tokens"
-LANG_COOKIE = "yambak_lang"
 PROFILE_COOKIE = "yambak_profile"
 MAX_TOKENS = 40
 # Routes of the browser's HTML forms: not in the OpenAPI schema that the API is fuzzed from (they read

@@ -235,7 +235,7 @@ def keep_values(
     states = np.ascontiguousarray(states, dtype=np.int64)
     if not (kernel if kernel is not None else len(states) > NUMPY_STATES):
         return _numpy_keep_values(sr, table, states)
-    from .warm import kernels
+    from .compiled import kernels
 
     K = kernels("mean_keep_values")
     flat, rules = table.reshape(-1), K.rule_args(sr)
@@ -286,7 +286,7 @@ def solve_table(
     roll with numpy (`last_roll_values`) and run the compiled keep lattice on it.
     """
     from ._layout import UnsupportedRuleset
-    from .warm import kernels
+    from .compiled import kernels
 
     if sr.rel_high >= 0 and not isinstance(objective, MeanScore):
         # An entry that zeroes the pair takes points back, which a target's "points still needed" cannot hold.

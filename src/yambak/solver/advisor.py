@@ -183,7 +183,7 @@ def position_values(
     after this roll (462, expected points still to come; empty after the last roll), the value of
     filling each row with these dice (n_rows, -inf where it may not be filled), the points each
     adds). For callers that want numbers, not `Choice` objects; `advise` reads them too."""
-    from .warm import kernels
+    from .compiled import kernels
 
     # compiled already (in this process or on disk): no first-run announcement to consider
     K = sys.modules["yambak.solver._kernels"] if _compiled_ready() else kernels("position_values")
@@ -219,7 +219,7 @@ def _compiled_ready() -> bool:
     K = sys.modules.get("yambak.solver._kernels")
     if K is None:
         return False
-    from .warm import kernels_compiled
+    from .compiled import kernels_compiled
 
     _READY = bool(K.position_values.signatures) or kernels_compiled(("position_values",))
     return _READY

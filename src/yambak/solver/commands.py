@@ -15,8 +15,8 @@ import time
 from typing import Any
 
 from ..commandline import add_ruleset_args, ruleset_of
+from .compiled import say_when_compiling
 from .table import solve
-from .warm import say_when_compiling
 
 __all__ = ["register"]
 

@@ -136,7 +136,7 @@ def _play_block_compiled(
     box chosen inside the kernel, no 462-value stage per game written out): the same policy and ties."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from .warm import kernels
+    from .compiled import kernels
 
     K = kernels("optimal_turns")
     rules = K.rule_args(sr)

@@ -188,7 +188,7 @@ def _induction(
     sr: SolverRules, target: int, threads: int | None, progress: Callable[[int, int], None] | None
 ) -> TargetTable:
     """Level by level from the last turn back; one compiled lane per (state, points still needed)."""
-    from .warm import kernels
+    from .compiled import kernels
 
     K = kernels("target_turn_starts")
     rules = K.rule_args(sr)

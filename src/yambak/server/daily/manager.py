@@ -21,19 +21,19 @@ import random
 import secrets
 from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from ...bots import choose_action
 from ...bots.optimal import solvable
-from ...engine import new_game
+from ...engine import FairDice, GameState, new_game
 from ...engine.fairness import commitment
 from ...rules import load_ruleset
-from ...store import DealRow, ProfileRow, SeatRow, Store, StoreConflict, TableRow, TournamentRow
+from ...store import DealRow, ProfileRow, SeatRow, Store, StoreConflict, TournamentRow
+from ..common.dice import DealDice, naive
+from ..common.names import clean_name
+from ..common.tokens import hash_token
 from ..live import RequestError
 from ..settings import Settings
-from ..tables.manager import LiveTable, TableManager, clean_name, hash_token, record_of
-from ..tables.settings import TableSettings
-from .dice import DealDice, naive, secret
 
 __all__ = ["DAILY_PRESETS", "DealError", "DealManager", "daily_id", "keep_dealing"]
 
@@ -50,6 +50,22 @@ class DealError(RequestError):
     """A refused request about a deal or a tournament (coded, never a traceback)."""
 
 
+class Tables(Protocol):
+    """What deals need of the live tables (the table manager; the app hands it over)."""
+
+    async def aget(self, table_id: str) -> Any: ...
+
+    async def acreate(self, *args: Any, **kwargs: Any) -> tuple[Any, dict[int, str]]: ...
+
+    async def reissue(self, table: Any, seat: int) -> str: ...
+
+    async def uncounted(self, table: Any, seat: int) -> None: ...
+
+    def store_finished(
+        self, name: str, state: GameState, seats: list[SeatRow], fair: FairDice, deal: str | None = None
+    ) -> str: ...
+
+
 def daily_id(day: date, preset: str) -> str:
     return f"daily:{day.isoformat()}:{preset}"
 
@@ -60,7 +76,7 @@ def par_bot(preset: str) -> str:
 
 
 class DealManager:
-    def __init__(self, store: Store, settings: Settings, tables: TableManager) -> None:
+    def __init__(self, store: Store, settings: Settings, tables: Tables) -> None:
         self.store = store
         self.settings = settings
         self.tables = tables
@@ -106,22 +122,8 @@ class DealManager:
             rng = random.Random(deal.id)
             while not state.finished:
                 state, _ = state.apply(choose_action(state, state.to_act()[0], bot, rng))
-            record = {**record_of(state), "fairness": fair.block(revealed=False)}
-            table_id = secrets.token_urlsafe(12)
-            row = TableRow(
-                table_id,
-                f"Par {deal.id}"[:60],
-                rules.spec,
-                False,
-                True,
-                None,
-                record,
-                finished=True,
-                seats=[SeatRow(0, "bot", label, None, bot)],
-                settings=TableSettings(hints=False, deal=deal.id).to_dict(),
-                fairness=secret(fair),
-            )
-            self.store.create_table(row)
+            seats = [SeatRow(0, "bot", label, None, bot)]
+            table_id = self.tables.store_finished(f"Par {deal.id}"[:60], state, seats, fair, deal.id)
             self.store.set_par(deal.id, state.total(0), bot, table_id)
         except Exception:  # the challenge goes on without a par
             log.exception("deal %s: no par", deal.id)
@@ -132,7 +134,7 @@ class DealManager:
 
     async def start(
         self, deal: DealRow, profile: ProfileRow, tokens: Iterable[str] = ()
-    ) -> tuple[LiveTable, dict[int, str], bool]:
+    ) -> tuple[Any, dict[int, str], bool]:
         """The profile's table at the deal: (table, new seat tokens, whether it counts). Its unfinished
         counted attempt is given back (with a new seat token for a device without one: the profile
         plays on from another device); once that is over, another table is practice."""

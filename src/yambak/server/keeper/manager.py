@@ -40,9 +40,10 @@ from ...engine import (
 from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
 from ...store import EntryRow, KeeperRow, Store, StoreConflict
 from .. import metrics
+from ..common.events import Events, NamesRemoved
+from ..common.names import TABLE_NAME_MAX, clean_name
 from ..live import Connection, RequestError, dumps
 from ..settings import Settings
-from ..tables.manager import TABLE_NAME_MAX, clean_name
 from .schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
 from .view import keeper_view, record_dict
 
@@ -91,11 +92,19 @@ Loaded = tuple[KeeperRow, list[EntryRow]]
 
 
 class KeeperManager:
-    def __init__(self, store: Store, settings: Settings, cluster: Cluster | None = None) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, cluster: Cluster | None = None, events: Events | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
         self.cluster = cluster
         self.sheets: dict[str, KeptSheet] = {}
+        (events or Events()).on_async(NamesRemoved, lambda removed: self.reload_names(list(removed.sheets)))
+
+    def live_record(self, sheet_id: str) -> dict[str, Any] | None:
+        """A sheet's record as held in memory here (its stored snapshot may be older), if it is here."""
+        sheet = self.sheets.get(sheet_id)
+        return record_dict(sheet.state) if sheet is not None else None
 
     # --- memory: a cap on live sheets, finished ones dropped (they stay in the store) ---------------
 

@@ -12,20 +12,20 @@ import hashlib
 import logging
 import secrets
 from collections import OrderedDict
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
 
-from ...names import InvalidName, normalize_name
+from ...engine import RecordError
 from ...store import ProfileRow, ResultRow, Store, StoreConflict
+from ..common.clock import naive_utc
+from ..common.events import Events, GameEnding, NamesRemoved, Write
+from ..common.names import clean_name
 from ..live import RequestError
 from ..settings import Settings
-from .results import Grader, kept_result
+from .results import Grader, kept_result, table_results
 
-if TYPE_CHECKING:
-    from ..keeper.manager import KeeperManager
-    from ..tables.manager import TableManager
-
-__all__ = ["ProfileError", "ProfileManager", "hash_secret", "naive_utc", "valid_token"]
+__all__ = ["ProfileError", "ProfileManager", "hash_secret", "profile_name", "valid_token"]
 
 log = logging.getLogger("yambak.server")
 
@@ -49,10 +49,7 @@ def valid_token(raw: Any) -> str | None:
 
 
 def profile_name(name: Any) -> str:
-    try:
-        return normalize_name(name, "name", PROFILE_NAME_MAX)
-    except InvalidName as exc:
-        raise ProfileError("input/name", exc.message) from None
+    return clean_name(name, "name", PROFILE_NAME_MAX)
 
 
 class ProfileManager:
@@ -61,14 +58,16 @@ class ProfileManager:
         store: Store,
         settings: Settings,
         limiter: Any,
-        tables: TableManager | None = None,
-        keeper: KeeperManager | None = None,
+        events: Events | None = None,
+        live_record: Callable[[str], dict[str, Any] | None] = lambda _sheet_id: None,
     ) -> None:
+        """`live_record`: a kept sheet's record as the server holds it now (its store row may lag)."""
         self.store = store
         self.settings = settings
         self.limiter = limiter  # new profiles per client address
-        self.tables = tables
-        self.keeper = keeper
+        self.events = events or Events()
+        self.events.on(GameEnding, self._results_of)
+        self.live_record = live_record
         self.grader = Grader(store, self._record_of, settings.coach_process)
         self.reviews: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # (kind, ref): the coach's
 
@@ -150,10 +149,23 @@ class ProfileManager:
         if scrubbed is None:
             raise ProfileError("profile/unknown", "there is no such profile", 404)
         # tables and sheets in memory show the names they were loaded with: load them again
-        if self.tables is not None:
-            await self.tables.reload_names(scrubbed.tables)
-        if self.keeper is not None:
-            await self.keeper.reload_names(scrubbed.sheets)
+        await self.events.publish(NamesRemoved(tuple(scrubbed.tables), tuple(scrubbed.sheets)))
+
+    def _results_of(self, ending: GameEnding) -> Write | None:
+        """A game ends at a table: its players' results, stored with the game's last event (once: the
+        version is the fence), then graded."""
+        deal = ending.deal
+        kind = deal.split(":", 1)[0] if deal and deal.startswith(("daily:", "club:")) else "table"
+        results = table_results(ending.table_id, ending.seats, ending.state, ending.at, kind)
+        if not results:
+            return None
+
+        def committed(ids: list[int]) -> None:
+            for result, rid in zip(results, ids, strict=True):
+                result.id = rid
+            self.grader.submit(results)
+
+        return Write(Store.insert_results_op(results), committed)
 
     # --- kept sheets from the device ---------------------------------------------------------------------
 
@@ -164,13 +176,7 @@ class ProfileManager:
             row = self.store.get_sheet(ref)
             if row is None:
                 raise ProfileError("sheet/unknown", "there is no such score sheet", 404)
-            record = row.record
-            if self.keeper is not None and ref in self.keeper.sheets:
-                from ..keeper.view import record_dict
-
-                record = record_dict(self.keeper.sheets[ref].state)
-        from ...engine import RecordError
-
+            record = self.live_record(ref) or row.record
         try:
             result = kept_result(profile.id, ref, record, seat, self.now())
         except RecordError as exc:
@@ -219,8 +225,3 @@ class ProfileManager:
             return self.game_record(result)[0]
         except ProfileError:
             return None
-
-
-def naive_utc(moment: datetime) -> datetime:
-    """An aware time as naive UTC (the store's times); a naive one is taken to be UTC already."""
-    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment

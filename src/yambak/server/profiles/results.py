@@ -19,7 +19,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
@@ -27,7 +27,7 @@ from typing import Any
 
 from ...engine import GameRecord, GameState, replay, state_to_record
 from ...rules import Ruleset, load_ruleset
-from ...store import ResultRow, Store
+from ...store import ResultRow, SeatRow, Store
 
 __all__ = ["Grader", "kept_result", "solo_record", "table_results", "variant"]
 
@@ -68,21 +68,23 @@ def _numbers(state: GameState, seat: int) -> dict[str, Any]:
     }
 
 
-def table_results(table: Any, state: GameState, now: datetime, kind: str = "table") -> list[ResultRow]:
+def table_results(
+    table_id: str, seats: Iterable[SeatRow], state: GameState, now: datetime, kind: str = "table"
+) -> list[ResultRow]:
     """The results of a finished table for its seats with a profile. A score counts (personal bests,
     leaderboards) when its player neither asked the coach nor had a bot play a turn for them."""
     preset, key = variant(state.rules)
     winners = set(state.winners())
     people = len(state.players)
     out = []
-    for s in table.seats:
+    for s in seats:
         if s.profile_id is None or s.kind != "human":
             continue
         out.append(
             ResultRow(
                 profile_id=s.profile_id,
                 kind=kind,
-                ref=table.id,
+                ref=table_id,
                 seat=s.seat,
                 preset=preset,
                 rules_id=key,

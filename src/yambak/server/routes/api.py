@@ -1,7 +1,7 @@
 """JSON API: create, list, join, view, rematch, record. One schema per direction.
 
 The form routes of `pages.py` that do the same things (rematch, record) call the
-same functions (`start_rematch`, `record_response`).
+same table manager methods (`rematch_for`, `downloadable_record`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..common.pages import download
+from ..common.tokens import hash_token
 from ..deps import AppSettings, Manager, Tokens, add_tokens, check_rate, playing_profile, set_profile_cookie
 from ..replays import frame
-from ..tables.manager import LiveTable, TableError, TableManager, hash_token, record_of
+from ..tables.manager import TableError, record_of
 from ..tables.view import table_view
 
 router = APIRouter(prefix="/api")
@@ -51,23 +53,6 @@ class TableIn(_In):
 class JoinIn(_In):
     name: str = Field(max_length=200)
     seat: int | None = Field(None, ge=0, le=63)
-
-
-def record_response(manager: TableManager, table_id: str) -> JSONResponse:
-    """A table's game record as a download (a duplicate table's only when the game is over)."""
-    table = manager.get(table_id)
-    if table.state.simultaneous and not table.state.finished:  # it would reveal dice still to come
-        raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
-    headers = {"Content-Disposition": f'attachment; filename="yambak-{table.id}.json"'}
-    return JSONResponse(manager.record(table), headers=headers)
-
-
-async def start_rematch(manager: TableManager, table_id: str, tokens: list[str]) -> LiveTable:
-    """The rematch of a finished table, started by one of its players (the same table for everyone who asks)."""
-    table = manager.get(table_id)
-    if not table.seats_for({hash_token(t) for t in tokens}):
-        raise TableError("auth/not-seated", "only players at this table can start a rematch", 403)
-    return await manager.rematch(table)
 
 
 @router.get("/tables")
@@ -121,7 +106,7 @@ async def join(
 
 @router.post("/tables/{table_id}/rematch", dependencies=[Depends(check_rate)])
 async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
-    new = await start_rematch(manager, table_id, tokens)
+    new = await manager.rematch_for(table_id, tokens)
     return {"id": new.id, "url": f"/t/{new.id}"}
 
 
@@ -142,4 +127,4 @@ def replay_frame(table_id: str, n: int, manager: Manager) -> dict[str, Any]:
 
 @router.get("/tables/{table_id}/record")
 def record(table_id: str, manager: Manager) -> JSONResponse:
-    return record_response(manager, table_id)
+    return download(manager.downloadable_record(table_id), f"yambak-{table_id}.json")

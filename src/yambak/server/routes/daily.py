@@ -18,6 +18,8 @@ from ...inputs import ascii_int
 from ...rules import load_ruleset
 from ...store import DealRow, ProfileRow, TournamentRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name
+from ..common.names import clean_name
+from ..common.pages import boot_json, render_page
 from ..daily.boards import deal_board, period_board
 from ..daily.manager import DAILY_PRESETS, DealError, DealManager
 from ..daily.matchpoints import ranks
@@ -34,8 +36,6 @@ from ..deps import (
     set_profile_cookie,
 )
 from ..live import RequestError
-from ..profiles.manager import profile_name
-from .pages import boot_json, render_page
 
 router = APIRouter()
 TOURNAMENT_PRESETS = ("yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6")
@@ -128,7 +128,7 @@ async def _profile(request: Request, name: Any) -> tuple[ProfileRow, str | None]
     profile = await profiles.store.read(profiles.store.get_profile, pid) if pid else None
     if profile is None:
         if isinstance(name, str) and name.strip():
-            profile_name(name)  # a refused name says so (input/name); a good one was refused for its address
+            clean_name(name)  # a refused name says so (input/name); a good one was refused for its address
             raise DealError("rate/profiles", "too many new profiles from this address: try again later", 429)
         raise DealError("profile/none", "choose a name first: the boards show it", 401)
     return profile, cookie

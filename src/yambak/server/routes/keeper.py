@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
 from ...web import STATIC
 from ...web.i18n import FAMILIES, error_message, error_texts, js_strings, labels, translations
+from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
 from ..deps import HTML_FORM, Lang, check_rate, get_lang
 from ..keeper import schema
 from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
@@ -21,7 +22,6 @@ from ..keeper.manager import KeeperManager
 from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
 from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
-from .pages import boot_json, preset_choices, render_page, rules_from_form
 
 router = APIRouter()
 FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
@@ -211,9 +211,7 @@ def qr_code(request: Request, sheet_id: str) -> Response:
 @router.get("/keep/{sheet_id}/record.json")
 def sheet_record(request: Request, sheet_id: str) -> JSONResponse:
     sheet = _keeper(request).get(sheet_id)
-    return JSONResponse(
-        record_dict(sheet.state), headers={"Content-Disposition": f'attachment; filename="yambak-keep-{sheet.id}.json"'}
-    )
+    return download(record_dict(sheet.state), f"yambak-keep-{sheet.id}.json")
 
 
 # --- JSON API -----------------------------------------------------------------------------------------

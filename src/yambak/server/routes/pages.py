@@ -3,33 +3,29 @@
 from __future__ import annotations
 
 import io
-import json
 from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 
-from ...inputs import InputError, ascii_int, parse_toml
-from ...rules import RulesetError, load_ruleset, preset_ids
+from ...inputs import ascii_int
+from ...rules import load_ruleset, preset_ids
 from ...rules.loader import preset_data
-from ...web import TEMPLATES
 from ...web.howto import howto
 from ...web.i18n import (
-    LANGUAGES,
     NAME_ERROR,
     error_message,
     error_texts,
     js_strings,
     labels,
-    lobby_blurb,
     ruleset_description,
     ruleset_name,
     translations,
 )
+from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
+from ..common.tokens import hash_token
 from ..deps import (
     HTML_FORM,
-    LANG_COOKIE,
     AppSettings,
     Lang,
     Manager,
@@ -41,95 +37,16 @@ from ..deps import (
     set_profile_cookie,
 )
 from ..live import RequestError
-from ..options import option_schema, options_from_form
-from ..tables.manager import hash_token
+from ..options import option_schema
 from ..tables.view import table_view
-from .api import record_response, start_rematch
 
 router = APIRouter()
-templates = Jinja2Templates(directory=str(TEMPLATES))
 FORM_SEATS = 8
-# The games best known where each language is spoken, first in the lobby.
-LOBBY_ORDER = {
-    "en": ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"],
-    "nl": ["yammen", "yams", "yatzy", "yams-fr", "yams-de", "yamb", "yamb-6"],
-    "fr": ["yams-fr", "yams", "yatzy", "yammen", "yams-de", "yamb", "yamb-6"],
-    "de": ["yams-de", "yams", "yatzy", "yams-fr", "yammen", "yamb", "yamb-6"],
-    "sv": ["yatzy", "yams", "yamb", "yamb-6", "yams-fr", "yams-de", "yammen"],
-    "hr": ["yamb", "yamb-6", "yams", "yatzy", "yams-fr", "yams-de", "yammen"],
-    "es": ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"],
-    "it": ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"],
-}
-MAX_RULES_BYTES = 12000
-
-
-def preset_choices(lang: str) -> list[dict[str, Any]]:
-    """The shipped presets as the forms show them: names, descriptions and options, in the page's language,
-    the games best known where the language is spoken first."""
-    out = []
-    ids = preset_ids()
-    order = LOBBY_ORDER.get(lang, LOBBY_ORDER["en"])
-    for pid in [p for p in order if p in ids] + [p for p in ids if p not in order]:
-        data = preset_data(pid)
-        out.append(
-            {
-                "id": pid,
-                "name": ruleset_name(pid, data.get("name", pid), lang),
-                "description": ruleset_description(pid, data.get("description", ""), lang),
-                "blurb": lobby_blurb(pid, lang),
-                "schema": option_schema(pid, lang),
-            }
-        )
-    return out
-
-
-async def rules_from_form(form: Any) -> tuple[str | None, dict[str, Any], dict[str, Any] | None]:
-    """(preset, options, custom ruleset) from a form with the shared rules fields: house rules (an
-    uploaded or pasted TOML file) replace the preset. Raises RequestError `input/rules`."""
-    upload = form.get("custom_file")
-    text = str(form.get("custom", "") or "").strip()
-    if upload is not None and hasattr(upload, "read"):
-        raw = await upload.read(MAX_RULES_BYTES + 1)
-        if len(raw) > MAX_RULES_BYTES:
-            raise RequestError("input/rules", f"a ruleset file is at most {MAX_RULES_BYTES // 1000} kB")
-        if raw.strip():
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise RequestError("input/rules", "the ruleset file is not UTF-8 text") from None
-    if text:
-        try:
-            data = parse_toml(text)
-        except InputError as exc:
-            raise RequestError("input/rules", f"the ruleset: {exc}") from None
-        return None, {}, data
-    preset = str(form.get("preset", ""))
-    if preset not in preset_ids():
-        raise RequestError("input/rules", "choose a ruleset")
-    try:
-        return preset, options_from_form(form, preset), None
-    except RulesetError as exc:
-        raise RequestError("input/rules", str(exc)) from None
 
 
 def _listed(manager: Any, lang: str) -> list[dict[str, Any]]:
     """The lobby's tables, each with its ruleset's name in the page's language."""
     return [{**t, "rules_name": ruleset_name(t.get("rules"), t.get("rules_name", ""), lang)} for t in manager.listed()]
-
-
-def boot_json(data: dict[str, Any]) -> str:
-    """JSON for a <script type="application/json"> block: <, > and & escaped so that no
-    player or table name can close the script element."""
-    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def render_page(request: Request, name: str, lang: str, status: int = 200, **ctx: Any) -> HTMLResponse:
-    tr = translations(lang)
-    ctx.update(_=tr.gettext, lang=lang, languages=LANGUAGES)
-    response = templates.TemplateResponse(request, name, ctx, status_code=status)
-    if request.query_params.get("lang") in LANGUAGES:
-        response.set_cookie(LANG_COOKIE, lang, max_age=60 * 60 * 24 * 365, samesite="lax")
-    return response
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -285,13 +202,13 @@ async def join_form(
 
 @router.post("/t/{table_id}/rematch", dependencies=[Depends(check_rate)], **HTML_FORM)
 async def rematch_form(table_id: str, manager: Manager, tokens: Tokens) -> Response:
-    new = await start_rematch(manager, table_id, tokens)
+    new = await manager.rematch_for(table_id, tokens)
     return RedirectResponse(f"/t/{new.id}", status_code=303)
 
 
 @router.get("/t/{table_id}/record.json")
 def record_download(table_id: str, manager: Manager) -> JSONResponse:
-    return record_response(manager, table_id)
+    return download(manager.downloadable_record(table_id), f"yambak-{table_id}.json")
 
 
 @router.get("/t/{table_id}/review", response_class=HTMLResponse)

@@ -20,6 +20,7 @@ from ...inputs import ascii_int
 from ...rules import load_ruleset
 from ...store import ProfileRow, ResultRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
+from ..common.pages import boot_json, render_page
 from ..deps import (
     HTML_FORM,
     AppSettings,
@@ -35,7 +36,6 @@ from ..profiles.history import export_csv, export_json, history_page, variant_la
 from ..profiles.manager import ProfileError, ProfileManager
 from ..profiles.stats import stats_page
 from ..replays import frame
-from .pages import boot_json, render_page
 
 router = APIRouter()
 

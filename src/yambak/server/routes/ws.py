@@ -6,10 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
+from ..common.tokens import hash_token
 from ..deps import TOKEN_COOKIE, get_lang, parse_tokens
 from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
 from ..tables import schema
-from ..tables.manager import hash_token
 
 router = APIRouter()
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import hashlib
 import logging
 import random
 import secrets
@@ -42,14 +41,16 @@ from ...engine import (
     replay,
     state_to_record,
 )
-from ...names import NAME_MAX, InvalidName, normalize_name
 from ...rules import RulesetError, load_ruleset
 from ...store import EventRow, SeatRow, Store, StoreConflict, TableRow
 from .. import metrics
-from ..daily.dice import DealDice, seal
-from ..daily.dice import secret as deal_secret
+from ..common.clock import naive_utc
+from ..common.dice import DealDice, seal
+from ..common.dice import secret as deal_secret
+from ..common.events import Events, GameEnding, NamesRemoved, Write
+from ..common.names import TABLE_NAME_MAX, clean_name
+from ..common.tokens import hash_token, new_token
 from ..live import Connection, RequestError, dumps
-from ..profiles.results import table_results
 from ..settings import Settings
 from . import schema
 from .settings import TableSettings, choose
@@ -60,29 +61,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("yambak.server")
 
-TABLE_NAME_MAX = 60
 KIND = "table"
 STAND_IN = "hard"  # the bot that plays a turn whose clock ran out
 
 
 class TableError(RequestError):
     """A refused table request (sent as JSON with its code, never a traceback)."""
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def clean_name(name: Any, what: str = "name", limit: int = NAME_MAX) -> str:
-    """A player's, table's or sheet's name as others will see it (`yambak.names`), or `input/name`."""
-    try:
-        return normalize_name(name, what, limit)
-    except InvalidName as exc:
-        raise TableError("input/name", exc.message) from None
 
 
 @dataclass(eq=False)
@@ -163,12 +147,6 @@ def record_of(state: GameState) -> dict[str, Any]:
     return state_to_record(state).to_dict()
 
 
-def table_kind(table: LiveTable) -> str:
-    """What a table's results are in a history: a game at a table, a daily deal, a tournament round."""
-    deal = table.settings.deal
-    return deal.split(":", 1)[0] if deal and deal.startswith(("daily:", "club:")) else "table"
-
-
 def _replay_events(state: GameState, events: list[EventRow]) -> GameState:
     """Re-apply stored events with the dice they recorded (exact, mid-turn included)."""
     for e in events:
@@ -199,18 +177,20 @@ Loaded = tuple[TableRow, list[EventRow], list[EventRow], dict[int, int]]
 
 
 class TableManager:
-    def __init__(self, store: Store, settings: Settings, cluster: Cluster | None = None) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, cluster: Cluster | None = None, events: Events | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
         self.cluster = cluster
+        self.events = events or Events()
+        self.events.on_async(NamesRemoved, lambda removed: self.reload_names(list(removed.tables)))
         self.tables: dict[str, LiveTable] = {}
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         # The loop the bots run on: set at startup, so that a route running in a worker thread
         # (a plain `def` route) can still hand its bots to it.
         self.loop: asyncio.AbstractEventLoop | None = None
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
-        # finished games' results, once stored (the profiles' grader takes them); set by the app
-        self.on_results: Any = None
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -593,6 +573,45 @@ class TableManager:
         self.schedule_bots(new)
         return new
 
+    async def rematch_for(self, table_id: str, tokens: list[str]) -> LiveTable:
+        """The rematch of a finished table, started by one of its players (the same table for everyone who asks)."""
+        table = await self.aget(table_id)
+        if not table.seats_for({hash_token(t) for t in tokens}):
+            raise TableError("auth/not-seated", "only players at this table can start a rematch", 403)
+        return await self.rematch(table)
+
+    def downloadable_record(self, table_id: str) -> dict[str, Any]:
+        """A table's game record to download (a duplicate table's only when the game is over)."""
+        table = self.get(table_id)
+        if table.state.simultaneous and not table.state.finished:  # it would reveal dice still to come
+            raise TableError("record/after-game", "a duplicate table's record is available when the game is over", 409)
+        return self.record(table)
+
+    def store_finished(
+        self, name: str, state: GameState, seats: list[SeatRow], fair: FairDice, deal: str | None = None
+    ) -> str:
+        """A game played to its end off any table (a bot's par of a deal), stored as a finished table
+        whose record and review are a table's; returns its id (blocking)."""
+        table_id = secrets.token_urlsafe(12)
+        secret = {**fair.block(revealed=False), "seed": fair.seed}
+        fairness = deal_secret(fair) if isinstance(fair, DealDice) else secret
+        record = {**record_of(state), "fairness": fair.block(revealed=False)}
+        row = TableRow(
+            table_id,
+            clean_name(name, "table name", TABLE_NAME_MAX),
+            state.rules.spec,
+            False,
+            state.simultaneous,
+            None,
+            record,
+            finished=True,
+            seats=seats,
+            settings=TableSettings(hints=False, deal=deal).to_dict(),
+            fairness=fairness,
+        )
+        self.store.create_table(row)
+        return table_id
+
     # --- acting --------------------------------------------------------------------------------
 
     async def act(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg) -> None:
@@ -710,26 +729,29 @@ class TableManager:
         version = table.version + 1
         snapshot = self._snapshot(table, state, version)
         log_op = Store.append_op(table.id, version, event["player"], event["type"], event, snapshot, state.finished)
-        results = self._results(table, state) if state.finished and not table.state.finished else []
-        results_op = Store.insert_results_op(results) if results else None
+        ending: list[Write] = []
+        if state.finished and not table.state.finished:  # the game ends: what other features store with it
+            at = naive_utc(self.settings.clock())
+            ending = self.events.collect(GameEnding(table.id, state, tuple(table.seats), table.settings.deal, at))
 
-        def op(conn: Any) -> list[int]:
+        def op(conn: Any) -> list[Any]:
             log_op(conn)
             if also is not None:  # another write in the same transaction
                 also(conn)
-            return results_op(conn) if results_op is not None else []
+            return [w.op(conn) for w in ending]
 
         try:
-            ids = await self.store.write(op)
+            outcomes = await self.store.write(op)
         except StoreConflict as exc:  # another process wrote this version: ours is not the live state
             log.error("store conflict at %s: %s", table.id, exc)
             await self._lost(table)
             raise TableError("server/store", "the action could not be stored: resync", 503) from None
         metrics.ACTIONS.inc()
-        for result, rid in zip(results, ids, strict=True):
-            result.id = rid
-        if results and self.on_results is not None:
-            self.on_results(results)
+        for write, outcome in zip(ending, outcomes, strict=True):
+            try:
+                write.committed(outcome)
+            except Exception:  # stored: a subscriber's follow-up must not undo the action
+                log.exception("after the end of table %s", table.id)
         now = time.monotonic()
         before = set(table.state.to_act())
         table.state = state
@@ -756,12 +778,6 @@ class TableManager:
         self._publish(table, message)
         if state.finished and not table.conns:
             self._forget(table)  # a game over that nobody here watches: back to the store only
-
-    def _results(self, table: LiveTable, state: GameState) -> list[Any]:
-        """The results of a game ending now, for its players with a profile."""
-        from ..profiles.manager import naive_utc
-
-        return table_results(table, state, naive_utc(self.settings.clock()), table_kind(table))
 
     async def reissue(self, table: LiveTable, seat: int) -> str:
         """A new token for a person's seat, for another device of the profile that sits there (the caller

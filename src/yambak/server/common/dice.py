@@ -9,17 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from ...engine import FairDice
+from .clock import naive_utc as naive
 
 __all__ = ["DealDice", "naive", "seal", "secret"]
-
-
-def naive(moment: datetime) -> datetime:
-    """UTC without a time zone, as the store keeps times."""
-    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
 
 
 @dataclass(frozen=True, slots=True)
