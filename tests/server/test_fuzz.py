@@ -58,7 +58,7 @@ def _seed(app: Any) -> dict[str, list[Any]]:
         bots = {"name": "Bots", "preset": "yatzy", "seats": [{"kind": "bot", "bot": "easy"}] * 2}
         done = made("/api/tables", bots)["id"]
         sheet = made("/api/keep", {"preset": "yams", "players": ["Ann", "Bram"]})
-        profile = made("/api/me", {"name": "Fuzzer"})
+        profile = made("/api/me", {"name": "Fuzzer"})["profile"]
         club = made("/api/clubs", {"name": "Club", "preset": "yams", "rounds": 2, "window": 60, "owner": "Ann"})
         deadline = time.monotonic() + 60
         while not c.get(f"/api/tables/{done}").json()["finished"] and time.monotonic() < deadline:
@@ -70,7 +70,7 @@ def _seed(app: Any) -> dict[str, list[Any]]:
         "table_id": [playing["id"], done],
         "sheet_id": [sheet["id"]],
         "code": [sheet["code"]],
-        "profile_id": [profile.get("id")],
+        "profile_id": [profile["id"]],
         "tournament_id": [club.get("id")],
         "preset": ["yams", "yammen"],
         "day": [today],

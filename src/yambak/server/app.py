@@ -34,6 +34,7 @@ from .live import RequestError
 from .logs import log_unexpected
 from .profiles.manager import ProfileManager
 from .routes import api, daily, keeper, pages, profiles, ws
+from .security import SecurityHeaders, security_headers
 from .settings import Settings
 from .tables.manager import TableManager
 
@@ -178,7 +179,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def crash(request: Request, exc: Exception) -> JSONResponse:
         error_id = log_unexpected(log, f"{request.method} {request.url.path}", exc)
         message = f"something went wrong on the server (error {error_id})"
-        return JSONResponse({"code": "server/error", "message": message, "id": error_id}, status_code=500)
+        headers = security_headers(request.url.path, settings.https)  # sent from outside the middleware
+        return JSONResponse({"code": "server/error", "message": message, "id": error_id}, 500, headers)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
@@ -214,6 +216,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body, content_type = metrics.render()
         return Response(body, media_type=content_type)
 
+    app.add_middleware(SecurityHeaders, https=settings.https)  # the outermost of ours: every response
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)

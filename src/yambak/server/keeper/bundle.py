@@ -27,6 +27,7 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 # The keeper's own assets, kept by its service worker (the page shell, /keep/, is added by the worker).
 OFFLINE_ASSETS = (
     "/static/style.css",
+    "/static/theme.js",
     "/static/keeper.css",
     "/static/page.js",
     "/static/dice.js",
