@@ -561,6 +561,25 @@ class Store(ProfileStore, DealStore):
             )
         return [EventRow(r.version, r.seat, r.type, json.loads(r.data)) for r in reversed(rows)]
 
+    def table_versions(self, table_ids: list[str]) -> dict[str, int]:
+        """Each table's newest version: its log's last event (or its snapshot's, with no event yet)."""
+        return self._versions(GameTable.id, GameTable.version, Event.table_id, Event.version, table_ids)
+
+    def sheet_versions(self, sheet_ids: list[str]) -> dict[str, int]:
+        """Each score sheet's newest version: its log's last entry (or its snapshot's)."""
+        return self._versions(KeeperSheet.id, KeeperSheet.version, KeeperEntry.sheet_id, KeeperEntry.version, sheet_ids)
+
+    def _versions(self, row_id: Any, row_version: Any, log_id: Any, log_version: Any, ids: list[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                out.update({r[0]: r[1] for r in conn.execute(select(row_id, row_version).where(row_id.in_(chunk)))})
+                newest = select(log_id, func.max(log_version)).where(log_id.in_(chunk)).group_by(log_id)
+                for object_id, version in conn.execute(newest):
+                    out[object_id] = max(out.get(object_id, 0), version or 0)
+        return out
+
     def seat_versions(self, table_id: str) -> dict[int, int]:
         """Each seat's newest event version."""
         with self.engine.connect() as conn:

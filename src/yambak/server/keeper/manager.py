@@ -154,14 +154,20 @@ class KeeperManager:
         self._make_room()
         for _ in range(10):
             sheet = KeptSheet(body.id or secrets.token_urlsafe(12), new_code(), name, state)
+            if self.cluster is not None:  # first: without Redis, a 503 and nothing stored
+                self.cluster.claim_new_sync(KIND, sheet.id)
             try:
                 self.store.create_sheet(KeeperRow(sheet.id, sheet.code, name, record_dict(state)))
             except StoreConflict:
+                if self.cluster is not None:
+                    self.cluster.unclaim(KIND, sheet.id)
                 if body.id is not None and (again := self._created_already(body.id, name, state)) is not None:
                     return again
                 continue  # a code already in use: draw another
-            if self.cluster is not None:  # the owner does not follow its own entries
-                self.cluster.claim_new_sync(KIND, sheet.id)
+            except Exception:
+                if self.cluster is not None:
+                    self.cluster.unclaim(KIND, sheet.id)
+                raise
             self.sheets[sheet.id] = sheet
             return sheet
         raise KeeperError("server/busy", "no free join code: try again", 503)
@@ -405,6 +411,30 @@ class KeeperManager:
 
     def watched_ids(self) -> list[str]:
         return [s.id for s in self.sheets.values() if not s.owned and s.conns and not s.state.finished]
+
+    def local_versions(self) -> dict[str, int]:
+        """Sheets with clients here: the version their clients were sent last (compared with the log)."""
+        return {s.id: s.version for s in self.sheets.values() if s.conns}
+
+    async def stored_versions(self, ids: list[str]) -> dict[str, int]:
+        return await self.store.read(self.store.sheet_versions, ids)
+
+    async def reread(self, sheet_id: str) -> None:
+        """The log is ahead of this copy: read it again (under the lock); an owner that another process
+        overtook follows it from now on."""
+        sheet = self.sheets.get(sheet_id)
+        if sheet is None:
+            return
+        async with sheet.lock:
+            stored = await self.store.read(self.store.sheet_versions, [sheet_id])
+            if stored.get(sheet_id, 0) <= sheet.version:
+                return
+            if sheet.owned and self.cluster is not None:
+                log.warning("sheet %s: another process wrote its log; following it", sheet_id)
+                sheet.owned = False
+                self.cluster.disown(KIND, sheet_id)
+                await self.cluster.follow(KIND, sheet_id)
+            await self._refresh_locked(sheet)
 
     def _apply(self, state: GameState, entry: EntryIn) -> GameState:
         """The keeper core applies the entry (`yambak.keeper.apply_entry`, the same code a phone runs)."""

@@ -489,9 +489,14 @@ class TableManager:
         ruleset of the players' own (house rules), instead of a preset; `profile`: the creator's.
         Blocks on the store: `acreate` is the same without blocking the event loop."""
         table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile)
-        self.store.create_table(row)
-        if self.cluster is not None:  # the owner does not follow its own events
+        if self.cluster is not None:  # first: without Redis, a 503 and nothing stored
             self.cluster.claim_new_sync(KIND, table.id)
+        try:
+            self.store.create_table(row)
+        except Exception:
+            if self.cluster is not None:
+                self.cluster.unclaim(KIND, table.id)
+            raise
         self.tables[table.id] = table
         return table, tokens
 
@@ -509,9 +514,14 @@ class TableManager:
         deal: Any = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile, deal)
-        await self.store.write(Store.create_table_op(row))
-        if self.cluster is not None:
+        if self.cluster is not None:  # first: without Redis, a 503 and nothing stored
             await self.cluster.claim_new(KIND, table.id)
+        try:
+            await self.store.write(Store.create_table_op(row))
+        except Exception:
+            if self.cluster is not None:
+                self.cluster.unclaim(KIND, table.id)
+            raise
         self.tables[table.id] = table
         return table, tokens
 
@@ -1100,6 +1110,30 @@ class TableManager:
         """Mirrors of games still going, with clients here: they need a live owner."""
         return [t.id for t in self.tables.values() if not t.owned and t.conns and not t.state.finished]
 
+    def local_versions(self) -> dict[str, int]:
+        """Tables with clients here: the version their clients were sent last (the cluster compares it with
+        the log)."""
+        return {t.id: _seen(t) for t in self.tables.values() if t.conns}
+
+    async def stored_versions(self, ids: list[str]) -> dict[str, int]:
+        return await self.store.read(self.store.table_versions, ids)
+
+    async def reread(self, table_id: str) -> None:
+        """The log is ahead of this copy: read it again (under the lock, so a commit in progress is not
+        mistaken for it); an owner that another process overtook follows it from now on."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            stored = await self.store.read(self.store.table_versions, [table_id])
+            if stored.get(table_id, 0) <= _seen(table):
+                return
+            if table.owned:
+                log.warning("table %s: another process wrote its log; following it", table_id)
+                await self._lost(table)
+            else:
+                await self._refresh_locked(table)
+
     # --- bots ----------------------------------------------------------------------------------
 
     def _bot_seats(self, table: LiveTable) -> list[int]:
@@ -1169,6 +1203,11 @@ class TableManager:
                 except (IllegalAction, TableError, ValueError) as exc:  # never expected: log and stop
                     log.error("bot at table %s seat %d: %s", table.id, seat, exc)
                     return
+
+
+def _seen(table: LiveTable) -> int:
+    """The version a table's clients here were sent last (a mirror's relayed events included)."""
+    return table.backlog[-1]["v"] if table.backlog else table.version
 
 
 class _Moved(RequestError):
