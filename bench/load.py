@@ -303,7 +303,7 @@ def check(db: str, stats: Stats) -> tuple[int, int, int, int, int]:
         stored = {e.version: json.dumps(e.data, sort_keys=True) for e in events}
         for v, text in stats.seen.get(table, {}).items():
             lost += stored.get(v) != text
-        row = store.get_table(table)
+        row = store.get_session(table)
         try:
             bad += not replay(row.record).finished or row.version != len(versions)
         except Exception:

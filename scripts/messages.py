@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """List every user-visible msgid: `_()` calls in templates and server code, the browser strings, the
-row/column labels and the shipped presets' names and descriptions. With --update, add missing msgids
-(empty) to each catalog under web/locale."""
+row/column labels, the terminal app's own sentences and the shipped presets' names and descriptions.
+With --update, add missing msgids (empty) to each catalog under web/locale."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from babel.messages.catalog import Catalog  # noqa: E402
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 
+from yambak.terminal.words import TERMINAL_STRINGS  # noqa: E402
 from yambak.web import LOCALE, TEMPLATES  # noqa: E402
 from yambak.web.howto import HOWTO_STRINGS  # noqa: E402
 from yambak.web.i18n import (  # noqa: E402
@@ -50,6 +51,7 @@ def msgids() -> list[tuple[str | None, str]]:
     found += [(None, s) for s in HOWTO_STRINGS]
     found += [(None, s) for s in ERROR_MESSAGES.values()] + [(None, NAME_ERROR)]
     found += [(None, s) for s in SERVER_STRINGS]
+    found += [(None, s) for s in TERMINAL_STRINGS]
     found += [("row", v) for v in ROW_LABELS.values()] + [("column", v) for v in COLUMN_LABELS.values()]
     found += [("row-short", v) for v in ROW_SHORT.values()] + [("column-short", v) for v in COLUMN_SHORT.values()]
     found += [("row", v) for rows in FAMILY_ROWS.values() for v in rows.values()]

@@ -241,7 +241,7 @@ HOSTILE: list[tuple[str, str]] = [
     ("duel --rules nope.toml", "nope.toml: cannot read"),
     # keep, play, replay, serve
     ("keep", "name the players"),
-    ("keep --players ''", "'' is not a name"),
+    ("keep --players ''", "player 1 name must not be empty"),
     ("keep nope --players A", "unknown preset 'nope'"),
     ("keep --resume folder", "Is a directory"),
     ("keep --resume deep.json", "nested too deeply"),

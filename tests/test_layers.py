@@ -6,21 +6,25 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "yambak"
-# Lower layers first; a module may import its own layer and the ones before it. `commandline` (the
-# argument helpers every command module shares) sits on `rules`; `text` renders engine states;
-# `keeper` (the score-keeper's pure core) runs on the server and, under Pyodide, on phones.
-LAYERS = [
-    ["rules", "names", "inputs"],
-    ["engine", "commandline"],
-    ["text", "solver", "verify", "keeper"],
-    ["bots"],
-    ["coach", "store", "env"],
-    ["terminal", "web"],
-    ["server"],
-]
+# The layers are docs/architecture.md's table (the rows between its `layers` markers): lower layers
+# first; a module may import its own layer and the ones before it. `commandline` (the argument helpers
+# every command module shares) sits on `rules`; `text` and `gameview` render engine states; `keeper`
+# (the score-keeper's pure core) runs on the server and, under Pyodide, on phones.
+ARCHITECTURE = SRC.parents[1] / "docs" / "architecture.md"
+
+
+def _documented_layers() -> list[list[str]]:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    table = text.split("<!-- layers:", 1)[1].split("<!-- /layers -->", 1)[0]
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    return [re.findall(r"`([a-z_]+)`", row[2]) for row in rows]
+
+
+LAYERS = _documented_layers()
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
 
 
@@ -64,6 +68,14 @@ def graph() -> dict[str, set[str]]:
             if t not in (source, "yambak") and target != "yambak":
                 edges.setdefault(source, set()).add(t)
     return edges
+
+
+def test_every_package_has_its_documented_layer() -> None:
+    """A new package or top-level module finds its place in docs/architecture.md's table first."""
+    packages = {p.name for p in SRC.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    packages |= {p.stem for p in SRC.glob("*.py") if p.stem not in ("__init__", "cli")}
+    assert len(LAYERS) == 7 and all(LAYERS), LAYERS
+    assert set(LAYER) == packages, set(LAYER) ^ packages
 
 
 def test_no_upward_edge_between_subpackages() -> None:

@@ -121,8 +121,10 @@ def render_sheets(state: GameState) -> str:
         for i, r in enumerate(rules.rows):
             if r.is_upper:
                 lines.append(line(r.id, cells(i)))
-        lines.append(line("upper", [c["upper"] for _, c in cols]))
-        lines.append(line("bonus", [c["bonus"] for _, c in cols]))
+        if any(r.is_upper for r in rules.rows):
+            lines.append(line("upper", [c["upper"] for _, c in cols]))
+        if rules.upper_bonus is not None:  # no bonus line where the rules have no upper bonus
+            lines.append(line("bonus", [c["bonus"] for _, c in cols]))
         for i, r in enumerate(rules.rows):
             if not r.is_upper:
                 lines.append(line(r.id, cells(i)))

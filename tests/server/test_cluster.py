@@ -182,7 +182,7 @@ def test_the_owner_killed_mid_turn_and_the_game_finished_on_the_other(two):
     _in_order_once(spectator.events, last)  # across the takeover: every event, in order, once
     store = Store(b.db_url, migrate=False)
     stored = store.events(table)
-    row = store.get_table(table)
+    row = store.get_session(table)
     store.close()
     assert [e.version for e in stored] == list(range(1, last + 1))
     assert [(e.version, e.data) for e in stored] == spectator.events
@@ -222,6 +222,8 @@ def test_kept_sheets_across_processes(two):
     sheet, code = r.json()["id"], r.json()["code"]
     assert httpx.get(b.base + f"/api/keep/code/{code}").json()["id"] == sheet  # code lookups anywhere
     with connect(a.base.replace("http", "ws") + f"/ws/keep/{sheet}", open_timeout=10) as follower:
+        follower.send(json.dumps({"type": "hello"}))
+        assert json.loads(follower.recv(10))["type"] == "welcome"
         assert json.loads(follower.recv(10))["v"] == 0
         entry = {"id": "entry-00001", "v": 0, "kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 6], "box": "yam"}
         out = httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry).json()  # entered on B, owned by A
@@ -360,6 +362,8 @@ def test_a_phone_following_a_quiet_sheet_from_another_process(two):
         assert httpx.post(a.base + f"/api/keep/{sheet}/entries", json=entry).json()["v"] == entry["v"] + 1
     assert _metric(a, "yambak_quiet_events_total") >= 1
     with connect(b.base.replace("http", "ws") + f"/ws/keep/{sheet}", open_timeout=10) as follower:
+        follower.send(json.dumps({"type": "hello"}))
+        assert json.loads(follower.recv(10))["type"] == "welcome"
         assert json.loads(follower.recv(10))["v"] == 2
         third = {"id": "entry-00003", "v": 2, "kind": "dice", "seat": 0, "dice": [1, 1, 1, 2, 2], "box": "ones"}
         assert httpx.post(a.base + f"/api/keep/{sheet}/entries", json=third).json()["v"] == 3

@@ -76,7 +76,7 @@ def test_the_seed_is_not_in_anything_sent_before_the_end(client):
     record = client.get(f"/t/{made['id']}/record.json").json()
     assert record["fairness"]["seed"] is None
     store = client.app.state.store
-    secret = store.get_table(made["id"]).fairness["seed"]
+    secret = store.get_session(made["id"]).fairness["seed"]
     assert secret not in json.dumps(record) and secret not in client.get(f"/api/tables/{made['id']}").text
 
 

@@ -238,11 +238,14 @@ def test_sheets_survive_a_restart_and_phones_follow_live(settings):
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
         sheet = new_sheet(c, "yams", ("Ann", "Bram"))
         with c.websocket_connect(f"/ws/keep/{sheet['id']}") as ws:
+            ws.send_json({"type": "hello"})
+            assert ws.receive_json() == {"type": "welcome", "v": 0, "seats": [], "protocol": 1}
             assert ws.receive_json()["v"] == 0
             k = Keeper(c, sheet["id"])
             assert k.post({"kind": "dice", "seat": 0, "dice": [5, 5, 5, 1, 2], "box": "fives"}).status_code == 200
             msg = ws.receive_json()
-            assert msg["type"] == "state" and msg["v"] == 1 and msg["view"]["players"][0]["total"] == 15
+            assert msg["type"] == "event" and msg["v"] == 1 and msg["view"]["players"][0]["total"] == 15
+            assert msg["event"]["box"] == "fives" and msg["ref"] == msg["event"]["id"]
             ws.send_json({"type": "roll"})
             assert ws.receive_json()["code"] == "protocol/unknown-type"
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
@@ -263,6 +266,8 @@ def test_sheets_survive_a_restart_and_phones_follow_live(settings):
         ({"type": "roll"}, "protocol/unknown-type", True),
         ({"type": "hello", "since": "1"}, "protocol/malformed", False),
         ({"type": "hello", "extra": 1}, "protocol/malformed", False),
+        ({"type": "entry", "entry": {"id": "entry-00001", "v": 0, "kind": "undo"}}, "protocol/hello-first", False),
+        ({"type": "entry", "entry": {"id": "x", "v": 0, "kind": "undo"}}, "protocol/malformed", False),
         ({"type": "ping", "ref": 7}, None, False),
     ],
     ids=repr,
@@ -272,7 +277,6 @@ def test_the_sheet_socket_parses_through_the_same_strict_schema(client, message,
 
     sheet = new_sheet(client, "yams", ("Ann",))
     with client.websocket_connect(f"/ws/keep/{sheet['id']}") as ws:
-        assert ws.receive_json()["type"] == "state"
         ws.send_json(message)
         out = ws.receive_json()
         if code is None:

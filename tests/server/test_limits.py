@@ -64,7 +64,7 @@ def test_live_tables_are_capped(tmp_path):
 def _wait_finished(client, table_id):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if table_id not in client.app.state.manager.tables:
+        if table_id not in client.app.state.manager.sessions:
             return
         time.sleep(0.05)
     raise AssertionError("the finished table stayed in memory")
@@ -80,7 +80,7 @@ def test_finished_tables_leave_memory_and_reload(tmp_path):
         view = c.get(f"/api/tables/{bots['id']}").json()  # still in the store: opened on demand
         assert view["finished"] and view["players"][0]["full"]
         assert c.get(f"/t/{bots['id']}").status_code == 200
-        assert c.app.state.manager.evict_finished() >= 1 and bots["id"] not in c.app.state.manager.tables
+        assert c.app.state.manager.evict_finished() >= 1 and bots["id"] not in c.app.state.manager.sessions
 
 
 def test_live_sheets_are_capped_and_finished_ones_dropped(tmp_path):
@@ -106,7 +106,7 @@ def test_live_sheets_are_capped_and_finished_ones_dropped(tmp_path):
             )
             assert out.status_code == 200, out.text
             view = out.json()["view"]
-        assert view["finished"] and made["id"] not in c.app.state.keeper.sheets
+        assert view["finished"] and made["id"] not in c.app.state.keeper.sessions
         assert c.post("/api/keep", json={"preset": "yatzy", "players": ["Bo"]}).status_code == 201
         assert c.get(f"/api/keep/{made['id']}").json()["finished"]  # reloaded from the store
 

@@ -176,7 +176,7 @@ def _outage(
     follower.close()
     store = Store(a.db_url, migrate=False)
     before = (_count(store, "SELECT count(*) FROM game_tables"), _count(store, "SELECT count(*) FROM profiles"))
-    sheets = _count(store, "SELECT count(*) FROM keeper_sheets")
+    sheets = _count(store, "SELECT count(*) FROM game_tables WHERE kind = 'sheet'")
     seats = [{"name": "Cas"}, {"kind": "bot", "bot": "easy"}]
     for server in (a, b):  # nothing that needs Redis is half-made: a coded 503, and no row
         r = httpx.post(server.base + "/api/tables", json={"name": "Down", "preset": "yams", "seats": seats}, timeout=30)
@@ -195,7 +195,7 @@ def _outage(
         before[0],
         before[1] + made.count(201),
     )
-    assert _count(store, "SELECT count(*) FROM keeper_sheets") == sheets
+    assert _count(store, "SELECT count(*) FROM game_tables WHERE kind = 'sheet'") == sheets
     # without Redis, spectators on either process still follow: each process reads the log
     time.sleep(max(0.0, OUTAGE - (time.monotonic() - stopped)))
     go.clear()  # hold the players while the copies are compared

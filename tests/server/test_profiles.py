@@ -43,14 +43,14 @@ def test_a_profile_is_made_the_first_time_someone_plays(client):
     again = new_table(client, seats=[{"name": "Ann"}])
     assert client.get("/api/me").json()["profile"]["id"] == me["id"]  # the same profile, not a new one
     store = client.app.state.store
-    assert store.get_table(made["id"]).seats[0].profile_id == me["id"]
-    assert store.get_table(made["id"]).seats[1].profile_id is None  # a bot is nobody's profile
-    assert store.get_table(again["id"]).seats[0].profile_id == me["id"]
+    assert store.get_session(made["id"]).seats[0].profile_id == me["id"]
+    assert store.get_session(made["id"]).seats[1].profile_id is None  # a bot is nobody's profile
+    assert store.get_session(again["id"]).seats[0].profile_id == me["id"]
 
 
 def test_only_the_creator_seat_is_the_profile_at_pass_and_play(client):
     made = new_table(client, seats=[{"name": "Ann"}, {"name": "Bram"}])
-    seats = client.app.state.store.get_table(made["id"]).seats
+    seats = client.app.state.store.get_session(made["id"]).seats
     assert seats[0].profile_id is not None and seats[1].profile_id is None
 
 
@@ -88,7 +88,7 @@ def test_a_game_with_a_hint_does_not_count(client):
     play_out(client, made["id"], [made["tokens"]["0"]], hint_at=3)
     game = client.get("/api/me/games").json()["games"][0]
     assert game["counted"] is False
-    assert client.app.state.store.get_table(made["id"]).seats[0].assisted
+    assert client.app.state.store.get_session(made["id"]).seats[0].assisted
 
 
 def test_rename_share_and_refusals(client):
@@ -126,7 +126,7 @@ def test_profile_creation_is_limited_per_address(tmp_path):
         assert r.status_code == 429 and r.json()["code"] == "rate/profiles"
         made = new_table(c, seats=[{"name": "Four"}])  # the game goes on, without a profile
         assert c.get("/api/me").json() == {"profile": None}
-        assert c.app.state.store.get_table(made["id"]).seats[0].profile_id is None
+        assert c.app.state.store.get_session(made["id"]).seats[0].profile_id is None
 
 
 def test_moving_a_profile_by_a_one_time_link(client, clock):
@@ -165,7 +165,7 @@ def test_deleting_a_profile_takes_its_name_off_every_table(client):
     for table_id in (made["id"], unfinished["id"]):
         view = client.get(f"/api/tables/{table_id}").json()
         assert view["players"][0]["name"] == "Player 1"
-        row = client.app.state.store.get_table(table_id)
+        row = client.app.state.store.get_session(table_id)
         assert row.seats[0].name == "Player 1" and row.seats[0].profile_id is None
         assert "Ann" not in str(row.record)
     assert "Ann" not in client.get(f"/t/{made['id']}/record.json").text

@@ -76,7 +76,7 @@ def test_a_game_interrupted_mid_turn_resumes_after_a_restart(tmp_path):
             record = httpx.get(base + f"/t/{made['id']}/record.json").json()
     # the stored log is the truth: seven events, the newest snapshot at version 6 (mid-turn)
     store = Store(db)
-    row = store.get_table(made["id"])
+    row = store.get_session(made["id"])
     events = store.events(made["id"])
     assert [e.version for e in events] == list(range(1, 8)) and row.version == 6
     assert len(row.record["pending"]) == 1 and len(row.record["turns"]) == 1

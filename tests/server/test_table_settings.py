@@ -100,24 +100,24 @@ def test_idle_tables_leave_the_lobby_read_from_the_store(client):
 
     from sqlalchemy import update
 
-    from yambak.store.models import Event, GameTable
+    from yambak.store.models import Event, GameSession
 
     manager = client.app.state.manager
     made = create(client, "yams", [{"name": "Ann"}, {"kind": "open"}])
-    live = manager.tables.pop(made["id"])  # owned elsewhere: this process knows it from the store only
+    live = manager.sessions.pop(made["id"])  # owned elsewhere: this process knows it from the store only
     manager.cluster, manager._listing = object(), (0.0, [])  # the lobby of a process among several
     try:
         assert [t["id"] for t in manager.listed()] == [made["id"]]
         with manager.store.engine.begin() as conn:  # a long time without an action
             conn.execute(update(Event).values(created_at=datetime(2026, 1, 1)))
-            conn.execute(update(GameTable).values(created_at=datetime(2026, 1, 1)))
+            conn.execute(update(GameSession).values(created_at=datetime(2026, 1, 1)))
         manager._listing = (0.0, [])
         assert manager.listed() == []
-        manager.tables[made["id"]] = live  # live here with somebody connected: listed again
+        manager.sessions[made["id"]] = live  # live here with somebody connected: listed again
         live.conns.add(object())  # type: ignore[arg-type]
         manager._listing = (0.0, [])
         assert [t["id"] for t in manager.listed()] == [made["id"]]
     finally:
         manager.cluster = None
-        manager.tables[made["id"]] = live
+        manager.sessions[made["id"]] = live
         live.conns.clear()

@@ -13,7 +13,7 @@ from .helpers import WS, create, legal
 
 def _table(state):
     seats = [SeatRow(i, "human", n) for i, n in enumerate(state.players)]
-    return LiveTable("t", "T", True, seats, state, seat_version=[0] * len(seats))
+    return LiveTable("t", "T", state, listed=True, seats=seats, seat_version=[0] * len(seats))
 
 
 def _play(state, *actions):

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from yambak.store import DealRow, ResultRow, SeatRow, Store, StoreConflict, TableRow, TournamentRow
+from yambak.store import DealRow, ResultRow, SeatRow, SessionRow, Store, StoreConflict, TournamentRow
 
 T0 = datetime(2026, 3, 1, 0, 0)
 
@@ -62,8 +62,8 @@ def test_deals_entries_and_boards(store):
         [(["human", "bot"], "yams"), (["human", "human"], "yams"), (["human"], "yams columns=3")]
     ):
         ref = f"table{n}"
-        store.create_table(
-            TableRow(
+        store.create(
+            SessionRow(
                 ref,
                 "t",
                 "yams",

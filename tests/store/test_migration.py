@@ -68,13 +68,45 @@ def test_an_old_database_upgrades_in_place_and_its_games_go_on(tmp_path):
     state = _old_database(url)
     store = Store(url)  # migrates to the newest revision
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0006"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0007"
     settings = Settings(database_url=url, warm_strategies=False)
     table = TableManager(store, settings).get("old")
     assert table.version == 3 and table.state.turns[1].dice == state.turns[1].dice  # mid-turn, as it was
     assert table.state.players == ("Ann", "Bram")
     sheet = KeeperManager(store, settings).get("sheet")
     assert sheet.version == 1 and sheet.state.total(0) == 50
+    assert store.ref_version("sheet", "entry-0001") == 1  # the sheet's entries joined the one event log (0007)
+    assert store.session_by_code("ABCDEF").id == "sheet" and [t.id for t in store.tables()] == ["old"]
     store.append("old", 4, 1, "scored", {"type": "scored", "player": 1})  # the log goes on from the old one
     assert [e.version for e in store.events("old")] == [1, 2, 3, 4]
     store.close()
+
+
+def test_the_migrations_have_one_head_and_one_line():
+    """Several pieces of work add migrations: they form one line, from 0001 to one head."""
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_MIGRATIONS))
+    scripts = ScriptDirectory.from_config(cfg)
+    assert len(scripts.get_heads()) == 1, scripts.get_heads()
+    line = [r.revision for r in scripts.walk_revisions()]
+    assert line[-1] == "0001" and len(line) == len(set(line)) == len(list(scripts.walk_revisions()))
+
+
+def test_a_downgrade_of_the_session_model_gives_the_sheets_back(tmp_path):
+    """0007 moved kept sheets into the one session model; going back moves them out again, entries included."""
+    url = f"sqlite:///{tmp_path}/back.db"
+    _old_database(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_MIGRATIONS))
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0007")
+        assert conn.execute(text("select kind, code from game_tables where id = 'sheet'")).one() == ("sheet", "ABCDEF")
+        command.downgrade(cfg, "0006")
+        assert conn.execute(text("select code, version from keeper_sheets")).all() == [("ABCDEF", 1)]
+        assert conn.execute(text("select entry_id, version from keeper_entries")).all() == [("entry-0001", 1)]
+        assert conn.execute(text("select id from game_tables")).scalars().all() == ["old"]
+    engine.dispose()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta
 
-from yambak.store import ResultRow, SeatRow, Store, TableRow
+from yambak.store import ResultRow, SeatRow, SessionRow, Store
 
 T0 = datetime(2026, 3, 1, 12, 0)
 
@@ -77,14 +77,14 @@ def test_deleting_a_profile_scrubs_its_name(store):
     pid, key = _profile(store)
     tid = secrets.token_urlsafe(9)
     record = {"format": "yambak-game/1", "rules": "yams", "players": ["Ann", "Bram"], "seed": None, "turns": []}
-    store.create_table(
-        TableRow(tid, "Ann's table", "yams", False, False, None, record,
+    store.create(
+        SessionRow(tid, "Ann's table", "yams", False, False, None, record,
                  seats=[SeatRow(0, "human", "Ann", "h" * 64, None, pid), SeatRow(1, "human", "Bram", "i" * 64)])
     )  # fmt: skip
     store.insert_results([_result(pid, 200, 1, ref=tid)])
     gone = store.delete_profile(pid)
     assert gone is not None and gone.tables == [tid]
-    row = store.get_table(tid)
+    row = store.get_session(tid)
     assert [s.name for s in row.seats] == ["Player 1", "Bram"] and row.seats[0].profile_id is None
     assert row.record["players"] == ["Player 1", "Bram"]
     assert store.profile_by_key(key) is None and store.get_profile(pid) is None

@@ -10,12 +10,12 @@ from sqlalchemy import inspect, text
 
 from yambak.engine import Hold, Roll, Score, SeededDice, new_game, replay, state_to_record
 from yambak.rules import load_ruleset
-from yambak.store import SeatRow, Store, StoreConflict, TableRow
+from yambak.store import SeatRow, SessionRow, Store, StoreConflict
 
 
-def _table(store: Store, **kw) -> TableRow:
+def _table(store: Store, **kw) -> SessionRow:
     tid = secrets.token_urlsafe(9)
-    row = TableRow(
+    row = SessionRow(
         tid,
         kw.get("name", "Ann's <table>"),
         "yams",
@@ -25,16 +25,17 @@ def _table(store: Store, **kw) -> TableRow:
         {"format": "yambak-game/1", "rules": "yams", "players": ["Ann", "Seat 2"], "seed": None, "turns": []},
         seats=[SeatRow(0, "human", "Ann", "h" * 64), SeatRow(1, "open", "Seat 2")],
     )
-    store.create_table(row)
+    store.create(row)
     return row
 
 
 def test_schema_is_migrated_and_migrating_again_is_a_no_op(store):
     store.migrate()
     names = set(inspect(store.engine).get_table_names())
-    assert {"game_tables", "seats", "events", "keeper_sheets", "keeper_entries", "alembic_version"} <= names
+    assert {"game_tables", "seats", "events", "alembic_version"} <= names
+    assert not names & {"keeper_sheets", "keeper_entries"}  # one session model (0007)
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0006"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0007"
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path):
@@ -46,11 +47,11 @@ def test_sqlite_runs_in_wal_mode(tmp_path):
 
 def test_create_and_read_back(store):
     row = _table(store)
-    got = store.get_table(row.id)
+    got = store.get_session(row.id)
     assert got.name == "Ann's <table>" and got.rules == "yams" and got.version == 0
     assert [(s.seat, s.kind, s.name) for s in got.seats] == [(0, "human", "Ann"), (1, "open", "Seat 2")]
     assert got.record["players"] == ["Ann", "Seat 2"]
-    assert store.get_table("nope") is None
+    assert store.get_session("nope") is None
 
 
 def test_the_event_log_is_gapless_and_never_duplicated(store):
@@ -70,7 +71,7 @@ def test_the_event_log_is_gapless_and_never_duplicated(store):
     assert [e.version for e in events] == [1, 2, 3, 4, 5]
     assert [e.type for e in events] == ["rolled", "held", "rolled", "scored", "rolled"]
     assert [e.version for e in store.events(row.id, since=3)] == [4, 5]
-    got = store.get_table(row.id)
+    got = store.get_session(row.id)
     assert got.version == 5
     assert replay(got.record).turns[1].dice == state.turns[1].dice  # the stored record resumes mid-turn
 
@@ -102,7 +103,7 @@ def test_claiming_a_seat_once(store):
         store.claim_seat(row.id, 1, "Cleo", "c" * 64)
     with pytest.raises(StoreConflict):
         store.claim_seat(row.id, 0, "Cleo", "c" * 64)
-    got = store.get_table(row.id)
+    got = store.get_session(row.id)
     assert got.seats[1].name == "Bram" and got.seats[1].token_hash == "b" * 64
 
 
@@ -113,4 +114,4 @@ def test_unfinished_tables_and_rematch(store):
     unfinished = {t.id for t in store.tables(unfinished_only=True)}
     assert a.id in unfinished and b.id not in unfinished
     store.set_rematch(b.id, a.id)
-    assert store.get_table(b.id).rematch == a.id and store.get_table(b.id).finished
+    assert store.get_session(b.id).rematch == a.id and store.get_session(b.id).finished

@@ -7,13 +7,13 @@ import secrets
 
 import pytest
 
-from yambak.store import SeatRow, Store, StoreConflict, TableRow
+from yambak.store import SeatRow, SessionRow, Store, StoreConflict
 
 
 def _table(store: Store) -> str:
     tid = secrets.token_urlsafe(9)
     record = {"format": "yambak-game/1", "rules": "yams", "players": ["Ann"], "seed": None, "turns": []}
-    store.create_table(TableRow(tid, "T", "yams", True, False, None, record, seats=[SeatRow(0, "human", "Ann")]))
+    store.create(SessionRow(tid, "T", "yams", True, False, None, record, seats=[SeatRow(0, "human", "Ann")]))
     return tid
 
 
@@ -41,7 +41,7 @@ def test_reads_off_the_loop(store):
     tid = _table(store)
 
     async def main() -> object:
-        return await store.read(store.get_table, tid)
+        return await store.read(store.get_session, tid)
 
     assert asyncio.run(main()).id == tid
     with pytest.raises(StoreConflict):

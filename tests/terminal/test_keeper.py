@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from yambak.engine import replay
-from yambak.rules import load_ruleset
+from yambak.rules import load_ruleset, load_ruleset_arg
 from yambak.terminal.keeper import KeeperSession, parse_dice
 
 
@@ -117,3 +117,89 @@ def test_undo_takes_a_number_and_nothing_raises(tmp_path: Path) -> None:
         line = " ".join(rng.choice(pieces) for _ in range(rng.randint(1, 4)))
         out = s.handle(line)
         assert isinstance(out, str) and "Traceback" not in out, line
+
+
+# Two columns of two boxes, one announced, column points rolled off when tied: a whole game in a few lines.
+TINY = """
+id = "tiny"
+name = "Tiny"
+description = "Two columns of two boxes; column points, ties rolled off."
+[match]
+kind = "column_points"
+total_points = 5
+ties = "rolloff"
+[[rows]]
+id = "chance"
+kind = "sum"
+[[rows]]
+id = "yam"
+kind = "yam"
+points = 50
+[[columns]]
+id = "free"
+order = "free"
+points = 3
+[[columns]]
+id = "annonce"
+order = "free"
+announce = true
+points = 3
+"""
+
+
+def tiny(tmp_path: Path) -> KeeperSession:
+    (tmp_path / "tiny.toml").write_text(TINY)
+    return KeeperSession.start(load_ruleset_arg(str(tmp_path / "tiny.toml")), ["Ann", "Bram"], tmp_path / "g.json")
+
+
+def test_a_correction_keeps_the_announcement_and_the_history_marks_it(tmp_path: Path) -> None:
+    s = tiny(tmp_path)
+    type_lines(s, "11112", "announce annonce.yam", "11111", "annonce.yam")
+    assert "entry 1 corrected" in s.handle("fix 1 11122 11111 annonce.yam")  # two rolls: announced, as before
+    assert s.state.history[0].announce == "annonce.yam" and s.state.history[0].rolls[0] == (1, 1, 1, 2, 2)
+    assert s.handle("history").splitlines()[0].endswith("annonce.yam (announced)")
+    assert "entry 1 corrected" in s.handle("fix 1 11111 free.yam")
+    assert s.state.history[0].announce is None and "(announced)" not in s.handle("history")
+
+
+def test_a_tied_game_is_rolled_off_on_the_sheet(tmp_path: Path) -> None:
+    s = tiny(tmp_path)
+    out = type_lines(s, *["12345", "free.chance", "12345", "free.chance", "11111", "free.yam", "11111", "free.yam"])
+    out = type_lines(
+        s, "12345", "annonce.chance", "12345", "annonce.chance", "11111", "annonce.yam", "11111", "annonce.yam"
+    )
+    assert "Ann and Bram are tied for column free: a roll-off" in out[-1] and "Winner" not in out[-1]
+    assert s.prompt() == "roll-off for free: Ann's five dice> "
+    assert s.handle("1111").startswith("  a roll-off is five dice") and s.prompt().endswith("Ann's five dice> ")
+    out = type_lines(s, "66666", "11111")
+    assert "roll-off for free: Ann 30, Bram 5" in out[1] and "tied for column annonce" in out[1]
+    out = type_lines(s, "33333", "33333")  # tied again: roll again
+    assert "tied for column annonce" in out[1] and s.prompt() == "roll-off for annonce: Ann's five dice> "
+    assert s.handle("undo").startswith("  undid 1 entry") and len(s.state.rolloffs) == 1  # that round goes
+    out = type_lines(s, "11111", "66666", "22222", "33333")
+    assert out[-1].endswith("Game over. Winner: Bram.") and s.prompt() == "game over> "
+    assert s.state.match_points() == [3, 8]
+    assert "roll-off for total: Ann 22222, Bram 33333" in s.handle("history")
+    resumed = KeeperSession.resume(tmp_path / "g.json")  # every round saved
+    assert resumed.state.winners() == [1] and resumed.state.rolloffs == s.state.rolloffs
+    assert "bonus" not in s.handle("sheet")  # no upper bonus in these rules: no bonus line
+
+
+def test_names_follow_the_web_rules(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("yambak")
+
+    def keep(*players: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(exe), "keep", "--players", *players], input="quit\n", capture_output=True, text=True, timeout=60
+        )
+
+    refused = {
+        ("Ann", "ann"): "two players are called ann",
+        tuple(f"P{i}" for i in range(17)): "1 to 16 players",
+        ("A" * 25,): "at most 24 characters",
+        ("\u202e",): "must not be empty",
+    }
+    for players, why in refused.items():
+        out = keep(*players)
+        assert out.returncode == 2 and why in out.stderr and out.stderr.count("\n") == 1, (players, out.stderr)
+    assert keep(*(f"P{i}" for i in range(16))).returncode == 0

@@ -9,8 +9,8 @@ the phone builds it itself):
 - `scratch`: a 0 in `box` without dice (a strike where the rules allow any box to be
   struck and no dice score 0 there);
 - `undo`: take back the last `count` entries (a recorded roll-off round first);
-- `fix`: replace entry `turn` (dice + roll + box, or a 0) when every later entry
-  stays legal;
+- `fix`: replace entry `turn` (dice + roll + box, or a 0; or `rolls`, every roll of the
+  turn, where a face knows them) when every later entry stays legal;
 - `rolloff`: the five dice each tied player rolled for `target` (a column id or
   "total") after the end (RULES.md section 7, `ties = rolloff`).
 
@@ -159,6 +159,11 @@ def entry_turn(state: GameState, entry: Mapping[str, Any]) -> TurnRecord:
     box = entry.get("box")
     if not isinstance(box, str) or not box:
         raise Refusal("input/invalid", "an entry names its box")
+    rolls = entry.get("rolls")
+    if entry.get("kind") == "fix" and isinstance(rolls, Sequence) and rolls and not isinstance(rolls, str):
+        # every roll typed (the terminal knows them): an announce box after roll 1 stays announced
+        typed = [_dice(state, {"dice": r}) for r in rolls]
+        return replace(typed_turn(state, typed[-1], len(typed), box), rolls=tuple(typed))
     if entry.get("kind") == "scratch" or (entry.get("kind") == "fix" and entry.get("dice") is None):
         return zero_turn(state, box)
     roll = entry.get("roll", 1)

@@ -13,41 +13,10 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import GameState, IllegalAction, RecordError, play_turn, replay, state_to_record, typed_turn
+from ..gameview import game_view
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
 __all__ = ["fix_options", "preview", "sheet_view", "zero_boxes"]
-
-
-def _columns(state: GameState, p: int) -> dict[str, Any]:
-    """A player's sheet by column: each box's score, and its written value where the rules zeroed
-    it (`why: zeroed`) or count it through Yamb's minimax line (`why: minimax`); the upper sum,
-    bonus, points missing for it, total, and the minimax line with the values it multiplies."""
-    rules = state.rules
-    written = state.sheets[p].written
-    factors = rules.minimax_rows
-    columns: dict[str, Any] = {}
-    for ci, c in enumerate(state.column_scores(p)):
-        boxes: dict[str, Any] = {}
-        for ri, row in enumerate(rules.rows):
-            w = written[ci * rules.n_rows + ri]
-            cell: dict[str, Any] = {"score": c.boxes[row.id]}
-            if w is not None and w != c.boxes[row.id]:
-                cell["written"] = w  # RULES.md section 4: shown beside the score
-                cell["why"] = "minimax" if factors and row.id in factors[:2] else "zeroed"
-            boxes[row.id] = cell
-        column: dict[str, Any] = {
-            "boxes": boxes,
-            "upper": c.upper,
-            "bonus": c.bonus,
-            "bonus_to_go": c.bonus_to_go,
-            "total": c.total,
-        }
-        if factors:
-            column["minimax"] = c.minimax
-            if c.minimax is not None:  # (max - min) x ones, from the written values the line multiplies
-                column["minimax_of"] = [written[ci * rules.n_rows + rules.row_index[r]] for r in factors]
-        columns[c.id] = column
-    return columns
 
 
 def _history(state: GameState) -> list[dict[str, Any]]:
@@ -74,45 +43,15 @@ def _history(state: GameState) -> list[dict[str, Any]]:
 def sheet_view(
     state: GameState, *, id: str = "", code: str | None = None, name: str = "", v: int = 0
 ) -> dict[str, Any]:
-    """Everything every phone following the sheet shows, read from the engine."""
+    """Everything every phone following the sheet shows, read from the engine: the game as every face
+    shows it (`yambak.gameview`), with the boxes each player's sheet can take after each roll number
+    (before the dice are known), the history of entries and the record."""
     rules = state.rules
-    points = state.match_points()
-    multi = rules.match.kind == "column_points" and len(state.players) > 1
-    players = [
-        {
-            "seat": p,
-            "name": state.players[p],
-            "total": state.total(p),
-            "match_points": points[p] if points else None,
-            "extra_bonus": state.sheets[p].extra_bonus if rules.joker is not None else None,
-            "columns": _columns(state, p),
-            "full": state.sheets[p].full,
-            "filled": state.sheets[p].turns,
-            # boxes the sheet can take after each roll number, before the dice are known
-            "fillable": {str(r): state.fillable(r, p) for r in range(1, rules.rolls_per_turn + 1)},
-        }
-        for p in range(len(state.players))
-    ]
-    view: dict[str, Any] = {
-        "id": id,
-        "code": code,
-        "name": name,
-        "v": v,
-        "rules": rules.layout(),
-        "players": players,
-        "current": state.current,
-        "finished": state.finished,
-        "history": _history(state),
-        "record": record_dict(state),
-    }
-    if multi or state.finished:  # the column winners (leaders while the game runs), roll-offs applied
-        view["column_winners"] = state.column_winners()
+    view = game_view(state, frozenset(range(len(state.players))))
+    for p in view["players"]:
+        p["fillable"] = {str(r): state.fillable(r, p["seat"]) for r in range(1, rules.rolls_per_turn + 1)}
+    view.update(id=id, code=code, name=name, v=v, history=_history(state), record=record_dict(state))
     if state.finished:
-        view["winners"] = state.winners()
-        view["rolloffs"] = {
-            target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
-            for target, rounds in state.rolloffs
-        }
         view["rolloff_due"] = rolloffs_due(state)
     return view
 

@@ -90,8 +90,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager = TableManager(store, settings, cluster, events)
         manager.loop = asyncio.get_running_loop()
         keeper_manager = KeeperManager(store, settings, cluster, events)
+        keeper_manager.loop = manager.loop
         if cluster is not None:
-            cluster.owners = {"table": manager, "sheet": keeper_manager}
+            cluster.owners = {"table": manager.replica, "sheet": keeper_manager.replica}
             cluster.orphans = manager.orphans
             await cluster.start()
         n = manager.load_unfinished()
@@ -119,9 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dealer.cancel()
         if collector is not None:
             collector.cancel()
-        for table in manager.tables.values():
-            if table.bot_task:
-                table.bot_task.cancel()
+        for table in manager.sessions.values():
+            manager.bots.stop(table)
         if cluster is not None:
             await cluster.stop()
         profile_manager.grader.close()
@@ -263,12 +263,11 @@ async def _gauges(manager: TableManager, keeper_manager: KeeperManager) -> None:
             if manager.cluster is not None:
                 manager.evict_idle_mirrors()
                 keeper_manager.evict_idle_mirrors()
-            owned = sum(t.owned for t in manager.tables.values()) + sum(s.owned for s in keeper_manager.sheets.values())
-            total = len(manager.tables) + len(keeper_manager.sheets)
+            sessions = [*manager.sessions.values(), *keeper_manager.sessions.values()]
+            owned = sum(s.owned for s in sessions)
             metrics.TABLES.labels("owned").set(owned)
-            metrics.TABLES.labels("mirror").set(total - owned)
-            conns = sum(len(t.conns) for t in manager.tables.values())
-            metrics.CONNECTIONS.set(conns + sum(len(s.conns) for s in keeper_manager.sheets.values()))
+            metrics.TABLES.labels("mirror").set(len(sessions) - owned)
+            metrics.CONNECTIONS.set(sum(len(s.conns) for s in sessions))
         except Exception:
             log.exception("gauges")
 

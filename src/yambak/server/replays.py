@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import GameRecord, replay
-from .tables.view import sheet_columns
+from ..gameview import sheet_columns
 
 __all__ = ["frame"]
 

@@ -1,6 +1,6 @@
 """Persistence behind one interface: SQLite by default (WAL), PostgreSQL by URL.
 
-Every accepted action is appended to the table's event log as a versioned event
+Every accepted action is appended to its game session's event log as a versioned event
 and committed before the server broadcasts it; a (table, version) pair is
 unique, so an action can never be stored twice and two writers can never both
 store the same version. The game record is a snapshot beside the log, taken
@@ -10,23 +10,21 @@ writer thread, off the event loop.
 
 from .daily import DealRow, DealScore, SoloBest, TournamentRow
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
-from .store import DEFAULT_URL, EntryRow, EventRow, KeeperRow, SeatRow, Store, StoreConflict, TableRow
+from .store import DEFAULT_URL, EventRow, SeatRow, SessionRow, Store, StoreConflict
 
 __all__ = [
     "DEFAULT_URL",
     "DealRow",
     "DealScore",
-    "EntryRow",
     "EventRow",
-    "KeeperRow",
     "ProfileRow",
     "ResultRow",
     "SeatRow",
+    "SessionRow",
     "SoloBest",
     "StatsRow",
     "Store",
     "StoreConflict",
-    "TableRow",
     "TournamentRow",
     "placeholder",
 ]

@@ -12,10 +12,15 @@ class Base(DeclarativeBase):
     pass
 
 
-class GameTable(Base):
+class GameSession(Base):
+    """A game session: a live table (the server rolls, people and bots sit at seats) or a kept sheet
+    (people type the dice they rolled at home). Both are a snapshot of the game record beside an
+    event log (`Event`); a sheet also has a short join code."""
+
     __tablename__ = "game_tables"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), default="table", server_default="table")  # table | sheet
     name: Mapped[str] = mapped_column(String(80))
     rules: Mapped[object] = mapped_column(JSON)  # the record's `rules` spec
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
@@ -27,6 +32,7 @@ class GameTable(Base):
     fairness: Mapped[object | None] = mapped_column(JSON, nullable=True)  # dice commitment; its seed stays here
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     settings: Mapped[object | None] = mapped_column(JSON, nullable=True)  # hints, clock, undo
+    code: Mapped[str | None] = mapped_column(String(8), nullable=True, unique=True, index=True)  # a sheet's join code
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
@@ -48,46 +54,21 @@ class Seat(Base):
 
 
 class Event(Base):
+    """A session's log: each accepted action (a table's engine event, a sheet's entry) with the version it
+    made, the seat it was for (-1: none, such as a sheet's undo) and the client's id for it (`ref`): an
+    action sent again under the same ref is answered with the version it made, never applied twice."""
+
     __tablename__ = "events"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     type: Mapped[str] = mapped_column(String(16))
-    data: Mapped[str] = mapped_column(Text)  # the engine event, JSON
+    data: Mapped[str] = mapped_column(Text)  # the event (or entry), JSON
+    ref: Mapped[str | None] = mapped_column(String(40), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
-
-class KeeperSheet(Base):
-    """A score-keeper sheet for real dice: a snapshot of its game record, at `version`."""
-
-    __tablename__ = "keeper_sheets"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    code: Mapped[str] = mapped_column(String(8), unique=True, index=True)  # the short join code
-    name: Mapped[str] = mapped_column(String(80))
-    version: Mapped[int] = mapped_column(Integer, default=0)
-    finished: Mapped[bool] = mapped_column(Boolean, default=False)
-    record: Mapped[object] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime)
-    updated_at: Mapped[datetime] = mapped_column(DateTime)
-
-
-class KeeperEntry(Base):
-    """The sheet's log: each applied entry with the version it made (unique per sheet), keyed by its client id
-    (a replayed id is acknowledged, not reapplied). `data` is the entry; a sheet rebuilds from its snapshot
-    and the entries after it."""
-
-    __tablename__ = "keeper_entries"
-
-    sheet_id: Mapped[str] = mapped_column(ForeignKey("keeper_sheets.id", ondelete="CASCADE"), primary_key=True)
-    entry_id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    version: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(16))
-    data: Mapped[str | None] = mapped_column(Text, nullable=True)  # the entry, JSON
-    created_at: Mapped[datetime] = mapped_column(DateTime)
-
-    __table_args__ = (Index("ix_keeper_entries_version", "sheet_id", "version", unique=True),)
+    __table_args__ = (Index("ix_events_ref", "table_id", "ref", unique=True),)
 
 
 class Profile(Base):

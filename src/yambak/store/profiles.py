@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Integer, and_, cast, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from .models import GameTable, KeeperSheet, Profile, ProfileKey, Result, Seat
+from .models import GameSession, Profile, ProfileKey, Result, Seat
 
 __all__ = ["ProfileRow", "ProfileStore", "ResultRow", "ScrubbedNames", "StatsRow"]
 
@@ -225,10 +225,10 @@ class ProfileStore:
                 conn.execute(
                     update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(name=name, profile_id=None)
                 )
-                record = conn.execute(select(GameTable.record).where(GameTable.id == table_id)).scalar()
+                record = conn.execute(select(GameSession.record).where(GameSession.id == table_id)).scalar()
                 renamed = _rename(record, seat, name)
                 if renamed is not None:
-                    conn.execute(update(GameTable).where(GameTable.id == table_id).values(record=renamed))
+                    conn.execute(update(GameSession).where(GameSession.id == table_id).values(record=renamed))
                 out.tables.append(table_id)
             kept = conn.execute(
                 select(Result.ref, Result.seat).where(
@@ -238,10 +238,11 @@ class ProfileStore:
             for ref, kept_seat in kept:
                 seat = int(kept_seat or 0)  # not null: selected so
                 name = placeholder(seat)
-                record = conn.execute(select(KeeperSheet.record).where(KeeperSheet.id == ref)).scalar()
+                sheet = and_(GameSession.id == ref, GameSession.kind == "sheet")
+                record = conn.execute(select(GameSession.record).where(sheet)).scalar()
                 renamed = _rename(record, seat, name)
                 if renamed is not None:
-                    conn.execute(update(KeeperSheet).where(KeeperSheet.id == ref).values(record=renamed))
+                    conn.execute(update(GameSession).where(GameSession.id == ref).values(record=renamed))
                     out.sheets.append(ref)
                 for rid, copy in conn.execute(
                     select(Result.id, Result.record).where(

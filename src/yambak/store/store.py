@@ -1,12 +1,13 @@
 """The store: one small interface over SQLAlchemy 2, SQLite (WAL) or PostgreSQL.
 
-The truth of a table is its event log: one row per accepted action, keyed by
-(table, version), so a version is stored once and only on top of the one before
-it (the primary key is the fence between two writers: the second to write a
-version gets `StoreConflict`). The table's game record is a snapshot, rewritten
-every few events and at the end, not at every action; a table rebuilds from its
-snapshot and the events after it. Score-keeper sheets work the same way, with
-their entries as the log.
+The truth of a game session (a live table or a kept sheet: one model for both) is
+its event log: one row per accepted action, keyed by (session, version), so a
+version is stored once and only on top of the one before it (the primary key is
+the fence between two writers: the second to write a version gets
+`StoreConflict`), and by the client's id for the action where it sent one (`ref`:
+an action sent twice is found, not stored twice). The game record is a snapshot,
+rewritten every few events and at the end, not at every action; a session
+rebuilds from its snapshot and the events after it.
 
 Writes from the server go through one writer thread that commits whatever is
 waiting in one transaction (group commit): the event loop never waits on the
@@ -53,10 +54,10 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .daily import DealStore
-from .models import Event, GameTable, KeeperEntry, KeeperSheet, Seat
+from .models import Event, GameSession, Seat
 from .profiles import ProfileStore
 
-__all__ = ["DEFAULT_URL", "Store", "StoreConflict", "TableRow", "SeatRow", "EventRow", "KeeperRow", "EntryRow"]
+__all__ = ["DEFAULT_URL", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
 
 log = logging.getLogger("yambak.store")
 
@@ -65,28 +66,34 @@ _MIGRATIONS = Path(__file__).with_name("migrations")
 T = TypeVar("T")
 
 # The hot path, built once: log an event; now and then, a snapshot of the record beside it.
-_T, _E = cast(Table, GameTable.__table__), cast(Table, Event.__table__)
+_T, _E = cast(Table, GameSession.__table__), cast(Table, Event.__table__)
 _LOG = insert(_E).values(
     table_id=bindparam("tid"),
     version=bindparam("new"),
     seat=bindparam("seat"),
     type=bindparam("kind"),
     data=bindparam("data"),
+    ref=bindparam("ref"),
     created_at=bindparam("now"),
 )
-# Event v is stored only on top of event v - 1: one statement, no read before it.
+# Event v is stored only on top of event v - 1 (or of a snapshot at v - 1, for logs older than their
+# snapshots): one statement, no read before it.
 _LOG_NEXT = (
     insert(_E)
     .from_select(
-        ["table_id", "version", "seat", "type", "data", "created_at"],
+        ["table_id", "version", "seat", "type", "data", "ref", "created_at"],
         select(
             bindparam("tid", type_=String),
             bindparam("new", type_=Integer),
             bindparam("seat", type_=Integer),
             bindparam("kind", type_=String),
             bindparam("data", type_=Text),
+            bindparam("ref", type_=String),
             bindparam("now", type_=DateTime),
-        ).where(exists().where(_E.c.table_id == bindparam("tid"), _E.c.version == bindparam("prev"))),
+        ).where(
+            exists().where(_E.c.table_id == bindparam("tid"), _E.c.version == bindparam("prev"))
+            | exists().where(_T.c.id == bindparam("tid"), _T.c.version == bindparam("prev"))
+        ),
     )
     .returning(_E.c.version)
 )
@@ -113,7 +120,10 @@ class SeatRow:
 
 
 @dataclass
-class TableRow:
+class SessionRow:
+    """A stored game session: a live table (`kind` "table": seats, dice commitment, settings) or a kept
+    sheet ("sheet": players in the record, a join code)."""
+
     id: str
     name: str
     rules: Any
@@ -128,18 +138,8 @@ class TableRow:
     created_at: datetime | None = None
     fairness: dict[str, Any] | None = None  # the dice commitment, with its secret seed
     settings: dict[str, Any] | None = None
-
-
-@dataclass
-class KeeperRow:
-    """A score-keeper sheet: a snapshot of its record (RULES.md section 11) at `version`."""
-
-    id: str
-    code: str
-    name: str
-    record: dict[str, Any]
-    version: int = 0
-    finished: bool = False
+    kind: str = "table"
+    code: str | None = None
 
 
 @dataclass
@@ -147,14 +147,8 @@ class EventRow:
     version: int
     seat: int
     type: str
-    data: dict[str, Any]
-
-
-@dataclass
-class EntryRow:
-    version: int
-    kind: str
-    data: dict[str, Any] | None
+    data: Any
+    ref: str | None = None
 
 
 def _now() -> datetime:
@@ -317,12 +311,16 @@ class Store(ProfileStore, DealStore):
     # --- tables: writing (each write is an operation: run now, or handed to the writer) -----------
 
     @staticmethod
-    def create_table_op(table: TableRow) -> Op:
+    def create_op(table: SessionRow) -> Op:
+        """A new session (StoreConflict when its id, or a sheet's code, is taken)."""
+
         def op(conn: Connection) -> None:
             now = _now()
             conn.execute(
-                insert(GameTable).values(
+                insert(GameSession).values(
                     id=table.id,
+                    kind=table.kind,
+                    code=table.code,
                     name=table.name,
                     rules=table.rules,
                     listed=table.listed,
@@ -358,8 +356,8 @@ class Store(ProfileStore, DealStore):
 
         return op
 
-    def create_table(self, table: TableRow) -> None:
-        self._sync(self.create_table_op(table))
+    def create(self, table: SessionRow) -> None:
+        self._sync(self.create_op(table))
 
     @staticmethod
     def claim_seat_op(table_id: str, seat: int, name: str, token_hash: str, profile_id: str | None = None) -> Op:
@@ -400,14 +398,16 @@ class Store(ProfileStore, DealStore):
         data: dict[str, Any],
         snapshot: dict[str, Any] | None = None,
         finished: bool = False,
+        ref: str | None = None,
     ) -> Op:
         def op(conn: Connection) -> None:
             now = _now()
-            row = {"tid": table_id, "new": version, "seat": seat, "kind": type_, "data": json.dumps(data), "now": now}
+            row = {"tid": table_id, "new": version, "seat": seat, "kind": type_, "data": json.dumps(data)}
+            row.update(ref=ref, now=now)
             if version == 1:
                 conn.execute(_LOG, row)
             elif conn.execute(_LOG_NEXT, {**row, "prev": version - 1}).first() is None:
-                raise StoreConflict(f"table {table_id}: version {version} is not next")
+                raise StoreConflict(f"session {table_id}: version {version} is not next")
             if snapshot is not None:
                 conn.execute(_SNAPSHOT, {"tid": table_id, "new": version, "rec": snapshot, "fin": finished, "now": now})
 
@@ -422,10 +422,12 @@ class Store(ProfileStore, DealStore):
         data: dict[str, Any],
         snapshot: dict[str, Any] | None = None,
         finished: bool = False,
+        ref: str | None = None,
     ) -> None:
         """Log one accepted action as event `version` (the log must hold version - 1), with a snapshot
-        of the record at that version when given. StoreConflict when the version is taken or not next."""
-        self._sync(self.append_op(table_id, version, seat, type_, data, snapshot, finished))
+        of the record at that version when given. StoreConflict when the version is taken or not next,
+        or the ref was logged already."""
+        self._sync(self.append_op(table_id, version, seat, type_, data, snapshot, finished, ref))
 
     @staticmethod
     def snapshot_op(table_id: str, version: int, record: dict[str, Any], finished: bool) -> Op:
@@ -437,14 +439,14 @@ class Store(ProfileStore, DealStore):
     @staticmethod
     def fairness_op(table_id: str, fairness: dict[str, Any]) -> Op:
         def op(conn: Connection) -> None:
-            conn.execute(update(GameTable).where(GameTable.id == table_id).values(fairness=fairness))
+            conn.execute(update(GameSession).where(GameSession.id == table_id).values(fairness=fairness))
 
         return op
 
     @staticmethod
     def set_rematch_op(table_id: str, rematch: str) -> Op:
         def op(conn: Connection) -> None:
-            conn.execute(update(GameTable).where(GameTable.id == table_id).values(rematch=rematch))
+            conn.execute(update(GameSession).where(GameSession.id == table_id).values(rematch=rematch))
 
         return op
 
@@ -466,19 +468,21 @@ class Store(ProfileStore, DealStore):
             out[s.table_id].append(SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot, s.profile_id, bool(s.assisted)))
         return out
 
-    def _rows(self, where: Any = None, limit: int | None = None) -> list[TableRow]:
+    def _rows(self, where: Any = None, limit: int | None = None) -> list[SessionRow]:
         with self.engine.connect() as conn:
-            q = select(GameTable)
+            q = select(GameSession)
             if where is not None:
                 q = q.where(where)
-            q = q.order_by(GameTable.created_at.desc())
+            q = q.order_by(GameSession.created_at.desc())
             if limit:
                 q = q.limit(limit)
             tables = list(conn.execute(q).mappings())
             seats = self._seats(conn, [t["id"] for t in tables])
             return [
-                TableRow(
+                SessionRow(
                     id=t["id"],
+                    kind=t["kind"],
+                    code=t["code"],
                     name=t["name"],
                     rules=t["rules"],
                     listed=t["listed"],
@@ -496,20 +500,27 @@ class Store(ProfileStore, DealStore):
                 for t in tables
             ]
 
-    def get_table(self, table_id: str) -> TableRow | None:
-        rows = self._rows(GameTable.id == table_id)
+    def get_session(self, session_id: str, kind: str | None = None) -> SessionRow | None:
+        """A session by id (of this kind, when given)."""
+        where = GameSession.id == session_id
+        rows = self._rows(where if kind is None else and_(where, GameSession.kind == kind))
+        return rows[0] if rows else None
+
+    def session_by_code(self, code: str) -> SessionRow | None:
+        """A kept sheet by its join code."""
+        rows = self._rows(and_(GameSession.code == code, GameSession.kind == "sheet"))
         return rows[0] if rows else None
 
     def tables(
         self, unfinished_only: bool = False, limit: int | None = None, listed_only: bool = False
-    ) -> list[TableRow]:
-        conditions = []
+    ) -> list[SessionRow]:
+        """Live tables (not kept sheets), newest first."""
+        conditions = [GameSession.kind == "table"]
         if unfinished_only:
-            conditions.append(GameTable.finished.is_(False))
+            conditions.append(GameSession.finished.is_(False))
         if listed_only:
-            conditions.append(GameTable.listed.is_(True))
-        where = and_(*conditions) if conditions else None
-        return self._rows(where, limit)
+            conditions.append(GameSession.listed.is_(True))
+        return self._rows(and_(*conditions), limit)
 
     def idle_seconds(self, table_ids: list[str]) -> dict[str, float]:
         """Seconds since each table's last stored action (its creation when it has none)."""
@@ -523,61 +534,56 @@ class Store(ProfileStore, DealStore):
                     .group_by(Event.table_id)
                 ).all()
             )
-            made_q = select(GameTable.id, GameTable.created_at).where(GameTable.id.in_(table_ids))
+            made_q = select(GameSession.id, GameSession.created_at).where(GameSession.id.in_(table_ids))
             made = dict(conn.execute(made_q).all())
         now = _now()
         return {t: (now - (last.get(t) or made[t])).total_seconds() for t in table_ids if t in made}
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
-            return list(conn.execute(select(GameTable.id).where(GameTable.finished.is_(False))).scalars())
+            q = select(GameSession.id).where(GameSession.finished.is_(False), GameSession.kind == "table")
+            return list(conn.execute(q).scalars())
 
     def unfinished_with_bots(self) -> list[str]:
         with self.engine.connect() as conn:
-            q = select(GameTable.id).where(
-                GameTable.finished.is_(False), GameTable.id.in_(select(Seat.table_id).where(Seat.kind == "bot"))
+            q = select(GameSession.id).where(
+                GameSession.finished.is_(False), GameSession.id.in_(select(Seat.table_id).where(Seat.kind == "bot"))
             )
             return list(conn.execute(q).scalars())
 
     def events(self, table_id: str, since: int = 0) -> list[EventRow]:
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(Event.version, Event.seat, Event.type, Event.data)
+                select(Event.version, Event.seat, Event.type, Event.data, Event.ref)
                 .where(Event.table_id == table_id, Event.version > since)
                 .order_by(Event.version)
             )
-            return [EventRow(r.version, r.seat, r.type, json.loads(r.data)) for r in rows]
+            return [EventRow(r.version, r.seat, r.type, json.loads(r.data), r.ref) for r in rows]
 
     def last_events(self, table_id: str, n: int) -> list[EventRow]:
         """The newest `n` events, oldest first."""
         with self.engine.connect() as conn:
             rows = list(
                 conn.execute(
-                    select(Event.version, Event.seat, Event.type, Event.data)
+                    select(Event.version, Event.seat, Event.type, Event.data, Event.ref)
                     .where(Event.table_id == table_id)
                     .order_by(Event.version.desc())
                     .limit(n)
                 )
             )
-        return [EventRow(r.version, r.seat, r.type, json.loads(r.data)) for r in reversed(rows)]
+        return [EventRow(r.version, r.seat, r.type, json.loads(r.data), r.ref) for r in reversed(rows)]
 
-    def table_versions(self, table_ids: list[str]) -> dict[str, int]:
-        """Each table's newest version: its log's last event (or its snapshot's, with no event yet)."""
-        return self._versions(GameTable.id, GameTable.version, Event.table_id, Event.version, table_ids)
-
-    def sheet_versions(self, sheet_ids: list[str]) -> dict[str, int]:
-        """Each score sheet's newest version: its log's last entry (or its snapshot's)."""
-        return self._versions(KeeperSheet.id, KeeperSheet.version, KeeperEntry.sheet_id, KeeperEntry.version, sheet_ids)
-
-    def _versions(self, row_id: Any, row_version: Any, log_id: Any, log_version: Any, ids: list[str]) -> dict[str, int]:
+    def versions(self, session_ids: list[str]) -> dict[str, int]:
+        """Each session's newest version: its log's last event (or its snapshot's, with no event yet)."""
         out: dict[str, int] = {}
         with self.engine.connect() as conn:
-            for i in range(0, len(ids), 500):
-                chunk = ids[i : i + 500]
-                out.update({r[0]: r[1] for r in conn.execute(select(row_id, row_version).where(row_id.in_(chunk)))})
-                newest = select(log_id, func.max(log_version)).where(log_id.in_(chunk)).group_by(log_id)
-                for object_id, version in conn.execute(newest):
-                    out[object_id] = max(out.get(object_id, 0), version or 0)
+            for i in range(0, len(session_ids), 500):
+                chunk = session_ids[i : i + 500]
+                rows = conn.execute(select(GameSession.id, GameSession.version).where(GameSession.id.in_(chunk)))
+                out.update({session_id: version for session_id, version in rows})
+                newest = select(Event.table_id, func.max(Event.version)).where(Event.table_id.in_(chunk))
+                for session_id, version in conn.execute(newest.group_by(Event.table_id)):
+                    out[session_id] = max(out.get(session_id, 0), version or 0)
         return out
 
     def seat_versions(self, table_id: str) -> dict[int, int]:
@@ -588,123 +594,22 @@ class Store(ProfileStore, DealStore):
             )
             return {int(seat): int(v) for seat, v in rows}
 
-    def load_table(self, table_id: str, history: int = 200) -> tuple[TableRow, list[EventRow], list[EventRow]] | None:
-        """What a table rebuilds from: its row (snapshot), the events after the snapshot, and the newest
+    def ref_version(self, session_id: str, ref: str) -> int | None:
+        """The version an action logged under the client's `ref` made, if it was logged."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(Event.version).where(Event.table_id == session_id, Event.ref == ref)).scalar()
+
+    def load_session(
+        self, table_id: str, history: int = 200, kind: str | None = None
+    ) -> tuple[SessionRow, list[EventRow], list[EventRow]] | None:
+        """What a session rebuilds from: its row (snapshot), the events after the snapshot, and the newest
         `history` events (for reconnecting clients)."""
-        row = self.get_table(table_id)
+        row = self.get_session(table_id, kind)
         if row is None:
             return None
         after = self.events(table_id, since=row.version)
         recent = after[-history:] if len(after) >= history else self.last_events(table_id, history)
         return row, after, recent
-
-    # --- score-keeper sheets ------------------------------------------------------------------
-
-    @staticmethod
-    def create_sheet_op(sheet: KeeperRow) -> Op:
-        def op(conn: Connection) -> None:
-            now = _now()
-            conn.execute(
-                insert(KeeperSheet).values(
-                    id=sheet.id,
-                    code=sheet.code,
-                    name=sheet.name,
-                    version=sheet.version,
-                    finished=sheet.finished,
-                    record=sheet.record,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-
-        return op
-
-    def create_sheet(self, sheet: KeeperRow) -> None:
-        """Store a new sheet; raises StoreConflict when its id or join code is taken."""
-        self._sync(self.create_sheet_op(sheet))
-
-    def _sheet(self, where: Any) -> KeeperRow | None:
-        with self.engine.connect() as conn:
-            r = conn.execute(select(KeeperSheet).where(where)).mappings().first()
-        if r is None:
-            return None
-        return KeeperRow(r["id"], r["code"], r["name"], r["record"], r["version"], r["finished"])
-
-    def get_sheet(self, sheet_id: str) -> KeeperRow | None:
-        return self._sheet(KeeperSheet.id == sheet_id)
-
-    def sheet_by_code(self, code: str) -> KeeperRow | None:
-        return self._sheet(KeeperSheet.code == code)
-
-    @staticmethod
-    def append_entry_op(
-        sheet_id: str,
-        version: int,
-        entry_id: str,
-        kind: str,
-        data: dict[str, Any] | None,
-        snapshot: dict[str, Any] | None = None,
-        finished: bool = False,
-    ) -> Op:
-        def op(conn: Connection) -> None:
-            now = _now()
-            if version > 1:
-                prev = conn.execute(
-                    select(KeeperEntry.version).where(
-                        KeeperEntry.sheet_id == sheet_id, KeeperEntry.version == version - 1
-                    )
-                ).first()
-                at = conn.execute(select(KeeperSheet.version).where(KeeperSheet.id == sheet_id)).scalar()
-                if prev is None and at != version - 1:
-                    raise StoreConflict(f"sheet {sheet_id}: version {version} is not next")
-            conn.execute(
-                insert(KeeperEntry).values(
-                    sheet_id=sheet_id,
-                    entry_id=entry_id,
-                    version=version,
-                    kind=kind,
-                    data=json.dumps(data) if data is not None else None,
-                    created_at=now,
-                )
-            )
-            if snapshot is not None:
-                conn.execute(
-                    update(KeeperSheet)
-                    .where(KeeperSheet.id == sheet_id, KeeperSheet.version < version)
-                    .values(version=version, record=snapshot, finished=finished, updated_at=now)
-                )
-
-        return op
-
-    def append_entry(
-        self,
-        sheet_id: str,
-        version: int,
-        entry_id: str,
-        kind: str,
-        data: dict[str, Any] | None,
-        snapshot: dict[str, Any] | None = None,
-        finished: bool = False,
-    ) -> None:
-        """Log one accepted entry as `version` (the log must hold version - 1) under its client id, with a
-        snapshot of the record when given. StoreConflict when the version or the id is taken."""
-        self._sync(self.append_entry_op(sheet_id, version, entry_id, kind, data, snapshot, finished))
-
-    def entries(self, sheet_id: str, since: int = 0) -> list[EntryRow]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(KeeperEntry.version, KeeperEntry.kind, KeeperEntry.data)
-                .where(KeeperEntry.sheet_id == sheet_id, KeeperEntry.version > since)
-                .order_by(KeeperEntry.version)
-            )
-            return [EntryRow(r.version, r.kind, json.loads(r.data) if r.data else None) for r in rows]
-
-    def entry_version(self, sheet_id: str, entry_id: str) -> int | None:
-        """The version an entry id made, if it was applied."""
-        with self.engine.connect() as conn:
-            return conn.execute(
-                select(KeeperEntry.version).where(KeeperEntry.sheet_id == sheet_id, KeeperEntry.entry_id == entry_id)
-            ).scalar()
 
     # --- health ----------------------------------------------------------------------------------
 

@@ -7,30 +7,45 @@ Everything a user can get wrong is refused before the game starts, as one
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, check_writable, read_text, ruleset_of
+from ..engine import GameState
 from ..rules import Ruleset
+from .words import LANGUAGES
 
 DEFAULT_RULES = "yams"
-NAME_MAX = 40
+PLAY_SEATS = 8  # the web table's seats at most
 
 
 def _rules(args: argparse.Namespace) -> Ruleset:
     return ruleset_of(args, args.preset or DEFAULT_RULES)
 
 
-def _names(names: list[str] | None, what: str) -> list[str]:
-    out = [n.strip() for n in names or []]
-    for name in out:
-        if not name or len(name) > NAME_MAX or not name.isprintable():
-            raise UserError(f"--{what}: {name!r} is not a name (1 to {NAME_MAX} printable characters)")
-    return out
+def _names(names: list[str], limit: int) -> list[str]:
+    """The players' names under the web's rules (`yambak.names`: at most 24 characters, none twice in
+    any case), at most `limit` of them."""
+    from ..keeper import Refusal, unique_names
+
+    try:
+        return unique_names(names, limit)
+    except Refusal as exc:
+        raise UserError(f"--players: {exc.message}") from None
 
 
-def _completion(session: Any) -> None:
+class LineSession(Protocol):
+    """What the line mode drives: a line in, text out (`KeeperSession`, `GameSession`)."""
+
+    state: GameState
+
+    def prompt(self) -> str: ...
+    def handle(self, line: str) -> str: ...
+    def complete(self, text: str) -> list[str]: ...
+
+
+def _completion(session: LineSession) -> None:
     """Tab completes what the session offers (box names, commands), where readline is available."""
     try:
         import readline
@@ -49,9 +64,10 @@ def _completion(session: Any) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def _loop(session: Any, handle_line: Callable[[str], str]) -> int:
+def _loop(session: LineSession, until_finished: bool = False) -> int:
+    """Read lines until EOF or quit (or the end of the game, `until_finished`); the prompt only on a terminal."""
     interactive = sys.stdin.isatty()
-    if interactive and hasattr(session, "complete"):
+    if interactive:
         _completion(session)
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")  # a stray byte is a line not understood, not a crash
@@ -62,13 +78,30 @@ def _loop(session: Any, handle_line: Callable[[str], str]) -> int:
             return 0
         if line.strip().lower() in ("quit", "exit", "q"):
             return 0
-        out = handle_line(line)
+        out = session.handle(line)
         if out:
             print(out, flush=True)
+        if until_finished and session.state.finished:
+            return 0
+
+
+def _full_screen(args: argparse.Namespace) -> bool:
+    """The full-screen app on a terminal; the line mode for pipes, scripts, screen readers and --plain."""
+    return not args.plain and sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _run_app(face: object, args: argparse.Namespace) -> int:
+    from .app import TableApp  # Textual loads here only: `yambak --help` does not pay for it
+    from .words import language
+
+    app = TableApp(face, lang=language(args.lang), dark=args.theme != "light")  # type: ignore[arg-type]
+    app.run()
+    return 0
 
 
 def _cmd_keep(args: argparse.Namespace) -> int:
     from ..engine import GameRecord, replay
+    from ..keeper.entries import MAX_PLAYERS
     from .keeper import KeeperSession
 
     if args.resume:
@@ -88,15 +121,19 @@ def _cmd_keep(args: argparse.Namespace) -> int:
         state = replay(GameRecord.loads(read_text(args.resume, "game record (JSON)")))
         session = KeeperSession(state, check_writable(args.save or args.resume))
     else:
-        players = _names(args.players, "players")
-        if not players:
+        if not args.players:
             raise UserError("name the players: --players Ann Bram")
+        players = _names(args.players, MAX_PLAYERS)
         rules = _rules(args)
         session = KeeperSession.start(rules, players, check_writable(args.save) if args.save else None)
+    if _full_screen(args):
+        from .app import KeepFace
+
+        return _run_app(KeepFace(session), args)
     print(f"Keeping {session.state.rules.name} for {', '.join(session.state.players)}. Type help for commands.")
     if session.path:
         print(f"Every entry is saved to {session.path}.")
-    return _loop(session, session.handle)
+    return _loop(session)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -104,23 +141,33 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from ..engine import SeededDice
     from .game import GameSession
 
-    people = _names(args.players, "players") or ["You"]
+    people = args.players or ["You"]
     bots = [LEVELS.get(b, b) for b in args.bots or []]
     unknown = [b for b in bots if b not in POLICIES]
     if unknown:
         raise UserError(f"unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICIES])})")
+    names = _names(people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])], PLAY_SEATS)
     rules = _rules(args)
-    names = people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])]
     seats = {len(people) + i: b for i, b in enumerate(bots)}
     dice = SeededDice(args.seed) if args.seed is not None else None
     session = GameSession(rules, names, seats, dice=dice, seed=args.seed)
+    if _full_screen(args):
+        from .app import PlayFace
+
+        return _run_app(PlayFace(session), args)
     print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
     for bot in dict.fromkeys(args.bots or []):
         note = model_note(rules, bot)
         if note is not None:
             print(f"Note: {note}.")
     print(session.view())
-    return _loop(session, session.handle)
+    return _loop(session, until_finished=True)
+
+
+def _face_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--plain", action="store_true", help="the line mode (the default when not on a terminal)")
+    p.add_argument("--lang", choices=LANGUAGES, help="the full-screen app's language (default: from LANG)")
+    p.add_argument("--theme", choices=("dark", "light"), default="dark", help="the full-screen app's colours")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -130,6 +177,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_ruleset_args(p)
     p.add_argument("--save", metavar="FILE", help="write the game record here after every entry")
     p.add_argument("--resume", metavar="FILE", help="go on with a saved game record")
+    _face_args(p)
     p.set_defaults(func=_cmd_keep)
 
     p = sub.add_parser("play", help="play in the terminal, against bots or hot-seat")
@@ -138,4 +186,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bots", nargs="+", metavar="BOT", help="bots after them: easy, medium, hard (or a policy name)")
     add_ruleset_args(p)
     p.add_argument("--seed", type=bounded_int(0, 2**63 - 1), help="reproducible dice (default: secure random dice)")
+    _face_args(p)
     p.set_defaults(func=_cmd_play)

@@ -10,8 +10,10 @@ import random
 
 from ..bots import choose_action
 from ..engine import (
+    Action,
     Announce,
     DiceSource,
+    Event,
     GameState,
     Hold,
     IllegalAction,
@@ -22,6 +24,7 @@ from ..engine import (
     Withdraw,
     new_game,
 )
+from ..keeper.boxes import box_names
 from ..rules import Ruleset
 from ..text import render_sheets
 
@@ -48,6 +51,17 @@ class GameSession:
         self.bots = bots  # seat -> policy name
         self.rng = random.Random(seed)
 
+    def prompt(self) -> str:
+        """What the line mode shows before each line typed on a terminal."""
+        s = self.state
+        if s.finished:
+            return "game over> "
+        turn = s.turns[s.current]
+        name = s.players[s.current]
+        if not turn.rolls:
+            return f"{name}, r to roll> "
+        return f"{name}, roll {len(turn.rolls) + 1} or a box> " if s.can_roll() else f"{name}, choose a box> "
+
     def view(self) -> str:
         s = self.state
         if s.finished:
@@ -68,15 +82,34 @@ class GameSession:
             lines.append("  announce a box to go on (a BOX)")
         return "\n".join(lines)
 
+    def complete(self, text: str) -> list[str]:
+        """Tab completion: the commands and every box name."""
+        low = text.casefold()
+        words = ["help", "sheet", "quit", *box_names(self.state.rules)]
+        return sorted(w for w in set(words) if w.casefold().startswith(low))
+
+    def act(self, action: Action) -> Event:
+        """One action of a person at this terminal; raises IllegalAction and changes nothing when refused."""
+        if self.state.finished or self.state.current in self.bots:
+            raise IllegalAction("illegal/not-your-turn", "it is a bot's turn")
+        self.state, event = self.state.apply(action)
+        return event
+
+    def bot_step(self) -> Event | None:
+        """One action of the bot to act (None when a person is to act or the game is over)."""
+        if self.state.finished or self.state.current not in self.bots:
+            return None
+        p = self.state.current
+        self.state, event = self.state.apply(choose_action(self.state, p, self.bots[p], self.rng))
+        return event
+
     def run_bots(self) -> list[str]:
         """Let bots play until a person is to act (or the game ends)."""
         out = []
-        while not self.state.finished and self.state.current in self.bots:
-            p = self.state.current
-            action = choose_action(self.state, p, self.bots[p], self.rng)
-            self.state, event = self.state.apply(action)
+        while (event := self.bot_step()) is not None:
             if event.type == "scored":
-                out.append(f"  {self.state.players[p]} (bot): {event.box} = {event.written}   dice {event.dice}")
+                name = self.state.players[event.player]
+                out.append(f"  {name} (bot): {event.box} = {event.written}   dice {event.dice}")
         return out
 
     def handle(self, line: str) -> str:
@@ -111,7 +144,7 @@ class GameSession:
                 action = Score(p, words[0])
             else:
                 return "Not understood; type help."
-            self.state, event = self.state.apply(action)  # type: ignore[arg-type]
+            event = self.act(action)  # type: ignore[arg-type]
         except IllegalAction as exc:
             return f"Refused: {exc.message}"
         out = []

@@ -23,11 +23,9 @@ from ..engine import (
     Withdraw,
     new_game,
     replay,
-    revise,
     state_to_record,
-    undo,
 )
-from ..keeper import Refusal, resolve_box
+from ..keeper import Refusal, apply_entry, resolve_box, rolloffs_due
 from ..keeper.boxes import box_names
 from ..rules import Ruleset
 from ..text import render_sheets
@@ -40,9 +38,12 @@ when one column can take the dice (any case; Tab completes box names).
   withdraw          take an announcement back (where the rules allow)
   strike BOX        write 0 in a box (rulesets that allow striking)
   sheet             every player's sheet;  standings: the totals
-  undo [N]          remove the last N entries (default 1)
-  fix N DICE.. BOX  correct entry N: its rolls (digits, space separated) and its box
-  history           every entry so far, numbered
+  undo [N]          remove the last N entries (default 1; a roll-off round counts as one)
+  fix N DICE.. BOX  correct entry N: its rolls (digits, space separated) and its box;
+                    an announce box filled after roll 2 or 3 stays announced
+  history           every entry so far, numbered (announced boxes marked)
+When the game ends tied where the rules roll ties off, each tied player rolls five
+dice: type them when asked.
   help, quit"""
 
 
@@ -58,6 +59,7 @@ class KeeperSession:
     def __init__(self, state: GameState, path: Path | None = None) -> None:
         self.state = state
         self.path = path
+        self.rolled_off: dict[str, list[int]] = {}  # a roll-off round being typed: seat -> five dice
 
     @classmethod
     def start(cls, rules: Ruleset, players: list[str], path: Path | None = None) -> KeeperSession:
@@ -70,8 +72,29 @@ class KeeperSession:
 
     # --- what the players see -----------------------------------------------------------
 
+    def rolloff(self) -> tuple[str, list[int], dict[str, list[int]]] | None:
+        """The roll-off being typed: (target, tied seats, the dice typed so far by seat), or None."""
+        due = rolloffs_due(self.state)
+        if not due:
+            self.rolled_off = {}
+            return None
+        target, seats = next(iter(due.items()))
+        return target, seats, self.rolled_off
+
+    def _rolloff_turn(self) -> int | None:
+        """The tied seat whose roll-off dice are to be typed next (None: no roll-off due)."""
+        due = self.rolloff()
+        if due is None:
+            return None
+        _, seats, typed = due
+        return next(seat for seat in seats if str(seat) not in typed)
+
     def prompt(self) -> str:
         s = self.state
+        seat = self._rolloff_turn()
+        if seat is not None:
+            target = self.rolloff()[0]  # type: ignore[index]
+            return f"roll-off for {target}: {s.players[seat]}'s five dice> "
         if s.finished:
             return "game over> "
         p = s.current
@@ -137,6 +160,9 @@ class KeeperSession:
             return self._undo(args)
         if command == "fix":
             return self._fix(args)
+        seat = self._rolloff_turn()
+        if seat is not None:
+            return self._rolloff_dice(seat, words)
         if self.state.finished:
             return "The game is over: sheet, standings, history, undo or fix."
         p = self.state.current
@@ -181,12 +207,39 @@ class KeeperSession:
             msg = f"  {name}: {event.box} = {event.written}"
             if event.extra_bonus:
                 msg += f" (+{event.extra_bonus} bonus)"
-            msg += "\n" + self.standings()
-            if self.state.finished:
-                winners = " and ".join(self.state.players[w] for w in self.state.winners())
-                msg += f"\nGame over. Winner: {winners}."
-            return msg
+            return msg + "\n" + self.standings() + self._ending()
         return f"  {done}"
+
+    def _ending(self) -> str:
+        """After the last entry (or a roll-off round): the roll-off to type next, or the winner."""
+        if not self.state.finished:
+            return ""
+        due = self.rolloff()
+        if due is not None:
+            target, seats, _ = due
+            names = " and ".join(self.state.players[s] for s in seats)
+            what = "the grand total" if target == "total" else f"column {target}"
+            return f"\n{names} are tied for {what}: a roll-off, five dice each, most pips wins."
+        winners = " and ".join(self.state.players[w] for w in self.state.winners())
+        return f"\nGame over. Winner: {winners}."
+
+    def _rolloff_dice(self, seat: int, words: list[str]) -> str:
+        dice = parse_dice(" ".join(words), 5)
+        if dice is None:
+            return "  a roll-off is five dice, each 1 to 6, e.g. 66231"
+        self.rolled_off[str(seat)] = list(dice)
+        target, seats, typed = self.rolloff()  # type: ignore[misc]
+        if len(typed) < len(seats):
+            return f"  {self.state.players[seat]}: {sum(dice)} pips"
+        self.rolled_off = {}
+        self._apply({"kind": "rolloff", "target": target, "rolloff": typed})
+        pips = ", ".join(f"{self.state.players[int(s)]} {sum(d)}" for s, d in typed.items())
+        return f"  roll-off for {target}: {pips}\n{self.standings()}{self._ending()}"
+
+    def _apply(self, entry: dict[str, object]) -> None:
+        """An undo, correction or roll-off, through the keeper's core (the same as the web keeper's)."""
+        self.state = apply_entry(self.state, entry)
+        self._save()
 
     def _record(self) -> GameRecord:
         return replace(state_to_record(self.state), pending=())
@@ -195,20 +248,20 @@ class KeeperSession:
         rows = []
         for n, t in enumerate(self._record().turns, start=1):
             rolls = " / ".join("".join(map(str, r)) for r in t.rolls)
-            rows.append(
-                f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {t.box}{' (struck)' if t.strike else ''}"
-            )
+            marks = (" (announced)" if t.announce is not None else "") + (" (struck)" if t.strike else "")
+            rows.append(f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {t.box}{marks}")
+        for target, rounds in self.state.rolloffs:
+            for r in rounds:
+                pips = ", ".join(f"{self.state.players[seat]} {''.join(map(str, d))}" for seat, d in r)
+                rows.append(f"       roll-off for {target}: {pips}")
         return "\n".join(rows) or "  no entries yet"
 
     def _undo(self, args: list[str]) -> str:
         if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) >= 1)):
             return "  undo takes a number of entries, e.g. undo or undo 2"
         count = int(args[0]) if args else 1
-        turns = len(self._record().turns)
-        if count > turns:
-            return f"  there {'is' if turns == 1 else 'are'} {turns} entr{'y' if turns == 1 else 'ies'} to undo"
-        self.state = replay(undo(self._record(), count))
-        self._save()
+        self.rolled_off = {}
+        self._apply({"kind": "undo", "count": count})
         return f"  undid {count} entr{'y' if count == 1 else 'ies'}\n{self.standings()}"
 
     def _fix(self, args: list[str]) -> str:
@@ -217,10 +270,18 @@ class KeeperSession:
         rolls = [parse_dice(a, self.state.rules.rolled_dice) for a in args[1:-1]]
         if any(r is None for r in rolls):
             return "  each roll is all the dice as digits, e.g. 66231"
-        turn = {"rolls": [list(r) for r in rolls if r], "box": self._box(args[-1])}
-        revision = revise(self._record(), int(args[0]), turn)
-        if not revision.ok:
-            lines = [f"  entry {e.turn} is no longer legal: {e.message}" for e in revision.invalid]
+        entry = {
+            "kind": "fix",
+            "turn": int(args[0]),
+            "rolls": [list(r) for r in rolls if r],
+            "box": self._box(args[-1]),
+        }
+        try:
+            self._apply(entry)
+        except Refusal as exc:
+            if exc.code != "keeper/breaks-later":
+                raise
+            lines = [f"  entry {e['turn']} is no longer legal: {e['message']}" for e in exc.extra["invalid"]]
             return "\n".join(
                 [
                     "  Correction not applied; it would break later entries:",
@@ -228,9 +289,8 @@ class KeeperSession:
                     "  Fix those first (from the last), or undo them.",
                 ]
             )
-        self.state = revision.state
-        self._save()
-        return f"  entry {args[0]} corrected\n{self.standings()}"
+        self.rolled_off = {}
+        return f"  entry {args[0]} corrected\n{self.standings()}{self._ending()}"
 
     def _save(self) -> None:
         if self.path is not None:

@@ -40,8 +40,9 @@ class GameEnding:
 
 @dataclass(frozen=True)
 class NamesRemoved:
-    tables: tuple[str, ...]
-    sheets: tuple[str, ...]
+    """The sessions of each kind ("table", "sheet") whose stored names changed."""
+
+    sessions: dict[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)

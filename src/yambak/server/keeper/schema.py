@@ -1,8 +1,9 @@
 """A kept score sheet's messages: one strict schema per direction.
 
-HTTP bodies (a new sheet, an entry) and the sheet socket's own sealed family
-(`hello`, `ping`: the socket only listens) are validated strictly, like a
-table's: no "3" read as 3, no true read as 1, no unknown field.
+HTTP bodies (a new sheet, an entry) and the sheet socket's sealed family (the
+session protocol's `hello` and `ping`, and `entry`: one entry, as an action like
+a table's) are validated strictly, like a table's: no "3" read as 3, no true read
+as 1, no unknown field.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ...keeper.entries import MAX_PLAYERS
 from ..live import RequestError
+from ..session.protocol import Hello, Message, Ping
 
 ENTRY_ID = r"^[A-Za-z0-9_-]{8,40}$"
 SHEET_ID = r"^[A-Za-z0-9_-]{16,32}$"
@@ -68,20 +70,12 @@ class EntryIn(BaseModel):
         return tuple(self.dice)
 
 
-class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+class EntryMsg(Message):
+    """One entry on the sheet (its `id` is also the message's `ref`: answered by the event it made)."""
+
+    type: Literal["entry"]
+    entry: EntryIn
 
 
-class Hello(_Msg):
-    """Ask for the sheet as it is now (a reconnect)."""
-
-    type: Literal["hello"]
-    since: Annotated[int, Field(ge=0)] | None = None
-
-
-class Ping(_Msg):
-    type: Literal["ping"]
-
-
-client_message: TypeAdapter[Any] = TypeAdapter(Annotated[Hello | Ping, Field(discriminator="type")])
-MESSAGE_TYPES = frozenset({"hello", "ping"})
+client_message: TypeAdapter[Any] = TypeAdapter(Annotated[Hello | Ping | EntryMsg, Field(discriminator="type")])
+MESSAGE_TYPES = frozenset({"hello", "ping", "entry"})

@@ -86,7 +86,7 @@ def _records(store: Store, rows: list[ResultRow]) -> dict[str, dict[str, Any]]:
         if r.record is not None:
             out[f"{r.kind}/{r.ref}"] = r.record
             continue
-        row = store.get_table(r.ref)
+        row = store.get_session(r.ref, "table")
         if row is not None:
             out[f"{r.kind}/{r.ref}"] = {**row.record, "players": [s.name for s in row.seats]}
     return out

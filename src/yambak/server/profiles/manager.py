@@ -149,7 +149,7 @@ class ProfileManager:
         if scrubbed is None:
             raise ProfileError("profile/unknown", "there is no such profile", 404)
         # tables and sheets in memory show the names they were loaded with: load them again
-        await self.events.publish(NamesRemoved(tuple(scrubbed.tables), tuple(scrubbed.sheets)))
+        await self.events.publish(NamesRemoved({"table": tuple(scrubbed.tables), "sheet": tuple(scrubbed.sheets)}))
 
     def _results_of(self, ending: GameEnding) -> Write | None:
         """A game ends at a table: its players' results, stored with the game's last event (once: the
@@ -173,7 +173,7 @@ class ProfileManager:
         """One kept sheet into the profile's history (again: the newer record replaces the older one).
         `record` None: the server's copy of a sheet the phone synced."""
         if record is None:
-            row = self.store.get_sheet(ref)
+            row = self.store.get_session(ref, "sheet")
             if row is None:
                 raise ProfileError("sheet/unknown", "there is no such score sheet", 404)
             record = self.live_record(ref) or row.record
@@ -202,7 +202,7 @@ class ProfileManager:
         """(the game's record, whether it was a duplicate table: its turns in round order)."""
         if result.record is not None:
             return result.record, False
-        row = self.store.get_table(result.ref)
+        row = self.store.get_session(result.ref, "table")
         if row is None:
             raise ProfileError("result/unknown", "there is no such game", 404)
         return {**row.record, "players": [s.name for s in row.seats]}, row.duplicate

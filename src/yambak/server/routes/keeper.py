@@ -1,5 +1,6 @@
 """Score-keeper for real dice: the page (one shell for the start page and every sheet), the JSON API,
-the live socket, and what a phone keeps to work with no network (the service worker, the engine)."""
+and what a phone keeps to work with no network (the service worker, the engine). A sheet's socket is
+the game socket of `ws.py`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import io
 import json
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request, WebSocket
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,13 +16,12 @@ from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
 from ...web import STATIC
 from ...web.i18n import FAMILIES, error_message, error_texts, js_strings, labels, translations
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
-from ..deps import HTML_FORM, Lang, check_rate, get_lang
-from ..keeper import schema
+from ..deps import HTML_FORM, Lang, check_rate
 from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
 from ..keeper.manager import KeeperManager
 from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
-from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
+from ..live import RequestError
 
 router = APIRouter()
 FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
@@ -284,39 +284,3 @@ async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str,
     sheet = await keeper.aget(sheet_id)
     result = await keeper.enter(sheet, body)
     return {**result, "view": keeper_view(sheet)}
-
-
-# --- the live socket: read-only, the view after every accepted entry ------------------------------------
-
-
-@router.websocket("/ws/keep/{sheet_id}")
-async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
-    keeper: KeeperManager = ws.app.state.keeper
-    await ws.accept()
-    if not same_origin(ws):
-        await ws.send_text(dumps(error("auth/origin", "this socket belongs to pages of this site")))
-        await ws.close(code=CLOSE_ORIGIN)
-        return
-    try:
-        sheet = await keeper.aget(sheet_id)
-    except RequestError as exc:
-        await ws.send_text(dumps(error(exc.code, exc.message)))
-        await ws.close(code=CLOSE_UNKNOWN)
-        return
-    conn = Connection(joined=True, lang=get_lang(ws))
-    sheet.conns.add(conn)
-    conn.send({"type": "state", "v": sheet.version, "view": keeper_view(sheet)})
-
-    async def handle(msg: Any, ref: Any) -> None:
-        if isinstance(msg, schema.Ping):
-            conn.send({"type": "pong"})
-        else:  # hello: the sheet as it is now
-            conn.send({"type": "state", "v": sheet.version, "view": keeper_view(sheet)})
-
-    try:
-        await serve_socket(
-            ws, conn, ws.app.state.settings, schema.MESSAGE_TYPES, schema.client_message.validate_python, handle
-        )
-    finally:
-        sheet.conns.discard(conn)
-        keeper.release(sheet)

@@ -1,56 +1,98 @@
-"""A table's WebSocket: one socket per client and table, the closed protocol of `tables/schema.py`."""
+"""The game sockets: one per client and session, one protocol (`session/protocol.py`) for a table's
+(`/ws/{table_id}`: its actions, the coach) and a kept sheet's (`/ws/keep/{sheet_id}`: its entries).
+
+A client says `hello` (the version it saw last, tokens where it has no cookie) and gets `welcome`
+and what it missed; then it acts, each action with a `ref` its answer carries: the event it made
+(or `ack` for an entry already applied), or a coded `error`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
 from ..common.tokens import hash_token
 from ..deps import TOKEN_COOKIE, get_lang, parse_tokens
+from ..keeper import schema as sheet_schema
 from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
-from ..tables import schema
+from ..session import Hello, Ping, Session, SessionManager, welcome
+from ..tables import schema as table_schema
 
 router = APIRouter()
 
+Act = Callable[[Session, Connection, Any, Any], Awaitable[None]]
 
-@router.websocket("/ws/{table_id}")
-async def table_socket(ws: WebSocket, table_id: str) -> None:
-    manager = ws.app.state.manager
+
+async def _serve(
+    ws: WebSocket,
+    manager: SessionManager[Any],
+    session_id: str,
+    schema: Any,
+    act: Act,
+    seats: Callable[[Session, list[str]], set[int]],
+) -> None:
     await ws.accept()
     if not same_origin(ws):
         await ws.send_text(dumps(error("auth/origin", "this socket belongs to pages of this site")))
         await ws.close(code=CLOSE_ORIGIN)
         return
     try:
-        table = await manager.aget(table_id)
+        session = await manager.aget(session_id)
     except RequestError as exc:
         await ws.send_text(dumps(error(exc.code, exc.message)))
         await ws.close(code=CLOSE_UNKNOWN)
         return
-    cookie_tokens = parse_tokens(ws.cookies.get(TOKEN_COOKIE))
-    conn = Connection(seats=table.seats_for({hash_token(t) for t in cookie_tokens}), lang=get_lang(ws))
-    table.conns.add(conn)
+    conn = Connection(seats=seats(session, parse_tokens(ws.cookies.get(TOKEN_COOKIE))), lang=get_lang(ws))
+    session.conns.add(conn)
 
     async def handle(msg: Any, ref: Any) -> None:
-        if isinstance(msg, schema.Ping):
+        if isinstance(msg, Ping):
             conn.send({"type": "pong"})
-        elif isinstance(msg, schema.Hello):
-            conn.seats |= table.seats_for({hash_token(t) for t in msg.tokens})
+        elif isinstance(msg, Hello):
+            conn.seats |= seats(session, msg.tokens)
             conn.joined = True
-            conn.send(schema.welcome(table.version, sorted(conn.seats)))
-            conn.send(manager.resync(table, conn, msg.since))
+            conn.send(welcome(session.version, sorted(conn.seats)))
+            conn.send(manager.resync(session, conn, msg.since))
         elif not conn.joined:
             raise RequestError("protocol/hello-first", "send hello before acting")
-        elif isinstance(msg, schema.AdviseMsg):
+        else:
+            await act(session, conn, msg, ref)
+
+    try:
+        settings = ws.app.state.settings
+        await serve_socket(ws, conn, settings, schema.MESSAGE_TYPES, schema.client_message.validate_python, handle)
+    finally:
+        session.conns.discard(conn)
+        manager.release(session)
+
+
+def _table_seats(table: Any, tokens: list[str]) -> set[int]:
+    seats: set[int] = table.seats_for({hash_token(t) for t in tokens})
+    return seats
+
+
+@router.websocket("/ws/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    manager = ws.app.state.manager
+
+    async def act(table: Any, conn: Connection, msg: Any, ref: Any) -> None:
+        if isinstance(msg, table_schema.AdviseMsg):
             conn.send(await manager.advise(table, conn.seats, msg))
         else:
             await manager.act(table, conn.seats, msg)
 
-    try:
-        await serve_socket(
-            ws, conn, ws.app.state.settings, schema.MESSAGE_TYPES, schema.client_message.validate_python, handle
-        )
-    finally:
-        table.conns.discard(conn)
-        manager.release(table)
+    await _serve(ws, manager, table_id, table_schema, act, _table_seats)
+
+
+@router.websocket("/ws/keep/{sheet_id}")
+async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
+    keeper = ws.app.state.keeper
+
+    async def act(sheet: Any, conn: Connection, msg: Any, ref: Any) -> None:
+        result = await keeper.enter(sheet, msg.entry)
+        if result["duplicate"]:  # applied before (a lost answer, an offline queue sent again): no new event
+            conn.send({"type": "ack", "ref": msg.entry.id, "v": result["applied_as"]})
+
+    await _serve(ws, keeper, sheet_id, sheet_schema, act, lambda _sheet, _tokens: set())

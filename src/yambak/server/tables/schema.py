@@ -1,42 +1,24 @@
-"""The closed wire protocol: every client message is one of a sealed family.
+"""A table's socket messages: the session protocol (`session/protocol.py`) and a table's actions.
 
-Order of checks for each WebSocket message (see STYLE.md): size and rate limit
-before parsing; then JSON; then the message type (unknown types close the
-socket); then its fields (malformed → coded error); then the table logic
-(seat token → game not over → your turn → action legal → version current).
-The client never sends dice values: a roll only says which dice it holds.
+After the session protocol's checks comes the table logic (seat token -> game not over -> your turn
+-> action legal -> version current). The client never sends dice values: a roll only says which
+dice it holds.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from ...engine import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
 from ...engine.fairness import NONCE_PATTERN
+from ..session.protocol import Hello, Ping, Version
+from ..session.protocol import Message as _Msg
 
 Seat = Annotated[int, Field(ge=0, le=63)]
-Version = Annotated[int, Field(ge=0)]
 Positions = Annotated[list[Annotated[int, Field(ge=0, le=5)]], Field(max_length=6)]
 BoxId = Annotated[str, Field(min_length=1, max_length=64)]
-Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-
-
-class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-
-class Hello(_Msg):
-    """Join the table's stream: `since` = the last version seen (a reconnect), tokens for non-cookie clients."""
-
-    type: Literal["hello"]
-    since: Version | None = None
-    tokens: Annotated[list[Token], Field(max_length=16)] = []
-
-
-class Ping(_Msg):
-    type: Literal["ping"]
 
 
 class RollMsg(_Msg):
@@ -142,22 +124,3 @@ def to_action(msg: ActionMsg) -> Action:
     if isinstance(msg, UndoMsg):
         return Undo(msg.seat)
     return Score(msg.seat, msg.box, strike=msg.strike)
-
-
-# --- server -> client -------------------------------------------------------------------------
-
-
-def welcome(version: int, seats: list[int]) -> dict[str, Any]:
-    return {"type": "welcome", "v": version, "seats": seats}
-
-
-def event(version: int, event_: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "event", "v": version, "event": event_, "view": view}
-
-
-def events(version: int, missed: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "events", "v": version, "events": missed, "view": view}
-
-
-def state(version: int, view: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "state", "v": version, "view": view}

@@ -4,9 +4,9 @@
 // or the server's view. Entries go through one queue kept on the phone; the server acknowledges an
 // entry id once, rebases an entry overtaken by another phone while it is still that player's turn,
 // and otherwise refuses it: the phone then shows it to be filed again, never drops it.
-import { boot, T, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr, say, toast } from "./page.js";
+import { boot, T, colLabel, colShort, $, el, setText, setAttr, say, toast } from "./page.js";
 import { dieSvg, miniDice } from "./dice.js";
-import { Sheet, sheetRows, sumCell } from "./sheet.js";
+import { GameSheet, PlayerStrip, SessionSocket, boxLabel, playableCell, reason } from "./game.js";
 import { loadSheet, saveSheet, listSheets, newId, rememberNames } from "./keeper-store.js";
 
 let engine = null, go = null;
@@ -22,16 +22,16 @@ let tab = null, followed = null;
 let invalid = {};             // turn -> why, from a refused correction
 let notice = null;            // {code, text, ...}: the last refusal, shown until the next action
 let flushing = false, inflight = null, deferred = null, retryTimer = null, retryDelay = 1500;
-let ws = null, wsRetry = 500, live = false, wsTimer = null;
+let socket = null, live = false;
 let drawer = null;
-let sheetUI = null;
+let sheetUI = null, strip = null;
 let seq = 0;                  // drops answers to requests a newer one replaced
 
-const nCols = () => shown.rules.columns.length;
-const boxLabel = (box) => pageBoxLabel(box, nCols());
+const named = (box) => boxLabel(shown, box);
 const nDice = () => shown.rules.dice;
-const reason = (code) => (boot.errors && boot.errors[code]) || T("Not available now.");
 const online = () => navigator.onLine !== false;
+// refusals that say "not now" rather than "not this entry": the entry waits in the queue and goes again
+const transient = (code) => /^(server|rate|cluster)\//.test(code || "");
 const isTurn = (e) => e.kind === "dice" || e.kind === "scratch";
 
 // --- messages in the player's language, from a refusal's code and fields ---------------------------
@@ -65,17 +65,18 @@ export function open(id, serverView) {
   shown = S.view || null;
   document.body.classList.add("keeper-sheet");
   $("ks").hidden = false; $("home").hidden = true; $("keep-home").hidden = false;
-  if (!sheetUI) sheetUI = new Sheet($("sheet"), { onActivate: (info) => activate(info) });
+  if (!sheetUI) sheetUI = new GameSheet($("sheet"), { onAction: (box) => chooseBox(box) });
+  if (!strip) strip = new PlayerStrip($("strip"), { onTab: (i) => { tab = i; draw(); } });
   wire();
   recompute();
-  connect();
+  follow();
   flush();
   return true;
 }
 
 export function close() {
-  if (ws) { ws.onclose = null; ws.close(); ws = null; }
-  clearTimeout(wsTimer); clearTimeout(retryTimer);
+  if (socket) { socket.close(); socket = null; }
+  clearTimeout(retryTimer);
   live = false; S = null; shown = null; drawer = null;
   useLabels(null);
   document.body.classList.remove("keeper-sheet");
@@ -118,9 +119,9 @@ async function recompute() {
     if (r.ok) { shown = r.view; results = r.results; }
   } else if (!S.queue.length && S.view) { shown = S.view; results = []; }
   else if (S.view) { shown = S.view; results = []; }
-  if (!shown) { render(); return; }
+  if (!shown) { draw(); return; }
   saveSheet(S, shown);
-  render();
+  draw();
   refreshHints();
 }
 
@@ -132,8 +133,8 @@ function nextSeat() {
 }
 function filledOf(seat) {
   const p = shown.players[seat];
-  if (engine.ready || !S.queue.length) return p.filled;
-  return p.filled + S.queue.filter((e) => isTurn(e) && e.seat === seat).length;
+  if (engine.ready || !S.queue.length) return p.turns_done;
+  return p.turns_done + S.queue.filter((e) => isTurn(e) && e.seat === seat).length;
 }
 
 // --- entries -------------------------------------------------------------------------------------
@@ -156,7 +157,7 @@ function refuse(err) {
   if (err.code === "keeper/breaks-later") { invalid = {}; for (const x of err.invalid || []) invalid[x.turn] = reason(x.code); }
   notice = { ...err, text: refusalText(err) };
   say(notice.text);
-  render();
+  draw();
 }
 
 function entryFor(box) {
@@ -174,10 +175,10 @@ async function chooseBox(box) {
   const keep = { pad: pad.slice(), roll, zeroMode };
   pad = []; roll = 1; zeroMode = false; preview = null; zeros = null;
   const ok = await submit(entry);
-  if (!ok) { ({ pad, roll, zeroMode } = keep); refreshHints(); render(); }
+  if (!ok) { ({ pad, roll, zeroMode } = keep); refreshHints(); draw(); }
   else {
     const w = engine.ready && shown && shown.history.length ? shown.history[shown.history.length - 1] : null;
-    if (w) say(T("{name} scored {value} in {box}", { name: shown.players[w.player].name, value: w.written, box: boxLabel(w.box) }));
+    if (w) say(T("{name} scored {value} in {box}", { name: shown.players[w.player].name, value: w.written, box: named(w.box) }));
   }
 }
 
@@ -196,11 +197,11 @@ function startFix(h) {
   pad = (h.dice || []).slice(); roll = h.roll; zeroMode = !h.dice;
   tab = h.player; notice = null;
   closeDrawer();
-  refreshHints(); render();
+  refreshHints(); draw();
   $("fix-box") && $("fix-box").focus();
 }
 
-function cancelFix() { fixing = null; fixOptions = null; pad = []; roll = 1; zeroMode = false; tab = nextSeat(); refreshHints(); render(); }
+function cancelFix() { fixing = null; fixOptions = null; pad = []; roll = 1; zeroMode = false; tab = nextSeat(); refreshHints(); draw(); }
 
 async function saveFix() {
   if (!fixing) return;
@@ -212,17 +213,17 @@ async function saveFix() {
     entry.dice = pad.slice(); entry.roll = shown.rules.roll_matters ? roll : 1;
   }
   const ok = await submit(entry);  // refused: the correction stays open with the typed dice
-  if (ok) { fixing = null; fixOptions = null; pad = []; roll = 1; zeroMode = false; tab = nextSeat(); followed = tab; refreshHints(); render(); }
+  if (ok) { fixing = null; fixOptions = null; pad = []; roll = 1; zeroMode = false; tab = nextSeat(); followed = tab; refreshHints(); draw(); }
 }
 
 async function addRolloffDice() {
   if (!rolloff || pad.length !== 5) return;
   const seat = rolloff.seats[Object.keys(rolloff.dice).length];
   rolloff.dice[String(seat)] = pad.slice(); pad = [];
-  if (Object.keys(rolloff.dice).length < rolloff.seats.length) { render(); return; }
+  if (Object.keys(rolloff.dice).length < rolloff.seats.length) { draw(); return; }
   const entry = { kind: "rolloff", target: rolloff.target, rolloff: rolloff.dice };
   const kept = rolloff; rolloff = null;
-  if (!(await submit(entry))) { rolloff = { ...kept, dice: {} }; render(); }
+  if (!(await submit(entry))) { rolloff = { ...kept, dice: {} }; draw(); }
 }
 
 // Whether the typed dice may be struck for 0 somewhere (the engine's preview says where).
@@ -236,9 +237,9 @@ function addDie(v) {
   if (!fixing && !rolloff && tab !== nextSeat()) tab = nextSeat();  // the dice are the next player's
   if (rolloff && pad.length === 5) { addRolloffDice(); return; }
   if (zeroMode && !fixing) zeroMode = false;  // dice typed: their scores; "0" again strikes where the engine allows
-  refreshHints(); render();
+  refreshHints(); draw();
 }
-function removeDie(i) { pad.splice(i, 1); refreshHints(); render(); }
+function removeDie(i) { pad.splice(i, 1); refreshHints(); draw(); }
 
 // --- what the engine says about the typed dice (preview, zeros, correction targets) -----------------------
 async function ask(op, payload) {
@@ -275,7 +276,7 @@ async function refreshHints() {
       const r = await ask("preview", { dice: pad.slice(), roll: shown.rules.roll_matters ? roll : 1 });
       if (previewKey !== key) return;
       preview = r && r.ok ? r.boxes : null;
-      render();
+      draw();
     }
   } else { previewKey = ""; preview = null; }
   if (zeroMode && !pad.length) {
@@ -285,7 +286,7 @@ async function refreshHints() {
       const r = await ask("zero", {});
       if (zerosKey !== key) return;
       zeros = r && r.ok ? r.boxes : null;
-      renderSheet();
+      drawSheet();
     }
   }
 }
@@ -327,7 +328,8 @@ async function createOnServer(s) {
   return "later";
 }
 
-// Send a sheet's queue, in order, each entry once. `open`: the sheet on screen (its view follows).
+// Send a sheet's queue, in order, each entry once, over the sheet's socket (the one on screen has its
+// own; another sheet gets one for the while). `open`: the sheet on screen (its view follows).
 // "done", or "later" (no network, a server error: try again), or "stop" (the sheet was closed).
 async function push(s, open) {
   const still = () => !open || S === s;
@@ -336,31 +338,38 @@ async function push(s, open) {
     try { made = await createOnServer(s); } catch { return "later"; }
     saveSheet(s, open ? shown : s.view);
     if (made !== "ok") return made === "refused" ? "done" : "later";
-    if (open) { render(); connect(); }
+    if (open) { draw(); follow(); }
   }
-  while (s.queue.length) {
-    if (!still()) return "stop";
-    const e = s.queue[0];
-    if (open) inflight = e;
-    let r, data = null;
-    try { r = await post(`/api/keep/${s.id}/entries`, payload(e)); } catch { if (open) inflight = null; return "later"; }
-    try { data = await r.json(); } catch { data = null; }
-    if (open) inflight = null;
-    if (!still()) return "stop";
-    if (r.ok) {
+  if (!s.queue.length) return "done";
+  const sock = open ? socket : new SessionSocket(`/ws/keep/${s.id}`, { reconnect: false, onView: (msg) => applyBase(s, msg.view) });
+  if (!sock) return "later";
+  if (!open) sock.connect();
+  try {
+    if (!(await sock.opened())) return "later";
+    while (s.queue.length) {
+      if (!still()) return "stop";
+      const e = s.queue[0];
+      if (open) inflight = e;
+      const answer = await sock.request({ type: "entry", entry: payload(e) }, e.id);
+      if (open) inflight = null;
+      if (!still()) return "stop";
+      if (answer.ok) {
+        s.queue.shift();
+        const view = answer.msg.view;  // an `ack` (applied before) has none: the server's view is fetched
+        if (open) { if (view) setBase(view); else await refreshFromServer(); if (deferred) { setBase(deferred); deferred = null; } }
+        else if (view) applyBase(s, view);
+        saveSheet(s, open ? shown : s.view);
+        continue;
+      }
+      if (answer.lost || transient(answer.error.code)) return "later";
+      // the server decided against this entry: it is shown to be filed again, never dropped silently
       s.queue.shift();
-      if (open) { setBase(data && data.view); if (deferred) { setBase(deferred); deferred = null; } } else applyBase(s, data && data.view);
+      s.refile.push({ entry: e, error: answer.error });
+      if (answer.error.code === "sheet/unknown") { s.orphan = answer.error.code; s.synced = false; }
+      if (open) { if (deferred) { setBase(deferred); deferred = null; } await refreshFromServer(); }
       saveSheet(s, open ? shown : s.view);
-      continue;
     }
-    if (r.status >= 500 || !data || !data.code || r.status === 429) return "later";
-    // the server decided against this entry: it is shown to be filed again, never dropped silently
-    s.queue.shift();
-    s.refile.push({ entry: e, error: data });
-    if (data.code === "sheet/unknown") { s.orphan = data.code; s.synced = false; }
-    if (open) { if (deferred) { setBase(deferred); deferred = null; } await refreshFromServer(); }
-    saveSheet(s, open ? shown : s.view);
-  }
+  } finally { if (!open) sock.close(); }
   return "done";
 }
 
@@ -396,35 +405,31 @@ export async function syncAll() {
 }
 window.addEventListener("online", () => { syncAll(); });
 
-function retryLater() { clearTimeout(retryTimer); retryTimer = setTimeout(flush, retryDelay); retryDelay = Math.min(retryDelay * 2, 15000); render(); }
+function retryLater() { clearTimeout(retryTimer); retryTimer = setTimeout(flush, retryDelay); retryDelay = Math.min(retryDelay * 2, 15000); draw(); }
 
 async function refreshFromServer() {
   if (!S || !S.synced) return;
   try { const r = await fetch(`/api/keep/${S.id}`); if (r.ok) setBase(await r.json()); } catch { /* offline */ }
 }
 
-function connect() {
-  if (!S || !S.synced || ws) return;
-  const proto = location.protocol === "https:" ? "wss" : "ws";
+// Follow the sheet on screen live: its socket (entries go out on it, every phone's entries come in).
+function follow() {
+  if (!S || !S.synced || socket) return;
   const sid = S.id;
-  try { ws = new WebSocket(`${proto}://${location.host}/ws/keep/${sid}`); } catch { return; }
-  ws.onopen = () => { wsRetry = 500; live = true; flush(); renderStatus(); };
-  ws.onmessage = (m) => {
-    let msg; try { msg = JSON.parse(m.data); } catch { return; }
-    if (msg.type === "state" && S && S.id === sid && setBase(msg.view)) { saveSheet(S, shown); recompute(); }
-  };
-  ws.onclose = (e) => {
-    ws = null; live = false; renderStatus();
-    if (!S || S.id !== sid || e.code === 4404) return;
-    wsTimer = setTimeout(connect, wsRetry); wsRetry = Math.min(wsRetry * 2, 8000);
-  };
+  socket = new SessionSocket(`/ws/keep/${sid}`, {
+    onWelcome: () => { live = true; flush(); renderStatus(); },
+    onStatus: (up) => { if (!up) { live = false; renderStatus(); } },
+    onView: (msg) => { if (S && S.id === sid && setBase(msg.view)) { saveSheet(S, shown); recompute(); } },
+  });
+  socket.version = S.base.v;
+  socket.connect();
 }
 
-window.addEventListener("online", () => { if (S) { retryDelay = 1500; flush(); if (!ws) connect(); renderStatus(); } });
+window.addEventListener("online", () => { if (S) { retryDelay = 1500; flush(); if (!socket) follow(); renderStatus(); } });
 window.addEventListener("offline", () => { if (S) { live = false; renderStatus(); } });
 
 // --- drawing ---------------------------------------------------------------------------------------
-function render() {
+function draw() {
   if (!S) return;
   const b = document.body.dataset;
   b.pending = String(S.queue.length);
@@ -446,7 +451,7 @@ function render() {
   const due = rolloffDue();
   if (due && !rolloff) rolloff = { target: due[0], seats: due[1], dice: {} };
   if (!due) rolloff = null;
-  renderStrip(); renderNotes(); renderSheet(); renderPad(); renderEnd(); renderStatus(); renderSide();
+  drawStrip(); renderNotes(); drawSheet(); renderPad(); renderEnd(); renderStatus(); renderSide();
   if (drawer) renderDrawer();
   b.ready = "1";
 }
@@ -457,41 +462,9 @@ function rolloffDue() {
   return first || null;
 }
 
-const onePerPlayer = () => nCols() === 1 && shown.players.length <= 6;
-
-function renderStrip() {
-  const strip = $("strip");
-  const asTabs = !onePerPlayer();
-  setAttr(strip, "role", asTabs ? "tablist" : "list");
-  const winners = shown.finished ? shown.winners || [] : [];
-  const chips = [...strip.querySelectorAll(".chip")];
-  while (chips.length > shown.players.length) chips.pop().remove();
-  shown.players.forEach((p, i) => {
-    let chip = chips[i];
-    if (!chip) {
-      chip = el("button", { type: "button", class: "chip", id: `chip-${i}`, "data-seat": String(i) });
-      chip.append(el("span", { class: "name" }), el("span", { class: "total" }), el("span", { class: "pts" }));
-      chip.onclick = () => { if (!onePerPlayer()) { tab = i; render(); } };
-      chip.addEventListener("keydown", (e) => {
-        const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
-        if (!step || onePerPlayer()) return;
-        e.preventDefault(); tab = (i + step + shown.players.length) % shown.players.length; render(); $(`chip-${tab}`).focus();
-      });
-      strip.append(chip);
-      chips.push(chip);
-    }
-    const toAct = !shown.finished && i === nextSeat();
-    setText(chip.querySelector(".name"), p.name);
-    setText(chip.querySelector(".total"), String(p.total));
-    setText(chip.querySelector(".pts"), p.match_points != null ? T("{n} pts", { n: p.match_points }) : "");
-    chip.classList.toggle("to-act", toAct);
-    chip.classList.toggle("winner", winners.includes(i));
-    setAttr(chip, "role", asTabs ? "tab" : "listitem");
-    setAttr(chip, "aria-selected", asTabs ? String(i === tab) : null);
-    setAttr(chip, "tabindex", asTabs ? (i === tab ? "0" : "-1") : null);
-    setAttr(chip, "aria-label", `${p.name}: ${p.total}${p.match_points != null ? `, ${T("{n} pts", { n: p.match_points })}` : ""}${toAct ? ` (${T("to play")})` : ""}`);
-  });
-  strip.dataset.n = String(shown.players.length);
+function drawStrip() {
+  const next = nextSeat();
+  strip.render(shown, { tab, toAct: (p) => p.seat === next });
 }
 
 function renderStatus() {
@@ -515,7 +488,7 @@ function renderNotes() {
   S.refile.forEach((x, i) => {
     const e = x.entry;
     const who = shown.players[e.seat] ? shown.players[e.seat].name : "";
-    const what = e.kind === "dice" ? `${who} · ${boxLabel(e.box)} · ${e.dice.join(" ")}` : e.kind === "scratch" ? `${who} · ${boxLabel(e.box)} · 0`
+    const what = e.kind === "dice" ? `${who} · ${named(e.box)} · ${e.dice.join(" ")}` : e.kind === "scratch" ? `${who} · ${named(e.box)} · 0`
       : e.kind === "fix" ? T("Correction of entry {n}", { n: e.turn }) : e.kind === "undo" ? T("Undo") : T("Roll-off");
     const line = el("div", { class: "note refile", "data-refile": String(i) });
     line.append(el("p", {}, `${T("Not filed")}: ${what}. ${refusalText(x.error)}`));
@@ -523,7 +496,7 @@ function renderNotes() {
     if (e.kind === "dice" || e.kind === "scratch" || e.kind === "fix") {
       actions.append(el("button", { type: "button", class: "primary", onclick: () => refileEntry(i) }, T("File it again")));
     }
-    actions.append(el("button", { type: "button", onclick: () => { S.refile.splice(i, 1); saveSheet(S, shown); render(); } }, T("Discard")));
+    actions.append(el("button", { type: "button", onclick: () => { S.refile.splice(i, 1); saveSheet(S, shown); draw(); } }, T("Discard")));
     line.append(actions);
     parts.push(line);
   });
@@ -539,115 +512,64 @@ function refileEntry(i) {
   const e = x.entry;
   if (e.kind === "fix") {
     const h = shown.history[e.turn - 1];
-    if (h) { startFix(h); pad = (e.dice || []).slice(); roll = e.roll || 1; zeroMode = !e.dice; refreshHints(); render(); return; }
+    if (h) { startFix(h); pad = (e.dice || []).slice(); roll = e.roll || 1; zeroMode = !e.dice; refreshHints(); draw(); return; }
   }
   pad = (e.dice || []).slice(); roll = e.roll || 1; zeroMode = !e.dice || !!e.strike;
   notice = { code: "refile", text: T("The dice are back on the pad: tap the box for {name}.", { name: shown.players[nextSeat()].name }) };
-  refreshHints(); render();
+  refreshHints(); draw();
 }
 
-// The sheet model: one column per player on one-column sheets (six players at most), else the
-// columns of the chosen player; each box as the engine says (score, written value, preview).
-function renderSheet() {
+// The sheet: the shared component (one column per player on one-column sheets, six players at most,
+// else the chosen player's columns); an open box is what the engine says of the dice typed.
+function drawSheet() {
   if (!shown || !sheetUI) return;
   const rules = shown.rules;
-  const perPlayer = onePerPlayer();
-  const seats = perPlayer ? shown.players.map((p) => p.seat) : [tab];
-  const columns = [];
-  for (const s of seats) for (const c of rules.columns) {
-    const p = shown.players[s];
-    const key = perPlayer ? `p${s}` : c.id;
-    const winner = shown.finished && shown.column_winners && !perPlayer && (shown.column_winners[c.id] || []).includes(s) && rules.match === "column_points";
-    columns.push({ key, seat: s, col: c.id, short: perPlayer ? p.name : headText(c.id, rules.columns.length), full: perPlayer ? p.name : colLabel(c.id),
-      cls: [perPlayer && s === nextSeat() && !shown.finished ? "me-col" : "", winner ? "win" : ""].filter(Boolean).join(" ") || null });
-  }
-  const rows = sheetRows(shown, perPlayer);
-  if (rules.match === "column_points" && shown.players.length > 1 && !perPlayer) {
-    rows.push({ key: "#winner", label: shown.finished ? T("Column winner") : T("Leading"), sum: true, cls: "winner-row" });
-  }
-  const byKey = Object.fromEntries(columns.map((c) => [c.key, c]));
   const next = nextSeat();
   const pending = new Set(S.queue.filter(isTurn).map((e) => `${e.seat}|${e.box}`));
-  const lastEntry = shown.history.length ? shown.history[shown.history.length - 1] : null;
   const enterable = !shown.finished && !fixing && !rolloff;
   const complete = pad.length === nDice();
-  sheetUI.render({
-    label: perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: shown.players[tab].name }),
-    columns, rows,
-    cell: (colKey, rowKey) => {
-      const info = boxCell(byKey[colKey], rowKey);
-      if (info.box) info.data = { action: null, seat: String(byKey[colKey].seat), ...(info.data || {}) };
-      return info;
+  sheetUI.render(shown, {
+    tab, grand: $("grand"), winnerRow: true,
+    headText: (id) => headText(id, rules.columns.length),
+    columnClass: (c, perPlayer) => {
+      const won = shown.finished && shown.column_winners && !perPlayer && (shown.column_winners[c.col] || []).includes(c.seat) && rules.match === "column_points";
+      return [perPlayer && c.seat === next && !shown.finished ? "me-col" : "", won ? "win" : ""].filter(Boolean).join(" ");
     },
+    cellClass: (c, box, cell) => (cell && cell.score != null && pending.has(`${c.seat}|${box}`) ? "pending" : ""),
+    openCell: (c, box, name, p) => typedCell(c, box, name, p, { next, enterable, complete }),
   });
-  function boxCell(c, rowKey) {
-    const p = shown.players[c.seat];
-    const col = p.columns[c.col];
-    if (rowKey === "#minimax") {
-      if (col.minimax == null) return { text: "" };
-      const [hi, lo, f] = col.minimax_of || [];
-      return { text: String(col.minimax), sub: col.minimax_of ? `(${hi}−${lo})×${f}` : "", label: T("(Max − Min) × Ones") + `: (${hi} − ${lo}) × ${f} = ${col.minimax}` };
-    }
-    if (rowKey === "#winner") {
-      const seatsWon = (shown.column_winners || {})[c.col] || [];
-      const names = seatsWon.map((s) => shown.players[s].name);
-      const due = shown.rolloff_due && shown.rolloff_due[c.col];
-      return { text: due ? "⚄?" : names.length === 1 ? names[0] : names.length ? "=" : "", tdCls: seatsWon.includes(c.seat) ? "win" : "",
-        label: due ? T("Roll-off for {column}", { column: colLabel(c.col) }) : names.join(", ") };
-    }
-    if (rowKey.startsWith("#")) return sumCell(shown, rowKey, p, col, perPlayer);
-    const box = `${c.col}.${rowKey}`;
-    const cell = col.boxes[rowKey];
-    const name = `${perPlayer && shown.players.length > 1 ? p.name + ", " : ""}${boxLabel(box)}`;
-    if (cell.score != null) {
-      const isPending = pending.has(`${c.seat}|${box}`);
-      let text = String(cell.score), sub = "", cls = "filled", label = `${name}: ${cell.score}`;
-      if (cell.why === "zeroed") { sub = String(cell.written); label = T("{box}: {score} (written {written})", { box: name, score: cell.score, written: cell.written }); }
-      else if (cell.why === "minimax") { text = String(cell.written); cls += " factor"; label = `${name}: ${cell.written} · ${T("(Max − Min) × Ones")}`; }
-      if (isPending) cls += " pending";
-      return { text, sub, cls, disabled: true, label, box, why: T("{box} is already filled.", { box: boxLabel(box) }) };
-    }
-    if (!enterable || c.seat !== next) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why: fixing ? T("Choose the box of the correction below the dice.") : T("It is {name}'s turn now.", { name: shown.players[next].name }) };
-    if (zeroMode && !pad.length) {
-      const o = zeros && zeros[box];
-      if (o && o.legal) return { text: o.strike ? "✗" : "0", cls: o.strike ? "strike" : "legal zero", label: T("Score 0 in {box}", { box: name }), box, action: box, data: { action: "zero" } };
-      return { text: "", cls: "blocked", disabled: true, label: `${name}: ${o ? reason(o.code) : T("open")}`, box, why: o ? reason(o.code) : T("Not available now.") };
-    }
-    if (complete) {
-      const o = preview && preview[box];
-      if (o && o.legal) {
-        if (zeroMode && o.strike) return { text: "✗", cls: "strike", label: T("Strike {box} for 0", { box: name }), box, action: box, data: { action: "strike" } };
-        const warn = o.zeroes_pair || o.voids_entry;
-        const cls = ["legal", o.written === 0 ? "zero" : "", warn ? "warn" : ""].filter(Boolean).join(" ");
-        let label = T("Score {value} in {box}", { value: o.written, box: name });
-        if (o.gain !== o.written) label += ` (${T("total {sign}{n}", { sign: o.gain >= 0 ? "+" : "−", n: Math.abs(o.gain) })})`;
-        if (warn) label += `. ${o.zeroes_pair ? T("Zeroes the pair.") : T("Scores 0: min must stay below max.")}`;
-        return { text: String(o.written), cls, label, box, action: box, data: { action: "score" } };
-      }
-      if (o) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${reason(o.code)}`, box, why: reason(o.code) };
-      if (!engine.ready && !engine.failed) return { text: "…", cls: "blocked", disabled: true, label: name, box, why: T("Preparing this phone's engine…") };
-      // no preview (the engine is not running and the server cannot be asked): any box the rules allow now
-    }
-    const fillable = new Set((p.fillable || {})[String(shown.rules.roll_matters ? roll : 1)] || []);
-    if (fillable.has(box)) {
-      return complete && !preview ? { text: "+", cls: "legal", label: `${name}`, box, action: box, data: { action: "score" } }
-        : { text: "", cls: "open", label: `${name}: ${T("open")}`, box, why: T("Type the dice first, then tap the box."), data: { action: "open" } };
-    }
-    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why: T("That box cannot be filled after this roll.") };
-  }
   fitLabels();
-  if (headPending) { headPending = false; requestAnimationFrame(() => renderSheet()); }  // measured once drawn
-  const table = $("sheet").querySelector("table");  // the component names the grid when it builds it only
-  if (table) setAttr(table, "aria-label", perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: shown.players[tab].name }));
-  const g = $("grand");
-  const p = shown.players[tab];
-  const parts = [];
-  if (!perPlayer) {
-    parts.push(`${T("Total")}: ${p.total}`);
-    if (p.match_points != null) parts.push(`${T("Match points")}: ${p.match_points}`);
+  if (headPending) { headPending = false; requestAnimationFrame(() => drawSheet()); }  // measured once drawn
+}
+
+// An open box: what the typed dice (or a 0) would do there, as the engine's preview says.
+function typedCell(c, box, name, p, { next, enterable, complete }) {
+  const data = { action: null };
+  if (!enterable || c.seat !== next) {
+    const why = fixing ? T("Choose the box of the correction below the dice.") : T("It is {name}'s turn now.", { name: shown.players[next].name });
+    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why, data };
   }
-  setText(g, parts.join(" · "));
-  g.hidden = !parts.length;
+  if (zeroMode && !pad.length) {
+    const o = zeros && zeros[box];
+    if (o && o.legal) return { text: o.strike ? "✗" : "0", cls: o.strike ? "strike" : "legal zero", label: T("Score 0 in {box}", { box: name }), box, action: box, data: { action: "zero" } };
+    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${o ? reason(o.code) : T("open")}`, box, why: o ? reason(o.code) : T("Not available now."), data };
+  }
+  if (complete) {
+    const o = preview && preview[box];
+    if (o && o.legal) {
+      if (zeroMode && o.strike) return { text: "✗", cls: "strike", label: T("Strike {box} for 0", { box: name }), box, action: box, data: { action: "strike" } };
+      return playableCell(box, name, o, { action: box, data: { action: "score" } });
+    }
+    if (o) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${reason(o.code)}`, box, why: reason(o.code), data };
+    if (!engine.ready && !engine.failed) return { text: "…", cls: "blocked", disabled: true, label: name, box, why: T("Preparing this phone's engine…"), data };
+    // no preview (the engine is not running and the server cannot be asked): any box the rules allow now
+  }
+  const fillable = new Set((p.fillable || {})[String(shown.rules.roll_matters ? roll : 1)] || []);
+  if (fillable.has(box)) {
+    return complete && !preview ? { text: "+", cls: "legal", label: `${name}`, box, action: box, data: { action: "score" } }
+      : { text: "", cls: "open", label: `${name}: ${T("open")}`, box, why: T("Type the dice first, then tap the box."), data: { action: "open" } };
+  }
+  return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why: T("That box cannot be filled after this roll."), data };
 }
 
 // Column names: the full name where it fits the column's width, else the short form.
@@ -683,12 +605,6 @@ function fitLabels() {
   }
 }
 window.addEventListener("resize", () => { if (S && shown) { labelsKey = ""; fitLabels(); } });
-
-function activate(info) {
-  if (!info) return;
-  if (info.action) { chooseBox(info.action); return; }
-  if (info.why) toast(info.why);
-}
 
 function renderPad() {
   const finished = shown.finished && !rolloff && !fixing;
@@ -748,7 +664,7 @@ function renderPad() {
       rolls.replaceChildren(el("span", { class: "muted lbl" }, T("Roll")));
       for (let r = 1; r <= shown.rules.rolls_per_turn; r++) {
         rolls.append(el("button", { type: "button", role: "radio", class: "roll-n", "data-roll": String(r), "aria-label": T("Roll number") + ` ${r}`,
-          onclick: () => { roll = r; refreshHints(); render(); } }, String(r)));
+          onclick: () => { roll = r; refreshHints(); draw(); } }, String(r)));
       }
     }
     for (const b of rolls.querySelectorAll("button")) {
@@ -786,7 +702,7 @@ function renderFix() {
   if (!complete) sel.append(el("option", { value: "" }, T("Type the dice first, then tap the box.")));
   else if (!fixOptions) sel.append(el("option", { value: "" }, engine.failed && !online() ? T("Not available now.") : "…"));
   else if (!options.length) sel.append(el("option", { value: "" }, T("No box can take this entry.")));
-  for (const [b, o] of options) sel.append(el("option", { value: b, selected: b === previous }, `${boxLabel(b)} — ${o.written}`));
+  for (const [b, o] of options) sel.append(el("option", { value: b, selected: b === previous }, `${named(b)} — ${o.written}`));
   sel.disabled = !options.length;
   const label = el("label", { class: "fix-label" }, T("Box") + " ");
   label.append(sel);
@@ -843,7 +759,7 @@ function renderDrawer() {
 
 function historyText(who, box, dice, r) {
   const rollText = shown.rules.roll_matters ? ` · ${T("roll {n}", { n: r })}` : "";
-  return `${who} · ${boxLabel(box)}${dice ? " · " + dice.join(" ") : ""}${rollText}`;
+  return `${who} · ${named(box)}${dice ? " · " + dice.join(" ") : ""}${rollText}`;
 }
 
 function historyList() {
@@ -852,7 +768,7 @@ function historyList() {
   const queued = S.queue.map((e, i) => {
     let text;
     if (e.kind === "undo") text = T("Undo last entry");
-    else if (e.kind === "fix") text = T("Correction of entry {n}", { n: e.turn }) + ` · ${boxLabel(e.box)} · ${e.dice ? e.dice.join(" ") : "0"}`;
+    else if (e.kind === "fix") text = T("Correction of entry {n}", { n: e.turn }) + ` · ${named(e.box)} · ${e.dice ? e.dice.join(" ") : "0"}`;
     else if (e.kind === "rolloff") text = T("Roll-off");
     else { text = historyText(shown.players[e.seat ?? seat] ? shown.players[e.seat ?? seat].name : "", e.box, e.kind === "dice" ? e.dice : null, e.roll || 1); seat = (seat + 1) % shown.players.length; }
     const refused = results[i] && !results[i].ok;
@@ -870,7 +786,7 @@ function historyList() {
     const who = shown.players[h.player].name;
     const b = el("button", { type: "button", class: "entry", onclick: () => startFix(h) });
     const what = el("span", { class: "what" });
-    what.append(el("b", {}, who), ` ${boxLabel(h.box)}`);
+    what.append(el("b", {}, who), ` ${named(h.box)}`);
     const how = el("span", { class: "how" });
     if (h.dice) how.append(miniDice(h.dice));
     else how.append(el("span", {}, h.strike ? T("struck") : "—"));
@@ -994,14 +910,14 @@ function wire() {
   wired = true;
   $("backspace").onclick = () => { if (pad.length) removeDie(pad.length - 1); };
   $("undo").onclick = () => undo();
-  $("zero").onclick = () => { zeroMode = !zeroMode; if (zeroMode && !fixing && !canStrike()) pad = []; refreshHints(); render(); };
+  $("zero").onclick = () => { zeroMode = !zeroMode; if (zeroMode && !fixing && !canStrike()) pad = []; refreshHints(); draw(); };
   $("open-history").onclick = () => openDrawer("history");
   $("open-share").onclick = () => openDrawer("share");
   $("drawer-close").onclick = () => closeDrawer();
   $("drawer").addEventListener("click", (e) => { if (e.target === $("drawer")) closeDrawer(); });
   document.addEventListener("keydown", (e) => {
     if (!S || $("ks").hidden) return;
-    if (e.key === "Escape") { if (drawer) closeDrawer(); else if (fixing) cancelFix(); else if (zeroMode) { zeroMode = false; render(); } return; }
+    if (e.key === "Escape") { if (drawer) closeDrawer(); else if (fixing) cancelFix(); else if (zeroMode) { zeroMode = false; draw(); } return; }
     if (drawer || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
     if (e.key >= "1" && e.key <= "6") { addDie(Number(e.key)); e.preventDefault(); }

@@ -136,7 +136,7 @@ function drawSheet() {
       const mistake = marks.has(box);
       const now = current === box && shown.turn.player === seat;
       const turnOf = r.mistakes.find((d) => d.box === box);
-      return { text: cell.score == null ? "" : cell.struck ? "×" : String(cell.score),
+      return { text: cell.score == null ? "" : cell.why === "struck" ? "×" : String(cell.score),
         cls: `filled${mistake ? " mistake" : ""}${now ? " last" : ""}`,
         label: `${boxLabel(box)}: ${cell.score ?? "–"}${mistake ? ` (${T("a mistake")})` : ""}`, box,
         action: turnOf ? { turn: turnOf.turn } : null, disabled: !turnOf };

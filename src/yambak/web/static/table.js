@@ -1,15 +1,15 @@
 // The table page: one WebSocket, the view and events the server sends, nothing computed here but
 // layout. What a box would score, why it cannot be filled, what an entry would do: the engine's
 // outlook, as the server sends it. Strings come translated (boot.strings); names via textContent.
-import { boot, T, rowLabel, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr,
+import { boot, T, rowLabel, colLabel, $, el, setText, setAttr,
   settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
-import { Sheet, sheetRows, sumCell, legend } from "./sheet.js";
+import { GameSheet, PlayerStrip, SessionSocket, boxLabel, onePerPlayer, nCols, playableCell, reason } from "./game.js";
 
 let view = boot.view;
 let mine = boot.seats;
 let version = view.v;
-let ws = null, retry = 500, closedForGood = false, connected = false;
+let connected = false;
 let tab = null, lastActor = null, handedTo = null;
 let strikeMode = false;
 let pending = null;            // { ref, at }: an action on its way; further taps wait
@@ -21,55 +21,41 @@ let receivedAt = Date.now();
 let lastEvent = null;
 let wasFinished = view.finished;
 const nonceSent = new Set();     // seats whose fair-dice nonce is on its way
-const reason = (code) => (boot.errors && boot.errors[code]) || T("Not available now.");
-const nCols = () => view.rules.columns.length;
-const boxLabel = (box) => pageBoxLabel(box, nCols());
-const onePerPlayer = () => nCols() === 1 && view.players.length <= 6;  // players side by side
+const named = (box) => boxLabel(view, box);
 const localSeats = () => mine.filter((s) => view.players[s] && view.players[s].kind === "human");
 
 const tray = new DiceTray($("dice"), {
   labels: (i, value, held) => value ? `${T("Die {n}: {value}", { n: i + 1, value })}, ${held ? T("held") : T("not held")}` : T("Die {n}", { n: i + 1 }),
   onToggle: (i) => toggle(i),
 });
-const sheet = new Sheet($("sheet"), {
-  onActivate: (info, button) => activate(info, button),
-  onHeader: (full) => toast(full),
-});
+const gameSheet = new GameSheet($("sheet"), { onAction: (action) => chooseBox(action) });
+const strip = new PlayerStrip($("chips"), { roleHost: $("strip"), onTab: (i) => { tab = i; draw(); } });
 
 // --- the socket ------------------------------------------------------------------------------
-function connect() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${boot.table}`);
-  ws.onopen = () => { retry = 500; send({ type: "hello", since: version }); };
-  ws.onmessage = (m) => receive(JSON.parse(m.data));
-  ws.onclose = (e) => {
-    connected = false; pending = null; render();
-    if (closedForGood || e.code === 4404 || e.code === 4400) return;
-    toast(T("Connection lost, reconnecting…"));
-    setTimeout(connect, retry); retry = Math.min(retry * 2, 8000);
-  };
-}
-
-function send(msg) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg)); return true; } return false; }
-
-function receive(msg) {
-  switch (msg.type) {
-    case "welcome": mine = msg.seats; connected = true; nonceSent.clear(); noteTable(boot.table, mine, !view.finished); break;
-    case "event":
-      view = msg.view; version = msg.v; settle(msg.event); tell(msg.event); render(msg.event); break;
-    case "events":
-      view = msg.view; version = msg.v; settle();
-      if (msg.events.length === 1) tell(msg.events[0].event);
-      render(); break;
-    case "state": view = msg.view; version = msg.v; settle(); render(); break;
-    case "advice":
+const socket = new SessionSocket(`/ws/${boot.table}`, {
+  onWelcome: (msg) => { mine = msg.seats; connected = true; nonceSent.clear(); noteTable(boot.table, mine, !view.finished); },
+  onStatus: (up) => {
+    if (up) return;
+    const was = connected; connected = false; pending = null; draw();
+    if (was && !socket.stopped) toast(T("Connection lost, reconnecting…"));
+  },
+  onView: (msg) => {
+    view = msg.view; version = msg.v;
+    if (msg.type === "event") { settle(msg.event); tell(msg.event); draw(msg.event); return; }
+    settle();
+    if (msg.type === "events" && msg.events.length === 1) tell(msg.events[0].event);
+    draw();
+  },
+  onRefused: (msg) => refused(msg),
+  onMessage: (msg) => {
+    if (msg.type === "advice") {
       adviceLoading = false;
       if (msg.v === version) { advice = msg.advice; adviceKey = `${msg.seat}:${msg.v}`; }
-      renderCoach(); renderSheet(); break;
-    case "rematch": closedForGood = true; location.href = "/t/" + msg.table; break;
-    case "error": refused(msg); break;
-  }
-}
+      renderCoach(); drawSheet();
+    } else if (msg.type === "rematch") { socket.close(); location.href = "/t/" + msg.table; }
+  },
+});
+const send = (msg) => socket.send(msg);
 
 function settle(event) {
   pending = null; receivedAt = Date.now(); armed = null;
@@ -91,7 +77,7 @@ function refused(msg) {
   if (msg.code === "advice/unavailable") { adviceLoading = false; renderCoach(); }
   toast(msg.message);
   if (msg.code && msg.code.startsWith("stale")) send({ type: "hello", since: version });
-  render();
+  draw();
 }
 
 // --- acting ----------------------------------------------------------------------------------
@@ -141,24 +127,23 @@ function roll() {
 }
 
 // A tap on a box: score it; a 0 or a strike asks for a second tap on the same box (a setting).
-function activate(info, button) {
-  if (!info || !info.action) { if (info && info.why) toast(info.why); return; }
-  const { box, kind, strike, written } = info.action;
+function chooseBox(action) {
+  const { box, kind, strike, written } = action;
   if (kind === "announce") { disarm(); act("announce", { box }); return; }
   const zero = strike || written === 0;
   if (zero && settings().confirmZero && !(armed && armed.box === box && armed.strike === strike && Date.now() < armed.until)) {
     armed = { box, strike, until: Date.now() + 5000 };
-    toast(strike ? T("Tap again to strike {box} for 0.", { box: boxLabel(box) }) : T("Tap again to score 0 in {box}.", { box: boxLabel(box) }));
-    say(strike ? T("Strike {box} for 0?", { box: boxLabel(box) }) : T("Score 0 in {box}?", { box: boxLabel(box) }));
-    renderSheet();
+    toast(strike ? T("Tap again to strike {box} for 0.", { box: named(box) }) : T("Tap again to score 0 in {box}.", { box: named(box) }));
+    say(strike ? T("Strike {box} for 0?", { box: named(box) }) : T("Score 0 in {box}?", { box: named(box) }));
+    drawSheet();
     return;
   }
   if (act("score", strike ? { box, strike: true } : { box })) { strikeMode = false; armed = null; }
 }
-function disarm() { if (armed) { armed = null; renderSheet(); } }
+function disarm() { if (armed) { armed = null; drawSheet(); } }
 
 $("roll").onclick = () => roll();
-$("strike-mode").onclick = () => { strikeMode = !strikeMode; disarm(); render(); };
+$("strike-mode").onclick = () => { strikeMode = !strikeMode; disarm(); draw(); };
 $("undo").onclick = () => {  // the entry to take back is the last one, whoever of ours wrote it
   const seat = (view.can_undo || []).find((s) => mine.includes(s));
   if (seat == null || !connected || pending) return;
@@ -166,9 +151,9 @@ $("undo").onclick = () => {  // the entry to take back is the last one, whoever 
   pending = { ref, at: Date.now() };
   send({ type: "undo", seat, v: version, ref });
 };
-$("hint-toggle").onclick = () => { saveSetting("hints", !settings().hints); render(); };
+$("hint-toggle").onclick = () => { saveSetting("hints", !settings().hints); draw(); };
 $("withdraw").onclick = () => act("withdraw");
-$("handoff-go").onclick = () => { handedTo = actor(); $("handoff").hidden = true; render(); $("roll").focus(); };
+$("handoff-go").onclick = () => { handedTo = actor(); $("handoff").hidden = true; draw(); $("roll").focus(); };
 $("handoff-undo").onclick = () => { $("handoff").hidden = true; handedTo = null; $("undo").click(); };
 for (const id of ["copy-invite", "copy-invite-top"]) {
   const b = $(id); if (!b) continue;
@@ -188,12 +173,12 @@ function tell(event) {
   let text = null;
   if (event.type === "rolled" && event.dice) text = T("{name} rolled {dice}", { name: who, dice: event.dice.join(" ") });
   else if (event.type === "scored" && event.box) {
-    text = event.strike ? T("{name} struck {box}", { name: who, box: boxLabel(event.box) })
-      : T("{name} scored {value} in {box}", { name: who, value: event.written, box: boxLabel(event.box) });
+    text = event.strike ? T("{name} struck {box}", { name: who, box: named(event.box) })
+      : T("{name} scored {value} in {box}", { name: who, value: event.written, box: named(event.box) });
     if (event.extra_bonus) text += `. ${T("Extra bonus: +{n}", { n: event.extra_bonus })}`;
     lastEvent = text;
   } else if (event.type === "announced" && event.box) {
-    text = T("{name} announced {box}", { name: who, box: boxLabel(event.box) });
+    text = T("{name} announced {box}", { name: who, box: named(event.box) });
     lastEvent = text;
   } else if (event.type === "undone") {
     text = T("{name} took back the last entry", { name: who });
@@ -218,7 +203,7 @@ function contribute() {
 }
 
 // --- drawing -----------------------------------------------------------------------------------
-function render(event) {
+function draw(event) {
   const me = actor();
   if (me !== lastActor && me != null) { tab = me; strikeMode = false; armed = null; }
   // pass and play: hand the device over before the next player sees their dice
@@ -234,7 +219,7 @@ function render(event) {
   document.body.dataset.ready = connected ? "1" : "0";
   document.body.classList.toggle("finished", !!view.finished);
   if (tab == null || tab >= view.players.length) tab = me ?? (view.duplicate ? (mine[0] ?? 0) : view.current);
-  renderStrip(me); renderTray(me, event); renderCoach(); renderSheet(); renderResults(); renderRounds(); renderTableInfo();
+  drawStrip(me); renderTray(me, event); renderCoach(); drawSheet(); renderResults(); renderRounds(); renderTableInfo();
   if (view.finished && !wasFinished) {  // the end: the result in view, not the last box
     $("results").scrollIntoView({ block: "start", behavior: "smooth" });
     $("results-title").focus({ preventScroll: true });
@@ -243,60 +228,27 @@ function render(event) {
   contribute();
 }
 
-function renderStrip(me) {
-  const strip = $("strip");
-  const asTabs = !onePerPlayer();
-  setAttr(strip, "role", asTabs ? "tablist" : "list");
-  const winners = view.finished ? view.winners : [];
+function drawStrip(me) {
   const here = localSeats().length === 1;
   const online = new Set(view.online || []);
-  const chips = $("chips");
-  while (chips.children.length > view.players.length) chips.lastChild.remove();
-  view.players.forEach((p, i) => {
-    let chip = chips.children[i];
-    if (!chip) {
-      chip = el("button", { type: "button", class: "chip", id: `chip-${i}` });
-      chip.append(el("span", { class: "presence", "aria-hidden": "true" }), el("span", { class: "name" }), el("span", { class: "me" }),
-        el("span", { class: "total" }), el("span", { class: "pts" }), el("span", { class: "clock" }));
-      chip.onclick = () => { if (!onePerPlayer()) { tab = i; render(); } };
-      chip.addEventListener("keydown", (e) => stripKeys(e, i));
-      chips.append(chip);
-    }
-    const toAct = !view.finished && view.to_act.includes(p.seat);
-    const away = p.kind === "human" && !mine.includes(p.seat) && !online.has(p.seat);
-    setText(chip.querySelector(".name"), p.kind === "open" ? T("Open seat") : p.name);
-    setText(chip.querySelector(".me"), here && mine.includes(p.seat) ? T("you") : "");
-    setText(chip.querySelector(".total"), p.total == null ? "–" : String(p.total));
-    setText(chip.querySelector(".pts"), p.match_points != null ? T("{n} pts", { n: p.match_points }) : "");
-    setText(chip.querySelector(".clock"), clockText(p));
-    chip.classList.toggle("to-act", toAct);
-    chip.classList.toggle("winner", winners.includes(p.seat));
-    chip.classList.toggle("away", away);
-    chip.classList.toggle("is-bot", p.kind === "bot");
-    setAttr(chip, "role", asTabs ? "tab" : "listitem");
-    setAttr(chip, "aria-selected", asTabs ? String(i === tab) : null);
-    setAttr(chip, "aria-controls", asTabs ? "sheet-panel" : null);
-    setAttr(chip, "tabindex", asTabs ? (i === tab ? "0" : "-1") : null);
-    const state = toAct ? (p.kind === "bot" ? T("thinking") : T("to play")) : away ? T("away") : "";
-    const who = p.kind === "bot" ? T("{name} (bot)", { name: p.name }) : p.name;
-    setAttr(chip, "aria-label", `${who}${here && mine.includes(p.seat) ? ` (${T("you")})` : ""}: ${p.total ?? "–"} ${state}`.trim());
+  if (tab == null || tab >= view.players.length) tab = me ?? view.current;
+  strip.render(view, {
+    tab,
+    toAct: (p) => view.to_act.includes(p.seat),
+    about: (p) => {
+      const toAct = !view.finished && view.to_act.includes(p.seat);
+      const away = p.kind === "human" && !mine.includes(p.seat) && !online.has(p.seat);
+      return { me: here && mine.includes(p.seat), away, clock: clockText(p),
+        state: toAct ? (p.kind === "bot" ? T("thinking") : T("to play")) : away ? T("away") : "" };
+    },
   });
   setText($("ticker"), lastEvent || "");
   const panel = $("sheet-panel");
+  const asTabs = !onePerPlayer(view);
   setAttr(panel, "role", asTabs ? "tabpanel" : null);
   setAttr(panel, "aria-labelledby", asTabs ? `chip-${tab}` : null);
   // the sticky band is the players' strip and the ticker under it: what the sheet's header sits below
-  document.documentElement.style.setProperty("--strip", `${strip.closest(".strip-wrap").offsetHeight}px`);
-}
-
-function stripKeys(e, i) {
-  if (onePerPlayer()) return;
-  const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
-  if (!step) return;
-  e.preventDefault();
-  tab = (i + step + view.players.length) % view.players.length;
-  render();
-  $(`chip-${tab}`).focus();
+  document.documentElement.style.setProperty("--strip", `${$("strip").closest(".strip-wrap").offsetHeight}px`);
 }
 
 function clockText(p) {
@@ -330,7 +282,7 @@ function renderTray(me, event) {
     const who = localSeats().length > 1 ? `${p.name}: ` : "";
     if (!turn) status = who + T("Your turn: roll the dice.");
     else if (strikeMode) status = who + T("Tap a box to strike it for 0.");
-    else if (turn.announced) status = who + T("Announced: {box}. Roll again, or fill it.", { box: boxLabel(turn.announced) });
+    else if (turn.announced) status = who + T("Announced: {box}. Roll again, or fill it.", { box: named(turn.announced) });
     else if (turn.must_announce) status = who + T("Only announce boxes are left: tap one to announce it.");
     else if (turn.announce.length) status = who + T("Roll again, fill a box, or tap an announce box to announce it.");
     else if (turn.can_roll) status = who + T("Hold dice and roll again, or choose a box.");
@@ -338,8 +290,8 @@ function renderTray(me, event) {
     if (turn) {
       for (const column of turn.closing) texts.push(["", T("{column} boxes can only be filled right now (after roll {roll}).", { column: colLabel(column), roll: turn.rolls })]);
       for (const [box, o] of Object.entries(turn.boxes || {})) {
-        if (o.zeroes_pair) texts.push(["warn", T("{box} would zero both {high} and {low}.", { box: boxLabel(box), high: rowLabel(o.pair[0]), low: rowLabel(o.pair[1]) })]);
-        if (o.voids_entry) texts.push(["warn", T("{box} would score 0: min must stay below max.", { box: boxLabel(box) })]);
+        if (o.zeroes_pair) texts.push(["warn", T("{box} would zero both {high} and {low}.", { box: named(box), high: rowLabel(o.pair[0]), low: rowLabel(o.pair[1]) })]);
+        if (o.voids_entry) texts.push(["warn", T("{box} would score 0: min must stay below max.", { box: named(box) })]);
       }
     }
   }
@@ -372,69 +324,23 @@ function renderTray(me, event) {
   $("withdraw").hidden = !(mineNow && turn && turn.can_withdraw);
 }
 
-// The sheet model: one column per player on one-column sheets, else the columns of the chosen player.
-function renderSheet() {
+// The sheet: the shared component; an open box is what the engine's outlook says of the dice rolled.
+function drawSheet() {
   const me = actor();
-  const rules = view.rules;
-  const perPlayer = onePerPlayer();
-  const seats = perPlayer ? view.players.map((p) => p.seat) : [tab];
-  const columns = [];
-  for (const s of seats) for (const c of rules.columns) {
-    const p = view.players[s];
-    const name = p.kind === "open" ? T("Open seat") : p.name;
-    const key = perPlayer ? `p${s}` : c.id;
-    const cls = (perPlayer ? s === (me ?? view.current) : false) ? "me-col" : "";
-    columns.push({ key, seat: s, col: c.id, short: perPlayer ? name : colShort(c.id), full: perPlayer ? name : colLabel(c.id), cls });
-  }
-  const colByKey = Object.fromEntries(columns.map((c) => [c.key, c]));
   const bestBox = hintsOn() && advice && advice.boxes && advice.boxes.length ? advice.boxes[0].box : null;
-  sheet.render({
-    label: perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: view.players[tab].name }),
-    corner: perPlayer || view.players.length < 2 ? "" : view.players[tab].name,
-    columns, rows: sheetRows(view, perPlayer),
-    cell: (colKey, rowKey) => {
-      const c = colByKey[colKey];
-      const p = view.players[c.seat];
-      const col = p.columns[c.col];
-      if (rowKey.startsWith("#")) return sumCell(view, rowKey, p, col, perPlayer);
-      const box = `${c.col}.${rowKey}`;
-      const name = `${perPlayer && view.players.length > 1 ? p.name + ", " : ""}${boxLabel(box)}`;
-      return boxCell(box, name, p, col.boxes[rowKey], c.seat, me, bestBox);
-    },
+  gameSheet.render(view, {
+    tab, grand: $("grand"), legendHost: $("legend"),
+    columnClass: (c, perPlayer) => (perPlayer && c.seat === (me ?? view.current) ? "me-col" : ""),
+    cellClass: (c, box, cell) => (cell && cell.score != null && view.players[c.seat].last_box === box ? "last" : ""),
+    openCell: (c, box, name, p) => openBox(box, name, p, c.seat, me, bestBox),
   });
-  const g = $("grand");
-  const p = view.players[tab];
-  const parts = [];
-  if (!perPlayer) {
-    parts.push(`${T("Total")}: ${p.total ?? "–"}`);
-    if (p.match_points != null) parts.push(`${T("Match points")}: ${p.match_points}`);
-  }
-  setText(g, parts.join(" · "));
-  g.hidden = !parts.length;
-  const keyText = perPlayer ? "" : legend(columns);
-  setText($("legend"), keyText);
-  $("legend").hidden = !keyText;
 }
 
-function boxCell(box, name, p, cell, seat, me, bestBox) {
-  if (!cell || cell.hidden) return { text: "▒", cls: "hidden", disabled: true, label: `${name}: ${T("hidden until you finish this round")}`, box, why: T("Hidden until you finish this round.") };
-  if (cell.score != null) {
-    const last = p.last_box === box ? " last" : "";
-    if (cell.struck) return { text: "×", cls: `filled struck${last}`, disabled: true, label: T("{box}: struck", { box: name }), box, why: T("{box} is already filled.", { box: boxLabel(box) }) };
-    if (cell.folded) {  // Yamb's min and max: their sums count through (max − min) × ones
-      return { text: String(cell.written), cls: `filled folded${last}`, disabled: true, box, why: T("{box} is already filled.", { box: boxLabel(box) }),
-        label: T("{box}: {written}, counted in (Max − Min) × Ones", { box: name, written: cell.written }) };
-    }
-    const sub = cell.written != null && cell.written !== cell.score ? String(cell.written) : "";
-    const label = sub ? T("{box}: {score} (written {written})", { box: name, score: cell.score, written: cell.written }) : `${name}: ${cell.score}`;
-    return { text: String(cell.score), sub, cls: `filled${last}`, disabled: true, label, box, why: T("{box} is already filled.", { box: boxLabel(box) }) };
-  }
+function openBox(box, name, p, seat, me, bestBox) {
   const turn = p.turn && !p.turn.hidden ? p.turn : null;
   const o = turn && turn.boxes ? turn.boxes[box] : null;
-  const acting = me != null && seat === me;
-  if (!acting) {
-    const owner = view.players[seat];
-    const why = me != null ? T("That is {name}'s column.", { name: owner.name }) : whyNot();
+  if (me == null || seat !== me) {
+    const why = me != null ? T("That is {name}'s column.", { name: view.players[seat].name }) : whyNot();
     return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why };
   }
   const announced = turn && turn.announced === box ? " announced" : "";
@@ -447,12 +353,10 @@ function boxCell(box, name, p, cell, seat, me, bestBox) {
       return { text: isArmed ? "×?" : "×", cls: `strike${isArmed ? " armed" : ""}`, label: T("Strike {box} for 0", { box: name }), box,
         action: { kind: "score", box, strike: true, written: 0 }, data: { action: "strike" } };
     }
-    const warn = o.zeroes_pair || o.voids_entry;
-    const cls = ["legal", o.written === 0 ? "zero" : "", warn ? "warn" : "", bestBox === box ? "best" : "", isArmed ? "armed" : ""].filter(Boolean).join(" ") + announced;
-    let label = T("Score {value} in {box}", { value: o.written, box: name });
-    if (o.gain !== o.written) label += ` (${T("total {sign}{n}", { sign: o.gain >= 0 ? "+" : "−", n: Math.abs(o.gain) })})`;
-    if (warn) label += `. ${o.zeroes_pair ? T("Zeroes the pair.") : T("Scores 0: min must stay below max.")}`;
-    return { text: isArmed ? `${o.written}?` : String(o.written), cls, label, box, action: { kind: "score", box, strike: false, written: o.written }, data: { action: "score" } };
+    const info = playableCell(box, name, o, { action: { kind: "score", box, strike: false, written: o.written }, data: { action: "score" },
+      cls: [bestBox === box ? "best" : "", isArmed ? "armed" : ""].filter(Boolean).join(" ") + announced });
+    if (isArmed) info.text = `${o.written}?`;
+    return info;
   }
   if (o && o.code) return { text: "", cls: "blocked" + announced, disabled: true, label: `${name}: ${reason(o.code)}`, box, why: reason(o.code) };
   return { text: "", cls: "blocked", disabled: true, label: `${name}: ${T("open")}`, box, why: T("Roll the dice before choosing a box.") };
@@ -498,7 +402,7 @@ function renderCoach() {
   const boxes = (advice.boxes || []).slice(0, coachOpen ? 99 : 1);
   if (boxes.length) {
     const ol = el("ol", { class: "boxes", "aria-label": T("Boxes, best first") });
-    for (const c of boxes) ol.append(el("li", {}, `${boxLabel(c.box)} (${c.points}) ${c.loss < 1e-9 ? T("best") : `−${c.loss.toFixed(1)}`}`));
+    for (const c of boxes) ol.append(el("li", {}, `${named(c.box)} (${c.points}) ${c.loss < 1e-9 ? T("best") : `−${c.loss.toFixed(1)}`}`));
     parts.push(ol);
     if (advice.best.kind === "keep") parts.push(el("p", { class: "muted" }, T("Rolling again is better than any box now.")));
   }
@@ -542,7 +446,7 @@ function renderResults() {
     if (view.winners.includes(me.seat) && names.length === 1) parts.push(el("p", {}, T("You won by {n}.", { n: me.total - best })));
     else if (!view.winners.includes(me.seat)) parts.push(el("p", {}, T("You lost by {n}.", { n: Math.max(...view.winners.map((s) => view.players[s].total)) - me.total })));
   }
-  const multi = nCols() > 1;
+  const multi = nCols(view) > 1;
   if (multi || view.players.some((p) => p.match_points != null || p.extra_bonus)) {
     const t = el("table");
     const head = el("tr"); head.append(el("th", { scope: "col" }, ""));
@@ -635,7 +539,7 @@ function renderRounds() {
   box.hidden = false;
   const round = view.rounds[0];
   const ul = el("ul");
-  for (const e of round.players) ul.append(el("li", {}, `${view.players[e.seat].name}: ${e.rolls.map((r) => r.join("")).join(" → ")} ⇒ ${boxLabel(e.box)} ${e.written}`));
+  for (const e of round.players) ul.append(el("li", {}, `${view.players[e.seat].name}: ${e.rolls.map((r) => r.join("")).join(" → ")} ⇒ ${named(e.box)} ${e.written}`));
   box.replaceChildren(el("h3", {}, T("Round {n}: the same dice", { n: round.round })), ul);
 }
 
@@ -675,15 +579,15 @@ document.addEventListener("keydown", (e) => {
   const n = view.rules.dice;
   if (/^[1-6]$/.test(e.key) && Number(e.key) <= n) { toggle(Number(e.key) - 1); e.preventDefault(); return; }
   if (e.key === "r" || e.key === "R") { roll(); e.preventDefault(); return; }
-  if ((e.key === "s" || e.key === "S") && !$("strike-mode").hidden) { strikeMode = !strikeMode; render(); e.preventDefault(); return; }
+  if ((e.key === "s" || e.key === "S") && !$("strike-mode").hidden) { strikeMode = !strikeMode; draw(); e.preventDefault(); return; }
   if ((e.key === "h" || e.key === "H") && !$("hint-toggle").hidden) { $("hint-toggle").click(); e.preventDefault(); }
 });
 
 // The join form: the name this device used before.
 if ($("join-name") && !$("join-name").value) $("join-name").value = remembered().name || "";
 
-setInterval(() => { if (view.clocks && Object.keys(view.clocks).length && !view.finished) renderStrip(actor()); }, 1000);
-wireSettings(() => render());
+setInterval(() => { if (view.clocks && Object.keys(view.clocks).length && !view.finished) drawStrip(actor()); }, 1000);
+wireSettings(() => draw());
 noteTable(boot.table, mine, !view.finished);
-render();
-connect();
+draw();
+socket.connect();

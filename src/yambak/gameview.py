@@ -1,0 +1,203 @@
+"""A game as every face shows it, read from the engine: one vocabulary for the web table, the kept sheet
+(on the server and on a phone, under Pyodide), the terminal, the replay and the review. Nothing is
+computed here that the engine does not say.
+
+`game_view` is what a viewer holding some seats sees of a game: every player's sheet, total and match
+points, a turn in progress with the engine's outlook of every open box, the winners at the end. On a
+duplicate table a viewer sees other players' turns only up to the round the viewer has finished (they
+would reveal the viewer's own dice to come).
+
+A sheet, per column (`sheet_columns`): each box's `score` (null while open), its `written` value where
+the rules made the score differ, and `why` a box does not simply count what was written: `zeroed` (a
+relation zeroed it), `minimax` (Yamb's min and max count through the (max - min) x ones line),
+`struck` (struck for 0); a box another player may not see yet is `{"hidden": true}`. Then the upper
+sum, the bonus and the points it still needs, the total, and Yamb's minimax line with the written
+values it multiplies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from .engine import GameState
+
+__all__ = ["game_view", "hidden_level", "public_event", "sheet_columns"]
+
+
+def hidden_level(state: GameState, seats: frozenset[int]) -> int | None:
+    """Duplicate tables: how many of each other player's turns this viewer may see (None: all)."""
+    if not state.simultaneous or state.finished:
+        return None
+    mine = [s for s in seats if s < len(state.players)]
+    pool = mine or range(len(state.players))
+    return min(state.sheets[s].turns for s in pool)
+
+
+def turn_boxes(state: GameState) -> list[list[str]]:
+    """Per player, the box filled in each of their turns, in order."""
+    out: list[list[str]] = [[] for _ in state.players]
+    for t in state.history:
+        out[t.player].append(t.box)
+    return out
+
+
+def turn_view(state: GameState, p: int) -> dict[str, Any]:
+    """A turn in progress, with the engine's outlook of every open box."""
+    turn = state.turns[p]
+    outlook = state.outlook(p)
+    return {
+        "rolls": outlook.rolls,
+        "rolls_left": outlook.rolls_left,
+        "dice": list(turn.dice),
+        "held": sorted(turn.held),
+        "announced": outlook.announced,
+        "can_roll": outlook.can_roll,
+        "roll_code": outlook.roll_code,
+        "must_announce": outlook.must_announce,
+        "closing": list(outlook.closing),
+        "can_withdraw": outlook.can_withdraw,
+        "announce": [b.box for b in outlook.boxes if b.announce],
+        "boxes": {b.box: _box(b) for b in outlook.boxes if b.open},
+    }
+
+
+def _box(b: Any) -> dict[str, Any]:
+    """One open box of the outlook, as the page draws it (the reason as a code: the page translates it)."""
+    out: dict[str, Any] = {"legal": b.legal}
+    if b.legal:
+        out.update(written=b.written, gain=b.gain)
+        if b.strike:
+            out["strike_gain"] = b.strike_gain
+        for flag in ("zeroes_pair", "voids_entry", "joker", "strike"):
+            if getattr(b, flag):
+                out[flag] = True
+        if b.pair is not None:
+            out["pair"] = list(b.pair)
+    else:
+        out["code"] = b.code
+    return out
+
+
+def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The game as a viewer holding `seats` sees it."""
+    rules = state.rules
+    level = hidden_level(state, seats)
+    boxes_of = turn_boxes(state)
+    points = state.match_points()
+    players = []
+    for p in range(len(state.players)):
+        sheet = state.sheets[p]
+        hide_from = None if level is None or p in seats else level
+        hidden = set(boxes_of[p][hide_from:]) if hide_from is not None else set()
+        turn = state.turns[p]
+        shown_turn: dict[str, Any] | None = None
+        if turn.rolls and hide_from is None:
+            shown_turn = turn_view(state, p)
+        elif turn.rolls:
+            shown_turn = {"rolls": len(turn.rolls), "hidden": True}
+        players.append(
+            {
+                "seat": p,
+                "name": state.players[p],
+                "total": None if hidden else state.total(p),
+                "match_points": points[p] if points else None,
+                "extra_bonus": sheet.extra_bonus if rules.joker is not None else None,
+                "columns": sheet_columns(state, p, hidden),
+                "turn": shown_turn,
+                "turns_done": sheet.turns,
+                "full": sheet.full,
+                "last_box": boxes_of[p][-1] if boxes_of[p] and not hidden else None,
+            }
+        )
+    view: dict[str, Any] = {
+        "rules": rules.layout(),
+        "duplicate": state.simultaneous,
+        "finished": state.finished,
+        "current": state.current,
+        "to_act": state.to_act(),
+        "players": players,
+    }
+    if rules.match.kind == "column_points" and len(state.players) > 1 or state.finished:
+        view["column_winners"] = state.column_winners()  # leaders while the game runs, roll-offs applied
+    if state.finished:
+        view["winners"] = state.winners()
+        view["rolloffs"] = {
+            target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
+            for target, rounds in state.rolloffs
+        }
+    if state.simultaneous:
+        view["rounds"] = _rounds(state, level)
+    return view
+
+
+def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:
+    """Duplicate tables: for each finished round, how each player used the same dice (newest first)."""
+    per_player: list[list[Any]] = [[] for _ in state.players]
+    for t in state.history:
+        per_player[t.player].append(t)
+    done = min(len(x) for x in per_player)
+    if level is not None:
+        done = min(done, level)
+    rounds = []
+    for k in range(done - 1, max(-1, done - 4), -1):
+        row = []
+        for p, turns in enumerate(per_player):
+            t = turns[k]
+            box = state.rules.parse_box(t.box)
+            row.append(
+                {
+                    "seat": p,
+                    "rolls": [list(r) for r in t.rolls],
+                    "box": t.box,
+                    "written": state.sheets[p].written[box] if box is not None else None,
+                }
+            )
+        rounds.append({"round": k + 1, "players": row})
+    return rounds
+
+
+def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dict[str, Any]:
+    """Player `p`'s sheet by column (`hidden`: box ids shown as hidden, totals withheld with them)."""
+    rules = state.rules
+    written = state.sheets[p].written
+    struck = {t.box for t in state.history if t.player == p and t.strike}
+    factors = rules.minimax_rows
+    shown = not hidden
+    columns: dict[str, Any] = {}
+    for ci, c in enumerate(state.column_scores(p)):
+        boxes: dict[str, Any] = {}
+        for ri, row in enumerate(rules.rows):
+            box = ci * rules.n_rows + ri
+            box_id = rules.box_id(box)
+            if box_id in hidden:
+                boxes[row.id] = {"hidden": True}
+                continue
+            cell: dict[str, Any] = {"score": c.boxes[row.id]}
+            w = written[box]
+            if box_id in struck:
+                cell["why"] = "struck"
+            elif w is not None and w != c.boxes[row.id]:
+                cell["written"] = w  # shown beside the score (docs/rules.md, the sheet)
+                cell["why"] = "minimax" if row.id in c.folded else "zeroed"
+            boxes[row.id] = cell
+        column: dict[str, Any] = {
+            "boxes": boxes,
+            "upper": c.upper if shown else None,
+            "bonus": c.bonus if shown else None,
+            "bonus_to_go": c.bonus_to_go if shown else None,
+            "total": c.total if shown else None,
+        }
+        if factors:
+            column["minimax"] = c.minimax if shown else None
+            if shown and c.minimax is not None:  # (max - min) x ones, from the written values it multiplies
+                column["minimax_of"] = [written[ci * rules.n_rows + rules.row_index[r]] for r in factors]
+        columns[c.id] = column
+    return columns
+
+
+def public_event(event: dict[str, Any], state: GameState, seats: frozenset[int]) -> dict[str, Any]:
+    """An event as this viewer may see it (duplicate tables hide other players' dice)."""
+    if hidden_level(state, seats) is None or event["player"] in seats:
+        return event
+    return {"type": event["type"], "player": event["player"], "roll": event["roll"], "game_over": event["game_over"]}

@@ -1,0 +1,462 @@
+"""A game session: what a live table and a kept sheet both are.
+
+One live game with a version, an event log, an owner process and followers. One-way
+flow for every action: validated message -> the engine (a table's action, a sheet's
+entry through the keeper core) -> event -> store (the event appended to the
+session's log, committed by the store's writer thread, off the event loop) ->
+broadcast to every follower here, and published to the other processes. A
+session's lock serialises its actions, so versions are gapless and each is stored
+once; other sessions go on while one waits for its commit. The game record is a
+snapshot written beside the log every `snapshot_every` events and at the end; a
+session rebuilds from its snapshot and the events after it.
+
+`SessionManager` holds the sessions of one kind in memory (a cap, finished ones
+dropped: they stay in the store), loads them, commits, broadcasts and resyncs;
+`replica.Replica` makes it one of several processes. What differs between a table
+and a sheet is a handful of hooks (`docs/architecture.md` lists them): how a
+session is rebuilt from the store, how a logged event changes its state, and what
+a viewer sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from ...engine import GameState
+from ...store import EventRow, SessionRow, Store, StoreConflict
+from .. import metrics
+from ..common.events import Events, NamesRemoved, Write
+from ..live import Connection, RequestError, dumps
+from ..settings import Settings
+from .protocol import event_message, events_message, state_message
+from .replica import Replica
+
+if TYPE_CHECKING:
+    from ..cluster import Cluster
+
+__all__ = ["Loaded", "Session", "SessionManager"]
+
+log = logging.getLogger("yambak.server")
+
+# What a session rebuilds from: its row (the snapshot), the events after it, the newest events (for
+# reconnecting clients), and what the kind reads besides.
+Loaded = tuple[SessionRow, list[EventRow], list[EventRow], Any]
+
+
+@dataclass(eq=False)
+class Session:
+    id: str
+    name: str
+    state: GameState
+    version: int = 0
+    conns: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    owned: bool = True  # this process holds the live state (always, without a cluster)
+    inbox: deque[dict[str, Any]] = field(default_factory=deque)  # a mirror's messages from the owner, in order
+    drain: asyncio.Task[None] | None = None
+    touched: float = field(default_factory=time.monotonic)
+    recent: deque[tuple[int, dict[str, Any], str | None]] = field(default_factory=lambda: deque(maxlen=200))
+    # A mirror's events already sent to its clients as the owner's text, applied to `state` when it is read
+    backlog: list[dict[str, Any]] = field(default_factory=list)
+    guard: threading.Lock = field(default_factory=threading.Lock)
+    last_action: float = field(default_factory=time.monotonic)  # for the lobby: idle tables leave it
+    stored_finished: bool = False  # as the newest snapshot says (an undo after the end snapshots again)
+
+    def online(self) -> list[int]:
+        """Seats with a device following the session through this process, as of now."""
+        return sorted({s for c in self.conns if c.joined for s in c.seats})
+
+
+S = TypeVar("S", bound=Session)
+
+
+class SessionManager(Generic[S]):
+    """The sessions of one kind in this process. Subclasses give the hooks below their meaning."""
+
+    KIND: ClassVar[str]  # the cluster's name for the kind: "table", "sheet"
+    NOUN: ClassVar[str]  # as messages name one: "table", "score sheet"
+    UNKNOWN: ClassVar[str]  # the refusal code of an id that names none
+    Error: ClassVar[type[RequestError]] = RequestError
+
+    def __init__(
+        self, store: Store, settings: Settings, cluster: Cluster | None = None, events: Events | None = None
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.cluster = cluster
+        self.events = events or Events()
+        self.events.on_async(NamesRemoved, lambda removed: self.reload_names(list(removed.sessions.get(self.KIND, ()))))
+        self.sessions: dict[str, S] = {}
+        self.replica = Replica(self)  # what the cluster talks to
+        # The loop the session's background work runs on: set at startup, so that a route running in
+        # a worker thread (a plain `def` route) can still hand work to it.
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    # --- the kind's hooks -------------------------------------------------------------------------
+
+    def cap(self) -> int:
+        """How many sessions of this kind may be in memory at once."""
+        raise NotImplementedError
+
+    def _load(self, session_id: str) -> Loaded | None:
+        """Everything a session rebuilds from (store reads: call it off the event loop where it matters)."""
+        loaded = self.store.load_session(session_id, self.settings.history, self.KIND)
+        return None if loaded is None else (*loaded, self._load_more(session_id))
+
+    def _load_more(self, session_id: str) -> Any:
+        """What the kind reads from the store besides its row and log (`Loaded`'s last item)."""
+        return None
+
+    def _blank(self, row: SessionRow) -> S:
+        """A session object for a stored row, before `_fill` sets it."""
+        raise NotImplementedError
+
+    def _fill(self, session: S, loaded: Loaded, owned: bool) -> None:
+        """Set a session (new, or one clients follow) to its stored state: the snapshot, then the events after
+        it. Sets at least `state`, `name`, `version`."""
+        raise NotImplementedError
+
+    def apply_logged(self, session: S, message: dict[str, Any]) -> GameState:
+        """The state after one of the owner's logged events (`message["event"]`), as a follower applies it."""
+        raise NotImplementedError
+
+    def record(self, session: S, state: GameState | None = None) -> dict[str, Any]:
+        """The session's game record (what its snapshots store)."""
+        raise NotImplementedError
+
+    def view(self, session: S, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+        """What a viewer holding these seats sees."""
+        raise NotImplementedError
+
+    def public_event(self, session: S, event: dict[str, Any], seats: frozenset[int]) -> dict[str, Any]:
+        """An event as this viewer may see it."""
+        return event
+
+    def same_for_all(self, session: S) -> bool:
+        """Does every viewer see the same view (so one text serves every process's clients)?"""
+        return True
+
+    def _ending(self, session: S, state: GameState) -> list[Write]:
+        """Writes that join the transaction of the event that finishes the game."""
+        return []
+
+    def _applied(self, session: S, before: GameState, version: int, event: dict[str, Any]) -> None:
+        """The kind's bookkeeping once an event is the session's state (an owner's commit, a mirror's apply)."""
+
+    def acts_here(self, session: S) -> bool:
+        """Does anybody act on the session through this process (else its owner may hand it over)?"""
+        return any(conn.seats for conn in session.conns)
+
+    def _owner_message(self, session: S, message: dict[str, Any]) -> bool:
+        """A message of the owner's other than an event (True: handled here)."""
+        return False
+
+    def _as_mirror(self, session: S) -> None:
+        """Another process owns the session now."""
+        session.owned = False
+
+    def _promoted(self, session: S) -> None:
+        """This process owns the session now (its background work starts here)."""
+
+    def _stop_work(self, session: S) -> None:
+        """The session's background work stops here (it moved, or it is dropped)."""
+
+    def _busy(self, session: S) -> bool:
+        """Background work still runs for the session (it is not dropped from memory then)."""
+        return session.lock.locked()
+
+    # --- memory: a cap on live sessions, finished ones dropped (they stay in the store) -------------
+
+    def _idle_finished(self, session: S) -> bool:
+        return session.state.finished and not session.conns and not self._busy(session)
+
+    def _forget(self, session: S) -> None:
+        if self.sessions.get(session.id) is session:
+            del self.sessions[session.id]
+            if self.cluster is not None:  # a finished game's lease just expires: no watcher takes it over meanwhile
+                self.cluster.unfollow(self.KIND, session.id)
+                self.cluster.disown(self.KIND, session.id)
+
+    def release(self, session: S) -> bool:
+        """Drop a finished session nobody follows from memory; opening it again reloads it from the store."""
+        if self._idle_finished(session) and self.sessions.get(session.id) is session:
+            self._forget(session)
+            return True
+        return False
+
+    def evict_finished(self) -> int:
+        return sum(self.release(s) for s in list(self.sessions.values()))
+
+    def evict_idle_mirrors(self, idle: float = 30.0) -> int:
+        """A mirror nobody here follows any more goes (its owner keeps the session)."""
+        now, n = time.monotonic(), 0
+        for session in list(self.sessions.values()):
+            if not session.owned and not session.conns and now - session.touched > idle and not session.lock.locked():
+                self._forget(session)
+                n += 1
+        return n
+
+    def _make_room(self, finished: bool = False) -> None:
+        """Before a session enters memory: refused with `server/full` at the cap (a finished one being opened
+        is let in: it is dropped again at the next sweep)."""
+        if len(self.sessions) < self.cap():
+            return
+        self.evict_finished()
+        if self.cluster is not None:
+            self.evict_idle_mirrors(idle=0.0)
+        if len(self.sessions) >= self.cap() and not finished:
+            log.warning("%s cap reached (%d in memory)", self.NOUN, len(self.sessions))
+            raise self.Error("server/full", "the server is full: try again later", 503)
+
+    def _build(self, loaded: Loaded, owned: bool) -> S:
+        session = self._blank(loaded[0])
+        self._fill(session, loaded, owned)
+        session.stored_finished = loaded[0].finished
+        return session
+
+    def _enter(self, loaded: Loaded | None, session_id: str) -> S:
+        """A session loaded from the store comes into memory (as a mirror when a cluster runs)."""
+        session = self.sessions.get(session_id)
+        if session is not None:
+            return session
+        if loaded is None:
+            raise self.Error(self.UNKNOWN, f"there is no such {self.NOUN}", 404)
+        self._make_room(finished=loaded[0].finished)
+        try:
+            session = self._build(loaded, owned=self.cluster is None)
+        except Exception:
+            log.exception("%s %s cannot be loaded", self.NOUN, session_id)
+            raise self.Error(f"{self.KIND}/broken", f"this {self.NOUN}'s stored game cannot be loaded", 500) from None
+        return self.sessions.setdefault(session_id, session)
+
+    @staticmethod
+    def _plausible(session_id: Any) -> bool:
+        return isinstance(session_id, str) and 0 < len(session_id) <= 32
+
+    def get(self, session_id: Any) -> S:
+        """A session, loaded from the store if it is not in memory (blocking: for plain `def` routes)."""
+        session = self.sessions.get(session_id) if isinstance(session_id, str) else None
+        if session is None:
+            if not self._plausible(session_id):
+                raise self.Error(self.UNKNOWN, f"there is no such {self.NOUN}", 404)
+            if self.cluster is not None:
+                self.cluster.follow_soon(self.KIND, session_id)
+            session = self._enter(self._load(session_id), session_id)
+        session.touched = time.monotonic()
+        self.replica.catch_up(session)
+        return session
+
+    async def aget(self, session_id: Any) -> S:
+        """A session, loaded from the store off the event loop if it is not in memory."""
+        session = self.sessions.get(session_id) if isinstance(session_id, str) else None
+        if session is None:
+            if not self._plausible(session_id):
+                raise self.Error(self.UNKNOWN, f"there is no such {self.NOUN}", 404)
+            if self.cluster is not None:  # follow first: an event published meanwhile is not missed
+                await self.cluster.follow(self.KIND, session_id)
+            session = self._enter(await self.store.read(self._load, session_id), session_id)
+        session.touched = time.monotonic()
+        self.replica.catch_up(session)
+        return session
+
+    def _admit(self, session: S) -> None:
+        """A session made here comes into memory, owned by this process."""
+        self.sessions[session.id] = session
+
+    def _store_new(self, row: SessionRow) -> None:
+        """Store a new session's row, its lease taken first: without Redis, a coded 503 and nothing stored
+        (blocking: plain routes)."""
+        if self.cluster is not None:
+            self.cluster.claim_new_sync(self.KIND, row.id)
+        try:
+            self.store.create(row)
+        except Exception:
+            if self.cluster is not None:
+                self.cluster.unclaim(self.KIND, row.id)
+            raise
+
+    async def _astore_new(self, row: SessionRow) -> None:
+        """`_store_new` without blocking the event loop."""
+        if self.cluster is not None:
+            await self.cluster.claim_new(self.KIND, row.id)
+        try:
+            await self.store.write(Store.create_op(row))
+        except Exception:
+            if self.cluster is not None:
+                self.cluster.unclaim(self.KIND, row.id)
+            raise
+
+    # --- committing -----------------------------------------------------------------------------
+
+    def _snapshot(self, session: S, state: GameState, version: int) -> dict[str, Any] | None:
+        """The record to store beside event `version`: every `snapshot_every` events, at the end, and after
+        the end (a sheet's undo may reopen a finished game)."""
+        due = version % max(1, self.settings.snapshot_every) == 0
+        if state.finished or session.stored_finished or due:
+            return self.record(session, state)
+        return None
+
+    async def _commit(
+        self,
+        session: S,
+        state: GameState,
+        event: dict[str, Any],
+        *,
+        seat: int,
+        kind: str | None = None,
+        ref: str | None = None,
+        also: Callable[[Any], Any] | None = None,
+    ) -> int:
+        """Store the event (the caller holds the session's lock), then apply and broadcast it; its version.
+        `kind`: the event's type as logged (else its `type`); `ref`: the client's id for the action
+        (stored with it: sent again, it is found, not applied again); `also`: another write for the same
+        transaction. The event that ends the game takes the writes other features want with it
+        (`_ending`: once, the version is the fence)."""
+        version = session.version + 1
+        snapshot = self._snapshot(session, state, version)
+        log_op = Store.append_op(
+            session.id, version, seat, kind or str(event["type"]), event, snapshot, state.finished, ref=ref
+        )
+        ending = self._ending(session, state) if state.finished and not session.state.finished else []
+
+        def op(conn: Any) -> list[Any]:
+            log_op(conn)
+            if also is not None:
+                also(conn)
+            return [w.op(conn) for w in ending]
+
+        try:
+            outcomes = await self.store.write(op)
+        except StoreConflict as exc:  # another process wrote this version (or the ref): ours is not the live state
+            log.error("store conflict at %s %s: %s", self.NOUN, session.id, exc)
+            await self.replica.lost(session)
+            raise self.Error("server/store", "the action could not be stored: resync", 503) from None
+        metrics.ACTIONS.inc()
+        for write, outcome in zip(ending, outcomes, strict=True):
+            try:
+                write.committed(outcome)
+            except Exception:  # stored: a subscriber's follow-up must not undo the action
+                log.exception("after the end of %s %s", self.NOUN, session.id)
+        if snapshot is not None:
+            session.stored_finished = state.finished
+        before = session.state
+        session.state, session.version, session.last_action = state, version, time.monotonic()
+        session.recent.append((version, event, ref))
+        self._applied(session, before, version, event)
+        shared = None
+        try:
+            shared = self._broadcast_event(session, version, event, ref=ref)
+            if shared is None and self.cluster is not None and self.same_for_all(session):
+                # every viewer anywhere sees the same: the view is made once, here, for every process
+                shared = dumps(event_message(version, event, self.view(session), ref))
+        except Exception:  # stored and applied: clients that miss it will resync
+            log.exception("broadcast failed at %s %s", self.NOUN, session.id)
+        message: dict[str, Any] = {"kind": "event", "v": version, "event": event, "ref": ref}
+        if shared is not None:
+            message["text"] = shared
+        message.update(self._published_extra(session, state))
+        self.replica.publish(session, message)
+        if state.finished and not session.conns:
+            self._forget(session)  # a game over that nobody here follows: back to the store only
+        return version
+
+    def _published_extra(self, session: S, state: GameState) -> dict[str, Any]:
+        """What else a follower needs with an event (a table's roll-offs at the end)."""
+        return {}
+
+    # --- followers ------------------------------------------------------------------------------
+
+    def _views(self, session: S) -> Callable[[frozenset[int]], dict[str, Any]]:
+        cache: dict[Any, dict[str, Any]] = {}
+        same = self.same_for_all(session)
+
+        def view_for(seats: frozenset[int]) -> dict[str, Any]:
+            key = None if same else seats
+            if key not in cache:
+                cache[key] = self.view(session, seats)
+            return cache[key]
+
+        return view_for
+
+    def _broadcast_event(
+        self, session: S, version: int, event: dict[str, Any], shared: str | None = None, ref: str | None = None
+    ) -> str | None:
+        """Send the event with each follower's view; returns the one text every follower shares (sessions
+        where all see the same), if it was made. `shared` is that text, made elsewhere."""
+        view_for = self._views(session)
+        same = self.same_for_all(session)
+        encoded: dict[Any, str] = {}  # one JSON text per distinct view, sent to every socket that shares it
+        if shared is not None and same:
+            encoded[None] = shared
+        for conn in list(session.conns):
+            if conn.joined:
+                seats = frozenset(conn.seats)
+                key = None if same else seats
+                if key not in encoded:
+                    public = self.public_event(session, event, seats)
+                    encoded[key] = dumps(event_message(version, public, view_for(seats), ref))
+                conn.send(encoded[key])
+        return encoded.get(None)
+
+    def broadcast_state(self, session: S) -> None:
+        """Every follower here gets the session as it is now (a change that is not an event: a seat taken)."""
+        self.replica.catch_up(session)
+        view_for = self._views(session)
+        for conn in list(session.conns):
+            if conn.joined:
+                conn.send(state_message(session.version, view_for(frozenset(conn.seats))))
+
+    def resync(self, session: S, conn: Connection, since: int | None) -> dict[str, Any]:
+        """What a (re)joining client needs: the events it missed, or the full state."""
+        self.replica.catch_up(session)
+        seats = frozenset(conn.seats)
+        view = self.view(session, seats)
+        if since is not None and since <= session.version:
+            oldest = session.recent[0][0] if session.recent else session.version + 1
+            if since == session.version or since + 1 >= oldest:
+                missed = [
+                    {"v": v, "event": self.public_event(session, e, seats), **({"ref": r} if r is not None else {})}
+                    for v, e, r in session.recent
+                    if v > since
+                ]
+                return events_message(session.version, missed, view)
+        return state_message(session.version, view)
+
+    def recent_of(self, events: list[EventRow]) -> deque[tuple[int, dict[str, Any], str | None]]:
+        return deque(((e.version, e.data, e.ref) for e in events), maxlen=self.settings.history)
+
+    # --- several processes (replica.py does the work) ----------------------------------------------
+
+    def owned_ids(self) -> list[str]:
+        return [s.id for s in self.sessions.values() if s.owned]
+
+    def watched_ids(self) -> list[str]:
+        """Mirrors of games still going, with clients here: they need a live owner."""
+        return [s.id for s in self.sessions.values() if not s.owned and s.conns and not s.state.finished]
+
+    async def rpc(self, session: S, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """A request another process forwarded to this owner (`replica.handle_rpc` checked ownership)."""
+        raise self.Error("protocol/unknown-op", f"unknown forwarded request {op!r}")
+
+    async def refresh(self, session: S) -> None:
+        await self.replica.refresh(session)
+
+    async def reload_names(self, session_ids: list[str]) -> None:
+        """Sessions whose names changed in the store (a deleted profile): those in memory reload them,
+        and other processes are told to."""
+        for session_id in dict.fromkeys(session_ids):
+            session = self.sessions.get(session_id)
+            if session is not None:
+                try:
+                    await self.refresh(session)
+                except Exception:
+                    log.exception("%s %s: reloading names", self.NOUN, session_id)
+            if self.cluster is not None:
+                self.cluster.publish(self.KIND, session_id, {"kind": "reload"})

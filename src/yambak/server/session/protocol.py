@@ -1,0 +1,72 @@
+"""The session protocol every game socket speaks (a table's, a kept sheet's): the client's `hello` and
+`ping`, and what the server sends back. A feature adds its own actions to the client's sealed family
+(`tables/schema.py`, `keeper/schema.py`).
+
+Order of checks for each message (`live.serve_socket`): size and rate limit before parsing; then
+JSON; then the message type (unknown types close the socket); then its fields (malformed: a coded
+error); then the feature's logic.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "PROTOCOL",
+    "Hello",
+    "Message",
+    "Ping",
+    "Token",
+    "Version",
+    "event_message",
+    "events_message",
+    "state_message",
+    "welcome",
+]
+
+PROTOCOL = 1  # the protocol's version: `welcome` says it; a client's `hello` may say the one it speaks
+Version = Annotated[int, Field(ge=0)]
+Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class Message(BaseModel):
+    """A client message: strict (no "3" read as 3, no true read as 1), closed, immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Hello(Message):
+    """Join the session's stream: `since` = the last version seen (a reconnect), tokens for non-cookie clients."""
+
+    type: Literal["hello"]
+    since: Version | None = None
+    tokens: Annotated[list[Token], Field(max_length=16)] = []
+    protocol: Annotated[int, Field(ge=1, le=1000)] | None = None
+
+
+class Ping(Message):
+    type: Literal["ping"]
+
+
+# --- server -> client -------------------------------------------------------------------------
+
+
+def welcome(version: int, seats: list[int]) -> dict[str, Any]:
+    return {"type": "welcome", "v": version, "seats": seats, "protocol": PROTOCOL}
+
+
+def event_message(version: int, event: dict[str, Any], view: dict[str, Any], ref: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "event", "v": version, "event": event, "view": view}
+    if ref is not None:  # the client's id for the action this event is: its answer
+        out["ref"] = ref
+    return out
+
+
+def events_message(version: int, missed: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "events", "v": version, "events": missed, "view": view}
+
+
+def state_message(version: int, view: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "state", "v": version, "view": view}

@@ -1,0 +1,106 @@
+"""A table's bots: the bot seats, and the stand-in that plays a person's turn when their clock runs out.
+
+They run on the owner's event loop, one task per table at most, and act through the same commit as a
+person (`TableManager.commit_bot`). Thinking happens off the event loop (a hard bot's first move on a
+table may load a strategy table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from ...bots import choose_action
+from ...engine import IllegalAction
+from ..live import RequestError
+
+if TYPE_CHECKING:
+    from .manager import LiveTable, TableManager
+
+__all__ = ["STAND_IN", "Bots"]
+
+log = logging.getLogger("yambak.server")
+
+STAND_IN = "hard"  # the bot that plays a turn whose clock ran out
+
+
+class Bots:
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+
+    def seats(self, table: LiveTable) -> list[int]:
+        """Seats a bot plays now: the bots', and people's whose turn clock ran out."""
+        now = time.monotonic()
+        return [s for s in table.state.to_act() if table.seats[s].kind == "bot" or table.stand_in(s, now)]
+
+    @staticmethod
+    def policy(table: LiveTable, seat: int) -> str:
+        return table.seats[seat].bot or "greedy" if table.seats[seat].kind == "bot" else STAND_IN
+
+    def tick(self) -> None:
+        """Once a second: hand the turns whose clock ran out to a bot."""
+        for table in list(self.manager.sessions.values()):
+            if table.settings.clock is not None and not table.state.finished and self.seats(table):
+                self._schedule_now(table)
+
+    def schedule(self, table: LiveTable) -> None:
+        """Start the table's bots if one is to act. Safe from the event loop and from worker threads."""
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        loop = self.manager.loop
+        if running is None or (loop is not None and running is not loop):
+            if loop is None or loop.is_closed():
+                log.error("table %s: no event loop to run its bots on (the server is not started)", table.id)
+                return
+            loop.call_soon_threadsafe(self._schedule_now, table)
+            return
+        self._schedule_now(table)
+
+    def stop(self, table: LiveTable) -> None:
+        task = table.bot_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    def running(self, table: LiveTable) -> bool:
+        return table.bot_task is not None and not table.bot_task.done()
+
+    def _schedule_now(self, table: LiveTable) -> None:
+        if not table.owned or not self.seats(table) or self.running(table):
+            return
+        table.bot_task = asyncio.get_running_loop().create_task(self._run(table))
+        table.bot_task.add_done_callback(lambda task: self._done(table, task))
+
+    @staticmethod
+    def _done(table: LiveTable, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("bots at table %s stopped", table.id, exc_info=exc)
+
+    async def _run(self, table: LiveTable) -> None:
+        settings = self.manager.settings
+        i = 0
+        while True:
+            await asyncio.sleep(settings.bot_delay)
+            if table.settings.undo:  # a person's last entry may still be taken back: give them a moment
+                wait = table.last_entry + settings.undo_grace - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            async with table.lock:
+                seats = self.seats(table)
+                if not seats or not table.owned:
+                    return
+                seat = seats[i % len(seats)]
+                i += 1
+                try:
+                    policy = self.policy(table, seat)
+                    action = await asyncio.to_thread(choose_action, table.state, seat, policy, table.rng)
+                    await self.manager.commit_bot(table, seat, action)
+                except (IllegalAction, RequestError, ValueError) as exc:  # never expected: log and stop
+                    log.error("bot at table %s seat %d: %s", table.id, seat, exc)
+                    return

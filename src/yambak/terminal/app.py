@@ -1,0 +1,862 @@
+"""The full-screen terminal app (Textual): play, keep and join online tables.
+
+It draws one thing, a table view in the server's format (`terminal/view.py` for a game here,
+the server's own messages for an online table), and sends engine actions to a `Face`: the game
+played here (`PlayFace`), the sheet kept here (`KeepFace`), or an online table
+(`terminal/online.py`). Nothing is scored here: every number and every reason comes from the
+engine through the view. Imported only when the app opens, so `yambak --help` stays fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Withdraw
+from .words import TERMINAL_STRINGS, Words
+
+__all__ = ["Face", "KeepFace", "PlayFace", "TableApp"]
+
+PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
+PLAY_KEYS = TERMINAL_STRINGS[:11]
+KEEP_KEYS = (
+    *TERMINAL_STRINGS[11:13],
+    *TERMINAL_STRINGS[2:4],
+    TERMINAL_STRINGS[5],
+    *TERMINAL_STRINGS[13:15],
+    *TERMINAL_STRINGS[8:11],
+)
+BOT_PAUSE = 0.35  # seconds between a bot's actions: long enough to follow, short enough not to wait
+
+
+def die_lines(value: int | None, held: bool, key: int) -> list[str]:
+    """A die with pips, 7 wide and 5 tall; held dice have a heavy border (seen without colour too)."""
+    tl, tr, bl, br, h, v = "┏┓┗┛━┃" if held else "╭╮╰╯─│"
+    spots = PIPS.get(value or 0, ())
+    inner = []
+    for row in range(3):
+        cells = ["●" if row * 3 + col in spots else " " for col in range(3)]
+        inner.append(f"{v}{cells[0]} {cells[1]} {cells[2]}{v}")
+    return [f"{tl}{h * 5}{tr}", *inner, f"{bl}{h * 2}{key}{h * 2}{br}"]
+
+
+def dice_text(dice: list[int | None], held: set[int]) -> Text:
+    rows = [die_lines(d, i in held, i + 1) for i, d in enumerate(dice)]
+    out = Text()
+    for line in range(5):
+        for i, die in enumerate(rows):
+            out.append(die[line] + " ", style="bold reverse" if i in held else "bold")
+        out.append("\n")
+    return out
+
+
+# --- the faces: what the app acts on ------------------------------------------------------------
+
+
+class Face:
+    """What the app draws and acts on. `view()` is a table view in the server's format; `mine` the
+    seats this terminal plays; `act` sends an engine action (a refusal comes back through `said`)."""
+
+    keeper = False
+    mine: list[int] = []
+
+    def __init__(self) -> None:
+        self.said: Callable[[str], None] = lambda text: None  # set by the app: a line to show
+        self.changed: Callable[[], None] = lambda: None  # set by the app: the view changed
+
+    def view(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def act(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def tick(self) -> bool:
+        """Time passes (a bot may move); True when the view changed."""
+        return False
+
+    def advice(self) -> dict[str, Any] | None:
+        """The coach on the position of the seat to act here (called off the event loop)."""
+        return None
+
+    def review(self) -> dict[str, Any] | None:
+        return None
+
+    async def start(self) -> None:
+        """Online faces connect here; local ones have nothing to do."""
+
+
+class PlayFace(Face):
+    """A game played in this terminal against bots or hot-seat (`GameSession`)."""
+
+    def __init__(self, session: Any, hints: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.hints = hints
+        self.mine = [p for p in range(len(session.state.players)) if p not in session.bots]
+
+    def view(self) -> dict[str, Any]:
+        from .view import local_view
+
+        return local_view(self.session.state, self.session.bots, self.hints)
+
+    def act(self, action: Action) -> None:
+        self.session.act(action)
+        self.changed()
+
+    def tick(self) -> bool:
+        return self.session.bot_step() is not None
+
+    def advice(self) -> dict[str, Any] | None:
+        from ..coach import CoachError, advise
+
+        try:
+            return advise(self.session.state).to_dict()
+        except CoachError:
+            return None
+
+    def review(self) -> dict[str, Any] | None:
+        from ..coach import review
+        from ..engine import state_to_record
+
+        state = self.session.state
+        return review(state_to_record(state)).to_dict(len(state.players))
+
+
+class KeepFace(Face):
+    """A sheet kept for real dice (`KeeperSession`): dice typed on the pad, every line-mode command."""
+
+    keeper = True
+
+    def __init__(self, session: Any) -> None:
+        super().__init__()
+        self.session = session
+        self.mine = list(range(len(session.state.players)))
+
+    def view(self) -> dict[str, Any]:
+        from .view import local_view
+
+        return local_view(self.session.state, hints=False)
+
+    def line(self, text: str) -> None:
+        """One line as the line mode takes it (dice, a box, announce, undo, fix...)."""
+        out = self.session.handle(text)
+        if out:
+            self.said(out.strip())
+        self.changed()
+
+    def act(self, action: Action) -> None:
+        if isinstance(action, Score):
+            self.line(f"{'strike ' if action.strike else ''}{action.box}")
+        elif isinstance(action, Announce):
+            self.line(f"announce {action.box}")
+        elif isinstance(action, Withdraw):
+            self.line("withdraw")
+
+
+# --- the screens ----------------------------------------------------------------------------------
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar = [Binding("escape,question_mark,q,enter", "dismiss", show=False)]
+
+    def __init__(self, words: Words, keeper: bool) -> None:
+        super().__init__()
+        keys = KEEP_KEYS if keeper else PLAY_KEYS
+        self.text = words("Keys") + "\n\n" + "\n".join(words(k) for k in keys)
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text, id="help")
+
+
+class ResultsScreen(ModalScreen[None]):
+    """The end of the game: the winner, every total, and the coach's review."""
+
+    BINDINGS: ClassVar = [Binding("escape,enter", "dismiss", show=False), Binding("q", "app.quit", show=False)]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="results"):
+            yield Static(self.text, id="results-text")
+
+    def show(self, text: str) -> None:
+        self.text = text  # what the screen composes with, if it is not composed yet (or dismissed)
+        for static in self.query("#results-text").results(Static):
+            static.update(text)
+
+
+class TableApp(App[int]):
+    """One table, full screen: dice, sheet, players, hints, results."""
+
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; padding: 0 1; background: $panel; }
+    #players { height: 1; padding: 0 1; }
+    #tray { height: 5; }
+    #dice { width: auto; padding: 0 1; }
+    #roll-info { width: 1fr; padding: 1 1; }
+    #middle { height: 1fr; }
+    #sheet { width: 1fr; }
+    #hints { width: 32; display: none; border-left: solid $accent; }
+    #hints.on { display: block; }
+    #said { height: 1; padding: 0 1; color: $text-muted; }
+    #command { display: none; }
+    #command.on { display: block; }
+    HelpScreen, ResultsScreen { align: center middle; }
+    #help { width: 60; height: auto; padding: 1 2; border: round $accent; background: $surface; }
+    #results { width: 72; max-height: 90%; height: auto; padding: 1 2; border: round $accent; background: $surface; }
+    """
+    BINDINGS: ClassVar = [  # the footer's keys are bound in __init__, in the app's language
+        Binding("a", "announce", show=False),
+        Binding("s", "strike_mode", show=False),
+        Binding("w", "withdraw", show=False),
+        Binding("p", "next_player", show=False),
+        Binding("t", "theme", show=False),
+    ]
+    FOOTER: ClassVar = [
+        ("r", "roll", "Roll"),
+        ("h", "hints", "Hints"),
+        ("u", "undo", "Undo"),
+        ("colon", "command", "History"),
+        ("question_mark", "help", "Keys"),
+        ("q", "quit", "Close"),
+    ]
+
+    def __init__(self, face: Face, lang: str = "en", dark: bool = True, bot_pause: float = BOT_PAUSE) -> None:
+        super().__init__()
+        self.face = face
+        face.said = self.say
+        face.changed = self.redraw
+        self.current_view: dict[str, Any] = face.view()
+        rules = self.current_view["rules"]
+        self.words = Words(lang, rules["id"])
+        from ..web.i18n import ruleset_name
+
+        self.title = ruleset_name(rules["preset"] or rules["id"], rules["name"], lang)
+        for key, action, text in self.FOOTER:
+            self.bind(key, action, description=self.words(text))
+        self.theme = "textual-dark" if dark else "textual-light"
+        self.bot_pause = bot_pause
+        self.strike = False
+        self.shown: int | None = None  # the player whose sheet is shown (None: the one to act)
+        self.pad: list[int] = []  # keeper: the dice typed so far
+        self.hints_on = False
+        self.hint_data: dict[str, Any] | None = None
+        self.hint_key: tuple[Any, ...] | None = None
+        self.results: ResultsScreen | None = None
+        self.review_text = ""
+        self.cells: dict[tuple[int, int], tuple[str, Any]] = {}  # sheet cell -> (box, action or reason)
+        self.layout_key: tuple[Any, ...] = ()
+        self.width = 0  # the terminal's, as of the last resize
+
+    # --- layout ------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="players")
+        with Horizontal(id="tray"):
+            yield Static(id="dice")
+            yield Static(id="roll-info")
+        with Horizontal(id="middle"):
+            sheet: DataTable[Any] = DataTable(id="sheet", cursor_type="cell", zebra_stripes=False)
+            yield sheet
+            with Vertical(id="hints"):
+                yield OptionList(id="hint-list")
+        yield Static(id="said")
+        yield Input(id="command", placeholder="fix 3 66231 free.yam · history · help")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self.face.start()
+        self.redraw()
+        self.set_interval(self.bot_pause, self._tick)
+        self.query_one("#sheet").focus()
+
+    def _tick(self) -> None:
+        if self.face.tick():
+            self.redraw()
+
+    def say(self, text: str) -> None:
+        last = [line for line in text.splitlines() if line.strip()]
+        self.query_one("#said", Static).update(last[-1].strip() if last else "")
+
+    # --- what is shown -----------------------------------------------------------------------------
+
+    def actor(self) -> int | None:
+        """The seat this terminal acts for now."""
+        v = self.current_view
+        if not v or v["finished"]:
+            return None
+        ours = [s for s in v["to_act"] if s in self.face.mine]
+        return ours[0] if ours else None
+
+    def one_column(self) -> bool:
+        return len(self.current_view["rules"]["columns"]) == 1 and len(self.current_view["players"]) <= 6
+
+    def redraw(self) -> None:
+        self.current_view = self.face.view()
+        v = self.current_view
+        me = self.actor()
+        if self.shown is not None and self.shown >= len(v["players"]):
+            self.shown = None
+        self._status(me)
+        self._players(me)
+        self._dice(me)
+        self._sheet(me)
+        self._hints(me)
+        if v["finished"]:
+            self._finished()
+
+    def _turn(self, seat: int | None) -> dict[str, Any] | None:
+        if seat is None:
+            return None
+        return self.current_view["players"][seat]["turn"]
+
+    def _status(self, me: int | None) -> None:
+        v, T = self.current_view, self.words
+        if self.face.keeper:
+            text = self._keeper_status()
+        elif v["finished"]:
+            text = T("The game is over.")
+        elif me is None:
+            cur = v["players"][v["current"]]
+            if cur["kind"] == "bot":
+                text = T("{name} (bot) is thinking…", name=cur["name"])
+            elif not self.face.mine:
+                text = T("You are watching this table.")
+            elif cur["kind"] == "open":
+                text = T("Waiting for a player to take the open seat.")
+            else:
+                text = T("It is {name}'s turn.", name=cur["name"])
+        else:
+            turn = self._turn(me)
+            name = v["players"][me]["name"]
+            if not turn or not turn["rolls"]:
+                text = T("Your turn: roll the dice.")
+            elif turn["announced"]:
+                text = T("Announced: {box}. Roll again, or fill it.", box=self._box(turn["announced"]))
+            elif turn["can_roll"]:
+                text = T("Hold dice and roll again, or choose a box.")
+            else:
+                text = T("Choose a box.")
+            if len(self.face.mine) > 1:
+                text = f"{name}: {text}"
+        if self.strike:
+            text += "  " + T("Strike mode: Enter strikes the box for 0.")
+        self.query_one("#status", Static).update(Text(f"{self.title} · {text}", style="bold"))
+
+    def _keeper_status(self) -> str:
+        T, v = self.words, self.current_view
+        due = self._rolloff()
+        if due is not None:
+            target, seat = due
+            column = self.words.column(target) if target != "total" else T("Total")
+            return T("Roll-off for {column}: {name} rolls five dice", column=column, name=v["players"][seat]["name"])
+        if v["finished"]:
+            return T("The game is over.")
+        name = v["players"][v["current"]]["name"]
+        turn = self._turn(v["current"])
+        if not turn or not turn["rolls"]:
+            return T("{name}: type the dice, then tap a box", name=name)
+        return T("{name}: tap a box", name=name)
+
+    def _rolloff(self) -> tuple[str, int] | None:
+        if not self.face.keeper:
+            return None
+        due = self.face.session.rolloff()  # type: ignore[attr-defined]
+        if due is None:
+            return None
+        target, seats, typed = due
+        return target, next(s for s in seats if str(s) not in typed)
+
+    def _box(self, box: str) -> str:
+        return self.words.box(box, len(self.current_view["rules"]["columns"]))
+
+    def _players(self, me: int | None) -> None:
+        v, T = self.current_view, self.words
+        out = Text()
+        winners = set(v.get("winners") or [])
+        for p in v["players"]:
+            acting = not v["finished"] and p["seat"] in v["to_act"]
+            name = T("{name} (bot)", name=p["name"]) if p["kind"] == "bot" else p["name"]
+            if p["kind"] == "open":
+                name = T("Open seat")
+            total = "–" if p["total"] is None else str(p["total"])
+            pts = " · " + self._points(p["match_points"]) if p["match_points"] is not None else ""
+            mark = "★ " if p["seat"] in winners else ("▶ " if acting else "  ")
+            style = "bold" if acting or p["seat"] in winners else ""
+            if self._shown_seat() == p["seat"] and not self.one_column():
+                style += " underline"
+            out.append(f"{mark}{name} {total}{pts}   ", style=style.strip())
+        self.query_one("#players", Static).update(out)
+
+    def _points(self, points: float) -> str:
+        return self.words("{n} pts", n=f"{points:g}")
+
+    def _dice(self, me: int | None) -> None:
+        v, T = self.current_view, self.words
+        n = v["rules"]["dice"]
+        if self.face.keeper:
+            dice: list[int | None] = [*self.pad, *([None] * ((5 if self._rolloff() else n) - len(self.pad)))]
+            self.query_one("#dice", Static).update(dice_text(dice, set()))
+            turn = self._turn(v["current"])
+            rolls = turn["rolls"] if turn else 0
+            info = T("Roll {n}", n=rolls + 1) if rolls < v["rules"]["rolls_per_turn"] and not v["finished"] else ""
+            self.query_one("#roll-info", Static).update(info)
+            return
+        seat = me if me is not None else v["current"]
+        turn = self._turn(seat)
+        if turn and turn.get("dice"):
+            self.query_one("#dice", Static).update(dice_text(turn["dice"], set(turn["held"])))
+            info = T("Roll: {n} left", n=turn["rolls_left"])
+            if turn["held"]:
+                info += "\n" + T("held") + ": " + " ".join(str(i + 1) for i in turn["held"])
+        else:
+            self.query_one("#dice", Static).update(dice_text([None] * n, set()))
+            info = T("Roll the dice") + " (R)" if me is not None else ""
+        self.query_one("#roll-info", Static).update(info)
+
+    def _shown_seat(self) -> int:
+        v = self.current_view
+        if self.shown is not None:
+            return self.shown
+        me = self.actor()
+        return me if me is not None else v["current"]
+
+    def _sheet(self, me: int | None) -> None:
+        v, T = self.current_view, self.words
+        rules = v["rules"]
+        table: DataTable[Any] = self.query_one("#sheet", DataTable)
+        short = (self.width or self.size.width) < 100
+        if self.one_column():
+            column = rules["columns"][0]["id"]
+            targets = [(p["seat"], column) for p in v["players"]]
+            heads = [p["name"][:10] for p in v["players"]]
+        else:
+            seat = self._shown_seat()
+            targets = [(seat, c["id"]) for c in rules["columns"]]
+            heads = [self.words.column(c["id"], short=True) for c in rules["columns"]]
+        rows: list[tuple[str, str | None]] = []  # (label, row id or a sum's key)
+        for r in rules["rows"]:
+            if r["upper"]:
+                rows.append((self.words.row(r["id"], short), r["id"]))
+        if any(r["upper"] for r in rules["rows"]):
+            rows.append((T("Upper section"), "=upper"))
+            if rules["upper_bonus"]:
+                rows.append((T("Bonus"), "=bonus"))
+        rows += [(self.words.row(r["id"], short), r["id"]) for r in rules["rows"] if not r["upper"]]
+        if rules["minimax"]:
+            rows.append(("(Max − Min) × Ones", "=minimax"))
+        rows.append((T("Total"), "=total"))
+        key = (tuple(heads), tuple(rows), tuple(targets))
+        best = self._best_box()
+        self.cells = {}
+        grid = [
+            [Text(label, style="bold" if row and row.startswith("=") else "")]
+            + [self._cell(ri, ci + 1, seat, column, row, me, best) for ci, (seat, column) in enumerate(targets)]
+            for ri, (label, row) in enumerate(rows)
+        ]
+        if key != self.layout_key:
+            cursor = table.cursor_coordinate
+            table.clear(columns=True)
+            table.add_column("", key="label")
+            for i, head in enumerate(heads):
+                table.add_column(head, key=f"c{i}", width=max(5, len(head)))
+            table.fixed_columns = 1
+            table.add_rows(grid)
+            self.layout_key = key
+            if cursor.row < len(rows) and cursor.column <= len(targets):
+                table.move_cursor(row=cursor.row, column=max(1, cursor.column))
+            else:
+                table.move_cursor(row=0, column=1)
+        else:  # only the cells that changed: a redraw after every move stays cheap
+            for ri, line in enumerate(grid):
+                for ci, cell in enumerate(line):
+                    at = Coordinate(ri, ci)
+                    if table.get_cell_at(at) != cell:
+                        table.update_cell_at(at, cell)
+
+    def _cell(self, ri: int, ci: int, seat: int, column: str, row: str | None, me: int | None, best: str | None) -> Any:
+        v = self.current_view
+        col = v["players"][seat]["columns"][column]
+        if row is None or row.startswith("="):
+            value = col.get(row[1:]) if row else None
+            return Text("" if value is None else str(value), style="bold", justify="right")
+        box = f"{column}.{row}"
+        cell = col["boxes"].get(row, {})
+        if cell.get("hidden"):
+            return Text("?", justify="right")
+        if cell.get("score") is not None:
+            text = "×" if cell.get("why") == "struck" else str(cell["score"])
+            if cell.get("written") is not None:
+                text += f"({cell['written']})"
+            return Text(text, justify="right")
+        turn = v["players"][seat]["turn"] if seat == me else None
+        if turn is None or not turn.get("boxes"):
+            if self.face.keeper and seat == v["current"] and not v["finished"]:
+                self.cells[(ri, ci)] = (box, None)
+            return Text("")
+        if box in turn.get("announce", []) and not self.strike:
+            self.cells[(ri, ci)] = (box, Announce(seat, box))
+            return Text("⚑", style="bold", justify="right")
+        o = turn["boxes"].get(box)
+        if o and o["legal"]:
+            if self.strike and o.get("strike"):
+                self.cells[(ri, ci)] = (box, Score(seat, box, strike=True))
+                return Text("×", style="bold", justify="right")
+            self.cells[(ri, ci)] = (box, Score(seat, box))
+            style = "italic " + ("bold reverse" if box == best else "dim" if o["written"] == 0 else "")
+            return Text(str(o["written"]), style=style.strip(), justify="right")
+        if o:
+            self.cells[(ri, ci)] = (box, o.get("code"))
+        return Text("")
+
+    def _best_box(self) -> str | None:
+        if not self.hints_on or not self.hint_data or not self.hint_data.get("best"):
+            return None
+        best = self.hint_data["best"]
+        return best.get("box") if best.get("kind") == "box" else None
+
+    # --- hints ------------------------------------------------------------------------------------
+
+    def _hints_allowed(self) -> bool:
+        v = self.current_view
+        return bool(v.get("settings", {}).get("hints")) and not self.face.keeper
+
+    def _hints(self, me: int | None) -> None:
+        panel = self.query_one("#hints")
+        panel.set_class(self.hints_on and self._hints_allowed(), "on")
+        if not (self.hints_on and self._hints_allowed()):
+            return
+        turn = self._turn(me)
+        olist = self.query_one("#hint-list", OptionList)
+        if me is None or not turn or not turn["rolls"]:
+            self.hint_data, self.hint_key = None, None
+            olist.set_options([Option(self.words("Roll the dice: the coach answers after each roll."), disabled=True)])
+            return
+        key = (me, self.current_view["v"], tuple(turn["dice"]), tuple(turn["held"]), turn["announced"])
+        if key != self.hint_key:
+            self.hint_key, self.hint_data = key, None
+            olist.set_options([Option(self.words("Thinking…"), disabled=True)])
+            self._ask_coach(key)
+
+    @work(thread=True, exclusive=True)
+    def _ask_coach(self, key: tuple[Any, ...]) -> None:
+        try:
+            data = self.face.advice()
+        except Exception:  # the coach failing must not end a game
+            data = None
+        self.call_from_thread(self._show_advice, key, data)
+
+    def _show_advice(self, key: tuple[Any, ...], data: dict[str, Any] | None) -> None:
+        if key != self.hint_key:
+            return  # the position moved on meanwhile
+        self.hint_data = data
+        T = self.words
+        olist = self.query_one("#hint-list", OptionList)
+        if not data:
+            olist.set_options([Option(T("No advice for this position."), disabled=True)])
+            return
+        unit = T("match points") if data["measure"] == "match_points" else T("points")
+
+        def less(o: dict[str, Any]) -> str:
+            return "  " + (T("best") if o["loss"] < 1e-9 else f"−{o['loss']:.1f}")
+
+        opts: list[Option] = []
+        if data["keeps"]:
+            opts.append(Option(Text(T("Best keeps"), style="bold"), disabled=True))
+            for o in data["keeps"][:3]:
+                label = T("Keep {dice}", dice=" ".join(map(str, o["keep"]))) if o["keep"] else T("Reroll all")
+                opts.append(Option(label + less(o), id=f"keep:{','.join(map(str, o['keep']))}"))
+        if data.get("announces"):
+            for o in data["announces"][:3]:
+                row = self.words.row(o["box"].rpartition(".")[2])  # the column is the announce column
+                opts.append(Option(T("Announce {box}", box=row) + less(o), id=f"announce:{o['box']}"))
+        if data["boxes"]:
+            opts.append(Option(Text(T("Boxes, best first"), style="bold"), disabled=True))
+            for o in data["boxes"][:5]:
+                what = T("strike {box}", box=self._box(o["box"])) if o.get("strike") else None
+                what = what or T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+                opts.append(Option(what + less(o), id=f"box:{o['box']}:{int(bool(o.get('strike')))}"))
+        note = T("Exact: the expected final score with perfect play from here.") if data["exact"] else None
+        note = note or T("Estimate: the strong bot's evaluation of each choice.")
+        opts.append(Option(Text(f"{note} (−: {unit})", style="dim"), disabled=True))
+        olist.set_options(opts)
+        self._sheet(self.actor())
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        """A hint chosen: the move it names, as if typed."""
+        me, option = self.actor(), message.option.id or ""
+        turn = self._turn(me)
+        if me is None or not turn:
+            return
+        kind, _, rest = option.partition(":")
+        if kind == "keep":
+            keep = [int(x) for x in rest.split(",") if x]
+            self._send(Roll(me, held=positions(turn["dice"], keep)))
+        elif kind == "announce":
+            self._send(Announce(me, rest))
+        elif kind == "box":
+            box, _, strike = rest.rpartition(":")
+            self._send(Score(me, box, strike=strike == "1"))
+
+    # --- the end -----------------------------------------------------------------------------------
+
+    def _finished(self) -> None:
+        if self.face.keeper and self._rolloff() is not None:
+            return  # the roll-off is typed first
+        text = self._results_text()
+        if self.results is None:
+            self.results = ResultsScreen(text)
+            self.push_screen(self.results)
+            if not self.face.keeper:
+                self._fetch_review()
+        else:
+            self.results.show(text)
+
+    def _results_text(self) -> str:
+        v, T = self.current_view, self.words
+        names = [v["players"][w]["name"] for w in v["winners"]]
+        lines = [T("Game over"), ""]
+        if len(names) == 1:
+            lines.append(T("{name} wins with {total}", name=names[0], total=v["players"][v["winners"][0]]["total"]))
+        else:
+            lines.append(T("{names} share the win", names=", ".join(names)))
+        lines.append("")
+        for p in v["players"]:
+            pts = "   " + self._points(p["match_points"]) if p["match_points"] is not None else ""
+            lines.append(f"  {p['name']:<24} {p['total']:>5}{pts}")
+        for target, rounds in (v.get("rolloffs") or {}).items():
+            column = self.words.column(target) if target != "total" else T("Total")
+            shown = "; ".join(
+                ", ".join(f"{v['players'][int(s)]['name']} {r['pips']}" for s, r in round_.items()) for round_ in rounds
+            )
+            lines.append(T("Roll-off for {column}: {rounds}", column=column, rounds=shown))
+        if self.review_text:
+            lines += ["", self.review_text]
+        extra = getattr(self.face, "verdict", "")
+        if extra:
+            lines += ["", extra]
+        return "\n".join(lines)
+
+    @work(thread=True, exclusive=True, group="review")
+    def _fetch_review(self) -> None:
+        try:
+            data = self.face.review()
+        except Exception:
+            data = None
+        self.call_from_thread(self._show_review, data)
+
+    def _show_review(self, data: dict[str, Any] | None) -> None:
+        T = self.words
+        if not data:
+            self.review_text = T("The coach cannot review this game.")
+        else:
+            unit = T("match points") if data["measure"] == "match_points" else T("points")
+            lines = [T("Review the game")]
+            names = [p["name"] for p in self.current_view["players"]]
+            for p in data["players"]:
+                if p["seat"] not in self.face.mine:
+                    continue
+                n = len(p["decisions"])
+                if p["accuracy"] is None:
+                    lines.append(f"{names[p['seat']]}: {T('No decision with a choice.')}")
+                    continue
+                average = T(
+                    "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.",
+                    unit=f"{p['accuracy']:.2f} {unit}",
+                    n=n,
+                    lost=f"{p['lost']:.1f}",
+                )
+                lines.append(f"{names[p['seat']]}: {average}")
+                if not p["mistakes"]:
+                    lines.append("  " + T("No mistakes: every decision was the best."))
+                for m in p["mistakes"]:
+                    lines.append(
+                        f"  {T('Turn {n}', n=m['turn'])}, {T('After roll {roll}', roll=m['roll'])}: "
+                        f"{T('Played')} {self._option(m['chosen'])}, {T('best choice')} {self._option(m['best'])} "
+                        f"(−{m['loss']:.1f})"
+                    )
+            self.review_text = "\n".join(lines)
+        if self.results is not None:
+            self.results.show(self._results_text())
+
+    def _option(self, o: dict[str, Any]) -> str:
+        T = self.words
+        if o["kind"] == "keep":
+            return T("keep {dice}", dice=" ".join(map(str, o["keep"]))) if o["keep"] else T("reroll all")
+        if o["kind"] == "announce":
+            return T("announce {box}", box=self._box(o["box"]))
+        if o.get("strike"):
+            return T("strike {box}", box=self._box(o["box"]))
+        return T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+
+    # --- input -------------------------------------------------------------------------------------
+
+    PLAY_ONLY: ClassVar = {"roll", "hints", "withdraw"}
+    KEEP_ONLY: ClassVar = {"undo", "command"}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys of this face only (the footer shows no Roll where the dice are typed)."""
+        if action in (self.KEEP_ONLY if not self.face.keeper else self.PLAY_ONLY):
+            return False
+        return True
+
+    def _send(self, action: Action) -> None:
+        try:
+            self.face.act(action)
+        except IllegalAction as exc:
+            self.say(self._reason(exc.code) or exc.message)
+            return
+        self.strike = False
+        self.redraw()
+
+    def _reason(self, code: str | None) -> str:
+        from ..web.i18n import ERROR_MESSAGES
+
+        text = ERROR_MESSAGES.get(code or "")
+        return self.words(text) if text else ""
+
+    def on_key(self, event: events.Key) -> None:
+        if isinstance(self.focused, Input):
+            return
+        if event.character and event.character in "123456":
+            event.stop()
+            if self.face.keeper:
+                self._pad(int(event.character))
+            else:
+                self._toggle(int(event.character) - 1)
+        elif event.key == "backspace" and self.face.keeper and self.pad:
+            self.pad.pop()
+            self.redraw()
+
+    def _pad(self, value: int) -> None:
+        v = self.current_view
+        n = 5 if self._rolloff() else v["rules"]["dice"]
+        self.pad.append(value)
+        if len(self.pad) == n:
+            digits = "".join(map(str, self.pad))
+            self.pad = []
+            self.face.line(digits)  # type: ignore[attr-defined]
+        else:
+            self.redraw()
+
+    def _toggle(self, i: int) -> None:
+        me = self.actor()
+        turn = self._turn(me)
+        if me is None or not turn or not turn["rolls"] or i >= len(turn["dice"]) or turn["rolls_left"] <= 0:
+            return
+        self._send(Release(me, (i,)) if i in turn["held"] else Hold(me, (i,)))
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a die holds or releases it (the dice are 8 columns apart)."""
+        widget = event.widget
+        if widget is None or widget.id != "dice" or self.face.keeper:
+            return
+        x = event.get_content_offset(widget)
+        if x is not None and x.x % 8 < 7:
+            self._toggle(x.x // 8)
+
+    def action_roll(self) -> None:
+        me = self.actor()
+        if me is None or self.face.keeper:
+            return
+        turn = self._turn(me)
+        self._send(Roll(me, held=tuple(turn["held"]) if turn and turn["rolls"] else None))
+
+    def on_data_table_cell_selected(self, message: DataTable.CellSelected) -> None:
+        self._choose(message.coordinate)
+
+    def on_data_table_cell_highlighted(self, message: DataTable.CellHighlighted) -> None:
+        found = self.cells.get((message.coordinate.row, message.coordinate.column))
+        if found is not None and isinstance(found[1], str):
+            self.say(f"{self._box(found[0])}: {self._reason(found[1])}")
+
+    def _choose(self, at: Coordinate) -> None:
+        found = self.cells.get((at.row, at.column))
+        if found is None:
+            return
+        box, action = found
+        if self.face.keeper:
+            seat = self.current_view["current"]
+            self._send(Score(seat, box, strike=self.strike))
+        elif isinstance(action, (Score, Announce)):
+            self._send(action)
+        elif isinstance(action, str):
+            self.say(f"{self._box(box)}: {self._reason(action)}")
+
+    def action_announce(self) -> None:
+        at = self.query_one("#sheet", DataTable).cursor_coordinate
+        found = self.cells.get((at.row, at.column))
+        me = self.actor()
+        if found is not None and me is not None:
+            self._send(Announce(me, found[0]))
+
+    def action_strike_mode(self) -> None:
+        self.strike = not self.strike
+        self.redraw()
+
+    def action_withdraw(self) -> None:
+        me = self.actor()
+        if me is not None:
+            self._send(Withdraw(me))
+
+    def action_hints(self) -> None:
+        self.hints_on = not self.hints_on
+        self.redraw()
+
+    def action_next_player(self) -> None:
+        n = len(self.current_view["players"])
+        self.shown = (self._shown_seat() + 1) % n
+        self.redraw()
+
+    def action_theme(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.words, self.face.keeper))
+
+    def action_undo(self) -> None:
+        if self.face.keeper:
+            self.pad = []
+            self.face.line("undo")  # type: ignore[attr-defined]
+
+    def action_command(self) -> None:
+        if not self.face.keeper:
+            return
+        box = self.query_one("#command", Input)
+        box.add_class("on")
+        box.focus()
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        message.input.value = ""
+        message.input.remove_class("on")
+        self.query_one("#sheet").focus()
+        if message.value.strip():
+            self.face.line(message.value)  # type: ignore[attr-defined]
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.width = event.size.width
+        if self.query("#sheet"):
+            self.layout_key = ()  # short or long labels
+            self.redraw()
+
+
+def positions(dice: list[int], keep: list[int]) -> tuple[int, ...]:
+    """Where the kept values lie among the dice (the first of equal dice first)."""
+    out: list[int] = []
+    for value in keep:
+        out.append(next(i for i, d in enumerate(dice) if d == value and i not in out))
+    return tuple(sorted(out))

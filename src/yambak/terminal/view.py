@@ -1,0 +1,26 @@
+"""A game in this terminal seen as the web sees a table: the game view every face shows
+(`yambak.gameview`), with who plays each seat and the table's settings.
+
+The full-screen app draws one thing, a view in the format the server sends to browsers, whether the
+game is played here (`yambak play`), kept here (`yambak keep`) or at an online table (`yambak play
+--join`). For a game here, `local_view` reads it from the engine exactly as the web's view does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import GameState
+from ..gameview import game_view
+
+__all__ = ["local_view"]
+
+
+def local_view(state: GameState, bots: dict[int, str] | None = None, hints: bool = True) -> dict[str, Any]:
+    """The view of a game here: `bots` by seat (the others are people at this terminal)."""
+    bots = bots or {}
+    view = game_view(state, frozenset(range(len(state.players))))
+    for p in view["players"]:
+        p["kind"], p["bot"] = ("bot", bots[p["seat"]]) if p["seat"] in bots else ("human", None)
+    view.update(v=state.serial + len(state.history), settings={"hints": hints}, open_seats=[], online=[], clocks={})
+    return view

@@ -1,0 +1,78 @@
+"""The full-screen app's words: the web's catalogs (web/locale), and the few sentences only a
+terminal says (`TERMINAL_STRINGS`, listed by scripts/messages.py so every catalog has them).
+
+No Textual here: `scripts/messages.py` and `yambak --help` import this module cheaply.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["TERMINAL_STRINGS", "Words", "language"]
+
+# Keys of the full-screen app (its help screen) and what only a terminal says.
+TERMINAL_STRINGS = (
+    "1–6: hold or release a die",
+    "R: roll",
+    "Arrows and Enter, or the mouse: choose a box",
+    "A: announce the box under the cursor",
+    "S: strike mode (Enter strikes the box for 0)",
+    "W: withdraw the announcement",
+    "H: hints",
+    "P: the next player's sheet",
+    "T: light or dark",
+    "?: this help",
+    "Q: quit",
+    "Digits: the dice as they fell",
+    "Backspace: take back the last die",
+    "U: undo the last entry",
+    ": a command of the line mode (fix, history, help…)",
+    "Strike mode: Enter strikes the box for 0.",
+    "Fair dice verified: {n} rolls re-derived from the committed seed.",
+    "The fair dice do not verify: {detail}",
+    "Keys",
+)
+
+LANGUAGES = ("en", "nl", "fr", "de", "sv", "hr", "es", "it")
+
+
+def language(given: str | None = None) -> str:
+    """The app's language: --lang, else the first of LANGUAGE, LC_ALL, LC_MESSAGES, LANG that is one of ours."""
+    for value in (given, *(os.environ.get(k) for k in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"))):
+        for part in (value or "").split(":"):
+            code = part.split(".")[0].split("_")[0].lower()
+            if code in LANGUAGES:
+                return code
+    return "en"
+
+
+class Words:
+    """`T("...", name=...)`: a string in the language, placeholders filled; row and column names."""
+
+    def __init__(self, lang: str, rules_id: str | None = None) -> None:
+        from ..web.i18n import labels, translations
+
+        self.lang = lang
+        self._gettext: Callable[[str], str] = translations(lang).gettext
+        self.labels = labels(lang, rules_id)
+
+    def __call__(self, text: str, **values: Any) -> str:
+        out = self._gettext(text)
+        for key, value in values.items():
+            out = out.replace("{" + key + "}", str(value))
+        return out
+
+    def row(self, row_id: str, short: bool = False) -> str:
+        table = self.labels["rows_short" if short else "rows"]
+        return table.get(row_id, row_id)
+
+    def column(self, column_id: str, short: bool = False) -> str:
+        table = self.labels["columns_short" if short else "columns"]
+        return table.get(column_id, column_id)
+
+    def box(self, box: str, columns: int) -> str:
+        """A box as players name it: the row, with its column where the sheet has several."""
+        column, _, row = box.rpartition(".")
+        return self.row(row) if columns == 1 or not column else f"{self.column(column)} · {self.row(row)}"

@@ -1,0 +1,224 @@
+"""The full-screen app under Textual's own harness (`App.run_test()` and its `Pilot`)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from yambak.engine import SeededDice
+from yambak.rules import load_ruleset, load_ruleset_arg
+from yambak.terminal.app import KeepFace, PlayFace, TableApp
+from yambak.terminal.game import GameSession
+from yambak.terminal.keeper import KeeperSession
+
+from .test_keeper import TINY
+
+SNAPSHOTS = Path(__file__).with_name("snapshots")
+
+
+def run(app: TableApp, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = (80, 24)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def play_app(preset: str, bots: dict[int, str], seed: int = 3, players: tuple[str, ...] = ("Ann", "Bot")) -> TableApp:
+    session = GameSession(load_ruleset(preset), list(players), bots, dice=SeededDice(seed), seed=seed)
+    return TableApp(PlayFace(session), bot_pause=0.05)
+
+
+def screen_text(app: TableApp) -> str:
+    """What the terminal shows, as text (the SVG screenshot's characters, line by line)."""
+    svg = app.export_screenshot()
+    lines = re.findall(r'<text class="[^"]*" x="[^"]*" y="([^"]*)"[^>]*>([^<]*)</text>', svg)
+    rows: dict[float, str] = {}
+    for y, text in lines:
+        rows[float(y)] = rows.get(float(y), "") + text.replace("&#160;", " ")
+    return "\n".join(rows[y] for y in sorted(rows))
+
+
+async def until(pilot: Any, done: Callable[[], bool], timeout: float = 20.0) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if done():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("timed out")
+
+
+def test_a_whole_yams_game_against_a_bot() -> None:
+    app = play_app("yams", {1: "greedy"})
+    face: PlayFace = app.face  # type: ignore[assignment]
+
+    async def script(pilot: Any) -> None:
+        state = lambda: face.session.state  # noqa: E731
+        await pilot.press("1")  # before a roll: nothing to hold, nothing happens
+        assert not state().turns[0].rolls
+        while not state().finished:
+            await until(pilot, lambda: state().finished or (state().current == 0 and app.actor() == 0))
+            if state().finished:
+                break
+            filled = state().sheets[0].turns
+            await pilot.press("r")
+            assert state().turns[0].rolls
+            await pilot.press("1", "2")  # hold two, roll again
+            assert state().turns[0].held == frozenset({0, 1})
+            await pilot.press("2")
+            assert state().turns[0].held == frozenset({0})
+            await pilot.press("r")
+            assert len(state().turns[0].rolls) == 2 and state().turns[0].dice[0] == state().turns[0].rolls[0][0]
+            table = app.query_one("#sheet")
+            row, column = min(at for at, (_, action) in app.cells.items() if action is not None)
+            table.move_cursor(row=row, column=column)  # the first box that takes the dice
+            await pilot.press("enter")
+            assert state().sheets[0].turns == filled + 1
+        await pilot.pause(0.1)
+        assert app.results is not None and app.screen is app.results
+        await until(pilot, lambda: bool(app.review_text), timeout=60)
+        text = app._results_text()
+        winner = state().winners()[0]
+        assert "Game over" in text and f"{state().players[winner]} wins with {state().total(winner)}" in text
+        assert f"  {'Ann':<24} {state().total(0):>5}" in text
+        assert "Review the game" in text
+        assert re.search(r"Ann: \d+\.\d\d points lost per decision on average \(\d+ decisions", text)
+
+    run(app, script)
+    assert app.face.session.state.sheets[1].full  # type: ignore[attr-defined]
+
+
+def test_yammen_with_an_announcement_and_hints() -> None:
+    app = play_app("yammen", {1: "greedy"}, seed=11)
+    face: PlayFace = app.face  # type: ignore[assignment]
+
+    async def script(pilot: Any) -> None:
+        state = lambda: face.session.state  # noqa: E731
+        await pilot.press("r")
+        await pilot.press("h")  # hints: the coach's keeps, announcements and boxes
+        await until(pilot, lambda: app.hint_data is not None)
+        labels = [str(o.prompt) for o in app.query_one("#hint-list").options]
+        assert any(label.startswith("Keep ") or label.startswith("Reroll") for label in labels)
+        assert any("less" in label or "best" in label for label in labels)
+        table = app.query_one("#sheet")
+        annonce = [c["id"] for c in app.current_view["rules"]["columns"]].index("annonce") + 1
+        table.move_cursor(row=5, column=annonce)  # sixes, announce column: ⚑
+        await pilot.press("a")
+        assert state().turns[0].announced is not None
+        assert state().rules.box_id(state().turns[0].announced) == "annonce.sixes"
+        assert "Announced" in screen_text(app)
+        await pilot.press("1", "2", "3", "4", "5")  # every die held: rolling is refused, in words
+        await pilot.press("r")
+        assert "release one to roll" in str(app.query_one("#said").render())
+        await pilot.press("1", "2", "3", "4", "5", "r", "r")
+        assert len(state().turns[0].rolls) == 3
+        await pilot.press("up", "down", "enter")  # the announced box, where the cursor is
+        assert state().turns[0].rolls == () and state().history[0].box == "annonce.sixes"
+        assert state().history[0].announce == "annonce.sixes"
+
+    run(app, script)
+
+
+def test_a_kept_sheet_with_a_roll_off(tmp_path: Path) -> None:
+    (tmp_path / "tiny.toml").write_text(TINY)
+    session = KeeperSession.start(load_ruleset_arg(str(tmp_path / "tiny.toml")), ["Ann", "Bram"], tmp_path / "g.json")
+    app = TableApp(KeepFace(session))
+    boxes = {"free.chance": (0, 1), "free.yam": (1, 1), "annonce.chance": (0, 2), "annonce.yam": (1, 2)}
+
+    async def script(pilot: Any) -> None:
+        table = app.query_one("#sheet")
+        for box, dice in [(b, d) for b in boxes for d in ("12345" if "chance" in b else "11111",) * 2]:
+            await pilot.press(*dice)
+            table.move_cursor(row=boxes[box][0], column=boxes[box][1])
+            await pilot.press("enter")
+        assert session.state.finished and app.results is None  # a roll-off first
+        assert "Roll-off for Free: Ann rolls five dice" in screen_text(app)
+        await pilot.press(*"66666")
+        assert "Bram rolls five dice" in screen_text(app)
+        await pilot.press("backspace")  # nothing typed yet: nothing happens
+        await pilot.press(*"1111", "backspace", "2", "2")  # Bram: 11122
+        await pilot.press(*"33333", *"33333")  # annonce tied again
+        await pilot.press("u")  # the last round goes
+        assert len(session.state.rolloffs) == 1
+        await pilot.press(*"11111", *"66666", *"22222", *"33333")
+        await pilot.pause(0.1)
+        assert app.results is not None and "Bram wins with 130" in app._results_text()
+        assert "Roll-off for Total" in app._results_text()
+        await pilot.press("escape", "colon")
+        await pilot.press(*"history", "enter")
+        assert "roll-off for total" in str(app.query_one("#said").render())
+
+    run(app, script)
+    assert KeeperSession.resume(tmp_path / "g.json").state.winners() == [1]
+
+
+def test_resize_to_80_by_24_and_the_sheet_scrolls() -> None:
+    app = play_app("yamb-6", {}, players=("Ann",))
+
+    async def script(pilot: Any) -> None:
+        await pilot.resize_terminal(140, 40)
+        await pilot.press("r")
+        wide = screen_text(app)
+        assert "Four of a kind" in wide  # long row names where there is room
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        narrow = screen_text(app)
+        assert "4 alike" in narrow and "Four of a kind" not in narrow
+        assert all(len(line) <= 80 for line in narrow.splitlines())
+        table = app.query_one("#sheet")
+        assert table.virtual_size.height > table.size.height  # more rows than fit: it scrolls
+        table.move_cursor(row=len(app.layout_key[1]) - 1, column=1)
+        await pilot.pause(0.1)
+        assert "Total" in screen_text(app)  # the last row scrolled into view, not cut off
+
+    run(app, script)
+
+
+@pytest.mark.parametrize(
+    "name, make, keys",
+    [
+        ("yams-rolled", lambda: play_app("yams", {1: "greedy"}), ["r", "1", "3"]),
+        ("yammen-hints", lambda: play_app("yammen", {1: "greedy"}, seed=11), ["r", "h"]),
+    ],
+)
+def test_snapshots(name: str, make: Callable[[], TableApp], keys: list[str]) -> None:
+    """The main screens against SVGs kept in tests/terminal/snapshots (YAMBAK_SNAPSHOTS=1 rewrites them)."""
+    app = make()
+    shot: list[str] = []
+
+    async def script(pilot: Any) -> None:
+        await pilot.press(*keys)
+        if "h" in keys:
+            await until(pilot, lambda: app.hint_data is not None)
+        await pilot.pause(0.1)
+        shot.append(app.export_screenshot(title="yambak"))
+
+    run(app, script)
+    path = SNAPSHOTS / f"{name}.svg"
+    if os.environ.get("YAMBAK_SNAPSHOTS"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(shot[0], encoding="utf-8")
+    assert path.exists(), f"no snapshot {path.name}: run with YAMBAK_SNAPSHOTS=1"
+    assert shot[0] == path.read_text(encoding="utf-8"), f"{name} changed: look at it, then YAMBAK_SNAPSHOTS=1"
+
+
+def test_languages_from_the_same_catalogs_and_help() -> None:
+    session = GameSession(load_ruleset("yamb"), ["Ana"], {}, dice=SeededDice(1), seed=1)
+    app = TableApp(PlayFace(session), lang="hr")
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r")
+        text = screen_text(app)
+        assert "Zadrži kockice i baci ponovno ili odaberi polje." in text and "Jamb" in text
+        assert "Kenta" in text  # the straight, as Croatian players name it
+        await pilot.press("question_mark")
+        assert "R: baci" in str(app.screen.query_one("#help").render())
+        await pilot.press("escape", "t")
+        assert app.theme == "textual-light"
+
+    run(app, script)

@@ -1,0 +1,115 @@
+"""`yambak play` and `yambak keep` on a real pseudo-terminal, as a person at a terminal runs them.
+
+A pipe is not a terminal: the full-screen app opens, and the line mode shows its prompt and
+Tab completion, only where stdin is a terminal, which is where `yambak play` once crashed.
+The app's screen is read back through pyte, a terminal emulator.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pexpect
+import pyte
+
+YAMBAK = str(Path(sys.executable).with_name("yambak"))
+PREVIEW = re.compile(r"^  (\S+)=(-?\d+)", re.MULTILINE)
+YAMS_BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind", "full_house"]
+YAMS_BOXES += ["small_straight", "large_straight", "yam", "chance"]
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(YAMBAK, list(args), dimensions=(24, 80), encoding="utf-8", timeout=30, env=env)
+    child.delaybeforesend = None  # type without pauses; pexpect waits for each prompt anyway
+    return child
+
+
+def finish(child: pexpect.spawn) -> None:
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "internal error" not in (child.before or "") and "Traceback" not in (child.before or "")
+
+
+def test_play_plain_on_a_terminal_to_the_end() -> None:
+    child = spawn("play", "yams", "--players", "Ann", "--seed", "5", "--plain")
+    for _ in range(13):
+        child.expect_exact("Ann, r to roll> ")
+        child.sendline("r")
+        child.expect_exact("Ann, roll 2 or a box> ")
+        box = PREVIEW.search(child.before)
+        assert box is not None, child.before
+        child.sendline(box.group(1))
+        child.expect_exact(f"Ann: {box.group(1)} = {box.group(2)}")
+    child.expect("winner: Ann")
+    finish(child)
+
+
+def test_keep_plain_on_a_terminal_to_the_end(tmp_path: Path) -> None:
+    child = spawn("keep", "yams", "--players", "Ann", "--plain", "--save", str(tmp_path / "g.json"))
+    for box in YAMS_BOXES:
+        child.expect_exact("Ann, roll 1 dice> ")
+        child.sendline("66655")
+        child.expect_exact("Ann, roll 2 dice or a box> ")
+        if box in ("full_house", "small_straight", "large_straight", "chance"):
+            child.sendline(box[:4] + "\t")  # Tab completes a name its start tells apart
+        else:
+            child.sendline(box)
+        child.expect_exact(f"Ann: free.{box} = ")
+    child.expect_exact("Game over. Winner: Ann.")
+    child.expect_exact("game over> ")
+    child.sendline("quit")
+    finish(child)
+
+
+class Screen:
+    """The terminal as the app drew it."""
+
+    def __init__(self, child: pexpect.spawn) -> None:
+        self.child = child
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.Stream(self.screen)
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait(self, done: Callable[[str], bool], timeout: float = 30.0) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                self.stream.feed(self.child.read_nonblocking(65536, timeout=0.05))
+            except pexpect.TIMEOUT:
+                pass
+            if done(self.text()):
+                time.sleep(0.1)  # the rest of the frame
+                try:
+                    self.stream.feed(self.child.read_nonblocking(65536, timeout=0.1))
+                except pexpect.TIMEOUT:
+                    pass
+                return self.text()
+        raise AssertionError(f"timed out; the screen:\n{self.text()}")
+
+
+def test_play_full_screen_on_a_terminal_to_the_end() -> None:
+    child = spawn("play", "yams", "--players", "Ann", "--seed", "5")
+    screen = Screen(child)
+    screen.wait(lambda t: "Your turn: roll the dice." in t and "Ones" in t)
+    moves = ["", *["\x1b[B"] * 5, "\x1b[B" * 3, *["\x1b[B"] * 6]  # down the sheet, over the upper sums
+    for n, move in enumerate(moves):
+        child.send("r")
+        shown = screen.wait(lambda t: "Roll: 2 left" in t)
+        assert "●" in shown  # the dice, drawn with pips
+        child.send(move + "\r")
+        if n < 12:
+            screen.wait(lambda t: "Your turn: roll the dice." in t and "Roll: 2 left" not in t)
+    shown = screen.wait(lambda t: "Game over" in t and "Ann wins with" in t)
+    assert "Review the game" in screen.wait(lambda t: "Review the game" in t, timeout=60)
+    child.send("q")
+    finish(child)
