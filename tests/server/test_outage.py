@@ -83,6 +83,15 @@ def cluster(pg_url: str, tmp_path: Path) -> Iterator[tuple[OwnRedis, ServerProce
             own.stop()
 
 
+class Recording(Client):
+    """A client that also keeps every message it got, in short (for a failure to show)."""
+
+    def _take(self, msg):  # type: ignore[no-untyped-def]
+        brief = (msg.get("type"), msg.get("v"), [e["v"] for e in msg.get("events", [])], msg.get("code"))
+        self.__dict__.setdefault("log", []).append(brief)
+        return super()._take(msg)
+
+
 class Table:
     """One game: Ann plays through A, Bram through B; a spectator on each process."""
 
@@ -91,8 +100,8 @@ class Table:
                        "seats": [{"name": "Ann"}, {"name": "Bram"}]}, timeout=30)  # fmt: skip
         assert r.status_code == 201, r.text
         self.id, tokens = r.json()["id"], r.json()["tokens"]
-        self.players = {0: Client(a, self.id, [tokens["0"]]), 1: Client(b, self.id, [tokens["1"]])}
-        self.watchers = [Client(a, self.id, []), Client(b, self.id, [])]
+        self.players = {0: Recording(a, self.id, [tokens["0"]]), 1: Recording(b, self.id, [tokens["1"]])}
+        self.watchers = [Recording(a, self.id, []), Recording(b, self.id, [])]
         self.refused: list[str] = []
         self.error: Exception | None = None
 
@@ -164,6 +173,8 @@ def _outage(
 
     made = httpx.post(a.base + "/api/keep", json={"preset": "yams", "players": ["Ann", "Bram"]}, timeout=30).json()
     follower = connect(b.base.replace("http", "ws") + f"/ws/keep/{made['id']}", open_timeout=10)  # a phone on B
+    follower.send(json.dumps({"type": "hello"}))
+    assert json.loads(follower.recv(10))["type"] == "welcome"
     assert json.loads(follower.recv(10))["v"] == 0
 
     own.stop()
@@ -220,10 +231,13 @@ def _outage(
         rows = store.events(t.id)
         last = rows[-1].version
         stored = [(e.version, e.data) for e in rows]
-        assert store.get_table(t.id).finished and last == 52, (t.id, last)  # every table finished
+        assert store.get_session(t.id).finished and last == 52, (t.id, last)  # every table finished
         for c in t.clients():
             c.catch_up(last, timeout=5)  # within 5 s of the end: every process has it
-            assert c.events == stored, (t.id, [v for v, _ in c.events][-5:])  # every event once, in order
+            got = [v for v, _ in c.events]
+            twice = sorted({v for v in got if got.count(v) > 1})
+            missing = sorted(set(range(1, last + 1)) - set(got))
+            assert c.events == stored, (t.id, t.clients().index(c), twice, missing, c.log)
         views = [httpx.get(s.base + f"/api/tables/{t.id}", timeout=10).json() for s in (a, b)]
         assert views[0]["v"] == views[1]["v"] == last and views[0]["players"] == views[1]["players"]
         records = [httpx.get(s.base + f"/t/{t.id}/record.json", timeout=10).json() for s in (a, b)]

@@ -608,8 +608,11 @@ class Store(ProfileStore, DealStore):
         if row is None:
             return None
         after = self.events(table_id, since=row.version)
-        recent = after[-history:] if len(after) >= history else self.last_events(table_id, history)
-        return row, after, recent
+        if len(after) >= history:
+            return row, after, after[-history:]
+        # a read of its own: an event committed since `after` was read belongs to the next load, not to this one
+        newest = after[-1].version if after else row.version
+        return row, after, [e for e in self.last_events(table_id, history) if e.version <= newest]
 
     # --- health ----------------------------------------------------------------------------------
 
