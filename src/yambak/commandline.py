@@ -136,14 +136,18 @@ def check_writable(path: str, what: str = "file") -> Path:
     return target
 
 
-def progress_bar(show: bool | None, total: int, desc: str) -> Any:
+def progress_bar(show: bool | None, total: float, desc: str, unit: str = "game") -> Any:
     """A tqdm bar on stderr (stdout stays clean for --json) when `show`, or by default when stderr is a
-    terminal; None when not shown."""
+    terminal; None when not shown. `unit`: what it counts (games by default, with their rate; any other
+    unit, such as CPU seconds, is shown as done / total without a rate)."""
     if not (sys.stderr.isatty() if show is None else show):
         return None
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
+    if unit == "game":
+        return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
+    shape = "{l_bar}{bar}| {n:.0f}/{total:.0f} " + unit + " [{elapsed}<{remaining}]"
+    return tqdm(total=total, desc=desc, file=sys.stderr, dynamic_ncols=True, bar_format=shape)
 
 
 def progress_arg(p: argparse.ArgumentParser) -> None:

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -90,7 +95,7 @@ def test_a_cached_fit_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_no_background_fit_under_tests() -> None:
-    assert not models.request_fit(load_ruleset("yams-fr", {"columns": 3}))
+    assert models.request_fit(load_ruleset("yams-fr", {"columns": 3})) is None
 
 
 def test_par_of_the_prior_is_the_mean() -> None:
@@ -103,7 +108,9 @@ def test_par_of_the_prior_is_the_mean() -> None:
     assert abs(gain[20] - (20 - model.mean[0, chance])) < 1e-9
 
 
-def test_the_fit_loop_learns_from_self_play_and_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_fit_loop_learns_from_self_play_and_is_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A few iterations of fitted value iteration on a small sheet: the Bellman targets move the learned
     part, the file lands in the cache, `model_for` then uses it; `yambak fit` does the same."""
     from yambak.bots.fit import fit_model
@@ -125,7 +132,7 @@ def test_the_fit_loop_learns_from_self_play_and_is_cached(tmp_path: Path, monkey
     )
     models._MEMO.clear()
     prior = model_for(rules, background=False)
-    model = fit_model(rules, budget=20, max_iterations=3, samples=400)
+    model = fit_model(rules, budget=6, max_iterations=3, samples=400)
     history = model.meta["history"]
     assert len(history) == 3 and all(h["played"] > 0 for h in history)
     assert not np.allclose(model.a, prior.a) and model.meta["parameters"] == 3 * 8 + 4 + 16 + 2  # 4 upper boxes
@@ -142,36 +149,128 @@ def test_the_fit_loop_learns_from_self_play_and_is_cached(tmp_path: Path, monkey
         'id = "tiny2"\n[[rows]]\nid = "chance"\nkind = "sum"\n[[rows]]\nid = "sixes"\nkind = "upper"\nface = 6\n'
         '[[columns]]\nid = "free"\n'
     )
-    assert main(["fit", "--rules", str(path), "--budget", "10", "--json", "--no-progress"]) == 0
+    assert main(["fit", "--rules", str(path), "--budget", "10", "--json", "--progress"]) == 0
+    bar = capsys.readouterr().err
+    assert "/10 CPU s" in bar and "game" not in bar  # the bar counts CPU seconds, and says so
     models._MEMO.clear()
 
 
-def test_a_ruleset_without_a_fit_starts_one_background_fit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Outside tests, the first lookup answers with the prior and starts one niced fit process with the
-    ruleset's spec; a second lookup while it runs starts none."""
-    import subprocess
+TINY = {
+    "id": "tiny2",
+    "rows": [{"id": "chance", "kind": "sum"}, {"id": "sixes", "kind": "upper", "face": 6}],
+    "columns": [{"id": "down", "order": "down"}, {"id": "free"}],  # two columns: no exact table
+}
 
-    started: list[list[str]] = []
 
-    class FakeProcess:
-        pid = 4242
+def test_the_fit_lock_is_taken_before_the_spawn(tmp_path: Path) -> None:
+    """Six tables asking at the same moment (threads released together) start one process; another
+    process sees the lock too; it goes with the child, however the child ends."""
+    gate = threading.Barrier(6)
+    started: list[subprocess.Popen[bytes] | None] = []
 
-        def __init__(self, args: list[str], **kwargs: object) -> None:
-            started.append(args)
+    def ask() -> None:
+        gate.wait()
+        started.append(models.spawn_locked([sys.executable, "-c", "import time; time.sleep(60)"], tmp_path))
 
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    children = [p for p in started if p is not None]
+    assert len(started) == 6 and len(children) == 1
+    probe = "import sys; from pathlib import Path; from yambak.bots.models import fit_lock; "
+    probe += "sys.exit(3 if fit_lock(Path(sys.argv[1])) is None else 0)"
+    assert subprocess.run([sys.executable, "-c", probe, str(tmp_path)]).returncode == 3  # held machine-wide
+    children[0].kill()  # no goodbye: the kernel lets go of the lock with the process
+    children[0].wait()
+    fd = models.fit_lock(tmp_path)
+    assert fd is not None
+    os.close(fd)
+
+
+def test_a_background_fit_is_limited_and_lands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside tests, the first lookup answers with the prior and starts one fit process with the ruleset's
+    spec: niced, at most 1.5 GiB of address space, a budget of CPU seconds; a second lookup while it runs
+    starts none; the model lands in the cache and the next lookup uses it."""
     monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
     monkeypatch.setenv("YAMBAK_MODEL_FIT", "on")
-    monkeypatch.setattr(subprocess, "Popen", FakeProcess)
-    monkeypatch.setattr(models, "_alive", lambda pid: pid == 4242)
-    rules = load_ruleset("yams-de", {"strict": True, "flat_bonus": True})
+    monkeypatch.setattr(models, "FIT_BUDGET", 2.0)  # CPU seconds: the value iterations, then the check
+    spawned = []
+    real = models.request_fit
+    monkeypatch.setattr(models, "request_fit", lambda rules, budget=None: spawned.append(real(rules)) or spawned[-1])
+    rules = load_ruleset(TINY)
     models._MEMO.clear()
     assert model_for(rules).source == "prior"
-    assert len(started) == 1 and "--spec" in started[0] and "--budget" in started[0]
-    spec = json.loads(started[0][started[0].index("--spec") + 1])
-    assert fingerprint(load_ruleset(spec)) == fingerprint(rules)
-    assert (tmp_path / "models" / ".fitting").read_text().split()[0] == "4242"
-    assert not models.request_fit(rules)  # one at a time
+    proc = spawned[0]
+    assert proc is not None
+    assert real(rules) is None  # one at a time
+    limited = niced = False
+    while proc.poll() is None and not (limited and niced):  # the child sets its own limits as it starts
+        try:
+            limits = Path(f"/proc/{proc.pid}/limits").read_text().splitlines()
+            stat = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            break
+        limited = any(line.startswith("Max address space") and str(models.FIT_MEMORY) in line for line in limits)
+        niced = int(stat[16]) == 19
+        time.sleep(0.02)
+    assert limited and niced
+    assert proc.wait(timeout=120) == 0
+    models._MEMO.clear()
+    model = model_for(rules)
+    assert model.source == "fitted" and model.meta["budget_seconds"] == 2.0
+    assert model.meta["seconds"] < 2.0 + 5.0  # CPU seconds: the iterations, then a check of at least 5 s
+    fd = models.fit_lock(tmp_path / "models")
+    assert fd is not None  # released when the fit ended
+    os.close(fd)
+    models._MEMO.clear()
+
+
+def test_players_are_told_what_a_bot_plays_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The prior and a fit that missed its check are told; the exact table, a checked fit and bots that use
+    no model are not."""
+    from yambak.bots import model_note, model_status
+
+    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
+    models._MEMO.clear()
+    rules = load_ruleset(TINY)
+    assert model_status(rules, "hard") == "prior" and model_status(rules, "heuristic") == "prior"
+    assert model_status(rules, "medium") is None and model_status(rules, "random") is None
+    assert "first estimate" in (model_note(rules, "hard") or "")
+    assert model_status(load_ruleset("yams"), "hard") is None  # the exact table
+    assert model_status(load_ruleset("yammen"), "hard") is None  # a shipped fit within its check
+    missed = build_model(rules, {"a": np.full(rules.n_boxes, 7.0)}, "fitted")
+    missed.meta = {"agreement": {"within": False, "worst_gap": 0.03}}
+    save_model(missed)
+    models._MEMO.clear()
+    assert model_status(rules, "hard") == "unchecked" and "missed its check" in (model_note(rules, "hard") or "")
+    missed.meta = {"agreement": {"within": True, "worst_gap": 0.003}}
+    save_model(missed)
+    models._MEMO.clear()
+    assert model_status(rules, "hard") is None
+    models._MEMO.clear()
+
+
+def test_the_command_line_tells_when_a_bot_plays_on_the_prior(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from yambak.cli import main
+
+    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
+    models._MEMO.clear()
+    path = tmp_path / "tiny.toml"
+    path.write_text('id = "tiny2"\n[[rows]]\nid = "chance"\nkind = "sum"\n[[rows]]\nid = "sixes"\nkind = "upper"\n'
+                    'face = 6\n[[columns]]\nid = "down"\norder = "down"\n[[columns]]\nid = "free"\n')  # fmt: skip
+    args = ["--rules", str(path), "--games", "2", "--fit-budget", "0", "--no-progress"]
+    assert main(["simulate", *args, "--bot", "hard"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("yambak: note: the hard bot plays on a first estimate")
+    assert main(["duel", *args, "--bots", "hard", "medium"]) == 0
+    assert "the hard bot plays on a first estimate" in capsys.readouterr().err
+    assert main(["simulate", *args, "--bot", "medium"]) == 0
+    assert capsys.readouterr().err == ""
     models._MEMO.clear()
 
 

@@ -61,3 +61,20 @@ def test_scheduling_without_a_loop_is_logged(tmp_path, caplog):
         manager.schedule_bots(table)
     assert "no event loop" in caplog.text
     manager.store.close()
+
+
+def test_the_table_tells_when_a_bot_plays_on_a_first_estimate(client, tmp_path, monkeypatch):
+    """House rules nobody fitted yet: the hard bot plays on the prior, and the view says so for that seat
+    (the page shows it under the table's settings); a medium bot, or hard on yams (the exact table), not."""
+    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))  # no fit cached for these rules
+    rules = {
+        "id": "two-rows",
+        "rows": [{"id": "chance", "kind": "sum"}, {"id": "sixes", "kind": "upper", "face": 6}],
+        "columns": [{"id": "down", "order": "down"}, {"id": "free"}],
+    }
+    seats = [{"name": "Ann"}, {"kind": "bot", "bot": "hard"}, {"kind": "bot", "bot": "medium"}]
+    made = create(client, None, seats, rules=rules)
+    view = client.get(f"/api/tables/{made['id']}").json()
+    assert [p["bot_model"] for p in view["players"]] == [None, "prior", None]
+    made = create(client, "yams", seats[:2])
+    assert [p["bot_model"] for p in client.get(f"/api/tables/{made['id']}").json()["players"]] == [None, None]

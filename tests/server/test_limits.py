@@ -120,3 +120,15 @@ def test_guessing_sheet_codes_is_rate_limited(tight):
     r = tight.get("/keep/join", params={"code": "QQQQQQ"}, follow_redirects=False)
     assert r.status_code == 429 and "<html" in r.text
     assert tight.get("/k/ABCDEF", follow_redirects=False).status_code == 429
+
+
+
+def test_the_shared_rate_limit_holds_without_redis():
+    """Redis does not answer: the process counts the same budget itself, never lets everything through."""
+    from yambak.server.cluster import RedisLimiter
+
+    from .helpers import free_port
+
+    limiter = RedisLimiter(f"redis://127.0.0.1:{free_port()}/0", rate=0.001, burst=2)  # nothing listens there
+    assert [limiter.take("1.2.3.4") for _ in range(4)] == [True, True, False, False]
+    assert limiter.take("5.6.7.8")  # per client address, as in Redis

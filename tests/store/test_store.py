@@ -115,3 +115,22 @@ def test_unfinished_tables_and_rematch(store):
     assert a.id in unfinished and b.id not in unfinished
     store.set_rematch(b.id, a.id)
     assert store.get_session(b.id).rematch == a.id and store.get_session(b.id).finished
+
+
+def test_a_load_never_holds_an_event_beyond_its_state(store, monkeypatch):
+    """An event committed between a load's two reads (the events after the snapshot, then the recent
+    history) is the next load's: the history a client is resynced from stops where the state does."""
+    row = _table(store)
+    store.append(row.id, 1, 0, "rolled", {"n": 1})
+    read = store.events
+
+    def then_another_commits(table_id, since=0):
+        out = read(table_id, since)
+        if not any(e.version == 2 for e in read(table_id)):
+            store.append(row.id, 2, 0, "rolled", {"n": 2})  # the owner, in another process, meanwhile
+        return out
+
+    monkeypatch.setattr(store, "events", then_another_commits)
+    _, after, recent = store.load_session(row.id)
+    assert [e.version for e in after] == [1] and [e.version for e in recent] == [1]
+    assert store.versions([row.id]) == {row.id: 2}  # the next look at the log sees it

@@ -89,14 +89,22 @@ def new_page(browser, _open_pages):
     contexts = []
 
     def _page(
-        locale: str = "en-US", viewport: dict | None = None, touch: bool = False, dark: bool = False, zone: str = "UTC"
+        locale: str = "en-US",
+        viewport: dict | None = None,
+        touch: bool = False,
+        dark: bool = False,
+        zone: str = "UTC",
+        bypass_csp: bool = False,
     ):
+        """`bypass_csp`: only for tests that inject a script of their own (axe-core); the pages' policy
+        itself is tested without it (test_csp_browser.py)."""
         ctx = browser.new_context(
             locale=locale,
             viewport=viewport or {"width": 1200, "height": 900},
             has_touch=touch,
             color_scheme="dark" if dark else "light",
             timezone_id=zone,
+            bypass_csp=bypass_csp,
         )
         ctx.set_default_timeout(10000)
         contexts.append(ctx)

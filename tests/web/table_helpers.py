@@ -23,7 +23,7 @@ def start(page: Any, base: str, preset: str = "yams", seats: list[dict[str, Any]
 
 def ready(page: Any) -> None:
     """Connected, and this device's fair-dice nonces in (each one is an event that moves the version)."""
-    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.nonces === 'done'")
+    page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.nonces === 'done'")
 
 
 def version(page: Any) -> int:
@@ -31,7 +31,7 @@ def version(page: Any) -> int:
 
 
 def wait_past(page: Any, v: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.v) > {v}")
+    page.wait_for_function(f"() => Number(document.body.dataset.v) > {v}")
 
 
 def my_turn(page: Any) -> bool:
@@ -69,7 +69,7 @@ def score_first_offered(page: Any) -> str:
 
 def roll(page: Any) -> None:
     """Tap Roll and wait for the dice; a tap right after our own roll is dropped as a slip, so wait that out."""
-    page.wait_for_function("document.body.dataset.rollLock !== '1'")
+    page.wait_for_function("() => document.body.dataset.rollLock !== '1'")
     act(page, lambda: page.click("#roll"))
 
 

@@ -57,15 +57,15 @@ def data(page, key):
 
 
 def ready(page):
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
 
 
 def engine_ready(page):
-    page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=90000)
+    page.wait_for_function("() => document.body.dataset.engine === 'ready'", timeout=90000)
 
 
 def entries_are(page, n):
-    page.wait_for_function(f"document.body.dataset.entries === '{n}'")
+    page.wait_for_function(f"() => document.body.dataset.entries === '{n}'")
 
 
 def type_dice(page, dice, tap=True):
@@ -117,7 +117,7 @@ def start_sheet(page, preset, players, name="Kitchen table"):
         page.fill(f"input[name=player{i}]", players[i] if i < len(players) else "")
     page.click("#start-sheet")
     page.wait_for_url(re.compile(r"/keep/[\w-]+$"))
-    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.v !== undefined")
+    page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.v !== undefined")
     return page.url.rsplit("/", 1)[1]
 
 
@@ -139,8 +139,8 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     entries, _ = plan()
     ann = phone()
     ann.goto(base_url + "/keep/")  # the one online visit: the service worker keeps the keeper and its engine
-    ann.wait_for_function("document.body.dataset.offlineReady === '1'")
-    ann.wait_for_function("navigator.serviceWorker.controller !== null")
+    ann.wait_for_function("() => document.body.dataset.offlineReady === '1'")
+    ann.wait_for_function("() => navigator.serviceWorker.controller !== null")
     ann.context.set_offline(True)
     ann.reload()
     ready(ann)
@@ -159,7 +159,7 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
             assert totals(ann) == expected_state(entries[: i + 1]).totals()
         if i == 60:  # the phone restarts the keeper mid-game, still with no network
             ann.reload()
-            ann.wait_for_function(f"document.body.dataset.entries === '{i + 1}'")
+            ann.wait_for_function(f"() => document.body.dataset.entries === '{i + 1}'")
             engine_ready(ann)
     assert data(ann, "finished") == "1" and data(ann, "entries") == "198" and data(ann, "pending") == "198"
     assert not ann.locator("#pad").is_visible() and ann.locator("#end").is_visible()  # no pad after the end
@@ -184,10 +184,10 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     assert ann.locator("#slots .die:not(.blank)").count() == 5 and ann.locator("#fix").is_visible()
     ann.select_option("#fix-box", "down.ones")
     ann.click("#save-fix")
-    ann.wait_for_function("document.body.dataset.pending === '199'")
+    ann.wait_for_function("() => document.body.dataset.pending === '199'")
     corrected = expected_state([Entry(0, "dice", "down.ones", (1, 1, 1, 2, 1), 1), *entries[1:]])
     ann.wait_for_function(
-        "[...document.querySelectorAll('#strip .chip .total')].map(x => x.textContent).join() === "
+        "() => [...document.querySelectorAll('#strip .chip .total')].map(x => x.textContent).join() === "
         f"'{','.join(map(str, corrected.totals()))}'"
     )
 
@@ -197,9 +197,9 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     assert "199" in ann.inner_text(f"#past li[data-id='{sheet_id}'] .meta")
     ann.context.set_offline(False)
     ann.evaluate("dispatchEvent(new Event('online'))")
-    ann.wait_for_function("document.body.dataset.unsent === '0'", timeout=60000)
+    ann.wait_for_function("() => document.body.dataset.unsent === '0'", timeout=60000)
     ann.locator(f"#past li[data-id='{sheet_id}'] a.open").click()
-    ann.wait_for_function("document.body.dataset.pending === '0' && document.body.dataset.v === '199'")
+    ann.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '199'")
     assert data(ann, "refile") == "0"
     view = httpx.get(f"{base_url}/api/keep/{sheet_id}").json()
     assert view["v"] == 199 and [p["total"] for p in view["players"]] == corrected.totals()
@@ -213,11 +213,11 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     bram.fill("#keep-join input[name=code]", code.lower())
     bram.click("#keep-join button[type=submit]")
     bram.wait_for_url(re.compile(rf"/keep/{sheet_id}$"))
-    bram.wait_for_function("document.body.dataset.v === '199'")
+    bram.wait_for_function("() => document.body.dataset.v === '199'")
     assert totals(bram) == corrected.totals() and data(bram, "entries") == "198"
     bram.screenshot(path=str(SCREENSHOTS / "keeper-end-sv.png"))
     ann.reload()
-    ann.wait_for_function("document.body.dataset.v === '199' && document.body.dataset.pending === '0'")
+    ann.wait_for_function("() => document.body.dataset.v === '199' && document.body.dataset.pending === '0'")
     assert httpx.get(f"{base_url}/api/keep/{sheet_id}").json()["v"] == 199  # nothing sent twice
 
 
@@ -232,7 +232,7 @@ def test_two_phones_entering_while_apart_the_server_decides(base_url, phone):
     assert post({"kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 1, 2], "box": "sixes"}, 0).status_code == 200
     a = phone()
     a.goto(f"{base_url}/keep/{sid}")
-    a.wait_for_function("document.body.dataset.v === '1'")
+    a.wait_for_function("() => document.body.dataset.v === '1'")
     engine_ready(a)
     # Apart: A enters Bram's turn offline while B corrects entry 1: still Bram's turn, so A's entry is rebased.
     a.context.set_offline(True)
@@ -241,7 +241,7 @@ def test_two_phones_entering_while_apart_the_server_decides(base_url, phone):
     fixed = post({"kind": "fix", "turn": 1, "dice": [6, 6, 6, 6, 2], "roll": 1, "box": "sixes"}, 1)
     assert fixed.status_code == 200
     a.context.set_offline(False)
-    a.wait_for_function("document.body.dataset.pending === '0' && document.body.dataset.v === '3'", timeout=30000)
+    a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '3'", timeout=30000)
     assert totals(a) == [24, 15] and data(a, "refile") == "0"
     # Apart again: both enter Ann's second turn; A's arrives late: shown to be filed again, not under Bram.
     a.context.set_offline(True)
@@ -250,17 +250,19 @@ def test_two_phones_entering_while_apart_the_server_decides(base_url, phone):
         post({"kind": "dice", "seat": 0, "filled": 1, "dice": [3, 3, 3, 1, 2], "box": "threes"}, 3).status_code == 200
     )
     a.context.set_offline(False)
-    a.wait_for_function("document.body.dataset.refile === '1' && document.body.dataset.pending === '0'", timeout=30000)
+    a.wait_for_function(
+        "() => document.body.dataset.refile === '1' && document.body.dataset.pending === '0'", timeout=30000
+    )
     note = a.locator("#notes .note.refile")
     assert "Bram" in note.inner_text() and "4 4 4 1 2" in note.inner_text()
     view = httpx.get(f"{base_url}/api/keep/{sid}").json()
     assert [h["box"] for h in view["history"]] == ["free.sixes", "free.fives", "free.threes"]
-    a.wait_for_function("document.body.dataset.v === '4'")
+    a.wait_for_function("() => document.body.dataset.v === '4'")
     # Filed again, deliberately, for the player whose turn it is now.
     note.locator("button.primary").click()
     assert a.locator("#slots .die:not(.blank)").count() == 5 and data(a, "refile") == "0"
     a.click(box(a, "free.fours"))
-    a.wait_for_function("document.body.dataset.pending === '0' && document.body.dataset.v === '5'")
+    a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '5'")
     view = httpx.get(f"{base_url}/api/keep/{sid}").json()
     assert view["history"][-1] == {**view["history"][-1], "player": 1, "box": "free.fours", "written": 12}
 
@@ -283,7 +285,7 @@ def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone)
     for dark in (False, True):
         page = phone(locale="hr-HR", dark=dark)
         page.goto(f"{base_url}/keep/{sheet['id']}")
-        page.wait_for_function("document.body.dataset.v === '6'")
+        page.wait_for_function("() => document.body.dataset.v === '6'")
         cells = {
             k: page.inner_text(f"#sheet button[data-box='free.{k}'][data-seat='0']") for k in ("max", "min", "ones")
         }
@@ -303,7 +305,7 @@ def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone)
         assert page.locator("#chip-1").get_attribute("aria-selected") == "true"
         page.wait_for_selector("#fix-box option[value='free.max']", state="attached")
         page.click("#save-fix")
-        page.wait_for_function("document.body.dataset.pending === '0' && document.body.dataset.v === '7'")
+        page.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '7'")
         assert page.locator("#chip-0").get_attribute("aria-selected") == "true" and data(page, "current") == "0"
 
 
@@ -407,10 +409,10 @@ def test_the_start_page_remembers_the_family(base_url, phone):
         page.click("#share-picture")
     assert picture.value.suggested_filename.endswith(".png")
     page.click("#again")  # a new sheet, the same players
-    page.wait_for_function("document.body.dataset.entries === '0' && location.pathname !== '/keep/'")
+    page.wait_for_function("() => document.body.dataset.entries === '0' && location.pathname !== '/keep/'")
     assert [c.split("\n")[0] for c in page.locator("#strip .chip .name").all_inner_texts()] == ["Ann", "Bram"]
     page.go_back()
-    page.wait_for_function("document.body.dataset.finished === '1'")
+    page.wait_for_function("() => document.body.dataset.finished === '1'")
     page.goto(base_url + "/keep/")
     ready(page)
     page.wait_for_selector("#past li")
@@ -485,15 +487,17 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
     assert len(due) == len(rules.columns) + 1  # every column and the grand total
     page = phone()
     page.goto(f"{base_url}/keep/{sid}")
-    page.wait_for_function(f"document.body.dataset.v === '{v}'")
+    page.wait_for_function(f"() => document.body.dataset.v === '{v}'")
     engine_ready(page)
     for n in range(len(due)):
         assert page.locator("#pad").is_visible()  # the pad stays for the roll-offs
         type_dice(page, (6, 6, 6, 6, 5))  # Ann
         type_dice(page, (1, 1, 2, 2, 3))  # Bea
-        page.wait_for_function(f"document.body.dataset.v === '{v + n + 1}'")
+        page.wait_for_function(f"() => document.body.dataset.v === '{v + n + 1}'")
     final = httpx.get(f"{base_url}/api/keep/{sid}").json()
     assert final["rolloff_due"] == {} and set(final["rolloffs"]) == set(due)
     assert all(r[-1]["0"]["pips"] == 29 and r[-1]["1"]["pips"] == 9 for r in final["rolloffs"].values())
     assert final["winners"] == [0] and final["players"][1]["match_points"] == 0
-    page.wait_for_function("!document.querySelector('#pad') || document.querySelector('#pad').offsetParent === null")
+    page.wait_for_function(
+        "() => !document.querySelector('#pad') || document.querySelector('#pad').offsetParent === null"
+    )

@@ -108,7 +108,7 @@ def test_the_phones_engine_computes_every_number_the_server_computes(base_url, p
     cases = _requests()
     page = phone_page
     page.goto(base_url + "/keep/")
-    page.wait_for_function("document.body.dataset.engine === 'ready'")
+    page.wait_for_function("() => document.body.dataset.engine === 'ready'")
     answers = _ask_all(page, [json.loads(json.dumps(request)) for request, _ in cases])
     assert len(answers) == len(cases)
     for (request, expected), answer in zip(cases, answers, strict=True):

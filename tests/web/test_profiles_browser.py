@@ -68,7 +68,7 @@ def _kept_record(seed: int, preset: str = "yatzy") -> dict[str, Any]:
 
 
 def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
-    ann = new_page(viewport=PHONE, touch=True)
+    ann = new_page(viewport=PHONE, touch=True, bypass_csp=True)  # axe-core is injected (_screenshots)
     table = start(ann, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "open"}])
     bea = new_page(viewport=LAPTOP)
     bea.goto(f"{base_url}/t/{table}")
@@ -130,9 +130,9 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     # the shared table, replayed from Ann's games: the dice of each turn, what was kept, the coach
     ann.goto(f"{base_url}/me")
     ann.locator("#games a.game-link").nth(2).click()  # the kept sheet is the newest
-    ann.wait_for_function("document.body.dataset.reviewed === '1'")
+    ann.wait_for_function("() => document.body.dataset.reviewed === '1'")
     # it opens on Ann's own last turn: the turn shown and the sheet under it are hers
-    ann.wait_for_function("document.querySelector('#where').textContent === 'Turn 13 of 13 · Ann'")
+    ann.wait_for_function("() => document.querySelector('#where').textContent === 'Turn 13 of 13 · Ann'")
     assert ann.locator("#sheet tr.total td").first.inner_text() == str(ann_1)  # Ann's sheet at the end
     # and Bea's as it stood then: her own last turn may come after Ann's (the engine says what it was)
     upto = max(i for i, t in enumerate(record["turns"]) if t["player"] == 0) + 1
@@ -141,9 +141,9 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     _wait_total(ann, bea_then)
     ann.click("#rtab-0")
     ann.click("#first")
-    ann.wait_for_function("document.querySelector('#where').textContent.startsWith('Before')")
+    ann.wait_for_function("() => document.querySelector('#where').textContent.startsWith('Before')")
     ann.click("#next")
-    ann.wait_for_function("document.querySelector('#where').textContent === 'Turn 1 of 13 · Ann'")
+    ann.wait_for_function("() => document.querySelector('#where').textContent === 'Turn 1 of 13 · Ann'")
     turn = record["turns"][0]
     rolls = ann.locator("#turn .rolls-list li")
     assert rolls.count() == len(turn["rolls"]) == 2
@@ -156,7 +156,7 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     assert ann.locator("#mistake-chips .chip").count() == len(review["players"][0]["mistakes"]) > 0
     ann.locator("#mistake-chips .chip").first.click()
     round_ = -(-worst["turn"] // 2)
-    ann.wait_for_function(f"document.querySelector('#where').textContent === 'Turn {round_} of 13 · Ann'")
+    ann.wait_for_function(f"() => document.querySelector('#where').textContent === 'Turn {round_} of 13 · Ann'")
     notes = ann.locator("#turn .loss-note").all_inner_texts()  # each decision of the turn that lost points
     losses = [float(re.search(r"−(\d+\.\d\d)", t).group(1)) for t in notes]
     assert any(abs(x - worst["loss"]) <= 0.005 for x in losses), (notes, worst)
@@ -185,7 +185,7 @@ def test_two_profiles_play_and_see_exactly_what_they_played(base_url, new_page):
     assert phone.request.get(f"{base_url}/api/me").json() == {"profile": None}
     assert bea.request.get(f"{base_url}/api/me").json() == {"profile": None}  # the first device's key went too
     ann.goto(replay_url)
-    ann.wait_for_function("document.body.dataset.reviewed === '1'")
+    ann.wait_for_function("() => document.body.dataset.reviewed === '1'")
     assert _texts(ann, "#review-players .tab") == ["Ann", "Player 2"]
 
 
@@ -202,9 +202,9 @@ def _screenshots(page: Any, base: str, replay: str) -> None:
     for where, size in (("phone", PHONE), ("laptop", LAPTOP)):
         page.set_viewport_size(size)
         page.goto(replay)
-        page.wait_for_function("document.body.dataset.reviewed === '1'")
+        page.wait_for_function("() => document.body.dataset.reviewed === '1'")
         page.locator("#mistakes .jump").first.click()
-        page.wait_for_function("!!document.querySelector('#turn .loss-note')")
+        page.wait_for_function("() => !!document.querySelector('#turn .loss-note')")
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(SCREENSHOTS / f"replay-{where}.png"))
         checked = [serious_violations(page)] if where == "phone" else []

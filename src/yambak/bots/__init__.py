@@ -34,6 +34,8 @@ _LAZY = {
     "Policy": "policies",
     "choose_action": "policies",
     "greedy": "policies",
+    "model_note": "policies",
+    "model_status": "policies",
     "random_policy": "policies",
     "resolve": "policies",
     "ScoreHistogram": "stats",

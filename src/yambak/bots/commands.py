@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from typing import Any
 
@@ -72,7 +73,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "fitted here (or in the background the first time a table plays it) and cached.",
     )
     add_ruleset_args(p, "--rules", required=True)
-    p.add_argument("--budget", type=bounded_int(10, 86400), default=300, metavar="SECONDS", help="default 300")
+    p.add_argument(
+        "--budget", type=bounded_int(10, 86400), default=300, metavar="SECONDS", help="CPU seconds (default 300)"
+    )
     p.add_argument("--seed", type=bounded_int(0, 2**31 - 1), default=0, metavar="S")
     progress_arg(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -85,8 +88,8 @@ def _fit_arg(p: argparse.ArgumentParser) -> None:
         type=bounded_int(0, 86400),
         default=150,
         metavar="SECONDS",
-        help="strong/heuristic on a ruleset with no fitted value model: fit one first within this budget "
-        "(cached; 0: play the prior model). Default 150",
+        help="strong/heuristic on a ruleset with no fitted value model: fit one first within this budget of "
+        "CPU seconds (cached; 0: play the prior model). Default 150",
     )
 
 
@@ -105,7 +108,7 @@ def _ensure_model(ruleset: Ruleset, bots: list[str], budget: int, show: bool | N
         return
     from .fit import fit_model
 
-    bar = progress_bar(show, budget, "fitting the value model (s)")
+    bar = progress_bar(show, budget, "fitting the value model", unit="CPU s")
     done = [0.0]
 
     def step(line: str) -> None:
@@ -121,6 +124,16 @@ def _ensure_model(ruleset: Ruleset, bots: list[str], budget: int, show: bool | N
             bar.close()
 
 
+def _tell_model(ruleset: Ruleset, bots: list[str]) -> None:
+    """A note on stderr for each bot that plays on the prior or on a fit that missed its check."""
+    from .policies import model_note
+
+    for bot in dict.fromkeys(bots):
+        note = model_note(ruleset, bot)
+        if note is not None:
+            print(f"yambak: note: {note}", file=sys.stderr)
+
+
 def _cmd_fit(args: argparse.Namespace) -> int:
     from .fit import fit_model
     from .models import model_path, save_model
@@ -129,7 +142,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if ruleset.rolled_dice != 5:
         raise UserError("the value model is for five dice (six-dice games play greedy)")
     name = ruleset.preset or args.rules
-    bar = progress_bar(args.progress, args.budget, f"{name} fit (s)")
+    bar = progress_bar(args.progress, args.budget, f"{name} fit", unit="CPU s")
     done = [0.0]
 
     def step(line: str) -> None:
@@ -152,7 +165,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     else:
         check = meta["agreement"]
         print(
-            f"{name}: fitted in {meta['seconds']:.0f} s, {len(model.meta['history'])} iterations, "
+            f"{name}: fitted in {meta['seconds']:.0f} CPU s, {len(model.meta['history'])} iterations, "
             f"{meta['parameters']} parameters; on {check['games']} games it had not seen the bot scored "
             f"{check['played']} on average and the model predicted {check['predicted']} "
             f"({'within' if check['within'] else 'not within'} {meta['tolerance']:.0%}); cached in {path}"
@@ -195,6 +208,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         _check_plot(args.plot)
     if not vectorised:
         _ensure_model(ruleset, [args.bot], args.fit_budget, args.progress)
+        _tell_model(ruleset, [args.bot])
     from .stats import SolitaireTally
 
     tally = SolitaireTally()
@@ -245,6 +259,7 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     for bot in (a, b):
         _bot(bot)
     _ensure_model(ruleset, [a, b], args.fit_budget, args.progress)
+    _tell_model(ruleset, [a, b])
     from .play import duel
 
     bar = progress_bar(args.progress, args.games, f"duel {a} v {b}")

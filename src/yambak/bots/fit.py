@@ -50,7 +50,6 @@ import numpy as np
 from ..engine import GameState, Score, Sheet, new_game
 from ..rules import Ruleset, load_ruleset, load_ruleset_arg
 from ..solver import dice as D
-from ..solver.table import cache_dir
 from .evaluate import Model, W, build_model, prior_distributions
 from .expectimax import heuristic, plan_for
 from .models import model_path, save_model, shipped_path
@@ -148,7 +147,7 @@ def play_stages(model: Model, seed: str, games: int, seconds: float) -> Stages:
     """Self-play games of the heuristic (no exploration): the model's estimate at every turn start and
     the final total (at least 20 games, then as many of `games` as `seconds` allow)."""
     rules = model.rules
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     out: Stages = []
     for g in range(games):
         state = new_game(rules, ["fit"], seed=f"{seed}:{g}")
@@ -160,7 +159,7 @@ def play_stages(model: Model, seed: str, games: int, seconds: float) -> Stages:
                 stages.append((sheet.written.count(None), model.estimate(sheet)))
             state, _ = state.apply(heuristic(state, 0, rng, model=model))
         out.append((stages, state.total(0)))
-        if g >= 19 and time.perf_counter() - t0 > seconds:
+        if g >= 19 and time.process_time() - t0 > seconds:
             break
     return out
 
@@ -206,10 +205,10 @@ def calibrate(
     """The calibration (module docstring, step 4) and its check on unseen games (step 5), in about
     `seconds`: the calibration of the games so far predicts a fresh batch, which then joins them,
     until the predictions agree with play within `TOLERANCE` at every number of open boxes, or the
-    time is spent. Progress lines count seconds from `t0` (a `time.perf_counter()`; now by default)."""
+    time is spent. Progress lines count seconds from `t0` (a `time.process_time()`; now by default)."""
     rules = model.rules
     per_batch = CHECK_GAMES[0] if len(rules.columns) == 1 else CHECK_GAMES[1]
-    start = time.perf_counter()
+    start = time.process_time()
     t0 = start if t0 is None else t0
     seen = play_stages(model, f"calibrate{seed}:0", per_batch, seconds / 4)
     rounds = 0
@@ -221,9 +220,9 @@ def calibrate(
         check["calibration_games"] = len(seen)
         check["within"] = check["worst_gap"] <= TOLERANCE
         if progress:
-            progress(json.dumps({"check": rounds, **check, "seconds": round(time.perf_counter() - t0, 1)}))
+            progress(json.dumps({"check": rounds, **check, "seconds": round(time.process_time() - t0, 1)}))
         seen += fresh
-        if check["within"] or time.perf_counter() - start > seconds:
+        if check["within"] or time.process_time() - start > seconds:
             return calibration_of(seen, rules.n_boxes), check
 
 
@@ -249,8 +248,9 @@ def fit_model(
     progress: Callable[[str], None] | None = None,
     start: Model | None = None,
 ) -> Model:
-    """Fitted value iteration over self-play (module docstring), within `budget` seconds of one core."""
-    t0 = time.perf_counter()
+    """Fitted value iteration over self-play (module docstring), within `budget` seconds of CPU time (this
+    process's: a busy machine makes a fit slower, never shorter)."""
+    t0, wall = time.process_time(), time.perf_counter()
     model = start or build_model(rules)
     prior = prior_distributions(rules, model.table)
     pairs = np.array(pair_list(rules), dtype=np.int64).reshape(-1, 2)
@@ -274,7 +274,7 @@ def fit_model(
                 for box, value in enumerate(state.sheets[0].written):
                     c, r = divmod(box, rules.n_rows)
                     counts[c, r, min(int(value or 0), W - 1)] += 1
-            if time.perf_counter() - t0 > budget and g >= 10:
+            if time.process_time() - t0 > budget and g >= 10:
                 break
         played = float(np.mean(finals)) if finals else float("nan")
         predicted = model.estimate(new_game(rules, ["fit"]).sheets[0])
@@ -288,27 +288,28 @@ def fit_model(
         record = {
             "iteration": it + 1, "games": len(finals), "samples": len(target), "played": round(played, 2),
             "predicted": round(predicted, 2), "bellman_rms": round(rms, 3),
-            "seconds": round(time.perf_counter() - t0, 1),
+            "seconds": round(time.process_time() - t0, 1),
         }  # fmt: skip
         history.append(record)
         if progress:
             progress(json.dumps(record))
         thetas.append(theta)
         dist = counts + prior * PRIOR
-        done = it + 1 >= MIN_ITERATIONS or time.perf_counter() - t0 > 0.75 * budget
+        done = it + 1 >= MIN_ITERATIONS or time.process_time() - t0 > 0.75 * budget
         if done or it + 1 == max_iterations:
             theta = np.mean(thetas[-AVERAGE:], axis=0)
         model = build_model(rules, _params(dist, theta, n, pairs), "fitted")
         if done:
             break
     chosen = model
-    chosen.calibration, check = calibrate(model, max(budget - (time.perf_counter() - t0), 5.0), seed, progress, t0)
+    chosen.calibration, check = calibrate(model, max(budget - (time.process_time() - t0), 5.0), seed, progress, t0)
     chosen.meta = {
         "method": "fitted value iteration over self-play, then calibration on the bot's games (bots/fit.py)",
         "tolerance": TOLERANCE,
         "agreement": check,
-        "budget_seconds": budget,
-        "seconds": round(time.perf_counter() - t0, 1),
+        "budget_seconds": budget,  # CPU
+        "seconds": round(time.process_time() - t0, 1),  # CPU
+        "wall_seconds": round(time.perf_counter() - wall, 1),
         "parameters": int(3 * n + len(model.upper_rows) * len(rules.columns) + len(pairs) + 2),
         "kept": f"the mean of the last {AVERAGE} iterations' parameters",
         "history": history,
@@ -317,18 +318,34 @@ def fit_model(
     return chosen
 
 
+def limit_self(memory: int | None, nice: int) -> None:
+    """A background fit's own limits, set first thing in its process: at most `memory` bytes of address
+    space (a fit that needs more fails with MemoryError instead of pushing a server out of memory) and a
+    lower priority."""
+    import os
+    import resource
+
+    if memory:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    if nice:
+        os.nice(nice)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", help="a preset id or a ruleset .toml file")
     parser.add_argument("--options", nargs="*", default=[], metavar="NAME=VALUE")
     parser.add_argument("--spec", help="a ruleset spec as JSON (what a game record's rules hold)")
-    parser.add_argument("--budget", type=float, default=300.0, help="seconds (one core); default 300")
+    parser.add_argument("--budget", type=float, default=300.0, help="CPU seconds; default 300")
     parser.add_argument("--samples", type=int, default=SAMPLES, help="turn starts per iteration")
     parser.add_argument("--iterations", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--ship", action="store_true", help="write into the package (bots/fits/), not the cache")
+    parser.add_argument("--max-memory", type=int, metavar="BYTES", help="address space limit of this process")
+    parser.add_argument("--nice", type=int, default=0, help="lower this process's priority by N")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
+    limit_self(args.max_memory, args.nice)
     if args.spec:
         rules = load_ruleset(json.loads(args.spec))
     elif args.rules:
@@ -336,18 +353,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         parser.error("give --rules or --spec")
     say = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    try:
-        model = fit_model(
-            rules, budget=args.budget, max_iterations=args.iterations, samples=args.samples, seed=args.seed,
-            progress=say,
-        )  # fmt: skip
-        path = save_model(model, shipped_path(rules) if args.ship else model_path(rules))
-    finally:
-        if args.spec:  # a background fit: free the lock
-            try:
-                (cache_dir() / "models" / ".fitting").unlink()
-            except OSError:
-                pass
+    model = fit_model(
+        rules, budget=args.budget, max_iterations=args.iterations, samples=args.samples, seed=args.seed,
+        progress=say,
+    )  # fmt: skip
+    path = save_model(model, shipped_path(rules) if args.ship else model_path(rules))
     if say:
         say(f"wrote {path}")
     return 0

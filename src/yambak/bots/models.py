@@ -10,14 +10,18 @@ counts), the learned box terms `a`, `b`, the pair interactions `C` and the joker
 3. in the cache folder beside the solver's tables (`$YAMBAK_CACHE_DIR/models/`), where a fit for
    any other ruleset lands;
 4. else the prior (chase distributions, par = mean): answered at once. Outside tests a fit for the
-   ruleset is then started in the background (one niced process at a time, `FIT_BUDGET` seconds,
-   `YAMBAK_MODEL_FIT=off` disables it), and the next lookup after it lands uses it. A table never
-   waits for a fit.
+   ruleset is then started in the background (one niced process at a time on the machine, held by
+   an OS lock taken before the spawn; `FIT_ITERATIONS` iterations within `FIT_BUDGET` CPU seconds and
+   `FIT_MEMORY` bytes; `YAMBAK_MODEL_FIT=off` disables it), and the next lookup after it lands uses it.
+   A table never waits for a fit; `policies.model_status` says when a bot plays on the prior or on a fit that
+   missed its check, so that players can be told.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import logging
 import os
 import re
 import subprocess
@@ -36,6 +40,8 @@ from .evaluate import MODEL_VERSION, Model, W, build_model, fingerprint
 __all__ = [
     "FITS_DIR",
     "FIT_BUDGET",
+    "FIT_ITERATIONS",
+    "FIT_MEMORY",
     "load_params",
     "model_for",
     "model_path",
@@ -44,11 +50,17 @@ __all__ = [
     "request_fit",
     "save_model",
     "shipped_path",
+    "spawn_locked",
 ]
 
 FITS_DIR = Path(__file__).with_name("fits")
-FIT_BUDGET = 150.0  # seconds of one core for a fit started in the background
+# A fit started in the background: as many value iterations as the shipped ones had at least, within
+# a budget of CPU time (not wall time: a busy machine makes it slower, never shorter) and of memory.
+FIT_ITERATIONS = 12
+FIT_BUDGET = 900.0  # CPU seconds, the check on unseen games included
+FIT_MEMORY = 3 << 29  # 1.5 GiB of address space (setrlimit in the fit's own process)
 RECHECK = 20.0  # seconds between looks for a fit that landed, while a ruleset plays with the prior
+log = logging.getLogger("yambak.bots")
 _MEMO: dict[str, Model] = {}
 _CHECKED: dict[str, float] = {}
 _FP: dict[int, tuple[Ruleset, str]] = {}
@@ -188,43 +200,60 @@ def model_for(rules: Ruleset, background: bool = True) -> Model:
     return model
 
 
-def _alive(pid: int) -> bool:
+def fit_lock(folder: Path) -> int | None:
+    """The machine's fit lock (an exclusive `flock` on `folder/.fitting.lock`), or None when another
+    process holds it. Returns the open descriptor: the lock lives as long as it (and every copy a
+    child inherited) stays open, and goes with the process that holds it, however that ends."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / ".fitting.lock", os.O_RDWR | os.O_CREAT, 0o664)
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
-def request_fit(rules: Ruleset, budget: float = FIT_BUDGET) -> bool:
-    """Start a background fit of this ruleset unless one is running (one at a time on the machine),
-    fits are off (`YAMBAK_MODEL_FIT=off`, or under pytest) or the ruleset cannot be passed on."""
-    if os.environ.get("YAMBAK_MODEL_FIT", "on").lower() in ("0", "off", "no", "false"):
-        return False
-    if "PYTEST_CURRENT_TEST" in os.environ or rules.spec is None or rules.dice != 5:
-        return False
-    folder = cache_dir() / "models"
-    lock = folder / ".fitting"
+def spawn_locked(argv: list[str], folder: Path) -> subprocess.Popen[bytes] | None:
+    """Start `argv` holding the fit lock (taken before the spawn, so that two servers or two tables
+    asking at once start one fit), or None when a fit runs already. The child inherits the lock's
+    descriptor and keeps it until it exits; this process lets go of its own copy at once."""
+    fd = fit_lock(folder)
+    if fd is None:
+        return None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        try:
-            pid = int(lock.read_text().split()[0])
-            if _alive(pid) and time.time() - lock.stat().st_mtime < 4 * budget:
-                return False
-        except (OSError, ValueError, IndexError):
-            pass
-        spec = json.dumps(rules.spec, default=list)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "yambak.bots.fit", "--spec", spec, "--budget", str(budget), "--quiet"],
+        return subprocess.Popen(
+            argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
-            preexec_fn=lambda: os.nice(19),  # noqa: PLW1509 - only lowers the child's priority
+            pass_fds=(fd,),
+            env={**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"},
         )
-        lock.write_text(f"{proc.pid} {_fp(rules)}\n")
-        return True
-    except OSError:
-        return False
+    finally:
+        os.close(fd)
+
+
+def request_fit(rules: Ruleset, budget: float | None = None) -> subprocess.Popen[bytes] | None:
+    """Start a background fit of this ruleset unless one is running (one at a time on the machine),
+    fits are off (`YAMBAK_MODEL_FIT=off`, or under pytest) or the ruleset cannot be passed on.
+    The fit runs `FIT_ITERATIONS` value iterations within `budget` CPU seconds, niced, with at most
+    `FIT_MEMORY` bytes of address space, on one core. Returns the fit's process, or None."""
+    if os.environ.get("YAMBAK_MODEL_FIT", "on").lower() in ("0", "off", "no", "false"):
+        return None
+    if "PYTEST_CURRENT_TEST" in os.environ or rules.spec is None or rules.dice != 5:
+        return None
+    argv = [
+        sys.executable, "-m", "yambak.bots.fit", "--spec", json.dumps(rules.spec, default=list),
+        "--budget", str(budget or FIT_BUDGET), "--iterations", str(FIT_ITERATIONS),
+        "--max-memory", str(FIT_MEMORY), "--nice", "19", "--quiet",
+    ]  # fmt: skip
+    try:
+        proc = spawn_locked(argv, cache_dir() / "models")
+    except OSError as exc:
+        log.warning("no background fit for %s: %s", rules.id, exc)
+        return None
+    if proc is not None:
+        log.info("fitting the value model of %s in the background (pid %d)", rules.id, proc.pid)
+    return proc

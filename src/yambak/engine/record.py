@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..inputs import InputError, parse_json
 from ..rules import RulesetError, load_ruleset
 from .actions import Announce, Hold, Roll, Score
 from .dice import DiceSource, ManualDice
@@ -90,9 +91,9 @@ class GameRecord:
     @classmethod
     def loads(cls, text: str) -> GameRecord:
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise _bad(f"not valid JSON ({exc})") from None
+            data = parse_json(text)
+        except InputError as exc:
+            raise _bad(str(exc)) from None
         return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:

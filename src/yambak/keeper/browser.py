@@ -9,12 +9,12 @@ they make is cached, so that one more entry replays nothing.
 from __future__ import annotations
 
 import json
-import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..engine import GameRecord, GameState, RecordError, replay
+from ..inputs import InputError, parse_toml
 from .entries import Refusal, apply_all, apply_entry, new_sheet, record_dict
 from .stats import statistics
 from .view import fix_options, preview, sheet_view, zero_boxes
@@ -100,9 +100,9 @@ def _new(req: Mapping[str, Any]) -> dict[str, Any]:
     spec = dict(req["spec"])
     if isinstance(spec.get("rules_toml"), str):  # house rules typed or chosen on the phone
         try:
-            spec["rules"] = tomllib.loads(spec.pop("rules_toml"))
-        except tomllib.TOMLDecodeError as exc:
-            raise Refusal("input/rules", f"the ruleset is not valid TOML ({exc})") from None
+            spec["rules"] = parse_toml(spec.pop("rules_toml"))
+        except InputError as exc:
+            raise Refusal("input/rules", f"the ruleset: {exc}") from None
     state = new_sheet(spec)
     return {"record": record_dict(state), "players": list(state.players), "rules_id": state.rules.id}
 

@@ -40,6 +40,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..inputs import InputError, check_shape, parse_toml
 from .model import (
     MATCH_KINDS,
     MODIFIERS,
@@ -128,6 +129,11 @@ def load_ruleset(
     `spec` may be "yammen", {"preset": "yams-fr", "options": {...}, "modifiers": [...]},
     or a dict with the data format above (a user's ruleset).
     """
+    if isinstance(spec, Mapping):
+        try:  # before any copy or walk of it: a deep nest or a huge number is refused here, in one line
+            check_shape(spec)
+        except InputError as exc:
+            raise RulesetError("rules", str(exc)) from None
     original = copy.deepcopy(spec) if isinstance(spec, Mapping) else spec
     passed_separately = bool(options) or bool(modifiers)
     if isinstance(spec, str):
@@ -179,13 +185,11 @@ def read_ruleset_file(path: str | Path) -> dict[str, Any]:
     if len(raw) > FILE_LIMIT:
         raise RulesetError(name, f"larger than {FILE_LIMIT // 1024} KiB: not a ruleset file")
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = parse_toml(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise RulesetError(name, "not a text file (UTF-8 TOML expected)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(name, f"not valid TOML ({exc})") from None
-    except RecursionError:
-        raise RulesetError(name, "not valid TOML (nested too deeply)") from None
+    except InputError as exc:
+        raise RulesetError(name, str(exc)) from None
     return _resolve_extends(data)
 
 

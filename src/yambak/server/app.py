@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..inputs import InputError, ascii_int, parse_json
 from ..store import Store
 from ..web import STATIC
 from ..web.i18n import localize_error
@@ -31,9 +32,11 @@ from .deps import get_lang
 from .keeper.manager import KeeperManager
 from .limits import ClientLimiter
 from .live import RequestError
+from .logs import log_unexpected
 from .profiles.manager import ProfileManager
 from .ranked.manager import RankedManager
 from .routes import api, daily, keeper, pages, profiles, ranked, ws
+from .security import SecurityHeaders, security_headers
 from .settings import Settings
 from .tables.manager import TableManager
 
@@ -148,13 +151,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
 
     @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Any:
+    async def bound_body(request: Request, call_next: Any) -> Any:
+        """Every body is bounded before any route reads it: its size, and a JSON body's shape (nesting,
+        numbers: `inputs.check_shape`), so that no handler ever meets a 5,000-digit number or a deep nest."""
         length = request.headers.get("content-length")
         limit = settings.max_record_bytes if request.url.path in BIG_BODIES else settings.max_body_bytes
-        if length is not None and (not length.isdigit() or int(length) > limit):
+        if length is not None and ascii_int(length, limit) is None:
             return JSONResponse({"code": "input/too-large", "message": "request body too large"}, status_code=413)
         if request.method in ("POST", "PUT") and length is None and request.headers.get("transfer-encoding"):
             return JSONResponse({"code": "input/length-required", "message": "send a Content-Length"}, status_code=411)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if length not in (None, "0") and (not kind or kind == "application/json" or kind.endswith("+json")):
+            try:
+                parse_json(await request.body())  # kept by Starlette for the route's own read
+            except InputError as exc:
+                return JSONResponse({"code": "input/invalid", "message": f"body: {exc}"}, status_code=422)
         return await call_next(request)
 
     @app.exception_handler(RequestError)
@@ -176,8 +187,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error")
-        return JSONResponse({"code": "server/error", "message": "something went wrong on the server"}, status_code=500)
+        error_id = log_unexpected(log, f"{request.method} {request.url.path}", exc)
+        message = f"something went wrong on the server (error {error_id})"
+        headers = security_headers(request.url.path, settings.https)  # sent from outside the middleware
+        return JSONResponse({"code": "server/error", "message": message, "id": error_id}, 500, headers)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
@@ -213,6 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body, content_type = metrics.render()
         return Response(body, media_type=content_type)
 
+    app.add_middleware(SecurityHeaders, https=settings.https)  # the outermost of ours: every response
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)

@@ -21,8 +21,18 @@
   process drops it at once) or whose lease expired is replaced: the watcher takes
   the lease and rebuilds the table from the log; tables with bots and no watcher
   are adopted by a sweep. A forwarded request that meets a dead owner does the same.
+- **Redis down.** Nothing is lost and nothing is half-made: every event is in the
+  log before it is published, and every process compares the tables and sheets its
+  clients watch with the log once a second (`RECONCILE_SECONDS`): a copy still behind
+  what the log held a round earlier reads it again and sends its clients what they
+  missed (an owner that another process overtook follows it from then on), so
+  processes converge within two seconds, with or without Redis. A request that needs Redis while it is down (making
+  a table or sheet, forwarding to another process's table) is refused with a coded
+  503 before anything is stored; the lease of a new table or sheet is taken before its
+  row is written.
 - **Limits.** The create/join rate limit per client address is a token bucket in
-  Redis, shared by every process.
+  Redis, shared by every process; while Redis is down each process counts the same
+  budget itself (`RedisLimiter`).
 """
 
 from __future__ import annotations
@@ -42,6 +52,7 @@ import redis.asyncio as aredis
 
 from ..engine import IllegalAction
 from . import metrics
+from .limits import ClientLimiter
 from .live import RequestError
 
 __all__ = ["Cluster", "RedisLimiter", "Owner"]
@@ -110,10 +121,18 @@ class Owner(Protocol):
 
     def watched_ids(self) -> list[str]: ...
 
+    def local_versions(self) -> dict[str, int]: ...
+
+    async def stored_versions(self, ids: list[str]) -> dict[str, int]: ...
+
+    async def reread(self, object_id: str) -> None: ...
+
 
 # How long an owner trusts that nobody follows a channel: a follower whose announcement was lost (its
 # Redis connection dropped and came back, say) gets the next event after that, sees the gap and reloads.
 QUIET_SECONDS = 10.0
+# How often every process compares the copies its clients watch with the log (module docstring).
+RECONCILE_SECONDS = 1.0
 # How long a forwarder sends an object's requests to the node that answered the last one without asking
 # Redis again: a node that no longer owns it answers "moved", and a dead one fails the liveness check.
 OWNER_MEMORY = 30.0
@@ -148,9 +167,9 @@ class Cluster:
         self._mine = _rpc(self.node).encode()
         self.lease_ms = max(500, int(lease_seconds * 1000))
         # Many requests ask Redis at once (owner lookups, liveness): they wait for a connection, never fail for one.
-        pool = aredis.BlockingConnectionPool.from_url(url, max_connections=32, timeout=10)
+        pool = aredis.BlockingConnectionPool.from_url(url, max_connections=32, timeout=10, socket_connect_timeout=2)
         self.redis: aredis.Redis = aredis.Redis(connection_pool=pool)
-        self.sync: redis.Redis = redis.Redis.from_url(url, socket_timeout=2)
+        self.sync: redis.Redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
         self.owners: dict[str, Owner] = {}
         self.owned: set[tuple[str, str]] = set()
         self.followed: set[str] = set()
@@ -169,6 +188,7 @@ class Cluster:
         self._alive: dict[str, float] = {}
         self._owners: dict[tuple[str, str], tuple[str, float]] = {}  # where requests went last, and when
         self._tasks: list[asyncio.Task[None]] = []
+        self._down_since: float | None = None  # when Redis stopped answering (logged once per outage)
         self._renew = self.redis.register_script(_RENEW)
         self._take = self.redis.register_script(_TAKE)
         self._release = self.redis.register_script(_RELEASE)
@@ -180,7 +200,7 @@ class Cluster:
         self.loop = asyncio.get_running_loop()
         self._out = asyncio.Queue()
         await self._subscribe()
-        for coro in (self._reader(), self._publisher(), self._renewer(), self._monitor()):
+        for coro in (self._reader(), self._publisher(), self._renewer(), self._monitor(), self._reconciler()):
             self._tasks.append(asyncio.create_task(coro))
         log.info("node %s joined the cluster (lease %d ms)", self.node, self.lease_ms)
 
@@ -206,6 +226,15 @@ class Cluster:
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
+
+    async def reachable(self, timeout: float = 1.0) -> None:
+        """Refuse, with a coded 503, a request that will need Redis while Redis does not answer (before it
+        makes anything: a profile, a table)."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self.redis.ping()
+        except (redis.RedisError, OSError, TimeoutError):
+            raise RequestError("server/busy", "the server is busy: try again in a moment", 503) from None
 
     def _connection(self) -> Any:
         """A connection of this node's own, outside the pool: one reader or one writer that runs all the
@@ -240,13 +269,26 @@ class Cluster:
         self._stamps[channel] = self._stamp
 
     def claim_new_sync(self, kind: str, object_id: str) -> None:
-        """A table or sheet just created here: this process owns it (blocking; plain routes)."""
-        self.sync.set(_lease(kind, object_id), self.node, px=self.lease_ms, nx=True)
+        """A table or sheet about to be created here: this process owns it (blocking; plain routes). Called
+        before its row is written, so that Redis being down refuses the request (503) and stores nothing."""
+        try:
+            self.sync.set(_lease(kind, object_id), self.node, px=self.lease_ms, nx=True)
+        except redis.RedisError as exc:
+            log.warning("%s %s: not made, Redis failed: %s", kind, object_id, exc)
+            raise RequestError("server/busy", "the server is busy: try again in a moment", 503) from None
         self._gain(kind, object_id)
 
     async def claim_new(self, kind: str, object_id: str) -> None:
-        await self.redis.set(_lease(kind, object_id), self.node, px=self.lease_ms, nx=True)
+        try:
+            await self.redis.set(_lease(kind, object_id), self.node, px=self.lease_ms, nx=True)
+        except redis.RedisError as exc:
+            log.warning("%s %s: not made, Redis failed: %s", kind, object_id, exc)
+            raise RequestError("server/busy", "the server is busy: try again in a moment", 503) from None
         self._gain(kind, object_id)
+
+    def unclaim(self, kind: str, object_id: str) -> None:
+        """A claimed object whose row could not be written: forget it (its lease expires by itself)."""
+        self._lose(kind, object_id)
 
     async def owner(self, kind: str, object_id: str) -> str | None:
         held = await self.redis.get(_lease(kind, object_id))
@@ -286,6 +328,21 @@ class Cluster:
         self._alive.pop(node, None)
         return False
 
+    def _trouble(self, what: str, exc: BaseException) -> None:
+        """Log a failure: once per outage when it is Redis not answering, every time otherwise."""
+        if isinstance(exc, redis.RedisError | OSError | TimeoutError):
+            if self._down_since is None:
+                self._down_since = time.monotonic()
+                log.warning("Redis does not answer (%s: %s); what needs it gets 503 until it does", what, exc)
+            return
+        log.exception("%s failed", what)
+
+    def _fine(self) -> None:
+        """Redis answered."""
+        if self._down_since is not None:
+            log.warning("Redis answers again, after %.1f s", time.monotonic() - self._down_since)
+            self._down_since = None
+
     async def _renewer(self) -> None:
         while True:
             await asyncio.sleep(self.lease_ms / 3000)
@@ -294,9 +351,10 @@ class Cluster:
                 chunk = keys[i : i + 500]
                 try:
                     lost = await self._renew(keys=[_lease(k, o) for k, o in chunk], args=[self.node, self.lease_ms])
-                except Exception:
-                    log.exception("lease renewal failed")
+                except Exception as exc:
+                    self._trouble("lease renewal", exc)
                     continue
+                self._fine()
                 for index in lost:
                     kind, object_id = chunk[int(index) - 1]
                     self._lose(kind, object_id)
@@ -330,8 +388,34 @@ class Cluster:
                     await self._adopt(kind, owner.watched_ids())
                 if self.orphans is not None and rounds % 10 == 0:
                     await self._adopt("table", await self.orphans())
-            except Exception:
-                log.exception("cluster monitor")
+            except Exception as exc:
+                self._trouble("cluster monitor", exc)
+
+    async def _reconciler(self) -> None:
+        """Once a second: every table and sheet with clients here whose copy is still behind the version
+        the log had a round before is read again (the events its owner published were lost, or another
+        process overtook it). A copy only a moment behind (its next event on its way) is left alone."""
+        behind: dict[str, dict[str, int]] = {}
+        while True:
+            await asyncio.sleep(RECONCILE_SECONDS)
+            for kind, owner in self.owners.items():
+                try:
+                    seen = owner.local_versions()
+                    earlier, behind[kind] = behind.get(kind, {}), {}
+                    if not seen:
+                        continue
+                    stored = await owner.stored_versions(list(seen))
+                    for object_id, version in stored.items():
+                        here = seen.get(object_id, version)
+                        if here < earlier.get(object_id, 0):
+                            metrics.REREAD.inc()
+                            log.info("%s %s: at %d here, %d in the log: reading it again", kind, object_id,
+                                     here, version)  # fmt: skip
+                            await owner.reread(object_id)
+                        elif here < version:
+                            behind[kind][object_id] = version
+                except Exception as exc:
+                    self._trouble(f"{kind} reconciliation", exc)
 
     # --- routing a request to the owner ---------------------------------------------------------
 
@@ -505,8 +589,8 @@ class Cluster:
                     async with asyncio.timeout(5):
                         await conn.send_packed_command(conn.pack_commands([("PUBLISH", c, d) for c, d, _ in batch]))
                         receivers = [await conn.read_response() for _ in batch]
-                except Exception:  # followers that miss an event see the gap and reload
-                    log.exception("publishing %d messages failed", len(batch))
+                except Exception as exc:  # followers read the log (`_reconciler`): nothing is lost
+                    self._trouble(f"publishing {len(batch)} messages", exc)
                     if conn is not None:
                         await conn.disconnect()
                     conn = None
@@ -594,15 +678,14 @@ class Cluster:
             try:
                 if self._sub is None:
                     await self._subscribe()
+                    self._fine()
                     asyncio.create_task(self._announce_all())  # owners may have found nobody following meanwhile
                 while True:
                     reply = await self._sub.read_response(push_request=True)  # blocks until a message
                     if reply[0] == b"message":
                         self._deliver(reply[1], reply[2])
-            except (redis.RedisError, OSError) as exc:
-                log.warning("reading from Redis failed (%s): reconnecting", exc)
-            except Exception:
-                log.exception("reading from Redis failed: reconnecting")
+            except Exception as exc:
+                self._trouble("reading from Redis", exc)
             finally:
                 if self._sub is not None:
                     await self._sub.disconnect(nowait=True)
@@ -634,16 +717,27 @@ class Cluster:
 
 
 class RedisLimiter:
-    """The create/join token bucket per client address, shared by every process (fails open without Redis)."""
+    """A token bucket per client address, shared by every process through Redis. While Redis does not
+    answer, this process counts the same budget itself (`ClientLimiter`): a limit that holds, never one
+    that lets everything through; Redis is asked again `RETRY` seconds after it failed."""
+
+    RETRY = 1.0
 
     def __init__(self, url: str, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
-        self.client = redis.Redis.from_url(url, socket_timeout=1)
+        self.client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
         self.script = self.client.register_script(_BUCKET)
+        self.local = ClientLimiter(rate, burst)
+        self.failed_at: float | None = None
 
     def take(self, client: str) -> bool:
-        try:
-            return bool(self.script(keys=[f"yambak:rate:{client}"], args=[self.rate, self.burst]))
-        except redis.RedisError:
-            log.warning("rate limit: Redis unreachable, request let through")
-            return True
+        if self.failed_at is None or time.monotonic() - self.failed_at > self.RETRY:
+            try:
+                allowed = bool(self.script(keys=[f"yambak:rate:{client}"], args=[self.rate, self.burst]))
+                self.failed_at = None
+                return allowed
+            except redis.RedisError:
+                if self.failed_at is None:
+                    log.warning("rate limit: Redis unreachable, counting here until it answers")
+                self.failed_at = time.monotonic()
+        return self.local.take(client)

@@ -22,8 +22,10 @@ def _serve(args: argparse.Namespace) -> int:
         raise UserError(f"a YAMBAK_* setting in the environment is not a number ({exc})") from None
     if args.db is not None:
         settings.database_url = args.db
-    if args.redis:
+    if args.redis is not None:
         settings.redis_url = args.redis
+    if settings.redis_url:
+        _check_redis_url(settings.redis_url)
     if args.workers is not None and args.workers > 1:
         _check_workers(settings.database_url, settings.redis_url)
     _check_database_url(settings.database_url)
@@ -44,6 +46,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        log_config=None,  # uvicorn's loggers go to ours (`setup_logs`): an error is one line there too
         ws_max_size=65536,
         ws_ping_interval=20,
         ws_ping_timeout=20,
@@ -60,6 +63,16 @@ def _check_database_url(url: str) -> None:
         make_url(url).get_dialect()
     except (ArgumentError, NoSuchModuleError, ValueError) as exc:
         raise UserError(f"--db: {url.split('@')[-1]!r} is not a database URL this server can use ({exc})") from None
+
+
+def _check_redis_url(url: str) -> None:
+    """Refuse a Redis URL the client cannot read before serving (whether Redis answers is `/readyz`'s)."""
+    import redis
+
+    try:
+        redis.Redis.from_url(url)
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"--redis: {url.split('@')[-1]!r} is not a Redis URL ({exc})") from None
 
 
 def _check_listen(host: str, port: int) -> None:
@@ -111,6 +124,7 @@ def _serve_workers(args: argparse.Namespace, settings: object) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        log_config=None,  # uvicorn's loggers go to ours (`setup_logs`): an error is one line there too
         ws_max_size=65536,
         ws_ping_interval=20,
         ws_ping_timeout=20,

@@ -20,6 +20,9 @@ from .tables.manager import TableManager
 TOKEN_COOKIE = "yambak_tokens"
 PROFILE_COOKIE = "yambak_profile"
 MAX_TOKENS = 40
+# Routes of the browser's HTML forms: not in the OpenAPI schema that the API is fuzzed from (they read
+# their form themselves); their hostile cases are written by hand (tests/server/test_hostile_http.py).
+HTML_FORM: dict[str, Any] = {"include_in_schema": False}
 
 
 def get_manager(request: Request) -> TableManager:
@@ -121,7 +124,11 @@ def check_rate(request: Request) -> None:
 async def playing_profile(request: Request, name: Any) -> tuple[str | None, str | None]:
     """The profile of someone sitting down to play: the device's, or one made now with the name they
     play under (none when the name is refused or this address made too many: the game goes on).
-    Returns (profile id, a new device token to set, if one was made)."""
+    Returns (profile id, a new device token to set, if one was made). Several processes: a coded 503
+    while Redis does not answer, before anything is made."""
+    cluster = getattr(request.app.state, "cluster", None)
+    if cluster is not None:  # sitting down needs Redis (the table's lease): without it, a 503 before any profile
+        await cluster.reachable()
     profiles: ProfileManager = request.app.state.profiles
     profile = await profiles.acurrent(profile_token(request))
     if profile is not None:

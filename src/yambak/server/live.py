@@ -22,6 +22,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ..engine import IllegalAction
+from ..inputs import InputError, parse_json
 from ..web.i18n import localize_error
 from .limits import Bucket
 from .settings import Settings
@@ -168,9 +169,9 @@ async def serve_socket(
                     return
                 continue
             try:
-                data = json.loads(text)
-            except (json.JSONDecodeError, RecursionError):
-                conn.refuse(RequestError("protocol/bad-json", "a message is one JSON object"))
+                data = parse_json(text)
+            except InputError as exc:
+                conn.refuse(RequestError("protocol/bad-json", f"a message is one JSON object ({exc})"))
                 continue
             kind = data.get("type") if isinstance(data, dict) else None
             if not isinstance(kind, str) or kind not in types:

@@ -29,6 +29,7 @@ __all__ = [
     "LATENCY",
     "LEASE_MOVES",
     "QUIET",
+    "REREAD",
     "TABLES",
     "render",
 ]
@@ -44,6 +45,9 @@ LATENCY = Histogram(
 FORWARDED = Counter("yambak_forwarded", "Requests forwarded to the process that owns their table or sheet")
 LEASE_MOVES = Counter("yambak_lease_moves", "Tables and sheets this process took over from another (dead) owner")
 HANDOFFS = Counter("yambak_handoffs", "Tables handed to this process by an owner none of whose sockets sat at them")
+REREAD = Counter(
+    "yambak_reread", "Tables and sheets read again from the log: their copy here was behind it (events lost on the way)"
+)
 QUIET = Counter("yambak_quiet_events", "Events not sent to Redis: no other process followed their table or sheet")
 TABLES = Gauge("yambak_tables", "Tables and sheets in memory", ["role"], multiprocess_mode="livesum")
 CONNECTIONS = Gauge("yambak_connections", "Open WebSocket connections", multiprocess_mode="livesum")

@@ -49,7 +49,8 @@ class Settings:
     # Python's full garbage collection on a timer (seconds; 0: Python's own schedule), see app.tune_gc;
     # `yambak serve` makes it 300 unless the environment says otherwise
     gc_full_seconds: float = field(default_factory=lambda: float(_env("GC_FULL_SECONDS", "0")))
-    secure_cookies: bool = False
+    # behind HTTPS (a TLS-terminating proxy): HSTS on every response and Secure cookies (docs/deployment.md)
+    https: bool = field(default_factory=lambda: _env("HTTPS", "0").lower() in ("1", "true", "yes", "on"))
     # the coach's grades and reviews of finished games in a process of its own (tests: in a thread)
     coach_process: bool = field(
         default_factory=lambda: _env("COACH_PROCESS", "1").lower() not in ("0", "false", "no", "off")
@@ -61,3 +62,7 @@ class Settings:
     link_minutes: int = 15  # a link that moves a profile to another device works this long, once
     # the server's clock (aware, UTC): the daily challenge's day, results' times; tests inject their own
     clock: Callable[[], datetime] = utc_now
+
+    @property
+    def secure_cookies(self) -> bool:
+        return self.https

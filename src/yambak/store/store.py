@@ -574,6 +574,19 @@ class Store(ProfileStore, DealStore, RankedStore):
             )
         return [EventRow(r.version, r.seat, r.type, json.loads(r.data), r.ref) for r in reversed(rows)]
 
+    def versions(self, session_ids: list[str]) -> dict[str, int]:
+        """Each session's newest version: its log's last event (or its snapshot's, with no event yet)."""
+        out: dict[str, int] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(session_ids), 500):
+                chunk = session_ids[i : i + 500]
+                rows = conn.execute(select(GameSession.id, GameSession.version).where(GameSession.id.in_(chunk)))
+                out.update({session_id: version for session_id, version in rows})
+                newest = select(Event.table_id, func.max(Event.version)).where(Event.table_id.in_(chunk))
+                for session_id, version in conn.execute(newest.group_by(Event.table_id)):
+                    out[session_id] = max(out.get(session_id, 0), version or 0)
+        return out
+
     def seat_versions(self, table_id: str) -> dict[int, int]:
         """Each seat's newest event version."""
         with self.engine.connect() as conn:
@@ -596,8 +609,11 @@ class Store(ProfileStore, DealStore, RankedStore):
         if row is None:
             return None
         after = self.events(table_id, since=row.version)
-        recent = after[-history:] if len(after) >= history else self.last_events(table_id, history)
-        return row, after, recent
+        if len(after) >= history:
+            return row, after, after[-history:]
+        # a read of its own: an event committed since `after` was read belongs to the next load, not to this one
+        newest = after[-1].version if after else row.version
+        return row, after, [e for e in self.last_events(table_id, history) if e.version <= newest]
 
     # --- health ----------------------------------------------------------------------------------
 

@@ -137,7 +137,7 @@ def _cmd_keep(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from ..bots import LEVELS, POLICIES
+    from ..bots import LEVELS, POLICIES, model_note
     from ..engine import SeededDice
     from .game import GameSession
 
@@ -156,6 +156,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         return _run_app(PlayFace(session), args)
     print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
+    for bot in dict.fromkeys(args.bots or []):
+        note = model_note(rules, bot)
+        if note is not None:
+            print(f"Note: {note}.")
     print(session.view())
     return _loop(session, until_finished=True)
 

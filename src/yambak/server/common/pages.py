@@ -4,13 +4,13 @@ forms of several features share (the presets to choose from, a ruleset from the 
 from __future__ import annotations
 
 import json
-import tomllib
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
+from ...inputs import InputError, parse_toml
 from ...rules import RulesetError, preset_ids
 from ...rules.loader import preset_data
 from ...web import TEMPLATES
@@ -81,9 +81,9 @@ async def rules_from_form(form: Any) -> tuple[str | None, dict[str, Any], dict[s
                 raise RequestError("input/rules", "the ruleset file is not UTF-8 text") from None
     if text:
         try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise RequestError("input/rules", f"the ruleset is not valid TOML ({exc})") from None
+            data = parse_toml(text)
+        except InputError as exc:
+            raise RequestError("input/rules", f"the ruleset: {exc}") from None
         return None, {}, data
     preset = str(form.get("preset", ""))
     if preset not in preset_ids():

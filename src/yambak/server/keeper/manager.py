@@ -132,13 +132,11 @@ class KeeperManager(SessionManager[KeptSheet]):
                 sheet.id, name, state.rules.spec, False, False, None, record_dict(state), kind="sheet", code=sheet.code
             )
             try:
-                self.store.create(row)
+                self._store_new(row)
             except StoreConflict:
                 if body.id is not None and (again := self._created_already(body.id, name, state)) is not None:
                     return again
                 continue  # a code already in use: draw another
-            if self.cluster is not None:  # the owner does not follow its own entries
-                self.cluster.claim_new_sync(self.KIND, sheet.id)
             self._admit(sheet)
             return sheet
         raise KeeperError("server/busy", "no free join code: try again", 503)

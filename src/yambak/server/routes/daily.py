@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...inputs import ascii_int
 from ...rules import load_ruleset
 from ...store import DealRow, ProfileRow, TournamentRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
@@ -24,6 +25,7 @@ from ..daily.clubs import PRESETS, ClubManager, member_key
 from ..daily.manager import DAILY_PRESETS, DealError, DealManager
 from ..daily.matchpoints import ranks
 from ..deps import (
+    HTML_FORM,
     AppSettings,
     Lang,
     Manager,
@@ -281,7 +283,7 @@ def daily_page(
     return _daily_page(request, lang, deals, preset[:40], day[:10], period[:8])
 
 
-@router.post("/daily/{preset}/play")
+@router.post("/daily/{preset}/play", **HTML_FORM)
 async def daily_play_form(
     deals: Deals, request: Request, preset: str, lang: Lang, tokens: Tokens, settings: AppSettings
 ) -> Response:
@@ -517,11 +519,10 @@ def new_tournament_page(deals: Deals, request: Request, lang: Lang) -> HTMLRespo
 
 
 def _number(form: Any, key: str) -> int | None:
-    raw = str(form.get(key, "") or "")
-    return int(raw) if raw.isdigit() and len(raw) < 7 else None
+    return ascii_int(str(form.get(key, "") or ""), 999_999)
 
 
-@router.post("/clubs")
+@router.post("/clubs", **HTML_FORM)
 async def create_tournament_form(clubs: Clubs, request: Request, lang: Lang, settings: AppSettings) -> Response:
     form = await request.form()
     try:
@@ -550,7 +551,7 @@ def tournament_page(deals: Deals, request: Request, tournament_id: str, lang: La
     return _tournament_page(request, lang, deals, t, invite)
 
 
-@router.post("/c/{tournament_id}/join")
+@router.post("/c/{tournament_id}/join", **HTML_FORM)
 async def join_tournament_form(
     clubs: Clubs, request: Request, tournament_id: str, lang: Lang, settings: AppSettings
 ) -> Response:
@@ -572,7 +573,7 @@ async def join_tournament_form(
     return response
 
 
-@router.post("/c/{tournament_id}/manage")
+@router.post("/c/{tournament_id}/manage", **HTML_FORM)
 async def manage_form(clubs: Clubs, request: Request, tournament_id: str, lang: Lang) -> Response:
     """The organiser's controls on the tournament's page (plain forms)."""
     form = await request.form()
@@ -592,7 +593,7 @@ async def manage_form(clubs: Clubs, request: Request, tournament_id: str, lang: 
     return RedirectResponse(f"/c/{t.id}", status_code=303)
 
 
-@router.post("/c/{tournament_id}/play/{n}")
+@router.post("/c/{tournament_id}/play/{n}", **HTML_FORM)
 async def play_round_form(deals: Deals,
     request: Request, tournament_id: str, n: int, lang: Lang, tokens: Tokens, settings: AppSettings,
 ) -> Response:  # fmt: skip

@@ -16,7 +16,7 @@ from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
 from ...web import STATIC
 from ...web.i18n import FAMILIES, error_message, error_texts, js_strings, labels, translations
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
-from ..deps import Lang, check_rate
+from ..deps import HTML_FORM, Lang, check_rate
 from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
 from ..keeper.manager import KeeperManager
 from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
@@ -87,7 +87,7 @@ def start_page(request: Request, lang: Lang) -> HTMLResponse:
     return _shell(request, lang)
 
 
-@router.post("/keep")
+@router.post("/keep", **HTML_FORM)
 async def create_from_form(request: Request, lang: Lang) -> Response:
     """A new sheet from the start page's form, where the page's script did not create it itself."""
     form = await request.form()

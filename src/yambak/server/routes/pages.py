@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from ...inputs import ascii_int
 from ...rules import load_ruleset, preset_ids
 from ...rules.loader import preset_data
 from ...web.howto import howto
@@ -25,6 +26,7 @@ from ..common.pages import boot_json, download, preset_choices, render_page, rul
 from ..common.tokens import hash_token
 from ..daily.sealed import acheck, check
 from ..deps import (
+    HTML_FORM,
     AppSettings,
     Lang,
     Manager,
@@ -104,7 +106,7 @@ def _lobby(
     )
 
 
-@router.post("/tables")
+@router.post("/tables", **HTML_FORM)
 async def create_from_form(
     request: Request, manager: Manager, tokens: Tokens, settings: AppSettings, lang: Lang
 ) -> Response:
@@ -125,7 +127,7 @@ async def create_from_form(
         asked = {
             "hints": form.get("hints") is not None,
             "undo": form.get("undo") is not None,
-            "clock": int(clock) if clock.isdigit() else None,
+            "clock": ascii_int(clock, 10**6),
         }
         first = next((s for s in seats if s["kind"] == "human"), None)
         profile, cookie = await playing_profile(request, first["name"]) if first else (None, None)
@@ -217,7 +219,7 @@ def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens
     return _table_page(request, table, tokens, lang)
 
 
-@router.post("/t/{table_id}/join")
+@router.post("/t/{table_id}/join", **HTML_FORM)
 async def join_form(
     request: Request,
     table_id: str,
@@ -252,7 +254,7 @@ async def join_form(
     return response
 
 
-@router.post("/t/{table_id}/rematch", dependencies=[Depends(check_rate)])
+@router.post("/t/{table_id}/rematch", dependencies=[Depends(check_rate)], **HTML_FORM)
 async def rematch_form(table_id: str, manager: Manager, tokens: Tokens) -> Response:
     new = await manager.rematch_for(table_id, tokens)
     return RedirectResponse(f"/t/{new.id}", status_code=303)

@@ -21,6 +21,7 @@ from ...store import ProfileRow, ResultRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
 from ..common.pages import boot_json, render_page
 from ..deps import (
+    HTML_FORM,
     AppSettings,
     Lang,
     Profiles,
@@ -244,7 +245,7 @@ def games_page(request: Request, profiles: Profiles, lang: Lang, preset: str = "
     return _games_page(request, lang, profiles, profile, True, preset, page)
 
 
-@router.post("/me")
+@router.post("/me", **HTML_FORM)
 def create_from_form(
     request: Request, profiles: Profiles, settings: AppSettings, lang: Lang, name: str = Form("", max_length=200)
 ) -> Response:
@@ -287,7 +288,7 @@ def move_page(request: Request, code: str, profiles: Profiles, lang: Lang) -> HT
     )
 
 
-@router.post("/me/move/{code}")
+@router.post("/me/move/{code}", **HTML_FORM)
 def move_form(request: Request, code: str, profiles: Profiles, settings: AppSettings, lang: Lang) -> Response:
     try:
         check_origin(request)

@@ -270,6 +270,29 @@ class SessionManager(Generic[S]):
         """A session made here comes into memory, owned by this process."""
         self.sessions[session.id] = session
 
+    def _store_new(self, row: SessionRow) -> None:
+        """Store a new session's row, its lease taken first: without Redis, a coded 503 and nothing stored
+        (blocking: plain routes)."""
+        if self.cluster is not None:
+            self.cluster.claim_new_sync(self.KIND, row.id)
+        try:
+            self.store.create(row)
+        except Exception:
+            if self.cluster is not None:
+                self.cluster.unclaim(self.KIND, row.id)
+            raise
+
+    async def _astore_new(self, row: SessionRow) -> None:
+        """`_store_new` without blocking the event loop."""
+        if self.cluster is not None:
+            await self.cluster.claim_new(self.KIND, row.id)
+        try:
+            await self.store.write(Store.create_op(row))
+        except Exception:
+            if self.cluster is not None:
+                self.cluster.unclaim(self.KIND, row.id)
+            raise
+
     # --- committing -----------------------------------------------------------------------------
 
     def _snapshot(self, session: S, state: GameState, version: int) -> dict[str, Any] | None:

@@ -252,3 +252,34 @@ class Replica:
 
     def watched_ids(self) -> list[str]:
         return self.manager.watched_ids()
+
+    # --- the log as the safety net (`Cluster._reconciler`) ---------------------------------------------
+
+    def local_versions(self) -> dict[str, int]:
+        """Sessions with clients here: the version their clients were sent last."""
+        return {s.id: _seen(s) for s in self.manager.sessions.values() if s.conns}
+
+    async def stored_versions(self, ids: list[str]) -> dict[str, int]:
+        return await self.manager.store.read(self.manager.store.versions, ids)
+
+    async def reread(self, session_id: str) -> None:
+        """The log is ahead of this copy (its owner's events were lost on the way, or another process
+        overtook it): read it again, under the lock so that a commit in progress is not mistaken for it;
+        an owner that was overtaken follows from now on."""
+        session = self.manager.sessions.get(session_id)
+        if session is None:
+            return
+        async with session.lock:
+            stored = await self.manager.store.read(self.manager.store.versions, [session_id])
+            if stored.get(session_id, 0) <= _seen(session):
+                return
+            if session.owned:
+                log.warning("%s %s: another process wrote its log; following it", self.kind, session_id)
+                await self.lost(session)
+            else:
+                await self._refresh_locked(session)
+
+
+def _seen(session: Session) -> int:
+    """The version a session's clients here were sent last (a mirror's relayed events included)."""
+    return session.backlog[-1]["v"] if session.backlog else session.version

@@ -461,9 +461,7 @@ class TableManager(SessionManager[LiveTable]):
         ruleset of the players' own (house rules), instead of a preset; `profile`: the creator's.
         Blocks on the store: `acreate` is the same without blocking the event loop."""
         table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile)
-        self.store.create(row)
-        if self.cluster is not None:  # the owner does not follow its own events
-            self.cluster.claim_new_sync(self.KIND, table.id)
+        self._store_new(row)
         self._admit(table)
         return table, tokens
 
@@ -481,9 +479,7 @@ class TableManager(SessionManager[LiveTable]):
         deal: Any = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile, deal)
-        await self.store.write(Store.create_op(row))
-        if self.cluster is not None:
-            await self.cluster.claim_new(self.KIND, table.id)
+        await self._astore_new(row)
         self._admit(table)
         return table, tokens
 

@@ -153,6 +153,8 @@ class TableEvent(_Out):
 class TablePlayer(Player):
     kind: Literal["human", "bot", "open"]
     bot: str | None
+    # a bot on a first estimate for these rules ("prior") or on a fit that missed its check ("unchecked")
+    bot_model: Literal["prior", "unchecked"] | None = None
 
 
 class TableSettingsOut(_Out):

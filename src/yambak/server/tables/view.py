@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...bots import model_status
 from ...engine import GameState
 from ...gameview import game_view, public_event
 
@@ -15,7 +16,10 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
     state: GameState = table.state
     view = game_view(state, seats)
     for p in view["players"]:
-        p["kind"], p["bot"] = table.seats[p["seat"]].kind, table.seats[p["seat"]].bot
+        seat = table.seats[p["seat"]]
+        p["kind"], p["bot"] = seat.kind, seat.bot
+        # "prior" or "unchecked" when this bot plays on a value model the players should know about
+        p["bot_model"] = model_status(state.rules, seat.bot) if seat.kind == "bot" and seat.bot else None
     view.update(
         id=table.id,
         name=table.name,

@@ -610,6 +610,7 @@ export interface NonceOut {
  */
 export interface TablePlayer {
   bot: string | null;
+  bot_model?: ("prior" | "unchecked") | null;
   columns: {
     [k: string]: Column;
   };

@@ -602,6 +602,12 @@ function renderTableInfo() {
   parts.push(s.hints ? T("Hints allowed") : T("No hints at this table"));
   if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));
   setText($("table-settings"), parts.join(" · "));
+  // a bot on a first estimate (no fitted model for these rules yet) or on a fit that missed its check
+  const notes = view.players.filter((p) => p.bot_model).map((p) => (p.bot_model === "prior"
+    ? T("{name} plays on a first estimate for these rules (no fitted model yet), so it plays weaker.", { name: p.name })
+    : T("{name} plays on a model that missed its accuracy check for these rules: it may play weaker.", { name: p.name })));
+  setText($("bot-model"), notes.join(" "));
+  $("bot-model").hidden = !notes.length;
   const fair = view.fairness;
   $("fair").hidden = !fair;
   if (fair) {
