@@ -31,6 +31,7 @@ NASTY = ["", "²", "٣", "9" * 5000, "-1", "\x00", "\u202egnp.exe", "x" * 10000,
 FIELDS = [
     "name", "preset", "custom", "clock", "hints", "undo", "listed", "duplicate", "seat0_kind", "seat0_name",
     "seat1_kind", "seat1_name", "player0", "player1", "owner", "rounds", "window", "invite", "seat", "yams-fr.columns",
+    "action", "round", "minutes", "player", "on",
 ]  # fmt: skip
 
 
@@ -134,6 +135,7 @@ def test_unicode_digits_are_not_numbers(client: TestClient, ids: dict[str, str])
 FORM_ROUTES = [
     "/tables", "/t/{table_id}/join", "/t/{table_id}/rematch", "/keep", "/me", "/me/move/{code}",
     "/daily/{preset}/play", "/clubs", "/c/{tournament_id}/join", "/c/{tournament_id}/play/{n}",
+    "/c/{tournament_id}/manage",
 ]  # fmt: skip
 
 
@@ -156,7 +158,7 @@ def test_hostile_forms(client: TestClient, ids: dict[str, str], route: str) -> N
 
 # --- operators' routes and static files --------------------------------------------------------------
 
-OPS_ROUTES = ["/healthz", "/readyz", "/metrics", "/favicon.ico"]
+OPS_ROUTES = ["/healthz", "/readyz", "/metrics", "/favicon.ico", "/robots.txt"]
 
 
 def test_operators_routes_and_static_files(client: TestClient) -> None:

@@ -178,11 +178,11 @@ def test_rate_limit_per_connection(tmp_path):
             for _ in range(5):
                 s.send_json({"type": "ping"})
                 assert s.receive_json() == {"type": "pong"}
-            codes = []
-            for _ in range(3):
-                s.send_json({"type": "ping"})
-                codes.append(s.receive_json()["code"])
-            assert codes == ["rate/limited"] * 3
+            refused = []
+            for i in range(3):  # a refused message's ref comes back, so its sender can wait and resend it
+                s.send_json({"type": "ping", "ref": f"r{i}"})
+                refused.append(s.receive_json())
+            assert [(m["code"], m["ref"]) for m in refused] == [("rate/limited", f"r{i}") for i in range(3)]
             with pytest.raises(WebSocketDisconnect) as exc:
                 s.receive_json()
             assert exc.value.code == 4429

@@ -24,7 +24,7 @@ window.__csp = [];
 document.addEventListener("securitypolicyviolation",
   (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
 """
-NOT_PAGES = ("/api/", "/healthz", "/readyz", "/metrics", "/favicon.ico")
+NOT_PAGES = ("/api/", "/healthz", "/readyz", "/metrics", "/favicon.ico", "/robots.txt")
 NOT_PAGE_ENDINGS = (".json", ".svg", ".zip", ".js", ".webmanifest", ".csv")
 
 
@@ -95,6 +95,7 @@ def pages(base_url: str, browser: Any) -> dict[str, list[str]]:
         "/p/{profile_id}/stats": [f"/p/{profile['id']}/stats"],
         "/replay/{result_id}": [f"/replay/{result}"],
         "/daily": ["/daily"],
+        "/ranked": ["/ranked"],
         "/clubs/new": ["/clubs/new"],
         "/c/{tournament_id}": [f"/c/{club['id']}"],
     }

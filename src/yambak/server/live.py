@@ -132,6 +132,19 @@ async def _close(ws: WebSocket, writer: asyncio.Task[None], conn: Connection, co
 Handler = Callable[[Any, Any], Awaitable[None]]
 
 
+def _valid_ref(ref: Any) -> int | str | None:
+    return ref if isinstance(ref, (int, str)) and not isinstance(ref, bool) and len(str(ref)) <= 40 else None
+
+
+def _ref_of(text: str) -> int | str | None:
+    """The ref of a message refused before it was read (it is bounded in size already), if it has one."""
+    try:
+        data = parse_json(text)
+    except InputError:
+        return None
+    return _valid_ref(data.get("ref")) if isinstance(data, dict) else None
+
+
 async def serve_socket(
     ws: WebSocket,
     conn: Connection,
@@ -163,7 +176,8 @@ async def serve_socket(
                 return
             if not bucket.take():
                 strikes += 1
-                conn.refuse(RequestError("rate/limited", "too many messages: slow down"))
+                # the refusal names the message's ref, so a client waiting on it can slow down and resend
+                conn.refuse(RequestError("rate/limited", "too many messages: slow down"), _ref_of(text))
                 if strikes >= settings.rate_strikes:
                     await _close(ws, writer, conn, CLOSE_RATE)
                     return
@@ -179,8 +193,7 @@ async def serve_socket(
                 conn.refuse(RequestError("protocol/unknown-type", f"unknown message type {shown!r}"))
                 await _close(ws, writer, conn, CLOSE_PROTOCOL)
                 return
-            ref = data.pop("ref", None)
-            ref = ref if isinstance(ref, (int, str)) and not isinstance(ref, bool) and len(str(ref)) <= 40 else None
+            ref = _valid_ref(data.pop("ref", None))
             try:
                 msg = parse(data)
             except ValidationError as exc:

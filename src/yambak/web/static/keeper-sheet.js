@@ -348,13 +348,16 @@ async function push(s, open) {
   if (!open) sock.connect();
   try {
     if (!(await sock.opened())) return "later";
+    let sent = 0;
     while (s.queue.length) {
       if (!still()) return "stop";
       const e = s.queue[0];
       if (open) inflight = e;
+      if (sent++ >= PACE_AFTER) await sleep(PACE_MS);  // a long queue stays under the socket's rate limit
       const answer = await sock.request({ type: "entry", entry: payload(e) }, e.id);
       if (open) inflight = null;
       if (!still()) return "stop";
+      if (!answer.ok && !answer.lost && answer.error.code === "rate/limited") { await sleep(1500); continue; }
       if (answer.ok) {
         s.queue.shift();
         const view = answer.msg.view;  // an `ack` (applied before) has none: the server's view is fetched
@@ -374,6 +377,10 @@ async function push(s, open) {
   } finally { if (!open) sock.close(); }
   return "done";
 }
+
+// The server takes a burst of 40 messages a socket, then 20 a second: a queue kept offline is sent within that.
+const PACE_AFTER = 30, PACE_MS = 60;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function flush() {
   if (flushing || !S || !online()) return;
