@@ -19,7 +19,7 @@ import numpy as np
 
 from ..solver import dice as D
 
-__all__ = ["HAND_DICE", "N_HANDS", "best_keep", "keep_transition", "turn_stages"]
+__all__ = ["HAND_DICE", "N_HANDS", "best_keep", "follow_values", "keep_transition", "turn_ends", "turn_stages"]
 
 N_HANDS = D.N_ROLLS
 HAND_DICE: tuple[tuple[int, ...], ...] = tuple(D.MULTISETS[D.FULL + r] for r in range(N_HANDS))
@@ -67,3 +67,47 @@ def keep_transition() -> np.ndarray:
         D.down(x)
         _TRANSITION = x
     return _TRANSITION
+
+
+def turn_ends(terminal: list[np.ndarray], keeps: list[np.ndarray], start: np.ndarray, roll: int) -> np.ndarray:
+    """Where a turn played by (terminal, keeps) (as `turn_stages` builds them) ends: (R + 1, 252), the
+    chance of stopping right after roll m with hand h, from the hand distribution `start` after roll
+    `roll`. A hand stops when its best box is worth at least its best proper keep (ties: scoring
+    first, as the bots choose), and always after the last roll."""
+    rolls = len(terminal)
+    out = np.zeros((rolls + 1, N_HANDS))
+    p = np.asarray(start, dtype=float)
+    trans = keep_transition()
+    for m in range(roll, rolls + 1):
+        if m == rolls:
+            out[m] = p
+            break
+        go_on, keep = best_keep(keeps[m])
+        with np.errstate(invalid="ignore"):
+            stop = terminal[m - 1] >= go_on
+        out[m] = np.where(stop, p, 0.0)
+        p = np.where(stop, 0.0, p) @ trans[keep]
+    return out
+
+
+def follow_values(
+    terminal: list[np.ndarray], keeps: list[np.ndarray], reported: list[np.ndarray]
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The expectation of another value of the turn's end, `reported` (R_m[h]: what ending after roll m
+    with hand h is worth in it), when the turn is played by (terminal, keeps) as `turn_ends` plays it:
+    (V, E) shaped like `turn_stages`' (hand values after roll m, keep values after roll m)."""
+    rolls = len(terminal)
+    values: list[np.ndarray] = [np.zeros(0)] * (rolls + 1)
+    out: list[np.ndarray] = [np.zeros(0)] * (rolls + 1)
+    values[rolls] = reported[rolls - 1]
+    for m in range(rolls - 1, 0, -1):
+        x = np.empty(len(D.MULTISETS))
+        x[D.FULL :] = values[m + 1]
+        with np.errstate(invalid="ignore"):
+            D.down(x)
+        out[m] = x
+        go_on, keep = best_keep(keeps[m])
+        with np.errstate(invalid="ignore"):
+            stop = terminal[m - 1] >= go_on
+        values[m] = np.where(stop, reported[m - 1], x[keep])
+    return values, out

@@ -113,6 +113,7 @@ class Model:
     fingerprint: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
     cache: dict[Any, Any] = field(default_factory=dict)
+    gains: dict[Any, np.ndarray] = field(default_factory=dict)  # box_gain per (sheet, box)
 
     # -- the learned part --------------------------------------------------------------
     def _open(self, sheet: Sheet) -> np.ndarray:
@@ -229,7 +230,17 @@ class Model:
         return s, mask
 
     def box_gain(self, sheet: Sheet, box: int) -> np.ndarray:
-        """(W,) change of the estimated final total when `box` is written with w = 0..W-1."""
+        """(W,) change of the estimated final total when `box` is written with w = 0..W-1 (kept per sheet:
+        a turn's plan and the coach's figures ask for the same boxes)."""
+        key = (sheet.written, sheet.voided, box)
+        hit = self.gains.get(key)
+        if hit is None:
+            if len(self.gains) > 2048:
+                self.gains.clear()
+            hit = self.gains[key] = self._box_gain(sheet, box)
+        return hit
+
+    def _box_gain(self, sheet: Sheet, box: int) -> np.ndarray:
         c, r = divmod(box, self.rules.n_rows)
         col = self._col(sheet, c)
         w = np.arange(W, dtype=float)

@@ -21,19 +21,29 @@ the match-aware play and the exact table (`optimal.py`).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..engine import Action, Announce, GameState, Roll, Score
 from ..solver import dice as D
-from ._widget import turn_stages
+from ._widget import follow_values, keep_transition, turn_ends, turn_stages
 from .baseline import greedy
 from .evaluate import Model, joker_hands
 from .models import model_for
 
-__all__ = ["Choices", "Plan", "evaluate_choices", "held_positions", "heuristic", "plan_for"]
+__all__ = [
+    "Choices",
+    "Plan",
+    "evaluate_choices",
+    "follow_values",
+    "held_positions",
+    "heuristic",
+    "keep_transition",
+    "plan_for",
+    "turn_ends",
+]
 
 _CACHE_LIMIT = 512
 
@@ -45,6 +55,40 @@ class Plan:
     E: list[np.ndarray]
     announce: list[int]  # announceable boxes after roll 1 (when nothing is announced)
     V_announce: np.ndarray | None  # (252, A): value after roll 1 of announcing each box
+    T: list[np.ndarray] = field(default_factory=list)  # T[m - 1]: (252,) best terminal value after roll m
+    E_announce: list[np.ndarray] = field(default_factory=list)  # the announced turns' keep values (462, A)
+    # per roll m: the boxes fillable then and, for each, the hands whose entry zeroes its pair (last resort)
+    candidates: list[list[tuple[int, np.ndarray | None]]] = field(default_factory=list)
+
+    chosen: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def announced(self, box: int, table: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The turn once `box` is announced after roll 1 (`table`: the model's score table): its
+        terminal values and keep values by roll, as `turn_stages` gives them."""
+        j = self.announce.index(box)
+        gain = self.values[box][0]
+        row = box % table.shape[0]
+        terminal = [gain[table[row, m]] for m in range(1, len(self.T) + 1)]  # type: ignore[index]
+        return terminal, [e[:, j] if e.size else e for e in self.E_announce]
+
+    def choice(self, m: int) -> np.ndarray:
+        """(252,) the box the plan ends the turn in after roll m, per hand (-1 where none may be
+        filled): the best terminal value, a last-resort entry only where no other box is fillable,
+        ties in sheet order (as `heuristic` chooses)."""
+        if m not in self.chosen:
+            self.chosen[m] = self._choice(m)
+        return self.chosen[m]
+
+    def _choice(self, m: int) -> np.ndarray:
+        boxes = self.candidates[m - 1]
+        if not boxes:
+            return np.full(D.N_ROLLS, -1)
+        stack = np.stack([np.asarray(self.values[b][m], dtype=float) for b, _ in boxes])
+        risky = np.stack([z if z is not None else np.zeros(D.N_ROLLS, dtype=bool) for _, z in boxes])
+        any_safe = np.logical_not(risky).any(axis=0, keepdims=True)
+        stack = np.where(risky & any_safe, -np.inf, stack)
+        out = np.array([b for b, _ in boxes])[stack.argmax(axis=0)]
+        return np.where(np.isfinite(stack.max(axis=0)), out, -1)
 
 
 def held_positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:
@@ -66,12 +110,17 @@ def _terminal(
     m: int,
     values: dict[int, list[np.ndarray | None]],
     gain_fn: Any,
+    candidates: list[list[tuple[int, np.ndarray | None]]],
+    joker_fn: Any = None,
 ) -> np.ndarray:
-    """T_m: the best terminal value per hand over `boxes` after roll m (-inf when empty)."""
+    """T_m: the best terminal value per hand over `boxes` after roll m (-inf when empty); the boxes
+    and their last-resort hands are appended to `candidates`."""
     n = state.rules.n_rows
     safe = np.full(D.N_ROLLS, -np.inf)
     risky = np.full(D.N_ROLLS, -np.inf)
     any_safe = np.zeros(D.N_ROLLS, dtype=bool)
+    seen: list[tuple[int, np.ndarray | None]] = []
+    candidates.append(seen)
     for b in boxes:
         if b not in values:
             values[b] = [None] * (state.rules.rolls_per_turn + 1)
@@ -82,6 +131,7 @@ def _terminal(
         values[b][m] = v
         bounds = [bound for bound in state.entry_bounds(b, p) if bound.last_resort]
         z = bounds[0].hits(written) if bounds else None
+        seen.append((b, z))
         if z is None:
             np.maximum(safe, v, out=safe)
             any_safe[:] = True
@@ -91,24 +141,40 @@ def _terminal(
             any_safe |= ~z
     out = np.where(any_safe, safe, risky)
     if state.rules.joker is not None and boxes:
-        _joker_terminal(state, p, boxes, m, values, out)
+        _joker_terminal(state, p, boxes, m, values, out, joker_fn)
     return out
 
 
 def _joker_terminal(
-    state: GameState, p: int, boxes: list[int], m: int, values: dict[int, list[np.ndarray | None]], out: np.ndarray
+    state: GameState,
+    p: int,
+    boxes: list[int],
+    m: int,
+    values: dict[int, list[np.ndarray | None]],
+    out: np.ndarray,
+    joker_fn: Any = None,
 ) -> None:
-    """The six yam hands once the joker is on (the model's `joker_hands`): their best value and each box's."""
+    """The six yam hands once the joker is on (the model's `joker_hands`): their best value and each box's.
+    `joker_fn(box, written, extra)` values such an entry (default: the box's gain at `written` plus the
+    extra bonus, in points)."""
     for hand, options in joker_hands(state.rules, state.sheets[p], boxes, m):
         best = -np.inf
         for b, w, extra in options:
-            v = float(values[b][0][w]) + extra  # type: ignore[index]
+            if joker_fn is not None:
+                v = float(joker_fn(b, w, extra))
+            else:
+                v = float(values[b][0][w]) + extra  # type: ignore[index]
             values[b][m][hand] = v  # type: ignore[index]
             best = max(best, v)
         out[hand] = best
 
 
-def plan_for(state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None) -> Plan:
+def plan_for(
+    state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None, joker_fn: Any = None
+) -> Plan:
+    """The turn's plan for seat p (cached per sheet, announcement and `key_extra`): `gain_fn(box)` gives
+    the (W,) terminal value of writing each value there (default: the model's change of the estimated
+    total), `joker_fn` the value of a joker entry (see `_joker_terminal`)."""
     rules = state.rules
     sheet = state.sheets[p]
     announced = state.turns[p].announced
@@ -123,10 +189,15 @@ def plan_for(state: GameState, p: int, model: Model, gain_fn: Any = None, key_ex
 
     R = rules.rolls_per_turn
     values: dict[int, list[np.ndarray | None]] = {}
-    T = [_terminal(state, p, model, state.fillable_boxes(m, p, announced), m, values, gain_fn) for m in range(1, R + 1)]
+    candidates: list[list[tuple[int, np.ndarray | None]]] = []
+    T = [
+        _terminal(state, p, model, state.fillable_boxes(m, p, announced), m, values, gain_fn, candidates, joker_fn)
+        for m in range(1, R + 1)
+    ]
     V, E = turn_stages(T)
     announce: list[int] = []
     V_announce = None
+    E_announce: list[np.ndarray] = []
     if announced is None:
         announce = [b for b in state.fillable_boxes(1, p) if rules.columns[b // rules.n_rows].announce]
         if announce:
@@ -139,9 +210,9 @@ def plan_for(state: GameState, p: int, model: Model, gain_fn: Any = None, key_ex
                         values[a][0] = gain_fn(a)
                     cols.append(values[a][0][model.table[a % rules.n_rows, m]])  # type: ignore[index]
                 Ta.append(np.stack(cols, axis=1))
-            Va, _ = turn_stages(Ta)
+            Va, E_announce = turn_stages(Ta)
             V_announce = Va[1]
-    plan = Plan(values, V, E, announce, V_announce)
+    plan = Plan(values, V, E, announce, V_announce, T, E_announce, candidates)
     if len(model.cache) > _CACHE_LIMIT:
         model.cache.clear()
     model.cache[key] = plan
@@ -158,11 +229,13 @@ class Choices:
     announces: list[tuple[int, float]]  # (box index, value)
 
 
-def evaluate_choices(state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None) -> Choices:
+def evaluate_choices(
+    state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None, joker_fn: Any = None
+) -> Choices:
     """The plan's value of every choice open to seat p after a roll (five dice)."""
     turn = state.turns[p]
     rules = state.rules
-    plan = plan_for(state, p, model, gain_fn, key_extra)
+    plan = plan_for(state, p, model, gain_fn, key_extra, joker_fn)
     k = len(turn.rolls)
     hand = D.roll_index(turn.dice)
     boxes = []

@@ -1,5 +1,6 @@
 """The coach: advice on every ruleset (exact where the solver has a table, the strong bot's
-estimate elsewhere) and the review of a finished game. See `advice.py`.
+estimate elsewhere), each option an engine action with its chance to win, and the review of a
+finished game. See `advice.py` (and `chances.py` for the win chances).
 
 Loaded on first use, so that `yambak hint` on a typed position does not pay for the bots."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "advise", "review"]
+__all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "action_dict", "advise", "review"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,59 +1,85 @@
 """The coach: one advice for every ruleset, and a review of a finished game.
 
+    advice = advise(state, seat)          # after a roll of that seat
+    for option in advice.options:         # keeps, boxes (strikes too), announcements
+        option.action, option.value, option.loss, option.win
+    state.apply(advice.best.action)       # the engine action that takes the best choice
+
 `advise(state, player)` values every choice of the seat's decision after a roll: each keep
-(the dice held for another roll), each legal box, each announcement, best first, with what
-each loses against the best. Where the exact solver has a table for the ruleset the values
-are exact (the optimal strategy's expected final score); elsewhere they are the strong bot's
-own evaluation (`bots.expectimax`), labelled as an estimate, in expected match points at a
-column-points table with opponents, else in points. The page's hints, `yambak hint` and the
-review all read this one function.
+(the dice held for another roll), each legal box (and its strike, where any box may be struck),
+each announcement, best first, with what each loses against the best. Every `Option` is the
+engine's `action` (`Roll` holding the kept dice, `Score`, `Announce`), so a face shows and takes
+it as it is and the review matches decisions by action. Where the exact solver has a table for
+the ruleset the values are exact (the optimal strategy's expected final score); elsewhere they
+are the strong bot's own evaluation (`bots.expectimax`), labelled as an estimate, in expected
+match points at a column-points table with opponents (its tie-break for points left out), else
+in points. With other seats each option has `win`, the chance to win, from distributions of
+final results (`chances.py`): exact, and for play to win, in the seat's last turn, where
+`best_win` names the choice most likely to win when it is not `best`. The page's hints,
+`yambak hint`, the terminal and the review all read this one function.
 
 `review(record)` replays a game record and grades every decision that had a choice: the box
-chosen at the end of each turn, and, where the record says what was held (RULES.md section
-11, `held`), every keep; the three biggest losses are the game's mistakes, and the mean loss
-over graded decisions its accuracy (0 is perfect play).
+chosen at the end of each turn (a strike as a strike), each announcement, and, where the record
+says what was held (RULES.md section 11, `held`), every keep; the three biggest losses are the
+game's mistakes, and the mean loss over graded decisions its accuracy (0 is perfect play).
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..bots.expectimax import evaluate_choices
-from ..bots.match import match_terms, normal_cdf
+from ..bots.expectimax import evaluate_choices, follow_values, held_positions, plan_for
+from ..bots.match import TIE_BREAK, match_terms
 from ..bots.models import model_for
 from ..bots.optimal import solvable, strategy_for
-from ..engine import Announce, GameRecord, GameState, IllegalAction, RecordError, Roll, Score, new_game, replay
+from ..engine import Action, Announce, GameRecord, GameState, IllegalAction, RecordError, Roll, Score, new_game, replay
 from ..engine.dice import ManualDice
 from ..rules import RulesetError, load_ruleset
 from ..solver import Position
 from ..solver import advise as exact_advice
-from ..solver.advisor import position_of, position_state
-from ..solver.simulate import remaining_scores
+from ..solver import dice as D
+from ..solver.advisor import position_of, position_state, turn_table
+from . import chances as C
 
-__all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "advise", "review"]
+__all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "action_dict", "advise", "review"]
+
+# In match points a decided column still plays for its points: a ten-thousandth of a match point per
+# point of estimated total orders such choices without showing up in any figure a player reads.
+POINTS_WEIGHT = 1e-4
 
 
 class CoachError(ValueError):
     """No advice for this position (six dice, a finished game, no dice yet)."""
 
 
+def action_dict(action: Action) -> dict[str, Any]:
+    """An option's engine action as the table's socket messages spell it (without seat and version)."""
+    if isinstance(action, Roll):
+        return {"type": "roll", "held": list(action.held or ())}
+    if isinstance(action, Announce):
+        return {"type": "announce", "box": action.box}
+    if isinstance(action, Score):
+        return {"type": "score", "box": action.box, "strike": action.strike}
+    raise TypeError(f"not a coach option's action: {action!r}")
+
+
 @dataclass(frozen=True)
 class Option:
-    """One choice: hold `keep` and roll again, fill `box` (struck when `strike`), or announce `box`."""
+    """One choice of the decision, as the engine action that takes it: hold `keep` and roll
+    (`Roll` with the held positions), fill `box` (`Score`, struck when `strike`), or announce `box`."""
 
+    action: Action
     kind: str  # keep | box | announce
-    value: float  # expected final score (or match points) after this choice
+    value: float  # expected final score, or expected match points, after this choice
     loss: float = 0.0  # how much less than the best choice
-    keep: tuple[int, ...] | None = None
+    keep: tuple[int, ...] | None = None  # a keep: the dice values held
     box: str | None = None
-    points: int | None = None  # a box: what it writes now
+    points: int | None = None  # a box: what it writes now (0 when struck)
     strike: bool = False
-    win: float | None = None  # P(my final total beats every opponent's) after this choice (an approximation)
+    win: float | None = None  # the chance to win after this choice (see `chances.py`)
 
     def label(self) -> str:
         if self.kind == "keep":
@@ -63,7 +89,10 @@ class Option:
         return f"{'strike' if self.strike else 'score'} {self.box} ({self.points})"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "value": round(self.value, 4), "loss": round(self.loss, 4)}
+        out: dict[str, Any] = {
+            "kind": self.kind, "action": action_dict(self.action), "value": round(self.value, 4),
+            "loss": round(self.loss, 4),
+        }  # fmt: skip
         if self.kind == "keep":
             out["keep"] = list(self.keep or ())
         else:
@@ -79,6 +108,8 @@ class Option:
 
 @dataclass(frozen=True)
 class Advice:
+    """Every choice of one decision, valued, best first within each kind; `best` over all of them."""
+
     exact: bool  # from the solver's table (else the strong bot's estimate)
     measure: str  # score | match_points
     roll: int  # rolls made this turn
@@ -86,11 +117,28 @@ class Advice:
     boxes: tuple[Option, ...] = ()
     announces: tuple[Option, ...] = ()
     best: Option | None = field(default=None)
-    win_note: str | None = None  # how the options' win chances were estimated (None: no win chance)
+    win_note: str | None = None  # how the win chances were found (None: no win chance, one seat)
+    best_win: Option | None = None  # the seat's last turn: the choice most likely to win, when not `best`
+    dice: tuple[int, ...] = ()  # the dice the advice is about
 
     @property
     def options(self) -> tuple[Option, ...]:
         return self.keeps + self.boxes + self.announces
+
+    def option_for(self, action: Action) -> Option | None:
+        """The option that takes `action` (a keep matched by the dice values it holds, a strike that
+        writes what the dice give matched to writing it), or None."""
+        if isinstance(action, Roll):
+            held = tuple(sorted(self.dice[i] for i in (action.held or ())))
+            return next((o for o in self.keeps if o.keep == held), None)
+        if isinstance(action, Announce):
+            return next((o for o in self.announces if o.box == action.box), None)
+        if isinstance(action, Score):
+            same = [o for o in self.boxes if o.box == action.box]
+            return next((o for o in same if o.strike == action.strike), None) or next(
+                (o for o in same if not o.strike and o.points == 0), None
+            )
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,97 +150,13 @@ class Advice:
             "boxes": [o.to_dict() for o in self.boxes],
             "announces": [o.to_dict() for o in self.announces],
             **({"win_note": self.win_note} if self.win_note else {}),
+            **({"best_win": self.best_win.to_dict()} if self.best_win else {}),
         }
 
 
-def _ranked(options: list[Option]) -> tuple[Option, ...]:
-    """Best first (a stable sort: sheet order among equals), each with its loss to the best."""
-    if not options:
-        return ()
-    best = max(o.value for o in options)
-    ordered = sorted(options, key=lambda o: -o.value)
-    return tuple(Option(**{**o.__dict__, "loss": max(0.0, best - o.value)}) for o in ordered)
-
-
-def _finish(
-    exact: bool, measure: str, roll: int, options: list[Option], state: GameState | None = None, p: int = 0
-) -> Advice:
-    note = None
-    if state is not None and measure == "score" and len(state.players) > 1:
-        options, note = _with_win_chances(state, p, options, exact)
-    ranked = _ranked(options)
-    top = ranked[0] if ranked else None
-    keeps = tuple(o for o in ranked if o.kind == "keep")
-    boxes = tuple(o for o in ranked if o.kind == "box")
-    announces = tuple(o for o in ranked if o.kind == "announce")
-    return Advice(exact, measure, roll, keeps, boxes, announces, top, note)
-
-
-# --- the chance to win -------------------------------------------------------------------------
-
-WIN_NOTE_EXACT = (
-    "approximation: each opponent's final total drawn from 1000 games of optimal play from where they stand, "
-    "yours normal around each choice's expected final score with the value model's spread, all independent"
-)
-WIN_NOTE_MODEL = (
-    "approximation: every final total normal around the strong bot's estimate with the value model's spread "
-    "of the boxes still open, all independent"
-)
-_OPPONENTS: dict[Any, np.ndarray] = {}
-
-
-def _opponent_finals(state: GameState, o: int, exact: bool) -> tuple[np.ndarray | None, float, float]:
-    """(sampled final totals or None, mean, variance) of seat o's final total."""
-    rules = state.rules
-    sheet = state.sheets[o]
-    if sheet.full:
-        return None, float(state.total(o)), 0.0
-    model = model_for(rules)
-    if exact:
-        key = (model.fingerprint, sheet.written, sheet.extra_bonus)
-        finals = _OPPONENTS.get(key)
-        if finals is None:
-            strategy = strategy_for(rules)
-            filled = {rules.rows[i].id: int(v) for i, v in enumerate(sheet.written) if v is not None}
-            boxes, upper, yam, score = position_state(strategy, Position(filled, extra_bonus=sheet.extra_bonus))
-            finals = score + remaining_scores(strategy, boxes, upper, yam, 1000, seed=hash(key) & 0xFFFF)
-            if len(_OPPONENTS) > 256:
-                _OPPONENTS.clear()
-            _OPPONENTS[key] = finals
-        return finals, float(finals.mean()), float(finals.var())
-    mean = model.value(sheet)
-    var = sum(model.column_estimate(sheet, c)[1] for c in range(len(rules.columns)))
-    return None, float(mean), float(var)
-
-
-def _with_win_chances(state: GameState, p: int, options: list[Option], exact: bool) -> tuple[list[Option], str]:
-    """Each option with P(my final total > every opponent's), the finals independent (see WIN_NOTE_*)."""
-    rules = state.rules
-    model = model_for(rules)
-    sheet = state.sheets[p]
-    n = rules.n_rows
-    open_var = {b: float(model.var[b // n, b % n]) for b, v in enumerate(sheet.written) if v is None}
-    total_var = sum(open_var.values())
-    opponents = [_opponent_finals(state, o, exact) for o in range(len(state.players)) if o != p]
-    out = []
-    for opt in options:
-        var = total_var
-        if opt.kind == "box" and opt.box is not None:
-            box = rules.parse_box(opt.box)
-            var -= open_var.get(box if box is not None else -1, 0.0)
-        sd = math.sqrt(max(var, 0.0) + 1.0)  # + 1: the final total is a whole number
-        win = 1.0
-        for finals, mean, o_var in opponents:
-            if finals is not None:
-                win *= float(normal_cdf((opt.value - finals - 0.5) / sd).mean())
-            else:
-                win *= float(normal_cdf((opt.value - mean - 0.5) / math.sqrt(sd * sd + o_var)))
-        out.append(Option(**{**opt.__dict__, "win": win}))
-    return out, WIN_NOTE_EXACT if exact else WIN_NOTE_MODEL
-
-
-def advise(state: GameState, player: int | None = None) -> Advice:
-    """Every choice of the seat's decision now, valued and ranked (see the module docstring)."""
+def advise(state: GameState, player: int | None = None, wins: bool = True) -> Advice:
+    """Every choice of the seat's decision now, valued and ranked (see the module docstring); with
+    `wins` (and other seats) each with its chance to win."""
     p = state.current if player is None else player
     turn = state.turns[p]
     if state.finished or state.sheets[p].full:
@@ -202,47 +166,243 @@ def advise(state: GameState, player: int | None = None) -> Advice:
     rules = state.rules
     if rules.rolled_dice != 5:
         raise CoachError("no advice with six dice yet")
+    if solvable(rules) and not turn.announced:
+        return _exact(state, p, wins and len(state.players) > 1)
+    return _estimate(state, p, wins and len(state.players) > 1)
+
+
+# --- the choices and their values --------------------------------------------------------------
+
+
+def _keep(p: int, dice: tuple[int, ...], keep: tuple[int, ...], value: float) -> Option:
+    return Option(Roll(p, held=held_positions(dice, keep)), "keep", value, keep=tuple(keep))
+
+
+def _box(p: int, box: str, value: float, points: int | None, strike: bool = False) -> Option:
+    return Option(Score(p, box, strike=strike), "box", value, box=box, points=0 if strike else points, strike=strike)
+
+
+def _announce(p: int, box: str, value: float) -> Option:
+    return Option(Announce(p, box), "announce", value, box=box)
+
+
+def _strikable(state: GameState, p: int) -> list[str]:
+    """Boxes a strike would fill with less than the dice give (strike_any rulesets)."""
+    if not state.rules.strike_any:
+        return []
+    return [box for box, points in state.preview(p).items() if points > 0]
+
+
+def _exact(state: GameState, p: int, wins: bool) -> Advice:
+    rules = state.rules
+    strategy = strategy_for(rules)
+    position = position_of(state, p)
+    dice = state.turns[p].dice
+    advice = exact_advice(strategy, position)
     legal = {rules.box_id(b) for b in state.legal_boxes(p)}
     preview = state.preview(p)
-    if solvable(rules) and not turn.announced:
-        return _exact(state, p, legal, preview)
-    return _estimate(state, p, preview)
-
-
-def _exact(state: GameState, p: int, legal: set[str], preview: dict[str, int]) -> Advice:
-    rules = state.rules
-    advice = exact_advice(strategy_for(rules), position_of(state, p))
-    options: list[Option] = []
-    for c in advice.keeps:
-        options.append(Option("keep", c.value, keep=tuple(c.keep or ())))
+    options = [_keep(p, dice, c.keep or (), c.value) for c in advice.keeps]
     for c in advice.boxes:
         box = rules.box_id(rules.parse_box(c.box or "") or 0)
-        if box not in legal:
-            continue
-        strike = c.points == 0 and state.outlook(p).box(box).strike  # a 0 the dice need not give
-        options.append(Option("box", c.value, box=box, points=0 if strike else preview.get(box), strike=strike))
-    return _finish(True, "score", len(state.turns[p].rolls), options, state, p)
+        if box in legal:
+            options.append(_box(p, box, c.value, preview.get(box)))
+    for box in _strikable(state, p):
+        row = rules.rows[rules.parse_box(box) or 0].id
+        struck = Position({**position.filled, row: 0}, extra_bonus=position.extra_bonus)
+        options.append(_box(p, box, exact_advice(strategy, struck).value, 0, strike=True))
+    note, best_win = None, None
+    if wins:
+        options, note, best_win = _exact_chances(state, p, strategy, position, options)
+    return _finish(True, "score", state, p, options, note, best_win)
 
 
-def _estimate(state: GameState, p: int, preview: dict[str, int]) -> Advice:
+def _estimate(state: GameState, p: int, wins: bool) -> Advice:
     rules = state.rules
     model = model_for(rules)
+    sheet = state.sheets[p]
+    preview = state.preview(p)
+
+    def g(b: int) -> np.ndarray:  # the box's gain in points (the model keeps it per sheet)
+        return model.box_gain(sheet, b)
+
     if rules.match.kind == "column_points" and len(state.players) > 1:
-        gain_fn, key, base = match_terms(state, p, model)
+        gain_fn, key, now = match_terms(state, p, model)
         measure = "match_points"
     else:
         gain_fn, key = None, None
-        sheet = state.sheets[p]
         base = float(sum(model.column_estimate(sheet, c)[0] for c in range(len(rules.columns))))
-        base += sheet.extra_bonus + model.offset(sheet.written.count(None) - 1)  # every choice ends the turn in a box
+        now = base + sheet.extra_bonus + model.offset(sheet.written.count(None) - 1)  # every choice ends in a box
         measure = "score"
     choices = evaluate_choices(state, p, model, gain_fn, key)
-    options = [Option("keep", base + v, keep=tuple(k)) for k, v in choices.keeps]
-    options += [
-        Option("box", base + v, box=rules.box_id(b), points=preview.get(rules.box_id(b))) for b, v in choices.boxes
+    plan = plan_for(state, p, model, gain_fn, key)  # the same plan, from the model's cache
+
+    def worth(b: int, w: Any) -> Any:
+        """What writing w in box b adds: the plan's gain; in match points without the bot's tie-break."""
+        gain: Any = plan.values[b][0] if b in plan.values else (gain_fn or g)(b)
+        return gain[w] + (POINTS_WEIGHT - TIE_BREAK) * g(b)[w] if measure == "match_points" else gain[w]
+
+    k = len(state.turns[p].rolls)
+    hand = D.roll_index(state.turns[p].dice)
+    keep_values, announce_values = _followed(plan, model, worth, k, hand) if measure == "match_points" else ({}, {})
+    dice = state.turns[p].dice
+    options: list[Option] = []
+    for keep, v in choices.keeps:
+        options.append(_keep(p, dice, keep, now + keep_values.get(keep, v)))
+    for b, v in choices.boxes:
+        box = rules.box_id(b)
+        w = preview.get(box, 0)
+        options.append(_box(p, box, now + (v if measure == "score" else float(worth(b, w))), w))
+    for box in _strikable(state, p):
+        options.append(_box(p, box, now + float(worth(rules.parse_box(box) or 0, 0)), 0, strike=True))
+    for b, v in choices.announces:
+        options.append(_announce(p, rules.box_id(b), now + announce_values.get(b, v)))
+    note, best_win = None, None
+    if wins:
+        options, note, best_win = _model_chances(state, p, model, plan, options)
+    return _finish(False, measure, state, p, options, note, best_win)
+
+
+def _followed(plan: Any, model: Any, worth: Any, k: int, hand: int) -> tuple[dict[Any, float], dict[int, float]]:
+    """The expected `worth` of every keep and announcement when the turn goes on as the plan plays it
+    (its own values decide; `worth` is only reported): (keep dice -> value, announced box -> value)."""
+    rolls = len(plan.T)
+    n = model.table.shape[0]
+
+    def reported(choice: Any, m: int) -> np.ndarray:
+        out = np.full(D.N_ROLLS, -np.inf)
+        for b in np.unique(choice[choice >= 0]):
+            at = choice == b
+            out[at] = worth(int(b), model.table[b % n, m][at])
+        return out
+
+    keeps: dict[Any, float] = {}
+    if k < rolls:  # a keep after roll k reads the rolls after it only
+        later = [reported(plan.choice(m), m) if m > k else np.zeros(D.N_ROLLS) for m in range(1, rolls + 1)]
+        _, E = follow_values(plan.T, plan.E, later)
+        keeps = {D.MULTISETS[int(i)]: float(E[k][i]) for i in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]]}
+    announces: dict[int, float] = {}
+    for a in plan.announce if k == 1 else ():
+        terminal, stages = plan.announced(a, model.table)
+        V, _ = follow_values(terminal, stages, [reported(np.full(D.N_ROLLS, a), m) for m in range(1, rolls + 1)])
+        announces[a] = float(V[1][hand])
+    return keeps, announces
+
+
+def _finish(
+    exact: bool,
+    measure: str,
+    state: GameState,
+    p: int,
+    options: list[Option],
+    note: str | None = None,
+    best_win: Option | None = None,
+) -> Advice:
+    """Best first (a stable sort: sheet order among equals), each with its loss to the best."""
+    top = max((o.value for o in options), default=0.0)
+    ranked = [
+        Option(**{**o.__dict__, "loss": max(0.0, top - o.value)}) for o in sorted(options, key=lambda o: -o.value)
     ]
-    options += [Option("announce", base + v, box=rules.box_id(b)) for b, v in choices.announces]
-    return _finish(False, measure, len(state.turns[p].rolls), options, state, p)
+    best = ranked[0] if ranked else None
+    if best_win is not None:
+        best_win = next(o for o in ranked if o.action == best_win.action)
+    keeps = tuple(o for o in ranked if o.kind == "keep")
+    boxes = tuple(o for o in ranked if o.kind == "box")
+    announces = tuple(o for o in ranked if o.kind == "announce")
+    turn = state.turns[p]
+    return Advice(exact, measure, len(turn.rolls), keeps, boxes, announces, best, note, best_win, turn.dice)
+
+
+# --- the chance to win -------------------------------------------------------------------------
+
+WIN_NOTES = {
+    "last": "exact: your last turn played for the win, against the other seats' final totals "
+    "(drawn from where they stand when they have not finished)",
+    "table": "this turn exactly, the rest of your sheet by simulated optimal play; the other seats' "
+    "final totals the same way from where they stand",
+    "model": "this turn exactly, every open box drawn from the value model's spread of what it gets written "
+    "with; the other seats' final sheets the same way",
+}
+
+
+def _with_wins(options: list[Option], wins: list[float], last: bool) -> tuple[list[Option], Option | None]:
+    out = [Option(**{**o.__dict__, "win": min(1.0, max(0.0, w))}) for o, w in zip(options, wins, strict=True)]
+    best_win = None
+    if last and out:
+        best = max(out, key=lambda o: o.value)
+        top = max(out, key=lambda o: o.win or 0.0)
+        if (top.win or 0.0) > (best.win or 0.0) + 1e-9:
+            best_win = top
+    return out, best_win
+
+
+def _last_turn(
+    state: GameState, p: int, model: Any, rivals: C.Rivals, options: list[Option]
+) -> tuple[list[Option], str, Option | None]:
+    """The seat's last turn: every option's exact chance to win, playing for it (`chances.last_turn`)."""
+    rules = state.rules
+    choices, wins = C.last_turn(state, p, model, rivals)
+    keeps = {tuple(k): v for k, v in choices.keeps}
+    boxes = {rules.box_id(b): v for b, v in choices.boxes}
+    announces = {rules.box_id(b): v for b, v in choices.announces}
+    chances = []
+    for o in options:
+        if o.kind == "keep":
+            chances.append(keeps[o.keep or ()])
+        elif o.kind == "announce":
+            chances.append(announces[o.box or ""])
+        elif o.strike:
+            chances.append(float(wins(rules.parse_box(o.box or "") or 0, 0)[0]))
+        else:
+            chances.append(boxes[o.box or ""])
+    out, best_win = _with_wins(options, chances, True)
+    return out, WIN_NOTES["last"], best_win
+
+
+def _exact_chances(
+    state: GameState, p: int, strategy: Any, position: Position, options: list[Option]
+) -> tuple[list[Option], str, Option | None]:
+    rules = state.rules
+    model = model_for(rules)
+    rivals = C.rivals_of(state, p, model, strategy)
+    left = state.sheets[p].written.count(None) - 1
+    if left == 0:
+        return _last_turn(state, p, model, rivals, options)
+    tt = turn_table(strategy, position)
+    hand = D.roll_index(position.dice)
+    ends = []
+    for o in options:
+        row = rules.parse_box(o.box or "") or 0
+        if o.kind == "keep":
+            ends.append(C.table_ends(tt, rules.rolls_per_turn, position.roll, o.keep or ()))
+        elif o.strike:
+            struck = Position({**position.filled, rules.rows[row].id: 0}, extra_bonus=position.extra_bonus)
+            ends.append(C.box_ends(row, 0, o.value, 0, position_state(strategy, struck)[:3]))
+        else:
+            ends.append(C.table_box(tt, row, hand))
+    futures = C.TableFutures(strategy, tt.score, ends, left)
+    out, best_win = _with_wins(options, [futures.win(e, rivals) for e in ends], False)
+    return out, WIN_NOTES["table"], best_win
+
+
+def _model_chances(
+    state: GameState, p: int, model: Any, plan: Any, options: list[Option]
+) -> tuple[list[Option], str, Option | None]:
+    rivals = C.rivals_of(state, p, model, None)
+    if state.sheets[p].written.count(None) == 1:
+        return _last_turn(state, p, model, rivals, options)
+    rules = state.rules
+    ends = []
+    for o in options:
+        box = rules.parse_box(o.box) if o.box is not None else None
+        if o.kind == "keep":
+            ends.append(C.plan_ends(state, p, model, plan, keep=o.keep))
+        elif o.kind == "announce":
+            ends.append(C.plan_ends(state, p, model, plan, announce=box))
+        else:
+            ends.append(C.box_ends(box or 0, o.points or 0, o.value))
+    wins = list(rivals.win_drawn(*C.draws_of(model, state, p).finals(ends)))
+    out, best_win = _with_wins(options, wins, False)
+    return out, WIN_NOTES["model"], best_win
 
 
 # --- the review of a finished game -------------------------------------------------------------
@@ -319,102 +479,54 @@ def review(record: GameRecord | dict[str, Any]) -> Review:
         raise RecordError("record/invalid", f"rules: {exc}") from None
     state = new_game(rules, record.players, dice=ManualDice())
     decisions: list[Decision] = []
-    exact = measure = None
+    kinds: list[tuple[bool, str]] = []
     graded_keeps = any(t.held is not None for t in record.turns)
+
+    def decide(state: GameState, n: int, p: int, roll: int, chosen: Action, box: str) -> None:
+        """Grade `chosen`, taken in `state`, against the coach's best there."""
+        try:
+            advice = advise(state, p, wins=False)
+        except CoachError:
+            return
+        kinds.append((advice.exact, advice.measure))
+        option = advice.option_for(chosen)
+        if option is not None and advice.best is not None and len(advice.options) > 1:
+            decisions.append(Decision(n, p, roll, option, advice.best, len(advice.options), box, advice.dice))
+
     for n, turn in enumerate(record.turns, start=1):
         p = state.current
         if turn.player not in (-1, p):
             raise RecordError("illegal/not-your-turn", f"it is seat {p}'s turn, not seat {turn.player}'s", n)
         try:
+            box = rules.box_id(rules.parse_box(turn.box) or 0)
             for i, dice in enumerate(turn.rolls):
                 if i == 0:
                     state, _ = state.apply(Roll(p, dice=dice))
                 else:
                     held = turn.held[i - 1] if turn.held is not None else None
-                    positions = _positions(state.turns[p].dice, held) if held is not None else None
+                    positions = held_positions(state.turns[p].dice, tuple(held)) if held is not None else None
                     state, _ = state.apply(Roll(p, held=positions, dice=_arranged(state.turns[p].dice, held, dice)))
-                last = i == len(turn.rolls) - 1
-                if i == 0 and turn.announce is not None and not last:
-                    advice = _advice_or_none(state, p)
+                if i == 0 and turn.announce is not None:
+                    decide(state, n, p, 1, Announce(p, turn.announce), box)
                     state, _ = state.apply(Announce(p, turn.announce))
-                    if advice is not None:
-                        chosen = _find(advice, "announce", box=turn.announce)
-                        _grade(decisions, advice, chosen, n, p, 1, turn.box, state.turns[p].dice)
-                    continue
-                if i == 0 and turn.announce is not None and last:
-                    state, _ = state.apply(Announce(p, turn.announce))
-                advice = _advice_or_none(state, p)
-                if advice is not None:
-                    exact = advice.exact if exact is None else exact and advice.exact
-                    measure = measure or advice.measure
-                    if last:
-                        chosen = _find(
-                            advice, "box", box=rules.box_id(rules.parse_box(turn.box) or 0), strike=turn.strike
-                        )
-                    elif turn.held is not None:
-                        chosen = _find(advice, "keep", keep=tuple(sorted(turn.held[i])))
-                    else:
-                        chosen = None  # a keep the record does not say
-                    _grade(decisions, advice, chosen, n, p, i + 1, turn.box, state.turns[p].dice)
+                if i == len(turn.rolls) - 1:
+                    decide(state, n, p, i + 1, Score(p, box, strike=turn.strike), box)
+                elif turn.held is not None:  # the keep, where the record says what was held
+                    keep = Roll(p, held=held_positions(state.turns[p].dice, tuple(turn.held[i])))
+                    decide(state, n, p, i + 1, keep, box)
             state, _ = state.apply(Score(p, turn.box, strike=turn.strike, use=turn.use))
         except IllegalAction as exc:  # an illegal record: the replay names its first bad turn and why
             replay(record)
             raise RecordError(exc.code, exc.message, n) from None
-    return Review(bool(exact), measure or "score", graded_keeps, tuple(decisions))
-
-
-def _advice_or_none(state: GameState, p: int) -> Advice | None:
-    try:
-        return advise(state, p)
-    except CoachError:
-        return None
-
-
-def _find(
-    advice: Advice, kind: str, box: str | None = None, keep: tuple[int, ...] | None = None, strike: bool = False
-) -> Option | None:
-    for o in advice.options:
-        if o.kind != kind:
-            continue
-        if kind == "keep" and o.keep == keep:
-            return o
-        if kind == "announce" and o.box == box:
-            return o
-        if kind == "box" and o.box == box:
-            return o
-    return None
-
-
-def _grade(
-    out: list[Decision],
-    advice: Advice,
-    chosen: Option | None,
-    n: int,
-    p: int,
-    roll: int,
-    box: str,
-    dice: tuple[int, ...],
-) -> None:
-    if chosen is None or advice.best is None or len(advice.options) < 2:
-        return  # no choice to grade
-    out.append(Decision(n, p, roll, chosen, advice.best, len(advice.options), box, tuple(dice)))
-
-
-def _positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:
-    rest = Counter(keep)
-    out = []
-    for i, d in enumerate(dice):
-        if rest[d] > 0:
-            out.append(i)
-            rest[d] -= 1
-    return tuple(out)
+    exact = bool(kinds) and all(e for e, _ in kinds)
+    return Review(exact, kinds[0][1] if kinds else "score", graded_keeps, tuple(decisions))
 
 
 def _arranged(before: tuple[int, ...], keep: tuple[int, ...] | None, after: tuple[int, ...]) -> tuple[int, ...]:
     """The next roll with the kept dice where they lay (records may list them anywhere)."""
     if keep is None:
         return tuple(after)
-    positions = _positions(before, keep)
+    positions = held_positions(before, tuple(keep))
     rest = list(after)
     for v in keep:
         if v in rest:

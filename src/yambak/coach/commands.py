@@ -261,20 +261,28 @@ def _print_advice(advice: Advice, position: Position, top: int, ms: float, strat
 def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> None:
     p = state.current
     what = "exact" if advice.exact else "estimate (the strong bot's evaluation)"
-    unit = "match points" if advice.measure == "match_points" else "points"
+    unit = "expected match points" if advice.measure == "match_points" else "points"
     dice = " ".join(map(str, state.turns[p].dice)) or "-"
     print(f"{state.players[p]}: dice {dice}, roll {advice.roll}; {what}, in {unit} ({ms:.0f} ms)", file=out)
     if advice.best is None:
         print("nothing to choose", file=out)
         return
-    print(f"best: {advice.best.label()}", file=out)
+    print(f"best: {advice.best.label()}" + _win(advice.best), file=out)
+    if advice.best_win is not None:
+        print(f"best chance to win: {advice.best_win.label()}{_win(advice.best_win)}", file=out)
     for title, options in (("keeps", advice.keeps), ("boxes", advice.boxes), ("announce", advice.announces)):
         if options:
             print(f"{title}:", file=out)
             for o in options[:top]:
-                print(f"  {o.value:8.2f}  -{o.loss:<7.2f} {o.label()}", file=out)
+                print(f"  {o.value:8.2f}  -{o.loss:<7.2f} {o.label()}{_win(o)}", file=out)
             if len(options) > top:
                 print(f"  ... {len(options) - top} more", file=out)
+    if advice.win_note:
+        print(f"win chances: {advice.win_note}", file=out)
+
+
+def _win(option: Any) -> str:
+    return "" if option.win is None else f"  (win {100 * option.win:.1f}%)"
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
@@ -288,7 +296,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(len(record.players))))
         return 0
     what = "exact" if result.exact else "estimate (the strong bot's evaluation)"
-    unit = "match points" if result.measure == "match_points" else "points"
+    unit = "expected match points" if result.measure == "match_points" else "points"
     keeps = "" if result.graded_keeps else "; the record does not say what was held: boxes only"
     print(f"review: {what}, losses in {unit}{keeps}")
     for p, name in enumerate(record.players):

@@ -26,9 +26,11 @@ __all__ = [
     "Position",
     "PositionError",
     "advise",
+    "TurnTable",
     "position_of",
     "position_state",
     "position_values",
+    "turn_table",
 ]
 
 
@@ -174,6 +176,41 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
     if position.extra_bonus < 0:
         raise PositionError("extra bonus cannot be negative")
     return boxes, min(upper, sr.n_upper - 1), yam, score + position.extra_bonus
+
+
+class TurnTable(NamedTuple):
+    """The optimal turn of one turn-start state, for every hand at once (what a distribution of the
+    turn's outcomes reads): `values[row, h]` the expected final score of ending in `row` with hand h
+    (-inf where it may not), `points[row, h]` what that entry adds (bonuses included), `keeps[m]`
+    the (462,) expected final score of each keep after roll m (m = 1..rolls - 1; index 0 unused),
+    `after[row, h]` the (boxes, upper, yam) key the entry leads to, `score` the points on the sheet."""
+
+    score: int
+    values: np.ndarray  # (n_rows, 252)
+    points: np.ndarray  # (n_rows, 252)
+    keeps: list[np.ndarray]
+    after: np.ndarray  # (n_rows, 252, 3)
+
+
+def turn_table(strategy: Strategy, position: Position) -> TurnTable:
+    """The `TurnTable` of the turn-start state of `position` (its dice and roll are not read)."""
+    sr = strategy.rules
+    boxes, upper, yam, score = position_state(strategy, position)
+    hands = np.arange(D.N_ROLLS)
+    b, u, y = (np.full(D.N_ROLLS, v, dtype=np.int64) for v in (boxes, upper, yam))
+    values = np.full((sr.n_rows, D.N_ROLLS), -np.inf)
+    points = np.zeros((sr.n_rows, D.N_ROLLS), dtype=np.int64)
+    after = np.zeros((sr.n_rows, D.N_ROLLS, 3), dtype=np.int64)
+    from .simulate import after_entry
+
+    for i, pts, value in box_values(sr, strategy.table, strategy.objective, b, u, y, hands):
+        values[i] = score + value[:, 0]
+        points[i] = pts
+        row = np.full(D.N_ROLLS, i, dtype=np.int64)
+        after[i] = np.stack(after_entry(sr, row, hands, pts, b, u, y), axis=1)
+    stages = keep_values(sr, strategy.table, np.array([sr.flat(boxes, upper, yam)]))[0] if sr.rolls > 1 else []
+    keeps = [np.zeros(0)] + [score + stages[m - 1] for m in range(1, sr.rolls)]
+    return TurnTable(score, values, points, keeps, after)
 
 
 def position_values(

@@ -26,7 +26,15 @@ from ._induction import box_values, keep_values
 from ._layout import SolverRules
 from .table import Strategy
 
-__all__ = ["BLOCK", "SimulationResult", "remaining_scores", "simulate", "simulate_blocks"]
+__all__ = [
+    "BLOCK",
+    "SimulationResult",
+    "after_entry",
+    "remaining_scores",
+    "residuals",
+    "simulate",
+    "simulate_blocks",
+]
 
 BLOCK = 32768  # games played together: the per-turn overhead shared, small enough for memory (a few MB)
 
@@ -103,24 +111,26 @@ class _Optimal:
         return values.argmax(axis=0)
 
 
-def _enter(
+def after_entry(
     sr: SolverRules,
-    yam_rows: list[int],
     row: np.ndarray,
     hand: np.ndarray,
     points: np.ndarray,
     boxes: np.ndarray,
     upper: np.ndarray,
     yam: np.ndarray,
-    yam_scored: np.ndarray,
+    yam_rows: list[int] | None = None,
+    yam_scored: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each game writes its chosen row with its hand: the new (boxes, upper, yam); `yam_scored` in place."""
+    """Each game (element) writes row `row` with hand `hand`, adding `points`: the new (boxes, upper,
+    yam) keys; a non-zero entry in one of `yam_rows` is marked in `yam_scored`, in place."""
     written = sr.score[row, hand]
     upper = np.where(sr.upper_face[row] > 0, np.minimum(upper + written, sr.n_upper - 1), upper)
     if sr.n_yam == 2:
         yam = np.where(row == sr.yam_row, (written > 0).astype(np.int64), yam)
-    for i in yam_rows:
-        yam_scored |= (row == i) & (written > 0)
+    if yam_scored is not None:
+        for i in yam_rows or ():
+            yam_scored |= (row == i) & (written > 0)
     return sr.after_pair_entry(boxes, row, points), upper, yam  # a pair's first entry: its points
 
 
@@ -130,10 +140,13 @@ def _play_block_compiled(
     rng: np.random.Generator,
     games: int,
     threads: int,
-    start: tuple[int, int, int] = (0, 0, 0),
+    start: tuple[Any, Any, Any] = (0, 0, 0),
+    on_turn: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`_play_block` with each turn compiled (`_kernels.optimal_turns`: the widget, every keep and the
-    box chosen inside the kernel, no 462-value stage per game written out): the same policy and ties."""
+    box chosen inside the kernel, no 462-value stage per game written out): the same policy and ties.
+    `start` gives the turn-start keys, one for all games or an array each (as many boxes filled);
+    `on_turn(boxes, upper, yam, points so far)` is told every turn start."""
     from concurrent.futures import ThreadPoolExecutor
 
     from .compiled import kernels
@@ -141,19 +154,19 @@ def _play_block_compiled(
     K = kernels("optimal_turns")
     rules = K.rule_args(sr)
     table = strategy.table.reshape(-1)
-    boxes = np.full(games, start[0], dtype=np.int64)
-    upper = np.full(games, start[1], dtype=np.int64)
-    yam = np.full(games, start[2], dtype=np.int64)
+    boxes, upper, yam = (np.array(np.broadcast_to(v, games), dtype=np.int64) for v in start)
     score = np.zeros(games, dtype=np.int64)
     yam_rows = [i for i, r in enumerate(sr.ruleset.rows) if r.kind == "yam"]
     yam_scored = np.zeros(games, dtype=bool)
-    filled = bin(start[0] & sr.full_mask).count("1")
+    filled = bin(int(boxes[0]) & sr.full_mask).count("1") if games else sr.n_rows
     row = np.empty(games, dtype=np.int64)
     hand = np.empty(games, dtype=np.int64)
     points = np.empty(games, dtype=np.int64)
     bounds = np.linspace(0, games, max(1, threads) + 1).astype(np.int64)
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         for _turn in range(sr.n_rows - filled):
+            if on_turn is not None:
+                on_turn(boxes, upper, yam, score.copy())
             faces = rng.integers(1, D.FACES + 1, size=(games, sr.rolls, D.DICE))
 
             def run(
@@ -166,7 +179,7 @@ def _play_block_compiled(
 
             list(pool.map(run, range(len(bounds) - 1)))
             score += points
-            boxes, upper, yam = _enter(sr, yam_rows, row, hand, points, boxes, upper, yam, yam_scored)
+            boxes, upper, yam = after_entry(sr, row, hand, points, boxes, upper, yam, yam_rows, yam_scored)
     reached = upper >= sr.threshold if sr.threshold else np.zeros(games, dtype=bool)
     return score, reached, yam_scored
 
@@ -198,7 +211,7 @@ def _play_block(
         row = bot.box(rng, values, points)
         game = np.arange(games)
         score += points[row, game]
-        boxes, upper, yam = _enter(sr, yam_rows, row, hand, points[row, game], boxes, upper, yam, yam_scored)
+        boxes, upper, yam = after_entry(sr, row, hand, points[row, game], boxes, upper, yam, yam_rows, yam_scored)
     reached = upper >= sr.threshold if sr.threshold else np.zeros(games, dtype=bool)
     return score, reached, yam_scored
 
@@ -216,20 +229,52 @@ def simulate_blocks(
 
 
 def remaining_scores(
-    strategy: Strategy, boxes: int, upper: int, yam: int, games: int = 2000, seed: int | None = 0, threads: int = 1
+    strategy: Strategy,
+    boxes: int | np.ndarray,
+    upper: int | np.ndarray,
+    yam: int | np.ndarray,
+    games: int = 2000,
+    seed: int | None = 0,
+    threads: int = 1,
 ) -> np.ndarray:
     """Points still to come from a turn-start state (the key, capped upper sum and yam flag of
-    `advisor.position_state`) in `games` games of optimal play: the distribution a win chance reads."""
+    `advisor.position_state`) in `games` games of optimal play: the distribution a win chance reads.
+    The keys may also be arrays of `games` states, one per game, all with as many boxes filled."""
     if strategy.objective.width != 1:
         raise ValueError("optimal play needs an expected-score strategy table")
-    if boxes & strategy.rules.full_mask == strategy.rules.full_mask:
+    sr = strategy.rules
+    starts = [np.broadcast_to(np.asarray(v, dtype=np.int64), games) for v in (boxes, upper, yam)]
+    if games == 0 or int(starts[0][0]) & sr.full_mask == sr.full_mask:
         return np.zeros(games, dtype=np.int64)
     rng = np.random.default_rng(seed)
-    out = [
-        _play_block_compiled(strategy.rules, strategy, rng, min(BLOCK, games - first), threads, (boxes, upper, yam))[0]
-        for first in range(0, games, BLOCK)
-    ]
+    out = []
+    for first in range(0, games, BLOCK):
+        n = min(BLOCK, games - first)
+        start = (starts[0][first : first + n], starts[1][first : first + n], starts[2][first : first + n])
+        out.append(_play_block_compiled(sr, strategy, rng, n, threads, start)[0])
     return np.concatenate(out)
+
+
+def residuals(strategy: Strategy, games: int, seed: int | None = 0, threads: int = 2) -> np.ndarray:
+    """(n_rows + 1, games): row k holds, for each of `games` games of optimal play, the points still to
+    come at its turn start with k boxes open minus the table's exact expectation of them there (row 0
+    is zeros). What a distribution of final scores adds to an exact expectation, turn by turn."""
+    sr = strategy.rules
+    out = np.zeros((sr.n_rows + 1, games))
+    rng = np.random.default_rng(seed)
+    for first in range(0, games, BLOCK):
+        n = min(BLOCK, games - first)
+        seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+        def note(
+            boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, score: np.ndarray, seen: list[Any] = seen
+        ) -> None:
+            seen.append((score, strategy.table[sr.flat(boxes, upper, yam), 0]))
+
+        final = _play_block_compiled(sr, strategy, rng, n, threads, on_turn=note)[0]
+        for t, (score, expected) in enumerate(seen):
+            out[sr.n_rows - t, first : first + n] = final - score - expected
+    return out
 
 
 def simulate(

@@ -6,16 +6,19 @@ names players know (RULES.md section 10) through the same catalogs.
 
 from __future__ import annotations
 
+import copy
 import gettext
 import io
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from typing import Any
 
-from babel import negotiate_locale
+from babel import Locale, negotiate_locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import NumberPattern, format_decimal, format_percent
 
 from . import LOCALE, STATIC
 
@@ -473,3 +476,37 @@ ERROR_MESSAGES.update(
         "ranked/none": "This table is not ranked.",
     }
 )
+
+
+# Numbers as each language writes them ("73,3" in nl, fr, hr, de), the same digits as the pages'
+# Intl.NumberFormat (page.js `num` and `pct`): the shortest decimal that reads back as the value (what
+# both Python's repr and the browser start from) rounded half away from zero, as Intl rounds (Babel
+# alone would round half to even).
+def _rounded(value: float, digits: int) -> Decimal:
+    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+
+
+def number(value: float, lang: str, digits: int = 1) -> str:
+    """`value` with exactly `digits` decimals, in the language's own pattern and symbols."""
+    return _minus(format_decimal(_rounded(value, digits), format=_pattern(lang, "decimal", digits), locale=lang), lang)
+
+
+def percent(value: float, lang: str, digits: int = 0) -> str:
+    """A fraction (0.625) as the language writes a percentage ("63 %" in fr), with `digits` decimals."""
+    text = format_percent(_rounded(value, digits + 2), format=_pattern(lang, "percent", digits), locale=lang)
+    return _minus(text, lang)
+
+
+def _minus(text: str, lang: str) -> str:
+    """The language's own minus sign ("−3,5" in hr and sv), which Babel's patterns leave as a hyphen."""
+    sign = Locale.parse(lang).number_symbols["latn"]["minusSign"]
+    return sign + text[1:] if text.startswith("-") else text
+
+
+@cache
+def _pattern(lang: str, kind: str, digits: int) -> NumberPattern:
+    """The locale's decimal or percent pattern with exactly `digits` decimals."""
+    locale = Locale.parse(lang)
+    pattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
+    pattern.frac_prec = (digits, digits)
+    return pattern

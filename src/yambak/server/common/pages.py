@@ -14,7 +14,7 @@ from ...inputs import InputError, parse_toml
 from ...rules import RulesetError, preset_ids
 from ...rules.loader import preset_data
 from ...web import TEMPLATES
-from ...web.i18n import LANGUAGES, lobby_blurb, ruleset_description, ruleset_name, translations
+from ...web.i18n import LANGUAGES, lobby_blurb, number, percent, ruleset_description, ruleset_name, translations
 from ..live import RequestError
 from ..options import option_schema, options_from_form
 
@@ -109,6 +109,7 @@ def render_page(
         _=tr.gettext, pgettext=tr.pgettext, ngettext=tr.ngettext, npgettext=tr.npgettext, lang=lang,
         languages=LANGUAGES, noindex=noindex,
     )  # fmt: skip
+    ctx.update(num=lambda x, digits=1: number(x, lang, digits), pct=lambda x, digits=0: percent(x, lang, digits))
     response = templates.TemplateResponse(request, name, ctx, status_code=status)
     if noindex:
         response.headers["X-Robots-Tag"] = "noindex, nofollow"

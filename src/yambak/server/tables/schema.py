@@ -203,11 +203,48 @@ class TableView(GameView):
     deal: DealOut | None = None
 
 
+class CoachAction(_Out):
+    """The engine action that takes a coach's option, spelt as the client's own message would be."""
+
+    type: Literal["roll", "score", "announce"]
+    held: list[int] | None = None  # roll: the die positions to hold
+    box: str | None = None  # score, announce
+    strike: bool | None = None  # score
+
+
+class CoachOption(_Out):
+    """One choice (`coach.Option.to_dict`): its action, value, loss to the best and chance to win."""
+
+    kind: Literal["keep", "box", "announce"]
+    action: CoachAction
+    value: float  # expected final score, or expected match points
+    loss: float
+    keep: list[int] | None = None  # keep: the dice values held
+    box: str | None = None
+    points: int | None = None  # box: what it writes now
+    strike: bool | None = None
+    win: float | None = None  # with other seats: the chance to win after it
+
+
+class CoachAdvice(_Out):
+    """The coach's advice on one decision (`coach.Advice.to_dict`), best first within each kind."""
+
+    exact: bool
+    measure: Literal["score", "match_points"]
+    roll: int
+    best: CoachOption | None
+    keeps: list[CoachOption]
+    boxes: list[CoachOption]
+    announces: list[CoachOption]
+    win_note: str | None = None  # how the chances to win were found
+    best_win: CoachOption | None = None  # the seat's last turn: the choice most likely to win, when not `best`
+
+
 class AdviceMessage(_Out):
     type: Literal["advice"]
     v: Version
     seat: Seat
-    advice: dict[str, Any]  # the coach's advice (`coach.Advice.to_dict`)
+    advice: CoachAdvice
 
 
 class RematchMessage(_Out):

@@ -38,6 +38,11 @@ export const $$ = (selector, root = document) => [...root.querySelectorAll(selec
 /** An event's target as the element it is (events here come from elements).
  * @param {Event} e @returns {any} */
 export const target = (e) => e.target;
+// Numbers as the page's language writes them ("73,3" in nl, fr, hr, de): Intl, as Babel writes them
+// on the server (web/i18n.py `number`, `percent`; a test compares the two).
+const LANG = document.documentElement.lang || "en";
+export const num = (x, digits = 1) => new Intl.NumberFormat(LANG, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+export const pct = (x, digits = 0) => new Intl.NumberFormat(LANG, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 export const el = (tag, attrs = {}, text) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -669,12 +669,56 @@ export interface StateMessageTableView {
  * via the `definition` "AdviceMessage".
  */
 export interface AdviceMessage {
-  advice: {
-    [k: string]: unknown;
-  };
+  advice: CoachAdvice;
   seat: number;
   type: "advice";
   v: number;
+}
+/**
+ * The coach's advice on one decision (`coach.Advice.to_dict`), best first within each kind.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "CoachAdvice".
+ */
+export interface CoachAdvice {
+  announces: CoachOption[];
+  best: CoachOption | null;
+  best_win?: CoachOption | null;
+  boxes: CoachOption[];
+  exact: boolean;
+  keeps: CoachOption[];
+  measure: "score" | "match_points";
+  roll: number;
+  win_note?: string | null;
+}
+/**
+ * One choice (`coach.Option.to_dict`): its action, value, loss to the best and chance to win.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "CoachOption".
+ */
+export interface CoachOption {
+  action: CoachAction;
+  box?: string | null;
+  keep?: number[] | null;
+  kind: "keep" | "box" | "announce";
+  loss: number;
+  points?: number | null;
+  strike?: boolean | null;
+  value: number;
+  win?: number | null;
+}
+/**
+ * The engine action that takes a coach's option, spelt as the client's own message would be.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "CoachAction".
+ */
+export interface CoachAction {
+  box?: string | null;
+  held?: number[] | null;
+  strike?: boolean | null;
+  type: "roll" | "score" | "announce";
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema

@@ -1,7 +1,7 @@
 // @ts-check
 // The review of a finished game: each player's decisions that had a choice, what they lost
 // against the best, the biggest mistakes marked on the final sheet. All computed by the server's coach.
-import { boot, T, N, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, target, wireSettings } from "./page.js";
+import { boot, T, N, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, target, wireSettings, num } from "./page.js";
 import { miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
@@ -34,7 +34,7 @@ function decisionItem(d, top) {
   const best = el("span", {}, `${T("Best")}: `);
   if (d.best.kind === "keep" && d.best.keep.length) best.append(miniDice(d.best.keep), " ");
   best.append(choiceText(d.best));
-  li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? `−${d.loss.toFixed(2)} ${unit}` : T("best choice")), jump);
+  li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? `−${num(d.loss, 2)} ${unit}` : T("best choice")), jump);
   return li;
 }
 
@@ -52,7 +52,7 @@ function render() {
   if (r.accuracy == null) parts.push(el("p", {}, T("No decision with a choice.")));
   else {
     const line = el("p", { class: "accuracy-line" });
-    line.append(el("span", { class: "accuracy" }, r.accuracy.toFixed(2)), " ", N("{unit} lost per decision on average ({n} decision, {lost} in all). 0 is perfect play.", "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", r.decisions.length, { unit, lost: r.lost.toFixed(1) }));
+    line.append(el("span", { class: "accuracy" }, num(r.accuracy, 2)), " ", N("{unit} lost per decision on average ({n} decision, {lost} in all). 0 is perfect play.", "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", r.decisions.length, { unit, lost: num(r.lost, 1) }));
     parts.push(line);
   }
   parts.push(el("p", { class: "muted small" }, review.exact ? T("Exact: measured against perfect play.") : T("Estimate: measured against the strong bot's evaluation.")));
@@ -62,7 +62,7 @@ function render() {
   const chips = $("mistake-chips");
   chips.hidden = !r.mistakes.length;
   chips.replaceChildren(...r.mistakes.map((d) => {
-    const b = el("button", { type: "button", class: "chip" }, `${T("Turn {n}", { n: Math.ceil(d.turn / view.players.length) })} −${d.loss.toFixed(1)}`);
+    const b = el("button", { type: "button", class: "chip" }, `${T("Turn {n}", { n: Math.ceil(d.turn / view.players.length) })} −${num(d.loss, 1)}`);
     b.onclick = () => { go(d.turn); $("turn").scrollIntoView({ block: "nearest" }); };
     return b;
   }));
@@ -114,7 +114,7 @@ function drawTurn() {
   parts.push(rolls);
   const notes = review.players[t.player].decisions.filter((d) => d.turn === n);
   for (const d of notes) parts.push(el("p", { class: d.loss > 1e-9 ? "loss-note" : "muted" }, d.loss > 1e-9
-    ? `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best")}: ${choiceText(d.best)} (−${d.loss.toFixed(2)} ${unit})`
+    ? `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best")}: ${choiceText(d.best)} (−${num(d.loss, 2)} ${unit})`
     : `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best choice")}`));
   box.replaceChildren(...parts);
 }

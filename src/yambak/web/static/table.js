@@ -3,7 +3,7 @@
 // layout. What a box would score, why it cannot be filled, what an entry would do: the engine's
 // outlook, as the server sends it. Strings come translated (boot.strings); names via textContent.
 import { boot, T, C, N, rowLabel, colLabel, $, el, setText, setAttr, target,
-  settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration } from "./page.js";
+  settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration, num, pct } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
 import { GameSheet, PlayerStrip, SessionSocket, boxLabel, onePerPlayer, nCols, playableCell, reason } from "./game.js";
 
@@ -19,7 +19,9 @@ let pending = null;            // { ref, at }: an action on its way; further tap
 let nextRef = 1;
 let rollLockUntil = 0;         // a second tap on Roll right after a roll is a slip, not a roll
 let armed = null;              // { box, strike, until }: a 0 or a strike waiting for its second tap
-let advice = null, adviceKey = null, adviceLoading = false, coachOpen = false;
+/** @type {import("./protocol").CoachAdvice | null} */
+let advice = null;
+let adviceKey = null, adviceLoading = false, coachOpen = false;
 let receivedAt = Date.now();
 let lastEvent = null;
 let wasFinished = view.finished;
@@ -337,7 +339,9 @@ function renderTray(me, event) {
 // The sheet: the shared component; an open box is what the engine's outlook says of the dice rolled.
 function drawSheet() {
   const me = actor();
-  const bestBox = hintsOn() && advice && advice.boxes && advice.boxes.length ? advice.boxes[0].box : null;
+  // the coach's star: on the box it would fill, or on the flag of the box it would announce
+  const best = hintsOn() && advice ? advice.best : null;
+  const bestBox = best && best.kind === "announce" ? best.box : advice && best && advice.boxes.length ? advice.boxes[0].box : null;
   gameSheet.render(view, {
     tab, grand: $("grand"), legendHost: $("legend"),
     columnClass: (c, perPlayer) => (perPlayer && c.seat === (me ?? view.current) ? "me-col" : ""),
@@ -355,7 +359,7 @@ function openBox(box, name, p, seat, me, bestBox) {
   }
   const announced = turn && turn.announced === box ? " announced" : "";
   if (turn && turn.announce.includes(box) && !strikeMode) {
-    return { text: "⚑", cls: "announce", label: T("Announce {box}", { box: name }), box, action: { kind: "announce", box }, data: { action: "announce" } };
+    return { text: "⚑", cls: `announce${bestBox === box ? " best" : ""}`, label: T("Announce {box}", { box: name }), box, action: { kind: "announce", box }, data: { action: "announce" } };
   }
   if (o && o.legal) {
     const isArmed = armed && armed.box === box;
@@ -390,31 +394,52 @@ function renderCoach() {
     return;
   }
   if (!advice) { box.replaceChildren(head, el("p", { class: "muted" }, T("No advice for this position."))); return; }
-  const unit = advice.measure === "match_points" ? T("match points") : T("points");
-  const top = advice.best.value;
+  const mp = advice.measure === "match_points";
+  const unit = mp ? T("match points") : T("points");
+  const lossText = (o) => o.loss < 1e-9 ? T("best") : `−${num(o.loss, 1)}`;
+  const lossLabel = (o) => o.loss < 1e-9 ? T("best") : T("{n} {unit} less", { n: num(o.loss, 1), unit });
   const parts = [head, el("p", { class: "estimate" }, advice.exact
     ? T("Exact: the expected final score with perfect play from here.") : T("Estimate: the strong bot's evaluation of each choice."))];
-  const expect = { value: top.toFixed(1) };  // the label and its colon in one message: French puts a space before it
-  parts.push(el("p", { class: "expect" }, advice.measure === "match_points" ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
+  const expect = { value: num(advice.best.value, 1) };  // the label and its colon in one message: French puts a space before it
+  parts.push(el("p", { class: "expect" }, mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
+  if (advice.best.win != null) parts.push(el("p", { class: "win" }, T("Chance to win: {value}", { value: chance(advice.best.win) })));
+  if (advice.best_win) {  // the last turn: playing for the win is not playing for points
+    parts.push(el("p", { class: "win best-win" }, T("Best chance to win: {choice} ({value})",
+      { choice: choiceText(advice.best_win), value: chance(advice.best_win.win) })));
+  }
   const keeps = (advice.keeps || []).slice(0, coachOpen ? 3 : 1);
   if (keeps.length) {
     const list = el("div", { class: "keeps", role: "group", "aria-label": T("Best keeps") });
     keeps.forEach((k) => {
       const b = el("button", { type: "button", class: "choice" + (k.loss < 1e-9 ? " best" : ""), "data-keep": k.keep.join("") });
       if (k.keep.length) b.append(el("span", { class: "verb" }, T("Keep")));  // a tap holds these dice
-      b.append(k.keep.length ? miniDice(k.keep) : el("span", {}, T("Reroll all")), el("span", { class: "loss" }, k.loss < 1e-9 ? T("best") : `−${k.loss.toFixed(1)}`));
-      setAttr(b, "aria-label", `${k.keep.length ? T("Keep {dice}", { dice: k.keep.join(" ") }) : T("Reroll all")}: ${k.loss < 1e-9 ? T("best") : T("{n} {unit} less", { n: k.loss.toFixed(1), unit })}`);
-      b.onclick = () => holdKeep(k.keep);
+      b.append(k.keep.length ? miniDice(k.keep) : el("span", {}, T("Reroll all")), el("span", { class: "loss" }, lossText(k)));
+      setAttr(b, "aria-label", `${choiceText(k)}: ${lossLabel(k)}`);
+      b.onclick = () => holdKeep(k.action.held);
       list.append(b);
     });
+    parts.push(list);
+  }
+  // announcements: a tap announces, as the sheet's flag does
+  const announces = (advice.announces || []).slice(0, coachOpen ? 3 : 1);
+  if (announces.length) {
+    const list = el("div", { class: "announces", role: "group", "aria-label": T("Best announcements") });
+    for (const a of announces) {
+      const b = el("button", { type: "button", class: "choice" + (a.loss < 1e-9 ? " best" : ""), "data-announce": a.box });
+      b.append(el("span", {}, choiceText(a)), el("span", { class: "loss" }, lossText(a)));
+      setAttr(b, "aria-label", `${choiceText(a)}: ${lossLabel(a)}`);
+      b.onclick = () => act("announce", { box: a.action.box });
+      list.append(b);
+    }
     parts.push(list);
   }
   const boxes = (advice.boxes || []).slice(0, coachOpen ? 99 : 1);
   if (boxes.length) {
     const ol = el("ol", { class: "boxes", "aria-label": T("Boxes, best first") });
-    for (const c of boxes) ol.append(el("li", {}, `${named(c.box)} (${c.points}) ${c.loss < 1e-9 ? T("best") : `−${c.loss.toFixed(1)}`}`));
+    for (const c of boxes) ol.append(el("li", { class: c.loss < 1e-9 ? "best" : "", "data-box": c.box }, `${choiceText(c)} ${lossText(c)}`));
     parts.push(ol);
     if (advice.best.kind === "keep") parts.push(el("p", { class: "muted" }, T("Rolling again is better than any box now.")));
+    if (advice.best.kind === "announce") parts.push(el("p", { class: "muted" }, T("Announcing is better than any box now.")));
   }
   const more = el("button", { type: "button", class: "ghost more", "aria-expanded": String(coachOpen) }, coachOpen ? T("Less") : T("More"));
   more.onclick = () => { coachOpen = !coachOpen; renderCoach(); };
@@ -422,12 +447,20 @@ function renderCoach() {
   box.replaceChildren(...parts);
 }
 
-// Hold exactly the dice of a suggested keep (one message per change, through the same actions).
-function holdKeep(keep) {
+// A chance to win: one decimal under 10 %, where a whole percent says too little.
+const chance = (p) => pct(p, p > 0 && p < 0.1 ? 1 : 0);
+
+// A coach option in words: the dice kept, the box announced, the box and what it writes.
+function choiceText(o) {
+  if (o.kind === "keep") return o.keep.length ? T("Keep {dice}", { dice: o.keep.join(" ") }) : T("Reroll all");
+  if (o.kind === "announce") return T("Announce {box}", { box: named(o.box) });
+  return o.strike ? T("Strike {box} for 0", { box: named(o.box) }) : `${named(o.box)} (${o.points})`;
+}
+
+// Hold exactly the dice of a suggested keep, the positions the engine's action names (one message per change).
+function holdKeep(want) {
   const me = actor(); if (me == null) return;
   const turn = shownTurn(view.players[me]); if (!turn) return;
-  const want = []; const rest = [...keep];
-  turn.dice.forEach((d, i) => { const j = rest.indexOf(d); if (j >= 0) { want.push(i); rest.splice(j, 1); } });
   const release = turn.held.filter((i) => !want.includes(i));
   const hold = want.filter((i) => !turn.held.includes(i));
   if (release.length) send({ type: "release", seat: me, v: version, dice: release });
