@@ -56,7 +56,7 @@ def main() -> int:
                     body = {"name": "bench", "preset": "yams", "seats": [{"kind": "human", "name": "Ann"}]}
                     made = page.request.post(base + "/api/tables", data=body).json()
                     page.goto(base + made["url"])
-                    page.wait_for_function("document.body.dataset.ready === '1'")
+                    page.wait_for_function("() => document.body.dataset.ready === '1'")
                 times["roll"].append(page.evaluate(MEASURE, "#roll"))
                 times["hold"].append(page.evaluate(MEASURE, ".die[data-pos='0']"))
                 times["score"].append(page.evaluate(MEASURE, "#sheet button.cell.legal"))
