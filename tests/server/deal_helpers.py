@@ -81,9 +81,10 @@ def play_ranked(clients: dict[str, TestClient], made: dict[str, dict], until_las
             scored = ws[who].act(type="score", seat=seat[who], v=rolled["v"], box=box)
             assert scored["type"] == "event", scored
             view, v = scored["view"], scored["v"]
-            for n in clients:  # the others read the same event
+            for n in clients:  # the others read the same events (past the states of who came and went)
                 if n != who:
-                    ws[n].recv(), ws[n].recv()
+                    while ws[n].recv().get("v") != v:
+                        pass
         return view
     finally:
         if not until_last:

@@ -146,10 +146,17 @@ class WS:
         assert welcome["type"] == "welcome", welcome
         return welcome, self.recv()
 
+    def next(self) -> dict[str, Any]:
+        """The next message other than a `state` (the table as it is now, sent when somebody comes or goes)."""
+        while (out := self.recv())["type"] == "state":
+            pass
+        return out
+
     def act(self, **msg: Any) -> dict[str, Any]:
-        """Send an action; return the next message (the event, or an error)."""
+        """Send an action; return its answer (the event, or an error), past the table as it is now that
+        another client's coming or going sends (a `state`)."""
         self.send(msg)
-        return self.recv()
+        return self.next()
 
 
 def legal(turn: dict) -> list[str]:

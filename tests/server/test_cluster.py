@@ -440,3 +440,42 @@ async def _until(check: Any, timeout: float = 5.0) -> None:
     while not check():
         assert time.monotonic() < deadline, "timed out"
         await asyncio.sleep(0.02)
+
+
+def test_presence_across_processes_a_friend_who_leaves_is_played_for(pg_url, redis_url, tmp_path):
+    """Ann on A (the owner), her friend Bram on B: his socket closes on B, Ann's page on A shows him away
+    within 5 s and the stand-in plays his turn; back on B, his page says what it played for him."""
+    env = {"YAMBAK_LEASE_SECONDS": "2", "YAMBAK_AWAY_TURN": "2"}
+    a = ServerProcess(pg_url, env=env, redis=redis_url, log_path=str(tmp_path / "a.log"))
+    b = ServerProcess(pg_url, env=env, redis=redis_url, log_path=str(tmp_path / "b.log"))
+    try:
+        a.start()
+        b.start()
+        made = _create(a, seats=[{"name": "Ann"}, {"kind": "open"}], listed=False)
+        joined = httpx.post(b.base + f"/api/tables/{made['id']}/join", json={"name": "Bram"}, timeout=10).json()
+        ann = Client(a, made["id"], [made["tokens"]["0"]])
+        bram = Client(b, made["id"], [joined["token"]])
+        deadline = time.monotonic() + 10
+        while ann.view["online"] != [0, 1]:  # Bram's socket on B, told to A
+            ann._take(ann._recv(max(0.1, deadline - time.monotonic())))
+        assert bram.view["online"] == [0, 1]
+        _turn(ann, 0)
+        bram.catch_up(ann.v)
+        bram.close()  # during his turn
+        left = time.monotonic()
+        while ann.view["online"] != [0]:
+            ann._take(ann._recv(5))
+        assert time.monotonic() - left < 5
+        while not any(e["type"] == "scored" and e["player"] == 1 for _, e in ann.events):
+            ann._take(ann._recv(10))
+        v, event = next((v, e) for v, e in ann.events if e["type"] == "scored" and e["player"] == 1)
+        assert event["absent"] is True
+        bram = Client(b, made["id"], [joined["token"]])
+        assert bram.v >= v and bram.view["played_for"] == {"1": [{"box": event["box"], "written": event["written"]}]}
+        while ann.view["online"] != [0, 1]:  # back: Ann's page on A says so
+            ann._take(ann._recv(5))
+        ann.close()
+        bram.close()
+    finally:
+        a.stop()
+        b.stop()

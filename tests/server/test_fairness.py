@@ -91,7 +91,7 @@ def test_another_players_nonce_does_not_make_a_roll_stale(client):
         ann.hello([made["tokens"]["0"]])
         bram.hello([made["tokens"]["1"]])
         assert bram.act(type="nonce", seat=1, v=0, nonce="ab" * 8)["v"] == 1
-        ann.recv()
+        ann.next()
         rolled = ann.act(type="roll", seat=0, v=0)  # sent before Ann's page saw Bram's nonce
         assert rolled["type"] == "event" and rolled["v"] == 2
         bram.recv()

@@ -120,7 +120,7 @@ def test_a_player_away_when_the_clock_runs_out_twice_has_left_and_is_placed_last
         view, v = out["view"], out["v"]
         while not view["finished"]:
             if view["current"] == 1:
-                table.turn_started[1] = time.monotonic() - 10_000  # his turn's clock ran out long ago
+                table.turn_started[1] = manager.turn_clock.now() - 10_000  # his turn's clock ran out long ago
                 client.portal.call(manager.tick)
                 while table.state.current == 1 and not table.state.finished:
                     time.sleep(0.02)

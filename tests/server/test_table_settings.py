@@ -3,8 +3,6 @@ where everyone sits at one device, and idle tables leaving the lobby."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from yambak.server.tables.settings import choose
@@ -74,7 +72,7 @@ def test_a_bot_plays_the_turn_of_a_player_whose_clock_ran_out(client, connect_ta
     manager = client.app.state.manager
     table = manager.get(made["id"])
     assert 29 < float(client.get(f"/api/tables/{made['id']}").json()["clocks"]["0"]) <= 30
-    table.turn_started[0] = time.monotonic() - 31  # Ann has gone
+    table.turn_started[0] = manager.turn_clock.now() - 31  # Ann is slow
     manager.loop.call_soon_threadsafe(manager.tick)
     seen = []
     while not seen or seen[-1]["event"]["type"] != "scored":
@@ -83,7 +81,7 @@ def test_a_bot_plays_the_turn_of_a_player_whose_clock_ran_out(client, connect_ta
     view = seen[-1]["view"]
     assert view["current"] == 1 and view["players"][0]["turns_done"] == 1 and 29 < view["clocks"]["1"] <= 30
     # Ann is back: her next turn is hers again (the clock starts afresh)
-    assert table.stand_in(0) is False
+    assert manager.stand_in.due(table, 0) is False
 
 
 def test_idle_tables_leave_the_lobby_but_stay_reachable(client):

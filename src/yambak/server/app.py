@@ -67,11 +67,13 @@ def warm_strategies(presets: tuple[str, ...] = WARM_PRESETS) -> threading.Thread
 
 
 async def _tick(manager: TableManager) -> None:
-    """The turn clocks: once a second, turns whose clock ran out go to a bot."""
+    """Once a second: the turns the stand-in plays now go to a bot (a clock ran out, a player is away),
+    and seats held on processes that died leave."""
     while True:
         await asyncio.sleep(1.0)
         try:
             manager.tick()
+            await manager.sweep()
         except Exception:  # a clock must never stop the server
             log.exception("turn clock")
 

@@ -138,6 +138,10 @@ RECONCILE_SECONDS = 1.0
 OWNER_MEMORY = 30.0
 
 
+# Forwarded requests that are not a player's (the seats a process's sockets hold, told to the owner).
+UNCOUNTED = frozenset({"presence"})
+
+
 def new_node_id() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
@@ -469,7 +473,8 @@ class Cluster:
                     log.info("%s %s: taking over from %s", kind, object_id, node or "an expired lease")
                     await promote()
                 continue
-            metrics.FORWARDED.inc()
+            if op not in UNCOUNTED:
+                metrics.FORWARDED.inc()
             reply = await self.call(node, kind, object_id, op, args)
             if reply is None or reply.get("moved"):  # ask Redis again next time
                 self._owners.pop((kind, object_id), None)

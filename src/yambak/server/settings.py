@@ -41,6 +41,8 @@ class Settings:
     idle_after: float = field(default_factory=lambda: float(_env("IDLE_AFTER", "1800")))
     # seconds bots wait after a person's entry at tables that allow taking it back
     undo_grace: float = field(default_factory=lambda: float(_env("UNDO_GRACE", "2.5")))
+    # seconds an away player's turn waits before the stand-in plays it, where somebody else is here
+    away_turn: float = field(default_factory=lambda: float(_env("AWAY_TURN", "15")))
     history: int = 200  # events kept per table for reconnecting clients
     # several processes: Redis carries actions to a table's owner and its events to every process
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))

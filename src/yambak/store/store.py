@@ -42,6 +42,7 @@ from sqlalchemy import (
     and_,
     bindparam,
     create_engine,
+    delete,
     event,
     exists,
     func,
@@ -370,6 +371,59 @@ class Store(ProfileStore, DealStore, RankedStore):
             )
             if res.rowcount != 1:
                 raise StoreConflict(f"seat {seat} is not open")
+
+        return op
+
+    @staticmethod
+    def seat_bot_op(table_id: str, seat: int, name: str, bot: str) -> Op:
+        """An open seat goes to a bot (StoreConflict when it was taken meanwhile)."""
+
+        def op(conn: Connection) -> None:
+            res = conn.execute(
+                update(Seat)
+                .where(Seat.table_id == table_id, Seat.seat == seat, Seat.kind == "open")
+                .values(kind="bot", name=name, bot=bot)
+            )
+            if res.rowcount != 1:
+                raise StoreConflict(f"seat {seat} is not open")
+
+        return op
+
+    @staticmethod
+    def remove_seat_op(
+        table_id: str, seat: int, seats: list[SeatRow], record: dict[str, Any], fairness: dict[str, Any] | None
+    ) -> Op:
+        """An open seat leaves a table before its first roll: the seats after it move up one (`seats`, the
+        table's seats from then on), and the table's record and dice commitment say so (StoreConflict when
+        the seat was taken meanwhile)."""
+
+        def op(conn: Connection) -> None:
+            kind = conn.execute(select(Seat.kind).where(Seat.table_id == table_id, Seat.seat == seat)).scalar()
+            if kind != "open":
+                raise StoreConflict(f"seat {seat} is not open")
+            conn.execute(delete(Seat).where(Seat.table_id == table_id, Seat.seat >= seat))
+            moved = [s for s in seats if s.seat >= seat]
+            if moved:
+                conn.execute(
+                    insert(Seat),
+                    [
+                        {
+                            "table_id": table_id,
+                            "seat": s.seat,
+                            "kind": s.kind,
+                            "name": s.name,
+                            "token_hash": s.token_hash,
+                            "bot": s.bot,
+                            "profile_id": s.profile_id,
+                            "assisted": s.assisted,
+                        }
+                        for s in moved
+                    ],
+                )
+            values: dict[str, Any] = {"record": record, "updated_at": _now()}
+            if fairness is not None:
+                values["fairness"] = fairness
+            conn.execute(update(GameSession).where(GameSession.id == table_id).values(**values))
 
         return op
 

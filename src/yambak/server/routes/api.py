@@ -28,7 +28,6 @@ from ..deps import (
 )
 from ..replays import frame
 from ..tables.manager import TableError, record_of
-from ..tables.view import table_view
 
 router = APIRouter(prefix="/api")
 
@@ -97,7 +96,8 @@ async def create_table(
 def get_table(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
     table = manager.get(table_id)
     check(table, tokens, lambda: viewer_id(request))
-    return table_view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
+    view: dict[str, Any] = manager.view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
+    return view
 
 
 @router.post("/tables/{table_id}/join", dependencies=[Depends(check_rate)])

@@ -41,7 +41,6 @@ from ..deps import (
 )
 from ..live import RequestError
 from ..options import option_schema
-from ..tables.view import table_view
 
 router = APIRouter()
 FORM_SEATS = 8
@@ -156,7 +155,7 @@ def _table_page(
     request: Request, table: Any, tokens: list[str], lang: str, status: int = 200, error: str | None = None
 ) -> HTMLResponse:
     seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))
-    view = table_view(table, seats)
+    view = request.app.state.manager.view(table, seats)
     boot = {
         "table": table.id,
         "seats": sorted(seats),
@@ -279,7 +278,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
     if not table.state.finished:
         return RedirectResponse(f"/t/{table.id}", status_code=303)
     seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))
-    view = table_view(table, seats)
+    view = manager.view(table, seats)
     boot = {
         "table": table.id,
         "frames": f"/api/tables/{table.id}/frames/",

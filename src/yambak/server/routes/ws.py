@@ -59,6 +59,7 @@ async def _serve(
                 await watch(session)
             conn.joined = True
             conn.send(welcome(session.version, sorted(conn.seats)))
+            manager.connected(session, conn)  # who is here, counted before the view this client gets
             conn.send(manager.resync(session, conn, msg.since))
         elif not conn.joined:
             raise RequestError("protocol/hello-first", "send hello before acting")
@@ -70,6 +71,8 @@ async def _serve(
         await serve_socket(ws, conn, settings, schema.MESSAGE_TYPES, schema.client_message.validate_python, handle)
     finally:
         session.conns.discard(conn)
+        if conn.joined:
+            manager.connected(session, conn)
         manager.release(session)
 
 
@@ -85,6 +88,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     async def act(table: Any, conn: Connection, msg: Any, ref: Any) -> None:
         if isinstance(msg, table_schema.AdviseMsg):
             conn.send(await manager.advise(table, conn.seats, msg))
+        elif isinstance(msg, table_schema.CloseSeatMsg):
+            await manager.seating.close(table, conn.seats, msg)
         else:
             await manager.act(table, conn.seats, msg)
 

@@ -150,6 +150,10 @@ class SessionManager(Generic[S]):
     def _applied(self, session: S, before: GameState, version: int, event: dict[str, Any]) -> None:
         """The kind's bookkeeping once an event is the session's state (an owner's commit, a mirror's apply)."""
 
+    def connected(self, session: S, conn: Connection) -> None:
+        """A socket of this process said hello to the session, or closed (a table counts who is here);
+        `conn` needs no word of it."""
+
     def acts_here(self, session: S) -> bool:
         """Does anybody act on the session through this process (else its owner may hand it over)?"""
         return any(conn.seats for conn in session.conns)
@@ -405,12 +409,13 @@ class SessionManager(Generic[S]):
                 conn.send(encoded[key])
         return encoded.get(None)
 
-    def broadcast_state(self, session: S) -> None:
-        """Every follower here gets the session as it is now (a change that is not an event: a seat taken)."""
+    def broadcast_state(self, session: S, skip: Connection | None = None) -> None:
+        """Every follower here (but `skip`) gets the session as it is now (a change that is not an event: a
+        seat taken, somebody gone)."""
         self.replica.catch_up(session)
         view_for = self._views(session)
         for conn in list(session.conns):
-            if conn.joined:
+            if conn.joined and conn is not skip:
                 conn.send(state_message(session.version, view_for(frozenset(conn.seats))))
 
     def resync(self, session: S, conn: Connection, since: int | None) -> dict[str, Any]:

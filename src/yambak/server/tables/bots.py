@@ -1,4 +1,4 @@
-"""A table's bots: the bot seats, and the stand-in that plays a person's turn when their clock runs out.
+"""A table's bots at work: the bot seats, and the stand-in when it plays a person's turn (`standin.py`).
 
 They run on the owner's event loop, one task per table at most, and act through the same commit as a
 person (`TableManager.commit_bot`). Thinking happens off the event loop (a hard bot's first move on a
@@ -15,34 +15,34 @@ from typing import TYPE_CHECKING
 from ...bots import choose_action
 from ...engine import IllegalAction
 from ..live import RequestError
+from .standin import STAND_IN, StandIn
 
 if TYPE_CHECKING:
     from .manager import LiveTable, TableManager
 
-__all__ = ["STAND_IN", "Bots"]
+__all__ = ["Bots"]
 
 log = logging.getLogger("yambak.server")
 
-STAND_IN = "hard"  # the bot that plays a turn whose clock ran out
-
 
 class Bots:
-    def __init__(self, manager: TableManager) -> None:
+    def __init__(self, manager: TableManager, stand_in: StandIn) -> None:
         self.manager = manager
+        self.stand_in = stand_in
 
     def seats(self, table: LiveTable) -> list[int]:
-        """Seats a bot plays now: the bots', and people's whose turn clock ran out."""
-        now = time.monotonic()
-        return [s for s in table.state.to_act() if table.seats[s].kind == "bot" or table.stand_in(s, now)]
+        """Seats a bot plays now: the bots', and people's the stand-in plays for."""
+        now = self.stand_in.clock.now()
+        return [s for s in table.state.to_act() if table.seats[s].kind == "bot" or self.stand_in.due(table, s, now)]
 
     @staticmethod
     def policy(table: LiveTable, seat: int) -> str:
         return table.seats[seat].bot or "greedy" if table.seats[seat].kind == "bot" else STAND_IN
 
     def tick(self) -> None:
-        """Once a second: hand the turns whose clock ran out to a bot."""
+        """Once a second: hand the turns the stand-in plays now to a bot."""
         for table in list(self.manager.sessions.values()):
-            if table.settings.clock is not None and not table.state.finished and self.seats(table):
+            if table.owned and not table.state.finished and not self.running(table) and self.seats(table):
                 self._schedule_now(table)
 
     def schedule(self, table: LiveTable) -> None:

@@ -1,9 +1,11 @@
 """Live tables: a game session (`server/session`) whose dice the server rolls, with seats, bots and clocks.
 
 What a table adds to the session core: seats held by people (with tokens), bots and open seats;
-the fair dice (a commitment, players' nonces, a deal's sealed seed); the turn clock and the
-stand-in bot (`bots.py`); joining, rematches, the coach's advice and review; the lobby's list.
-Duplicate tables show each viewer only what their own progress allows (`view.py`).
+the fair dice (a commitment, players' nonces, a deal's sealed seed); joining, rematches, the coach's
+advice and review; the lobby's list. Parts of their own, each with one job: the turn clock
+(`clock.py`), who is here (`presence.py`), the stand-in that plays an absent or slow player's turn
+(`standin.py`) and the bots at work (`bots.py`). Duplicate tables show each viewer only what their own
+progress allows (`view.py`).
 """
 
 from __future__ import annotations
@@ -41,11 +43,15 @@ from ..common.dice import secret as deal_secret
 from ..common.events import GameEnding, Write
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
-from ..live import RequestError
+from ..live import Connection, RequestError
 from ..session import Loaded, Moved, Session, SessionManager
 from . import schema
 from .bots import Bots
+from .clock import TurnClock
+from .presence import Presence, Seen
+from .seating import Seating
 from .settings import TableSettings, choose
+from .standin import StandIn
 from .view import public_event, table_view
 
 __all__ = ["LiveTable", "TableError", "TableManager", "record_of"]
@@ -68,26 +74,12 @@ class LiveTable(Session):
     rng: random.Random = field(default_factory=random.Random)
     fairness: FairDice | None = None  # the table's dice commitment (None for tables older than fair dice)
     settings: TableSettings = field(default_factory=TableSettings)
-    turn_started: dict[int, float] = field(default_factory=dict)  # seat -> when its turn began (turn clock)
+    # seat -> when its turn began, by the server's clock in seconds (`clock.py`)
+    turn_started: dict[int, float] = field(default_factory=dict)
     last_entry: float = 0.0  # when a person last filled a box (bots wait a moment: it may be taken back)
-
-    def clocks(self, now: float | None = None) -> dict[str, float]:
-        """Seconds left on the turn clock of each person to act (tables with a clock; a ranked game's runs
-        once every seat is taken)."""
-        waiting = self.settings.ranked is not None and any(s.kind == "open" for s in self.seats)
-        if self.settings.clock is None or self.state.finished or waiting:
-            return {}
-        now = time.monotonic() if now is None else now
-        return {
-            str(s): max(0.0, self.settings.clock - (now - self.turn_started.get(s, now)))
-            for s in self.state.to_act()
-            if self.seats[s].kind == "human"
-        }
-
-    def stand_in(self, seat: int, now: float | None = None) -> bool:
-        """A bot plays this person's turn: the turn clock ran out (the player is slow or gone)."""
-        left = self.clocks(now).get(str(seat))
-        return left is not None and left <= 0
+    seen: Seen = field(default_factory=Seen)  # who is here (`presence.py`)
+    # seat -> the entries the stand-in made for its away player since they last played (`standin.py`)
+    played_for: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
     def seats_for(self, hashes: set[str]) -> set[int]:
         return {s.seat for s in self.seats if s.token_hash is not None and s.token_hash in hashes}
@@ -156,7 +148,12 @@ class TableManager(SessionManager[LiveTable]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.bots = Bots(self)
+        now = lambda: self.settings.clock().timestamp()  # noqa: E731  # the server's clock, in seconds
+        self.turn_clock = TurnClock(now)
+        self.presence = Presence(self, now)
+        self.stand_in = StandIn(self.turn_clock, self.presence, self.settings.away_turn)
+        self.bots = Bots(self, self.stand_in)
+        self.seating = Seating(self)
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
         # the fence of an action (set by the app): (table) -> a write checking again in the action's own
@@ -187,11 +184,11 @@ class TableManager(SessionManager[LiveTable]):
         table.name, table.listed, table.seats, table.state = row.name, row.listed, row.seats, state
         table.seed, table.rematch, table.owned = row.seed, row.rematch, owned
         table.settings = TableSettings.from_dict(row.settings)
-        now = time.monotonic()
-        table.turn_started = {s: table.turn_started.get(s, now) for s in state.to_act()}
+        self.turn_clock.resume(table)
         table.version = after[-1].version if after else row.version
         table.seat_version = [seat_versions.get(i, 0) for i in range(len(row.seats))]
         table.recent = self.recent_of(recent)
+        self.stand_in.rebuild(table)
 
     def apply_logged(self, table: LiveTable, message: dict[str, Any]) -> GameState:
         event = message["event"]
@@ -206,11 +203,9 @@ class TableManager(SessionManager[LiveTable]):
         return state
 
     def _applied(self, table: LiveTable, before: GameState, version: int, event: dict[str, Any]) -> None:
-        now, acting = time.monotonic(), set(before.to_act())
-        for seat in table.state.to_act():  # a turn begins: its clock starts
-            if seat not in acting or (event["type"] == "scored" and seat == event["player"]):
-                table.turn_started[seat] = now
+        self.turn_clock.applied(table, before, event)
         table.seat_version[event["player"]] = version
+        self.stand_in.applied(table, event)
 
     def record(self, table: LiveTable, state: GameState | None = None) -> dict[str, Any]:
         """The table's game record, with its dice commitment (the seed revealed once the game is over)."""
@@ -221,7 +216,17 @@ class TableManager(SessionManager[LiveTable]):
         return out
 
     def view(self, table: LiveTable, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
-        return table_view(table, seats)
+        live = {
+            "online": self.presence.online(table),
+            "clocks": self.turn_clock.left(table),
+            "stand_in": self.stand_in.waits(table),
+            "played_for": {str(s): list(entries) for s, entries in table.played_for.items()},
+            "seating": self.seating.can(table),
+        }
+        return table_view(table, seats, live)
+
+    def connected(self, table: LiveTable, conn: Connection) -> None:
+        self.presence.changed(table, conn)
 
     def public_event(self, table: LiveTable, event: dict[str, Any], seats: frozenset[int]) -> dict[str, Any]:
         return public_event(event, table.state, seats)
@@ -239,7 +244,17 @@ class TableManager(SessionManager[LiveTable]):
         return {"rolloffs": _rolloffs_json(state)} if state.finished and state.rolloffs else {}
 
     def _owner_message(self, table: LiveTable, message: dict[str, Any]) -> bool:
-        if message.get("kind") != "rematch":
+        kind = message.get("kind")
+        if kind == "presence":
+            self.presence.told(table, message)
+            return True
+        if kind == "presence?":
+            self.presence.asked(table)
+            return True
+        if kind == "reseat":  # an open seat left: the sockets here move up with their seats, then reload
+            self.seating.renumber(table, int(message["removed"]))
+            return False
+        if kind != "rematch":
             return False
         table.rematch = message["table"]
         for conn in list(table.conns):
@@ -251,8 +266,10 @@ class TableManager(SessionManager[LiveTable]):
         """Another process owns the table now: this copy takes the owner's dice instead of rolling."""
         table.owned = False
         table.state = table.state.with_dice(ManualDice())
+        self.presence.demoted(table)
 
     def _promoted(self, table: LiveTable) -> None:
+        self.presence.promoted(table)
         self.bots.schedule(table)
 
     def _stop_work(self, table: LiveTable) -> None:
@@ -272,6 +289,12 @@ class TableManager(SessionManager[LiveTable]):
         if op == "rematch":
             new = await self.rematch(table)
             return {"id": new.id}
+        if op == "close_seat":
+            msg = schema.client_message.validate_python(args["msg"])
+            await self.seating.close_here(table, set(args["seats"]), msg)
+            return {}
+        if op == "presence":
+            return self.presence.reported(table, str(args["node"]), [int(s) for s in args["seats"]])
         return await super().rpc(table, op, args)
 
     # --- lifecycle -----------------------------------------------------------------------------
@@ -309,6 +332,9 @@ class TableManager(SessionManager[LiveTable]):
 
     def tick(self) -> None:
         self.bots.tick()
+
+    async def sweep(self) -> None:
+        await self.presence.sweep()
 
     async def orphans(self) -> list[str]:
         """Unfinished tables with bots: they need an owner even when nobody watches them."""
@@ -424,7 +450,8 @@ class TableManager(SessionManager[LiveTable]):
         table_id = secrets.token_urlsafe(12)
         table = LiveTable(table_id, name, state, listed=bool(listed), seats=rows, seat_version=[0] * len(rows))
         table.settings = house
-        table.turn_started = dict.fromkeys(state.to_act(), time.monotonic())
+        self.turn_clock.start(table)
+        self.presence.new_table(table)
         table.recent = self.recent_of([])
         table.fairness = fair
         secret = {**fair.block(revealed=False), "seed": fair.seed}  # stored; sent to no one before the end
@@ -514,7 +541,8 @@ class TableManager(SessionManager[LiveTable]):
             table.seats[seat] = SeatRow(seat, "human", name, hash_token(token), None, profile)
             table.state = state
             if table.settings.ranked is not None and not any(s.kind == "open" for s in table.seats):
-                table.turn_started = dict.fromkeys(state.to_act(), time.monotonic())  # the game starts: clocks run
+                self.turn_clock.start(table)  # the game starts: clocks run
+            self.presence.recount(table)
             self.broadcast_state(table)
             self.replica.publish(table, {"kind": "reload"})
         return seat, token
@@ -690,8 +718,7 @@ class TableManager(SessionManager[LiveTable]):
         new_state, event = table.state.apply(action)
         mark = self._assisted(table, seat)  # a person's turn played by the stand-in
         data = event.to_dict()
-        if table.seats[seat].kind == "human" and seat not in table.online():
-            data["absent"] = True  # its player was not there when the turn's clock ran out
+        self.stand_in.mark(table, seat, data)
         await self._commit(table, new_state, data, seat=event.player, also=mark)
 
     async def reissue(self, table: LiveTable, seat: int) -> str:

@@ -90,6 +90,16 @@ class NonceMsg(_Msg):
     nonce: Annotated[str, Field(pattern=NONCE_PATTERN)]
 
 
+class CloseSeatMsg(_Msg):
+    """The host closes an open seat: to a bot, or (before the first roll) removed from the table."""
+
+    type: Literal["close_seat"]
+    seat: Seat  # the host's
+    v: Version
+    target: Seat
+    bot: bool
+
+
 ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg | UndoMsg
 ClientMessage = Annotated[
     Hello
@@ -102,12 +112,26 @@ ClientMessage = Annotated[
     | WithdrawMsg
     | ScoreMsg
     | UndoMsg
-    | NonceMsg,
+    | NonceMsg
+    | CloseSeatMsg,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
-    {"hello", "ping", "advise", "roll", "hold", "release", "announce", "withdraw", "score", "undo", "nonce"}
+    {
+        "hello",
+        "ping",
+        "advise",
+        "roll",
+        "hold",
+        "release",
+        "announce",
+        "withdraw",
+        "score",
+        "undo",
+        "nonce",
+        "close_seat",
+    }
 )
 
 
@@ -188,6 +212,22 @@ class FairnessOut(_Out):
     open: bool  # players may still mix in their nonces
 
 
+class PlayedFor(_Out):
+    """An entry the stand-in made for a player who was away."""
+
+    box: str
+    written: int
+    strike: Literal[True] | None = None
+
+
+class SeatingOut(_Out):
+    """The host (the first seat held by a person) and what it may do with an open seat now."""
+
+    host: Seat | None
+    remove: bool  # before the first roll
+    bot: bool
+
+
 class TableView(GameView):
     players: list[TablePlayer]  # type: ignore[assignment]
     id: str
@@ -195,9 +235,12 @@ class TableView(GameView):
     v: Version
     rematch: str | None
     open_seats: list[Seat]
-    online: list[Seat]
+    online: list[Seat]  # the seats with a device here, on any process (a seat just left stays a moment)
     settings: TableSettingsOut
-    clocks: dict[str, float]
+    clocks: dict[str, float]  # seat -> seconds left on its turn clock
+    stand_in: dict[str, float]  # an away player to act -> seconds until the stand-in plays their turn
+    played_for: dict[str, list[PlayedFor]]  # seat -> what the stand-in wrote since its player last played
+    seating: SeatingOut
     can_undo: list[Seat]
     fairness: FairnessOut | None
     deal: DealOut | None = None

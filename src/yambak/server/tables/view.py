@@ -1,5 +1,5 @@
 """What a viewer sees of a table: the game as the engine says it (`yambak.gameview`), and the table's own
-state: who sits where, who is connected, the clocks, the settings and the dice commitment."""
+state: who sits where, who is here, the clocks and the stand-in, the settings and the dice commitment."""
 
 from __future__ import annotations
 
@@ -12,8 +12,13 @@ from ...gameview import game_view, public_event
 __all__ = ["public_event", "table_view"]
 
 
-def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+def table_view(table: Any, seats: frozenset[int] = frozenset(), live: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`live`: what the table's parts say now (`TableManager.view`): `online` (the seats here, on any
+    process), `clocks` (seconds left on each turn clock), `stand_in` (seconds until the stand-in plays an
+    away player's turn), `played_for` (what it wrote for each away player since they last played) and
+    `seating` (the host, and whether it may remove an open seat or give it to a bot)."""
     state: GameState = table.state
+    live = live or {}
     view = game_view(state, seats)
     for p in view["players"]:
         seat = table.seats[p["seat"]]
@@ -26,11 +31,12 @@ def table_view(table: Any, seats: frozenset[int] = frozenset()) -> dict[str, Any
         v=table.version,
         rematch=table.rematch,
         open_seats=[s.seat for s in table.seats if s.kind == "open"],
-        # seats with a device connected to this server, as of this view (a friend who closed the tab
-        # shows as away from the next move on)
-        online=table.online(),
+        online=live.get("online", []),
         settings=table.settings.to_dict(),
-        clocks=table.clocks(),
+        clocks=live.get("clocks", {}),
+        stand_in=live.get("stand_in", {}),
+        played_for=live.get("played_for", {}),
+        seating=live.get("seating", {"host": None, "remove": False, "bot": False}),
         can_undo=[p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
         fairness=_fairness(table.fairness, state),
         deal=_deal(table.fairness),

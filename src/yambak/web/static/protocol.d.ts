@@ -29,7 +29,8 @@ export interface Protocol {
     | WithdrawMsg
     | ScoreMsg
     | UndoMsg
-    | NonceMsg;
+    | NonceMsg
+    | CloseSeatMsg;
   table_server:
     | Welcome
     | Pong
@@ -505,6 +506,19 @@ export interface NonceMsg {
   v: number;
 }
 /**
+ * The host closes an open seat: to a bot, or (before the first roll) removed from the table.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "CloseSeatMsg".
+ */
+export interface CloseSeatMsg {
+  bot: boolean;
+  seat: number;
+  target: number;
+  type: "close_seat";
+  v: number;
+}
+/**
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "EventMessage_TableView_TableEvent_".
  */
@@ -558,6 +572,9 @@ export interface TableView {
   name: string;
   online: number[];
   open_seats: number[];
+  played_for: {
+    [k: string]: PlayedFor[];
+  };
   players: TablePlayer[];
   rematch: string | null;
   rolloffs?: {
@@ -567,7 +584,11 @@ export interface TableView {
   } | null;
   rounds?: Round[] | null;
   rules: RulesLayout;
+  seating: SeatingOut;
   settings: TableSettingsOut;
+  stand_in: {
+    [k: string]: number;
+  };
   to_act: number[];
   v: number;
   winners?: number[] | null;
@@ -605,6 +626,17 @@ export interface NonceOut {
   seat: number;
 }
 /**
+ * An entry the stand-in made for a player who was away.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "PlayedFor".
+ */
+export interface PlayedFor {
+  box: string;
+  strike?: true | null;
+  written: number;
+}
+/**
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "TablePlayer".
  */
@@ -624,6 +656,17 @@ export interface TablePlayer {
   total: number | null;
   turn: TurnView | HiddenTurn | null;
   turns_done: number;
+}
+/**
+ * The host (the first seat held by a person) and what it may do with an open seat now.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "SeatingOut".
+ */
+export interface SeatingOut {
+  bot: boolean;
+  host: number | null;
+  remove: boolean;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema

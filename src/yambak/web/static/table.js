@@ -48,6 +48,8 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
     if (was && !socket.stopped) toast(T("Connection lost, reconnecting…"));
   },
   onView: (msg) => {
+    // the table as it is now, at the version we have (somebody came or went): nothing of ours settles
+    if (msg.type === "state" && msg.v === version && connected) { view = msg.view; draw(); return; }
     view = msg.view; version = msg.v;
     if (msg.type === "event") { settle(msg.event); tell(msg.event); draw(msg.event); return; }
     settle();
@@ -247,7 +249,7 @@ function drawStrip(me) {
       const toAct = !view.finished && view.to_act.includes(p.seat);
       const away = p.kind === "human" && !mine.includes(p.seat) && !online.has(p.seat);
       return { me: here && mine.includes(p.seat), away, clock: clockText(p),
-        state: toAct ? (p.kind === "bot" ? T("thinking") : T("to play")) : away ? T("away") : "" };
+        state: toAct ? (p.kind === "bot" ? T("thinking") : away ? T("away") : T("to play")) : away ? T("away") : "" };
     },
   });
   setText($("ticker"), lastEvent || "");
@@ -259,11 +261,14 @@ function drawStrip(me) {
   document.documentElement.style.setProperty("--strip", `${$("strip").closest(".strip-wrap").offsetHeight}px`);
 }
 
+// A turn clock, or the time an away player's turn still waits for them (the clock's glyph is the CSS's).
 function clockText(p) {
   const clocks = view.clocks || {};
-  if (clocks[p.seat] == null || view.finished) return "";
-  const left = Math.max(0, Math.round(clocks[p.seat] - (Date.now() - receivedAt) / 1000));
-  return `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  const away = standInLeft(p.seat);
+  if ((clocks[p.seat] == null && away == null) || view.finished) return "";
+  const clock = clocks[p.seat] == null ? Infinity : Math.max(0, Math.round(clocks[p.seat] - (Date.now() - receivedAt) / 1000));
+  const left = Math.min(clock, away ?? Infinity);
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 
 function renderTray(me, event) {
@@ -285,7 +290,8 @@ function renderTray(me, event) {
   else if (!mineNow) {
     const cur = view.players[view.current];
     if (view.duplicate) status = mine.length ? T("Waiting for the others to finish the round") : T("Watching: everyone plays the same dice");
-    else if (cur.kind === "bot") status = T("{name} (bot) is thinking…", { name: cur.name });
+    else if (cur.kind === "bot") status = T("{name} is thinking…", { name: cur.name });
+    else if (standInLeft(cur.seat) != null) status = T("{name} is away: the bot plays for them.", { name: cur.name });
     else if (cur.kind === "open") status = mine.length ? T("Waiting for a player to take the open seat: share the invite link.")
       : T("A seat is open: write your name and take it.");
     else status = mine.length ? T("{name} is playing", { name: cur.name }) : T("Watching: {name} is playing", { name: cur.name });
@@ -307,6 +313,7 @@ function renderTray(me, event) {
     }
   }
   setText($("status"), status);
+  renderPlayedFor(); renderSeating();
   const notes = $("notes");
   const key = JSON.stringify(texts);
   if (notes.dataset.key !== key) {
@@ -334,6 +341,49 @@ function renderTray(me, event) {
   setAttr($("hint-toggle"), "aria-pressed", String(!!settings().hints));
   $("undo").hidden = !(view.can_undo || []).some((s) => mine.includes(s));
   $("withdraw").hidden = !(mineNow && turn && turn.can_withdraw);
+}
+
+// Seconds until the stand-in plays an away player's turn (null: it does not), counted down here.
+function standInLeft(seat) {
+  const s = (view.stand_in || {})[seat];
+  return s == null || view.finished ? null : Math.max(0, Math.ceil(s - (Date.now() - receivedAt) / 1000));
+}
+
+// Back after being away: what the stand-in wrote for us since we last played (until we play).
+function renderPlayedFor() {
+  const box = $("played-for");
+  const lines = localSeats().map((s) => {
+    const entries = (view.played_for || {})[s] || [];
+    if (!entries.length) return null;
+    const list = entries.map((e) => (e.strike ? T("{box} struck", { box: named(e.box) }) : `${named(e.box)} ${e.written}`)).join(", ");
+    const text = T("While you were away, the bot played for you: {entries}.", { entries: list });
+    return localSeats().length > 1 ? `${view.players[s].name}: ${text}` : text;
+  }).filter(Boolean);
+  const text = lines.join(" ");
+  if (box.dataset.text === text) return;
+  box.dataset.text = text;
+  setText(box, text);
+  box.hidden = !text;
+  if (text) say(text);
+}
+
+// The host's open seats: removed before the first roll, or given to a bot.
+function renderSeating() {
+  const box = $("seat-actions");
+  const s = view.seating || { host: null, remove: false, bot: false };
+  const mineHost = s.host != null && mine.includes(s.host);
+  const key = mineHost ? JSON.stringify([s, view.open_seats, version]) : "";
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const buttons = [];
+  if (mineHost) for (const seat of view.open_seats || []) {
+    const name = view.players[seat].name;
+    const close = (bot) => { if (connected) send({ type: "close_seat", seat: s.host, v: version, target: seat, bot }); };
+    if (s.remove) { const b = el("button", { type: "button", class: "ghost", "data-remove": String(seat) }, T("Remove {name}", { name })); b.onclick = () => close(false); buttons.push(b); }
+    if (s.bot) { const b = el("button", { type: "button", class: "ghost", "data-bot": String(seat) }, T("Give {name} to a bot", { name })); b.onclick = () => close(true); buttons.push(b); }
+  }
+  box.replaceChildren(...buttons);
+  box.hidden = !buttons.length;
 }
 
 // The sheet: the shared component; an open box is what the engine's outlook says of the dice rolled.
@@ -673,6 +723,7 @@ if ($("join-name") && !$("join-name").value) $("join-name").value = remembered()
 
 setInterval(() => {
   if (view.clocks && Object.keys(view.clocks).length && !view.finished) drawStrip(actor());
+  if (view.stand_in && Object.keys(view.stand_in).length && !view.finished) drawStrip(actor());
   if (view.deal && !view.finished) {  // the deal's countdown; at its close the controls go
     renderTableInfo();
     if (dealClosed() !== shownClosed) { shownClosed = dealClosed(); draw(); }

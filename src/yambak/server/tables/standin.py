@@ -1,0 +1,109 @@
+"""The stand-in: a bot that plays a person's turn so that the others are not kept waiting.
+
+It plays a person's turn
+- when the turn clock runs out (tables with a clock: the player is slow, or gone), and
+- when the player is away (`presence.py`) while somebody else sits at the table: `Settings.away_turn`
+  seconds (15) after the turn began, or at once when they left during it. Never at a deal's table (the daily
+  challenge, a club round: everybody plays their own dice, nobody waits), and never where nobody else
+  is here (alone against bots, pass and play on one device: nobody waits either). A ranked table keeps
+  the clock alone: its rule for a player who leaves counts the turns the clock gave away (`ranked/`).
+
+The player takes the seat back by coming back: the next step of the turn is theirs again. Each of the
+stand-in's moves for a player who was away is marked `absent` in the log; the entries it made since
+the player last played themselves are what their page shows them on return (`played_for`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .clock import TurnClock
+from .presence import Presence
+
+if TYPE_CHECKING:
+    from .manager import LiveTable
+
+__all__ = ["STAND_IN", "StandIn"]
+
+STAND_IN = "hard"  # the bot that plays a person's turn
+
+
+class StandIn:
+    def __init__(self, clock: TurnClock, presence: Presence, wait: float) -> None:
+        self.clock = clock
+        self.presence = presence
+        self.wait = wait  # seconds an away player's turn waits for them
+
+    @staticmethod
+    def for_absence(table: LiveTable) -> bool:
+        """Does the stand-in play for away players at this table (not only when a clock runs out)?"""
+        return table.settings.deal is None and table.settings.ranked is None
+
+    @staticmethod
+    def _waited_for(table: LiveTable, seat: int) -> bool:
+        """Somebody other than this seat is here, waiting for it (on a duplicate table, somebody ahead of it:
+        everybody plays their own turns there, and waits only for a round's last player)."""
+        state, online = table.state, table.seen.online
+        others = [s for s in online if s != seat and s < len(table.seats) and table.seats[s].kind == "human"]
+        if state.simultaneous:
+            return any(state.sheets[s].turns > state.sheets[seat].turns for s in others)
+        return bool(others)
+
+    def away_in(self, table: LiveTable, seat: int, now: float | None = None) -> float | None:
+        """Seconds until the stand-in plays an away player's turn (0: now); None: it does not."""
+        if not self.for_absence(table) or table.state.finished or table.seats[seat].kind != "human":
+            return None
+        if seat not in table.state.to_act():
+            return None
+        gone = self.presence.gone_since(table, seat)
+        if gone is None or not self._waited_for(table, seat):
+            return None
+        started = self.clock.started(table, seat)
+        if gone > started:  # they left during their turn
+            return 0.0
+        now = self.clock.now() if now is None else now
+        return max(0.0, started + self.wait - now)
+
+    def due(self, table: LiveTable, seat: int, now: float | None = None) -> bool:
+        """Does the stand-in play this person's turn now?"""
+        if table.seats[seat].kind != "human":
+            return False
+        if self.clock.ran_out(table, seat, now):
+            return True
+        wait = self.away_in(table, seat, now)
+        return wait is not None and wait <= 0
+
+    def waits(self, table: LiveTable) -> dict[str, float]:
+        """For the views: the away players to act, and the seconds until the stand-in plays for them."""
+        now = self.clock.now()
+        out = {}
+        for seat in table.state.to_act():
+            wait = self.away_in(table, seat, now)
+            if wait is not None:
+                out[str(seat)] = wait
+        return out
+
+    def mark(self, table: LiveTable, seat: int, event: dict[str, Any]) -> None:
+        """A stand-in's move: marked `absent` when its player is away (the ranked rule counts them)."""
+        if table.seats[seat].kind == "human" and not self.presence.present(table, seat):
+            event["absent"] = True
+
+    @staticmethod
+    def applied(table: LiveTable, event: dict[str, Any]) -> None:
+        """Keep what the stand-in wrote for each away player since they last played themselves."""
+        seat = event.get("player")
+        if not isinstance(seat, int) or seat >= len(table.seats) or event.get("type") == "nonce":
+            return
+        if not event.get("absent"):
+            table.played_for.pop(seat, None)
+        elif event.get("type") == "scored":
+            entry = {"box": event.get("box"), "written": event.get("written")}
+            if event.get("strike"):
+                entry["strike"] = True
+            table.played_for.setdefault(seat, []).append(entry)
+
+    def rebuild(self, table: LiveTable) -> None:
+        """After a load: what the stand-in wrote, from the table's recent events."""
+        table.played_for = {}
+        for _version, event, _ref in table.recent:
+            self.applied(table, event)

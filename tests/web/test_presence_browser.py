@@ -1,0 +1,64 @@
+"""People come and go at a table made with "Invite a friend": the friend closes the page mid-game, the
+host's page shows them away within seconds and the game moves on (the stand-in plays their turn); back
+again, the friend's page says what was played for them. A server of its own, with a 3 s wait for an away
+player's turn (15 s by default)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from ..server.helpers import server_process
+from .conftest import SCREENSHOTS
+from .table_helpers import LAPTOP, PHONE, play_turn, ready, start, wait_my_turn_or_end
+
+
+@pytest.fixture(scope="module")
+def quick_base(tmp_path_factory):
+    db = tmp_path_factory.mktemp("presence") / "web.db"
+    with server_process(f"sqlite:///{db}", bot_delay=0.05, env={"YAMBAK_AWAY_TURN": "3"}) as base:
+        yield base
+
+
+def test_a_friend_leaves_and_comes_back_at_a_quick_invite_table(quick_base, new_page, browser):
+    ann = new_page(viewport=LAPTOP)
+    table = start(ann, quick_base, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "open"}])
+    # before the first roll the host may remove the open seat, or give it to a bot
+    assert ann.locator("#seat-actions [data-remove='1']").is_visible()
+    assert ann.locator("#seat-actions [data-bot='1']").is_visible()
+    friend = browser.new_context(viewport=PHONE, has_touch=True, locale="fr-FR")
+    bram = friend.new_page()
+    try:
+        bram.goto(f"{quick_base}/t/{table}")
+        bram.fill("#join-name", "Bram")
+        bram.click("#join button[type=submit]")
+        bram.wait_for_url(re.compile(rf"/t/{table}$"))
+        ready(bram)
+        ann.wait_for_function("() => !document.querySelector('#chip-1').classList.contains('away')")
+        assert ann.locator("#seat-actions").is_hidden()  # no open seat any more
+        assert wait_my_turn_or_end(ann)
+        play_turn(ann)
+        bram.wait_for_function("() => !document.querySelector('#roll').disabled")
+        bram.close()  # mid-game, during his turn
+        gone = time.monotonic()
+        ann.wait_for_function("() => document.querySelector('#chip-1').classList.contains('away')", timeout=10000)
+        assert time.monotonic() - gone < 5
+        assert "Bram" in ann.locator("#status").inner_text()
+        ann.screenshot(path=str(SCREENSHOTS / "table-away-laptop.png"))
+        # the game moves on: the stand-in plays his turn, Ann's comes round again
+        assert wait_my_turn_or_end(ann, timeout=20000)
+        played = ann.evaluate("() => document.querySelectorAll('#sheet td button.cell.filled[data-seat=\"1\"]').length")
+        assert played == 1
+        # Bram comes back: his page says what the bot played for him
+        bram = friend.new_page()
+        bram.goto(f"{quick_base}/t/{table}")
+        ready(bram)
+        bram.wait_for_selector("#played-for:not([hidden])")
+        text = bram.locator("#played-for").inner_text()
+        assert "bot" in text and re.search(r"\d", text), text
+        ann.wait_for_function("() => !document.querySelector('#chip-1').classList.contains('away')")
+        bram.screenshot(path=str(SCREENSHOTS / "table-back-phone-fr.png"))
+    finally:
+        friend.close()
