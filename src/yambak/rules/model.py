@@ -180,7 +180,7 @@ class Ruleset:
             "name": self.name,
             "preset": self.preset,
             "options": dict(self.options),
-            "rows": [{"id": r.id, "upper": r.is_upper} for r in self.rows],
+            "rows": [{"id": r.id, "upper": r.is_upper, "kind": r.kind} for r in self.rows],
             "columns": [
                 {
                     "id": c.id,

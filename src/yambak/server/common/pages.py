@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from babel.dates import format_date
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
@@ -110,6 +111,7 @@ def render_page(
         languages=LANGUAGES, noindex=noindex,
     )  # fmt: skip
     ctx.update(num=lambda x, digits=1: number(x, lang, digits), pct=lambda x, digits=0: percent(x, lang, digits))
+    ctx.update(day=lambda moment: format_date(moment, "medium", locale=lang))  # "2 mars 2026", "2. ožu 2026."
     response = templates.TemplateResponse(request, name, ctx, status_code=status)
     if noindex:
         response.headers["X-Robots-Tag"] = "noindex, nofollow"

@@ -152,13 +152,22 @@ async def create_from_form(
 
 
 def _table_page(
-    request: Request, table: Any, tokens: list[str], lang: str, status: int = 200, error: str | None = None
+    request: Request,
+    table: Any,
+    tokens: list[str],
+    lang: str,
+    me: Any,
+    status: int = 200,
+    error: str | None = None,
 ) -> HTMLResponse:
+    """`me`: the device's profile (None: it has none): the join form takes its name, and the results ask for
+    its result only where there is one to ask for."""
     seats = frozenset(table.seats_for({hash_token(t) for t in tokens}))
     view = request.app.state.manager.view(table, seats)
     boot = {
         "table": table.id,
         "seats": sorted(seats),
+        "profile": me is not None,
         "view": view,
         "labels": labels(lang, view["rules"]["preset"]),
         "strings": js_strings(lang),
@@ -178,6 +187,7 @@ def _table_page(
         boot=boot_json(boot),
         open_seats=view["open_seats"],
         host=next((s.name for s in table.seats if s.kind == "human"), table.name),
+        my_name=me.name if me is not None else "",
         error=error,
     )
 
@@ -215,7 +225,7 @@ def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens
         check(table, tokens, lambda: viewer_id(request))
     except RequestError:
         return _sealed_page(request, table, lang)
-    return _table_page(request, table, tokens, lang)
+    return _table_page(request, table, tokens, lang, request.app.state.profiles.current(profile_token(request)))
 
 
 @router.post("/t/{table_id}/join", **HTML_FORM)
@@ -245,7 +255,8 @@ async def join_form(
         text = error_message(exc.code, lang) or (
             translations(lang).gettext(NAME_ERROR) if exc.code == "input/invalid" else exc.message
         )
-        return _table_page(request, table, tokens, lang, status=exc.status, error=text)
+        me = await request.app.state.profiles.acurrent(profile_token(request))
+        return _table_page(request, table, tokens, lang, me, status=exc.status, error=text)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, [token], settings.secure_cookies)
     if cookie is not None:

@@ -127,6 +127,7 @@ class RulesColumn(Model):
 class RulesRow(Model):
     id: str
     upper: bool
+    kind: str  # the row kind of rules/ ("upper", "yam", ...): what a face may name (a yam made), never score
 
 
 class UpperBonus(Model):

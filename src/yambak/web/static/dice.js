@@ -8,6 +8,7 @@ const PIPS = {
   1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
   5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]],
 };
+const TUMBLE_MS = 5 * 75;  // the faces change five times, then show the roll (style.css: the tumble's 0.42 s)
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // One die face as an SVG element (value 0: an empty place in the tray).
@@ -67,8 +68,9 @@ export class DiceTray {
   }
 
   // A short tumble of the dice that were rolled (positions), faces flickering until the real ones.
+  // Tumble these dice; returns how long it lasts (ms; 0 under reduced motion).
   animate(positions) {
-    if (reducedMotion()) return;
+    if (reducedMotion() || !positions.length) return 0;
     for (const i of positions) {
       const b = this.buttons[i]; if (!b) continue;
       b.classList.remove("rolling"); void b.offsetWidth; b.classList.add("rolling");
@@ -80,5 +82,6 @@ export class DiceTray {
         drawPips(b.firstChild, 1 + Math.floor(Math.random() * 6));
       }, 75);
     }
+    return TUMBLE_MS;
   }
 }

@@ -113,8 +113,10 @@ export class PlayerStrip {
       let chip = chips.children[i];
       if (!chip) {
         chip = el("button", { type: "button", class: "chip", id: `chip-${i}`, "data-seat": String(i) });
-        chip.append(el("span", { class: "presence", "aria-hidden": "true" }), el("span", { class: "name" }), el("span", { class: "me" }),
-          el("span", { class: "total" }), el("span", { class: "pts" }), el("span", { class: "clock" }));
+        // its name is its text (what it shows, then what only a screen reader needs: bot, to play, away)
+        chip.append(el("span", { class: "presence", "aria-hidden": "true" }), el("span", { class: "name" }), el("span", { class: "bot sr-only" }),
+          el("span", { class: "me" }), el("span", { class: "total" }), el("span", { class: "pts" }), el("span", { class: "clock" }),
+          el("span", { class: "state sr-only" }));
         chip.onclick = () => { if (this.tabs) this.onTab(i); };
         chip.addEventListener("keydown", (e) => {
           const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
@@ -142,9 +144,9 @@ export class PlayerStrip {
       setAttr(chip, "aria-selected", asTabs ? String(i === tab) : null);
       setAttr(chip, "aria-controls", asTabs ? "sheet-panel" : null);
       setAttr(chip, "tabindex", asTabs ? (i === tab ? "0" : "-1") : null);
-      const who = p.kind === "bot" ? T("{name} (bot)", { name: p.name }) : p.name;
       const state = more.state ?? (acting ? T("to play") : "");
-      setAttr(chip, "aria-label", `${who}${more.me ? ` (${T("you")})` : ""}: ${p.total ?? "–"}${pts ? `, ${pts}` : ""}${state ? ` (${state})` : ""}`);
+      setText(chip.querySelector(".bot"), p.kind === "bot" ? ` (${T("bot")})` : "");
+      setText(chip.querySelector(".state"), state ? ` (${state})` : "");
     });
     chips.dataset.n = String(view.players.length);
   }

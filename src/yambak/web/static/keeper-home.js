@@ -2,7 +2,7 @@
 // The score-keeper's start page: a new sheet (started on this phone, with or without network), joining
 // a shared sheet by its code, the sheets this phone kept, and statistics per player and ruleset
 // (yambak.keeper.statistics, run by the phone's engine; by the server when that engine cannot start).
-import { boot, T, $, $$, el, setText, toast } from "./page.js";
+import { boot, T, $, $$, el, setText, toast, pct as percent } from "./page.js";
 import { listSheets, loadSheet, saveSheet, deleteSheet, finishedRecords, finishedIds, knownNames, rememberNames, newId } from "./keeper-store.js";
 
 let engine = null, go = null, syncAll = () => Promise.resolve();
@@ -289,8 +289,8 @@ function groupName(g) {
   return opts ? `${base} · ${opts}` : base;
 }
 
-const fmt = (x) => (x == null ? "–" : Number(x).toLocaleString(boot.lang, { maximumFractionDigits: 1 }));
-const pct = (x) => (x == null ? "–" : `${Math.round(x * 100)} %`);
+const fmt = (x) => (x == null ? "–" : Number(x).toLocaleString(boot.lang, { maximumFractionDigits: 1 }));  // 12 or 12,5
+const pct = (x) => (x == null ? "–" : percent(x));
 
 // A small bar chart of a player's totals, oldest first.
 function spark(values, max, label) {

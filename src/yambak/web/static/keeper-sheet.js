@@ -688,8 +688,7 @@ function renderPad() {
   undoBtn.disabled = !S.queue.length && !shown.history.length || !!fixing;
   const zero = $("zero");
   setText(zero, canStrike() ? `${T("Zero")} / ✗` : T("Zero"));  // a word: a lone "0" reads like a count
-  setAttr(zero, "aria-label", T("Just the score (0)"));
-  setAttr(zero, "title", T("Just the score (0)"));
+  setAttr(zero, "title", T("Just the score (0)"));  // its name is the word it shows; this describes it
   setAttr(zero, "aria-pressed", String(zeroMode));
   zero.hidden = !!rolloff;
   setText($("open-history"), T("History"));

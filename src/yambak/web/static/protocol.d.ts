@@ -367,6 +367,7 @@ export interface RulesColumn {
  */
 export interface RulesRow {
   id: string;
+  kind: string;
   upper: boolean;
 }
 /**

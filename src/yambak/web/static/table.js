@@ -5,6 +5,7 @@
 import { boot, T, C, N, rowLabel, colLabel, $, el, setText, setAttr, target,
   settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration, num, pct } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
+import { celebrate as cheer, feel } from "./feel.js";
 import { GameSheet, PlayerStrip, SessionSocket, boxLabel, onePerPlayer, nCols, playableCell, reason } from "./game.js";
 
 /** @typedef {import("./protocol").TableView} TableView */
@@ -25,6 +26,7 @@ let adviceKey = null, adviceLoading = false, coachOpen = false;
 let receivedAt = Date.now();
 let lastEvent = null;
 let wasFinished = view.finished;
+let tumbleTimer = 0;
 const nonceSent = new Set();     // seats whose fair-dice nonce is on its way
 const named = (box) => boxLabel(view, box);
 const localSeats = () => mine.filter((s) => view.players[s] && view.players[s].kind === "human");
@@ -50,8 +52,9 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
   onView: (msg) => {
     // the table as it is now, at the version we have (somebody came or went): nothing of ours settles
     if (msg.type === "state" && msg.v === version && connected) { view = msg.view; draw(); return; }
+    const before = view;
     view = msg.view; version = msg.v;
-    if (msg.type === "event") { settle(msg.event); tell(msg.event); draw(msg.event); return; }
+    if (msg.type === "event") { settle(msg.event); tell(msg.event); draw(msg.event); react(msg.event, before); return; }
     settle();
     if (msg.type === "events" && msg.events.length === 1) tell(msg.events[0].event);
     draw();
@@ -68,6 +71,7 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
 const send = (msg) => socket.send(msg);
 
 function settle(event) {
+  if (armed) clearToast();  // "tap again to score 0" no longer stands
   pending = null; receivedAt = Date.now(); armed = null;
   // a second tap on Roll right after our roll is a slip; anything else in between and Roll is meant
   lockRoll(event && event.type === "rolled" && mine.includes(event.player) ? 450 : 0);
@@ -150,7 +154,7 @@ function chooseBox(action) {
   }
   if (act("score", strike ? { box, strike: true } : { box })) { strikeMode = false; armed = null; }
 }
-function disarm() { if (armed) { armed = null; drawSheet(); } }
+function disarm() { if (armed) { armed = null; clearToast(); drawSheet(); } }
 
 $("roll").onclick = () => roll();
 $("strike-mode").onclick = () => { strikeMode = !strikeMode; disarm(); draw(); };
@@ -182,6 +186,10 @@ function tell(event) {
   const who = view.players[event.player].name;
   let text = null;
   if (event.type === "rolled" && event.dice) text = T("{name} rolled {dice}", { name: who, dice: event.dice.join(" ") });
+  else if ((event.type === "held" || event.type === "released") && event.dice) {  // what is held now
+    const kept = (event.held || []).map((i) => event.dice[i]);
+    text = kept.length ? T("{name} holds {dice}", { name: who, dice: kept.join(" ") }) : T("{name} holds no dice", { name: who });
+  }
   else if (event.type === "scored" && event.box) {
     text = event.strike ? T("{name} struck {box}", { name: who, box: named(event.box) })
       : T("{name} scored {value} in {box}", { name: who, value: event.written, box: named(event.box) });
@@ -195,6 +203,23 @@ function tell(event) {
     lastEvent = text;
   }
   if (text) say(text);
+}
+
+// Our own moments, felt: a roll, a hold, an entry; a yam or a bonus (as the server's view says) celebrated.
+const rowKind = (box) => { const r = view.rules.rows.find((row) => row.id === String(box).split(".").pop()); return r ? r.kind : null; };
+function react(event, before) {
+  if (!localSeats().includes(event.player)) return;
+  if (event.type === "rolled") { feel("roll"); return; }
+  if (event.type === "held" || event.type === "released") { feel("hold"); return; }
+  if (event.type !== "scored") return;
+  const who = view.players[event.player];
+  const was = before && before.players[event.player];
+  const bonus = was && Object.entries(who.columns).some(([c, col]) => (col.bonus || 0) > 0 && !((was.columns[c] || {}).bonus > 0));
+  if (!event.strike && (event.extra_bonus || (rowKind(event.box) === "yam" && event.written > 0))) {
+    feel("yam"); cheer(document.body, "yam", event.extra_bonus ? `+${event.extra_bonus}` : T("Yam!"));
+  } else if (bonus) {
+    feel("bonus"); cheer(document.body, "bonus", T("Bonus!"));
+  } else feel("score");
 }
 
 // Fair dice (docs/fairness.md): before the first roll, each of our players mixes 16 random bytes
@@ -278,7 +303,12 @@ function renderTray(me, event) {
   const mineNow = me != null;
   tray.render(view.rules.dice, turn ? turn.dice : [], turn ? turn.held : [], mineNow && turn && turn.rolls_left > 0);
   if (event && event.type === "rolled" && event.player === seat) {
-    tray.animate([...Array(view.rules.dice).keys()].filter((i) => !event.held.includes(i)));
+    const ms = tray.animate([...Array(view.rules.dice).keys()].filter((i) => !event.held.includes(i)));
+    // what each box would score shows when the dice have landed, not while they tumble
+    const sheet = $("sheet");
+    clearTimeout(tumbleTimer);
+    sheet.classList.toggle("tumbling", ms > 0);
+    if (ms) tumbleTimer = setTimeout(() => sheet.classList.remove("tumbling"), ms);
   }
   // the status line, and the engine's notes for this turn
   let status;
@@ -463,8 +493,11 @@ function renderCoach() {
     keeps.forEach((k) => {
       const b = el("button", { type: "button", class: "choice" + (k.loss < 1e-9 ? " best" : ""), "data-keep": k.keep.join("") });
       if (k.keep.length) b.append(el("span", { class: "verb" }, T("Keep")));  // a tap holds these dice
-      b.append(k.keep.length ? miniDice(k.keep) : el("span", {}, T("Reroll all")), el("span", { class: "loss" }, lossText(k)));
-      setAttr(b, "aria-label", `${choiceText(k)}: ${lossLabel(k)}`);
+      // its name is what it shows, then what the dice drawn say: "Keep −0,7: 5 5, 0,7 points less"
+      const dice = k.keep.length ? miniDice(k.keep) : el("span", {}, T("Reroll all"));
+      if (k.keep.length) setAttr(dice, "aria-hidden", "true");
+      b.append(dice, el("span", { class: "loss" }, lossText(k)),
+        el("span", { class: "sr-only" }, `: ${k.keep.length ? `${k.keep.join(" ")}, ` : ""}${lossLabel(k)}`));
       b.onclick = () => holdKeep(k.action.held);
       list.append(b);
     });
@@ -476,8 +509,7 @@ function renderCoach() {
     const list = el("div", { class: "announces", role: "group", "aria-label": T("Best announcements") });
     for (const a of announces) {
       const b = el("button", { type: "button", class: "choice" + (a.loss < 1e-9 ? " best" : ""), "data-announce": a.box });
-      b.append(el("span", {}, choiceText(a)), el("span", { class: "loss" }, lossText(a)));
-      setAttr(b, "aria-label", `${choiceText(a)}: ${lossLabel(a)}`);
+      b.append(el("span", {}, choiceText(a)), el("span", { class: "loss" }, lossText(a)), el("span", { class: "sr-only" }, `: ${lossLabel(a)}`));
       b.onclick = () => act("announce", { box: a.action.box });
       list.append(b);
     }
@@ -613,8 +645,8 @@ async function showRatings(tries = 3) {
     li.append(el("span", { class: "who" }, `${c.place}. ${c.name}${c.left ? ` (${T("left")})` : ""}`));
     if (c.rated) {
       const delta = c.after - c.before;
-      li.append(" ", el("span", { class: "num" }, `${c.before.toFixed(1)} → ${c.after.toFixed(1)}`), " ",
-        el("strong", { class: `num delta ${delta >= 0 ? "up" : "down"}` }, `${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)}`));
+      li.append(" ", el("span", { class: "num" }, `${num(c.before)} → ${num(c.after)}`), " ",
+        el("strong", { class: `num delta ${delta >= 0 ? "up" : "down"}` }, `${delta >= 0 ? "+" : "−"}${num(Math.abs(delta))}`));
     } else li.append(" ", el("span", { class: "muted" }, (WHY[c.why] || (() => T("not rated")))()));
     list.append(li);
   }
@@ -637,6 +669,7 @@ function bestNote() {
 async function celebrate() {
   if (myResult !== undefined) { addReplayLink(); return; }
   myResult = null;
+  if (!boot.profile) return;  // no profile on this device: no result of its own to ask for
   try {
     const r = await fetch(`/api/me/tables/${boot.table}`);
     if (r.ok) myResult = await r.json();

@@ -1,0 +1,49 @@
+"""A game, not a form: a roll, a hold and an entry are heard (Web Audio, made in the page) and felt
+(navigator.vibrate, recorded here), a yam or a bonus celebrated; nothing under reduced motion or with the
+menu's one switch off, which the device remembers."""
+
+from __future__ import annotations
+
+from .table_helpers import PHONE, act, roll, score_first_offered, start
+
+BUZZES = "() => { window.buzz = []; navigator.vibrate = (p) => { window.buzz.push(p); return true; }; }"
+
+
+def test_a_roll_a_hold_and_an_entry_are_heard_and_felt_until_muted(base_url, new_page):
+    page = new_page(viewport=PHONE, touch=True)
+    page.add_init_script(f"({BUZZES})()")
+    start(page, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
+    roll(page)
+    assert page.evaluate("document.body.dataset.felt") == "roll"
+    assert page.evaluate("document.body.dataset.audio") == "running"  # the page's own sound, after a tap
+    act(page, lambda: page.locator(".die[data-value]").first.click())
+    assert page.evaluate("document.body.dataset.felt") == "hold"
+    score_first_offered(page)
+    assert page.evaluate("document.body.dataset.felt") in ("score", "bonus", "yam")
+    assert page.evaluate("window.buzz")[:2] == [[12, 40, 12], [8]]
+    # one switch in the menu: nothing more is heard or felt, and the device remembers it
+    page.click("details.menu > summary")
+    page.uncheck("#set-sound")
+    page.evaluate("() => { delete document.body.dataset.felt; window.buzz = []; }")
+    page.wait_for_function("() => !document.querySelector('#roll').disabled", timeout=30000)
+    roll(page)
+    assert page.evaluate("document.body.dataset.felt") is None and page.evaluate("window.buzz") == []
+    page.reload()
+    assert page.locator("#set-sound").is_checked() is False
+
+
+def test_a_celebration_comes_and_goes_and_never_under_reduced_motion(base_url, new_page):
+    burst = """async () => { const m = await import('/static/feel.js'); m.celebrate(document.body, 'yam', 'Yam!');
+      return document.querySelectorAll('.celebration.yam i').length; }"""
+    page = new_page(viewport=PHONE, touch=True)
+    start(page, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
+    assert page.evaluate(burst) > 10
+    assert page.locator(".celebration").get_attribute("aria-hidden") == "true"
+    page.wait_for_selector(".celebration", state="detached", timeout=5000)
+    calm = new_page(viewport=PHONE, touch=True)
+    calm.emulate_media(reduced_motion="reduce")
+    calm.add_init_script(f"({BUZZES})()")
+    start(calm, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
+    assert calm.evaluate(burst) == 0
+    roll(calm)
+    assert calm.evaluate("document.body.dataset.felt") is None and calm.evaluate("window.buzz") == []
