@@ -157,8 +157,28 @@ def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:
     return rounds
 
 
+# A sheet's columns as last shown, by the sheet they show (engine sheets are immutable, and a new one is
+# made by every entry: a sheet that did not change since the last view is not laid out again).
+_SHOWN: dict[int, tuple[Any, Any, dict[str, Any]]] = {}
+
+
 def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dict[str, Any]:
-    """Player `p`'s sheet by column (`hidden`: box ids shown as hidden, totals withheld with them)."""
+    """Player `p`'s sheet by column (`hidden`: box ids shown as hidden, totals withheld with them). The
+    result may be shared by several views: read it, never change it."""
+    if hidden:
+        return _sheet_columns(state, p, hidden)
+    sheet = state.sheets[p]
+    known = _SHOWN.get(id(sheet))
+    if known is not None and known[0] is sheet and known[1] is state.rules:
+        return known[2]
+    columns = _sheet_columns(state, p, hidden)
+    if len(_SHOWN) >= 4096:
+        _SHOWN.clear()
+    _SHOWN[id(sheet)] = (sheet, state.rules, columns)
+    return columns
+
+
+def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[str, Any]:
     rules = state.rules
     written = state.sheets[p].written
     struck = {t.box for t in state.history if t.player == p and t.strike}

@@ -81,6 +81,10 @@ def test_roll_limits() -> None:
     refused(s, Roll(0, held=(0,), dice=(6, 2, 3, 4, 5)), "held-changed")
     s = play(s, Hold(0, (0, 1)), Release(0, (1,)))
     assert s.turn.held == frozenset({0})
+    refused(s, Release(0, (1,)), "not-held")  # no version that changes nothing
+    refused(s, Release(0, ()), "not-held")
+    refused(s, Hold(0, (0,)), "already-held")
+    assert play(s, Hold(0, (0, 3))).turn.held == frozenset({0, 3})  # one of them new: a move
     s = play(s, Roll(0, dice=(1, 6, 6, 6, 6)), Roll(0, held=(), dice=(2, 2, 2, 2, 2)))
     refused(s, Roll(0, dice=(1, 2, 3, 4, 5)), "no-rolls-left")
     assert not s.can_roll()

@@ -171,6 +171,11 @@ def advise(state: GameState, player: int | None = None, wins: bool = True) -> Ad
     return _estimate(state, p, wins and len(state.players) > 1)
 
 
+def advice_dict(state: GameState, player: int) -> dict[str, Any]:
+    """`advise(state, player).to_dict()`: what a server's coach process computes and sends back."""
+    return advise(state, player).to_dict()
+
+
 # --- the choices and their values --------------------------------------------------------------
 
 

@@ -264,7 +264,11 @@ def _replay_pending(state: GameState, turn: Mapping[str, Any]) -> GameState:
             state, _ = state.apply(Announce(p, turn["announce"]))
         held = turn.get("held", [])
         if held:
-            state, _ = state.apply(Hold(p, tuple(held) if isinstance(held, list) else held))
+            try:
+                state, _ = state.apply(Hold(p, tuple(held) if isinstance(held, list) else held))
+            except IllegalAction as exc:
+                if exc.code != "illegal/already-held":  # held already by the roll's keep: the same position
+                    raise
     except IllegalAction as exc:
         raise _bad(f"pending: {exc.message}") from None
     return state

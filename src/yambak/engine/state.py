@@ -157,6 +157,11 @@ def _int(value: Any) -> int:
     return value
 
 
+def _places(positions: frozenset[int]) -> str:
+    """Die positions as a player counts them (from 1)."""
+    return ", ".join(str(i + 1) for i in sorted(positions)) or "(none)"
+
+
 def _illegal(code: str, message: str) -> IllegalAction:
     return IllegalAction(f"illegal/{code}", message)
 
@@ -618,6 +623,10 @@ class GameState:
         if not turn.rolls:
             raise _illegal("hold-before-roll", "nothing to hold before the first roll")
         held = turn.held | positions if isinstance(action, Hold) else turn.held - positions
+        if held == turn.held:  # a version that changes nothing is no move (a stale tap, a replayed message)
+            if isinstance(action, Hold):
+                raise _illegal("already-held", f"hold: die {_places(positions)} is held already")
+            raise _illegal("not-held", f"release: die {_places(positions)} is not held")
         kind = "held" if isinstance(action, Hold) else "released"
         state = self._with_turn(p, Turn(turn.rolls, held, turn.announced, turn.kept))
         return state, Event(kind, p, roll=len(turn.rolls), dice=turn.dice, held=tuple(sorted(held)))

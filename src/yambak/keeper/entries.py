@@ -39,7 +39,7 @@ from ..engine import (
     typed_turn,
 )
 from ..names import NAME_MAX, InvalidName, normalize_name
-from ..rules import Ruleset, RulesetError, load_ruleset
+from ..rules import Ruleset, RulesetError, check_house_rules, load_ruleset
 
 __all__ = [
     "MAX_PLAYERS",
@@ -94,7 +94,7 @@ def unique_names(players: Sequence[Any], limit: int = MAX_PLAYERS) -> list[str]:
         try:
             names.append(normalize_name(raw, f"player {i + 1} name", NAME_MAX))
         except InvalidName as exc:
-            raise Refusal("input/name", exc.message, seat=i) from None
+            raise Refusal("input/name", exc.message, seat=i, limit=NAME_MAX) from None
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         key = name.casefold()
@@ -108,7 +108,9 @@ def sheet_rules(spec: Mapping[str, Any]) -> Ruleset:
     """The ruleset a new sheet asks for: a full custom ruleset (`rules`), or a preset and its options."""
     try:
         if spec.get("rules") is not None:
-            return load_ruleset(spec["rules"])
+            rules = load_ruleset(spec["rules"])
+            check_house_rules(rules)  # house rules as a server takes them in: bounded, clean texts
+            return rules
         if spec.get("preset"):
             return load_ruleset(spec["preset"], spec.get("options") or None)
     except RulesetError as exc:

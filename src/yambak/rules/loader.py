@@ -28,12 +28,21 @@ far inside what the engine's integers, the solver's int64 and float64 (exact to
 2^53) and JSON readers (JavaScript numbers, exact to 2^53) hold exactly; a
 larger value is refused with its key named. A ruleset file is UTF-8 TOML of at
 most `FILE_LIMIT` bytes (1 MiB).
+
+Texts. A ruleset's name and description are shown to other people (the lobby, a table's page): they
+pass `yambak.names.normalize_name`, the one rule for every text a person types (no bidirectional
+overrides, no invisible characters, whitespace folded). House rules a server takes in also pass
+`check_house_rules`: an id of `[a-z0-9_-]{1,40}`, a name of at most `NAME_LIMIT` characters, row and
+column ids (shown as their labels) of at most `LABEL_LIMIT`, and a sheet of at most `MAX_ROWS` rows,
+`MAX_COLUMNS` columns, `MAX_BOXES` boxes and `MAX_DICE` dice: what a bot decides on, a page shows and
+the coach advises on in a moment (every shipped preset, its options included, fits: 13 x 7 at most).
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -41,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from ..inputs import InputError, check_shape, parse_toml
+from ..names import InvalidName, normalize_name
 from .model import (
     MATCH_KINDS,
     MODIFIERS,
@@ -59,8 +69,13 @@ from .model import (
 
 __all__ = [
     "FILE_LIMIT",
+    "MAX_BOXES",
+    "MAX_COLUMNS",
+    "MAX_DICE",
+    "MAX_ROWS",
     "POINTS_LIMIT",
     "RulesetError",
+    "check_house_rules",
     "load_ruleset",
     "load_ruleset_arg",
     "load_ruleset_file",
@@ -72,6 +87,12 @@ __all__ = [
 
 POINTS_LIMIT = 1_000_000  # the largest number of points any value of a ruleset may count (see above)
 FILE_LIMIT = 1 << 20  # the largest ruleset file read, in bytes
+# House rules a server takes in (`check_house_rules`): texts and the size of the sheet.
+RULESET_ID = re.compile(r"[a-z0-9_-]{1,40}")
+NAME_LIMIT = 60  # a ruleset's name, as a table's
+DESCRIPTION_LIMIT = 500
+LABEL_LIMIT = 24  # a row's or column's id, which a page shows as its label
+MAX_ROWS, MAX_COLUMNS, MAX_BOXES, MAX_DICE = 24, 8, 128, 6
 
 
 class RulesetError(ValueError):
@@ -171,6 +192,37 @@ def load_ruleset(
                 record_spec["modifiers"] = sorted(ruleset.modifiers)
     object.__setattr__(ruleset, "spec", record_spec)
     return ruleset
+
+
+def check_house_rules(ruleset: Ruleset) -> None:
+    """House rules as a server takes them in (the module's "Texts"): RulesetError naming what is over."""
+    if not RULESET_ID.fullmatch(ruleset.id):
+        raise RulesetError("id", f"{_show(ruleset.id[:50])} is not an id (1 to 40 of a-z, 0-9, _ and -)")
+    texts = (("name", ruleset.name, NAME_LIMIT), ("description", ruleset.description, DESCRIPTION_LIMIT))
+    for key, text, limit in texts:
+        if len(text) > limit:
+            raise RulesetError(key, f"is at most {limit} characters ({len(text)} given)")
+    labels = [("rows", i, r.id) for i, r in enumerate(ruleset.rows)]
+    labels += [("columns", i, c.id) for i, c in enumerate(ruleset.columns)]
+    for key, i, label in labels:
+        if len(label) > LABEL_LIMIT or _clean(label, "") != label:
+            raise RulesetError(f"{key}[{i}].id", f"a label of 1 to {LABEL_LIMIT} letters, digits and _")
+    for key, n, limit in (
+        ("rows", ruleset.n_rows, MAX_ROWS),
+        ("columns", len(ruleset.columns), MAX_COLUMNS),
+        ("boxes", ruleset.n_boxes, MAX_BOXES),
+        ("dice", ruleset.rolled_dice, MAX_DICE),
+    ):
+        if n > limit:
+            raise RulesetError(key, f"house rules have at most {limit} {key} ({n} given)")
+
+
+def _clean(text: str, fallback: str) -> str:
+    """A text others read, by the one rule for names (`normalize_name`): `fallback` when nothing is left."""
+    try:
+        return normalize_name(text, limit=FILE_LIMIT)
+    except InvalidName:
+        return fallback
 
 
 def read_ruleset_file(path: str | Path) -> dict[str, Any]:
@@ -423,8 +475,8 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
 
     return Ruleset(
         id=rid,
-        name=_get(data, "name", str, "", rid),
-        description=_get(data, "description", str, "", ""),
+        name=_clean(_get(data, "name", str, "", rid), rid),
+        description=_clean(_get(data, "description", str, "", ""), ""),
         rows=rows,
         columns=columns,
         rolls_per_turn=rolls_per_turn,

@@ -105,6 +105,7 @@ class Ruleset:
     # Derived lookups, filled in __post_init__ (still immutable from outside).
     row_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     column_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _layout: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "row_index", {r.id: i for i, r in enumerate(self.rows)})
@@ -173,7 +174,14 @@ class Ruleset:
 
     def layout(self) -> dict[str, Any]:
         """The sheet's layout for a face to draw it (ids, order kinds, roll restrictions, bonuses,
-        column points): what the table page and the score-keeper read instead of the rules file."""
+        column points): what the table page and the score-keeper read instead of the rules file. Made
+        once per ruleset (every view of every event carries it): read it, never change it."""
+        if self._layout is None:
+            object.__setattr__(self, "_layout", self._make_layout())
+        assert self._layout is not None
+        return self._layout
+
+    def _make_layout(self) -> dict[str, Any]:
         bonus = self.upper_bonus
         return {
             "id": self.id,

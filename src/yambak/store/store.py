@@ -25,6 +25,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -58,7 +59,7 @@ from .models import Event, GameSession, Seat
 from .profiles import ProfileStore
 from .ranked import RankedStore
 
-__all__ = ["DEFAULT_URL", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
+__all__ = ["DEFAULT_URL", "RefTaken", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
 
 log = logging.getLogger("yambak.store")
 
@@ -92,12 +93,17 @@ _LOG_NEXT = (
             bindparam("ref", type_=String),
             bindparam("now", type_=DateTime),
         ).where(
-            exists().where(_E.c.table_id == bindparam("tid"), _E.c.version == bindparam("prev"))
-            | exists().where(_T.c.id == bindparam("tid"), _T.c.version == bindparam("prev"))
+            (
+                exists().where(_E.c.table_id == bindparam("tid"), _E.c.version == bindparam("prev"))
+                | exists().where(_T.c.id == bindparam("tid"), _T.c.version == bindparam("prev"))
+            )
+            # an action already logged under its ref is not logged again (a resend, a retried forward)
+            & ~exists().where(_E.c.table_id == bindparam("tid"), _E.c.ref == bindparam("ref"))
         ),
     )
     .returning(_E.c.version)
 )
+_REF = select(_E.c.version).where(_E.c.table_id == bindparam("tid"), _E.c.ref == bindparam("ref"))
 _SNAPSHOT = (
     update(_T)
     .where(_T.c.id == bindparam("tid"), _T.c.version < bindparam("new"))
@@ -107,6 +113,14 @@ _SNAPSHOT = (
 
 class StoreConflict(RuntimeError):
     """A write lost a race: the version was taken or the seat was no longer open."""
+
+
+class RefTaken(StoreConflict):
+    """An action's ref is logged already: the action was applied before, as `version`."""
+
+    def __init__(self, session_id: str, ref: str, version: int) -> None:
+        super().__init__(f"session {session_id}: ref {ref!r} is logged already, as version {version}")
+        self.version = version
 
 
 @dataclass
@@ -189,6 +203,7 @@ class _Writer(threading.Thread):
         self.max_batch = max_batch
         self.queue: queue.SimpleQueue[tuple[Op, concurrent.futures.Future[Any]] | None] = queue.SimpleQueue()
         self.batches = 0  # transactions committed (for tests and metrics)
+        self.cpu = 0.0  # this thread's CPU seconds in its transactions (metrics: where an action's time goes)
         self._conn: Connection | None = None
 
     def run(self) -> None:
@@ -208,7 +223,9 @@ class _Writer(threading.Thread):
                         stop = True
                         break
                     batch.append(more)
+                start = time.thread_time()
                 self._run(batch)
+                self.cpu += time.thread_time() - start
         finally:
             if self._conn is not None:
                 self._conn.close()
@@ -280,6 +297,11 @@ class Store(ProfileStore, DealStore, RankedStore):
             writer.queue.put(None)
             writer.join(10)
         self.engine.dispose()
+
+    def writer_cpu(self) -> float:
+        """CPU seconds the writer thread has spent in its transactions so far."""
+        writer = self._writer
+        return writer.cpu if writer is not None else 0.0
 
     # --- off the event loop ----------------------------------------------------------------------
 
@@ -408,6 +430,9 @@ class Store(ProfileStore, DealStore, RankedStore):
             if version == 1:
                 conn.execute(_LOG, row)
             elif conn.execute(_LOG_NEXT, {**row, "prev": version - 1}).first() is None:
+                done = None if ref is None else conn.execute(_REF, {"tid": table_id, "ref": ref}).scalar()
+                if done is not None:
+                    raise RefTaken(table_id, ref or "", int(done))
                 raise StoreConflict(f"session {table_id}: version {version} is not next")
             if snapshot is not None:
                 conn.execute(_SNAPSHOT, {"tid": table_id, "new": version, "rec": snapshot, "fin": finished, "now": now})
@@ -599,6 +624,16 @@ class Store(ProfileStore, DealStore, RankedStore):
         """The version an action logged under the client's `ref` made, if it was logged."""
         with self.engine.connect() as conn:
             return conn.execute(select(Event.version).where(Event.table_id == session_id, Event.ref == ref)).scalar()
+
+    def ref_event(self, session_id: str, ref: str) -> EventRow | None:
+        """The event an action logged under the client's `ref` made, if it was logged."""
+        with self.engine.connect() as conn:
+            r = conn.execute(
+                select(Event.version, Event.seat, Event.type, Event.data, Event.ref).where(
+                    Event.table_id == session_id, Event.ref == ref
+                )
+            ).first()
+        return None if r is None else EventRow(r.version, r.seat, r.type, json.loads(r.data), r.ref)
 
     def load_session(
         self, table_id: str, history: int = 200, kind: str | None = None

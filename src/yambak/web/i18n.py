@@ -10,6 +10,7 @@ import copy
 import gettext
 import io
 import re
+from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from typing import Any
@@ -20,6 +21,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import NumberPattern, format_decimal, format_percent
 
+from ..names import NAME_MAX
 from . import LOCALE, STATIC
 
 LANGUAGES = {
@@ -277,7 +279,7 @@ def labels(lang: str, rules_id: str | None = None) -> dict[str, dict[str, str]]:
 def error_texts(lang: str) -> dict[str, str]:
     """Every refusal code's text in the language (what a page shows for a box it cannot fill)."""
     tr = translations(lang)
-    return {code: tr.gettext(text) for code, text in ERROR_MESSAGES.items()}
+    return {code: error_message(code, lang) or tr.gettext(text) for code, text in ERROR_MESSAGES.items()}
 
 
 # Refusal codes (the engine's `IllegalAction` codes and a few of the server's) as players read them.
@@ -319,6 +321,7 @@ ERROR_MESSAGES = {
     "seat/none-open": "Every seat at this table is taken.",
     "seat/taken": "That seat is not open.",
     "rate/limited": "Too many requests: wait a moment and try again.",
+    "rate/sockets": "Too many connections from your network: close a tab or try again later.",
     "server/full": "The server is full: try again later.",
     "server/error": "Something went wrong on the server: try again.",
     "server/store": "The move could not be saved: the table is being reloaded.",
@@ -339,11 +342,17 @@ ERROR_MESSAGES = {
     "table/no-undo": "This table does not allow taking back an entry.",
     "table/no-hints": "Hints are off at this table.",
     "advice/unavailable": "No advice for this position.",
+    "advice/replaced": "A newer request for advice took this one's place.",
     "record/after-game": "The record of a duplicate table is ready when the game is over.",
 }
-# A refused name (yambak.names: blank, invisible or too long).
-NAME_ERROR = "Type a name of 1 to 24 characters."
+# A refused name (yambak.names: blank, invisible or too long), with the limit of the name refused (a
+# player's 24, a table's 60: the refusal's `limit`).
+NAME_ERROR = "Type a name of 1 to {limit} characters."
 ERROR_MESSAGES["input/name"] = NAME_ERROR
+ERROR_MESSAGES["illegal/not-held"] = "That die is not held."
+ERROR_MESSAGES["illegal/already-held"] = "That die is held already."
+# Values a message's placeholders take when the refusal does not say (a page's list of every code's text).
+ERROR_DEFAULTS: dict[str, dict[str, Any]] = {"input/name": {"limit": NAME_MAX}}
 # The score-keeper's own refusals (yambak.keeper, server/keeper): forms, entries, sheets, codes.
 ERROR_MESSAGES.update(
     {
@@ -387,15 +396,25 @@ SERVER_STRINGS = (
 SERVER_PLURALS = (("Games per band of {n} point", "Games per band of {n} points"),)
 
 
-def error_message(code: str, lang: str) -> str | None:
-    """The translated text for a refusal code, or None for codes without one."""
+def error_message(code: str, lang: str, fields: Mapping[str, Any] | None = None) -> str | None:
+    """The translated text for a refusal code, or None for codes without one; `fields`: the refusal's
+    own values for the text's placeholders (`{limit}`)."""
     msgid = ERROR_MESSAGES.get(code)
-    return translations(lang).gettext(msgid) if msgid else None
+    if not msgid:
+        return None
+    text = translations(lang).gettext(msgid)
+    if "{" not in text:
+        return text
+    values = {**ERROR_DEFAULTS.get(code, {}), **(fields or {})}
+    try:
+        return text.format(**{k: v for k, v in values.items() if isinstance(v, (int, str))})
+    except (KeyError, IndexError, ValueError):
+        return text
 
 
 def localize_error(data: dict, lang: str) -> dict:
     """A coded error as the client sees it: `message` in its language, the original English in `detail`."""
-    text = error_message(str(data.get("code", "")), lang)
+    text = error_message(str(data.get("code", "")), lang, data)
     if text is None:
         return data
     out = {**data, "message": text, "detail": data.get("message", "")}

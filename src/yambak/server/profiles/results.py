@@ -18,7 +18,6 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
@@ -28,6 +27,7 @@ from typing import Any
 from ...engine import GameRecord, GameState, replay, state_to_record
 from ...rules import Ruleset, load_ruleset
 from ...store import ResultRow, SeatRow, Store
+from ..common.coach import coach_process_start
 
 __all__ = ["Grader", "kept_result", "solo_record", "table_results", "variant"]
 
@@ -155,17 +155,6 @@ def review_dict(record: dict[str, Any]) -> dict[str, Any]:
     return review(record).to_dict(len(record["players"]))
 
 
-def _coach_process_start(parent: int) -> None:
-    os.nice(10)  # the coach waits; the players' moves do not
-
-    def follow_parent() -> None:  # a server killed outright leaves no coach behind
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=follow_parent, name="yambak-coach-parent", daemon=True).start()
-
-
 class Grader:
     """Grades results with the coach, one at a time (a game's review takes from a few milliseconds to a
     second or two). With `processes`, the coach runs in a process of its own at a lower priority: in a
@@ -183,7 +172,7 @@ class Grader:
             ProcessPoolExecutor(
                 1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_coach_process_start,
+                initializer=coach_process_start,
                 initargs=(os.getpid(),),  # the server: gone already by the time the coach has started, too
             )
             if processes

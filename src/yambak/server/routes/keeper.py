@@ -36,7 +36,7 @@ def _form_error(exc: RequestError, lang: str) -> str:
     after the translated sentence: it points into the file its author wrote)."""
     if exc.code == "input/rules":
         return f"{translations(lang).gettext('These rules cannot be used:')} {exc.message}"
-    return error_message(exc.code, lang) or exc.message
+    return error_message(exc.code, lang, exc.extra) or exc.message
 
 
 # --- the page: one shell for the start page and every sheet ---------------------------------------

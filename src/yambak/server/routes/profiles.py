@@ -255,7 +255,7 @@ def create_from_form(
         check_origin(request)
         _, token = profiles.create(name, client_address(request), device_of(request))
     except RequestError as exc:
-        error = error_message(exc.code, lang) or exc.message
+        error = error_message(exc.code, lang, exc.extra) or exc.message
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         return _page(request, "me_none.html", lang, status=exc.status, error=error, boot=boot)
     response = RedirectResponse("/me", status_code=303)

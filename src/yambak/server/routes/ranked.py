@@ -143,7 +143,7 @@ def _page(request: Request, lang: str, ranked: RankedManager, preset: str, refus
         presets=presets,
         rules_name=dict(presets)[preset],
         viewer=viewer,
-        error=(error_message(refused.code, lang) or refused.message) if refused is not None else None,
+        error=(error_message(refused.code, lang, refused.extra) or refused.message) if refused is not None else None,
         boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
     )
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "Ack",
+    "EventAck",
     "BoxOutlook",
     "Cell",
     "Column",
@@ -208,6 +209,16 @@ class Ack(Model):
     v: Version
 
 
+class EventAck(Model, Generic[E]):
+    """An action applied before under this ref (sent again after a lost answer, a reconnect or a takeover):
+    the event it made; nothing new happened."""
+
+    type: Literal["ack"]
+    ref: Ref
+    v: Version
+    event: E
+
+
 class ErrorMessage(BaseModel):
     """A refusal: a stable code, a message in the viewer's language, the ref of the action it refuses, and
     fields a face words its own message from (`v`, `current`, `invalid`, ...)."""
@@ -236,12 +247,13 @@ class EventMessage(Model, Generic[V, E]):
 
 
 class EventsMessage(Model, Generic[V, E]):
-    """What a reconnecting client missed since the version it said."""
+    """What a reconnecting client missed since the version it said, and the view after it (none when it
+    missed nothing: the view it has is current)."""
 
     type: Literal["events"]
     v: Version
     events: list[Missed[E]]
-    view: V
+    view: V | None = None
 
 
 class StateMessage(Model, Generic[V]):

@@ -36,6 +36,7 @@ export interface Protocol {
     | ErrorMessage
     | EventMessageTableViewTableEvent
     | EventsMessageTableViewTableEvent
+    | EventAckTableEvent
     | StateMessageTableView
     | AdviceMessage
     | RematchMessage;
@@ -384,7 +385,7 @@ export interface EventsMessageSheetViewEntryIn {
   events: MissedEntryIn[];
   type: "events";
   v: number;
-  view: SheetView;
+  view?: SheetView | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -644,7 +645,7 @@ export interface EventsMessageTableViewTableEvent {
   events: MissedTableEvent[];
   type: "events";
   v: number;
-  view: TableView;
+  view?: TableView | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -653,6 +654,16 @@ export interface EventsMessageTableViewTableEvent {
 export interface MissedTableEvent {
   event: TableEvent;
   ref?: string | number | null;
+  v: number;
+}
+/**
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "EventAck_TableEvent_".
+ */
+export interface EventAckTableEvent {
+  event: TableEvent;
+  ref: string | number;
+  type: "ack";
   v: number;
 }
 /**
