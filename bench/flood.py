@@ -133,7 +133,7 @@ async def background(base: str, players: int, think: float, lat: Lat, stop: asyn
 
 
 async def victim(base: str, lat: Lat, stop: asyncio.Event, tables: list[str]) -> None:
-    """The victim plays both seats of a yams table of its own, a quarter second between actions."""
+    """The victim plays both seats of a yams table of its own, a tenth of a second between actions."""
     rng = random.Random(99)
     async with httpx.AsyncClient(timeout=60) as client:
         while not stop.is_set():
@@ -141,7 +141,7 @@ async def victim(base: str, lat: Lat, stop: asyncio.Event, tables: list[str]) ->
                              seats=[{"name": "V"}, {"name": "W"}])  # fmt: skip
             made = r.json()
             tables.append(made["id"])
-            await player(base, made["id"], list(made["tokens"].values()), VICTIM, 0.25, lat, stop, rng)
+            await player(base, made["id"], list(made["tokens"].values()), VICTIM, 0.1, lat, stop, rng)
 
 
 class Flood:
@@ -283,21 +283,20 @@ def main() -> int:
         rows = asyncio.run(run(args, server))
     finally:
         server.stop()
-    base = None
     print(f"server: 1 process on {db.split(':')[0]}; {args.players} background players; logs in {tmp}")
     print(f"{'phase':14s} {'victim p50':>10s} {'p90':>8s} {'n':>5s} {'x quiet':>8s} {'bg p50':>8s} "
           f"{'server CPU':>10s} {'load avg':>11s}  flood")  # fmt: skip
     worst = 0.0
-    for name, r in rows:
+    medians = [statistics.median(r["victim"]) * 1000 if r["victim"] else float("nan") for _, r in rows]
+    for i, (name, r) in enumerate(rows):
         v, b = r["victim"], r["background"]
-        med = statistics.median(v) * 1000 if v else float("nan")
+        med = medians[i]
         p90 = v[int(0.9 * len(v))] * 1000 if v else float("nan")
-        if name.startswith("quiet"):
-            base = med
-            ratio = ""
-        else:
-            ratio = f"{med / base:.2f}x" if base else ""
-            worst = max(worst, med / base if base else 0.0)
+        ratio = ""
+        if not name.startswith("quiet"):  # against the background alone, just before and just after
+            base = (medians[i - 1] + medians[i + 1]) / 2
+            ratio = f"{med / base:.2f}x"
+            worst = max(worst, med / base)
         f: Flood = r["flood"]
         said = f"let in {f.accepted}, refused {f.refused}, sent {f.sent}" if not name.startswith("quiet") else ""
         if f.notes:
@@ -305,7 +304,8 @@ def main() -> int:
         bmed = statistics.median(b) * 1000 if b else float("nan")
         print(f"{name:14s} {med:8.1f}ms {p90:6.1f}ms {len(v):5d} {ratio:>8s} {bmed:6.1f}ms "
               f"{r['cpu'] * 100:8.0f}% {r['load'][0]:5.1f}-{r['load'][1]:<5.1f}  {said}")  # fmt: skip
-    print(f"worst flood: the victim's median at {worst:.2f}x its median without it (goal: at most 2x)")
+    print(f"worst flood: the victim's median at {worst:.2f}x its median without it, the mean of the quiet phases")
+    print("before and after the flood (goal: at most 2x)")
     return 0 if worst <= 2 else 1
 
 

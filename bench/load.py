@@ -377,6 +377,10 @@ def main() -> int:
     p.add_argument("--redis", default=None, help="Redis URL (needed for --workers 2 and more)")
     p.add_argument("--workers", type=int, default=1, help="server processes sharing the database and Redis")
     p.add_argument("--kill-every", type=float, default=0, help="SIGKILL a server process every S seconds")
+    p.add_argument(
+        "--server-env", action="append", default=[], metavar="KEY=VALUE",
+        help="a setting for the servers (YAMBAK_SYNCHRONOUS_COMMIT=off, ...); repeatable",
+    )  # fmt: skip
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="yambak-load-")
     db = args.db or f"sqlite:///{tmp}/load.db"
@@ -390,6 +394,7 @@ def main() -> int:
         "YAMBAK_SOCKETS_PER_ADDRESS": "100000",
         "YAMBAK_SOCKETS_PER_ADDRESS_TABLE": "1000",
         "YAMBAK_HELLO_BURST": "1000",
+        **dict(pair.split("=", 1) for pair in args.server_env),
     }
     servers = [
         ServerProcess(db, env=env, redis=args.redis, log_path=f"{tmp}/server-{i}.log") for i in range(args.workers)
@@ -415,6 +420,8 @@ def main() -> int:
     n = len(stats.latencies)
     where = f"{args.workers} process{'es' if args.workers > 1 else ''} on {db.split(':')[0].split('+')[0]}"
     print(f"servers                   : {where}{' + redis' if args.redis else ''}; logs in {tmp}")
+    if args.server_env:
+        print(f"server settings           : {' '.join(args.server_env)}")
     print(f"players held concurrently : {stats.peak} (of {args.players}), {len(TOKENS)} tables, {args.preset}")
     print(f"actions accepted          : {n} in {elapsed:.1f} s = {n / elapsed:.0f} actions/s")
     print(f"server CPU                : {cpu:.1f} s = {n / max(cpu, 1e-9):.0f} accepted actions per CPU-second")

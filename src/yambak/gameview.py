@@ -100,7 +100,7 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
             {
                 "seat": p,
                 "name": state.players[p],
-                "total": None if hidden else state.total(p),
+                "total": None if hidden else _shown(state, p)[1],
                 "match_points": points[p] if points else None,
                 "extra_bonus": sheet.extra_bonus if rules.joker is not None else None,
                 "columns": sheet_columns(state, p, hidden),
@@ -159,7 +159,7 @@ def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:
 
 # A sheet's columns as last shown, by the sheet they show (engine sheets are immutable, and a new one is
 # made by every entry: a sheet that did not change since the last view is not laid out again).
-_SHOWN: dict[int, tuple[Any, Any, dict[str, Any]]] = {}
+_SHOWN: dict[int, tuple[Any, Any, tuple[dict[str, Any], int]]] = {}
 
 
 def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dict[str, Any]:
@@ -167,15 +167,20 @@ def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dic
     result may be shared by several views: read it, never change it."""
     if hidden:
         return _sheet_columns(state, p, hidden)
+    return _shown(state, p)[0]
+
+
+def _shown(state: GameState, p: int) -> tuple[dict[str, Any], int]:
+    """Player `p`'s columns and total, as last shown if the sheet did not change since."""
     sheet = state.sheets[p]
     known = _SHOWN.get(id(sheet))
     if known is not None and known[0] is sheet and known[1] is state.rules:
         return known[2]
-    columns = _sheet_columns(state, p, hidden)
+    shown = (_sheet_columns(state, p, ()), state.total(p))
     if len(_SHOWN) >= 4096:
         _SHOWN.clear()
-    _SHOWN[id(sheet)] = (sheet, state.rules, columns)
-    return columns
+    _SHOWN[id(sheet)] = (sheet, state.rules, shown)
+    return shown
 
 
 def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[str, Any]:

@@ -361,7 +361,8 @@ class GameState:
         if refusal is None and 0 < n < rules.rolls_per_turn:
             cols = {b // rules.n_rows for b in self._fillable(p, n, turn.announced)}
             closing = tuple(rules.columns[c].id for c in sorted(cols) if rules.columns[c].rolls == n)
-        boxes = tuple(self._box_outlook(p, b, refusal, announceable) for b in range(rules.n_boxes))
+        total = grand_total(rules, self.sheets[p])  # once: every legal box's gain is measured from it
+        boxes = tuple(self._box_outlook(p, b, refusal, announceable, total) for b in range(rules.n_boxes))
         can_withdraw = (
             refusal is None and turn.announced is not None and n == 1 and self._column(turn.announced).withdraw
         )
@@ -400,7 +401,9 @@ class GameState:
             return _illegal("not-your-turn", f"it is {self.players[self.current]}'s turn, not {self.players[p]}'s")
         return None
 
-    def _box_outlook(self, p: int, box: int, refusal: IllegalAction | None, announceable: set[str]) -> BoxOutlook:
+    def _box_outlook(
+        self, p: int, box: int, refusal: IllegalAction | None, announceable: set[str], total: int | None = None
+    ) -> BoxOutlook:
         rules = self.rules
         box_id = rules.box_id(box)
         is_open = self.sheets[p].written[box] is None
@@ -425,7 +428,7 @@ class GameState:
             )
         written = self._written(p, box, five)
         after = self._after_entry(p, box, five, strike=False)
-        total = grand_total(rules, self.sheets[p])
+        total = grand_total(rules, self.sheets[p]) if total is None else total
         strike = rules.strike_any and written > 0
         struck = grand_total(rules, self._after_entry(p, box, five, strike=True)) - total if strike else None
         return BoxOutlook(

@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The store's writer thread hands the GIL back and forth with the event loop at every database
         # round trip: a short switch interval keeps a busy loop from delaying each commit by 5 ms.
         sys.setswitchinterval(0.001)
-        store = Store(settings.database_url)
+        store = Store(settings.database_url, synchronous=settings.synchronous_commit)
         if settings.gc_full_seconds:
             tune_gc()
         cluster = Cluster(settings.redis_url, settings.lease_seconds) if settings.redis_url else None

@@ -59,6 +59,11 @@ class Settings:
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))
     lease_seconds: float = field(default_factory=lambda: float(_env("LEASE_SECONDS", "3")))  # a dead owner's tables
     snapshot_every: int = field(default_factory=lambda: int(_env("SNAPSHOT_EVERY", "50")))  # events between records
+    # PostgreSQL: "off" acknowledges an action before its commit is flushed to disk (docs/deployment.md: a
+    # crash of the database's machine may lose the last fraction of a second; a restart of ours loses nothing)
+    synchronous_commit: bool = field(
+        default_factory=lambda: _env("SYNCHRONOUS_COMMIT", "on").lower() not in ("0", "off", "false", "no")
+    )
     # Python's full garbage collection on a timer (seconds; 0: Python's own schedule), see app.tune_gc;
     # `yambak serve` makes it 300 unless the environment says otherwise
     gc_full_seconds: float = field(default_factory=lambda: float(_env("GC_FULL_SECONDS", "0")))

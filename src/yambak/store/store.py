@@ -197,10 +197,12 @@ class _Writer(threading.Thread):
     """Group commit: every operation waiting when a transaction starts shares it, on one connection
     that the writer keeps (no checkout or ping per transaction: few GIL hand-offs per commit)."""
 
-    def __init__(self, engine: Engine, max_batch: int = 256) -> None:
+    def __init__(self, engine: Engine, max_batch: int = 256, synchronous: bool = True) -> None:
         super().__init__(name="yambak-store-writer", daemon=True)
         self.engine = engine
         self.max_batch = max_batch
+        # PostgreSQL: off answers a commit before its WAL reaches the disk (Store's `synchronous`)
+        self.relaxed = not synchronous and engine.dialect.name == "postgresql"
         self.queue: queue.SimpleQueue[tuple[Op, concurrent.futures.Future[Any]] | None] = queue.SimpleQueue()
         self.batches = 0  # transactions committed (for tests and metrics)
         self.cpu = 0.0  # this thread's CPU seconds in its transactions (metrics: where an action's time goes)
@@ -236,6 +238,8 @@ class _Writer(threading.Thread):
         conn = self._conn
         try:
             with conn.begin():
+                if self.relaxed:
+                    conn.exec_driver_sql("SET LOCAL synchronous_commit TO off")
                 return [op(conn) for op in ops]
         except DBAPIError as exc:
             if exc.connection_invalidated:
@@ -269,9 +273,14 @@ class _Writer(threading.Thread):
 
 
 class Store(ProfileStore, DealStore, RankedStore):
-    def __init__(self, url: str | None = None, migrate: bool = True) -> None:
+    def __init__(self, url: str | None = None, migrate: bool = True, synchronous: bool = True) -> None:
+        """`synchronous` false (PostgreSQL): the writer's commits return before their WAL is on disk
+        (`synchronous_commit = off` for them): a disk's slow flushes no longer hold every action, and a
+        crash of PostgreSQL or of the machine (not of this process) may lose the last fraction of a second
+        of acknowledged writes. Every other write, and SQLite's, stays as it was."""
         self.url = url or os.environ.get("YAMBAK_DATABASE_URL") or DEFAULT_URL
         self.engine = make_engine(self.url)
+        self.synchronous = synchronous
         self._writer: _Writer | None = None
         self._writer_lock = threading.Lock()
         if migrate:
@@ -309,7 +318,7 @@ class Store(ProfileStore, DealStore, RankedStore):
         """Queue a write for the writer thread; it runs in a transaction shared with the others waiting."""
         with self._writer_lock:
             if self._writer is None:
-                self._writer = _Writer(self.engine)
+                self._writer = _Writer(self.engine, synchronous=self.synchronous)
                 self._writer.start()
             writer = self._writer
         fut: concurrent.futures.Future[T] = concurrent.futures.Future()
