@@ -57,6 +57,7 @@ class Lat:
     def __init__(self) -> None:
         self.phase = "setup"
         self.by_phase: dict[str, list[float]] = {}
+        self.refused: dict[str, int] = {}  # refusals of the player's actions, per phase
 
     def add(self, seconds: float) -> None:
         self.by_phase.setdefault(self.phase, []).append(seconds)
@@ -79,6 +80,7 @@ async def player(base: str, table: str, tokens: list[str], address: str, think: 
         await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
         mine: list[int] = []
         pending: float | None = None
+        seen = 0
         while not stop.is_set():
             try:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
@@ -88,10 +90,14 @@ async def player(base: str, table: str, tokens: list[str], address: str, think: 
             if kind == "welcome":
                 mine = msg["seats"]
                 continue
-            if kind == "error":
+            if kind == "error":  # resync from the last version seen, after a moment (hellos are rate-limited)
+                lat.refused[lat.phase] = lat.refused.get(lat.phase, 0) + 1
                 pending = None
-                await ws.send(json.dumps({"type": "hello"}))
+                await asyncio.sleep(0.5)
+                await ws.send(json.dumps({"type": "hello", "since": seen}))
                 continue
+            if kind in ("event", "events", "state"):
+                seen = msg["v"]
             if kind not in ("event", "events", "state") or "view" not in msg:
                 continue
             if kind == "event" and pending is not None and msg["event"]["player"] in mine:
@@ -247,6 +253,7 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> list[tuple[str
             await attack
         rows.append((name, {
             "victim": sorted(lat_victim.by_phase.get(name, [])),
+            "refused": lat_victim.refused.get(name, 0) + lat_bg.refused.get(name, 0),
             "background": sorted(lat_bg.by_phase.get(name, [])),
             "cpu": (cpu_seconds(server.pid) - cpu0) / args.phase,
             "load": (load0, os.getloadavg()[0]),
@@ -301,6 +308,8 @@ def main() -> int:
         said = f"let in {f.accepted}, refused {f.refused}, sent {f.sent}" if not name.startswith("quiet") else ""
         if f.notes:
             said += "; " + "; ".join(f.notes)
+        if r["refused"]:
+            said += f"; players' actions refused: {r['refused']}"
         bmed = statistics.median(b) * 1000 if b else float("nan")
         print(f"{name:14s} {med:8.1f}ms {p90:6.1f}ms {len(v):5d} {ratio:>8s} {bmed:6.1f}ms "
               f"{r['cpu'] * 100:8.0f}% {r['load'][0]:5.1f}-{r['load'][1]:<5.1f}  {said}")  # fmt: skip
