@@ -403,7 +403,7 @@ class TableApp(App[int]):
         self.query_one("#players", Static).update(out)
 
     def _points(self, points: float) -> str:
-        return self.words("{n} pts", n=f"{points:g}")
+        return self.words.plural("{n} pt", "{n} pts", points)
 
     def _dice(self, me: int | None) -> None:
         v, T = self.current_view, self.words
