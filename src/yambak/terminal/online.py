@@ -279,7 +279,9 @@ class OnlineTable:
         except TimeoutError:
             raise UserError(f"{self.origin} did not answer on the table's socket") from None
         if self.closed:
-            raise UserError(self.closed)
+            why = self.closed
+            await self.stop()
+            raise UserError(why)
 
     async def stop(self) -> None:
         self.closed = self.closed or "closed"
@@ -308,7 +310,10 @@ class OnlineTable:
                     self._ws = ws
                     await ws.send(json.dumps({"type": "hello", "since": self.version, "protocol": PROTOCOL}))
                     async for text in ws:
-                        self._receive(json.loads(text), ready)
+                        try:
+                            self._receive(json.loads(text), ready)
+                        except (ValueError, KeyError, TypeError, IndexError):  # not what the protocol says
+                            self.on_said("A message from the server was not understood.")
                         delay = 0.5
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
