@@ -337,7 +337,8 @@ class OnlineTable:
             self.seats = [int(s) for s in msg.get("seats", [])]
             self._nonces.clear()
         elif kind in ("state", "events", "event"):
-            self.version, self.view = int(msg["v"]), msg["view"]
+            self.version = int(msg["v"])
+            self.view = msg.get("view", self.view)  # `events` without a view: nothing was missed
             ready.set()
             self._after_view()
             for event in [msg] if kind == "event" else [e for e in msg.get("events", [])]:
@@ -349,6 +350,8 @@ class OnlineTable:
                 future.set_result(msg["advice"])
         elif kind == "error":
             code = str(msg.get("code", ""))
+            if code == "advice/replaced":  # our newer request for advice took its place: its answer comes
+                return
             if code == "deal/sealed" or code.startswith("table/"):
                 self.closed = str(msg.get("message") or code)
                 ready.set()
