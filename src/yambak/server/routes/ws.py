@@ -65,7 +65,7 @@ async def _serve(
         await ws.close(code=CLOSE_ORIGIN)
         return
     caps = ws.app.state.sockets
-    ticket = await caps.enter(client_address(ws), f"{manager.KIND}:{str(session_id)[:40]}")
+    ticket = await caps.enter(client_address(ws)[:64], f"{manager.KIND}:{str(session_id)[:40]}")
     if isinstance(ticket, str):  # a fair share per client: one address cannot crowd out a table or the server
         limit, said = caps.limits[ticket], CROWDED[ticket].format(noun=manager.NOUN)
         refusal = localize_error(error("rate/sockets", said.format(limit), cap=ticket, limit=limit), get_lang(ws))

@@ -695,14 +695,19 @@ class TableManager(SessionManager[LiveTable]):
         except (RequestError, IllegalAction, RefTaken) as exc:
             if isinstance(exc, RequestError) and exc.code.startswith(("auth/", "protocol/")):
                 raise
-            found = await self._logged(table, ref, conn_seats)
+            # an action done before was made on a version older than the table's now; the store is not
+            # asked about one made on the newest (a refusal never costs a read of the log for nothing)
+            older = msg.v < table.version or isinstance(exc, RefTaken) or exc.code.startswith("server/")
+            found = await self._logged(table, ref, conn_seats, recent_only=not older)
             if found is not None:
                 return found
             if isinstance(exc, RefTaken):  # the ref names another seat's action: this one was not applied
                 raise TableError("protocol/ref-taken", "this ref names another action: send a new ref") from None
             raise
 
-    async def _logged(self, table: LiveTable, ref: str | None, seats: set[int]) -> dict[str, Any] | None:
+    async def _logged(
+        self, table: LiveTable, ref: str | None, seats: set[int], recent_only: bool = False
+    ) -> dict[str, Any] | None:
         """The event an action of these seats made under `ref`, if it was logged: the table's recent
         events, else the log (only when an action is refused or unanswered: never on the way of a new one)."""
         if ref is None:
@@ -710,6 +715,8 @@ class TableManager(SessionManager[LiveTable]):
         for version, event, logged in reversed(table.recent):
             if logged == ref:
                 return {"v": version, "event": event} if event.get("player") in seats else None
+        if recent_only:
+            return None
         row = await self.store.read(self.store.ref_event, table.id, ref)
         if row is None or row.data.get("player") not in seats:
             return None
