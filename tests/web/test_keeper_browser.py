@@ -52,6 +52,16 @@ def needs_pyodide():
         missing_service("Pyodide is not in web/static/pyodide (make install fetches it)")
 
 
+def writer(base_url, sheet):
+    """A sheet's page for a phone that may write: its write token (and code) in the fragment, as the start page
+    hands them over; the page keeps them and clears the address."""
+    return f"{base_url}/keep/{sheet['id']}#token={sheet['token']}&code={sheet['code']}"
+
+
+def bearer(sheet):
+    return {"authorization": f"Bearer {sheet['token']}"}
+
+
 def data(page, key):
     return page.evaluate(f"document.body.dataset.{key}")
 
@@ -206,7 +216,8 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     assert view["record"]["turns"][0]["rolls"] == [[1, 1, 1, 2, 1]] and view["finished"]
     ann.click("#end-share")
     code = ann.inner_text("#code")
-    assert re.fullmatch(r"[A-Z2-9]{6}", code) and code == view["code"]
+    assert re.fullmatch(r"[A-Z2-9]{6}", code) and "code" not in view  # the view is a watcher's too: no code in it
+    assert ann.input_value("#watch-link").endswith(f"/keep/{sheet_id}")  # the link to watch: the id only reads
     bram = phone(locale="sv-SE")
     bram.goto(base_url + "/keep/")
     ready(bram)
@@ -215,56 +226,85 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     bram.wait_for_url(re.compile(rf"/keep/{sheet_id}$"))
     bram.wait_for_function("() => document.body.dataset.v === '199'")
     assert totals(bram) == corrected.totals() and data(bram, "entries") == "198"
+    assert data(bram, "readonly") == "0" and "#" not in bram.url  # the code handed Bram's phone a write token
     bram.screenshot(path=str(SCREENSHOTS / "keeper-end-sv.png"))
     ann.reload()
     ann.wait_for_function("() => document.body.dataset.v === '199' && document.body.dataset.pending === '0'")
     assert httpx.get(f"{base_url}/api/keep/{sheet_id}").json()["v"] == 199  # nothing sent twice
 
 
-def test_two_phones_entering_while_apart_the_server_decides(base_url, phone):
+def test_two_phones_racing_on_one_sheet_never_misfile_an_entry(base_url, phone):
+    """Phone A (its own engine) and phone B (joined with the code on the start page; the server's previews)
+    keep one sheet. A turn B enters first clears the dice A typed for that player; a late entry is never
+    filed under whoever plays now, nor offered to them: it can correct the entry that took its turn."""
     sheet = httpx.post(
         f"{base_url}/api/keep", json={"name": "Apart", "preset": "yams", "players": ["Ann", "Bram"]}
     ).json()
     sid = sheet["id"]
     post = lambda body, v: httpx.post(  # noqa: E731
-        f"{base_url}/api/keep/{sid}/entries", json={"id": f"b-{v:04d}-{body['kind']}", "v": v, **body}
+        f"{base_url}/api/keep/{sid}/entries",
+        json={"id": f"b-{v:04d}-{body['kind']}", "v": v, **body},
+        headers=bearer(sheet),
     )
     assert post({"kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 1, 2], "box": "sixes"}, 0).status_code == 200
     a = phone()
-    a.goto(f"{base_url}/keep/{sid}")
+    a.goto(writer(base_url, sheet))
     a.wait_for_function("() => document.body.dataset.v === '1'")
+    assert "#" not in a.url and data(a, "readonly") == "0"  # the token left the address for the phone's storage
     engine_ready(a)
-    # Apart: A enters Bram's turn offline while B corrects entry 1: still Bram's turn, so A's entry is rebased.
+    # Apart: A enters Bram's turn offline while the sheet's maker corrects entry 1: still Bram's turn, so rebased.
     a.context.set_offline(True)
     enter(a, Entry(1, "dice", "free.fives", (5, 5, 5, 1, 2)))
     assert data(a, "pending") == "1" and totals(a) == [18, 15]
-    fixed = post({"kind": "fix", "turn": 1, "dice": [6, 6, 6, 6, 2], "roll": 1, "box": "sixes"}, 1)
-    assert fixed.status_code == 200
+    assert post({"kind": "fix", "turn": 1, "dice": [6, 6, 6, 6, 2], "roll": 1, "box": "sixes"}, 1).status_code == 200
     a.context.set_offline(False)
     a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '3'", timeout=30000)
     assert totals(a) == [24, 15] and data(a, "refile") == "0"
-    # Apart again: both enter Ann's second turn; A's arrives late: shown to be filed again, not under Bram.
-    a.context.set_offline(True)
-    enter(a, Entry(0, "dice", "free.fours", (4, 4, 4, 1, 2)))
-    assert (
-        post({"kind": "dice", "seat": 0, "filled": 1, "dice": [3, 3, 3, 1, 2], "box": "threes"}, 3).status_code == 200
-    )
-    a.context.set_offline(False)
-    a.wait_for_function(
-        "() => document.body.dataset.refile === '1' && document.body.dataset.pending === '0'", timeout=30000
-    )
-    note = a.locator("#notes .note.refile")
-    assert "Bram" in note.inner_text() and "4 4 4 1 2" in note.inner_text()
-    view = httpx.get(f"{base_url}/api/keep/{sid}").json()
-    assert [h["box"] for h in view["history"]] == ["free.sixes", "free.fives", "free.threes"]
+
+    b = phone(locale="nl-BE")
+    b.route("**/keep/worker.js", lambda route: route.abort())  # B asks the server what typed dice would do
+    b.goto(f"{base_url}/keep/{sid}")  # the link to watch: B only reads
+    b.wait_for_function("() => document.body.dataset.v === '3' && document.body.dataset.readonly === '1'")
+    assert not b.locator("#pad").is_visible() and b.locator("#notes .note.watch").is_visible()
+    b.fill("#watch input[name=code]", sheet["code"].lower())
+    b.click("#watch button[type=submit]")
+    b.wait_for_function("() => document.body.dataset.readonly === '0'")
+    assert b.locator("#pad").is_visible()
+
+    # A types Ann's dice; B enters Ann's turn first: A's dice are cleared, with a message naming Ann.
+    type_dice(a, (4, 4, 4, 1, 2))
+    a.wait_for_selector("#sheet button[data-action='score']")
+    enter(b, Entry(0, "dice", "free.threes", (3, 3, 3, 1, 2)))
     a.wait_for_function("() => document.body.dataset.v === '4'")
-    # Filed again, deliberately, for the player whose turn it is now.
-    note.locator("button.primary").click()
-    assert a.locator("#slots .die:not(.blank)").count() == 5 and data(a, "refile") == "0"
-    a.click(box(a, "free.fours"))
-    a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '5'")
+    a.wait_for_selector("#notes .note.error[data-code='pad/moved']")
+    assert "Ann" in a.inner_text("#notes .note.error") and "4 4 4 1 2" in a.inner_text("#notes .note.error")
+    assert a.locator("#slots .die:not(.blank)").count() == 0 and data(a, "current") == "1"
+
+    # Both tap Bram's turn at once (A offline, so its tap waits): A's arrives late and is refused.
+    a.context.set_offline(True)
+    enter(a, Entry(1, "dice", "free.fours", (4, 4, 4, 4, 2)))
+    enter(b, Entry(1, "dice", "free.twos", (2, 2, 2, 1, 3)))
+    a.context.set_offline(False)
+    a.wait_for_function("() => document.body.dataset.refile === '1' && document.body.dataset.v === '5'", timeout=30000)
+    note = a.locator("#notes .note.refile")
+    assert "Bram" in note.inner_text() and "4 4 4 4 2" in note.inner_text()
+    assert note.locator("button.again").count() == 0  # never offered to Ann, whose turn it is now
     view = httpx.get(f"{base_url}/api/keep/{sid}").json()
-    assert view["history"][-1] == {**view["history"][-1], "player": 1, "box": "free.fours", "written": 12}
+    assert [(h["player"], h["box"]) for h in view["history"]] == [
+        (0, "free.sixes"), (1, "free.fives"), (0, "free.threes"), (1, "free.twos")
+    ]
+    # A's dice were what Bram rolled: they correct entry 4, which stays Bram's.
+    note.locator("button.correct").click()
+    a.wait_for_function("() => document.body.dataset.refile === '0' && !document.getElementById('fix').hidden")
+    assert a.locator("#slots .die:not(.blank)").count() == 5
+    a.wait_for_selector("#fix-box option[value='free.fours']", state="attached")
+    a.select_option("#fix-box", "free.fours")
+    a.click("#save-fix")
+    a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '6'")
+    view = httpx.get(f"{base_url}/api/keep/{sid}").json()
+    assert view["history"][3] == {**view["history"][3], "player": 1, "box": "free.fours", "written": 16}
+    b.wait_for_function("() => document.body.dataset.v === '6'")
+    assert totals(b) == totals(a) == [view["players"][0]["total"], view["players"][1]["total"]]
 
 
 def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone):
@@ -281,10 +321,11 @@ def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone)
     ]
     for n, (seat, dice, box_id) in enumerate(turns):
         body = {"id": f"hr-entry-{n:03d}", "v": n, "kind": "dice", "seat": seat, "dice": dice, "box": box_id}
-        assert httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body).status_code == 200
+        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        assert r.status_code == 200
     for dark in (False, True):
         page = phone(locale="hr-HR", dark=dark)
-        page.goto(f"{base_url}/keep/{sheet['id']}")
+        page.goto(writer(base_url, sheet))
         page.wait_for_function("() => document.body.dataset.v === '6'")
         cells = {
             k: page.inner_text(f"#sheet button[data-box='free.{k}'][data-seat='0']") for k in ("max", "min", "ones")
@@ -313,7 +354,7 @@ def test_eight_players_on_one_phone(base_url, phone):
     names = ["Ann", "Bram", "Cas", "Dirk", "Eva", "Fien", "Guus", "Hanne"]
     sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Feest", "preset": "yammen", "players": names}).json()
     page = phone(locale="nl-BE")
-    page.goto(f"{base_url}/keep/{sheet['id']}")
+    page.goto(writer(base_url, sheet))
     ready(page)
     layout = page.evaluate(
         """() => {
@@ -421,7 +462,7 @@ def test_the_start_page_remembers_the_family(base_url, phone):
     assert page.input_value("input[name=player0]") == "Ann" and page.input_value("input[name=player1]") == "Bram"
     page.wait_for_selector("#stats table.stats")
     stats = page.locator("#stats table.stats tr").all_inner_texts()
-    assert any(line.replace("\n", "").startswith("Ann\t1\t76") for line in stats), stats
+    assert any(line.replace("\n", "").startswith("Ann\t1\t1\t76") for line in stats), stats  # Wins shown on a phone
     assert page.locator("#stats svg rect").count() == 2
     page.once("dialog", lambda d: d.accept())
     page.locator("#past li").last.locator("button.del").click()
@@ -438,10 +479,11 @@ def test_screenshots_on_a_phone_in_dutch_light_and_dark(base_url, phone):
     for v, e in enumerate(entries[:40]):
         body = {"id": f"shot-entry-{v:04d}", "v": v, **e.body(), "filled": filled[e.seat]}
         filled[e.seat] += 1
-        assert httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body).status_code == 200
+        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        assert r.status_code == 200
     for name, dark, viewport in (("nl", False, PHONE), ("nl-dark", True, PHONE), ("desktop", False, None)):
         page = phone(locale="nl-BE", dark=dark, viewport=viewport or {"width": 1280, "height": 800})
-        page.goto(f"{base_url}/keep/{sheet['id']}")
+        page.goto(writer(base_url, sheet))
         engine_ready(page)
         type_dice(page, (4, 4, 4, 2, 6))
         page.click("#rolls [data-roll='2']")
@@ -460,6 +502,7 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
     rules = load_ruleset("yammen")
     sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Tie", "preset": "yammen", "players": ["Ann", "Bea"]})
     sid = sheet.json()["id"]
+    auth = bearer(sheet.json())
     state = new_game(rules, ["Ann", "Bea"], dice=ManualDice())
     v = 0
     while not state.finished:  # Ann enters the first box that takes her dice; Bea copies her
@@ -480,13 +523,13 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
                 "roll": roll,
                 "box": box_id,
             }
-            assert httpx.post(f"{base_url}/api/keep/{sid}/entries", json=body).status_code == 200, body
+            assert httpx.post(f"{base_url}/api/keep/{sid}/entries", json=body, headers=auth).status_code == 200, body
             v += 1
             break
     due = httpx.get(f"{base_url}/api/keep/{sid}").json()["rolloff_due"]
     assert len(due) == len(rules.columns) + 1  # every column and the grand total
     page = phone()
-    page.goto(f"{base_url}/keep/{sid}")
+    page.goto(writer(base_url, sheet.json()))
     page.wait_for_function(f"() => document.body.dataset.v === '{v}'")
     engine_ready(page)
     for n in range(len(due)):
