@@ -53,7 +53,6 @@ def _requests():
             data = record.to_dict()
             sheet = {
                 "id": f"s{n}-{k}",
-                "code": "ABC234",
                 "name": f"{preset} {k}",
                 "v": len(record.turns),
                 "record": data,
@@ -79,7 +78,7 @@ def _requests():
 
 
 def _meta(sheet):
-    return {"id": sheet["id"], "code": sheet["code"], "name": sheet["name"], "v": sheet["v"]}
+    return {"id": sheet["id"], "name": sheet["name"], "v": sheet["v"]}
 
 
 def _ask_all(page, requests):

@@ -419,6 +419,8 @@ async function createOnServer(s) {
 // follows). "done", or "later" (no network, a server error, another tab sending: try again), "stop" (the
 // sheet was closed), or "watch" (this phone may not write there: nothing is sent until it joins again).
 async function push(s, open) {
+  // the socket first, then the lock: a tab waiting for the server never keeps another from taking back its entry
+  if (open && s.synced && s.queue.length && (!socket || !(await socket.opened()))) return "later";
   const out = await whileSending(s.id, () => pushNow(s, open));
   return out === "busy" ? "later" : out;
 }
@@ -461,7 +463,7 @@ async function pushNow(s, open) {
       }
       if (answer.lost || transient(answer.error.code)) return "later";
       // the server decided against this entry: it is shown to be filed again, never dropped silently
-      await refileEntry(s.id, e.id, answer.error);
+      try { await refileEntry(s.id, e.id, answer.error); } catch { return "later"; }  // kept queued: asked again
       s.queue.shift();
       s.refile.push({ entry: e, error: answer.error });
       if (answer.error.code === "sheet/unknown") { s.orphan = answer.error.code; s.synced = false; }

@@ -95,6 +95,17 @@ export async function loadSheet(id) {
 // goes into the list; another view changes nothing there.
 export async function saveSheet(s, shown = null) {
   const now = Date.now();
+  try { await writeSheet(s, shown, now); } catch (err) {
+    if (!isFull(err)) throw err;
+    storage.full = true;  // the server keeps the record; the entries have records of their own
+    tell(null);
+    return false;
+  }
+  tell(s.id);
+  return true;
+}
+
+async function writeSheet(s, shown, now) {
   await run(["sheets", "index"], "readwrite", async (tx) => {
     const sheets = tx.objectStore("sheets"), index = tx.objectStore("index");
     const old = /** @type {any} */ (await done(sheets.get(s.id))) || {};
@@ -113,7 +124,6 @@ export async function saveSheet(s, shown = null) {
     }
     index.put(line);
   });
-  tell(s.id);
 }
 
 const strip = (s) => { const { queue, refile, ...rest } = s; return rest; };
