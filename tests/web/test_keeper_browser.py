@@ -329,7 +329,7 @@ SEED_OLD_STORE = """old => {
 
 
 # Another database of the origin takes every byte left, in smaller and smaller random (incompressible) pieces.
-FILL_STORAGE = """async () => {
+FILL_STORAGE = """async (tap) => {
     const db = await new Promise((ok, no) => {
         const q = indexedDB.open('filler', 1);
         q.onupgradeneeded = () => q.result.createObjectStore('blobs');
@@ -342,8 +342,9 @@ FILL_STORAGE = """async () => {
         tx.oncomplete = () => ok(true); tx.onabort = () => ok(false);
     });
     let n = 0;
-    for (const size of [262144, 16384, 1024, 64]) while (await put(n++, size)) { /* until this size finds no room */ }
+    for (const size of [262144, 16384, 1024, 64, 16]) while (await put(n++, size)) { /* until no room for it */ }
     db.close();
+    document.querySelector(tap).click();  // at once: the storage is full now
 }"""
 
 
@@ -420,9 +421,8 @@ def test_two_tabs_offline_share_one_queue_moved_from_local_storage(base_url, bro
         # The storage fills up (another database of the origin takes what is left): the sheet the server keeps
         # is removed from the phone to make room; the entry is stored, or refused with its dice kept; the
         # queued entries stay.
-        one.evaluate(FILL_STORAGE)
         type_dice(one, (1, 1, 1, 2, 3))
-        one.click(box(one, "free.ones"))
+        one.evaluate(FILL_STORAGE, box(one, "free.ones"))
         one.wait_for_selector("#notes .note.warn[data-code='storage/pruned']")
         one.wait_for_function(
             "() => document.body.dataset.pending === '3' || document.querySelector(\"[data-code='storage/full']\")"
@@ -523,7 +523,7 @@ def test_a_four_player_yammen_sheet_on_a_phone(base_url, browser):
         assert page.inner_text("#end .winner") == "Bramwell gagne"
         assert page.inner_text("#end .why") == "Aux points de match : 20 contre 5."  # what decided it
         page.click("#end-history")
-        marked = page.locator("#drawer li.announced").evaluate_all("lis => lis.map(li => li.dataset.n)")
+        marked = page.locator("#drawer li.was-announced").evaluate_all("lis => lis.map(li => li.dataset.n)")
         assert {"262", "263", "264"} <= set(marked) and "261" not in marked  # roll 1 is not an announcement
         page.click("#drawer-close")
         page.click("#end-undo")  # after the end: the last entry (the poot roll-off) is taken back

@@ -735,6 +735,7 @@ function drawSheet() {
 // An open box: what the typed dice (or a 0) would do there, as the engine's preview says.
 function typedCell(c, box, name, p, { next, enterable, complete }) {
   const data = { action: null };
+  if (readOnly()) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why: refusalText({ code: "auth/sheet-token" }), data };
   if (!enterable || c.seat !== next) {
     const why = fixing ? T("Choose the box of the correction below the dice.") : T("It is {name}'s turn now.", { name: shown.players[next].name });
     return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why, data };
@@ -1014,7 +1015,7 @@ function historyList() {
     }
   }
   for (const h of shown.history.slice().reverse()) {
-    const li = el("li", { value: String(h.n), "data-n": String(h.n), class: [invalid[h.n] ? "invalid" : "", h.announced ? "announced" : ""].filter(Boolean).join(" ") });
+    const li = el("li", { value: String(h.n), "data-n": String(h.n), class: [invalid[h.n] ? "invalid" : "", h.announced ? "was-announced" : ""].filter(Boolean).join(" ") });
     const who = shown.players[h.player].name;
     const b = el("button", { type: "button", class: "entry", onclick: () => startFix(h) });
     const what = el("span", { class: "what" });
