@@ -385,20 +385,9 @@ def joker_hands(rules: Ruleset, sheet: Sheet, boxes: list[int], m: int) -> list[
 
 
 def fingerprint(rules: Ruleset) -> str:
-    """Everything the model depends on (rows, columns, bonus, relations, joker, options...), hashed: two
-    rulesets with one fingerprint play alike, whatever their names, and an option changes it."""
-    parts = (
-        MODEL_VERSION,
-        rules.rows,
-        tuple((c.id, c.order, c.rolls, c.announce, c.withdraw, c.start) for c in rules.columns),
-        rules.upper_bonus,
-        rules.joker,
-        rules.strike_any,
-        rules.rolls_per_turn,
-        rules.dice,
-        rules.relations,
-        sorted(rules.modifiers - {"duplicate"}),
-    )
+    """The model's key: the ruleset's variant key (options and modifiers included; not the duplicate
+    modifier, which changes who gets which dice, not what a sheet is worth) and the model's version."""
+    parts = (MODEL_VERSION, rules.variant_key(duplicate=False))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
