@@ -199,8 +199,8 @@ def _parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
             for seat, dice in round_.items():
                 if not str(seat).isdigit() or int(seat) >= n_players:
                     raise _bad(f"rolloffs.{target}: no seat {shown(seat)}")
-                if not _dice_list(dice) or len(dice) != 5 or not all(1 <= d <= 6 for d in dice):
-                    raise _bad(f"rolloffs.{target}: a roll-off is five dice, each 1 to 6")
+                if not _dice_list(dice) or not dice or not all(1 <= d <= 6 for d in dice):
+                    raise _bad(f"rolloffs.{target}: a roll-off is a list of dice, each 1 to 6")
                 entries.append((int(seat), tuple(dice)))
             parsed.append(tuple(sorted(entries)))
         out.append((str(target), tuple(parsed)))
@@ -332,11 +332,14 @@ def _check_rolloffs(state: GameState, record: GameRecord) -> None:
         for ci, c in enumerate(state.rules.columns)
     }
     results["total"] = state.totals()
+    n = state.rules.rolloff_dice
     for target, rounds in record.rolloffs:
         if target not in results:
             raise _bad(f'rolloffs: {shown(target)} is not a column id or "total"')
         tied = tied_groups(results[target])
         for k, round_ in enumerate(rounds, start=1):
+            if any(len(dice) != n for _, dice in round_):
+                raise _bad(f"rolloffs.{target}: a roll-off is {n} dice, each 1 to 6")
             # each round is rolled by exactly the seats still tied after the rounds before it
             seats = sorted(seat for seat, _ in round_)
             if len(tied) < 2 or seats != tied:

@@ -889,7 +889,7 @@ class GameState:
                 round_ = []
                 for seat in tied:
                     ctx = RollContext(player=seat, turn=self.sheets[seat].turns, roll=0, serial=serial)
-                    round_.append((seat, self.dice_source.draw(self.rules.dice, ctx)))
+                    round_.append((seat, self.dice_source.draw(self.rules.rolloff_dice, ctx)))
                     serial += 1
                 rounds.append(tuple(round_))
                 pips = [sum(d) for _, d in round_]

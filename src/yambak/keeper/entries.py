@@ -306,10 +306,11 @@ def _rolloff(state: GameState, entry: Mapping[str, Any]) -> GameState:
     if not isinstance(rolled, Mapping) or sorted(str(s) for s in seats) != sorted(rolled):
         raise Refusal("input/invalid", "a roll-off gives the dice of every tied player", seats=seats)
     round_ = []
+    n = state.rules.rolloff_dice
     for seat in seats:
         dice = rolled[str(seat)]
-        if not isinstance(dice, Sequence) or len(dice) != 5 or not all(_int(d) and 1 <= d <= 6 for d in dice):
-            raise Refusal("input/dice", "a roll-off is five dice, each 1 to 6", n=5)
+        if not isinstance(dice, Sequence) or len(dice) != n or not all(_int(d) and 1 <= d <= 6 for d in dice):
+            raise Refusal("input/dice", f"a roll-off is {n} dice, each 1 to 6", n=n)
         round_.append((seat, tuple(dice)))
     record = _record(state)
     rolloffs = dict(record.rolloffs)

@@ -135,6 +135,11 @@ class Ruleset:
         """Dice thrown per roll: 5, or 6 with the six_dice modifier."""
         return self.dice + 1 if "six_dice" in self.modifiers else self.dice
 
+    @property
+    def rolloff_dice(self) -> int:
+        """Dice each tied player rolls in a roll-off (docs/rules.md, who wins): five, six-dice games included."""
+        return self.dice
+
     def box_index(self, column: str, row: str) -> int:
         return self.column_index[column] * len(self.rows) + self.row_index[row]
 
@@ -228,6 +233,7 @@ class Ruleset:
                 for c in self.columns
             ],
             "dice": self.rolled_dice,
+            "rolloff_dice": self.rolloff_dice,
             "rolls_per_turn": self.rolls_per_turn,
             "upper_bonus": {"threshold": bonus.threshold, "points": bonus.points} if bonus else None,
             "match": self.match.kind,

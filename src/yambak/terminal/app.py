@@ -363,7 +363,8 @@ class TableApp(App[int]):
         if due is not None:
             target, seat = due
             column = self.words.column(target) if target != "total" else T("Total")
-            return T("Roll-off for {column}: {name} rolls five dice", column=column, name=v["players"][seat]["name"])
+            name, n = v["players"][seat]["name"], v["rules"]["rolloff_dice"]
+            return T("Roll-off for {column}: {name} rolls {n} dice", column=column, name=name, n=n)
         if v["finished"]:
             return T("The game is over.")
         name = v["players"][v["current"]]["name"]

@@ -142,7 +142,7 @@ OPTION_DESCRIPTIONS = {
     "max_gt_min": "Max must be higher than min, or both score 0",
     "strict": "The largest min must stay below the smallest max across the whole sheet",
     "flat_bonus": "Full house, straight and yam score a flat 20/30/40 instead of pips plus 20/30/40",
-    "ties": "Tied column or total: roll off (one roll of five dice, most pips) or share the points",
+    "ties": "Tied column or total: roll off (most pips wins, rolled again until decided) or share the points",
     "four_kind": "Four of a kind scores all five dice + 40, or the four matching dice + 40",
     "extra": "Extra columns, any of updown, middle, hand",
 }

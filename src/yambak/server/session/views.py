@@ -144,6 +144,7 @@ class RulesLayout(Model):
     rows: list[RulesRow]
     columns: list[RulesColumn]
     dice: int
+    rolloff_dice: int  # the dice each tied player rolls in a roll-off
     rolls_per_turn: int
     upper_bonus: UpperBonus | None
     match: str

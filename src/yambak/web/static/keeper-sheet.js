@@ -219,7 +219,7 @@ async function saveFix() {
 }
 
 async function addRolloffDice() {
-  if (!rolloff || pad.length !== 5) return;
+  if (!rolloff || pad.length !== shown.rules.rolloff_dice) return;
   const seat = rolloff.seats[Object.keys(rolloff.dice).length];
   rolloff.dice[String(seat)] = pad.slice(); pad = [];
   if (Object.keys(rolloff.dice).length < rolloff.seats.length) { draw(); return; }
@@ -233,11 +233,11 @@ function canStrike() { return pad.length === nDice() && !!preview && Object.valu
 
 function addDie(v) {
   if (!shown || (shown.finished && !rolloff && !fixing)) return;
-  const n = rolloff ? 5 : nDice();
+  const n = rolloff ? shown.rules.rolloff_dice : nDice();
   if (pad.length >= n) return;
   pad.push(v); notice = null;
   if (!fixing && !rolloff && tab !== nextSeat()) tab = nextSeat();  // the dice are the next player's
-  if (rolloff && pad.length === 5) { addRolloffDice(); return; }
+  if (rolloff && pad.length === n) { addRolloffDice(); return; }
   if (zeroMode && !fixing) zeroMode = false;  // dice typed: their scores; "0" again strikes where the engine allows
   refreshHints(); draw();
 }
@@ -619,13 +619,13 @@ function renderPad() {
   const finished = shown.finished && !rolloff && !fixing;
   $("pad").hidden = finished;
   if (finished) return;
-  const n = rolloff ? 5 : nDice();
+  const n = rolloff ? shown.rules.rolloff_dice : nDice();
   const next = nextSeat();
   let status;
   if (rolloff) {
     const seat = rolloff.seats[Object.keys(rolloff.dice).length];
     const where = rolloff.target === "total" ? T("Total") : colLabel(rolloff.target);
-    status = T("Roll-off for {column}: {name} rolls five dice", { column: where, name: shown.players[seat].name });
+    status = T("Roll-off for {column}: {name} rolls {n} dice", { column: where, name: shown.players[seat].name, n });
   } else if (fixing) status = T("Correcting entry {n} of {name}", { n: fixing.n, name: shown.players[fixing.player].name });
   else if (zeroMode && !pad.length) status = T("{name}: tap the box to write 0", { name: shown.players[next].name });
   else if (pad.length === nDice()) status = T("{name}: tap a box", { name: shown.players[next].name });

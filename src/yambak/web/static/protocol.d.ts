@@ -76,7 +76,7 @@ export interface EntryMsg {
  * One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
  * `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
  * `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a 0);
- * `rolloff`: each tied seat's five dice for `target` (a column id or "total").
+ * `rolloff`: each tied seat's roll-off dice (`rolloff_dice` of the layout) for `target` (a column id or "total").
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "EntryIn".
@@ -341,6 +341,7 @@ export interface RulesLayout {
   };
   preset: string | null;
   roll_matters: boolean;
+  rolloff_dice: number;
   rolls_per_turn: number;
   rows: RulesRow[];
   strike_any: boolean;
