@@ -194,14 +194,10 @@ def verify_record(record: Any, n_dice: int, dice_counted: int) -> tuple[list[str
     dice = FairDice(seed, tuple(Nonce(n["seat"], n["nonce"].lower()) for n in fairness["nonces"]), duplicate)
     players = len(record.players)
     problems: list[str] = []
-    serial, checked, current = 0, 0, 0
+    serial, checked = 0, 0
     turns_of = [0] * players
     for number, turn in enumerate(record.turns, start=1):
-        if turn.player != -1:
-            seat = turn.player
-        else:
-            seat = (number - 1) % players if duplicate else current
-        current = (seat + 1) % players
+        seat = record.seat(number)
         if not 0 <= seat < players:
             problems.append(f"turn {number}: no seat {seat}")
             break

@@ -88,6 +88,13 @@ class GameRecord:
             fairness,
         )
 
+    def seat(self, n: int) -> int:
+        """The seat that plays turn n (1-based): the turn's `player` where the record says it, else the seat
+        whose turn it is in seat order (docs/rules.md, the game record: a duplicate table's record lists its
+        turns round by round, so the same holds there)."""
+        player = self.turns[n - 1].player
+        return player if player != -1 else (n - 1) % len(self.players)
+
     @classmethod
     def loads(cls, text: str) -> GameRecord:
         try:
@@ -227,7 +234,7 @@ def replay(
     for n, turn in enumerate(record.turns, start=1):
         try:
             if simultaneous:
-                seat = turn.player if turn.player != -1 else (n - 1) % len(record.players)
+                seat = record.seat(n)
                 if not 0 <= seat < len(record.players):
                     raise IllegalAction("illegal/no-such-seat", f"there is no seat {seat}")
                 state = play_turn(state._replace(current=seat), replace(turn, player=seat))

@@ -239,6 +239,16 @@ class GameState:
         keys = [(points[s], totals[s]) for s in range(len(totals))]
         return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
+    def ranking(self) -> list[int]:
+        """The seats in the order of their places (`standings`), best first; seats sharing a place in seat
+        order."""
+        places = self.standings()
+        return sorted(range(len(places)), key=lambda s: (places[s], s))
+
+    def next_seat(self, seat: int) -> int:
+        """The seat whose turn follows `seat`'s: players take turns in seat order (docs/rules.md, a turn)."""
+        return (seat + 1) % len(self.players)
+
     def legal_boxes(self, player: int | None = None) -> list[int]:
         """Boxes the player may end the turn in now, given the dice (empty before roll 1)."""
         p = self.current if player is None else player
@@ -831,7 +841,7 @@ class GameState:
             sheets=sheets,
             turns=turns,
             history=self.history + (record,),
-            current=(p + 1) % len(self.players),
+            current=self.next_seat(p),
             undo_point=self._replace(undo_point=None),
         )
         if state.finished:

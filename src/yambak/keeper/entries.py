@@ -11,8 +11,8 @@ the phone builds it itself):
 - `undo`: take back the last `count` entries (a recorded roll-off round first);
 - `fix`: replace entry `turn` (dice + roll + box, or a 0; or `rolls`, every roll of the
   turn, where a face knows them) when every later entry stays legal;
-- `rolloff`: the five dice each tied player rolled for `target` (a column id or
-  "total") after the end (RULES.md section 7, `ties = rolloff`).
+- `rolloff`: the dice each tied player rolled (`Ruleset.rolloff_dice` of them) for
+  `target` (a column id or "total") after the end (RULES.md section 7, `ties = rolloff`).
 
 Every refusal is a `Refusal` with a stable code; nothing here computes a score.
 """

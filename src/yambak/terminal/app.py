@@ -410,7 +410,8 @@ class TableApp(App[int]):
         v, T = self.current_view, self.words
         n = v["rules"]["dice"]
         if self.face.keeper:
-            dice: list[int | None] = [*self.pad, *([None] * ((5 if self._rolloff() else n) - len(self.pad)))]
+            size = v["rules"]["rolloff_dice"] if self._rolloff() else n
+            dice: list[int | None] = [*self.pad, *([None] * (size - len(self.pad)))]
             self.query_one("#dice", Static).update(dice_text(dice, set()))
             turn = self._turn(v["current"])
             rolls = turn["rolls"] if turn else 0
@@ -745,7 +746,7 @@ class TableApp(App[int]):
 
     def _pad(self, value: int) -> None:
         v = self.current_view
-        n = 5 if self._rolloff() else v["rules"]["dice"]
+        n = v["rules"]["rolloff_dice"] if self._rolloff() else v["rules"]["dice"]
         self.pad.append(value)
         if len(self.pad) == n:
             digits = "".join(map(str, self.pad))

@@ -43,7 +43,7 @@ when one column can take the dice (any case; Tab completes box names).
                     an announce box filled after roll 2 or 3 stays announced
   history           every entry so far, numbered (announced boxes marked)
 When the game ends tied where the rules roll ties off, each tied player rolls the
-roll-off's dice (five in every preset): type them when asked.
+roll-off's dice: type them when asked.
   help, quit"""
 
 

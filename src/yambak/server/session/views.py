@@ -180,9 +180,12 @@ class GameView(Model):
     finished: bool
     current: Seat
     to_act: list[Seat]
+    next_seat: list[Seat]  # by seat: the seat whose turn follows
     players: list[Player]
     column_winners: dict[str, list[Seat]] | None = None
     winners: list[Seat] | None = None
+    standings: list[Annotated[int, Field(ge=1)]] | None = None  # finished: each seat's place (1: the winners)
+    ranking: list[Seat] | None = None  # finished: the seats by place, best first
     rolloffs: dict[str, list[dict[str, RolloffDice]]] | None = None
     rounds: list[Round] | None = None  # duplicate tables: the last rounds, how each player used the same dice
 

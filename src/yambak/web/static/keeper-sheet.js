@@ -127,11 +127,12 @@ async function recompute() {
   refreshHints();
 }
 
-// The seat the next entry is for: the engine's (queue included), else the server's moved on by the queue.
+// The seat the next entry is for: the engine's (queue included), else the server's moved on by the queue,
+// a turn at a time in the order the engine gives (`next_seat`).
 function nextSeat() {
   if (!shown) return 0;
   if (engine.ready || !S.queue.length) return shown.current;
-  return (shown.current + S.queue.filter(isTurn).length) % shown.players.length;
+  return S.queue.filter(isTurn).reduce((seat) => shown.next_seat[seat], shown.current);
 }
 function filledOf(seat) {
   const p = shown.players[seat];
@@ -773,13 +774,12 @@ function historyText(who, box, dice, r) {
 
 function historyList() {
   const ol = el("ol", { class: "history", reversed: true });
-  let seat = shown.current;
   const queued = S.queue.map((e, i) => {
     let text;
     if (e.kind === "undo") text = T("Undo last entry");
     else if (e.kind === "fix") text = T("Correction of entry {n}", { n: e.turn }) + ` · ${named(e.box)} · ${e.dice ? e.dice.join(" ") : "0"}`;
     else if (e.kind === "rolloff") text = T("Roll-off");
-    else { text = historyText(shown.players[e.seat ?? seat] ? shown.players[e.seat ?? seat].name : "", e.box, e.kind === "dice" ? e.dice : null, e.roll || 1); seat = (seat + 1) % shown.players.length; }
+    else text = historyText(shown.players[e.seat] ? shown.players[e.seat].name : "", e.box, e.kind === "dice" ? e.dice : null, e.roll || 1);
     const refused = results[i] && !results[i].ok;
     return el("li", { class: "pending" + (refused ? " invalid" : ""), "data-id": e.id }, `${text} · ${T("not sent yet")}`);
   });
@@ -840,11 +840,10 @@ function save(blob, filename) {
 // --- results to share: text, and a picture drawn on a canvas ----------------------------------------------
 function resultsText() {
   const rulesName = rulesTitle();
-  const order = shown.players.map((p) => p.seat).sort((a, b) => (shown.players[b].match_points ?? 0) - (shown.players[a].match_points ?? 0) || shown.players[b].total - shown.players[a].total);
   const lines = [`${S.name} · ${rulesName}`];
-  order.forEach((s, i) => {
+  shown.ranking.forEach((s) => {  // the engine's standings, best first
     const p = shown.players[s];
-    lines.push(`${i + 1}. ${p.name} ${p.total}${p.match_points != null ? ` (${N("{n} pt", "{n} pts", p.match_points)})` : ""}${(shown.winners || []).includes(s) ? " ★" : ""}`);
+    lines.push(`${shown.standings[s]}. ${p.name} ${p.total}${p.match_points != null ? ` (${N("{n} pt", "{n} pts", p.match_points)})` : ""}${(shown.winners || []).includes(s) ? " ★" : ""}`);
   });
   if (shown.rules.columns.length > 1 && shown.column_winners) {
     for (const c of shown.rules.columns) {
@@ -868,7 +867,7 @@ async function shareText() {
 }
 
 function drawResults() {
-  const order = shown.players.map((p) => p.seat).sort((a, b) => (shown.players[b].match_points ?? 0) - (shown.players[a].match_points ?? 0) || shown.players[b].total - shown.players[a].total);
+  const order = shown.ranking;  // the engine's standings, best first
   const w = 1080, line = 84, h = 330 + order.length * line + (shown.rules.columns.length > 1 ? 70 : 0);
   const c = el("canvas", { width: String(w), height: String(h) });
   const g = c.getContext("2d");
@@ -881,7 +880,7 @@ function drawResults() {
     g.fillStyle = won ? "#fde68a" : "rgba(255,255,255,.12)";
     g.fillRect(50, y - 58, w - 100, line - 12);
     g.fillStyle = won ? "#1c1e21" : "#ffffff";
-    g.font = "700 44px system-ui, sans-serif"; g.fillText(`${i + 1}. ${p.name}`, 80, y);
+    g.font = "700 44px system-ui, sans-serif"; g.fillText(`${shown.standings[s]}. ${p.name}`, 80, y);
     const score = `${p.total}${p.match_points != null ? `  ·  ${N("{n} pt", "{n} pts", p.match_points)}` : ""}`;
     g.textAlign = "right"; g.fillText(score, w - 80, y); g.textAlign = "left";
   });

@@ -166,7 +166,9 @@ export interface SheetView {
   history: HistoryEntry[];
   id: string;
   name: string;
+  next_seat: number[];
   players: SheetPlayer[];
+  ranking?: number[] | null;
   record: {
     [k: string]: unknown;
   };
@@ -180,6 +182,7 @@ export interface SheetView {
   } | null;
   rounds?: Round[] | null;
   rules: RulesLayout;
+  standings?: number[] | null;
   to_act: number[];
   v: number;
   winners?: number[] | null;
@@ -557,9 +560,11 @@ export interface TableView {
   finished: boolean;
   id: string;
   name: string;
+  next_seat: number[];
   online: number[];
   open_seats: number[];
   players: TablePlayer[];
+  ranking?: number[] | null;
   rematch: string | null;
   rolloffs?: {
     [k: string]: {
@@ -569,6 +574,7 @@ export interface TableView {
   rounds?: Round[] | null;
   rules: RulesLayout;
   settings: TableSettingsOut;
+  standings?: number[] | null;
   to_act: number[];
   v: number;
   winners?: number[] | null;
