@@ -191,7 +191,7 @@ def plan_for(
     values: dict[int, list[np.ndarray | None]] = {}
     candidates: list[list[tuple[int, np.ndarray | None]]] = []
     T = [
-        _terminal(state, p, model, state.fillable_boxes(m, p, announced), m, values, gain_fn, candidates, joker_fn)
+        _terminal(state, p, model, state.fillable(m, p, announced), m, values, gain_fn, candidates, joker_fn)
         for m in range(1, R + 1)
     ]
     V, E = turn_stages(T)
@@ -199,7 +199,7 @@ def plan_for(
     V_announce = None
     E_announce: list[np.ndarray] = []
     if announced is None:
-        announce = [b for b in state.fillable_boxes(1, p) if rules.columns[b // rules.n_rows].announce]
+        announce = [b for b in state.fillable(1, p) if rules.columns[b // rules.n_rows].announce]
         if announce:
             Ta = []
             for m in range(1, R + 1):

@@ -239,6 +239,16 @@ class GameState:
         keys = [(points[s], totals[s]) for s in range(len(totals))]
         return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
+    def returns(self) -> list[float]:
+        """Each seat's return, zero-sum, as a learning agent counts a game: 0 until the end, then the
+        winners share +1 and the others -1 (everybody 0 when all share the win, a game alone included;
+        `total` is a lone player's score)."""
+        n = len(self.players)
+        winners = self.winners() if self.finished else []
+        if not winners or len(winners) == n:
+            return [0.0] * n
+        return [1 / len(winners) if s in winners else -1 / (n - len(winners)) for s in range(n)]
+
     def ranking(self) -> list[int]:
         """The seats in the order of their places (`standings`), best first; seats sharing a place in seat
         order."""
@@ -270,18 +280,6 @@ class GameState:
             out[self.rules.box_id(box)] = max(values)
         return out
 
-    def fillable(self, roll: int, player: int | None = None) -> list[str]:
-        """Boxes the player's sheet could take right after roll `roll` of a turn, before the dice
-        are known (open, in fill order, allowed after that roll; announce boxes after roll 1).
-        What a score-keeper offers for a typed roll number; the dice may still rule some out."""
-        p = self.current if player is None else player
-        if not 1 <= roll <= self.rules.rolls_per_turn or self.sheets[p].full:
-            return []
-        boxes = set(self._fillable(p, roll, None))
-        if roll > 1:  # a box of an announce column, announced at the table after roll 1
-            boxes.update(b for b in self._fillable(p, 1, None) if self._column(b).announce)
-        return [self.rules.box_id(b) for b in sorted(boxes)]
-
     def announceable(self, player: int | None = None) -> list[str]:
         """Boxes the player may announce now (right after roll 1, none announced yet)."""
         p = self.current if player is None else player
@@ -298,26 +296,25 @@ class GameState:
             return False
         return True
 
-    def fillable_boxes(self, roll: int, player: int | None = None, announced: int | None = None) -> list[int]:
-        """Box indices the player's sheet could take right after roll `roll` of a turn, before the
-        dice are known: open, in fill order, allowed after that roll (announce boxes right after
-        roll 1, as announce-and-score); only `announced` when it is given. The dice, the joker
-        and the last-resort rule may still rule some out (`outlook` says which)."""
+    def fillable(self, roll: int, player: int | None = None, announced: int | None = None) -> list[int]:
+        """Boxes the player's sheet could take right after roll `roll` of a turn, before the dice are
+        known: open, in fill order, allowed after that roll (announce boxes right after roll 1, as
+        announce-and-score); only `announced` when it is given. The dice, the joker and the last-resort
+        rule may still rule some out (`outlook` says which)."""
         p = self.current if player is None else player
         if not 1 <= roll <= self.rules.rolls_per_turn or self.sheets[p].full:
             return []
         return list(self._fillable(p, roll, announced))
 
-    def entry_bounds(self, box: int | str, player: int | None = None) -> tuple[EntryBound, ...]:
+    def entry_bounds(self, box: int, player: int | None = None) -> tuple[EntryBound, ...]:
         """What a value written in `box` would do to its related pairs, given the sheet as it is
         (RULES.md section 5): for each relation, the bound past which the entry zeroes the pair or
         scores 0 itself. Empty when no filled partner constrains the box."""
         p = self.current if player is None else player
-        index = box if isinstance(box, int) else self._parse_box(box)
         memo = self.sheets[p].memo
-        key = ("bounds", index)
+        key = ("bounds", box)
         if key not in memo:
-            memo[key] = self._entry_bounds(p, index)
+            memo[key] = self._entry_bounds(p, box)
         bounds: tuple[EntryBound, ...] = memo[key]
         return bounds
 
@@ -384,14 +381,6 @@ class GameState:
             announced=rules.box_id(turn.announced) if turn.announced is not None else None,
             boxes=boxes,
         )
-
-    def box_outlook(self, box: str, player: int | None = None) -> BoxOutlook:
-        """The outlook of one box (see `outlook`)."""
-        p = self.current if player is None else player
-        index = self._parse_box(box)
-        refusal = self._turn_refusal(p)
-        announceable = set(self.announceable(p)) if refusal is None else set()
-        return self._box_outlook(p, index, refusal, announceable)
 
     def _turn_refusal(self, p: int) -> IllegalAction | None:
         """Why seat p may not act at all now (the first checks of `apply`), or None."""

@@ -232,7 +232,7 @@ class Ruleset:
                 }
                 for c in self.columns
             ],
-            "dice": self.rolled_dice,
+            "rolled_dice": self.rolled_dice,  # thrown per roll: six with the six_dice modifier
             "rolloff_dice": self.rolloff_dice,
             "rolls_per_turn": self.rolls_per_turn,
             "upper_bonus": {"threshold": bonus.threshold, "points": bonus.points} if bonus else None,

@@ -408,7 +408,7 @@ class TableApp(App[int]):
 
     def _dice(self, me: int | None) -> None:
         v, T = self.current_view, self.words
-        n = v["rules"]["dice"]
+        n = v["rules"]["rolled_dice"]
         if self.face.keeper:
             size = v["rules"]["rolloff_dice"] if self._rolloff() else n
             dice: list[int | None] = [*self.pad, *([None] * (size - len(self.pad)))]
@@ -746,7 +746,7 @@ class TableApp(App[int]):
 
     def _pad(self, value: int) -> None:
         v = self.current_view
-        n = v["rules"]["rolloff_dice"] if self._rolloff() else v["rules"]["dice"]
+        n = v["rules"]["rolloff_dice"] if self._rolloff() else v["rules"]["rolled_dice"]
         self.pad.append(value)
         if len(self.pad) == n:
             digits = "".join(map(str, self.pad))

@@ -143,7 +143,7 @@ class RulesLayout(Model):
     options: dict[str, Any]
     rows: list[RulesRow]
     columns: list[RulesColumn]
-    dice: int
+    rolled_dice: int  # the dice thrown per roll (six with the six_dice modifier; five of them count)
     rolloff_dice: int  # the dice each tied player rolls in a roll-off
     rolls_per_turn: int
     upper_bonus: UpperBonus | None

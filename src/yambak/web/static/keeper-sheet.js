@@ -30,7 +30,7 @@ let sheetUI = null, strip = null;
 let seq = 0;                  // drops answers to requests a newer one replaced
 
 const named = (box) => boxLabel(shown, box);
-const nDice = () => shown.rules.dice;
+const nDice = () => shown.rules.rolled_dice;
 const online = () => navigator.onLine !== false;
 // refusals that say "not now" rather than "not this entry": the entry waits in the queue and goes again
 const transient = (code) => /^(server|rate|cluster)\//.test(code || "");

@@ -332,7 +332,6 @@ export interface RoundEntry {
  */
 export interface RulesLayout {
   columns: RulesColumn[];
-  dice: number;
   id: string;
   joker_bonus: number | null;
   match: string;
@@ -344,6 +343,7 @@ export interface RulesLayout {
   };
   preset: string | null;
   roll_matters: boolean;
+  rolled_dice: number;
   rolloff_dice: number;
   rolls_per_turn: number;
   rows: RulesRow[];
