@@ -181,7 +181,7 @@ def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dic
             if box_id in struck:
                 cell["why"] = "struck"
             elif w is not None and w != c.boxes[row.id]:
-                cell["written"] = w  # shown beside the score (docs/rules.md, the sheet)
+                cell["written"] = w  # shown beside the score (docs/rules.md §4)
                 cell["why"] = "minimax" if row.id in c.folded else "zeroed"
             boxes[row.id] = cell
         column: dict[str, Any] = {

@@ -73,7 +73,7 @@ def render_sheets(state: GameState) -> str:
             return f"{label:<16}" + "".join(f"{'' if v is None else v:>{width}}" for v in values)
 
         def cells(row_index: int, written: tuple[int | None, ...] = written, cols: list = cols) -> list[object]:
-            # RULES.md section 4: where a relation changed a box, show the written value too
+            # docs/rules.md §4: where a relation changed a box, show the written value too
             row_id = rules.rows[row_index].id
             out: list[object] = []
             for ci, (_, c) in enumerate(cols):

@@ -12,7 +12,7 @@ from yambak.solver import Strategy, UnsupportedRuleset, solve
 
 
 def test_yams_optimal_value_official_joker(yams: Strategy) -> None:
-    # RULES.md section 6: forced joker, +100 per further yam while the box holds 50.
+    # docs/rules.md §6: forced joker, +100 per further yam while the box holds 50.
     assert yams.expected_score == pytest.approx(254.5877287, abs=1e-6)
     assert yams.states == 536_448
 

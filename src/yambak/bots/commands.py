@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser(
         "duel",
         help="play duplicate games between two bots (same dice for both) and compare them",
-        description="Duplicate games (RULES.md section 8): both bots get the same dice; seats alternate "
+        description="Duplicate games (docs/rules.md §8): both bots get the same dice; seats alternate "
         "between games. Reports mean totals with 95%% intervals, the first bot's win rate "
         f"(shared wins count half) and, for column-points rulesets, match points. Bots: {BOT_NAMES}.",
     )

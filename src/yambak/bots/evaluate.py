@@ -369,7 +369,7 @@ _YAM_HANDS = [(D.roll_index((v,) * D.DICE), v) for v in range(1, D.FACES + 1)]
 
 
 def joker_hands(rules: Ruleset, sheet: Sheet, boxes: list[int], m: int) -> list[tuple[int, list[tuple[int, int, int]]]]:
-    """Yahtzee's forced joker (RULES.md section 6) as the plan foresees it once the yam box is filled:
+    """Yahtzee's forced joker (docs/rules.md §6) as the plan foresees it once the yam box is filled:
     for each yam hand, the boxes among `boxes` the engine lets it go to (`joker_boxes`), as
     (box, written value, extra bonus)."""
     if not sheet.joker_on(rules):

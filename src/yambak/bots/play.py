@@ -211,7 +211,7 @@ def _duel_chunk(args: tuple[Ruleset, str, str, int, range]) -> list[tuple[int, i
 def duel(
     rules: Ruleset, a: str, b: str, games: int, seed: int = 0, progress: Any = None, workers: int = 1
 ) -> DuelResult:
-    """Duplicate games between two bots or levels (RULES.md section 8: both get the same dice), folded."""
+    """Duplicate games between two bots or levels (docs/rules.md §8: both get the same dice), folded."""
     pa, pb = check_bot(a), check_bot(b)
     start = time.perf_counter()
     jobs = ((rules, pa, pb, seed, idx) for idx in _chunks(games, DUEL_CHUNK))

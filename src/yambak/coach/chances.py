@@ -17,7 +17,7 @@ each box with each value, the coach's own play deciding every keep and box (`End
 The other seats' final results are drawn the same way from where they stand, exact once their
 sheet is full (`Rivals`). A win shared on equal totals counts as a win (the records count it so);
 equal column totals share the column's points (a roll-off's expectation); in column-points games
-the winner has the most match points, then the higher total (RULES.md section 7).
+the winner has the most match points, then the higher total (docs/rules.md §7).
 """
 
 from __future__ import annotations

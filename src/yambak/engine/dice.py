@@ -59,7 +59,7 @@ class SeededDice:
 
 @dataclass(frozen=True, slots=True)
 class DuplicateDice:
-    """RULES.md section 8: roll r of every player's t-th turn draws from one sequence D[t][r]."""
+    """docs/rules.md §8: roll r of every player's t-th turn draws from one sequence D[t][r]."""
 
     seed: int | str
     manual = False

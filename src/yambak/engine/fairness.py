@@ -1,4 +1,4 @@
-"""Provably fair dice: a committed server seed, players' nonces, and a verifier (RULES.md section 11).
+"""Provably fair dice: a committed server seed, players' nonces, and a verifier (docs/rules.md §11).
 
 The scheme (`yambak-hmac-sha256/1`; `.../duplicate` on duplicate tables):
 
@@ -15,7 +15,7 @@ The scheme (`yambak-hmac-sha256/1`; `.../duplicate` on duplicate tables):
    keeping bytes below 252 and mapping each to `byte % 6 + 1` (rejection sampling: each
    face exactly 1/6). The context is `roll:SERIAL:K` (the game's SERIAL-th roll, 0-based,
    of K dice), `dup:TURN:ROLL` on duplicate tables (the player's TURN-th turn, its ROLL-th
-   roll: every player holding the same dice gets the same values, RULES.md section 8), and
+   roll: every player holding the same dice gets the same values, docs/rules.md §8), and
    `rolloff:SERIAL` for a roll-off.
 4. When the game ends, the record carries the seed; `verify` checks the commitment and
    re-derives every roll of every turn, and every roll-off.

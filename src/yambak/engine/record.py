@@ -1,4 +1,4 @@
-"""The game record of RULES.md section 11: load, validate, dump and replay.
+"""The game record of docs/rules.md §11: load, validate, dump and replay.
 
 A record is plain JSON. `GameRecord.from_dict` checks its shape; `replay`
 checks every turn against the rules through the engine itself, so the record
@@ -43,7 +43,7 @@ class GameRecord:
     # Our extension: turns in progress ({"player", "rolls", "held", "announce"}), so that a
     # stored game resumes mid-turn. Absent from records of completed turns only.
     pending: tuple[Mapping[str, Any], ...] = ()
-    # RULES.md section 11: the dice commitment of a table whose dice the server rolled (engine/fairness.py).
+    # docs/rules.md §11: the dice commitment of a table whose dice the server rolled (engine/fairness.py).
     fairness: Mapping[str, Any] | None = None
 
     @classmethod
@@ -90,7 +90,7 @@ class GameRecord:
 
     def seat(self, n: int) -> int:
         """The seat that plays turn n (1-based): the turn's `player` where the record says it, else the seat
-        whose turn it is in seat order (docs/rules.md, the game record: a duplicate table's record lists its
+        whose turn it is in seat order (docs/rules.md §11: a duplicate table's record lists its
         turns round by round, so the same holds there)."""
         player = self.turns[n - 1].player
         return player if player != -1 else (n - 1) % len(self.players)
@@ -381,7 +381,7 @@ def state_to_record(state: GameState) -> GameRecord:
 
 
 def summary(state: GameState) -> dict[str, Any]:
-    """The replay result of RULES.md section 11 (what `yambak replay --json` prints)."""
+    """The replay result of docs/rules.md §11 (what `yambak replay --json` prints)."""
     points = state.match_points()
     with_minimax = state.rules.has_minimax
     players = []

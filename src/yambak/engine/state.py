@@ -44,7 +44,7 @@ class Turn:
     rolls: tuple[tuple[int, ...], ...] = ()  # all dice after each roll
     held: frozenset[int] = frozenset()  # die positions set aside
     announced: int | None = None  # box index
-    # The values kept before each reroll (sorted), as the record's `held` (RULES.md section 11);
+    # The values kept before each reroll (sorted), as the record's `held` (docs/rules.md §11);
     # None when a typed roll did not say what it kept (a replayed record without `held`).
     kept: tuple[tuple[int, ...], ...] | None = ()
 
@@ -55,7 +55,7 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
-    """One completed turn, as in the game record of RULES.md section 11."""
+    """One completed turn, as in the game record of docs/rules.md §11."""
 
     player: int
     rolls: tuple[tuple[int, ...], ...]
@@ -223,7 +223,7 @@ class GameState:
         return {target: [dict(r) for r in rs] for target, rs in self.rolloffs}
 
     def winners(self) -> list[int]:
-        """Seats sharing the win: most match points, then highest total (RULES.md section 7)."""
+        """Seats sharing the win: most match points, then highest total (docs/rules.md §7)."""
         totals = self.totals()
         points = self.match_points()
         if points is None:
@@ -256,7 +256,7 @@ class GameState:
         return sorted(range(len(places)), key=lambda s: (places[s], s))
 
     def next_seat(self, seat: int) -> int:
-        """The seat whose turn follows `seat`'s: players take turns in seat order (docs/rules.md, a turn)."""
+        """The seat whose turn follows `seat`'s: players take turns in seat order (docs/rules.md §1)."""
         return (seat + 1) % len(self.players)
 
     def legal_boxes(self, player: int | None = None) -> list[int]:
@@ -308,7 +308,7 @@ class GameState:
 
     def entry_bounds(self, box: int, player: int | None = None) -> tuple[EntryBound, ...]:
         """What a value written in `box` would do to its related pairs, given the sheet as it is
-        (RULES.md section 5): for each relation, the bound past which the entry zeroes the pair or
+        (docs/rules.md §5): for each relation, the bound past which the entry zeroes the pair or
         scores 0 itself. Empty when no filled partner constrains the box."""
         p = self.current if player is None else player
         memo = self.sheets[p].memo
@@ -744,7 +744,7 @@ class GameState:
         return row_score(row, five, n, self._joker_active(p, five))
 
     def _zeroes_pair(self, p: int, box: int, value: int) -> bool:
-        """Would this entry make a last-resort max/min pair score 0 (RULES.md section 5)?"""
+        """Would this entry make a last-resort max/min pair score 0 (docs/rules.md §5)?"""
         return any(b.last_resort and b.hits(value) for b in self.entry_bounds(box, p))
 
     def _legal_for(self, p: int, five: tuple[int, ...]) -> list[int]:
@@ -868,7 +868,7 @@ class GameState:
         return "boxes"
 
     def _roll_offs(self) -> GameState:
-        """At the end of a live column-points game, roll off every tie (RULES.md section 7)."""
+        """At the end of a live column-points game, roll off every tie (docs/rules.md §7)."""
         if (
             self.rules.match.kind != "column_points"
             or self.rules.match.ties != "rolloff"

@@ -18,7 +18,7 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
     """Seats `player_0`... take turns as the engine says (seat order). Rewards: `score` (default), the
     change of the agent's own grand total; or `win`, 0 until the end, then +1 to the winners (shared
     wins split 1 among them) and -1 / (players - winners) to the others (`GameState.returns`).
-    Column-points rulesets (yammen) with `win` use the match result (RULES.md section 7).
+    Column-points rulesets (yammen) with `win` use the match result (docs/rules.md §7).
     Observations put the observing seat first. All agents terminate together when every sheet is full."""
 
     metadata = {"render_modes": ["ansi"], "name": "yambak_v0", "is_parallelizable": False}

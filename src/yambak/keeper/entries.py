@@ -12,7 +12,7 @@ the phone builds it itself):
 - `fix`: replace entry `turn` (dice + roll + box, or a 0; or `rolls`, every roll of the
   turn, where a face knows them) when every later entry stays legal;
 - `rolloff`: the dice each tied player rolled (`Ruleset.rolloff_dice` of them) for
-  `target` (a column id or "total") after the end (RULES.md section 7, `ties = rolloff`).
+  `target` (a column id or "total") after the end (docs/rules.md §7, `ties = rolloff`).
 
 Every refusal is a `Refusal` with a stable code; nothing here computes a score.
 """
@@ -74,7 +74,7 @@ class Refusal(Exception):
 
 
 def record_dict(state: GameState) -> dict[str, Any]:
-    """The sheet's game record (RULES.md section 11) as JSON data: completed turns and roll-offs."""
+    """The sheet's game record (docs/rules.md §11) as JSON data: completed turns and roll-offs."""
     return replace(state_to_record(state), pending=()).to_dict()
 
 
@@ -289,7 +289,7 @@ def _fix(state: GameState, entry: Mapping[str, Any]) -> GameState:
 
 def rolloffs_due(state: GameState) -> dict[str, list[int]]:
     """Column ids (and "total") still tied after the end where the rules roll ties off, with the
-    tied seats: the roll-offs a kept sheet asks for (RULES.md section 7)."""
+    tied seats: the roll-offs a kept sheet asks for (docs/rules.md §7)."""
     match = state.rules.match
     if not state.finished or match.kind != "column_points" or match.ties != "rolloff" or len(state.players) < 2:
         return {}

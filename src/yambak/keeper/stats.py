@@ -1,6 +1,6 @@
 """Statistics of kept sheets, per player and ruleset: one function for the server and the phone.
 
-`statistics(records)` reads finished game records (RULES.md section 11), replays each
+`statistics(records)` reads finished game records (docs/rules.md §11), replays each
 through the engine and groups the players by name (any case) and ruleset (its variant key:
 preset, options and modifiers, or a custom ruleset's name and digest): games, wins, mean,
 best and worst total, the share of columns that reached the upper bonus, the share of yam

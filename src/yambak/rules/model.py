@@ -71,7 +71,7 @@ class UpperBonus:
 
 @dataclass(frozen=True, slots=True)
 class Joker:
-    """The Yahtzee extra bonus and forced joker of RULES.md section 6."""
+    """The Yahtzee extra bonus and forced joker of docs/rules.md §6."""
 
     row: str  # the yam row whose filling switches the joker on
     bonus: int  # extra bonus per further yam while the row holds a non-zero value
@@ -137,7 +137,7 @@ class Ruleset:
 
     @property
     def rolloff_dice(self) -> int:
-        """Dice each tied player rolls in a roll-off (docs/rules.md, who wins): five, six-dice games included."""
+        """Dice each tied player rolls in a roll-off (docs/rules.md §7): five, six-dice games included."""
         return self.dice
 
     def box_index(self, column: str, row: str) -> int:

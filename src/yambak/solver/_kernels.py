@@ -296,7 +296,7 @@ def _last_roll(
 def _pair_row(
     table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: tuple, i: int, x: np.ndarray
 ) -> None:
-    """The last-roll values of filling row i of the max_gt_min pair (RULES.md section 5), merged into x.
+    """The last-roll values of filling row i of the max_gt_min pair (docs/rules.md §5), merged into x.
 
     The first box of the pair writes its value (or 0 when struck) and the key
     remembers it; the second writes its value, unless high <= low, when it
@@ -359,7 +359,7 @@ def _pair_row(
 def _joker(table: np.ndarray, b: int, u: int, y: int, rules: tuple, last: np.ndarray) -> None:
     """Overwrite the six yam hands of one state whose yam box is filled with their joker value.
 
-    RULES.md section 6, as in `box_values`: the upper box of the face if open,
+    docs/rules.md §6, as in `box_values`: the upper box of the face if open,
     else any open lower box (joker scores), else any open box; +joker_bonus
     while the yam box holds a non-zero value.
     """
@@ -459,7 +459,7 @@ def mean_keep_values(table: np.ndarray, states: np.ndarray, rules: tuple, rolls:
     out (len(states), rolls - 1, 462): out[s, j - 1, k] is the expected value,
     after roll j, of holding multiset k and rolling the other dice (for a full
     hand k: of going on with exactly that hand, which never beats the best of
-    stopping and a proper keep; RULES.md section 1 on all-held rolls). A keep
+    stopping and a proper keep; docs/rules.md §1 on all-held rolls). A keep
     decision needs nothing else, so the turn-start stage is not built.
     """
     x = np.empty((_N, LANES))

@@ -13,7 +13,7 @@ The flat index is `((boxes * n_upper) + upper) * n_yam + yam`, so the upper
 variants of one box set sit next to each other and a whole level (box sets with
 the same number of filled boxes) is a handful of contiguous runs.
 
-A `max_gt_min` relation (RULES.md section 5) adds what the state must remember
+A `max_gt_min` relation (docs/rules.md §5) adds what the state must remember
 while exactly one box of its high/low pair is filled: the value written there
 (0 when struck). `boxes` is then a *key*, the bit mask plus the index of that
 value (`pend_values`) shifted above the row bits (`boxes | pend << n_rows`, the

@@ -1,7 +1,7 @@
 """Gettext catalogs (Babel): compiled from the shipped .po files at startup, in memory.
 
 Every user-visible string goes through `gettext`; row and column ids get the
-names players know (RULES.md section 10) through the same catalogs.
+names players know (docs/rules.md §10) through the same catalogs.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ COLUMN_LABELS = {
     "hand": "Hand",
 }
 
-# Rulesets whose players name a row their own way (RULES.md section 10), by family.
+# Rulesets whose players name a row their own way (docs/rules.md §10), by family.
 FAMILIES = {"yamb": "yamb", "yamb-6": "yamb", "yatzy": "yatzy", "yams": "yams"}
 FAMILY_ROWS = {"yamb": {"yam": "Yamb"}, "yatzy": {"yam": "Yatzy"}, "yams": {"yam": "Yams"}}
 FAMILY_SHORT = FAMILY_ROWS
@@ -260,7 +260,7 @@ def pick_language(query: str | None, cookie: str | None, accept: str | None) -> 
 
 def labels(lang: str, rules_id: str | None = None) -> dict[str, dict[str, str]]:
     """Row and column names (and their short forms) in the language; a ruleset family may name a
-    row its own way (RULES.md section 10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb)."""
+    row its own way (docs/rules.md §10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb)."""
     tr = translations(lang)
     rows = {**ROW_LABELS, **FAMILY_ROWS.get(FAMILIES.get(rules_id or "", ""), {})}
     return {

@@ -119,7 +119,7 @@ class SheetView(GameView):
     name: str
     v: int
     history: list[HistoryEntry]
-    record: dict[str, Any]  # the game record (docs/rules.md, the record)
+    record: dict[str, Any]  # the game record (docs/rules.md §11)
     rolloff_due: dict[str, list[int]] | None = None  # after the end: the tied seats of each target still to roll off
 
 

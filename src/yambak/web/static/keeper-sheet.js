@@ -102,7 +102,7 @@ function renderMissing() {
   const e = $("home-error"); e.hidden = false; e.textContent = reason("sheet/unknown");
 }
 
-// Row names as the ruleset's players say them (RULES.md section 10): a family may name a row its own way.
+// Row names as the ruleset's players say them (docs/rules.md §10): a family may name a row its own way.
 const baseLabels = boot.labels;
 function useLabels(rules) {
   const family = rules && (boot.family_labels || {})[rules.preset || rules.id];
@@ -905,7 +905,7 @@ async function sharePicture() {
 }
 
 async function sameAgain() {
-  const record = /** @type {any} */ (shown.record);  // a game record (docs/rules.md)
+  const record = /** @type {any} */ (shown.record);  // a game record (docs/rules.md §11)
   const spec = S.spec || (typeof record.rules === "string" ? { preset: record.rules, options: {} }
     : record.rules.rows ? { rules: record.rules } : { preset: record.rules.preset, options: record.rules.options || {} });
   go.newSheet({ name: S.name, spec, players: record.players });

@@ -2,7 +2,7 @@
 // What the phone remembers of its score sheets (localStorage; nothing leaves the phone but the
 // entries it sends to a sheet's server): every sheet it kept or followed, the entries not yet
 // acknowledged, the ones to file again, the names used before. Sheets are game records
-// (RULES.md section 11), so that a profile can later import them as they are.
+// (docs/rules.md §11), so that a profile can later import them as they are.
 const INDEX = "yambak.keep.index";
 const SHEET = "yambak.keep.sheet.";
 const NAMES = "yambak.keep.names";
