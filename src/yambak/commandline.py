@@ -123,7 +123,7 @@ def read_text(path: str, what: str = "file", limit: int = RECORD_LIMIT) -> str:
         raise UserError(f"{path}: not a text file (a UTF-8 {what} expected)") from None
 
 
-def check_writable(path: str, what: str = "file") -> Path:
+def check_writable(path: str) -> Path:
     """Refuse, before any work, a path that cannot be written: a missing or unwritable folder, a directory."""
     target = Path(path)
     folder = target.parent

@@ -199,7 +199,7 @@ def test_a_background_fit_is_limited_and_lands(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(models, "FIT_BUDGET", 2.0)  # CPU seconds: the value iterations, then the check
     spawned = []
     real = models.request_fit
-    monkeypatch.setattr(models, "request_fit", lambda rules, budget=None: spawned.append(real(rules)) or spawned[-1])
+    monkeypatch.setattr(models, "request_fit", lambda rules, **_budget: spawned.append(real(rules)) or spawned[-1])
     rules = load_ruleset(TINY)
     models._MEMO.clear()
     assert model_for(rules).source == "prior"

@@ -260,7 +260,7 @@ class Sheet:
             gt += tot
         return out, gt + s.extra
 
-    def enter(s, c, r, dice, nroll, strike, dry_run=False):
+    def enter(s, c, r, dice, nroll, strike):
         """returns nothing; applies entry with relations. dice: final 5."""
         p, o = s.p, s.o
         val = score(p, o, r, dice, nroll)

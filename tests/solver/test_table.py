@@ -58,7 +58,8 @@ def test_cache_round_trip(yams: Strategy, cache_folder: Path) -> None:
     assert again.states == yams.states
 
 
-def test_cache_key_depends_on_options(cache_folder: Path, yams_fr: Strategy) -> None:
+@pytest.mark.usefixtures("yams_fr")
+def test_cache_key_depends_on_options(cache_folder: Path) -> None:
     names = {p.name for p in cache_folder.iterdir()}
     assert any(n.startswith("yams-fr-mean-v") for n in names)
     assert any(n.startswith("yams-mean-v") for n in names)
@@ -74,7 +75,7 @@ def test_damaged_cache_file_is_recomputed(tmp_path: Path, monkeypatch: pytest.Mo
     path.write_bytes(b"not a table")
     calls = []
 
-    def fake_solve_table(sr, objective, threads=None):  # type: ignore[no-untyped-def]
+    def fake_solve_table(sr, _objective, **_threads):  # type: ignore[no-untyped-def]
         calls.append(sr)
         return np.zeros((sr.n_states, 1)), 7
 

@@ -185,7 +185,7 @@ def test_a_tied_game_is_rolled_off_on_the_sheet(tmp_path: Path) -> None:
     assert "bonus" not in s.handle("sheet")  # no upper bonus in these rules: no bonus line
 
 
-def test_names_follow_the_web_rules(tmp_path: Path) -> None:
+def test_names_follow_the_web_rules() -> None:
     exe = Path(sys.executable).with_name("yambak")
 
     def keep(*players: str) -> subprocess.CompletedProcess[str]:

@@ -323,7 +323,7 @@ def plan_ends(
     if announce is not None:
         terminal, keeps = plan.announced(announce, model.table)
         q = turn_ends(terminal, keeps, np.eye(D.N_ROLLS)[hand], k)
-        choose = lambda m: np.full(D.N_ROLLS, announce)  # noqa: E731
+        choose = lambda _m: np.full(D.N_ROLLS, announce)  # noqa: E731
     else:
         q = turn_ends(plan.T, plan.E, keep_transition()[D.keep_index(keep or ())], k + 1)
         choose = plan.choice

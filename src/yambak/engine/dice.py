@@ -76,7 +76,7 @@ class SecureDice:
 
     manual = False
 
-    def draw(self, k: int, ctx: RollContext) -> tuple[int, ...]:
+    def draw(self, k: int, _ctx: RollContext) -> tuple[int, ...]:
         return tuple(secrets.randbelow(6) + 1 for _ in range(k))
 
 
@@ -86,5 +86,5 @@ class ManualDice:
 
     manual = True
 
-    def draw(self, k: int, ctx: RollContext) -> tuple[int, ...]:
+    def draw(self, _k: int, _ctx: RollContext) -> tuple[int, ...]:
         raise LookupError("manual dice: the roll must give its values")

@@ -66,7 +66,7 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Any:
         return self.layout.observe(self.state_, self._seat[agent])
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:  # noqa: ARG002 (PettingZoo's signature: no option is read)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.state_ = new_game(self.rules, list(self.possible_agents), seed=int(self._rng.integers(0, 2**62)))

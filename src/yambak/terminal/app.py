@@ -71,7 +71,7 @@ class Face:
     mine: list[int] = []
 
     def __init__(self) -> None:
-        self.said: Callable[[str], None] = lambda text: None  # set by the app: a line to show
+        self.said: Callable[[str], None] = lambda _text: None  # set by the app: a line to show
         self.changed: Callable[[], None] = lambda: None  # set by the app: the view changed
 
     def view(self) -> dict[str, Any]:
@@ -312,7 +312,7 @@ class TableApp(App[int]):
         if self.shown is not None and self.shown >= len(v["players"]):
             self.shown = None
         self._status(me)
-        self._players(me)
+        self._players()
         self._dice(me)
         self._sheet(me)
         self._hints(me)
@@ -385,7 +385,7 @@ class TableApp(App[int]):
     def _box(self, box: str) -> str:
         return self.words.box(box, len(self.current_view["rules"]["columns"]))
 
-    def _players(self, me: int | None) -> None:
+    def _players(self) -> None:
         v, T = self.current_view, self.words
         out = Text()
         winners = set(v.get("winners") or [])
@@ -710,7 +710,7 @@ class TableApp(App[int]):
     PLAY_ONLY: ClassVar = {"roll", "hints", "withdraw"}
     KEEP_ONLY: ClassVar = {"undo", "command"}
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(self, action: str, _parameters: tuple[object, ...]) -> bool | None:
         """The keys of this face only (the footer shows no Roll where the dice are typed)."""
         if action in (self.KEEP_ONLY if not self.face.keeper else self.PLAY_ONLY):
             return False

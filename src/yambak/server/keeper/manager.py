@@ -98,8 +98,8 @@ class KeeperManager(SessionManager[KeptSheet]):
     def record(self, sheet: KeptSheet, state: GameState | None = None) -> dict[str, Any]:
         return record_dict(state or sheet.state)
 
-    def view(self, sheet: KeptSheet, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
-        return keeper_view(sheet)
+    def view(self, sheet: KeptSheet, _seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+        return keeper_view(sheet)  # every phone of a sheet sees all of it
 
     def acts_here(self, sheet: KeptSheet) -> bool:
         return bool(sheet.conns)  # every phone following a sheet may write on it
