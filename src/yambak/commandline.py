@@ -142,7 +142,7 @@ def progress_bar(show: bool | None, total: float, desc: str, unit: str = "game")
     unit, such as CPU seconds, is shown as done / total without a rate)."""
     if not (sys.stderr.isatty() if show is None else show):
         return None
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm
 
     if unit == "game":
         return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)

@@ -6,6 +6,8 @@ are the rule describer's sentences (`yambak.rules.describe`), in English, rows a
 
 from __future__ import annotations
 
+from typing import Any
+
 from .engine import GameState, summary
 from .rules import Row, Ruleset
 from .rules.describe import Named, Phrase, describe, row_phrase
@@ -72,7 +74,9 @@ def render_sheets(state: GameState) -> str:
         def line(label: str, values: list[object], width: int = width) -> str:
             return f"{label:<16}" + "".join(f"{'' if v is None else v:>{width}}" for v in values)
 
-        def cells(row_index: int, written: tuple[int | None, ...] = written, cols: list = cols) -> list[object]:
+        def cells(
+            row_index: int, written: tuple[int | None, ...] = written, cols: list[tuple[str, Any]] = cols
+        ) -> list[object]:
             # docs/rules.md §4: where a relation changed a box, show the written value too
             row_id = rules.rows[row_index].id
             out: list[object] = []

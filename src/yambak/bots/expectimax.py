@@ -124,7 +124,7 @@ def _terminal(
     for b in boxes:
         if b not in values:
             values[b] = [None] * (state.rules.rolls_per_turn + 1)
-            values[b][0] = gain_fn(b)  # type: ignore[call-overload]
+            values[b][0] = gain_fn(b)
         gain = values[b][0]
         written = model.table[b % n, m]
         v = gain[written]  # type: ignore[index]
@@ -179,7 +179,7 @@ def plan_for(
     sheet = state.sheets[p]
     announced = state.turns[p].announced
     key = (sheet.written, sheet.voided, announced, key_extra)
-    hit = model.cache.get(key)
+    hit: Plan | None = model.cache.get(key)
     if hit is not None:
         return hit
     if gain_fn is None:

@@ -137,7 +137,7 @@ def simulate_details(
     `progress`: False, True (a tqdm bar on stderr) or a callable taking a game count."""
     bar = None
     if progress is True:
-        from tqdm import tqdm  # type: ignore[import-untyped]
+        from tqdm import tqdm
 
         bar = tqdm(total=games, desc=f"{rules.id} {bot}", unit="game", leave=False)
         progress = bar.update

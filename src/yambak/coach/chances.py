@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -320,6 +321,7 @@ def plan_ends(
     hand = D.roll_index(turn.dice)
     R = rules.rolls_per_turn
     n = rules.n_rows
+    choose: Callable[[int], np.ndarray]
     if announce is not None:
         terminal, keeps = plan.announced(announce, model.table)
         q = turn_ends(terminal, keeps, np.eye(D.N_ROLLS)[hand], k)

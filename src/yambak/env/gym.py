@@ -14,7 +14,7 @@ from ._core import Layout, ruleset_of
 __all__ = ["YambakEnv"]
 
 
-class YambakEnv(gym.Env):  # type: ignore[misc]
+class YambakEnv(gym.Env):
     """One player fills a sheet of any ruleset. Reward: the change of the grand total at each step
     (bonuses and relations as scored, so it can be negative); the episode ends when the sheet is full.
 

@@ -115,7 +115,7 @@ def _pair_entry(
     yam: np.ndarray,
     i: int,
     written: np.ndarray,
-) -> tuple:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(next key, points, value) of filling row i of the max_gt_min pair with `written` points, or struck.
 
     docs/rules.md §5 with docs/decisions.md: the first box of the pair adds its

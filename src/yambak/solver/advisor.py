@@ -12,13 +12,16 @@ import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from . import dice as D
 from ._induction import box_values, keep_values
 from .table import Strategy
+
+if TYPE_CHECKING:  # the kernels' module compiles numba code: imported at run time only when needed
+    from ._kernels import RuleArgs
 
 __all__ = [
     "Advice",
@@ -243,7 +246,7 @@ def position_values(
     return score, keeps, rows, points
 
 
-_RULE_ARGS: dict[int, tuple[Any, tuple]] = {}
+_RULE_ARGS: dict[int, tuple[Any, RuleArgs]] = {}
 _READY = False
 
 

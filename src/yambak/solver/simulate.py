@@ -105,10 +105,12 @@ class _Optimal:
         _, stages, n_keeps = self.values.shape
         row = (self.inverse * stages + roll - 1) * n_keeps  # start of each game's keep values
         values = self.values.reshape(-1)[row[:, None] + cand]
-        return cand[np.arange(len(hand)), values.argmax(axis=1)]
+        best: np.ndarray = cand[np.arange(len(hand)), values.argmax(axis=1)]
+        return best
 
     def box(self, _rng: np.random.Generator, values: np.ndarray, _points: np.ndarray) -> np.ndarray:
-        return values.argmax(axis=0)
+        best: np.ndarray = values.argmax(axis=0)
+        return best
 
 
 def after_entry(

@@ -120,9 +120,10 @@ class PlayFace(Face):
         from ..coach import CoachError, advise
 
         try:
-            return advise(self.session.state).to_dict()
+            advice: dict[str, Any] = advise(self.session.state).to_dict()
         except CoachError:
             return None
+        return advice
 
     def review(self) -> dict[str, Any] | None:
         from ..coach import review
@@ -322,7 +323,8 @@ class TableApp(App[int]):
     def _turn(self, seat: int | None) -> dict[str, Any] | None:
         if seat is None:
             return None
-        return self.current_view["players"][seat]["turn"]
+        turn: dict[str, Any] | None = self.current_view["players"][seat]["turn"]
+        return turn
 
     def _status(self, me: int | None) -> None:
         v, T = self.current_view, self.words

@@ -237,7 +237,7 @@ def plural_rule(lang: str) -> str:
 def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
     for choice in (query, cookie):
         if choice in LANGUAGES:
-            return choice  # type: ignore[return-value]
+            return choice
     if accept:
         prefs = []
         for part in accept.split(",")[:20]:
@@ -393,7 +393,7 @@ def error_message(code: str, lang: str) -> str | None:
     return translations(lang).gettext(msgid) if msgid else None
 
 
-def localize_error(data: dict, lang: str) -> dict:
+def localize_error(data: dict[str, Any], lang: str) -> dict[str, Any]:
     """A coded error as the client sees it: `message` in its language, the original English in `detail`."""
     text = error_message(str(data.get("code", "")), lang)
     if text is None:
@@ -507,6 +507,6 @@ def _minus(text: str, lang: str) -> str:
 def _pattern(lang: str, kind: str, digits: int) -> NumberPattern:
     """The locale's decimal or percent pattern with exactly `digits` decimals."""
     locale = Locale.parse(lang)
-    pattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
+    pattern: NumberPattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
     pattern.frac_prec = (digits, digits)
     return pattern

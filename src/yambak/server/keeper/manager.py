@@ -27,12 +27,13 @@ from typing import Any
 
 from ...engine import GameRecord, GameState, IllegalAction, RecordError, replay
 from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
+from ...keeper.entries import MAX_PLAYERS
 from ...store import SessionRow, StoreConflict
 from .. import metrics
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..live import RequestError
 from ..session import Loaded, Moved, Session, SessionManager
-from .schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
+from .schema import EntryIn, KeeperError, SheetIn
 from .view import keeper_view, record_dict
 
 log = logging.getLogger("yambak.server")

@@ -73,7 +73,7 @@ def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10, ends: 
     the first and the last game (their dates; default their numbers)."""
     if not points:
         return _svg(label, [])
-    scores = [p["score"] for p in points]
+    scores: list[float] = [p["score"] for p in points]
     low, high = min(scores), max(scores)
     if low == high:
         low, high = low - 1, high + 1
