@@ -247,7 +247,7 @@ def test_kept_sheets_across_processes(two):
     assert [t["box"] for t in record["turns"]] == ["free.yam", "free.yam", "free.ones"]
 
 
-def test_the_rate_limit_is_shared_by_every_process(pg_url, redis_url, tmp_path):
+def test_the_rate_limit_is_shared_by_every_process(pg_url, redis_url):
     env = {"YAMBAK_HTTP_RATE": "0.01", "YAMBAK_HTTP_BURST": "3"}
     a = ServerProcess(pg_url, env=env, redis=redis_url)
     b = ServerProcess(pg_url, env=env, redis=redis_url)
@@ -381,10 +381,10 @@ class _Recorder:
     def __init__(self) -> None:
         self.heard: list[dict[str, Any]] = []
 
-    async def handle_rpc(self, object_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def handle_rpc(self, _object_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
         return {"op": op, "args": args}
 
-    def on_message(self, object_id: str, message: dict[str, Any]) -> None:
+    def on_message(self, _object_id: str, message: dict[str, Any]) -> None:
         self.heard.append(message)
 
     async def take_over(self, object_id: str) -> None:

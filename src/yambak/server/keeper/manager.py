@@ -33,13 +33,14 @@ from typing import Any
 
 from ...engine import GameRecord, GameState, IllegalAction, RecordError, replay
 from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
+from ...keeper.entries import MAX_PLAYERS
 from ...store import SessionRow, StoreConflict
 from .. import metrics
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
 from ..live import RequestError
 from ..session import Loaded, Moved, Session, SessionManager
-from .schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
+from .schema import EntryIn, KeeperError, SheetIn
 from .view import keeper_view, record_dict
 
 log = logging.getLogger("yambak.server")
@@ -109,8 +110,8 @@ class KeeperManager(SessionManager[KeptSheet]):
     def record(self, sheet: KeptSheet, state: GameState | None = None) -> dict[str, Any]:
         return record_dict(state or sheet.state)
 
-    def view(self, sheet: KeptSheet, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
-        return keeper_view(sheet)
+    def view(self, sheet: KeptSheet, _seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+        return keeper_view(sheet)  # every phone of a sheet sees all of it
 
     def acts_here(self, sheet: KeptSheet) -> bool:
         return bool(sheet.conns)  # every phone following a sheet may write on it

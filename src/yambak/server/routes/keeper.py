@@ -17,13 +17,14 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
+from ...keeper.entries import MAX_PLAYERS
 from ...web import STATIC
 from ...web.i18n import FAMILIES, error_message, error_texts, js_strings, labels, translations
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
 from ..deps import HTML_FORM, Lang, check_rate
 from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
 from ..keeper.manager import KeeperManager, normal_code
-from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
+from ..keeper.schema import EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
 from ..live import RequestError
 
@@ -32,7 +33,8 @@ FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
 
 
 def _keeper(request: Request) -> KeeperManager:
-    return request.app.state.keeper
+    keeper: KeeperManager = request.app.state.keeper  # the app's state is untyped: set in app.py
+    return keeper
 
 
 def _tokens(request: Request) -> list[str]:

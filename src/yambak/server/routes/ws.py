@@ -82,7 +82,7 @@ def _table_seats(table: Any, tokens: list[str]) -> set[int]:
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     manager = ws.app.state.manager
 
-    async def act(table: Any, conn: Connection, msg: Any, ref: Any) -> None:
+    async def act(table: Any, conn: Connection, msg: Any, _ref: Any) -> None:
         if isinstance(msg, table_schema.AdviseMsg):
             conn.send(await manager.advise(table, conn.seats, msg))
         else:
@@ -105,7 +105,7 @@ async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
         tokens[:] = list(dict.fromkeys([*more, *tokens]))[:16]  # what hello says first
         return set()  # a sheet has no seats: whoever may write, writes for any player
 
-    async def act(sheet: Any, conn: Connection, msg: Any, ref: Any) -> None:
+    async def act(sheet: Any, conn: Connection, msg: Any, _ref: Any) -> None:
         await keeper.writer(sheet, tokens)
         result = await keeper.enter(sheet, msg.entry)
         if result["duplicate"]:  # applied before (a lost answer, an offline queue sent again): no new event

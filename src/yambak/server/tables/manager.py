@@ -235,7 +235,7 @@ class TableManager(SessionManager[LiveTable]):
             GameEnding(table.id, state, tuple(table.seats), table.settings.deal, at, table.settings.ranked)
         )
 
-    def _published_extra(self, table: LiveTable, state: GameState) -> dict[str, Any]:
+    def _published_extra(self, _table: LiveTable, state: GameState) -> dict[str, Any]:
         return {"rolloffs": _rolloffs_json(state)} if state.finished and state.rolloffs else {}
 
     def _owner_message(self, table: LiveTable, message: dict[str, Any]) -> bool:
