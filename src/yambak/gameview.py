@@ -116,12 +116,15 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
         "finished": state.finished,
         "current": state.current,
         "to_act": state.to_act(),
+        "next_seat": [state.next_seat(p) for p in range(len(state.players))],  # whose turn follows each seat's
         "players": players,
     }
     if rules.match.kind == "column_points" and len(state.players) > 1 or state.finished:
         view["column_winners"] = state.column_winners()  # leaders while the game runs, roll-offs applied
     if state.finished:
         view["winners"] = state.winners()
+        view["standings"] = state.standings()  # each seat's place, roll-offs applied
+        view["ranking"] = state.ranking()  # the seats by place, best first
         view["rolloffs"] = {
             target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
             for target, rounds in state.rolloffs
@@ -203,7 +206,7 @@ def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[st
             if box_id in struck:
                 cell["why"] = "struck"
             elif w is not None and w != c.boxes[row.id]:
-                cell["written"] = w  # shown beside the score (docs/rules.md, the sheet)
+                cell["written"] = w  # shown beside the score (docs/rules.md §4)
                 cell["why"] = "minimax" if row.id in c.folded else "zeroed"
             boxes[row.id] = cell
         column: dict[str, Any] = {

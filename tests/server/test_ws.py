@@ -26,7 +26,8 @@ def connect(connect_table):
     return connect_table
 
 
-def test_a_turn_is_rolled_on_the_server_and_broadcast(client, connect, table):
+@pytest.mark.usefixtures("client")
+def test_a_turn_is_rolled_on_the_server_and_broadcast(connect, table):
     ws = connect(table, ("0", "1"))
     watcher = connect(table, hello=False)
     _, state = watcher.hello()
@@ -119,7 +120,8 @@ def test_out_of_turn_stale_and_illegal_mid_game(client, connect, table):
     assert _version(client, table["id"]) == 8
 
 
-def test_wrong_token_gives_no_seat(client, connect, table):
+@pytest.mark.usefixtures("client")
+def test_wrong_token_gives_no_seat(connect, table):
     ws = connect(table, hello=False)
     welcome, _ = ws.hello(["A" * 32])
     assert welcome["seats"] == []

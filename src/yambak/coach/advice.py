@@ -20,7 +20,7 @@ final results (`chances.py`): exact, and for play to win, in the seat's last tur
 
 `review(record)` replays a game record and grades every decision that had a choice: the box
 chosen at the end of each turn (a strike as a strike), each announcement, and, where the record
-says what was held (RULES.md section 11, `held`), every keep; the three biggest losses are the
+says what was held (docs/rules.md §11, `held`), every keep; the three biggest losses are the
 game's mistakes, and the mean loss over graded decisions its accuracy (0 is perfect play).
 """
 

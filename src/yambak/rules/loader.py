@@ -183,7 +183,7 @@ def load_ruleset(
                 value = chosen[name]
                 spec_["default"] = list(value) if isinstance(value, tuple) else value
     elif passed_separately and preset is not None:
-        defaults = dict(_build(preset_data(preset), {}, [], preset).options)
+        defaults = dict(ruleset.option_defaults)
         changed = {k: list(v) if isinstance(v, tuple) else v for k, v in ruleset.options if defaults.get(k) != v}
         record_spec = preset
         if changed or ruleset.modifiers:
@@ -274,7 +274,10 @@ def _option_key(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _apply_options(data: dict[str, Any], chosen: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+def _apply_options(
+    data: dict[str, Any], chosen: Mapping[str, Any]
+) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
+    """The option values chosen (each patched into `data`), and every option's default."""
     specs = _table(data.pop("options", {}), "options")
     unknown = set(chosen) - set(specs)
     if unknown:
@@ -282,9 +285,12 @@ def _apply_options(data: dict[str, Any], chosen: Mapping[str, Any]) -> tuple[tup
         known = ", ".join(sorted(specs)) or "none"
         raise RulesetError(f"options.{name}", f"unknown option (known: {known})")
     resolved: list[tuple[str, Any]] = []
+    defaults: list[tuple[str, Any]] = []
     for name, spec in specs.items():
         spec = _table(spec, f"options.{name}")
-        value = chosen.get(name, spec.get("default"))
+        default = spec.get("default")
+        defaults.append((name, tuple(default) if isinstance(default, list) else default))
+        value = chosen.get(name, default)
         key = f"options.{name}"
         if "items" in spec:  # a list option: any subset of the items, each patching in turn
             items = _table(spec["items"], f"{key}.items")
@@ -300,13 +306,12 @@ def _apply_options(data: dict[str, Any], chosen: Mapping[str, Any]) -> tuple[tup
             resolved.append((name, tuple(value)))
         else:
             values = _table(spec.get("values", {}), f"{key}.values")
-            default = spec.get("default")
             if type(value) is not type(default) or _option_key(value) not in values:
                 choices = ", ".join(values)
                 raise RulesetError(key, f"{_show(value)} is not one of {choices}")
             _patch(data, _table(values[_option_key(value)], f"{key}.values").get("set", {}), key)
             resolved.append((name, value))
-    return tuple(resolved)
+    return tuple(resolved), tuple(defaults)
 
 
 def _patch(data: dict[str, Any], changes: Mapping[str, Any], where: str) -> None:
@@ -412,7 +417,7 @@ _TOP_KEYS = {
 
 def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str], preset: str | None) -> Ruleset:
     data = copy.deepcopy(data)
-    options = _apply_options(data, _table(dict(chosen), "options"))
+    options, defaults = _apply_options(data, _table(dict(chosen), "options"))
     _no_unknown(data, _TOP_KEYS, "")
     rid = _get(data, "id", str, "", "custom")
     rolls_per_turn = _get(data, "rolls_per_turn", int, "", 3)
@@ -487,6 +492,7 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
         match=match,
         modifiers=frozenset(mods),
         options=options,
+        option_defaults=defaults,
         preset=preset,
     )
 

@@ -176,7 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(localize_error(exc.to_dict(), get_lang(request)), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(x) for x in first.get("loc", ()))
         return JSONResponse(
@@ -184,7 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "http/not-found", 405: "http/method-not-allowed"}.get(exc.status_code, "http/error")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 

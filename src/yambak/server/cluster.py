@@ -46,7 +46,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 import redis
@@ -217,6 +217,7 @@ class Cluster:
         self._alive: dict[str, float] = {}
         self._owners: dict[tuple[str, str], tuple[str, float]] = {}  # where requests went last, and when
         self._tasks: list[asyncio.Task[None]] = []
+        self._errands: set[asyncio.Task[Any]] = set()  # short tasks, kept until done (the loop holds them weakly)
         self._down_since: float | None = None  # when Redis stopped answering (logged once per outage)
         self._renew = self.redis.register_script(_RENEW)
         self._take = self.redis.register_script(_TAKE)
@@ -232,6 +233,12 @@ class Cluster:
         for coro in (self._reader(), self._publisher(), self._renewer(), self._monitor(), self._reconciler()):
             self._tasks.append(asyncio.create_task(coro))
         log.info("node %s joined the cluster (lease %d ms)", self.node, self.lease_ms)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run `coro` on the loop, holding its task until it ends."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._errands.add(task)
+        task.add_done_callback(self._errands.discard)
 
     async def stop(self) -> None:
         """Leave: hand every lease back at once, so that other processes take the tables over now."""
@@ -677,7 +684,7 @@ class Cluster:
         except RuntimeError:
             running = None
         if running is loop:
-            loop.create_task(self.follow(kind, object_id))
+            self._spawn(self.follow(kind, object_id))
         else:
             asyncio.run_coroutine_threadsafe(self.follow(kind, object_id), loop).result(5)
 
@@ -713,7 +720,7 @@ class Cluster:
                 if self._sub is None:
                     await self._subscribe()
                     self._fine()
-                    asyncio.create_task(self._announce_all())  # owners may have found nobody following meanwhile
+                    self._spawn(self._announce_all())  # owners may have found nobody following meanwhile
                 while True:
                     reply = await self._sub.read_response(push_request=True)  # blocks until a message
                     if reply[0] == b"message":
@@ -738,7 +745,7 @@ class Cluster:
                     if future is not None and not future.done():
                         future.set_result(data["reply"])
                 else:
-                    asyncio.create_task(self._serve(data))
+                    self._spawn(self._serve(data))
                 return
             if data.get("node") == self.node:
                 return

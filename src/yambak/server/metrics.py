@@ -101,6 +101,6 @@ def render() -> tuple[bytes, str]:
     """The metrics text of this process, or of every worker when they share a multiprocess directory."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry: Any = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # prometheus_client's, untyped
         return generate_latest(registry), CONTENT_TYPE
     return generate_latest(), CONTENT_TYPE

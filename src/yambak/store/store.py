@@ -58,6 +58,7 @@ from .daily import DealStore
 from .models import Event, GameSession, Seat
 from .profiles import ProfileStore
 from .ranked import RankedStore
+from .sheets import SheetStore
 
 __all__ = ["DEFAULT_URL", "RefTaken", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
 
@@ -155,6 +156,7 @@ class SessionRow:
     settings: dict[str, Any] | None = None
     kind: str = "table"
     code: str | None = None
+    tokens: list[tuple[str, str]] = field(default_factory=list)  # a sheet's write tokens: (hash, owner | code)
 
 
 @dataclass
@@ -272,7 +274,7 @@ class _Writer(threading.Thread):
                 fut.set_result(result)
 
 
-class Store(ProfileStore, DealStore, RankedStore):
+class Store(ProfileStore, DealStore, RankedStore, SheetStore):
     def __init__(self, url: str | None = None, migrate: bool = True, synchronous: bool = True) -> None:
         """`synchronous` false (PostgreSQL): the writer's commits return before their WAL is on disk
         (`synchronous_commit = off` for them): a disk's slow flushes no longer hold every action, and a
@@ -385,6 +387,8 @@ class Store(ProfileStore, DealStore, RankedStore):
                         for s in table.seats
                     ],
                 )
+            for token_hash, kind in table.tokens:  # a sheet's write tokens, stored with it
+                SheetStore.sheet_token_op(table.id, token_hash, kind)(conn)
 
         return op
 

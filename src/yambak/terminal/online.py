@@ -164,7 +164,7 @@ class OnlineTable:
         self.seats: list[int] = []  # the seats this terminal holds (as the server's welcome says)
         self.verdict = ""  # the fair dice, checked at the end
         self.on_change: Callable[[], None] = lambda: None
-        self.on_said: Callable[[str], None] = lambda text: None
+        self.on_said: Callable[[str], None] = lambda _text: None
         self.closed: str | None = None  # why the table stopped talking to us for good
         self._ws: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -240,7 +240,7 @@ class OnlineTable:
     def review(self) -> dict[str, Any] | None:
         with self._http() as http:
             r = http.get(f"/api/tables/{self.table}/review")
-        return r.json() if r.status_code == 200 else None  # type: ignore[no-any-return]
+        return r.json() if r.status_code == 200 else None
 
     def check_dice(self) -> str:
         """The finished game's record checked against the table's commitment: one line to show."""
@@ -257,7 +257,7 @@ class OnlineTable:
             return f"NOT VERIFIED: the record is not a legal game ({exc})"
         if record.fairness is None or record.fairness.get("seed") is None:
             return "The dice cannot be checked yet: the table's seed is not revealed (a deal not closed)."
-        problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.dice)
+        problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.rolloff_dice)
         if problems:
             return f"NOT VERIFIED: {problems[0]}"
         return f"Fair dice verified: {checked} rolls re-derived from the committed seed and the players' nonces."

@@ -1,7 +1,7 @@
 """Gettext catalogs (Babel): compiled from the shipped .po files at startup, in memory.
 
 Every user-visible string goes through `gettext`; row and column ids get the
-names players know (RULES.md section 10) through the same catalogs.
+names players know (docs/rules.md §10) through the same catalogs.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ COLUMN_LABELS = {
     "hand": "Hand",
 }
 
-# Rulesets whose players name a row their own way (RULES.md section 10), by family.
+# Rulesets whose players name a row their own way (docs/rules.md §10), by family.
 FAMILIES = {"yamb": "yamb", "yamb-6": "yamb", "yatzy": "yatzy", "yams": "yams"}
 FAMILY_ROWS = {"yamb": {"yam": "Yamb"}, "yatzy": {"yam": "Yatzy"}, "yams": {"yam": "Yams"}}
 FAMILY_SHORT = FAMILY_ROWS
@@ -144,7 +144,7 @@ OPTION_DESCRIPTIONS = {
     "max_gt_min": "Max must be higher than min, or both score 0",
     "strict": "The largest min must stay below the smallest max across the whole sheet",
     "flat_bonus": "Full house, straight and yam score a flat 20/30/40 instead of pips plus 20/30/40",
-    "ties": "Tied column or total: roll off (one roll of five dice, most pips) or share the points",
+    "ties": "Tied column or total: roll off (most pips wins, rolled again until decided) or share the points",
     "four_kind": "Four of a kind scores all five dice + 40, or the four matching dice + 40",
     "extra": "Extra columns, any of updown, middle, hand",
 }
@@ -239,7 +239,7 @@ def plural_rule(lang: str) -> str:
 def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
     for choice in (query, cookie):
         if choice in LANGUAGES:
-            return choice  # type: ignore[return-value]
+            return choice
     if accept:
         prefs = []
         for part in accept.split(",")[:20]:
@@ -262,7 +262,7 @@ def pick_language(query: str | None, cookie: str | None, accept: str | None) -> 
 
 def labels(lang: str, rules_id: str | None = None) -> dict[str, dict[str, str]]:
     """Row and column names (and their short forms) in the language; a ruleset family may name a
-    row its own way (RULES.md section 10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb)."""
+    row its own way (docs/rules.md §10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb)."""
     tr = translations(lang)
     rows = {**ROW_LABELS, **FAMILY_ROWS.get(FAMILIES.get(rules_id or "", ""), {})}
     return {
@@ -369,6 +369,8 @@ ERROR_MESSAGES.update(
         "sheet/unknown-code": "No score sheet has this code.",
         "sheet/taken": "Another sheet already has this id.",
         "sheet/broken": "This sheet cannot be loaded.",
+        "auth/sheet-token": "This phone may only watch this sheet: type its code to keep score on it.",
+        "stale/ahead": "An entry before this one was not filed, so this one was not filed either.",
     }
 )
 # Profiles (server/profiles): made, proved by a device, moved by a link.
@@ -412,7 +414,7 @@ def error_message(code: str, lang: str, fields: Mapping[str, Any] | None = None)
         return text
 
 
-def localize_error(data: dict, lang: str) -> dict:
+def localize_error(data: dict[str, Any], lang: str) -> dict[str, Any]:
     """A coded error as the client sees it: `message` in its language, the original English in `detail`."""
     text = error_message(str(data.get("code", "")), lang, data)
     if text is None:
@@ -526,6 +528,6 @@ def _minus(text: str, lang: str) -> str:
 def _pattern(lang: str, kind: str, digits: int) -> NumberPattern:
     """The locale's decimal or percent pattern with exactly `digits` decimals."""
     locale = Locale.parse(lang)
-    pattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
+    pattern: NumberPattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
     pattern.frac_prec = (digits, digits)
     return pattern

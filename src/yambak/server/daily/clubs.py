@@ -75,7 +75,7 @@ class ClubManager:
     def check_new(self, name: Any, preset: Any, rounds: Any, window: Any, starts: Any = None) -> str:
         """A tournament asked for, checked before anything is made for it (its organiser's profile): the
         name as it will be shown. `create` checks again."""
-        name = clean_name(name, "tournament name", TOURNAMENT_NAME_MAX)
+        shown = clean_name(name, "tournament name", TOURNAMENT_NAME_MAX)
         if not isinstance(preset, str) or preset not in PRESETS:
             raise DealError("input/rules", "choose a ruleset")
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not ROUNDS[0] <= rounds <= ROUNDS[1]:
@@ -87,7 +87,7 @@ class ClubManager:
         ):
             raise DealError("input/invalid", "a round is open from 15 minutes to 7 days")
         parse_start(starts, self.now().replace(microsecond=0))
-        return name
+        return shown
 
     def create(
         self,

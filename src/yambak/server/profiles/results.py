@@ -12,8 +12,6 @@ decision, whatever the table's match rules (decisions.md).
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 import multiprocessing
 import os
@@ -25,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from ...engine import GameRecord, GameState, replay, state_to_record
-from ...rules import Ruleset, load_ruleset
+from ...rules import Ruleset
 from ...store import ResultRow, SeatRow, Store
 from ..common.coach import coach_process_start
 
@@ -34,24 +32,10 @@ __all__ = ["Grader", "kept_result", "solo_record", "table_results", "variant"]
 log = logging.getLogger("yambak.server")
 
 
-def _fmt(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return "+".join(map(str, value)) or "none"
-    return str(value)
-
-
 def variant(rules: Ruleset) -> tuple[str, str]:
-    """(preset, variant key): the preset's id and the options that differ from its defaults, e.g.
-    `yams-fr columns=3`; house rules are `custom:<name>:<hash>` (statistics are kept per variant)."""
-    if rules.preset is None:
-        digest = hashlib.sha1(json.dumps(rules.spec, sort_keys=True, default=str).encode()).hexdigest()[:8]
-        return "custom", f"custom:{rules.name[:80]}:{digest}"
-    defaults = dict(load_ruleset(rules.preset).options)
-    parts = [f"{k}={_fmt(v)}" for k, v in rules.options if defaults.get(k) != v]
-    parts += sorted(rules.modifiers)
-    return rules.preset, " ".join([rules.preset, *parts])[:120]
+    """(preset, variant key): the preset's id, or "custom" for house rules, and `Ruleset.variant_key`
+    (statistics are kept per variant)."""
+    return rules.preset or "custom", rules.variant_key()
 
 
 def _numbers(state: GameState, seat: int) -> dict[str, Any]:

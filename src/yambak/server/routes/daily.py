@@ -43,7 +43,8 @@ router = APIRouter()
 
 
 def get_deals(request: Request) -> DealManager:
-    return request.app.state.deals
+    deals: DealManager = request.app.state.deals  # the app's state is untyped: set in app.py
+    return deals
 
 
 Deals = Annotated[DealManager, Depends(get_deals)]
@@ -121,7 +122,9 @@ def _solo(deals: DealManager, preset: str, lang: str) -> list[dict[str, Any]]:
     ]
 
 
-def _seated(table: Any, new: dict[int, str], counted: bool, tokens: list[str], settings: Any, cookie: Any) -> Any:
+def _seated(
+    table: Any, new: dict[int, str], counted: bool, tokens: list[str], settings: Any, cookie: Any
+) -> JSONResponse:
     """The answer to a request to play a deal: the table, and this device's seat token (and profile)."""
     out = {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}, "counted": counted}
     response = JSONResponse(out)
@@ -317,7 +320,8 @@ async def daily_play_form(
 
 
 def get_clubs(request: Request) -> ClubManager:
-    return request.app.state.clubs
+    clubs: ClubManager = request.app.state.clubs
+    return clubs
 
 
 Clubs = Annotated[ClubManager, Depends(get_clubs)]

@@ -325,7 +325,9 @@ def api_stats(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> 
     return stats_page(profiles.store, profile, lang, v[:120] or None)
 
 
-def _stats(request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, v: str) -> Any:
+def _stats(
+    request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, v: str
+) -> HTMLResponse:
     data = stats_page(profiles.store, profile, lang, v[:120] or None, None if owner else profiles.now())
     ratings = [
         {"preset": r.preset, "game": preset_label(r.preset, lang), "rating": round(ordinal(r.mu, r.sigma), 1),

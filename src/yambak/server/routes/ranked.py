@@ -23,7 +23,8 @@ router = APIRouter()
 
 
 def get_ranked(request: Request) -> RankedManager:
-    return request.app.state.ranked
+    ranked: RankedManager = request.app.state.ranked  # the app's state is untyped: set in app.py
+    return ranked
 
 
 Ranked = Annotated[RankedManager, Depends(get_ranked)]

@@ -110,7 +110,7 @@ class SessionManager(Generic[S]):
         loaded = self.store.load_session(session_id, self.settings.history, self.KIND)
         return None if loaded is None else (*loaded, self._load_more(session_id))
 
-    def _load_more(self, session_id: str) -> Any:
+    def _load_more(self, _session_id: str) -> Any:
         """What the kind reads from the store besides its row and log (`Loaded`'s last item)."""
         return None
 
@@ -135,15 +135,15 @@ class SessionManager(Generic[S]):
         """What a viewer holding these seats sees."""
         raise NotImplementedError
 
-    def public_event(self, session: S, event: dict[str, Any], seats: frozenset[int]) -> dict[str, Any]:
+    def public_event(self, _session: S, event: dict[str, Any], _seats: frozenset[int]) -> dict[str, Any]:
         """An event as this viewer may see it."""
         return event
 
-    def same_for_all(self, session: S) -> bool:
+    def same_for_all(self, _session: S) -> bool:
         """Does every viewer see the same view (so one text serves every process's clients)?"""
         return True
 
-    def _ending(self, session: S, state: GameState) -> list[Write]:
+    def _ending(self, _session: S, _state: GameState) -> list[Write]:
         """Writes that join the transaction of the event that finishes the game."""
         return []
 
@@ -154,7 +154,7 @@ class SessionManager(Generic[S]):
         """Does anybody act on the session through this process (else its owner may hand it over)?"""
         return any(conn.seats for conn in session.conns)
 
-    def _owner_message(self, session: S, message: dict[str, Any]) -> bool:
+    def _owner_message(self, _session: S, _message: dict[str, Any]) -> bool:
         """A message of the owner's other than an event (True: handled here)."""
         return False
 
@@ -374,7 +374,7 @@ class SessionManager(Generic[S]):
             self._forget(session)  # a game over that nobody here follows: back to the store only
         return version
 
-    def _published_extra(self, session: S, state: GameState) -> dict[str, Any]:
+    def _published_extra(self, _session: S, _state: GameState) -> dict[str, Any]:
         """What else a follower needs with an event (a table's roll-offs at the end)."""
         return {}
 
@@ -459,7 +459,7 @@ class SessionManager(Generic[S]):
         """Mirrors of games still going, with clients here: they need a live owner."""
         return [s.id for s in self.sessions.values() if not s.owned and s.conns and not s.state.finished]
 
-    async def rpc(self, session: S, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def rpc(self, _session: S, op: str, _args: dict[str, Any]) -> dict[str, Any]:
         """A request another process forwarded to this owner (`replica.handle_rpc` checked ownership)."""
         raise self.Error("protocol/unknown-op", f"unknown forwarded request {op!r}")
 

@@ -144,7 +144,8 @@ class RulesLayout(Model):
     options: dict[str, Any]
     rows: list[RulesRow]
     columns: list[RulesColumn]
-    dice: int
+    rolled_dice: int  # the dice thrown per roll (six with the six_dice modifier; five of them count)
+    rolloff_dice: int  # the dice each tied player rolls in a roll-off
     rolls_per_turn: int
     upper_bonus: UpperBonus | None
     match: str
@@ -180,9 +181,12 @@ class GameView(Model):
     finished: bool
     current: Seat
     to_act: list[Seat]
+    next_seat: list[Seat]  # by seat: the seat whose turn follows
     players: list[Player]
     column_winners: dict[str, list[Seat]] | None = None
     winners: list[Seat] | None = None
+    standings: list[Annotated[int, Field(ge=1)]] | None = None  # finished: each seat's place (1: the winners)
+    ranking: list[Seat] | None = None  # finished: the seats by place, best first
     rolloffs: dict[str, list[dict[str, RolloffDice]]] | None = None
     rounds: list[Round] | None = None  # duplicate tables: the last rounds, how each player used the same dice
 

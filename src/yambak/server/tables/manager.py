@@ -261,7 +261,7 @@ class TableManager(SessionManager[LiveTable]):
             GameEnding(table.id, state, tuple(table.seats), table.settings.deal, at, table.settings.ranked)
         )
 
-    def _published_extra(self, table: LiveTable, state: GameState) -> dict[str, Any]:
+    def _published_extra(self, _table: LiveTable, state: GameState) -> dict[str, Any]:
         return {"rolloffs": _rolloffs_json(state)} if state.finished and state.rolloffs else {}
 
     def _owner_message(self, table: LiveTable, message: dict[str, Any]) -> bool:
@@ -535,13 +535,13 @@ class TableManager(SessionManager[LiveTable]):
     def check_join(self, table: LiveTable, name: Any, seat: Any = None) -> str:
         """A request to sit down checked before anything is made for it (a profile): the name as it will
         be shown; refused when no such seat is open. `join` checks again under the table's lock."""
-        name = clean_name(name)
+        shown = clean_name(name)
         open_seats = [s.seat for s in table.seats if s.kind == "open"]
         if not open_seats:
             raise TableError("seat/none-open", "every seat at this table is taken", 409)
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat not in open_seats):
             raise TableError("seat/taken", "that seat is not open", 409)
-        return name
+        return shown
 
     async def join(self, table: LiveTable, name: Any, seat: Any = None, profile: str | None = None) -> tuple[int, str]:
         name = clean_name(name)

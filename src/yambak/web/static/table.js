@@ -284,9 +284,9 @@ function renderTray(me, event) {
   const p = view.players[seat];
   const turn = shownTurn(p);
   const mineNow = me != null;
-  tray.render(view.rules.dice, turn ? turn.dice : [], turn ? turn.held : [], mineNow && turn && turn.rolls_left > 0);
+  tray.render(view.rules.rolled_dice, turn ? turn.dice : [], turn ? turn.held : [], mineNow && turn && turn.rolls_left > 0);
   if (event && event.type === "rolled" && event.player === seat) {
-    tray.animate([...Array(view.rules.dice).keys()].filter((i) => !event.held.includes(i)));
+    tray.animate([...Array(view.rules.rolled_dice).keys()].filter((i) => !event.held.includes(i)));
   }
   // the status line, and the engine's notes for this turn
   let status;
@@ -674,7 +674,7 @@ document.addEventListener("keydown", (e) => {
   const t = target(e);
   if (t.matches("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
   if (t.closest && t.closest("details.menu, dialog")) return;
-  const n = view.rules.dice;
+  const n = view.rules.rolled_dice;
   if (/^[1-6]$/.test(e.key) && Number(e.key) <= n) { toggle(Number(e.key) - 1); e.preventDefault(); return; }
   if (e.key === "r" || e.key === "R") { roll(); e.preventDefault(); return; }
   if ((e.key === "s" || e.key === "S") && !$("strike-mode").hidden) { strikeMode = !strikeMode; draw(); e.preventDefault(); return; }
