@@ -32,7 +32,7 @@ OPEN: list[Seat] = []
 
 
 @pytest.fixture(autouse=True)
-def _close_sockets(client):
+def _close_sockets(client):  # noqa: ARG001  (after the app starts, so before it stops)
     """Every socket closes, also after a failed assertion (an open one would hold the app's shutdown)."""
     yield
     while OPEN:
@@ -144,7 +144,7 @@ def test_nobody_stands_in_where_nobody_else_is_here(client):
     assert manager.stand_in.away_in(table, 0) is None
 
 
-def test_the_host_removes_an_open_seat_before_the_first_roll_then_gives_one_to_a_bot(client, tmp_path):
+def test_the_host_removes_an_open_seat_before_the_first_roll_then_gives_one_to_a_bot(client):
     made = create(client, "yams", [{"name": "Ann"}, {"kind": "open"}, {"kind": "open"}, {"name": "Cy"}], listed=False)
     ann, cy = Seat(client, made, "0"), Seat(client, made, "3")
     assert ann.view["seating"] == {"host": 0, "remove": True, "bot": True}

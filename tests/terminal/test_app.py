@@ -137,9 +137,9 @@ def test_a_kept_sheet_with_a_roll_off(tmp_path: Path) -> None:
             table.move_cursor(row=boxes[box][0], column=boxes[box][1])
             await pilot.press("enter")
         assert session.state.finished and app.results is None  # a roll-off first
-        assert "Roll-off for Free: Ann rolls five dice" in screen_text(app)
+        assert "Roll-off for Free: Ann rolls 5 dice" in screen_text(app)
         await pilot.press(*"66666")
-        assert "Bram rolls five dice" in screen_text(app)
+        assert "Bram rolls 5 dice" in screen_text(app)
         await pilot.press("backspace")  # nothing typed yet: nothing happens
         await pilot.press(*"1111", "backspace", "2", "2")  # Bram: 11122
         await pilot.press(*"33333", *"33333")  # annonce tied again
@@ -175,6 +175,25 @@ def test_resize_to_80_by_24_and_the_sheet_scrolls() -> None:
         table.move_cursor(row=len(app.layout_key[1]) - 1, column=1)
         await pilot.pause(0.1)
         assert "Total" in screen_text(app)  # the last row scrolled into view, not cut off
+
+    run(app, script)
+
+
+def test_seven_columns_fit_80_by_24() -> None:
+    """Yamb with all three extra columns: every column's header on an 80 x 24 screen, none cut."""
+    rules = load_ruleset("yamb", {"extra": ["updown", "middle", "hand"]})
+    app = TableApp(PlayFace(GameSession(rules, ["Ana"], {}, dice=SeededDice(2), seed=2)))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert all(len(line) <= 80 for line in text.splitlines())
+        header = next(line for line in text.splitlines() if app.words.column("down", short=True) in line)
+        heads = [app.words.column(c.id, short=True) for c in rules.columns]
+        assert all(h in header for h in heads), (heads, header)
+        table = app.query_one("#sheet")
+        assert table.virtual_size.width <= table.size.width  # no column beyond the right edge
 
     run(app, script)
 

@@ -60,7 +60,7 @@ def finished(base_url, browser) -> dict[str, str]:
     return {"table": made["id"], "sheet": sheet["id"], "state": json.dumps(state)}
 
 
-def _pages(base: str, finished: dict[str, str]) -> list[tuple[str, str, str | None]]:
+def _pages(finished: dict[str, str]) -> list[tuple[str, str, str | None]]:
     """(name, path, selector to wait for)."""
     return [
         ("lobby", "/", None),
@@ -84,7 +84,7 @@ def test_axe_core_finds_nothing_serious_on_any_page(base_url, new_page, finished
     page.set_content("<main><button></button><img src='x.png'></main>")
     assert {v[0] for v in serious_violations(page)} >= {"button-name", "image-alt"}  # the check sees what is wrong
     found = {}
-    for name, path, wait in _pages(base_url, finished):
+    for name, path, wait in _pages(finished):
         page.goto(base_url + path)
         if wait:
             page.wait_for_selector(wait)
@@ -153,7 +153,7 @@ def test_every_tap_target_is_44_px_on_a_phone(base_url, new_page, finished):
     page = new_page(viewport=PHONE, touch=True)
     page.context.add_cookies(json.loads(finished["state"])["cookies"])
     small = {}
-    for name, path, wait in _pages(base_url, finished):
+    for name, path, wait in _pages(finished):
         page.goto(base_url + path)
         if wait:
             page.wait_for_selector(wait)
@@ -217,7 +217,7 @@ def test_the_previews_wait_for_the_dice_to_land(base_url, new_page):
     assert reduced.locator("#sheet.tumbling").count() == 0  # nothing tumbles: nothing waits
 
 
-def test_a_profiles_name_in_the_join_form_and_no_console_error_without_one(base_url, new_page, browser):
+def test_a_profiles_name_in_the_join_form_and_no_console_error_without_one(base_url, new_page):
     host = new_page(viewport=LAPTOP)
     table = start(host, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "open"}])
     friend = new_page(viewport=PHONE, touch=True)

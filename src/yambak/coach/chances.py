@@ -17,13 +17,14 @@ each box with each value, the coach's own play deciding every keep and box (`End
 The other seats' final results are drawn the same way from where they stand, exact once their
 sheet is full (`Rivals`). A win shared on equal totals counts as a win (the records count it so);
 equal column totals share the column's points (a roll-off's expectation); in column-points games
-the winner has the most match points, then the higher total (RULES.md section 7).
+the winner has the most match points, then the higher total (docs/rules.md §7).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -320,10 +321,11 @@ def plan_ends(
     hand = D.roll_index(turn.dice)
     R = rules.rolls_per_turn
     n = rules.n_rows
+    choose: Callable[[int], np.ndarray]
     if announce is not None:
         terminal, keeps = plan.announced(announce, model.table)
         q = turn_ends(terminal, keeps, np.eye(D.N_ROLLS)[hand], k)
-        choose = lambda m: np.full(D.N_ROLLS, announce)  # noqa: E731
+        choose = lambda _m: np.full(D.N_ROLLS, announce)  # noqa: E731
     else:
         q = turn_ends(plan.T, plan.E, keep_transition()[D.keep_index(keep or ())], k + 1)
         choose = plan.choice

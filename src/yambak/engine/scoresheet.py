@@ -1,4 +1,4 @@
-"""From written values to scores and totals (RULES.md sections 4, 5 and 7).
+"""From written values to scores and totals (docs/rules.md §4, §5 and §7).
 
 This is the only place where sums, bonuses, relations and match points are
 computed; the CLI, the server and the UI read them from here.
@@ -53,7 +53,7 @@ class Sheet:
             return None
         return 0 if box in self.voided else value
 
-    # The forced joker (RULES.md section 6), in the three questions the engine and the bots ask.
+    # The forced joker (docs/rules.md §6), in the three questions the engine and the bots ask.
     def joker_on(self, rules: Ruleset) -> bool:
         """A further yam is a joker once the yam box is filled (with a yam or a 0)."""
         joker = rules.joker
@@ -160,7 +160,7 @@ def match_points(
     sheets: Sequence[Sheet],
     rolloffs: Mapping[str, Sequence[Mapping[int, Sequence[int]]]] | None = None,
 ) -> list[float] | None:
-    """Column points (RULES.md section 7), or None where they do not apply.
+    """Column points (docs/rules.md §7), or None where they do not apply.
 
     `rolloffs` maps a column id (or "total") to its recorded roll-off rounds, each
     round giving the dice of every still-tied seat. Ties not settled by recorded

@@ -1,4 +1,4 @@
-"""Row kinds: how five dice score in one box (RULES.md section 2).
+"""Row kinds: how five dice score in one box (docs/rules.md §2).
 
 `row_score(row, dice, roll)` is the value written in the box; 0 is a scratch.
 Results are cached per (row, sorted dice, roll): there are only 252 five-dice

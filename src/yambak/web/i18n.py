@@ -1,7 +1,7 @@
 """Gettext catalogs (Babel): compiled from the shipped .po files at startup, in memory.
 
 Every user-visible string goes through `gettext`; row and column ids get the
-names players know (RULES.md section 10) through the same catalogs.
+names players know (docs/rules.md §10) through the same catalogs.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import copy
 import gettext
 import io
 import re
+from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from typing import Any
@@ -20,6 +21,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import NumberPattern, format_decimal, format_percent
 
+from ..names import NAME_MAX
 from . import LOCALE, STATIC
 
 LANGUAGES = {
@@ -72,7 +74,7 @@ COLUMN_LABELS = {
     "hand": "Hand",
 }
 
-# Rulesets whose players name a row their own way (RULES.md section 10), by family.
+# Rulesets whose players name a row their own way (docs/rules.md §10), by family.
 FAMILIES = {"yamb": "yamb", "yamb-6": "yamb", "yatzy": "yatzy", "yams": "yams"}
 FAMILY_ROWS = {"yamb": {"yam": "Yamb"}, "yatzy": {"yam": "Yatzy"}, "yams": {"yam": "Yams"}}
 FAMILY_SHORT = FAMILY_ROWS
@@ -142,7 +144,7 @@ OPTION_DESCRIPTIONS = {
     "max_gt_min": "Max must be higher than min, or both score 0",
     "strict": "The largest min must stay below the smallest max across the whole sheet",
     "flat_bonus": "Full house, straight and yam score a flat 20/30/40 instead of pips plus 20/30/40",
-    "ties": "Tied column or total: roll off (one roll of five dice, most pips) or share the points",
+    "ties": "Tied column or total: roll off (most pips wins, rolled again until decided) or share the points",
     "four_kind": "Four of a kind scores all five dice + 40, or the four matching dice + 40",
     "extra": "Extra columns, any of updown, middle, hand",
 }
@@ -237,7 +239,7 @@ def plural_rule(lang: str) -> str:
 def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
     for choice in (query, cookie):
         if choice in LANGUAGES:
-            return choice  # type: ignore[return-value]
+            return choice
     if accept:
         prefs = []
         for part in accept.split(",")[:20]:
@@ -260,7 +262,7 @@ def pick_language(query: str | None, cookie: str | None, accept: str | None) -> 
 
 def labels(lang: str, rules_id: str | None = None) -> dict[str, dict[str, str]]:
     """Row and column names (and their short forms) in the language; a ruleset family may name a
-    row its own way (RULES.md section 10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb)."""
+    row its own way (docs/rules.md §10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb)."""
     tr = translations(lang)
     rows = {**ROW_LABELS, **FAMILY_ROWS.get(FAMILIES.get(rules_id or "", ""), {})}
     return {
@@ -277,7 +279,7 @@ def labels(lang: str, rules_id: str | None = None) -> dict[str, dict[str, str]]:
 def error_texts(lang: str) -> dict[str, str]:
     """Every refusal code's text in the language (what a page shows for a box it cannot fill)."""
     tr = translations(lang)
-    return {code: tr.gettext(text) for code, text in ERROR_MESSAGES.items()}
+    return {code: error_message(code, lang) or tr.gettext(text) for code, text in ERROR_MESSAGES.items()}
 
 
 # Refusal codes (the engine's `IllegalAction` codes and a few of the server's) as players read them.
@@ -322,6 +324,7 @@ ERROR_MESSAGES = {
     "seat/not-host": "Only the table's host closes an open seat.",
     "seat/started": "The game has started: give the seat to a bot instead.",
     "rate/limited": "Too many requests: wait a moment and try again.",
+    "rate/sockets": "Too many connections from your network: close a tab or try again later.",
     "server/full": "The server is full: try again later.",
     "server/error": "Something went wrong on the server: try again.",
     "server/store": "The move could not be saved: the table is being reloaded.",
@@ -342,11 +345,17 @@ ERROR_MESSAGES = {
     "table/no-undo": "This table does not allow taking back an entry.",
     "table/no-hints": "Hints are off at this table.",
     "advice/unavailable": "No advice for this position.",
+    "advice/replaced": "A newer request for advice took this one's place.",
     "record/after-game": "The record of a duplicate table is ready when the game is over.",
 }
-# A refused name (yambak.names: blank, invisible or too long).
-NAME_ERROR = "Type a name of 1 to 24 characters."
+# A refused name (yambak.names: blank, invisible or too long), with the limit of the name refused (a
+# player's 24, a table's 60: the refusal's `limit`).
+NAME_ERROR = "Type a name of 1 to {limit} characters."
 ERROR_MESSAGES["input/name"] = NAME_ERROR
+ERROR_MESSAGES["illegal/not-held"] = "That die is not held."
+ERROR_MESSAGES["illegal/already-held"] = "That die is held already."
+# Values a message's placeholders take when the refusal does not say (a page's list of every code's text).
+ERROR_DEFAULTS: dict[str, dict[str, Any]] = {"input/name": {"limit": NAME_MAX}}
 # The score-keeper's own refusals (yambak.keeper, server/keeper): forms, entries, sheets, codes.
 ERROR_MESSAGES.update(
     {
@@ -363,6 +372,8 @@ ERROR_MESSAGES.update(
         "sheet/unknown-code": "No score sheet has this code.",
         "sheet/taken": "Another sheet already has this id.",
         "sheet/broken": "This sheet cannot be loaded.",
+        "auth/sheet-token": "This phone may only watch this sheet: type its code to keep score on it.",
+        "stale/ahead": "An entry before this one was not filed, so this one was not filed either.",
     }
 )
 # Profiles (server/profiles): made, proved by a device, moved by a link.
@@ -390,15 +401,25 @@ SERVER_STRINGS = (
 SERVER_PLURALS = (("Games per band of {n} point", "Games per band of {n} points"),)
 
 
-def error_message(code: str, lang: str) -> str | None:
-    """The translated text for a refusal code, or None for codes without one."""
+def error_message(code: str, lang: str, fields: Mapping[str, Any] | None = None) -> str | None:
+    """The translated text for a refusal code, or None for codes without one; `fields`: the refusal's
+    own values for the text's placeholders (`{limit}`)."""
     msgid = ERROR_MESSAGES.get(code)
-    return translations(lang).gettext(msgid) if msgid else None
+    if not msgid:
+        return None
+    text = translations(lang).gettext(msgid)
+    if "{" not in text:
+        return text
+    values = {**ERROR_DEFAULTS.get(code, {}), **(fields or {})}
+    try:
+        return text.format(**{k: v for k, v in values.items() if isinstance(v, (int, str))})
+    except (KeyError, IndexError, ValueError):
+        return text
 
 
-def localize_error(data: dict, lang: str) -> dict:
+def localize_error(data: dict[str, Any], lang: str) -> dict[str, Any]:
     """A coded error as the client sees it: `message` in its language, the original English in `detail`."""
-    text = error_message(str(data.get("code", "")), lang)
+    text = error_message(str(data.get("code", "")), lang, data)
     if text is None:
         return data
     out = {**data, "message": text, "detail": data.get("message", "")}
@@ -510,6 +531,6 @@ def _minus(text: str, lang: str) -> str:
 def _pattern(lang: str, kind: str, digits: int) -> NumberPattern:
     """The locale's decimal or percent pattern with exactly `digits` decimals."""
     locale = Locale.parse(lang)
-    pattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
+    pattern: NumberPattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
     pattern.frac_prec = (digits, digits)
     return pattern

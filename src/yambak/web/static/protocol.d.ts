@@ -37,6 +37,7 @@ export interface Protocol {
     | ErrorMessage
     | EventMessageTableViewTableEvent
     | EventsMessageTableViewTableEvent
+    | EventAckTableEvent
     | StateMessageTableView
     | AdviceMessage
     | RematchMessage;
@@ -77,7 +78,7 @@ export interface EntryMsg {
  * One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
  * `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
  * `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a 0);
- * `rolloff`: each tied seat's five dice for `target` (a column id or "total").
+ * `rolloff`: each tied seat's roll-off dice (`rolloff_dice` of the layout) for `target` (a column id or "total").
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "EntryIn".
@@ -157,17 +158,19 @@ export interface EventMessageSheetViewEntryIn {
  * via the `definition` "SheetView".
  */
 export interface SheetView {
-  code: string | null;
   column_winners?: {
     [k: string]: number[];
   } | null;
   current: number;
+  decided?: Decided | null;
   duplicate: boolean;
   finished: boolean;
   history: HistoryEntry[];
   id: string;
   name: string;
+  next_seat: number[];
   players: SheetPlayer[];
+  ranking?: number[] | null;
   record: {
     [k: string]: unknown;
   };
@@ -181,15 +184,27 @@ export interface SheetView {
   } | null;
   rounds?: Round[] | null;
   rules: RulesLayout;
+  standings?: number[] | null;
   to_act: number[];
   v: number;
   winners?: number[] | null;
+}
+/**
+ * What decided a finished sheet (`yambak.keeper.view.decided`).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Decided".
+ */
+export interface Decided {
+  by: "alone" | "shared" | "points" | "match_points" | "rolloff" | "total";
+  next: number | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "HistoryEntry".
  */
 export interface HistoryEntry {
+  announced: boolean;
   box: string;
   dice: number[] | null;
   n: number;
@@ -330,7 +345,6 @@ export interface RoundEntry {
  */
 export interface RulesLayout {
   columns: RulesColumn[];
-  dice: number;
   id: string;
   joker_bonus: number | null;
   match: string;
@@ -342,6 +356,8 @@ export interface RulesLayout {
   };
   preset: string | null;
   roll_matters: boolean;
+  rolled_dice: number;
+  rolloff_dice: number;
   rolls_per_turn: number;
   rows: RulesRow[];
   strike_any: boolean;
@@ -386,7 +402,7 @@ export interface EventsMessageSheetViewEntryIn {
   events: MissedEntryIn[];
   type: "events";
   v: number;
-  view: SheetView;
+  view?: SheetView | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -571,12 +587,14 @@ export interface TableView {
   finished: boolean;
   id: string;
   name: string;
+  next_seat: number[];
   online: number[];
   open_seats: number[];
   played_for: {
     [k: string]: PlayedFor[];
   };
   players: TablePlayer[];
+  ranking?: number[] | null;
   rematch: string | null;
   rolloffs?: {
     [k: string]: {
@@ -590,6 +608,7 @@ export interface TableView {
   stand_in: {
     [k: string]: number;
   };
+  standings?: number[] | null;
   to_act: number[];
   v: number;
   winners?: number[] | null;
@@ -688,7 +707,7 @@ export interface EventsMessageTableViewTableEvent {
   events: MissedTableEvent[];
   type: "events";
   v: number;
-  view: TableView;
+  view?: TableView | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -697,6 +716,16 @@ export interface EventsMessageTableViewTableEvent {
 export interface MissedTableEvent {
   event: TableEvent;
   ref?: string | number | null;
+  v: number;
+}
+/**
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "EventAck_TableEvent_".
+ */
+export interface EventAckTableEvent {
+  event: TableEvent;
+  ref: string | number;
+  type: "ack";
   v: number;
 }
 /**
