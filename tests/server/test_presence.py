@@ -179,3 +179,23 @@ def test_the_host_removes_an_open_seat_before_the_first_roll_then_gives_one_to_a
             back.view["players"][2]["name"] == "Cy" and back.act(type="roll", seat=2)["code"] == "illegal/not-your-turn"
         )
         back.close()
+
+
+def test_reactions_reach_everybody_at_the_table_a_few_at_a_time(client):
+    made = _invite(client)
+    ann, bram = Seat(client, made, "0"), Seat(client, made, "1")
+    ann.ws.send({"type": "react", "seat": 0, "reaction": "luck", "ref": 1})
+    got = bram.until(lambda m: m["type"] == "reaction", "Ann's reaction")
+    assert got == {"type": "reaction", "seat": 0, "reaction": "luck"}
+    assert ann.until(lambda m: m["type"] == "reaction", "her own, shown to her too")["seat"] == 0
+    for _ in range(2):
+        bram.ws.send({"type": "react", "seat": 1, "reaction": "nice"})
+    for _ in range(4):  # three at once, then one every two seconds
+        bram.ws.send({"type": "react", "seat": 1, "reaction": "gg", "ref": "r"})
+    refused = bram.until(lambda m: m["type"] == "error", "too fast")
+    assert refused["code"] == "react/too-fast" and refused["ref"] == "r"
+    ann.ws.send({"type": "react", "seat": 0, "reaction": "you lose"})  # no free text: a fixed set
+    assert ann.until(lambda m: m["type"] == "error", "refused")["code"] == "protocol/malformed"
+    ann.ws.send({"type": "react", "seat": 1, "reaction": "wow"})
+    assert ann.until(lambda m: m["type"] == "error", "refused")["code"] == "auth/not-your-seat"
+    assert client.app.state.manager.get(made["id"]).version == ann.v  # no move: the version stands

@@ -89,6 +89,7 @@ def test_axe_core_finds_nothing_serious_on_any_page(base_url, new_page, finished
         if wait:
             page.wait_for_selector(wait)
         found[name] = serious_violations(page)
+        assert "<function" not in page.locator("main").inner_text(), name  # every value a template shows is one
     # a table mid-turn, the coach open
     start(page, base_url, "yammen", seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
     roll(page)

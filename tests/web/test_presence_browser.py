@@ -62,3 +62,42 @@ def test_a_friend_leaves_and_comes_back_at_a_quick_invite_table(quick_base, new_
         bram.screenshot(path=str(SCREENSHOTS / "table-back-phone-fr.png"))
     finally:
         friend.close()
+
+
+def test_reactions_between_friends_and_muting_one(quick_base, new_page, browser):
+    ann = new_page(viewport=PHONE, touch=True)
+    table = start(ann, quick_base, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "open"}])
+    assert ann.locator("#react-toggle").is_hidden()  # nobody to react to yet
+    friend = browser.new_context(viewport=LAPTOP, locale="fr-FR")
+    bram = friend.new_page()
+    try:
+        bram.goto(f"{quick_base}/t/{table}")
+        bram.fill("#join-name", "Bram")
+        bram.click("#join button[type=submit]")
+        bram.wait_for_url(re.compile(rf"/t/{table}$"))
+        ready(bram)
+        ann.click("#react-toggle")
+        assert ann.locator("#react-panel .react-choice").count() == 6
+        assert ann.locator("#react-panel .react-choice svg").count() == 6  # pictures, not emoji
+        ann.screenshot(path=str(SCREENSHOTS / "table-react-phone.png"))
+        ann.click("#react-panel [data-reaction='luck']")
+        bubble = bram.locator("#bubbles .bubble")
+        bubble.wait_for()
+        assert bubble.inner_text() == "Ann : Bonne chance !"
+        bram.screenshot(path=str(SCREENSHOTS / "table-reaction-laptop-fr.png"))
+        # Bram mutes Ann: her next reaction does not reach his screen, and his device remembers it
+        bram.click("#react-toggle")
+        bram.click("#react-panel [data-mute='0']")
+        assert bram.locator("#react-panel [data-mute='0']").get_attribute("aria-pressed") == "false"
+        bubble.wait_for(state="detached", timeout=6000)
+        ann.click("#react-toggle")
+        ann.click("#react-panel [data-reaction='nice']")
+        ann.locator("#bubbles .bubble").last.wait_for()  # hers, shown to her
+        bram.wait_for_timeout(1000)
+        assert bram.locator("#bubbles .bubble").count() == 0
+        bram.reload()
+        ready(bram)
+        bram.click("#react-toggle")
+        assert bram.locator("#react-panel [data-mute='0']").get_attribute("aria-pressed") == "false"
+    finally:
+        friend.close()

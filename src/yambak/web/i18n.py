@@ -323,6 +323,7 @@ ERROR_MESSAGES = {
     "seat/not-open": "That seat is not open.",
     "seat/not-host": "Only the table's host closes an open seat.",
     "seat/started": "The game has started: give the seat to a bot instead.",
+    "react/too-fast": "One reaction at a time: wait a moment.",
     "rate/limited": "Too many requests: wait a moment and try again.",
     "rate/sockets": "Too many connections from your network: close a tab or try again later.",
     "server/full": "The server is full: try again later.",

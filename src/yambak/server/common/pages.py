@@ -113,7 +113,7 @@ def render_page(
         languages=LANGUAGES, noindex=noindex,
     )  # fmt: skip
     ctx.update(num=lambda x, digits=1: number(x, lang, digits), pct=lambda x, digits=0: percent(x, lang, digits))
-    ctx.update(day=lambda moment: format_date(moment, "medium", locale=lang))  # "2 mars 2026", "2. ožu 2026."
+    ctx.update(local_date=lambda moment: format_date(moment, "medium", locale=lang))  # "2 mars 2026", "2. ožu 2026."
     response = templates.TemplateResponse(request, name, ctx, status_code=status)
     if noindex:
         response.headers["X-Robots-Tag"] = "noindex, nofollow"

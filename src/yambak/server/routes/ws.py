@@ -152,6 +152,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             asker.start(advice(table, conn, msg, ref))
         elif isinstance(msg, table_schema.CloseSeatMsg):
             await manager.seating.close(table, conn.seats, msg)
+        elif isinstance(msg, table_schema.ReactMsg):
+            await manager.reactions.send(table, conn.seats, msg.seat, msg.reaction)
         else:
             done = await manager.act(table, conn.seats, msg, ref)
             if done is not None:  # done before under this ref: the event it made, to this client alone

@@ -51,6 +51,7 @@ from . import schema
 from .bots import Bots
 from .clock import TurnClock
 from .presence import Presence, Seen
+from .reactions import Reactions
 from .seating import Seating
 from .settings import TableSettings, choose
 from .standin import StandIn
@@ -179,6 +180,7 @@ class TableManager(SessionManager[LiveTable]):
         self.stand_in = StandIn(self.turn_clock, self.presence, self.settings.away_turn)
         self.bots = Bots(self, self.stand_in)
         self.seating = Seating(self)
+        self.reactions = Reactions(self)
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         self.coach = CoachPool(self.settings.coach_process, "yambak-advice")  # advice, off the players' path
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
@@ -277,6 +279,9 @@ class TableManager(SessionManager[LiveTable]):
         if kind == "presence?":
             self.presence.asked(table)
             return True
+        if kind == "reaction":
+            self.reactions.show(table, dict(message["message"]))
+            return True
         if kind == "reseat":  # an open seat left: the sockets here move up with their seats, then reload
             self.seating.renumber(table, int(message["removed"]))
             return False
@@ -318,6 +323,8 @@ class TableManager(SessionManager[LiveTable]):
             msg = schema.client_message.validate_python(args["msg"])
             await self.seating.close_here(table, set(args["seats"]), msg)
             return {}
+        if op == "react":
+            return self.reactions.here(table, int(args["seat"]), str(args["reaction"]))
         if op == "presence":
             return self.presence.reported(table, str(args["node"]), [int(s) for s in args["seats"]])
         return await super().rpc(table, op, args)

@@ -110,6 +110,14 @@ class CloseSeatMsg(_Msg):
     bot: bool
 
 
+class ReactMsg(_Msg):
+    """A quick reaction from the seat to everybody at the table (one of `reactions.REACTIONS`): no move."""
+
+    type: Literal["react"]
+    seat: Seat
+    reaction: Literal["nice", "wow", "ouch", "luck", "thanks", "gg"]
+
+
 ActionMsg = RollMsg | HoldMsg | ReleaseMsg | AnnounceMsg | WithdrawMsg | ScoreMsg | UndoMsg
 ClientMessage = Annotated[
     Hello
@@ -123,7 +131,8 @@ ClientMessage = Annotated[
     | ScoreMsg
     | UndoMsg
     | NonceMsg
-    | CloseSeatMsg,
+    | CloseSeatMsg
+    | ReactMsg,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -141,6 +150,7 @@ MESSAGE_TYPES = frozenset(
         "undo",
         "nonce",
         "close_seat",
+        "react",
     }
 )
 
@@ -305,6 +315,14 @@ class RematchMessage(_Out):
     table: str
 
 
+class ReactionMessage(_Out):
+    """A player's quick reaction, to everybody at the table."""
+
+    type: Literal["reaction"]
+    seat: Seat
+    reaction: Literal["nice", "wow", "ouch", "luck", "thanks", "gg"]
+
+
 ServerMessage = Annotated[
     Welcome
     | Pong
@@ -314,7 +332,8 @@ ServerMessage = Annotated[
     | EventAck[TableEvent]
     | StateMessage[TableView]
     | AdviceMessage
-    | RematchMessage,
+    | RematchMessage
+    | ReactionMessage,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)

@@ -30,7 +30,8 @@ export interface Protocol {
     | ScoreMsg
     | UndoMsg
     | NonceMsg
-    | CloseSeatMsg;
+    | CloseSeatMsg
+    | ReactMsg;
   table_server:
     | Welcome
     | Pong
@@ -40,7 +41,8 @@ export interface Protocol {
     | EventAckTableEvent
     | StateMessageTableView
     | AdviceMessage
-    | RematchMessage;
+    | RematchMessage
+    | ReactionMessage;
 }
 /**
  * Join the session's stream: `since` = the last version seen (a reconnect), tokens for non-cookie clients.
@@ -536,6 +538,17 @@ export interface CloseSeatMsg {
   v: number;
 }
 /**
+ * A quick reaction from the seat to everybody at the table (one of `reactions.REACTIONS`): no move.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "ReactMsg".
+ */
+export interface ReactMsg {
+  reaction: "nice" | "wow" | "ouch" | "luck" | "thanks" | "gg";
+  seat: number;
+  type: "react";
+}
+/**
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "EventMessage_TableView_TableEvent_".
  */
@@ -800,4 +813,15 @@ export interface CoachAction {
 export interface RematchMessage {
   table: string;
   type: "rematch";
+}
+/**
+ * A player's quick reaction, to everybody at the table.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "ReactionMessage".
+ */
+export interface ReactionMessage {
+  reaction: "nice" | "wow" | "ouch" | "luck" | "thanks" | "gg";
+  seat: number;
+  type: "reaction";
 }

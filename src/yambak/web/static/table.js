@@ -6,6 +6,7 @@ import { boot, T, C, N, rowLabel, colLabel, $, el, setText, setAttr, target,
   settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration, num, pct } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
 import { celebrate as cheer, feel } from "./feel.js";
+import { REACTIONS, isMuted, picture, setMuted } from "./reactions.js";
 import { GameSheet, PlayerStrip, SessionSocket, boxLabel, onePerPlayer, nCols, playableCell, reason } from "./game.js";
 
 /** @typedef {import("./protocol").TableView} TableView */
@@ -75,6 +76,7 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
       if (msg.v === version) { advice = msg.advice; adviceKey = `${msg.seat}:${msg.v}`; }
       renderCoach(); drawSheet();
     } else if (msg.type === "rematch") { socket.close(); location.href = "/t/" + msg.table; }
+    else if (msg.type === "reaction") showReaction(msg.seat, msg.reaction);
     else if (msg.type === "ack" && pending && msg.ref === pending.ref) { pending = null; draw(); }  // done before
   },
 });
@@ -235,6 +237,52 @@ function react(event, before) {
   } else feel("score");
 }
 
+// --- reactions: a fixed set, to everybody at the table; each player's muted on this device if wished ------
+const reactor = () => localSeats()[0];
+const othersHere = () => view.players.filter((p) => p.kind === "human" && !mine.includes(p.seat));
+function renderReactions() {
+  const toggle = $("react-toggle"), panel = $("react-panel");
+  const can = reactor() != null && othersHere().length > 0;
+  toggle.hidden = !can;
+  if (!can) { panel.hidden = true; setAttr(toggle, "aria-expanded", "false"); return; }
+  const key = JSON.stringify(othersHere().map((p) => [p.seat, p.name, isMuted(boot.table, p.seat)]));
+  if (panel.dataset.key === key) return;
+  panel.dataset.key = key;
+  const send = el("div", { class: "react-choices", role: "group", "aria-label": T("React") });
+  for (const id of Object.keys(REACTIONS)) {
+    const b = el("button", { type: "button", class: "react-choice", "data-reaction": id });
+    b.append(picture(id), el("span", {}, REACTIONS[id].text()));
+    b.onclick = () => { if (connected) socket.send({ type: "react", seat: reactor(), reaction: id }); closeReactions(); };
+    send.append(b);
+  }
+  const mute = el("div", { class: "react-mute", role: "group", "aria-label": T("Show reactions from") });
+  mute.append(el("span", { class: "muted" }, T("Show reactions from")));
+  for (const p of othersHere()) {
+    const shown = !isMuted(boot.table, p.seat);
+    const b = el("button", { type: "button", class: "ghost toggle", "aria-pressed": String(shown), "data-mute": String(p.seat) }, p.name);
+    b.onclick = () => { setMuted(boot.table, p.seat, shown); panel.dataset.key = ""; renderReactions(); };
+    mute.append(b);
+  }
+  panel.replaceChildren(send, mute);
+}
+function closeReactions() { $("react-panel").hidden = true; setAttr($("react-toggle"), "aria-expanded", "false"); }
+$("react-toggle").onclick = () => {
+  const open = $("react-panel").hidden;
+  $("react-panel").hidden = !open;
+  setAttr($("react-toggle"), "aria-expanded", String(open));
+  if (open) /** @type {HTMLElement | null} */ (document.querySelector("#react-panel .react-choice"))?.focus();
+};
+function showReaction(seat, id) {
+  const p = view.players[seat];
+  if (!p || !REACTIONS[id] || isMuted(boot.table, seat)) return;
+  const text = T("{name}: {reaction}", { name: p.name, reaction: REACTIONS[id].text() });
+  const bubble = el("div", { class: "bubble", "data-seat": String(seat) });
+  bubble.append(picture(id), el("span", {}, text));
+  $("bubbles").append(bubble);
+  setTimeout(() => bubble.remove(), 3500);
+  say(text);
+}
+
 // Fair dice (docs/fairness.md): before the first roll, each of our players mixes 16 random bytes
 // into the dice, so that not even the server chose them. One at a time: each is an event.
 function contribute() {
@@ -267,7 +315,7 @@ function draw(event) {
   document.body.dataset.ready = connected ? "1" : "0";
   document.body.classList.toggle("finished", !!view.finished);
   if (tab == null || tab >= view.players.length) tab = me ?? (view.duplicate ? (mine[0] ?? 0) : view.current);
-  drawStrip(me); renderTray(me, event); renderCoach(); drawSheet(); renderResults(); renderRounds(); renderTableInfo();
+  drawStrip(me); renderReactions(); renderTray(me, event); renderCoach(); drawSheet(); renderResults(); renderRounds(); renderTableInfo();
   if (view.finished && !wasFinished) {  // the end: the result in view, not the last box
     $("results").scrollIntoView({ block: "start", behavior: "smooth" });
     $("results-title").focus({ preventScroll: true });
