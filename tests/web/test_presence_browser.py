@@ -101,3 +101,36 @@ def test_reactions_between_friends_and_muting_one(quick_base, new_page, browser)
         assert bram.locator("#react-panel [data-mute='0']").get_attribute("aria-pressed") == "false"
     finally:
         friend.close()
+
+
+def test_your_turn_in_the_tabs_title_and_icon_and_a_notification_while_hidden(quick_base, new_page, browser):
+    ann = new_page(viewport=LAPTOP)
+    table = start(ann, quick_base, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "open"}])
+    friend = browser.new_context(viewport=PHONE, has_touch=True)
+    friend.grant_permissions(["notifications"], origin=quick_base)
+    friend.add_init_script(
+        """(() => { window.shown = []; const N = window.Notification;
+          window.Notification = class extends N {
+            constructor(t, o) { super(t, o); window.shown.push([t, o && o.body]); } };
+          Object.defineProperty(document, 'hidden', { get: () => !!window.away }); })()"""
+    )
+    bram = friend.new_page()
+    try:
+        bram.goto(f"{quick_base}/t/{table}")
+        bram.fill("#join-name", "Bram")
+        bram.click("#join button[type=submit]")
+        bram.wait_for_url(re.compile(rf"/t/{table}$"))
+        ready(bram)
+        assert not bram.title().startswith("●")
+        bram.evaluate("window.away = true")  # the page in a tab behind another
+        assert wait_my_turn_or_end(ann)
+        play_turn(ann)
+        bram.wait_for_function("() => document.title.startsWith('●')")
+        assert bram.evaluate("document.querySelector('link[rel=icon]').href").startswith("data:image/svg+xml")
+        shown = bram.evaluate("window.shown")
+        assert len(shown) == 1 and shown[0][0] == "Your turn", shown
+        play_turn(bram)
+        bram.wait_for_function("() => !document.title.startsWith('●')")
+        assert bram.evaluate("document.querySelector('link[rel=icon]').href").endswith("/static/keeper-icon.svg")
+    finally:
+        friend.close()

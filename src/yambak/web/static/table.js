@@ -322,7 +322,36 @@ function draw(event) {
   }
   wasFinished = view.finished;
   contribute();
+  signalTurn(me);
 }
+
+// Your turn, where you look: the tab's title and icon, the app badge, and a notification while the page is
+// hidden (once allowed: the button asks). Nothing when it is nobody's turn here.
+const baseTitle = document.title;
+const baseIcon = /** @type {HTMLLinkElement | null} */ (document.querySelector("link[rel=icon]"));
+const iconHref = baseIcon ? baseIcon.href : "";
+const BADGED = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+  + '<rect x="2" y="6" width="22" height="22" rx="5" fill="#fff" stroke="#1d6b47" stroke-width="2.5"/><circle cx="8.5" cy="12.5" r="2" fill="#1d6b47"/>'
+  + '<circle cx="17.5" cy="21.5" r="2" fill="#1d6b47"/><circle cx="25" cy="7" r="6.5" fill="#dc2626" stroke="#fff" stroke-width="1.5"/></svg>');
+let turnSignalled = false;
+function signalTurn(me) {
+  const mine = me != null && !view.finished && othersHere().length > 0;  // alone or pass and play: always yours
+  if (mine === turnSignalled) { renderNotify(); return; }
+  turnSignalled = mine;
+  document.title = mine ? `● ${T("Your turn")} — ${baseTitle}` : baseTitle;
+  if (baseIcon) baseIcon.href = mine ? BADGED : iconHref;
+  const nav = /** @type {any} */ (navigator);
+  try { if (mine && nav.setAppBadge) nav.setAppBadge(1); else if (!mine && nav.clearAppBadge) nav.clearAppBadge(); } catch { /* not installed */ }
+  if (mine && document.hidden && window.Notification && Notification.permission === "granted") {
+    try { new Notification(T("Your turn"), { body: baseTitle, tag: `turn-${boot.table}` }); } catch { /* a phone wants the service worker's */ }
+  }
+  renderNotify();
+}
+function renderNotify() {
+  const b = $("notify-me");
+  b.hidden = !(window.Notification && Notification.permission === "default" && localSeats().length && othersHere().length && !view.finished);
+}
+$("notify-me").onclick = async () => { try { await Notification.requestPermission(); } catch { /* refused */ } renderNotify(); };
 
 function drawStrip(me) {
   const here = localSeats().length === 1;
