@@ -40,7 +40,8 @@ def base_url(tmp_path_factory):
     """A server of this module's own: its pages make a profile per device (more than one address may make
     in a burst elsewhere)."""
     db = tmp_path_factory.mktemp("access") / "web.db"
-    with server_process(f"sqlite:///{db}", bot_delay=0.05, env={"YAMBAK_PROFILE_BURST": "100"}) as base:
+    env = {"YAMBAK_PROFILE_BURST": "100", "YAMBAK_UNDO_GRACE": "0.3"}
+    with server_process(f"sqlite:///{db}", bot_delay=0.05, env=env) as base:
         yield base
 
 
