@@ -64,7 +64,12 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
     if (msg.type === "state" && msg.v === version && connected) { view = msg.view; draw(); return; }
     const before = view;
     view = msg.view; version = msg.v;
-    if (msg.type === "event") { settle(msg.event); tell(msg.event); draw(msg.event); react(msg.event, before); return; }
+    if (msg.type === "event") {
+      settle(msg.event); tell(msg.event); draw(msg.event);
+      const event = msg.event;  // heard and felt after the frame that shows it: a tap's answer is never later for it
+      requestAnimationFrame(() => setTimeout(() => react(event, before), 0));
+      return;
+    }
     settle();
     if (msg.type === "events" && msg.events.length === 1) tell(msg.events[0].event);
     draw();
