@@ -19,6 +19,7 @@ from yambak.terminal.words import TERMINAL_STRINGS  # noqa: E402
 from yambak.web import LOCALE, TEMPLATES  # noqa: E402
 from yambak.web.howto import HOWTO_STRINGS  # noqa: E402
 from yambak.web.i18n import (  # noqa: E402
+    COLOUR_NAMES,
     COLUMN_LABELS,
     COLUMN_SHORT,
     DOMAIN,
@@ -79,6 +80,7 @@ def msgids() -> list[tuple[str | None, Msgid]]:
     found += [("option", v) for v in OPTION_DESCRIPTIONS.values()]
     found += [("option-value", v) for v in OPTION_VALUES.values()]
     found += [("lobby", v) for v in LOBBY_BLURBS.values()]
+    found += [("colour", v) for v in COLOUR_NAMES]
     return list(dict.fromkeys(found))
 
 

@@ -11,20 +11,26 @@ from .rules import Row, Ruleset
 __all__ = ["describe_row", "render_rules", "render_sheets"]
 
 
-def describe_row(row: Row) -> str:
+def describe_row(row: Row, n_dice: int = 5) -> str:
     """A row's condition and points in words."""
+    a, b = row.house
     cond = {
         "upper": f"count of {row.face}s x {row.face}",
-        "kind": f"{row.n} of a kind",
+        "kind": f"exactly {row.n} of a kind" if row.exact else f"{row.n} of a kind",
         "one_pair": "a pair",
         "two_pairs": "two different pairs",
+        "three_pairs": "three different pairs",
         "full_house": "three of one face and two of another",
+        "house": f"{a} of one face and {b} of another",
         "straight": " or ".join("".join(str(v) for v in sorted(run)) for run in row.runs),
-        "yam": "five of a kind",
+        "flush": "all dice of one colour",
+        "yam": f"{n_dice} of a kind",
         "sum": "any dice",
     }[row.kind]
     if row.kind == "upper":
         return cond
+    if row.same_colour:
+        cond += ", all of one colour"
     points = row.points
     if isinstance(points, tuple):
         value = " / ".join(f"{p} on roll {i + 1}" for i, p in enumerate(points))
@@ -36,6 +42,10 @@ def describe_row(row: Row) -> str:
         value = str(points)
     if row.bonus:
         value += f" + {row.bonus}"
+    if row.needs:
+        value += f"; only once {row.needs} is filled, and 0 if {row.needs} scored 0"
+    if row.wins_by_roll:
+        value += f"; made by roll {row.wins_by_roll}, it wins the game at once"
     return f"{cond}: {value}"
 
 
@@ -67,12 +77,17 @@ def render_rules(rules: Ruleset) -> str:
     lines.append("Columns:")
     lines += [f"  {c.id:<10} {_column_rule(c)}" for c in rules.columns]
     lines += ["", "Rows:"]
-    lines += [f"  {r.id:<15} {describe_row(r)}" for r in rules.rows]
+    lines += [f"  {r.id:<15} {describe_row(r, rules.dice)}" for r in rules.rows]
     lines.append("")
+    if rules.dice != 5 and rules.rolled_dice == rules.dice:
+        lines.append(f"All {rules.dice} dice count.")
+    if rules.save_rolls:
+        lines.append("Rolls a turn leaves unused are saved for later turns.")
+    if rules.colours:
+        lines.append("Pip colours: " + ", ".join(f"{f}: {c}" for f, c in enumerate(rules.colours, start=1)))
     if rules.upper_bonus:
-        lines.append(
-            f"Upper bonus: {rules.upper_bonus.points} when ones..sixes reach {rules.upper_bonus.threshold} (per column)"
-        )
+        steps = " / ".join(f"{p} at {t}" for t, p in rules.upper_bonus.all_steps)
+        lines.append(f"Upper bonus: {steps} (ones..sixes, per column; the highest step reached counts)")
     for rel in rules.relations:
         text = {
             "max_gt_min": f"{rel.high} must be higher than {rel.low} in a column, or both score 0"
@@ -83,9 +98,12 @@ def render_rules(rules: Ruleset) -> str:
         }[rel.kind]
         lines.append(f"Relation: {text}")
     if rules.joker:
-        lines.append(
-            f"Joker: a further yam scores +{rules.joker.bonus} while {rules.joker.row} holds points, and is forced"
-        )
+        placed = {
+            "forced": "and is forced into its face's upper box, else a lower box, else an upper box",
+            "free": "and may fill any open box, a lower box at full value",
+            "none": "and scores as the dice are (no joker)",
+        }[rules.joker.placement]
+        lines.append(f"Joker: a further yam scores +{rules.joker.bonus} while {rules.joker.row} holds points, {placed}")
     if rules.strike_any:
         lines.append("Any box may be struck for 0.")
     if rules.match.kind == "column_points":

@@ -102,7 +102,10 @@ def column_total(rules: Ruleset, column: np.ndarray) -> np.ndarray:
     ub = rules.upper_bonus
     if ub is not None:
         upper = s[..., [i for i, r in enumerate(rules.rows) if r.is_upper]].sum(axis=-1)
-        total = total + np.where(upper >= ub.threshold, ub.points, 0)
+        bonus = np.zeros(upper.shape, dtype=np.int64)
+        for threshold, points in ub.all_steps:  # a stepped bonus: each step replaces the one below
+            bonus = np.where(upper >= threshold, points, bonus)
+        total = total + bonus
     return total  # type: ignore[no-any-return]
 
 

@@ -61,44 +61,73 @@ HOWTO_STRINGS = [
     "Each column's best total wins the column's points; the best grand total wins {n}.",
     "Ties: the tied players roll five dice once, most pips wins.",
     "Ties: the points are shared.",
+    "exactly {n} alike",
+    "three different pairs",
+    "{a} of one face and {b} of another",
+    "all dice of one colour",
+    "{what}, all of one colour",
+    "the {n} dice that make it",
+    "only once {row} is filled, and 0 if {row} scored 0",
+    "made by roll {n}, it wins the game at once",
+    "All {n} dice count.",
+    "Rolls a turn leaves unused are saved: a later turn may roll more than {n} times while saved rolls remain.",
+    "Pip colours: {colours}.",
+    "Only the highest bonus reached counts.",
+    "Joker: a further yam may fill any open box, a lower box at full value.",
 ]
 
 
-def _text(row: Any, _: Any) -> str:
+def _text(row: Any, _: Any, n_dice: int = 5, row_label: Any = str) -> str:
     """What a row asks of the dice and what it scores, e.g. "two different pairs: their four dice + 10"."""
     kind, points, bonus = row.kind, row.points, row.bonus
     if kind == "upper":
         return str(_("the {face}s: {face} for each").format(face=row.face))
     runs = " / ".join("".join(str(v) for v in sorted(run)) for run in row.runs)
+    a, b = row.house
     what = {
-        "kind": _("{n} alike"),
+        "kind": _("exactly {n} alike") if row.exact else _("{n} alike"),
         "one_pair": _("two alike"),
         "two_pairs": _("two different pairs"),
+        "three_pairs": _("three different pairs"),
         "full_house": _("three of one face and two of another"),
+        "house": _("{a} of one face and {b} of another"),
         "straight": _("one of the runs {runs}"),
-        "yam": _("five alike"),
+        "flush": _("all dice of one colour"),
+        "yam": _("five alike") if n_dice == 5 else _("{n} alike"),
         "sum": _("any dice"),
-    }[kind].format(n=row.n, runs=runs)
+    }[kind].format(n=row.n if kind == "kind" else n_dice, runs=runs, a=a, b=b)
+    if row.same_colour:
+        what = _("{what}, all of one colour").format(what=what)
+    notes = []
+    if row.needs:
+        notes.append(_("only once {row} is filled, and 0 if {row} scored 0").format(row=row_label(row.needs)))
+    if row.wins_by_roll:
+        notes.append(_("made by roll {n}, it wins the game at once").format(n=row.wins_by_roll))
+    tail = "".join(f"; {note}" for note in notes)
     if isinstance(points, tuple):
         p = list(points) + [points[-1]] * 3
         score = _("{points} after roll 1, {points2} after roll 2, {points3} after roll 3").format(
             points=p[0] + bonus, points2=p[1] + bonus, points3=p[2] + bonus
         )
-        return f"{what}: {score}"
+        return f"{what}: {score}{tail}"
     if points == "sum":
         score = _("the sum of all dice")
     elif points == "matched":
+        made = sum(row.house) if kind in ("full_house", "house") else 6 if kind == "three_pairs" else n_dice
         score = {
             "kind": _("the {n} matching dice"),
             "one_pair": _("the highest pair"),
             "two_pairs": _("their four dice"),
-            "yam": _("the five dice"),
-        }[kind].format(n=row.n)
+            "yam": _("the five dice") if n_dice == 5 else _("the {n} dice that make it"),
+            "three_pairs": _("the {n} dice that make it"),
+            "full_house": _("the five dice"),
+            "house": _("the {n} dice that make it"),
+        }[kind].format(n=row.n if kind == "kind" else made)
     else:
-        return f"{what}: " + _("{points} points").format(points=int(points) + bonus)
+        return f"{what}: " + _("{points} points").format(points=int(points) + bonus) + tail
     if bonus:
         score = _("{score} + {bonus}").format(score=score, bonus=bonus)
-    return f"{what}: {score}"
+    return f"{what}: {score}{tail}"
 
 
 def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> dict[str, Any]:
@@ -115,7 +144,28 @@ def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> dict[
     ]
     if rules.strike_any:
         general.append(_("Any box may be struck for 0, even when the dice score there."))
-    rows = [{"id": r.id, "label": row_label(r.id), "scores": _text(r, _), "upper": r.is_upper} for r in rules.rows]
+    if rules.dice != 5 and rules.rolled_dice == rules.dice:
+        general.append(_("All {n} dice count.").format(n=rules.dice))
+    if rules.save_rolls:
+        general.append(
+            _(
+                "Rolls a turn leaves unused are saved: a later turn may roll more than {n} times while saved "
+                "rolls remain."
+            ).format(n=rules.rolls_per_turn)
+        )
+    if rules.colours:
+        groups: dict[str, list[int]] = {}
+        for face, colour in enumerate(rules.colours, start=1):
+            groups.setdefault(colour, []).append(face)
+        named = "; ".join(
+            " + ".join(map(str, faces)) + ": " + translations(lang).pgettext("colour", colour)
+            for colour, faces in groups.items()
+        )
+        general.append(_("Pip colours: {colours}.").format(colours=named))
+    rows = [
+        {"id": r.id, "label": row_label(r.id), "scores": _text(r, _, rules.dice, row_label), "upper": r.is_upper}
+        for r in rules.rows
+    ]
     columns = []
     for c in rules.columns:
         how = {
@@ -149,11 +199,14 @@ def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> dict[
         columns.append(entry)
     scoring = []
     if rules.upper_bonus:
-        scoring.append(
-            _("Bonus: +{points} when the upper section of a column reaches {threshold}.").format(
-                points=rules.upper_bonus.points, threshold=rules.upper_bonus.threshold
+        for threshold, points in rules.upper_bonus.all_steps:
+            scoring.append(
+                _("Bonus: +{points} when the upper section of a column reaches {threshold}.").format(
+                    points=points, threshold=threshold
+                )
             )
-        )
+        if len(rules.upper_bonus.all_steps) > 1:
+            scoring.append(_("Only the highest bonus reached counts."))
     for rel in rules.relations:
         high, low = row_label(rel.high), row_label(rel.low)
         if rel.kind == "max_gt_min":
@@ -181,12 +234,15 @@ def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> dict[
                 bonus=rules.joker.bonus, row=row_label(rules.joker.row)
             )
         )
-        scoring.append(
-            _(
-                "Joker: a further yam fills its face's upper box if it is open, else any lower box at full value, "
-                "else 0 in an upper box."
+        if rules.joker.placement == "forced":
+            scoring.append(
+                _(
+                    "Joker: a further yam fills its face's upper box if it is open, else any lower box at full value, "
+                    "else 0 in an upper box."
+                )
             )
-        )
+        elif rules.joker.placement == "free":
+            scoring.append(_("Joker: a further yam may fill any open box, a lower box at full value."))
     if rules.match.kind == "column_points":
         winning = [
             _("Each column's best total wins the column's points; the best grand total wins {n}.").format(

@@ -55,6 +55,15 @@ ROW_LABELS = {
     "max": "Max",
     "min": "Min",
     "plus": "Plus",
+    "three_pairs": "Three pairs",
+    "five_kind": "Five of a kind",
+    "full_straight": "Full straight",
+    "castle": "Castle",
+    "tower": "Tower",
+    "flush": "Flush",
+    "two_pairs_colour": "Two pairs, same colour",
+    "full_house_colour": "Full house, same colour",
+    "double_yam": "Double yam",
 }
 COLUMN_LABELS = {
     "free": "Free",
@@ -73,9 +82,39 @@ COLUMN_LABELS = {
 }
 
 # Rulesets whose players name a row their own way (RULES.md section 10), by family.
-FAMILIES = {"yamb": "yamb", "yamb-6": "yamb", "yatzy": "yatzy", "yams": "yams"}
-FAMILY_ROWS = {"yamb": {"yam": "Yamb"}, "yatzy": {"yam": "Yatzy"}, "yams": {"yam": "Yams"}}
-FAMILY_SHORT = FAMILY_ROWS
+FAMILIES = {
+    "yamb": "yamb",
+    "yamb-6": "yamb",
+    "yatzy": "yatzy",
+    "yams": "yams",
+    "kniffel": "kniffel",
+    "yacht": "yacht",
+    "generala": "generala",
+    "maxi-yatzy": "maxi-yatzy",
+    "kismet": "kismet",
+}
+FAMILY_ROWS = {
+    "yamb": {"yam": "Yamb"},
+    "yatzy": {"yam": "Yatzy"},
+    "yams": {"yam": "Yams"},
+    "kniffel": {"yam": "Kniffel"},
+    "yacht": {
+        "yam": "Yacht",
+        "chance": "Choice",
+        "small_straight": "Little straight",
+        "large_straight": "Big straight",
+    },
+    "generala": {"yam": "Generala", "double_yam": "Double generala", "four_kind": "Poker"},
+    "maxi-yatzy": {"yam": "Maxi Yatzy"},
+    "kismet": {"yam": "Kismet", "chance": "Yarborough"},
+}
+FAMILY_SHORT = {
+    **FAMILY_ROWS,
+    "yacht": {"yam": "Yacht", "chance": "Choice", "small_straight": "Little str.", "large_straight": "Big str."},
+    "generala": {"yam": "Generala", "double_yam": "2× Gen.", "four_kind": "Poker"},
+    "maxi-yatzy": {"yam": "Maxi"},
+    "kismet": {"yam": "Kismet", "chance": "Yarb."},
+}
 
 # Short forms for narrow sheets (a phone with six columns); the full name shows on focus or long-press.
 ROW_SHORT = {
@@ -98,6 +137,15 @@ ROW_SHORT = {
     "max": "Max",
     "min": "Min",
     "plus": "Plus",
+    "three_pairs": "3 pairs",
+    "five_kind": "5 alike",
+    "full_straight": "Full str.",
+    "castle": "Castle",
+    "tower": "Tower",
+    "flush": "Flush",
+    "two_pairs_colour": "2 pairs col.",
+    "full_house_colour": "Full col.",
+    "double_yam": "2× yam",
 }
 COLUMN_SHORT = {
     "free": "Free",
@@ -126,6 +174,11 @@ PRESET_NAMES = {
     "yammen": "Yammen (Belgian)",
     "yamb": "Yamb (Balkan)",
     "yamb-6": "Yamb (six columns)",
+    "kniffel": "Kniffel",
+    "yacht": "Yacht",
+    "generala": "Generala",
+    "maxi-yatzy": "Maxi Yatzy",
+    "kismet": "Kismet",
 }
 PRESET_DESCRIPTIONS = {
     "yams": "One free column of 13 boxes; 35 bonus at 63; forced joker and +100 for every further yam.",
@@ -135,6 +188,11 @@ PRESET_DESCRIPTIONS = {
     "yammen": "Down, free, up, poot, en deux and annonce columns; plus above min; column points, 25 at most.",
     "yamb": "Down, up, free and announce columns (plus optional extras); (max - min) x ones; straight 66/56/46.",
     "yamb-6": "Yamb with the updown and middle columns added: six columns.",
+    "kniffel": "One free column of 13 boxes; 35 bonus at 63; no joker unless extra Kniffels are on.",
+    "yacht": "One free column of 12 boxes; full house scores the dice; both straights 30; no bonus.",
+    "generala": "One free column of 11 boxes; served straight, full and poker score 5 more; a served generala wins.",
+    "maxi-yatzy": "Six dice, 20 boxes with three pairs, castle, tower and the full straight; unused rolls are saved.",
+    "kismet": "One free column of 15 boxes; 1 and 6 black, 2 and 5 red, 3 and 4 green; bonus 35, 55 or 75.",
 }
 OPTION_DESCRIPTIONS = {
     "columns": "How many columns: 1 (free), 3 (down, free, up) or 4 (with dry)",
@@ -145,7 +203,15 @@ OPTION_DESCRIPTIONS = {
     "ties": "Tied column or total: roll off (one roll of five dice, most pips) or share the points",
     "four_kind": "Four of a kind scores all five dice + 40, or the four matching dice + 40",
     "extra": "Extra columns, any of updown, middle, hand",
+    "extra_kniffels": "Extra Kniffels: 100 more for each further Kniffel, placed as a joker",
+    "served": "A served generala (five alike on the first roll) wins the game, or scores 50 like any other",
+    "wrap_straight": "The straight 3-4-5-6-1 counts too (the one after the six)",
+    "joker": "A further yam is a joker placed as the official rules force it, or in any open box",
 }
+
+
+# Colours of pips a ruleset's [faces] may name (context "colour"); another name shows as written.
+COLOUR_NAMES = ("black", "red", "green", "blue", "white", "yellow")
 
 
 # Values of the shipped presets' options, as the lobby's controls show them (context "option-value").
@@ -154,6 +220,9 @@ OPTION_VALUES = {
     "four": "The four matching dice + 40",
     "rolloff": "Roll off",
     "share": "Share the points",
+    "wins": "Wins the game",
+    "points": "Scores 50",
+    "forced": "Forced",
 }
 
 
@@ -166,6 +235,11 @@ LOBBY_BLURBS = {
     "yammen": "The Belgian sheet: six columns, and points for every column you win.",
     "yamb": "The Balkan sheet: four columns, announcements, and (max − min) × ones.",
     "yamb-6": "Yamb with six columns: from both ends and from the middle.",
+    "kniffel": "The German classic: 13 boxes, three rolls a turn, 35 bonus at 63.",
+    "yacht": "The 1930s original: 12 boxes, no bonus, and a full house worth its pips.",
+    "generala": "The South American sheet: served combinations score more, and a served generala wins outright.",
+    "maxi-yatzy": "Six dice, 20 boxes, and the rolls you do not use are saved for later.",
+    "kismet": "Coloured pips: flushes, same-colour pairs and a bonus in three steps.",
 }
 
 
