@@ -32,7 +32,16 @@ from ..rules import Ruleset, row_score
 from ..solver import dice as D
 from ._widget import HAND_DICE, N_HANDS, best_keep, keep_transition, turn_stages
 
-__all__ = ["MODEL_VERSION", "Model", "W", "build_model", "fingerprint", "joker_hands", "prior_distributions"]
+__all__ = [
+    "MODEL_VERSION",
+    "Model",
+    "W",
+    "bonus_steps",
+    "build_model",
+    "fingerprint",
+    "joker_hands",
+    "prior_distributions",
+]
 
 MODEL_VERSION = 1
 W = 160  # written values are 0..W-1 (Yamb's yam tops out at 80)
@@ -184,16 +193,17 @@ class Model:
         return out
 
     def bonus_feature(self, sheet: Sheet) -> float:
-        """Sum over columns of bonus x P(reaching the bonus) for columns not there yet (bonus_scale's feature)."""
-        ub = self.rules.upper_bonus
-        if ub is None or not self.upper_rows:
+        """Sum over columns of bonus x P(reaching the bonus) for columns not there yet (bonus_scale's feature;
+        a stepped bonus: each step's increase x P(reaching its threshold))."""
+        if self.rules.upper_bonus is None or not self.upper_rows:
             return 0.0
         out = 0.0
         for c in range(len(self.rules.columns)):
             s, mask = self._upper_state(self._col(sheet, c))
-            if s < ub.threshold:
-                t = ub.threshold - s
-                out += ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
+            for threshold, more in bonus_steps(self.rules):
+                if s < threshold:
+                    t = threshold - s
+                    out += more * (float(self.surv[c][mask, t]) if t < W else 0.0)
         return out
 
     def joker_term(self, sheet: Sheet) -> float:
@@ -255,12 +265,13 @@ class Model:
             j = self.upper_rows.index(r)
             # P(open upper values >= t); a custom threshold may lie beyond the model's W values: 0 there
             surv = np.pad(self.surv[c], ((0, 0), (0, 1)))
-            before = surv[mask, min(max(ub.threshold - s, 0), W)]
-            after = surv[mask & ~(1 << j), np.clip(ub.threshold - s - np.arange(W), 0, W)]
-            if s < ub.threshold:  # the learned scale applies to the chance, not to a bonus won
-                k = 1.0 + self.bonus_scale
-                reach = ub.threshold - s - np.arange(W) <= 0
-                gain += ub.points * np.where(reach, 1.0 - k * before, k * (after - before))
+            for threshold, more in bonus_steps(self.rules):  # one step (the usual bonus) or several
+                before = surv[mask, min(max(threshold - s, 0), W)]
+                after = surv[mask & ~(1 << j), np.clip(threshold - s - np.arange(W), 0, W)]
+                if s < threshold:  # the learned scale applies to the chance, not to a bonus won
+                    k = 1.0 + self.bonus_scale
+                    reach = threshold - s - np.arange(W) <= 0
+                    gain += more * np.where(reach, 1.0 - k * before, k * (after - before))
             # the other open upper boxes' gap terms move with the upper sum
             n = self.rules.n_rows
             others = sum(float(self.d[c * n + q]) for q in self.upper_rows if q != r and col[q] is None)
@@ -324,12 +335,12 @@ class Model:
                 var += float(self.var[c, r])
         n = rules.n_rows
         total += float(self.learned(sheet)[c * n : (c + 1) * n].sum())
-        ub = rules.upper_bonus
-        if ub is not None and self.upper_rows:
+        if rules.upper_bonus is not None and self.upper_rows:
             s, mask = self._upper_state(col)
-            if s < ub.threshold:
-                t = ub.threshold - s
-                total += (1.0 + self.bonus_scale) * ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
+            for threshold, more in bonus_steps(rules):
+                if s < threshold:
+                    t = threshold - s
+                    total += (1.0 + self.bonus_scale) * more * (float(self.surv[c][mask, t]) if t < W else 0.0)
         # Related rows still open: the expected pair value minus what the sheet already counts.
         done: set[tuple[int, int]] = set()
         for kind, hi, lo, f in self.pairs.values():
@@ -368,26 +379,41 @@ def _survival(dists: list[np.ndarray]) -> np.ndarray:
 _YAM_HANDS = [(D.roll_index((v,) * D.DICE), v) for v in range(1, D.FACES + 1)]
 
 
+def bonus_steps(rules: Ruleset) -> list[tuple[int, int]]:
+    """The upper bonus as (threshold, increase) steps: one for the usual bonus; a stepped bonus's steps each
+    add what they raise the bonus by (Kismet: 35 at 63, 20 more at 71, 20 more at 78)."""
+    ub = rules.upper_bonus
+    if ub is None:
+        return []
+    out, before = [], 0
+    for threshold, points in ub.all_steps:
+        out.append((threshold, points - before))
+        before = points
+    return out
+
+
 def joker_hands(rules: Ruleset, sheet: Sheet, boxes: list[int], m: int) -> list[tuple[int, list[tuple[int, int, int]]]]:
-    """Yahtzee's forced joker (RULES.md section 6) as the plan foresees it once the yam box is filled:
-    for each yam hand, the boxes among `boxes` the engine lets it go to (`joker_boxes`), as
-    (box, written value, extra bonus)."""
-    if not sheet.joker_on(rules):
+    """The joker (RULES.md section 6, docs/rulesets.md) as the plan foresees it once the yam box is filled:
+    for each yam hand, the boxes among `boxes` the engine lets it go to (forced: `joker_boxes`; free or
+    none: any), as (box, written value, extra bonus)."""
+    if rules.joker is None or not sheet.joker_on(rules):
         return []
     extra = sheet.joker_extra(rules)
+    placement = rules.joker.placement
     n = rules.n_rows
     out = []
     for hand, face in _YAM_HANDS:
         dice = (face,) * D.DICE
-        targets = joker_boxes(rules, boxes, face)
-        out.append((hand, [(b, min(row_score(rules.rows[b % n], dice, m, True), W - 1), extra) for b in targets]))
+        targets = joker_boxes(rules, boxes, face) if placement == "forced" else list(boxes)
+        scores = placement == "forced" or (placement == "free" and not sheet.face_open(rules, face))
+        out.append((hand, [(b, min(row_score(rules.rows[b % n], dice, m, scores), W - 1), extra) for b in targets]))
     return out
 
 
 def fingerprint(rules: Ruleset) -> str:
     """Everything the model depends on (rows, columns, bonus, relations, joker, options...), hashed: two
     rulesets with one fingerprint play alike, whatever their names, and an option changes it."""
-    parts = (
+    parts: tuple[object, ...] = (
         MODEL_VERSION,
         rules.rows,
         tuple((c.id, c.order, c.rolls, c.announce, c.withdraw, c.start) for c in rules.columns),
@@ -399,6 +425,8 @@ def fingerprint(rules: Ruleset) -> str:
         rules.relations,
         sorted(rules.modifiers - {"duplicate"}),
     )
+    if rules.save_rolls or rules.win_points is not None:  # newer rules: only in the fingerprints of those using them
+        parts += (("save_rolls", rules.save_rolls), ("win_points", rules.win_points))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 

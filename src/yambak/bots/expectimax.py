@@ -115,7 +115,9 @@ def _terminal(
 ) -> np.ndarray:
     """T_m: the best terminal value per hand over `boxes` after roll m (-inf when empty); the boxes
     and their last-resort hands are appended to `candidates`."""
-    n = state.rules.n_rows
+    rules = state.rules
+    n = rules.n_rows
+    sheet = state.sheets[p]
     safe = np.full(D.N_ROLLS, -np.inf)
     risky = np.full(D.N_ROLLS, -np.inf)
     any_safe = np.zeros(D.N_ROLLS, dtype=bool)
@@ -123,11 +125,17 @@ def _terminal(
     candidates.append(seen)
     for b in boxes:
         if b not in values:
-            values[b] = [None] * (state.rules.rolls_per_turn + 1)
+            values[b] = [None] * (len(values_rolls(state, p)) + 1)
             values[b][0] = gain_fn(b)  # type: ignore[call-overload]
         gain = values[b][0]
-        written = model.table[b % n, m]
+        row = rules.rows[b % n]
+        written = model.table[b % n, min(m, model.table.shape[1] - 1)]
+        if row.needs and not sheet.entry_score(b - b % n + rules.row_index[row.needs]):
+            written = np.zeros_like(written)  # the box it needs scored 0: this one can only score 0
         v = gain[written]  # type: ignore[index]
+        if row.wins_by_roll >= m and rules.win_points is not None:  # an outright win ends the game
+            won = state.total(p) + written + rules.win_points - model.estimate(sheet)
+            v = np.where(written > 0, won, v)
         values[b][m] = v
         bounds = [bound for bound in state.entry_bounds(b, p) if bound.last_resort]
         z = bounds[0].hits(written) if bounds else None
@@ -140,9 +148,14 @@ def _terminal(
             np.maximum(risky, np.where(z, v, -np.inf), out=risky)
             any_safe |= ~z
     out = np.where(any_safe, safe, risky)
-    if state.rules.joker is not None and boxes:
+    if rules.joker is not None and boxes:
         _joker_terminal(state, p, boxes, m, values, out, joker_fn)
     return out
+
+
+def values_rolls(state: GameState, p: int) -> range:
+    """The roll numbers of the seat's turn: 1 to the rolls it may make (saved rolls included)."""
+    return range(1, state.rolls_allowed(p) + 1)
 
 
 def _joker_terminal(

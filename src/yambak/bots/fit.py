@@ -140,6 +140,13 @@ def _play(
     return state, xs, [b - o for b, o in zip(backups, offsets, strict=True)]
 
 
+def final_value(state: GameState) -> int:
+    """A solitaire game's worth to the model: its total, and the ruleset's `win_points` for an outright win
+    (what the plan valued it at)."""
+    won = state.outright is not None and state.rules.win_points is not None
+    return state.total(0) + (state.rules.win_points or 0 if won else 0)
+
+
 Stages = list[tuple[list[tuple[int, float]], int]]  # per game: (open boxes, estimate) at each turn start; final
 
 
@@ -158,7 +165,7 @@ def play_stages(model: Model, seed: str, games: int, seconds: float) -> Stages:
                 sheet = state.sheets[0]
                 stages.append((sheet.written.count(None), model.estimate(sheet)))
             state, _ = state.apply(heuristic(state, 0, rng, model=model))
-        out.append((stages, state.total(0)))
+        out.append((stages, final_value(state)))
         if g >= 19 and time.process_time() - t0 > seconds:
             break
     return out
@@ -270,7 +277,7 @@ def fit_model(
             xs += x
             ys += y
             if not explore:
-                finals.append(state.total(0))
+                finals.append(final_value(state))
                 for box, value in enumerate(state.sheets[0].written):
                     c, r = divmod(box, rules.n_rows)
                     counts[c, r, min(int(value or 0), W - 1)] += 1

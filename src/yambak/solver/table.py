@@ -76,7 +76,7 @@ def cache_dir() -> Path:
 
 def _fingerprint(ruleset: Ruleset, objective: Objective) -> str:
     """Everything the table depends on, hashed; ids alone would let an edited file reuse a stale table."""
-    parts = (
+    parts: tuple[object, ...] = (
         TABLE_VERSION,
         ruleset.rows,
         ruleset.columns,
@@ -89,6 +89,10 @@ def _fingerprint(ruleset: Ruleset, objective: Objective) -> str:
         sorted(ruleset.modifiers),
         objective.key,
     )
+    if (
+        ruleset.save_rolls or ruleset.win_points is not None
+    ):  # newer rules, only where used: old tables keep their names
+        parts += (("save_rolls", ruleset.save_rolls), ("win_points", ruleset.win_points))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
