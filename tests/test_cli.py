@@ -189,7 +189,7 @@ HOSTILE: list[tuple[str, str]] = [
     # hint
     ("hint", "hint needs --rules"),
     ("hint --rules yams --dice 1 2 3 4 7", "--dice: 7 is not between 1 and 6"),
-    ("hint --rules yams --dice 1 2 3 4", "expected 5 arguments"),
+    ("hint --rules yams --dice 1 2 3 4", "give the 5 dice showing, not 4"),
     ("hint --rules yams --dice a b c d e", "'a' is not a whole number"),
     ("hint --rules yams --dice 1 2 3 4 5 --roll 9", "roll must be 1 to 3"),
     ("hint --rules yams --dice 1 2 3 4 5 --roll -1", "--roll: -1 is not between"),
@@ -338,3 +338,14 @@ def test_no_python_reprs_in_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "extra=hand,updown" in out and "[" not in out.split("Columns:")[0]
     code, out, _ = run(capsys, "rules", "yams-fr", "-o", "max_min=false")
     assert code == 0 and "max_min=false" in out and "True" not in out and "False" not in out
+
+
+def test_hint_answers_six_dice_and_rules_without_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """`hint --dice` takes as many dice as the ruleset rolls; where the solver has no table (Maxi Yatzy's
+    six dice and saved rolls) the strong bot's estimate answers, labelled, as the web coach does."""
+    code, out, _ = run(capsys, "hint", "--rules", "maxi-yatzy", "--dice", "6", "6", "6", "2", "3", "1", "--roll", "1")
+    assert code == 0 and "estimate" in out and "best: keep 6 6 6" in out
+    code, _, err = run(capsys, "hint", "--rules", "maxi-yatzy", "--dice", "6", "6", "6", "2", "3")
+    assert code == 2 and "give the 6 dice showing, not 5" in err
+    code, out, _ = run(capsys, "hint", "--rules", "generala", "--dice", "4", "4", "4", "4", "4", "--roll", "1")
+    assert code == 0 and "best: score yam" in out  # served: the win

@@ -30,7 +30,7 @@ from ..engine import Sheet
 from ..engine.scoresheet import column_scores, joker_boxes
 from ..rules import Ruleset, row_score
 from ..solver import dice as D
-from ._widget import HAND_DICE, N_HANDS, best_keep, keep_transition, turn_stages
+from ._widget import best_keep, hand_dice, keep_transition, turn_stages
 
 __all__ = [
     "MODEL_VERSION",
@@ -48,11 +48,13 @@ W = 160  # written values are 0..W-1 (Yamb's yam tops out at 80)
 
 
 def score_table(rules: Ruleset) -> np.ndarray:
-    """(n_rows, rolls + 1, 252): points each hand writes in each row after roll m (index 0 unused)."""
-    out = np.zeros((rules.n_rows, rules.rolls_per_turn + 1, N_HANDS), dtype=np.int64)
+    """(n_rows, rolls + 1, hands): points each hand writes in each row after roll m (index 0 unused; 252
+    hands of five dice, 462 of six)."""
+    hands = hand_dice(rules.dice)
+    out = np.zeros((rules.n_rows, rules.rolls_per_turn + 1, len(hands)), dtype=np.int64)
     for i, row in enumerate(rules.rows):
         for m in range(1, rules.rolls_per_turn + 1):
-            out[i, m] = [row_score(row, h, m) for h in HAND_DICE]
+            out[i, m] = [row_score(row, h, m) for h in hands]
     return np.clip(out, 0, W - 1)  # the model's values: 0..W-1 (a custom ruleset may write more, or less)
 
 
@@ -71,21 +73,22 @@ def chase_distribution(rules: Ruleset, table: np.ndarray, row: int, rolls: int |
     """Distribution of the value written in `row` by a player who plays the turn for that row
     alone (maximising sign x value), with the column's roll restriction: the prior for D."""
     R = rules.rolls_per_turn
+    n_hands = table.shape[2]
     objective = [
-        (sign * table[row, m].astype(float)) if rolls is None or rolls == m else np.full(N_HANDS, -np.inf)
+        (sign * table[row, m].astype(float)) if rolls is None or rolls == m else np.full(n_hands, -np.inf)
         for m in range(1, R + 1)
     ]
     _, keeps = turn_stages(objective)
-    trans = keep_transition()
-    p = D.ROLL_PROB.copy()
+    trans = keep_transition(rules.dice)
+    p = D.lattice(rules.dice).ROLL_PROB.copy()
     dist = np.zeros(W)
     for m in range(1, R + 1):
         if m < R:
             go_value, keep = best_keep(keeps[m])
             stop = objective[m - 1] >= go_value
         else:
-            stop = np.ones(N_HANDS, dtype=bool)
-            keep = np.zeros(N_HANDS, dtype=np.int64)
+            stop = np.ones(n_hands, dtype=bool)
+            keep = np.zeros(n_hands, dtype=np.int64)
         np.add.at(dist, table[row, m][stop], p[stop])
         if m < R:
             go = ~stop
@@ -112,6 +115,7 @@ class Model:
     C: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (n_boxes, n_boxes) symmetric, zero diagonal
     joker: float = 0.0
     bonus_scale: float = 0.0  # the upper bonus chance's term is (1 + bonus_scale) x bonus x P
+    saved: float = 0.0  # save_rolls: what one saved roll is worth, times T (learned)
     d: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open upper box x its column's gap
     e: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open box x T squared
     # calibration[k]: what play adds, on average, to `estimate` of a sheet with k boxes open (fitted after the
@@ -212,10 +216,25 @@ class Model:
             return 0.0
         return self.joker * sheet.written.count(None) / len(sheet.written)
 
+    def saved_term(self, sheet: Sheet) -> float:
+        """Saved rolls (save_rolls): each worth `saved` x T, T the fraction of the sheet still open."""
+        if not sheet.saved:
+            return 0.0
+        return self.saved * sheet.saved * sheet.written.count(None) / len(sheet.written)
+
+    def saved_change(self, sheet: Sheet, roll: int) -> float:
+        """What ending this turn after roll `roll` does to the saved rolls' term (0 unless save_rolls)."""
+        if not self.rules.save_rolls or not self.saved:
+            return 0.0
+        n = len(sheet.written)
+        after = (sheet.saved + self.rules.rolls_per_turn - roll) * (sheet.written.count(None) - 1) / n
+        return self.saved * after - self.saved_term(sheet)
+
     def estimate(self, sheet: Sheet) -> float:
         """The model's own final total of a sheet (what the fit's Bellman targets are about)."""
         cols = len(self.rules.columns)
-        return sum(self.column_estimate(sheet, c)[0] for c in range(cols)) + sheet.extra_bonus + self.joker_term(sheet)
+        out = sum(self.column_estimate(sheet, c)[0] for c in range(cols)) + sheet.extra_bonus
+        return out + self.joker_term(sheet) + self.saved_term(sheet)
 
     def offset(self, open_boxes: int) -> float:
         """The calibration of a sheet with this many boxes open (0 without one)."""
@@ -376,7 +395,9 @@ def _survival(dists: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-_YAM_HANDS = [(D.roll_index((v,) * D.DICE), v) for v in range(1, D.FACES + 1)]
+def _yam_hands(dice: int) -> list[tuple[int, int]]:
+    L = D.lattice(dice)
+    return [(L.roll_index((v,) * dice), v) for v in range(1, D.FACES + 1)]
 
 
 def bonus_steps(rules: Ruleset) -> list[tuple[int, int]]:
@@ -402,8 +423,8 @@ def joker_hands(rules: Ruleset, sheet: Sheet, boxes: list[int], m: int) -> list[
     placement = rules.joker.placement
     n = rules.n_rows
     out = []
-    for hand, face in _YAM_HANDS:
-        dice = (face,) * D.DICE
+    for hand, face in _yam_hands(rules.dice):
+        dice = (face,) * rules.dice
         targets = joker_boxes(rules, boxes, face) if placement == "forced" else list(boxes)
         scores = placement == "forced" or (placement == "free" and not sheet.face_open(rules, face))
         out.append((hand, [(b, min(row_score(rules.rows[b % n], dice, m, scores), W - 1), extra) for b in targets]))
@@ -479,5 +500,6 @@ def build_model(rules: Ruleset, params: dict[str, Any] | None = None, source: st
         source=source or ("fitted" if "a" in params else "prior"),
         a=a, b=b, C=C, d=d, e=e, joker=float(params.get("joker", 0.0)),
         bonus_scale=float(params.get("bonus_scale", 0.0)), calibration=calibration,
+        saved=float(params.get("saved", 0.0)),
         fingerprint=fingerprint(rules), meta=dict(params.get("meta", {})),
     )  # fmt: skip

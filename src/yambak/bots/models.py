@@ -121,6 +121,7 @@ def model_to_json(model: Model) -> dict[str, Any]:
         "pairs": pairs,
         "joker": round(model.joker, 5),
         "bonus_scale": round(model.bonus_scale, 5),
+        **({"saved": round(model.saved, 5)} if rules.save_rolls else {}),
         "calibration": [round(float(x), 3) for x in model.calibration],
         "dist": dist,
     }
@@ -148,6 +149,7 @@ def params_from_json(data: dict[str, Any], rules: Ruleset) -> dict[str, Any]:
         "C": C,
         "joker": float(data.get("joker", 0.0)),
         "bonus_scale": float(data.get("bonus_scale", 0.0)),
+        "saved": float(data.get("saved", 0.0)),
         "calibration": [float(x) for x in data.get("calibration", [])],
         "meta": data.get("meta", {}),
     }
@@ -242,7 +244,7 @@ def request_fit(rules: Ruleset, budget: float | None = None) -> subprocess.Popen
     `FIT_MEMORY` bytes of address space, on one core. Returns the fit's process, or None."""
     if os.environ.get("YAMBAK_MODEL_FIT", "on").lower() in ("0", "off", "no", "false"):
         return None
-    if "PYTEST_CURRENT_TEST" in os.environ or rules.spec is None or rules.dice != 5:
+    if "PYTEST_CURRENT_TEST" in os.environ or rules.spec is None or rules.rolled_dice != rules.dice:
         return None
     argv = [
         sys.executable, "-m", "yambak.bots.fit", "--spec", json.dumps(rules.spec, default=list),
