@@ -144,3 +144,24 @@ def test_a_removed_player_leaves_the_open_round_and_a_deleted_organiser_leaves_t
     play(dee, dee.post(f"/api/clubs/{club}/rounds/1/play").json())  # the tournament goes on
     clock.now += timedelta(minutes=61)
     assert [s["name"] for s in client.get(f"/api/clubs/{club}").json()["standings"]] == ["Dee"]
+
+
+def test_the_organiser_cancels_the_rest_of_the_tournament(client, clock) -> None:
+    """Cancelling the tournament mid-round: every round not over is cancelled (a game in play stops, the
+    round counts for nobody, every seed is published), the club says so and takes no one new."""
+    ann, bram, cy = person(client, "Ann"), person(client, "Bram"), person(client, "Cy")
+    made = ann.post("/api/clubs", json={"name": "Club", "preset": "yams", "rounds": 2, "window": 60}).json()
+    club, code = made["id"], made["invite"].split("invite=")[1]
+    assert bram.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["status"] == "player"
+    game = bram.post(f"/api/clubs/{club}/rounds/1/play").json()
+    play(bram, game, turns=2)
+    commitments = [r["commitment"] for r in client.get(f"/api/clubs/{club}").json()["rounds"]]
+    assert _do(bram, club, "cancel")["code"] == "deal/not-organiser"  # only the organiser
+    assert "code" not in _do(ann, club, "cancel")
+    data = client.get(f"/api/clubs/{club}").json()
+    assert data["over"] and all(r["cancelled"] and r["closed"] for r in data["rounds"])
+    assert [hashlib.sha256(bytes.fromhex(r["seed"])).hexdigest() for r in data["rounds"]] == commitments
+    assert _roll(bram, game)["code"] == "deal/closed"  # the game in play stops, unfinished
+    assert data["standings"] == []  # cancelled rounds count for nobody
+    assert cy.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["code"] == "deal/over"
+    assert _do(ann, club, "cancel")["code"] == "deal/over"  # nothing left to cancel

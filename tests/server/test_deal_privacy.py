@@ -3,7 +3,8 @@
 Duplicate dice do not depend on holds: one finished game of a deal shows the dice everyone else still
 has to play. Every route of the app that takes a table, result or profile id is walked here as a
 cheater would try it (no cookie at all, another profile, a player of the same deal with his own seat
-token, a spectator's socket) against a finished game and the par's game of today's deal; a route this
+token, a spectator's socket) against a finished game and the par's game of today's deal and a finished
+game of an open club round; a route this
 test does not know fails it. Once the deal closes, the same routes serve everything, as any table's."""
 
 from __future__ import annotations
@@ -84,16 +85,32 @@ def test_every_route_keeps_an_open_deals_games_to_their_players(client, clock) -
     play(ann, ann_made)
     bram_made = bram.post("/api/daily/yams/play", json={}).json()
     play(bram, bram_made, turns=3)  # Bram is still playing the same dice
-    result = ann.get("/api/me/games").json()["games"][0]["id"]
+    # a club round too: Ann organises, both join, Ann finishes round 1, Bram is still playing it
+    club = ann.post("/api/clubs", json={"name": "Club", "preset": "yams", "rounds": 1, "window": 60}).json()
+    code = club["invite"].split("invite=")[1]
+    for c in (ann, bram):
+        assert c.post(f"/api/clubs/{club['id']}/join", json={"invite": code}).json()["status"] == "player"
+    ann_round = ann.post(f"/api/clubs/{club['id']}/rounds/1/play").json()
+    play(ann, ann_round)
+    bram_round = bram.post(f"/api/clubs/{club['id']}/rounds/1/play").json()
+    play(bram, bram_round, turns=3)
+    games = {g["ref"]: g["id"] for g in ann.get("/api/me/games").json()["games"]}
+    result, round_result = games[ann_made["id"]], games[ann_round["id"]]
     ann_id = ann.get("/api/me").json()["profile"]["id"]
     par = client.app.state.deals.daily(clock.now.date(), "yams").par_table
+    # (table, its result if Ann has one, the seat tokens of another player of the same deal)
+    cases = [
+        (ann_made["id"], result, bram_made["tokens"]),
+        (par, result, bram_made["tokens"]),
+        (ann_round["id"], round_result, bram_round["tokens"]),
+    ]
     anonymous = TestClient(client.app, base_url="http://127.0.0.1")
 
     # every route with a game's id is known here: a new one must say what it does for an open deal
     walked = {(p, m) for p, ms in routes(client.app) for m in ms if any(k in p for k in IDS)}
     assert walked == set(COVERED), walked ^ set(COVERED)
 
-    def url(path: str, table: str) -> str:
+    def url(path: str, table: str, result: str = result) -> str:
         return (
             path.replace("{table_id}", table)
             .replace("{result_id}", result)
@@ -103,14 +120,13 @@ def test_every_route_keeps_an_open_deals_games_to_their_players(client, clock) -
 
     for (path, method), kind in COVERED.items():
         for who, c in (("anonymous", anonymous), ("another profile", cy), ("a player of the deal", bram)):
-            for table in (ann_made["id"], par):
+            for table, its_result, tokens in cases:
                 if kind == "socket":
-                    tokens = list(bram_made["tokens"].values()) if c is bram else []
-                    answer = _hello(c, table, tokens)
+                    answer = _hello(c, table, list(tokens.values()) if c is bram else [])
                     assert answer["type"] == "error" and answer["code"] == "deal/sealed", (who, answer)
                     continue
-                r = _call(c, url(path, table), method)
-                where = (path, method, who, table == par)
+                r = _call(c, url(path, table, its_result), method)
+                where = (path, method, who, table)
                 assert '"rolls"' not in r.text and "rolls" not in r.headers.get("location", ""), where
                 if kind == "sealed":
                     assert r.status_code in (403, 404), (where, r.status_code)
@@ -119,11 +135,13 @@ def test_every_route_keeps_an_open_deals_games_to_their_players(client, clock) -
                 elif kind == "no-dice":
                     assert r.status_code == 200, where
                 elif kind == "listing":
-                    assert r.status_code == 200 and result not in r.text and ann_made["id"] not in r.text, where
+                    assert r.status_code == 200 and its_result not in r.text and table not in r.text, where
     # the boards name no one's table, and not the par's, while the deal is open
     for c in (anonymous, bram):
         board = c.get(f"/api/daily/{clock.now.date().isoformat()}/yams").text
         assert ann_made["id"] not in board and par not in board
+        standings = c.get(f"/api/clubs/{club['id']}").text
+        assert ann_round["id"] not in standings and round_result not in standings
 
     # the player herself sees all of it
     assert ann.get(f"/t/{ann_made['id']}/record.json").json()["turns"]
@@ -131,14 +149,14 @@ def test_every_route_keeps_an_open_deals_games_to_their_players(client, clock) -
     assert ann.get(f"/replay/{result}").status_code == 200 and ann.get(f"/t/{ann_made['id']}/review").status_code == 200
     assert result in ann.get("/me").text
 
-    # the deal closes: everything is public, as any table's
+    # the deal and the round close: everything is public, as any table's
     clock.now += timedelta(days=1)
     for path, method in COVERED:
         if COVERED[(path, method)] == "sealed":
-            for table in (ann_made["id"], par):
+            for table, its_result, _ in cases:
                 if "{result_id}" not in path or table != par:
-                    r = anonymous.get(url(path, table))
-                    assert r.status_code == 200, (path, table == par, r.status_code, r.text[:200])
+                    r = anonymous.get(url(path, table, its_result))
+                    assert r.status_code == 200, (path, table, r.status_code, r.text[:200])
     assert result in anonymous.get(f"/p/{ann_id}").text
     welcome = _hello(anonymous, bram_made["id"], [])  # an unfinished game of a closed deal can be watched
     assert welcome["type"] == "welcome" and welcome["seats"] == []

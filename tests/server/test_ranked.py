@@ -207,3 +207,65 @@ def test_two_games_of_one_profile_ending_at_once_on_two_servers_both_count(clien
     begun = model.rating(mu=start.mu, sigma=start.sigma)
     both = [after(after(begun, places[i]), places[1 - i]) for i in (0, 1)]
     assert any(abs(mine.mu - b.mu) < 1e-6 and abs(mine.sigma - b.sigma) < 1e-6 for b in both), (mine, both)
+
+
+def test_a_pair_ending_two_games_at_once_on_two_servers_rates_within_its_daily_limit(
+    client, clock, monkeypatch
+) -> None:
+    """Ann and Bram, with one rated game left for the pair today, end two games at the same moment on two
+    servers over one database: the second transaction counts the pair's games after the first has
+    stored its own (their profiles are locked first), so exactly one of the two is rated."""
+    import yambak.server.ranked.manager as ranked_manager
+
+    monkeypatch.setattr(ranked_manager, "PAIR_LIMIT", 1)
+    ann, bram = person(client, "Ann"), person(client, "Bram")
+    clock.now += timedelta(days=1)
+    other = create_app(client.app.state.settings)  # a second server process on the same database
+    with TestClient(other, base_url="http://127.0.0.1") as second:
+        there = {
+            n: TestClient(other, base_url="http://127.0.0.1", cookies=c.cookies)
+            for n, c in (("ann", ann), ("bram", bram))
+        }
+        one = {"ann": seat_ranked(ann), "bram": seat_ranked(bram)}
+        two = {"ann": seat_ranked(there["ann"]), "bram": seat_ranked(there["bram"])}
+        assert one["ann"]["id"] != two["ann"]["id"]
+        finals = [
+            play_ranked({"ann": ann, "bram": bram}, one, until_last=True),
+            play_ranked(there, two, until_last=True),
+        ]
+        counted = Store.rated_together
+
+        def slow_count(*args, **kwargs):  # both counts would read 0 if nothing held the second one back
+            out = counted(*args, **kwargs)
+            time.sleep(0.4)
+            return out
+
+        monkeypatch.setattr(Store, "rated_together", staticmethod(slow_count))
+        answers: list[dict] = []
+        go = threading.Barrier(2)
+
+        def finish(f: dict) -> None:
+            go.wait()
+            answers.append(f["ws"].act(type="score", seat=f["seat"], v=f["v"], box=f["box"]))
+
+        threads = [threading.Thread(target=finish, args=(f,)) for f in finals]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        for f in finals:
+            for s in f["socks"].values():
+                s.__exit__(None, None, None)
+        assert [a["type"] for a in answers] == ["event", "event"], answers
+        assert second.get("/api/me").status_code == 200
+    why = sorted(
+        tuple(
+            sorted(
+                (c["name"], c["rated"], c["why"])
+                for c in client.get(f"/api/ranked/tables/{g['ann']['id']}").json()["changes"]
+            )
+        )
+        for g in (one, two)
+    )
+    assert why == [(("Ann", False, "pair"), ("Bram", False, "pair")), (("Ann", True, None), ("Bram", True, None))]
+    assert {r["name"]: r["games"] for r in client.get("/api/ranked/yams").json()["ladder"]} == {"Ann": 1, "Bram": 1}

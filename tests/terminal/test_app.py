@@ -179,6 +179,25 @@ def test_resize_to_80_by_24_and_the_sheet_scrolls() -> None:
     run(app, script)
 
 
+def test_seven_columns_fit_80_by_24() -> None:
+    """Yamb with all three extra columns: every column's header on an 80 x 24 screen, none cut."""
+    rules = load_ruleset("yamb", {"extra": ["updown", "middle", "hand"]})
+    app = TableApp(PlayFace(GameSession(rules, ["Ana"], {}, dice=SeededDice(2), seed=2)))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert all(len(line) <= 80 for line in text.splitlines())
+        header = next(line for line in text.splitlines() if app.words.column("down", short=True) in line)
+        heads = [app.words.column(c.id, short=True) for c in rules.columns]
+        assert all(h in header for h in heads), (heads, header)
+        table = app.query_one("#sheet")
+        assert table.virtual_size.width <= table.size.width  # no column beyond the right edge
+
+    run(app, script)
+
+
 @pytest.mark.parametrize(
     "name, make, keys",
     [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -23,9 +24,10 @@ YAMS_BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind",
 YAMS_BOXES += ["small_straight", "large_straight", "yam", "chance"]
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str, **more_env: str) -> pexpect.spawn:
     env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
     env.pop("NO_COLOR", None)
+    env.update(more_env)
     child = pexpect.spawn(YAMBAK, list(args), dimensions=(24, 80), encoding="utf-8", timeout=30, env=env)
     child.delaybeforesend = None  # type without pauses; pexpect waits for each prompt anyway
     return child
@@ -113,3 +115,29 @@ def test_play_full_screen_on_a_terminal_to_the_end() -> None:
     assert "Review the game" in screen.wait(lambda t: "Review the game" in t, timeout=60)
     child.send("q")
     finish(child)
+
+
+def test_no_color_is_respected_and_help_does_not_load_the_app() -> None:
+    """NO_COLOR: the app draws in shades of grey, no hue (held dice still stand out by their border);
+    `yambak --help` does not import Textual."""
+    child = spawn("play", "yams", "--players", "Ann", "--seed", "5", NO_COLOR="1")
+    screen = Screen(child)
+    screen.wait(lambda t: "Your turn: roll the dice." in t)
+    child.send("r")
+    screen.wait(lambda t: "Roll: 2 left" in t)
+    child.send("1")
+    shown = screen.wait(lambda t: "held: 1" in t)
+    assert "┏" in shown  # the held die's heavy border
+
+    def grey(colour: str) -> bool:  # Textual's monochrome: shades of grey, never a hue
+        return colour == "default" or (len(colour) == 6 and colour[0:2] == colour[2:4] == colour[4:6])
+
+    cells = [c for row in screen.screen.buffer.values() for c in row.values()]
+    hues = [c for c in cells if not (grey(c.fg) and grey(c.bg))]
+    assert cells and not hues, hues[:3]
+    child.send("q")
+    child.expect(pexpect.EOF)
+    probe = "import sys, yambak.cli as c; sys.argv=['yambak','--help']\ntry: c.main()\nexcept SystemExit: pass\n"
+    probe += "assert 'textual' not in sys.modules, 'textual loaded by --help'"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert out.returncode == 0 and "usage: yambak" in out.stdout, out

@@ -162,11 +162,20 @@ def _withdraw(conn: Connection, profile_id: str, created_at: datetime, now: date
         conn.execute(update(Result).where(Result.id.in_(keep)).values(profile_id=stand_in, record=None))
 
 
+def name_pattern(name: str) -> re.Pattern[str]:
+    """The name as a whole word, any case: "Al" is in "Al's table", not in "Alice's table".
+
+    >>> bool(name_pattern("Al").search("Alice and Al")), name_pattern("Al").sub("X", "Alice's and AL's")
+    (True, "Alice's and X's")
+    """
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
+
+
 def _unname(conn: Connection, profile_id: str, name: str) -> None:
     """Names that contain the profile's name (a table "Hugo's table", a kept sheet "Ann and Hugo", a
     tournament it organised) lose it: a table's or sheet's takes the seat's placeholder instead, as the
     seat does; a tournament's becomes empty (its page then gives the generic name)."""
-    pattern = re.compile(re.escape(name), re.IGNORECASE)
+    pattern = name_pattern(name)
     seats = select(Seat.table_id, Seat.seat).where(Seat.profile_id == profile_id).subquery()
     for tid, seat, tname in conn.execute(
         select(GameSession.id, seats.c.seat, GameSession.name).join(seats, seats.c.table_id == GameSession.id)

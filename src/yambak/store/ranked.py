@@ -87,6 +87,16 @@ class RankedStore:
         )
 
     @staticmethod
+    def lock_profiles(conn: Connection, ids: Iterable[str]) -> None:
+        """Lock the profiles' rows until the transaction ends, in id order: two games of the same players
+        ending at once on two servers are rated one after the other, each seeing what the other stored
+        (the pair's daily limit is counted after this)."""
+        ids = sorted(set(ids))
+        if ids:  # FOR NO KEY UPDATE: the results stored before in this transaction hold key-share locks on them
+            rows = select(Profile.id).where(Profile.id.in_(ids)).order_by(Profile.id)
+            conn.execute(rows.with_for_update(key_share=True)).all()
+
+    @staticmethod
     def lock_ratings(
         conn: Connection, preset: str, ids: list[str], mu: float, sigma: float, now: datetime
     ) -> dict[str, tuple[float, float, int]]:

@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Withdraw
 from .words import TERMINAL_STRINGS, Words
 
-__all__ = ["Face", "KeepFace", "PlayFace", "TableApp"]
+__all__ = ["Face", "KeepFace", "OnlineFace", "PlayFace", "TableApp"]
 
 PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
 PLAY_KEYS = TERMINAL_STRINGS[:11]
@@ -161,6 +161,42 @@ class KeepFace(Face):
             self.line(f"announce {action.box}")
         elif isinstance(action, Withdraw):
             self.line("withdraw")
+
+
+class OnlineFace(Face):
+    """A seat at an online table (`terminal/online.py`): the server's views, actions over its socket."""
+
+    def __init__(self, table: Any) -> None:
+        super().__init__()
+        self.table = table
+        table.on_change = self._changed
+        table.on_said = lambda text: self.said(text)
+        self.mine = []
+
+    def _changed(self) -> None:
+        players = self.table.view.get("players", [])
+        self.mine = [s for s in self.table.seats if s < len(players) and players[s]["kind"] == "human"]
+        self.changed()
+
+    @property
+    def verdict(self) -> str:
+        return str(self.table.verdict if self.table.verdict != "…" else "")
+
+    def view(self) -> dict[str, Any]:
+        return dict(self.table.view)
+
+    def act(self, action: Action) -> None:
+        self.table.act(action)
+
+    def advice(self) -> dict[str, Any] | None:
+        seats = [s for s in self.table.view.get("to_act", []) if s in self.mine]
+        return self.table.advise_from_thread(seats[0]) if seats else None
+
+    def review(self) -> dict[str, Any] | None:
+        return self.table.review()  # type: ignore[no-any-return]
+
+    async def start(self) -> None:
+        await self.table.start()
 
 
 # --- the screens ----------------------------------------------------------------------------------
@@ -403,7 +439,7 @@ class TableApp(App[int]):
         self.query_one("#players", Static).update(out)
 
     def _points(self, points: float) -> str:
-        return self.words("{n} pts", n=f"{points:g}")
+        return self.words.plural("{n} pt", "{n} pts", points)
 
     def _dice(self, me: int | None) -> None:
         v, T = self.current_view, self.words

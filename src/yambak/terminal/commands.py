@@ -136,7 +136,41 @@ def _cmd_keep(args: argparse.Namespace) -> int:
     return _loop(session)
 
 
+def _cmd_join(args: argparse.Namespace) -> int:
+    """`yambak play --join URL`: a seat at an online table (or `--watch`), full screen or line by line."""
+    import asyncio
+
+    from .online import OnlineTable, play_plain
+
+    given = [f for f, on in (("RULESET", args.preset), ("--bots", args.bots), ("--seed", args.seed is not None)) if on]
+    if given:
+        raise UserError(f"--join plays the table's own rules and seats: drop {', '.join(given)}")
+    table = OnlineTable(args.join, watch=args.watch)
+    table.fetch()
+    name = args.name or (args.players[0] if args.players else None) or table.profile_name()
+    table.name = _names([name], 1)[0] if name else None
+    table.sit_down()
+    if _full_screen(args):
+        from .app import OnlineFace
+
+        return _run_app(OnlineFace(table), args)
+    return asyncio.run(play_plain(table))
+
+
+def _cmd_profile(args: argparse.Namespace) -> int:
+    """`yambak profile --link URL`: take a profile by its move link, so this terminal's games are its."""
+    from .online import claim_profile
+
+    name = claim_profile(args.link)
+    print(f"This terminal now plays as {name} on that site: its games enter {name}'s history.")
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
+    if args.join:
+        return _cmd_join(args)
+    if args.watch or args.name:
+        raise UserError("--watch and --name go with --join URL")
     from ..bots import LEVELS, POLICIES, model_note
     from ..engine import SeededDice
     from .game import GameSession
@@ -186,5 +220,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bots", nargs="+", metavar="BOT", help="bots after them: easy, medium, hard (or a policy name)")
     add_ruleset_args(p)
     p.add_argument("--seed", type=bounded_int(0, 2**63 - 1), help="reproducible dice (default: secure random dice)")
+    p.add_argument("--join", metavar="URL", help="take a seat at an online table by its link (https://HOST/t/ID)")
+    p.add_argument("--watch", action="store_true", help="with --join: watch the table without taking a seat")
+    p.add_argument("--name", help="with --join: the name to play under (default: this terminal's profile there)")
     _face_args(p)
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("profile", help="take your profile on a yambak server to this terminal")
+    p.add_argument("--link", metavar="URL", required=True, help="the profile's move link (https://HOST/me/move/CODE)")
+    p.set_defaults(func=_cmd_profile)

@@ -38,6 +38,29 @@ HELP = """\
   sheet        every sheet;  help;  quit"""
 
 
+def parse_action(words: list[str], seat: int) -> Action | None:
+    """A typed line's action for the seat (the commands of HELP but help and sheet), or None."""
+    cmd, args = words[0].lower(), words[1:]
+    positions = tuple(int(a) - 1 for a in args if a.isdigit())
+    if cmd == "r":
+        return Roll(seat)
+    if cmd == "k":
+        return Roll(seat, held=positions)
+    if cmd == "h":
+        return Hold(seat, positions)
+    if cmd == "u":
+        return Release(seat, positions)
+    if cmd == "a" and len(args) == 1:
+        return Announce(seat, args[0])
+    if cmd == "w":
+        return Withdraw(seat)
+    if cmd == "s" and len(args) == 1:
+        return Score(seat, args[0], strike=True)
+    if len(words) == 1:
+        return Score(seat, words[0])
+    return None
+
+
 class GameSession:
     def __init__(
         self,
@@ -116,7 +139,7 @@ class GameSession:
         words = line.strip().split()
         if not words:
             return self.view()
-        cmd, args = words[0].lower(), words[1:]
+        cmd = words[0].lower()
         if cmd in ("help", "?"):
             return HELP
         if cmd == "sheet":
@@ -124,27 +147,11 @@ class GameSession:
         if self.state.finished:
             return self.view()
         p = self.state.current
+        action = parse_action(words, p)
+        if action is None:
+            return "Not understood; type help."
         try:
-            positions = tuple(int(a) - 1 for a in args if a.isdigit())
-            if cmd == "r":
-                action: object = Roll(p)
-            elif cmd == "k":
-                action = Roll(p, held=positions)
-            elif cmd == "h":
-                action = Hold(p, positions)
-            elif cmd == "u":
-                action = Release(p, positions)
-            elif cmd == "a" and len(args) == 1:
-                action = Announce(p, args[0])
-            elif cmd == "w":
-                action = Withdraw(p)
-            elif cmd == "s" and len(args) == 1:
-                action = Score(p, args[0], strike=True)
-            elif len(words) == 1:
-                action = Score(p, words[0])
-            else:
-                return "Not understood; type help."
-            event = self.act(action)  # type: ignore[arg-type]
+            event = self.act(action)
         except IllegalAction as exc:
             return f"Refused: {exc.message}"
         out = []

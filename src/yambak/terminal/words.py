@@ -56,12 +56,25 @@ class Words:
 
         self.lang = lang
         self._gettext: Callable[[str], str] = translations(lang).gettext
+        self._ngettext: Callable[[str, str, int], str] = translations(lang).ngettext
         self.labels = labels(lang, rules_id)
 
     def __call__(self, text: str, **values: Any) -> str:
         out = self._gettext(text)
         for key, value in values.items():
             out = out.replace("{" + key + "}", str(value))
+        return out
+
+    def plural(self, singular: str, plural: str, n: float, **values: Any) -> str:
+        """The form of the language's plural rule for n ("1 pt", "12.5 pts"), with `{n}` written as the
+        language writes numbers."""
+        from ..web.i18n import number
+
+        whole = float(n).is_integer()
+        out = self._ngettext(singular, plural, abs(int(n)))  # the whole part chooses, as in the pages (page.js N)
+        text = {"n": str(int(n)) if whole else number(n, self.lang), **{k: str(v) for k, v in values.items()}}
+        for key, value in text.items():
+            out = out.replace("{" + key + "}", value)
         return out
 
     def row(self, row_id: str, short: bool = False) -> str:

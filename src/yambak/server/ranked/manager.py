@@ -136,6 +136,7 @@ class RankedManager:
                 if pid is None or pid not in made or made[pid] >= day:
                     why[seat] = "new"  # a profile rates from the day after it was made (a deleted one: never)
             ids = {seat: pid for seat, pid in seats if seat not in why and pid is not None}
+            Store.lock_profiles(conn, ids.values())
             for (a, pa), (b, pb) in combinations(sorted(ids.items()), 2):
                 if Store.rated_together(conn, pa, pb, day) >= PAIR_LIMIT:
                     why[a] = why[b] = "pair"

@@ -1,0 +1,542 @@
+"""`yambak play --join URL` and `yambak profile --link URL`: this terminal at an online table.
+
+To the server the terminal is one more browser. It takes an open seat through the table's join route
+(or watches), keeps what a browser keeps in its cookies (the seat's token, the profile's device token)
+under `$XDG_STATE_HOME/yambak`, so that `--join` again takes the same seat and its games enter the
+profile's history, and sends them as cookies with the site's Origin. It speaks the table's socket
+protocol (`server/session/protocol.py`, `server/tables/schema.py`): `hello` with the last version seen
+when the socket comes back, each action with its `ref`, its fair-dice nonce before the game's first roll
+(docs/fairness.md), and at the end it checks every die against the table's commitment, as
+`yambak verify` does. Nothing is scored here: the views come from the server's engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..commandline import UserError
+from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Undo, Withdraw
+
+__all__ = ["OnlineTable", "SavedState", "claim_profile", "state_dir", "table_address"]
+
+PROTOCOL = 1  # the socket protocol this client speaks (the server's `welcome` says its own)
+TOKEN_COOKIE, PROFILE_COOKIE = "yambak_tokens", "yambak_profile"  # the browser's cookies (server/deps.py)
+USER_AGENT = "yambak-terminal"
+_TABLE_PATH = re.compile(r"^/t/([A-Za-z0-9_-]{1,64})(?:/.*)?$")
+_MOVE_PATH = re.compile(r"^/me/move/([A-Za-z0-9_-]{1,128})/?$")
+
+
+def state_dir() -> Path:
+    """Where the terminal keeps what a browser keeps in cookies (XDG base directories)."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "yambak"
+
+
+def _origin(url: str, what: str, path: re.Pattern[str]) -> tuple[str, str]:
+    parts = urlsplit(url.strip())
+    found = path.match(parts.path or "")
+    if parts.scheme not in ("http", "https") or not parts.netloc or found is None:
+        raise UserError(f"{url!r} is not {what}")
+    return f"{parts.scheme}://{parts.netloc}", found.group(1)
+
+
+def table_address(url: str) -> tuple[str, str]:
+    """(the site's origin, the table's id) of a table's link, e.g. https://example.org/t/AbC123.
+
+    >>> table_address("http://127.0.0.1:8000/t/AbC-12_x?x=1")
+    ('http://127.0.0.1:8000', 'AbC-12_x')
+    """
+    return _origin(url, "a table's link (https://HOST/t/ID)", _TABLE_PATH)
+
+
+class SavedState:
+    """The seat tokens and profile device tokens this terminal holds, per site: a JSON file readable by
+    its owner only, written whole on every change (a crash leaves the old file or the new one)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.path = (folder or state_dir()) / "online.json"
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        self.data: dict[str, dict[str, Any]] = {
+            "profiles": dict(data.get("profiles") or {}),
+            "seats": dict(data.get("seats") or {}),
+        }
+
+    def profile(self, origin: str) -> str | None:
+        token = self.data["profiles"].get(origin)
+        return token if isinstance(token, str) else None
+
+    def seats(self, origin: str, table: str) -> list[str]:
+        tokens = self.data["seats"].get(f"{origin} {table}") or []
+        return [t for t in tokens if isinstance(t, str)]
+
+    def set_profile(self, origin: str, token: str | None) -> None:
+        if token:
+            self.data["profiles"][origin] = token
+        else:
+            self.data["profiles"].pop(origin, None)
+        self._save()
+
+    def add_seat(self, origin: str, table: str, token: str) -> None:
+        key = f"{origin} {table}"
+        self.data["seats"][key] = [*[t for t in self.seats(origin, table) if t != token], token]
+        self._save()
+
+    def _save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        temp = self.path.with_suffix(".tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(self.data, f, indent=1)
+        os.replace(temp, self.path)
+
+
+def _refusal(response: Any) -> str:
+    try:
+        data = response.json()
+    except ValueError:
+        return f"HTTP {response.status_code}"
+    return str(data.get("message") or data.get("detail") or data.get("code") or f"HTTP {response.status_code}")
+
+
+def claim_profile(url: str, saved: SavedState | None = None) -> str:
+    """Take the profile a move link (https://HOST/me/move/CODE) moves to this terminal; its name."""
+    import httpx
+
+    origin, code = _origin(url, "a profile's move link (https://HOST/me/move/CODE)", _MOVE_PATH)
+    saved = saved or SavedState()
+    cookies = {PROFILE_COOKIE: token} if (token := saved.profile(origin)) else {}
+    try:
+        r = httpx.post(f"{origin}/api/me/move/{code}", cookies=cookies, headers={"User-Agent": USER_AGENT}, timeout=15)
+    except httpx.HTTPError as exc:
+        raise UserError(f"cannot reach {origin}: {exc}") from None
+    if r.status_code != 200:
+        raise UserError(f"the link was refused: {_refusal(r)}")
+    token = r.cookies.get(PROFILE_COOKIE)
+    if not token:
+        raise UserError("the server did not hand over the profile")
+    saved.set_profile(origin, token)
+    return str(r.json()["profile"]["name"])
+
+
+def action_message(action: Action) -> dict[str, Any]:
+    """An engine action as the table's socket takes it (seat, but no version or ref yet)."""
+    seat = action.player
+    if isinstance(action, Roll):
+        out: dict[str, Any] = {"type": "roll", "seat": seat}
+        if action.held is not None:
+            out["held"] = sorted(action.held)
+        return out
+    if isinstance(action, (Hold, Release)):
+        return {"type": "hold" if isinstance(action, Hold) else "release", "seat": seat, "dice": sorted(action.dice)}
+    if isinstance(action, Announce):
+        return {"type": "announce", "seat": seat, "box": action.box}
+    if isinstance(action, Score):
+        return {"type": "score", "seat": seat, "box": action.box, "strike": action.strike}
+    if isinstance(action, Withdraw):
+        return {"type": "withdraw", "seat": seat}
+    if isinstance(action, Undo):
+        return {"type": "undo", "seat": seat}
+    raise IllegalAction("illegal/unknown", f"not an action a table takes: {type(action).__name__}")
+
+
+class OnlineTable:
+    """One online table as this terminal sees it: the last view and version, the seats it holds, and
+    a socket that comes back after a drop. Runs on one asyncio loop (`start` on it); `on_change` and
+    `on_said` are called on that loop."""
+
+    def __init__(self, url: str, name: str | None = None, watch: bool = False, saved: SavedState | None = None) -> None:
+        self.origin, self.table = table_address(url)
+        self.name, self.watch = name, watch
+        self.saved = saved or SavedState()
+        self.view: dict[str, Any] = {}
+        self.version: int | None = None
+        self.seats: list[int] = []  # the seats this terminal holds (as the server's welcome says)
+        self.verdict = ""  # the fair dice, checked at the end
+        self.on_change: Callable[[], None] = lambda: None
+        self.on_said: Callable[[str], None] = lambda text: None
+        self.closed: str | None = None  # why the table stopped talking to us for good
+        self._ws: Any = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._advice: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
+        self._nonces: set[int] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # --- HTTP, as a browser with its cookies -------------------------------------------------------
+
+    def cookies(self) -> dict[str, str]:
+        out = {}
+        if profile := self.saved.profile(self.origin):
+            out[PROFILE_COOKIE] = profile
+        if seats := self.saved.seats(self.origin, self.table):
+            out[TOKEN_COOKIE] = ".".join(seats)
+        return out
+
+    def _http(self) -> Any:
+        import httpx
+
+        headers = {"User-Agent": USER_AGENT}
+        return httpx.Client(base_url=self.origin, cookies=self.cookies(), headers=headers, timeout=30)
+
+    def fetch(self) -> dict[str, Any]:
+        """The table's view over HTTP (before the socket opens); UserError when there is no such table."""
+        import httpx
+
+        try:
+            with self._http() as http:
+                r = http.get(f"/api/tables/{self.table}")
+        except httpx.HTTPError as exc:
+            raise UserError(f"cannot reach {self.origin}: {exc}") from None
+        if r.status_code != 200:
+            raise UserError(f"no table here: {_refusal(r)}")
+        self.view = r.json()
+        self.version = None  # the socket's first answer brings the version it follows from
+        return self.view
+
+    def sit_down(self) -> int | None:
+        """Take an open seat unless this terminal holds one already (or only watches): the seat taken."""
+        import httpx
+
+        if self.watch or self.saved.seats(self.origin, self.table) or not self.view.get("open_seats"):
+            return None
+        if not self.name:
+            raise UserError("a name to play under: --name NAME (or take a profile first: yambak profile --link URL)")
+        try:
+            with self._http() as http:
+                r = http.post(f"/api/tables/{self.table}/join", json={"name": self.name})
+        except httpx.HTTPError as exc:
+            raise UserError(f"cannot reach {self.origin}: {exc}") from None
+        if r.status_code != 200:
+            raise UserError(f"no seat: {_refusal(r)}")
+        data = r.json()
+        self.saved.add_seat(self.origin, self.table, str(data["token"]))
+        if profile := r.cookies.get(PROFILE_COOKIE):  # a profile made for the name we sat down under
+            self.saved.set_profile(self.origin, profile)
+        return int(data["seat"])
+
+    def profile_name(self) -> str | None:
+        """The name of the profile this terminal holds on the site, if any."""
+        import httpx
+
+        if not self.saved.profile(self.origin):
+            return None
+        try:
+            with self._http() as http:
+                r = http.get("/api/me")
+        except httpx.HTTPError:
+            return None
+        return str(r.json()["profile"]["name"]) if r.status_code == 200 else None
+
+    def review(self) -> dict[str, Any] | None:
+        with self._http() as http:
+            r = http.get(f"/api/tables/{self.table}/review")
+        return r.json() if r.status_code == 200 else None  # type: ignore[no-any-return]
+
+    def check_dice(self) -> str:
+        """The finished game's record checked against the table's commitment: one line to show."""
+        from ..engine import GameRecord, RecordError, replay, verify_record
+
+        with self._http() as http:
+            r = http.get(f"/api/tables/{self.table}/record")
+        if r.status_code != 200:
+            return f"The dice could not be checked: {_refusal(r)}"
+        try:
+            record = GameRecord.loads(r.text)
+            state = replay(record)
+        except RecordError as exc:
+            return f"NOT VERIFIED: the record is not a legal game ({exc})"
+        if record.fairness is None or record.fairness.get("seed") is None:
+            return "The dice cannot be checked yet: the table's seed is not revealed (a deal not closed)."
+        problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.dice)
+        if problems:
+            return f"NOT VERIFIED: {problems[0]}"
+        return f"Fair dice verified: {checked} rolls re-derived from the committed seed and the players' nonces."
+
+    # --- the socket ------------------------------------------------------------------------------
+
+    @property
+    def ws_url(self) -> str:
+        scheme = "wss:" if self.origin.startswith("https:") else "ws:"
+        return scheme + self.origin.split(":", 1)[1] + f"/ws/{self.table}"
+
+    async def start(self, timeout: float = 20) -> None:
+        """Open the socket (and keep it open); returns once the server has welcomed us and sent the table."""
+        self._loop = asyncio.get_running_loop()
+        ready = asyncio.Event()
+        self._spawn(self._run(ready))
+        try:
+            await asyncio.wait_for(ready.wait(), timeout)
+        except TimeoutError:
+            raise UserError(f"{self.origin} did not answer on the table's socket") from None
+        if self.closed:
+            why = self.closed
+            await self.stop()
+            raise UserError(why)
+
+    async def stop(self) -> None:
+        self.closed = self.closed or "closed"
+        if self._ws is not None:
+            await self._ws.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)  # a reference until it is done: a task nobody holds may vanish
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, ready: asyncio.Event) -> None:
+        import websockets
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+        delay = 0.5
+        headers = {"Origin": self.origin, "User-Agent": USER_AGENT}
+        while self.closed is None:
+            cookie = "; ".join(f"{k}={v}" for k, v in self.cookies().items())
+            try:
+                async with websockets.connect(
+                    self.ws_url, additional_headers={**headers, **({"Cookie": cookie} if cookie else {})}
+                ) as ws:
+                    self._ws = ws
+                    await ws.send(json.dumps({"type": "hello", "since": self.version, "protocol": PROTOCOL}))
+                    async for text in ws:
+                        try:
+                            self._receive(json.loads(text), ready)
+                        except (ValueError, KeyError, TypeError, IndexError):  # not what the protocol says
+                            self.on_said("A message from the server was not understood.")
+                        delay = 0.5
+            except ConnectionClosed as exc:
+                code = exc.rcvd.code if exc.rcvd is not None else None
+                if code in (4404, 4400):  # no such table, or a protocol we do not speak: nothing to retry
+                    self.closed = "the table closed the connection" if code == 4400 else "no such table"
+                    ready.set()
+            except (OSError, InvalidHandshake, TimeoutError):
+                pass
+            self._ws = None
+            for future in self._advice.values():
+                if not future.done():
+                    future.set_result(None)
+            if self.closed is None:
+                self.on_said("Connection lost, reconnecting…")
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 8.0)
+
+    def _receive(self, msg: dict[str, Any], ready: asyncio.Event) -> None:
+        kind = msg.get("type")
+        if kind == "welcome":
+            self.seats = [int(s) for s in msg.get("seats", [])]
+            self._nonces.clear()
+        elif kind in ("state", "events", "event"):
+            self.version, self.view = int(msg["v"]), msg["view"]
+            ready.set()
+            self._after_view()
+            for event in [msg] if kind == "event" else [e for e in msg.get("events", [])]:
+                self._tell(event.get("event") or {})
+            self.on_change()
+        elif kind == "advice":
+            future = self._advice.pop(int(msg["seat"]), None)
+            if future is not None and not future.done():
+                future.set_result(msg["advice"])
+        elif kind == "error":
+            code = str(msg.get("code", ""))
+            if code == "deal/sealed" or code.startswith("table/"):
+                self.closed = str(msg.get("message") or code)
+                ready.set()
+            if code.startswith("advice"):
+                for future in self._advice.values():
+                    if not future.done():
+                        future.set_result(None)
+            elif not code.startswith("fair/"):  # a nonce late or given already: nothing to tell a player
+                self.on_said(str(msg.get("message") or code))
+                if code.startswith("stale"):
+                    self._send({"type": "hello", "since": self.version})
+        elif kind == "rematch":
+            self.on_said(f"A rematch: {self.origin}/t/{msg['table']}")
+
+    def _tell(self, event: dict[str, Any]) -> None:
+        """One line for every box written (whoever wrote it), as the line mode of a local game says it."""
+        if event.get("type") == "scored" and isinstance(event.get("player"), int):
+            player = self.view["players"][event["player"]]["name"]
+            self.on_said(f"{player}: {event.get('box')} = {event.get('written')}")
+
+    def _after_view(self) -> None:
+        """Fair dice: each seat we hold mixes its nonce in before the first roll, one at a time."""
+        fair = self.view.get("fairness")
+        if fair and fair.get("open"):
+            given = {n["seat"] for n in fair.get("nonces", [])}
+            waiting = [s for s in self.seats if s not in given and self.view["players"][s]["kind"] == "human"]
+            if waiting and not (self._nonces - given):
+                self._nonces.add(waiting[0])
+                self._send({"type": "nonce", "seat": waiting[0], "v": self.version, "nonce": secrets.token_hex(16)})
+        if self.view.get("finished") and not self.verdict:
+            self.verdict = "…"
+            self._spawn(self._check())
+
+    async def _check(self) -> None:
+        self.verdict = await asyncio.to_thread(self.check_dice)
+        self.on_change()
+
+    def _send(self, msg: dict[str, Any]) -> bool:
+        ws = self._ws
+        if ws is None:
+            return False
+        self._spawn(ws.send(json.dumps(msg)))
+        return True
+
+    # --- acting ------------------------------------------------------------------------------------
+
+    def act(self, action: Action) -> None:
+        """Send an engine action (on the loop): refused at once when it is not ours or we are offline;
+        the server's answer comes back as a view or a refusal through `on_said`."""
+        if action.player not in self.seats:
+            raise IllegalAction("illegal/not-your-seat", "this terminal does not hold that seat")
+        if self.version is None or not self._send(
+            {**action_message(action), "v": self.version, "ref": secrets.token_urlsafe(9)}
+        ):
+            raise IllegalAction("server/offline", "not connected: wait for the connection to come back")
+
+    async def advise(self, seat: int, timeout: float = 60) -> dict[str, Any] | None:
+        """The server's coach on our seat's decision now (None where hints are off or it fails)."""
+        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self._advice[seat] = future
+        if not self._send({"type": "advise", "seat": seat, "v": self.version}):
+            return None
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            return None
+
+    def advise_from_thread(self, seat: int) -> dict[str, Any] | None:
+        """`advise` for a worker thread (the app asks the coach off its event loop)."""
+        if self._loop is None:
+            return None
+        return asyncio.run_coroutine_threadsafe(self.advise(seat), self._loop).result(90)
+
+
+# --- the line mode at an online table ------------------------------------------------------------
+
+
+def plain_status(view: dict[str, Any], seats: list[int], verdict: str = "") -> str:
+    """What the line mode says of the table now: whose turn, our dice and every box they would write,
+    or the end (totals, winners, the fair dice)."""
+    players = view["players"]
+    if view["finished"]:
+        lines = [
+            f"  {p['name']}: {p['total']}" + (f"  ({p['match_points']:g} pts)" if p["match_points"] is not None else "")
+            for p in players
+        ]
+        lines.append("Game over. Winner: " + " and ".join(players[w]["name"] for w in view.get("winners", [])) + ".")
+        return "\n".join(lines + ([verdict] if verdict and verdict != "…" else []))
+    ours = [s for s in view["to_act"] if s in seats]
+    if not ours:
+        waiting = [players[s]["name"] for s in view["to_act"]]
+        return f"Waiting for {' and '.join(waiting)}."
+    seat = ours[0]
+    name, turn = players[seat]["name"], players[seat]["turn"]
+    if not turn or not turn.get("rolls"):
+        return f"{name}, your turn: r to roll."
+    dice = "  ".join(f"[{d}]" if i in turn["held"] else f" {d} " for i, d in enumerate(turn["dice"]))
+    lines = [f"{name}  roll {turn['rolls']}  ({turn['rolls_left']} left)   {dice}"]
+    if turn.get("announced"):
+        lines.append(f"  announced: {turn['announced']}")
+    legal = [(box, b["written"], b.get("gain", 0)) for box, b in turn["boxes"].items() if b.get("legal")]
+    legal.sort(key=lambda x: -x[2])
+    if legal:
+        lines.append("  " + "  ".join(f"{box}={written}" for box, written, _ in legal))
+    elif turn.get("must_announce"):
+        lines.append("  announce a box to go on (a BOX)")
+    return "\n".join(lines)
+
+
+async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int:
+    """The line mode at an online table: the table's state printed as it changes, typed commands sent
+    (r, k 1 3, h 1, u 1, BOX, a BOX, s BOX, w), until the game ends and its dice are checked or the
+    input ends."""
+    import threading
+
+    from .game import HELP, parse_action
+
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def reader() -> None:  # input() blocks: a thread of its own feeds the loop
+        while True:
+            try:
+                line = read()
+            except (EOFError, OSError):
+                loop.call_soon_threadsafe(lines.put_nowait, None)
+                return
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+
+    last = ""
+
+    def show() -> None:
+        nonlocal last
+        text = plain_status(table.view, table.seats, table.verdict)
+        if text != last:
+            last = text
+            print(text, flush=True)
+
+    answered = asyncio.Event()  # the server answered our last action (a view, or a refusal)
+
+    def changed() -> None:
+        answered.set()
+        show()
+
+    def said(text: str) -> None:
+        answered.set()
+        print(text, flush=True)
+
+    await table.start()
+    mine = [s for s in table.seats if table.view["players"][s]["kind"] == "human"]
+    print(f"{table.view['rules']['name']} at {table.origin}/t/{table.table}: " + (
+        f"you play {', '.join(table.view['players'][s]['name'] for s in mine)}." if mine else "you are watching."
+    ) + " Type help for commands.", flush=True)  # fmt: skip
+    table.on_change, table.on_said = changed, said
+    show()
+    threading.Thread(target=reader, name="yambak-input", daemon=True).start()
+    try:
+        while not (table.view["finished"] and table.verdict not in ("", "…")):
+            try:
+                line = await asyncio.wait_for(lines.get(), 0.5)
+            except TimeoutError:
+                continue
+            if line is None or line.strip().lower() in ("quit", "exit", "q"):
+                return 0  # the seat stays ours: --join again takes it back
+            words = line.strip().split()
+            if not words:
+                print(last, flush=True)
+                continue
+            if words[0].lower() in ("help", "?"):
+                print(HELP, flush=True)
+                continue
+            seat = next((s for s in table.view["to_act"] if s in mine), None)
+            action = parse_action(words, seat) if seat is not None else None
+            if seat is None:
+                print("It is not your turn.", flush=True)
+            elif action is None:
+                print("Not understood; type help.", flush=True)
+            else:
+                answered.clear()
+                try:
+                    table.act(action)
+                except IllegalAction as exc:
+                    print(f"Refused: {exc.message}", flush=True)
+                    continue
+                try:  # one action at a time: the next line is read against the table it made
+                    await asyncio.wait_for(answered.wait(), 30)
+                except TimeoutError:
+                    print("No answer from the table yet.", flush=True)
+        return 0
+    finally:
+        await table.stop()

@@ -1,0 +1,207 @@
+"""`yambak play --join` and `yambak profile --link` against a real server, with a browser player at the
+same table: the terminal takes the open seat over the browser's own routes and socket, plays its turns
+line by line on a pseudo-terminal, keeps its seat token (a second `--join` takes the same seat), comes
+back after a dropped socket with `hello since`, checks the fair dice at the end, and a profile taken by
+its move link gets the game in its history. The full-screen app on an online table is driven by Pilot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pexpect
+import pytest
+
+from yambak.server import Settings
+from yambak.terminal.online import OnlineTable, SavedState
+
+from ..web.conftest import app_in_thread, browser  # noqa: F401  (the browser fixture)
+from ..web.table_helpers import ready, roll, score_first_offered, wait_my_turn_or_end
+from .test_pty import YAMBAK
+
+TWO_ROWS = {
+    "id": "two-rows",
+    "name": "Two rows",
+    "rows": [{"id": "chance", "kind": "sum"}, {"id": "sixes", "kind": "upper", "face": 6}],
+    "columns": [{"id": "free"}],
+}
+BOX = re.compile(r"^  (free\.\w+)=\d+", re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    db = tmp_path_factory.mktemp("online") / "o.db"
+    settings = Settings(database_url=f"sqlite:///{db}", bot_delay=0.0, warm_strategies=False, coach_process=False)
+    with app_in_thread(settings) as url:
+        yield url
+
+
+def join(base: str, table: str, state: Path, *more: str) -> pexpect.spawn:
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_STATE_HOME": str(state)}
+    args = ["play", "--join", f"{base}/t/{table}", "--plain", *more]
+    child = pexpect.spawn(YAMBAK, args, dimensions=(24, 100), encoding="utf-8", timeout=30, env=env)
+    child.delaybeforesend = None
+    return child
+
+
+def test_a_terminal_takes_the_open_seat_beside_a_browser_player(base: str, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    state = tmp_path / "state"
+    # Tess has a profile in her browser; its move link takes it to her terminal
+    tess_browser = browser.new_context()
+    assert tess_browser.request.post(base + "/api/me", data={"name": "Tess"}).ok
+    link = tess_browser.request.post(base + "/api/me/link", data={}).json()["url"]
+    env = {**os.environ, "XDG_STATE_HOME": str(state)}
+    taken = subprocess.run([YAMBAK, "profile", "--link", link], env=env, capture_output=True, text=True)
+    assert taken.returncode == 0 and "plays as Tess" in taken.stdout, taken
+    again = subprocess.run([YAMBAK, "profile", "--link", link], env=env, capture_output=True, text=True)
+    assert again.returncode == 2 and again.stderr.startswith("yambak: the link was refused"), again  # once only
+    assert tess_browser.request.get(base + "/api/me").ok  # moving it signed nothing else out
+
+    # Ann opens a table in her browser with a seat for a friend
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    ctx.set_default_timeout(20000)
+    page = ctx.new_page()
+    body = {
+        "name": "Ann and a friend",
+        "rules": TWO_ROWS,
+        "seats": [{"name": "Ann"}, {"kind": "open"}],
+        "listed": False,
+    }
+    made = page.request.post(base + "/api/tables", data=body).json()
+    page.goto(base + made["url"])
+    ready(page)
+
+    child = join(base, made["id"], state)  # no --name: the profile's
+    child.expect_exact("you play Tess.")
+    turns = 0
+    while True:
+        if not wait_my_turn_or_end(page):
+            break
+        roll(page)
+        score_first_offered(page)
+        child.expect(r"Tess, your turn: r to roll\.|Game over")
+        if "Game over" in child.after:
+            break
+        child.sendline("r")
+        child.expect(BOX)
+        box = child.match.group(1)
+        child.sendline(box)
+        child.expect_exact(f"Tess: {box} = ")
+        turns += 1
+    child.expect_exact("Game over. Winner:")
+    child.expect(r"Fair dice verified: \d+ rolls")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in (child.before or "")
+    assert turns == 2
+    page.wait_for_function("() => document.body.classList.contains('finished')")
+    # the game is in Tess's history (her browser sees it), and the browser saw her as any player
+    games = tess_browser.request.get(base + "/api/me/games").json()["games"]
+    assert [g["ref"] for g in games] == [made["id"]]
+    assert page.locator("#chips").inner_text().count("Tess") == 1
+
+    # --join again: the same seat (its token was kept), the game over
+    child = join(base, made["id"], state)
+    child.expect_exact("you play Tess.")
+    child.expect_exact("Game over. Winner:")
+    child.expect(pexpect.EOF)
+    saved = SavedState(state / "yambak")
+    assert len(saved.seats(base, made["id"])) == 1
+    assert oct((state / "yambak" / "online.json").stat().st_mode & 0o777) == "0o600"
+    ctx.close()
+    tess_browser.close()
+
+
+def test_a_dropped_socket_comes_back_with_the_events_it_missed(base: str, tmp_path: Path) -> None:
+    """The client's socket drops while the other player plays on: it reconnects by itself, its hello
+    says the version it had, it is sent what it missed, and it still holds its seat."""
+    import websockets
+
+    body = {"name": "T", "rules": TWO_ROWS, "seats": [{"name": "Ann"}, {"kind": "open"}]}
+    made = httpx.post(base + "/api/tables", json=body).json()
+    ann_tokens = list(made["tokens"].values())
+    socket = base.replace("http", "ws", 1) + f"/ws/{made['id']}"
+
+    async def next_version(ws: Any, above: int = -1) -> int:
+        while True:
+            msg = json.loads(await ws.recv())
+            if msg["type"] in ("state", "event", "events") and msg["v"] > above:
+                return int(msg["v"])
+
+    async def run() -> None:
+        table = OnlineTable(f"{base}/t/{made['id']}", name="Tess", saved=SavedState(tmp_path))
+        table.fetch()
+        assert table.sit_down() == 1
+        await table.start()
+        assert table.seats == [1]
+        before = table.version
+        assert before is not None
+        await table._ws.close()  # the network goes away under it
+        async with websockets.connect(socket) as ann:  # Ann rolls meanwhile
+            await ann.send(json.dumps({"type": "hello", "tokens": ann_tokens}))
+            v = await next_version(ann)
+            await ann.send(json.dumps({"type": "roll", "seat": 0, "v": v}))
+            rolled = await next_version(ann, v)
+        for _ in range(200):
+            if (table.version or 0) >= rolled:
+                break
+            await asyncio.sleep(0.05)
+        assert table.version == rolled and table.seats == [1]
+        assert table.view["players"][0]["turn"]["rolls"] == 1
+        await table.stop()
+
+    in_a_thread(run)
+
+
+def in_a_thread(main: Any) -> None:
+    """asyncio.run(main()) in a thread of its own (Playwright's sync API holds this thread's loop)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(lambda: asyncio.run(main())).result(120)
+
+
+def test_the_full_screen_app_plays_a_seat_at_an_online_table(base: str, tmp_path: Path) -> None:
+    """The app draws the server's views: the terminal's seat rolls with R, holds with 1-6, scores with
+    Enter, a server-side bot plays the other seat, and the end shows the verdict on the dice."""
+    from yambak.terminal.app import OnlineFace, TableApp
+
+    from .test_app import screen_text, until
+
+    body = {"name": "T", "rules": TWO_ROWS, "seats": [{"kind": "open"}, {"kind": "bot", "bot": "easy"}]}
+    made = httpx.post(base + "/api/tables", json=body).json()
+    table = OnlineTable(f"{base}/t/{made['id']}", name="Tess", saved=SavedState(tmp_path))
+    table.fetch()
+    assert table.sit_down() == 0
+    app = TableApp(OnlineFace(table), bot_pause=0.05)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.actor() == 0)
+            for _ in range(2):
+                await until(pilot, lambda: app.actor() == 0 or table.view["finished"])
+                v = table.version or 0
+                await pilot.press("r")
+                await until(pilot, lambda v=v: (table.version or 0) > v and bool(table.view["players"][0]["turn"]))
+                v = table.version or 0
+                await pilot.press("1")  # hold the first die: the server holds it
+                await until(pilot, lambda v=v: (table.version or 0) > v)
+                assert table.view["players"][0]["turn"]["held"] == [0]
+                row, column = min(at for at, (_, action) in app.cells.items() if action is not None)
+                app.query_one("#sheet").move_cursor(row=row, column=column)
+                done = table.view["players"][0]["turns_done"]
+                await pilot.press("enter")
+                await until(pilot, lambda done=done: table.view["players"][0]["turns_done"] == done + 1)
+            await until(pilot, lambda: table.view["finished"] and app.results is not None)
+            await until(pilot, lambda: "Fair dice verified" in app._results_text(), timeout=30)
+            assert "Game over" in screen_text(app)
+        await table.stop()
+
+    in_a_thread(main)
