@@ -136,7 +136,7 @@ def _terminal(
         gain = values[b][0]
         row = rules.rows[b % n]
         written = model.table[b % n, min(m, model.table.shape[1] - 1)]
-        if row.needs and not sheet.entry_score(b - b % n + rules.row_index[row.needs]):
+        if not sheet.needed_scored(rules, b):
             written = np.zeros_like(written)  # the box it needs scored 0: this one can only score 0
         v = gain[written]  # type: ignore[index]
         if row.wins_by_roll >= m and rules.win_points is not None:  # an outright win ends the game
@@ -199,7 +199,7 @@ def plan_for(
     rules = state.rules
     sheet = state.sheets[p]
     announced = state.turns[p].announced
-    key = (sheet.written, sheet.voided, announced, key_extra)
+    key = (sheet.written, sheet.voided, sheet.saved, announced, key_extra)
     hit = model.cache.get(key)
     if hit is not None:
         return hit

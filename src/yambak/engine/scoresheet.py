@@ -62,6 +62,13 @@ class Sheet:
         joker = rules.joker
         return joker is not None and self.written[rules.box_index(rules.columns[0].id, joker.row)] is not None
 
+    def needed_scored(self, rules: Ruleset, box: int) -> bool:
+        """False when the box's row needs another (`needs`) that holds 0: the box can only score 0 then."""
+        row = rules.rows[box % rules.n_rows]
+        if not row.needs:
+            return True
+        return bool(self.entry_score(box - box % rules.n_rows + rules.row_index[row.needs]))
+
     def face_open(self, rules: Ruleset, face: int) -> bool:
         """Whether the one column's upper box of `face` is open (the free joker scores once it is not)."""
         n = rules.n_rows

@@ -778,10 +778,8 @@ class GameState:
             return 0
         rules = self.rules
         row = rules.rows[box % rules.n_rows]
-        if row.needs:  # scores only once the box it needs has scored
-            needed = box - box % rules.n_rows + rules.row_index[row.needs]
-            if not self.sheets[p].entry_score(needed):
-                return 0
+        if not self.sheets[p].needed_scored(rules, box):  # scores only once the box it needs has scored
+            return 0
         n = max(1, len(self.turns[p].rolls))
         return row_score(row, five, n, self._joker_active(p, five))
 

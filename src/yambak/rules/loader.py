@@ -35,6 +35,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import os
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -87,17 +88,37 @@ class RulesetError(ValueError):
         self.problem = problem
 
 
-def preset_ids() -> list[str]:
+PRESET_DIRS_ENV = "YAMBAK_PRESET_DIRS"  # more folders of preset files (os.pathsep between them)
+
+
+def _preset_files() -> dict[str, Any]:
+    """Preset id -> its file: the package's presets, then those of the folders in YAMBAK_PRESET_DIRS (a
+    preset there may not take a shipped preset's id)."""
     folder = resources.files("yambak.rules") / "presets"
-    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+    files: dict[str, Any] = {p.name[: -len(".toml")]: p for p in folder.iterdir() if p.name.endswith(".toml")}
+    for extra in filter(None, os.environ.get(PRESET_DIRS_ENV, "").split(os.pathsep)):
+        path = Path(extra)
+        if path.is_dir():
+            for file in sorted(path.glob("*.toml")):
+                files.setdefault(file.name[: -len(".toml")], file)
+    return files
+
+
+def preset_ids() -> list[str]:
+    return sorted(_preset_files())
 
 
 def preset_data(preset: str) -> dict[str, Any]:
     """The raw TOML data of a preset, with `extends` resolved."""
-    if not isinstance(preset, str) or preset not in preset_ids():
+    files = _preset_files()
+    if not isinstance(preset, str) or preset not in files:
         raise RulesetError("preset", _unknown_preset(preset))
-    text = (resources.files("yambak.rules") / "presets" / f"{preset}.toml").read_text(encoding="utf-8")
-    return _resolve_extends(tomllib.loads(text), seen=(preset,))
+    text = files[preset].read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError("preset", f"{preset}: not valid TOML ({exc})") from None
+    return _resolve_extends(data, seen=(preset,))
 
 
 def _unknown_preset(name: Any) -> str:
@@ -413,6 +434,7 @@ _TOP_KEYS = {
     "options",
     "win_points",
     "sources",
+    "lobby",
     # read before validation; listed so that the list of allowed keys is whole
     "extends",
     "option_defaults",
@@ -517,6 +539,7 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
     if "six_dice" in mods and dice != 5:
         raise RulesetError("modifiers", "six_dice rolls six dice of which five count: not with dice = 6")
 
+    _lobby(data)
     save_rolls = _get(data, "save_rolls", bool, "", False)
     sources = _list(_get(data, "sources", list, "", []), "sources")
     if not all(isinstance(x, str) and 0 < len(x) <= 300 for x in sources) or len(sources) > 10:
@@ -543,6 +566,24 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
         options=options,
         preset=preset,
     )
+
+
+_LOBBY_KEYS = {"blurb", "order", "first_in", "daily", "clubs"}
+
+
+def _lobby(data: Mapping[str, Any]) -> None:
+    """[lobby]: where the preset's faces list it (rules/registry.py); checked, not part of the rules."""
+    if "lobby" not in data:
+        return
+    t = _table(data["lobby"], "lobby")
+    _no_unknown(t, _LOBBY_KEYS, "lobby")
+    _get(t, "blurb", str, "lobby", "")
+    _get(t, "order", int, "lobby", 100)
+    _get(t, "daily", bool, "lobby", False)
+    _get(t, "clubs", bool, "lobby", True)
+    first = _list(_get(t, "first_in", list, "lobby", []), "lobby.first_in")
+    if not all(isinstance(x, str) and len(x) == 2 for x in first):
+        raise RulesetError("lobby.first_in", "a list of two-letter language codes")
 
 
 def _faces(data: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[str, ...]]:
@@ -614,7 +655,7 @@ def _ident(value: str, key: str) -> str:
 
 _ROW_KEYS = {
     "id", "kind", "points", "bonus", "face", "n", "exact", "sizes", "runs", "same_colour", "needs",
-    "wins_by_roll", "enabled", "label",
+    "wins_by_roll", "enabled", "label", "short",
 }  # fmt: skip
 _ROW_HINTS = {
     "value": 'a row\'s points are points (a number, "sum", "matched" or a list by roll number)',
@@ -717,14 +758,21 @@ def _build_row(item: dict[str, Any], key: str, dice: int, colours: tuple[int, ..
         needs=needs,
         wins_by_roll=wins,
         label=_label(item, key),
+        short=_label(item, key, "short", 12),
     )
 
 
-def _label(item: Mapping[str, Any], key: str) -> str:
-    label: str = _get(item, "label", str, key, "")
-    if len(label) > 40:
-        raise RulesetError(f"{key}.label", "at most 40 characters")
-    return label
+def _label(item: Mapping[str, Any], key: str, name: str = "label", limit: int = 40) -> str:
+    """A row's or column's own name, cleaned as every name players read is (yambak.names)."""
+    from ..names import InvalidName, normalize_name
+
+    label: str = _get(item, name, str, key, "")
+    if not label:
+        return ""
+    try:
+        return normalize_name(label, name, limit)
+    except InvalidName as exc:
+        raise RulesetError(f"{key}.{name}", exc.message) from None
 
 
 _COLUMN_KEYS = {"id", "order", "rolls", "announce", "withdraw", "start", "points", "enabled", "label"}

@@ -70,8 +70,9 @@ class Row:
     same_colour: bool = False  # the dice that make the combination show one colour
     needs: str = ""  # a row of the same column filled first; this box scores only if that one scored
     wins_by_roll: int = 0  # an entry that scores here by this roll number wins the game at once
-    # The file's own name for the row (shown where no translation names it); not a rule.
+    # The file's own name for the row (shown where no translation names it) and its short form; not rules.
     label: str = field(default="", repr=False, compare=False)
+    short: str = field(default="", repr=False, compare=False)
 
     def __repr__(self) -> str:
         return _repr(self, ("exact", "sizes", "colours", "same_colour", "needs", "wins_by_roll"))
@@ -277,7 +278,12 @@ class Ruleset:
             "name": self.name,
             "preset": self.preset,
             "options": dict(self.options),
-            "rows": [{"id": r.id, "upper": r.is_upper} for r in self.rows],
+            "rows": [
+                {"id": r.id, "upper": r.is_upper}
+                | ({"label": r.label} if r.label else {})
+                | ({"short": r.short} if r.short else {})
+                for r in self.rows
+            ],
             "columns": [
                 {
                     "id": c.id,
@@ -287,6 +293,7 @@ class Ruleset:
                     "withdraw": c.withdraw,
                     "points": c.points,
                 }
+                | ({"label": c.label} if c.label else {})
                 for c in self.columns
             ],
             "dice": self.rolled_dice,

@@ -328,9 +328,11 @@ export interface RoundEntry {
  * via the `definition` "RulesLayout".
  */
 export interface RulesLayout {
+  colours: string[];
   columns: RulesColumn[];
   dice: number;
   id: string;
+  joker: string | null;
   joker_bonus: number | null;
   match: string;
   minimax: boolean;
@@ -343,10 +345,12 @@ export interface RulesLayout {
   roll_matters: boolean;
   rolls_per_turn: number;
   rows: RulesRow[];
+  save_rolls: boolean;
   strike_any: boolean;
   ties: string;
   total_points: number | null;
   upper_bonus: UpperBonus | null;
+  wins_outright: boolean;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -355,6 +359,7 @@ export interface RulesLayout {
 export interface RulesColumn {
   announce: boolean;
   id: string;
+  label?: string | null;
   order: string;
   points: number | null;
   rolls: number | null;
@@ -366,6 +371,8 @@ export interface RulesColumn {
  */
 export interface RulesRow {
   id: string;
+  label?: string | null;
+  short?: string | null;
   upper: boolean;
 }
 /**
@@ -374,6 +381,7 @@ export interface RulesRow {
  */
 export interface UpperBonus {
   points: number;
+  steps: number[][];
   threshold: number;
 }
 /**
