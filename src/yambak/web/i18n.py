@@ -108,7 +108,7 @@ ROW_SHORT = {
     "castle": "Castle",
     "tower": "Tower",
     "flush": "Flush",
-    "two_pairs_colour": "2 pairs col.",
+    "two_pairs_colour": "2P col.",
     "full_house_colour": "Full col.",
     "double_yam": "2× yam",
 }

@@ -111,6 +111,7 @@ class Player(Model):
     columns: dict[str, Column]
     turn: TurnView | HiddenTurn | None
     turns_done: int
+    saved_rolls: int | None = None  # save_rolls: the rolls the player has saved for later turns
     full: bool
     last_box: str | None
 

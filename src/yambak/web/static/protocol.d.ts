@@ -214,6 +214,7 @@ export interface SheetPlayer {
   last_box: string | null;
   match_points: number | null;
   name: string;
+  saved_rolls?: number | null;
   seat: number;
   total: number | null;
   turn: TurnView | HiddenTurn | null;
@@ -628,6 +629,7 @@ export interface TablePlayer {
   last_box: string | null;
   match_points: number | null;
   name: string;
+  saved_rolls?: number | null;
   seat: number;
   total: number | null;
   turn: TurnView | HiddenTurn | null;
