@@ -77,6 +77,11 @@ def test_a_whole_maxi_yatzy_game_by_clicks_with_saved_rolls(base_url, new_page):
     assert max(len(t["rolls"]) for t in record["turns"]) == 6
     saved = summary(replay(record))["players"][0]["saved_rolls"]
     assert saved == 2 * 19 - 3  # 19 one-roll turns save 38; the six-roll turn used 3 of them
+    from yambak.engine import GameRecord
+    from yambak.engine.fairness import verify_record
+
+    problems, checked = verify_record(GameRecord.from_dict(record), 6, 6)  # yambak verify: six dice, saved rolls
+    assert problems == [] and checked == sum(len(t["rolls"]) for t in record["turns"])
 
 
 @pytest.fixture
