@@ -29,6 +29,7 @@ from yambak.keeper import (
     zero_boxes,
 )
 from yambak.keeper.browser import call
+from yambak.keeper.view import decided
 from yambak.rules import load_ruleset, preset_ids
 
 CORE = Path(__file__).resolve().parents[2] / "src" / "yambak" / "keeper"
@@ -202,7 +203,7 @@ def test_corrections_offer_the_boxes_that_can_take_the_entry_and_drop_roll_offs(
     assert fixed.totals() == [9 + 50, 40]
 
 
-def test_roll_offs_are_entered_on_the_sheet_and_undone_first():
+def test_roll_offs_are_entered_on_the_sheet_undone_first_and_kept_through_a_correction():
     rules = load_ruleset("yammen")
     s = new_game(rules, ["Ann", "Bram"], dice=ManualDice())
     while not s.finished:  # both players score the same everywhere: every column ties
@@ -219,6 +220,7 @@ def test_roll_offs_are_entered_on_the_sheet_and_undone_first():
     due = rolloffs_due(s)
     assert due and all(seats == [0, 1] for seats in due.values()) and "total" in due
     assert sheet_view(s)["rolloff_due"] == due and s.match_points() == [12.5, 12.5]
+    assert decided(s) == {"by": "shared", "next": None}
     target = next(iter(due))
     with pytest.raises(Refusal) as exc:
         apply_entry(s, {"kind": "rolloff", "target": target, "rolloff": {"0": [6] * 5}})
@@ -228,13 +230,44 @@ def test_roll_offs_are_entered_on_the_sheet_and_undone_first():
     won = apply_entry(tied, {"kind": "rolloff", "target": target, "rolloff": {"0": [6] * 5, "1": [1] * 5}})
     assert target not in rolloffs_due(won) and won.column_winners()[target] == [0]
     assert won.match_points()[0] > 12.5
+    assert sheet_view(won)["decided"] == {"by": "rolloff", "next": 1}  # level but for the roll-off
     view = sheet_view(won)
     assert view["rolloffs"][target][1]["0"] == {"dice": [6] * 5, "pips": 30}
     assert len(record_dict(won)["rolloffs"][target]) == 2
     undone = apply_entry(won, {"kind": "undo", "count": 1})  # the last round goes first
     assert rolloffs_due(undone)[target] == [0, 1] and len(undone.history) == len(won.history)
-    fixed = apply_entry(won, {"kind": "fix", "turn": 1, "box": s.history[0].box})  # the ties may change: again
-    assert fixed.rolloffs == () and rolloffs_due(fixed)
+    both = apply_entry(won, {"kind": "rolloff", "target": "free", "rolloff": {"0": [2] * 5, "1": [5] * 5}})
+    assert target == "down" and s.history[0].box == "down.ones"
+    same = apply_entry(both, {"kind": "fix", "turn": 1, "box": "down.ones"})  # the 0 again: every tie stands
+    assert same.rolloffs == both.rolloffs and same.match_points() == both.match_points()
+    # Ann's ones now score 3: down and the total are hers, the free column's roll-off still stands
+    fixed = apply_entry(both, {"kind": "fix", "turn": 1, "box": "down.ones", "dice": [1, 1, 1, 2, 2], "roll": 1})
+    assert [t for t, _ in fixed.rolloffs] == ["free"] and fixed.column_winners()["free"] == [1]
+    assert "down" not in rolloffs_due(fixed) and "total" not in rolloffs_due(fixed) and "up" in rolloffs_due(fixed)
+    assert decided(fixed) == {"by": "match_points", "next": 1}  # down and the total: no roll-off needed
+
+
+def test_what_decided_a_game_on_points_and_announced_turns_in_the_history():
+    def finish(state, first):  # each player's first box from `first`, then a 0 wherever one goes
+        while not state.finished:
+            p = state.current
+            if p in first:
+                state = dice(state, first.pop(p), "chance")
+                continue
+            box = next(b for b, o in zero_boxes(state)["boxes"].items() if o["legal"])
+            state = apply_entry(state, {"kind": "scratch", "seat": p, "box": box})
+        return state
+
+    assert decided(sheet()) is None  # not over yet
+    won = finish(sheet(), {0: [6, 6, 6, 6, 5], 1: [6, 6, 6, 6, 4]})
+    assert won.totals() == [29, 28] and sheet_view(won)["decided"] == {"by": "points", "next": 1}
+    level = finish(sheet(players=("Ann", "Bram", "Cas")), {0: [6, 6, 6, 6, 5], 1: [6, 6, 6, 5, 6], 2: [1] * 5})
+    assert decided(level) == {"by": "shared", "next": 2}  # Ann and Bram at 29: never "Ann wins"
+    assert decided(finish(sheet(players=("Ann",)), {0: [1] * 5}))["by"] == "alone"
+    s = sheet("yammen", ("Ann", "Bram"))
+    s = dice(s, [6, 6, 6, 6, 6], "annonce.yam", 3)  # an announce box after roll 1: announced at the table
+    s = dice(s, [6, 6, 6, 6, 6], "annonce.yam", 1)  # on roll 1: announced and scored at once, not marked
+    assert [h["announced"] for h in sheet_view(s)["history"]] == [True, False]
 
 
 def test_undo_counts_and_refusals():

@@ -220,24 +220,28 @@ def test_kept_sheets_across_processes(two):
     r = httpx.post(a.base + "/api/keep", json={"name": "Kitchen", "preset": "yams", "players": ["Ann", "Bram"]})
     assert r.status_code == 201, r.text
     sheet, code = r.json()["id"], r.json()["code"]
-    assert httpx.get(b.base + f"/api/keep/code/{code}").json()["id"] == sheet  # code lookups anywhere
+    joined = httpx.post(b.base + "/api/keep/join", json={"code": code}).json()  # codes join anywhere
+    assert joined["id"] == sheet
+    auth = {"authorization": f"Bearer {joined['token']}"}  # a token handed out on B writes on A
     with connect(a.base.replace("http", "ws") + f"/ws/keep/{sheet}", open_timeout=10) as follower:
         follower.send(json.dumps({"type": "hello"}))
         assert json.loads(follower.recv(10))["type"] == "welcome"
         assert json.loads(follower.recv(10))["v"] == 0
         entry = {"id": "entry-00001", "v": 0, "kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 6], "box": "yam"}
-        out = httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry).json()  # entered on B, owned by A
+        # entered on B, owned by A
+        out = httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry, headers=auth).json()
         assert out["v"] == 1 and not out["duplicate"]
         live = json.loads(follower.recv(10))  # the phone following on A sees it
         assert live["v"] == 1 and live["view"]["players"][0]["total"] == 50
-        again = httpx.post(a.base + f"/api/keep/{sheet}/entries", json=entry).json()  # the offline queue replays
+        # the offline queue replays
+        again = httpx.post(a.base + f"/api/keep/{sheet}/entries", json=entry, headers=auth).json()
         assert again["duplicate"] and again["applied_as"] == 1
         entry2 = {"id": "entry-00002", "v": 1, "kind": "scratch", "seat": 1, "box": "yam"}
-        assert httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry2).json()["v"] == 2
+        assert httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry2, headers=auth).json()["v"] == 2
         assert json.loads(follower.recv(10))["v"] == 2
     a.kill()  # the owner dies: B takes the sheet over
     entry3 = {"id": "entry-00003", "v": 2, "kind": "dice", "seat": 0, "dice": [1, 1, 1, 2, 2], "box": "ones"}
-    out = httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry3, timeout=15).json()
+    out = httpx.post(b.base + f"/api/keep/{sheet}/entries", json=entry3, headers=auth, timeout=15).json()
     assert out["v"] == 3, out
     record = httpx.get(b.base + f"/keep/{sheet}/record.json").json()
     assert [t["box"] for t in record["turns"]] == ["free.yam", "free.yam", "free.ones"]
@@ -250,7 +254,7 @@ def test_the_rate_limit_is_shared_by_every_process(pg_url, redis_url, tmp_path):
     try:
         a.start()
         b.start()
-        codes = [httpx.get(s.base + "/api/keep/code/ZZZZZZ").status_code for s in (a, b, a, b, a)]
+        codes = [httpx.post(s.base + "/api/keep/join", json={"code": "ZZZZZZ"}).status_code for s in (a, b, a, b, a)]
     finally:
         a.stop()
         b.stop()
@@ -355,18 +359,18 @@ def test_a_late_spectator_on_another_process_sees_every_event_of_a_quiet_table(t
 def test_a_phone_following_a_quiet_sheet_from_another_process(two):
     a, b = two
     r = httpx.post(a.base + "/api/keep", json={"name": "Porch", "preset": "yams", "players": ["Ann", "Bram"]})
-    sheet = r.json()["id"]
+    sheet, auth = r.json()["id"], {"authorization": f"Bearer {r.json()['token']}"}
     first = {"id": "entry-00001", "v": 0, "kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 6], "box": "yam"}
     second = {"id": "entry-00002", "v": 1, "kind": "scratch", "seat": 1, "box": "yam"}
     for entry in (first, second):  # nobody follows the sheet on B yet
-        assert httpx.post(a.base + f"/api/keep/{sheet}/entries", json=entry).json()["v"] == entry["v"] + 1
+        assert httpx.post(a.base + f"/api/keep/{sheet}/entries", json=entry, headers=auth).json()["v"] == entry["v"] + 1
     assert _metric(a, "yambak_quiet_events_total") >= 1
     with connect(b.base.replace("http", "ws") + f"/ws/keep/{sheet}", open_timeout=10) as follower:
         follower.send(json.dumps({"type": "hello"}))
         assert json.loads(follower.recv(10))["type"] == "welcome"
         assert json.loads(follower.recv(10))["v"] == 2
         third = {"id": "entry-00003", "v": 2, "kind": "dice", "seat": 0, "dice": [1, 1, 1, 2, 2], "box": "ones"}
-        assert httpx.post(a.base + f"/api/keep/{sheet}/entries", json=third).json()["v"] == 3
+        assert httpx.post(a.base + f"/api/keep/{sheet}/entries", json=third, headers=auth).json()["v"] == 3
         live = json.loads(follower.recv(10))
         assert live["v"] == 3 and live["view"]["players"][0]["total"] == 53
 

@@ -70,6 +70,7 @@ def _seed(app: Any) -> dict[str, list[Any]]:
         "table_id": [playing["id"], done],
         "sheet_id": [sheet["id"]],
         "code": [sheet["code"]],
+        "headers": [{"authorization": f"Bearer {sheet['token']}"}],  # the sheet's write token: entries get past it
         "profile_id": [profile["id"]],
         "tournament_id": [club.get("id")],
         "preset": ["yams", "yammen"],
@@ -108,4 +109,4 @@ def _aim(case: Any, seeds: dict[str, list[Any]]) -> None:
 @settings(max_examples=EXAMPLES_PER_ROUTE, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_input_gives_a_server_error(case: Any, seeds: dict[str, list[Any]]) -> None:
     _aim(case, seeds)
-    case.call_and_validate(checks=[not_a_server_error], cookies=seeds["cookies"][0])
+    case.call_and_validate(checks=[not_a_server_error], cookies=seeds["cookies"][0], headers=seeds["headers"][0])

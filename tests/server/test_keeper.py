@@ -1,4 +1,5 @@
-"""Score-keeper sheets over HTTP: entries through the engine, versions, idempotent ids, undo, correction."""
+"""Score-keeper sheets over HTTP: entries through the engine, versions, idempotent ids, undo, correction, and
+who may write (write tokens from the maker and the join code, revoked by renewing the code)."""
 
 from __future__ import annotations
 
@@ -19,16 +20,20 @@ def new_sheet(client, preset="yammen", players=("Ann", "Bram", "Cas"), **extra):
     return r.json()
 
 
+def bearer(token):
+    return {"authorization": f"Bearer {token}"}
+
+
 class Keeper:
-    """Posts entries with fresh ids and the version last seen, like the page does."""
+    """Posts entries with fresh ids and the version last seen, like the page does, with the sheet's write token."""
 
-    def __init__(self, client, sheet_id):
-        self.c, self.id, self.v, self.n = client, sheet_id, 0, 0
+    def __init__(self, client, sheet):
+        self.c, self.id, self.token, self.v, self.n = client, sheet["id"], sheet["token"], 0, 0
 
-    def post(self, body, v=None, entry_id=None):
+    def post(self, body, v=None, entry_id=None, token=None):
         self.n += 1
         payload = {"id": entry_id or f"entry-{self.n:06d}", "v": self.v if v is None else v, **body}
-        r = self.c.post(f"{URL}/{self.id}/entries", json=payload)
+        r = self.c.post(f"{URL}/{self.id}/entries", json=payload, headers=bearer(token or self.token))
         if r.status_code == 200:
             self.v = r.json()["v"]
         return r
@@ -37,7 +42,7 @@ class Keeper:
 def test_a_whole_yammen_sheet_kept_from_typed_dice_matches_the_engine(client):
     entries, expected = plan()
     sheet = new_sheet(client)
-    k = Keeper(client, sheet["id"])
+    k = Keeper(client, sheet)
     for e in entries:
         r = k.post(e.body())
         assert r.status_code == 200, (e, r.text)
@@ -57,7 +62,7 @@ def test_a_whole_yammen_sheet_kept_from_typed_dice_matches_the_engine(client):
 
 def test_refusals_are_coded_and_change_nothing(client):
     sheet = new_sheet(client, "yams", ("Ann", "Bram"))
-    k = Keeper(client, sheet["id"])
+    k = Keeper(client, sheet)
     cases = [
         ({"kind": "dice", "seat": 1, "dice": [6] * 5, "box": "chance"}, 409, "illegal/not-your-turn"),
         ({"kind": "dice", "seat": 0, "dice": [6] * 4, "box": "chance"}, 422, "input/invalid"),
@@ -75,10 +80,12 @@ def test_refusals_are_coded_and_change_nothing(client):
         assert (r.status_code, r.json()["code"]) == (status, code), (body, r.text)
         assert "Traceback" not in r.text
     assert client.get(f"{URL}/{sheet['id']}").json()["v"] == 0
-    r = client.post(f"{URL}/{sheet['id']}/entries", json={"id": "x", "v": 0, "kind": "undo"})  # id too short
+    r = client.post(f"{URL}/{sheet['id']}/entries", json={"id": "x", "v": 0, "kind": "undo"}, headers=bearer(k.token))
     assert r.status_code == 422 and r.json()["code"] == "input/invalid"
     r = client.post(
-        f"{URL}/{sheet['id']}/entries", content=b"{" + b" " * 20000 + b"}", headers={"content-type": "application/json"}
+        f"{URL}/{sheet['id']}/entries",
+        content=b"{" + b" " * 20000 + b"}",
+        headers={"content-type": "application/json", **bearer(k.token)},
     )
     assert r.status_code == 413 and r.json()["code"] == "input/too-large"
     assert client.get(f"{URL}/nope").json()["code"] == "sheet/unknown"
@@ -86,7 +93,7 @@ def test_refusals_are_coded_and_change_nothing(client):
 
 def test_versions_order_concurrent_phones_and_ids_make_entries_idempotent(client):
     sheet = new_sheet(client, "yams", ("Ann", "Bram"))
-    k = Keeper(client, sheet["id"])
+    k = Keeper(client, sheet)
     body = {"kind": "dice", "seat": 0, "dice": [6, 6, 6, 2, 1], "box": "sixes"}
     assert k.post(body, entry_id="phone-a-0001").status_code == 200
     # the same entry again (a lost answer, an offline queue replayed): acknowledged, not applied twice
@@ -110,7 +117,7 @@ def test_versions_order_concurrent_phones_and_ids_make_entries_idempotent(client
     assert old.status_code == 409 and old.json()["code"] == "stale/version"
     # one player, two phones, the same turn: the late one is refused, not filed as the next turn
     solo = new_sheet(client, "yams", ("Ann",))
-    s = Keeper(client, solo["id"])
+    s = Keeper(client, solo)
     first = {"kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 2, 1], "box": "sixes"}
     assert s.post(first, v=0, entry_id="solo-a-0001").status_code == 200
     late = s.post({**first, "box": "chance"}, v=0, entry_id="solo-b-0001")
@@ -120,7 +127,7 @@ def test_versions_order_concurrent_phones_and_ids_make_entries_idempotent(client
 
 def test_scratch_undo_and_corrections(client):
     sheet = new_sheet(client, "yams", ("Ann", "Bram"))
-    k = Keeper(client, sheet["id"])
+    k = Keeper(client, sheet)
     assert k.post({"kind": "scratch", "seat": 0, "box": "yam"}).status_code == 200
     assert k.post({"kind": "dice", "seat": 1, "dice": [1, 2, 3, 4, 5], "box": "large_straight"}).status_code == 200
     assert k.post({"kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 1], "box": "sixes"}).status_code == 200
@@ -156,14 +163,15 @@ def test_scratch_undo_and_corrections(client):
 
 def test_roll_numbers_matter_only_where_the_rules_say(client):
     yams = client.get(f"{URL}/{new_sheet(client, 'yams', ('Ann',))['id']}").json()
-    yammen = client.get(f"{URL}/{new_sheet(client, 'yammen', ('Ann',))['id']}").json()
+    made = new_sheet(client, "yammen", ("Ann",))
+    yammen = client.get(f"{URL}/{made['id']}").json()
     yamb = client.get(f"{URL}/{new_sheet(client, 'yamb', ('Ann',))['id']}").json()
     assert (yams["rules"]["roll_matters"], yammen["rules"]["roll_matters"], yamb["rules"]["roll_matters"]) == (
         False,
         True,
         True,
     )
-    k = Keeper(client, yammen["id"])
+    k = Keeper(client, made)
     r = k.post({"kind": "dice", "seat": 0, "dice": [1, 2, 3, 4, 5], "roll": 1, "box": "en_deux.straight"})
     assert r.status_code == 422 and r.json()["code"].startswith("illegal/")
     r = k.post({"kind": "dice", "seat": 0, "dice": [4, 4, 4, 4, 4], "roll": 3, "box": "annonce.yam"})
@@ -180,7 +188,7 @@ def test_custom_ruleset_and_bounds(client):
     }
     r = client.post(URL, json={"name": "Custom", "rules": rules, "players": ["Ann"]})
     assert r.status_code == 201, r.text
-    k = Keeper(client, r.json()["id"])
+    k = Keeper(client, r.json())
     assert (
         k.post({"kind": "dice", "seat": 0, "dice": [2, 2, 2, 2, 2], "box": "yam"}).json()["view"]["players"][0]["total"]
         == 50
@@ -203,16 +211,83 @@ def test_join_by_code_qr_and_escaped_names(client):
     code = sheet["code"]
     assert len(code) == 6 and not set(code) & set("01OIL")
     r = client.get(f"/keep/join?code={code.lower()[:3]} {code.lower()[3:]}", follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == f"/keep/{sheet['id']}"
-    assert client.get(f"/k/{code}", follow_redirects=False).headers["location"] == f"/keep/{sheet['id']}"
-    assert client.get(f"/api/keep/code/{code}").json()["id"] == sheet["id"]
-    assert client.get("/api/keep/code/ZZZZZ1").json()["code"] == "sheet/unknown-code"
+    assert r.status_code == 303 and r.headers["location"] == f"/keep/{sheet['id']}#join={code}"  # the page joins
+    assert client.get(f"/k/{code}", follow_redirects=False).headers["location"] == f"/keep/{sheet['id']}#join={code}"
+    joined = client.post(f"{URL}/join", json={"code": code.lower()})
+    assert joined.json() == {**joined.json(), "id": sheet["id"], "code": code} and joined.json()["token"]
+    assert client.post(f"{URL}/join", json={"code": "ZZZZZ1"}).json()["code"] == "sheet/unknown-code"
     assert client.get("/keep/join?code=nothing").status_code == 404
-    page = client.get(f"/keep/{sheet['id']}").text
-    assert "<b>Ann</b>" not in page and code in page and 'rel="manifest"' in page
+    page = client.get(f"/keep/{sheet['id']}").text  # the watchers' link: neither the code nor a token
+    assert "<b>Ann</b>" not in page and code not in page and 'rel="manifest"' in page
+    assert "code" not in client.get(f"{URL}/{sheet['id']}").json()
     pytest.importorskip("segno")
-    svg = client.get(f"/keep/{sheet['id']}/qr.svg")
+    assert client.get(f"/keep/{sheet['id']}/qr.svg").status_code == 403  # the code is a key: writers only
+    svg = client.get(f"/keep/{sheet['id']}/qr.svg", headers=bearer(joined.json()["token"]))
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml") and b"<svg" in svg.content
+
+
+def test_writing_takes_a_token_and_a_renewed_code_revokes_the_ones_it_handed_out(client):
+    sheet = new_sheet(client, "yams", ("Ann", "Bram"))
+    owner = Keeper(client, sheet)
+    ann = {"kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 2, 1], "box": "sixes"}
+    for headers in ({}, bearer("not-a-token-of-this-sheet"), {"authorization": "Basic abc"}):
+        r = client.post(f"{URL}/{sheet['id']}/entries", json={"id": "watcher-0001", "v": 0, **ann}, headers=headers)
+        assert (r.status_code, r.json()["code"]) == (403, "auth/sheet-token")
+    other = new_sheet(client, "yams", ("Ann", "Bram"))  # a token writes on its own sheet only
+    assert owner.post(ann, token=other["token"]).status_code == 403
+    assert client.get(f"{URL}/{sheet['id']}").json()["v"] == 0  # nothing written
+    cas = client.post(f"{URL}/join", json={"code": sheet["code"]}).json()["token"]
+    dora = client.post(f"{URL}/join", json={"code": sheet["code"]}).json()["token"]
+    assert owner.post(ann, token=cas).status_code == 200
+    assert client.get(f"{URL}/{sheet['id']}/code", headers=bearer(dora)).json() == {"code": sheet["code"]}
+    assert client.get(f"{URL}/{sheet['id']}/code").status_code == 403
+    # Dora renews the code: every token the old code handed out stops writing, hers is replaced
+    renewed = client.post(f"{URL}/{sheet['id']}/code", headers=bearer(dora)).json()
+    assert renewed["code"] != sheet["code"] and renewed["token"] not in (None, dora)
+    bram = {"kind": "dice", "seat": 1, "filled": 0, "dice": [5] * 5, "box": "yam"}
+    for old in (cas, dora):
+        r = owner.post(bram, token=old)
+        assert (r.status_code, r.json()["code"]) == (403, "auth/sheet-token")
+    assert client.post(f"{URL}/{sheet['id']}/code", headers=bearer(cas)).status_code == 403
+    assert client.post(f"{URL}/join", json={"code": sheet["code"]}).status_code == 404  # the old code is gone
+    assert owner.post(bram, token=renewed["token"]).status_code == 200
+    assert owner.post({**ann, "filled": 1, "box": "fives", "dice": [5, 5, 1, 1, 1]}).status_code == 200  # the maker's
+    mine = client.post(f"{URL}/{sheet['id']}/code", headers=bearer(owner.token)).json()
+    assert mine["token"] is None  # the maker's own token was not the code's: it stays
+    eve = client.post(f"{URL}/join", json={"code": mine["code"]}).json()
+    assert eve["id"] == sheet["id"]
+    assert owner.post(bram, token=renewed["token"]).json()["code"] == "auth/sheet-token"  # that code is gone too
+    # the socket: anyone watches, an entry needs a token said in hello, checked again for every entry
+    entry = {**bram, "filled": 1, "box": "fours", "dice": [4, 4, 1, 1, 1]}
+    with client.websocket_connect(f"/ws/keep/{sheet['id']}") as watcher:
+        watcher.send_json({"type": "hello"})
+        assert watcher.receive_json()["type"] == "welcome" and watcher.receive_json()["v"] == 3
+        watcher.send_json({"type": "entry", "ref": "watch-0001", "entry": {**entry, "id": "watch-0001", "v": 3}})
+        refused = watcher.receive_json()
+        assert refused == {**refused, "type": "error", "code": "auth/sheet-token", "ref": "watch-0001"}
+    with client.websocket_connect(f"/ws/keep/{sheet['id']}") as ws:
+        ws.send_json({"type": "hello", "tokens": [eve["token"]]})
+        assert ws.receive_json()["type"] == "welcome" and ws.receive_json()["v"] == 3
+        ws.send_json({"type": "entry", "ref": "eve-000001", "entry": {**entry, "id": "eve-000001", "v": 3}})
+        made = ws.receive_json()
+        assert (made["type"], made["v"], made["ref"]) == ("event", 4, "eve-000001")
+        assert client.post(f"{URL}/{sheet['id']}/code", headers=bearer(owner.token)).status_code == 200
+        later = {**ann, "filled": 2, "box": "threes", "dice": [3, 3, 3, 1, 1], "id": "eve-000002", "v": 4}
+        ws.send_json({"type": "entry", "ref": "eve-000002", "entry": later})  # the same socket, a revoked token
+        refused = ws.receive_json()
+        assert (refused["type"], refused["code"]) == ("error", "auth/sheet-token")
+    assert client.get(f"{URL}/{sheet['id']}").json()["v"] == 4
+
+
+def test_an_entry_made_on_a_version_the_sheet_never_had_is_refused_not_rebased(client):
+    sheet = new_sheet(client, "yams", ("Ann", "Bram"))
+    k = Keeper(client, sheet)
+    assert k.post({"kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 2, 1], "box": "sixes"}).status_code == 200
+    # made after an entry this sheet never got (v 2 on a sheet at 1): Bram's turn, yet not applied
+    ahead = k.post({"kind": "dice", "seat": 1, "filled": 0, "dice": [5] * 5, "box": "yam"}, v=2)
+    assert ahead.status_code == 409 and ahead.json() == {**ahead.json(), "code": "stale/ahead", "v": 1}
+    assert k.post({"kind": "undo", "count": 1}, v=7).json()["code"] == "stale/ahead"
+    assert client.get(f"{URL}/{sheet['id']}").json()["v"] == 1
 
 
 def test_offline_files_and_form_pages(client):
@@ -241,7 +316,7 @@ def test_sheets_survive_a_restart_and_phones_follow_live(settings):
             ws.send_json({"type": "hello"})
             assert ws.receive_json() == {"type": "welcome", "v": 0, "seats": [], "protocol": 1}
             assert ws.receive_json()["v"] == 0
-            k = Keeper(c, sheet["id"])
+            k = Keeper(c, sheet)
             assert k.post({"kind": "dice", "seat": 0, "dice": [5, 5, 5, 1, 2], "box": "fives"}).status_code == 200
             msg = ws.receive_json()
             assert msg["type"] == "event" and msg["v"] == 1 and msg["view"]["players"][0]["total"] == 15
@@ -252,7 +327,7 @@ def test_sheets_survive_a_restart_and_phones_follow_live(settings):
         view = c.get(f"{URL}/{sheet['id']}").json()
         assert view["v"] == 1 and view["players"][0]["total"] == 15 and view["current"] == 1
         assert (
-            Keeper(c, sheet["id"])
+            Keeper(c, sheet)
             .post({"kind": "dice", "seat": 0, "dice": [1] * 5, "box": "ones"}, v=1, entry_id="entry-000001")
             .json()["duplicate"]
         )
@@ -296,8 +371,12 @@ def test_a_sheet_started_offline_is_created_once_under_the_phones_id(client):
     body = {"id": "phone-made-sheet-0001", "name": "Camping", "preset": "yams", "players": ["Ann", "Bram"]}
     first = client.post(URL, json=body)
     assert first.status_code == 201 and first.json()["id"] == body["id"] and first.json()["view"]["v"] == 0
-    again = client.post(URL, json=body)  # the answer was lost: the same sheet, the same code
+    again = client.post(URL, json={**body, "token": first.json()["token"]})  # the answer was lost: the same sheet
     assert again.status_code == 201 and again.json()["code"] == first.json()["code"]
+    assert client.post(URL, json=body).json()["code"] == "sheet/taken"  # its id alone (a watcher's link) is no key
+    phone = {**body, "id": "phone-made-sheet-0002", "token": "the-phones-own-token-0002"}
+    assert client.post(URL, json=phone).json()["token"] == phone["token"]  # a token the phone made offline
+    assert client.post(URL, json=phone).json()["id"] == phone["id"]
     other = client.post(URL, json={**body, "players": ["Cas"]})
     assert other.status_code == 409 and other.json()["code"] == "sheet/taken"
     bad = client.post(URL, json={**body, "id": "short"})
@@ -316,7 +395,7 @@ def test_previews_and_statistics_from_the_server(client):
     )
     zeros = client.post(f"{URL}/{sheet['id']}/preview", json={"dice": None}).json()["boxes"]
     assert zeros["free.yam"]["legal"] and not zeros["free.chance"]["legal"]
-    k = Keeper(client, sheet["id"])
+    k = Keeper(client, sheet)
     k.post({"kind": "dice", "seat": 0, "dice": [6, 6, 6, 2, 2], "box": "full_house"})
     fix = client.post(f"{URL}/{sheet['id']}/preview", json={"dice": [1, 1, 1, 1, 2], "turn": 1}).json()
     assert fix["turn"] == 1 and fix["boxes"]["free.ones"]["written"] == 4

@@ -103,6 +103,7 @@ def test_live_sheets_are_capped_and_finished_ones_dropped(tmp_path):
                     "roll": 1,
                     "box": box,
                 },
+                headers={"authorization": f"Bearer {made['token']}"},
             )
             assert out.status_code == 200, out.text
             view = out.json()["view"]
@@ -113,9 +114,9 @@ def test_live_sheets_are_capped_and_finished_ones_dropped(tmp_path):
 
 def test_guessing_sheet_codes_is_rate_limited(tight):
     made = tight.post("/api/keep", json={"preset": "yams", "players": ["Ann"]}).json()  # 1 of the burst of 3
-    assert tight.get(f"/api/keep/code/{made['code']}").json()["id"] == made["id"]  # 2
-    assert tight.get("/api/keep/code/ZZZZZZ").status_code == 404  # 3: a wrong guess
-    r = tight.get(f"/api/keep/code/{made['code']}")
+    assert tight.post("/api/keep/join", json={"code": made["code"]}).json()["id"] == made["id"]  # 2
+    assert tight.post("/api/keep/join", json={"code": "ZZZZZZ"}).status_code == 404  # 3: a wrong guess
+    r = tight.post("/api/keep/join", json={"code": made["code"]})
     assert r.status_code == 429 and r.json()["code"] == "rate/limited"
     r = tight.get("/keep/join", params={"code": "QQQQQQ"}, follow_redirects=False)
     assert r.status_code == 429 and "<html" in r.text

@@ -55,29 +55,31 @@ def test_keeper_refusals_are_translated_and_keep_the_detail(client):
         "roll": 1,
         "box": "down.twos",
     }
-    r = client.post(f"/api/keep/{sheet['id']}/entries?lang=de", json=entry)
+    auth = {"authorization": f"Bearer {sheet['token']}"}
+    r = client.post(f"/api/keep/{sheet['id']}/entries?lang=de", json=entry, headers=auth)
     assert r.status_code == 422
     body = r.json()
     assert body["code"] == "illegal/box-order"
     assert body["message"] == "Dieses Feld ist in seiner Spalte nicht als nächstes dran."
     assert "down" in body["detail"]
-    r = client.post(f"/api/keep/{sheet['id']}/entries", json=entry)
+    r = client.post(f"/api/keep/{sheet['id']}/entries", json=entry, headers=auth)
     assert r.json()["message"] == "That box is not next in its column."
 
 
 def test_keeper_refuses_booleans_for_numbers(client):
     sheet = client.post("/api/keep", json={"preset": "yams", "players": ["Ann"]}).json()
     base = {"id": "entry-0002", "v": 0, "kind": "dice", "seat": 0, "roll": 1, "box": "free.ones"}
+    auth = {"authorization": f"Bearer {sheet['token']}"}
     for bad in (
         {"dice": [True, 1, 1, 1, 1]},
         {"dice": [1, 1, 1, 1, 1], "roll": True},
         {"dice": ["1", 1, 1, 1, 1]},
         {"dice": [1, 1, 1, 1, 1], "seat": False},
     ):
-        r = client.post(f"/api/keep/{sheet['id']}/entries", json={**base, **bad})
+        r = client.post(f"/api/keep/{sheet['id']}/entries", json={**base, **bad}, headers=auth)
         assert r.status_code == 422 and r.json()["code"] == "input/invalid", (bad, r.text)
     assert client.get(f"/api/keep/{sheet['id']}").json()["v"] == 0
-    ok = client.post(f"/api/keep/{sheet['id']}/entries", json={**base, "dice": [1, 1, 1, 1, 1]})
+    ok = client.post(f"/api/keep/{sheet['id']}/entries", json={**base, "dice": [1, 1, 1, 1, 1]}, headers=auth)
     assert ok.status_code == 200, ok.text
 
 

@@ -181,7 +181,8 @@ def _outage(
     stopped = time.monotonic()
     # a sheet owned by A takes an entry there; the phone following it on B sees it all the same
     entry = {"id": "entry-outage1", "v": 0, "kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 6], "box": "yam"}
-    assert httpx.post(a.base + f"/api/keep/{made['id']}/entries", json=entry, timeout=30).json()["v"] == 1
+    auth = {"authorization": f"Bearer {made['token']}"}
+    assert httpx.post(a.base + f"/api/keep/{made['id']}/entries", json=entry, headers=auth, timeout=30).json()["v"] == 1
     seen = json.loads(follower.recv(5))
     assert seen["v"] == 1 and seen["view"]["players"][0]["total"] == 50
     follower.close()

@@ -113,7 +113,7 @@ def test_every_message_of_a_kept_sheet_is_a_typed_one(client):
     entries, _ = plan("yammen", ("Ann", "Bram"))
     with client.websocket_connect(f"/ws/keep/{sheet['id']}") as raw:
         ws = WS(raw)
-        for msg in ws.hello():
+        for msg in ws.hello(tokens=[sheet["token"]]):
             _check(sheet_schema.server_message, msg)
         for v, e in enumerate(entries):
             entry = {"id": f"entry-{v:06d}", "v": v, "filled": None, **e.body()}

@@ -52,6 +52,26 @@ def needs_pyodide():
         missing_service("Pyodide is not in web/static/pyodide (make install fetches it)")
 
 
+def writer(base_url, sheet):
+    """A sheet's page for a phone that may write: its write token (and code) in the fragment, as the start page
+    hands them over; the page keeps them and clears the address."""
+    return f"{base_url}/keep/{sheet['id']}#token={sheet['token']}&code={sheet['code']}"
+
+
+def bearer(sheet):
+    return {"authorization": f"Bearer {sheet['token']}"}
+
+
+def seed(base_url, sheet, entries, prefix):
+    """Entries typed on another phone (the API, with the sheet's write token), each naming its turn."""
+    filled: dict[int, int] = {}
+    for v, e in enumerate(entries):
+        body = {"id": f"{prefix}-{v:04d}", "v": v, **e.body(), "filled": filled.get(e.seat, 0)}
+        filled[e.seat] = filled.get(e.seat, 0) + 1
+        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        assert r.status_code == 200, r.text
+
+
 def data(page, key):
     return page.evaluate(f"document.body.dataset.{key}")
 
@@ -206,7 +226,8 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     assert view["record"]["turns"][0]["rolls"] == [[1, 1, 1, 2, 1]] and view["finished"]
     ann.click("#end-share")
     code = ann.inner_text("#code")
-    assert re.fullmatch(r"[A-Z2-9]{6}", code) and code == view["code"]
+    assert re.fullmatch(r"[A-Z2-9]{6}", code) and "code" not in view  # the view is a watcher's too: no code in it
+    assert ann.input_value("#watch-link").endswith(f"/keep/{sheet_id}")  # the link to watch: the id only reads
     bram = phone(locale="sv-SE")
     bram.goto(base_url + "/keep/")
     ready(bram)
@@ -215,56 +236,342 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     bram.wait_for_url(re.compile(rf"/keep/{sheet_id}$"))
     bram.wait_for_function("() => document.body.dataset.v === '199'")
     assert totals(bram) == corrected.totals() and data(bram, "entries") == "198"
+    assert data(bram, "readonly") == "0" and "#" not in bram.url  # the code handed Bram's phone a write token
     bram.screenshot(path=str(SCREENSHOTS / "keeper-end-sv.png"))
     ann.reload()
     ann.wait_for_function("() => document.body.dataset.v === '199' && document.body.dataset.pending === '0'")
     assert httpx.get(f"{base_url}/api/keep/{sheet_id}").json()["v"] == 199  # nothing sent twice
 
 
-def test_two_phones_entering_while_apart_the_server_decides(base_url, phone):
+def test_two_phones_racing_on_one_sheet_never_misfile_an_entry(base_url, phone):
+    """Phone A (its own engine) and phone B (joined with the code on the start page; the server's previews)
+    keep one sheet. A turn B enters first clears the dice A typed for that player; a late entry is never
+    filed under whoever plays now, nor offered to them: it can correct the entry that took its turn."""
     sheet = httpx.post(
         f"{base_url}/api/keep", json={"name": "Apart", "preset": "yams", "players": ["Ann", "Bram"]}
     ).json()
     sid = sheet["id"]
     post = lambda body, v: httpx.post(  # noqa: E731
-        f"{base_url}/api/keep/{sid}/entries", json={"id": f"b-{v:04d}-{body['kind']}", "v": v, **body}
+        f"{base_url}/api/keep/{sid}/entries",
+        json={"id": f"b-{v:04d}-{body['kind']}", "v": v, **body},
+        headers=bearer(sheet),
     )
     assert post({"kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 1, 2], "box": "sixes"}, 0).status_code == 200
     a = phone()
-    a.goto(f"{base_url}/keep/{sid}")
+    a.goto(writer(base_url, sheet))
     a.wait_for_function("() => document.body.dataset.v === '1'")
+    assert "#" not in a.url and data(a, "readonly") == "0"  # the token left the address for the phone's storage
     engine_ready(a)
-    # Apart: A enters Bram's turn offline while B corrects entry 1: still Bram's turn, so A's entry is rebased.
+    # Apart: A enters Bram's turn offline while the sheet's maker corrects entry 1: still Bram's turn, so rebased.
     a.context.set_offline(True)
     enter(a, Entry(1, "dice", "free.fives", (5, 5, 5, 1, 2)))
     assert data(a, "pending") == "1" and totals(a) == [18, 15]
-    fixed = post({"kind": "fix", "turn": 1, "dice": [6, 6, 6, 6, 2], "roll": 1, "box": "sixes"}, 1)
-    assert fixed.status_code == 200
+    assert post({"kind": "fix", "turn": 1, "dice": [6, 6, 6, 6, 2], "roll": 1, "box": "sixes"}, 1).status_code == 200
     a.context.set_offline(False)
     a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '3'", timeout=30000)
     assert totals(a) == [24, 15] and data(a, "refile") == "0"
-    # Apart again: both enter Ann's second turn; A's arrives late: shown to be filed again, not under Bram.
-    a.context.set_offline(True)
-    enter(a, Entry(0, "dice", "free.fours", (4, 4, 4, 1, 2)))
-    assert (
-        post({"kind": "dice", "seat": 0, "filled": 1, "dice": [3, 3, 3, 1, 2], "box": "threes"}, 3).status_code == 200
-    )
-    a.context.set_offline(False)
-    a.wait_for_function(
-        "() => document.body.dataset.refile === '1' && document.body.dataset.pending === '0'", timeout=30000
-    )
-    note = a.locator("#notes .note.refile")
-    assert "Bram" in note.inner_text() and "4 4 4 1 2" in note.inner_text()
-    view = httpx.get(f"{base_url}/api/keep/{sid}").json()
-    assert [h["box"] for h in view["history"]] == ["free.sixes", "free.fives", "free.threes"]
+
+    b = phone(locale="nl-BE")
+    b.route("**/keep/worker.js", lambda route: route.abort())  # B asks the server what typed dice would do
+    b.goto(f"{base_url}/keep/{sid}")  # the link to watch: B only reads
+    b.wait_for_function("() => document.body.dataset.v === '3' && document.body.dataset.readonly === '1'")
+    assert not b.locator("#pad").is_visible() and b.locator("#notes .note.watch").is_visible()
+    b.fill("#watch input[name=code]", sheet["code"].lower())
+    b.click("#watch button[type=submit]")
+    b.wait_for_function("() => document.body.dataset.readonly === '0'")
+    assert b.locator("#pad").is_visible()
+
+    # A types Ann's dice; B enters Ann's turn first: A's dice are cleared, with a message naming Ann.
+    type_dice(a, (4, 4, 4, 1, 2))
+    a.wait_for_selector("#sheet button[data-action='score']")
+    enter(b, Entry(0, "dice", "free.threes", (3, 3, 3, 1, 2)))
     a.wait_for_function("() => document.body.dataset.v === '4'")
-    # Filed again, deliberately, for the player whose turn it is now.
-    note.locator("button.primary").click()
-    assert a.locator("#slots .die:not(.blank)").count() == 5 and data(a, "refile") == "0"
-    a.click(box(a, "free.fours"))
-    a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '5'")
+    a.wait_for_selector("#notes .note.error[data-code='pad/moved']")
+    assert "Ann" in a.inner_text("#notes .note.error") and "4 4 4 1 2" in a.inner_text("#notes .note.error")
+    assert a.locator("#slots .die:not(.blank)").count() == 0 and data(a, "current") == "1"
+
+    # Both tap Bram's turn at once (A offline, so its tap waits): A's arrives late and is refused.
+    a.context.set_offline(True)
+    enter(a, Entry(1, "dice", "free.fours", (4, 4, 4, 4, 2)))
+    enter(b, Entry(1, "dice", "free.twos", (2, 2, 2, 1, 3)))
+    a.context.set_offline(False)
+    a.wait_for_function("() => document.body.dataset.refile === '1' && document.body.dataset.v === '5'", timeout=30000)
+    note = a.locator("#notes .note.refile")
+    assert "Bram" in note.inner_text() and "4 4 4 4 2" in note.inner_text()
+    assert note.locator("button.again").count() == 0  # never offered to Ann, whose turn it is now
     view = httpx.get(f"{base_url}/api/keep/{sid}").json()
-    assert view["history"][-1] == {**view["history"][-1], "player": 1, "box": "free.fours", "written": 12}
+    assert [(h["player"], h["box"]) for h in view["history"]] == [
+        (0, "free.sixes"),
+        (1, "free.fives"),
+        (0, "free.threes"),
+        (1, "free.twos"),
+    ]
+    # A's dice were what Bram rolled: they correct entry 4, which stays Bram's.
+    note.locator("button.correct").click()
+    a.wait_for_function("() => document.body.dataset.refile === '0' && !document.getElementById('fix').hidden")
+    assert a.locator("#slots .die:not(.blank)").count() == 5
+    a.wait_for_selector("#fix-box option[value='free.fours']", state="attached")
+    a.select_option("#fix-box", "free.fours")
+    a.click("#save-fix")
+    a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '6'")
+    view = httpx.get(f"{base_url}/api/keep/{sid}").json()
+    assert view["history"][3] == {**view["history"][3], "player": 1, "box": "free.fours", "written": 16}
+    b.wait_for_function("() => document.body.dataset.v === '6'")
+    assert totals(b) == totals(a) == [view["players"][0]["total"], view["players"][1]["total"]]
+
+
+SEED_OLD_STORE = """old => {
+    localStorage.setItem('yambak.keep.index', JSON.stringify(old.index));
+    for (const s of old.sheets) localStorage.setItem('yambak.keep.sheet.' + s.id, JSON.stringify(s));
+    localStorage.setItem('yambak-keep:' + old.sheets[0].id + ':queue', JSON.stringify(old.older));
+    localStorage.setItem('yambak.keep.names', JSON.stringify(['Ann', 'Bram', 'Cas', 'Dora']));
+}"""
+
+
+# Another database of the origin takes every byte left, in smaller and smaller random (incompressible) pieces.
+FILL_STORAGE = """async (tap) => {
+    const db = await new Promise((ok, no) => {
+        const q = indexedDB.open('filler', 1);
+        q.onupgradeneeded = () => q.result.createObjectStore('blobs');
+        q.onsuccess = () => ok(q.result); q.onerror = () => no(q.error);
+    });
+    const put = (key, bytes) => new Promise((ok) => {
+        const a = new Uint8Array(bytes);
+        for (let i = 0; i < bytes; i += 65536) crypto.getRandomValues(a.subarray(i, i + 65536));
+        const tx = db.transaction('blobs', 'readwrite'); tx.objectStore('blobs').put(a, key);
+        tx.oncomplete = () => ok(true); tx.onabort = () => ok(false);
+    });
+    let n = 0;
+    for (const size of [262144, 16384, 1024, 64, 16]) while (await put(n++, size)) { /* until no room for it */ }
+    db.close();
+    document.querySelector(tap).click();  // at once: the storage is full now
+}"""
+
+
+def _typed(e: Entry, entry_id: str, v: int, filled: int) -> dict:
+    return {"id": entry_id, "v": v, "filled": filled, **e.body()}
+
+
+def test_two_tabs_offline_share_one_queue_moved_from_local_storage(base_url, browser):
+    """The keeper's earlier store (localStorage) moves into IndexedDB on the first load, queue and all; a sheet
+    it kept before write tokens joins again with its code. Two tabs of one sheet offline add to one queue,
+    neither overwriting the other; a full storage prunes a sheet the server keeps, and an entry it cannot
+    store is refused with its dice kept, never dropped."""
+    body = {"name": "Old kitchen", "preset": "yams", "players": ["Ann", "Bram"]}
+    sheet = httpx.post(f"{base_url}/api/keep", json=body).json()
+    seed(base_url, sheet, [Entry(0, "dice", "sixes", (6, 6, 6, 1, 2))], "api-first")
+    record = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()["record"]
+    camping = "old-phone-sheet-0001"
+    old = {
+        "index": [{"id": sheet["id"], "name": "Old kitchen", "synced": True}, {"id": camping, "name": "Camping"}],
+        "sheets": [
+            {"id": sheet["id"], "name": "Old kitchen", "code": sheet["code"], "synced": True,
+             "spec": {"preset": "yams"}, "base": {"v": 1, "record": record}, "created": 1, "updated": 2,
+             "queue": [_typed(Entry(1, "dice", "fives", (5, 5, 5, 1, 2)), "old-queue-0001", 1, 0)],
+             "refile": [{"entry": _typed(Entry(0, "dice", "chance", (1, 2, 3, 4, 6)), "old-refile-01", 0, 0),
+                         "error": {"code": "stale/overtaken", "current": 1}}]},
+            {"id": camping, "name": "Camping", "code": None, "synced": False,
+             "spec": {"preset": "yatzy", "options": {}},
+             "base": {"v": 0, "record": {"format": "yambak-game/1", "rules": "yatzy", "players": ["Cas", "Dora"],
+                                         "seed": None, "turns": []}},
+             "created": 1, "updated": 1, "queue": [_typed(Entry(0, "dice", "yam", (6,) * 5), "old-queue-0003", 0, 0)]},
+        ],
+        "older": [_typed(Entry(0, "dice", "fours", (4, 4, 4, 1, 2)), "old-queue-0002", 2, 1)],  # the first keeper's
+    }  # fmt: skip
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block")
+    ctx.set_default_timeout(15000)
+    ctx.route("**/keep/worker.js", lambda route: route.abort())  # no engine: the queue and the server's views
+    try:
+        one = ctx.new_page()
+        cdp = ctx.new_cdp_session(one)  # the origin's storage: 4 MB (set before its first use, as Chromium wants)
+        cdp.send("Storage.overrideQuotaForOrigin", {"origin": base_url, "quotaSize": 4_000_000})
+        one.goto(base_url + "/robots.txt")  # the keeper's origin, before any keeper page has run
+        one.evaluate(SEED_OLD_STORE, old)
+        one.goto(base_url + "/keep/")
+        ready(one)
+        # sent once, in order; the entry to file again stays until it is filed or discarded
+        one.wait_for_function("() => document.body.dataset.unsent === '1'", timeout=30000)
+        assert one.evaluate("Object.keys(localStorage).filter(k => k.startsWith('yambak'))") == []
+        assert one.locator("#known-names option[value='Dora']").count() == 1
+        view = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()
+        assert [(h["player"], h["box"]) for h in view["history"]] == [
+            (0, "free.sixes"),
+            (1, "free.fives"),
+            (0, "free.fours"),
+        ]
+        made = httpx.get(f"{base_url}/api/keep/{camping}").json()  # made on the server with its own token
+        assert made["players"][0]["total"] == 50
+        one.locator(f"#past li[data-id='{sheet['id']}'] a.open").click()
+        one.wait_for_function("() => document.body.dataset.v === '3' && document.body.dataset.refile === '1'")
+        two = ctx.new_page()
+        two.goto(f"{base_url}/keep/{sheet['id']}")  # the phone's token, from the storage both tabs share
+        two.wait_for_function("() => document.body.dataset.v === '3' && document.body.dataset.readonly === '0'")
+
+        ctx.set_offline(True)
+        type_dice(one, (3, 3, 3, 1, 2))  # Bram's dice, in both tabs; the first tab files them
+        type_dice(two, (2, 2, 2, 1, 3))
+        one.click(box(one, "free.threes"))
+        two.wait_for_selector("#notes .note.error[data-code='pad/moved']")  # the other tab's pad: cleared
+        assert two.locator("#slots .die:not(.blank)").count() == 0 and data(two, "current") == "0"
+        type_dice(two, (2, 2, 2, 1, 3))  # Ann's, in the second tab
+        two.click(box(two, "free.twos"))
+        for tab in (one, two):
+            tab.wait_for_function("() => document.body.dataset.pending === '2'")
+
+        # The storage fills up (another database of the origin takes what is left): the sheet the server keeps
+        # is removed from the phone to make room; the entry is stored, or refused with its dice kept; the
+        # queued entries stay.
+        type_dice(one, (1, 1, 1, 2, 3))
+        one.evaluate(FILL_STORAGE, box(one, "free.ones"))
+        one.wait_for_selector("#notes .note.warn[data-code='storage/pruned']")
+        one.wait_for_function(
+            "() => document.body.dataset.pending === '3' || document.querySelector(\"[data-code='storage/full']\")"
+        )
+        if data(one, "pending") != "3":  # no room even so: nothing lost, the dice wait on the pad
+            assert one.locator("#slots .die:not(.blank)").count() == 5 and data(one, "pending") == "2"
+            one.evaluate("new Promise((done) => { indexedDB.deleteDatabase('filler').onsuccess = done; })")
+            one.click(box(one, "free.ones"))
+            one.wait_for_function("() => document.body.dataset.pending === '3'")
+        ctx.set_offline(False)
+        for tab in (one, two):
+            tab.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '6'")
+        view = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()
+        assert [(h["player"], h["box"]) for h in view["history"]][3:] == [
+            (1, "free.threes"),
+            (0, "free.twos"),
+            (1, "free.ones"),
+        ]
+        one.click("#keep-home")
+        one.wait_for_selector(f"#past li[data-id='{camping}']", state="detached")  # pruned: the server keeps it
+        assert one.locator(f"#past li[data-id='{sheet['id']}']").count() == 1
+    finally:
+        ctx.close()
+
+
+CHIPS = """() => [...document.querySelectorAll('#strip .chip')].map((chip) => {
+    const name = chip.querySelector('.name'), total = chip.querySelector('.total');
+    const style = getComputedStyle(name), pen = document.createElement('canvas').getContext('2d');
+    pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const box = chip.getBoundingClientRect(), sum = total.getBoundingClientRect(), tstyle = getComputedStyle(total);
+    const six = pen.measureText(name.textContent.slice(0, 6)).width <= name.clientWidth + 0.5;
+    pen.font = `${tstyle.fontWeight} ${tstyle.fontSize} ${tstyle.fontFamily}`;
+    return {six, total: total.scrollWidth <= total.clientWidth + 0.5 && sum.right <= box.right && sum.left >= box.left,
+            four: pen.measureText('1888').width <= total.clientWidth + 0.5};  // a four-digit total would fit too
+})"""
+FIRST_DRAW = """(() => {  // what a page drew first: before its engine can have answered
+    const look = setInterval(() => {
+        const b = document.body && document.body.dataset;
+        if (!b || b.ready !== '1') return;
+        clearInterval(look);
+        window.firstDraw = {engine: b.engine || '', trusted: b.trusted, entries: b.entries, pending: b.pending,
+            totals: [...document.querySelectorAll('#strip .chip .total')].map((t) => Number(t.textContent))};
+    }, 2);
+})();"""
+
+
+def test_a_four_player_yammen_sheet_on_a_phone(base_url, browser):
+    """Four players, four-digit totals, in French at 390 px: the chips, the name, what each column header means,
+    Zero for the player to enter, announced turns, the end's headline and undo after it; a tab opened while
+    the entries wait shows the phone's true totals before any engine runs; the badge after offline and back."""
+    players = ("Annemarie", "Bramwell", "Cassandra", "Dorothea")
+    name = "Soirée du dimanche chez grand-mère Ghislaine"
+    entries, _ = plan("yammen", players)
+    sheet = httpx.post(f"{base_url}/api/keep", json={"name": name, "preset": "yammen", "players": list(players)}).json()
+    seed(base_url, sheet, entries[:-4], "four")
+    final = expected_state(entries, players=players)
+    live = {"on": False}  # the sheet's socket reaches the server only when this says so: entries wait meanwhile
+    ctx = browser.new_context(locale="fr-FR", viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block")
+    ctx.set_default_timeout(15000)
+    ctx.route_web_socket("**/ws/keep/**", lambda ws: ws.connect_to_server() if live["on"] else None)
+    try:
+        page = ctx.new_page()
+        page.goto(writer(base_url, sheet))
+        page.wait_for_function("() => document.body.dataset.v === '260'")
+        assert page.evaluate("document.documentElement.lang") == "fr"
+        assert all(c["six"] and c["total"] and c["four"] for c in page.evaluate(CHIPS)), page.evaluate(CHIPS)
+        title = page.evaluate(
+            """() => { const t = document.getElementById('head-title'), b = document.getElementById('sync');
+            const r = t.getBoundingClientRect(), s = b.getBoundingClientRect();
+            return {text: t.textContent, whole: t.scrollWidth <= t.clientWidth && t.scrollHeight <= t.clientHeight + 1,
+                    apart: s.top >= r.bottom - 1 || s.left >= r.right - 1 || s.right <= r.left + 1}; }"""
+        )
+        assert title == {"text": name, "whole": True, "apart": True}
+        heads = page.locator("#sheet thead th[tabindex]")
+        for i in range(heads.count()):  # every column header says what the column is on a tap
+            shown_text = heads.nth(i).inner_text()
+            heads.nth(i).click()
+            said = page.inner_text("#toast")
+            assert said.startswith(heads.nth(i).get_attribute("aria-label") + ":") and len(said) > len(shown_text) + 12
+        assert "annoncée après le premier lancer" in said  # the last column: announce
+        engine_ready(page)
+        page.click("#chip-2")  # Cassandra's sheet on screen, Annemarie to enter: Zero is Annemarie's
+        page.click("#zero")
+        assert page.locator("#chip-0").get_attribute("aria-selected") == "true"
+        assert "Annemarie" in page.inner_text("#status")
+        page.click("#zero")
+        for e in entries[-4:]:
+            type_dice(page, e.dice)
+            page.click(f"#rolls [data-roll='{e.roll}']")
+            page.click(box(page, e.box))
+        page.wait_for_function("() => document.body.dataset.finished === '1' && document.body.dataset.pending === '4'")
+        assert totals(page) == final.totals() == [1308, 1354, 1002, 1308]
+        for n in (5, 6):  # Annemarie and Dorothea tie two columns (free, poot): they roll off on the pad
+            type_dice(page, (6, 6, 6, 6, 5))
+            type_dice(page, (1, 1, 2, 2, 3))
+            page.wait_for_function(f"() => document.body.dataset.pending === '{n}'")
+        page.wait_for_function("() => !document.getElementById('end').hidden")
+        assert page.inner_text("#end .winner") == "Bramwell gagne"
+        assert page.inner_text("#end .why") == "Aux points de match : 20 contre 5."  # what decided it
+        page.click("#end-history")
+        marked = page.locator("#drawer li.was-announced").evaluate_all("lis => lis.map(li => li.dataset.n)")
+        assert {"262", "263", "264"} <= set(marked) and "261" not in marked  # roll 1 is not an announcement
+        page.click("#drawer-close")
+        page.click("#end-undo")  # after the end: the last entry (the poot roll-off) is taken back
+        page.wait_for_function("() => document.body.dataset.pending === '5' && document.getElementById('end').hidden")
+        assert "Poot" in page.inner_text("#status")
+        type_dice(page, (6, 6, 6, 6, 5))
+        type_dice(page, (1, 1, 2, 2, 3))
+        page.wait_for_function("() => document.body.dataset.pending === '6' && !document.getElementById('end').hidden")
+        # a correction that leaves every tie as it was keeps both roll-offs: the end stays
+        page.click("#end-history")
+        page.locator("#drawer li[data-n='1'] button.entry").click()
+        page.wait_for_selector(f"#fix-box option[value='{entries[0].box}']", state="attached")
+        page.click("#save-fix")
+        page.wait_for_function("() => document.body.dataset.pending === '7' && !document.getElementById('end').hidden")
+        assert page.locator("#pad").is_hidden() and page.inner_text("#end .why") == "Aux points de match : 20 contre 5."
+        final_points = [5, 20, 0, 0]
+        pts = page.locator("#strip .chip .pts").all_inner_texts()
+        assert [float(p.split()[0].replace(",", ".")) for p in pts] == final_points
+
+        # Another tab, entries still unsent and no engine there: the phone's true totals at once, not the server's.
+        server = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()
+        assert [p["total"] for p in server["players"]] != final.totals()
+        other = ctx.new_page()
+        other.route("**/keep/worker.js", lambda route: route.abort())
+        other.add_init_script(FIRST_DRAW)
+        other.goto(f"{base_url}/keep/{sheet['id']}")
+        other.wait_for_function("() => window.firstDraw")
+        first = other.evaluate("window.firstDraw")
+        assert first == {**first, "trusted": "1", "entries": "264", "pending": "7", "totals": final.totals()}
+        assert first["engine"] != "ready"
+        other.click("#keep-home")
+        row = other.locator(f"#past li[data-id='{sheet['id']}'] .who")
+        assert [int(x) for x in re.findall(r"\d+", row.inner_text())] == final.totals()  # its list: true totals too
+        other.close()
+
+        # Offline, then online: the badge says so, then Live once the sheet's socket is welcomed again.
+        live["on"] = True
+        ctx.set_offline(True)
+        page.wait_for_function("() => document.getElementById('sync').classList.contains('off')")
+        ctx.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.pending === '0'", timeout=30000)
+        page.wait_for_function("() => document.getElementById('sync').classList.contains('ok')")
+        assert page.inner_text("#sync") == "En direct"
+        done = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()
+        assert [p["total"] for p in done["players"]] == final.totals() and set(done["rolloffs"]) == {"free", "poot"}
+        assert [p["match_points"] for p in done["players"]] == final_points
+    finally:
+        ctx.close()
 
 
 def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone):
@@ -281,10 +588,11 @@ def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone)
     ]
     for n, (seat, dice, box_id) in enumerate(turns):
         body = {"id": f"hr-entry-{n:03d}", "v": n, "kind": "dice", "seat": seat, "dice": dice, "box": box_id}
-        assert httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body).status_code == 200
+        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        assert r.status_code == 200
     for dark in (False, True):
         page = phone(locale="hr-HR", dark=dark)
-        page.goto(f"{base_url}/keep/{sheet['id']}")
+        page.goto(writer(base_url, sheet))
         page.wait_for_function("() => document.body.dataset.v === '6'")
         cells = {
             k: page.inner_text(f"#sheet button[data-box='free.{k}'][data-seat='0']") for k in ("max", "min", "ones")
@@ -310,10 +618,12 @@ def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone)
 
 
 def test_eight_players_on_one_phone(base_url, phone):
-    names = ["Ann", "Bram", "Cas", "Dirk", "Eva", "Fien", "Guus", "Hanne"]
+    names = ["Annemarie", "Bram", "Cas", "Dirk-Jan", "Eva", "Fientje", "Guusje", "Hannelore"]
     sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Feest", "preset": "yammen", "players": names}).json()
+    entries, _ = plan("yammen", tuple(names))
+    seed(base_url, sheet, entries[:16], "eight")
     page = phone(locale="nl-BE")
-    page.goto(f"{base_url}/keep/{sheet['id']}")
+    page.goto(writer(base_url, sheet))
     ready(page)
     layout = page.evaluate(
         """() => {
@@ -345,9 +655,11 @@ def test_eight_players_on_one_phone(base_url, phone):
         ".map((b) => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))"
     )
     assert small >= 44
+    chips = page.evaluate(CHIPS)  # every chip: six letters of the name at least, and the whole total (four digits)
+    assert len(chips) == 8 and all(c["six"] and c["total"] and c["four"] for c in chips), chips
     page.click("#chip-5")
     assert page.locator("#chip-5").get_attribute("aria-selected") == "true"
-    assert "Fien" in page.locator("#sheet table").get_attribute("aria-label")
+    assert "Fientje" in page.locator("#sheet table").get_attribute("aria-label")
 
 
 SHOWN = "id => document.body.dataset.sheet === id && document.body.dataset.v === '0'"
@@ -419,9 +731,11 @@ def test_the_start_page_remembers_the_family(base_url, phone):
     assert page.locator("#past li").count() == 2
     assert page.locator("#known-names option[value='Bram']").count() == 1
     assert page.input_value("input[name=player0]") == "Ann" and page.input_value("input[name=player1]") == "Bram"
-    page.wait_for_selector("#stats table.stats")
+    page.wait_for_selector(
+        "#stats table.stats", timeout=60000
+    )  # the phone's engine, started again: slow on a busy machine
     stats = page.locator("#stats table.stats tr").all_inner_texts()
-    assert any(line.replace("\n", "").startswith("Ann\t1\t76") for line in stats), stats
+    assert any(line.replace("\n", "").startswith("Ann\t1\t1\t76") for line in stats), stats  # Wins shown on a phone
     assert page.locator("#stats svg rect").count() == 2
     page.once("dialog", lambda d: d.accept())
     page.locator("#past li").last.locator("button.del").click()
@@ -438,10 +752,11 @@ def test_screenshots_on_a_phone_in_dutch_light_and_dark(base_url, phone):
     for v, e in enumerate(entries[:40]):
         body = {"id": f"shot-entry-{v:04d}", "v": v, **e.body(), "filled": filled[e.seat]}
         filled[e.seat] += 1
-        assert httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body).status_code == 200
+        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        assert r.status_code == 200
     for name, dark, viewport in (("nl", False, PHONE), ("nl-dark", True, PHONE), ("desktop", False, None)):
         page = phone(locale="nl-BE", dark=dark, viewport=viewport or {"width": 1280, "height": 800})
-        page.goto(f"{base_url}/keep/{sheet['id']}")
+        page.goto(writer(base_url, sheet))
         engine_ready(page)
         type_dice(page, (4, 4, 4, 2, 6))
         page.click("#rolls [data-roll='2']")
@@ -460,6 +775,7 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
     rules = load_ruleset("yammen")
     sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Tie", "preset": "yammen", "players": ["Ann", "Bea"]})
     sid = sheet.json()["id"]
+    auth = bearer(sheet.json())
     state = new_game(rules, ["Ann", "Bea"], dice=ManualDice())
     v = 0
     while not state.finished:  # Ann enters the first box that takes her dice; Bea copies her
@@ -480,13 +796,13 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
                 "roll": roll,
                 "box": box_id,
             }
-            assert httpx.post(f"{base_url}/api/keep/{sid}/entries", json=body).status_code == 200, body
+            assert httpx.post(f"{base_url}/api/keep/{sid}/entries", json=body, headers=auth).status_code == 200, body
             v += 1
             break
     due = httpx.get(f"{base_url}/api/keep/{sid}").json()["rolloff_due"]
     assert len(due) == len(rules.columns) + 1  # every column and the grand total
     page = phone()
-    page.goto(f"{base_url}/keep/{sid}")
+    page.goto(writer(base_url, sheet.json()))
     page.wait_for_function(f"() => document.body.dataset.v === '{v}'")
     engine_ready(page)
     for n in range(len(due)):

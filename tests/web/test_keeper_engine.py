@@ -59,7 +59,6 @@ def _requests():
             data = record.to_dict()
             sheet = {
                 "id": f"s{n}-{k}",
-                "code": "ABC234",
                 "name": f"{preset} {k}",
                 "v": len(record.turns),
                 "record": data,
@@ -85,7 +84,7 @@ def _requests():
 
 
 def _meta(sheet):
-    return {"id": sheet["id"], "code": sheet["code"], "name": sheet["name"], "v": sheet["v"]}
+    return {"id": sheet["id"], "name": sheet["name"], "v": sheet["v"]}
 
 
 def _ask_all(page, requests):
@@ -129,11 +128,11 @@ def test_the_phones_engine_computes_every_number_the_server_computes(base_url, p
         body = {"id": f"api-entry-{v:04d}", "v": v, "kind": "dice", "seat": t.player, "filled": filled[t.player]}
         body.update(dice=list(t.rolls[-1]), roll=len(t.rolls), box=t.box)
         filled[t.player] += 1
-        assert httpx.post(f"{base_url}/api/keep/{made['id']}/entries", json=body).status_code == 200
+        auth = {"authorization": f"Bearer {made['token']}"}
+        assert httpx.post(f"{base_url}/api/keep/{made['id']}/entries", json=body, headers=auth).status_code == 200
     server = httpx.get(f"{base_url}/api/keep/{made['id']}").json()
     sheet = {
         "id": server["id"],
-        "code": server["code"],
         "name": server["name"],
         "v": server["v"],
         "record": server["record"],

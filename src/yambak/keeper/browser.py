@@ -75,9 +75,7 @@ def _view(req: Mapping[str, Any]) -> dict[str, Any]:
     if entry is not None:  # a new entry, checked before it joins the queue
         state = apply_entry(state, entry)
     sheet = req["sheet"]
-    out["view"] = sheet_view(
-        state, id=str(sheet.get("id")), code=sheet.get("code"), name=str(sheet.get("name", "")), v=sheet.get("v", 0)
-    )
+    out["view"] = sheet_view(state, id=str(sheet.get("id")), name=str(sheet.get("name", "")), v=sheet.get("v", 0))
     return out
 
 

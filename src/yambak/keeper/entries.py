@@ -271,7 +271,8 @@ def _undo(state: GameState, count: Any) -> GameState:
 
 
 def _fix(state: GameState, entry: Mapping[str, Any]) -> GameState:
-    record = replace(_record(state), rolloffs=())  # a correction may change the ties: roll off again
+    kept = _record(state).rolloffs
+    record = replace(_record(state), rolloffs=())  # a correction may change the ties: checked again below
     n = entry.get("turn")
     if not _int(n) or not 1 <= n <= len(record.turns):
         raise Refusal("keeper/no-entry", f"there is no entry {n} to correct", turn=n if _int(n) else None)
@@ -284,7 +285,24 @@ def _fix(state: GameState, entry: Mapping[str, Any]) -> GameState:
         listed = ", ".join(str(e["turn"]) for e in invalid)
         message = f"this correction would make entries {listed} illegal: not applied"
         raise Refusal("keeper/breaks-later", message, 409, invalid=invalid)
-    return revision.state
+    return _with_rolloffs(revision.state, kept)
+
+
+def _with_rolloffs(state: GameState, rolloffs: Sequence[tuple[str, Any]]) -> GameState:
+    """The corrected sheet with each earlier roll-off that is still valid: the same seats still tied for
+    its target, round after round (the engine's replay checks it); the others are rolled again."""
+    if not rolloffs or not state.finished:
+        return state
+    record = _record(state)
+    kept: list[tuple[str, Any]] = []
+    for target, rounds in rolloffs:
+        try:
+            after = replay(replace(record, rolloffs=(*kept, (target, rounds))))
+        except RecordError:
+            continue  # the ties changed there: that roll-off is due again
+        kept.append((target, rounds))
+        state = after
+    return state
 
 
 def rolloffs_due(state: GameState) -> dict[str, list[int]]:

@@ -34,25 +34,52 @@ def _history(state: GameState) -> list[dict[str, Any]]:
                 "box": t.box,
                 "strike": t.strike,
                 "scratch": t.scratch,
+                "announced": t.announce is not None,  # announced at the table (an announce box after roll 1)
                 "written": state.sheets[t.player].written[box] if box is not None else None,
             }
         )
     return out
 
 
-def sheet_view(
-    state: GameState, *, id: str = "", code: str | None = None, name: str = "", v: int = 0
-) -> dict[str, Any]:
+def decided(state: GameState) -> dict[str, Any] | None:
+    """What decided a finished game (RULES.md section 7), for its headline: `by` is "alone" (one player),
+    "shared" (the win is shared), "points" (the highest total), "match_points", "rolloff" (match points
+    a roll-off gave), or "total" (level on match points, the higher total); `next` is the best-placed
+    seat behind the winners (None when there is none)."""
+    if not state.finished:
+        return None
+    winners = state.winners()
+    places = state.standings()
+    behind = sorted((places[s], s) for s in range(len(state.players)) if s not in winners)
+    out: dict[str, Any] = {"by": "points", "next": behind[0][1] if behind else None}
+    points = state.match_points()
+    if len(state.players) == 1:
+        out["by"] = "alone"
+    elif len(winners) > 1:
+        out["by"] = "shared"
+    elif points is not None:
+        if sum(1 for p in points if p == points[winners[0]]) > 1:
+            out["by"] = "total"
+        else:  # the most match points: a roll-off decided where, without its rounds, the lead would not be alone
+            unsettled = replace(state, rolloffs=()).match_points() or points
+            alone = sum(1 for p in unsettled if p >= unsettled[winners[0]]) == 1
+            out["by"] = "rolloff" if state.rolloffs and not alone else "match_points"
+    return out
+
+
+def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) -> dict[str, Any]:
     """Everything every phone following the sheet shows, read from the engine: the game as every face
     shows it (`yambak.gameview`), with the boxes each player's sheet can take after each roll number
-    (before the dice are known), the history of entries and the record."""
+    (before the dice are known), the history of entries, the record and what decided the end. The join
+    code is not in it: it hands out write tokens, and a watcher sees this view too."""
     rules = state.rules
     view = game_view(state, frozenset(range(len(state.players))))
     for p in view["players"]:
         p["fillable"] = {str(r): state.fillable(r, p["seat"]) for r in range(1, rules.rolls_per_turn + 1)}
-    view.update(id=id, code=code, name=name, v=v, history=_history(state), record=record_dict(state))
+    view.update(id=id, name=name, v=v, history=_history(state), record=record_dict(state))
     if state.finished:
         view["rolloff_due"] = rolloffs_due(state)
+        view["decided"] = decided(state)
     return view
 
 

@@ -37,6 +37,18 @@ class GameSession(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class SheetToken(Base):
+    """A kept sheet's write token (its SHA-256 hash): `owner` (the phone that made the sheet) or `code`
+    (a phone that joined with the join code; renewing the code deletes these). The sheet's id only reads."""
+
+    __tablename__ = "sheet_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    sheet_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))  # owner | code
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
 class Seat(Base):
     __tablename__ = "seats"
 

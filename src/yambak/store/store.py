@@ -57,6 +57,7 @@ from .daily import DealStore
 from .models import Event, GameSession, Seat
 from .profiles import ProfileStore
 from .ranked import RankedStore
+from .sheets import SheetStore
 
 __all__ = ["DEFAULT_URL", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
 
@@ -141,6 +142,7 @@ class SessionRow:
     settings: dict[str, Any] | None = None
     kind: str = "table"
     code: str | None = None
+    tokens: list[tuple[str, str]] = field(default_factory=list)  # a sheet's write tokens: (hash, owner | code)
 
 
 @dataclass
@@ -251,7 +253,7 @@ class _Writer(threading.Thread):
                 fut.set_result(result)
 
 
-class Store(ProfileStore, DealStore, RankedStore):
+class Store(ProfileStore, DealStore, RankedStore, SheetStore):
     def __init__(self, url: str | None = None, migrate: bool = True) -> None:
         self.url = url or os.environ.get("YAMBAK_DATABASE_URL") or DEFAULT_URL
         self.engine = make_engine(self.url)
@@ -354,6 +356,8 @@ class Store(ProfileStore, DealStore, RankedStore):
                         for s in table.seats
                     ],
                 )
+            for token_hash, kind in table.tokens:  # a sheet's write tokens, stored with it
+                SheetStore.sheet_token_op(table.id, token_hash, kind)(conn)
 
         return op
 

@@ -379,6 +379,8 @@ ERROR_MESSAGES.update(
         "sheet/unknown-code": "No score sheet has this code.",
         "sheet/taken": "Another sheet already has this id.",
         "sheet/broken": "This sheet cannot be loaded.",
+        "auth/sheet-token": "This phone may only watch this sheet: type its code to keep score on it.",
+        "stale/ahead": "An entry before this one was not filed, so this one was not filed either.",
     }
 )
 # Profiles (server/profiles): made, proved by a device, moved by a link.

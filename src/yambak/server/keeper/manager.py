@@ -14,7 +14,13 @@ made, never applied twice. Concurrent entries are ordered by version: an entry
 made on version v applies while the sheet is at v; made on an older version (another
 phone entered meanwhile), a turn is rebased when it is still that player's same turn,
 anything else is refused (`stale/overtaken` naming whose turn it is, `stale/version`)
-and the phone shows it to be filed again: nothing is dropped silently.
+and the phone shows it to be filed again: nothing is dropped silently. An entry made on a
+version the sheet never had (`stale/ahead`: it followed an entry that was refused) is refused too,
+never rebased.
+
+A sheet's id only reads (a watcher's link). Writing takes a write token: the phone that makes the
+sheet brings or gets one (`owner`), the join code hands one to each phone that joins (`code`), and
+renewing the code revokes every token the old code handed out (`auth/sheet-token`, 403).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
 from ...store import SessionRow, StoreConflict
 from .. import metrics
 from ..common.names import TABLE_NAME_MAX, clean_name
+from ..common.tokens import hash_token, new_token
 from ..live import RequestError
 from ..session import Loaded, Moved, Session, SessionManager
 from .schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
@@ -37,7 +44,7 @@ from .view import keeper_view, record_dict
 
 log = logging.getLogger("yambak.server")
 
-__all__ = ["CODE_ALPHABET", "KeeperManager", "KeptSheet", "normal_code"]
+__all__ = ["CODE_ALPHABET", "KeeperManager", "KeptSheet", "normal_code", "read_only"]
 
 # Join codes: no 0/O, 1/I/L, so a code read aloud or off a screen is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -51,6 +58,10 @@ class KeptSheet(Session):
 
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def read_only() -> KeeperError:
+    return KeeperError("auth/sheet-token", "this phone may only watch this sheet: join it with its code to write", 403)
 
 
 def normal_code(text: Any) -> str | None:
@@ -116,14 +127,16 @@ class KeeperManager(SessionManager[KeptSheet]):
 
     # --- creating and finding --------------------------------------------------------------------
 
-    def create(self, body: SheetIn) -> KeptSheet:
+    def create(self, body: SheetIn) -> tuple[KeptSheet, str]:
+        """A new sheet and the write token of the phone that made it (the one it brought, else a new one)."""
         name = clean_name(body.name or "Score sheet", "sheet name", TABLE_NAME_MAX)
         try:
             state = new_sheet(body.model_dump(), min(MAX_PLAYERS, self.settings.max_seats))
         except Refusal as exc:  # the rules, too many players, a name refused or given twice
             raise KeeperError(exc.code, exc.message, 422, **exc.extra) from None
-        if body.id is not None and (again := self._created_already(body.id, name, state)) is not None:
-            return again  # a phone's sheet started offline, sent again after a lost answer
+        token = body.token or new_token()
+        if body.id is not None and (again := self._created_already(body.id, name, state, token)) is not None:
+            return again, token  # a phone's sheet started offline, sent again after a lost answer
         self._make_room()
         for _ in range(10):
             sheet = KeptSheet(body.id or secrets.token_urlsafe(12), name, state, code=new_code())
@@ -131,25 +144,27 @@ class KeeperManager(SessionManager[KeptSheet]):
             row = SessionRow(
                 sheet.id, name, state.rules.spec, False, False, None, record_dict(state), kind="sheet", code=sheet.code
             )
+            row.tokens = [(hash_token(token), "owner")]
             try:
                 self._store_new(row)
             except StoreConflict:
-                if body.id is not None and (again := self._created_already(body.id, name, state)) is not None:
-                    return again
+                if body.id is not None and (again := self._created_already(body.id, name, state, token)) is not None:
+                    return again, token
                 continue  # a code already in use: draw another
             self._admit(sheet)
-            return sheet
+            return sheet, token
         raise KeeperError("server/busy", "no free join code: try again", 503)
 
-    def _created_already(self, sheet_id: str, name: str, state: GameState) -> KeptSheet | None:
+    def _created_already(self, sheet_id: str, name: str, state: GameState, token: str) -> KeptSheet | None:
         """The sheet a phone started offline under this id, if the server has it already (the same
-        name, rules and players); another sheet under the same id is refused."""
+        name, rules and players, and the token the phone made it with); anything else under the same
+        id is refused: knowing a sheet's id (a watcher's link) gives no token."""
         row = self.store.get_session(sheet_id)
         if row is None:
             return None
         fresh = record_dict(state)
         same = row.record.get("rules") == fresh["rules"] and row.record.get("players") == fresh["players"]
-        if row.kind != "sheet" or row.name != name or not same:
+        if row.kind != "sheet" or row.name != name or not same or self.store.sheet_owner(sheet_id) != hash_token(token):
             raise KeeperError("sheet/taken", "another sheet has this id", 409)
         return self.get(sheet_id)
 
@@ -159,6 +174,44 @@ class KeeperManager(SessionManager[KeptSheet]):
         if row is None:
             raise KeeperError("sheet/unknown-code", "no score sheet has this code", 404)
         return self.get(row.id)
+
+    # --- who writes ------------------------------------------------------------------------------
+
+    def join(self, code: Any) -> tuple[KeptSheet, str, str]:
+        """The sheet of a join code, the code as stored and a new write token handed out by it."""
+        sheet = self.by_code(code)
+        row = self.store.get_session(sheet.id, "sheet")
+        token = new_token()
+        self.store.add_sheet_token(sheet.id, hash_token(token), "code")
+        return sheet, (row.code if row is not None else None) or sheet.code, token
+
+    async def writer(self, sheet: KeptSheet, tokens: list[str]) -> tuple[str, str]:
+        """The first of a phone's tokens that may write on this sheet (its hash and kind); else 403."""
+        found = await self.store.read(self.store.sheet_writer, sheet.id, [hash_token(t) for t in tokens[:16]])
+        if found is None:
+            raise read_only()
+        return found
+
+    async def code_of(self, sheet: KeptSheet, tokens: list[str]) -> str:
+        """The sheet's join code, for a phone that may write on it (the code hands out write tokens)."""
+        await self.writer(sheet, tokens)
+        row = await self.store.read(self.store.get_session, sheet.id, "sheet")
+        return (row.code if row is not None else None) or sheet.code
+
+    async def renew_code(self, sheet: KeptSheet, tokens: list[str]) -> tuple[str, str | None]:
+        """A new join code for a phone that may write: every token the old code handed out stops writing.
+        Returns the code and, where the renewing phone's own token came from the code, its new token."""
+        _, kind = await self.writer(sheet, tokens)
+        token = new_token() if kind == "code" else None
+        for _ in range(10):
+            code = new_code()
+            try:
+                await self.store.write(self.store.renew_code_op(sheet.id, code, hash_token(token) if token else None))
+            except StoreConflict:
+                continue  # a code already in use: draw another
+            sheet.code = code
+            return code, token
+        raise KeeperError("server/busy", "no free join code: try again", 503)
 
     # --- entries ---------------------------------------------------------------------------------
 
@@ -182,6 +235,13 @@ class KeeperManager(SessionManager[KeptSheet]):
             done = await self.store.read(self.store.ref_version, sheet.id, entry.id)
             if done is not None:  # a replayed entry (lost answer, offline queue): acknowledged, not reapplied
                 return {"v": sheet.version, "applied_as": done, "duplicate": True}
+            if entry.v > sheet.version:  # made on a version this sheet never had: refused, never rebased
+                raise KeeperError(
+                    "stale/ahead",
+                    f"this entry was made on version {entry.v} of the sheet, which is at {sheet.version}: not applied",
+                    409,
+                    v=sheet.version,
+                )
             if entry.v != sheet.version:  # made before another phone's entry: rebased, or refused
                 try:
                     check_rebase(sheet.state, entry.model_dump())

@@ -30,6 +30,7 @@ from ..session.views import Model as Out
 
 ENTRY_ID = r"^[A-Za-z0-9_-]{8,40}$"
 SHEET_ID = r"^[A-Za-z0-9_-]{16,32}$"
+TOKEN = r"^[A-Za-z0-9_-]{16,64}$"  # a write token (`Hello.tokens` takes the same)
 
 
 class KeeperError(RequestError):
@@ -41,11 +42,13 @@ class KeeperError(RequestError):
 
 
 class SheetIn(BaseModel):
-    """A new sheet. `id`: the id a phone gave a sheet it started offline (creating it again is
-    acknowledged with the same sheet, so a lost answer never makes two)."""
+    """A new sheet. `id`: the id a phone gave a sheet it started offline (creating it again with the same
+    `token` is acknowledged with the same sheet, so a lost answer never makes two); `token`: the write
+    token the phone made for it (else the server makes one)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     id: str | None = Field(default=None, pattern=SHEET_ID)
+    token: str | None = Field(default=None, pattern=TOKEN)
     name: str = Field("", max_length=200)
     preset: str | None = Field(None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict, max_length=20)
@@ -109,18 +112,26 @@ class HistoryEntry(Out):
     box: str
     strike: bool
     scratch: bool
+    announced: bool  # announced at the table: an announce box filled after roll 1
     written: int | None
+
+
+class Decided(Out):
+    """What decided a finished sheet (`yambak.keeper.view.decided`)."""
+
+    by: Literal["alone", "shared", "points", "match_points", "rolloff", "total"]
+    next: int | None  # the best-placed seat behind the winners
 
 
 class SheetView(GameView):
     players: list[SheetPlayer]  # type: ignore[assignment]
     id: str
-    code: str | None
     name: str
     v: int
     history: list[HistoryEntry]
     record: dict[str, Any]  # the game record (docs/rules.md, the record)
     rolloff_due: dict[str, list[int]] | None = None  # after the end: the tied seats of each target still to roll off
+    decided: Decided | None = None  # after the end: what decided the win
 
 
 ServerMessage = Annotated[

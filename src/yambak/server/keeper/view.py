@@ -12,4 +12,4 @@ __all__ = ["keeper_view", "record_dict"]
 def keeper_view(sheet: Any) -> dict[str, Any]:
     """What every phone following the sheet sees (`yambak.keeper.sheet_view`: the same dict a phone
     computes offline with its own copy of the engine)."""
-    return sheet_view(sheet.state, id=sheet.id, code=sheet.code, name=sheet.name, v=sheet.version)
+    return sheet_view(sheet.state, id=sheet.id, name=sheet.name, v=sheet.version)

@@ -1,6 +1,10 @@
 """Score-keeper for real dice: the page (one shell for the start page and every sheet), the JSON API,
 and what a phone keeps to work with no network (the service worker, the engine). A sheet's socket is
-the game socket of `ws.py`."""
+the game socket of `ws.py`.
+
+A sheet's id only reads (`/keep/{id}` is the watchers' link). What writes takes a write token in
+`Authorization: Bearer ...`: the phone that made the sheet has one, the join code hands one to each
+phone that joins (`POST /api/keep/join`), and renewing the code revokes those."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from ...web.i18n import error_message, error_texts, js_strings, labels, translat
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
 from ..deps import HTML_FORM, Lang, check_rate
 from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
-from ..keeper.manager import KeeperManager
+from ..keeper.manager import KeeperManager, normal_code
 from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
 from ..live import RequestError
@@ -30,6 +34,12 @@ FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
 
 def _keeper(request: Request) -> KeeperManager:
     return request.app.state.keeper
+
+
+def _tokens(request: Request) -> list[str]:
+    """The write token a phone sends with what writes (`Authorization: Bearer TOKEN`)."""
+    kind, _, token = request.headers.get("authorization", "").partition(" ")
+    return [token.strip()] if kind.lower() == "bearer" and 0 < len(token.strip()) <= 64 else []
 
 
 def _form_error(exc: RequestError, lang: str) -> str:
@@ -100,7 +110,7 @@ async def create_from_form(request: Request, lang: Lang) -> Response:
         preset, options, custom = await rules_from_form(form)
         if not players:
             raise KeeperError("input/players", "name at least one player", 422)
-        sheet = keeper.create(
+        sheet, token = keeper.create(
             SheetIn(
                 name=str(form.get("name", ""))[:200],
                 preset=preset,
@@ -113,17 +123,20 @@ async def create_from_form(request: Request, lang: Lang) -> Response:
         return _shell(request, lang, status=400 if exc.status == 422 else exc.status, error=_form_error(exc, lang))
     except ValueError as exc:  # pydantic: bounds of the form
         return _shell(request, lang, status=400, error=str(exc).splitlines()[0][:200])
-    return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
+    # the write token in the fragment: the page keeps it; it never reaches a server or a log
+    return RedirectResponse(f"/keep/{sheet.id}#token={token}", status_code=303)
 
 
 @router.get("/keep/join")
 def join_by_code(request: Request, lang: Lang, code: str = "") -> Response:
+    """A code typed without the page's script, or a shared link: the sheet's page, which joins with the
+    code (in the fragment: no log keeps it) to get this phone's write token. A GET hands out nothing."""
     try:
         check_rate(request)  # a code is the key to a sheet: guessing codes costs the client's budget
         sheet = _keeper(request).by_code(code)
     except RequestError as exc:  # KeeperError, rate/limited
         return _shell(request, lang, status=exc.status if exc.status == 429 else 404, error=_form_error(exc, lang))
-    return RedirectResponse(f"/keep/{sheet.id}", status_code=303)
+    return RedirectResponse(f"/keep/{sheet.id}#join={normal_code(code)}", status_code=303)
 
 
 @router.get("/k/{code}")
@@ -195,18 +208,21 @@ def sheet_page(request: Request, sheet_id: str, lang: Lang) -> HTMLResponse:
 
 
 @router.get("/keep/{sheet_id}/qr.svg")
-def qr_code(request: Request, sheet_id: str) -> Response:
-    sheet = _keeper(request).get(sheet_id)
+async def qr_code(request: Request, sheet_id: str) -> Response:
+    """The join link as a QR code, for a phone that may write (the code hands out write tokens)."""
+    keeper = _keeper(request)
+    sheet = await keeper.aget(sheet_id)
+    code = await keeper.code_of(sheet, _tokens(request))
     try:
         import segno
     except ImportError:
         raise KeeperError("server/no-qr", "QR codes need the segno package on the server", 503) from None
-    url = str(request.base_url).rstrip("/") + f"/k/{sheet.code}"
+    url = str(request.base_url).rstrip("/") + f"/k/{code}"
     buf = io.BytesIO()
     segno.make(url, error="m").save(
         buf, kind="svg", scale=5, border=2, xmldecl=False, svgns=True, title=f"yambak {sheet.code}"
     )
-    return Response(buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+    return Response(buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 @router.get("/keep/{sheet_id}/record.json")
@@ -220,16 +236,41 @@ def sheet_record(request: Request, sheet_id: str) -> JSONResponse:
 
 @router.post("/api/keep", status_code=201, dependencies=[Depends(check_rate)])
 def api_create(request: Request, body: SheetIn) -> JSONResponse:
-    sheet = _keeper(request).create(body)
+    """A new sheet: its id (the watchers' link), its join code and the maker's write token."""
+    sheet, token = _keeper(request).create(body)
     return JSONResponse(
-        {"id": sheet.id, "code": sheet.code, "url": f"/keep/{sheet.id}", "view": keeper_view(sheet)}, status_code=201
+        {"id": sheet.id, "code": sheet.code, "token": token, "url": f"/keep/{sheet.id}", "view": keeper_view(sheet)},
+        status_code=201,
     )
 
 
-@router.get("/api/keep/code/{code}", dependencies=[Depends(check_rate)])
-def api_by_code(request: Request, code: str) -> dict[str, Any]:
-    sheet = _keeper(request).by_code(code)
-    return {"id": sheet.id, "url": f"/keep/{sheet.id}"}
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    code: str = Field(max_length=20)
+
+
+@router.post("/api/keep/join", dependencies=[Depends(check_rate)])
+def api_join(request: Request, body: JoinIn) -> dict[str, Any]:
+    """Join a sheet with its code: the sheet's id and a write token for this phone (the code hands it out;
+    renewing the code revokes it)."""
+    sheet, code, token = _keeper(request).join(body.code)
+    return {"id": sheet.id, "url": f"/keep/{sheet.id}", "code": code, "token": token}
+
+
+@router.get("/api/keep/{sheet_id}/code")
+async def api_code(request: Request, sheet_id: str) -> dict[str, Any]:
+    """The sheet's join code now, for a phone that may write (another phone may have renewed it)."""
+    keeper = _keeper(request)
+    return {"code": await keeper.code_of(await keeper.aget(sheet_id), _tokens(request))}
+
+
+@router.post("/api/keep/{sheet_id}/code")
+async def api_renew_code(request: Request, sheet_id: str) -> dict[str, Any]:
+    """A new join code: phones that joined with the old one can no longer write (403); the phone that
+    renews it keeps writing (with `token`, its new one, where its own came from the old code)."""
+    keeper = _keeper(request)
+    code, token = await keeper.renew_code(await keeper.aget(sheet_id), _tokens(request))
+    return {"code": code, "token": token}
 
 
 class StatsIn(BaseModel):
@@ -281,7 +322,9 @@ def api_view(request: Request, sheet_id: str) -> dict[str, Any]:
 
 @router.post("/api/keep/{sheet_id}/entries")
 async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str, Any]:
+    """One entry, from a phone that may write (`Authorization: Bearer TOKEN`; else 403)."""
     keeper = _keeper(request)
     sheet = await keeper.aget(sheet_id)
+    await keeper.writer(sheet, _tokens(request))
     result = await keeper.enter(sheet, body)
     return {**result, "view": keeper_view(sheet)}

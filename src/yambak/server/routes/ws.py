@@ -96,11 +96,19 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
 @router.websocket("/ws/keep/{sheet_id}")
 async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
+    """Anyone with the sheet's id watches; an entry needs a write token said in `hello`, checked for each
+    entry (a token revoked meanwhile by a renewed code stops writing at once: `auth/sheet-token`)."""
     keeper = ws.app.state.keeper
+    tokens: list[str] = []  # this socket's: said in hello
+
+    def said(_sheet: Any, more: list[str]) -> set[int]:
+        tokens[:] = list(dict.fromkeys([*more, *tokens]))[:16]  # what hello says first
+        return set()  # a sheet has no seats: whoever may write, writes for any player
 
     async def act(sheet: Any, conn: Connection, msg: Any, ref: Any) -> None:
+        await keeper.writer(sheet, tokens)
         result = await keeper.enter(sheet, msg.entry)
         if result["duplicate"]:  # applied before (a lost answer, an offline queue sent again): no new event
             conn.send({"type": "ack", "ref": msg.entry.id, "v": result["applied_as"]})
 
-    await _serve(ws, keeper, sheet_id, sheet_schema, act, lambda _sheet, _tokens: set())
+    await _serve(ws, keeper, sheet_id, sheet_schema, act, said)

@@ -157,7 +157,7 @@ export class PlayerStrip {
 // sheet's preview of the dice typed). A tap on a box the page made playable calls `onAction`; any other
 // tap says why not.
 export class GameSheet {
-  constructor(host, { onAction, onHeader = (full) => toast(full) }) {
+  constructor(host, { onAction, onHeader = (full, _key, shownText) => { if (shownText !== full) toast(full); } }) {
     this.sheet = new Sheet(host, { onActivate: (info) => this.tap(info), onHeader });
     this.onAction = onAction;
   }

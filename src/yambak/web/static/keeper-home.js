@@ -3,7 +3,7 @@
 // a shared sheet by its code, the sheets this phone kept, and statistics per player and ruleset
 // (yambak.keeper.statistics, run by the phone's engine; by the server when that engine cannot start).
 import { boot, T, $, $$, el, setText, toast } from "./page.js";
-import { listSheets, loadSheet, saveSheet, deleteSheet, finishedRecords, finishedIds, knownNames, rememberNames, newId } from "./keeper-store.js";
+import { listSheets, loadSheet, saveSheet, deleteSheet, finishedRecords, finishedIds, knownNames, rememberNames, newId, onChange, askToPersist } from "./keeper-store.js";
 
 let engine = null, go = null, syncAll = () => Promise.resolve();
 const reason = (code) => (boot.errors && boot.errors[code]) || "";
@@ -15,18 +15,18 @@ export function init(options) {
   $("keep-join").addEventListener("submit", join);
   engine.onChange(() => { if (!$("home").hidden) renderStats(); });
   window.addEventListener("keeper-synced", () => { if (!$("home").hidden) { renderPast(); renderStats(); } });
+  onChange(() => { if (!$("home").hidden) { renderPast(); renderStats(); } });  // this tab's or another's
+  askToPersist();
 }
 
-export function show() {
+export async function show() {
   $("home").hidden = false; $("ks").hidden = true;
   document.body.classList.remove("keeper-sheet");
   setText($("head-title"), T("Score-keeper"));
   setText($("sync"), "");
   $("keep-home").hidden = true;
   document.title = `yambak — ${T("Score-keeper")}`;
-  fillNames();
-  prefill();
-  renderPast();
+  await Promise.all([fillNames(), prefill(), renderPast()]);
   renderStats();
   document.body.dataset.ready = "1";
   syncAll();
@@ -62,10 +62,10 @@ function showRows(n) {
 
 // The family again: the players and rules of the last sheet, ready to go.
 let prefilled = false;
-function prefill() {
+async function prefill() {
   if (prefilled) return;
   prefilled = true;
-  const last = listSheets()[0];
+  const last = (await listSheets())[0];
   if (!last || !last.players || !last.players.length) return;
   const inputs = seatInputs();
   if (inputs.slice(1).some((i) => i.value.trim())) return;  // the form was used already
@@ -75,9 +75,9 @@ function prefill() {
   if (last.preset && [...select.options].some((o) => o.value === last.preset)) { select.value = last.preset; select.dispatchEvent(new Event("change")); }
 }
 
-function fillNames() {
+async function fillNames() {
   const list = $("known-names");
-  list.replaceChildren(...knownNames().map((n) => el("option", { value: n })));
+  list.replaceChildren(...(await knownNames()).map((n) => el("option", { value: n })));
 }
 
 function readOptions(preset) {
@@ -122,6 +122,7 @@ export async function newSheet({ name, spec, players }) {
   if (button) button.disabled = true;
   try {
     const id = newId(16);
+    const token = newId(24);  // this phone's write token: the sheet's id only reads
     let rules = spec.rules || null;
     if (spec.rules_toml) {  // house rules: read by the engine (the phone's, or the server's below)
       if (!engine.failed) {
@@ -131,17 +132,17 @@ export async function newSheet({ name, spec, players }) {
         rules = r.record.rules;
       } else if (!online()) { showError(T("House rules need this phone's engine or the network.")); return; }
     }
-    const body = { id, name, players, ...(rules ? { rules } : spec.rules_toml ? {} : { preset: spec.preset, options: spec.options || {} }) };
+    const body = { id, name, players, token, ...(rules ? { rules } : spec.rules_toml ? {} : { preset: spec.preset, options: spec.options || {} }) };
     if (online() && (rules || !spec.rules_toml)) {
       let r = null;
       try { r = await fetch("/api/keep", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }); } catch { r = null; }
       if (r) {
         const data = await r.json().catch(() => null);
         if (r.ok && data) {
-          rememberNames(players);
-          const s = { id: data.id, name, code: data.code, synced: true, spec: rules ? { rules } : { preset: spec.preset, options: spec.options || {} },
+          await rememberNames(players);
+          const s = { id: data.id, name, code: data.code, token: data.token, synced: true, spec: rules ? { rules } : { preset: spec.preset, options: spec.options || {} },
             base: { v: data.view.v, record: data.view.record }, view: data.view, queue: [], refile: [], created: Date.now() };
-          saveSheet(s, data.view);
+          await saveSheet(s, data.view);
           go.to(`/keep/${data.id}`, data.view);
           return;
         }
@@ -153,10 +154,10 @@ export async function newSheet({ name, spec, players }) {
     await waitForEngine();
     const r = await engine.call("new", { spec: rules ? { rules, players } : { preset: spec.preset, options: spec.options || {}, players } });
     if (!r.ok) { showError(errorText(r.error)); return; }
-    rememberNames(players);
-    const s = { id, name, code: null, synced: false, spec: rules ? { rules } : { preset: spec.preset, options: spec.options || {} },
+    await rememberNames(players);
+    const s = { id, name, code: null, token, synced: false, spec: rules ? { rules } : { preset: spec.preset, options: spec.options || {} },
       base: { v: 0, record: r.record }, queue: [], refile: [], created: Date.now() };
-    saveSheet(s, null);
+    await saveSheet(s, null);
     go.to(`/keep/${id}`, null);
   } finally { if (button) button.disabled = false; }
 }
@@ -183,9 +184,13 @@ async function join(e) {
   const code = $("keep-join").querySelector("input[name=code]").value;
   if (!online()) { showError(T("Joining a shared sheet needs the network.")); return; }
   try {
-    const r = await fetch(`/api/keep/code/${encodeURIComponent(code.replace(/\s|-/g, "").slice(0, 12) || "-")}`);
+    const body = JSON.stringify({ code: code.replace(/\s|-/g, "").slice(0, 12) });
+    const r = await fetch("/api/keep/join", { method: "POST", headers: { "content-type": "application/json" }, body });
     const data = await r.json().catch(() => null);
-    if (r.ok && data) { go.to(data.url, null); return; }
+    if (r.ok && data) {  // this phone's write token, handed out by the code: the sheet's page keeps it
+      go.to(`${data.url}#${new URLSearchParams({ token: data.token, code: data.code })}`, null);
+      return;
+    }
     showError(errorText(data) || reason("sheet/unknown-code"));
   } catch { showError(T("Joining a shared sheet needs the network.")); }
 }
@@ -196,9 +201,9 @@ function presetName(summary) {
   return p ? p.name : summary.rules_name || summary.rules || "";
 }
 
-function renderPast() {
+async function renderPast() {
   const list = $("past");
-  const sheets = listSheets();
+  const sheets = await listSheets();
   $("past-card").hidden = !sheets.length;
   let unsent = 0;  // entries (and sheets) this phone has not sent yet
   for (const s of sheets) unsent += (s.pending || 0) + (s.synced ? 0 : 1);
@@ -216,9 +221,9 @@ function renderPast() {
     const meta = el("span", { class: "meta muted" }, [when, state, local, unsent].filter(Boolean).join(" · "));
     const del = el("button", { type: "button", class: "ghost icon del", "aria-label": T("Delete {name} from this phone", { name: s.name }), title: T("Delete {name} from this phone", { name: s.name }) });
     del.append(trashIcon());
-    del.onclick = () => {
+    del.onclick = async () => {
       if (!confirm(T("Delete {name} from this phone?", { name: s.name }))) return;
-      deleteSheet(s.id); renderPast(); renderStats();
+      await deleteSheet(s.id); renderPast(); renderStats();
     };
     li.append(a, players, meta, del);
     return li;
@@ -239,7 +244,7 @@ function trashIcon() {
 // --- statistics: one function in Python, run by the phone's engine (or the server) -------------------------
 let statsKey = "", statsGroup = null;
 async function renderStats() {
-  const records = finishedRecords();
+  const records = await finishedRecords();
   const card = $("stats-card");
   card.hidden = !records.length;
   if (!records.length) return;
@@ -252,7 +257,7 @@ async function renderStats() {
     if (r.ok) stats = r;
   } else if (engine.failed && online()) {
     try {
-      const r = await fetch("/api/keep/stats", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sheets: finishedIds().slice(0, 200) }) });
+      const r = await fetch("/api/keep/stats", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sheets: (await finishedIds()).slice(0, 200) }) });
       if (r.ok) stats = await r.json();
     } catch { stats = null; }
   }

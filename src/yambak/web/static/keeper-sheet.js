@@ -1,14 +1,19 @@
 // @ts-check
 // A kept sheet on a phone: the players strip, the sheet (the shared Sheet component) scrolling in its
 // own pane, the dice pad docked under it, the history and sharing in a drawer. Every number drawn is
-// the engine's: the phone's own (Pyodide, over the server's last record and the entries not yet sent)
-// or the server's view. Entries go through one queue kept on the phone; the server acknowledges an
-// entry id once, rebases an entry overtaken by another phone while it is still that player's turn,
-// and otherwise refuses it: the phone then shows it to be filed again, never drops it.
-import { boot, T, C, N, colLabel, colShort, $, el, setText, setAttr, say, target, toast } from "./page.js";
+// the engine's: the phone's own (Pyodide, over the server's last record and the entries not yet sent;
+// its last view is kept, so a sheet opened again shows its true totals while the engine starts) or the
+// server's view. Entries go through one queue kept on the phone (keeper-store.js, shared by its tabs);
+// the server acknowledges an entry id once, rebases an entry overtaken by another phone while it is
+// still that player's turn, and otherwise refuses it: the phone then shows it to be filed again, never
+// drops it, and never for another player. Dice typed on the pad belong to the player they were typed
+// for: when another phone enters that turn first, they are cleared with a message. Writing takes the
+// phone's write token (from making the sheet, or from its code); without one the sheet is watched.
+import { boot, T, C, N, colLabel, colShort, num, $, el, setText, setAttr, say, target, toast } from "./page.js";
 import { dieSvg, miniDice } from "./dice.js";
 import { GameSheet, PlayerStrip, SessionSocket, boxLabel, playableCell, reason } from "./game.js";
-import { loadSheet, saveSheet, listSheets, newId, rememberNames } from "./keeper-store.js";
+import { loadSheet, saveSheet, listSheets, newId, rememberNames, addEntry, removeEntry, refileEntry, whileSending,
+  onChange, keepOnScreen, storage } from "./keeper-store.js";
 
 let engine = null, go = null;
 let S = null;                 // the sheet as this phone keeps it (keeper-store)
@@ -16,6 +21,9 @@ let S = null;                 // the sheet as this phone keeps it (keeper-store)
 let shown = null;             // the view drawn
 let results = [];             // per queued entry, as the phone's engine applied it
 let pad = [], roll = 1, zeroMode = false;
+let padFor = null;            // {seat, filled}: the turn the typed dice (or the 0) are for
+let trusted = false;          // whether `shown`'s numbers are true (the phone's engine's, or the server's of base alone)
+let opened = 0;               // drops an open() a newer one replaced while it read the phone's storage
 let fixing = null, fixOptions = null;
 let preview = null, previewKey = "";
 let zeros = null, zerosKey = "";
@@ -35,6 +43,9 @@ const online = () => navigator.onLine !== false;
 // refusals that say "not now" rather than "not this entry": the entry waits in the queue and goes again
 const transient = (code) => /^(server|rate|cluster)\//.test(code || "");
 const isTurn = (e) => e.kind === "dice" || e.kind === "scratch";
+const readOnly = () => !!S && !S.token;  // no write token: this phone watches the sheet
+const auth = () => (S && S.token ? { authorization: `Bearer ${S.token}` } : {});
+const points = (x) => (Number.isInteger(x) ? String(x) : num(x, 1));
 
 // --- messages in the player's language, from a refusal's code and fields ---------------------------
 function refusalText(err) {
@@ -47,53 +58,111 @@ function refusalText(err) {
     case "input/dice": return T("Type all {n} dice first.", { n: err.n || nDice() });
     case "stale/version": return T("The sheet changed on another phone: this change was not applied.");
     case "engine/unavailable": case "engine/error": return T("This phone's engine could not answer: {detail}", { detail: err.message || "" });
+    case "auth/sheet-token": return T("This phone may only watch this sheet: type its code to keep score on it.");
+    case "stale/ahead": return T("An entry before this one was not filed, so this one was not filed either.");
+    case "storage/full": return T("This phone's storage is full: the entry was not kept. Delete old sheets from this phone and try again.");
     default: return reason(err.code) === T("Not available now.") && err.message ? err.message : reason(err.code);
   }
 }
 
 // --- opening and closing ----------------------------------------------------------------------------
-export function init(options) { engine = options.engine; go = options.go; engine.onChange(() => { if (S) recompute(); }); }
+export function init(options) {
+  engine = options.engine; go = options.go;
+  engine.onChange(() => { if (S) recompute(); });
+  onChange((id, other) => { if (other && S && id === S.id) reload().then(recompute); else if (id === null && S) draw(); });
+}
 
-export function open(id, serverView) {
+// What the page's address brings (and leaves it at once, so no history or screenshot keeps it): a write
+// token (#token=, with its #code=: a sheet made by the form without the page's script, or joined on the
+// start page), a code to join with (#join=: a shared link). Kept for the sheet until it is open.
+let carried = { id: null };
+function fromAddress(id) {
+  const found = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+  if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
+  if (carried.id !== id) carried = { id };
+  Object.assign(carried, found);
+  return carried;
+}
+
+// Open a sheet: the phone's copy (the server's view, when newer, moves its record on). Resolves whether
+// the phone has it (else the caller asks the server).
+export async function open(id, serverView) {
   close();
-  S = loadSheet(id);
-  if (serverView && (!S || !S.base || serverView.v >= S.base.v)) {
-    S = S || { id, created: Date.now(), queue: [], refile: [] };
-    Object.assign(S, { id, name: serverView.name, code: serverView.code, synced: true, base: { v: serverView.v, record: serverView.record }, view: serverView });
+  const mine = ++opened;
+  const address = fromAddress(id);
+  let s = await loadSheet(id);
+  if (mine !== opened) return true;  // another sheet was opened meanwhile
+  if (serverView && (!s || !s.base || serverView.v >= s.base.v)) {
+    s = s || { id, created: Date.now(), queue: [], refile: [] };
+    Object.assign(s, { id, name: serverView.name, synced: true, base: { v: serverView.v, record: serverView.record }, view: serverView });
   }
-  if (S) adoptOldQueue(S);
-  if (!S) { shown = null; renderMissing(); return false; }
-  pad = []; roll = 1; zeroMode = false; fixing = null; rolloff = null; tab = null; followed = null; invalid = {}; notice = null;
-  shown = S.view || null;
+  if (s && address.token) { s.token = address.token; s.code = address.code || s.code; }
+  if (!s) { shown = null; renderMissing(); return false; }
+  carried = { id: null };
+  S = s; keepOnScreen(id);
+  clearPad(); fixing = null; rolloff = null; tab = null; followed = null; invalid = {}; notice = null;
+  ({ view: shown, trusted } = firstView(S));
   document.body.classList.add("keeper-sheet");
   $("ks").hidden = false; $("home").hidden = true; $("keep-home").hidden = false;
-  if (!sheetUI) sheetUI = new GameSheet($("sheet"), { onAction: (box) => chooseBox(box) });
+  if (!sheetUI) sheetUI = new GameSheet($("sheet"), { onAction: (box) => chooseBox(box), onHeader: (full, key) => toast(columnHelp(key) || full, 6000) });
   if (!strip) strip = new PlayerStrip($("strip"), { onTab: (i) => { tab = i; draw(); } });
   wire();
+  await saveSheet(S, trusted ? shown : null);
   recompute();
   follow();
-  flush();
+  const code = address.join || (!S.token && S.synced && S.code ? S.code : null);  // a sheet kept before write tokens: its code again
+  if (code && online()) joinWith(code, !address.join); else flush();
   return true;
 }
 
 export function close() {
   if (socket) { socket.close(); socket = null; }
   clearTimeout(retryTimer);
-  live = false; S = null; shown = null; drawer = null;
+  live = false; S = null; shown = null; drawer = null; trusted = false;
+  keepOnScreen(null);
   useLabels(null);
   document.body.classList.remove("keeper-sheet");
 }
 
-// Entries queued by the keeper's earlier page (localStorage "yambak-keep:ID:queue") join the queue once.
-function adoptOldQueue(s) {
-  const key = `yambak-keep:${s.id}:queue`;
-  let old = null;
-  try { old = JSON.parse(localStorage.getItem(key) || "null"); } catch { old = null; }
-  if (!Array.isArray(old)) return;
-  const known = new Set(s.queue.map((e) => e.id));
-  for (const e of old) if (e && e.id && !known.has(e.id)) s.queue.push(e);
-  try { localStorage.removeItem(key); localStorage.removeItem(`yambak-keep:${s.id}:view`); } catch { /* kept */ }
-  saveSheet(s, s.view);
+// The view to draw before the engine answers: its last view of this very record and queue, else the
+// server's of a record with nothing queued; else the last one there is, not to be written anywhere.
+const lastKey = (s) => `${s.base ? s.base.v : 0}|${s.queue.map((e) => e.id).join(",")}`;
+function firstView(s) {
+  if (s.last && s.last.key === lastKey(s)) return { view: s.last.view, trusted: true };
+  if (!s.queue.length && s.view && s.base && s.view.v === s.base.v) return { view: s.view, trusted: true };
+  return { view: (s.last && s.last.view) || s.view || null, trusted: false };
+}
+
+// The sheet's queue, entries to file again, record and token as stored (another tab may have changed them).
+async function reload() {
+  if (!S) return;
+  const fresh = await loadSheet(S.id);
+  if (!fresh || !S || fresh.id !== S.id) return;
+  S.queue = fresh.queue; S.refile = fresh.refile;
+  if (fresh.base && (!S.base || fresh.base.v > S.base.v)) { S.base = fresh.base; S.view = fresh.view; }
+  if (fresh.token !== undefined && (S.token === undefined || fresh.token)) S.token = fresh.token;
+  S.code = fresh.code || S.code; S.synced = S.synced || fresh.synced;
+}
+
+// Join with the sheet's code: a write token for this phone. `quiet`: a sheet kept before write tokens
+// joining again by itself (no message unless it fails).
+async function joinWith(code, quiet = false) {
+  let data = null, r = null;
+  try {
+    r = await fetch("/api/keep/join", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) });
+    data = await r.json().catch(() => null);
+  } catch { data = null; }
+  if (!S) return;
+  if (r && r.ok && data && data.id === S.id) {
+    S.token = data.token; S.code = data.code;
+    await saveSheet(S, trusted ? shown : null);
+    if (!quiet) toast(T("This phone can now keep score on this sheet."));
+    reconnect();
+  } else if (r && r.ok && data) notice = { code: "join/other", text: T("That code belongs to another sheet.") };
+  else if (data && data.code) notice = { code: data.code, text: refusalText(data) };
+  else if (!quiet) notice = { code: "join/offline", text: T("Joining a shared sheet needs the network.") };
+  draw();
+  flush();
 }
 
 function renderMissing() {
@@ -116,15 +185,18 @@ async function recompute() {
   if (!S) return;
   const mine = ++seq;
   if (engine.ready && S.base) {
+    const key = lastKey(S);
     const r = await engine.call("view", { sheet: sheetRef(), queue: S.queue });
     if (mine !== seq || !S) return;
-    if (r.ok) { shown = r.view; results = r.results; }
-  } else if (!S.queue.length && S.view) { shown = S.view; results = []; }
-  else if (S.view) { shown = S.view; results = []; }
+    if (r.ok) { shown = r.view; results = r.results; trusted = true; S.last = { key, view: r.view }; }
+  } else {
+    const first = firstView(S);
+    if (first.view) { shown = first.view; trusted = first.trusted; results = []; }
+  }
   if (!shown) { draw(); return; }
-  saveSheet(S, shown);
   draw();
   refreshHints();
+  await saveSheet(S, trusted ? shown : null);  // the list of sheets shows true numbers only
 }
 
 // The seat the next entry is for: the engine's (queue included), else the server's moved on by the queue.
@@ -142,14 +214,15 @@ function filledOf(seat) {
 // --- entries -------------------------------------------------------------------------------------
 async function submit(entry) {
   notice = null; invalid = {};
+  if (readOnly()) { refuse({ code: "auth/sheet-token" }); return false; }
   if (engine.ready) {  // checked by the phone's engine first: a refusal keeps the typed dice
     const r = await engine.call("view", { sheet: sheetRef(), queue: S.queue, entry });
     if (!r.ok) { refuse(r.error); return false; }
   }
   entry.id = newId(12);
-  entry.v = S.base.v + S.queue.length;
-  S.queue.push(entry);
-  saveSheet(S, shown);
+  // stored after every entry any tab queued before it; null: no room, and nothing lost (the dice stay)
+  if (!(await addEntry(S.id, entry, S.base.v))) { refuse({ code: "storage/full" }); return false; }
+  await reload();
   await recompute();
   flush();
   return true;
@@ -162,11 +235,13 @@ function refuse(err) {
   draw();
 }
 
+// The entry of the typed dice: for the player they were typed for (never for whoever plays now).
 function entryFor(box) {
-  const seat = nextSeat();
-  if (zeroMode && !pad.length) return { kind: "scratch", seat, filled: filledOf(seat), box };
+  const seat = padFor ? padFor.seat : nextSeat();
+  const filled = padFor ? padFor.filled : filledOf(seat);
+  if (zeroMode && !pad.length) return { kind: "scratch", seat, filled, box };
   if (pad.length !== nDice()) { refuse({ code: "input/dice", n: nDice() }); return null; }
-  const e = { kind: "dice", seat, filled: filledOf(seat), dice: pad.slice(), roll: shown.rules.roll_matters ? roll : 1, box };
+  const e = { kind: "dice", seat, filled, dice: pad.slice(), roll: shown.rules.roll_matters ? roll : 1, box };
   if (zeroMode) e.strike = true;
   return e;
 }
@@ -174,10 +249,10 @@ function entryFor(box) {
 async function chooseBox(box) {
   const entry = entryFor(box);
   if (!entry) return;
-  const keep = { pad: pad.slice(), roll, zeroMode };
-  pad = []; roll = 1; zeroMode = false; preview = null; zeros = null;
+  const keep = { pad: pad.slice(), roll, zeroMode, padFor };
+  clearPad();
   const ok = await submit(entry);
-  if (!ok) { ({ pad, roll, zeroMode } = keep); refreshHints(); draw(); }
+  if (!ok) { ({ pad, roll, zeroMode, padFor } = keep); refreshHints(); draw(); }
   else {
     const w = engine.ready && shown && shown.history.length ? shown.history[shown.history.length - 1] : null;
     if (w) say(T("{name} scored {value} in {box}", { name: shown.players[w.player].name, value: w.written, box: named(w.box) }));
@@ -186,16 +261,23 @@ async function chooseBox(box) {
 
 async function undo() {
   notice = null; invalid = {};
+  if (readOnly()) { refuse({ code: "auth/sheet-token" }); return; }
+  clearPad();
+  await reload();  // what every tab queued
   const last = S.queue[S.queue.length - 1];
-  if (last && !(inflight && inflight.id === last.id)) {  // not sent yet: just forget it
-    S.queue.pop(); saveSheet(S, shown); await recompute(); return;
+  if (last) {  // not sent yet (and no tab is sending it): just forget it
+    const forgot = await whileSending(S.id, async () => { await removeEntry(S.id, last.id); return true; });
+    if (forgot === true) { await reload(); await recompute(); return; }
   }
   if (!shown || (!shown.history.length && !Object.keys(shown.rolloffs || {}).length)) return;
-  await submit({ kind: "undo", count: 1 });
+  await submit({ kind: "undo", count: 1 });  // after whatever is queued: it takes back the last of it
 }
 
+function clearPad() { pad = []; roll = 1; zeroMode = false; padFor = null; preview = null; zeros = null; }
+
 function startFix(h) {
-  fixing = { ...h, choice: null }; fixOptions = null; rolloff = null;
+  if (readOnly()) { refuse({ code: "auth/sheet-token" }); return; }
+  fixing = { ...h, choice: null }; fixOptions = null; rolloff = null; padFor = null;
   pad = (h.dice || []).slice(); roll = h.roll; zeroMode = !h.dice;
   tab = h.player; notice = null;
   closeDrawer();
@@ -232,16 +314,17 @@ async function addRolloffDice() {
 function canStrike() { return pad.length === nDice() && !!preview && Object.values(preview).some((o) => o.strike); }
 
 function addDie(v) {
-  if (!shown || (shown.finished && !rolloff && !fixing)) return;
+  if (!shown || readOnly() || (shown.finished && !rolloff && !fixing)) return;
   const n = rolloff ? 5 : nDice();
   if (pad.length >= n) return;
+  if (!fixing && !rolloff && !padFor) padFor = { seat: nextSeat(), filled: filledOf(nextSeat()) };  // the dice are this turn's
   pad.push(v); notice = null;
-  if (!fixing && !rolloff && tab !== nextSeat()) tab = nextSeat();  // the dice are the next player's
+  if (!fixing && !rolloff && tab !== padFor.seat) tab = padFor.seat;
   if (rolloff && pad.length === 5) { addRolloffDice(); return; }
   if (zeroMode && !fixing) zeroMode = false;  // dice typed: their scores; "0" again strikes where the engine allows
   refreshHints(); draw();
 }
-function removeDie(i) { pad.splice(i, 1); refreshHints(); draw(); }
+function removeDie(i) { pad.splice(i, 1); if (!pad.length && !zeroMode) padFor = null; refreshHints(); draw(); }
 
 // --- what the engine says about the typed dice (preview, zeros, correction targets) -----------------------
 async function ask(op, payload) {
@@ -302,7 +385,7 @@ function payload(e) {
 
 function applyBase(s, view) {  // the server's view of sheet s, when it is newer than what the phone has
   if (!s || !view || view.id !== s.id || view.v < s.base.v) return false;
-  s.base = { v: view.v, record: view.record }; s.code = view.code || s.code; s.view = view; s.synced = true;
+  s.base = { v: view.v, record: view.record }; s.view = view; s.synced = true;
   return true;
 }
 
@@ -317,12 +400,13 @@ const post = (url, body) => fetch(url, { method: "POST", headers: { "content-typ
 // A sheet started with no network: created on the server under the phone's id (again, harmlessly).
 async function createOnServer(s) {
   const spec = s.spec || {};
-  const body = { id: s.id, name: s.name, players: s.base.record.players };
+  if (!s.token) { s.token = newId(24); await saveSheet(s); }  // made before write tokens: its own one now
+  const body = { id: s.id, name: s.name, players: s.base.record.players, token: s.token };
   if (spec.rules) body.rules = spec.rules; else { body.preset = spec.preset; body.options = spec.options || {}; }
   const r = await post("/api/keep", body);
   const data = await r.json().catch(() => null);
   if (r.ok && data) {
-    s.synced = true; s.code = data.code;
+    s.synced = true; s.code = data.code; s.orphan = null;
     if (data.view && data.view.v === 0) s.view = data.view;
     return "ok";
   }
@@ -331,19 +415,29 @@ async function createOnServer(s) {
 }
 
 // Send a sheet's queue, in order, each entry once, over the sheet's socket (the one on screen has its
-// own; another sheet gets one for the while). `open`: the sheet on screen (its view follows).
-// "done", or "later" (no network, a server error: try again), or "stop" (the sheet was closed).
+// own; another sheet gets one for the while), one tab at a time. `open`: the sheet on screen (its view
+// follows). "done", or "later" (no network, a server error, another tab sending: try again), "stop" (the
+// sheet was closed), or "watch" (this phone may not write there: nothing is sent until it joins again).
 async function push(s, open) {
+  // the socket first, then the lock: a tab waiting for the server never keeps another from taking back its entry
+  if (open && s.synced && s.queue.length && (!socket || !(await socket.opened()))) return "later";
+  const out = await whileSending(s.id, () => pushNow(s, open));
+  return out === "busy" ? "later" : out;
+}
+
+async function pushNow(s, open) {
   const still = () => !open || S === s;
+  if (open) await reload(); else Object.assign(s, (await loadSheet(s.id)) || {});  // every tab's entries
   if (!s.synced) {
     let made;
     try { made = await createOnServer(s); } catch { return "later"; }
-    saveSheet(s, open ? shown : s.view);
+    await saveSheet(s);
     if (made !== "ok") return made === "refused" ? "done" : "later";
     if (open) { draw(); follow(); }
   }
   if (!s.queue.length) return "done";
-  const sock = open ? socket : new SessionSocket(`/ws/keep/${s.id}`, { reconnect: false, onView: (msg) => applyBase(s, msg.view) });
+  if (!s.token) return "watch";
+  const sock = open ? socket : new SessionSocket(`/ws/keep/${s.id}`, { reconnect: false, hello: () => ({ tokens: [s.token] }), onView: (msg) => applyBase(s, msg.view) });
   if (!sock) return "later";
   if (!open) sock.connect();
   try {
@@ -359,20 +453,24 @@ async function push(s, open) {
       if (!still()) return "stop";
       if (!answer.ok && !answer.lost && answer.error.code === "rate/limited") { await sleep(1500); continue; }
       if (answer.ok) {
+        await removeEntry(s.id, e.id);
         s.queue.shift();
         const view = answer.msg.view;  // an `ack` (applied before) has none: the server's view is fetched
         if (open) { if (view) setBase(view); else await refreshFromServer(); if (deferred) { setBase(deferred); deferred = null; } }
         else if (view) applyBase(s, view);
-        saveSheet(s, open ? shown : s.view);
+        await saveSheet(s);
         continue;
       }
       if (answer.lost || transient(answer.error.code)) return "later";
       // the server decided against this entry: it is shown to be filed again, never dropped silently
+      try { await refileEntry(s.id, e.id, answer.error); } catch { return "later"; }  // kept queued: asked again
       s.queue.shift();
       s.refile.push({ entry: e, error: answer.error });
       if (answer.error.code === "sheet/unknown") { s.orphan = answer.error.code; s.synced = false; }
+      if (answer.error.code === "auth/sheet-token") s.token = null;  // its code was renewed: watch until it joins again
       if (open) { if (deferred) { setBase(deferred); deferred = null; } await refreshFromServer(); }
-      saveSheet(s, open ? shown : s.view);
+      await saveSheet(s);
+      if (!s.token) return "watch";
     }
   } finally { if (!open) sock.close(); }
   return "done";
@@ -392,6 +490,7 @@ async function flush() {
     flushing = false; inflight = null;
     if (S === s) {
       if (result === "later") retryLater(); else retryDelay = 1500;
+      await reload();
       await recompute();
     }
   }
@@ -404,15 +503,28 @@ export async function syncAll() {
   if (syncing || !online()) return;
   syncing = true;
   try {
-    for (const x of listSheets()) {
+    for (const x of await listSheets()) {
       if (!(x.pending > 0 || !x.synced) || (S && S.id === x.id)) continue;
-      const s = loadSheet(x.id);
+      const s = await loadSheet(x.id);
       if (!s || s.orphan || (!s.queue.length && s.synced)) continue;
+      if (!s.token && s.synced && s.code && !(await tokenFor(s))) continue;  // kept before write tokens
       if ((await push(s, false)) === "later") break;
     }
   } finally { syncing = false; window.dispatchEvent(new Event("keeper-synced")); }
 }
 window.addEventListener("online", () => { syncAll(); });
+
+// A write token for a sheet kept before write tokens, from the code it kept (none: the code was renewed).
+async function tokenFor(s) {
+  try {
+    const r = await post("/api/keep/join", { code: s.code });
+    const data = await r.json().catch(() => null);
+    if (!r.ok || !data || data.id !== s.id) return false;
+    s.token = data.token; s.code = data.code;
+    await saveSheet(s);
+    return true;
+  } catch { return false; }
+}
 
 function retryLater() { clearTimeout(retryTimer); retryTimer = setTimeout(flush, retryDelay); retryDelay = Math.min(retryDelay * 2, 15000); draw(); }
 
@@ -426,15 +538,24 @@ function follow() {
   if (!S || !S.synced || socket) return;
   const sid = S.id;
   socket = new SessionSocket(`/ws/keep/${sid}`, {
+    hello: () => ({ tokens: S && S.token ? [S.token] : [] }),
     onWelcome: () => { live = true; flush(); renderStatus(); },
     onStatus: (up) => { if (!up) { live = false; renderStatus(); } },
-    onView: (msg) => { if (S && S.id === sid && setBase(msg.view)) { saveSheet(S, shown); recompute(); } },
+    onView: (msg) => { if (S && S.id === sid && setBase(msg.view)) recompute(); },
   });
   socket.version = S.base.v;
   socket.connect();
 }
 
-window.addEventListener("online", () => { if (S) { retryDelay = 1500; flush(); if (!socket) follow(); renderStatus(); } });
+// The socket again, from hello: after an offline spell (the old one may look open and be dead) and when the
+// phone's token changed. The badge says "Live" only once the new one is welcomed.
+function reconnect() {
+  if (socket) { socket.close(); socket = null; }
+  live = false;
+  follow();
+  renderStatus();
+}
+window.addEventListener("online", () => { if (S) { retryDelay = 1500; reconnect(); flush(); } });
 window.addEventListener("offline", () => { if (S) { live = false; renderStatus(); } });
 
 // --- drawing ---------------------------------------------------------------------------------------
@@ -450,10 +571,13 @@ function draw() {
   b.entries = String(shown.history.length);
   b.finished = shown.finished ? "1" : "0";
   b.local = engine.ready && S.queue.length ? "1" : "0";
+  b.trusted = trusted ? "1" : "0";
+  b.readonly = readOnly() ? "1" : "0";
   b.current = String(nextSeat());
   setText($("head-title"), S.name);
   document.title = `yambak — ${S.name}`;
   const next = nextSeat();
+  padMoved(next);
   if (!fixing && next !== followed) tab = next;  // the sheet follows the player to enter
   followed = next;
   if (tab == null || tab >= shown.players.length) tab = next;
@@ -463,6 +587,20 @@ function draw() {
   drawStrip(); renderNotes(); drawSheet(); renderPad(); renderEnd(); renderStatus(); renderSide();
   if (drawer) renderDrawer();
   b.ready = "1";
+}
+
+// Dice typed for a player whose turn was entered meanwhile on another phone (or tab): never filed for
+// whoever plays now. They are cleared, and the message says whose they were.
+function padMoved(next) {
+  if (!padFor || fixing || rolloff || !(pad.length || zeroMode)) return;
+  if (next === padFor.seat && filledOf(padFor.seat) === padFor.filled) return;
+  const p = shown.players[padFor.seat];
+  const args = { name: p ? p.name : "", dice: pad.join(" ") };
+  const text = pad.length ? T("{name}'s turn was entered on another phone: the dice typed for {name} ({dice}) were cleared.", args)
+    : T("{name}'s turn was entered on another phone.", args);
+  notice = { code: "pad/moved", text };
+  say(text);
+  clearPad();
 }
 
 function rolloffDue() {
@@ -483,6 +621,7 @@ function renderStatus() {
   let text, cls;
   if (S.orphan) { text = T("Kept on this phone only"); cls = "warn"; }
   else if (!online()) { text = waiting ? T("Offline · not sent yet: {n}", { n: waiting }) : T("Offline"); cls = "off"; }
+  else if (readOnly() && S.synced) { text = live ? T("Watching") : T("Connecting…"); cls = live ? "ok" : "busy"; }
   else if (waiting || !S.synced) { text = T("Sending…"); cls = "busy"; }
   else { text = live ? T("Live") : T("Connecting…"); cls = live ? "ok" : "busy"; }
   setText(badge, text);
@@ -494,37 +633,79 @@ function renderNotes() {
   const box = $("notes");
   const parts = [];
   if (notice) parts.push(el("p", { class: "note error", role: "alert", "data-code": notice.code }, notice.text));
+  if (storage.pruned) {
+    parts.push(el("p", { class: "note warn", "data-code": "storage/pruned" },
+      N("This phone's storage was full: {n} sheet kept on the server was removed from this phone.", "This phone's storage was full: {n} sheets kept on the server were removed from this phone.", storage.pruned)));
+  }
   S.refile.forEach((x, i) => {
     const e = x.entry;
     const who = shown.players[e.seat] ? shown.players[e.seat].name : "";
     const what = e.kind === "dice" ? `${who} · ${named(e.box)} · ${e.dice.join(" ")}` : e.kind === "scratch" ? `${who} · ${named(e.box)} · 0`
       : e.kind === "fix" ? T("Correction of entry {n}", { n: e.turn }) : e.kind === "undo" ? T("Undo") : T("Roll-off");
-    const line = el("div", { class: "note refile", "data-refile": String(i) });
+    const line = el("div", { class: "note refile", "data-refile": String(i), "data-id": e.id });
     line.append(el("p", {}, `${T("Not filed")}: ${what}. ${refusalText(x.error)}`));
     const actions = el("div", { class: "actions" });
-    if (e.kind === "dice" || e.kind === "scratch" || e.kind === "fix") {
-      actions.append(el("button", { type: "button", class: "primary", onclick: () => refileEntry(i) }, T("File it again")));
+    const again = readOnly() ? null : againOption(e);
+    if (again === "again") actions.append(el("button", { type: "button", class: "primary again", onclick: () => fileAgain(i) }, T("File it again")));
+    else if (again) {
+      actions.append(el("button", { type: "button", class: "primary correct", onclick: () => fileAgain(i, again) },
+        T("Put it in entry {n} of {name}", { n: again, name: who })));
     }
-    actions.append(el("button", { type: "button", onclick: () => { S.refile.splice(i, 1); saveSheet(S, shown); draw(); } }, T("Discard")));
+    actions.append(el("button", { type: "button", class: "discard", onclick: () => discard(i) }, T("Discard")));
     line.append(actions);
     parts.push(line);
   });
+  if (readOnly() && S.synced) parts.push(watchNote());
   if (S.orphan && S.orphan !== "sheet/taken") parts.push(el("p", { class: "note warn" }, T("The server does not know this sheet: it is kept on this phone.")));
-  const key = JSON.stringify([notice, S.refile.length, S.orphan, shown.v]);
+  const key = JSON.stringify([notice, S.refile.map((x) => x.entry.id), S.orphan, shown.v, shown.history.length, readOnly(), storage.pruned, nextSeat()]);
   if (box.dataset.key !== key) { box.dataset.key = key; box.replaceChildren(...parts); }
   box.hidden = !parts.length;
 }
 
-function refileEntry(i) {
-  const x = S.refile.splice(i, 1)[0];
-  saveSheet(S, shown);
+// A watcher's note: this phone follows the sheet; with the sheet's code it keeps score on it too.
+function watchNote() {
+  const form = el("form", { class: "note watch", id: "watch" });
+  form.append(el("p", {}, T("You are watching this sheet. To keep score on this phone too, type its code.")));
+  const input = el("input", { name: "code", maxlength: "12", autocomplete: "off", autocapitalize: "characters", placeholder: "ABC234", "aria-label": T("Code") });
+  form.append(input, el("button", { type: "submit", class: "primary" }, T("Join")));
+  form.addEventListener("submit", (e) => { e.preventDefault(); notice = null; joinWith(input.value.replace(/\s|-/g, "").slice(0, 12)); });
+  return form;
+}
+
+// What a refused entry may become: "again" when the very turn it was typed for is still open (the same
+// player, the same number of boxes filled), else the number of the entry that filed that player's turn
+// meanwhile (the dice can correct it); null: nothing but discarding it.
+function againOption(e) {
+  if (e.kind === "fix") return shown.history[e.turn - 1] ? "again" : null;
+  if (!isTurn(e)) return null;
+  if (!shown.finished && e.seat === nextSeat() && (e.filled == null || e.filled === filledOf(e.seat))) return "again";
+  if (e.filled == null) return null;
+  const h = shown.history.filter((x) => x.player === e.seat)[e.filled];
+  return h ? h.n : null;
+}
+
+async function discard(i) {
+  const x = S.refile[i];
+  if (!x) return;
+  await removeEntry(S.id, x.entry.id);
+  await reload();
+  draw();
+}
+
+// A refused entry back on the pad: for its own player's open turn, or as the correction of the entry
+// that filed that turn; never for whoever plays now.
+async function fileAgain(i, n = null) {
+  const x = S.refile[i];
+  if (!x) return;
   const e = x.entry;
-  if (e.kind === "fix") {
-    const h = shown.history[e.turn - 1];
-    if (h) { startFix(h); pad = (e.dice || []).slice(); roll = e.roll || 1; zeroMode = !e.dice; refreshHints(); draw(); return; }
-  }
+  const h = e.kind === "fix" ? shown.history[e.turn - 1] : n ? shown.history[n - 1] : null;
+  await removeEntry(S.id, e.id);
+  await reload();
+  if (h) { startFix(h); pad = (e.dice || []).slice(); roll = e.roll || 1; zeroMode = !e.dice; refreshHints(); draw(); return; }
+  clearPad();
   pad = (e.dice || []).slice(); roll = e.roll || 1; zeroMode = !e.dice || !!e.strike;
-  notice = { code: "refile", text: T("The dice are back on the pad: tap the box for {name}.", { name: shown.players[nextSeat()].name }) };
+  padFor = { seat: e.seat, filled: filledOf(e.seat) };
+  notice = { code: "refile", text: T("The dice are back on the pad: tap the box for {name}.", { name: shown.players[e.seat].name }) };
   refreshHints(); draw();
 }
 
@@ -538,7 +719,7 @@ function drawSheet() {
   const enterable = !shown.finished && !fixing && !rolloff;
   const complete = pad.length === nDice();
   sheetUI.render(shown, {
-    tab, grand: $("grand"), winnerRow: true,
+    tab, grand: $("grand"), legendHost: $("legend"), winnerRow: true,
     headText: (id) => headText(id, rules.columns.length),
     columnClass: (c, perPlayer) => {
       const won = shown.finished && shown.column_winners && !perPlayer && (shown.column_winners[c.col] || []).includes(c.seat) && rules.match === "column_points";
@@ -554,6 +735,7 @@ function drawSheet() {
 // An open box: what the typed dice (or a 0) would do there, as the engine's preview says.
 function typedCell(c, box, name, p, { next, enterable, complete }) {
   const data = { action: null };
+  if (readOnly()) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why: refusalText({ code: "auth/sheet-token" }), data };
   if (!enterable || c.seat !== next) {
     const why = fixing ? T("Choose the box of the correction below the dice.") : T("It is {name}'s turn now.", { name: shown.players[next].name });
     return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why, data };
@@ -579,6 +761,29 @@ function typedCell(c, box, name, p, { next, enterable, complete }) {
       : { text: "", cls: "open", label: `${name}: ${C("box", "open")}`, box, why: T("Type the dice first, then tap the box."), data: { action: "open" } };
   }
   return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why: T("That box cannot be filled after this roll."), data };
+}
+
+// What a column header says on a tap: the column's full name, how it fills, when, and its match points
+// (from the ruleset's layout); a player's name where the sheet shows one column per player.
+const ORDER = {
+  free: () => T("any open box"),
+  down: () => T("from the top down"),
+  up: () => T("from the bottom up"),
+  updown: () => T("from the top or the bottom, towards the middle"),
+  middle: () => T("outwards from the middle"),
+};
+function columnHelp(key) {
+  if (!shown) return "";
+  const c = shown.rules.columns.find((x) => x.id === key);
+  if (!c) {  // one column per player: the header is the player
+    const p = shown.players[Number(String(key).slice(1))];
+    return p ? `${p.name}: ${p.total ?? "–"}` : "";
+  }
+  const parts = [(ORDER[c.order] || ORDER.free)()];
+  if (c.rolls) parts.push(T("only right after roll {n}", { n: c.rolls }));
+  if (c.announce) parts.push(T("announced after the first roll"));
+  if (shown.rules.match === "column_points" && c.points) parts.push(N("{n} match point", "{n} match points", c.points));
+  return `${colLabel(c.id)}: ${parts.join(", ")}.`;
 }
 
 // Column names: the full name where it fits the column's width, else the short form.
@@ -617,8 +822,8 @@ window.addEventListener("resize", () => { if (S && shown) { labelsKey = ""; fitL
 
 function renderPad() {
   const finished = shown.finished && !rolloff && !fixing;
-  $("pad").hidden = finished;
-  if (finished) return;
+  $("pad").hidden = finished || readOnly();
+  if (finished || readOnly()) return;
   const n = rolloff ? 5 : nDice();
   const next = nextSeat();
   let status;
@@ -685,7 +890,7 @@ function renderPad() {
   const undoBtn = $("undo");
   setText(undoBtn, T("Undo"));
   setAttr(undoBtn, "aria-label", T("Undo last entry"));
-  undoBtn.disabled = !S.queue.length && !shown.history.length || !!fixing;
+  undoBtn.disabled = !S.queue.length && !shown.history.length || !!fixing || readOnly();
   const zero = $("zero");
   setText(zero, canStrike() ? `${T("Zero")} / ✗` : T("Zero"));  // a word: a lone "0" reads like a count
   setAttr(zero, "aria-label", T("Just the score (0)"));
@@ -720,23 +925,23 @@ function renderFix() {
     el("button", { type: "button", id: "cancel-fix", class: "ghost", onclick: cancelFix }, T("Cancel")));
 }
 
-// After the end: the winner, each column's winner, a new sheet with the same players, sharing.
+// After the end: who won and what decided it, each column's winner, undo of the last entry, a new sheet
+// with the same players, sharing.
 function renderEnd() {
   const end = $("end");
   const show = shown.finished && !rolloff && !fixing;
   end.hidden = !show;
   if (!show) { delete end.dataset.key; return; }
-  const key = `${S.id}|${shown.v}|${S.queue.length}|${JSON.stringify(shown.winners)}`;
+  const key = `${S.id}|${shown.v}|${S.queue.length}|${JSON.stringify(shown.winners)}|${readOnly()}|${boot.lang}`;
   if (end.dataset.key === key) return;
   end.dataset.key = key;
-  const names = (shown.winners || []).map((s) => shown.players[s].name);
-  const top = shown.players[(shown.winners || [0])[0]];
-  const parts = [el("h2", { id: "end-title" }, T("Game over")),
-    el("p", { class: "winner" }, names.length > 1 ? T("{names} share the win", { names: names.join(", ") })
-      : shown.players.length > 1 ? T("{name} wins with {total}", { name: names[0], total: top.total }) : T("Final score: {total}", { total: top.total }))];
+  const [head, why] = headline();
+  const parts = [el("h2", { id: "end-title" }, T("Game over")), el("p", { class: "winner" }, head)];
+  if (why) parts.push(el("p", { class: "why" }, why));
   const actions = el("div", { class: "actions" });
+  actions.append(el("button", { type: "button", class: "primary", id: "again", onclick: sameAgain }, T("New sheet, same players")));
+  if (!readOnly()) actions.append(el("button", { type: "button", id: "end-undo", onclick: () => undo() }, T("Undo last entry")));
   actions.append(
-    el("button", { type: "button", class: "primary", id: "again", onclick: sameAgain }, T("New sheet, same players")),
     el("button", { type: "button", id: "share-picture", onclick: sharePicture }, T("Share as a picture")),
     el("button", { type: "button", id: "share-text", onclick: shareText }, T("Share as text")),
     el("button", { type: "button", id: "end-history", onclick: () => openDrawer("history") }, T("History")),
@@ -744,6 +949,25 @@ function renderEnd() {
   );
   parts.push(actions);
   end.replaceChildren(...parts);
+}
+
+// The end's headline and what decided it (the engine's `decided`: points, match points, a roll-off, the
+// total after level match points, or a shared win): never one winner where two are level.
+function headline() {
+  const d = shown.decided || { by: (shown.winners || []).length > 1 ? "shared" : "points", next: null };
+  const won = (shown.winners || [0]).map((s) => shown.players[s]);
+  const top = won[0], other = d.next != null ? shown.players[d.next] : null;
+  const args = { name: top.name, total: top.total, points: points(top.match_points ?? 0),
+    other: other ? other.total : "", other_points: other ? points(other.match_points ?? 0) : "" };
+  switch (d.by) {
+    case "alone": return [T("Final score: {total}", args), ""];
+    case "shared": return [T("{names} share the win", { names: won.map((p) => p.name).join(", ") }),
+      top.match_points != null ? T("Level on match points ({points}) and on the total ({total}).", args) : T("Level on points: {total} each.", args)];
+    case "match_points": return [T("{name} wins", args), T("On match points: {points} to {other_points}.", args)];
+    case "rolloff": return [T("{name} wins", args), T("On match points, after a roll-off: {points} to {other_points}.", args)];
+    case "total": return [T("{name} wins", args), T("Level on match points ({points}): the higher total wins, {total} to {other}.", args)];
+    default: return [T("{name} wins", args), other ? T("On points: {total} to {other}.", args) : ""];
+  }
 }
 
 function renderSide() {
@@ -756,7 +980,7 @@ function renderSide() {
 }
 
 // --- the drawer: history (tap an entry to correct it), sharing -------------------------------------------
-function openDrawer(what) { drawer = what; $("drawer").hidden = false; renderDrawer(); $("drawer-close").focus(); }
+function openDrawer(what) { drawer = what; $("drawer").hidden = false; renderDrawer(); $("drawer-close").focus(); if (what === "share") refreshCode(); }
 function closeDrawer() { drawer = null; $("drawer").hidden = true; }
 
 function renderDrawer() {
@@ -766,9 +990,9 @@ function renderDrawer() {
   $("drawer-body").replaceChildren(drawer === "history" ? historyList() : sharePanel());
 }
 
-function historyText(who, box, dice, r) {
+function historyText(who, box, dice, r, announced = false) {
   const rollText = shown.rules.roll_matters ? ` · ${T("roll {n}", { n: r })}` : "";
-  return `${who} · ${named(box)}${dice ? " · " + dice.join(" ") : ""}${rollText}`;
+  return `${who} · ${named(box)}${announced ? ` · ${T("announced")}` : ""}${dice ? " · " + dice.join(" ") : ""}${rollText}`;
 }
 
 function historyList() {
@@ -791,7 +1015,7 @@ function historyList() {
     }
   }
   for (const h of shown.history.slice().reverse()) {
-    const li = el("li", { value: String(h.n), "data-n": String(h.n), class: invalid[h.n] ? "invalid" : "" });
+    const li = el("li", { value: String(h.n), "data-n": String(h.n), class: [invalid[h.n] ? "invalid" : "", h.announced ? "was-announced" : ""].filter(Boolean).join(" ") });
     const who = shown.players[h.player].name;
     const b = el("button", { type: "button", class: "entry", onclick: () => startFix(h) });
     const what = el("span", { class: "what" });
@@ -800,8 +1024,9 @@ function historyList() {
     if (h.dice) how.append(miniDice(h.dice));
     else how.append(el("span", {}, h.strike ? T("struck") : "—"));
     if (shown.rules.roll_matters) how.append(el("span", {}, ` ${T("roll {n}", { n: h.roll })}`));
+    if (h.announced) how.append(el("span", { class: "announced" }, T("announced")));  // said at the table after roll 1
     b.append(el("span", { class: "n" }, `${h.n}.`), what, el("b", { class: "val" }, `${h.strike ? "✗ " : ""}${h.written}`), how);
-    const label = historyText(who, h.box, h.dice, h.roll) + ` = ${h.strike ? "✗ " : ""}${h.written}`;
+    const label = historyText(who, h.box, h.dice, h.roll, h.announced) + ` = ${h.strike ? "✗ " : ""}${h.written}`;
     setAttr(b, "aria-label", T("Correct entry {n}", { n: h.n }) + `: ${label}`);
     li.append(b);
     if (invalid[h.n]) li.append(el("span", { class: "why" }, invalid[h.n]));
@@ -810,20 +1035,83 @@ function historyList() {
   return ol;
 }
 
+// Sharing: the code (its QR code and link: each phone that joins with it gets a write token), a new
+// code (the old one's tokens stop writing), and the link to watch (the sheet's id: it only reads).
 function sharePanel() {
   const box = el("div", { class: "share-panel" });
-  if (S.code) {
+  if (S.token && S.code) {
     box.append(el("p", { class: "code-line" }, T("Code") + ": "), el("p", { class: "code", id: "code" }, S.code));
     box.append(el("p", { class: "muted" }, T("Other phones open the start page, choose Join and type the code, or scan:")));
-    if (online()) box.append(el("img", { id: "qr", src: `/keep/${S.id}/qr.svg`, alt: T("QR code of this sheet"), width: "180", height: "180" }));
-    const link = el("input", { readonly: true, value: `${location.origin}/k/${S.code}`, "aria-label": T("Link") });
-    box.append(link);
-  } else box.append(el("p", { class: "muted" }, T("The code comes when this phone is online again.")));
+    if (online()) {
+      const qr = el("div", { id: "qr", class: "qr", role: "img", "aria-label": T("QR code of this sheet") });
+      box.append(qr);
+      drawQr(qr);
+    }
+    box.append(el("input", { readonly: true, value: `${location.origin}/k/${S.code}`, "aria-label": T("Link"), id: "join-link" }));
+    if (online()) {
+      box.append(el("button", { type: "button", id: "renew-code", onclick: renewCode }, T("New code")),
+        el("p", { class: "muted small" }, T("A new code stops every phone that joined with this one from writing; share the new one with those who keep score.")));
+    }
+  } else if (S.token) box.append(el("p", { class: "muted" }, T("The code comes when this phone is online again.")));
+  if (S.synced) {
+    const watch = el("label", { class: "watch-link" }, T("Link to watch (read only)"));
+    watch.append(el("input", { readonly: true, value: `${location.origin}/keep/${S.id}`, id: "watch-link" }));
+    box.append(watch);
+  }
   const actions = el("div", { class: "actions" });
   actions.append(el("button", { type: "button", onclick: downloadRecord }, T("Download the game record")));
   if (shown.finished) actions.append(el("button", { type: "button", onclick: sharePicture }, T("Share as a picture")), el("button", { type: "button", onclick: shareText }, T("Share as text")));
   box.append(actions);
   return box;
+}
+
+// The QR code of the join link: asked with the write token (the code is a key) and drawn in place.
+async function drawQr(host) {
+  try {
+    const r = await fetch(`/keep/${S.id}/qr.svg`, { headers: auth() });
+    if (r.status === 403) { await revoked(); return; }
+    if (!r.ok) return;
+    const doc = new DOMParser().parseFromString(await r.text(), "image/svg+xml");
+    const svgEl = doc.documentElement;
+    if (svgEl.nodeName.toLowerCase() !== "svg") return;
+    svgEl.setAttribute("width", "180"); svgEl.setAttribute("height", "180"); svgEl.setAttribute("aria-hidden", "true");
+    host.replaceChildren(document.importNode(svgEl, true));
+  } catch { /* offline: the code and the link suffice */ }
+}
+
+// This phone's token stopped writing (another phone renewed the code): it watches until it joins again.
+async function revoked() {
+  if (!S || !S.token) return;
+  S.token = null;
+  await saveSheet(S);
+  reconnect();
+  draw();
+}
+
+async function renewCode() {
+  if (!confirm(T("Phones that joined with the code {code} will no longer be able to write. Make a new code?", { code: S.code }))) return;
+  try {
+    const r = await fetch(`/api/keep/${S.id}/code`, { method: "POST", headers: auth() });
+    const data = await r.json().catch(() => null);
+    if (r.status === 403) { await revoked(); return; }
+    if (!r.ok || !data) { toast(refusalText(data) || T("Not available now.")); return; }
+    S.code = data.code;
+    if (data.token) { S.token = data.token; reconnect(); }
+    await saveSheet(S);
+    toast(T("New code: {code}", { code: data.code }));
+    if (drawer) renderDrawer();
+  } catch { toast(T("Joining a shared sheet needs the network.")); }
+}
+
+// The code now (another phone may have renewed it), when the drawer opens on it.
+async function refreshCode() {
+  if (!S || !S.token || !S.synced || !online()) return;
+  try {
+    const r = await fetch(`/api/keep/${S.id}/code`, { headers: auth() });
+    if (r.status === 403) { await revoked(); return; }
+    const data = r.ok ? await r.json() : null;
+    if (data && data.code && data.code !== S.code) { S.code = data.code; await saveSheet(S); if (drawer === "share") renderDrawer(); }
+  } catch { /* offline */ }
 }
 
 function downloadRecord() {
@@ -919,7 +1207,16 @@ function wire() {
   wired = true;
   $("backspace").onclick = () => { if (pad.length) removeDie(pad.length - 1); };
   $("undo").onclick = () => undo();
-  $("zero").onclick = () => { zeroMode = !zeroMode; if (zeroMode && !fixing && !canStrike()) pad = []; refreshHints(); draw(); };
+  $("zero").onclick = () => {  // a 0 for the player whose turn it is, whichever sheet is shown
+    zeroMode = !zeroMode;
+    if (!fixing && !rolloff) {
+      if (!padFor) padFor = { seat: nextSeat(), filled: filledOf(nextSeat()) };
+      if (!zeroMode && !pad.length) padFor = null;
+      tab = nextSeat();
+    }
+    if (zeroMode && !fixing && !canStrike()) pad = [];
+    refreshHints(); draw();
+  };
   $("open-history").onclick = () => openDrawer("history");
   $("open-share").onclick = () => openDrawer("share");
   $("drawer-close").onclick = () => closeDrawer();

@@ -24,12 +24,13 @@ function sheetId() {
   return m && m[1] !== "join" ? m[1] : null;
 }
 
-function route(view) {
+async function route(view) {
   const id = sheetId();
   if (id) {
-    if (sheet.open(id, view && view.id === id ? view : null)) return;
-    if (navigator.onLine !== false && !view) {  // not on this phone: ask the server (a link, a code)
-      fetch(`/api/keep/${id}`).then((r) => (r.ok ? r.json() : null)).then((v) => { if (v) sheet.open(id, v); }).catch(() => {});
+    if (await sheet.open(id, view && view.id === id ? view : null)) return;
+    if (navigator.onLine !== false && !view && sheetId() === id) {  // not on this phone: ask the server (a link, a code)
+      const v = await fetch(`/api/keep/${id}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+      if (v && sheetId() === id) sheet.open(id, v);
     }
     return;
   }

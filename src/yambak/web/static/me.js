@@ -7,14 +7,16 @@ import { listSheets, loadSheet } from "./keeper-store.js";
 wireSettings();
 localTimes();
 
-function pending() {
+async function pending() {
   if (!boot.me) return [];
   const known = new Set(boot.kept);
-  return listSheets().filter((x) => x.finished && !known.has(x.id)).map((x) => {
-    const s = loadSheet(x.id);
+  const out = [];
+  for (const x of (await listSheets()).filter((x) => x.finished && !known.has(x.id))) {
+    const s = await loadSheet(x.id);
     const record = s && (s.final || (s.base && s.base.record));
-    return record ? { id: x.id, name: x.name, synced: !!x.synced, record, updated: x.updated } : null;
-  }).filter(Boolean);
+    if (record) out.push({ id: x.id, name: x.name, synced: !!x.synced, record, updated: x.updated });
+  }
+  return out;
 }
 
 function seatPicker(item) {
@@ -27,7 +29,7 @@ function seatPicker(item) {
   return select;
 }
 
-const items = pending();
+const items = await pending().catch(() => []);
 if (items.length && $("import")) {
   $("import").hidden = false;
   $("import-text").textContent = N("{n} finished sheet kept on this device is not in your games yet. Which player were you?", "{n} finished sheets kept on this device are not in your games yet. Which player were you?", items.length);

@@ -156,11 +156,11 @@ export interface EventMessageSheetViewEntryIn {
  * via the `definition` "SheetView".
  */
 export interface SheetView {
-  code: string | null;
   column_winners?: {
     [k: string]: number[];
   } | null;
   current: number;
+  decided?: Decided | null;
   duplicate: boolean;
   finished: boolean;
   history: HistoryEntry[];
@@ -185,10 +185,21 @@ export interface SheetView {
   winners?: number[] | null;
 }
 /**
+ * What decided a finished sheet (`yambak.keeper.view.decided`).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Decided".
+ */
+export interface Decided {
+  by: "alone" | "shared" | "points" | "match_points" | "rolloff" | "total";
+  next: number | null;
+}
+/**
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "HistoryEntry".
  */
 export interface HistoryEntry {
+  announced: boolean;
   box: string;
   dice: number[] | null;
   n: number;

@@ -12,7 +12,7 @@ import { T, el, rowLabel, rowShort, setAttr, setText } from "./page.js";
 //   cell(colKey, rowKey) -> { text, sub, cls, label, disabled, box, data }   (box: what a click means)
 // }
 export class Sheet {
-  /** @param {HTMLElement} host @param {{onActivate: (info: any, button: HTMLElement) => void, onHeader?: (full: string) => void}} handlers */
+  /** @param {HTMLElement} host @param {{onActivate: (info: any, button: HTMLElement) => void, onHeader?: (full: string, key: string, shown: string) => void}} handlers */
   constructor(host, { onActivate, onHeader = () => {} }) {
     this.host = host; this.onActivate = onActivate; this.onHeader = onHeader;
     this.shape = ""; this.table = null; this.cells = new Map(); this.grid = [];
@@ -50,12 +50,12 @@ export class Sheet {
     const colgroup = el("colgroup"); colgroup.append(el("col", { class: "label" }));
     for (let i = 0; i < model.columns.length; i++) colgroup.append(el("col"));
     const head = el("tr"); this.corner = el("th", { scope: "col", class: "corner" }, ""); head.append(this.corner);
-    this.heads = model.columns.map(() => {
+    this.heads = model.columns.map((c) => {
       const th = el("th", { scope: "col", tabindex: "0" });
       th.append(el("span", { class: "abbr", "aria-hidden": "true" }), el("span", { class: "wide", "aria-hidden": "true" }),
         el("span", { class: "full", "aria-hidden": "true" }));
-      // a short header says its full name on a tap (phones have no hover)
-      th.addEventListener("click", () => { const full = th.getAttribute("aria-label"); if (full && th.firstChild.textContent !== full) this.onHeader(full); });
+      // a header says more on a tap (phones have no hover): the page decides what (its key, the text shown)
+      th.addEventListener("click", () => { const full = th.getAttribute("aria-label"); if (full) this.onHeader(full, c.key, th.firstChild.textContent); });
       head.append(th); return th;
     });
     const thead = el("thead"); thead.append(head);
