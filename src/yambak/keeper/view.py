@@ -75,7 +75,8 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
     rules = state.rules
     view = game_view(state, frozenset(range(len(state.players))))
     for p in view["players"]:
-        p["fillable"] = {str(r): state.fillable(r, p["seat"]) for r in range(1, rules.rolls_per_turn + 1)}
+        seat = p["seat"]  # roll numbers up to the rolls this player may make (saved ones too)
+        p["fillable"] = {str(r): state.fillable(r, seat) for r in range(1, state.rolls_allowed(seat) + 1)}
     view.update(id=id, name=name, v=v, history=_history(state), record=record_dict(state))
     if state.finished:
         view["rolloff_due"] = rolloffs_due(state)

@@ -874,9 +874,13 @@ function renderPad() {
   const showRolls = shown.rules.roll_matters && !rolloff;
   rolls.hidden = !showRolls;
   if (showRolls) {
-    if (rolls.childElementCount !== shown.rules.rolls_per_turn + 1) {
+    // saved rolls (Maxi Yatzy): the player to enter may have rolled more often than a turn's rolls
+    const seatNow = shown.players[nextSeat()];
+    const most = shown.rules.rolls_per_turn + ((seatNow && seatNow.saved_rolls) || 0);
+    if (roll > most) roll = most;
+    if (rolls.childElementCount !== most + 1) {
       rolls.replaceChildren(el("span", { class: "muted lbl" }, T("Roll")));
-      for (let r = 1; r <= shown.rules.rolls_per_turn; r++) {
+      for (let r = 1; r <= most; r++) {
         rolls.append(el("button", { type: "button", role: "radio", class: "roll-n", "data-roll": String(r), "aria-label": T("Roll number") + ` ${r}`,
           onclick: () => { roll = r; refreshHints(); draw(); } }, String(r)));
       }
