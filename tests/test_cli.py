@@ -344,7 +344,7 @@ def test_hint_answers_six_dice_and_rules_without_a_table(capsys: pytest.CaptureF
     """`hint --dice` takes as many dice as the ruleset rolls; where the solver has no table (Maxi Yatzy's
     six dice and saved rolls) the strong bot's estimate answers, labelled, as the web coach does."""
     code, out, _ = run(capsys, "hint", "--rules", "maxi-yatzy", "--dice", "6", "6", "6", "2", "3", "1", "--roll", "1")
-    assert code == 0 and "estimate" in out and "best: keep 6 6 6" in out
+    assert code == 0 and "estimate" in out and "best: " in out and "keep 6 6 6" in out
     code, _, err = run(capsys, "hint", "--rules", "maxi-yatzy", "--dice", "6", "6", "6", "2", "3")
     assert code == 2 and "give the 6 dice showing, not 5" in err
     code, out, _ = run(capsys, "hint", "--rules", "generala", "--dice", "4", "4", "4", "4", "4", "--roll", "1")
