@@ -331,6 +331,7 @@ ERROR_MESSAGES = {
     "illegal/use": "Choose five of the six dice.",
     "illegal/joker": "Joker rule: this yam must go to another box.",
     "illegal/last-resort": "That would zero two boxes while another box can take these dice.",
+    "illegal/needs": "That box opens once the box it needs is filled.",
     "illegal/no-players": "A game needs at least one player.",
     "illegal/no-scratch": "This box cannot take a 0: every roll scores there.",
     "illegal/value": "No dice write that value in this box.",

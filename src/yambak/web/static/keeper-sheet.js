@@ -175,7 +175,20 @@ function renderMissing() {
 const baseLabels = boot.labels;
 function useLabels(rules) {
   const family = rules && (boot.family_labels || {})[rules.preset || rules.id];
-  boot.labels = family || baseLabels;
+  if (family || !rules) { boot.labels = family || baseLabels; return; }
+  // house rules: their rows' and columns' own labels as the file writes them, an unnamed id as words
+  const words = (id) => { const t = String(id).replace(/_/g, " ").trim(); return t.charAt(0).toUpperCase() + t.slice(1); };
+  const out = { rows: { ...baseLabels.rows }, rows_short: { ...baseLabels.rows_short },
+                columns: { ...baseLabels.columns }, columns_short: { ...baseLabels.columns_short } };
+  for (const r of rules.rows || []) {
+    if (r.label) { out.rows[r.id] = r.label; out.rows_short[r.id] = r.short || r.label; }
+    else if (!out.rows[r.id]) { out.rows[r.id] = out.rows_short[r.id] = words(r.id); }
+  }
+  for (const c of rules.columns || []) {
+    if (c.label) { out.columns[c.id] = out.columns_short[c.id] = c.label; }
+    else if (!out.columns[c.id]) { out.columns[c.id] = out.columns_short[c.id] = words(c.id); }
+  }
+  boot.labels = out;
 }
 
 // --- the view: the phone's engine over the server's record and the queue --------------------------------
