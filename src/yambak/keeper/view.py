@@ -72,7 +72,6 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
     shows it (`yambak.gameview`), with the boxes each player's sheet can take after each roll number
     (before the dice are known), the history of entries, the record and what decided the end. The join
     code is not in it: it hands out write tokens, and a watcher sees this view too."""
-    rules = state.rules
     view = game_view(state, frozenset(range(len(state.players))))
     for p in view["players"]:
         seat = p["seat"]  # roll numbers up to the rolls this player may make (saved ones too)
