@@ -210,3 +210,39 @@ def test_file_options_are_typed_and_kept_in_the_record_spec(tmp_path) -> None:
     assert load_ruleset(rules.spec).rows[0].points == 100  # a saved game replays with the option
     with pytest.raises(RulesetError, match="unknown option"):
         load_ruleset_arg(str(path), ["small=1"])
+
+
+@pytest.mark.parametrize(
+    "patch, key, says",
+    [
+        ({"dice": 7}, "dice", "not supported"),
+        ({"sides": 8}, "sides", "not supported"),
+        ({"rounds": 13}, "rounds", "not supported"),
+        ({"joker": {"row": "y", "forced": False}}, "joker.forced", 'placement = "forced", "free" or "none"'),
+        ({"colors": ["red"]}, "colors", "[faces] colours"),
+        ({"dices": 6}, "dices", "did you mean 'dice'?"),
+        ({"rows": [{"id": "y", "kind": "yam", "pionts": 50}]}, "rows.y.pionts", "did you mean 'points'?"),
+        ({"rows": [{"id": "y", "kind": "yahtzee"}]}, "rows.y.kind", "not one of"),
+        ({"rows": [{"kind": "yam"}]}, "rows #1.id", "is required"),
+        ({"rows": [{"id": "p", "kind": "three_pairs"}]}, "rows.p.kind", "needs dice = 6"),
+        ({"rows": [{"id": "f", "kind": "flush"}]}, "rows.f.kind", "needs [faces] colours"),
+        ({"rows": [{"id": "k", "kind": "kind", "n": 6}]}, "rows.k.n", "must be 2 to 5"),
+        ({"rows": [{"id": "a", "kind": "yam", "needs": "b"}]}, "rows.a.needs", "no other row"),
+        ({"modifiers": ["six_dice"], "dice": 6}, "modifiers", "not with dice = 6"),
+    ],
+)
+def test_errors_name_rows_by_id_suggest_and_say_not_supported(patch: dict, key: str, says: str) -> None:  # type: ignore[type-arg]
+    data = {"id": "x", "rows": [{"id": "y", "kind": "yam", "points": 50}], "columns": [{"id": "free"}], **patch}
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(data)
+    assert info.value.key == key and says in str(info.value), str(info.value)
+
+
+def test_an_unknown_key_lists_every_allowed_key() -> None:
+    with pytest.raises(RulesetError) as info:
+        load_ruleset({"id": "x", "rows": [{"id": "y", "kind": "yam"}], "columns": [{"id": "free"}], "bonus": 5})
+    assert "upper_bonus" in str(info.value)  # the hint for a known concept
+    with pytest.raises(RulesetError) as info:
+        load_ruleset({"id": "x", "rows": [{"id": "y", "kind": "yam"}], "columns": [{"id": "free"}], "zzz": 1})
+    for key in ("dice", "save_rolls", "faces", "extends", "option_defaults", "modifiers", "lobby", "win_points"):
+        assert key in str(info.value), key
