@@ -10,9 +10,13 @@ travel through Redis.
 
 Reports the players held, accepted actions per second, p50/p99/max action-to-broadcast (from sending
 an action to receiving its event on the same socket), the server processes' CPU time and accepted
-actions per server CPU-second, the lease moves, and then checks every table's stored log against what
-the clients saw: every event a client saw is stored, with the same content, every stored version is
-there once, no client saw a version twice, and every record replays to a finished game.
+actions per server CPU-second, where a server's CPU per action goes (the engine's move, the views, the
+commit on the event loop, the store's writer thread, the broadcast, the rest of the event loop's work:
+sockets, JSON, validation; and the process's other threads), the load generator's own event-loop lag
+and CPU, the machine's load average during the run, the lease moves, and then checks every table's
+stored log against what the clients saw: every event a client saw is stored, with the same content,
+every stored version is there once, no client saw a version twice, and every record replays to a
+finished game.
 
 With --kill-every S, every S seconds one server process is killed with SIGKILL and started again;
 its clients reconnect to another process and resync from the last version they saw.
@@ -71,6 +75,7 @@ class Stats:
         self.twice = 0  # a version delivered twice on one socket
         self.mismatch = 0  # two clients saw different events for one version
         self.lag: list[float] = []  # the load generator's own event-loop delays (its share of the latency)
+        self.load: list[float] = []  # the machine's 1-minute load average, once a second
 
 
 class Cluster:
@@ -182,8 +187,10 @@ async def _play(ws, table: str, seat: int, think: float, stats: Stats, rng: rand
                 pending = None
         if kind not in ("event", "events", "state"):
             continue
-        view = msg["view"]
+        view = msg.get("view", view)  # `events` without a view: nothing was missed
         _last[(table, seat)] = msg["v"]
+        if view is None:
+            continue
         if pending is not None:
             continue
         if view["finished"]:
@@ -229,14 +236,22 @@ async def chaos(cluster: Cluster, every: float, stop: asyncio.Event, kills: list
 
 
 async def lag_monitor(stats: Stats, stop: asyncio.Event) -> None:
+    n = 0
     while not stop.is_set():
         t = time.perf_counter()
         await asyncio.sleep(0.01)
         stats.lag.append(time.perf_counter() - t - 0.01)
+        n += 1
+        if n % 100 == 0:
+            stats.load.append(os.getloadavg()[0])
 
 
-async def main_async(args: argparse.Namespace, cluster: Cluster, stats: Stats) -> tuple[float, float, int]:
+async def main_async(
+    args: argparse.Namespace, cluster: Cluster, stats: Stats
+) -> tuple[float, float, int, dict[str, float], float]:
     await create_tables(cluster, args.players // 2 * args.games, args.preset)
+    phases0 = await asyncio.to_thread(server_phases, cluster)
+    own0 = time.process_time()
     cpu0 = cluster.cpu()
     start = time.perf_counter()
     per_game = args.players // 2
@@ -252,7 +267,12 @@ async def main_async(args: argparse.Namespace, cluster: Cluster, stats: Stats) -
     await lag_task
     if chaos_task is not None:
         await chaos_task
-    return time.perf_counter() - start, cluster.cpu() - cpu0, len(kills)
+    elapsed, cpu = time.perf_counter() - start, cluster.cpu() - cpu0
+    own = time.process_time() - own0
+    await asyncio.sleep(1.5)  # the servers add up their last second of CPU by phase
+    phases1 = await asyncio.to_thread(server_phases, cluster)
+    phases = {k: phases1.get(k, 0.0) - phases0.get(k, 0.0) for k in phases1}
+    return elapsed, cpu, len(kills), phases, own
 
 
 COUNTED = {  # counters summed over the live processes, and what they are called in the report
@@ -280,6 +300,41 @@ def server_metrics(cluster: Cluster) -> tuple[Counter[str], dict[float, float]]:
         except httpx.HTTPError:
             pass
     return counts, buckets
+
+
+def server_phases(cluster: Cluster) -> dict[str, float]:
+    """The servers' CPU seconds by phase of the actions' path, their event loops' CPU and their committed
+    actions so far (summed over the live processes: a killed one's are lost, so read them without kills)."""
+    out: Counter[str] = Counter()
+    for s in cluster.live():
+        try:
+            for line in httpx.get(s.base + "/metrics", timeout=5).text.splitlines():
+                if line.startswith("yambak_action_cpu_seconds_total{"):
+                    out[line.split('phase="')[1].split('"')[0]] += float(line.split()[-1])
+                elif line.startswith("yambak_loop_cpu_seconds_total "):
+                    out["loop"] += float(line.split()[-1])
+                elif line.startswith("yambak_actions_total "):
+                    out["actions"] += float(line.split()[-1])
+        except httpx.HTTPError:
+            pass
+    return dict(out)
+
+
+def cpu_report(cpu: float, phases: dict[str, float]) -> str:
+    """Server CPU per committed action, split by where it went."""
+    n = phases.get("actions", 0.0)
+    if not n:
+        return "n/a"
+    ms = lambda seconds: seconds / n * 1000  # noqa: E731
+    loop_parts = ("engine", "view", "commit", "broadcast")
+    rest_loop = phases.get("loop", 0.0) - sum(phases.get(p, 0.0) for p in loop_parts)
+    others = cpu - phases.get("loop", 0.0) - phases.get("store", 0.0)
+    parts = [f"{p} {ms(phases.get(p, 0.0)):.3f}" for p in loop_parts]
+    return (
+        f"{ms(cpu):.3f} ms per action ({n:.0f} committed) = event loop {ms(phases.get('loop', 0.0)):.3f} "
+        f"[{', '.join(parts)}, sockets/JSON/validation/rest {ms(rest_loop):.3f}] + store writer "
+        f"{ms(phases.get('store', 0.0)):.3f} + other threads and processes' children {ms(others):.3f}"
+    )
 
 
 def bucket_quantile(buckets: dict[float, float], q: float) -> str:
@@ -322,6 +377,10 @@ def main() -> int:
     p.add_argument("--redis", default=None, help="Redis URL (needed for --workers 2 and more)")
     p.add_argument("--workers", type=int, default=1, help="server processes sharing the database and Redis")
     p.add_argument("--kill-every", type=float, default=0, help="SIGKILL a server process every S seconds")
+    p.add_argument(
+        "--server-env", action="append", default=[], metavar="KEY=VALUE",
+        help="a setting for the servers (YAMBAK_SYNCHRONOUS_COMMIT=off, ...); repeatable",
+    )  # fmt: skip
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="yambak-load-")
     db = args.db or f"sqlite:///{tmp}/load.db"
@@ -329,7 +388,14 @@ def main() -> int:
         p.error("--workers 2 or more needs --redis")
     stats = Stats()
     stats.target = args.players
-    env = {"YAMBAK_RATE": "50", "YAMBAK_RATE_BURST": "100"}
+    env = {  # every player is 127.0.0.1 here: the per-address caps would see one client
+        "YAMBAK_RATE": "50",
+        "YAMBAK_RATE_BURST": "100",
+        "YAMBAK_SOCKETS_PER_ADDRESS": "100000",
+        "YAMBAK_SOCKETS_PER_ADDRESS_TABLE": "1000",
+        "YAMBAK_HELLO_BURST": "1000",
+        **dict(pair.split("=", 1) for pair in args.server_env),
+    }
     servers = [
         ServerProcess(db, env=env, redis=args.redis, log_path=f"{tmp}/server-{i}.log") for i in range(args.workers)
     ]
@@ -343,7 +409,7 @@ def main() -> int:
             uvloop.install()
         except ImportError:
             pass
-        elapsed, cpu, kills = asyncio.run(main_async(args, cluster, stats))
+        elapsed, cpu, kills, phases, own = asyncio.run(main_async(args, cluster, stats))
         counts, buckets = server_metrics(cluster)
     finally:
         for s in servers:
@@ -354,9 +420,12 @@ def main() -> int:
     n = len(stats.latencies)
     where = f"{args.workers} process{'es' if args.workers > 1 else ''} on {db.split(':')[0].split('+')[0]}"
     print(f"servers                   : {where}{' + redis' if args.redis else ''}; logs in {tmp}")
+    if args.server_env:
+        print(f"server settings           : {' '.join(args.server_env)}")
     print(f"players held concurrently : {stats.peak} (of {args.players}), {len(TOKENS)} tables, {args.preset}")
     print(f"actions accepted          : {n} in {elapsed:.1f} s = {n / elapsed:.0f} actions/s")
     print(f"server CPU                : {cpu:.1f} s = {n / max(cpu, 1e-9):.0f} accepted actions per CPU-second")
+    print(f"  per action              : {cpu_report(cpu, phases)}")
     print(f"action-to-broadcast       : p50 {q(0.50):.1f} ms, p99 {q(0.99):.1f} ms, max {lat[-1] * 1000:.1f} ms")
     lat = sorted(stats.steady) or [0.0]
     print(
@@ -370,8 +439,12 @@ def main() -> int:
     lag = sorted(stats.lag) or [0.0]
     print(
         f"load generator loop lag   : p50 {lag[len(lag) // 2] * 1000:.1f} ms, "
-        f"p99 {lag[int(0.99 * len(lag))] * 1000:.1f} ms, max {lag[-1] * 1000:.1f} ms (included in the latencies above)"
+        f"p99 {lag[int(0.99 * len(lag))] * 1000:.1f} ms, max {lag[-1] * 1000:.1f} ms "
+        f"(included in the latencies above); its CPU {own:.1f} s"
     )
+    load = sorted(stats.load) or [0.0]
+    cores = os.cpu_count()
+    print(f"machine load average      : {load[0]:.1f} to {load[-1]:.1f} (1 min, sampled each second; {cores} cores)")
     moves = counts["yambak_lease_moves_total"]
     print(f"lease moves               : {moves:.0f}; processes killed: {kills}; client reconnects: {stats.reconnects}")
     if args.workers > 1:

@@ -2,7 +2,7 @@
 
     nice -n 19 .venv/bin/python bench/strong_duel.py [--games 200] [--seed 13] [PRESET ...]
 
-Two seats get the same dice (RULES.md section 8, duplicate), seats alternate between games; in
+Two seats get the same dice (docs/rules.md §8, duplicate), seats alternate between games; in
 column-points rulesets (yammen) both play match-aware. Prints the new bot's win rate (shared wins
 count half) with a Wilson 95% interval, and the mean margin of totals.
 """

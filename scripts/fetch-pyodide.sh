@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Pyodide for the score-keeper's offline engine (RULES.md-exact scores on a phone with no network):
+# Pyodide for the score-keeper's offline engine (the engine's exact scores, docs/rules.md, on a phone with no network):
 # `npm pack pyodide@VERSION` (the npm registry, through npm itself), unpacked without node_modules
 # into DIR (web/static/pyodide/, git-ignored), where the app serves it and its service worker keeps it.
 # Only the runtime files a page loads are kept. Installs npm from Debian's packages when it is missing.

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections.abc import Iterator
+
+# No background fit of a bot's value model from a test run, nor from the servers it starts (they inherit
+# this); the prior plays. A test of the fit itself turns it on.
+os.environ["YAMBAK_MODEL_FIT"] = "off"
 
 from yambak.bots import random_policy
 from yambak.engine import GameState, new_game

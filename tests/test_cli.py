@@ -266,8 +266,9 @@ HOSTILE: list[tuple[str, str]] = [
 
 
 @pytest.mark.parametrize("line, message", HOSTILE, ids=[h[0] for h in HOSTILE])
+@pytest.mark.usefixtures("files")
 def test_hostile_input_is_one_line_and_status_2(
-    files: Path, capsys: pytest.CaptureFixture[str], line: str, message: str
+    capsys: pytest.CaptureFixture[str], line: str, message: str
 ) -> None:
     code, out, err = run(capsys, *shlex.split(line))
     assert code == 2, err
@@ -276,7 +277,8 @@ def test_hostile_input_is_one_line_and_status_2(
     assert out == ""  # refused before anything started
 
 
-def test_every_ruleset_command_takes_a_toml_file(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("files")
+def test_every_ruleset_command_takes_a_toml_file(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "custom.toml", "-o", "bigyam=true")
     assert code == 0 and "Options: bigyam=true" in out and "100" in out
     code, out, _ = run(capsys, "solve", "custom.toml", "--json")
@@ -296,7 +298,8 @@ def test_every_ruleset_command_takes_a_toml_file(files: Path, capsys: pytest.Cap
     assert code == 0 and "custom3" in out
 
 
-def test_a_saved_file_game_resumes_with_its_options(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("files")
+def test_a_saved_file_game_resumes_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     import sys
 
     sys.stdin = io.StringIO("66666\nyam\n")
@@ -307,7 +310,8 @@ def test_a_saved_file_game_resumes_with_its_options(files: Path, capsys: pytest.
     assert code == 0 and "100" in out, err
 
 
-def test_modifiers_are_options_of_the_command_line(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("files")
+def test_modifiers_are_options_of_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "yams", "--six-dice")
     assert code == 0 and "6 dice" in out
     code, out, _ = run(capsys, "keep", "yams", "--duplicate", "--six-dice", "--players", "A", "--save", "g.json")
@@ -324,7 +328,8 @@ def test_modifiers_are_options_of_the_command_line(files: Path, capsys: pytest.C
     assert code == 0 and json.loads(out)["games"] == 2
 
 
-def test_a_point_value_below_the_limit_plays(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("files")
+def test_a_point_value_below_the_limit_plays(capsys: pytest.CaptureFixture[str]) -> None:
     limit = "1000000"  # POINTS_LIMIT, in a yam row and an upper bonus no sheet can reach
     bonus = f'[[rows]]\nid = "sixes"\nkind = "upper"\nface = 6\n[upper_bonus]\nthreshold = {limit}\npoints = {limit}\n'
     Path("million.toml").write_text(HUGE_POINTS.replace("100000000000000000000000000", limit) + bonus)

@@ -34,3 +34,14 @@ def test_readme_python_examples_run() -> None:
     assert blocks
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+
+
+def test_the_readme_maps_every_part_of_the_code() -> None:
+    """Every package and module of src/yambak, every part of the server and every document is in the map."""
+    layout = (ROOT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1].split("## ", 1)[0]
+    package = SRC / "yambak"
+    parts = [p.name for p in package.iterdir() if not p.name.startswith(("_", ".")) and p.name != "py.typed"]
+    parts += [p.name for p in (package / "server").iterdir() if p.is_dir() and not p.name.startswith("_")]
+    parts += ["cluster.py"] + [f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")]
+    missing = [name for name in parts if not re.search(rf"(^|[\s/]){re.escape(name)}\b", layout, re.M)]
+    assert not missing, missing

@@ -1,6 +1,9 @@
-"""A grep-level guard: the faces (server, keeper, terminal, JavaScript) and the bots never compute a
-score, a bonus or a rule outcome themselves; they ask the engine (`state.outlook()`, the column
-scores, `entry_bounds`). A new face that copies a rule fails here, with the line that does it.
+"""A grep-level guard: the faces (server, keeper, terminal, web, coach, text, the game view, JavaScript)
+and the bots never compute a score, a bonus or a rule outcome themselves; they ask the engine
+(`state.outlook()`, the column scores, `entry_bounds`). Nor does any face or the solver decide whose
+turn it is, how many dice a roll-off takes or who ranks where: the engine says (`next_seat`,
+`GameRecord.seat`, `Ruleset.rolloff_dice`, `standings`, `ranking`). A new face that copies a rule
+fails here, with the line that does it.
 
 The randomized half of this guarantee is `tests/engine/test_outlook.py` (the outlook says what
 `apply` does) and `tests/solver/test_engine_agreement.py` (the engine and the solver agree).
@@ -26,6 +29,16 @@ PYTHON_RULES = [
     (r"\bstate\._\w+|\bsheet\.memo\b", "reaches into the engine's private state"),
     (r"\bstrike_any\s+and\b", "decides where a strike is allowed itself"),
 ]
+# What deciding the order of play, a roll-off's size or the standings looks like (Python and JavaScript).
+ORDER_RULES = [
+    (r"%\s*\(?\s*[\w.]*players(\.length)?\b|%\s*len\(\s*[\w.]*players\s*\)", "decides the seat order itself"),
+    (
+        r"(?i)roll.?off[^\n]*\b(5|five)\b|\b(5|five)\b[^\n]*roll.?off|\brolls?\s+(5|five)\s+dice\b",
+        "decides the roll-off's size itself",
+    ),
+    (r"\bsort(ed)?\b[^\n]*(match_points|\.total\b|\btotals\b)", "ranks the players itself"),
+    (r"\b(max|min)\([^\n]*key=[^\n]*(match_points|\.total\b|\btotals\b)", "picks the winner itself"),
+]
 JS_RULES = [
     (r"[<>]=?\s*[\w.]*threshold|threshold\s*[-<>]", "decides the upper bonus itself"),
     (r"\bstrike_any\b", "decides where a strike is allowed itself"),
@@ -35,7 +48,8 @@ JS_RULES = [
     (r"\bpoints\s*[*+]|\bsum\s*\+=|\.reduce\(\s*\(\w+,\s*\w+\)\s*=>\s*\w+\s*\+", "adds up points itself"),
 ]
 
-FACES = ["server", "terminal", "bots", "keeper"]
+# The faces that show the engine's answers; each Python face is a package or a module of src/yambak.
+FACES = ["server", "terminal", "bots", "keeper", "web", "coach", "env", "text.py", "gameview.py"]
 
 
 def _violations(path: Path, rules: list[tuple[str, str]]) -> list[str]:
@@ -48,24 +62,35 @@ def _violations(path: Path, rules: list[tuple[str, str]]) -> list[str]:
     return out
 
 
-# The bots' value model estimates what boxes are worth (it models the relations and the bonus to
-# predict, never to decide a move's legality or score); the solver compiles the rules into tables.
-VALUE_MODEL = {"bots/evaluate.py", "bots/_fitted.py", "bots/fit.py", "bots/match.py"}
+# Models that estimate what boxes are worth model the relations and the bonus to predict, never to decide a
+# move's legality or score: the bots' value model and the coach's simulated sheets. The solver compiles the
+# rules into tables. They answer to the order rules only.
+VALUE_MODEL = {"bots/evaluate.py", "bots/_fitted.py", "bots/fit.py", "bots/match.py", "coach/chances.py"}
 
 
-def _python_files() -> list[Path]:
-    files = (p for face in FACES for p in (SRC / face).rglob("*.py"))
-    return sorted(p for p in files if str(p.relative_to(SRC)) not in VALUE_MODEL)
+def _python_files(faces: list[str]) -> list[Path]:
+    files = (p for face in faces for p in ((SRC / face).rglob("*.py") if (SRC / face).is_dir() else [SRC / face]))
+    return sorted(files)
 
 
-@pytest.mark.parametrize("path", _python_files(), ids=lambda p: str(p.relative_to(SRC)))
+def _rel(p: Path) -> str:
+    return str(p.relative_to(SRC))
+
+
+@pytest.mark.parametrize("path", _python_files(FACES), ids=_rel)
 def test_python_faces_ask_the_engine(path: Path) -> None:
-    assert not _violations(path, PYTHON_RULES)
+    rules = ORDER_RULES if _rel(path) in VALUE_MODEL else PYTHON_RULES + ORDER_RULES
+    assert not _violations(path, rules)
+
+
+@pytest.mark.parametrize("path", _python_files(["solver"]), ids=_rel)
+def test_the_solver_leaves_order_and_standings_to_the_engine(path: Path) -> None:
+    assert not _violations(path, ORDER_RULES)
 
 
 @pytest.mark.parametrize("path", sorted((SRC / "web" / "static").glob("*.js")), ids=lambda p: p.name)
 def test_javascript_draws_what_the_server_sends(path: Path) -> None:
-    assert not _violations(path, JS_RULES)
+    assert not _violations(path, JS_RULES + ORDER_RULES)
 
 
 @pytest.mark.parametrize(
@@ -81,6 +106,17 @@ def test_javascript_draws_what_the_server_sends(path: Path) -> None:
         ("if (view.rules.strike_any && preview[box] > 0) {", JS_RULES),
         ("const total = cells.reduce((a, b) => a + b, 0);", JS_RULES),
         ("if (c.rolls === 1) offer(box);", JS_RULES),
+        # what the faces did before the engine answered (issue 20)
+        ("seat = t.player if t.player >= 0 else (n - 1) % len(rec.players)", ORDER_RULES),
+        ("return (shown.current + S.queue.filter(isTurn).length) % shown.players.length;", ORDER_RULES),
+        ("go(total - ((((total - 1 - seat) % players) + players) % players), false);", ORDER_RULES),
+        ("if (!rolloff || pad.length !== 5) return;", ORDER_RULES),
+        ("const n = rolloff ? 5 : nDice();", ORDER_RULES),
+        ('raise Refusal("input/dice", "a roll-off is five dice, each 1 to 6", n=5)', ORDER_RULES),
+        ('_("Ties: the tied players roll five dice once, most pips wins.")', ORDER_RULES),
+        ("const order = seats.sort((a, b) => players[b].match_points - players[a].match_points);", ORDER_RULES),
+        ("order = sorted(range(n), key=lambda s: -totals[s])", ORDER_RULES),
+        ("best = max(range(n), key=lambda p: state.total(p))", ORDER_RULES),
     ],
 )
 def test_the_guard_catches_copies(line: str, rules: list[tuple[str, str]]) -> None:

@@ -123,7 +123,7 @@ def read_text(path: str, what: str = "file", limit: int = RECORD_LIMIT) -> str:
         raise UserError(f"{path}: not a text file (a UTF-8 {what} expected)") from None
 
 
-def check_writable(path: str, what: str = "file") -> Path:
+def check_writable(path: str) -> Path:
     """Refuse, before any work, a path that cannot be written: a missing or unwritable folder, a directory."""
     target = Path(path)
     folder = target.parent
@@ -142,7 +142,7 @@ def progress_bar(show: bool | None, total: float, desc: str, unit: str = "game")
     unit, such as CPU seconds, is shown as done / total without a rate)."""
     if not (sys.stderr.isatty() if show is None else show):
         return None
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm
 
     if unit == "game":
         return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)

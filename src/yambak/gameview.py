@@ -100,7 +100,7 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
             {
                 "seat": p,
                 "name": state.players[p],
-                "total": None if hidden else state.total(p),
+                "total": None if hidden else _shown(state, p)[1],
                 "match_points": points[p] if points else None,
                 "extra_bonus": sheet.extra_bonus if rules.joker is not None else None,
                 "columns": sheet_columns(state, p, hidden),
@@ -117,12 +117,15 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
         "finished": state.finished,
         "current": state.current,
         "to_act": state.to_act(),
+        "next_seat": [state.next_seat(p) for p in range(len(state.players))],  # whose turn follows each seat's
         "players": players,
     }
     if rules.match.kind == "column_points" and len(state.players) > 1 or state.finished:
         view["column_winners"] = state.column_winners()  # leaders while the game runs, roll-offs applied
     if state.finished:
         view["winners"] = state.winners()
+        view["standings"] = state.standings()  # each seat's place, roll-offs applied
+        view["ranking"] = state.ranking()  # the seats by place, best first
         view["rolloffs"] = {
             target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
             for target, rounds in state.rolloffs
@@ -158,8 +161,33 @@ def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:
     return rounds
 
 
+# A sheet's columns as last shown, by the sheet they show (engine sheets are immutable, and a new one is
+# made by every entry: a sheet that did not change since the last view is not laid out again).
+_SHOWN: dict[int, tuple[Any, Any, tuple[dict[str, Any], int]]] = {}
+
+
 def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dict[str, Any]:
-    """Player `p`'s sheet by column (`hidden`: box ids shown as hidden, totals withheld with them)."""
+    """Player `p`'s sheet by column (`hidden`: box ids shown as hidden, totals withheld with them). The
+    result may be shared by several views: read it, never change it."""
+    if hidden:
+        return _sheet_columns(state, p, hidden)
+    return _shown(state, p)[0]
+
+
+def _shown(state: GameState, p: int) -> tuple[dict[str, Any], int]:
+    """Player `p`'s columns and total, as last shown if the sheet did not change since."""
+    sheet = state.sheets[p]
+    known = _SHOWN.get(id(sheet))
+    if known is not None and known[0] is sheet and known[1] is state.rules:
+        return known[2]
+    shown = (_sheet_columns(state, p, ()), state.total(p))
+    if len(_SHOWN) >= 4096:
+        _SHOWN.clear()
+    _SHOWN[id(sheet)] = (sheet, state.rules, shown)
+    return shown
+
+
+def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[str, Any]:
     rules = state.rules
     written = state.sheets[p].written
     struck = {t.box for t in state.history if t.player == p and t.strike}
@@ -179,7 +207,7 @@ def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dic
             if box_id in struck:
                 cell["why"] = "struck"
             elif w is not None and w != c.boxes[row.id]:
-                cell["written"] = w  # shown beside the score (docs/rules.md, the sheet)
+                cell["written"] = w  # shown beside the score (docs/rules.md §4)
                 cell["why"] = "minimax" if row.id in c.folded else "zeroed"
             boxes[row.id] = cell
         column: dict[str, Any] = {

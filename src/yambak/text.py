@@ -1,65 +1,36 @@
 """Plain-text views for the terminal: a ruleset's layout and players' sheets.
 
-Views only format what the rules and the engine computed; nothing is scored here.
+Views only format what the rules and the engine computed; nothing is scored here. A ruleset's rules
+are the rule describer's sentences (`yambak.rules.describe`), in English, rows and columns by id.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from .engine import GameState, summary
 from .rules import Row, Ruleset
+from .rules.describe import Named, Phrase, describe, row_phrase
 
-__all__ = ["describe_row", "render_rules", "render_sheets"]
-
-
-def describe_row(row: Row, n_dice: int = 5) -> str:
-    """A row's condition and points in words."""
-    a, b = row.house
-    cond = {
-        "upper": f"count of {row.face}s x {row.face}",
-        "kind": f"exactly {row.n} of a kind" if row.exact else f"{row.n} of a kind",
-        "one_pair": "a pair",
-        "two_pairs": "two different pairs",
-        "three_pairs": "three different pairs",
-        "full_house": "three of one face and two of another",
-        "house": f"{a} of one face and {b} of another",
-        "straight": " or ".join("".join(str(v) for v in sorted(run)) for run in row.runs),
-        "flush": "all dice of one colour",
-        "yam": f"{n_dice} of a kind",
-        "sum": "any dice",
-    }[row.kind]
-    if row.kind == "upper":
-        return cond
-    if row.same_colour:
-        cond += ", all of one colour"
-    points = row.points
-    if isinstance(points, tuple):
-        value = " / ".join(f"{p} on roll {i + 1}" for i, p in enumerate(points))
-    elif points == "sum":
-        value = "sum of all dice"
-    elif points == "matched":
-        value = "sum of the matching dice"
-    else:
-        value = str(points)
-    if row.bonus:
-        value += f" + {row.bonus}"
-    if row.needs:
-        value += f"; only once {row.needs} is filled, and 0 if {row.needs} scored 0"
-    if row.wins_by_roll:
-        value += f"; made by roll {row.wins_by_roll}, it wins the game at once"
-    return f"{cond}: {value}"
+__all__ = ["describe_row", "render_rules", "render_sheets", "rule_phrase"]
 
 
-def _column_rule(c) -> str:  # type: ignore[no-untyped-def]
-    parts = [c.order]
-    if c.order == "middle":
-        parts[0] = f"middle (from {' / '.join(c.start)} outward)"
-    if c.rolls is not None:
-        parts.append(f"only right after roll {c.rolls}")
-    if c.announce:
-        parts.append("announce after roll 1" + (", may withdraw before roll 2" if c.withdraw else ""))
-    if c.points:
-        parts.append(f"{c.points:g} match points")
-    return ", ".join(parts)
+def _english(text: str) -> str:
+    return text
+
+
+def _by_id(item: Named) -> str:
+    return item.id
+
+
+def describe_row(row: Row) -> str:
+    """A row's condition and points in words (the rule describer's, in English)."""
+    return rule_phrase(row_phrase(row))
+
+
+def rule_phrase(phrase: Phrase) -> str:
+    """A phrase of the rule describer in English, rows and columns by id."""
+    return phrase.render(_english, _by_id)
 
 
 def _option_text(value: object) -> str:
@@ -70,45 +41,21 @@ def _option_text(value: object) -> str:
 
 
 def render_rules(rules: Ruleset) -> str:
+    """A ruleset's layout and rules in words: what `yambak rules` prints (the how-to pages say the same)."""
+    text = describe(rules)
     lines = [f"{rules.name} ({rules.id})", rules.description, ""]
     if rules.options:
         opts = ", ".join(f"{k}={_option_text(v)}" for k, v in rules.options)
         lines += [f"Options: {opts}", ""]
-    lines.append("Columns:")
-    lines += [f"  {c.id:<10} {_column_rule(c)}" for c in rules.columns]
+    lines += [rule_phrase(s) for s in text.general]
+    lines += ["", "Columns:"]
+    for c in text.columns:
+        notes = [rule_phrase(n) for n in c.notes] + ([rule_phrase(c.points)] if c.points else [])
+        lines.append(f"  {c.id:<10} {' '.join(notes)}")
     lines += ["", "Rows:"]
-    lines += [f"  {r.id:<15} {describe_row(r, rules.dice)}" for r in rules.rows]
+    lines += [f"  {row_id:<15} {rule_phrase(scores)}" for row_id, scores in text.rows]
     lines.append("")
-    if rules.dice != 5 and rules.rolled_dice == rules.dice:
-        lines.append(f"All {rules.dice} dice count.")
-    if rules.save_rolls:
-        lines.append("Rolls a turn leaves unused are saved for later turns.")
-    if rules.colours:
-        lines.append("Pip colours: " + ", ".join(f"{f}: {c}" for f, c in enumerate(rules.colours, start=1)))
-    if rules.upper_bonus:
-        steps = " / ".join(f"{p} at {t}" for t, p in rules.upper_bonus.all_steps)
-        lines.append(f"Upper bonus: {steps} (ones..sixes, per column; the highest step reached counts)")
-    for rel in rules.relations:
-        text = {
-            "max_gt_min": f"{rel.high} must be higher than {rel.low} in a column, or both score 0"
-            + (" (such an entry only when no other box fits)" if rel.last_resort else ""),
-            "min_lt_max_at_entry": f"{rel.low} must stay below {rel.high}: an entry breaking it scores 0"
-            + (" (compared across every column)" if rel.strict else ""),
-            "minimax": f"{rel.low} and {rel.high} score ({rel.high} - {rel.low}) x {rel.factor} per column",
-        }[rel.kind]
-        lines.append(f"Relation: {text}")
-    if rules.joker:
-        placed = {
-            "forced": "and is forced into its face's upper box, else a lower box, else an upper box",
-            "free": "and may fill any open box, a lower box at full value",
-            "none": "and scores as the dice are (no joker)",
-        }[rules.joker.placement]
-        lines.append(f"Joker: a further yam scores +{rules.joker.bonus} while {rules.joker.row} holds points, {placed}")
-    if rules.strike_any:
-        lines.append("Any box may be struck for 0.")
-    if rules.match.kind == "column_points":
-        lines.append(f"Match: column points; grand total {rules.match.total_points:g}; ties: {rules.match.ties}")
-    lines.append(f"{rules.rolls_per_turn} rolls per turn, {rules.rolled_dice} dice.")
+    lines += [rule_phrase(s) for s in (*text.scoring, *text.winning)]
     return "\n".join(lines)
 
 
@@ -127,8 +74,10 @@ def render_sheets(state: GameState) -> str:
         def line(label: str, values: list[object], width: int = width) -> str:
             return f"{label:<16}" + "".join(f"{'' if v is None else v:>{width}}" for v in values)
 
-        def cells(row_index: int, written: tuple[int | None, ...] = written, cols: list = cols) -> list[object]:
-            # RULES.md section 4: where a relation changed a box, show the written value too
+        def cells(
+            row_index: int, written: tuple[int | None, ...] = written, cols: list[tuple[str, Any]] = cols
+        ) -> list[object]:
+            # docs/rules.md §4: where a relation changed a box, show the written value too
             row_id = rules.rows[row_index].id
             out: list[object] = []
             for ci, (_, c) in enumerate(cols):

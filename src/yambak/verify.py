@@ -26,7 +26,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         why = "it has no fairness block" if record.fairness is None else "its seed is not revealed yet"
         print(f"NOT VERIFIABLE YET: {why} (a game not over, or a deal not closed: try again then)")
         return UNVERIFIABLE
-    problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.dice)
+    problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.rolloff_dice)
     if problems:
         for problem in problems:
             print(f"yambak verify: {problem}", file=sys.stderr)

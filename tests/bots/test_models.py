@@ -94,8 +94,13 @@ def test_a_cached_fit_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     models._MEMO.clear()
 
 
-def test_no_background_fit_under_tests() -> None:
+def test_no_background_fit_when_fits_are_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert os.environ["YAMBAK_MODEL_FIT"] == "off"  # tests/conftest.py: test runs never fit in the background
     assert models.request_fit(load_ruleset("yams-fr", {"columns": 3})) is None
+    monkeypatch.setenv("YAMBAK_MODEL_FIT", "0")
+    assert not models.fitting_enabled()
+    monkeypatch.setenv("YAMBAK_MODEL_FIT", "on")
+    assert models.fitting_enabled()
 
 
 def test_par_of_the_prior_is_the_mean() -> None:
@@ -194,12 +199,11 @@ def test_a_background_fit_is_limited_and_lands(tmp_path: Path, monkeypatch: pyte
     spec: niced, at most 1.5 GiB of address space, a budget of CPU seconds; a second lookup while it runs
     starts none; the model lands in the cache and the next lookup uses it."""
     monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
     monkeypatch.setenv("YAMBAK_MODEL_FIT", "on")
     monkeypatch.setattr(models, "FIT_BUDGET", 2.0)  # CPU seconds: the value iterations, then the check
     spawned = []
     real = models.request_fit
-    monkeypatch.setattr(models, "request_fit", lambda rules, budget=None: spawned.append(real(rules)) or spawned[-1])
+    monkeypatch.setattr(models, "request_fit", lambda rules, **_budget: spawned.append(real(rules)) or spawned[-1])
     rules = load_ruleset(TINY)
     models._MEMO.clear()
     assert model_for(rules).source == "prior"

@@ -36,7 +36,7 @@ def test_histogram_memory_is_bounded_by_bins_not_games() -> None:
     assert abs(p50 - 7 * 9999 / 2) <= h.width
 
 
-def test_jobs_are_made_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_jobs_are_made_lazily() -> None:
     """A trillion games: the first chunk comes back at once, nothing is listed up front."""
     rules = load_ruleset("yams")
     start = time.perf_counter()

@@ -1,6 +1,6 @@
-"""An independent implementation of RULES.md, hard-coded per preset, for differential tests.
+"""An independent implementation of docs/rules.md, hard-coded per preset, for differential tests.
 
-Written from RULES.md alone, without reading the engine: rows, columns and bonuses are
+Written from docs/rules.md alone, without reading the engine: rows, columns and bonuses are
 spelled out per preset here on purpose, so that a mistake in the data-driven engine
 (or in this file) shows up as a disagreement. Used by test_differential.py.
 """
@@ -260,7 +260,7 @@ class Sheet:
             gt += tot
         return out, gt + s.extra
 
-    def enter(s, c, r, dice, nroll, strike, dry_run=False):
+    def enter(s, c, r, dice, nroll, strike):
         """returns nothing; applies entry with relations. dice: final 5."""
         p, o = s.p, s.o
         val = score(p, o, r, dice, nroll)

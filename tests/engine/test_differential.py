@@ -1,4 +1,4 @@
-"""The engine against an independent, hard-coded implementation of RULES.md (oracle.py)
+"""The engine against an independent, hard-coded implementation of docs/rules.md (oracle.py)
 on random legal games of every preset and option combination, with five and six dice."""
 
 from __future__ import annotations

@@ -12,12 +12,12 @@ from yambak.engine import (
     GameRecord,
     Nonce,
     RecordError,
-    RollContext,
     new_game,
     replay,
     state_to_record,
     verify_record,
 )
+from yambak.engine.dice import RollContext
 from yambak.engine.fairness import SCHEME, commitment, derive
 from yambak.rules import load_ruleset
 
@@ -44,7 +44,7 @@ def _verify(record: dict) -> list[str]:
         rules = replay(parsed).rules
     except RecordError as exc:
         return [str(exc)]
-    return verify_record(parsed, rules.rolled_dice, rules.dice)[0]
+    return verify_record(parsed, rules.rolled_dice, rules.rolloff_dice)[0]
 
 
 def test_dice_are_uniform_and_reproducible():

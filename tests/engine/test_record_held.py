@@ -1,4 +1,4 @@
-"""The record's optional `held` (RULES.md section 11): what a player kept before each reroll."""
+"""The record's optional `held` (docs/rules.md §11): what a player kept before each reroll."""
 
 from __future__ import annotations
 

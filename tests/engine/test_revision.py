@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from yambak.engine import GameRecord, RecordError, replay, revise, summary, undo
+from yambak.engine import GameRecord, RecordError, replay, revise, summary
+from yambak.engine.revision import undo
 
 D = [1, 1, 2, 3, 4]
 

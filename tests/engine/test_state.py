@@ -21,9 +21,11 @@ from yambak.engine import (
     SeededDice,
     Withdraw,
     new_game,
+    play_turn,
     replay,
     state_to_record,
     summary,
+    typed_turn,
 )
 from yambak.engine.record import GameRecord
 from yambak.rules import load_ruleset
@@ -81,6 +83,10 @@ def test_roll_limits() -> None:
     refused(s, Roll(0, held=(0,), dice=(6, 2, 3, 4, 5)), "held-changed")
     s = play(s, Hold(0, (0, 1)), Release(0, (1,)))
     assert s.turn.held == frozenset({0})
+    refused(s, Release(0, (1,)), "not-held")  # no version that changes nothing
+    refused(s, Release(0, ()), "not-held")
+    refused(s, Hold(0, (0,)), "already-held")
+    assert play(s, Hold(0, (0, 3))).turn.held == frozenset({0, 3})  # one of them new: a move
     s = play(s, Roll(0, dice=(1, 6, 6, 6, 6)), Roll(0, held=(), dice=(2, 2, 2, 2, 2)))
     refused(s, Roll(0, dice=(1, 2, 3, 4, 5)), "no-rolls-left")
     assert not s.can_roll()
@@ -447,3 +453,29 @@ def test_standings_place_every_seat_as_the_winners_are_chosen(preset):
             for b in range(3):  # a better key, a better place; the same key, the same place
                 assert (places[a] < places[b]) == (keys[a] > keys[b])
         assert sorted(places)[0] == 1 and all(p == 1 + sum(q < p for q in places) for p in places)
+
+
+@pytest.mark.parametrize("preset", ["yams", "yammen"])
+def test_the_ranking_lists_seats_by_place_and_turns_follow_seat_order(preset):
+    for seed in range(6):
+        state = play_random(load_ruleset(preset), 3, seed)
+        places, ranking = state.standings(), state.ranking()
+        assert sorted(ranking) == [0, 1, 2] and [places[s] for s in ranking] == sorted(places)
+        assert [state.next_seat(s) for s in range(3)] == [1, 2, 0]
+    state = new_game(load_ruleset("yams"), ["A", "B", "C"], dice=ManualDice())
+    for seat, box in ((0, "chance"), (1, "chance"), (2, "chance"), (0, "sixes")):  # the next seat plays next
+        assert state.current == seat
+        state = play_turn(state, typed_turn(state, (1, 2, 3, 4, 6), 1, box))
+        assert state.current == state.next_seat(seat)
+
+
+def test_a_record_says_the_seat_of_every_turn():
+    """A turn's seat is its `player` where the record says it, else seat order (a duplicate record's rounds too)."""
+    state = play_random(load_ruleset("yams"), 3, seed=4, steps=40)
+    record = state_to_record(state)
+    bare = GameRecord.from_dict({**record.to_dict(), "turns": [
+        {k: v for k, v in t.items() if k != "player"} for t in record.to_dict()["turns"]
+    ]})  # fmt: skip
+    seats = [t.player for t in state.history]
+    assert [record.seat(n) for n in range(1, len(record.turns) + 1)] == seats
+    assert [bare.seat(n) for n in range(1, len(bare.turns) + 1)] == seats

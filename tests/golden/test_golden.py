@@ -1,4 +1,4 @@
-"""Golden game records, worked by hand from RULES.md: replayed and diffed.
+"""Golden game records, worked by hand from docs/rules.md: replayed and diffed.
 
 Each file in cases/ holds a record and either the exact `replay --json` result
 or the first illegal turn and its error code.

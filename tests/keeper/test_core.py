@@ -319,6 +319,17 @@ def test_statistics_per_player_and_ruleset():
     assert sum(p["wins"] for p in yams["players"]) >= 3
 
 
+def test_statistics_keep_six_dice_sheets_apart():
+    """A six-dice sheet is another game than yams: its own group, never merged into yams' figures."""
+    plain = state_to_record(play_random(load_ruleset("yams"), 2, seed=1)).to_dict()
+    six = state_to_record(play_random(load_ruleset("yams", modifiers=["six_dice"]), 2, seed=2)).to_dict()
+    stats = statistics([plain, six])
+    groups = {g["rules"]: g for g in stats["groups"]}
+    assert sorted(groups) == ["yams", "yams six_dice"]
+    assert groups["yams"]["games"] == groups["yams six_dice"]["games"] == 1
+    assert groups["yams six_dice"]["modifiers"] == ["six_dice"] and groups["yams"]["modifiers"] == []
+
+
 def test_box_names_as_people_type_them():
     yammen = load_ruleset("yammen")
     assert resolve_box(yammen, "free.sixes") == "free.sixes"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -72,6 +74,30 @@ def test_modifiers() -> None:
     assert rules.rolled_dice == 6
     with pytest.raises(RulesetError, match="modifiers"):
         load_ruleset({"preset": "yams", "modifiers": ["seven_dice"]})
+
+
+def test_the_variant_key_says_which_game_it_is(tmp_path: Path) -> None:
+    """One key per game: options that differ from the defaults and modifiers count, however the ruleset was
+    asked for; a custom ruleset's key changes with its content."""
+    assert load_ruleset("yams").variant_key() == "yams"
+    assert load_ruleset("yams-fr", {"columns": 4}).variant_key() == "yams-fr"  # the default
+    assert load_ruleset({"preset": "yams-fr", "options": {"columns": 4}}).variant_key() == "yams-fr"
+    assert load_ruleset("yams-fr", {"max_min": False, "columns": 1}).variant_key() == "yams-fr columns=1 max_min=no"
+    assert load_ruleset("yamb", {"extra": ["updown", "middle"]}).variant_key() == "yamb extra=updown+middle"
+    six = load_ruleset({"preset": "yams", "modifiers": ["six_dice", "duplicate"]})
+    assert six.variant_key() == "yams duplicate six_dice" and six.variant_key(duplicate=False) == "yams six_dice"
+    assert load_ruleset("yams", modifiers=["duplicate"]).variant_key(duplicate=False) == "yams"
+    keys = [load_ruleset(p, o).variant_key() for p, o in RULE_VARIANTS]
+    assert len(set(keys)) == len(keys) and all(len(k) < 120 for k in keys)  # every option variant its own game
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(USER_RULESET)
+    tiny = load_ruleset_file(path)
+    digest = hashlib.sha1(json.dumps(tiny.spec, sort_keys=True, default=str).encode()).hexdigest()[:8]
+    assert tiny.variant_key() == f"custom:Tiny Yam:{digest}"  # the form profiles' stored results are keyed by
+    path.write_text(USER_RULESET.replace("points = 12", "points = 13"))
+    assert load_ruleset_file(path).variant_key() != tiny.variant_key()  # an edited file is another game
+    assert load_ruleset_file(path, modifiers=["six_dice"]).variant_key() != load_ruleset_file(path).variant_key()
 
 
 def test_parse_options_types_values_like_their_defaults() -> None:

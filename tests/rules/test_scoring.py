@@ -1,4 +1,4 @@
-"""Row kinds score exactly as RULES.md section 2 and the presets of section 9 say."""
+"""Row kinds score exactly as docs/rules.md §2 and the presets of section 9 say."""
 
 from __future__ import annotations
 

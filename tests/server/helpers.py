@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -13,12 +14,42 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class OwnRedis:
+    """A redis-server of this test's own: started, stopped and started again by its pid."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port, self.folder = free_port(), folder
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        exe = shutil.which("redis-server")
+        assert exe, "redis-server is not installed (scripts/test-services.sh installs it)"
+        args = [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self.proc = subprocess.Popen([*args, "--dir", str(self.folder)], stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis.from_url(self.url, socket_timeout=1).ping()
+                return
+            except redis.RedisError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        assert self.proc is not None
+        self.proc.terminate()
+        self.proc.wait(10)
 
 
 class ServerProcess:

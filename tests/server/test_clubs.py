@@ -146,7 +146,7 @@ def test_a_removed_player_leaves_the_open_round_and_a_deleted_organiser_leaves_t
     assert [s["name"] for s in client.get(f"/api/clubs/{club}").json()["standings"]] == ["Dee"]
 
 
-def test_the_organiser_cancels_the_rest_of_the_tournament(client, clock) -> None:
+def test_the_organiser_cancels_the_rest_of_the_tournament(client) -> None:
     """Cancelling the tournament mid-round: every round not over is cancelled (a game in play stops, the
     round counts for nobody, every seed is published), the club says so and takes no one new."""
     ann, bram, cy = person(client, "Ann"), person(client, "Bram"), person(client, "Cy")

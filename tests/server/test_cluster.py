@@ -25,7 +25,7 @@ from websockets.sync.client import connect
 from yambak.engine import replay
 from yambak.store import Store
 
-from .helpers import ServerProcess, legal
+from .helpers import OwnRedis, ServerProcess, legal
 
 
 @pytest.fixture
@@ -69,7 +69,8 @@ class Client:
         elif msg["type"] == "events":
             self.events += [(e["v"], e["event"]) for e in msg["events"]]
         if msg["type"] in ("event", "events", "state"):
-            self.v, self.view = msg["v"], msg["view"]
+            self.v = msg["v"]
+            self.view = msg.get("view", self.view)  # `events` without a view: nothing missed
         return msg
 
     def catch_up(self, version: int, timeout: float = 15) -> None:
@@ -196,6 +197,132 @@ def test_the_owner_killed_mid_turn_and_the_game_finished_on_the_other(two):
         c.close()
 
 
+def test_an_owner_killed_right_after_a_forwarded_action_the_client_learns_the_truth(pg_url, tmp_path):
+    """Bram's roll goes from B to the table's owner A, which commits it; before A's answer or its event
+    can leave, Redis takes no more writes (`CLIENT PAUSE ... WRITE`, on a redis-server of this test's
+    own) and A is killed. B takes the table over from the log and tries the roll again under its ref:
+    Bram is answered with the roll as it was made (the event, or an `ack` with it), never a refusal,
+    and the log holds it once. The moment is made certain by a lock in PostgreSQL: A's commit waits
+    on the table's row until the pause is in place."""
+    import redis
+    from sqlalchemy import create_engine, text
+
+    own = OwnRedis(tmp_path)
+    own.start()
+    env = {"YAMBAK_LEASE_SECONDS": "2"}
+    a = ServerProcess(pg_url, env=env, redis=own.url, log_path=str(tmp_path / "a.log"))
+    b = ServerProcess(pg_url, env=env, redis=own.url, log_path=str(tmp_path / "b.log"))
+    admin = redis.Redis.from_url(own.url, socket_timeout=5)
+    engine = create_engine(pg_url)
+    try:
+        a.start(wait=90)
+        b.start(wait=90)
+        made = _create(a, seats=[{"name": "Ann"}, {"name": "Bram"}])  # A owns it; Ann plays there
+        table, tokens = made["id"], made["tokens"]
+        ann, bram = Client(a, table, [tokens["0"]]), Client(b, table, [tokens["1"]])
+        _turn(ann, 0)
+        bram.catch_up(ann.v)
+        v = bram.v
+        with engine.connect() as holder:
+            holder.execute(text("SELECT id FROM game_tables WHERE id = :t FOR UPDATE"), {"t": table})
+            bram.ws.send(json.dumps({"type": "roll", "seat": 1, "v": v, "ref": "bram-1"}))
+            deadline = time.monotonic() + 60  # generous: a busy machine starves these processes
+            with engine.connect() as probe:  # A's insert waits on the row: the forwarded roll reached it
+                while not probe.execute(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND wait_event_type = 'Lock' AND query LIKE '%events%'"
+                )).scalar():  # fmt: skip
+                    assert time.monotonic() < deadline, "the owner never started to store the roll"
+                    try:  # nothing comes back meanwhile (a refusal would say why the roll went nowhere)
+                        early = bram._take(json.loads(bram.ws.recv(0.02)))
+                    except TimeoutError:
+                        continue
+                    assert early["type"] != "error", early
+            admin.client_pause(60_000, all=False)  # WRITE: no PUBLISH, no script: A's answer cannot leave
+            holder.rollback()  # A's commit goes through
+        with engine.connect() as probe:
+            while not probe.execute(text("SELECT count(*) FROM events WHERE table_id = :t AND ref = 'bram-1'"),
+                                    {"t": table}).scalar():  # fmt: skip
+                assert time.monotonic() < deadline, "the owner did not store the roll"
+                time.sleep(0.02)
+        a.kill()
+        admin.client_unpause()
+        answer = None
+        while answer is None:
+            msg = bram._take(bram._recv(20))
+            assert not (msg["type"] == "error" and msg.get("ref") == "bram-1"), msg  # never refused: it was done
+            if msg.get("ref") == "bram-1" or any(e.get("ref") == "bram-1" for e in msg.get("events", [])):
+                answer = msg
+        assert answer["type"] in ("event", "events", "ack"), answer
+        rolled = next(e for n, e in bram.events if n == v + 1)
+        assert rolled["type"] == "rolled" and rolled["player"] == 1
+        out = bram.act(type="score", seat=1, box=legal(bram.view["players"][1]["turn"])[0])  # B owns it now
+        assert out["type"] == "event" and out["v"] == v + 2, out
+        store = Store(pg_url, migrate=False)
+        stored = store.events(table)
+        store.close()
+        assert [e.version for e in stored] == list(range(1, v + 3))
+        assert [e.ref for e in stored].count("bram-1") == 1 and stored[v].ref == "bram-1"
+        assert stored[v].data == rolled
+        bram.close()
+    finally:
+        engine.dispose()
+        a.stop()
+        b.stop()
+        if own.proc is not None and own.proc.poll() is None:
+            own.stop()
+
+
+def test_socket_caps_hold_across_processes_and_see_clients_behind_a_trusted_proxy(pg_url, redis_url, tmp_path):
+    """The caps on open sockets count every process's sockets (in Redis): 12 per table here, 6 through
+    each process, and the 13th is refused wherever it lands. A trusted proxy's X-Forwarded-For names the
+    client the caps count (A trusts 127.0.0.1, uvicorn's `forwarded_allow_ips`); an untrusted peer's is
+    ignored (B trusts only 10.9.9.9): there every socket is 127.0.0.1's."""
+    from websockets.exceptions import ConnectionClosed
+
+    env = {"YAMBAK_SOCKETS_PER_TABLE": "12"}
+    a = ServerProcess(pg_url, env=env, redis=redis_url, log_path=str(tmp_path / "a.log"))
+    b = ServerProcess(pg_url, env={**env, "YAMBAK_FORWARDED_ALLOW_IPS": "10.9.9.9"}, redis=redis_url,
+                      log_path=str(tmp_path / "b.log"))  # fmt: skip
+    net = f"198.51.{secrets.randbelow(200)}"  # addresses of this run's own (the test Redis outlives it)
+    opened = []
+
+    def open_(server: ServerProcess, table: str, address: str) -> dict[str, Any]:
+        url = server.base.replace("http", "ws") + f"/ws/{table}"
+        ws = connect(url, open_timeout=10, additional_headers={"X-Forwarded-For": address}).__enter__()
+        opened.append(ws)
+        try:
+            ws.send(json.dumps({"type": "hello"}))
+        except ConnectionClosed:  # refused at once: its refusal is there to read
+            pass
+        first = json.loads(ws.recv(10))
+        if first["type"] == "error":
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4409
+        return first
+
+    try:
+        a.start()
+        b.start()
+        t, u, v = (_create(a, seats=[{"name": "Ann"}])["id"] for _ in range(3))
+        assert all(open_(a, t, f"{net}.1")["type"] == "welcome" for _ in range(6))
+        assert all(open_(b, t, f"{net}.2")["type"] == "welcome" for _ in range(6))
+        for server in (a, b):
+            refused = open_(server, t, f"{net}.3")
+            assert (refused["code"], refused["cap"], refused["limit"]) == ("rate/sockets", "total", 12), refused
+        assert all(open_(a, u, f"{net}.4")["type"] == "welcome" for _ in range(10))
+        assert open_(a, u, f"{net}.4")["cap"] == "session"  # the 11th from one client
+        assert open_(a, u, f"{net}.5")["type"] == "welcome"  # another client behind the same proxy
+        assert all(open_(b, v, f"{net}.{i}")["type"] == "welcome" for i in range(10, 20))
+        assert open_(b, v, f"{net}.20")["cap"] == "session"  # B does not trust this peer: all are 127.0.0.1
+    finally:
+        for ws in opened:
+            ws.close()
+        a.stop()
+        b.stop()
+
+
 def test_bots_are_adopted_when_their_owner_dies(two):
     a, b = two
     made = _create(a, seats=[{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}])
@@ -247,7 +374,7 @@ def test_kept_sheets_across_processes(two):
     assert [t["box"] for t in record["turns"]] == ["free.yam", "free.yam", "free.ones"]
 
 
-def test_the_rate_limit_is_shared_by_every_process(pg_url, redis_url, tmp_path):
+def test_the_rate_limit_is_shared_by_every_process(pg_url, redis_url):
     env = {"YAMBAK_HTTP_RATE": "0.01", "YAMBAK_HTTP_BURST": "3"}
     a = ServerProcess(pg_url, env=env, redis=redis_url)
     b = ServerProcess(pg_url, env=env, redis=redis_url)
@@ -381,10 +508,10 @@ class _Recorder:
     def __init__(self) -> None:
         self.heard: list[dict[str, Any]] = []
 
-    async def handle_rpc(self, object_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def handle_rpc(self, _object_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
         return {"op": op, "args": args}
 
-    def on_message(self, object_id: str, message: dict[str, Any]) -> None:
+    def on_message(self, _object_id: str, message: dict[str, Any]) -> None:
         self.heard.append(message)
 
     async def take_over(self, object_id: str) -> None:

@@ -53,7 +53,7 @@ def test_a_whole_yammen_sheet_kept_from_typed_dice_matches_the_engine(client):
     assert view["winners"] == expected.winners()
     record = client.get(f"/keep/{sheet['id']}/record.json").json()
     assert record["format"] == "yambak-game/1" and len(record["turns"]) == 198
-    assert replay(record).totals() == expected.totals()  # the stored record is RULES.md section 11's
+    assert replay(record).totals() == expected.totals()  # the stored record is docs/rules.md §11's
     # en deux was typed as roll 2: the record repeats the final dice twice
     assert next(t for t in record["turns"] if t["box"].startswith("en_deux."))["rolls"][1] is not None
     r = k.post({"kind": "dice", "seat": 0, "dice": [1, 1, 1, 1, 1], "box": "free.ones"})

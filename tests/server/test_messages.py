@@ -104,7 +104,7 @@ def test_strategy_tables_are_warmed_in_the_background(tmp_path, monkeypatch):
     calls: list[str] = []
     done = threading.Event()
 
-    def fake_solve(preset, *args, **kwargs):
+    def fake_solve(preset, *_args, **_kwargs):
         calls.append(preset)
         if preset == "yatzy":
             done.set()

@@ -92,3 +92,12 @@ def test_the_lobby_form_takes_options_and_house_rules(client):
     assert client.get("/t/nosuchtable/rules").status_code == 404
     bad = client.post("/tables", data={"name": "B", "custom": "not = [toml", "seat0_kind": "human", "seat0_name": "A"})
     assert bad.status_code == 400 and "TOML" in bad.text
+
+
+def test_the_how_to_page_says_what_the_describer_says(client):
+    """The page is the rule describer's sentences in the reader's language: roll-offs repeat until decided."""
+    page = client.get("/rules/yammen?lang=en").text
+    assert "Ties: each tied player rolls 5 dice, most pips wins; players still tied roll again until one wins." in page
+    assert "roll five dice once" not in page
+    nl = client.get("/rules/yammen?lang=nl").text
+    assert "elke gelijk geëindigde speler gooit 5 stenen" in nl and "Naar beneden" in nl

@@ -14,8 +14,6 @@ in order.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -23,46 +21,16 @@ from pathlib import Path
 
 import httpx
 import pytest
-import redis
 from websockets.sync.client import connect
 
 from yambak.store import Store
 
-from .helpers import ServerProcess, free_port, legal
+from .helpers import OwnRedis, ServerProcess, legal
 from .test_cluster import Client
 
 TABLES = 4
 OUTAGE = 6.0  # seconds without Redis
 PROFILE_BURST = 3
-
-
-class OwnRedis:
-    """A redis-server of this test's own: started, stopped and started again by its pid."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port, self.folder = free_port(), folder
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        exe = shutil.which("redis-server")
-        assert exe, "redis-server is not installed (scripts/test-services.sh installs it)"
-        args = [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        self.proc = subprocess.Popen([*args, "--dir", str(self.folder)], stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                redis.Redis.from_url(self.url, socket_timeout=1).ping()
-                return
-            except redis.RedisError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-
-    def stop(self) -> None:
-        assert self.proc is not None
-        self.proc.terminate()
-        self.proc.wait(10)
 
 
 @pytest.fixture

@@ -41,9 +41,11 @@ def test_a_game_of_the_history_replays_turn_by_turn_with_the_coach(client):
         frame = client.get(f"/api/results/{rid}/frames/{n}").json()
         assert frame["n"] == n and frame["turns"] == 26
         assert frame["players"][0]["total"] == replay({**record, "turns": record["turns"][:n]}).total(0)
+        assert frame["seats"] == [t["player"] for t in record["turns"]]  # the seat of every turn
         if n:
             assert frame["turn"]["rolls"] == record["turns"][n - 1]["rolls"]
             assert frame["turn"]["held"] == record["turns"][n - 1].get("held")
+            assert frame["turn"]["player"] == record["turns"][n - 1]["player"]
     review = client.get(f"/api/results/{rid}/review").json()
     mine = review["players"][0]
     assert review["exact"] and mine["decisions"] and len(mine["mistakes"]) <= 3

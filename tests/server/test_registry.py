@@ -57,7 +57,8 @@ def zilch(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     return folder
 
 
-def test_a_preset_file_is_the_whole_variant(zilch, client, capsys) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.usefixtures("zilch")
+def test_a_preset_file_is_the_whole_variant(client, capsys) -> None:  # type: ignore[no-untyped-def]
     assert "zilch" in preset_ids() and load_ruleset("zilch").n_rows == 3
     assert lobby_order("nl")[0] == "zilch" and lobby_order("en")[0] == "zilch"  # order 5: before yams
     assert "zilch" in daily_presets()
@@ -86,7 +87,8 @@ def test_a_preset_file_is_the_whole_variant(zilch, client, capsys) -> None:  # t
     assert any(line.split()[0] == "zilch" for line in capsys.readouterr().out.splitlines())
 
 
-def test_a_label_names_a_row_everywhere_and_an_unnamed_id_reads_as_words(zilch) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.usefixtures("zilch")
+def test_a_label_names_a_row_everywhere_and_an_unnamed_id_reads_as_words() -> None:
     from yambak.web.i18n import labels
 
     rules = load_ruleset("zilch")

@@ -56,8 +56,8 @@ def test_a_game_interrupted_mid_turn_resumes_after_a_restart(tmp_path):
     with server_process(db, env=every) as base:
         listed = httpx.get(base + "/api/tables").json()["tables"]
         assert [t["id"] for t in listed] == [made["id"]]
-        with _ws(base, made["id"], tokens, since=5) as (ws, welcome, state):
-            assert welcome["seats"] == [0, 1] and state["v"] == 5
+        with _ws(base, made["id"], tokens, since=4) as (ws, welcome, state):
+            assert welcome["seats"] == [0, 1] and state["v"] == 5 and [e["v"] for e in state["events"]] == [5]
             after = state["view"]
             turn = after["players"][1]["turn"]
             assert turn["dice"] == before["event"]["dice"] and turn["held"] == [0, 4] and turn["rolls_left"] == 1

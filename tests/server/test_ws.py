@@ -26,7 +26,8 @@ def connect(connect_table):
     return connect_table
 
 
-def test_a_turn_is_rolled_on_the_server_and_broadcast(client, connect, table):
+@pytest.mark.usefixtures("client")
+def test_a_turn_is_rolled_on_the_server_and_broadcast(connect, table):
     ws = connect(table, ("0", "1"))
     watcher = connect(table, hello=False)
     _, state = watcher.hello()
@@ -45,6 +46,21 @@ def test_a_turn_is_rolled_on_the_server_and_broadcast(client, connect, table):
     out = ws.act(type="score", seat=0, v=3, box="chance")
     assert out["event"]["written"] == sum(out["event"]["dice"])
     assert out["view"]["current"] == 1
+
+
+def test_a_hold_or_release_that_changes_nothing_is_refused(client, connect, table):
+    ws = connect(table, ("0",))
+    assert ws.act(type="roll", seat=0, v=0)["v"] == 1
+    for msg, code in [
+        ({"type": "release", "dice": [2]}, "illegal/not-held"),  # was committed as a version that changed nothing
+        ({"type": "release", "dice": []}, "illegal/not-held"),
+    ]:
+        out = ws.act(seat=0, v=1, **msg)
+        assert out["type"] == "error" and out["code"] == code, out
+    assert ws.act(type="hold", seat=0, v=1, dice=[2])["v"] == 2
+    out = ws.act(type="hold", seat=0, v=2, dice=[2])
+    assert out["type"] == "error" and out["code"] == "illegal/already-held", out
+    assert _version(client, table["id"]) == 2
 
 
 REFUSALS = [
@@ -104,7 +120,8 @@ def test_out_of_turn_stale_and_illegal_mid_game(client, connect, table):
     assert _version(client, table["id"]) == 8
 
 
-def test_wrong_token_gives_no_seat(client, connect, table):
+@pytest.mark.usefixtures("client")
+def test_wrong_token_gives_no_seat(connect, table):
     ws = connect(table, hello=False)
     welcome, _ = ws.hello(["A" * 32])
     assert welcome["seats"] == []
@@ -250,6 +267,46 @@ def test_reconnect_gets_missed_events_or_a_full_resync(tmp_path):
         with client.websocket_connect(f"/ws/{made['id']}") as s:
             _, same = WS(s).hello(since=4)
             assert same["type"] == "events" and same["events"] == []
+
+
+def test_a_ref_sent_again_is_answered_with_the_event_it_made(tmp_path):
+    """Refs are stored with a table's events: an action sent again under its ref (its answer lost, the
+    socket reconnected, long after) gets an `ack` with the event it made; it is never applied twice, and
+    never refused although it was done. A ref another seat's action took is refused, nothing applied."""
+    from fastapi.testclient import TestClient
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/r.db", bot_delay=0, history=3)
+    with TestClient(create_app(settings)) as client:
+        made = create(client)
+        tokens = [made["tokens"]["0"]]
+        with client.websocket_connect(f"/ws/{made['id']}") as s:
+            ws = WS(s)
+            ws.hello(tokens)
+            rolled = ws.act(type="roll", seat=0, v=0, ref="page1-1")
+            assert rolled["type"] == "event" and rolled["ref"] == "page1-1"
+            again = ws.act(type="roll", seat=0, v=0, ref="page1-1")  # its answer was lost: the same again
+            assert again == {"type": "ack", "ref": "page1-1", "v": 1, "event": rolled["event"]}, again
+            assert ws.act(type="hold", seat=0, v=1, dice=[0], ref=7)["v"] == 2
+            assert ws.act(type="hold", seat=0, v=1, dice=[0], ref=7)["type"] == "ack"  # a number is a ref too
+        with client.websocket_connect(f"/ws/{made['id']}") as s:  # a reconnect, then the ref once more
+            ws = WS(s)
+            ws.hello(tokens, since=1)
+            again = ws.act(type="roll", seat=0, v=0, ref="page1-1")
+            assert again["type"] == "ack" and again["v"] == 1 and again["event"]["dice"] == rolled["event"]["dice"]
+            for v in (2, 3, 4):  # the ref leaves the table's recent events (3): the log still knows it
+                ws.act(type="roll" if v % 2 == 0 else "hold", seat=0, v=v, **({"dice": [1]} if v % 2 else {}))
+            assert ws.act(type="roll", seat=0, v=0, ref="page1-1")["event"] == rolled["event"]
+            with client.websocket_connect(f"/ws/{made['id']}") as other:
+                bram = WS(other)
+                bram.hello([made["tokens"]["1"]])
+                out = ws.act(type="score", seat=0, v=5, box="chance")
+                assert out["type"] == "event"
+                bram.recv()
+                taken = bram.act(type="roll", seat=1, v=6, ref="page1-1")  # Ann's ref: not Bram's action
+                assert taken["type"] == "error" and taken["code"] == "protocol/ref-taken", taken
+        assert _version(client, made["id"]) == 6
+        events = client.app.state.store.events(made["id"])
+        assert [e.ref for e in events] == ["page1-1", "7", None, None, None, None]
 
 
 def test_solo_game_against_a_bot(client, connect):

@@ -101,7 +101,7 @@ def test_record_position_from_engine(yams: Strategy) -> None:
 
 
 def test_max_gt_min_pair_entries(yams_fr_max_min: Strategy) -> None:
-    """The second box of the pair: writing high <= low takes back the first box's value (RULES.md section 5)."""
+    """The second box of the pair: writing high <= low takes back the first box's value (docs/rules.md §5)."""
     filled = {"min": 22}
     advice = advise(yams_fr_max_min, Position(filled=filled, dice=(3, 4, 5, 5, 2), roll=3))  # sum 19
     points = {c.box: c.points for c in advice.boxes}

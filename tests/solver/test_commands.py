@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from yambak.cli import main
-from yambak.solver import Strategy
 
 
 def run(argv: list[str]) -> int:
     return main(argv)
 
 
-def test_solve_json(yams: Strategy, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("yams")
+def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["solve", "yams", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"preset", "options", "expected_score", "states", "seconds"}
@@ -23,7 +23,8 @@ def test_solve_json(yams: Strategy, capsys: pytest.CaptureFixture[str]) -> None:
     assert out["states"] == 536_448
 
 
-def test_solve_text(yatzy: Strategy, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("yatzy")
+def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["solve", "yatzy"]) == 0
     assert "248.4399894" in capsys.readouterr().out
 
@@ -40,8 +41,9 @@ def test_solve_text(yatzy: Strategy, capsys: pytest.CaptureFixture[str]) -> None
         ["simulate", "--rules", "yamb", "--games", "10"],
     ],
 )
+@pytest.mark.usefixtures("yams")
 def test_user_errors_are_one_line_and_status_2(
-    argv: list[str], yams: Strategy, capsys: pytest.CaptureFixture[str]
+    argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run(argv) == 2
     captured = capsys.readouterr()
@@ -50,7 +52,8 @@ def test_user_errors_are_one_line_and_status_2(
     assert len(lines) == 1 and lines[0].startswith("yambak: ")
 
 
-def test_hint_typed_position(yams: Strategy, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("yams")
+def test_hint_typed_position(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [
         "hint",
         "--rules",
@@ -75,7 +78,8 @@ def test_hint_typed_position(yams: Strategy, capsys: pytest.CaptureFixture[str])
     assert out["score"] == 53
 
 
-def test_hint_record(yams: Strategy, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("yams")
+def test_hint_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("yambak.engine")
     record = {
         "format": "yambak-game/1",
@@ -91,7 +95,8 @@ def test_hint_record(yams: Strategy, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert out["score"] == 24 and out["best"] is None  # turn start: roll first
 
 
-def test_simulate_json_stdout_is_one_object(yams: Strategy, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("yams")
+def test_simulate_json_stdout_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         run(
             ["simulate", "--rules", "yams", "--bot", "optimal", "--games", "500", "--seed", "1", "--json", "--progress"]
@@ -104,14 +109,15 @@ def test_simulate_json_stdout_is_one_object(yams: Strategy, capsys: pytest.Captu
     assert "500/500" in captured.err  # the progress bar went to stderr
 
 
-def test_simulate_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_plot(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     target = tmp_path / "scores.png"
     assert run(["simulate", "--rules", "yatzy", "--bot", "greedy", "--games", "300", "--plot", str(target)]) == 0
     assert target.stat().st_size > 1000
 
 
-def test_solve_yams_fr_one_column_with_max_min(yams_fr_max_min: Strategy, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.usefixtures("yams_fr_max_min")
+def test_solve_yams_fr_one_column_with_max_min(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["solve", "yams-fr", "--option", "columns=1"]) == 0
     out = capsys.readouterr().out
     assert "273.0740486" in out and "20,027,392 states" in out

@@ -84,7 +84,7 @@ def _future(filled: frozenset[str], upper: int) -> Fraction:
 
 
 def test_solve_a_custom_file_matches_brute_force(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "tiny.toml"
     path.write_text(TINY)

@@ -31,7 +31,8 @@ def test_numpy_keep_values_equal_the_kernels(name: str, request: pytest.FixtureR
     assert np.array_equal(numpy_values, kernel_values)
 
 
-def test_hint_on_a_cached_table_does_not_import_numba(yams: Strategy, cache_folder: Path) -> None:
+@pytest.mark.usefixtures("yams")
+def test_hint_on_a_cached_table_does_not_import_numba(cache_folder: Path) -> None:
     code = (
         "import sys; from yambak.cli import main; "
         "main(['hint', '--rules', 'yams', '--dice', '6', '6', '6', '2', '3', '--roll', '1', '--json']); "
@@ -47,7 +48,7 @@ def test_a_cold_compile_is_announced_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(compiled, "kernels_compiled", lambda names=(): False)  # as on a new machine
+    monkeypatch.setattr(compiled, "kernels_compiled", lambda _names=(): False)  # as on a new machine
     assert main(["hint", "--rules", "yatzy", "--dice", "1", "1", "1", "2", "3", "--roll", "2"]) == 0
     out, err = capsys.readouterr()
     assert err == compiled.NOTICE + "\n"

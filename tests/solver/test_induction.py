@@ -2,7 +2,7 @@
 
 The brute force shares nothing with the solver but `row_score` (the rules
 layer): it walks ordered dice outcomes, every subset of die positions as a
-keep, and applies the upper bonus and the joker of RULES.md section 6 itself.
+keep, and applies the upper bonus and the joker of docs/rules.md §6 itself.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ CASES = {
         ({"sixes", "chance"}, 44, None),
         ({"three_kind", "large_straight", "yam"}, 0, None),
     ],
-    # max_gt_min on (RULES.md section 5): max or min still open, the other holding a value or struck (0).
+    # max_gt_min on (docs/rules.md §5): max or min still open, the other holding a value or struck (0).
     "yams_fr_max_min": [
         ({"max", "min"}, 0, None),
         ({"max"}, 0, None, 24),  # min holds 24: max must roll 25 or more

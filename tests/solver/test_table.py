@@ -12,7 +12,7 @@ from yambak.solver import Strategy, UnsupportedRuleset, solve
 
 
 def test_yams_optimal_value_official_joker(yams: Strategy) -> None:
-    # RULES.md section 6: forced joker, +100 per further yam while the box holds 50.
+    # docs/rules.md §6: forced joker, +100 per further yam while the box holds 50.
     assert yams.expected_score == pytest.approx(254.5877287, abs=1e-6)
     assert yams.states == 536_448
 
@@ -58,7 +58,8 @@ def test_cache_round_trip(yams: Strategy, cache_folder: Path) -> None:
     assert again.states == yams.states
 
 
-def test_cache_key_depends_on_options(cache_folder: Path, yams_fr: Strategy) -> None:
+@pytest.mark.usefixtures("yams_fr")
+def test_cache_key_depends_on_options(cache_folder: Path) -> None:
     names = {p.name for p in cache_folder.iterdir()}
     assert any(n.startswith("yams-fr-mean-v") for n in names)
     assert any(n.startswith("yams-mean-v") for n in names)
@@ -74,7 +75,7 @@ def test_damaged_cache_file_is_recomputed(tmp_path: Path, monkeypatch: pytest.Mo
     path.write_bytes(b"not a table")
     calls = []
 
-    def fake_solve_table(sr, objective, threads=None):  # type: ignore[no-untyped-def]
+    def fake_solve_table(sr, _objective, **_threads):  # type: ignore[no-untyped-def]
         calls.append(sr)
         return np.zeros((sr.n_states, 1)), 7
 

@@ -137,9 +137,9 @@ def test_a_kept_sheet_with_a_roll_off(tmp_path: Path) -> None:
             table.move_cursor(row=boxes[box][0], column=boxes[box][1])
             await pilot.press("enter")
         assert session.state.finished and app.results is None  # a roll-off first
-        assert "Roll-off for Free: Ann rolls five dice" in screen_text(app)
+        assert "Roll-off for Free: Ann rolls 5 dice" in screen_text(app)
         await pilot.press(*"66666")
-        assert "Bram rolls five dice" in screen_text(app)
+        assert "Bram rolls 5 dice" in screen_text(app)
         await pilot.press("backspace")  # nothing typed yet: nothing happens
         await pilot.press(*"1111", "backspace", "2", "2")  # Bram: 11122
         await pilot.press(*"33333", *"33333")  # annonce tied again

@@ -169,12 +169,12 @@ def test_a_tied_game_is_rolled_off_on_the_sheet(tmp_path: Path) -> None:
         s, "12345", "annonce.chance", "12345", "annonce.chance", "11111", "annonce.yam", "11111", "annonce.yam"
     )
     assert "Ann and Bram are tied for column free: a roll-off" in out[-1] and "Winner" not in out[-1]
-    assert s.prompt() == "roll-off for free: Ann's five dice> "
-    assert s.handle("1111").startswith("  a roll-off is five dice") and s.prompt().endswith("Ann's five dice> ")
+    assert s.prompt() == "roll-off for free: Ann's 5 dice> "
+    assert s.handle("1111").startswith("  a roll-off is 5 dice") and s.prompt().endswith("Ann's 5 dice> ")
     out = type_lines(s, "66666", "11111")
     assert "roll-off for free: Ann 30, Bram 5" in out[1] and "tied for column annonce" in out[1]
     out = type_lines(s, "33333", "33333")  # tied again: roll again
-    assert "tied for column annonce" in out[1] and s.prompt() == "roll-off for annonce: Ann's five dice> "
+    assert "tied for column annonce" in out[1] and s.prompt() == "roll-off for annonce: Ann's 5 dice> "
     assert s.handle("undo").startswith("  undid 1 entry") and len(s.state.rolloffs) == 1  # that round goes
     out = type_lines(s, "11111", "66666", "22222", "33333")
     assert out[-1].endswith("Game over. Winner: Bram.") and s.prompt() == "game over> "
@@ -185,7 +185,7 @@ def test_a_tied_game_is_rolled_off_on_the_sheet(tmp_path: Path) -> None:
     assert "bonus" not in s.handle("sheet")  # no upper bonus in these rules: no bonus line
 
 
-def test_names_follow_the_web_rules(tmp_path: Path) -> None:
+def test_names_follow_the_web_rules() -> None:
     exe = Path(sys.executable).with_name("yambak")
 
     def keep(*players: str) -> subprocess.CompletedProcess[str]:

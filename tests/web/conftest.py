@@ -118,7 +118,7 @@ def new_page(browser, _open_pages):
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
+def pytest_runtest_makereport(item):
     """On a failure, a screenshot of every open page (under $TMPDIR/yambak-failures) to see what went wrong."""
     outcome = yield
     report = outcome.get_result()

@@ -90,7 +90,8 @@ def needs_pyodide():
         missing_service("Pyodide is not in web/static/pyodide (make install fetches it)")
 
 
-def test_a_generala_sheet_ends_at_once_on_a_served_generala(base_url, new_page, needs_pyodide):
+@pytest.mark.usefixtures("needs_pyodide")
+def test_a_generala_sheet_ends_at_once_on_a_served_generala(base_url, new_page):
     """The score-keeper: Ann's served straight (25), then Bram's generala on his first roll wins the game at
     once; the sheet says the game is over with Bram the winner, his boxes mostly open."""
     from .test_keeper_browser import box, entries_are, ready, start_sheet, type_dice

@@ -1,4 +1,4 @@
-"""Languages: complete catalogs, names players know (RULES.md section 10), choice from the browser."""
+"""Languages: complete catalogs, names players know (docs/rules.md §10), choice from the browser."""
 
 from __future__ import annotations
 

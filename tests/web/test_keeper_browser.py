@@ -771,7 +771,7 @@ def test_screenshots_on_a_phone_in_dutch_light_and_dark(base_url, phone):
 
 def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
     """Two players who typed the same dice into the same boxes tie every column and the total: the sheet
-    asks for each roll-off in turn, on the pad, and the higher pips win the points (RULES.md section 7)."""
+    asks for each roll-off in turn, on the pad, and the higher pips win the points (docs/rules.md §7)."""
     rules = load_ruleset("yammen")
     sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Tie", "preset": "yammen", "players": ["Ann", "Bea"]})
     sid = sheet.json()["id"]

@@ -10,7 +10,7 @@ arrays shaped (multiset, ...): the trailing axes let one pass evaluate several
 
 `T_m[h]` is the value of ending the turn in the best box fillable right after
 roll m with hand h (-inf where no box may be filled then). Keeping all five dice
-is not a roll (RULES.md section 1), so a hand's own entry is left out of its keeps.
+is not a roll (docs/rules.md §1), so a hand's own entry is left out of its keeps.
 
 Five dice by default; arrays of six dice's hands (462) and keeps (924) run on the
 six-dice lattice (`dice.lattice(6)`, rulesets with `dice = 6`).

@@ -69,7 +69,7 @@ def greedy(state: GameState, player: int, rng: random.Random) -> Action:
         )
         keep = _keep(turn.dice, open_straight)
         # Stop early only when the dice already make the best value this sheet can offer.
-        if best_now is None or best_now < _ceiling(state, player):
+        if best_now is None or best_now < CEILING:
             if len(keep) < rules.rolled_dice:
                 return Roll(player, held=keep)
             return Roll(player, held=keep[:-1])
@@ -82,6 +82,4 @@ def greedy(state: GameState, player: int, rng: random.Random) -> Action:
     return Score(player, box)
 
 
-def _ceiling(state: GameState, player: int) -> int:
-    """A value high enough that greedy stops rolling: a yam-level score."""
-    return 50
+CEILING = 50  # a value high enough that greedy stops rolling: a yam-level score

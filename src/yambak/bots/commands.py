@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from typing import Any
@@ -54,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser(
         "duel",
         help="play duplicate games between two bots (same dice for both) and compare them",
-        description="Duplicate games (RULES.md section 8): both bots get the same dice; seats alternate "
+        description="Duplicate games (docs/rules.md §8): both bots get the same dice; seats alternate "
         "between games. Reports mean totals with 95%% intervals, the first bot's win rate "
         f"(shared wins count half) and, for column-points rulesets, match points. Bots: {BOT_NAMES}.",
     )
@@ -98,11 +97,10 @@ def _ensure_model(ruleset: Ruleset, bots: list[str], budget: int, show: bool | N
     measurement never mixes the prior with a fit landing halfway."""
     if budget <= 0 or ruleset.rolled_dice != 5 or not {_bot(b) for b in bots} & {"strong", "heuristic", "optimal"}:
         return
-    if os.environ.get("YAMBAK_MODEL_FIT", "on").lower() in ("0", "off", "no", "false") or (
-        "PYTEST_CURRENT_TEST" in os.environ
-    ):
-        return  # fits off (and never inside a test run: the prior plays)
-    from .models import load_params, model_path, save_model
+    from .models import fitting_enabled, load_params, model_path, save_model
+
+    if not fitting_enabled():
+        return  # fits off (the tests turn them off): the prior plays
 
     if load_params(ruleset) is not None:
         return

@@ -93,7 +93,8 @@ def chase_distribution(rules: Ruleset, table: np.ndarray, row: int, rolls: int |
         if m < R:
             go = ~stop
             p = (p[go][:, None] * trans[keep[go]]).sum(axis=0)
-    return dist / dist.sum()
+    normed: np.ndarray = dist / dist.sum()
+    return normed
 
 
 @dataclass(eq=False)
@@ -140,7 +141,7 @@ class Model:
         """(n_boxes,) what filling each open box takes from the learned part L (the box's "par", where
         the prior has the mean of its D), the time shift for every other open box included."""
         key = ("par", sheet.written)
-        hit = self.cache.get(key)
+        hit: np.ndarray | None = self.cache.get(key)
         if hit is not None:
             return hit
         o = self._open(sheet)
@@ -160,7 +161,8 @@ class Model:
         """(n_boxes,) each open box's share of L (0 for filled boxes); L is their sum plus the joker term."""
         o = self._open(sheet)
         t = o.sum() / len(o)
-        return o * (self.a + self.b * t + self.e * t * t + 0.5 * (self.C @ o) + self.d * self.gaps(sheet))
+        shares: np.ndarray = o * (self.a + self.b * t + self.e * t * t + 0.5 * (self.C @ o) + self.d * self.gaps(sheet))
+        return shares
 
     @property
     def upper_mask(self) -> np.ndarray:
@@ -177,12 +179,13 @@ class Model:
         ub = self.rules.upper_bonus
         if ub is None or ub.threshold <= 0:
             return np.zeros(np.shape(s))
-        return np.clip(ub.threshold - np.asarray(s, dtype=float), 0.0, ub.threshold) / ub.threshold
+        missing: np.ndarray = np.clip(ub.threshold - np.asarray(s, dtype=float), 0.0, ub.threshold) / ub.threshold
+        return missing
 
     def gaps(self, sheet: Sheet) -> np.ndarray:
         """(n_boxes,) for each upper box, how far its column is from the upper bonus, 0..1 (0 elsewhere)."""
         key = ("gaps", sheet.written)
-        hit = self.cache.get(key)
+        hit: np.ndarray | None = self.cache.get(key)
         if hit is not None:
             return hit
         n = self.rules.n_rows
@@ -307,10 +310,13 @@ class Model:
     def _pair_gain(self, col: list[int | None], c: int, r: int, w: np.ndarray) -> np.ndarray:
         kind, hi, lo, f = self.pairs[r]
         if kind == "minimax":
+            gain: np.ndarray
             if r == f:
-                return (self._known_or_mean(col, c, hi) - self._known_or_mean(col, c, lo)) * (w - self.mean[c, r])
-            sign = 1.0 if r == hi else -1.0
-            return sign * (w - self.mean[c, r]) * self._known_or_mean(col, c, f)
+                gain = (self._known_or_mean(col, c, hi) - self._known_or_mean(col, c, lo)) * (w - self.mean[c, r])
+            else:
+                sign = 1.0 if r == hi else -1.0
+                gain = sign * (w - self.mean[c, r]) * self._known_or_mean(col, c, f)
+            return gain
         after = self._pair_after(col, c, r)
         return after - float(self.dist[c, r] @ after)
 
@@ -327,7 +333,7 @@ class Model:
             # min_lt_max_at_entry: the new entry alone is voided; a 0 partner imposes no bound
             return x + np.where(ok | (x == 0), w, 0.0)
         key = ("pair-open", c, r)
-        hit = self.cache.get(key)
+        hit: np.ndarray | None = self.cache.get(key)
         if hit is None:
             pd = self.dist[c, partner]
             ok2 = (w[:, None] > w[None, :]) if r == hi else (w[:, None] < w[None, :])
@@ -342,7 +348,7 @@ class Model:
     def column_estimate(self, sheet: Sheet, c: int) -> tuple[float, float]:
         """(estimated final total, variance of what is still open) of column c."""
         key = ("col", sheet.written, sheet.voided, c)
-        hit = self.cache.get(key)
+        hit: tuple[float, float] | None = self.cache.get(key)
         if hit is not None:
             return hit
         rules = self.rules
@@ -414,7 +420,7 @@ def bonus_steps(rules: Ruleset) -> list[tuple[int, int]]:
 
 
 def joker_hands(rules: Ruleset, sheet: Sheet, boxes: list[int], m: int) -> list[tuple[int, list[tuple[int, int, int]]]]:
-    """The joker (RULES.md section 6, docs/rulesets.md) as the plan foresees it once the yam box is filled:
+    """The joker (docs/rules.md §6, docs/rulesets.md) as the plan foresees it once the yam box is filled:
     for each yam hand, the boxes among `boxes` the engine lets it go to (forced: `joker_boxes`; free or
     none: any), as (box, written value, extra bonus)."""
     if rules.joker is None or not sheet.joker_on(rules):
@@ -432,22 +438,9 @@ def joker_hands(rules: Ruleset, sheet: Sheet, boxes: list[int], m: int) -> list[
 
 
 def fingerprint(rules: Ruleset) -> str:
-    """Everything the model depends on (rows, columns, bonus, relations, joker, options...), hashed: two
-    rulesets with one fingerprint play alike, whatever their names, and an option changes it."""
-    parts: tuple[object, ...] = (
-        MODEL_VERSION,
-        rules.rows,
-        tuple((c.id, c.order, c.rolls, c.announce, c.withdraw, c.start) for c in rules.columns),
-        rules.upper_bonus,
-        rules.joker,
-        rules.strike_any,
-        rules.rolls_per_turn,
-        rules.dice,
-        rules.relations,
-        sorted(rules.modifiers - {"duplicate"}),
-    )
-    if rules.save_rolls or rules.win_points is not None:  # newer rules: only in the fingerprints of those using them
-        parts += (("save_rolls", rules.save_rolls), ("win_points", rules.win_points))
+    """The model's key: the ruleset's variant key (options and modifiers included; not the duplicate
+    modifier, which changes who gets which dice, not what a sheet is worth) and the model's version."""
+    parts = (MODEL_VERSION, rules.variant_key(duplicate=False))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 

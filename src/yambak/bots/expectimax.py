@@ -132,7 +132,7 @@ def _terminal(
     for b in boxes:
         if b not in values:
             values[b] = [None] * (len(values_rolls(state, p)) + 1)
-            values[b][0] = gain_fn(b)  # type: ignore[call-overload]
+            values[b][0] = gain_fn(b)
         gain = values[b][0]
         row = rules.rows[b % n]
         written = model.table[b % n, min(m, model.table.shape[1] - 1)]
@@ -200,7 +200,7 @@ def plan_for(
     sheet = state.sheets[p]
     announced = state.turns[p].announced
     key = (sheet.written, sheet.voided, sheet.saved, announced, key_extra)
-    hit = model.cache.get(key)
+    hit: Plan | None = model.cache.get(key)
     if hit is not None:
         return hit
     if gain_fn is None:
@@ -212,7 +212,7 @@ def plan_for(
     values: dict[int, list[np.ndarray | None]] = {}
     candidates: list[list[tuple[int, np.ndarray | None]]] = []
     T = [
-        _terminal(state, p, model, state.fillable_boxes(m, p, announced), m, values, gain_fn, candidates, joker_fn)
+        _terminal(state, p, model, state.fillable(m, p, announced), m, values, gain_fn, candidates, joker_fn)
         for m in range(1, R + 1)
     ]
     V, E = turn_stages(T)
@@ -220,7 +220,7 @@ def plan_for(
     V_announce = None
     E_announce: list[np.ndarray] = []
     if announced is None:
-        announce = [b for b in state.fillable_boxes(1, p) if rules.columns[b // rules.n_rows].announce]
+        announce = [b for b in state.fillable(1, p) if rules.columns[b // rules.n_rows].announce]
         if announce:
             Ta = []
             for m in range(1, R + 1):

@@ -71,7 +71,8 @@ def match_terms(state: GameState, player: int, model: Model) -> tuple[Any, Any, 
         col_after = win_prob(mu_c + g, max(var_c - var_r, 0.0), c)
         tot_now = win_prob(np.array([my_total]), my_var, None)[0]
         tot_after = win_prob(my_total + g, max(my_var - var_r, 0.0), None)
-        return weights[c] * (col_after - col_now) + total_points * (tot_after - tot_now) + TIE_BREAK * g
+        gain: np.ndarray = weights[c] * (col_after - col_now) + total_points * (tot_after - tot_now) + TIE_BREAK * g
+        return gain
 
     now = sum(weights[c] * float(win_prob(np.array([mine[c][0]]), mine[c][1], c)[0]) for c in range(n_cols))
     now += total_points * float(win_prob(np.array([my_total]), my_var, None)[0])

@@ -42,6 +42,7 @@ __all__ = [
     "FIT_BUDGET",
     "FIT_ITERATIONS",
     "FIT_MEMORY",
+    "fitting_enabled",
     "load_params",
     "model_for",
     "model_path",
@@ -237,14 +238,18 @@ def spawn_locked(argv: list[str], folder: Path) -> subprocess.Popen[bytes] | Non
         os.close(fd)
 
 
+def fitting_enabled() -> bool:
+    """Whether value models may be fitted on this machine: `YAMBAK_MODEL_FIT` (on by default; the tests
+    turn it off)."""
+    return os.environ.get("YAMBAK_MODEL_FIT", "on").lower() not in ("0", "off", "no", "false")
+
+
 def request_fit(rules: Ruleset, budget: float | None = None) -> subprocess.Popen[bytes] | None:
     """Start a background fit of this ruleset unless one is running (one at a time on the machine),
-    fits are off (`YAMBAK_MODEL_FIT=off`, or under pytest) or the ruleset cannot be passed on.
+    fits are off (`YAMBAK_MODEL_FIT=off`, as the tests set it) or the ruleset cannot be passed on.
     The fit runs `FIT_ITERATIONS` value iterations within `budget` CPU seconds, niced, with at most
     `FIT_MEMORY` bytes of address space, on one core. Returns the fit's process, or None."""
-    if os.environ.get("YAMBAK_MODEL_FIT", "on").lower() in ("0", "off", "no", "false"):
-        return None
-    if "PYTEST_CURRENT_TEST" in os.environ or rules.spec is None or rules.rolled_dice != rules.dice:
+    if not fitting_enabled() or rules.spec is None or rules.rolled_dice != rules.dice:
         return None
     argv = [
         sys.executable, "-m", "yambak.bots.fit", "--spec", json.dumps(rules.spec, default=list),

@@ -137,7 +137,7 @@ def simulate_details(
     `progress`: False, True (a tqdm bar on stderr) or a callable taking a game count."""
     bar = None
     if progress is True:
-        from tqdm import tqdm  # type: ignore[import-untyped]
+        from tqdm import tqdm
 
         bar = tqdm(total=games, desc=f"{rules.id} {bot}", unit="game", leave=False)
         progress = bar.update
@@ -211,7 +211,7 @@ def _duel_chunk(args: tuple[Ruleset, str, str, int, range]) -> list[tuple[int, i
 def duel(
     rules: Ruleset, a: str, b: str, games: int, seed: int = 0, progress: Any = None, workers: int = 1
 ) -> DuelResult:
-    """Duplicate games between two bots or levels (RULES.md section 8: both get the same dice), folded."""
+    """Duplicate games between two bots or levels (docs/rules.md §8: both get the same dice), folded."""
     pa, pb = check_bot(a), check_bot(b)
     start = time.perf_counter()
     jobs = ((rules, pa, pb, seed, idx) for idx in _chunks(games, DUEL_CHUNK))

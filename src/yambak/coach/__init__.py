@@ -6,7 +6,10 @@ Loaded on first use, so that `yambak hint` on a typed position does not pay for 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the types, for the checker; the module itself loads on first use
+    from .advice import Advice, CoachError, Decision, Option, Review, action_dict, advise, review
 
 __all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "action_dict", "advise", "review"]
 

@@ -20,7 +20,7 @@ final results (`chances.py`): exact, and for play to win, in the seat's last tur
 
 `review(record)` replays a game record and grades every decision that had a choice: the box
 chosen at the end of each turn (a strike as a strike), each announcement, and, where the record
-says what was held (RULES.md section 11, `held`), every keep; the three biggest losses are the
+says what was held (docs/rules.md §11, `held`), every keep; the three biggest losses are the
 game's mistakes, and the mean loss over graded decisions its accuracy (0 is perfect play).
 """
 
@@ -169,6 +169,11 @@ def advise(state: GameState, player: int | None = None, wins: bool = True) -> Ad
     if solvable(rules) and not turn.announced:
         return _exact(state, p, wins and len(state.players) > 1)
     return _estimate(state, p, wins and len(state.players) > 1)
+
+
+def advice_dict(state: GameState, player: int) -> dict[str, Any]:
+    """`advise(state, player).to_dict()`: what a server's coach process computes and sends back."""
+    return advise(state, player).to_dict()
 
 
 # --- the choices and their values --------------------------------------------------------------

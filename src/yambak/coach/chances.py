@@ -17,13 +17,14 @@ each box with each value, the coach's own play deciding every keep and box (`End
 The other seats' final results are drawn the same way from where they stand, exact once their
 sheet is full (`Rivals`). A win shared on equal totals counts as a win (the records count it so);
 equal column totals share the column's points (a roll-off's expectation); in column-points games
-the winner has the most match points, then the higher total (RULES.md section 7).
+the winner has the most match points, then the higher total (docs/rules.md §7).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -325,10 +326,11 @@ def plan_ends(
     R = len(plan.T)  # the turn's rolls (saved ones included)
     n = rules.n_rows
     last = model.table.shape[1] - 1
+    choose: Callable[[int], np.ndarray]
     if announce is not None:
         terminal, keeps = plan.announced(announce, model.table)
         q = turn_ends(terminal, keeps, np.eye(L.N_ROLLS)[hand], k)
-        choose = lambda m: np.full(L.N_ROLLS, announce)  # noqa: E731
+        choose = lambda _m: np.full(L.N_ROLLS, announce)  # noqa: E731
     else:
         q = turn_ends(plan.T, plan.E, keep_transition(rules.dice)[L.keep_index(keep or ())], k + 1)
         choose = plan.choice

@@ -1,5 +1,11 @@
 """The pure game engine: immutable states, actions, events, dice sources and records.
 
+A `GameState` is read and played in the spirit of OpenSpiel's `State`: `to_act()`, `legal_actions()`,
+`apply(action)` (a new state and the event), `outlook()` (everything a face shows about the position),
+`finished` and `returns()`. Its queries about a sheet (`legal_boxes`, `fillable`, `entry_bounds`) speak
+in box indices (column x rows + row; `rules.box_id` names one); actions, events, records and what faces
+show (`preview`, `outlook`) name boxes by id (`column.row`).
+
 >>> from yambak.rules import load_ruleset
 >>> from yambak.engine import new_game, Roll, Score
 >>> state = new_game(load_ruleset("yams"), ["Ann"], seed=1)
@@ -10,57 +16,48 @@
 """
 
 from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
-from .dice import DiceSource, DuplicateDice, ManualDice, RollContext, SecureDice, SeededDice
-from .errors import IllegalAction, RecordError, YambakError
+from .dice import DiceSource, DuplicateDice, ManualDice, SecureDice, SeededDice
+from .errors import IllegalAction, RecordError
 from .fairness import FairDice, Nonce, verify_record
-from .keeping import entry_turn, play_turn, scratch_turn, typed_turn
-from .outlook import BoxOutlook, EntryBound, Outlook
-from .record import FORMAT, GameRecord, replay, state_to_record, summary
-from .revision import Revision, revise, undo
-from .scoresheet import ColumnScore, Sheet
-from .state import Event, GameState, Turn, TurnRecord, new_game
+from .keeping import entry_boxes, entry_turn, play_turn, scratch_turn, typed_turn
+from .record import GameRecord, replay, state_to_record, summary
+from .revision import revise
+from .scoresheet import Sheet
+from .state import Event, GameState, TurnRecord, new_game
 
+# Exactly what the other packages use (tests/engine/test_surface.py); the rest stays in its module.
 __all__ = [
     "Action",
     "Announce",
-    "BoxOutlook",
-    "ColumnScore",
     "DiceSource",
     "DuplicateDice",
-    "EntryBound",
     "Event",
     "FairDice",
-    "FORMAT",
     "GameRecord",
     "GameState",
     "Hold",
     "IllegalAction",
     "ManualDice",
     "Nonce",
-    "Outlook",
     "RecordError",
     "Release",
-    "Revision",
     "Roll",
-    "RollContext",
     "Score",
     "SecureDice",
     "SeededDice",
     "Sheet",
-    "Turn",
     "TurnRecord",
     "Undo",
     "Withdraw",
-    "YambakError",
-    "new_game",
-    "replay",
-    "play_turn",
-    "revise",
+    "entry_boxes",
     "entry_turn",
+    "new_game",
+    "play_turn",
+    "replay",
+    "revise",
     "scratch_turn",
     "state_to_record",
     "summary",
     "typed_turn",
-    "undo",
     "verify_record",
 ]

@@ -59,7 +59,7 @@ class SeededDice:
 
 @dataclass(frozen=True, slots=True)
 class DuplicateDice:
-    """RULES.md section 8: roll r of every player's t-th turn draws from one sequence D[t][r]."""
+    """docs/rules.md §8: roll r of every player's t-th turn draws from one sequence D[t][r]."""
 
     seed: int | str
     manual = False
@@ -76,7 +76,7 @@ class SecureDice:
 
     manual = False
 
-    def draw(self, k: int, ctx: RollContext) -> tuple[int, ...]:
+    def draw(self, k: int, _ctx: RollContext) -> tuple[int, ...]:
         return tuple(secrets.randbelow(6) + 1 for _ in range(k))
 
 
@@ -86,5 +86,5 @@ class ManualDice:
 
     manual = True
 
-    def draw(self, k: int, ctx: RollContext) -> tuple[int, ...]:
+    def draw(self, _k: int, _ctx: RollContext) -> tuple[int, ...]:
         raise LookupError("manual dice: the roll must give its values")

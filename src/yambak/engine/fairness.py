@@ -1,4 +1,4 @@
-"""Provably fair dice: a committed server seed, players' nonces, and a verifier (RULES.md section 11).
+"""Provably fair dice: a committed server seed, players' nonces, and a verifier (docs/rules.md §11).
 
 The scheme (`yambak-hmac-sha256/1`; `.../duplicate` on duplicate tables):
 
@@ -15,7 +15,7 @@ The scheme (`yambak-hmac-sha256/1`; `.../duplicate` on duplicate tables):
    keeping bytes below 252 and mapping each to `byte % 6 + 1` (rejection sampling: each
    face exactly 1/6). The context is `roll:SERIAL:K` (the game's SERIAL-th roll, 0-based,
    of K dice), `dup:TURN:ROLL` on duplicate tables (the player's TURN-th turn, its ROLL-th
-   roll: every player holding the same dice gets the same values, RULES.md section 8), and
+   roll: every player holding the same dice gets the same values, docs/rules.md §8), and
    `rolloff:SERIAL` for a roll-off.
 4. When the game ends, the record carries the seed; `verify` checks the commitment and
    re-derives every roll of every turn, and every roll-off.
@@ -194,14 +194,10 @@ def verify_record(record: Any, n_dice: int, dice_counted: int) -> tuple[list[str
     dice = FairDice(seed, tuple(Nonce(n["seat"], n["nonce"].lower()) for n in fairness["nonces"]), duplicate)
     players = len(record.players)
     problems: list[str] = []
-    serial, checked, current = 0, 0, 0
+    serial, checked = 0, 0
     turns_of = [0] * players
     for number, turn in enumerate(record.turns, start=1):
-        if turn.player != -1:
-            seat = turn.player
-        else:
-            seat = (number - 1) % players if duplicate else current
-        current = (seat + 1) % players
+        seat = record.seat(number)
         if not 0 <= seat < players:
             problems.append(f"turn {number}: no seat {seat}")
             break

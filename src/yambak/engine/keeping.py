@@ -18,7 +18,21 @@ from .errors import IllegalAction, shown
 from .record import play_turn
 from .state import GameState, TurnRecord
 
-__all__ = ["typed_turn", "scratch_turn", "entry_turn", "play_turn"]
+__all__ = ["entry_boxes", "typed_turn", "scratch_turn", "entry_turn", "play_turn"]
+
+
+def entry_boxes(state: GameState, roll: int, player: int | None = None) -> list[int]:
+    """The boxes a kept entry after roll `roll` could fill, before the dice are known: what the sheet
+    could take right after that roll, and after a later roll an announce column's boxes too (such an
+    entry was announced at the table after roll 1, as `typed_turn` reads it). The dice may still rule
+    some out."""
+    rules = state.rules
+    if not 1 <= roll <= rules.rolls_per_turn:
+        return []
+    boxes = set(state.fillable(roll, player))
+    if roll > 1:
+        boxes.update(b for b in state.fillable(1, player) if rules.columns[b // rules.n_rows].announce)
+    return sorted(boxes)
 
 
 def typed_turn(

@@ -17,7 +17,7 @@ __all__ = ["BoxOutlook", "EntryBound", "Outlook"]
 
 @dataclass(frozen=True, slots=True)
 class EntryBound:
-    """What writing a value in a box does to a related pair (RULES.md section 5).
+    """What writing a value in a box does to a related pair (docs/rules.md §5).
 
     A value v triggers `effect` when v <= `limit` (`below`: the high row, max or plus)
     or v >= `limit` (the low row, min). `hits` works on a number and, element-wise,

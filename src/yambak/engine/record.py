@@ -1,4 +1,4 @@
-"""The game record of RULES.md section 11: load, validate, dump and replay.
+"""The game record of docs/rules.md §11: load, validate, dump and replay.
 
 A record is plain JSON. `GameRecord.from_dict` checks its shape; `replay`
 checks every turn against the rules through the engine itself, so the record
@@ -43,7 +43,7 @@ class GameRecord:
     # Our extension: turns in progress ({"player", "rolls", "held", "announce"}), so that a
     # stored game resumes mid-turn. Absent from records of completed turns only.
     pending: tuple[Mapping[str, Any], ...] = ()
-    # RULES.md section 11: the dice commitment of a table whose dice the server rolled (engine/fairness.py).
+    # docs/rules.md §11: the dice commitment of a table whose dice the server rolled (engine/fairness.py).
     fairness: Mapping[str, Any] | None = None
 
     @classmethod
@@ -87,6 +87,13 @@ class GameRecord:
             tuple(pending),
             fairness,
         )
+
+    def seat(self, n: int) -> int:
+        """The seat that plays turn n (1-based): the turn's `player` where the record says it, else the seat
+        whose turn it is in seat order (docs/rules.md §11: a duplicate table's record lists its
+        turns round by round, so the same holds there)."""
+        player = self.turns[n - 1].player
+        return player if player != -1 else (n - 1) % len(self.players)
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
@@ -199,8 +206,8 @@ def _parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
             for seat, dice in round_.items():
                 if not str(seat).isdigit() or int(seat) >= n_players:
                     raise _bad(f"rolloffs.{target}: no seat {shown(seat)}")
-                if not _dice_list(dice) or len(dice) != 5 or not all(1 <= d <= 6 for d in dice):
-                    raise _bad(f"rolloffs.{target}: a roll-off is five dice, each 1 to 6")
+                if not _dice_list(dice) or not dice or not all(1 <= d <= 6 for d in dice):
+                    raise _bad(f"rolloffs.{target}: a roll-off is a list of dice, each 1 to 6")
                 entries.append((int(seat), tuple(dice)))
             parsed.append(tuple(sorted(entries)))
         out.append((str(target), tuple(parsed)))
@@ -227,7 +234,7 @@ def replay(
     for n, turn in enumerate(record.turns, start=1):
         try:
             if simultaneous:
-                seat = turn.player if turn.player != -1 else (n - 1) % len(record.players)
+                seat = record.seat(n)
                 if not 0 <= seat < len(record.players):
                     raise IllegalAction("illegal/no-such-seat", f"there is no seat {seat}")
                 state = play_turn(state._replace(current=seat), replace(turn, player=seat))
@@ -264,7 +271,11 @@ def _replay_pending(state: GameState, turn: Mapping[str, Any]) -> GameState:
             state, _ = state.apply(Announce(p, turn["announce"]))
         held = turn.get("held", [])
         if held:
-            state, _ = state.apply(Hold(p, tuple(held) if isinstance(held, list) else held))
+            try:
+                state, _ = state.apply(Hold(p, tuple(held) if isinstance(held, list) else held))
+            except IllegalAction as exc:
+                if exc.code != "illegal/already-held":  # held already by the roll's keep: the same position
+                    raise
     except IllegalAction as exc:
         raise _bad(f"pending: {exc.message}") from None
     return state
@@ -332,11 +343,14 @@ def _check_rolloffs(state: GameState, record: GameRecord) -> None:
         for ci, c in enumerate(state.rules.columns)
     }
     results["total"] = state.totals()
+    n = state.rules.rolloff_dice
     for target, rounds in record.rolloffs:
         if target not in results:
             raise _bad(f'rolloffs: {shown(target)} is not a column id or "total"')
         tied = tied_groups(results[target])
         for k, round_ in enumerate(rounds, start=1):
+            if any(len(dice) != n for _, dice in round_):
+                raise _bad(f"rolloffs.{target}: a roll-off is {n} dice, each 1 to 6")
             # each round is rolled by exactly the seats still tied after the rounds before it
             seats = sorted(seat for seat, _ in round_)
             if len(tied) < 2 or seats != tied:
@@ -371,7 +385,7 @@ def state_to_record(state: GameState) -> GameRecord:
 
 
 def summary(state: GameState) -> dict[str, Any]:
-    """The replay result of RULES.md section 11 (what `yambak replay --json` prints)."""
+    """The replay result of docs/rules.md §11 (what `yambak replay --json` prints)."""
     points = state.match_points()
     with_minimax = state.rules.has_minimax
     players = []

@@ -66,9 +66,8 @@ def revise(record: GameRecord, turn_number: int, turn: TurnRecord | Mapping[str,
     invalid: list[RecordError] = []
     for n in range(turn_number + 1, len(turns) + 1):
         later = turns[n - 1]
-        seat = later.player if later.player != -1 else (n - 1) % len(record.players)
         try:
-            state = _replay_as(state, seat, later)
+            state = _replay_as(state, corrected.seat(n), later)
         except IllegalAction as exc:
             invalid.append(RecordError(exc.code, exc.message, n))
     if not invalid:

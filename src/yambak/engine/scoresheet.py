@@ -1,4 +1,4 @@
-"""From written values to scores and totals (RULES.md sections 4, 5 and 7).
+"""From written values to scores and totals (docs/rules.md §4, §5 and §7).
 
 This is the only place where sums, bonuses, relations and match points are
 computed; the CLI, the server and the UI read them from here.
@@ -54,7 +54,7 @@ class Sheet:
             return None
         return 0 if box in self.voided else value
 
-    # The joker and the extra bonus (RULES.md section 6, docs/rulesets.md), in the questions the
+    # The joker and the extra bonus (docs/rules.md §6, docs/rulesets.md), in the questions the
     # engine and the bots ask.
     def joker_on(self, rules: Ruleset) -> bool:
         """A further yam is a joker (or, with placement none, just earns the bonus) once the yam box is
@@ -175,7 +175,7 @@ def match_points(
     sheets: Sequence[Sheet],
     rolloffs: Mapping[str, Sequence[Mapping[int, Sequence[int]]]] | None = None,
 ) -> list[float] | None:
-    """Column points (RULES.md section 7), or None where they do not apply.
+    """Column points (docs/rules.md §7), or None where they do not apply.
 
     `rolloffs` maps a column id (or "total") to its recorded roll-off rounds, each
     round giving the dice of every still-tied seat. Ties not settled by recorded

@@ -44,7 +44,7 @@ class Turn:
     rolls: tuple[tuple[int, ...], ...] = ()  # all dice after each roll
     held: frozenset[int] = frozenset()  # die positions set aside
     announced: int | None = None  # box index
-    # The values kept before each reroll (sorted), as the record's `held` (RULES.md section 11);
+    # The values kept before each reroll (sorted), as the record's `held` (docs/rules.md §11);
     # None when a typed roll did not say what it kept (a replayed record without `held`).
     kept: tuple[tuple[int, ...], ...] | None = ()
 
@@ -55,7 +55,7 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
-    """One completed turn, as in the game record of RULES.md section 11."""
+    """One completed turn, as in the game record of docs/rules.md §11."""
 
     player: int
     rolls: tuple[tuple[int, ...], ...]
@@ -157,6 +157,11 @@ def _int(value: Any) -> int:
     return value
 
 
+def _places(positions: frozenset[int]) -> str:
+    """Die positions as a player counts them (from 1)."""
+    return ", ".join(str(i + 1) for i in sorted(positions)) or "(none)"
+
+
 def _illegal(code: str, message: str) -> IllegalAction:
     return IllegalAction(f"illegal/{code}", message)
 
@@ -225,7 +230,7 @@ class GameState:
 
     def winners(self) -> list[int]:
         """Seats sharing the win: the outright winner, else most match points, then highest total
-        (RULES.md section 7)."""
+        (docs/rules.md §7)."""
         if self.outright is not None:
             return [self.outright]
         totals = self.totals()
@@ -242,6 +247,26 @@ class GameState:
         points = self.match_points() or [0.0] * len(totals)
         keys = [(s == self.outright, points[s], totals[s]) for s in range(len(totals))]
         return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
+    def returns(self) -> list[float]:
+        """Each seat's return, zero-sum, as a learning agent counts a game: 0 until the end, then the
+        winners share +1 and the others -1 (everybody 0 when all share the win, a game alone included;
+        `total` is a lone player's score)."""
+        n = len(self.players)
+        winners = self.winners() if self.finished else []
+        if not winners or len(winners) == n:
+            return [0.0] * n
+        return [1 / len(winners) if s in winners else -1 / (n - len(winners)) for s in range(n)]
+
+    def ranking(self) -> list[int]:
+        """The seats in the order of their places (`standings`), best first; seats sharing a place in seat
+        order."""
+        places = self.standings()
+        return sorted(range(len(places)), key=lambda s: (places[s], s))
+
+    def next_seat(self, seat: int) -> int:
+        """The seat whose turn follows `seat`'s: players take turns in seat order (docs/rules.md §1)."""
+        return (seat + 1) % len(self.players)
 
     def legal_boxes(self, player: int | None = None) -> list[int]:
         """Boxes the player may end the turn in now, given the dice (empty before roll 1)."""
@@ -270,18 +295,6 @@ class GameState:
         p = self.current if player is None else player
         return self.rules.rolls_per_turn + self.sheets[p].saved
 
-    def fillable(self, roll: int, player: int | None = None) -> list[str]:
-        """Boxes the player's sheet could take right after roll `roll` of a turn, before the dice
-        are known (open, in fill order, allowed after that roll; announce boxes after roll 1).
-        What a score-keeper offers for a typed roll number; the dice may still rule some out."""
-        p = self.current if player is None else player
-        if not 1 <= roll <= self.rolls_allowed(p) or self.sheets[p].full:
-            return []
-        boxes = set(self._fillable(p, roll, None))
-        if roll > 1:  # a box of an announce column, announced at the table after roll 1
-            boxes.update(b for b in self._fillable(p, 1, None) if self._column(b).announce)
-        return [self.rules.box_id(b) for b in sorted(boxes)]
-
     def announceable(self, player: int | None = None) -> list[str]:
         """Boxes the player may announce now (right after roll 1, none announced yet)."""
         p = self.current if player is None else player
@@ -298,26 +311,25 @@ class GameState:
             return False
         return True
 
-    def fillable_boxes(self, roll: int, player: int | None = None, announced: int | None = None) -> list[int]:
-        """Box indices the player's sheet could take right after roll `roll` of a turn, before the
-        dice are known: open, in fill order, allowed after that roll (announce boxes right after
-        roll 1, as announce-and-score); only `announced` when it is given. The dice, the joker
-        and the last-resort rule may still rule some out (`outlook` says which)."""
+    def fillable(self, roll: int, player: int | None = None, announced: int | None = None) -> list[int]:
+        """Boxes the player's sheet could take right after roll `roll` of a turn, before the dice are
+        known: open, in fill order, allowed after that roll (announce boxes right after roll 1, as
+        announce-and-score); only `announced` when it is given. The dice, the joker and the last-resort
+        rule may still rule some out (`outlook` says which)."""
         p = self.current if player is None else player
         if not 1 <= roll <= self.rolls_allowed(p) or self.sheets[p].full:
             return []
         return list(self._fillable(p, roll, announced))
 
-    def entry_bounds(self, box: int | str, player: int | None = None) -> tuple[EntryBound, ...]:
+    def entry_bounds(self, box: int, player: int | None = None) -> tuple[EntryBound, ...]:
         """What a value written in `box` would do to its related pairs, given the sheet as it is
-        (RULES.md section 5): for each relation, the bound past which the entry zeroes the pair or
+        (docs/rules.md §5): for each relation, the bound past which the entry zeroes the pair or
         scores 0 itself. Empty when no filled partner constrains the box."""
         p = self.current if player is None else player
-        index = box if isinstance(box, int) else self._parse_box(box)
         memo = self.sheets[p].memo
-        key = ("bounds", index)
+        key = ("bounds", box)
         if key not in memo:
-            memo[key] = self._entry_bounds(p, index)
+            memo[key] = self._entry_bounds(p, box)
         bounds: tuple[EntryBound, ...] = memo[key]
         return bounds
 
@@ -367,7 +379,8 @@ class GameState:
         if refusal is None and 0 < n < allowed:
             cols = {b // rules.n_rows for b in self._fillable(p, n, turn.announced)}
             closing = tuple(rules.columns[c].id for c in sorted(cols) if rules.columns[c].rolls == n)
-        boxes = tuple(self._box_outlook(p, b, refusal, announceable) for b in range(rules.n_boxes))
+        total = grand_total(rules, self.sheets[p])  # once: every legal box's gain is measured from it
+        boxes = tuple(self._box_outlook(p, b, refusal, announceable, total) for b in range(rules.n_boxes))
         can_withdraw = (
             refusal is None and turn.announced is not None and n == 1 and self._column(turn.announced).withdraw
         )
@@ -386,14 +399,6 @@ class GameState:
             boxes=boxes,
         )
 
-    def box_outlook(self, box: str, player: int | None = None) -> BoxOutlook:
-        """The outlook of one box (see `outlook`)."""
-        p = self.current if player is None else player
-        index = self._parse_box(box)
-        refusal = self._turn_refusal(p)
-        announceable = set(self.announceable(p)) if refusal is None else set()
-        return self._box_outlook(p, index, refusal, announceable)
-
     def _turn_refusal(self, p: int) -> IllegalAction | None:
         """Why seat p may not act at all now (the first checks of `apply`), or None."""
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.players):
@@ -406,7 +411,9 @@ class GameState:
             return _illegal("not-your-turn", f"it is {self.players[self.current]}'s turn, not {self.players[p]}'s")
         return None
 
-    def _box_outlook(self, p: int, box: int, refusal: IllegalAction | None, announceable: set[str]) -> BoxOutlook:
+    def _box_outlook(
+        self, p: int, box: int, refusal: IllegalAction | None, announceable: set[str], total: int | None = None
+    ) -> BoxOutlook:
         rules = self.rules
         box_id = rules.box_id(box)
         is_open = self.sheets[p].written[box] is None
@@ -431,7 +438,7 @@ class GameState:
             )
         written = self._written(p, box, five)
         after = self._after_entry(p, box, five, strike=False)
-        total = grand_total(rules, self.sheets[p])
+        total = grand_total(rules, self.sheets[p]) if total is None else total
         strike = rules.strike_any and written > 0
         struck = grand_total(rules, self._after_entry(p, box, five, strike=True)) - total if strike else None
         return BoxOutlook(
@@ -633,6 +640,10 @@ class GameState:
         if not turn.rolls:
             raise _illegal("hold-before-roll", "nothing to hold before the first roll")
         held = turn.held | positions if isinstance(action, Hold) else turn.held - positions
+        if held == turn.held:  # a version that changes nothing is no move (a stale tap, a replayed message)
+            if isinstance(action, Hold):
+                raise _illegal("already-held", f"hold: die {_places(positions)} is held already")
+            raise _illegal("not-held", f"release: die {_places(positions)} is not held")
         kind = "held" if isinstance(action, Hold) else "released"
         state = self._with_turn(p, Turn(turn.rolls, held, turn.announced, turn.kept))
         return state, Event(kind, p, roll=len(turn.rolls), dice=turn.dice, held=tuple(sorted(held)))
@@ -784,7 +795,7 @@ class GameState:
         return row_score(row, five, n, self._joker_active(p, five))
 
     def _zeroes_pair(self, p: int, box: int, value: int) -> bool:
-        """Would this entry make a last-resort max/min pair score 0 (RULES.md section 5)?"""
+        """Would this entry make a last-resort max/min pair score 0 (docs/rules.md §5)?"""
         return any(b.last_resort and b.hits(value) for b in self.entry_bounds(box, p))
 
     def _legal_for(self, p: int, five: tuple[int, ...]) -> list[int]:
@@ -873,7 +884,7 @@ class GameState:
             sheets=sheets,
             turns=turns,
             history=self.history + (record,),
-            current=(p + 1) % len(self.players),
+            current=self.next_seat(p),
             undo_point=self._replace(undo_point=None),
             outright=p if wins else None,
         )
@@ -915,7 +926,7 @@ class GameState:
         return "boxes"
 
     def _roll_offs(self) -> GameState:
-        """At the end of a live column-points game, roll off every tie (RULES.md section 7)."""
+        """At the end of a live column-points game, roll off every tie (docs/rules.md §7)."""
         if (
             self.rules.match.kind != "column_points"
             or self.rules.match.ties != "rolloff"
@@ -935,7 +946,7 @@ class GameState:
                 round_ = []
                 for seat in tied:
                     ctx = RollContext(player=seat, turn=self.sheets[seat].turns, roll=0, serial=serial)
-                    round_.append((seat, self.dice_source.draw(self.rules.dice, ctx)))
+                    round_.append((seat, self.dice_source.draw(self.rules.rolloff_dice, ctx)))
                     serial += 1
                 rounds.append(tuple(round_))
                 pips = [sum(d) for _, d in round_]

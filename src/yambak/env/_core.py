@@ -3,7 +3,7 @@
 Actions are integers in one `Discrete(n)` space, laid out per ruleset (B = boxes, n = dice rolled):
 
     [0, 2**n)            roll again holding the dice at the positions in the bitmask (bit i = die i);
-                         holding every die is never legal (RULES.md section 1)
+                         holding every die is never legal (docs/rules.md §1)
     [K, K + B)           score box b (K = 2**n; box index = column * rows + row, `box_ids` names them)
     [K + B, K + 2B)      strike box b for 0 (strike_any rulesets, where the dice would score)
     [K + 2B, K + 3B)     announce box b (after roll 1, announce columns)

@@ -17,8 +17,8 @@ __all__ = ["YambakAEC", "yambak_aec"]
 class YambakAEC(AECEnv):  # type: ignore[misc]
     """Seats `player_0`... take turns as the engine says (seat order). Rewards: `score` (default), the
     change of the agent's own grand total; or `win`, 0 until the end, then +1 to the winners (shared
-    wins split 1 among them) and -1 / (players - winners) to the others... see `_final_rewards`.
-    Column-points rulesets (yammen) with `win` use the match result (RULES.md section 7).
+    wins split 1 among them) and -1 / (players - winners) to the others (`GameState.returns`).
+    Column-points rulesets (yammen) with `win` use the match result (docs/rules.md §7).
     Observations put the observing seat first. All agents terminate together when every sheet is full."""
 
     metadata = {"render_modes": ["ansi"], "name": "yambak_v0", "is_parallelizable": False}
@@ -66,7 +66,7 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Any:
         return self.layout.observe(self.state_, self._seat[agent])
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:  # noqa: ARG002 (PettingZoo's signature: no option is read)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.state_ = new_game(self.rules, list(self.possible_agents), seed=int(self._rng.integers(0, 2**62)))
@@ -80,17 +80,8 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.state_.current]
 
     def _final_rewards(self) -> dict[str, float]:
-        winners = self.state_.winners()
-        n = len(self.possible_agents)
-        out = {}
-        for a, seat in self._seat.items():
-            if len(winners) == n:
-                out[a] = 0.0
-            elif seat in winners:
-                out[a] = 1.0 / len(winners)
-            else:
-                out[a] = -1.0 / (n - len(winners))
-        return out
+        returns = self.state_.returns()  # the engine's zero-sum shares of the win
+        return {a: returns[seat] for a, seat in self._seat.items()}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

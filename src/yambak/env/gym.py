@@ -14,7 +14,7 @@ from ._core import Layout, ruleset_of
 __all__ = ["YambakEnv"]
 
 
-class YambakEnv(gym.Env):  # type: ignore[misc]
+class YambakEnv(gym.Env):
     """One player fills a sheet of any ruleset. Reward: the change of the grand total at each step
     (bonuses and relations as scored, so it can be negative); the episode ends when the sheet is full.
 
@@ -53,7 +53,7 @@ class YambakEnv(gym.Env):  # type: ignore[misc]
     def action_masks(self) -> np.ndarray:
         return self.layout.mask(self.state, 0).astype(bool)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:  # noqa: ARG002 (Gymnasium's signature: no option is read)
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**62))
         self.state = new_game(self.rules, ["agent"], seed=game_seed)

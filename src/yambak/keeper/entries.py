@@ -11,8 +11,8 @@ the phone builds it itself):
 - `undo`: take back the last `count` entries (a recorded roll-off round first);
 - `fix`: replace entry `turn` (dice + roll + box, or a 0; or `rolls`, every roll of the
   turn, where a face knows them) when every later entry stays legal;
-- `rolloff`: the five dice each tied player rolled for `target` (a column id or
-  "total") after the end (RULES.md section 7, `ties = rolloff`).
+- `rolloff`: the dice each tied player rolled (`Ruleset.rolloff_dice` of them) for
+  `target` (a column id or "total") after the end (docs/rules.md §7, `ties = rolloff`).
 
 Every refusal is a `Refusal` with a stable code; nothing here computes a score.
 """
@@ -39,7 +39,7 @@ from ..engine import (
     typed_turn,
 )
 from ..names import NAME_MAX, InvalidName, normalize_name
-from ..rules import Ruleset, RulesetError, load_ruleset
+from ..rules import Ruleset, RulesetError, check_house_rules, load_ruleset
 
 __all__ = [
     "MAX_PLAYERS",
@@ -74,7 +74,7 @@ class Refusal(Exception):
 
 
 def record_dict(state: GameState) -> dict[str, Any]:
-    """The sheet's game record (RULES.md section 11) as JSON data: completed turns and roll-offs."""
+    """The sheet's game record (docs/rules.md §11) as JSON data: completed turns and roll-offs."""
     return replace(state_to_record(state), pending=()).to_dict()
 
 
@@ -94,7 +94,7 @@ def unique_names(players: Sequence[Any], limit: int = MAX_PLAYERS) -> list[str]:
         try:
             names.append(normalize_name(raw, f"player {i + 1} name", NAME_MAX))
         except InvalidName as exc:
-            raise Refusal("input/name", exc.message, seat=i) from None
+            raise Refusal("input/name", exc.message, seat=i, limit=NAME_MAX) from None
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         key = name.casefold()
@@ -108,7 +108,9 @@ def sheet_rules(spec: Mapping[str, Any]) -> Ruleset:
     """The ruleset a new sheet asks for: a full custom ruleset (`rules`), or a preset and its options."""
     try:
         if spec.get("rules") is not None:
-            return load_ruleset(spec["rules"])
+            rules = load_ruleset(spec["rules"])
+            check_house_rules(rules)  # house rules as a server takes them in: bounded, clean texts
+            return rules
         if spec.get("preset"):
             return load_ruleset(spec["preset"], spec.get("options") or None)
     except RulesetError as exc:
@@ -307,7 +309,7 @@ def _with_rolloffs(state: GameState, rolloffs: Sequence[tuple[str, Any]]) -> Gam
 
 def rolloffs_due(state: GameState) -> dict[str, list[int]]:
     """Column ids (and "total") still tied after the end where the rules roll ties off, with the
-    tied seats: the roll-offs a kept sheet asks for (RULES.md section 7)."""
+    tied seats: the roll-offs a kept sheet asks for (docs/rules.md §7)."""
     match = state.rules.match
     if not state.finished or match.kind != "column_points" or match.ties != "rolloff" or len(state.players) < 2:
         return {}
@@ -324,10 +326,11 @@ def _rolloff(state: GameState, entry: Mapping[str, Any]) -> GameState:
     if not isinstance(rolled, Mapping) or sorted(str(s) for s in seats) != sorted(rolled):
         raise Refusal("input/invalid", "a roll-off gives the dice of every tied player", seats=seats)
     round_ = []
+    n = state.rules.rolloff_dice
     for seat in seats:
         dice = rolled[str(seat)]
-        if not isinstance(dice, Sequence) or len(dice) != 5 or not all(_int(d) and 1 <= d <= 6 for d in dice):
-            raise Refusal("input/dice", "a roll-off is five dice, each 1 to 6", n=5)
+        if not isinstance(dice, Sequence) or len(dice) != n or not all(_int(d) and 1 <= d <= 6 for d in dice):
+            raise Refusal("input/dice", f"a roll-off is {n} dice, each 1 to 6", n=n)
         round_.append((seat, tuple(dice)))
     record = _record(state)
     rolloffs = dict(record.rolloffs)

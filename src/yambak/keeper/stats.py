@@ -1,16 +1,15 @@
 """Statistics of kept sheets, per player and ruleset: one function for the server and the phone.
 
-`statistics(records)` reads finished game records (RULES.md section 11), replays each
-through the engine and groups the players by name (any case) and ruleset (preset and
-options, or a custom ruleset's id): games, wins, mean, best and worst total, the share
-of columns that reached the upper bonus, the share of yam boxes that scored, and the
-totals in the order played (for a small chart). Records that do not replay are counted
+`statistics(records)` reads finished game records (docs/rules.md §11), replays each
+through the engine and groups the players by name (any case) and ruleset (its variant key:
+preset, options and modifiers, or a custom ruleset's name and digest): games, wins, mean,
+best and worst total, the share of columns that reached the upper bonus, the share of yam
+boxes that scored, and the totals in the order played (for a small chart). Records that do not replay are counted
 as skipped, never guessed at.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -20,14 +19,6 @@ __all__ = ["MAX_RECORDS", "statistics"]
 
 MAX_RECORDS = 500
 SERIES = 30  # the last totals kept for the chart
-
-
-def _rules_key(state: Any) -> tuple[str, str, dict[str, Any]]:
-    rules = state.rules
-    options = dict(rules.options)
-    base = rules.preset or rules.id
-    key = base + (json.dumps(options, sort_keys=True, default=str) if options else "")
-    return key, base, options
 
 
 def statistics(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -49,12 +40,21 @@ def statistics(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         if not state.finished:
             continue
         games += 1
-        key, base, options = _rules_key(state)
+        rules = state.rules
+        key = rules.variant_key()
         group = groups.setdefault(
-            key, {"rules": key, "preset": base, "options": options, "name": state.rules.name, "games": 0, "by_name": {}}
+            key,
+            {
+                "rules": key,
+                "preset": rules.preset or rules.id,
+                "options": dict(rules.options),
+                "modifiers": sorted(rules.modifiers),
+                "name": rules.name,
+                "games": 0,
+                "by_name": {},
+            },
         )
         group["games"] += 1
-        rules = state.rules
         yam_rows = [r.id for r in rules.rows if r.kind == "yam"]
         winners = state.winners()
         for p, name in enumerate(state.players):

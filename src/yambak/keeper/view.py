@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..engine import GameState, IllegalAction, RecordError, play_turn, replay, state_to_record, typed_turn
+from ..engine import GameState, IllegalAction, RecordError, entry_boxes, play_turn, replay, state_to_record, typed_turn
 from ..gameview import game_view
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
@@ -42,7 +42,7 @@ def _history(state: GameState) -> list[dict[str, Any]]:
 
 
 def decided(state: GameState) -> dict[str, Any] | None:
-    """What decided a finished game (RULES.md section 7), for its headline: `by` is "alone" (one player),
+    """What decided a finished game (docs/rules.md §7), for its headline: `by` is "alone" (one player),
     "shared" (the win is shared), "points" (the highest total), "match_points", "rolloff" (match points
     a roll-off gave), or "total" (level on match points, the higher total); `next` is the best-placed
     seat behind the winners (None when there is none)."""
@@ -72,10 +72,11 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
     shows it (`yambak.gameview`), with the boxes each player's sheet can take after each roll number
     (before the dice are known), the history of entries, the record and what decided the end. The join
     code is not in it: it hands out write tokens, and a watcher sees this view too."""
+    rules = state.rules
     view = game_view(state, frozenset(range(len(state.players))))
     for p in view["players"]:
-        seat = p["seat"]  # roll numbers up to the rolls this player may make (saved ones too)
-        p["fillable"] = {str(r): state.fillable(r, seat) for r in range(1, state.rolls_allowed(seat) + 1)}
+        rolls = range(1, state.rolls_allowed(p["seat"]) + 1)  # saved rolls (Maxi Yatzy) allow more
+        p["fillable"] = {str(r): [rules.box_id(b) for b in entry_boxes(state, r, p["seat"])] for r in rolls}
     view.update(id=id, name=name, v=v, history=_history(state), record=record_dict(state))
     if state.finished:
         view["rolloff_due"] = rolloffs_due(state)
@@ -142,10 +143,10 @@ def zero_boxes(state: GameState) -> dict[str, Any]:
     boxes: dict[str, Any] = {}
     if state.finished:
         return {"seat": p, "boxes": boxes}
-    fillable = {b for r in range(1, state.rules.rolls_per_turn + 1) for b in state.fillable(r, p)}
+    fillable = {b for r in range(1, state.rules.rolls_per_turn + 1) for b in entry_boxes(state, r, p)}
     for b in _open_boxes(state, p):
         box = state.rules.box_id(b)
-        if box not in fillable:
+        if b not in fillable:
             boxes[box] = {"legal": False, "code": "illegal/box-order"}
             continue
         try:

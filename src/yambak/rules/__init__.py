@@ -3,6 +3,7 @@
 from .loader import (
     POINTS_LIMIT,
     RulesetError,
+    check_house_rules,
     load_ruleset,
     load_ruleset_arg,
     load_ruleset_file,
@@ -23,6 +24,7 @@ __all__ = [
     "Ruleset",
     "RulesetError",
     "UpperBonus",
+    "check_house_rules",
     "load_ruleset",
     "load_ruleset_arg",
     "load_ruleset_file",

@@ -28,6 +28,14 @@ far inside what the engine's integers, the solver's int64 and float64 (exact to
 2^53) and JSON readers (JavaScript numbers, exact to 2^53) hold exactly; a
 larger value is refused with its key named. A ruleset file is UTF-8 TOML of at
 most `FILE_LIMIT` bytes (1 MiB).
+
+Texts. A ruleset's name and description are shown to other people (the lobby, a table's page): they
+pass `yambak.names.normalize_name`, the one rule for every text a person types (no bidirectional
+overrides, no invisible characters, whitespace folded). House rules a server takes in also pass
+`check_house_rules`: an id of `[a-z0-9_-]{1,40}`, a name of at most `NAME_LIMIT` characters, row and
+column ids (shown as their labels) of at most `LABEL_LIMIT`, and a sheet of at most `MAX_ROWS` rows,
+`MAX_COLUMNS` columns, `MAX_BOXES` boxes and `MAX_DICE` dice: what a bot decides on, a page shows and
+the coach advises on in a moment (every shipped preset, its options included, fits: 13 x 7 at most).
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ import copy
 import difflib
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -43,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from ..inputs import InputError, check_shape, parse_toml
+from ..names import InvalidName, normalize_name
 from .model import (
     DICE_COUNTS,
     JOKER_PLACEMENTS,
@@ -64,8 +74,13 @@ from .model import (
 
 __all__ = [
     "FILE_LIMIT",
+    "MAX_BOXES",
+    "MAX_COLUMNS",
+    "MAX_DICE",
+    "MAX_ROWS",
     "POINTS_LIMIT",
     "RulesetError",
+    "check_house_rules",
     "load_ruleset",
     "load_ruleset_arg",
     "load_ruleset_file",
@@ -77,6 +92,12 @@ __all__ = [
 
 POINTS_LIMIT = 1_000_000  # the largest number of points any value of a ruleset may count (see above)
 FILE_LIMIT = 1 << 20  # the largest ruleset file read, in bytes
+# House rules a server takes in (`check_house_rules`): texts and the size of the sheet.
+RULESET_ID = re.compile(r"[a-z0-9_-]{1,40}")
+NAME_LIMIT = 60  # a ruleset's name, as a table's
+DESCRIPTION_LIMIT = 500
+LABEL_LIMIT = 24  # a row's or column's id, which a page shows as its label
+MAX_ROWS, MAX_COLUMNS, MAX_BOXES, MAX_DICE = 24, 8, 128, 6
 
 
 class RulesetError(ValueError):
@@ -194,7 +215,7 @@ def load_ruleset(
                 value = chosen[name]
                 spec_["default"] = list(value) if isinstance(value, tuple) else value
     elif passed_separately and preset is not None:
-        defaults = dict(_build(preset_data(preset), {}, [], preset).options)
+        defaults = dict(ruleset.option_defaults)
         changed = {k: list(v) if isinstance(v, tuple) else v for k, v in ruleset.options if defaults.get(k) != v}
         record_spec = preset
         if changed or ruleset.modifiers:
@@ -203,6 +224,37 @@ def load_ruleset(
                 record_spec["modifiers"] = sorted(ruleset.modifiers)
     object.__setattr__(ruleset, "spec", record_spec)
     return ruleset
+
+
+def check_house_rules(ruleset: Ruleset) -> None:
+    """House rules as a server takes them in (the module's "Texts"): RulesetError naming what is over."""
+    if not RULESET_ID.fullmatch(ruleset.id):
+        raise RulesetError("id", f"{_show(ruleset.id[:50])} is not an id (1 to 40 of a-z, 0-9, _ and -)")
+    texts = (("name", ruleset.name, NAME_LIMIT), ("description", ruleset.description, DESCRIPTION_LIMIT))
+    for key, text, limit in texts:
+        if len(text) > limit:
+            raise RulesetError(key, f"is at most {limit} characters ({len(text)} given)")
+    labels = [("rows", i, r.id) for i, r in enumerate(ruleset.rows)]
+    labels += [("columns", i, c.id) for i, c in enumerate(ruleset.columns)]
+    for key, i, label in labels:
+        if len(label) > LABEL_LIMIT or _clean(label, "") != label:
+            raise RulesetError(f"{key} #{i + 1}.id", f"a label of 1 to {LABEL_LIMIT} letters, digits and _")
+    for key, n, limit in (
+        ("rows", ruleset.n_rows, MAX_ROWS),
+        ("columns", len(ruleset.columns), MAX_COLUMNS),
+        ("boxes", ruleset.n_boxes, MAX_BOXES),
+        ("dice", ruleset.rolled_dice, MAX_DICE),
+    ):
+        if n > limit:
+            raise RulesetError(key, f"house rules have at most {limit} {key} ({n} given)")
+
+
+def _clean(text: str, fallback: str) -> str:
+    """A text others read, by the one rule for names (`normalize_name`): `fallback` when nothing is left."""
+    try:
+        return normalize_name(text, limit=FILE_LIMIT)
+    except InvalidName:
+        return fallback
 
 
 def read_ruleset_file(path: str | Path) -> dict[str, Any]:
@@ -254,7 +306,10 @@ def _option_key(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _apply_options(data: dict[str, Any], chosen: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+def _apply_options(
+    data: dict[str, Any], chosen: Mapping[str, Any]
+) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
+    """The option values chosen (each patched into `data`), and every option's default."""
     specs = _table(data.pop("options", {}), "options")
     unknown = set(chosen) - set(specs)
     if unknown:
@@ -262,9 +317,12 @@ def _apply_options(data: dict[str, Any], chosen: Mapping[str, Any]) -> tuple[tup
         known = ", ".join(sorted(specs)) or "none"
         raise RulesetError(f"options.{name}", f"unknown option (known: {known})")
     resolved: list[tuple[str, Any]] = []
+    defaults: list[tuple[str, Any]] = []
     for name, spec in specs.items():
         spec = _table(spec, f"options.{name}")
-        value = chosen.get(name, spec.get("default"))
+        default = spec.get("default")
+        defaults.append((name, tuple(default) if isinstance(default, list) else default))
+        value = chosen.get(name, default)
         key = f"options.{name}"
         if "items" in spec:  # a list option: any subset of the items, each patching in turn
             items = _table(spec["items"], f"{key}.items")
@@ -280,13 +338,12 @@ def _apply_options(data: dict[str, Any], chosen: Mapping[str, Any]) -> tuple[tup
             resolved.append((name, tuple(value)))
         else:
             values = _table(spec.get("values", {}), f"{key}.values")
-            default = spec.get("default")
             if type(value) is not type(default) or _option_key(value) not in values:
                 choices = ", ".join(values)
                 raise RulesetError(key, f"{_show(value)} is not one of {choices}")
             _patch(data, _table(values[_option_key(value)], f"{key}.values").get("set", {}), key)
             resolved.append((name, value))
-    return tuple(resolved)
+    return tuple(resolved), tuple(defaults)
 
 
 def _patch(data: dict[str, Any], changes: Mapping[str, Any], where: str) -> None:
@@ -451,7 +508,7 @@ _TOP_HINTS = {
 
 def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str], preset: str | None) -> Ruleset:
     data = copy.deepcopy(data)
-    options = _apply_options(data, _table(dict(chosen), "options"))
+    options, defaults = _apply_options(data, _table(dict(chosen), "options"))
     data.pop("modifiers", None)  # a file's own modifiers were taken by load_ruleset
     _no_unknown(data, _TOP_KEYS, "", _TOP_HINTS)
     rid = _get(data, "id", str, "", "custom")
@@ -547,8 +604,8 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
     win_points = _points(data, "win_points", int, "", None)
     return Ruleset(
         id=rid,
-        name=_get(data, "name", str, "", rid),
-        description=_get(data, "description", str, "", ""),
+        name=_clean(_get(data, "name", str, "", rid), rid),
+        description=_clean(_get(data, "description", str, "", ""), ""),
         rows=rows,
         columns=columns,
         dice=dice,
@@ -564,6 +621,7 @@ def _build(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str]
         match=match,
         modifiers=frozenset(mods),
         options=options,
+        option_defaults=defaults,
         preset=preset,
     )
 

@@ -7,6 +7,8 @@ Nothing here does I/O; `loader.py` builds these from TOML data.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -142,11 +144,12 @@ class UpperBonus:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Joker:
-    """The extra bonus for further yams and the joker of RULES.md section 6 (docs/rulesets.md).
+    """The extra bonus for further yams and the joker of docs/rules.md §6 (docs/rulesets.md).
 
     `placement`: `forced` (the official rule: the face's upper box if open, else any lower box,
-    else any upper box), `free` (any open box), `none` (no joker: a further yam scores as the dice
-    are; the bonus alone)."""
+    else any upper box), `free` (any open box; a joker's fixed values once the face's upper box is
+    filled: Verhoeff's reading), `none` (no joker: a further yam scores as the dice are; the bonus
+    alone)."""
 
     row: str  # the yam row whose filling switches the joker on
     bonus: int  # extra bonus per further yam while the row holds a non-zero value
@@ -166,6 +169,15 @@ class Match:
     kind: str = "total"
     total_points: float = 0  # column_points: points for the highest grand total
     ties: str = "share"
+
+
+def _option_text(value: object) -> str:
+    """An option's value in a variant key: yes/no, items joined by +, else as written."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return "+".join(map(str, value)) or "none"
+    return str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +200,7 @@ class Ruleset:
     match: Match = field(default_factory=Match)
     modifiers: frozenset[str] = frozenset()
     options: tuple[tuple[str, object], ...] = ()  # the option values this ruleset was built with
+    option_defaults: tuple[tuple[str, object], ...] = field(default=(), compare=False, repr=False)
     preset: str | None = None
     # The JSON-able description this ruleset was built from (a record's `rules`).
     spec: object = field(default=None, compare=False, repr=False)
@@ -195,6 +208,7 @@ class Ruleset:
     # Derived lookups, filled in __post_init__ (still immutable from outside).
     row_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     column_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _layout: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "row_index", {r.id: i for i, r in enumerate(self.rows)})
@@ -212,6 +226,11 @@ class Ruleset:
     def rolled_dice(self) -> int:
         """Dice thrown per roll: `dice`, or one more with the six_dice modifier (five of six count)."""
         return self.dice + 1 if "six_dice" in self.modifiers else self.dice
+
+    @property
+    def rolloff_dice(self) -> int:
+        """Dice each tied player rolls in a roll-off (docs/rules.md §7): five, six-dice games included."""
+        return self.dice
 
     def box_index(self, column: str, row: str) -> int:
         return self.column_index[column] * len(self.rows) + self.row_index[row]
@@ -269,9 +288,39 @@ class Ruleset:
     def options_dict(self) -> dict[str, object]:
         return dict(self.options)
 
+    def variant_key(self, *, duplicate: bool = True) -> str:
+        """Which game this is, as one short string: two rulesets share a key exactly when they are the same game.
+
+        A preset's key is its id, each option that differs from the preset's default (`name=value`) and its
+        modifiers: `yams`, `yams-fr columns=3`, `yams six_dice`, `yamb extra=updown+middle`. A preset never
+        changes its rules under its id (game records name presets by id alone), so the id stands for its
+        content. Any other ruleset is `custom:<name>:<digest>`, the digest of the description it was built
+        from, so that an edited file is another game. Statistics are grouped by this key, and the solver's
+        tables and the bots' models are stored under it. `duplicate=False` leaves the duplicate modifier out:
+        it decides who gets which dice, never what a sheet is worth.
+        """
+        modifiers = sorted(m for m in self.modifiers if duplicate or m != "duplicate")
+        if self.preset is not None:
+            defaults = dict(self.option_defaults)
+            parts = [f"{k}={_option_text(v)}" for k, v in self.options if defaults.get(k, v) != v]
+            return " ".join([self.preset, *parts, *modifiers])[:120]
+        spec = self.spec
+        if not duplicate and isinstance(spec, dict) and isinstance(spec.get("modifiers"), list):
+            spec = {**spec, "modifiers": [m for m in spec["modifiers"] if m != "duplicate"]}
+        described = spec if spec is not None else repr(self)  # a ruleset built in code: its content
+        digest = hashlib.sha1(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:8]
+        return f"custom:{self.name[:80]}:{digest}"
+
     def layout(self) -> dict[str, Any]:
         """The sheet's layout for a face to draw it (ids, order kinds, roll restrictions, bonuses,
-        column points): what the table page and the score-keeper read instead of the rules file."""
+        column points): what the table page and the score-keeper read instead of the rules file. Made
+        once per ruleset (every view of every event carries it): read it, never change it."""
+        if self._layout is None:
+            object.__setattr__(self, "_layout", self._make_layout())
+        assert self._layout is not None
+        return self._layout
+
+    def _make_layout(self) -> dict[str, Any]:
         bonus = self.upper_bonus
         return {
             "id": self.id,
@@ -296,7 +345,8 @@ class Ruleset:
                 | ({"label": c.label} if c.label else {})
                 for c in self.columns
             ],
-            "dice": self.rolled_dice,
+            "rolled_dice": self.rolled_dice,  # thrown per roll: six with the six_dice modifier
+            "rolloff_dice": self.rolloff_dice,
             "rolls_per_turn": self.rolls_per_turn,
             "upper_bonus": (
                 {"threshold": bonus.threshold, "points": bonus.points, "steps": [list(s) for s in bonus.all_steps]}

@@ -1,4 +1,4 @@
-"""Row kinds: how the dice that count score in one box (RULES.md section 2, docs/rulesets.md).
+"""Row kinds: how the dice that count score in one box (docs/rules.md §2, docs/rulesets.md).
 
 `row_score(row, dice, roll)` is the value written in the box; 0 is a scratch.
 The dice are the ones that count: five, or six where a ruleset has `dice = 6`.

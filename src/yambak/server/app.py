@@ -24,13 +24,13 @@ from ..store import Store
 from ..web import STATIC
 from ..web.i18n import localize_error
 from . import metrics
-from .cluster import Cluster, RedisLimiter
+from .cluster import Cluster, RedisLimiter, SharedSocketCaps
 from .common.events import Events
 from .daily.clubs import ClubManager
 from .daily.manager import DealManager, keep_dealing
 from .deps import get_lang
 from .keeper.manager import KeeperManager
-from .limits import ClientLimiter
+from .limits import ClientLimiter, SocketCaps
 from .live import RequestError
 from .logs import log_unexpected
 from .profiles.manager import ProfileManager
@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The store's writer thread hands the GIL back and forth with the event loop at every database
         # round trip: a short switch interval keeps a busy loop from delaying each commit by 5 ms.
         sys.setswitchinterval(0.001)
-        store = Store(settings.database_url)
+        store = Store(settings.database_url, synchronous=settings.synchronous_commit)
         if settings.gc_full_seconds:
             tune_gc()
         cluster = Cluster(settings.redis_url, settings.lease_seconds) if settings.redis_url else None
@@ -123,6 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.keeper = keeper_manager
         app.state.profiles = profile_manager
         app.state.cluster = cluster
+        caps = (settings.sockets_per_address_session, settings.sockets_per_address, settings.sockets_per_session)
+        app.state.sockets = SharedSocketCaps(cluster, *caps) if cluster is not None else SocketCaps(*caps)
         app.state.deals = DealManager(store, settings, manager)
         app.state.ranked = RankedManager(store, settings, manager, events)
 
@@ -152,6 +154,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if cluster is not None:
             await cluster.stop()
         profile_manager.grader.close()
+        manager.coach.close()
         store.close()
 
     app = FastAPI(title="yambak", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -190,7 +193,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(localize_error(exc.to_dict(), get_lang(request)), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(x) for x in first.get("loc", ()))
         return JSONResponse(
@@ -198,7 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "http/not-found", 405: "http/method-not-allowed"}.get(exc.status_code, "http/error")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
@@ -284,10 +287,15 @@ async def _collect_garbage(every: float) -> None:
 
 
 async def _gauges(manager: TableManager, keeper_manager: KeeperManager) -> None:
-    """Keep the tables and connections gauges current (and drop mirrors nobody here watches)."""
+    """Keep the tables and connections gauges current (and drop mirrors nobody here watches), and add up
+    where the actions' CPU went."""
+    writer_seen = manager.store.writer_cpu()
     while True:
         await asyncio.sleep(1.0)
         try:
+            writer_now = manager.store.writer_cpu()
+            metrics.flush_cpu(max(0.0, writer_now - writer_seen))
+            writer_seen = writer_now
             if manager.cluster is not None:
                 manager.evict_idle_mirrors()
                 keeper_manager.evict_idle_mirrors()

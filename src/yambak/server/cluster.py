@@ -32,7 +32,9 @@
   row is written.
 - **Limits.** The create/join rate limit per client address is a token bucket in
   Redis, shared by every process; while Redis is down each process counts the same
-  budget itself (`RedisLimiter`).
+  budget itself (`RedisLimiter`). The caps on open game sockets (per address and
+  table, per address, per table) count every process's sockets in Redis sorted sets,
+  each socket a member that expires unless its process renews it (`SharedSocketCaps`).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 import redis
@@ -52,10 +54,10 @@ import redis.asyncio as aredis
 
 from ..engine import IllegalAction
 from . import metrics
-from .limits import ClientLimiter
+from .limits import ClientLimiter, SocketCaps, Ticket
 from .live import RequestError
 
-__all__ = ["Cluster", "RedisLimiter", "Owner"]
+__all__ = ["Cluster", "RedisLimiter", "Owner", "SharedSocketCaps"]
 
 log = logging.getLogger("yambak.cluster")
 
@@ -103,6 +105,33 @@ if tokens >= 1 then tokens = tokens - 1; ok = 1 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(t))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return ok
+"""
+
+
+# A socket joins the caps' sorted sets (KEYS) unless one is full (ARGV[3..]: each key's cap); a member's
+# score is when it expires unless renewed (Redis's own clock: every process reads the same).
+_SOCKET_IN = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if redis.call('ZCARD', key) >= tonumber(ARGV[2 + i]) then return i end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now + tonumber(ARGV[2]), ARGV[1])
+  redis.call('PEXPIRE', key, tonumber(ARGV[2]))
+end
+return 0
+"""
+# Renew members (ARGV[i + 1] in KEYS[i]) for another ARGV[1] ms: sockets still open.
+_SOCKET_RENEW = """
+local t = redis.call('TIME')
+local until_ = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, until_, ARGV[i + 1])
+  redis.call('PEXPIRE', key, tonumber(ARGV[1]))
+end
+return 0
 """
 
 
@@ -188,6 +217,7 @@ class Cluster:
         self._alive: dict[str, float] = {}
         self._owners: dict[tuple[str, str], tuple[str, float]] = {}  # where requests went last, and when
         self._tasks: list[asyncio.Task[None]] = []
+        self._errands: set[asyncio.Task[Any]] = set()  # short tasks, kept until done (the loop holds them weakly)
         self._down_since: float | None = None  # when Redis stopped answering (logged once per outage)
         self._renew = self.redis.register_script(_RENEW)
         self._take = self.redis.register_script(_TAKE)
@@ -203,6 +233,12 @@ class Cluster:
         for coro in (self._reader(), self._publisher(), self._renewer(), self._monitor(), self._reconciler()):
             self._tasks.append(asyncio.create_task(coro))
         log.info("node %s joined the cluster (lease %d ms)", self.node, self.lease_ms)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run `coro` on the loop, holding its task until it ends."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._errands.add(task)
+        task.add_done_callback(self._errands.discard)
 
     async def stop(self) -> None:
         """Leave: hand every lease back at once, so that other processes take the tables over now."""
@@ -551,6 +587,11 @@ class Cluster:
 
     # --- events ------------------------------------------------------------------------------
 
+    def quiet(self, kind: str, object_id: str) -> bool:
+        """Does nobody else follow the object now (its events are not published: no text is needed)?"""
+        since = self._quiet.get(_events(kind, object_id))
+        return since is not None and time.monotonic() - since < QUIET_SECONDS
+
     def publish(self, kind: str, object_id: str, message: dict[str, Any]) -> None:
         """Send a committed event (or a reload) to every process following the object; in order.
         A message's `text` (what clients are sent as it is) travels after the JSON header, unescaped."""
@@ -643,7 +684,7 @@ class Cluster:
         except RuntimeError:
             running = None
         if running is loop:
-            loop.create_task(self.follow(kind, object_id))
+            self._spawn(self.follow(kind, object_id))
         else:
             asyncio.run_coroutine_threadsafe(self.follow(kind, object_id), loop).result(5)
 
@@ -679,7 +720,7 @@ class Cluster:
                 if self._sub is None:
                     await self._subscribe()
                     self._fine()
-                    asyncio.create_task(self._announce_all())  # owners may have found nobody following meanwhile
+                    self._spawn(self._announce_all())  # owners may have found nobody following meanwhile
                 while True:
                     reply = await self._sub.read_response(push_request=True)  # blocks until a message
                     if reply[0] == b"message":
@@ -704,7 +745,7 @@ class Cluster:
                     if future is not None and not future.done():
                         future.set_result(data["reply"])
                 else:
-                    asyncio.create_task(self._serve(data))
+                    self._spawn(self._serve(data))
                 return
             if data.get("node") == self.node:
                 return
@@ -714,6 +755,86 @@ class Cluster:
                 owner.on_message(object_id, data)
         except Exception:
             log.exception("a message from Redis failed")
+
+
+class SharedSocketCaps(SocketCaps):
+    """The caps on open game sockets, counted across every process in Redis: one sorted set per cap key,
+    one member per socket (`node:n`), expiring `TTL` seconds after its process last renewed it (every
+    `RENEW` seconds while the socket is open), so that a killed process's sockets stop counting by
+    themselves. While Redis does not answer, this process decides by its own counts (kept all along)."""
+
+    TTL = 15.0
+    RENEW = 5.0
+
+    def __init__(self, cluster: Cluster, per_session: int, per_address: int, total: int) -> None:
+        super().__init__(per_session, per_address, total)
+        self.cluster = cluster
+        self._in = cluster.redis.register_script(_SOCKET_IN)
+        self._renew = cluster.redis.register_script(_SOCKET_RENEW)
+        self._task: asyncio.Task[None] | None = None
+        self._left: set[asyncio.Task[Any]] = set()
+
+    def _ticket(self, address: str, session: str) -> Ticket:
+        self._n += 1
+        return Ticket(address, session, f"{self.cluster.node}:{self._n}")
+
+    async def enter(self, address: str, session: str) -> Ticket | str:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._renewer())
+        keys = self.keys(address, session)
+        ticket = self._ticket(address, session)
+        try:
+            async with asyncio.timeout(2):
+                over = await self._in(
+                    keys=list(keys.values()),
+                    args=[ticket.member, int(self.TTL * 1000), *(self.limits[name] for name in keys)],
+                )
+        except (redis.RedisError, OSError, TimeoutError):  # Redis does not answer: this process's counts
+            over = self._over(address, session)
+            if over is not None:
+                return over
+        else:
+            if over:
+                return list(keys)[int(over) - 1]
+        self._count(ticket, 1)
+        return ticket
+
+    def leave(self, ticket: Ticket) -> None:
+        if ticket.member not in self.open:
+            return
+        self._count(ticket, -1)
+        keys = list(self.keys(ticket.address, ticket.session).values())
+
+        async def gone() -> None:
+            try:
+                async with asyncio.timeout(2):
+                    async with self.cluster.redis.pipeline(transaction=False) as pipe:
+                        for key in keys:
+                            pipe.zrem(key, ticket.member)
+                        await pipe.execute()
+            except (redis.RedisError, OSError, TimeoutError):
+                pass  # it expires by itself
+
+        try:
+            task = asyncio.get_running_loop().create_task(gone())
+        except RuntimeError:  # no loop (shutting down): it expires by itself
+            return
+        self._left.add(task)
+        task.add_done_callback(self._left.discard)
+
+    async def _renewer(self) -> None:
+        while True:
+            await asyncio.sleep(self.RENEW)
+            pairs = [
+                (key, t.member) for t in list(self.open.values()) for key in self.keys(t.address, t.session).values()
+            ]
+            for i in range(0, len(pairs), 500):
+                chunk = pairs[i : i + 500]
+                try:
+                    await self._renew(keys=[k for k, _ in chunk], args=[int(self.TTL * 1000), *(m for _, m in chunk)])
+                except (redis.RedisError, OSError) as exc:
+                    self.cluster._trouble("renewing the socket counts", exc)
+                    break
 
 
 class RedisLimiter:

@@ -50,6 +50,8 @@ def _serve(args: argparse.Namespace) -> int:
         ws_max_size=65536,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        proxy_headers=True,  # X-Forwarded-For from these proxies names the client the limits count
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )
     return 0
 
@@ -128,6 +130,8 @@ def _serve_workers(args: argparse.Namespace, settings: object) -> int:
         ws_max_size=65536,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        proxy_headers=True,
+        forwarded_allow_ips=getattr(settings, "forwarded_allow_ips", "127.0.0.1"),
     )
     return 0
 

@@ -26,11 +26,13 @@ HTML_FORM: dict[str, Any] = {"include_in_schema": False}
 
 
 def get_manager(request: Request) -> TableManager:
-    return request.app.state.manager
+    manager: TableManager = request.app.state.manager  # the app's state is untyped: set in app.py
+    return manager
 
 
 def get_settings(request: Request) -> Settings:
-    return request.app.state.settings
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 def parse_tokens(raw: str | None) -> list[str]:
@@ -64,7 +66,8 @@ def add_tokens(response: Any, existing: list[str], new: list[str], secure: bool 
 
 
 def get_profiles(request: Request) -> ProfileManager:
-    return request.app.state.profiles
+    profiles: ProfileManager = request.app.state.profiles
+    return profiles
 
 
 def profile_token(request: HTTPConnection) -> str | None:

@@ -28,6 +28,7 @@ from .limits import Bucket
 from .settings import Settings
 
 __all__ = [
+    "CLOSE_CROWDED",
     "CLOSE_ORIGIN",
     "CLOSE_PROTOCOL",
     "CLOSE_RATE",
@@ -48,6 +49,7 @@ CLOSE_PROTOCOL = 4400  # a message of an unknown type
 CLOSE_RATE = 4429
 CLOSE_TOO_LARGE = 1009
 CLOSE_ORIGIN = 4403
+CLOSE_CROWDED = 4409  # too many sockets from this address, or on this table (limits.SocketCaps)
 
 
 class RequestError(Exception):

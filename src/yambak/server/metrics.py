@@ -7,6 +7,7 @@ With `yambak serve --workers N` the workers share one multiprocess directory
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 from prometheus_client import (
@@ -21,6 +22,9 @@ from prometheus_client import (
 
 __all__ = [
     "ACTIONS",
+    "CPU",
+    "LOOP_CPU",
+    "PHASES",
     "CONNECTIONS",
     "CONTENT_TYPE",
     "FORWARDED",
@@ -59,10 +63,44 @@ GC_PAUSE = Histogram(
 )
 
 
+# Where an action's CPU goes on its owner (bench/load.py reads them): the engine's move, the views made for
+# its followers, the commit's part on the event loop (the snapshot, the write handed to the writer), the
+# store's writer thread, and the broadcast (JSON texts, sockets' queues, the publish to Redis). Summed in
+# plain floats on the way (`cpu_add`) and added to the counter once a second (`flush_cpu`).
+PHASES = ("engine", "view", "commit", "store", "broadcast")
+CPU = Counter("yambak_action_cpu_seconds", "CPU time of the actions' path on their owner, by phase", ["phase"])
+LOOP_CPU = Counter("yambak_loop_cpu_seconds", "CPU time of the event loop's thread (everything an action costs there)")
+_cpu = dict.fromkeys(PHASES, 0.0)
+_loop_seen: list[float | None] = [None]
+
+
+def cpu_add(phase: str, seconds: float) -> None:
+    _cpu[phase] += seconds
+
+
+def cpu_now(phase: str) -> float:
+    """What was summed for a phase since the last flush (a caller subtracts a part it timed twice)."""
+    return _cpu[phase]
+
+
+def flush_cpu(store_seconds: float = 0.0) -> None:
+    """Add what was summed since the last call (run on the event loop's thread: its CPU is measured here
+    too); `store_seconds`: the writer thread's CPU since the last call."""
+    _cpu["store"] += store_seconds
+    for phase, seconds in _cpu.items():
+        if seconds:
+            CPU.labels(phase).inc(seconds)
+            _cpu[phase] = 0.0
+    now, before = time.thread_time(), _loop_seen[0]
+    if before is not None:
+        LOOP_CPU.inc(max(0.0, now - before))
+    _loop_seen[0] = now
+
+
 def render() -> tuple[bytes, str]:
     """The metrics text of this process, or of every worker when they share a multiprocess directory."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry: Any = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # prometheus_client's, untyped
         return generate_latest(registry), CONTENT_TYPE
     return generate_latest(), CONTENT_TYPE

@@ -1,8 +1,9 @@
 """A finished game, turn by turn: what the replay viewer steps through.
 
 `frame(record, n)` is the game as it stood after the record's turn n (0: before the first):
-every player's sheet (the engine's column scores, as the table shows them) and turn n itself
-(its rolls, what was held before each reroll where the record says, the box and what it wrote).
+every player's sheet (the engine's column scores, as the table shows them), turn n itself
+(its rolls, what was held before each reroll where the record says, the box and what it wrote)
+and the seat of every turn of the game (the engine's, so that a page finds a player's turns).
 The same for a table's record and a kept sheet's.
 """
 
@@ -32,11 +33,12 @@ def frame(record: dict[str, Any], n: int, simultaneous: bool = False) -> dict[st
             for p, name in enumerate(rec.players)
         ],
         "turn": None,
+        "seats": [rec.seat(k) for k in range(1, len(rec.turns) + 1)],  # the seat of every turn
     }
     if n:
         t = rec.turns[n - 1]
         box = state.rules.parse_box(t.box)
-        seat = t.player if t.player >= 0 else (n - 1) % len(rec.players)
+        seat = state.history[-1].player
         out["turn"] = {
             "player": seat,
             "rolls": [list(r) for r in t.rolls],

@@ -37,6 +37,19 @@ class Settings:
         default_factory=lambda: _env("WARM_STRATEGIES", "1").lower() not in ("0", "false", "no", "off")
     )
     rate_strikes: int = 20  # refused messages over the limit before the socket is closed
+    # open game sockets, per client address on one table or sheet, per address, per table or sheet (with
+    # several processes, counted across them in Redis); a 16-player club behind one NAT stays far below
+    sockets_per_address_session: int = field(default_factory=lambda: int(_env("SOCKETS_PER_ADDRESS_TABLE", "10")))
+    sockets_per_address: int = field(default_factory=lambda: int(_env("SOCKETS_PER_ADDRESS", "100")))
+    sockets_per_session: int = field(default_factory=lambda: int(_env("SOCKETS_PER_TABLE", "300")))
+    # a socket's `hello`: a burst, then one every 1 / rate seconds (each may carry a whole view)
+    hello_rate: float = field(default_factory=lambda: float(_env("HELLO_RATE", "0.5")))
+    hello_burst: int = field(default_factory=lambda: int(_env("HELLO_BURST", "5")))
+    # the addresses of proxies whose X-Forwarded-For names the client (uvicorn's `forwarded_allow_ips`):
+    # the limits above count real clients behind them; "*" trusts every peer (only behind a proxy!)
+    forwarded_allow_ips: str = field(
+        default_factory=lambda: _env("FORWARDED_ALLOW_IPS", os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"))
+    )
     # a listed table with no action this long and nobody connected leaves the lobby (still reachable by link)
     idle_after: float = field(default_factory=lambda: float(_env("IDLE_AFTER", "1800")))
     # seconds bots wait after a person's entry at tables that allow taking it back
@@ -46,6 +59,11 @@ class Settings:
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))
     lease_seconds: float = field(default_factory=lambda: float(_env("LEASE_SECONDS", "3")))  # a dead owner's tables
     snapshot_every: int = field(default_factory=lambda: int(_env("SNAPSHOT_EVERY", "50")))  # events between records
+    # PostgreSQL: "off" acknowledges an action before its commit is flushed to disk (docs/deployment.md: a
+    # crash of the database's machine may lose the last fraction of a second; a restart of ours loses nothing)
+    synchronous_commit: bool = field(
+        default_factory=lambda: _env("SYNCHRONOUS_COMMIT", "on").lower() not in ("0", "off", "false", "no")
+    )
     # Python's full garbage collection on a timer (seconds; 0: Python's own schedule), see app.tune_gc;
     # `yambak serve` makes it 300 unless the environment says otherwise
     gc_full_seconds: float = field(default_factory=lambda: float(_env("GC_FULL_SECONDS", "0")))

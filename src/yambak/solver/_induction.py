@@ -49,7 +49,7 @@ def box_values(
     `boxes`, `upper`, `yam` describe turn-start states and `roll` the final hand
     (roll index); all four broadcast together to a shape B. `points` (shape B) is
     what the entry adds to the total (upper bonus and joker bonus included) and
-    each value has shape B + (width,). The joker of RULES.md section 6 restricts the legal rows
+    each value has shape B + (width,). The joker of docs/rules.md §6 restricts the legal rows
     and changes the scores when the hand is a yam and the yam box is filled. `m` is the roll
     number the hand was rolled on (the last by default): points by roll number and outright wins
     read it; an entry that wins outright is worth its points and `win_points`, with no future.
@@ -129,10 +129,10 @@ def _pair_entry(
     yam: np.ndarray,
     i: int,
     written: np.ndarray,
-) -> tuple:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(next key, points, value) of filling row i of the max_gt_min pair with `written` points, or struck.
 
-    RULES.md section 5 with docs/decisions.md: the first box of the pair adds its
+    docs/rules.md §5 with docs/decisions.md: the first box of the pair adds its
     value and the key remembers it; the second adds its own, unless then
     high <= low, when both score 0: the entry takes back the first box's value.
     A struck box (strike_any) is the value 0 in the comparison.

@@ -51,8 +51,16 @@ _N_REMOVE = np.array([len(set(m)) for m in D.MULTISETS], dtype=np.int64)
 _COUNTS = D.COUNTS
 _SIXTH = 1.0 / D.FACES  # the numpy passes multiplied by this double; so do we
 
+# The ruleset's fields as the kernels take them (`rule_args`).
+RuleArgs = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    int, int, int, int, int, int, int, bool, int, int, int,
+    np.ndarray, np.ndarray,
+    int, bool, int, bool, np.ndarray, np.ndarray, int, np.ndarray, float, bool,
+]  # fmt: skip
 
-def rule_args(sr: SolverRules) -> tuple:
+
+def rule_args(sr: SolverRules) -> RuleArgs:
     """The ruleset fields the kernels read, as a tuple numba can take.
 
     (score, joker_score, upper_face, yam_face, row_of_face, threshold, bonus,
@@ -101,7 +109,7 @@ def rule_args(sr: SolverRules) -> tuple:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _flat(key: int, u: int, y: int, rules: tuple) -> int:
+def _flat(key: int, u: int, y: int, rules: RuleArgs) -> int:
     """`SolverRules.flat` for one state."""
     n_upper, n_yam, hi, lo, n_rows, n_pend = rules[7], rules[8], rules[13], rules[14], rules[15], len(rules[16])
     if hi < 0:
@@ -125,7 +133,7 @@ def _flat(key: int, u: int, y: int, rules: tuple) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _unslot(slot: int, rules: tuple) -> int:
+def _unslot(slot: int, rules: RuleArgs) -> int:
     """`SolverRules.unslot` for one state."""
     hi, lo, n_rows, n_pend = rules[13], rules[14], rules[15], len(rules[16])
     if hi < 0:
@@ -226,7 +234,7 @@ def _last_roll(
     boxes: np.ndarray,
     upper: np.ndarray,
     yam: np.ndarray,
-    rules: tuple,
+    rules: RuleArgs,
     x: np.ndarray,
     m: int,
     mask: int,
@@ -346,7 +354,7 @@ def _byroll_stage(
     boxes: np.ndarray,
     upper: np.ndarray,
     yam: np.ndarray,
-    rules: tuple,
+    rules: RuleArgs,
     x: np.ndarray,
     base: np.ndarray,
     m: int,
@@ -361,7 +369,7 @@ def _byroll_stage(
 
 @njit(cache=True, nogil=True)
 def _byroll_base(
-    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: tuple, x: np.ndarray, rolls: int
+    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: RuleArgs, x: np.ndarray, rolls: int
 ) -> np.ndarray:
     """The rows whose points do not depend on the roll number: their best per hand (252, lanes)."""
     _last_roll(table, boxes, upper, yam, rules, x, rolls, ~rules[24], True)
@@ -370,9 +378,9 @@ def _byroll_base(
 
 @njit(cache=True, nogil=True)
 def _pair_row(
-    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: tuple, i: int, x: np.ndarray
+    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: RuleArgs, i: int, x: np.ndarray
 ) -> None:
-    """The last-roll values of filling row i of the max_gt_min pair (RULES.md section 5), merged into x.
+    """The last-roll values of filling row i of the max_gt_min pair (docs/rules.md §5), merged into x.
 
     The first box of the pair writes its value (or 0 when struck) and the key
     remembers it; the second writes its value, unless high <= low, when it
@@ -436,10 +444,10 @@ def _pair_row(
 
 
 @njit(cache=True, nogil=True)
-def _joker(table: np.ndarray, b: int, u: int, y: int, rules: tuple, last: np.ndarray) -> None:
+def _joker(table: np.ndarray, b: int, u: int, y: int, rules: RuleArgs, last: np.ndarray) -> None:
     """Overwrite the six yam hands of one state whose yam box is filled with their joker value.
 
-    RULES.md section 6, as in `box_values`: the upper box of the face if open,
+    docs/rules.md §6, as in `box_values`: the upper box of the face if open,
     else any open lower box (joker scores), else any open box; +joker_bonus
     while the yam box holds a non-zero value.
     """
@@ -506,7 +514,7 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: tuple, last: np.nda
 
 @njit(cache=True, nogil=True)
 def _load_block(
-    states: np.ndarray, start: int, rules: tuple, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray
+    states: np.ndarray, start: int, rules: RuleArgs, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray
 ) -> int:
     """Unflatten states[start:start + LANES] into the lane arrays (a short tail repeats its last state)."""
     n_upper, n_yam = rules[7], rules[8]
@@ -522,7 +530,7 @@ def _load_block(
 
 
 @njit(cache=True, nogil=True)
-def mean_turn_starts(table: np.ndarray, states: np.ndarray, rules: tuple, rolls: int) -> None:
+def mean_turn_starts(table: np.ndarray, states: np.ndarray, rules: RuleArgs, rolls: int) -> None:
     """table[s] = turn-start value of each state s (MeanScore), from the entries of states with more boxes filled.
 
     `table` is the flat (n_states,) table, read and written in place: the solver's inner loop.
@@ -545,7 +553,7 @@ def mean_turn_starts(table: np.ndarray, states: np.ndarray, rules: tuple, rolls:
 
 @njit(cache=True, nogil=True)
 def _turn_start_byroll(
-    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: tuple, x: np.ndarray, rolls: int
+    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: RuleArgs, x: np.ndarray, rolls: int
 ) -> None:
     """`_last_roll` and `_turn_start` where some rows score by roll number: after each roll m the hand in
     x[FULL + r] is the best box at m (stopping), never the hand carried on (all dice held is no roll)."""
@@ -559,13 +567,13 @@ def _turn_start_byroll(
 
 
 @njit(cache=True, nogil=True)
-def mean_keep_values(table: np.ndarray, states: np.ndarray, rules: tuple, rolls: int, out: np.ndarray) -> None:
+def mean_keep_values(table: np.ndarray, states: np.ndarray, rules: RuleArgs, rolls: int, out: np.ndarray) -> None:
     """Keep values of the widget of each state (MeanScore): out[s, j - 1, k] for rolls j = 1..rolls-1.
 
     out (len(states), rolls - 1, 462): out[s, j - 1, k] is the expected value,
     after roll j, of holding multiset k and rolling the other dice (for a full
     hand k: of going on with exactly that hand, which never beats the best of
-    stopping and a proper keep; RULES.md section 1 on all-held rolls; where rows
+    stopping and a proper keep; docs/rules.md §1 on all-held rolls; where rows
     score by roll number: of stopping after roll j). A keep decision needs nothing
     else, so the turn-start stage is not built.
     """
@@ -603,7 +611,8 @@ def _chance(values: np.ndarray, offset: np.ndarray, s: int, need: int) -> float:
     trailing 0.0, so need <= 0 reads the 1 and need >= n the 0."""
     start = offset[s]
     n = offset[s + 1] - start - 1
-    return values[start + min(max(need, 0), n)]
+    chance: float = values[start + min(max(need, 0), n)]
+    return chance
 
 
 @njit(cache=True, nogil=True)
@@ -614,7 +623,7 @@ def _target_last_roll(
     upper: np.ndarray,
     yam: np.ndarray,
     need: np.ndarray,
-    rules: tuple,
+    rules: RuleArgs,
     x: np.ndarray,
 ) -> None:
     """x[FULL + r, w] = best chance over the legal boxes for final hand r in lane w (state, need), as
@@ -703,7 +712,7 @@ def _target_last_roll(
 
 @njit(cache=True, nogil=True)
 def _target_joker(
-    values: np.ndarray, offset: np.ndarray, b: int, u: int, y: int, need: int, rules: tuple, last: np.ndarray
+    values: np.ndarray, offset: np.ndarray, b: int, u: int, y: int, need: int, rules: RuleArgs, last: np.ndarray
 ) -> None:
     """`_joker` under `TargetProbability`."""
     (
@@ -769,7 +778,7 @@ def target_turn_starts(
     offset: np.ndarray,
     lane_state: np.ndarray,
     lane_need: np.ndarray,
-    rules: tuple,
+    rules: RuleArgs,
     rolls: int,
     out: np.ndarray,
 ) -> None:
@@ -832,7 +841,7 @@ def position_values(
     y: int,
     hand: int,
     roll: int,
-    rules: tuple,
+    rules: RuleArgs,
     rolls: int,
     keeps: np.ndarray,
     rows: np.ndarray,
@@ -871,7 +880,7 @@ def _row_values(
     u: int,
     y: int,
     hand: int,
-    rules: tuple,
+    rules: RuleArgs,
     rows: np.ndarray,
     points: np.ndarray,
     m: int,
@@ -991,7 +1000,8 @@ def _hand_of(dice: np.ndarray) -> int:
     for i in range(D.DICE):
         code += a[i] * mult
         mult *= 7
-    return _HAND_OF_CODE[code]
+    hand: int = _HAND_OF_CODE[code]
+    return hand
 
 
 @njit(cache=True, nogil=True)
@@ -1001,7 +1011,7 @@ def optimal_turns(
     upper: np.ndarray,
     yam: np.ndarray,
     faces: np.ndarray,
-    rules: tuple,
+    rules: RuleArgs,
     rolls: int,
     out_row: np.ndarray,
     out_hand: np.ndarray,

@@ -13,7 +13,7 @@ The flat index is `((boxes * n_upper) + upper) * n_yam + yam`, so the upper
 variants of one box set sit next to each other and a whole level (box sets with
 the same number of filled boxes) is a handful of contiguous runs.
 
-A `max_gt_min` relation (RULES.md section 5) adds what the state must remember
+A `max_gt_min` relation (docs/rules.md §5) adds what the state must remember
 while exactly one box of its high/low pair is filled: the value written there
 (0 when struck). `boxes` is then a *key*, the bit mask plus the index of that
 value (`pend_values`) shifted above the row bits (`boxes | pend << n_rows`, the
@@ -30,6 +30,7 @@ Yahtzee category.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -99,7 +100,8 @@ class SolverRules:
         cap = self.n_upper - 1
         if self.stepped:
             after = np.minimum(np.asarray(upper) + gain, cap)
-            return self.bonus_at[after] - self.bonus_at[upper]
+            out: np.ndarray = self.bonus_at[after] - self.bonus_at[upper]
+            return out
         if not self.threshold:
             return np.zeros(np.broadcast_shapes(np.shape(upper), np.shape(gain)), dtype=np.int64)
         return self.bonus * ((np.asarray(upper) < self.threshold) & (np.asarray(upper) + gain >= self.threshold))
@@ -145,6 +147,8 @@ class SolverRules:
         if self.rel_high < 0:
             return slot
         a, b = sorted((self.rel_high, self.rel_low))
+        other: np.ndarray
+        p: np.ndarray
         other, p = np.divmod(slot, 2 + 2 * self.n_pend)
         low_bits, mid_bits = (1 << a) - 1, ((1 << (b - 1)) - 1) ^ ((1 << a) - 1)
         mask = (other & low_bits) | ((other & mid_bits) << 1) | ((other >> (b - 1)) << (b + 1))
@@ -152,7 +156,8 @@ class SolverRules:
         lo = (p > self.n_pend) & ~both
         mask = mask | ((h | both) << self.rel_high) | ((lo | both) << self.rel_low)
         pend = np.where(h, p - 1, np.where(lo, p - 1 - self.n_pend, 0))
-        return mask | (pend << self.n_rows)
+        key: np.ndarray = mask | (pend << self.n_rows)
+        return key
 
     def flat(self, boxes: np.ndarray | int, upper: np.ndarray | int, yam: np.ndarray | int) -> np.ndarray | int:
         return (self.slot(boxes) * self.n_upper + upper) * self.n_yam + yam
@@ -164,10 +169,10 @@ class SolverRules:
 
     def after_pair_entry(self, boxes: np.ndarray, row: np.ndarray, written: np.ndarray) -> np.ndarray:
         """Keys after writing `written` (0: struck) in `row`, for any rows (relation bookkeeping included)."""
-        nb = boxes | np.left_shift(1, row)
+        nb: np.ndarray = boxes | np.left_shift(1, row)
         if self.rel_high < 0:
             return nb
-        mask = nb & self.full_mask
+        mask: np.ndarray = nb & self.full_mask
         pair = (1 << self.rel_high) | (1 << self.rel_low)
         in_pair = (row == self.rel_high) | (row == self.rel_low)
         both = (mask & pair) == pair
@@ -309,7 +314,7 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
     elif needs:
         yam_row = needed  # the flag axis: whether the needed row holds a non-zero value
     yam_face = np.array([h[0] if len(set(h)) == 1 else 0 for h in hands], dtype=np.int64)
-    relation_fields: dict = {}
+    relation_fields: dict[str, Any] = {}
     if rel_high >= 0:
         # Values a lone pair box can hold: what the dice write there, or 0 (a scratch or a strike).
         values = sorted({0} | {int(v) for v in score[rel_high]} | {int(v) for v in score[rel_low]})

@@ -12,13 +12,16 @@ import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from . import dice as D
 from ._induction import box_values, keep_values
 from .table import Strategy
+
+if TYPE_CHECKING:  # the kernels' module compiles numba code: imported at run time only when needed
+    from ._kernels import RuleArgs
 
 __all__ = [
     "Advice",
@@ -45,7 +48,7 @@ class Position:
     `roll` is the number of rolls made this turn (0 with no dice: the turn start).
     `filled` maps row ids (or `column.row` box ids) to the value written there, 0 for a
     scratch. `held` is the dice currently held; holding is free and may be undone
-    (RULES.md section 1), so it only marks which keep is current.
+    (docs/rules.md §1), so it only marks which keep is current.
     `extra_bonus` counts joker bonuses already won, for the final-score figures.
     """
 
@@ -249,7 +252,7 @@ def position_values(
     return score, keeps, rows, points
 
 
-_RULE_ARGS: dict[int, tuple[Any, tuple]] = {}
+_RULE_ARGS: dict[int, tuple[Any, RuleArgs]] = {}
 _READY = False
 
 
@@ -302,7 +305,7 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
         values = stage.tolist()  # Python floats: cheaper to read one by one than numpy scalars
         for k in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]].tolist():
             if k == D.FULL + hand:
-                continue  # holding all five is not a roll (RULES.md section 1): score a box instead
+                continue  # holding all five is not a roll (docs/rules.md §1): score a box instead
             keeps.append(Choice(score + values[k], D.MULTISETS[k], None, None, k == held))
 
     rows = [

@@ -93,7 +93,7 @@ def _solve_target(args: argparse.Namespace, ruleset: Any, start: float) -> int:
     target = args.objective
     bar = progress_bar(None, ruleset.n_rows, f"target {target} (levels)")
 
-    def step(done: int, total: int) -> None:
+    def step(_done: int, _total: int) -> None:
         if bar is not None:
             bar.update(1)
 

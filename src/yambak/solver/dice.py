@@ -56,8 +56,8 @@ MULTISETS: tuple[tuple[int, ...], ...] = tuple(
 INDEX: dict[tuple[int, ...], int] = {ms: i for i, ms in enumerate(MULTISETS)}
 _starts = np.cumsum([0] + [sum(1 for m in MULTISETS if len(m) == n) for n in range(DICE + 1)])
 LEVELS: tuple[slice, ...] = tuple(slice(int(_starts[n]), int(_starts[n + 1])) for n in range(DICE + 1))
-FULL = LEVELS[DICE].start
-N_ROLLS = LEVELS[DICE].stop - FULL  # 252
+FULL: int = LEVELS[DICE].start
+N_ROLLS: int = LEVELS[DICE].stop - FULL  # 252
 
 # COUNTS[i, v] = how many dice of multiset i show v (column 0 unused).
 COUNTS = np.zeros((len(MULTISETS), FACES + 1), dtype=np.int64)
@@ -88,7 +88,7 @@ def _multinomial(m: tuple[int, ...]) -> float:
     ways = factorial(len(m))
     for c in counts:
         ways //= factorial(c)
-    return ways / FACES ** len(m)
+    return ways / float(FACES) ** len(m)
 
 
 # ROLL_PROB[r] = probability that five fresh dice show full hand r.

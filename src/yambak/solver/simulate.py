@@ -100,15 +100,17 @@ class _Optimal:
         unique, self.inverse = np.unique(flat, return_inverse=True)
         self.values = keep_values(sr, self.s.table, unique, self.threads)
 
-    def keep(self, rng: np.random.Generator, hand: np.ndarray, roll: int) -> np.ndarray:
+    def keep(self, _rng: np.random.Generator, hand: np.ndarray, roll: int) -> np.ndarray:
         cand = D.SUBKEEPS[hand]  # (G, 32)
         _, stages, n_keeps = self.values.shape
         row = (self.inverse * stages + roll - 1) * n_keeps  # start of each game's keep values
         values = self.values.reshape(-1)[row[:, None] + cand]
-        return cand[np.arange(len(hand)), values.argmax(axis=1)]
+        best: np.ndarray = cand[np.arange(len(hand)), values.argmax(axis=1)]
+        return best
 
-    def box(self, rng: np.random.Generator, values: np.ndarray, points: np.ndarray) -> np.ndarray:
-        return values.argmax(axis=0)
+    def box(self, _rng: np.random.Generator, values: np.ndarray, _points: np.ndarray) -> np.ndarray:
+        best: np.ndarray = values.argmax(axis=0)
+        return best
 
 
 def after_entry(
@@ -296,7 +298,7 @@ def simulate(
         if progress is not None:
             progress(len(block[0]))
     seconds = time.perf_counter() - start
-    cat = (lambda j: np.concatenate([o[j] for o in out])) if out else (lambda j: np.zeros(0))
+    cat = (lambda j: np.concatenate([o[j] for o in out])) if out else (lambda _j: np.zeros(0))
     ruleset = strategy.ruleset
     return SimulationResult(
         preset=ruleset.preset or ruleset.id,

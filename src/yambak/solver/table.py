@@ -75,24 +75,10 @@ def cache_dir() -> Path:
 
 
 def _fingerprint(ruleset: Ruleset, objective: Objective) -> str:
-    """Everything the table depends on, hashed; ids alone would let an edited file reuse a stale table."""
-    parts: tuple[object, ...] = (
-        TABLE_VERSION,
-        ruleset.rows,
-        ruleset.columns,
-        ruleset.upper_bonus,
-        ruleset.joker,
-        ruleset.strike_any,
-        ruleset.rolls_per_turn,
-        ruleset.dice,
-        ruleset.relations,
-        sorted(ruleset.modifiers),
-        objective.key,
-    )
-    if (
-        ruleset.save_rolls or ruleset.win_points is not None
-    ):  # newer rules, only where used: old tables keep their names
-        parts += (("save_rolls", ruleset.save_rolls), ("win_points", ruleset.win_points))
+    """The table's key: the ruleset's variant key (a custom ruleset's holds a digest of its description, so
+    an edited file never reuses a stale table; duplicate dice change nothing here), the objective and the
+    table's version."""
+    parts = (TABLE_VERSION, ruleset.variant_key(duplicate=False), objective.key)
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 

@@ -11,7 +11,7 @@ writer thread, off the event loop.
 from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .ranked import ChangeRow, RatingRow
-from .store import DEFAULT_URL, EventRow, SeatRow, SessionRow, Store, StoreConflict
+from .store import DEFAULT_URL, EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict
 
 __all__ = [
     "ChangeRow",
@@ -22,6 +22,7 @@ __all__ = [
     "EventRow",
     "Member",
     "ProfileRow",
+    "RefTaken",
     "ResultRow",
     "SeatRow",
     "SessionRow",

@@ -109,7 +109,7 @@ class ScrubbedNames:
 
 
 def placeholder(seat: int) -> str:
-    """The name a deleted profile's seat takes (RULES.md records need one)."""
+    """The name a deleted profile's seat takes (a game record of docs/rules.md §11 needs one)."""
     return f"Player {seat + 1}"
 
 

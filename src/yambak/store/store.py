@@ -25,6 +25,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -59,7 +60,7 @@ from .profiles import ProfileStore
 from .ranked import RankedStore
 from .sheets import SheetStore
 
-__all__ = ["DEFAULT_URL", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
+__all__ = ["DEFAULT_URL", "RefTaken", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
 
 log = logging.getLogger("yambak.store")
 
@@ -93,12 +94,17 @@ _LOG_NEXT = (
             bindparam("ref", type_=String),
             bindparam("now", type_=DateTime),
         ).where(
-            exists().where(_E.c.table_id == bindparam("tid"), _E.c.version == bindparam("prev"))
-            | exists().where(_T.c.id == bindparam("tid"), _T.c.version == bindparam("prev"))
+            (
+                exists().where(_E.c.table_id == bindparam("tid"), _E.c.version == bindparam("prev"))
+                | exists().where(_T.c.id == bindparam("tid"), _T.c.version == bindparam("prev"))
+            )
+            # an action already logged under its ref is not logged again (a resend, a retried forward)
+            & ~exists().where(_E.c.table_id == bindparam("tid"), _E.c.ref == bindparam("ref"))
         ),
     )
     .returning(_E.c.version)
 )
+_REF = select(_E.c.version).where(_E.c.table_id == bindparam("tid"), _E.c.ref == bindparam("ref"))
 _SNAPSHOT = (
     update(_T)
     .where(_T.c.id == bindparam("tid"), _T.c.version < bindparam("new"))
@@ -108,6 +114,14 @@ _SNAPSHOT = (
 
 class StoreConflict(RuntimeError):
     """A write lost a race: the version was taken or the seat was no longer open."""
+
+
+class RefTaken(StoreConflict):
+    """An action's ref is logged already: the action was applied before, as `version`."""
+
+    def __init__(self, session_id: str, ref: str, version: int) -> None:
+        super().__init__(f"session {session_id}: ref {ref!r} is logged already, as version {version}")
+        self.version = version
 
 
 @dataclass
@@ -185,12 +199,15 @@ class _Writer(threading.Thread):
     """Group commit: every operation waiting when a transaction starts shares it, on one connection
     that the writer keeps (no checkout or ping per transaction: few GIL hand-offs per commit)."""
 
-    def __init__(self, engine: Engine, max_batch: int = 256) -> None:
+    def __init__(self, engine: Engine, max_batch: int = 256, synchronous: bool = True) -> None:
         super().__init__(name="yambak-store-writer", daemon=True)
         self.engine = engine
         self.max_batch = max_batch
+        # PostgreSQL: off answers a commit before its WAL reaches the disk (Store's `synchronous`)
+        self.relaxed = not synchronous and engine.dialect.name == "postgresql"
         self.queue: queue.SimpleQueue[tuple[Op, concurrent.futures.Future[Any]] | None] = queue.SimpleQueue()
         self.batches = 0  # transactions committed (for tests and metrics)
+        self.cpu = 0.0  # this thread's CPU seconds in its transactions (metrics: where an action's time goes)
         self._conn: Connection | None = None
 
     def run(self) -> None:
@@ -210,7 +227,9 @@ class _Writer(threading.Thread):
                         stop = True
                         break
                     batch.append(more)
+                start = time.thread_time()
                 self._run(batch)
+                self.cpu += time.thread_time() - start
         finally:
             if self._conn is not None:
                 self._conn.close()
@@ -221,6 +240,8 @@ class _Writer(threading.Thread):
         conn = self._conn
         try:
             with conn.begin():
+                if self.relaxed:
+                    conn.exec_driver_sql("SET LOCAL synchronous_commit TO off")
                 return [op(conn) for op in ops]
         except DBAPIError as exc:
             if exc.connection_invalidated:
@@ -254,9 +275,14 @@ class _Writer(threading.Thread):
 
 
 class Store(ProfileStore, DealStore, RankedStore, SheetStore):
-    def __init__(self, url: str | None = None, migrate: bool = True) -> None:
+    def __init__(self, url: str | None = None, migrate: bool = True, synchronous: bool = True) -> None:
+        """`synchronous` false (PostgreSQL): the writer's commits return before their WAL is on disk
+        (`synchronous_commit = off` for them): a disk's slow flushes no longer hold every action, and a
+        crash of PostgreSQL or of the machine (not of this process) may lose the last fraction of a second
+        of acknowledged writes. Every other write, and SQLite's, stays as it was."""
         self.url = url or os.environ.get("YAMBAK_DATABASE_URL") or DEFAULT_URL
         self.engine = make_engine(self.url)
+        self.synchronous = synchronous
         self._writer: _Writer | None = None
         self._writer_lock = threading.Lock()
         if migrate:
@@ -283,13 +309,18 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore):
             writer.join(10)
         self.engine.dispose()
 
+    def writer_cpu(self) -> float:
+        """CPU seconds the writer thread has spent in its transactions so far."""
+        writer = self._writer
+        return writer.cpu if writer is not None else 0.0
+
     # --- off the event loop ----------------------------------------------------------------------
 
     def submit(self, op: Callable[[Connection], T]) -> concurrent.futures.Future[T]:
         """Queue a write for the writer thread; it runs in a transaction shared with the others waiting."""
         with self._writer_lock:
             if self._writer is None:
-                self._writer = _Writer(self.engine)
+                self._writer = _Writer(self.engine, synchronous=self.synchronous)
                 self._writer.start()
             writer = self._writer
         fut: concurrent.futures.Future[T] = concurrent.futures.Future()
@@ -412,6 +443,9 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore):
             if version == 1:
                 conn.execute(_LOG, row)
             elif conn.execute(_LOG_NEXT, {**row, "prev": version - 1}).first() is None:
+                done = None if ref is None else conn.execute(_REF, {"tid": table_id, "ref": ref}).scalar()
+                if done is not None:
+                    raise RefTaken(table_id, ref or "", int(done))
                 raise StoreConflict(f"session {table_id}: version {version} is not next")
             if snapshot is not None:
                 conn.execute(_SNAPSHOT, {"tid": table_id, "new": version, "rec": snapshot, "fin": finished, "now": now})
@@ -603,6 +637,16 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore):
         """The version an action logged under the client's `ref` made, if it was logged."""
         with self.engine.connect() as conn:
             return conn.execute(select(Event.version).where(Event.table_id == session_id, Event.ref == ref)).scalar()
+
+    def ref_event(self, session_id: str, ref: str) -> EventRow | None:
+        """The event an action logged under the client's `ref` made, if it was logged."""
+        with self.engine.connect() as conn:
+            r = conn.execute(
+                select(Event.version, Event.seat, Event.type, Event.data, Event.ref).where(
+                    Event.table_id == session_id, Event.ref == ref
+                )
+            ).first()
+        return None if r is None else EventRow(r.version, r.seat, r.type, json.loads(r.data), r.ref)
 
     def load_session(
         self, table_id: str, history: int = 200, kind: str | None = None

@@ -71,7 +71,7 @@ class Face:
     mine: list[int] = []
 
     def __init__(self) -> None:
-        self.said: Callable[[str], None] = lambda text: None  # set by the app: a line to show
+        self.said: Callable[[str], None] = lambda _text: None  # set by the app: a line to show
         self.changed: Callable[[], None] = lambda: None  # set by the app: the view changed
 
     def view(self) -> dict[str, Any]:
@@ -120,9 +120,10 @@ class PlayFace(Face):
         from ..coach import CoachError, advise
 
         try:
-            return advise(self.session.state).to_dict()
+            advice: dict[str, Any] = advise(self.session.state).to_dict()
         except CoachError:
             return None
+        return advice
 
     def review(self) -> dict[str, Any] | None:
         from ..coach import review
@@ -348,7 +349,7 @@ class TableApp(App[int]):
         if self.shown is not None and self.shown >= len(v["players"]):
             self.shown = None
         self._status(me)
-        self._players(me)
+        self._players()
         self._dice(me)
         self._sheet(me)
         self._hints(me)
@@ -358,7 +359,8 @@ class TableApp(App[int]):
     def _turn(self, seat: int | None) -> dict[str, Any] | None:
         if seat is None:
             return None
-        return self.current_view["players"][seat]["turn"]
+        turn: dict[str, Any] | None = self.current_view["players"][seat]["turn"]
+        return turn
 
     def _status(self, me: int | None) -> None:
         v, T = self.current_view, self.words
@@ -399,7 +401,8 @@ class TableApp(App[int]):
         if due is not None:
             target, seat = due
             column = self.words.column(target) if target != "total" else T("Total")
-            return T("Roll-off for {column}: {name} rolls five dice", column=column, name=v["players"][seat]["name"])
+            name, n = v["players"][seat]["name"], v["rules"]["rolloff_dice"]
+            return T("Roll-off for {column}: {name} rolls {n} dice", column=column, name=name, n=n)
         if v["finished"]:
             return T("The game is over.")
         name = v["players"][v["current"]]["name"]
@@ -420,7 +423,7 @@ class TableApp(App[int]):
     def _box(self, box: str) -> str:
         return self.words.box(box, len(self.current_view["rules"]["columns"]))
 
-    def _players(self, me: int | None) -> None:
+    def _players(self) -> None:
         v, T = self.current_view, self.words
         out = Text()
         winners = set(v.get("winners") or [])
@@ -443,9 +446,10 @@ class TableApp(App[int]):
 
     def _dice(self, me: int | None) -> None:
         v, T = self.current_view, self.words
-        n = v["rules"]["dice"]
+        n = v["rules"]["rolled_dice"]
         if self.face.keeper:
-            dice: list[int | None] = [*self.pad, *([None] * ((5 if self._rolloff() else n) - len(self.pad)))]
+            size = v["rules"]["rolloff_dice"] if self._rolloff() else n
+            dice: list[int | None] = [*self.pad, *([None] * (size - len(self.pad)))]
             self.query_one("#dice", Static).update(dice_text(dice, set()))
             turn = self._turn(v["current"])
             rolls = turn["rolls"] if turn else 0
@@ -744,7 +748,7 @@ class TableApp(App[int]):
     PLAY_ONLY: ClassVar = {"roll", "hints", "withdraw"}
     KEEP_ONLY: ClassVar = {"undo", "command"}
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(self, action: str, _parameters: tuple[object, ...]) -> bool | None:
         """The keys of this face only (the footer shows no Roll where the dice are typed)."""
         if action in (self.KEEP_ONLY if not self.face.keeper else self.PLAY_ONLY):
             return False
@@ -780,7 +784,7 @@ class TableApp(App[int]):
 
     def _pad(self, value: int) -> None:
         v = self.current_view
-        n = 5 if self._rolloff() else v["rules"]["dice"]
+        n = v["rules"]["rolloff_dice"] if self._rolloff() else v["rules"]["rolled_dice"]
         self.pad.append(value)
         if len(self.pad) == n:
             digits = "".join(map(str, self.pad))

@@ -42,8 +42,8 @@ when one column can take the dice (any case; Tab completes box names).
   fix N DICE.. BOX  correct entry N: its rolls (digits, space separated) and its box;
                     an announce box filled after roll 2 or 3 stays announced
   history           every entry so far, numbered (announced boxes marked)
-When the game ends tied where the rules roll ties off, each tied player rolls five
-dice: type them when asked.
+When the game ends tied where the rules roll ties off, each tied player rolls the
+roll-off's dice: type them when asked.
   help, quit"""
 
 
@@ -94,7 +94,7 @@ class KeeperSession:
         seat = self._rolloff_turn()
         if seat is not None:
             target = self.rolloff()[0]  # type: ignore[index]
-            return f"roll-off for {target}: {s.players[seat]}'s five dice> "
+            return f"roll-off for {target}: {s.players[seat]}'s {s.rules.rolloff_dice} dice> "
         if s.finished:
             return "game over> "
         p = s.current
@@ -219,14 +219,16 @@ class KeeperSession:
             target, seats, _ = due
             names = " and ".join(self.state.players[s] for s in seats)
             what = "the grand total" if target == "total" else f"column {target}"
-            return f"\n{names} are tied for {what}: a roll-off, five dice each, most pips wins."
+            n = self.state.rules.rolloff_dice
+            return f"\n{names} are tied for {what}: a roll-off, {n} dice each, most pips wins (again while tied)."
         winners = " and ".join(self.state.players[w] for w in self.state.winners())
         return f"\nGame over. Winner: {winners}."
 
     def _rolloff_dice(self, seat: int, words: list[str]) -> str:
-        dice = parse_dice(" ".join(words), 5)
+        n = self.state.rules.rolloff_dice
+        dice = parse_dice(" ".join(words), n)
         if dice is None:
-            return "  a roll-off is five dice, each 1 to 6, e.g. 66231"
+            return f"  a roll-off is {n} dice, each 1 to 6, typed as digits"
         self.rolled_off[str(seat)] = list(dice)
         target, seats, typed = self.rolloff()  # type: ignore[misc]
         if len(typed) < len(seats):

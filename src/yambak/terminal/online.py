@@ -164,7 +164,7 @@ class OnlineTable:
         self.seats: list[int] = []  # the seats this terminal holds (as the server's welcome says)
         self.verdict = ""  # the fair dice, checked at the end
         self.on_change: Callable[[], None] = lambda: None
-        self.on_said: Callable[[str], None] = lambda text: None
+        self.on_said: Callable[[str], None] = lambda _text: None
         self.closed: str | None = None  # why the table stopped talking to us for good
         self._ws: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -240,7 +240,7 @@ class OnlineTable:
     def review(self) -> dict[str, Any] | None:
         with self._http() as http:
             r = http.get(f"/api/tables/{self.table}/review")
-        return r.json() if r.status_code == 200 else None  # type: ignore[no-any-return]
+        return r.json() if r.status_code == 200 else None
 
     def check_dice(self) -> str:
         """The finished game's record checked against the table's commitment: one line to show."""
@@ -257,7 +257,7 @@ class OnlineTable:
             return f"NOT VERIFIED: the record is not a legal game ({exc})"
         if record.fairness is None or record.fairness.get("seed") is None:
             return "The dice cannot be checked yet: the table's seed is not revealed (a deal not closed)."
-        problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.dice)
+        problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.rolloff_dice)
         if problems:
             return f"NOT VERIFIED: {problems[0]}"
         return f"Fair dice verified: {checked} rolls re-derived from the committed seed and the players' nonces."
@@ -337,7 +337,8 @@ class OnlineTable:
             self.seats = [int(s) for s in msg.get("seats", [])]
             self._nonces.clear()
         elif kind in ("state", "events", "event"):
-            self.version, self.view = int(msg["v"]), msg["view"]
+            self.version = int(msg["v"])
+            self.view = msg.get("view", self.view)  # `events` without a view: nothing was missed
             ready.set()
             self._after_view()
             for event in [msg] if kind == "event" else [e for e in msg.get("events", [])]:
@@ -349,6 +350,8 @@ class OnlineTable:
                 future.set_result(msg["advice"])
         elif kind == "error":
             code = str(msg.get("code", ""))
+            if code == "advice/replaced":  # our newer request for advice took its place: its answer comes
+                return
             if code == "deal/sealed" or code.startswith("table/"):
                 self.closed = str(msg.get("message") or code)
                 ready.set()

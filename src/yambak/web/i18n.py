@@ -1,7 +1,7 @@
 """Gettext catalogs (Babel): compiled from the shipped .po files at startup, in memory.
 
 Every user-visible string goes through `gettext`; row and column ids get the
-names players know (RULES.md section 10) through the same catalogs.
+names players know (docs/rules.md §10) through the same catalogs.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import copy
 import gettext
 import io
 import re
+from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from typing import Any
@@ -20,6 +21,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import NumberPattern, format_decimal, format_percent
 
+from ..names import NAME_MAX
 from . import LOCALE, STATIC
 
 LANGUAGES = {
@@ -220,7 +222,7 @@ def plural_rule(lang: str) -> str:
 def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
     for choice in (query, cookie):
         if choice in LANGUAGES:
-            return choice  # type: ignore[return-value]
+            return choice
     if accept:
         prefs = []
         for part in accept.split(",")[:20]:
@@ -250,7 +252,7 @@ def _humane(ident: str) -> str:
 def labels(lang: str, rules: Any = None) -> dict[str, dict[str, str]]:
     """Row and column names (and their short forms) in the language. `rules`: a preset id, a `Ruleset` or
     its layout; its rows' and columns' own labels (the preset file's, or a house ruleset's) name them
-    (RULES.md section 10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb), translated where
+    (docs/rules.md §10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb), translated where
     the catalogs know the label, as written where not; an id nothing names reads as words."""
     tr = translations(lang)
     rows, short = dict(ROW_LABELS), dict(ROW_SHORT)
@@ -296,7 +298,7 @@ def labels(lang: str, rules: Any = None) -> dict[str, dict[str, str]]:
 def error_texts(lang: str) -> dict[str, str]:
     """Every refusal code's text in the language (what a page shows for a box it cannot fill)."""
     tr = translations(lang)
-    return {code: tr.gettext(text) for code, text in ERROR_MESSAGES.items()}
+    return {code: error_message(code, lang) or tr.gettext(text) for code, text in ERROR_MESSAGES.items()}
 
 
 # Refusal codes (the engine's `IllegalAction` codes and a few of the server's) as players read them.
@@ -339,6 +341,7 @@ ERROR_MESSAGES = {
     "seat/none-open": "Every seat at this table is taken.",
     "seat/taken": "That seat is not open.",
     "rate/limited": "Too many requests: wait a moment and try again.",
+    "rate/sockets": "Too many connections from your network: close a tab or try again later.",
     "server/full": "The server is full: try again later.",
     "server/error": "Something went wrong on the server: try again.",
     "server/store": "The move could not be saved: the table is being reloaded.",
@@ -359,11 +362,17 @@ ERROR_MESSAGES = {
     "table/no-undo": "This table does not allow taking back an entry.",
     "table/no-hints": "Hints are off at this table.",
     "advice/unavailable": "No advice for this position.",
+    "advice/replaced": "A newer request for advice took this one's place.",
     "record/after-game": "The record of a duplicate table is ready when the game is over.",
 }
-# A refused name (yambak.names: blank, invisible or too long).
-NAME_ERROR = "Type a name of 1 to 24 characters."
+# A refused name (yambak.names: blank, invisible or too long), with the limit of the name refused (a
+# player's 24, a table's 60: the refusal's `limit`).
+NAME_ERROR = "Type a name of 1 to {limit} characters."
 ERROR_MESSAGES["input/name"] = NAME_ERROR
+ERROR_MESSAGES["illegal/not-held"] = "That die is not held."
+ERROR_MESSAGES["illegal/already-held"] = "That die is held already."
+# Values a message's placeholders take when the refusal does not say (a page's list of every code's text).
+ERROR_DEFAULTS: dict[str, dict[str, Any]] = {"input/name": {"limit": NAME_MAX}}
 # The score-keeper's own refusals (yambak.keeper, server/keeper): forms, entries, sheets, codes.
 ERROR_MESSAGES.update(
     {
@@ -409,15 +418,25 @@ SERVER_STRINGS = (
 SERVER_PLURALS = (("Games per band of {n} point", "Games per band of {n} points"),)
 
 
-def error_message(code: str, lang: str) -> str | None:
-    """The translated text for a refusal code, or None for codes without one."""
+def error_message(code: str, lang: str, fields: Mapping[str, Any] | None = None) -> str | None:
+    """The translated text for a refusal code, or None for codes without one; `fields`: the refusal's
+    own values for the text's placeholders (`{limit}`)."""
     msgid = ERROR_MESSAGES.get(code)
-    return translations(lang).gettext(msgid) if msgid else None
+    if not msgid:
+        return None
+    text = translations(lang).gettext(msgid)
+    if "{" not in text:
+        return text
+    values = {**ERROR_DEFAULTS.get(code, {}), **(fields or {})}
+    try:
+        return text.format(**{k: v for k, v in values.items() if isinstance(v, (int, str))})
+    except (KeyError, IndexError, ValueError):
+        return text
 
 
-def localize_error(data: dict, lang: str) -> dict:
+def localize_error(data: dict[str, Any], lang: str) -> dict[str, Any]:
     """A coded error as the client sees it: `message` in its language, the original English in `detail`."""
-    text = error_message(str(data.get("code", "")), lang)
+    text = error_message(str(data.get("code", "")), lang, data)
     if text is None:
         return data
     out = {**data, "message": text, "detail": data.get("message", "")}
@@ -529,6 +548,6 @@ def _minus(text: str, lang: str) -> str:
 def _pattern(lang: str, kind: str, digits: int) -> NumberPattern:
     """The locale's decimal or percent pattern with exactly `digits` decimals."""
     locale = Locale.parse(lang)
-    pattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
+    pattern: NumberPattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
     pattern.frac_prec = (digits, digits)
     return pattern

@@ -18,4 +18,4 @@ def clean_name(name: Any, what: str = "name", limit: int = NAME_MAX) -> str:
     try:
         return normalize_name(name, what, limit)
     except InvalidName as exc:
-        raise RequestError("input/name", exc.message) from None
+        raise RequestError("input/name", exc.message, limit=limit) from None

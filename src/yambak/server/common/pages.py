@@ -58,6 +58,8 @@ async def rules_from_form(form: Any) -> tuple[str | None, dict[str, Any], dict[s
     uploaded or pasted TOML file) replace the preset. Raises RequestError `input/rules`."""
     upload = form.get("custom_file")
     text = str(form.get("custom", "") or "").strip()
+    if len(text) > MAX_RULES_BYTES:  # the form's own maxlength, held here too
+        raise RequestError("input/rules", f"pasted house rules are at most {MAX_RULES_BYTES:,} characters")
     if upload is not None and hasattr(upload, "read"):
         raw = await upload.read(MAX_RULES_BYTES + 1)
         if len(raw) > MAX_RULES_BYTES:

@@ -108,7 +108,7 @@ def deal_board(
 
 def period_board(
     deals: list[DealRow], scores: list[DealScore], viewer: str | None, limit: int = 100, withdrawn: str = WITHDRAWN
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Matchpoints added up over several deals (a week's, all time's, a tournament's rounds): ranked by
     their total, shown with the percentage of the most the deals a player played could have given;
     ties in the order the players first started."""

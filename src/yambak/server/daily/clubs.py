@@ -72,6 +72,23 @@ class ClubManager:
 
     # --- making and joining ----------------------------------------------------------------------------
 
+    def check_new(self, name: Any, preset: Any, rounds: Any, window: Any, starts: Any = None) -> str:
+        """A tournament asked for, checked before anything is made for it (its organiser's profile): the
+        name as it will be shown. `create` checks again."""
+        shown = clean_name(name, "tournament name", TOURNAMENT_NAME_MAX)
+        if not isinstance(preset, str) or preset not in club_presets():
+            raise DealError("input/rules", "choose a ruleset")
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not ROUNDS[0] <= rounds <= ROUNDS[1]:
+            raise DealError("input/invalid", f"a tournament has {ROUNDS[0]} to {ROUNDS[1]} rounds")
+        if (
+            not isinstance(window, int)
+            or isinstance(window, bool)
+            or not WINDOW_MINUTES[0] <= window <= WINDOW_MINUTES[1]
+        ):
+            raise DealError("input/invalid", "a round is open from 15 minutes to 7 days")
+        parse_start(starts, self.now().replace(microsecond=0))
+        return shown
+
     def create(
         self,
         name: Any,
@@ -84,17 +101,7 @@ class ClubManager:
     ) -> tuple[TournamentRow, str]:
         """A tournament and all its rounds' deals (their seeds committed now). Returns it and its invite
         code (blocking)."""
-        name = clean_name(name, "tournament name", TOURNAMENT_NAME_MAX)
-        if not isinstance(preset, str) or preset not in club_presets():
-            raise DealError("input/rules", "choose a ruleset")
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not ROUNDS[0] <= rounds <= ROUNDS[1]:
-            raise DealError("input/invalid", f"a tournament has {ROUNDS[0]} to {ROUNDS[1]} rounds")
-        if (
-            not isinstance(window, int)
-            or isinstance(window, bool)
-            or not WINDOW_MINUTES[0] <= window <= WINDOW_MINUTES[1]
-        ):
-            raise DealError("input/invalid", "a round is open from 15 minutes to 7 days")
+        name = self.check_new(name, preset, rounds, window, starts)
         now = self.now().replace(microsecond=0)
         start = parse_start(starts, now)
         tid, code = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
@@ -108,18 +115,22 @@ class ClubManager:
         self.store.create_tournament(t, deals)
         return t, code
 
-    def join(self, t: TournamentRow, code: Any, profile: ProfileRow) -> str:
-        """A profile joins by the invite code (blocking): its place then, "player", or "pending" where
-        the organiser approves joiners."""
+    def check_join(self, t: TournamentRow, code: Any) -> None:
+        """A request to join, checked before anything is made for it (the joiner's profile; blocking)."""
         if not isinstance(code, str) or not secrets.compare_digest(
             hashlib.sha256(code.encode()).digest(), hashlib.sha256(t.invite.encode()).digest()
         ):
             raise DealError("deal/invite", "this invite link is not valid", 403)
-        now = self.now()
-        if t.cancelled or all(d.closed(now) for d in self.store.tournament_deals(t.id)):
+        if t.cancelled or all(d.closed(self.now()) for d in self.store.tournament_deals(t.id)):
             raise DealError("deal/over", "this tournament is over", 409)
         if t.organiser_id is None:
             raise DealError("deal/organiser-gone", "its organiser has left: it goes on, closed to new players", 403)
+
+    def join(self, t: TournamentRow, code: Any, profile: ProfileRow) -> str:
+        """A profile joins by the invite code (blocking): its place then, "player", or "pending" where
+        the organiser approves joiners."""
+        self.check_join(t, code)
+        now = self.now()
         status = self.store.join_tournament(t.id, profile.id, now, "pending" if t.approval else "player")
         if status == "removed":
             raise DealError("deal/removed", "the organiser removed you from this tournament", 403)

@@ -33,13 +33,14 @@ from typing import Any
 
 from ...engine import GameRecord, GameState, IllegalAction, RecordError, replay
 from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
-from ...store import SessionRow, StoreConflict
+from ...keeper.entries import MAX_PLAYERS
+from ...store import RefTaken, SessionRow, StoreConflict
 from .. import metrics
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
 from ..live import RequestError
 from ..session import Loaded, Moved, Session, SessionManager
-from .schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
+from .schema import EntryIn, KeeperError, SheetIn
 from .view import keeper_view, record_dict
 
 log = logging.getLogger("yambak.server")
@@ -109,8 +110,8 @@ class KeeperManager(SessionManager[KeptSheet]):
     def record(self, sheet: KeptSheet, state: GameState | None = None) -> dict[str, Any]:
         return record_dict(state or sheet.state)
 
-    def view(self, sheet: KeptSheet, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
-        return keeper_view(sheet)
+    def view(self, sheet: KeptSheet, _seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+        return keeper_view(sheet)  # every phone of a sheet sees all of it
 
     def acts_here(self, sheet: KeptSheet) -> bool:
         return bool(sheet.conns)  # every phone following a sheet may write on it
@@ -222,7 +223,15 @@ class KeeperManager(SessionManager[KeptSheet]):
                 return await self._enter_local(sheet, entry)
             except Moved:
                 pass
-        result = await self.replica.forward(sheet, "act", {"entry": entry.model_dump()})
+        try:
+            result = await self.replica.forward(sheet, "act", {"entry": entry.model_dump()})
+        except RequestError as exc:  # no answer in time, Redis failing: the log says whether it was applied
+            if not exc.code.startswith("server/"):
+                raise
+            done = await self.store.read(self.store.ref_version, sheet.id, entry.id)
+            if done is None:
+                raise
+            return {"v": max(sheet.version, done), "applied_as": done, "duplicate": True}
         if sheet.version < result["v"]:  # the owner's message may still be on its way: the answer shows it
             await self.refresh(sheet)
         return result
@@ -252,7 +261,10 @@ class KeeperManager(SessionManager[KeptSheet]):
             except (RecordError, IllegalAction) as exc:
                 raise KeeperError(exc.code, exc.message, 422) from None
             seat = entry.seat if entry.seat is not None else -1
-            version = await self._commit(sheet, state, entry.model_dump(), seat=seat, kind=entry.kind, ref=entry.id)
+            try:
+                version = await self._commit(sheet, state, entry.model_dump(), seat=seat, kind=entry.kind, ref=entry.id)
+            except RefTaken as exc:  # logged meanwhile (another owner's commit before this one's reload)
+                return {"v": sheet.version, "applied_as": exc.version, "duplicate": True}
         metrics.LATENCY.observe(time.perf_counter() - start)
         return {"v": version, "duplicate": False}
 

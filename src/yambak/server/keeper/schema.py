@@ -60,7 +60,7 @@ class EntryIn(BaseModel):
     """One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
     `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
     `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a 0);
-    `rolloff`: each tied seat's five dice for `target` (a column id or "total")."""
+    `rolloff`: each tied seat's roll-off dice (`rolloff_dice` of the layout) for `target` (a column id or "total")."""
 
     model_config = ConfigDict(extra="forbid", strict=True)  # no `true` read as 1, no "3" read as 3
     id: str = Field(pattern=ENTRY_ID)
@@ -129,7 +129,7 @@ class SheetView(GameView):
     name: str
     v: int
     history: list[HistoryEntry]
-    record: dict[str, Any]  # the game record (docs/rules.md, the record)
+    record: dict[str, Any]  # the game record (docs/rules.md §11)
     rolloff_due: dict[str, list[int]] | None = None  # after the end: the tied seats of each target still to roll off
     decided: Decided | None = None  # after the end: what decided the win
 

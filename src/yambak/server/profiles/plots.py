@@ -31,7 +31,7 @@ def _svg(label: str, body: list[str]) -> str:
     )
 
 
-def _axis_y(top: float, ticks: list[tuple[float, str]]) -> list[str]:
+def _axis_y(ticks: list[tuple[float, str]]) -> list[str]:
     out = []
     for y, text in ticks:
         out.append(f'<line class="grid" x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>')
@@ -50,7 +50,7 @@ def histogram_svg(bins: list[tuple[int, int]], width: int, label: str, mark: int
     plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
     bar = plot_w / len(starts)
     ticks = [(TOP + plot_h * (1 - f), str(round(peak * f))) for f in (0, 0.5, 1) if peak * f == int(peak * f)]
-    body = _axis_y(TOP, ticks)
+    body = _axis_y(ticks)
     step = max(1, len(starts) // 6)
     for i, start in enumerate(starts):
         n = counts.get(start, 0)
@@ -73,7 +73,7 @@ def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10, ends: 
     the first and the last game (their dates; default their numbers)."""
     if not points:
         return _svg(label, [])
-    scores = [p["score"] for p in points]
+    scores: list[float] = [p["score"] for p in points]
     low, high = min(scores), max(scores)
     if low == high:
         low, high = low - 1, high + 1
@@ -89,7 +89,7 @@ def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10, ends: 
 
     step = nice_width(math.floor(low), math.ceil(high), 5)  # round scores on the axis: 150, 200, 250
     ticks = range(math.ceil(low / step) * step, math.floor(high) + 1, step)
-    body = _axis_y(TOP, [(y(t), str(t)) for t in ticks])
+    body = _axis_y([(y(t), str(t)) for t in ticks])
     r = 2.6 if len(points) <= 60 else 1.6
     for i, p in enumerate(points):
         cls = "dot best" if p.get("best") else "dot"

@@ -12,13 +12,10 @@ decision, whatever the table's match rules (decisions.md).
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 import multiprocessing
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
@@ -26,32 +23,19 @@ from datetime import datetime
 from typing import Any
 
 from ...engine import GameRecord, GameState, replay, state_to_record
-from ...rules import Ruleset, load_ruleset
+from ...rules import Ruleset
 from ...store import ResultRow, SeatRow, Store
+from ..common.coach import coach_process_start
 
 __all__ = ["Grader", "kept_result", "solo_record", "table_results", "variant"]
 
 log = logging.getLogger("yambak.server")
 
 
-def _fmt(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return "+".join(map(str, value)) or "none"
-    return str(value)
-
-
 def variant(rules: Ruleset) -> tuple[str, str]:
-    """(preset, variant key): the preset's id and the options that differ from its defaults, e.g.
-    `yams-fr columns=3`; house rules are `custom:<name>:<hash>` (statistics are kept per variant)."""
-    if rules.preset is None:
-        digest = hashlib.sha1(json.dumps(rules.spec, sort_keys=True, default=str).encode()).hexdigest()[:8]
-        return "custom", f"custom:{rules.name[:80]}:{digest}"
-    defaults = dict(load_ruleset(rules.preset).options)
-    parts = [f"{k}={_fmt(v)}" for k, v in rules.options if defaults.get(k) != v]
-    parts += sorted(rules.modifiers)
-    return rules.preset, " ".join([rules.preset, *parts])[:120]
+    """(preset, variant key): the preset's id, or "custom" for house rules, and `Ruleset.variant_key`
+    (statistics are kept per variant)."""
+    return rules.preset or "custom", rules.variant_key()
 
 
 def _numbers(state: GameState, seat: int) -> dict[str, Any]:
@@ -155,17 +139,6 @@ def review_dict(record: dict[str, Any]) -> dict[str, Any]:
     return review(record).to_dict(len(record["players"]))
 
 
-def _coach_process_start(parent: int) -> None:
-    os.nice(10)  # the coach waits; the players' moves do not
-
-    def follow_parent() -> None:  # a server killed outright leaves no coach behind
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=follow_parent, name="yambak-coach-parent", daemon=True).start()
-
-
 class Grader:
     """Grades results with the coach, one at a time (a game's review takes from a few milliseconds to a
     second or two). With `processes`, the coach runs in a process of its own at a lower priority: in a
@@ -183,7 +156,7 @@ class Grader:
             ProcessPoolExecutor(
                 1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_coach_process_start,
+                initializer=coach_process_start,
                 initargs=(os.getpid(),),  # the server: gone already by the time the coach has started, too
             )
             if processes

@@ -79,10 +79,12 @@ async def create_table(
         raise TableError("input/rules", "choose a ruleset: a preset or rules of your own")
     seats = [s.model_dump() for s in body.seats]
     first = next((s for s in body.seats if s.kind == "human"), None)
-    profile, cookie = await playing_profile(request, first.name) if first is not None else (None, None)
-    table, new = await manager.acreate(
-        body.name, body.preset, body.options, seats, body.listed, body.duplicate, body.asked(), body.rules, profile
+    # checked in full before anything is made: a refused request makes no profile and no table
+    plan = manager.prepare(
+        body.name, body.preset, body.options, seats, body.listed, body.duplicate, body.asked(), body.rules
     )
+    profile, cookie = await playing_profile(request, first.name) if first is not None else (None, None)
+    table, new = await manager.aopen(plan, profile)
     manager.schedule_bots(table)
     response = JSONResponse(
         {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}}, status_code=201
@@ -105,10 +107,9 @@ async def join(
     request: Request, table_id: str, body: JoinIn, manager: Manager, tokens: Tokens, settings: AppSettings
 ) -> JSONResponse:
     table = await manager.aget(table_id)
-    if not any(s.kind == "open" for s in table.seats):
-        raise TableError("seat/none-open", "every seat at this table is taken", 409)
-    profile, cookie = await playing_profile(request, body.name)
-    seat, token = await manager.join(table, body.name, body.seat, profile)
+    name = manager.check_join(table, body.name, body.seat)  # before a profile is made for it
+    profile, cookie = await playing_profile(request, name)
+    seat, token = await manager.join(table, name, body.seat, profile)
     response = JSONResponse({"seat": seat, "token": token})
     add_tokens(response, tokens, [token], settings.secure_cookies)
     if cookie is not None:

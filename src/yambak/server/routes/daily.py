@@ -44,7 +44,8 @@ router = APIRouter()
 
 
 def get_deals(request: Request) -> DealManager:
-    return request.app.state.deals
+    deals: DealManager = request.app.state.deals  # the app's state is untyped: set in app.py
+    return deals
 
 
 Deals = Annotated[DealManager, Depends(get_deals)]
@@ -122,7 +123,9 @@ def _solo(deals: DealManager, preset: str, lang: str) -> list[dict[str, Any]]:
     ]
 
 
-def _seated(table: Any, new: dict[int, str], counted: bool, tokens: list[str], settings: Any, cookie: Any) -> Any:
+def _seated(
+    table: Any, new: dict[int, str], counted: bool, tokens: list[str], settings: Any, cookie: Any
+) -> JSONResponse:
     """The answer to a request to play a deal: the table, and this device's seat token (and profile)."""
     out = {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}, "counted": counted}
     response = JSONResponse(out)
@@ -130,6 +133,13 @@ def _seated(table: Any, new: dict[int, str], counted: bool, tokens: list[str], s
     if cookie is not None:
         set_profile_cookie(response, cookie, settings.secure_cookies)
     return response
+
+
+def _playable(deals: DealManager, deal: DealRow) -> None:
+    """A request to play the day's deal, checked before a profile is made for it (a refused name makes none)."""
+    refused = deals.refusal(deal, None)
+    if refused is not None:
+        raise refused
 
 
 async def _profile(request: Request, name: Any) -> tuple[ProfileRow, str | None]:
@@ -200,6 +210,7 @@ async def api_play(
 ) -> JSONResponse:
     """Start (or go back to) today's attempt; once it is over, another table is practice (`counted` false)."""
     deal = await deals.store.read(_deal, deals, deals.today(), preset)
+    _playable(deals, deal)
     profile, cookie = await _profile(request, body.name)
     table, new, counted = await deals.start(deal, profile, tokens)
     return _seated(table, new, counted, tokens, settings, cookie)
@@ -293,10 +304,11 @@ async def daily_play_form(
     try:
         check_rate(request)
         deal = await deals.store.read(_deal, deals, deals.today(), preset)
+        _playable(deals, deal)
         profile, cookie = await _profile(request, name if isinstance(name, str) else None)
         table, new, _ = await deals.start(deal, profile, tokens)
     except RequestError as exc:
-        text = error_message(exc.code, lang) or exc.message
+        text = error_message(exc.code, lang, exc.extra) or exc.message
         return _daily_page(request, lang, deals, preset[:40], "", "day", text)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
@@ -309,7 +321,8 @@ async def daily_play_form(
 
 
 def get_clubs(request: Request) -> ClubManager:
-    return request.app.state.clubs
+    clubs: ClubManager = request.app.state.clubs
+    return clubs
 
 
 Clubs = Annotated[ClubManager, Depends(get_clubs)]
@@ -368,6 +381,7 @@ def standings(deals: DealManager, t: TournamentRow, viewer: str | None, lang: st
 async def api_create_tournament(
     clubs: Clubs, request: Request, body: TournamentIn, settings: AppSettings
 ) -> JSONResponse:
+    clubs.check_new(body.name, body.preset, body.rounds, body.window, body.starts)  # before a profile is made
     profile, cookie = await _profile(request, body.owner)
     t, code = await clubs.store.read(
         clubs.create, body.name, body.preset, body.rounds, body.window, profile, body.starts, body.approval
@@ -395,6 +409,7 @@ async def api_join_tournament(
     clubs: Clubs, request: Request, tournament_id: str, body: JoinIn, settings: AppSettings
 ) -> JSONResponse:
     t = await clubs.store.read(_tournament, clubs.deals, tournament_id)
+    await clubs.store.read(clubs.check_join, t, body.invite)  # before a profile is made
     profile, cookie = await _profile(request, body.name)
     status = await clubs.store.read(clubs.join, t, body.invite, profile)
     response = JSONResponse({"joined": status == "player", "status": status})
@@ -495,7 +510,7 @@ def _tournament_page(
         invite_url=f"{base}{data['invite']}" if data["organiser"] else None,
         share_url=f"{base}/c/{t.id}",
         viewer=viewer,
-        error=(error_message(refused.code, lang) or refused.message) if refused is not None else None,
+        error=(error_message(refused.code, lang, refused.extra) or refused.message) if refused is not None else None,
         boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
     )
 
@@ -529,14 +544,16 @@ async def create_tournament_form(clubs: Clubs, request: Request, lang: Lang, set
     try:
         check_rate(request)
         owner = form.get("owner")
-        profile, cookie = await _profile(request, owner if isinstance(owner, str) else None)
         starts = str(form.get("starts", "") or "") or None  # the page's script writes it in UTC
-        t, _ = await clubs.store.read(
-            clubs.create, str(form.get("name", "")), str(form.get("preset", "")), _number(form, "rounds"),
-            _number(form, "window"), profile, starts, form.get("approval") is not None,
-        )  # fmt: skip
+        name, preset = str(form.get("name", "")), str(form.get("preset", ""))
+        asked = (name, preset, _number(form, "rounds"), _number(form, "window"))
+        clubs.check_new(*asked, starts)  # before a profile is made
+        profile, cookie = await _profile(request, owner if isinstance(owner, str) else None)
+        approval = form.get("approval") is not None
+        t, _ = await clubs.store.read(clubs.create, *asked, profile, starts, approval)
     except RequestError as exc:
-        return _new_page(request, lang, clubs.deals, exc.status, error_message(exc.code, lang) or exc.message)
+        text = error_message(exc.code, lang, exc.extra) or exc.message
+        return _new_page(request, lang, clubs.deals, exc.status, text)
     response = RedirectResponse(f"/c/{t.id}", status_code=303)
     if cookie is not None:
         set_profile_cookie(response, cookie, settings.secure_cookies)
@@ -564,6 +581,7 @@ async def join_tournament_form(
     try:
         check_rate(request)
         name = form.get("name")
+        await clubs.store.read(clubs.check_join, t, invite)  # before a profile is made
         profile, cookie = await _profile(request, name if isinstance(name, str) else None)
         await clubs.store.read(clubs.join, t, invite, profile)
     except RequestError as exc:

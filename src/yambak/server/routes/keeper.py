@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
+from ...keeper.entries import MAX_PLAYERS
 from ...rules import preset_ids
 from ...web import STATIC
 from ...web.i18n import error_message, error_texts, js_strings, labels, translations
@@ -24,7 +25,7 @@ from ..common.pages import boot_json, download, preset_choices, render_page, rul
 from ..deps import HTML_FORM, Lang, check_rate
 from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
 from ..keeper.manager import KeeperManager, normal_code
-from ..keeper.schema import MAX_PLAYERS, EntryIn, KeeperError, SheetIn
+from ..keeper.schema import EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
 from ..live import RequestError
 
@@ -33,7 +34,8 @@ FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
 
 
 def _keeper(request: Request) -> KeeperManager:
-    return request.app.state.keeper
+    keeper: KeeperManager = request.app.state.keeper  # the app's state is untyped: set in app.py
+    return keeper
 
 
 def _tokens(request: Request) -> list[str]:
@@ -47,7 +49,7 @@ def _form_error(exc: RequestError, lang: str) -> str:
     after the translated sentence: it points into the file its author wrote)."""
     if exc.code == "input/rules":
         return f"{translations(lang).gettext('These rules cannot be used:')} {exc.message}"
-    return error_message(exc.code, lang) or exc.message
+    return error_message(exc.code, lang, exc.extra) or exc.message
 
 
 # --- the page: one shell for the start page and every sheet ---------------------------------------

@@ -13,7 +13,6 @@ from ...rules import load_ruleset, preset_ids
 from ...rules.loader import preset_data
 from ...web.howto import howto
 from ...web.i18n import (
-    NAME_ERROR,
     error_message,
     error_texts,
     js_strings,
@@ -130,8 +129,7 @@ async def create_from_form(
             "clock": ascii_int(clock, 10**6),
         }
         first = next((s for s in seats if s["kind"] == "human"), None)
-        profile, cookie = await playing_profile(request, first["name"]) if first else (None, None)
-        table, new = await manager.acreate(
+        plan = manager.prepare(  # checked in full first: a refused form makes no profile and no table
             str(form.get("name", "")),
             preset,
             options,
@@ -140,10 +138,11 @@ async def create_from_form(
             form.get("duplicate") is not None,
             asked,
             custom,
-            profile,
         )
+        profile, cookie = await playing_profile(request, first["name"]) if first else (None, None)
+        table, new = await manager.aopen(plan, profile)
     except RequestError as exc:
-        return _lobby(request, manager, lang, exc.status, error_message(exc.code, lang) or exc.message, form)
+        return _lobby(request, manager, lang, exc.status, error_message(exc.code, lang, exc.extra) or exc.message, form)
     manager.schedule_bots(table)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
@@ -238,13 +237,12 @@ async def join_form(
         return _sealed_page(request, table, lang)
     try:
         check_rate(request)
-        if not any(s.kind == "open" for s in table.seats):
-            raise RequestError("seat/none-open", "every seat at this table is taken", 409)
+        name = manager.check_join(table, name)  # before a profile is made for it
         profile, cookie = await playing_profile(request, name)
         _, token = await manager.join(table, name, None, profile)
     except RequestError as exc:
-        text = error_message(exc.code, lang) or (
-            translations(lang).gettext(NAME_ERROR) if exc.code == "input/invalid" else exc.message
+        text = error_message(exc.code, lang, exc.extra) or (
+            error_message("input/name", lang) if exc.code == "input/invalid" else exc.message
         )
         return _table_page(request, table, tokens, lang, status=exc.status, error=text)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)

@@ -255,7 +255,7 @@ def create_from_form(
         check_origin(request)
         _, token = profiles.create(name, client_address(request), device_of(request))
     except RequestError as exc:
-        error = error_message(exc.code, lang) or exc.message
+        error = error_message(exc.code, lang, exc.extra) or exc.message
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         return _page(request, "me_none.html", lang, status=exc.status, error=error, boot=boot)
     response = RedirectResponse("/me", status_code=303)
@@ -325,7 +325,9 @@ def api_stats(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> 
     return stats_page(profiles.store, profile, lang, v[:120] or None)
 
 
-def _stats(request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, v: str) -> Any:
+def _stats(
+    request: Request, lang: str, profiles: ProfileManager, profile: ProfileRow, owner: bool, v: str
+) -> HTMLResponse:
     data = stats_page(profiles.store, profile, lang, v[:120] or None, None if owner else profiles.now())
     ratings = [
         {"preset": r.preset, "game": preset_label(r.preset, lang), "rating": round(ordinal(r.mu, r.sigma), 1),

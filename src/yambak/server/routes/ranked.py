@@ -23,7 +23,8 @@ router = APIRouter()
 
 
 def get_ranked(request: Request) -> RankedManager:
-    return request.app.state.ranked
+    ranked: RankedManager = request.app.state.ranked  # the app's state is untyped: set in app.py
+    return ranked
 
 
 Ranked = Annotated[RankedManager, Depends(get_ranked)]
@@ -143,7 +144,7 @@ def _page(request: Request, lang: str, ranked: RankedManager, preset: str, refus
         presets=presets,
         rules_name=dict(presets)[preset],
         viewer=viewer,
-        error=(error_message(refused.code, lang) or refused.message) if refused is not None else None,
+        error=(error_message(refused.code, lang, refused.extra) or refused.message) if refused is not None else None,
         boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
     )
 

@@ -8,22 +8,45 @@ and what it missed; then it acts, each action with a `ref` its answer carries: t
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
+from ...engine import IllegalAction
+from ...web.i18n import localize_error
+from ..common.coach import Asker
 from ..common.tokens import hash_token
 from ..daily.sealed import acheck
-from ..deps import TOKEN_COOKIE, aviewer_id, get_lang, parse_tokens
+from ..deps import TOKEN_COOKIE, aviewer_id, client_address, get_lang, parse_tokens
 from ..keeper import schema as sheet_schema
-from ..live import CLOSE_ORIGIN, CLOSE_UNKNOWN, Connection, RequestError, dumps, error, same_origin, serve_socket
+from ..limits import Bucket
+from ..live import (
+    CLOSE_CROWDED,
+    CLOSE_ORIGIN,
+    CLOSE_UNKNOWN,
+    Connection,
+    RequestError,
+    dumps,
+    error,
+    same_origin,
+    serve_socket,
+)
 from ..session import Hello, Ping, Session, SessionManager, welcome
 from ..tables import schema as table_schema
 
 router = APIRouter()
+log = logging.getLogger("yambak.server")
 
 Act = Callable[[Session, Connection, Any, Any], Awaitable[None]]
+
+CROWDED = {  # the refusal of a socket over one of the caps (`limits.SocketCaps`), by cap
+    "session": "at most {{}} connections from one address to one {noun}",
+    "address": "at most {{}} connections from one address",
+    "total": "this {noun} has {{}} connections: no more",
+}
 
 
 async def _serve(
@@ -41,6 +64,29 @@ async def _serve(
         await ws.send_text(dumps(error("auth/origin", "this socket belongs to pages of this site")))
         await ws.close(code=CLOSE_ORIGIN)
         return
+    caps = ws.app.state.sockets
+    ticket = await caps.enter(client_address(ws)[:64], f"{manager.KIND}:{str(session_id)[:40]}")
+    if isinstance(ticket, str):  # a fair share per client: one address cannot crowd out a table or the server
+        limit, said = caps.limits[ticket], CROWDED[ticket].format(noun=manager.NOUN)
+        refusal = localize_error(error("rate/sockets", said.format(limit), cap=ticket, limit=limit), get_lang(ws))
+        await ws.send_text(dumps(refusal))
+        await ws.close(code=CLOSE_CROWDED)
+        return
+    try:
+        await _session(ws, manager, session_id, schema, act, seats, watch)
+    finally:
+        caps.leave(ticket)
+
+
+async def _session(
+    ws: WebSocket,
+    manager: SessionManager[Any],
+    session_id: str,
+    schema: Any,
+    act: Act,
+    seats: Callable[[Session, list[str]], set[int]],
+    watch: Callable[[Session], Awaitable[None]] | None,
+) -> None:
     try:
         session = await manager.aget(session_id)
     except RequestError as exc:
@@ -49,11 +95,15 @@ async def _serve(
         return
     conn = Connection(seats=seats(session, parse_tokens(ws.cookies.get(TOKEN_COOKIE))), lang=get_lang(ws))
     session.conns.add(conn)
+    settings = ws.app.state.settings
+    hellos = Bucket(settings.hello_rate, settings.hello_burst)  # a hello may cost a whole view
 
     async def handle(msg: Any, ref: Any) -> None:
         if isinstance(msg, Ping):
             conn.send({"type": "pong"})
         elif isinstance(msg, Hello):
+            if not hellos.take():
+                raise RequestError("rate/limited", "too many hellos on this socket: slow down")
             conn.seats |= seats(session, msg.tokens)
             if not conn.seats and watch is not None:
                 await watch(session)
@@ -66,7 +116,6 @@ async def _serve(
             await act(session, conn, msg, ref)
 
     try:
-        settings = ws.app.state.settings
         await serve_socket(ws, conn, settings, schema.MESSAGE_TYPES, schema.client_message.validate_python, handle)
     finally:
         session.conns.discard(conn)
@@ -81,17 +130,35 @@ def _table_seats(table: Any, tokens: list[str]) -> set[int]:
 @router.websocket("/ws/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     manager = ws.app.state.manager
+    asker = Asker(manager.coach)  # this socket's advice: one at a time, the newest request wins
+
+    async def advice(table: Any, conn: Connection, msg: Any, ref: Any) -> None:
+        try:
+            conn.send(await manager.advise(table, conn.seats, msg, asker))
+        except asyncio.CancelledError:
+            conn.refuse(RequestError("advice/replaced", "a newer request for advice took this one's place"), ref)
+            raise
+        except (RequestError, IllegalAction) as exc:
+            conn.refuse(exc, ref)
+        except Exception:  # never a traceback to the client
+            log.exception("advice at table %s failed", table.id)
+            conn.refuse(RequestError("server/error", "the advice failed on the server", 500), ref)
 
     async def act(table: Any, conn: Connection, msg: Any, ref: Any) -> None:
-        if isinstance(msg, table_schema.AdviseMsg):
-            conn.send(await manager.advise(table, conn.seats, msg))
+        if isinstance(msg, table_schema.AdviseMsg):  # answered while the socket goes on reading
+            asker.start(advice(table, conn, msg, ref))
         else:
-            await manager.act(table, conn.seats, msg)
+            done = await manager.act(table, conn.seats, msg, ref)
+            if done is not None:  # done before under this ref: the event it made, to this client alone
+                conn.send(done)
 
     async def watch(table: Any) -> None:  # not an open deal's game
         await acheck(table, (), lambda: aviewer_id(ws))
 
-    await _serve(ws, manager, table_id, table_schema, act, _table_seats, watch)
+    try:
+        await _serve(ws, manager, table_id, table_schema, act, _table_seats, watch)
+    finally:
+        asker.close()
 
 
 @router.websocket("/ws/keep/{sheet_id}")
@@ -105,7 +172,7 @@ async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
         tokens[:] = list(dict.fromkeys([*more, *tokens]))[:16]  # what hello says first
         return set()  # a sheet has no seats: whoever may write, writes for any player
 
-    async def act(sheet: Any, conn: Connection, msg: Any, ref: Any) -> None:
+    async def act(sheet: Any, conn: Connection, msg: Any, _ref: Any) -> None:
         await keeper.writer(sheet, tokens)
         result = await keeper.enter(sheet, msg.entry)
         if result["duplicate"]:  # applied before (a lost answer, an offline queue sent again): no new event

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from ...engine import GameState
-from ...store import EventRow, SessionRow, Store, StoreConflict
+from ...store import EventRow, RefTaken, SessionRow, Store, StoreConflict
 from .. import metrics
 from ..common.events import Events, NamesRemoved, Write
 from ..live import Connection, RequestError, dumps
@@ -110,7 +110,7 @@ class SessionManager(Generic[S]):
         loaded = self.store.load_session(session_id, self.settings.history, self.KIND)
         return None if loaded is None else (*loaded, self._load_more(session_id))
 
-    def _load_more(self, session_id: str) -> Any:
+    def _load_more(self, _session_id: str) -> Any:
         """What the kind reads from the store besides its row and log (`Loaded`'s last item)."""
         return None
 
@@ -135,15 +135,15 @@ class SessionManager(Generic[S]):
         """What a viewer holding these seats sees."""
         raise NotImplementedError
 
-    def public_event(self, session: S, event: dict[str, Any], seats: frozenset[int]) -> dict[str, Any]:
+    def public_event(self, _session: S, event: dict[str, Any], _seats: frozenset[int]) -> dict[str, Any]:
         """An event as this viewer may see it."""
         return event
 
-    def same_for_all(self, session: S) -> bool:
+    def same_for_all(self, _session: S) -> bool:
         """Does every viewer see the same view (so one text serves every process's clients)?"""
         return True
 
-    def _ending(self, session: S, state: GameState) -> list[Write]:
+    def _ending(self, _session: S, _state: GameState) -> list[Write]:
         """Writes that join the transaction of the event that finishes the game."""
         return []
 
@@ -154,7 +154,7 @@ class SessionManager(Generic[S]):
         """Does anybody act on the session through this process (else its owner may hand it over)?"""
         return any(conn.seats for conn in session.conns)
 
-    def _owner_message(self, session: S, message: dict[str, Any]) -> bool:
+    def _owner_message(self, _session: S, _message: dict[str, Any]) -> bool:
         """A message of the owner's other than an event (True: handled here)."""
         return False
 
@@ -319,6 +319,7 @@ class SessionManager(Generic[S]):
         (stored with it: sent again, it is found, not applied again); `also`: another write for the same
         transaction. The event that ends the game takes the writes other features want with it
         (`_ending`: once, the version is the fence)."""
+        started = time.thread_time()
         version = session.version + 1
         snapshot = self._snapshot(session, state, version)
         log_op = Store.append_op(
@@ -332,13 +333,17 @@ class SessionManager(Generic[S]):
                 also(conn)
             return [w.op(conn) for w in ending]
 
+        metrics.cpu_add("commit", time.thread_time() - started)
         try:
             outcomes = await self.store.write(op)
-        except StoreConflict as exc:  # another process wrote this version (or the ref): ours is not the live state
+        except RefTaken:  # the action was logged before under its ref: the caller answers with that event
+            raise
+        except StoreConflict as exc:  # another process wrote this version: ours is not the live state
             log.error("store conflict at %s %s: %s", self.NOUN, session.id, exc)
             await self.replica.lost(session)
             raise self.Error("server/store", "the action could not be stored: resync", 503) from None
         metrics.ACTIONS.inc()
+        started, viewed = time.thread_time(), metrics.cpu_now("view")
         for write, outcome in zip(ending, outcomes, strict=True):
             try:
                 write.committed(outcome)
@@ -353,9 +358,10 @@ class SessionManager(Generic[S]):
         shared = None
         try:
             shared = self._broadcast_event(session, version, event, ref=ref)
-            if shared is None and self.cluster is not None and self.same_for_all(session):
+            quiet = self.cluster is None or self.cluster.quiet(self.KIND, session.id)
+            if shared is None and not quiet and self.same_for_all(session):
                 # every viewer anywhere sees the same: the view is made once, here, for every process
-                shared = dumps(event_message(version, event, self.view(session), ref))
+                shared = dumps(event_message(version, event, self._view(session), ref))
         except Exception:  # stored and applied: clients that miss it will resync
             log.exception("broadcast failed at %s %s", self.NOUN, session.id)
         message: dict[str, Any] = {"kind": "event", "v": version, "event": event, "ref": ref}
@@ -363,15 +369,24 @@ class SessionManager(Generic[S]):
             message["text"] = shared
         message.update(self._published_extra(session, state))
         self.replica.publish(session, message)
+        metrics.cpu_add("broadcast", time.thread_time() - started - (metrics.cpu_now("view") - viewed))
         if state.finished and not session.conns:
             self._forget(session)  # a game over that nobody here follows: back to the store only
         return version
 
-    def _published_extra(self, session: S, state: GameState) -> dict[str, Any]:
+    def _published_extra(self, _session: S, _state: GameState) -> dict[str, Any]:
         """What else a follower needs with an event (a table's roll-offs at the end)."""
         return {}
 
     # --- followers ------------------------------------------------------------------------------
+
+    def _view(self, session: S, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+        """`view`, its CPU counted (metrics: where an action's time goes)."""
+        started = time.thread_time()
+        try:
+            return self.view(session, seats)
+        finally:
+            metrics.cpu_add("view", time.thread_time() - started)
 
     def _views(self, session: S) -> Callable[[frozenset[int]], dict[str, Any]]:
         cache: dict[Any, dict[str, Any]] = {}
@@ -380,7 +395,7 @@ class SessionManager(Generic[S]):
         def view_for(seats: frozenset[int]) -> dict[str, Any]:
             key = None if same else seats
             if key not in cache:
-                cache[key] = self.view(session, seats)
+                cache[key] = self._view(session, seats)
             return cache[key]
 
         return view_for
@@ -414,13 +429,16 @@ class SessionManager(Generic[S]):
                 conn.send(state_message(session.version, view_for(frozenset(conn.seats))))
 
     def resync(self, session: S, conn: Connection, since: int | None) -> dict[str, Any]:
-        """What a (re)joining client needs: the events it missed, or the full state."""
+        """What a (re)joining client needs: nothing when it saw the newest version (no view: the one it
+        has is current), else the events it missed with the view after them, or the full state."""
         self.replica.catch_up(session)
         seats = frozenset(conn.seats)
-        view = self.view(session, seats)
-        if since is not None and since <= session.version:
+        if since is not None and since == session.version:
+            return events_message(session.version, [], None)
+        view = self._view(session, seats)
+        if since is not None and since < session.version:
             oldest = session.recent[0][0] if session.recent else session.version + 1
-            if since == session.version or since + 1 >= oldest:
+            if since + 1 >= oldest:
                 missed = [
                     {"v": v, "event": self.public_event(session, e, seats), **({"ref": r} if r is not None else {})}
                     for v, e, r in session.recent
@@ -441,7 +459,7 @@ class SessionManager(Generic[S]):
         """Mirrors of games still going, with clients here: they need a live owner."""
         return [s.id for s in self.sessions.values() if not s.owned and s.conns and not s.state.finished]
 
-    async def rpc(self, session: S, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def rpc(self, _session: S, op: str, _args: dict[str, Any]) -> dict[str, Any]:
         """A request another process forwarded to this owner (`replica.handle_rpc` checked ownership)."""
         raise self.Error("protocol/unknown-op", f"unknown forwarded request {op!r}")
 

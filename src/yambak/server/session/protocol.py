@@ -64,8 +64,12 @@ def event_message(version: int, event: dict[str, Any], view: dict[str, Any], ref
     return out
 
 
-def events_message(version: int, missed: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "events", "v": version, "events": missed, "view": view}
+def events_message(version: int, missed: list[dict[str, Any]], view: dict[str, Any] | None) -> dict[str, Any]:
+    """What a client missed since the version it said, and the view after it (None: it missed nothing)."""
+    out: dict[str, Any] = {"type": "events", "v": version, "events": missed}
+    if view is not None:
+        out["view"] = view
+    return out
 
 
 def state_message(version: int, view: dict[str, Any]) -> dict[str, Any]:

@@ -72,7 +72,11 @@ class Replica:
             raise Moved()
         result = await self.manager.rpc(session, op, args)
         if op == "act" and not self.manager.acts_here(session) and not session.state.finished:
-            await self._hand_off(session)  # nobody here plays: the asker takes the session
+            try:
+                await self._hand_off(session)  # nobody here plays: the asker takes the session
+            except Exception:  # the action is done: its answer stands; the session stays here
+                log.exception("%s %s: the handoff failed", self.kind, session.id)
+                return result
             return {**result, "_handoff": True}
         return result
 

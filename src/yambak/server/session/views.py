@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "Ack",
+    "EventAck",
     "BoxOutlook",
     "Cell",
     "Column",
@@ -148,7 +149,8 @@ class RulesLayout(Model):
     options: dict[str, Any]
     rows: list[RulesRow]
     columns: list[RulesColumn]
-    dice: int
+    rolled_dice: int  # the dice thrown per roll (six with the six_dice modifier; five of them count)
+    rolloff_dice: int  # the dice each tied player rolls in a roll-off
     rolls_per_turn: int
     upper_bonus: UpperBonus | None
     match: str
@@ -188,9 +190,12 @@ class GameView(Model):
     finished: bool
     current: Seat
     to_act: list[Seat]
+    next_seat: list[Seat]  # by seat: the seat whose turn follows
     players: list[Player]
     column_winners: dict[str, list[Seat]] | None = None
     winners: list[Seat] | None = None
+    standings: list[Annotated[int, Field(ge=1)]] | None = None  # finished: each seat's place (1: the winners)
+    ranking: list[Seat] | None = None  # finished: the seats by place, best first
     rolloffs: dict[str, list[dict[str, RolloffDice]]] | None = None
     rounds: list[Round] | None = None  # duplicate tables: the last rounds, how each player used the same dice
 
@@ -215,6 +220,16 @@ class Ack(Model):
     type: Literal["ack"]
     ref: Ref
     v: Version
+
+
+class EventAck(Model, Generic[E]):
+    """An action applied before under this ref (sent again after a lost answer, a reconnect or a takeover):
+    the event it made; nothing new happened."""
+
+    type: Literal["ack"]
+    ref: Ref
+    v: Version
+    event: E
 
 
 class ErrorMessage(BaseModel):
@@ -245,12 +260,13 @@ class EventMessage(Model, Generic[V, E]):
 
 
 class EventsMessage(Model, Generic[V, E]):
-    """What a reconnecting client missed since the version it said."""
+    """What a reconnecting client missed since the version it said, and the view after it (none when it
+    missed nothing: the view it has is current)."""
 
     type: Literal["events"]
     v: Version
     events: list[Missed[E]]
-    view: V
+    view: V | None = None
 
 
 class StateMessage(Model, Generic[V]):

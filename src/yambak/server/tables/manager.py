@@ -25,6 +25,7 @@ from ...engine import (
     Event,
     FairDice,
     GameState,
+    IllegalAction,
     ManualDice,
     Nonce,
     SecureDice,
@@ -32,10 +33,11 @@ from ...engine import (
     replay,
     state_to_record,
 )
-from ...rules import RulesetError, load_ruleset
-from ...store import EventRow, SeatRow, SessionRow, Store, StoreConflict
+from ...rules import RulesetError, check_house_rules, load_ruleset
+from ...store import EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict
 from .. import metrics
 from ..common.clock import naive_utc
+from ..common.coach import Asker, CoachPool
 from ..common.dice import DealDice, seal
 from ..common.dice import secret as deal_secret
 from ..common.events import GameEnding, Write
@@ -48,7 +50,7 @@ from .bots import Bots
 from .settings import TableSettings, choose
 from .view import public_event, table_view
 
-__all__ = ["LiveTable", "TableError", "TableManager", "record_of"]
+__all__ = ["LiveTable", "NewTable", "TableError", "TableManager", "record_of"]
 
 log = logging.getLogger("yambak.server")
 
@@ -118,15 +120,38 @@ class LiveTable(Session):
         }
 
 
+@dataclass(frozen=True)
+class NewTable:
+    """A table checked and built, not stored yet (`TableManager.prepare`, then `aopen`)."""
+
+    table: LiveTable
+    tokens: dict[int, str]
+    row: SessionRow
+
+
 def record_of(state: GameState) -> dict[str, Any]:
     return state_to_record(state).to_dict()
+
+
+# A hold or release that changed nothing: refused since, but a log may hold one from before (the same state).
+_NO_CHANGE = frozenset({"illegal/already-held", "illegal/not-held"})
+
+
+def _apply_event(state: GameState, data: dict[str, Any]) -> GameState:
+    """A logged event applied again with the dice it recorded."""
+    try:
+        state, _ = state.apply(Event.from_dict(data).to_action())
+    except IllegalAction as exc:
+        if exc.code not in _NO_CHANGE:
+            raise
+    return state
 
 
 def _replay_events(state: GameState, events: list[EventRow]) -> GameState:
     """Re-apply stored events with the dice they recorded (exact, mid-turn included)."""
     for e in events:
         if e.type != "nonce":  # fair dice: a player's nonce changes the dice source, not the game
-            state, _ = state.apply(Event.from_dict(e.data).to_action())
+            state = _apply_event(state, e.data)
     return state
 
 
@@ -158,6 +183,7 @@ class TableManager(SessionManager[LiveTable]):
         super().__init__(*args, **kwargs)
         self.bots = Bots(self)
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
+        self.coach = CoachPool(self.settings.coach_process, "yambak-advice")  # advice, off the players' path
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
         # the fence of an action (set by the app): (table) -> a write checking again in the action's own
         # transaction, or None; raises to refuse it now (a deal's table stops at the deal's close)
@@ -200,7 +226,7 @@ class TableManager(SessionManager[LiveTable]):
                 table.fairness = table.fairness.with_nonce(Nonce(event["player"], event["nonce"]))
             state = table.state
         else:
-            state, _ = table.state.apply(Event.from_dict(event).to_action())
+            state = _apply_event(table.state, event)
         if "rolloffs" in message:
             state = dataclasses.replace(state, rolloffs=_rolloffs_of(message["rolloffs"]))
         return state
@@ -235,7 +261,7 @@ class TableManager(SessionManager[LiveTable]):
             GameEnding(table.id, state, tuple(table.seats), table.settings.deal, at, table.settings.ranked)
         )
 
-    def _published_extra(self, table: LiveTable, state: GameState) -> dict[str, Any]:
+    def _published_extra(self, _table: LiveTable, state: GameState) -> dict[str, Any]:
         return {"rolloffs": _rolloffs_json(state)} if state.finished and state.rolloffs else {}
 
     def _owner_message(self, table: LiveTable, message: dict[str, Any]) -> bool:
@@ -264,8 +290,7 @@ class TableManager(SessionManager[LiveTable]):
     async def rpc(self, table: LiveTable, op: str, args: dict[str, Any]) -> dict[str, Any]:
         if op == "act":
             msg = schema.client_message.validate_python(args["msg"])
-            await self._act_local(table, set(args["seats"]), msg)
-            return {}
+            return await self._act_owned(table, set(args["seats"]), msg, args.get("ref"))
         if op == "join":
             seat, token = await self._join_local(table, args["name"], args.get("seat"), args.get("profile"))
             return {"seat": seat, "token": token}
@@ -368,12 +393,11 @@ class TableManager(SessionManager[LiveTable]):
         duplicate: bool,
         asked: dict[str, Any] | None = None,
         custom: dict[str, Any] | None = None,
-        profile: str | None = None,
         deal: Any = None,
-    ) -> tuple[LiveTable, dict[int, str], SessionRow]:
-        """`profile`: the creator's profile, given to the first person's seat (the others are guests);
-        `deal`: a deal of duplicate dice to play (a `DealRow`: its seed, sealed until it closes); `name`
-        None: no name of its own (its pages call it after whoever sits first: no player's name is stored)."""
+    ) -> NewTable:
+        """Everything a new table is, checked, with nothing stored yet (`aopen` stores it). `deal`: a deal
+        of duplicate dice to play (a `DealRow`: its seed, sealed until it closes); `name` None: no name of
+        its own (its pages call it after whoever sits first: no player's name is stored)."""
         name = "" if name is None else clean_name(name, "table name", TABLE_NAME_MAX)
         self._make_room()
         if not isinstance(options, dict) or len(options) > 20:
@@ -382,6 +406,8 @@ class TableManager(SessionManager[LiveTable]):
             raise TableError("input/invalid", "preset must be a preset id")
         try:
             rules = load_ruleset(custom) if custom is not None else load_ruleset(preset, options or None)
+            if custom is not None:
+                check_house_rules(rules)  # bounded: what a bot, a view and the coach take in a moment
         except RulesetError as exc:
             raise TableError("input/rules", str(exc)) from None
         except (TypeError, ValueError, KeyError) as exc:  # a custom ruleset of the wrong shape
@@ -399,11 +425,8 @@ class TableManager(SessionManager[LiveTable]):
             kind = s.get("kind", "human")
             if kind == "human":
                 token = new_token()
-                owner = profile if profile is not None and not tokens else None
                 tokens[i] = token
-                rows.append(
-                    SeatRow(i, "human", clean_name(s.get("name"), f"seat {i + 1} name"), hash_token(token), None, owner)
-                )
+                rows.append(SeatRow(i, "human", clean_name(s.get("name"), f"seat {i + 1} name"), hash_token(token)))
             elif kind == "bot":
                 bot = s.get("bot", "medium")
                 if bot not in LEVELS and bot not in POLICIES:
@@ -442,7 +465,32 @@ class TableManager(SessionManager[LiveTable]):
             settings=house.to_dict(),
             fairness=secret,
         )
-        return table, tokens, row
+        return NewTable(table, tokens, row)
+
+    def prepare(
+        self,
+        name: Any,
+        preset: Any,
+        options: Any,
+        seats: Any,
+        listed: bool = True,
+        duplicate: bool = False,
+        asked: dict[str, Any] | None = None,
+        custom: dict[str, Any] | None = None,
+    ) -> NewTable:
+        """A new table checked in full, nothing made yet: a request is refused before it makes anything
+        (a profile, a row); `aopen` then stores it."""
+        return self._new(name, preset, options, seats, listed, duplicate, asked, custom)
+
+    async def aopen(self, new: NewTable, profile: str | None = None) -> tuple[LiveTable, dict[int, str]]:
+        """Store a prepared table and take it into memory. `profile`: the creator's, given to the first
+        person's seat (the others are guests)."""
+        first = next((i for i in sorted(new.tokens) if new.table.seats[i].kind == "human"), None)
+        if profile is not None and first is not None:  # table.seats and row.seats are one list
+            new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile)
+        await self._astore_new(new.row)
+        self._admit(new.table)
+        return new.table, new.tokens
 
     def create(
         self,
@@ -460,10 +508,13 @@ class TableManager(SessionManager[LiveTable]):
         `asked`: the creator's table settings (hints, clock, undo; see `settings.py`); `custom`: a
         ruleset of the players' own (house rules), instead of a preset; `profile`: the creator's.
         Blocks on the store: `acreate` is the same without blocking the event loop."""
-        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile)
-        self._store_new(row)
-        self._admit(table)
-        return table, tokens
+        new = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
+        first = next((i for i in sorted(new.tokens) if new.table.seats[i].kind == "human"), None)
+        if profile is not None and first is not None:
+            new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile)
+        self._store_new(new.row)
+        self._admit(new.table)
+        return new.table, new.tokens
 
     async def acreate(
         self,
@@ -478,10 +529,19 @@ class TableManager(SessionManager[LiveTable]):
         profile: str | None = None,
         deal: Any = None,
     ) -> tuple[LiveTable, dict[int, str]]:
-        table, tokens, row = self._new(name, preset, options, seats, listed, duplicate, asked, custom, profile, deal)
-        await self._astore_new(row)
-        self._admit(table)
-        return table, tokens
+        new = self._new(name, preset, options, seats, listed, duplicate, asked, custom, deal)
+        return await self.aopen(new, profile)
+
+    def check_join(self, table: LiveTable, name: Any, seat: Any = None) -> str:
+        """A request to sit down checked before anything is made for it (a profile): the name as it will
+        be shown; refused when no such seat is open. `join` checks again under the table's lock."""
+        shown = clean_name(name)
+        open_seats = [s.seat for s in table.seats if s.kind == "open"]
+        if not open_seats:
+            raise TableError("seat/none-open", "every seat at this table is taken", 409)
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat not in open_seats):
+            raise TableError("seat/taken", "that seat is not open", 409)
+        return shown
 
     async def join(self, table: LiveTable, name: Any, seat: Any = None, profile: str | None = None) -> tuple[int, str]:
         name = clean_name(name)
@@ -588,19 +648,90 @@ class TableManager(SessionManager[LiveTable]):
 
     # --- acting --------------------------------------------------------------------------------
 
-    async def act(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg) -> None:
-        """Validate and apply one action; raises TableError or IllegalAction and changes nothing then."""
+    async def act(
+        self,
+        table: LiveTable,
+        conn_seats: set[int],
+        msg: schema.ActionMsg | schema.NonceMsg,
+        ref: str | int | None = None,
+    ) -> dict[str, Any] | None:
+        """Validate and apply one action; raises TableError or IllegalAction and changes nothing then.
+        `ref`: the client's id for the action, stored with its event. Returns None when the action made a
+        new event (every follower, the sender too, gets it), or, for an action applied before under this
+        ref (a resend after a lost answer or a reconnect, a forward retried after a takeover), the
+        sender's `ack` with that event: never a second application, never a refusal of what was done."""
         if msg.seat not in conn_seats:  # checked here too: a forwarded action names only seats held here
             raise TableError("auth/not-your-seat", f"this connection holds no token for seat {msg.seat}")
+        key = None if ref is None else str(ref)
         if table.owned:
             try:
-                await self._act_local(table, conn_seats, msg)
-                return
+                return self._ack(table, await self._act_owned(table, conn_seats, msg, key), ref, conn_seats)
             except Moved:  # the lease went elsewhere meanwhile
                 pass
-        await self.replica.forward(table, "act", {"seats": sorted(conn_seats), "msg": msg.model_dump()})
+        # A forwarded action always carries a ref: sent again (no answer in time, a takeover), it is found.
+        key = key or "~" + secrets.token_urlsafe(12)
+        args = {"seats": sorted(conn_seats), "msg": msg.model_dump(), "ref": key}
+        try:
+            done = await self.replica.forward(table, "act", args)
+        except RequestError as exc:  # no answer in time, Redis failing: the log says whether it was done
+            if exc.code.startswith(("auth/", "protocol/")):
+                raise
+            found = await self._logged(table, key, conn_seats)
+            if found is None:
+                raise
+            done = found
+        return self._ack(table, done, ref, conn_seats)
 
-    async def _act_local(self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg) -> None:
+    async def _act_owned(
+        self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg, ref: str | None
+    ) -> dict[str, Any]:
+        """The owner's side of `act` (a forwarded action's too): {} for a new event, {"v", "event"} for an
+        action logged before under `ref`."""
+        try:
+            await self._act_local(table, conn_seats, msg, ref)
+            return {}
+        except Moved:
+            raise
+        except (RequestError, IllegalAction, RefTaken) as exc:
+            if isinstance(exc, RequestError) and exc.code.startswith(("auth/", "protocol/")):
+                raise
+            # an action done before was made on a version older than the table's now; the store is not
+            # asked about one made on the newest (a refusal never costs a read of the log for nothing)
+            older = msg.v < table.version or isinstance(exc, RefTaken) or exc.code.startswith("server/")
+            found = await self._logged(table, ref, conn_seats, recent_only=not older)
+            if found is not None:
+                return found
+            if isinstance(exc, RefTaken):  # the ref names another seat's action: this one was not applied
+                raise TableError("protocol/ref-taken", "this ref names another action: send a new ref") from None
+            raise
+
+    async def _logged(
+        self, table: LiveTable, ref: str | None, seats: set[int], recent_only: bool = False
+    ) -> dict[str, Any] | None:
+        """The event an action of these seats made under `ref`, if it was logged: the table's recent
+        events, else the log (only when an action is refused or unanswered: never on the way of a new one)."""
+        if ref is None:
+            return None
+        for version, event, logged in reversed(table.recent):
+            if logged == ref:
+                return {"v": version, "event": event} if event.get("player") in seats else None
+        if recent_only:
+            return None
+        row = await self.store.read(self.store.ref_event, table.id, ref)
+        if row is None or row.data.get("player") not in seats:
+            return None
+        return {"v": row.version, "event": row.data}
+
+    def _ack(self, table: LiveTable, done: dict[str, Any], ref: Any, seats: set[int]) -> dict[str, Any] | None:
+        """The sender's answer for an action applied before (None: a new event, which answers it)."""
+        if "event" not in done or ref is None:
+            return None
+        event = public_event(done["event"], table.state, frozenset(seats))
+        return {"type": "ack", "ref": ref, "v": done["v"], "event": event}
+
+    async def _act_local(
+        self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg, ref: str | None = None
+    ) -> None:
         start = time.perf_counter()
         async with table.lock:
             if not table.owned:
@@ -610,17 +741,19 @@ class TableManager(SessionManager[LiveTable]):
             if msg.seat >= len(table.seats):
                 raise TableError("auth/not-your-seat", f"there is no seat {msg.seat}")
             if isinstance(msg, schema.NonceMsg):
-                await self._nonce(table, msg)
+                await self._nonce(table, msg, ref)
                 return
             if isinstance(msg, schema.UndoMsg) and not table.settings.undo:
                 raise TableError("table/no-undo", "this table does not allow taking back an entry")
+            engine = time.thread_time()
             new_state, event = table.state.apply(schema.to_action(msg))  # game over, turn, legality
+            metrics.cpu_add("engine", time.thread_time() - engine)
             expected = table.expected_version(msg.seat)
             if not expected <= msg.v <= table.version:
                 stale = f"you acted on version {msg.v}; the table is at {expected}: resync"
                 raise TableError("stale/version", stale, v=table.version)
             fence = self.admit(table) if self.admit is not None else None
-            await self._commit(table, new_state, event.to_dict(), seat=event.player, also=fence)
+            await self._commit(table, new_state, event.to_dict(), seat=event.player, ref=ref, also=fence)
             if event.type == "scored":
                 table.last_entry = time.monotonic()
         metrics.LATENCY.observe(time.perf_counter() - start)
@@ -641,9 +774,14 @@ class TableManager(SessionManager[LiveTable]):
                 self.reviews.popitem(last=False)
         return cached
 
-    async def advise(self, table: LiveTable, conn_seats: set[int], msg: schema.AdviseMsg) -> dict[str, Any]:
-        """The coach's advice for the seat's position (tables that allow hints), as the `advice` message."""
-        from ...coach import CoachError, advise
+    async def advise(
+        self, table: LiveTable, conn_seats: set[int], msg: schema.AdviseMsg, asker: Asker | None = None
+    ) -> dict[str, Any]:
+        """The coach's advice for the seat's position (tables that allow hints), as the `advice` message:
+        computed in the coach's process, one at a time for the client's `asker` (a newer request of the
+        same client cancels this one)."""
+        from ...coach import CoachError
+        from ...coach.advice import advice_dict
 
         self.replica.catch_up(table)
         if msg.seat not in conn_seats:
@@ -653,16 +791,20 @@ class TableManager(SessionManager[LiveTable]):
         state, version = table.state, table.version
         if msg.v != version or msg.seat not in state.to_act() or not state.turns[msg.seat].rolls:
             raise TableError("advice/unavailable", "no advice for this position: roll first, or resync")
+        position = state.with_dice(ManualDice())  # the coach weighs what dice may come, never sees them
         try:
-            advice = await asyncio.to_thread(advise, state, msg.seat)
+            if asker is None:
+                advice = await asyncio.wrap_future(self.coach.submit(advice_dict, position, msg.seat))
+            else:
+                advice = await asker.compute(advice_dict, position, msg.seat)
         except CoachError as exc:
             raise TableError("advice/unavailable", str(exc)) from None
         mark = self._assisted(table, msg.seat)
         if mark is not None:
             await self.store.write(mark)
-        return {"type": "advice", "v": version, "seat": msg.seat, "advice": advice.to_dict()}
+        return {"type": "advice", "v": version, "seat": msg.seat, "advice": advice}
 
-    async def _nonce(self, table: LiveTable, msg: schema.NonceMsg) -> None:
+    async def _nonce(self, table: LiveTable, msg: schema.NonceMsg, ref: str | None = None) -> None:
         """A player's nonce for the fair dice: once per seat, before the game's first roll, logged as an event."""
         fair = table.fairness
         if fair is None or isinstance(fair, DealDice):
@@ -680,7 +822,7 @@ class TableManager(SessionManager[LiveTable]):
         table.fairness, before = fair, table.fairness
         try:
             also = Store.fairness_op(table.id, secret)
-            await self._commit(table, table.state.with_dice(fair), event, seat=msg.seat, also=also)
+            await self._commit(table, table.state.with_dice(fair), event, seat=msg.seat, ref=ref, also=also)
         except BaseException:
             table.fairness = before
             raise

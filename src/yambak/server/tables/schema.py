@@ -15,7 +15,17 @@ from ...engine import Action, Announce, Hold, Release, Roll, Score, Undo, Withdr
 from ...engine.fairness import NONCE_PATTERN
 from ..session.protocol import Hello, Ping, Version
 from ..session.protocol import Message as _Msg
-from ..session.views import ErrorMessage, EventMessage, EventsMessage, GameView, Player, Pong, StateMessage, Welcome
+from ..session.views import (
+    ErrorMessage,
+    EventAck,
+    EventMessage,
+    EventsMessage,
+    GameView,
+    Player,
+    Pong,
+    StateMessage,
+    Welcome,
+)
 from ..session.views import Model as _Out
 
 Seat = Annotated[int, Field(ge=0, le=63)]
@@ -258,6 +268,7 @@ ServerMessage = Annotated[
     | ErrorMessage
     | EventMessage[TableView, TableEvent]
     | EventsMessage[TableView, TableEvent]
+    | EventAck[TableEvent]
     | StateMessage[TableView]
     | AdviceMessage
     | RematchMessage,

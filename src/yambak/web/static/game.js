@@ -47,6 +47,7 @@ export class SessionSocket {
       this.settleOpeners(false);
       this.onStatus(false, e.code);
       if (this.stopped || !this.reconnect || e.code === 4404 || e.code === 4400) return;
+      if (e.code === 4409) this.retry = 8000;  // too many sockets from this network: ask again, slowly
       this.later();
     };
   }
@@ -82,11 +83,12 @@ export class SessionSocket {
       case "welcome": this.ready = true; this.onWelcome(msg); this.onStatus(true); this.settleOpeners(true); break;
       case "event": case "events": case "state":
         this.version = msg.v;
+        if (!msg.view) break;  // `events` without a view: nothing was missed, the view shown is current
         this.onView(msg);
         if (msg.ref != null) this.answer(msg.ref, { ok: true, msg });
         for (const e of msg.events || []) if (e.ref != null) this.answer(e.ref, { ok: true, msg });
         break;
-      case "ack": this.answer(msg.ref, { ok: true, msg }); break;
+      case "ack": this.answer(msg.ref, { ok: true, msg }); this.onMessage(msg); break;
       case "error": if (msg.ref != null && this.waiting.has(msg.ref)) this.answer(msg.ref, { ok: false, error: msg }); else this.onRefused(msg); break;
       case "pong": break;
       default: this.onMessage(msg);

@@ -290,7 +290,7 @@ async function renderStats() {
 function groupName(g) {
   const p = (boot.presets || []).find((x) => x.id === g.preset);
   const base = p ? p.name : g.name;
-  const opts = Object.entries(g.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join("+") || "–" : v}`).join(", ");
+  const opts = Object.entries(g.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join("+") || "–" : v}`).concat(g.modifiers || []).join(", ");
   return opts ? `${base} · ${opts}` : base;
 }
 

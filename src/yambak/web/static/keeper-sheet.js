@@ -38,7 +38,7 @@ let sheetUI = null, strip = null;
 let seq = 0;                  // drops answers to requests a newer one replaced
 
 const named = (box) => boxLabel(shown, box);
-const nDice = () => shown.rules.dice;
+const nDice = () => shown.rules.rolled_dice;
 const online = () => navigator.onLine !== false;
 // refusals that say "not now" rather than "not this entry": the entry waits in the queue and goes again
 const transient = (code) => /^(server|rate|cluster)\//.test(code || "");
@@ -171,7 +171,7 @@ function renderMissing() {
   const e = $("home-error"); e.hidden = false; e.textContent = reason("sheet/unknown");
 }
 
-// Row names as the ruleset's players say them (RULES.md section 10): a family may name a row its own way.
+// Row names as the ruleset's players say them (docs/rules.md §10): a family may name a row its own way.
 const baseLabels = boot.labels;
 function useLabels(rules) {
   const family = rules && (boot.family_labels || {})[rules.preset || rules.id];
@@ -212,11 +212,12 @@ async function recompute() {
   await saveSheet(S, trusted ? shown : null);  // the list of sheets shows true numbers only
 }
 
-// The seat the next entry is for: the engine's (queue included), else the server's moved on by the queue.
+// The seat the next entry is for: the engine's (queue included), else the server's moved on by the queue,
+// a turn at a time in the order the engine gives (`next_seat`).
 function nextSeat() {
   if (!shown) return 0;
   if (engine.ready || !S.queue.length) return shown.current;
-  return (shown.current + S.queue.filter(isTurn).length) % shown.players.length;
+  return S.queue.filter(isTurn).reduce((seat) => shown.next_seat[seat], shown.current);
 }
 function filledOf(seat) {
   const p = shown.players[seat];
@@ -314,7 +315,7 @@ async function saveFix() {
 }
 
 async function addRolloffDice() {
-  if (!rolloff || pad.length !== 5) return;
+  if (!rolloff || pad.length !== shown.rules.rolloff_dice) return;
   const seat = rolloff.seats[Object.keys(rolloff.dice).length];
   rolloff.dice[String(seat)] = pad.slice(); pad = [];
   if (Object.keys(rolloff.dice).length < rolloff.seats.length) { draw(); return; }
@@ -328,12 +329,12 @@ function canStrike() { return pad.length === nDice() && !!preview && Object.valu
 
 function addDie(v) {
   if (!shown || readOnly() || (shown.finished && !rolloff && !fixing)) return;
-  const n = rolloff ? 5 : nDice();
+  const n = rolloff ? shown.rules.rolloff_dice : nDice();
   if (pad.length >= n) return;
   if (!fixing && !rolloff && !padFor) padFor = { seat: nextSeat(), filled: filledOf(nextSeat()) };  // the dice are this turn's
   pad.push(v); notice = null;
-  if (!fixing && !rolloff && tab !== padFor.seat) tab = padFor.seat;
-  if (rolloff && pad.length === 5) { addRolloffDice(); return; }
+  if (!fixing && !rolloff && tab !== padFor.seat) tab = padFor.seat;  // the dice are this turn's player's
+  if (rolloff && pad.length === n) { addRolloffDice(); return; }
   if (zeroMode && !fixing) zeroMode = false;  // dice typed: their scores; "0" again strikes where the engine allows
   refreshHints(); draw();
 }
@@ -837,13 +838,13 @@ function renderPad() {
   const finished = shown.finished && !rolloff && !fixing;
   $("pad").hidden = finished || readOnly();
   if (finished || readOnly()) return;
-  const n = rolloff ? 5 : nDice();
+  const n = rolloff ? shown.rules.rolloff_dice : nDice();
   const next = nextSeat();
   let status;
   if (rolloff) {
     const seat = rolloff.seats[Object.keys(rolloff.dice).length];
     const where = rolloff.target === "total" ? T("Total") : colLabel(rolloff.target);
-    status = T("Roll-off for {column}: {name} rolls five dice", { column: where, name: shown.players[seat].name });
+    status = T("Roll-off for {column}: {name} rolls {n} dice", { column: where, name: shown.players[seat].name, n });
   } else if (fixing) status = T("Correcting entry {n} of {name}", { n: fixing.n, name: shown.players[fixing.player].name });
   else if (zeroMode && !pad.length) status = T("{name}: tap the box to write 0", { name: shown.players[next].name });
   else if (pad.length === nDice()) status = T("{name}: tap a box", { name: shown.players[next].name });
@@ -1014,13 +1015,12 @@ function historyText(who, box, dice, r, announced = false) {
 
 function historyList() {
   const ol = el("ol", { class: "history", reversed: true });
-  let seat = shown.current;
   const queued = S.queue.map((e, i) => {
     let text;
     if (e.kind === "undo") text = T("Undo last entry");
     else if (e.kind === "fix") text = T("Correction of entry {n}", { n: e.turn }) + ` · ${named(e.box)} · ${e.dice ? e.dice.join(" ") : "0"}`;
     else if (e.kind === "rolloff") text = T("Roll-off");
-    else { text = historyText(shown.players[e.seat ?? seat] ? shown.players[e.seat ?? seat].name : "", e.box, e.kind === "dice" ? e.dice : null, e.roll || 1); seat = (seat + 1) % shown.players.length; }
+    else text = historyText(shown.players[e.seat] ? shown.players[e.seat].name : "", e.box, e.kind === "dice" ? e.dice : null, e.roll || 1);
     const refused = results[i] && !results[i].ok;
     return el("li", { class: "pending" + (refused ? " invalid" : ""), "data-id": e.id }, `${text} · ${T("not sent yet")}`);
   });
@@ -1145,11 +1145,10 @@ function save(blob, filename) {
 // --- results to share: text, and a picture drawn on a canvas ----------------------------------------------
 function resultsText() {
   const rulesName = rulesTitle();
-  const order = shown.players.map((p) => p.seat).sort((a, b) => (shown.players[b].match_points ?? 0) - (shown.players[a].match_points ?? 0) || shown.players[b].total - shown.players[a].total);
   const lines = [`${S.name} · ${rulesName}`];
-  order.forEach((s, i) => {
+  shown.ranking.forEach((s) => {  // the engine's standings, best first
     const p = shown.players[s];
-    lines.push(`${i + 1}. ${p.name} ${p.total}${p.match_points != null ? ` (${N("{n} pt", "{n} pts", p.match_points)})` : ""}${(shown.winners || []).includes(s) ? " ★" : ""}`);
+    lines.push(`${shown.standings[s]}. ${p.name} ${p.total}${p.match_points != null ? ` (${N("{n} pt", "{n} pts", p.match_points)})` : ""}${(shown.winners || []).includes(s) ? " ★" : ""}`);
   });
   if (shown.rules.columns.length > 1 && shown.column_winners) {
     for (const c of shown.rules.columns) {
@@ -1173,7 +1172,7 @@ async function shareText() {
 }
 
 function drawResults() {
-  const order = shown.players.map((p) => p.seat).sort((a, b) => (shown.players[b].match_points ?? 0) - (shown.players[a].match_points ?? 0) || shown.players[b].total - shown.players[a].total);
+  const order = shown.ranking;  // the engine's standings, best first
   const w = 1080, line = 84, h = 330 + order.length * line + (shown.rules.columns.length > 1 ? 70 : 0);
   const c = el("canvas", { width: String(w), height: String(h) });
   const g = c.getContext("2d");
@@ -1186,7 +1185,7 @@ function drawResults() {
     g.fillStyle = won ? "#fde68a" : "rgba(255,255,255,.12)";
     g.fillRect(50, y - 58, w - 100, line - 12);
     g.fillStyle = won ? "#1c1e21" : "#ffffff";
-    g.font = "700 44px system-ui, sans-serif"; g.fillText(`${i + 1}. ${p.name}`, 80, y);
+    g.font = "700 44px system-ui, sans-serif"; g.fillText(`${shown.standings[s]}. ${p.name}`, 80, y);
     const score = `${p.total}${p.match_points != null ? `  ·  ${N("{n} pt", "{n} pts", p.match_points)}` : ""}`;
     g.textAlign = "right"; g.fillText(score, w - 80, y); g.textAlign = "left";
   });
@@ -1211,7 +1210,7 @@ async function sharePicture() {
 }
 
 async function sameAgain() {
-  const record = /** @type {any} */ (shown.record);  // a game record (docs/rules.md)
+  const record = /** @type {any} */ (shown.record);  // a game record (docs/rules.md §11)
   const spec = S.spec || (typeof record.rules === "string" ? { preset: record.rules, options: {} }
     : record.rules.rows ? { rules: record.rules } : { preset: record.rules.preset, options: record.rules.options || {} });
   go.newSheet({ name: S.name, spec, players: record.players });

@@ -2,7 +2,7 @@
 // What the phone remembers of its score sheets, in IndexedDB (nothing leaves the phone but the entries
 // it sends to a sheet's server): every sheet it kept or followed, each entry not yet acknowledged (one
 // record per entry, so that two tabs of one sheet never write over each other's), the entries to file
-// again, the names used before. Sheets are game records (RULES.md section 11), so that a profile can
+// again, the names used before. Sheets are game records (docs/rules.md §11), so that a profile can
 // later import them as they are. Tabs tell each other what changed (BroadcastChannel); one tab at a
 // time sends a sheet's queue (Web Locks). A full storage removes the oldest sheets the server keeps
 // anyway; an entry not yet sent is never removed to make room: when it cannot be stored, it is refused.

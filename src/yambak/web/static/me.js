@@ -1,6 +1,6 @@
 // @ts-check
 // "My games": times in the reader's zone, and the sheets this device kept that are not in the profile's
-// games yet (the keeper's history, RULES.md records), added on request with a progress bar.
+// games yet (the keeper's history, game records of docs/rules.md §11), added on request with a progress bar.
 import { boot, T, N, $, el, api, localTimes, toast, wireSettings } from "./page.js";
 import { listSheets, loadSheet } from "./keeper-store.js";
 

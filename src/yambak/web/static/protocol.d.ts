@@ -36,6 +36,7 @@ export interface Protocol {
     | ErrorMessage
     | EventMessageTableViewTableEvent
     | EventsMessageTableViewTableEvent
+    | EventAckTableEvent
     | StateMessageTableView
     | AdviceMessage
     | RematchMessage;
@@ -76,7 +77,7 @@ export interface EntryMsg {
  * One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
  * `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
  * `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a 0);
- * `rolloff`: each tied seat's five dice for `target` (a column id or "total").
+ * `rolloff`: each tied seat's roll-off dice (`rolloff_dice` of the layout) for `target` (a column id or "total").
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "EntryIn".
@@ -166,7 +167,9 @@ export interface SheetView {
   history: HistoryEntry[];
   id: string;
   name: string;
+  next_seat: number[];
   players: SheetPlayer[];
+  ranking?: number[] | null;
   record: {
     [k: string]: unknown;
   };
@@ -180,6 +183,7 @@ export interface SheetView {
   } | null;
   rounds?: Round[] | null;
   rules: RulesLayout;
+  standings?: number[] | null;
   to_act: number[];
   v: number;
   winners?: number[] | null;
@@ -342,7 +346,6 @@ export interface RoundEntry {
 export interface RulesLayout {
   colours: string[];
   columns: RulesColumn[];
-  dice: number;
   id: string;
   joker: string | null;
   joker_bonus: number | null;
@@ -355,6 +358,8 @@ export interface RulesLayout {
   };
   preset: string | null;
   roll_matters: boolean;
+  rolled_dice: number;
+  rolloff_dice: number;
   rolls_per_turn: number;
   rows: RulesRow[];
   save_rolls: boolean;
@@ -404,7 +409,7 @@ export interface EventsMessageSheetViewEntryIn {
   events: MissedEntryIn[];
   type: "events";
   v: number;
-  view: SheetView;
+  view?: SheetView | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -576,9 +581,11 @@ export interface TableView {
   finished: boolean;
   id: string;
   name: string;
+  next_seat: number[];
   online: number[];
   open_seats: number[];
   players: TablePlayer[];
+  ranking?: number[] | null;
   rematch: string | null;
   rolloffs?: {
     [k: string]: {
@@ -588,6 +595,7 @@ export interface TableView {
   rounds?: Round[] | null;
   rules: RulesLayout;
   settings: TableSettingsOut;
+  standings?: number[] | null;
   to_act: number[];
   v: number;
   winners?: number[] | null;
@@ -665,7 +673,7 @@ export interface EventsMessageTableViewTableEvent {
   events: MissedTableEvent[];
   type: "events";
   v: number;
-  view: TableView;
+  view?: TableView | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -674,6 +682,16 @@ export interface EventsMessageTableViewTableEvent {
 export interface MissedTableEvent {
   event: TableEvent;
   ref?: string | number | null;
+  v: number;
+}
+/**
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "EventAck_TableEvent_".
+ */
+export interface EventAckTableEvent {
+  event: TableEvent;
+  ref: string | number;
+  type: "ack";
   v: number;
 }
 /**

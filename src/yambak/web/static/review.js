@@ -158,9 +158,9 @@ wireSettings();
 render();
 // open on the reader's own last turn, so that the turn shown and the sheet under it are one player's
 go(total, false).then(() => {
-  const players = view.players.length;
-  if (players < 2 || view.duplicate || !shown || !shown.turn || shown.turn.player === seat) return;
-  go(total - ((((total - 1 - seat) % players) + players) % players), false);
+  if (view.players.length < 2 || !shown || !shown.turn || shown.turn.player === seat) return;
+  const last = shown.seats.lastIndexOf(seat);  // the engine's seat of every turn
+  if (last >= 0) go(last + 1, false);
 });
 if (!boot.review && boot.reviewUrl) {
   const wait = $("review-wait");

@@ -15,8 +15,12 @@ let version = view.v;
 let connected = false;
 let tab = null, lastActor = null, handedTo = null;
 let strikeMode = false;
-let pending = null;            // { ref, at }: an action on its way; further taps wait
-let nextRef = 1;
+let pending = null;            // { ref, at, msg }: an action on its way; further taps wait
+// Refs name an action for the table's whole life (the server stores them with its events): a random
+// prefix per page load, so that one sent again after a reconnect is found, never taken for another.
+const refPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
+let refCount = 0;
+const nextRef = () => `${refPrefix}-${++refCount}`;
 let rollLockUntil = 0;         // a second tap on Roll right after a roll is a slip, not a roll
 let armed = null;              // { box, strike, until }: a 0 or a strike waiting for its second tap
 /** @type {import("./protocol").CoachAdvice | null} */
@@ -41,10 +45,15 @@ const strip = new PlayerStrip($("chips"), { roleHost: $("strip"), onTab: (i) => 
 
 // --- the socket ------------------------------------------------------------------------------
 const socket = new SessionSocket(`/ws/${boot.table}`, {
-  onWelcome: (msg) => { mine = msg.seats; connected = true; nonceSent.clear(); noteTable(boot.table, mine, !view.finished); },
+  onWelcome: (msg) => {
+    mine = msg.seats; connected = true; nonceSent.clear(); noteTable(boot.table, mine, !view.finished);
+    // an action whose answer the lost socket never brought: sent again under its ref (the server answers
+    // with the event it made if it was done, and does it once if it was not)
+    if (pending && pending.msg && Date.now() - pending.at < 8000) send(pending.msg);
+  },
   onStatus: (up) => {
     if (up) return;
-    const was = connected; connected = false; pending = null; draw();
+    const was = connected; connected = false; draw();  // a pending action stays: it is sent again on welcome
     if (was && !socket.stopped) toast(T("Connection lost, reconnecting…"));
   },
   onView: (msg) => {
@@ -61,6 +70,7 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
       if (msg.v === version) { advice = msg.advice; adviceKey = `${msg.seat}:${msg.v}`; }
       renderCoach(); drawSheet();
     } else if (msg.type === "rematch") { socket.close(); location.href = "/t/" + msg.table; }
+    else if (msg.type === "ack" && pending && msg.ref === pending.ref) { pending = null; draw(); }  // done before
   },
 });
 const send = (msg) => socket.send(msg);
@@ -81,6 +91,7 @@ function lockRoll(ms) {
 
 function refused(msg) {
   if (msg.code && msg.code.startsWith("fair/")) return;  // a nonce too late or given already: nothing for the player to do
+  if (msg.code === "advice/replaced") return;  // a newer request of ours is on its way
   if (pending && (msg.ref == null || msg.ref === pending.ref)) pending = null;
   if (msg.code === "advice/unavailable") { adviceLoading = false; renderCoach(); }
   toast(msg.message);
@@ -103,9 +114,10 @@ function act(type, fields = {}) {
   if (seat == null) { toast(whyNot()); return false; }
   if (!connected) { toast(T("Not connected: the move was not sent.")); return false; }
   if (pending && Date.now() - pending.at < 8000) return false;  // a second tap while the first is on its way
-  const ref = nextRef++;
-  pending = { ref, at: Date.now() };
-  return send({ type, seat, v: version, ref, ...fields });
+  const ref = nextRef();
+  const msg = { type, seat, v: version, ref, ...fields };
+  pending = { ref, at: Date.now(), msg };
+  return send(msg);
 }
 
 function whyNot() {
@@ -155,9 +167,10 @@ $("strike-mode").onclick = () => { strikeMode = !strikeMode; disarm(); draw(); }
 $("undo").onclick = () => {  // the entry to take back is the last one, whoever of ours wrote it
   const seat = (view.can_undo || []).find((s) => mine.includes(s));
   if (seat == null || !connected || pending) return;
-  const ref = nextRef++;
-  pending = { ref, at: Date.now() };
-  send({ type: "undo", seat, v: version, ref });
+  const ref = nextRef();
+  const msg = { type: "undo", seat, v: version, ref };
+  pending = { ref, at: Date.now(), msg };
+  send(msg);
 };
 $("hint-toggle").onclick = () => { saveSetting("hints", !settings().hints); draw(); };
 $("withdraw").onclick = () => act("withdraw");
@@ -280,9 +293,9 @@ function renderTray(me, event) {
   const turn = shownTurn(p);
   const mineNow = me != null;
   tray.colours = view.rules.colours || [];  // coloured pips (Kismet)
-  tray.render(view.rules.dice, turn ? turn.dice : [], turn ? turn.held : [], mineNow && turn && turn.rolls_left > 0);
+  tray.render(view.rules.rolled_dice, turn ? turn.dice : [], turn ? turn.held : [], mineNow && turn && turn.rolls_left > 0);
   if (event && event.type === "rolled" && event.player === seat) {
-    tray.animate([...Array(view.rules.dice).keys()].filter((i) => !event.held.includes(i)));
+    tray.animate([...Array(view.rules.rolled_dice).keys()].filter((i) => !event.held.includes(i)));
   }
   // the status line, and the engine's notes for this turn
   let status;
@@ -671,7 +684,7 @@ document.addEventListener("keydown", (e) => {
   const t = target(e);
   if (t.matches("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
   if (t.closest && t.closest("details.menu, dialog")) return;
-  const n = view.rules.dice;
+  const n = view.rules.rolled_dice;
   if (/^[1-6]$/.test(e.key) && Number(e.key) <= n) { toggle(Number(e.key) - 1); e.preventDefault(); return; }
   if (e.key === "r" || e.key === "R") { roll(); e.preventDefault(); return; }
   if ((e.key === "s" || e.key === "S") && !$("strike-mode").hidden) { strikeMode = !strikeMode; draw(); e.preventDefault(); return; }

@@ -10,7 +10,7 @@ Revises: 0003
 - `keeper_entries.data`: the entry itself, so that a sheet rebuilds from its
   snapshot and the entries after it (older entries are all inside their snapshot).
   A sheet's versions are unique, like a table's: the log's version check fences writers.
-- `game_tables.fairness`: the dice commitment of RULES.md section 11 (`fairness`),
+- `game_tables.fairness`: the dice commitment of docs/rules.md §11 (`fairness`),
   with the server seed that stays secret until the game ends; null for older tables.
 """
 

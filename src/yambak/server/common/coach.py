@@ -1,0 +1,95 @@
+"""The coach's work for a server (advice at a table, reviews and grades of finished games), off the players'
+path: in a process of its own at a lower priority. In a thread of the server it would hold the interpreter
+lock the players' moves wait for (measured with bench/load.py: grading in a thread took p99 from 6 to
+40-54 ms; 20 sockets asking for advice took a victim's median from 13 to 294 ms, bench/flood.py).
+
+`CoachPool` runs module-level functions there (picklable arguments); `Asker` bounds one client's requests:
+one computation at a time, and a newer request replaces the one still waiting or running (its answer
+would be for a position the client has left)."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+__all__ = ["Asker", "CoachPool", "coach_process_start"]
+
+
+def coach_process_start(parent: int) -> None:
+    """A coach process: lower priority than the server's, and gone when the server is."""
+    os.nice(10)  # the coach waits; the players' moves do not
+
+    def follow_parent() -> None:  # a server killed outright leaves no coach behind
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=follow_parent, name="yambak-coach-parent", daemon=True).start()
+
+
+class CoachPool:
+    """One coach process (spawned on first use: a fork of a threaded server is unsafe), or, with
+    `processes` false (tests), one thread of this process."""
+
+    def __init__(self, processes: bool = True, name: str = "yambak-coach") -> None:
+        self.processes, self.name = processes, name
+        self._executor: Executor | None = None
+        self._lock = threading.Lock()
+
+    def _pool(self) -> Executor:
+        with self._lock:
+            if self._executor is None:
+                if self.processes:
+                    self._executor = ProcessPoolExecutor(
+                        1,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=coach_process_start,
+                        initargs=(os.getpid(),),
+                    )
+                else:
+                    self._executor = ThreadPoolExecutor(1, thread_name_prefix=self.name)
+            return self._executor
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        return self._pool().submit(fn, *args)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+
+
+class Asker:
+    """One client's requests to the coach (a socket's `advise`): one computation at a time; a newer
+    request cancels the one waiting or running (its coroutine sees the cancellation and answers it as replaced)."""
+
+    def __init__(self, pool: CoachPool) -> None:
+        self.pool = pool
+        self.task: asyncio.Task[Any] | None = None
+        self.running: Future[Any] | None = None
+
+    def start(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run the client's newest request (`coro`, which calls `compute`), cancelling the one before."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.task = asyncio.get_running_loop().create_task(coro)
+        return self.task
+
+    async def compute(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` in the coach's pool, once the client's computation before it is over (one at a time:
+        one cancelled while running in the process still finishes there)."""
+        while self.running is not None and not self.running.done():
+            await asyncio.wait([asyncio.wrap_future(self.running)])
+        self.running = self.pool.submit(fn, *args)
+        return await asyncio.wrap_future(self.running)  # cancelled: a request not started never runs
+
+    def close(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()

@@ -1,0 +1,29 @@
+"""The view every face reads: what it says about turn order and standings is the engine's."""
+
+from __future__ import annotations
+
+from tests.conftest import play_random
+from yambak.engine import ManualDice, new_game, play_turn, typed_turn
+from yambak.gameview import game_view
+from yambak.rules import load_ruleset
+
+
+def test_the_view_says_whose_turn_follows_and_the_standings_at_the_end() -> None:
+    state = play_random(load_ruleset("yammen"), 3, seed=5)
+    view = game_view(state)
+    assert view["next_seat"] == [state.next_seat(s) for s in range(3)] == [1, 2, 0]
+    assert view["standings"] == state.standings() and view["ranking"] == state.ranking()
+    assert view["ranking"][0] in view["winners"]
+    running = game_view(play_random(load_ruleset("yams"), 2, seed=5, steps=10))
+    assert "standings" not in running and "ranking" not in running and running["next_seat"] == [1, 0]
+
+
+def test_players_level_on_everything_share_a_place() -> None:
+    rules = load_ruleset("yams")
+    state = new_game(rules, ["Ann", "Bea", "Cas"], dice=ManualDice())
+    while not state.finished:  # Ann and Bea write the same; Cas writes less
+        seat, box = state.current, rules.box_id(len(state.history) // 3)
+        dice = (1, 1, 1, 1, 1) if seat == 2 else (6, 6, 6, 6, 6)
+        state = play_turn(state, typed_turn(state, dice, 1, box))
+    view = game_view(state)
+    assert view["standings"] == [1, 1, 3] and view["ranking"] == [0, 1, 2] and view["winners"] == [0, 1]
