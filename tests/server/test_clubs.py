@@ -165,3 +165,22 @@ def test_the_organiser_cancels_the_rest_of_the_tournament(client) -> None:
     assert data["standings"] == []  # cancelled rounds count for nobody
     assert cy.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["code"] == "deal/over"
     assert _do(ann, club, "cancel")["code"] == "deal/over"  # nothing left to cancel
+
+
+def test_a_pause_reaches_the_open_tables_at_once(client) -> None:
+    """Pausing changes no event of a table, only its deal: a player's open socket is sent the whole view
+    again, which says paused (a resync that sent only missed events would say nothing)."""
+    ann, bram = person(client, "Ann"), person(client, "Bram")
+    made = ann.post("/api/clubs", json={"name": "Club", "preset": "yams", "rounds": 1, "window": 60}).json()
+    club, code = made["id"], made["invite"].split("invite=")[1]
+    assert bram.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["status"] == "player"
+    game = bram.post(f"/api/clubs/{club}/rounds/1/play").json()
+    with bram.websocket_connect(f"/ws/{game['id']}") as s:
+        ws = WS(s)
+        _, out = ws.hello(list(game["tokens"].values()))
+        assert out["view"]["deal"]["paused"] is False
+        _do(ann, club, "pause")
+        pushed = ws.recv()
+        assert pushed["type"] == "state" and pushed["view"]["deal"]["paused"] is True
+        _do(ann, club, "resume")
+        assert ws.recv()["view"]["deal"]["paused"] is False

@@ -69,7 +69,7 @@ def test_an_organiser_runs_a_two_round_tournament(tmp_path, new_page):
         ann.goto(club)
         ann.click("#pause")
         ann.wait_for_selector("#resume")
-        bram.wait_for_function("document.getElementById('status').textContent.includes('paused')")
+        bram.wait_for_function("() => document.getElementById('status').textContent.includes('paused')")
         assert bram.locator("#roll[aria-disabled='true']").count() == 1  # his table stops, and says why
         ann.click("#resume")
         ann.wait_for_selector("#pause")
@@ -78,7 +78,7 @@ def test_an_organiser_runs_a_two_round_tournament(tmp_path, new_page):
         before = _times(ann, 2)
         ann.click(".round[data-round='1'] form.extend button")  # 15 minutes more; round 2 moves with it
         ann.wait_for_function(
-            f"!document.querySelector(\".round[data-round='2'] p.small\").innerText.includes({before[:40]!r})"
+            f"() => !document.querySelector(\".round[data-round='2'] p.small\").innerText.includes({before[:40]!r})"
         )
         ann.once("dialog", lambda dialog: dialog.accept())
         ann.click(".round[data-round='2'] form[data-confirm] button")  # cancel round 2

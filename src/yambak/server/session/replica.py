@@ -200,9 +200,11 @@ class Replica:
             return
         self.manager._fill(session, loaded, owned=session.owned)
         session.stored_finished = loaded[0].finished
+        # no new event: what changed is outside the log (a deal's close, a name): the whole view again
+        since = before if session.version != before else None
         for conn in list(session.conns):
             if conn.joined:
-                conn.send(self.manager.resync(session, conn, before))
+                conn.send(self.manager.resync(session, conn, since))
 
     # --- ownership moving -------------------------------------------------------------------------
 
