@@ -11,7 +11,7 @@ PYODIDE_STAMP := $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION)
 NODE_STAMP := node_modules/.installed
 TYPES := src/yambak/web/static/protocol.d.ts
 
-.PHONY: install run test lint types screenshots bench clean
+.PHONY: messages install run test lint types screenshots bench clean
 
 install: $(STAMP) $(PYODIDE_STAMP) $(NODE_STAMP)
 
@@ -41,6 +41,10 @@ lint: install
 	npm run --silent check
 	$(BIN)/python scripts/protocol.py --check
 	npm run --silent types | diff -q - $(TYPES) >/dev/null || { echo "$(TYPES) is stale: make types"; exit 1; }
+
+# Every msgid (templates, scripts, server texts and every preset file's texts) added, empty, to the catalogs.
+messages:
+	$(BIN)/python scripts/messages.py --update
 
 # The protocol's JSON Schema from its pydantic models, then its TypeScript declarations for the page scripts.
 types: install

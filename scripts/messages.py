@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """List every user-visible msgid: `_()` calls in templates and server code, the browser strings, the
-row/column labels, the terminal app's own sentences and the shipped presets' names and descriptions.
-With --update, add missing msgids (empty) to each catalog under web/locale."""
+row/column labels, the terminal app's own sentences and every text of the preset files (the registry,
+rules/registry.py: names, descriptions, lobby lines, option texts, row and column names).
+With --update (`make messages`), add missing msgids (empty) to each catalog under web/locale."""
 
 from __future__ import annotations
 
@@ -15,26 +16,21 @@ sys.path.insert(0, str(ROOT / "src"))
 from babel.messages.catalog import Catalog  # noqa: E402
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 
+from yambak.rules.registry import preset_texts  # noqa: E402
 from yambak.terminal.words import TERMINAL_STRINGS  # noqa: E402
 from yambak.web import LOCALE, TEMPLATES  # noqa: E402
 from yambak.web.howto import HOWTO_STRINGS  # noqa: E402
 from yambak.web.i18n import (  # noqa: E402
+    COLOUR_NAMES,
     COLUMN_LABELS,
     COLUMN_SHORT,
     DOMAIN,
     ERROR_MESSAGES,
-    FAMILY_ROWS,
-    FAMILY_SHORT,
     JS_CONTEXTS,
     JS_PLURALS,
     JS_STRINGS,
     LANGUAGES,
-    LOBBY_BLURBS,
     NAME_ERROR,
-    OPTION_DESCRIPTIONS,
-    OPTION_VALUES,
-    PRESET_DESCRIPTIONS,
-    PRESET_NAMES,
     ROW_LABELS,
     ROW_SHORT,
     SERVER_PLURALS,
@@ -73,12 +69,8 @@ def msgids() -> list[tuple[str | None, Msgid]]:
     found += [(None, s) for s in TERMINAL_STRINGS]
     found += [("row", v) for v in ROW_LABELS.values()] + [("column", v) for v in COLUMN_LABELS.values()]
     found += [("row-short", v) for v in ROW_SHORT.values()] + [("column-short", v) for v in COLUMN_SHORT.values()]
-    found += [("row", v) for rows in FAMILY_ROWS.values() for v in rows.values()]
-    found += [("row-short", v) for rows in FAMILY_SHORT.values() for v in rows.values()]
-    found += [("ruleset", v) for v in [*PRESET_NAMES.values(), *PRESET_DESCRIPTIONS.values()]]
-    found += [("option", v) for v in OPTION_DESCRIPTIONS.values()]
-    found += [("option-value", v) for v in OPTION_VALUES.values()]
-    found += [("lobby", v) for v in LOBBY_BLURBS.values()]
+    found += [(ctx, text) for ctx, text in preset_texts() if text]  # every preset file's texts (the registry)
+    found += [("colour", v) for v in COLOUR_NAMES]
     return list(dict.fromkeys(found))
 
 

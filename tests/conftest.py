@@ -16,7 +16,7 @@ from yambak.engine import GameState, new_game
 from yambak.rules import Ruleset, load_ruleset
 
 _OPTION_GRID: dict[str, dict[str, list[object]]] = {
-    "yams": {},
+    "yams": {"joker": ["forced", "free"]},
     "yatzy": {},
     "yams-fr": {"columns": [1, 3, 4], "max_min": [True, False], "max_gt_min": [True, False]},
     "yams-de": {"strict": [False, True], "flat_bonus": [False, True]},
@@ -26,6 +26,11 @@ _OPTION_GRID: dict[str, dict[str, list[object]]] = {
         "extra": [[], ["updown"], ["middle"], ["hand"], ["updown", "middle", "hand"]],
     },
     "yamb-6": {"four_kind": ["all", "four"]},
+    "kniffel": {"extra_kniffels": [False, True]},
+    "yacht": {},
+    "generala": {"served": ["wins", "points"], "wrap_straight": [False, True]},
+    "maxi-yatzy": {},
+    "kismet": {},
 }
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from yambak.cli import main
+from yambak.rules import preset_ids
 
 GOLDEN = Path(__file__).parent / "golden" / "cases"
 
@@ -25,15 +26,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_rules_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules")
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines()] == [
-        "yamb",
-        "yamb-6",
-        "yammen",
-        "yams",
-        "yams-de",
-        "yams-fr",
-        "yatzy",
-    ]
+    assert [line.split()[0] for line in out.splitlines()] == preset_ids()
 
 
 def test_rules_shows_a_layout(capsys: pytest.CaptureFixture[str]) -> None:
@@ -171,7 +164,7 @@ HOSTILE: list[tuple[str, str]] = [
     ("simulate --rules yams --plot x.txt --games 5", "--plot x.txt: name a file ending in one of"),
     ("keep --resume missing.json", "cannot read missing.json"),
     ("keep --save no/such/dir/g.json --players A", "cannot write no/such/dir/g.json"),
-    ("play huge.toml --bots hard", "rows[1].points: must be between"),
+    ("play huge.toml --bots hard", "points: must be between"),
     ("serve --port 99999", "--port: 99999 is not between 1 and 65,535"),
     # ruleset arguments
     ("rules nope", "unknown preset 'nope'"),
@@ -196,7 +189,7 @@ HOSTILE: list[tuple[str, str]] = [
     # hint
     ("hint", "hint needs --rules"),
     ("hint --rules yams --dice 1 2 3 4 7", "--dice: 7 is not between 1 and 6"),
-    ("hint --rules yams --dice 1 2 3 4", "expected 5 arguments"),
+    ("hint --rules yams --dice 1 2 3 4", "give the 5 dice showing, not 4"),
     ("hint --rules yams --dice a b c d e", "'a' is not a whole number"),
     ("hint --rules yams --dice 1 2 3 4 5 --roll 9", "roll must be 1 to 3"),
     ("hint --rules yams --dice 1 2 3 4 5 --roll -1", "--roll: -1 is not between"),
@@ -350,3 +343,14 @@ def test_no_python_reprs_in_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "extra=hand,updown" in out and "[" not in out.split("Columns:")[0]
     code, out, _ = run(capsys, "rules", "yams-fr", "-o", "max_min=false")
     assert code == 0 and "max_min=false" in out and "True" not in out and "False" not in out
+
+
+def test_hint_answers_six_dice_and_rules_without_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """`hint --dice` takes as many dice as the ruleset rolls; where the solver has no table (Maxi Yatzy's
+    six dice and saved rolls) the strong bot's estimate answers, labelled, as the web coach does."""
+    code, out, _ = run(capsys, "hint", "--rules", "maxi-yatzy", "--dice", "6", "6", "6", "2", "3", "1", "--roll", "1")
+    assert code == 0 and "estimate" in out and "best: " in out and "keep 6 6 6" in out
+    code, _, err = run(capsys, "hint", "--rules", "maxi-yatzy", "--dice", "6", "6", "6", "2", "3")
+    assert code == 2 and "give the 6 dice showing, not 5" in err
+    code, out, _ = run(capsys, "hint", "--rules", "generala", "--dice", "4", "4", "4", "4", "4", "--roll", "1")
+    assert code == 0 and "best: score yam" in out  # served: the win

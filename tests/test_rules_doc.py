@@ -53,7 +53,7 @@ def test_the_sections_are_numbered_in_order() -> None:
 def test_every_kind_is_described_and_nothing_else() -> None:
     assert _defined(SECTIONS[2]) == list(ROW_KINDS)
     assert _defined(_sub(3, "Fill orders")) == list(ORDER_KINDS)
-    restrictions = [f.name for f in dataclasses.fields(Column) if f.name not in ("id", "order")]
+    restrictions = [f.name for f in dataclasses.fields(Column) if f.name not in ("id", "order")]  # and its label
     assert sorted(_defined(_sub(3, "Restrictions"))) == sorted(restrictions)
     relations = [h.strip("`") for h in _sections(SECTIONS[5], "###")]
     assert relations == list(RELATION_KINDS)

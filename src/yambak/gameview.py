@@ -106,6 +106,7 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
                 "columns": sheet_columns(state, p, hidden),
                 "turn": shown_turn,
                 "turns_done": sheet.turns,
+                "saved_rolls": sheet.saved if rules.save_rolls else None,  # rolls saved for later turns
                 "full": sheet.full,
                 "last_box": boxes_of[p][-1] if boxes_of[p] and not hidden else None,
             }

@@ -11,10 +11,14 @@ from yambak.engine import state_to_record, summary
 from yambak.rules import load_ruleset
 
 GAMES = 4
+# The presets oracle.py spells out (the family's newer games have their own, family_oracle.py); the
+# free joker of yams is family_oracle's too.
+OLD = [v for v in RULE_VARIANTS if v[0] in oracle.BONUS or v[0] == "yamb-6"]
+OLD = [v for v in OLD if v[1].get("joker", "forced") == "forced"]
 
 
 @pytest.mark.parametrize("six_dice", [False, True], ids=["5dice", "6dice"])
-@pytest.mark.parametrize("variant", RULE_VARIANTS, ids=variant_id)
+@pytest.mark.parametrize("variant", OLD, ids=variant_id)
 def test_engine_agrees_with_the_oracle(variant, six_dice) -> None:  # type: ignore[no-untyped-def]
     preset, options = variant
     rules = load_ruleset(preset, options, ["six_dice"] if six_dice else None)
@@ -24,7 +28,7 @@ def test_engine_agrees_with_the_oracle(variant, six_dice) -> None:  # type: igno
         assert summary(state) == oracle.replay(record), f"seed {seed}"
 
 
-@pytest.mark.parametrize("variant", RULE_VARIANTS[::2], ids=variant_id)
+@pytest.mark.parametrize("variant", OLD[::2], ids=variant_id)
 def test_broken_records_fail_at_the_same_turn_with_the_same_code(variant) -> None:  # type: ignore[no-untyped-def]
     """Random damage to legal records: the engine and the oracle name the same first bad turn
     and, for damage to dice and boxes, the same reason."""

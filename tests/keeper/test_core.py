@@ -374,3 +374,18 @@ def test_the_browser_entry_point_never_raises_and_caches_the_queue():
     assert again == out
     for bad in ("", "[]", '{"op": "nope"}', '{"op": "view"}', '{"op": "preview", "sheet": {"record": 3}}'):
         assert json.loads(call(bad))["ok"] is False
+
+
+def test_saved_rolls_open_later_roll_numbers_on_the_pad() -> None:
+    """Maxi Yatzy kept for real dice: a turn of one roll saves two, so that player's next turn may be typed
+    with up to five rolls (and is checked against it)."""
+    from yambak.engine import ManualDice, new_game, play_turn, typed_turn
+
+    s = new_game(load_ruleset("maxi-yatzy"), ["Ann", "Bram"], dice=ManualDice())
+    s = play_turn(s, typed_turn(s, (1, 2, 3, 4, 5, 6), 1, "full_straight"))
+    view = sheet_view(s)
+    assert sorted(view["players"][0]["fillable"], key=int) == ["1", "2", "3", "4", "5"]
+    assert view["players"][0]["saved_rolls"] == 2 and view["players"][1]["saved_rolls"] == 0
+    s = play_turn(s, typed_turn(s, (2, 2, 3, 3, 5, 5), 3, "three_pairs"))
+    s = play_turn(s, typed_turn(s, (6, 6, 6, 6, 6, 6), 5, "yam"))  # Ann's saved rolls used
+    assert s.sheets[0].saved == 0 and s.total(0) == 121

@@ -14,7 +14,8 @@ from yambak.rules import RulesetError, load_ruleset, load_ruleset_file, parse_op
 
 
 def test_presets() -> None:
-    assert preset_ids() == ["yamb", "yamb-6", "yammen", "yams", "yams-de", "yams-fr", "yatzy"]
+    assert {"yamb", "yamb-6", "yammen", "yams", "yams-de", "yams-fr", "yatzy"} <= set(preset_ids())
+    assert {"kniffel", "yacht", "generala", "maxi-yatzy", "kismet"} <= set(preset_ids())
     columns = {p: [c.id for c in load_ruleset(p).columns] for p in preset_ids()}
     assert columns["yammen"] == ["down", "free", "up", "poot", "en_deux", "annonce"]
     assert columns["yams-de"] == ["normal", "down", "up", "oblige"]
@@ -157,15 +158,15 @@ def test_user_ruleset_file_plays(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "change, key",
     [
-        (('kind = "straight"', 'kind = "crooked"'), "rows[2].kind"),
-        (("face = 6", "face = 7"), "rows[0].face"),
-        (('order = "down"', 'order = "sideways"'), "columns[0].order"),
-        (("rolls = 1", "rolls = 3"), "columns[1].rolls"),
-        (("points = 12", 'points = "lots"'), "rows[2].points"),
+        (('kind = "straight"', 'kind = "crooked"'), "rows.run.kind"),
+        (("face = 6", "face = 7"), "rows.sixes.face"),
+        (('order = "down"', 'order = "sideways"'), "columns.down.order"),
+        (("rolls = 1", "rolls = 3"), "columns.quick.rolls"),
+        (("points = 12", 'points = "lots"'), "rows.run.points"),
         (('id = "pair"', 'id = "sixes"'), "rows"),
         (("threshold = 10", "threshold = true"), "upper_bonus.threshold"),
         (('description = "Three rows, two columns."', 'colour = "red"'), "colour"),
-        (("runs = [[1, 2, 3], [4, 5, 6]]", "runs = [[1, 9]]"), "rows[2].runs[0]"),
+        (("runs = [[1, 2, 3], [4, 5, 6]]", "runs = [[1, 9]]"), "rows.run.runs[1]"),
     ],
 )
 def test_bad_user_rulesets_name_the_key(tmp_path: Path, change: tuple[str, str], key: str) -> None:
@@ -187,15 +188,15 @@ def test_unreadable_user_rulesets(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "patch, key",
     [
-        ({"rows": [{"id": "yam", "kind": "yam", "points": 10**26}]}, "rows[0].points"),
-        ({"rows": [{"id": "yam", "kind": "yam", "points": [50, -(10**7)]}]}, "rows[0].points"),
-        ({"rows": [{"id": "c", "kind": "sum", "bonus": 1_000_001}]}, "rows[0].bonus"),
+        ({"rows": [{"id": "yam", "kind": "yam", "points": 10**26}]}, "rows.yam.points"),
+        ({"rows": [{"id": "yam", "kind": "yam", "points": [50, -(10**7)]}]}, "rows.yam.points"),
+        ({"rows": [{"id": "c", "kind": "sum", "bonus": 1_000_001}]}, "rows.c.bonus"),
         ({"upper_bonus": {"threshold": 63, "points": 10**9}}, "upper_bonus.points"),
         ({"upper_bonus": {"threshold": 10**9, "points": 35}}, "upper_bonus.threshold"),
         ({"upper_bonus": {"threshold": 0, "points": 35}}, "upper_bonus.threshold"),
         ({"match": {"kind": "column_points", "total_points": float("inf")}}, "match.total_points"),
         ({"match": {"kind": "column_points", "total_points": float("nan")}}, "match.total_points"),
-        ({"columns": [{"id": "free", "points": 1e7}]}, "columns[0].points"),
+        ({"columns": [{"id": "free", "points": 1e7}]}, "columns.free.points"),
     ],
 )
 def test_point_values_are_limited(patch: dict, key: str) -> None:
@@ -235,3 +236,39 @@ def test_file_options_are_typed_and_kept_in_the_record_spec(tmp_path) -> None:
     assert load_ruleset(rules.spec).rows[0].points == 100  # a saved game replays with the option
     with pytest.raises(RulesetError, match="unknown option"):
         load_ruleset_arg(str(path), ["small=1"])
+
+
+@pytest.mark.parametrize(
+    "patch, key, says",
+    [
+        ({"dice": 7}, "dice", "not supported"),
+        ({"sides": 8}, "sides", "not supported"),
+        ({"rounds": 13}, "rounds", "not supported"),
+        ({"joker": {"row": "y", "forced": False}}, "joker.forced", 'placement = "forced", "free" or "none"'),
+        ({"colors": ["red"]}, "colors", "[faces] colours"),
+        ({"dices": 6}, "dices", "did you mean 'dice'?"),
+        ({"rows": [{"id": "y", "kind": "yam", "pionts": 50}]}, "rows.y.pionts", "did you mean 'points'?"),
+        ({"rows": [{"id": "y", "kind": "yahtzee"}]}, "rows.y.kind", "not one of"),
+        ({"rows": [{"kind": "yam"}]}, "rows #1.id", "is required"),
+        ({"rows": [{"id": "p", "kind": "three_pairs"}]}, "rows.p.kind", "needs dice = 6"),
+        ({"rows": [{"id": "f", "kind": "flush"}]}, "rows.f.kind", "needs [faces] colours"),
+        ({"rows": [{"id": "k", "kind": "kind", "n": 6}]}, "rows.k.n", "must be 2 to 5"),
+        ({"rows": [{"id": "a", "kind": "yam", "needs": "b"}]}, "rows.a.needs", "no other row"),
+        ({"modifiers": ["six_dice"], "dice": 6}, "modifiers", "not with dice = 6"),
+    ],
+)
+def test_errors_name_rows_by_id_suggest_and_say_not_supported(patch: dict, key: str, says: str) -> None:  # type: ignore[type-arg]
+    data = {"id": "x", "rows": [{"id": "y", "kind": "yam", "points": 50}], "columns": [{"id": "free"}], **patch}
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(data)
+    assert info.value.key == key and says in str(info.value), str(info.value)
+
+
+def test_an_unknown_key_lists_every_allowed_key() -> None:
+    with pytest.raises(RulesetError) as info:
+        load_ruleset({"id": "x", "rows": [{"id": "y", "kind": "yam"}], "columns": [{"id": "free"}], "bonus": 5})
+    assert "upper_bonus" in str(info.value)  # the hint for a known concept
+    with pytest.raises(RulesetError) as info:
+        load_ruleset({"id": "x", "rows": [{"id": "y", "kind": "yam"}], "columns": [{"id": "free"}], "zzz": 1})
+    for key in ("dice", "save_rolls", "faces", "extends", "option_defaults", "modifiers", "lobby", "win_points"):
+        assert key in str(info.value), key

@@ -20,7 +20,9 @@ def test_every_option_of_every_preset_becomes_a_control():
     yamb = {o["name"]: o for o in option_schema("yamb", "fr")}
     assert yamb["extra"]["kind"] == "list" and [c["label"] for c in yamb["extra"]["choices"]][1] != "middle"
     assert yamb["four_kind"]["choices"][0]["label"] != "all"  # described, in the page's language
-    assert option_schema("yams", "en") == []
+    assert option_schema("yatzy", "en") == []
+    joker = {o["name"]: o for o in option_schema("yams", "en")}["joker"]
+    assert joker["kind"] == "choice" and [c["value"] for c in joker["choices"]] == ["forced", "free"]
 
 
 @pytest.mark.parametrize(

@@ -15,9 +15,6 @@ from yambak.web import LOCALE
 from yambak.web.i18n import (
     JS_PLURALS,
     LANGUAGES,
-    OPTION_DESCRIPTIONS,
-    PRESET_DESCRIPTIONS,
-    PRESET_NAMES,
     js_strings,
     labels,
     pick_language,
@@ -119,14 +116,18 @@ def test_pages_are_served_in_the_chosen_language(client):
     assert "Nuova scheda" in client.get("/keep/?lang=it").text
 
 
-def test_preset_texts_match_the_presets():
-    """The msgids are the TOML presets' English texts, one for every preset and every option."""
+def test_preset_texts_are_the_files_texts():
+    """The msgids of the presets are their files' own texts (the registry reads them): every name,
+    description, lobby line and option line of every preset."""
+    from yambak.rules.registry import preset_info, preset_texts
+
+    texts = set(preset_texts())
     for pid in preset_ids():
-        data = preset_data(pid)
-        assert PRESET_NAMES[pid] == data["name"] and PRESET_DESCRIPTIONS[pid] == data["description"], pid
+        data, info = preset_data(pid), preset_info(pid)
+        assert ("ruleset", data["name"]) in texts and ("ruleset", data["description"]) in texts, pid
+        assert ("lobby", info.blurb) in texts
         for key, spec in data.get("options", {}).items():
-            assert OPTION_DESCRIPTIONS[key] == spec["description"], (pid, key)
-    assert set(PRESET_NAMES) == set(preset_ids())
+            assert ("option", spec["description"]) in texts, (pid, key)
 
 
 def test_preset_names_in_the_chosen_language(client):

@@ -32,6 +32,12 @@ VARIANTS = [
     ("yamb", {"four_kind": "four"}, []),
     ("yamb", {"extra": ["updown", "middle", "hand"]}, []),
     ("yamb-6", {}, []),
+    ("yams", {"joker": "free"}, []),
+    ("kniffel", {"extra_kniffels": True}, []),
+    ("yacht", {}, []),
+    ("generala", {}, []),
+    ("maxi-yatzy", {}, []),
+    ("kismet", {}, []),
 ]
 
 

@@ -30,20 +30,31 @@ from ..engine import Sheet
 from ..engine.scoresheet import column_scores, joker_boxes
 from ..rules import Ruleset, row_score
 from ..solver import dice as D
-from ._widget import HAND_DICE, N_HANDS, best_keep, keep_transition, turn_stages
+from ._widget import best_keep, hand_dice, keep_transition, turn_stages
 
-__all__ = ["MODEL_VERSION", "Model", "W", "build_model", "fingerprint", "joker_hands", "prior_distributions"]
+__all__ = [
+    "MODEL_VERSION",
+    "Model",
+    "W",
+    "bonus_steps",
+    "build_model",
+    "fingerprint",
+    "joker_hands",
+    "prior_distributions",
+]
 
 MODEL_VERSION = 1
 W = 160  # written values are 0..W-1 (Yamb's yam tops out at 80)
 
 
 def score_table(rules: Ruleset) -> np.ndarray:
-    """(n_rows, rolls + 1, 252): points each hand writes in each row after roll m (index 0 unused)."""
-    out = np.zeros((rules.n_rows, rules.rolls_per_turn + 1, N_HANDS), dtype=np.int64)
+    """(n_rows, rolls + 1, hands): points each hand writes in each row after roll m (index 0 unused; 252
+    hands of five dice, 462 of six)."""
+    hands = hand_dice(rules.dice)
+    out = np.zeros((rules.n_rows, rules.rolls_per_turn + 1, len(hands)), dtype=np.int64)
     for i, row in enumerate(rules.rows):
         for m in range(1, rules.rolls_per_turn + 1):
-            out[i, m] = [row_score(row, h, m) for h in HAND_DICE]
+            out[i, m] = [row_score(row, h, m) for h in hands]
     return np.clip(out, 0, W - 1)  # the model's values: 0..W-1 (a custom ruleset may write more, or less)
 
 
@@ -62,21 +73,22 @@ def chase_distribution(rules: Ruleset, table: np.ndarray, row: int, rolls: int |
     """Distribution of the value written in `row` by a player who plays the turn for that row
     alone (maximising sign x value), with the column's roll restriction: the prior for D."""
     R = rules.rolls_per_turn
+    n_hands = table.shape[2]
     objective = [
-        (sign * table[row, m].astype(float)) if rolls is None or rolls == m else np.full(N_HANDS, -np.inf)
+        (sign * table[row, m].astype(float)) if rolls is None or rolls == m else np.full(n_hands, -np.inf)
         for m in range(1, R + 1)
     ]
     _, keeps = turn_stages(objective)
-    trans = keep_transition()
-    p = D.ROLL_PROB.copy()
+    trans = keep_transition(rules.dice)
+    p = D.lattice(rules.dice).ROLL_PROB.copy()
     dist = np.zeros(W)
     for m in range(1, R + 1):
         if m < R:
             go_value, keep = best_keep(keeps[m])
             stop = objective[m - 1] >= go_value
         else:
-            stop = np.ones(N_HANDS, dtype=bool)
-            keep = np.zeros(N_HANDS, dtype=np.int64)
+            stop = np.ones(n_hands, dtype=bool)
+            keep = np.zeros(n_hands, dtype=np.int64)
         np.add.at(dist, table[row, m][stop], p[stop])
         if m < R:
             go = ~stop
@@ -104,6 +116,7 @@ class Model:
     C: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (n_boxes, n_boxes) symmetric, zero diagonal
     joker: float = 0.0
     bonus_scale: float = 0.0  # the upper bonus chance's term is (1 + bonus_scale) x bonus x P
+    saved: float = 0.0  # save_rolls: what one saved roll is worth, times T (learned)
     d: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open upper box x its column's gap
     e: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (n_boxes,) open box x T squared
     # calibration[k]: what play adds, on average, to `estimate` of a sheet with k boxes open (fitted after the
@@ -187,16 +200,17 @@ class Model:
         return out
 
     def bonus_feature(self, sheet: Sheet) -> float:
-        """Sum over columns of bonus x P(reaching the bonus) for columns not there yet (bonus_scale's feature)."""
-        ub = self.rules.upper_bonus
-        if ub is None or not self.upper_rows:
+        """Sum over columns of bonus x P(reaching the bonus) for columns not there yet (bonus_scale's feature;
+        a stepped bonus: each step's increase x P(reaching its threshold))."""
+        if self.rules.upper_bonus is None or not self.upper_rows:
             return 0.0
         out = 0.0
         for c in range(len(self.rules.columns)):
             s, mask = self._upper_state(self._col(sheet, c))
-            if s < ub.threshold:
-                t = ub.threshold - s
-                out += ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
+            for threshold, more in bonus_steps(self.rules):
+                if s < threshold:
+                    t = threshold - s
+                    out += more * (float(self.surv[c][mask, t]) if t < W else 0.0)
         return out
 
     def joker_term(self, sheet: Sheet) -> float:
@@ -205,10 +219,25 @@ class Model:
             return 0.0
         return self.joker * sheet.written.count(None) / len(sheet.written)
 
+    def saved_term(self, sheet: Sheet) -> float:
+        """Saved rolls (save_rolls): each worth `saved` x T, T the fraction of the sheet still open."""
+        if not sheet.saved:
+            return 0.0
+        return self.saved * sheet.saved * sheet.written.count(None) / len(sheet.written)
+
+    def saved_change(self, sheet: Sheet, roll: int) -> float:
+        """What ending this turn after roll `roll` does to the saved rolls' term (0 unless save_rolls)."""
+        if not self.rules.save_rolls or not self.saved:
+            return 0.0
+        n = len(sheet.written)
+        after = (sheet.saved + self.rules.rolls_per_turn - roll) * (sheet.written.count(None) - 1) / n
+        return self.saved * after - self.saved_term(sheet)
+
     def estimate(self, sheet: Sheet) -> float:
         """The model's own final total of a sheet (what the fit's Bellman targets are about)."""
         cols = len(self.rules.columns)
-        return sum(self.column_estimate(sheet, c)[0] for c in range(cols)) + sheet.extra_bonus + self.joker_term(sheet)
+        out = sum(self.column_estimate(sheet, c)[0] for c in range(cols)) + sheet.extra_bonus
+        return out + self.joker_term(sheet) + self.saved_term(sheet)
 
     def offset(self, open_boxes: int) -> float:
         """The calibration of a sheet with this many boxes open (0 without one)."""
@@ -258,12 +287,13 @@ class Model:
             j = self.upper_rows.index(r)
             # P(open upper values >= t); a custom threshold may lie beyond the model's W values: 0 there
             surv = np.pad(self.surv[c], ((0, 0), (0, 1)))
-            before = surv[mask, min(max(ub.threshold - s, 0), W)]
-            after = surv[mask & ~(1 << j), np.clip(ub.threshold - s - np.arange(W), 0, W)]
-            if s < ub.threshold:  # the learned scale applies to the chance, not to a bonus won
-                k = 1.0 + self.bonus_scale
-                reach = ub.threshold - s - np.arange(W) <= 0
-                gain += ub.points * np.where(reach, 1.0 - k * before, k * (after - before))
+            for threshold, more in bonus_steps(self.rules):  # one step (the usual bonus) or several
+                before = surv[mask, min(max(threshold - s, 0), W)]
+                after = surv[mask & ~(1 << j), np.clip(threshold - s - np.arange(W), 0, W)]
+                if s < threshold:  # the learned scale applies to the chance, not to a bonus won
+                    k = 1.0 + self.bonus_scale
+                    reach = threshold - s - np.arange(W) <= 0
+                    gain += more * np.where(reach, 1.0 - k * before, k * (after - before))
             # the other open upper boxes' gap terms move with the upper sum
             n = self.rules.n_rows
             others = sum(float(self.d[c * n + q]) for q in self.upper_rows if q != r and col[q] is None)
@@ -330,12 +360,12 @@ class Model:
                 var += float(self.var[c, r])
         n = rules.n_rows
         total += float(self.learned(sheet)[c * n : (c + 1) * n].sum())
-        ub = rules.upper_bonus
-        if ub is not None and self.upper_rows:
+        if rules.upper_bonus is not None and self.upper_rows:
             s, mask = self._upper_state(col)
-            if s < ub.threshold:
-                t = ub.threshold - s
-                total += (1.0 + self.bonus_scale) * ub.points * (float(self.surv[c][mask, t]) if t < W else 0.0)
+            for threshold, more in bonus_steps(rules):
+                if s < threshold:
+                    t = threshold - s
+                    total += (1.0 + self.bonus_scale) * more * (float(self.surv[c][mask, t]) if t < W else 0.0)
         # Related rows still open: the expected pair value minus what the sheet already counts.
         done: set[tuple[int, int]] = set()
         for kind, hi, lo, f in self.pairs.values():
@@ -371,22 +401,39 @@ def _survival(dists: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-_YAM_HANDS = [(D.roll_index((v,) * D.DICE), v) for v in range(1, D.FACES + 1)]
+def _yam_hands(dice: int) -> list[tuple[int, int]]:
+    L = D.lattice(dice)
+    return [(L.roll_index((v,) * dice), v) for v in range(1, D.FACES + 1)]
+
+
+def bonus_steps(rules: Ruleset) -> list[tuple[int, int]]:
+    """The upper bonus as (threshold, increase) steps: one for the usual bonus; a stepped bonus's steps each
+    add what they raise the bonus by (Kismet: 35 at 63, 20 more at 71, 20 more at 78)."""
+    ub = rules.upper_bonus
+    if ub is None:
+        return []
+    out, before = [], 0
+    for threshold, points in ub.all_steps:
+        out.append((threshold, points - before))
+        before = points
+    return out
 
 
 def joker_hands(rules: Ruleset, sheet: Sheet, boxes: list[int], m: int) -> list[tuple[int, list[tuple[int, int, int]]]]:
-    """Yahtzee's forced joker (docs/rules.md §6) as the plan foresees it once the yam box is filled:
-    for each yam hand, the boxes among `boxes` the engine lets it go to (`joker_boxes`), as
-    (box, written value, extra bonus)."""
-    if not sheet.joker_on(rules):
+    """The joker (docs/rules.md §6, docs/rulesets.md) as the plan foresees it once the yam box is filled:
+    for each yam hand, the boxes among `boxes` the engine lets it go to (forced: `joker_boxes`; free or
+    none: any), as (box, written value, extra bonus)."""
+    if rules.joker is None or not sheet.joker_on(rules):
         return []
     extra = sheet.joker_extra(rules)
+    placement = rules.joker.placement
     n = rules.n_rows
     out = []
-    for hand, face in _YAM_HANDS:
-        dice = (face,) * D.DICE
-        targets = joker_boxes(rules, boxes, face)
-        out.append((hand, [(b, min(row_score(rules.rows[b % n], dice, m, True), W - 1), extra) for b in targets]))
+    for hand, face in _yam_hands(rules.dice):
+        dice = (face,) * rules.dice
+        targets = joker_boxes(rules, boxes, face) if placement == "forced" else list(boxes)
+        scores = placement == "forced" or (placement == "free" and not sheet.face_open(rules, face))
+        out.append((hand, [(b, min(row_score(rules.rows[b % n], dice, m, scores), W - 1), extra) for b in targets]))
     return out
 
 
@@ -446,5 +493,6 @@ def build_model(rules: Ruleset, params: dict[str, Any] | None = None, source: st
         source=source or ("fitted" if "a" in params else "prior"),
         a=a, b=b, C=C, d=d, e=e, joker=float(params.get("joker", 0.0)),
         bonus_scale=float(params.get("bonus_scale", 0.0)), calibration=calibration,
+        saved=float(params.get("saved", 0.0)),
         fingerprint=fingerprint(rules), meta=dict(params.get("meta", {})),
     )  # fmt: skip

@@ -13,7 +13,10 @@ in a. Every decision compares: each legal box now, the best keep (if a roll is
 allowed), each announcement; the best wins (ties: scoring first, then rolling,
 then announcing, boxes in sheet order).
 
-Rulesets with six dice fall back to greedy. `match.py` passes a `gain_fn` that
+Five dice, or six that all count (`dice = 6`, on the six-dice lattice); rulesets
+rolling six of which five count (the six_dice modifier) fall back to greedy.
+Saved rolls (save_rolls): the turn may roll as often as the player has rolls, and
+each end of the turn is worth what it leaves saved (`Model.saved_change`). `match.py` passes a `gain_fn` that
 values boxes in expected match points instead; `strong.py` picks between this,
 the match-aware play and the exact table (`optimal.py`).
 """
@@ -68,7 +71,7 @@ class Plan:
         j = self.announce.index(box)
         gain = self.values[box][0]
         row = box % table.shape[0]
-        terminal = [gain[table[row, m]] for m in range(1, len(self.T) + 1)]  # type: ignore[index]
+        terminal = [gain[table[row, min(m, table.shape[1] - 1)]] for m in range(1, len(self.T) + 1)]  # type: ignore[index]
         return terminal, [e[:, j] if e.size else e for e in self.E_announce]
 
     def choice(self, m: int) -> np.ndarray:
@@ -81,10 +84,11 @@ class Plan:
 
     def _choice(self, m: int) -> np.ndarray:
         boxes = self.candidates[m - 1]
+        n_hands = len(self.T[0])
         if not boxes:
-            return np.full(D.N_ROLLS, -1)
+            return np.full(n_hands, -1)
         stack = np.stack([np.asarray(self.values[b][m], dtype=float) for b, _ in boxes])
-        risky = np.stack([z if z is not None else np.zeros(D.N_ROLLS, dtype=bool) for _, z in boxes])
+        risky = np.stack([z if z is not None else np.zeros(n_hands, dtype=bool) for _, z in boxes])
         any_safe = np.logical_not(risky).any(axis=0, keepdims=True)
         stack = np.where(risky & any_safe, -np.inf, stack)
         out = np.array([b for b, _ in boxes])[stack.argmax(axis=0)]
@@ -115,19 +119,31 @@ def _terminal(
 ) -> np.ndarray:
     """T_m: the best terminal value per hand over `boxes` after roll m (-inf when empty); the boxes
     and their last-resort hands are appended to `candidates`."""
-    n = state.rules.n_rows
-    safe = np.full(D.N_ROLLS, -np.inf)
-    risky = np.full(D.N_ROLLS, -np.inf)
-    any_safe = np.zeros(D.N_ROLLS, dtype=bool)
+    rules = state.rules
+    n = rules.n_rows
+    sheet = state.sheets[p]
+    n_hands = model.table.shape[2]
+    saved = model.saved_change(sheet, m)  # what this end leaves saved (save_rolls)
+    safe = np.full(n_hands, -np.inf)
+    risky = np.full(n_hands, -np.inf)
+    any_safe = np.zeros(n_hands, dtype=bool)
     seen: list[tuple[int, np.ndarray | None]] = []
     candidates.append(seen)
     for b in boxes:
         if b not in values:
-            values[b] = [None] * (state.rules.rolls_per_turn + 1)
+            values[b] = [None] * (len(values_rolls(state, p)) + 1)
             values[b][0] = gain_fn(b)
         gain = values[b][0]
-        written = model.table[b % n, m]
+        row = rules.rows[b % n]
+        written = model.table[b % n, min(m, model.table.shape[1] - 1)]
+        if not sheet.needed_scored(rules, b):
+            written = np.zeros_like(written)  # the box it needs scored 0: this one can only score 0
         v = gain[written]  # type: ignore[index]
+        if row.wins_by_roll >= m and rules.win_points is not None:  # an outright win ends the game
+            won = state.total(p) + written + rules.win_points - model.estimate(sheet)
+            v = np.where(written > 0, won, v)
+        if saved:
+            v = v + saved
         values[b][m] = v
         bounds = [bound for bound in state.entry_bounds(b, p) if bound.last_resort]
         z = bounds[0].hits(written) if bounds else None
@@ -140,9 +156,14 @@ def _terminal(
             np.maximum(risky, np.where(z, v, -np.inf), out=risky)
             any_safe |= ~z
     out = np.where(any_safe, safe, risky)
-    if state.rules.joker is not None and boxes:
+    if rules.joker is not None and boxes:
         _joker_terminal(state, p, boxes, m, values, out, joker_fn)
     return out
+
+
+def values_rolls(state: GameState, p: int) -> range:
+    """The roll numbers of the seat's turn: 1 to the rolls it may make (saved rolls included)."""
+    return range(1, state.rolls_allowed(p) + 1)
 
 
 def _joker_terminal(
@@ -178,7 +199,7 @@ def plan_for(
     rules = state.rules
     sheet = state.sheets[p]
     announced = state.turns[p].announced
-    key = (sheet.written, sheet.voided, announced, key_extra)
+    key = (sheet.written, sheet.voided, sheet.saved, announced, key_extra)
     hit: Plan | None = model.cache.get(key)
     if hit is not None:
         return hit
@@ -187,7 +208,7 @@ def plan_for(
         def gain_fn(b: int) -> Any:
             return model.box_gain(sheet, b)
 
-    R = rules.rolls_per_turn
+    R = state.rolls_allowed(p)  # saved rolls (save_rolls) make a turn longer
     values: dict[int, list[np.ndarray | None]] = {}
     candidates: list[list[tuple[int, np.ndarray | None]]] = []
     T = [
@@ -208,7 +229,8 @@ def plan_for(
                     if a not in values:
                         values[a] = [None] * (R + 1)
                         values[a][0] = gain_fn(a)
-                    cols.append(values[a][0][model.table[a % rules.n_rows, m]])  # type: ignore[index]
+                    m_ = min(m, model.table.shape[1] - 1)
+                    cols.append(values[a][0][model.table[a % rules.n_rows, m_]])  # type: ignore[index]
                 Ta.append(np.stack(cols, axis=1))
             Va, E_announce = turn_stages(Ta)
             V_announce = Va[1]
@@ -237,19 +259,20 @@ def evaluate_choices(
     rules = state.rules
     plan = plan_for(state, p, model, gain_fn, key_extra, joker_fn)
     k = len(turn.rolls)
-    hand = D.roll_index(turn.dice)
+    L = D.lattice(rules.dice)
+    hand = L.roll_index(turn.dice)
     boxes = []
     for b in state.legal_boxes(p):
         vals = plan.values.get(b)
         v = vals[k] if vals is not None else None
         boxes.append((b, float(v[hand]) if v is not None else -1e9))
     keeps = []
-    if k < rules.rolls_per_turn and state.can_roll(p):
+    if k < state.rolls_allowed(p) and state.can_roll(p):
         values = plan.E[k]
-        whole = D.FULL + hand
-        for keep in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]]:
-            if keep != whole:  # holding all five is not a roll
-                keeps.append((D.MULTISETS[int(keep)], float(values[keep])))
+        whole = L.FULL + hand
+        for keep in L.SUBKEEPS[hand, : L.N_SUBKEEPS[hand]]:
+            if keep != whole:  # holding all the dice is not a roll
+                keeps.append((L.MULTISETS[int(keep)], float(values[keep])))
     announces = []
     if k == 1 and plan.V_announce is not None:
         announces = [(a, float(v)) for a, v in zip(plan.announce, plan.V_announce[hand], strict=True)]
@@ -264,13 +287,13 @@ def heuristic(
     key_extra: Any = None,
     model: Model | None = None,
 ) -> Action:
-    """The expectimax decision with the model's estimate (any ruleset with five dice)."""
+    """The expectimax decision with the model's estimate (any ruleset whose thrown dice all count)."""
     p = player
     turn = state.turns[p]
     if not turn.rolls:
         return Roll(p)
     rules = state.rules
-    if rules.rolled_dice != D.DICE:
+    if rules.rolled_dice != rules.dice:  # six rolled, five count: greedy
         return greedy(state, p, rng)
     model = model or model_for(rules)
     choices = evaluate_choices(state, p, model, gain_fn, key_extra)

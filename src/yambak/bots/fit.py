@@ -86,12 +86,16 @@ def features(model: Model, sheet: Sheet, yam_nonzero: bool, pairs: np.ndarray) -
     t = o.sum() / len(o)
     pair = o[pairs[:, 0]] * o[pairs[:, 1]] if len(pairs) else np.zeros(0)
     gap = o * model.gaps(sheet) * model.upper_mask
-    return np.concatenate([o, o * t, gap, o * t * t, pair, [t if yam_nonzero else 0.0, model.bonus_feature(sheet)]])
+    tail = [t if yam_nonzero else 0.0, model.bonus_feature(sheet)]
+    if model.rules.save_rolls:  # the saved rolls' term
+        tail.append(sheet.saved * t)
+    return np.concatenate([o, o * t, gap, o * t * t, pair, tail])
 
 
 def theta_of(model: Model, pairs: np.ndarray) -> np.ndarray:
     c = model.C[pairs[:, 0], pairs[:, 1]] if len(pairs) else np.zeros(0)
-    return np.concatenate([model.a, model.b, model.d, model.e, c, [model.joker, model.bonus_scale]])
+    tail = [model.joker, model.bonus_scale] + ([model.saved] if model.rules.save_rolls else [])
+    return np.concatenate([model.a, model.b, model.d, model.e, c, tail])
 
 
 def turn_value(state: GameState, p: int, model: Model) -> float:
@@ -101,7 +105,7 @@ def turn_value(state: GameState, p: int, model: Model) -> float:
     if plan.V_announce is not None and plan.V_announce.size:
         v1 = np.maximum(v1, plan.V_announce.max(axis=1))
     v1 = np.where(np.isfinite(v1), v1, -1e3)
-    return float(D.ROLL_PROB @ v1)
+    return float(D.lattice(state.rules.dice).ROLL_PROB @ v1)
 
 
 def _yam_nonzero(model: Model, state: GameState) -> bool:
@@ -126,7 +130,10 @@ def _play(
             sheet = state.sheets[0]
             xs.append(features(model, sheet, _yam_nonzero(model, state), pairs))
             learned = float(
-                model.learned(sheet).sum() + model.joker_term(sheet) + model.bonus_scale * model.bonus_feature(sheet)
+                model.learned(sheet).sum()
+                + model.joker_term(sheet)
+                + model.bonus_scale * model.bonus_feature(sheet)
+                + model.saved_term(sheet)
             )
             estimate = model.estimate(sheet)
             backups.append(estimate + turn_value(state, 0, model))
@@ -138,6 +145,13 @@ def _play(
                 action = Score(0, rules.box_id(rng.choice(legal)), strike=False)
         state, _ = state.apply(action)
     return state, xs, [b - o for b, o in zip(backups, offsets, strict=True)]
+
+
+def final_value(state: GameState) -> int:
+    """A solitaire game's worth to the model: its total, and the ruleset's `win_points` for an outright win
+    (what the plan valued it at)."""
+    won = state.outright is not None and state.rules.win_points is not None
+    return state.total(0) + (state.rules.win_points or 0 if won else 0)
 
 
 Stages = list[tuple[list[tuple[int, float]], int]]  # per game: (open boxes, estimate) at each turn start; final
@@ -158,7 +172,7 @@ def play_stages(model: Model, seed: str, games: int, seconds: float) -> Stages:
                 sheet = state.sheets[0]
                 stages.append((sheet.written.count(None), model.estimate(sheet)))
             state, _ = state.apply(heuristic(state, 0, rng, model=model))
-        out.append((stages, state.total(0)))
+        out.append((stages, final_value(state)))
         if g >= 19 and time.process_time() - t0 > seconds:
             break
     return out
@@ -232,10 +246,11 @@ def _params(dist: np.ndarray, theta: np.ndarray, n: int, pairs: np.ndarray) -> d
         c = theta[4 * n : 4 * n + len(pairs)]
         C[pairs[:, 0], pairs[:, 1]] = c
         C[pairs[:, 1], pairs[:, 0]] = c
+    tail = theta[4 * n + len(pairs) :]  # joker, bonus scale (and saved rolls)
     return {
         "dist": dist, "a": theta[:n], "b": theta[n : 2 * n], "d": theta[2 * n : 3 * n], "e": theta[3 * n : 4 * n],
         "C": C,
-        "joker": float(theta[-2]), "bonus_scale": float(theta[-1]),
+        "joker": float(tail[0]), "bonus_scale": float(tail[1]), "saved": float(tail[2]) if len(tail) > 2 else 0.0,
     }  # fmt: skip
 
 
@@ -270,7 +285,7 @@ def fit_model(
             xs += x
             ys += y
             if not explore:
-                finals.append(state.total(0))
+                finals.append(final_value(state))
                 for box, value in enumerate(state.sheets[0].written):
                     c, r = divmod(box, rules.n_rows)
                     counts[c, r, min(int(value or 0), W - 1)] += 1

@@ -122,6 +122,7 @@ def model_to_json(model: Model) -> dict[str, Any]:
         "pairs": pairs,
         "joker": round(model.joker, 5),
         "bonus_scale": round(model.bonus_scale, 5),
+        **({"saved": round(model.saved, 5)} if rules.save_rolls else {}),
         "calibration": [round(float(x), 3) for x in model.calibration],
         "dist": dist,
     }
@@ -149,6 +150,7 @@ def params_from_json(data: dict[str, Any], rules: Ruleset) -> dict[str, Any]:
         "C": C,
         "joker": float(data.get("joker", 0.0)),
         "bonus_scale": float(data.get("bonus_scale", 0.0)),
+        "saved": float(data.get("saved", 0.0)),
         "calibration": [float(x) for x in data.get("calibration", [])],
         "meta": data.get("meta", {}),
     }
@@ -247,7 +249,7 @@ def request_fit(rules: Ruleset, budget: float | None = None) -> subprocess.Popen
     fits are off (`YAMBAK_MODEL_FIT=off`, as the tests set it) or the ruleset cannot be passed on.
     The fit runs `FIT_ITERATIONS` value iterations within `budget` CPU seconds, niced, with at most
     `FIT_MEMORY` bytes of address space, on one core. Returns the fit's process, or None."""
-    if not fitting_enabled() or rules.spec is None or rules.dice != 5:
+    if not fitting_enabled() or rules.spec is None or rules.rolled_dice != rules.dice:
         return None
     argv = [
         sys.executable, "-m", "yambak.bots.fit", "--spec", json.dumps(rules.spec, default=list),

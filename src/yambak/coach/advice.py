@@ -52,7 +52,7 @@ POINTS_WEIGHT = 1e-4
 
 
 class CoachError(ValueError):
-    """No advice for this position (six dice, a finished game, no dice yet)."""
+    """No advice for this position (five of six dice counting, a finished game, no dice yet)."""
 
 
 def action_dict(action: Action) -> dict[str, Any]:
@@ -164,8 +164,8 @@ def advise(state: GameState, player: int | None = None, wins: bool = True) -> Ad
     if not turn.rolls:
         raise CoachError("roll the dice first: the coach advises after each roll")
     rules = state.rules
-    if rules.rolled_dice != 5:
-        raise CoachError("no advice with six dice yet")
+    if rules.rolled_dice != rules.dice:
+        raise CoachError("no advice when five of six dice count (six_dice) yet")
     if solvable(rules) and not turn.announced:
         return _exact(state, p, wins and len(state.players) > 1)
     return _estimate(state, p, wins and len(state.players) > 1)
@@ -247,7 +247,7 @@ def _estimate(state: GameState, p: int, wins: bool) -> Advice:
         return gain[w] + (POINTS_WEIGHT - TIE_BREAK) * g(b)[w] if measure == "match_points" else gain[w]
 
     k = len(state.turns[p].rolls)
-    hand = D.roll_index(state.turns[p].dice)
+    hand = D.lattice(rules.dice).roll_index(state.turns[p].dice)
     keep_values, announce_values = _followed(plan, model, worth, k, hand) if measure == "match_points" else ({}, {})
     dice = state.turns[p].dice
     options: list[Option] = []
@@ -272,23 +272,25 @@ def _followed(plan: Any, model: Any, worth: Any, k: int, hand: int) -> tuple[dic
     (its own values decide; `worth` is only reported): (keep dice -> value, announced box -> value)."""
     rolls = len(plan.T)
     n = model.table.shape[0]
+    L = D.lattice(model.rules.dice)
+    last = model.table.shape[1] - 1
 
     def reported(choice: Any, m: int) -> np.ndarray:
-        out = np.full(D.N_ROLLS, -np.inf)
+        out = np.full(L.N_ROLLS, -np.inf)
         for b in np.unique(choice[choice >= 0]):
             at = choice == b
-            out[at] = worth(int(b), model.table[b % n, m][at])
+            out[at] = worth(int(b), model.table[b % n, min(m, last)][at])
         return out
 
     keeps: dict[Any, float] = {}
     if k < rolls:  # a keep after roll k reads the rolls after it only
-        later = [reported(plan.choice(m), m) if m > k else np.zeros(D.N_ROLLS) for m in range(1, rolls + 1)]
+        later = [reported(plan.choice(m), m) if m > k else np.zeros(L.N_ROLLS) for m in range(1, rolls + 1)]
         _, E = follow_values(plan.T, plan.E, later)
-        keeps = {D.MULTISETS[int(i)]: float(E[k][i]) for i in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]]}
+        keeps = {L.MULTISETS[int(i)]: float(E[k][i]) for i in L.SUBKEEPS[hand, : L.N_SUBKEEPS[hand]]}
     announces: dict[int, float] = {}
     for a in plan.announce if k == 1 else ():
         terminal, stages = plan.announced(a, model.table)
-        V, _ = follow_values(terminal, stages, [reported(np.full(D.N_ROLLS, a), m) for m in range(1, rolls + 1)])
+        V, _ = follow_values(terminal, stages, [reported(np.full(L.N_ROLLS, a), m) for m in range(1, rolls + 1)])
         announces[a] = float(V[1][hand])
     return keeps, announces
 

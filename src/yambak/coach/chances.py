@@ -103,7 +103,10 @@ def column_total(rules: Ruleset, column: np.ndarray) -> np.ndarray:
     ub = rules.upper_bonus
     if ub is not None:
         upper = s[..., [i for i, r in enumerate(rules.rows) if r.is_upper]].sum(axis=-1)
-        total = total + np.where(upper >= ub.threshold, ub.points, 0)
+        bonus = np.zeros(upper.shape, dtype=np.int64)
+        for threshold, points in ub.all_steps:  # a stepped bonus: each step replaces the one below
+            bonus = np.where(upper >= threshold, points, bonus)
+        total = total + bonus
     return total  # type: ignore[no-any-return]
 
 
@@ -318,16 +321,18 @@ def plan_ends(
     rules = state.rules
     turn = state.turns[p]
     k = len(turn.rolls)
-    hand = D.roll_index(turn.dice)
-    R = rules.rolls_per_turn
+    L = D.lattice(rules.dice)
+    hand = L.roll_index(turn.dice)
+    R = len(plan.T)  # the turn's rolls (saved ones included)
     n = rules.n_rows
+    last = model.table.shape[1] - 1
     choose: Callable[[int], np.ndarray]
     if announce is not None:
         terminal, keeps = plan.announced(announce, model.table)
-        q = turn_ends(terminal, keeps, np.eye(D.N_ROLLS)[hand], k)
-        choose = lambda _m: np.full(D.N_ROLLS, announce)  # noqa: E731
+        q = turn_ends(terminal, keeps, np.eye(L.N_ROLLS)[hand], k)
+        choose = lambda _m: np.full(L.N_ROLLS, announce)  # noqa: E731
     else:
-        q = turn_ends(plan.T, plan.E, keep_transition()[D.keep_index(keep or ())], k + 1)
+        q = turn_ends(plan.T, plan.E, keep_transition(rules.dice)[L.keep_index(keep or ())], k + 1)
         choose = plan.choice
     sheet = state.sheets[p]
     jokers: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
@@ -339,10 +344,10 @@ def plan_ends(
         b = choose(m)[h]
         ok = b >= 0
         h, b = h[ok], b[ok]
-        w = model.table[b % n, m, h].astype(np.int64)
+        w = model.table[b % n, min(m, last), h].astype(np.int64)
         x = np.zeros(len(h), dtype=np.int64)
         if sheet.joker_on(rules):
-            for i in np.nonzero(np.isin(h, [D.roll_index((v,) * D.DICE) for v in range(1, 7)]))[0]:
+            for i in np.nonzero(np.isin(h, [L.roll_index((v,) * rules.dice) for v in range(1, 7)]))[0]:
                 key = (m, int(b[i]))
                 if key not in jokers:
                     jokers[key] = {hd: (ww, xx) for hd, opts in joker_hands(rules, sheet, [int(b[i])], m)

@@ -35,7 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     add_ruleset_args(p, "--rules")
     p.add_argument("--record", metavar="GAME.json", help="advise the seat to act at the end of this game record")
-    p.add_argument("--dice", type=bounded_int(1, 6), nargs=5, metavar="D", help="the five dice showing")
+    p.add_argument(
+        "--dice", type=bounded_int(1, 6), nargs="+", metavar="D", help="the dice showing (as many as the ruleset rolls)"
+    )
     p.add_argument("--roll", type=bounded_int(0, 10), help="rolls made this turn (default 1; 0 = before rolling)")
     p.add_argument(
         "--filled",
@@ -107,7 +109,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             except ValueError as exc:
                 raise UserError(f"--objective target=N: {exc}") from None
             return _hint_target(state.rules, position, args.objective, args.top, args.json, start)
-        if state.turn.rolls or len(state.rules.columns) > 1:
+        if state.turn.rolls or len(state.rules.columns) > 1 or not _solvable(state.rules):
             return _coach_hint(state, args.top, args.json, start)
         # a one-column turn start: the exact table's expected final score, before rolling
         position = position_of(state)
@@ -121,10 +123,15 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             filled=filled, dice=tuple(args.dice or ()), roll=roll, held=tuple(args.held), extra_bonus=args.bonus
         )
         ruleset = ruleset_of(args, args.rules)
+        if args.dice and len(args.dice) != ruleset.rolled_dice:
+            raise UserError(f"--dice: give the {ruleset.rolled_dice} dice showing, not {len(args.dice)}")
         say_when_compiling()
-        if len(ruleset.columns) > 1 and args.objective is None:
+        if (len(ruleset.columns) > 1 or not _solvable(ruleset)) and args.objective is None:
+            # no exact table: the strong bot's estimate, labelled (as the web coach answers)
             if args.upper is not None or args.bonus:
-                raise UserError("--upper and --bonus are for one-column sheets: the filled boxes say it all")
+                raise UserError(
+                    "--upper and --bonus are for one-column sheets the solver takes: the filled boxes say it"
+                )
             state = _typed_state(ruleset, filled, position)
             return _coach_hint(state, args.top, args.json, start)
         if args.objective is not None:
@@ -142,6 +149,17 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     else:
         _print_advice(advice, position, args.top, ms, strategy, sys.stdout)
     return 0
+
+
+def _solvable(ruleset: Any) -> bool:
+    """Whether the exact solver takes the ruleset (else the coach answers with the strong bot's estimate)."""
+    from ..solver import UnsupportedRuleset, table_states
+
+    try:
+        table_states(ruleset)
+    except UnsupportedRuleset:
+        return False
+    return True
 
 
 def _coach_hint(state: Any, top: int, as_json: bool, start: float) -> int:
@@ -183,7 +201,10 @@ def _typed_state(ruleset: Any, filled: dict[str, int], position: Position) -> An
                 refused[box] = exc.message
         if len(left) == before:
             box, why = next(iter(refused.items()))
-            raise UserError(f"--filled {box}={left[box]}: {why}")
+            raise UserError(
+                f"--filled {box}={left[box]}: {why} (a position the boxes alone cannot say: give the game as "
+                "--record GAME.json)"
+            )
     if state.finished:
         raise UserError("--filled fills the whole sheet: nothing left to decide")
     try:
@@ -202,7 +223,7 @@ def _typed_state(ruleset: Any, filled: dict[str, int], position: Position) -> An
                 left_dice.remove(d)
             state, _ = state.apply(Hold(state.current, tuple(places)))
     except IllegalAction as exc:
-        raise UserError(exc.message) from None
+        raise UserError(f"{exc.message} (or give the game as --record GAME.json)") from None
     return state
 
 

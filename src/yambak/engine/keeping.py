@@ -40,8 +40,8 @@ def typed_turn(
 ) -> TurnRecord:
     """The current player's turn ending in `box` with `dice` on roll `roll`."""
     rules = state.rules
-    if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= rules.rolls_per_turn:
-        last = rules.rolls_per_turn
+    last = state.rolls_allowed()  # saved rolls (Maxi Yatzy) allow more
+    if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= last:
         raise IllegalAction("illegal/no-rolls-left", f"the roll number is 1 to {last}, not {shown(roll)}")
     index = rules.parse_box(box)
     if index is None:

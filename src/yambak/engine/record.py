@@ -398,5 +398,10 @@ def summary(state: GameState) -> dict[str, Any]:
         }
         if state.rules.joker is not None:
             entry["extra_bonus"] = state.sheets[p].extra_bonus
+        if state.rules.save_rolls:  # our extension (docs/rules.md): the rolls saved for later turns
+            entry["saved_rolls"] = state.sheets[p].saved
         players.append(entry)
-    return {"finished": state.finished, "players": players}
+    out: dict[str, Any] = {"finished": state.finished, "players": players}
+    if state.rules.wins_outright:  # our extension (docs/rules.md): the seat that won at once, if any
+        out["outright"] = state.outright
+    return out

@@ -32,6 +32,7 @@ class Sheet:
     voided: frozenset[int] = frozenset()  # boxes zeroed at entry (min_lt_max_at_entry)
     extra_bonus: int = 0  # the Yahtzee +100s, which belong to the player, not a column
     turns: int = 0  # turns this player has completed
+    saved: int = 0  # rolls saved for later turns (rulesets with save_rolls)
     # Memo for values derived from this (immutable) sheet, such as fillable boxes.
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -53,11 +54,25 @@ class Sheet:
             return None
         return 0 if box in self.voided else value
 
-    # The forced joker (docs/rules.md §6), in the three questions the engine and the bots ask.
+    # The joker and the extra bonus (docs/rules.md §6, docs/rulesets.md), in the questions the
+    # engine and the bots ask.
     def joker_on(self, rules: Ruleset) -> bool:
-        """A further yam is a joker once the yam box is filled (with a yam or a 0)."""
+        """A further yam is a joker (or, with placement none, just earns the bonus) once the yam box is
+        filled (with a yam or a 0)."""
         joker = rules.joker
         return joker is not None and self.written[rules.box_index(rules.columns[0].id, joker.row)] is not None
+
+    def needed_scored(self, rules: Ruleset, box: int) -> bool:
+        """False when the box's row needs another (`needs`) that holds 0: the box can only score 0 then."""
+        row = rules.rows[box % rules.n_rows]
+        if not row.needs:
+            return True
+        return bool(self.entry_score(box - box % rules.n_rows + rules.row_index[row.needs]))
+
+    def face_open(self, rules: Ruleset, face: int) -> bool:
+        """Whether the one column's upper box of `face` is open (the free joker scores once it is not)."""
+        n = rules.n_rows
+        return any(r.is_upper and r.face == face and self.written[i] is None for i, r in enumerate(rules.rows[:n]))
 
     def joker_extra(self, rules: Ruleset) -> int:
         """The extra bonus a further yam earns now: only when the yam box holds a yam, not a 0."""
@@ -120,7 +135,7 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
         upper = sum(s for r, s in zip(rules.rows, scores, strict=False) if r.is_upper and s is not None)
         lower = sum(s for r, s in zip(rules.rows, scores, strict=False) if not r.is_upper and s is not None)
         ub = rules.upper_bonus
-        bonus = ub.points if ub is not None and upper >= ub.threshold else 0
+        bonus = ub.points_for(upper) if ub is not None else 0
         total = upper + bonus + lower + (minimax or 0)
         boxes = {r.id: s for r, s in zip(rules.rows, scores, strict=True)}
         to_go = max(0, ub.threshold - upper) if ub is not None else None

@@ -179,6 +179,7 @@ class GameState:
     simultaneous: bool = False  # duplicate tables: every player plays their own turns at once
     rolloffs: Rolloffs = ()
     serial: int = 0  # rolls made in the whole game
+    outright: int | None = None  # the seat that won the game at once (a row's wins_by_roll), if any
     # The position before the last entry, while it may still be taken back (until the next roll).
     undo_point: GameState | None = field(default=None, compare=False, repr=False)
 
@@ -186,8 +187,8 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        # every completed turn fills exactly one box
-        return len(self.history) == self.rules.n_boxes * len(self.players)
+        # every completed turn fills exactly one box; an outright win ends the game at once
+        return self.outright is not None or len(self.history) == self.rules.n_boxes * len(self.players)
 
     @property
     def turn(self) -> Turn:
@@ -228,7 +229,10 @@ class GameState:
         return {target: [dict(r) for r in rs] for target, rs in self.rolloffs}
 
     def winners(self) -> list[int]:
-        """Seats sharing the win: most match points, then highest total (docs/rules.md §7)."""
+        """Seats sharing the win: the outright winner, else most match points, then highest total
+        (docs/rules.md §7)."""
+        if self.outright is not None:
+            return [self.outright]
         totals = self.totals()
         points = self.match_points()
         if points is None:
@@ -241,7 +245,7 @@ class GameState:
         total); seats level on both share a place and the next place skips (1, 1, 3)."""
         totals = self.totals()
         points = self.match_points() or [0.0] * len(totals)
-        keys = [(points[s], totals[s]) for s in range(len(totals))]
+        keys = [(s == self.outright, points[s], totals[s]) for s in range(len(totals))]
         return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
     def returns(self) -> list[float]:
@@ -285,6 +289,12 @@ class GameState:
             out[self.rules.box_id(box)] = max(values)
         return out
 
+    def rolls_allowed(self, player: int | None = None) -> int:
+        """Rolls the player's turn may make: `rolls_per_turn`, plus the rolls saved from earlier turns
+        where the ruleset saves them (Maxi Yatzy)."""
+        p = self.current if player is None else player
+        return self.rules.rolls_per_turn + self.sheets[p].saved
+
     def announceable(self, player: int | None = None) -> list[str]:
         """Boxes the player may announce now (right after roll 1, none announced yet)."""
         p = self.current if player is None else player
@@ -307,7 +317,7 @@ class GameState:
         announce-and-score); only `announced` when it is given. The dice, the joker and the last-resort
         rule may still rule some out (`outlook` says which)."""
         p = self.current if player is None else player
-        if not 1 <= roll <= self.rules.rolls_per_turn or self.sheets[p].full:
+        if not 1 <= roll <= self.rolls_allowed(p) or self.sheets[p].full:
             return []
         return list(self._fillable(p, roll, announced))
 
@@ -365,7 +375,8 @@ class GameState:
             roll_code, roll_reason = exc.code, exc.message
         announceable = set(self.announceable(p)) if refusal is None else set()
         closing: tuple[str, ...] = ()
-        if refusal is None and 0 < n < rules.rolls_per_turn:
+        allowed = self.rolls_allowed(p)
+        if refusal is None and 0 < n < allowed:
             cols = {b // rules.n_rows for b in self._fillable(p, n, turn.announced)}
             closing = tuple(rules.columns[c].id for c in sorted(cols) if rules.columns[c].rolls == n)
         total = grand_total(rules, self.sheets[p])  # once: every legal box's gain is measured from it
@@ -377,7 +388,7 @@ class GameState:
             player=p,
             to_act=refusal is None,
             rolls=n,
-            rolls_left=rules.rolls_per_turn - n,
+            rolls_left=allowed - n,
             can_roll=roll_code is None,
             roll_code=roll_code,
             roll_reason=roll_reason,
@@ -537,11 +548,15 @@ class GameState:
     def _check_roll(self, p: int, held: frozenset[int]) -> None:
         turn = self.turns[p]
         n = len(turn.rolls)
-        if n >= self.rules.rolls_per_turn:
-            raise _illegal("no-rolls-left", f"no rolls left: {self.rules.rolls_per_turn} per turn; choose a box")
+        allowed = self.rolls_allowed(p)
+        if n >= allowed:
+            per_turn = f"{self.rules.rolls_per_turn} per turn"
+            if self.rules.save_rolls:
+                per_turn += f" and {self.sheets[p].saved} saved"
+            raise _illegal("no-rolls-left", f"no rolls left: {per_turn}; choose a box")
         if n and len(held) == self.rules.rolled_dice:
             raise _illegal("all-held", "every die is held: release at least one to roll")
-        if not any(self._fillable(p, m, turn.announced) for m in range(n + 1, self.rules.rolls_per_turn + 1)):
+        if not any(self._fillable(p, m, turn.announced) for m in range(n + 1, allowed + 1)):
             if self._needs_announcement(p):
                 raise _illegal("dead-end", "only announce boxes are left: announce one before rolling again")
             raise _illegal("dead-end", "no open box could be filled after another roll: choose a box now")
@@ -551,7 +566,7 @@ class GameState:
         turn = self.turns[p]
         if len(turn.rolls) != 1 or turn.announced is not None:
             return False
-        if any(self._fillable(p, m, None) for m in range(2, self.rules.rolls_per_turn + 1)):
+        if any(self._fillable(p, m, None) for m in range(2, self.rolls_allowed(p) + 1)):
             return False
         return any(self._column(b).announce for b in self._fillable(p, 1, None))
 
@@ -717,8 +732,16 @@ class GameState:
                 continue
             if column.announce and n_rolls != 1:  # announce-and-score happens right after roll 1
                 continue
-            out.extend(ci * n_rows + r for r in self._order_rows(p, ci))
+            out.extend(ci * n_rows + r for r in self._order_rows(p, ci) if self._needed_open(p, ci, r) is None)
         return out
+
+    def _needed_open(self, p: int, ci: int, r: int) -> str | None:
+        """The box a row's `needs` names while it is still open (this box must wait), else None."""
+        needs = self.rules.rows[r].needs
+        if not needs:
+            return None
+        box = ci * self.rules.n_rows + self.rules.row_index[needs]
+        return self.rules.box_id(box) if self.sheets[p].written[box] is None else None
 
     def _check_position(self, p: int, box: int, n_rolls: int, announced: int | None) -> None:
         """Raise the precise reason a box cannot be filled (or announced) now, ignoring dice."""
@@ -738,6 +761,9 @@ class GameState:
             raise _illegal("not-announced", f"{box_id} needs an announcement right after roll 1")
         if box % rules.n_rows not in self._order_rows(p, box // rules.n_rows):
             raise _illegal("box-order", f"{column.id} is filled {column.order}: {box_id} is not next")
+        first = self._needed_open(p, box // rules.n_rows, box % rules.n_rows)
+        if first is not None:
+            raise _illegal("needs", f"{box_id} can be filled only after {first}")
 
     def _fives(self, dice: tuple[int, ...]) -> list[tuple[int, ...]]:
         """The distinct sets of five dice that may count (just the dice, without six_dice)."""
@@ -745,13 +771,26 @@ class GameState:
             return [tuple(sorted(dice))]
         return sorted({tuple(sorted(c)) for c in combinations(dice, self.rules.dice)})
 
-    def _joker_active(self, p: int, five: tuple[int, ...]) -> bool:
+    def _further_yam(self, p: int, five: tuple[int, ...]) -> bool:
+        """A yam scored while the joker's yam box is filled: it earns the extra bonus (while that box
+        holds a yam) and, unless the joker's placement is `none`, it is a joker."""
         return five[0] == five[-1] and self.sheets[p].joker_on(self.rules)
+
+    def _joker_active(self, p: int, five: tuple[int, ...]) -> bool:
+        """Whether a further yam scores as a joker (a full house and every straight): with the forced
+        joker always; with the free one once the yam's face has its upper box filled (docs/rulesets.md)."""
+        joker = self.rules.joker
+        if joker is None or not joker.scores or not self._further_yam(p, five):
+            return False
+        return joker.placement == "forced" or not self.sheets[p].face_open(self.rules, five[0])
 
     def _written(self, p: int, box: int, five: tuple[int, ...], strike: bool = False) -> int:
         if strike:
             return 0
-        row = self.rules.rows[box % self.rules.n_rows]
+        rules = self.rules
+        row = rules.rows[box % rules.n_rows]
+        if not self.sheets[p].needed_scored(rules, box):  # scores only once the box it needs has scored
+            return 0
         n = max(1, len(self.turns[p].rolls))
         return row_score(row, five, n, self._joker_active(p, five))
 
@@ -762,7 +801,8 @@ class GameState:
     def _legal_for(self, p: int, five: tuple[int, ...]) -> list[int]:
         turn = self.turns[p]
         boxes = self._fillable(p, len(turn.rolls), turn.announced)
-        if self._joker_active(p, five):
+        joker = self.rules.joker
+        if joker is not None and joker.placement == "forced" and self._further_yam(p, five):
             boxes = joker_boxes(self.rules, boxes, five[0])
         if any(rel.last_resort for rel in self.rules.relations):
             safe = [b for b in boxes if not self._zeroes_pair(p, b, self._written(p, b, five))]
@@ -794,7 +834,7 @@ class GameState:
         allowed = [f for f in fives if box in self._legal_for(p, f)]
         if not allowed:
             five = fives[0]
-            if self._joker_active(p, five):
+            if self._joker_active(p, five) and self.rules.joker.placement == "forced":  # type: ignore[union-attr]
                 raise _illegal("joker", f"joker: a yam of {five[0]}s must go to {self._joker_hint(p, five)}")
             raise _illegal(
                 "last-resort",
@@ -838,12 +878,15 @@ class GameState:
         )
         sheets = self.sheets[:p] + (sheet,) + self.sheets[p + 1 :]
         turns = self.turns[:p] + (Turn(),) + self.turns[p + 1 :]
+        row = rules.rows[box % rules.n_rows]
+        wins = bool(row.wins_by_roll) and not action.strike and n <= row.wins_by_roll and bool(sheet.written[box])
         state = self._replace(
             sheets=sheets,
             turns=turns,
             history=self.history + (record,),
             current=self.next_seat(p),
             undo_point=self._replace(undo_point=None),
+            outright=p if wins else None,
         )
         if state.finished:
             state = state._roll_offs()
@@ -864,10 +907,13 @@ class GameState:
     def _after_entry(self, p: int, box: int, five: tuple[int, ...], strike: bool) -> Sheet:
         sheet = self.sheets[p]
         value = self._written(p, box, five, strike)
-        extra = sheet.joker_extra(self.rules) if self._joker_active(p, five) else 0
+        extra = sheet.joker_extra(self.rules) if self._further_yam(p, five) else 0
         voided = sheet.voided | {box} if self._voided_at_entry(p, box, value) else sheet.voided
         written = sheet.written[:box] + (value,) + sheet.written[box + 1 :]
-        return Sheet(written, voided, sheet.extra_bonus + extra, sheet.turns + 1)
+        saved = sheet.saved
+        if self.rules.save_rolls:  # the rolls this turn left unused (or took from the saved ones)
+            saved += self.rules.rolls_per_turn - len(self.turns[p].rolls)
+        return Sheet(written, voided, sheet.extra_bonus + extra, sheet.turns + 1, saved)
 
     def _joker_hint(self, p: int, five: tuple[int, ...]) -> str:
         return ", ".join(self.rules.box_id(b) for b in self._legal_for(p, five)) or "no box"

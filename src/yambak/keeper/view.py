@@ -75,7 +75,7 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
     rules = state.rules
     view = game_view(state, frozenset(range(len(state.players))))
     for p in view["players"]:
-        rolls = range(1, rules.rolls_per_turn + 1)
+        rolls = range(1, state.rolls_allowed(p["seat"]) + 1)  # saved rolls (Maxi Yatzy) allow more
         p["fillable"] = {str(r): [rules.box_id(b) for b in entry_boxes(state, r, p["seat"])] for r in rolls}
     view.update(id=id, name=name, v=v, history=_history(state), record=record_dict(state))
     if state.finished:

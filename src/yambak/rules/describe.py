@@ -22,7 +22,7 @@ __all__ = ["PHRASES", "ColumnNotes", "Description", "Named", "Phrase", "describe
 class Named:
     """A row or a column in a phrase: each face names it (a label in the reader's language, or the id)."""
 
-    kind: str  # "row" or "column"
+    kind: str  # "row", "column" or "colour" (a pip colour a ruleset's [faces] name)
     id: str
 
 
@@ -87,6 +87,18 @@ def describe(rules: Ruleset) -> Description:
                 n=rules.dice,
             )
         )
+    if rules.dice != 5 and rules.rolled_dice == rules.dice:
+        general.append(_p("All {n} dice count.", n=rules.dice))
+    if rules.save_rolls:
+        general.append(
+            _p(
+                "Rolls a turn leaves unused are saved: a later turn may roll more than {n} times while saved "
+                "rolls remain.",
+                n=rules.rolls_per_turn,
+            )
+        )
+    if rules.colours:
+        general.append(_p("Pip colours: {colours}.", colours=_colours(rules.colours)))
     if "duplicate" in rules.modifiers:
         general.append(_p("Duplicate: everyone gets the same dice."))
     if rules.strike_any:
@@ -98,27 +110,50 @@ def describe(rules: Ruleset) -> Description:
     )
     return Description(
         general=tuple(general),
-        rows=tuple((r.id, row_phrase(r)) for r in rules.rows),
+        rows=tuple((r.id, row_phrase(r, rules.dice)) for r in rules.rows),
         columns=columns,
         scoring=_scoring(rules),
         winning=_winning(rules),
     )
 
 
-def row_phrase(row: Row) -> Phrase:
-    """What a row asks of the dice and what it scores, e.g. "two different pairs: their four dice + 10"."""
+def _colours(names: tuple[str, ...]) -> Phrase:
+    """Faces grouped by colour, "1 + 6: black; 2 + 5: red; 3 + 4: green"; each face names a colour its way
+    (the how-to pages in the reader's language)."""
+    groups: dict[str, list[int]] = {}
+    for face, colour in enumerate(names, start=1):
+        groups.setdefault(colour, []).append(face)
+    parts = [
+        Phrase("{faces}: {colour}", (("faces", " + ".join(map(str, faces))), ("colour", Named("colour", c))), False)
+        for c, faces in groups.items()
+    ]
+    text = "; ".join(f"{{c{i}}}" for i in range(len(parts)))
+    return Phrase(text, tuple((f"c{i}", part) for i, part in enumerate(parts)), translated=False)
+
+
+def row_phrase(row: Row, n_dice: int = 5) -> Phrase:
+    """What a row asks of the dice and what it scores, e.g. "two different pairs: their four dice + 10"; a
+    box that needs another and one that wins outright say so after it."""
     kind, points, bonus = row.kind, row.points, row.bonus
     if kind == "upper":
         return _p("the {face}s: {face} for each", face=row.face)
+    a, b = row.house
+    runs = " / ".join("".join(map(str, sorted(r))) for r in row.runs)
     what = {
-        "kind": _p("{n} alike", n=row.n),
+        "kind": _p("exactly {n} alike", n=row.n) if row.exact else _p("{n} alike", n=row.n),
         "one_pair": _p("two alike"),
         "two_pairs": _p("two different pairs"),
+        "three_pairs": _p("three different pairs"),
         "full_house": _p("three of one face and two of another"),
-        "straight": _p("one of the runs {runs}", runs=" / ".join("".join(map(str, sorted(r))) for r in row.runs)),
-        "yam": _p("five alike"),
+        "house": _p("{a} of one face and {b} of another", a=a, b=b),
+        "straight": _p("one of the runs {runs}", runs=runs),
+        "flush": _p("all dice of one colour"),
+        "yam": _p("five alike") if n_dice == 5 else _p("{n} alike", n=n_dice),
         "sum": _p("any dice"),
     }[kind]
+    if row.same_colour:
+        what = _p("{what}, all of one colour", what=what)
+    score: Phrase
     if isinstance(points, tuple):
         p = list(points) + [points[-1]] * 3
         score = _p(
@@ -128,6 +163,7 @@ def row_phrase(row: Row) -> Phrase:
             points3=p[2] + bonus,
         )
     elif points == "sum" or points == "matched":
+        made = sum(row.house) if kind in ("full_house", "house") else 6 if kind == "three_pairs" else n_dice
         score = (
             _p("the sum of all dice")
             if points == "sum"
@@ -135,14 +171,25 @@ def row_phrase(row: Row) -> Phrase:
                 "kind": _p("the {n} matching dice", n=row.n),
                 "one_pair": _p("the highest pair"),
                 "two_pairs": _p("their four dice"),
-                "yam": _p("the five dice"),
+                "yam": _p("the five dice") if n_dice == 5 else _p("the {n} dice that make it", n=made),
+                "three_pairs": _p("the {n} dice that make it", n=made),
+                "full_house": _p("the five dice"),
+                "house": _p("the {n} dice that make it", n=made),
             }[kind]
         )
         if bonus:
             score = _p("{score} + {bonus}", score=score, bonus=bonus)
     else:
         score = _p("{points} points", points=int(points) + bonus)
-    return Phrase("{what}: {score}", (("what", what), ("score", score)), translated=False)
+    phrase = Phrase("{what}: {score}", (("what", what), ("score", score)), translated=False)
+    notes: list[Phrase] = []
+    if row.needs:
+        notes.append(_p("only once {row} is filled, and 0 if {row} scored 0", row=Named("row", row.needs)))
+    if row.wins_by_roll:
+        notes.append(_p("made by roll {n}, it wins the game at once", n=row.wins_by_roll))
+    for note in notes:
+        phrase = Phrase("{phrase}; {note}", (("phrase", phrase), ("note", note)), translated=False)
+    return phrase
 
 
 def _column_notes(c: Column) -> tuple[Phrase, ...]:
@@ -174,13 +221,16 @@ def _column_notes(c: Column) -> tuple[Phrase, ...]:
 def _scoring(rules: Ruleset) -> tuple[Phrase, ...]:
     out = []
     if rules.upper_bonus:
-        out.append(
-            _p(
-                "Bonus: +{points} when the upper section of a column reaches {threshold}.",
-                points=rules.upper_bonus.points,
-                threshold=rules.upper_bonus.threshold,
+        for threshold, points in rules.upper_bonus.all_steps:  # one step, or a stepped bonus's
+            out.append(
+                _p(
+                    "Bonus: +{points} when the upper section of a column reaches {threshold}.",
+                    points=points,
+                    threshold=threshold,
+                )
             )
-        )
+        if len(rules.upper_bonus.all_steps) > 1:
+            out.append(_p("Only the highest bonus reached counts."))
     for rel in rules.relations:
         high, low = Named("row", rel.high), Named("row", rel.low)
         if rel.kind == "max_gt_min":
@@ -216,12 +266,15 @@ def _scoring(rules: Ruleset) -> tuple[Phrase, ...]:
                 row=Named("row", rules.joker.row),
             )
         )
-        out.append(
-            _p(
-                "Joker: a further yam fills its face's upper box if it is open, else any lower box at full value, "
-                "else 0 in an upper box."
+        if rules.joker.placement == "forced":
+            out.append(
+                _p(
+                    "Joker: a further yam fills its face's upper box if it is open, else any lower box at full "
+                    "value, else 0 in an upper box."
+                )
             )
-        )
+        elif rules.joker.placement == "free":
+            out.append(_p("Joker: a further yam may fill any open box, a lower box at full value."))
     return tuple(out)
 
 
@@ -291,4 +344,18 @@ PHRASES = [
     "Each column's best total wins the column's points; the best grand total wins {n}.",
     "Ties: each tied player rolls {n} dice, most pips wins; players still tied roll again until one wins.",
     "Ties: the points are shared.",
+    # the family's rules (docs/rulesets.md)
+    "All {n} dice count.",
+    "Rolls a turn leaves unused are saved: a later turn may roll more than {n} times while saved rolls remain.",
+    "Pip colours: {colours}.",
+    "exactly {n} alike",
+    "three different pairs",
+    "{a} of one face and {b} of another",
+    "all dice of one colour",
+    "{what}, all of one colour",
+    "the {n} dice that make it",
+    "only once {row} is filled, and 0 if {row} scored 0",
+    "made by roll {n}, it wins the game at once",
+    "Only the highest bonus reached counts.",
+    "Joker: a further yam may fill any open box, a lower box at full value.",
 ]

@@ -9,24 +9,55 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-RowKind = Literal["upper", "kind", "one_pair", "two_pairs", "full_house", "straight", "yam", "sum"]
-ROW_KINDS: tuple[str, ...] = ("upper", "kind", "one_pair", "two_pairs", "full_house", "straight", "yam", "sum")
+ROW_KINDS: tuple[str, ...] = (
+    "upper",
+    "kind",
+    "one_pair",
+    "two_pairs",
+    "three_pairs",
+    "full_house",
+    "house",
+    "straight",
+    "flush",
+    "yam",
+    "sum",
+)
+# Row kinds whose combination is some dice of the roll, so that points = "matched" means those dice.
+MATCHED_KINDS: tuple[str, ...] = ("kind", "one_pair", "two_pairs", "three_pairs", "full_house", "house", "yam")
+JOKER_PLACEMENTS: tuple[str, ...] = ("forced", "free", "none")
 OrderKind = Literal["free", "down", "up", "updown", "middle"]
 ORDER_KINDS: tuple[str, ...] = ("free", "down", "up", "updown", "middle")
 RELATION_KINDS: tuple[str, ...] = ("max_gt_min", "min_lt_max_at_entry", "minimax")
 MATCH_KINDS: tuple[str, ...] = ("total", "column_points")
 TIE_RULES: tuple[str, ...] = ("rolloff", "share")
 MODIFIERS: tuple[str, ...] = ("six_dice", "duplicate")
+DICE_COUNTS: tuple[int, ...] = (5, 6)  # dice that all count (six_dice is five of six)
+
+
+def _repr(obj: Any, newer: tuple[str, ...]) -> str:
+    """A dataclass's repr without the fields added since the first format while they hold their
+    defaults: fingerprints of rules (solver tables, fitted models) hash reprs, and a ruleset that
+    uses none of the newer keys keeps the fingerprint it always had."""
+    parts = []
+    for f in fields(obj):
+        if not f.repr:
+            continue
+        value = getattr(obj, f.name)
+        if f.name in newer and value == f.default:
+            continue
+        parts.append(f"{f.name}={value!r}")
+    return f"{type(obj).__name__}({', '.join(parts)})"
+
 
 # How a row turns dice into points: a fixed number, the sum of all dice, the
 # dice that make the combination ("matched"), or a value per roll number.
 Points = int | Literal["sum", "matched"] | tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Row:
     id: str
     kind: str
@@ -35,10 +66,27 @@ class Row:
     face: int = 0  # upper rows: the face counted
     n: int = 0  # kind rows: how many alike
     runs: tuple[frozenset[int], ...] = ()  # straight rows: the runs that count
+    exact: bool = False  # kind rows: exactly n alike, not more
+    sizes: tuple[int, ...] = ()  # house rows: how many of each of two different faces (3, 2 is a full house)
+    colours: tuple[int, ...] = ()  # the colour of faces 1..6 (index 0 unused), for flush and same_colour rows
+    same_colour: bool = False  # the dice that make the combination show one colour
+    needs: str = ""  # a row of the same column filled first; this box scores only if that one scored
+    wins_by_roll: int = 0  # an entry that scores here by this roll number wins the game at once
+    # The file's own name for the row (shown where no translation names it) and its short form; not rules.
+    label: str = field(default="", repr=False, compare=False)
+    short: str = field(default="", repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        return _repr(self, ("exact", "sizes", "colours", "same_colour", "needs", "wins_by_roll"))
 
     @property
     def is_upper(self) -> bool:
         return self.kind == "upper"
+
+    @property
+    def house(self) -> tuple[int, int]:
+        """The two counts of a house row (a full house is 3 and 2)."""
+        return (self.sizes[0], self.sizes[1]) if self.sizes else (3, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +98,7 @@ class Column:
     withdraw: bool = False  # an announcement here may be withdrawn before roll 2 (yams-de)
     start: tuple[str, ...] = ()  # middle columns: the row ids an empty column starts from
     points: float = 0  # column_points match result
+    label: str = field(default="", repr=False, compare=False)  # the file's own name for the column
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,18 +112,56 @@ class Relation:
     strict: bool = False  # min_lt_max_at_entry: compare against every column
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class UpperBonus:
+    """The upper bonus: `points` once the upper sum reaches `threshold`; a stepped bonus has further
+    `steps` (threshold, points), each replacing the one before (Kismet: 35 at 63, 55 at 71, 75 at 78)."""
+
     threshold: int
     points: int
+    steps: tuple[tuple[int, int], ...] = ()  # every (threshold, points), ascending; empty: just the one
+
+    def __repr__(self) -> str:
+        return _repr(self, ("steps",))
+
+    @property
+    def all_steps(self) -> tuple[tuple[int, int], ...]:
+        return self.steps or ((self.threshold, self.points),)
+
+    @property
+    def top(self) -> int:
+        """The highest threshold: past it the upper sum no longer matters."""
+        return self.all_steps[-1][0]
+
+    def points_for(self, upper: int) -> int:
+        """The bonus an upper sum earns."""
+        out = 0
+        for threshold, points in self.all_steps:
+            if upper >= threshold:
+                out = points
+        return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Joker:
-    """The Yahtzee extra bonus and forced joker of docs/rules.md §6."""
+    """The extra bonus for further yams and the joker of docs/rules.md §6 (docs/rulesets.md).
+
+    `placement`: `forced` (the official rule: the face's upper box if open, else any lower box,
+    else any upper box), `free` (any open box; a joker's fixed values once the face's upper box is
+    filled: Verhoeff's reading), `none` (no joker: a further yam scores as the dice are; the bonus
+    alone)."""
 
     row: str  # the yam row whose filling switches the joker on
     bonus: int  # extra bonus per further yam while the row holds a non-zero value
+    placement: str = "forced"
+
+    def __repr__(self) -> str:
+        return _repr(self, ("placement",))
+
+    @property
+    def scores(self) -> bool:
+        """Whether a further yam counts as a full house and every straight."""
+        return self.placement != "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +189,10 @@ class Ruleset:
     columns: tuple[Column, ...]
     dice: int = 5
     rolls_per_turn: int = 3
+    save_rolls: bool = False  # rolls a turn leaves unused are saved for the player's later turns
+    colours: tuple[str, ...] = ()  # faces 1 to 6: the colour of their pips, where the ruleset gives them
+    win_points: int | None = None  # what an outright win is worth to the solver and the bots (docs/rulesets.md)
+    sources: tuple[str, ...] = field(default=(), compare=False, repr=False)  # where the rules come from
     upper_bonus: UpperBonus | None = None
     relations: tuple[Relation, ...] = ()
     joker: Joker | None = None
@@ -133,7 +224,7 @@ class Ruleset:
 
     @property
     def rolled_dice(self) -> int:
-        """Dice thrown per roll: 5, or 6 with the six_dice modifier."""
+        """Dice thrown per roll: `dice`, or one more with the six_dice modifier (five of six count)."""
         return self.dice + 1 if "six_dice" in self.modifiers else self.dice
 
     @property
@@ -145,10 +236,17 @@ class Ruleset:
         return self.column_index[column] * len(self.rows) + self.row_index[row]
 
     def box_roll_matters(self, box: int) -> bool:
-        """Whether the roll number a box is filled on can change its score or whether it may be
-        filled (poot, dry, en deux, hand, announce columns; Yamb's straight by roll number)."""
+        """Whether the roll number a box is filled on can change its score, whether it may be
+        filled or what it does (poot, dry, en deux, hand, announce columns; Yamb's straight by roll
+        number; Generala's served combinations and outright win)."""
         column = self.columns[box // len(self.rows)]
-        return column.rolls is not None or column.announce or isinstance(self.rows[box % len(self.rows)].points, tuple)
+        row = self.rows[box % len(self.rows)]
+        return column.rolls is not None or column.announce or isinstance(row.points, tuple) or row.wins_by_roll > 0
+
+    @property
+    def wins_outright(self) -> bool:
+        """Whether some entry can win the game at once (Generala's served generala)."""
+        return any(r.wins_by_roll for r in self.rows)
 
     @property
     def has_minimax(self) -> bool:
@@ -165,8 +263,9 @@ class Ruleset:
 
     @property
     def roll_matters(self) -> bool:
-        """Whether any box's score or fill rule depends on the roll number (score-keepers ask for it)."""
-        return any(self.box_roll_matters(b) for b in range(self.n_boxes))
+        """Whether any box's score or fill rule depends on the roll number, or the rolls a turn used are
+        saved for later (score-keepers ask for it)."""
+        return self.save_rolls or any(self.box_roll_matters(b) for b in range(self.n_boxes))
 
     def box_id(self, box: int) -> str:
         c, r = divmod(box, len(self.rows))
@@ -228,7 +327,12 @@ class Ruleset:
             "name": self.name,
             "preset": self.preset,
             "options": dict(self.options),
-            "rows": [{"id": r.id, "upper": r.is_upper, "kind": r.kind} for r in self.rows],
+            "rows": [
+                {"id": r.id, "upper": r.is_upper, "kind": r.kind}
+                | ({"label": r.label} if r.label else {})
+                | ({"short": r.short} if r.short else {})
+                for r in self.rows
+            ],
             "columns": [
                 {
                     "id": c.id,
@@ -238,12 +342,19 @@ class Ruleset:
                     "withdraw": c.withdraw,
                     "points": c.points,
                 }
+                | ({"label": c.label} if c.label else {})
                 for c in self.columns
             ],
             "rolled_dice": self.rolled_dice,  # thrown per roll: six with the six_dice modifier
             "rolloff_dice": self.rolloff_dice,
             "rolls_per_turn": self.rolls_per_turn,
-            "upper_bonus": {"threshold": bonus.threshold, "points": bonus.points} if bonus else None,
+            "upper_bonus": (
+                {"threshold": bonus.threshold, "points": bonus.points, "steps": [list(s) for s in bonus.all_steps]}
+                if bonus
+                else None
+            ),
+            "save_rolls": self.save_rolls,
+            "colours": list(self.colours),
             "match": self.match.kind,
             "ties": self.match.ties,
             "total_points": self.match.total_points,
@@ -252,4 +363,6 @@ class Ruleset:
             "minimax_rows": list(self.minimax_rows) if self.minimax_rows else None,
             "strike_any": self.strike_any,
             "joker_bonus": self.joker.bonus if self.joker else None,  # the extra for each further yam
+            "joker": self.joker.placement if self.joker else None,
+            "wins_outright": self.wins_outright,
         }

@@ -1,8 +1,9 @@
-"""Row kinds: how five dice score in one box (docs/rules.md §2).
+"""Row kinds: how the dice that count score in one box (docs/rules.md §2, docs/rulesets.md).
 
 `row_score(row, dice, roll)` is the value written in the box; 0 is a scratch.
+The dice are the ones that count: five, or six where a ruleset has `dice = 6`.
 Results are cached per (row, sorted dice, roll): there are only 252 five-dice
-multisets, so every row's table fills after a few games.
+and 462 six-dice multisets, so every row's table fills after a few games.
 """
 
 from __future__ import annotations
@@ -23,17 +24,41 @@ def counts_of(dice: Sequence[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _kind_value(counts: tuple[int, ...], n: int) -> int:
-    """The highest face shown at least n times, or 0."""
-    for v in range(6, 0, -1):
-        if counts[v] >= n:
-            return v
-    return 0
+def _alike(row: Row, counts: tuple[int, ...], n: int) -> list[int]:
+    """Faces shown n times (exactly n for an `exact` row, else at least n), highest first."""
+    if row.exact:
+        return [v for v in range(6, 0, -1) if counts[v] == n]
+    return [v for v in range(6, 0, -1) if counts[v] >= n]
 
 
-def _pairs(counts: tuple[int, ...]) -> list[int]:
-    """Faces shown at least twice, highest first."""
-    return [v for v in range(6, 0, -1) if counts[v] >= 2]
+def _pair_sets(row: Row, counts: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
+    """Sets of k different faces each shown at least twice (one colour when `same_colour`), best first."""
+    faces = [v for v in range(6, 0, -1) if counts[v] >= 2]
+    out: list[tuple[int, ...]] = []
+
+    def grow(start: int, chosen: tuple[int, ...]) -> None:
+        if len(chosen) == k:
+            if not row.same_colour or len({row.colours[v] for v in chosen}) == 1:
+                out.append(chosen)
+            return
+        for i in range(start, len(faces)):
+            grow(i + 1, chosen + (faces[i],))
+
+    grow(0, ())
+    return sorted(out, key=lambda faces_: (-sum(faces_), faces_))
+
+
+def _houses(row: Row, counts: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(x, y) of two different faces with x shown at least a times and y at least b times (a, b the
+    row's sizes), one colour when `same_colour`."""
+    a, b = row.house
+    out = []
+    for x in range(1, 7):
+        for y in range(1, 7):
+            if x != y and counts[x] >= a and counts[y] >= b:
+                if not row.same_colour or row.colours[x] == row.colours[y]:
+                    out.append((x, y))
+    return out
 
 
 def _met(row: Row, dice: tuple[int, ...], counts: tuple[int, ...]) -> bool:
@@ -41,33 +66,39 @@ def _met(row: Row, dice: tuple[int, ...], counts: tuple[int, ...]) -> bool:
     if kind in ("upper", "sum"):
         return True
     if kind == "kind":
-        return _kind_value(counts, row.n) > 0
+        return bool(_alike(row, counts, row.n))
     if kind == "one_pair":
-        return bool(_pairs(counts))
+        return bool(_pair_sets(row, counts, 1))
     if kind == "two_pairs":
-        return len(_pairs(counts)) >= 2
-    if kind == "full_house":
-        return sorted(c for c in counts if c) == [2, 3]
+        return bool(_pair_sets(row, counts, 2))
+    if kind == "three_pairs":
+        return bool(_pair_sets(row, counts, 3))
+    if kind in ("full_house", "house"):
+        return bool(_houses(row, counts))
     if kind == "straight":
         present = set(dice)
         return any(run <= present for run in row.runs)
+    if kind == "flush":
+        return len({row.colours[d] for d in dice}) == 1
     if kind == "yam":
-        return max(counts) >= 5
+        return max(counts) >= len(dice)
     raise ValueError(f"unknown row kind {kind!r}")
 
 
-def _matched(row: Row, counts: tuple[int, ...]) -> int:
-    """The dice that make the combination, summed."""
-    if row.kind == "kind":
-        return row.n * _kind_value(counts, row.n)
-    if row.kind == "one_pair":
-        return 2 * _pairs(counts)[0]
-    if row.kind == "two_pairs":
-        top = _pairs(counts)[:2]
-        return 2 * (top[0] + top[1])
-    if row.kind == "yam":
-        return 5 * _kind_value(counts, 5)
-    raise ValueError(f"row kind {row.kind!r} has no matched dice")
+def _matched(row: Row, counts: tuple[int, ...], n_dice: int) -> int:
+    """The dice that make the combination, summed (the best such dice where there is a choice)."""
+    kind = row.kind
+    if kind == "kind":
+        return row.n * _alike(row, counts, row.n)[0]
+    if kind in ("one_pair", "two_pairs", "three_pairs"):
+        k = {"one_pair": 1, "two_pairs": 2, "three_pairs": 3}[kind]
+        return 2 * sum(_pair_sets(row, counts, k)[0])
+    if kind in ("full_house", "house"):
+        a, b = row.house
+        return max(a * x + b * y for x, y in _houses(row, counts))
+    if kind == "yam":
+        return n_dice * max(v for v in range(1, 7) if counts[v])
+    raise ValueError(f"row kind {kind!r} has no matched dice")
 
 
 def row_met(row: Row, dice: Sequence[int]) -> bool:
@@ -91,7 +122,7 @@ def _score(row: Row, dice: tuple[int, ...], roll: int, joker: bool) -> int:
     elif points == "sum":
         value = sum(dice)
     elif points == "matched":
-        value = _matched(row, counts)
+        value = _matched(row, counts, len(dice)) if _met(row, dice, counts) else sum(dice)
     else:
         value = points
     return value + row.bonus

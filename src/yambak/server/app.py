@@ -43,7 +43,6 @@ from .tables.manager import TableManager
 log = logging.getLogger("yambak.server")
 
 
-WARM_PRESETS = ("yams", "yatzy")
 BIG_BODIES = frozenset({"/api/me/kept"})  # routes that take a whole game record
 
 
@@ -58,9 +57,27 @@ def _warm(presets: tuple[str, ...]) -> None:
             log.exception("strategy table for %s could not be prepared", preset)
 
 
-def warm_strategies(presets: tuple[str, ...] = WARM_PRESETS) -> threading.Thread:
+def warm_presets() -> tuple[str, ...]:
+    """The daily presets (the registry) the exact solver takes: their tables are loaded at start."""
+    from ..rules import load_ruleset
+    from ..rules.registry import daily_presets
+    from ..solver import UnsupportedRuleset, table_states
+
+    out = []
+    for preset in daily_presets():
+        try:
+            table_states(load_ruleset(preset))
+        except UnsupportedRuleset:
+            continue
+        out.append(preset)
+    return tuple(out)
+
+
+def warm_strategies(presets: tuple[str, ...] | None = None) -> threading.Thread:
     """Load (or compute once, then cached on disk) the hard bots' strategy tables in the background,
     so that the first hard-bot move of a fresh server does not wait for them. Never blocks startup."""
+    if presets is None:  # the registry: the daily presets the solver takes
+        presets = warm_presets()
     thread = threading.Thread(target=_warm, args=(presets,), name="yambak-warm-strategies", daemon=True)
     thread.start()
     return thread

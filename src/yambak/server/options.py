@@ -29,17 +29,19 @@ def option_schema(preset: str, lang: str) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {
             "name": name,
             "field": field_name(preset, name),
-            "description": option_description(name, spec.get("description", ""), lang),
+            "description": option_description(name, spec.get("description", ""), lang, preset),
             "default": default,
         }
         if "items" in spec:
             entry["kind"] = "list"
-            entry["choices"] = [{"value": v, "label": option_value_label(v, lang)} for v in spec["items"]]
+            entry["choices"] = [{"value": v, "label": option_value_label(v, lang, preset, name)} for v in spec["items"]]
         elif isinstance(default, bool):
             entry["kind"] = "bool"
         else:
             entry["kind"] = "choice"
-            entry["choices"] = [{"value": v, "label": option_value_label(v, lang)} for v in spec.get("values", {})]
+            entry["choices"] = [
+                {"value": v, "label": option_value_label(v, lang, preset, name)} for v in spec.get("values", {})
+            ]
         out.append(entry)
     return out
 

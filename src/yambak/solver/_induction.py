@@ -42,6 +42,7 @@ def box_values(
     upper: np.ndarray,
     yam: np.ndarray,
     roll: np.ndarray,
+    m: int | None = None,
 ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
     """Yield (row, points, value of filling that row) for every row; value -inf where it may not be filled.
 
@@ -49,13 +50,18 @@ def box_values(
     (roll index); all four broadcast together to a shape B. `points` (shape B) is
     what the entry adds to the total (upper bonus and joker bonus included) and
     each value has shape B + (width,). The joker of docs/rules.md §6 restricts the legal rows
-    and changes the scores when the hand is a yam and the yam box is filled.
+    and changes the scores when the hand is a yam and the yam box is filled. `m` is the roll
+    number the hand was rolled on (the last by default): points by roll number and outright wins
+    read it; an entry that wins outright is worth its points and `win_points`, with no future.
     """
     roll = np.asarray(roll)
+    m = sr.rolls if m is None else m
+    score = sr.score_by_roll[m] if sr.any_byroll else sr.score
     shape = np.broadcast_shapes(np.shape(boxes), np.shape(upper), np.shape(yam), roll.shape)
     neg = -np.inf
     active = None
-    if sr.n_yam == 2:
+    forced = sr.joker_placement == 0
+    if sr.has_joker:
         face = sr.yam_face[roll]
         active = ((boxes >> sr.yam_row) & 1).astype(bool) & (face > 0)
         row_of_face = np.full(D.FACES + 1, -1, dtype=np.int64)
@@ -72,11 +78,10 @@ def box_values(
         bit = 1 << i
         is_open = (boxes & bit) == 0
         nb = boxes | bit
-        pts = sr.score[i][roll]
+        pts = score[i][roll]
         if sr.upper_face[i]:
             nu = np.minimum(upper + pts, cap)
-            if sr.threshold:
-                pts = pts + sr.bonus * ((upper < sr.threshold) & (upper + pts >= sr.threshold))
+            pts = pts + sr.bonus_gain(upper, pts)
             ny = yam
         elif i == sr.yam_row:
             ny = (pts > 0).astype(np.int64)
@@ -88,15 +93,24 @@ def box_values(
             yield i, np.broadcast_to(pts, shape), np.where(is_open[..., None], value, neg)
             continue
         legal = is_open
+        if i == sr.needs_row:  # only once the flag row is filled, and 0 unless it scored
+            legal = legal & (((boxes >> sr.yam_row) & 1) == 1)
+            pts = np.where(yam == 1, pts, 0)
         if active is not None:
             if sr.upper_face[i]:
-                ok = (face_row == i) | (~face_open & ~lower_open)
+                ok = (face_row == i) | (~face_open & ~lower_open) if forced else np.ones_like(is_open)
             else:
-                ok = ~face_open
-                pts = np.where(active, sr.joker_score[i][roll], pts)
+                ok = ~face_open if forced else np.ones_like(is_open)
+                if sr.joker_placement == 0:
+                    pts = np.where(active, sr.joker_score[i][roll], pts)
+                elif sr.joker_placement == 1:  # free: a joker's value once its face's upper box is filled
+                    pts = np.where(active & ~face_open, sr.joker_score[i][roll], pts)
             legal = legal & (~active | ok)
             pts = pts + extra
         value = objective.after_box(pts, table[sr.flat(nb, nu, ny)])
+        if sr.wins[i] >= m:  # an outright win: the game ends
+            won = objective.after_box(pts + sr.win_points, objective.terminal())
+            value = np.where((np.asarray(pts) > 0)[..., None], won, value)
         if sr.strike_any and sr.upper_face[i]:
             # A struck upper box adds nothing to the upper sum; never better under
             # a monotone objective, but cheap to honour exactly.
@@ -132,7 +146,10 @@ def _pair_entry(
 
     def entry(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         zeroed = (w <= held) if high else (held <= w)
-        pts = np.where(second, np.where(zeroed, -held, w), w)
+        if sr.rel_at_entry:  # the second entry alone scores 0; a partner that scored 0 imposes no bound
+            pts = np.where(second & zeroed & (held > 0), 0, w)
+        else:
+            pts = np.where(second, np.where(zeroed, -held, w), w)
         nb = np.where(second, mask, mask | (sr.pend_index[w] << sr.n_rows))
         return nb, pts, objective.after_box(pts, table[sr.flat(nb, upper, yam)])
 
@@ -153,10 +170,11 @@ def best_box_value(
     upper: np.ndarray,
     yam: np.ndarray,
     roll: np.ndarray,
+    m: int | None = None,
 ) -> np.ndarray:
     """Max over legal rows of `box_values` (shape B + (width,))."""
     best = None
-    for _, _, value in box_values(sr, table, objective, boxes, upper, yam, roll):
+    for _, _, value in box_values(sr, table, objective, boxes, upper, yam, roll, m):
         best = value if best is None else np.maximum(best, value, out=best)
     assert best is not None
     return best
@@ -175,7 +193,8 @@ def last_roll_values(
     and spread over the 252 hands by a row gather; the joker, which only touches
     the six yams, is patched in afterwards with the general `box_values`.
     """
-    if sr.rel_high >= 0:  # the general form covers the relation's pair
+    if sr.rel_high >= 0 or sr.stepped or sr.needs_row >= 0 or sr.any_byroll or sr.joker_placement:
+        # the general form covers the relation's pair and the newer rules
         return best_box_value(sr, table, objective, boxes[None], upper[None], yam[None], np.arange(D.N_ROLLS)[:, None])
     size, width = len(boxes), objective.width
     best = np.full((D.N_ROLLS, size, width), -np.inf)
@@ -265,8 +284,11 @@ def _numpy_keep_values(sr: SolverRules, table: np.ndarray, states: np.ndarray) -
     boxes, upper, yam = sr.unflat(states)
     x = np.empty((len(D.MULTISETS), len(states)))
     x[D.FULL :] = last_roll_values(sr, table, MeanScore(), boxes, upper, yam)[..., 0]
+    hands = np.arange(D.N_ROLLS)[:, None]
     for j in range(sr.rolls - 1, 0, -1):
         D.down(x)
+        if sr.any_byroll:  # the full hand after roll j: stopping there (the kernels' `_byroll_stage`)
+            x[D.FULL :] = best_box_value(sr, table, MeanScore(), boxes[None], upper[None], yam[None], hands, j)[..., 0]
         out[:, j - 1, :] = x.T
         if j > 1:
             D.up(x)
@@ -291,6 +313,10 @@ def solve_table(
     if sr.rel_high >= 0 and not isinstance(objective, MeanScore):
         # An entry that zeroes the pair takes points back, which a target's "points still needed" cannot hold.
         raise UnsupportedRuleset("relations are solved for the expected score (MeanScore) only")
+    if (sr.any_byroll or sr.needs_row >= 0 or sr.stepped or sr.joker_placement) and not isinstance(
+        objective, MeanScore
+    ):
+        raise UnsupportedRuleset("these rules are solved for the expected score (MeanScore) only")
     table = np.empty((sr.n_states, objective.width))
     table[:] = objective.terminal()
     count = len(sr.level_states(sr.n_rows))

@@ -56,6 +56,7 @@ RuleArgs = tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
     int, int, int, int, int, int, int, bool, int, int, int,
     np.ndarray, np.ndarray,
+    int, bool, int, bool, np.ndarray, np.ndarray, int, np.ndarray, float, bool,
 ]  # fmt: skip
 
 
@@ -64,7 +65,9 @@ def rule_args(sr: SolverRules) -> RuleArgs:
 
     (score, joker_score, upper_face, yam_face, row_of_face, threshold, bonus,
     n_upper, n_yam, yam_row, joker_bonus, lower_mask, strike_any, rel_high,
-    rel_low, n_rows, pend_values, pend_index), as in `SolverRules`;
+    rel_low, n_rows, pend_values, pend_index, joker_placement, has_joker,
+    needs_row, stepped, bonus_at, score_by_roll, byroll_mask, wins, win_points,
+    rel_at_entry), as in `SolverRules` (byroll_mask: the by-roll rows as bits);
     row_of_face[f] is the upper row of face f (-1: none) and lower_mask the
     bits of the rows that are not upper rows.
     """
@@ -92,6 +95,16 @@ def rule_args(sr: SolverRules) -> RuleArgs:
         int(sr.n_rows),
         np.ascontiguousarray(sr.pend_values, dtype=np.int64),
         np.ascontiguousarray(sr.pend_index, dtype=np.int64),
+        int(sr.joker_placement),
+        bool(sr.has_joker),
+        int(sr.needs_row),
+        bool(sr.stepped),
+        np.ascontiguousarray(sr.bonus_at, dtype=np.int64),
+        np.ascontiguousarray(sr.score_by_roll, dtype=np.int64),
+        int(sum(1 << i for i in range(sr.n_rows) if sr.byroll[i])),
+        np.ascontiguousarray(sr.wins, dtype=np.int64),
+        float(sr.win_points),
+        bool(sr.rel_at_entry),
     )
 
 
@@ -217,17 +230,25 @@ def turn_starts(last: np.ndarray, rolls: int) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _last_roll(
-    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: RuleArgs, x: np.ndarray
+    table: np.ndarray,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    rules: RuleArgs,
+    x: np.ndarray,
+    m: int,
+    mask: int,
+    reset: bool,
 ) -> None:
-    """x[FULL + r, w] = best legal box for final hand r in state w (MeanScore), as `best_box_value`.
+    """x[FULL + r, w] = best legal box for final hand r in state w after roll m (MeanScore), as
+    `best_box_value`, over the rows in the bit `mask` (-1: all), into x as it is unless `reset`.
 
     Same scheme as the numpy `last_roll_values`: a closed row gets a -inf future,
     an upper row's six outcomes (how many dice show its face) are computed once
     and spread over the hands, rows closed in every lane are skipped, and the
     joker (yam box filled, hand a yam) is recomputed for the six yams.
     """
-    score, upper_face, threshold, bonus, n_upper, yam_row, strike_any = (
-        rules[0],
+    upper_face, threshold, bonus, n_upper, yam_row, strike_any = (
         rules[2],
         rules[5],
         rules[6],
@@ -235,17 +256,29 @@ def _last_roll(
         rules[9],
         rules[12],
     )
-    n_yam, rel_high, rel_low = rules[8], rules[13], rules[14]
+    rel_high, rel_low, has_joker, needs_row, stepped, bonus_at = (
+        rules[13],
+        rules[14],
+        rules[19],
+        rules[20],
+        rules[21],
+        rules[22],
+    )
+    score = rules[23][m]  # the points each hand writes in each row after roll m
+    wins, win_points = rules[25], rules[26]
     lanes = x.shape[1]
     cap = n_upper - 1
     neg = -np.inf
     fut = np.empty(lanes)
     fut1 = np.empty(lanes)
     six = np.empty((D.DICE + 1, lanes))
-    for r in range(_N_ROLLS):
-        for w in range(lanes):
-            x[_FULL + r, w] = neg
+    if reset:
+        for r in range(_N_ROLLS):
+            for w in range(lanes):
+                x[_FULL + r, w] = neg
     for i in range(score.shape[0]):
+        if not (mask >> i) & 1:
+            continue
         bit = 1 << i
         any_open = False
         for w in range(lanes):
@@ -263,7 +296,9 @@ def _last_roll(
                         continue
                     nb, u = boxes[w] | bit, upper[w]
                     pts = gain
-                    if threshold and u < threshold and u + gain >= threshold:
+                    if stepped:
+                        pts += bonus_at[min(u + gain, cap)] - bonus_at[u]
+                    elif threshold and u < threshold and u + gain >= threshold:
                         pts += bonus
                     v = table[_flat(nb, min(u + gain, cap), yam[w], rules)] + pts
                     if strike_any:  # a struck upper box adds nothing to the upper sum
@@ -278,8 +313,8 @@ def _last_roll(
         else:
             is_yam = i == yam_row
             for w in range(lanes):
-                if boxes[w] & bit:
-                    fut[w] = neg
+                if boxes[w] & bit or (i == needs_row and not (boxes[w] >> yam_row) & 1):
+                    fut[w] = neg  # closed, or waiting for the box it needs
                     fut1[w] = neg
                 else:
                     base = _flat(boxes[w] | bit, upper[w], 0, rules)
@@ -288,15 +323,57 @@ def _last_roll(
                         fut1[w] = table[base + 1]
                     else:
                         fut[w] = table[base + yam[w]]
-            for r in range(_N_ROLLS):
-                pts = score[i, r]
-                src = fut1 if is_yam and pts > 0 else fut
-                for w in range(lanes):
-                    x[_FULL + r, w] = max(x[_FULL + r, w], src[w] + pts)
-    if n_yam == 2:
+            if i == needs_row:  # scores only once the needed box scored (the flag)
+                for r in range(_N_ROLLS):
+                    pts = score[i, r]
+                    for w in range(lanes):
+                        x[_FULL + r, w] = max(x[_FULL + r, w], fut[w] + (pts if yam[w] else 0))
+            elif wins[i] >= m:  # an entry that scores wins at once: its points and win_points, no future
+                for r in range(_N_ROLLS):
+                    pts = score[i, r]
+                    for w in range(lanes):
+                        if fut[w] == neg:
+                            continue
+                        v = pts + win_points if pts > 0 else fut[w]
+                        x[_FULL + r, w] = max(x[_FULL + r, w], v)
+            else:
+                for r in range(_N_ROLLS):
+                    pts = score[i, r]
+                    src = fut1 if is_yam and pts > 0 else fut
+                    for w in range(lanes):
+                        x[_FULL + r, w] = max(x[_FULL + r, w], src[w] + pts)
+    if has_joker and mask == -1:
         for w in range(lanes):
             if boxes[w] >> yam_row & 1:
                 _joker(table, boxes[w], upper[w], yam[w], rules, x[_FULL:, w])
+
+
+@njit(cache=True, nogil=True)
+def _byroll_stage(
+    table: np.ndarray,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+    rules: RuleArgs,
+    x: np.ndarray,
+    base: np.ndarray,
+    m: int,
+) -> None:
+    """x[FULL:] = the best box after roll m: the rows whose points do not depend on the roll (kept in
+    `base`), and the by-roll rows (points by roll number, outright wins) at m."""
+    for r in range(_N_ROLLS):
+        for w in range(x.shape[1]):
+            x[_FULL + r, w] = base[r, w]
+    _last_roll(table, boxes, upper, yam, rules, x, m, rules[24], False)
+
+
+@njit(cache=True, nogil=True)
+def _byroll_base(
+    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: RuleArgs, x: np.ndarray, rolls: int
+) -> np.ndarray:
+    """The rows whose points do not depend on the roll number: their best per hand (252, lanes)."""
+    _last_roll(table, boxes, upper, yam, rules, x, rolls, ~rules[24], True)
+    return x[_FULL:].copy()
 
 
 @njit(cache=True, nogil=True)
@@ -319,6 +396,7 @@ def _pair_row(
         rules[16],
         rules[17],
     )
+    at_entry = rules[27]  # min_lt_max_at_entry: a second entry breaking the order scores 0 itself
     lanes = x.shape[1]
     n_pend = len(pend_values)
     bit = 1 << i
@@ -341,7 +419,7 @@ def _pair_row(
             second[w] = table[_flat(mask, upper[w], yam[w], rules)]
             if strike_any:
                 zeroed = (0 <= held[w]) if high else (held[w] <= 0)
-                struck[w] = second[w] + (-held[w] if zeroed else 0)
+                struck[w] = second[w] + (-held[w] if zeroed and not at_entry else 0)
         else:
             kind[w] = 1
             for j in range(n_pend):
@@ -356,7 +434,10 @@ def _pair_row(
                 v = first[j, w] + pts
             elif kind[w] == 2:
                 zeroed = (pts <= held[w]) if high else (held[w] <= pts)
-                v = second[w] + (-held[w] if zeroed else pts)
+                if at_entry:  # a partner that scored 0 imposes no bound
+                    v = second[w] + (0 if zeroed and held[w] > 0 else pts)
+                else:
+                    v = second[w] + (-held[w] if zeroed else pts)
             else:
                 v = neg
             x[_FULL + r, w] = max(x[_FULL + r, w], max(v, struck[w]))
@@ -385,6 +466,8 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: RuleArgs, last: np.
         lower_mask,
         strike_any,
     ) = rules[:13]
+    placement, stepped, bonus_at = rules[18], rules[21], rules[22]
+    forced = placement == 0  # free and none: any open box
     cap = n_upper - 1
     lower_open = (b & lower_mask) != lower_mask
     extra = joker_bonus * y
@@ -402,17 +485,22 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: RuleArgs, last: np.
             pts = score[i, r]
             nu, ny = u, y
             if upper_face[i]:
-                if not (face_row == i or (not face_open and not lower_open)):
+                if forced and not (face_row == i or (not face_open and not lower_open)):
                     continue
                 nu = min(u + pts, cap)
-                if threshold and u < threshold and u + pts >= threshold:
+                if stepped:
+                    pts += bonus_at[nu] - bonus_at[u]
+                elif threshold and u < threshold and u + pts >= threshold:
                     pts += bonus
             else:
-                if face_open:
+                if forced and face_open:
                     continue
                 if i == yam_row:
                     ny = 1 if pts > 0 else 0
-                pts = joker_score[i, r]
+                # placement none: a further yam scores as the dice are; free: as a joker only once its
+                # face's upper box is filled
+                if placement == 0 or (placement == 1 and not face_open):
+                    pts = joker_score[i, r]
             value = table[(nb * n_upper + nu) * n_yam + ny] + (pts + extra)
             if strike_any and upper_face[i]:
                 value = max(value, table[(nb * n_upper + u) * n_yam + y] + 0.0)
@@ -451,12 +539,31 @@ def mean_turn_starts(table: np.ndarray, states: np.ndarray, rules: RuleArgs, rol
     boxes = np.empty(LANES, dtype=np.int64)
     upper = np.empty(LANES, dtype=np.int64)
     yam = np.empty(LANES, dtype=np.int64)
+    byroll = rules[24] != 0
     for start in range(0, len(states), LANES):
         count = _load_block(states, start, rules, boxes, upper, yam)
-        _last_roll(table, boxes, upper, yam, rules, x)
-        _turn_start(x, rolls)
+        if byroll:
+            _turn_start_byroll(table, boxes, upper, yam, rules, x, rolls)
+        else:
+            _last_roll(table, boxes, upper, yam, rules, x, rolls, -1, True)
+            _turn_start(x, rolls)
         for w in range(count):
             table[states[start + w]] = x[0, w]
+
+
+@njit(cache=True, nogil=True)
+def _turn_start_byroll(
+    table: np.ndarray, boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, rules: RuleArgs, x: np.ndarray, rolls: int
+) -> None:
+    """`_last_roll` and `_turn_start` where some rows score by roll number: after each roll m the hand in
+    x[FULL + r] is the best box at m (stopping), never the hand carried on (all dice held is no roll)."""
+    base = _byroll_base(table, boxes, upper, yam, rules, x, rolls)
+    _byroll_stage(table, boxes, upper, yam, rules, x, base, rolls)
+    for m in range(rolls - 1, 0, -1):
+        _down(x)
+        _byroll_stage(table, boxes, upper, yam, rules, x, base, m)
+        _up(x)
+    _down(x)
 
 
 @njit(cache=True, nogil=True)
@@ -466,18 +573,27 @@ def mean_keep_values(table: np.ndarray, states: np.ndarray, rules: RuleArgs, rol
     out (len(states), rolls - 1, 462): out[s, j - 1, k] is the expected value,
     after roll j, of holding multiset k and rolling the other dice (for a full
     hand k: of going on with exactly that hand, which never beats the best of
-    stopping and a proper keep; docs/rules.md §1 on all-held rolls). A keep
-    decision needs nothing else, so the turn-start stage is not built.
+    stopping and a proper keep; docs/rules.md §1 on all-held rolls; where rows
+    score by roll number: of stopping after roll j). A keep decision needs nothing
+    else, so the turn-start stage is not built.
     """
     x = np.empty((_N, LANES))
     boxes = np.empty(LANES, dtype=np.int64)
     upper = np.empty(LANES, dtype=np.int64)
     yam = np.empty(LANES, dtype=np.int64)
+    byroll = rules[24] != 0
+    base = np.empty((1, 1))
     for start in range(0, len(states), LANES):
         count = _load_block(states, start, rules, boxes, upper, yam)
-        _last_roll(table, boxes, upper, yam, rules, x)
+        if byroll:
+            base = _byroll_base(table, boxes, upper, yam, rules, x, rolls)
+            _byroll_stage(table, boxes, upper, yam, rules, x, base, rolls)
+        else:
+            _last_roll(table, boxes, upper, yam, rules, x, rolls, -1, True)
         for j in range(rolls - 1, 0, -1):
             _down(x)
+            if byroll:
+                _byroll_stage(table, boxes, upper, yam, rules, x, base, j)
             for w in range(count):
                 for k in range(_N):
                     out[start + w, j - 1, k] = x[k, w]
@@ -614,6 +730,8 @@ def _target_joker(
         lower_mask,
         strike_any,
     ) = rules[:13]
+    placement, stepped, bonus_at = rules[18], rules[21], rules[22]
+    forced = placement == 0  # free and none: any open box
     cap = n_upper - 1
     lower_open = (b & lower_mask) != lower_mask
     extra = joker_bonus * y
@@ -631,17 +749,22 @@ def _target_joker(
             pts = score[i, r]
             nu, ny = u, y
             if upper_face[i]:
-                if not (face_row == i or (not face_open and not lower_open)):
+                if forced and not (face_row == i or (not face_open and not lower_open)):
                     continue
                 nu = min(u + pts, cap)
-                if threshold and u < threshold and u + pts >= threshold:
+                if stepped:
+                    pts += bonus_at[nu] - bonus_at[u]
+                elif threshold and u < threshold and u + pts >= threshold:
                     pts += bonus
             else:
-                if face_open:
+                if forced and face_open:
                     continue
                 if i == yam_row:
                     ny = 1 if pts > 0 else 0
-                pts = joker_score[i, r]
+                # placement none: a further yam scores as the dice are; free: as a joker only once its
+                # face's upper box is filled
+                if placement == 0 or (placement == 1 and not face_open):
+                    pts = joker_score[i, r]
             value = _chance(values, offset, (nb * n_upper + nu) * n_yam + ny, need - (pts + extra))
             if strike_any and upper_face[i]:
                 value = max(value, _chance(values, offset, (nb * n_upper + u) * n_yam + y, need))
@@ -732,24 +855,41 @@ def position_values(
     ys = np.full(1, y, dtype=np.int64)
     if roll < rolls:
         x = np.empty((_N, 1))
-        _last_roll(table, bs, us, ys, rules, x)
+        byroll = rules[24] != 0
+        base = np.empty((1, 1))
+        if byroll:
+            base = _byroll_base(table, bs, us, ys, rules, x, rolls)
+            _byroll_stage(table, bs, us, ys, rules, x, base, rolls)
+        else:
+            _last_roll(table, bs, us, ys, rules, x, rolls, -1, True)
         for j in range(rolls - 1, roll - 1, -1):
             _down_any(x)
+            if byroll:
+                _byroll_stage(table, bs, us, ys, rules, x, base, j)
             if j > roll:
                 _up_any(x)
         for k in range(_N):
             keeps[k] = x[k, 0]
-    _row_values(table, b, u, y, hand, rules, rows, points)
+    _row_values(table, b, u, y, hand, rules, rows, points, roll)
 
 
 @njit(cache=True, nogil=True)
 def _row_values(
-    table: np.ndarray, b: int, u: int, y: int, hand: int, rules: RuleArgs, rows: np.ndarray, points: np.ndarray
+    table: np.ndarray,
+    b: int,
+    u: int,
+    y: int,
+    hand: int,
+    rules: RuleArgs,
+    rows: np.ndarray,
+    points: np.ndarray,
+    m: int,
 ) -> None:
     """rows[i] / points[i]: the value (points + the table's future) and points of filling row i with
-    `hand` in state (b, u, y), -inf where it may not be filled: `box_values` for one state and hand."""
+    `hand` after roll m in state (b, u, y), -inf where it may not be filled: `box_values` for one state
+    and hand. An entry that wins outright is worth its points and win_points (points[i]: its points)."""
     n_rows = rules[15]
-    score, upper_face, threshold, bonus, n_upper, yam_row = rules[0], rules[2], rules[5], rules[6], rules[7], rules[9]
+    upper_face, threshold, bonus, n_upper, yam_row = rules[2], rules[5], rules[6], rules[7], rules[9]
     strike_any, rel_high, rel_low, pend_values, pend_index = rules[12], rules[13], rules[14], rules[16], rules[17]
     n_yam, joker_score, yam_face, row_of_face, joker_bonus, lower_mask = (
         rules[8],
@@ -759,9 +899,12 @@ def _row_values(
         rules[10],
         rules[11],
     )
+    placement, has_joker, needs_row, stepped, bonus_at = rules[18], rules[19], rules[20], rules[21], rules[22]
+    score, wins, win_points, at_entry = rules[23][m], rules[25], rules[26], rules[27]
+    forced = placement == 0
     cap = n_upper - 1
     mask = b & ((1 << n_rows) - 1)
-    joker = n_yam == 2 and (mask >> yam_row) & 1 == 1 and yam_face[hand] > 0
+    joker = has_joker and (mask >> yam_row) & 1 == 1 and yam_face[hand] > 0
     face_row = row_of_face[yam_face[hand]] if joker else -1
     face_open = joker and face_row >= 0 and (mask >> face_row) & 1 == 0
     lower_open = (mask & lower_mask) != lower_mask
@@ -784,7 +927,10 @@ def _row_values(
                 if (mask >> partner) & 1:
                     held = pend_values[b >> n_rows]
                     zeroed = (written <= held) if high else (held <= written)
-                    p = -held if zeroed else written
+                    if at_entry:
+                        p = 0 if zeroed and held > 0 else written
+                    else:
+                        p = -held if zeroed else written
                     v = table[_flat(full, u, y, rules)] + p
                 else:
                     p = written
@@ -796,10 +942,12 @@ def _row_values(
             continue
         nb = b | bit
         if upper_face[i]:
-            if joker and not (face_row == i or (not face_open and not lower_open)):
+            if joker and forced and not (face_row == i or (not face_open and not lower_open)):
                 continue
             p = pts
-            if threshold and u < threshold and u + pts >= threshold:
+            if stepped:
+                p += bonus_at[min(u + pts, cap)] - bonus_at[u]
+            elif threshold and u < threshold and u + pts >= threshold:
                 p += bonus
             p += extra
             v = table[_flat(nb, min(u + pts, cap), y, rules)] + p
@@ -810,15 +958,24 @@ def _row_values(
             rows[i] = v
             points[i] = p
             continue
+        if i == needs_row:
+            if not (mask >> yam_row) & 1:
+                continue  # the box it needs is still open
+            if y == 0:
+                pts = 0  # the needed box scored 0: so does this one
         ny = y
         if i == yam_row and n_yam == 2:
             ny = 1 if pts > 0 else 0
         if joker:
-            if face_open:
+            if forced and face_open:
                 continue
-            pts = joker_score[i, hand]
+            if placement == 0 or (placement == 1 and not face_open):
+                pts = joker_score[i, hand]
         p = pts + extra
-        rows[i] = table[_flat(nb, u, ny, rules)] + p
+        if wins[i] >= m and pts > 0:
+            rows[i] = p + win_points  # the game ends: no future
+        else:
+            rows[i] = table[_flat(nb, u, ny, rules)] + p
         points[i] = p
 
 
@@ -859,12 +1016,13 @@ def optimal_turns(
     out_row: np.ndarray,
     out_hand: np.ndarray,
     out_points: np.ndarray,
+    out_won: np.ndarray,
 ) -> None:
     """One turn of optimal play (MeanScore) for every game, compiled: the widget of each game's state
     (64 games a block), every keep chosen as `simulate._Optimal.keep` (the best of the hand's
     sub-keeps, holding all five = stopping), then the best box as `box_values` (first best row).
     faces (G, rolls, 5): the values the dice take, in order, on each roll (rerolled dice take the
-    first ones). Writes each game's row, final hand and points."""
+    first ones). Writes each game's row, final hand, points and whether the entry won outright."""
     x = np.empty((_N, LANES))
     stages = np.empty((max(rolls - 1, 1), _N, LANES))
     bl = np.empty(LANES, dtype=np.int64)
@@ -873,15 +1031,24 @@ def optimal_turns(
     rows = np.empty(rules[15])
     points = np.empty(rules[15], dtype=np.int64)
     dice = np.empty(D.DICE, dtype=np.int64)
+    wins = rules[25]
+    byroll = rules[24] != 0
+    base = np.empty((1, 1))
     games = len(boxes)
     for start in range(0, games, LANES):
         count = min(LANES, games - start)
         for w in range(LANES):
             g = start + min(w, count - 1)
             bl[w], ul[w], yl[w] = boxes[g], upper[g], yam[g]
-        _last_roll(table, bl, ul, yl, rules, x)
+        if byroll:
+            base = _byroll_base(table, bl, ul, yl, rules, x, rolls)
+            _byroll_stage(table, bl, ul, yl, rules, x, base, rolls)
+        else:
+            _last_roll(table, bl, ul, yl, rules, x, rolls, -1, True)
         for j in range(rolls - 1, 0, -1):
             _down(x)
+            if byroll:  # the full hand: stopping after roll j
+                _byroll_stage(table, bl, ul, yl, rules, x, base, j)
             stages[j - 1] = x
             if j > 1:
                 _up(x)
@@ -890,6 +1057,7 @@ def optimal_turns(
             for i in range(D.DICE):
                 dice[i] = faces[g, 0, i]
             hand = _hand_of(dice)
+            final = rolls
             for r in range(1, rolls):
                 best, keep = -np.inf, -1
                 for j in range(_N_SUBKEEPS[hand]):
@@ -898,12 +1066,15 @@ def optimal_turns(
                     if v > best:
                         best, keep = v, k
                 if keep == _FULL + hand:
+                    if byroll:  # stop: the points of roll r
+                        final = r
+                        break
                     continue  # holding all five: the same hand goes on to the next roll
                 kept = _KEEP_SIZE[keep]
                 for i in range(D.DICE):
                     dice[i] = _KEEP_DICE[keep, i] if i < kept else faces[g, r, i - kept]
                 hand = _hand_of(dice)
-            _row_values(table, boxes[g], upper[g], yam[g], hand, rules, rows, points)
+            _row_values(table, boxes[g], upper[g], yam[g], hand, rules, rows, points, final)
             best, row = -np.inf, -1
             for i in range(len(rows)):
                 if rows[i] > best:
@@ -911,3 +1082,4 @@ def optimal_turns(
             out_row[g] = row
             out_hand[g] = hand
             out_points[g] = points[row]
+            out_won[g] = wins[row] >= final and points[row] > 0

@@ -77,6 +77,34 @@ class SolverRules:
     pend_index: np.ndarray = field(
         default_factory=lambda: np.zeros(1, dtype=np.int64)
     )  # value -> index in pend_values (-1: impossible)
+    # Rules beyond the first presets (docs/rulesets.md); their defaults leave the layout as it was.
+    rel_at_entry: bool = False  # the pair's relation is min_lt_max_at_entry (else max_gt_min)
+    joker_placement: int = 0  # 0 forced, 1 free, 2 none (the bonus alone)
+    has_joker: bool = False  # the flag axis is the joker's (else, with needs_row, a prerequisite's)
+    needs_row: int = -1  # a row that may be filled only once the flag row (yam_row) is, scoring only if it scored
+    stepped: bool = False  # the upper bonus has several steps: read bonus_at
+    bonus_at: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))  # (n_upper,) bonus at u
+    # Points by roll number and outright wins: score_by_roll[m] the points after roll m (index 0 unused),
+    # byroll the rows whose value depends on m, wins[i] the last roll on which row i wins at once.
+    score_by_roll: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 1), dtype=np.int64))
+    byroll: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    wins: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    win_points: float = 0.0
+
+    @property
+    def any_byroll(self) -> bool:
+        return bool(self.byroll.any())
+
+    def bonus_gain(self, upper: np.ndarray | int, gain: np.ndarray | int) -> np.ndarray | int:
+        """The upper bonus an upper entry of `gain` points earns from capped upper sum `upper`."""
+        cap = self.n_upper - 1
+        if self.stepped:
+            after = np.minimum(np.asarray(upper) + gain, cap)
+            out: np.ndarray = self.bonus_at[after] - self.bonus_at[upper]
+            return out
+        if not self.threshold:
+            return np.zeros(np.broadcast_shapes(np.shape(upper), np.shape(gain)), dtype=np.int64)
+        return self.bonus * ((np.asarray(upper) < self.threshold) & (np.asarray(upper) + gain >= self.threshold))
 
     @property
     def n_pend(self) -> int:
@@ -213,48 +241,85 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
     if column.order != "free" or column.rolls is not None or column.announce:
         raise UnsupportedRuleset(f"column {column.id!r} is not a plain free column")
     rel_high = rel_low = -1
+    rel_at_entry = False
     if ruleset.relations:
         relation = ruleset.relations[0]
-        if len(ruleset.relations) > 1 or relation.kind != "max_gt_min" or relation.last_resort:
+        supported = relation.kind == "min_lt_max_at_entry" or (
+            relation.kind == "max_gt_min" and not relation.last_resort
+        )
+        if len(ruleset.relations) > 1 or not supported:
             names = ", ".join(r.kind for r in ruleset.relations)
             raise UnsupportedRuleset(
                 f"relations between boxes ({names}) are not solved exactly; "
-                "only one max_gt_min relation without last_resort is"
+                "only one max_gt_min relation without last_resort, or one min_lt_max_at_entry, is"
             )
         rel_high, rel_low = ruleset.row_index[relation.high], ruleset.row_index[relation.low]
+        rel_at_entry = relation.kind == "min_lt_max_at_entry"
         if ruleset.rows[rel_high].is_upper or ruleset.rows[rel_low].is_upper or ruleset.joker is not None:
-            raise UnsupportedRuleset("a max_gt_min relation on upper rows or with a joker is not solved exactly")
+            raise UnsupportedRuleset("a relation on upper rows or with a joker is not solved exactly")
     faces = [r.face for r in ruleset.rows if r.is_upper]
     if ruleset.joker is not None and len(set(faces)) != len(faces):
         raise UnsupportedRuleset("a joker with two upper rows of one face is not solved exactly")
     if ruleset.modifiers:
         raise UnsupportedRuleset(f"modifiers ({', '.join(sorted(ruleset.modifiers))}) are not solved exactly")
     if ruleset.dice != D.DICE:
-        raise UnsupportedRuleset("only five dice are solved")
-    if any(isinstance(r.points, tuple) for r in ruleset.rows):
-        raise UnsupportedRuleset("points that depend on the roll number are not solved exactly")
+        raise UnsupportedRuleset(f"not supported: the exact solver handles five dice, not {ruleset.dice}")
+    if ruleset.save_rolls:
+        raise UnsupportedRuleset("not supported: saved rolls are not solved exactly (docs/bots.md)")
     if len(ruleset.rows) > 20:
         raise UnsupportedRuleset("too many rows for an exact table")
+    needs = [i for i, r in enumerate(ruleset.rows) if r.needs]
+    if len(needs) > 1:
+        raise UnsupportedRuleset("not supported: more than one box that needs another first")
+    needs_row = needs[0] if needs else -1
+    needed = ruleset.row_index[ruleset.rows[needs_row].needs] if needs else -1
+    if ruleset.joker is not None and needs and ruleset.row_index[ruleset.joker.row] != needed:
+        raise UnsupportedRuleset("not supported: a joker and a box needing a row other than the joker's")
+    if needs_row in (rel_high, rel_low) and needs_row >= 0:
+        raise UnsupportedRuleset("not supported: a related row that needs another first")
+    R = ruleset.rolls_per_turn
+    byroll = np.array([isinstance(r.points, tuple) or r.wins_by_roll > 0 for r in ruleset.rows], dtype=bool)
+    if byroll.any() and ruleset.joker is not None:
+        raise UnsupportedRuleset("not supported: points by roll number together with a joker")
+    if ruleset.wins_outright and ruleset.win_points is None:
+        raise UnsupportedRuleset(
+            "not supported: an outright win needs win_points, what the solver counts it as (docs/rulesets.md)"
+        )
+    if any(byroll[i] for i in (rel_high, rel_low, needs_row) if i >= 0) and R > 1:
+        raise UnsupportedRuleset("not supported: points by roll number in a related row or one that needs another")
 
     hands = [D.MULTISETS[D.FULL + r] for r in range(D.N_ROLLS)]
-    score = np.array([[row_score(row, h) for h in hands] for row in ruleset.rows], dtype=np.int64)
-    joker_score = np.array([[row_score(row, h, joker=True) for h in hands] for row in ruleset.rows], dtype=np.int64)
+    score_by_roll = np.zeros((R + 1, len(ruleset.rows), D.N_ROLLS), dtype=np.int64)
+    for m in range(1, R + 1):
+        for i, row in enumerate(ruleset.rows):
+            score_by_roll[m, i] = [row_score(row, h, m) for h in hands] if byroll[i] or m == R else 0
+    score = score_by_roll[R].copy()
+    for m in range(1, R):
+        score_by_roll[m, ~byroll] = score[~byroll]
+    joker_score = np.array([[row_score(row, h, R, joker=True) for h in hands] for row in ruleset.rows], dtype=np.int64)
     upper_face = np.array([row.face if row.is_upper else 0 for row in ruleset.rows], dtype=np.int64)
     ub = ruleset.upper_bonus
     threshold, bonus = (ub.threshold, ub.points) if ub else (0, 0)
-    if threshold > sum(int(f) * D.DICE for f in upper_face):
-        threshold, bonus, ub = 0, 0, None  # a bonus no sheet can reach: no upper axis at all
-    yam_row, joker_bonus = -1, 0
+    top = ub.top if ub else 0
+    if ub is not None and threshold > sum(int(f) * D.DICE for f in upper_face):
+        threshold, bonus, top, ub = 0, 0, 0, None  # a bonus no sheet can reach: no upper axis at all
+    stepped = ub is not None and len(ub.all_steps) > 1
+    n_upper = (top if stepped else threshold) + 1 if ub else 1
+    bonus_at = np.array([ub.points_for(u) for u in range(n_upper)] if ub else [0], dtype=np.int64)
+    yam_row, joker_bonus, placement = -1, 0, 0
     if ruleset.joker is not None:
         yam_row = ruleset.row_index[ruleset.joker.row]
         joker_bonus = ruleset.joker.bonus
+        placement = ("forced", "free", "none").index(ruleset.joker.placement)
+    elif needs:
+        yam_row = needed  # the flag axis: whether the needed row holds a non-zero value
     yam_face = np.array([h[0] if len(set(h)) == 1 else 0 for h in hands], dtype=np.int64)
     relation_fields: dict[str, Any] = {}
     if rel_high >= 0:
         # Values a lone pair box can hold: what the dice write there, or 0 (a scratch or a strike).
         values = sorted({0} | {int(v) for v in score[rel_high]} | {int(v) for v in score[rel_low]})
         if min(values) < 0:
-            raise UnsupportedRuleset("negative values in a max_gt_min pair are not solved exactly")
+            raise UnsupportedRuleset("negative values in a related pair are not solved exactly")
         pend_index = np.full(max(values) + 1, -1, dtype=np.int64)
         pend_index[values] = np.arange(len(values))
         relation_fields = {
@@ -262,22 +327,32 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
             "rel_low": rel_low,
             "pend_values": np.array(values, dtype=np.int64),
             "pend_index": pend_index,
+            "rel_at_entry": rel_at_entry,
         }
     sr = SolverRules(
         ruleset=ruleset,
         n_rows=len(ruleset.rows),
-        rolls=ruleset.rolls_per_turn,
+        rolls=R,
         score=score,
         joker_score=joker_score,
         upper_face=upper_face,
         threshold=threshold,
         bonus=bonus,
-        n_upper=threshold + 1 if ub else 1,
+        n_upper=n_upper,
         yam_row=yam_row,
         joker_bonus=joker_bonus,
         n_yam=2 if yam_row >= 0 else 1,
         strike_any=ruleset.strike_any,
         yam_face=yam_face,
+        joker_placement=placement,
+        has_joker=ruleset.joker is not None,
+        needs_row=needs_row,
+        stepped=stepped,
+        bonus_at=bonus_at,
+        score_by_roll=score_by_roll,
+        byroll=byroll,
+        wins=np.array([r.wins_by_roll for r in ruleset.rows], dtype=np.int64),
+        win_points=float(ruleset.win_points or 0),
         **relation_fields,
     )
     if sr.n_states > MAX_TABLE_STATES:

@@ -57,6 +57,7 @@ class Position:
     roll: int = 0
     held: tuple[int, ...] = ()
     extra_bonus: int = 0
+    voided: frozenset[str] = frozenset()  # rows whose entry scored 0 at entry (min_lt_max_at_entry)
 
 
 class Choice(NamedTuple):
@@ -117,7 +118,7 @@ def _possible(sr: Any, box: int) -> frozenset[int]:
     if hit is not None and hit[0] is sr:
         return hit[1]
     face = int(sr.upper_face[box])
-    values = {face * c for c in range(D.DICE + 1)} if face else {int(v) for v in sr.score[box]}
+    values = {face * c for c in range(D.DICE + 1)} if face else {int(v) for v in sr.score_by_roll[1:, box].ravel()}
     out = frozenset(values | {0})
     if len(_POSSIBLE) > 4096:
         _POSSIBLE.clear()
@@ -147,15 +148,20 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
             upper += value
     if boxes == sr.full_mask:
         raise PositionError("the sheet is full: nothing left to decide")
-    if sr.rel_high >= 0:  # max_gt_min: a complete pair with high <= low scores 0; a lone box is remembered
+    if sr.rel_high >= 0:  # a complete pair scores as its relation says; a lone box is remembered
         values = {i: int(v) for name, v in position.filled.items() if (i := ruleset.parse_box(name)) is not None}
         high, low = values.get(sr.rel_high), values.get(sr.rel_low)
         if high is not None and low is not None:
-            if high <= low:
+            if sr.rel_at_entry:  # the entry that broke min < max scored 0 (the position says which)
+                for i in (sr.rel_high, sr.rel_low):
+                    if ruleset.rows[i].id in position.voided or ruleset.box_id(i) in position.voided:
+                        score -= values[i]
+            elif high <= low:
                 score -= high + low
         elif high is not None or low is not None:
             boxes |= int(sr.pend_index[high if high is not None else low]) << sr.n_rows
-    if sr.threshold and upper >= sr.threshold:
+    score += int(sr.bonus_at[min(upper, sr.n_upper - 1)]) if sr.stepped else 0
+    if not sr.stepped and sr.threshold and upper >= sr.threshold:
         score += sr.bonus
     yam = 0
     if sr.n_yam == 2 and boxes >> sr.yam_row & 1:
@@ -288,7 +294,9 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
             stage = keep_values(sr, strategy.table, np.array([sr.flat(boxes, upper, yam)]))[0, position.roll - 1]
         entries = [
             (i, int(pts[0]), float(value[0, 0]))
-            for i, pts, value in box_values(sr, strategy.table, strategy.objective, b, u, y, np.array(hand))
+            for i, pts, value in box_values(
+                sr, strategy.table, strategy.objective, b, u, y, np.array(hand), position.roll
+            )
         ]
 
     keeps: list[Choice] = []
@@ -325,4 +333,12 @@ def position_of(state: Any, player: int | None = None) -> Position:
     turn = state.turns[p]
     dice = tuple(int(d) for d in turn.dice)
     held = tuple(dice[i] for i in sorted(turn.held)) if dice else ()
-    return Position(filled=filled, dice=dice, roll=len(turn.rolls), held=held, extra_bonus=int(sheet.extra_bonus))
+    voided = frozenset(ruleset.rows[i].id for i in sheet.voided)
+    return Position(
+        filled=filled,
+        dice=dice,
+        roll=len(turn.rolls),
+        held=held,
+        extra_bonus=int(sheet.extra_bonus),
+        voided=voided,
+    )

@@ -72,6 +72,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                     "expected_score": strategy.expected_score,
                     "states": strategy.states,
                     "seconds": seconds,
+                    **({"win_points": ruleset.win_points} if ruleset.wins_outright else {}),
                 }
             )
         )
@@ -79,6 +80,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         how = "loaded" if strategy.loaded else "computed"
         states = f"{strategy.states:,} states, {how} in {seconds:.2f} s"
         print(f"{name}: expected score {strategy.expected_score:.7f} ({states})")
+        if ruleset.wins_outright:  # docs/rulesets.md: what the solver counts an outright win as
+            rest = "instead of the rest of the game (win_points)"
+            print(f"an outright win counted as {ruleset.win_points} points {rest}")
     return 0
 
 

@@ -27,6 +27,8 @@ from math import factorial
 import numpy as np
 
 __all__ = [
+    "Lattice",
+    "lattice",
     "DICE",
     "FACES",
     "MULTISETS",
@@ -137,3 +139,78 @@ def up(x: np.ndarray) -> None:
         for j in range(DICE):
             best = np.maximum(best, x[REMOVE[level, j]])
         x[level] = best
+
+
+class Lattice:
+    """The same index tables for any number of dice (the bots' turn widget with six dice that all count,
+    Maxi Yatzy); `lattice(5)` holds this module's own arrays. The solver itself stays on five."""
+
+    def __init__(self, n: int) -> None:
+        self.DICE = n
+        self.FACES = FACES
+        self.MULTISETS: tuple[tuple[int, ...], ...] = tuple(
+            ms for k in range(n + 1) for ms in combinations_with_replacement(range(1, FACES + 1), k)
+        )
+        self.INDEX = {ms: i for i, ms in enumerate(self.MULTISETS)}
+        starts = np.cumsum([0] + [sum(1 for m in self.MULTISETS if len(m) == k) for k in range(n + 1)])
+        self.LEVELS = tuple(slice(int(starts[k]), int(starts[k + 1])) for k in range(n + 1))
+        self.FULL = self.LEVELS[n].start
+        self.N_ROLLS = self.LEVELS[n].stop - self.FULL
+        size = len(self.MULTISETS)
+        self.COUNTS = np.zeros((size, FACES + 1), dtype=np.int64)
+        self.ADD = np.full((size, FACES), -1, dtype=np.int64)
+        self.REMOVE = np.full((size, n), -1, dtype=np.int64)
+        for i, m in enumerate(self.MULTISETS):
+            for v in m:
+                self.COUNTS[i, v] += 1
+            if len(m) < n:
+                for d in range(1, FACES + 1):
+                    self.ADD[i, d - 1] = self.INDEX[tuple(sorted(m + (d,)))]
+            if m:
+                subs = []
+                for v in sorted(set(m)):
+                    rest = list(m)
+                    rest.remove(v)
+                    subs.append(self.INDEX[tuple(rest)])
+                self.REMOVE[i] = (subs + [subs[0]] * n)[:n]
+        self.ROLL_PROB = np.array([_multinomial(self.MULTISETS[self.FULL + r]) for r in range(self.N_ROLLS)])
+        width = 1 << n
+        lists = []
+        for r in range(self.N_ROLLS):
+            hand = self.MULTISETS[self.FULL + r]
+            lists.append(sorted({self.INDEX[c] for k in range(n + 1) for c in combinations(hand, k)}))
+        self.SUBKEEPS = np.array([(ks + [self.FULL + r] * width)[:width] for r, ks in enumerate(lists)], dtype=np.int64)
+        self.N_SUBKEEPS = np.array([len(ks) for ks in lists], dtype=np.int64)
+
+    def roll_index(self, dice: tuple[int, ...] | list[int]) -> int:
+        return self.INDEX[tuple(sorted(dice))] - self.FULL
+
+    def keep_index(self, dice: tuple[int, ...] | list[int]) -> int:
+        return self.INDEX[tuple(sorted(dice))]
+
+    def down(self, x: np.ndarray) -> None:
+        """`down` on this lattice (the same arithmetic)."""
+        for k in range(self.DICE - 1, -1, -1):
+            add = self.ADD[self.LEVELS[k]]
+            acc = x[add[:, 0]].copy()
+            for j in range(1, FACES):
+                acc += x[add[:, j]]
+            x[self.LEVELS[k]] = acc * _SIXTH
+
+    def up(self, x: np.ndarray) -> None:
+        for k in range(1, self.DICE + 1):
+            level = self.LEVELS[k]
+            best = x[level]
+            for j in range(self.DICE):
+                best = np.maximum(best, x[self.REMOVE[level, j]])
+            x[level] = best
+
+
+_LATTICES: dict[int, Lattice] = {}
+
+
+def lattice(n: int = DICE) -> Lattice:
+    """The index tables of `n` dice (built once per process)."""
+    if n not in _LATTICES:
+        _LATTICES[n] = Lattice(n)
+    return _LATTICES[n]

@@ -164,6 +164,8 @@ def _play_block_compiled(
     row = np.empty(games, dtype=np.int64)
     hand = np.empty(games, dtype=np.int64)
     points = np.empty(games, dtype=np.int64)
+    won = np.zeros(games, dtype=np.bool_)  # this turn's entry won the game outright
+    over = np.zeros(games, dtype=bool)  # games already won: their later turns count nothing
     bounds = np.linspace(0, games, max(1, threads) + 1).astype(np.int64)
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         for _turn in range(sr.n_rows - filled):
@@ -176,11 +178,13 @@ def _play_block_compiled(
             ) -> None:
                 a, b = bounds[j], bounds[j + 1]
                 K.optimal_turns(
-                    table, bx[a:b], up[a:b], ym[a:b], faces[a:b], rules, sr.rolls, row[a:b], hand[a:b], points[a:b]
-                )
+                    table, bx[a:b], up[a:b], ym[a:b], faces[a:b], rules, sr.rolls, row[a:b], hand[a:b], points[a:b],
+                    won[a:b],
+                )  # fmt: skip
 
             list(pool.map(run, range(len(bounds) - 1)))
-            score += points
+            score += np.where(over, 0, points)
+            over |= won
             boxes, upper, yam = after_entry(sr, row, hand, points, boxes, upper, yam, yam_rows, yam_scored)
     reached = upper >= sr.threshold if sr.threshold else np.zeros(games, dtype=bool)
     return score, reached, yam_scored

@@ -278,7 +278,7 @@ class TableApp(App[int]):
         face.changed = self.redraw
         self.current_view: dict[str, Any] = face.view()
         rules = self.current_view["rules"]
-        self.words = Words(lang, rules["id"])
+        self.words = Words(lang, rules)  # its rows named by the layout's own labels too
         from ..web.i18n import ruleset_name
 
         self.title = ruleset_name(rules["preset"] or rules["id"], rules["name"], lang)

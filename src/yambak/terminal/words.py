@@ -51,13 +51,14 @@ def language(given: str | None = None) -> str:
 class Words:
     """`T("...", name=...)`: a string in the language, placeholders filled; row and column names."""
 
-    def __init__(self, lang: str, rules_id: str | None = None) -> None:
+    def __init__(self, lang: str, rules: Any = None) -> None:
+        """`rules`: a preset id, a ruleset or its layout (whose rows' own labels name them)."""
         from ..web.i18n import labels, translations
 
         self.lang = lang
         self._gettext: Callable[[str], str] = translations(lang).gettext
         self._ngettext: Callable[[str, str, int], str] = translations(lang).ngettext
-        self.labels = labels(lang, rules_id)
+        self.labels = labels(lang, rules)
 
     def __call__(self, text: str, **values: Any) -> str:
         out = self._gettext(text)

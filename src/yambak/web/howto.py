@@ -24,6 +24,8 @@ def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> dict[
     _ = translations(lang).gettext
 
     def name(item: Named) -> str:
+        if item.kind == "colour":  # a pip colour: translated where the catalogs know it
+            return translations(lang).pgettext("colour", item.id)
         return labels["rows" if item.kind == "row" else "columns"].get(item.id, item.id)
 
     text = describe(rules)

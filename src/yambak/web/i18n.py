@@ -57,6 +57,15 @@ ROW_LABELS = {
     "max": "Max",
     "min": "Min",
     "plus": "Plus",
+    "three_pairs": "Three pairs",
+    "five_kind": "Five of a kind",
+    "full_straight": "Full straight",
+    "castle": "Castle",
+    "tower": "Tower",
+    "flush": "Flush",
+    "two_pairs_colour": "Two pairs, same colour",
+    "full_house_colour": "Full house, same colour",
+    "double_yam": "Double yam",
 }
 COLUMN_LABELS = {
     "free": "Free",
@@ -73,11 +82,6 @@ COLUMN_LABELS = {
     "middle": "Middle",
     "hand": "Hand",
 }
-
-# Rulesets whose players name a row their own way (docs/rules.md §10), by family.
-FAMILIES = {"yamb": "yamb", "yamb-6": "yamb", "yatzy": "yatzy", "yams": "yams"}
-FAMILY_ROWS = {"yamb": {"yam": "Yamb"}, "yatzy": {"yam": "Yatzy"}, "yams": {"yam": "Yams"}}
-FAMILY_SHORT = FAMILY_ROWS
 
 # Short forms for narrow sheets (a phone with six columns); the full name shows on focus or long-press.
 ROW_SHORT = {
@@ -100,6 +104,15 @@ ROW_SHORT = {
     "max": "Max",
     "min": "Min",
     "plus": "Plus",
+    "three_pairs": "3 pairs",
+    "five_kind": "5 alike",
+    "full_straight": "Full str.",
+    "castle": "Castle",
+    "tower": "Tower",
+    "flush": "Flush",
+    "two_pairs_colour": "2P col.",
+    "full_house_colour": "Full col.",
+    "double_yam": "2× yam",
 }
 COLUMN_SHORT = {
     "free": "Free",
@@ -117,94 +130,64 @@ COLUMN_SHORT = {
     "hand": "Hand",
 }
 
-# The shipped presets (rules/presets/*.toml) by id: names, one-line descriptions and option descriptions,
-# in English exactly as the TOML files give them (tests/web/test_i18n.py keeps the two in step).
-# Context "ruleset" for names and descriptions, "option" for option descriptions.
-PRESET_NAMES = {
-    "yams": "Yams / Yahtzee",
-    "yatzy": "Yatzy (Scandinavian)",
-    "yams-fr": "Yam's (French, with columns)",
-    "yams-de": "Yams! (German)",
-    "yammen": "Yammen (Belgian)",
-    "yamb": "Yamb (Balkan)",
-    "yamb-6": "Yamb (six columns)",
-}
-PRESET_DESCRIPTIONS = {
-    "yams": "One free column of 13 boxes; 35 bonus at 63; forced joker and +100 for every further yam.",
-    "yatzy": "One free column of 15 boxes with one and two pairs; 50 bonus at 63; no joker.",
-    "yams-fr": "1, 3 or 4 columns (down, free, up, dry); max must beat min; any box may be struck for 0.",
-    "yams-de": "Normal, down, up and oblige columns; min below max at entry; 20 bonus at 60.",
-    "yammen": "Down, free, up, poot, en deux and annonce columns; plus above min; column points, 25 at most.",
-    "yamb": "Down, up, free and announce columns (plus optional extras); (max - min) x ones; straight 66/56/46.",
-    "yamb-6": "Yamb with the updown and middle columns added: six columns.",
-}
-OPTION_DESCRIPTIONS = {
-    "columns": "How many columns: 1 (free), 3 (down, free, up) or 4 (with dry)",
-    "max_min": "Play the max and min rows",
-    "max_gt_min": "Max must be higher than min, or both score 0",
-    "strict": "The largest min must stay below the smallest max across the whole sheet",
-    "flat_bonus": "Full house, straight and yam score a flat 20/30/40 instead of pips plus 20/30/40",
-    "ties": "Tied column or total: roll off (most pips wins, rolled again until decided) or share the points",
-    "four_kind": "Four of a kind scores all five dice + 40, or the four matching dice + 40",
-    "extra": "Extra columns, any of updown, middle, hand",
-}
+# The presets' own texts (names, descriptions, lobby lines, option texts, row and column names) are in
+# their files and read through the one registry (rules/registry.py); `make messages` puts them in the
+# catalogs. Colours of pips a ruleset's [faces] may name (context "colour"); another shows as written.
+COLOUR_NAMES = ("black", "red", "green", "blue", "white", "yellow")
 
 
-# Values of the shipped presets' options, as the lobby's controls show them (context "option-value").
-OPTION_VALUES = {
-    "all": "All five dice + 40",
-    "four": "The four matching dice + 40",
-    "rolloff": "Roll off",
-    "share": "Share the points",
-}
+def _preset(preset: str | None) -> Any:
+    """The registry's entry of a preset id, or None (a custom ruleset, an unknown id)."""
+    from ..rules import RulesetError
+    from ..rules.registry import preset_info
 
-
-# The lobby's cards: what each game is, in plain words (context "lobby").
-LOBBY_BLURBS = {
-    "yams": "The classic: 13 boxes, three rolls a turn, 35 bonus at 63 and 100 more for every extra yams.",
-    "yatzy": "The Scandinavian classic: 15 boxes with one and two pairs, 50 bonus at 63.",
-    "yams-fr": "Four columns to fill from the top, from the bottom, freely, and in a single roll.",
-    "yams-de": "Four columns, one of them announced before you roll on; min stays below max.",
-    "yammen": "The Belgian sheet: six columns, and points for every column you win.",
-    "yamb": "The Balkan sheet: four columns, announcements, and (max − min) × ones.",
-    "yamb-6": "Yamb with six columns: from both ends and from the middle.",
-}
+    if not preset:
+        return None
+    try:
+        return preset_info(preset)
+    except RulesetError:
+        return None
 
 
 def lobby_blurb(preset: str, lang: str) -> str:
-    text = LOBBY_BLURBS.get(preset)
-    return translations(lang).pgettext("lobby", text) if text else ""
+    info = _preset(preset)
+    return translations(lang).pgettext("lobby", info.blurb) if info and info.blurb else ""
 
 
-def option_value_label(value: object, lang: str) -> str:
-    """An option value as players read it: a column's name, a described choice, or the value itself."""
+def option_value_label(value: object, lang: str, preset: str | None = None, option: str | None = None) -> str:
+    """An option value as players read it: the preset file's label for it, a column's name, or the value."""
     text = str(value)
     tr = translations(lang)
+    info = _preset(preset)
+    label = info.value_labels.get(option or "", {}).get(text) if info else None
+    if label:
+        return tr.pgettext("option-value", label)
     if text in COLUMN_LABELS:
         return tr.pgettext("column", COLUMN_LABELS[text])
-    if text in OPTION_VALUES:
-        return tr.pgettext("option-value", OPTION_VALUES[text])
     return text
 
 
-def _shipped(table: dict[str, str], key: str | None, text: str, context: str, lang: str) -> str:
-    """`text` translated when it is the shipped English text for `key`; a user's own text (a custom
+def _shipped(text: str, shipped: str | None, context: str, lang: str) -> str:
+    """`text` translated when it is the preset file's own text (`shipped`); a user's own text (a custom
     TOML ruleset's name or description) stays as its author wrote it."""
-    if key is None or table.get(key) != text:
+    if shipped is None or shipped != text:
         return text
     return translations(lang).pgettext(context, text)
 
 
 def ruleset_name(rules_id: str | None, name: str, lang: str) -> str:
-    return _shipped(PRESET_NAMES, rules_id, name, "ruleset", lang)
+    info = _preset(rules_id)
+    return _shipped(name, info.name if info else None, "ruleset", lang)
 
 
 def ruleset_description(rules_id: str | None, text: str, lang: str) -> str:
-    return _shipped(PRESET_DESCRIPTIONS, rules_id, text, "ruleset", lang)
+    info = _preset(rules_id)
+    return _shipped(text, info.description if info else None, "ruleset", lang)
 
 
-def option_description(option: str, text: str, lang: str) -> str:
-    return _shipped(OPTION_DESCRIPTIONS, option, text, "option", lang)
+def option_description(option: str, text: str, lang: str, preset: str | None = None) -> str:
+    info = _preset(preset)
+    return _shipped(text, info.option_descriptions.get(option) if info else text, "option", lang)
 
 
 @cache
@@ -260,20 +243,56 @@ def pick_language(query: str | None, cookie: str | None, accept: str | None) -> 
     return DEFAULT
 
 
-def labels(lang: str, rules_id: str | None = None) -> dict[str, dict[str, str]]:
-    """Row and column names (and their short forms) in the language; a ruleset family may name a
-    row its own way (docs/rules.md §10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb)."""
+def _humane(ident: str) -> str:
+    """A row or column id as a name, where nothing names it ("doble_generala": "Doble generala")."""
+    text = ident.replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def labels(lang: str, rules: Any = None) -> dict[str, dict[str, str]]:
+    """Row and column names (and their short forms) in the language. `rules`: a preset id, a `Ruleset` or
+    its layout; its rows' and columns' own labels (the preset file's, or a house ruleset's) name them
+    (docs/rules.md §10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb), translated where
+    the catalogs know the label, as written where not; an id nothing names reads as words."""
     tr = translations(lang)
-    rows = {**ROW_LABELS, **FAMILY_ROWS.get(FAMILIES.get(rules_id or "", ""), {})}
-    return {
-        "rows": {k: tr.pgettext("row", v) for k, v in rows.items()},
-        "columns": {k: tr.pgettext("column", v) for k, v in COLUMN_LABELS.items()},
-        "rows_short": {
-            k: tr.pgettext("row-short", v)
-            for k, v in {**ROW_SHORT, **FAMILY_SHORT.get(FAMILIES.get(rules_id or "", ""), {})}.items()
-        },
-        "columns_short": {k: tr.pgettext("column-short", v) for k, v in COLUMN_SHORT.items()},
-    }
+    rows, short = dict(ROW_LABELS), dict(ROW_SHORT)
+    columns, columns_short = dict(COLUMN_LABELS), dict(COLUMN_SHORT)
+    own_rows: dict[str, str] = {}
+    own_short: dict[str, str] = {}
+    own_columns: dict[str, str] = {}
+    ids: tuple[list[str], list[str]] = ([], [])
+    if isinstance(rules, str):
+        info = _preset(rules)
+        if info is not None:
+            own_rows, own_short, own_columns = info.row_labels, info.row_short, info.column_labels
+    elif rules is not None:
+        layout = rules if isinstance(rules, dict) else rules.layout()
+        for r in layout.get("rows", []):
+            ids[0].append(r["id"])
+            if r.get("label"):
+                own_rows[r["id"]] = r["label"]
+            if r.get("short"):
+                own_short[r["id"]] = r["short"]
+        for c in layout.get("columns", []):
+            ids[1].append(c["id"])
+            if c.get("label"):
+                own_columns[c["id"]] = c["label"]
+    out_rows = {k: tr.pgettext("row", v) for k, v in rows.items()}
+    out_short = {k: tr.pgettext("row-short", v) for k, v in short.items()}
+    out_columns = {k: tr.pgettext("column", v) for k, v in columns.items()}
+    out_columns_short = {k: tr.pgettext("column-short", v) for k, v in columns_short.items()}
+    for k, v in own_rows.items():
+        out_rows[k] = tr.pgettext("row", v)
+        out_short[k] = tr.pgettext("row-short", own_short.get(k, v))
+    for k, v in own_columns.items():
+        out_columns[k] = out_columns_short[k] = tr.pgettext("column", v)
+    for k in ids[0]:
+        out_rows.setdefault(k, _humane(k))
+        out_short.setdefault(k, out_rows[k])
+    for k in ids[1]:
+        out_columns.setdefault(k, _humane(k))
+        out_columns_short.setdefault(k, out_columns[k])
+    return {"rows": out_rows, "columns": out_columns, "rows_short": out_short, "columns_short": out_columns_short}
 
 
 def error_texts(lang: str) -> dict[str, str]:
@@ -314,6 +333,7 @@ ERROR_MESSAGES = {
     "illegal/use": "Choose five of the six dice.",
     "illegal/joker": "Joker rule: this yam must go to another box.",
     "illegal/last-resort": "That would zero two boxes while another box can take these dice.",
+    "illegal/needs": "That box opens once the box it needs is filled.",
     "illegal/no-players": "A game needs at least one player.",
     "illegal/no-scratch": "This box cannot take a 0: every roll scores there.",
     "illegal/value": "No dice write that value in this box.",

@@ -14,6 +14,7 @@ from fastapi.templating import Jinja2Templates
 from ...inputs import InputError, parse_toml
 from ...rules import RulesetError, preset_ids
 from ...rules.loader import preset_data
+from ...rules.registry import lobby_order
 from ...web import TEMPLATES
 from ...web.i18n import LANGUAGES, lobby_blurb, number, percent, ruleset_description, ruleset_name, translations
 from ..live import RequestError
@@ -32,17 +33,6 @@ __all__ = [
 
 LANG_COOKIE = "yambak_lang"
 templates = Jinja2Templates(directory=str(TEMPLATES))
-# The games best known where each language is spoken, first in the lobby.
-LOBBY_ORDER = {
-    "en": ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"],
-    "nl": ["yammen", "yams", "yatzy", "yams-fr", "yams-de", "yamb", "yamb-6"],
-    "fr": ["yams-fr", "yams", "yatzy", "yammen", "yams-de", "yamb", "yamb-6"],
-    "de": ["yams-de", "yams", "yatzy", "yams-fr", "yammen", "yamb", "yamb-6"],
-    "sv": ["yatzy", "yams", "yamb", "yamb-6", "yams-fr", "yams-de", "yammen"],
-    "hr": ["yamb", "yamb-6", "yams", "yatzy", "yams-fr", "yams-de", "yammen"],
-    "es": ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"],
-    "it": ["yams", "yatzy", "yams-fr", "yams-de", "yammen", "yamb", "yamb-6"],
-}
 MAX_RULES_BYTES = 12000
 
 
@@ -50,9 +40,7 @@ def preset_choices(lang: str) -> list[dict[str, Any]]:
     """The shipped presets as the forms show them: names, descriptions and options, in the page's language,
     the games best known where the language is spoken first."""
     out = []
-    ids = preset_ids()
-    order = LOBBY_ORDER.get(lang, LOBBY_ORDER["en"])
-    for pid in [p for p in order if p in ids] + [p for p in ids if p not in order]:
+    for pid in lobby_order(lang):  # the registry: the games best known where the language is spoken first
         data = preset_data(pid)
         out.append(
             {

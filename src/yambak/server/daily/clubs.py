@@ -20,14 +20,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ...engine.fairness import commitment
+from ...rules.registry import club_presets
 from ...store import DealRow, ProfileRow, TournamentRow
 from ..common.dice import naive
 from ..common.names import clean_name
-from .manager import DAILY_PRESETS, DealError, DealManager
+from .manager import DealError, DealManager
 
-__all__ = ["PRESETS", "ClubManager", "member_key", "parse_start", "table_close"]
+__all__ = ["ClubManager", "club_presets", "member_key", "parse_start", "table_close"]
 
-PRESETS = (*DAILY_PRESETS, "yams-fr", "yams-de", "yamb-6")
 ROUNDS = (1, 20)
 WINDOW_MINUTES = (15, 7 * 24 * 60)  # docs/daily.md: "15 minutes to a week"
 EXTEND_MINUTES = (5, 7 * 24 * 60)
@@ -76,7 +76,7 @@ class ClubManager:
         """A tournament asked for, checked before anything is made for it (its organiser's profile): the
         name as it will be shown. `create` checks again."""
         shown = clean_name(name, "tournament name", TOURNAMENT_NAME_MAX)
-        if not isinstance(preset, str) or preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in club_presets():
             raise DealError("input/rules", "choose a ruleset")
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not ROUNDS[0] <= rounds <= ROUNDS[1]:
             raise DealError("input/invalid", f"a tournament has {ROUNDS[0]} to {ROUNDS[1]} rounds")

@@ -27,6 +27,7 @@ from ...bots.optimal import solvable
 from ...engine import FairDice, GameState, new_game
 from ...engine.fairness import commitment
 from ...rules import load_ruleset
+from ...rules.registry import daily_presets
 from ...store import DealRow, ProfileRow, SeatRow, Store, StoreConflict
 from ..common.dice import DealDice, naive
 from ..common.names import clean_name
@@ -34,11 +35,10 @@ from ..common.tokens import hash_token
 from ..live import RequestError
 from ..settings import Settings
 
-__all__ = ["DAILY_PRESETS", "DealError", "DealManager", "daily_id", "keep_dealing"]
+__all__ = ["DealError", "DealManager", "daily_id", "daily_presets", "keep_dealing"]
 
 log = logging.getLogger("yambak.server")
 
-DAILY_PRESETS = ("yams", "yatzy", "yammen", "yamb")
 DAY = timedelta(days=1)
 
 
@@ -134,8 +134,8 @@ class DealManager:
     def daily(self, day: date, preset: str) -> DealRow | None:
         """A day's deal of a preset (blocking). Today's is made the first time it is asked for: its seed
         drawn and committed, its par played; an earlier day without one had no challenge."""
-        if preset not in DAILY_PRESETS:
-            raise DealError("deal/unknown", f"the daily challenge is played with {', '.join(DAILY_PRESETS)}", 404)
+        if preset not in daily_presets():
+            raise DealError("deal/unknown", f"the daily challenge is played with {', '.join(daily_presets())}", 404)
         deal = self.store.get_deal(daily_id(day, preset))
         if deal is None and day == self.today():
             opens = datetime.combine(day, time())
@@ -148,7 +148,7 @@ class DealManager:
 
     def prepare(self) -> list[DealRow]:
         """Today's deals, made now where they are not yet (blocking)."""
-        return [d for p in DAILY_PRESETS if (d := self.daily(self.today(), p)) is not None]
+        return [d for p in daily_presets() if (d := self.daily(self.today(), p)) is not None]
 
     def play_par(self, deal: DealRow) -> DealRow:
         """The bot's game on the deal, stored as a finished table; the deal with its par (blocking)."""

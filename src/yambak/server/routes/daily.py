@@ -16,13 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...inputs import ascii_int
 from ...rules import load_ruleset
+from ...rules.registry import club_presets, daily_presets
 from ...store import DealRow, ProfileRow, TournamentRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
 from ..common.names import clean_name
 from ..common.pages import boot_json, render_page
 from ..daily.boards import WITHDRAWN, deal_board, period_board, shown_name
-from ..daily.clubs import PRESETS, ClubManager, member_key
-from ..daily.manager import DAILY_PRESETS, DealError, DealManager
+from ..daily.clubs import ClubManager, member_key
+from ..daily.manager import DealError, DealManager
 from ..daily.matchpoints import ranks
 from ..deps import (
     HTML_FORM,
@@ -167,7 +168,7 @@ def api_daily(deals: Deals, day: str = "") -> dict[str, Any]:
     """The day's deals: each one's commitment (published from the start), its seed once the day is over."""
     d = _day(day, deals)
     out = []
-    for preset in DAILY_PRESETS:
+    for preset in daily_presets():
         deal = deals.daily(d, preset)
         if deal is not None:
             closed = deals.closed(deal)
@@ -221,8 +222,8 @@ def api_leaderboard(
 ) -> dict[str, Any]:
     """The challenge's matchpoints over a week (the one of `day`) or all time; `period=solo`: the best
     solo scores of games played without hints."""
-    if preset not in DAILY_PRESETS:
-        raise DealError("deal/unknown", f"the leaderboards are kept for {', '.join(DAILY_PRESETS)}", 404)
+    if preset not in daily_presets():
+        raise DealError("deal/unknown", f"the leaderboards are kept for {', '.join(daily_presets())}", 404)
     viewer = _viewer(request)
     if period == "solo":
         return {"preset": preset, "period": period, "rows": _solo(deals, preset, lang)}
@@ -242,8 +243,8 @@ def api_leaderboard(
 def _daily_page(
     request: Request, lang: str, deals: DealManager, preset: str, day: str, period: str, error: str | None = None
 ) -> HTMLResponse:
-    if preset not in DAILY_PRESETS:
-        preset = DAILY_PRESETS[0]
+    if preset not in daily_presets():
+        preset = daily_presets()[0]
     if period not in ("day", "week", "all", "solo"):
         period = "day"
     try:
@@ -266,7 +267,7 @@ def _daily_page(
         "daily.html",
         lang,
         status=400 if error else 200,
-        presets=[(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in DAILY_PRESETS],
+        presets=[(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in daily_presets()],
         preset=preset,
         rules_name=ruleset_name(preset, rules.name, lang),
         day=d.isoformat(),
@@ -518,7 +519,7 @@ def _new_page(
     request: Request, lang: str, deals: DealManager, status: int = 200, error: str | None = None
 ) -> HTMLResponse:
     """The form that makes a tournament, under the tournaments this device's profile plays in."""
-    presets = [(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in PRESETS]
+    presets = [(p, ruleset_name(p, load_ruleset(p).name, lang)) for p in club_presets()]
     boot = boot_json({"strings": js_strings(lang), "labels": labels(lang)})
     viewer = _viewer(request)
     mine = deals.store.tournaments_of(viewer.id) if viewer else []

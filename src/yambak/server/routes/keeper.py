@@ -18,8 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
 from ...keeper.entries import MAX_PLAYERS
+from ...rules import preset_ids
 from ...web import STATIC
-from ...web.i18n import FAMILIES, error_message, error_texts, js_strings, labels, translations
+from ...web.i18n import error_message, error_texts, js_strings, labels, translations
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
 from ..deps import HTML_FORM, Lang, check_rate
 from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
@@ -70,7 +71,7 @@ def _shell(
         "view": view,
         "labels": labels(lang),
         # rulesets whose players name a row their own way (the 50-point box is "Yamb" in Yamb)
-        "family_labels": {rules_id: labels(lang, rules_id) for rules_id in FAMILIES},
+        "family_labels": {rules_id: labels(lang, rules_id) for rules_id in preset_ids()},
         "strings": js_strings(lang),
         "errors": error_texts(lang),
         "lang": lang,

@@ -168,7 +168,7 @@ def _table_page(
         "seats": sorted(seats),
         "profile": me is not None,
         "view": view,
-        "labels": labels(lang, view["rules"]["preset"]),
+        "labels": labels(lang, view["rules"]),
         "strings": js_strings(lang),
         "errors": error_texts(lang),
     }
@@ -294,7 +294,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         "seats": sorted(seats),
         "view": view,
         "review": await manager.review(table),
-        "labels": labels(lang, view["rules"]["preset"]),
+        "labels": labels(lang, view["rules"]),
         "strings": js_strings(lang),
     }
     return render_page(
@@ -326,9 +326,9 @@ def how_to_play(request: Request, preset: str, lang: Lang) -> HTMLResponse:
         rules=rules,
         title=ruleset_name(preset, rules.name, lang),
         description=ruleset_description(preset, data.get("description", ""), lang),
-        page=howto(rules, lang, labels(lang, preset)),
+        page=howto(rules, lang, labels(lang, rules)),
         schema=option_schema(preset, lang),
-        boot=boot_json({"strings": {}, "labels": labels(lang, preset)}),
+        boot=boot_json({"strings": {}, "labels": labels(lang, rules)}),
     )
 
 
@@ -348,10 +348,10 @@ def table_rules(request: Request, table_id: str, manager: Manager, lang: Lang) -
         description=ruleset_description(rules.preset, preset_data(rules.preset).get("description", ""), lang)
         if rules.preset in preset_ids()
         else "",
-        page=howto(rules, lang, labels(lang, rules.preset)),
+        page=howto(rules, lang, labels(lang, rules)),
         schema=None,
         back=f"/t/{table.id}",
-        boot=boot_json({"strings": {}, "labels": labels(lang, rules.preset)}),
+        boot=boot_json({"strings": {}, "labels": labels(lang, rules)}),
     )
 
 

@@ -112,6 +112,7 @@ class Player(Model):
     columns: dict[str, Column]
     turn: TurnView | HiddenTurn | None
     turns_done: int
+    saved_rolls: int | None = None  # save_rolls: the rolls the player has saved for later turns
     full: bool
     last_box: str | None
 
@@ -123,17 +124,21 @@ class RulesColumn(Model):
     announce: bool
     withdraw: bool
     points: int | None
+    label: str | None = None  # the ruleset file's own name for it
 
 
 class RulesRow(Model):
     id: str
     upper: bool
     kind: str  # the row kind of rules/ ("upper", "yam", ...): what a face may name (a yam made), never score
+    label: str | None = None  # the ruleset file's own name for it
+    short: str | None = None
 
 
 class UpperBonus(Model):
     threshold: int
     points: int
+    steps: list[list[int]]  # every (threshold, points): one step, or a stepped bonus's
 
 
 class RulesLayout(Model):
@@ -157,6 +162,10 @@ class RulesLayout(Model):
     minimax_rows: list[str] | None
     strike_any: bool
     joker_bonus: int | None
+    joker: str | None  # the joker's placement: forced, free or none
+    save_rolls: bool
+    colours: list[str]  # faces 1 to 6: their pips' colours, where the ruleset gives them
+    wins_outright: bool
 
 
 class RolloffDice(Model):

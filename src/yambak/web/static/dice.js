@@ -11,17 +11,20 @@ const PIPS = {
 const TUMBLE_MS = 5 * 75;  // the faces change five times, then show the roll (style.css: the tumble's 0.42 s)
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-// One die face as an SVG element (value 0: an empty place in the tray).
-export function dieSvg(value) {
+// One die face as an SVG element (value 0: an empty place in the tray); `colours`: the pips' colour of
+// each face 1 to 6 where the ruleset gives them (Kismet), drawn by the stylesheet's `c-NAME` classes.
+export function dieSvg(value, colours = []) {
   const s = svg("svg", { viewBox: "0 0 60 60", "aria-hidden": "true", focusable: "false" });
   s.append(svg("rect", { class: "face", x: 3, y: 3, width: 54, height: 54, rx: 11 }));
-  drawPips(s, value);
+  drawPips(s, value, colours);
   return s;
 }
 
-function drawPips(s, value) {
+function drawPips(s, value, colours = []) {
   for (const old of [...s.querySelectorAll(".pip")]) old.remove();
-  for (const [c, r] of PIPS[value] || []) s.append(svg("circle", { class: "pip", cx: 15 + c * 15, cy: 15 + r * 15, r: 5.6 }));
+  const colour = colours[value - 1];
+  const cls = colour ? `pip c-${String(colour).replace(/[^a-z]/gi, "")}` : "pip";
+  for (const [c, r] of PIPS[value] || []) s.append(svg("circle", { class: cls, cx: 15 + c * 15, cy: 15 + r * 15, r: 5.6 }));
 }
 
 // A row of small dice (the coach's keeps, the review's rolls).
@@ -41,6 +44,8 @@ export class DiceTray {
   constructor(host, { labels, onToggle }) {
     this.host = host; this.labels = labels; this.onToggle = onToggle;
     this.buttons = []; this.values = [];
+    /** @type {string[]} the pips' colours of faces 1 to 6 (none: the usual black) */
+    this.colours = [];
   }
 
   // dice: values (empty: nothing rolled yet); held: positions; active: this device may hold now
@@ -57,7 +62,7 @@ export class DiceTray {
     this.buttons.forEach((b, i) => {
       const value = dice.length ? dice[i] : 0;
       const isHeld = dice.length > 0 && held.includes(i);
-      if (this.values[i] !== value) { drawPips(b.firstChild, value); this.values[i] = value; }
+      if (this.values[i] !== value) { drawPips(b.firstChild, value, this.colours); this.values[i] = value; }
       b.classList.toggle("blank", !value);
       b.classList.toggle("held", isHeld);
       setAttr(b, "data-value", value || null);
@@ -78,8 +83,8 @@ export class DiceTray {
       const timer = setInterval(() => {
         ticks += 1;
         // the faces the tray shows now (a later update may have cleared them)
-        if (ticks >= 5) { clearInterval(timer); drawPips(b.firstChild, this.values[i]); b.classList.remove("rolling"); return; }
-        drawPips(b.firstChild, 1 + Math.floor(Math.random() * 6));
+        if (ticks >= 5) { clearInterval(timer); drawPips(b.firstChild, this.values[i], this.colours); b.classList.remove("rolling"); return; }
+        drawPips(b.firstChild, 1 + Math.floor(Math.random() * 6), this.colours);
       }, 75);
     }
     return TUMBLE_MS;

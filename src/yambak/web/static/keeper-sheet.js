@@ -175,7 +175,20 @@ function renderMissing() {
 const baseLabels = boot.labels;
 function useLabels(rules) {
   const family = rules && (boot.family_labels || {})[rules.preset || rules.id];
-  boot.labels = family || baseLabels;
+  if (family || !rules) { boot.labels = family || baseLabels; return; }
+  // house rules: their rows' and columns' own labels as the file writes them, an unnamed id as words
+  const words = (id) => { const t = String(id).replace(/_/g, " ").trim(); return t.charAt(0).toUpperCase() + t.slice(1); };
+  const out = { rows: { ...baseLabels.rows }, rows_short: { ...baseLabels.rows_short },
+                columns: { ...baseLabels.columns }, columns_short: { ...baseLabels.columns_short } };
+  for (const r of rules.rows || []) {
+    if (r.label) { out.rows[r.id] = r.label; out.rows_short[r.id] = r.short || r.label; }
+    else if (!out.rows[r.id]) { out.rows[r.id] = out.rows_short[r.id] = words(r.id); }
+  }
+  for (const c of rules.columns || []) {
+    if (c.label) { out.columns[c.id] = out.columns_short[c.id] = c.label; }
+    else if (!out.columns[c.id]) { out.columns[c.id] = out.columns_short[c.id] = words(c.id); }
+  }
+  boot.labels = out;
 }
 
 // --- the view: the phone's engine over the server's record and the queue --------------------------------
@@ -875,9 +888,13 @@ function renderPad() {
   const showRolls = shown.rules.roll_matters && !rolloff;
   rolls.hidden = !showRolls;
   if (showRolls) {
-    if (rolls.childElementCount !== shown.rules.rolls_per_turn + 1) {
+    // saved rolls (Maxi Yatzy): the player to enter may have rolled more often than a turn's rolls
+    const seatNow = shown.players[nextSeat()];
+    const most = shown.rules.rolls_per_turn + ((seatNow && seatNow.saved_rolls) || 0);
+    if (roll > most) roll = most;
+    if (rolls.childElementCount !== most + 1) {
       rolls.replaceChildren(el("span", { class: "muted lbl" }, T("Roll")));
-      for (let r = 1; r <= shown.rules.rolls_per_turn; r++) {
+      for (let r = 1; r <= most; r++) {
         rolls.append(el("button", { type: "button", role: "radio", class: "roll-n", "data-roll": String(r), "aria-label": T("Roll number") + ` ${r}`,
           onclick: () => { roll = r; refreshHints(); draw(); } }, String(r)));
       }

@@ -232,6 +232,7 @@ export interface SheetPlayer {
   last_box: string | null;
   match_points: number | null;
   name: string;
+  saved_rolls?: number | null;
   seat: number;
   total: number | null;
   turn: TurnView | HiddenTurn | null;
@@ -346,8 +347,10 @@ export interface RoundEntry {
  * via the `definition` "RulesLayout".
  */
 export interface RulesLayout {
+  colours: string[];
   columns: RulesColumn[];
   id: string;
+  joker: string | null;
   joker_bonus: number | null;
   match: string;
   minimax: boolean;
@@ -362,10 +365,12 @@ export interface RulesLayout {
   rolloff_dice: number;
   rolls_per_turn: number;
   rows: RulesRow[];
+  save_rolls: boolean;
   strike_any: boolean;
   ties: string;
   total_points: number | null;
   upper_bonus: UpperBonus | null;
+  wins_outright: boolean;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -374,6 +379,7 @@ export interface RulesLayout {
 export interface RulesColumn {
   announce: boolean;
   id: string;
+  label?: string | null;
   order: string;
   points: number | null;
   rolls: number | null;
@@ -386,6 +392,8 @@ export interface RulesColumn {
 export interface RulesRow {
   id: string;
   kind: string;
+  label?: string | null;
+  short?: string | null;
   upper: boolean;
 }
 /**
@@ -394,6 +402,7 @@ export interface RulesRow {
  */
 export interface UpperBonus {
   points: number;
+  steps: number[][];
   threshold: number;
 }
 /**
@@ -685,6 +694,7 @@ export interface TablePlayer {
   last_box: string | null;
   match_points: number | null;
   name: string;
+  saved_rolls?: number | null;
   seat: number;
   total: number | null;
   turn: TurnView | HiddenTurn | null;

@@ -379,6 +379,14 @@ function drawStrip(me) {
   setAttr(panel, "aria-labelledby", asTabs ? `chip-${tab}` : null);
   // the sticky band is the players' strip and the ticker under it: what the sheet's header sits below
   document.documentElement.style.setProperty("--strip", `${$("strip").closest(".strip-wrap").offsetHeight}px`);
+  fitDock();
+}
+
+/** A phone's docked tray: the page leaves room for its real height (a status on two lines, six dice). */
+function fitDock() {
+  const trayEl = $("tray");
+  if (getComputedStyle(trayEl).position === "fixed") document.documentElement.style.setProperty("--dock", `${trayEl.offsetHeight}px`);
+  else document.documentElement.style.removeProperty("--dock");
 }
 
 // A turn clock, or the time an away player's turn still waits for them (the clock's glyph is the CSS's).
@@ -396,6 +404,7 @@ function renderTray(me, event) {
   const p = view.players[seat];
   const turn = shownTurn(p);
   const mineNow = me != null;
+  tray.colours = view.rules.colours || [];  // coloured pips (Kismet)
   tray.render(view.rules.rolled_dice, turn ? turn.dice : [], turn ? turn.held : [], mineNow && turn && turn.rolls_left > 0);
   if (event && event.type === "rolled" && event.player === seat) {
     const ms = tray.animate([...Array(view.rules.rolled_dice).keys()].filter((i) => !event.held.includes(i)));
@@ -447,7 +456,8 @@ function renderTray(me, event) {
   }
   // the roll button: "Roll" and the rolls left
   const rollBtn = $("roll");
-  const left = turn ? turn.rolls_left : view.rules.rolls_per_turn;
+  // before the first roll: this turn's rolls, the saved ones too (save_rolls)
+  const left = turn ? turn.rolls_left : view.rules.rolls_per_turn + (p.saved_rolls || 0);
   setText(rollBtn.querySelector(".label"), T("Roll"));
   setText(rollBtn.querySelector(".count"), String(left));
   setAttr(rollBtn, "aria-label", turn ? T("Roll: {n} left", { n: left }) : T("Roll the dice"));
@@ -858,6 +868,7 @@ setInterval(() => {
   }
 }, 1000);
 wireSettings(() => draw());
+window.addEventListener("resize", fitDock);  // a phone turned, a window resized: the dock's room follows
 noteTable(boot.table, mine, !view.finished);
 draw();
 socket.connect();
