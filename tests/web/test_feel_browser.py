@@ -14,12 +14,12 @@ def test_a_roll_a_hold_and_an_entry_are_heard_and_felt_until_muted(base_url, new
     page.add_init_script(f"({BUZZES})()")
     start(page, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
     roll(page)
-    assert page.evaluate("document.body.dataset.felt") == "roll"
+    page.wait_for_function("() => document.body.dataset.felt === 'roll'")  # heard after the frame that shows it
     assert page.evaluate("document.body.dataset.audio") == "running"  # the page's own sound, after a tap
     act(page, lambda: page.locator(".die[data-value]").first.click())
-    assert page.evaluate("document.body.dataset.felt") == "hold"
+    page.wait_for_function("() => document.body.dataset.felt === 'hold'")
     score_first_offered(page)
-    assert page.evaluate("document.body.dataset.felt") in ("score", "bonus", "yam")
+    page.wait_for_function("() => ['score', 'bonus', 'yam'].includes(document.body.dataset.felt)")
     assert page.evaluate("window.buzz")[:2] == [[12, 40, 12], [8]]
     # one switch in the menu: nothing more is heard or felt, and the device remembers it
     page.click("details.menu > summary")
@@ -27,6 +27,7 @@ def test_a_roll_a_hold_and_an_entry_are_heard_and_felt_until_muted(base_url, new
     page.evaluate("() => { delete document.body.dataset.felt; window.buzz = []; }")
     page.wait_for_function("() => !document.querySelector('#roll').disabled", timeout=30000)
     roll(page)
+    page.wait_for_timeout(300)
     assert page.evaluate("document.body.dataset.felt") is None and page.evaluate("window.buzz") == []
     page.reload()
     assert page.locator("#set-sound").is_checked() is False
@@ -46,4 +47,5 @@ def test_a_celebration_comes_and_goes_and_never_under_reduced_motion(base_url, n
     start(calm, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
     assert calm.evaluate(burst) == 0
     roll(calm)
+    calm.wait_for_timeout(300)
     assert calm.evaluate("document.body.dataset.felt") is None and calm.evaluate("window.buzz") == []
