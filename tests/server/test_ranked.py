@@ -165,29 +165,8 @@ def test_two_games_of_one_profile_ending_at_once_on_two_servers_both_count(clien
             play_ranked({"ann": ann, "bram": bram}, one, until_last=True),
             play_ranked(there, two, until_last=True),
         ]
-        locked = Store.lock_ratings
-
-        def slow_lock(*args, **kwargs):  # hold the locks a while: the other game's transaction must wait
-            out = locked(*args, **kwargs)
-            time.sleep(0.4)
-            return out
-
-        monkeypatch.setattr(Store, "lock_ratings", staticmethod(slow_lock))
-        answers: list[dict] = []
-        go = threading.Barrier(2)
-
-        def finish(f: dict) -> None:
-            go.wait()
-            answers.append(f["ws"].act(type="score", seat=f["seat"], v=f["v"], box=f["box"]))
-
-        threads = [threading.Thread(target=finish, args=(f,)) for f in finals]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(30)
-        for f in finals:
-            for s in f["socks"].values():
-                s.__exit__(None, None, None)
+        # hold the locks a while: the other game's transaction must wait
+        answers = finish_at_once(finals, monkeypatch, "lock_ratings")
         assert [a["type"] for a in answers] == ["event", "event"], answers
         assert second.get("/api/me").status_code == 200
     ladder = {r["name"]: r["games"] for r in client.get("/api/ranked/yams").json()["ladder"]}
@@ -233,29 +212,8 @@ def test_a_pair_ending_two_games_at_once_on_two_servers_rates_within_its_daily_l
             play_ranked({"ann": ann, "bram": bram}, one, until_last=True),
             play_ranked(there, two, until_last=True),
         ]
-        counted = Store.rated_together
-
-        def slow_count(*args, **kwargs):  # both counts would read 0 if nothing held the second one back
-            out = counted(*args, **kwargs)
-            time.sleep(0.4)
-            return out
-
-        monkeypatch.setattr(Store, "rated_together", staticmethod(slow_count))
-        answers: list[dict] = []
-        go = threading.Barrier(2)
-
-        def finish(f: dict) -> None:
-            go.wait()
-            answers.append(f["ws"].act(type="score", seat=f["seat"], v=f["v"], box=f["box"]))
-
-        threads = [threading.Thread(target=finish, args=(f,)) for f in finals]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(30)
-        for f in finals:
-            for s in f["socks"].values():
-                s.__exit__(None, None, None)
+        # both counts would read 0 if nothing held the second one back
+        answers = finish_at_once(finals, monkeypatch, "rated_together")
         assert [a["type"] for a in answers] == ["event", "event"], answers
         assert second.get("/api/me").status_code == 200
     why = sorted(
@@ -269,3 +227,32 @@ def test_a_pair_ending_two_games_at_once_on_two_servers_rates_within_its_daily_l
     )
     assert why == [(("Ann", False, "pair"), ("Bram", False, "pair")), (("Ann", True, None), ("Bram", True, None))]
     assert {r["name"]: r["games"] for r in client.get("/api/ranked/yams").json()["ladder"]} == {"Ann": 1, "Bram": 1}
+
+
+def finish_at_once(finals: list[dict], monkeypatch: pytest.MonkeyPatch, slowed: str) -> list[dict]:
+    """Both games' last actions at the same moment, each from a thread of its own, with `Store.<slowed>`
+    taking 0.4 s longer (so the two transactions overlap there); the answers."""
+    step = getattr(Store, slowed)
+
+    def slow(*args, **kwargs):
+        out = step(*args, **kwargs)
+        time.sleep(0.4)
+        return out
+
+    monkeypatch.setattr(Store, slowed, staticmethod(slow))
+    answers: list[dict] = []
+    go = threading.Barrier(len(finals))
+
+    def finish(f: dict) -> None:
+        go.wait()
+        answers.append(f["ws"].act(type="score", seat=f["seat"], v=f["v"], box=f["box"]))
+
+    threads = [threading.Thread(target=finish, args=(f,)) for f in finals]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    for f in finals:
+        for s in f["socks"].values():
+            s.__exit__(None, None, None)
+    return answers

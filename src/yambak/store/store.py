@@ -27,7 +27,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -167,6 +167,11 @@ class EventRow:
     type: str
     data: Any
     ref: str | None = None
+
+
+def _seat_rows(table_id: str, seats: list[SeatRow]) -> list[dict[str, Any]]:
+    """Seats as rows of the `seats` table."""
+    return [{"table_id": table_id, **asdict(s)} for s in seats]
 
 
 def _now() -> datetime:
@@ -372,22 +377,7 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore):
                 )
             )
             if table.seats:
-                conn.execute(
-                    insert(Seat),
-                    [
-                        {
-                            "table_id": table.id,
-                            "seat": s.seat,
-                            "kind": s.kind,
-                            "name": s.name,
-                            "token_hash": s.token_hash,
-                            "bot": s.bot,
-                            "profile_id": s.profile_id,
-                            "assisted": s.assisted,
-                        }
-                        for s in table.seats
-                    ],
-                )
+                conn.execute(insert(Seat), _seat_rows(table.id, table.seats))
             for token_hash, kind in table.tokens:  # a sheet's write tokens, stored with it
                 SheetStore.sheet_token_op(table.id, token_hash, kind)(conn)
 
@@ -439,22 +429,7 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore):
             conn.execute(delete(Seat).where(Seat.table_id == table_id, Seat.seat >= seat))
             moved = [s for s in seats if s.seat >= seat]
             if moved:
-                conn.execute(
-                    insert(Seat),
-                    [
-                        {
-                            "table_id": table_id,
-                            "seat": s.seat,
-                            "kind": s.kind,
-                            "name": s.name,
-                            "token_hash": s.token_hash,
-                            "bot": s.bot,
-                            "profile_id": s.profile_id,
-                            "assisted": s.assisted,
-                        }
-                        for s in moved
-                    ],
-                )
+                conn.execute(insert(Seat), _seat_rows(table_id, moved))
             values: dict[str, Any] = {"record": record, "updated_at": _now()}
             if fairness is not None:
                 values["fairness"] = fairness
