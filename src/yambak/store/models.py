@@ -251,3 +251,46 @@ class RatingChange(Base):
     mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
     sigma_after: Mapped[float | None] = mapped_column(Float, nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime, index=True)
+
+
+class Turn(Base):
+    """A seat of a live table whose turn it is now (written with the event that starts the turn): since when,
+    an asynchronous table's deadline and reminder as wall-clock times (fired by whichever process owns the
+    table, after restarts too), and whether the reminder went. The "your turn" lists read it."""
+
+    __tablename__ = "turns"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    profile_id: Mapped[str | None] = mapped_column(
+        ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    since_at: Mapped[datetime] = mapped_column(DateTime)
+    due_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+    remind_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+    reminded: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription for a profile: where to send, and the keys to encrypt for it."""
+
+    __tablename__ = "push_subscriptions"
+
+    endpoint_hash: Mapped[str] = mapped_column(String(64), primary_key=True)  # SHA-256 of the endpoint
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(Text)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(64))
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)  # the language of its messages
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class ServerKey(Base):
+    """A key the server makes once and every process shares (`vapid`: the key that signs Web Push)."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime)

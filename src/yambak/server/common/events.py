@@ -8,6 +8,8 @@ where they meet, `server/app.py`). Two facts today:
   once, with the game's last event) and is told its outcome once committed.
 - `NamesRemoved`: a deleted profile's name left these tables and sheets in the store; copies in
   memory load them again.
+- `TurnSignal`: a player at an asynchronous table should hear of it (their turn began, or a quarter of
+  its clock is left) while they are not at the table: Web Push tells their devices.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from sqlalchemy.engine import Connection
 from ...engine import GameState
 from ...store import SeatRow
 
-__all__ = ["Events", "GameEnding", "NamesRemoved", "Write"]
+__all__ = ["Events", "GameEnding", "NamesRemoved", "TurnSignal", "Write"]
 
 log = logging.getLogger("yambak.server")
 E = TypeVar("E")
@@ -44,6 +46,19 @@ class NamesRemoved:
     """The sessions of each kind ("table", "sheet") whose stored names changed."""
 
     sessions: dict[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class TurnSignal:
+    """It is `profile_id`'s turn at `table_id` (`kind` "turn": it began; "reminder": a quarter of the clock
+    is left, the deadline `due_at`, naive UTC)."""
+
+    table_id: str
+    table_name: str
+    seat: int
+    profile_id: str
+    kind: str  # turn | reminder
+    due_at: datetime | None = None
 
 
 @dataclass(frozen=True)
