@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.conftest import RULE_VARIANTS
 from yambak.rules import Ruleset, load_ruleset
-from yambak.rules.describe import PHRASES, Phrase, describe
+from yambak.rules.describe import COLUMN_PHRASES, PHRASES, Named, Phrase, describe
 from yambak.text import render_rules, rule_phrase
 
 # A house ruleset with what no preset has: a yam scored by its dice, a column filled after roll 3 only.
@@ -62,3 +62,20 @@ def test_yambak_rules_says_the_describer_s_sentences() -> None:
         assert rule_phrase(phrase) in out.splitlines()
     assert "Starting at min or max, then outward." in out  # rows by id
     assert "  two_pairs       two different pairs: their four dice + 10" in out.splitlines()
+
+
+def test_a_layout_carries_each_column_s_notes_as_phrases_a_page_words() -> None:
+    rules = load_ruleset("yamb", {"extra": ["middle"]})
+    text = {c.id: c.notes for c in describe(rules).columns}
+    for column in rules.layout()["columns"]:
+        assert column["notes"] == [note.to_json() for note in text[column["id"]]]
+        assert {note["t"] for note in column["notes"]} <= set(COLUMN_PHRASES)
+    middle = next(c for c in rules.layout()["columns"] if c["order"] == "middle")
+    first, second = (middle["notes"][0]["a"][k] for k in ("first", "second"))
+    assert set(first) == {"row"} and set(second) == {"row"}  # rows stay ids: the page names them
+    nested = Phrase("{a}; {b}", (("a", Phrase("x {n}", (("n", 2),))), ("b", Named("column", "down"))), False)
+    assert nested.to_json() == {
+        "t": "{a}; {b}",
+        "a": {"a": {"t": "x {n}", "a": {"n": 2}}, "b": {"column": "down"}},
+        "raw": True,
+    }

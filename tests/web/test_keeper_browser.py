@@ -502,7 +502,7 @@ def test_a_four_player_yammen_sheet_on_a_phone(base_url, browser):
             heads.nth(i).click()
             said = page.inner_text("#toast")
             assert said.startswith(heads.nth(i).get_attribute("aria-label") + ":") and len(said) > len(shown_text) + 12
-        assert "annoncée après le premier lancer" in said  # the last column: announce
+        assert "Annoncez la case juste après le premier lancer" in said  # the last column: announce
         engine_ready(page)
         page.click("#chip-2")  # Cassandra's sheet on screen, Annemarie to enter: Zero is Annemarie's
         page.click("#zero")

@@ -84,6 +84,14 @@ def test_ten_turns_of_the_six_column_sheets_by_clicks(base_url, new_page, preset
     width, client = no_sideways_scroll(page)
     assert width <= client
     page.screenshot(path=str(SCREENSHOTS / f"table-{preset}-{where}.png"))
+    heads = page.locator("#sheet thead th[tabindex]")
+    said = {}
+    for i in range(heads.count()):  # a header's tap says how its column fills (the rule describer's words)
+        heads.nth(i).click()
+        said[heads.nth(i).get_attribute("aria-label")] = page.inner_text("#toast")
+    assert all(text.startswith(f"{name}: ") for name, text in said.items()), said
+    assert any("From the top down: the next open box." in text for text in said.values()), said
+    assert any("Announce the box right after the first roll" in text for text in said.values()), said
 
 
 @pytest.mark.parametrize("where", ["phone", "laptop"])

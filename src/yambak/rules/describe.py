@@ -12,10 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .model import Column, Row, Ruleset
 
-__all__ = ["PHRASES", "ColumnNotes", "Description", "Named", "Phrase", "describe", "row_phrase"]
+__all__ = [
+    "COLUMN_PHRASES",
+    "PHRASES",
+    "ColumnNotes",
+    "Description",
+    "Named",
+    "Phrase",
+    "column_notes",
+    "describe",
+    "row_phrase",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +58,19 @@ class Phrase:
             for key, value in self.args
         }
         return (translate(self.text) if self.translated else self.text).format(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        """The phrase for a page script to word (page.js `phrase`): {"t": template, "a": values}, a row or a
+        column as {"row": id}; "raw" when the template is not a message of its own."""
+        args = {
+            key: value.to_json()
+            if isinstance(value, Phrase)
+            else {value.kind: value.id}
+            if isinstance(value, Named)
+            else value
+            for key, value in self.args
+        }
+        return {"t": self.text} | ({"a": args} if args else {}) | ({} if self.translated else {"raw": True})
 
 
 def _p(text: str, **args: int | str | Named | Phrase) -> Phrase:
@@ -105,7 +129,7 @@ def describe(rules: Ruleset) -> Description:
         general.append(_p("Any box may be struck for 0, even when the dice score there."))
     column_points = rules.match.kind == "column_points"
     columns = tuple(
-        ColumnNotes(c.id, _column_notes(c), _p("{points} points", points=f"{c.points:g}") if column_points else None)
+        ColumnNotes(c.id, column_notes(c), _p("{points} points", points=f"{c.points:g}") if column_points else None)
         for c in rules.columns
     )
     return Description(
@@ -192,7 +216,8 @@ def row_phrase(row: Row, n_dice: int = 5) -> Phrase:
     return phrase
 
 
-def _column_notes(c: Column) -> tuple[Phrase, ...]:
+def column_notes(c: Column) -> tuple[Phrase, ...]:
+    """How a column is filled, and when."""
     start = [Named("row", r) for r in c.start] + [Named("row", "")] * 2
     notes = [
         {
@@ -295,6 +320,20 @@ def _winning(rules: Ruleset) -> tuple[Phrase, ...]:
     )
 
 
+# What `column_notes` can say: the page scripts word it too (a column header's tap), so the pages carry these.
+COLUMN_PHRASES = [
+    "Any open box.",
+    "From the top down: the next open box.",
+    "From the bottom up: the next open box.",
+    "From the top or the bottom, toward the middle.",
+    "Starting at {first} or {second}, then outward.",
+    "Only right after the first roll.",
+    "Only right after the second roll.",
+    "Right after roll {n} only.",
+    "Announce the box right after the first roll, then fill it (0 if the dice miss it); or fill it at once.",
+    "An announcement may be withdrawn before the second roll.",
+]
+
 # Every template a description can hold, for the message catalogs (scripts/messages.py); a test keeps
 # this list and `describe` in step.
 PHRASES = [
@@ -320,16 +359,7 @@ PHRASES = [
     "{score} + {bonus}",
     "{points} points",
     "{points} after roll 1, {points2} after roll 2, {points3} after roll 3",
-    "Any open box.",
-    "From the top down: the next open box.",
-    "From the bottom up: the next open box.",
-    "From the top or the bottom, toward the middle.",
-    "Starting at {first} or {second}, then outward.",
-    "Only right after the first roll.",
-    "Only right after the second roll.",
-    "Right after roll {n} only.",
-    "Announce the box right after the first roll, then fill it (0 if the dice miss it); or fill it at once.",
-    "An announcement may be withdrawn before the second roll.",
+    *COLUMN_PHRASES,
     "Bonus: +{points} when the upper section of a column reaches {threshold}.",
     "{high} must be higher than {low}, or both score 0.",
     "An entry that would zero them is allowed only when no other box can take the dice.",

@@ -321,6 +321,8 @@ class Ruleset:
         return self._layout
 
     def _make_layout(self) -> dict[str, Any]:
+        from .describe import column_notes  # the describer reads this module: imported when first used
+
         bonus = self.upper_bonus
         return {
             "id": self.id,
@@ -341,6 +343,7 @@ class Ruleset:
                     "announce": c.announce,
                     "withdraw": c.withdraw,
                     "points": c.points,
+                    "notes": [note.to_json() for note in column_notes(c)],  # how it fills, for a header's tap
                 }
                 | ({"label": c.label} if c.label else {})
                 for c in self.columns

@@ -22,6 +22,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import NumberPattern, format_decimal, format_percent
 
 from ..names import NAME_MAX
+from ..rules.describe import COLUMN_PHRASES
 from . import LOCALE, STATIC
 
 LANGUAGES = {
@@ -471,7 +472,8 @@ def _js_calls(call: re.Pattern[str]) -> list[Any]:
     return list(found)
 
 
-JS_STRINGS: list[str] = _js_calls(_T_CALL)
+# and what the rule describer says of a column (a layout's `notes`, worded by page.js `phrase`)
+JS_STRINGS: list[str] = list(dict.fromkeys(_js_calls(_T_CALL) + COLUMN_PHRASES))
 JS_CONTEXTS: list[tuple[str, str]] = _js_calls(_C_CALL)  # (context, text)
 JS_PLURALS: list[tuple[str, str]] = _js_calls(_N_CALL)  # (singular, plural)
 

@@ -117,6 +117,14 @@ class Player(Model):
     last_box: str | None
 
 
+class Phrase(Model):
+    """A sentence of the rule describer (rules/describe.py), worded by the page (page.js `phrase`)."""
+
+    t: str  # the English template, the message id
+    a: dict[str, int | float | str | Phrase | dict[str, str]] | None = None  # its values; a row: {"row": id}
+    raw: bool | None = None  # the template is not a message of its own
+
+
 class RulesColumn(Model):
     id: str
     order: str
@@ -124,6 +132,7 @@ class RulesColumn(Model):
     announce: bool
     withdraw: bool
     points: int | None
+    notes: list[Phrase]  # how the column is filled, and when
     label: str | None = None  # the ruleset file's own name for it
 
 

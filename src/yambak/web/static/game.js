@@ -3,7 +3,7 @@
 // protocol of server/session/protocol.py), the players strip, and the sheet drawn from the view the
 // engine made. Each page adds what it has alone (the table: dice, coach, clocks; the kept sheet: the
 // pad, corrections, roll-offs) through a few callbacks; nothing here knows a rule.
-import { boot, T, N, colLabel, colShort, boxLabel as pageBoxLabel, $, el, setText, setAttr, toast } from "./page.js";
+import { boot, T, N, colLabel, colShort, rowLabel, phrase, boxLabel as pageBoxLabel, $, el, setText, setAttr, toast } from "./page.js";
 import { Sheet, sheetRows, sumCell, legend } from "./sheet.js";
 
 /** @typedef {import("./protocol").TableView | import("./protocol").SheetView} View a game view (protocol.d.ts) */
@@ -161,8 +161,11 @@ export class PlayerStrip {
 // sheet's preview of the dice typed). A tap on a box the page made playable calls `onAction`; any other
 // tap says why not.
 export class GameSheet {
-  constructor(host, { onAction, onHeader = (full, _key, shownText) => { if (shownText !== full) toast(full); } }) {
-    this.sheet = new Sheet(host, { onActivate: (info) => this.tap(info), onHeader });
+  constructor(host, { onAction }) {
+    /** @type {View | null} */
+    this.view = null;
+    // a header's tap: what the column is (or whose, on side-by-side sheets)
+    this.sheet = new Sheet(host, { onActivate: (info) => this.tap(info), onHeader: (full, key) => toast((this.view && columnHelp(this.view, key)) || full, 6000) });
     this.onAction = onAction;
   }
 
@@ -179,6 +182,7 @@ export class GameSheet {
    *   headText?: (column: string) => string, cellClass?: (c: any, box: string, cell: any) => string, winnerRow?: boolean,
    *   grand?: HTMLElement, legendHost?: HTMLElement}} opts */
   render(view, opts) {
+    this.view = view;
     const rules = view.rules;
     const perPlayer = onePerPlayer(view);
     const seats = perPlayer ? view.players.map((p) => p.seat) : [opts.tab];
@@ -250,6 +254,20 @@ export class GameSheet {
     info.data = { seat: String(c.seat), ...(info.data || {}) };
     return info;
   }
+}
+
+// What a column header says on a tap: the column's full name, how it fills and when (the rule describer's
+// notes in the layout), and what winning it is worth; where the sheet has one column per player, the player.
+/** @param {View} view @param {string} key @returns {string} */
+export function columnHelp(view, key) {
+  const c = view.rules.columns.find((x) => x.id === key);
+  if (!c) {
+    const p = view.players[Number(String(key).slice(1))];
+    return p ? `${p.name}: ${p.total ?? "–"}` : "";
+  }
+  const parts = (c.notes || []).map((note) => phrase(note, (named) => ("row" in named ? rowLabel(named.row) : colLabel(named.column || ""))));
+  if (view.rules.match === "column_points" && c.points) parts.push(`${N("{n} match point", "{n} match points", c.points)}.`);
+  return `${colLabel(c.id)}: ${parts.join(" ")}`;
 }
 
 // A box already filled (or hidden from this viewer), in the sheet's one vocabulary (yambak/gameview.py).

@@ -104,7 +104,7 @@ export async function open(id, serverView) {
   ({ view: shown, trusted } = firstView(S));
   document.body.classList.add("keeper-sheet");
   $("ks").hidden = false; $("home").hidden = true; $("keep-home").hidden = false;
-  if (!sheetUI) sheetUI = new GameSheet($("sheet"), { onAction: (box) => chooseBox(box), onHeader: (full, key) => toast(columnHelp(key) || full, 6000) });
+  if (!sheetUI) sheetUI = new GameSheet($("sheet"), { onAction: (box) => chooseBox(box) });
   if (!strip) strip = new PlayerStrip($("strip"), { onTab: (i) => { tab = i; draw(); } });
   wire();
   await saveSheet(S, trusted ? shown : null);
@@ -775,29 +775,6 @@ function typedCell(c, box, name, p, { next, enterable, complete }) {
       : { text: "", cls: "open", label: `${name}: ${C("box", "open")}`, box, why: T("Type the dice first, then tap the box."), data: { action: "open" } };
   }
   return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why: T("That box cannot be filled after this roll."), data };
-}
-
-// What a column header says on a tap: the column's full name, how it fills, when, and its match points
-// (from the ruleset's layout); a player's name where the sheet shows one column per player.
-const ORDER = {
-  free: () => T("any open box"),
-  down: () => T("from the top down"),
-  up: () => T("from the bottom up"),
-  updown: () => T("from the top or the bottom, towards the middle"),
-  middle: () => T("outwards from the middle"),
-};
-function columnHelp(key) {
-  if (!shown) return "";
-  const c = shown.rules.columns.find((x) => x.id === key);
-  if (!c) {  // one column per player: the header is the player
-    const p = shown.players[Number(String(key).slice(1))];
-    return p ? `${p.name}: ${p.total ?? "–"}` : "";
-  }
-  const parts = [(ORDER[c.order] || ORDER.free)()];
-  if (c.rolls) parts.push(T("only right after roll {n}", { n: c.rolls }));
-  if (c.announce) parts.push(T("announced after the first roll"));
-  if (shown.rules.match === "column_points" && c.points) parts.push(N("{n} match point", "{n} match points", c.points));
-  return `${colLabel(c.id)}: ${parts.join(", ")}.`;
 }
 
 // Column names: the full name where it fits the column's width, else the short form.

@@ -22,6 +22,16 @@ function pluralIndex(n) {
   return Number(rule(Math.abs(Math.trunc(n))));
 }
 
+// A sentence of the rule describer (rules/describe.py `Phrase.to_json`) in the page's language; `name`
+// words a row or a column ({"row": id}) the page's way.
+/** @param {{t: string, a?: Record<string, any>, raw?: boolean}} p @param {(named: Record<string, string>) => string} name @returns {string} */
+export function phrase(p, name) {
+  /** @type {Record<string, any>} */
+  const args = {};
+  for (const [k, v] of Object.entries(p.a || {})) args[k] = v && typeof v === "object" ? ("t" in v ? phrase(v, name) : name(v)) : v;
+  return p.raw ? fill(p.t, args) : T(p.t, args);
+}
+
 export const rowLabel = (id) => boot.labels.rows[id] || id;
 export const colLabel = (id) => boot.labels.columns[id] || id;
 export const rowShort = (id) => (boot.labels.rows_short || {})[id] || rowLabel(id);

@@ -380,10 +380,30 @@ export interface RulesColumn {
   announce: boolean;
   id: string;
   label?: string | null;
+  notes: Phrase[];
   order: string;
   points: number | null;
   rolls: number | null;
   withdraw: boolean;
+}
+/**
+ * A sentence of the rule describer (rules/describe.py), worded by the page (page.js `phrase`).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Phrase".
+ */
+export interface Phrase {
+  a?: {
+    [k: string]:
+      | number
+      | string
+      | Phrase
+      | {
+          [k: string]: string;
+        };
+  } | null;
+  raw?: boolean | null;
+  t: string;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
