@@ -94,6 +94,8 @@ def test_review_grades_keeps_and_boxes_and_finds_the_mistakes():
     assert len(worst) == 3 and worst[0].loss >= worst[1].loss >= worst[2].loss > 0
     kinds = {d.chosen.kind for d in result.for_player(1)}
     assert kinds == {"keep", "box"}
+    assert {d.round for d in result.for_player(1)} == set(range(1, 14))  # the player's own turns, as they count
+    assert all(d.round == (d.turn + 1) // 2 for d in result.decisions)  # two seats taking turns
     blind = dict(record, turns=[{k: v for k, v in t.items() if k != "held"} for t in record["turns"]])
     boxes_only = review(blind)
     assert not boxes_only.graded_keeps and {d.chosen.kind for d in boxes_only.decisions} == {"box"}

@@ -479,3 +479,7 @@ def test_a_record_says_the_seat_of_every_turn():
     seats = [t.player for t in state.history]
     assert [record.seat(n) for n in range(1, len(record.turns) + 1)] == seats
     assert [bare.seat(n) for n in range(1, len(bare.turns) + 1)] == seats
+    # the round of a turn: its seat's how-manieth turn, as the players count it
+    rounds = [seats[:n].count(seats[n - 1]) for n in range(1, len(seats) + 1)]
+    assert [record.round(n) for n in range(1, len(record.turns) + 1)] == rounds
+    assert rounds[:6] == [1, 1, 1, 2, 2, 2] and record.round(len(seats)) == state.sheets[seats[-1]].turns

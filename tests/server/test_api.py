@@ -174,7 +174,7 @@ def test_replay_frames_step_through_a_finished_game(client):
     record = client.get(f"/api/tables/{made['id']}/record").json()
     for n in (0, 1, 7, 13):
         frame = client.get(f"/api/tables/{made['id']}/frames/{n}").json()
-        assert frame["n"] == n and frame["turns"] == 13
+        assert frame["n"] == n and frame["turns"] == 13 and frame["rounds"] == 13 and frame["round"] == n
         expected = replay({**record, "turns": record["turns"][:n]})
         assert frame["players"][0]["total"] == expected.total(0)
         if n:

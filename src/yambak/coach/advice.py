@@ -425,6 +425,7 @@ class Decision:
     options: int  # how many choices there were
     box: str  # the box the turn ended in (where a mistake shows on the sheet)
     dice: tuple[int, ...] = ()  # the dice the decision was taken on
+    round: int = 0  # the player's how-manieth turn (1-based; the record's `round`)
 
     @property
     def loss(self) -> float:
@@ -434,7 +435,7 @@ class Decision:
         return {
             "turn": self.turn, "player": self.player, "roll": self.roll, "loss": round(self.loss, 4),
             "chosen": self.chosen.to_dict(), "best": self.best.to_dict(), "options": self.options, "box": self.box,
-            "dice": list(self.dice),
+            "dice": list(self.dice), "round": self.round,
         }  # fmt: skip
 
 
@@ -498,7 +499,9 @@ def review(record: GameRecord | dict[str, Any]) -> Review:
         kinds.append((advice.exact, advice.measure))
         option = advice.option_for(chosen)
         if option is not None and advice.best is not None and len(advice.options) > 1:
-            decisions.append(Decision(n, p, roll, option, advice.best, len(advice.options), box, advice.dice))
+            decisions.append(
+                Decision(n, p, roll, option, advice.best, len(advice.options), box, advice.dice, record.round(n))
+            )
 
     for n, turn in enumerate(record.turns, start=1):
         p = state.current

@@ -95,6 +95,11 @@ class GameRecord:
         player = self.turns[n - 1].player
         return player if player != -1 else (n - 1) % len(self.players)
 
+    def round(self, n: int) -> int:
+        """The round of turn n (1-based): its seat's how-manieth turn it is, as players count ("turn 3 of 13")."""
+        seat = self.seat(n)
+        return sum(self.seat(k) == seat for k in range(1, n + 1))
+
     @classmethod
     def loads(cls, text: str) -> GameRecord:
         try:

@@ -28,6 +28,8 @@ def frame(record: dict[str, Any], n: int, simultaneous: bool = False) -> dict[st
     out: dict[str, Any] = {
         "n": n,
         "turns": len(rec.turns),
+        "round": rec.round(n) if n else 0,  # turn n as its player counts it
+        "rounds": state.rules.n_boxes,  # the turns of each player in a whole game
         "players": [
             {"seat": p, "name": name, "total": state.total(p), "columns": sheet_columns(state, p)}
             for p, name in enumerate(rec.players)

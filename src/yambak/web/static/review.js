@@ -25,7 +25,7 @@ function decisionItem(d, top) {
   const li = el("li", { class: top ? "top" : "" });
   const jump = el("button", { type: "button", class: "link jump" }, T("Show this turn"));
   jump.onclick = () => { go(d.turn); $("turn").scrollIntoView({ block: "nearest" }); };
-  const head = el("span", {}, `${T("Turn {n}, after roll {roll}", { n: Math.ceil(d.turn / view.players.length), roll: d.roll })} `);
+  const head = el("span", {}, `${T("Turn {n}, after roll {roll}", { n: d.round, roll: d.roll })} `);
   if (d.dice && d.dice.length) head.append(miniDice(d.dice));
   li.append(head);
   const chosen = el("span", {}, `${T("Played")}: `);
@@ -62,7 +62,7 @@ function render() {
   const chips = $("mistake-chips");
   chips.hidden = !r.mistakes.length;
   chips.replaceChildren(...r.mistakes.map((d) => {
-    const b = el("button", { type: "button", class: "chip" }, `${T("Turn {n}", { n: Math.ceil(d.turn / view.players.length) })} −${num(d.loss, 1)}`);
+    const b = el("button", { type: "button", class: "chip" }, `${T("Turn {n}", { n: d.round })} −${num(d.loss, 1)}`);
     b.onclick = () => { go(d.turn); $("turn").scrollIntoView({ block: "nearest" }); };
     return b;
   }));
@@ -94,10 +94,9 @@ async function go(to, follow = true) {
 
 function drawTurn() {
   const box = $("turn");
-  // each step is one player's turn; with several players, numbered by round as the coach's notes are
-  const players = view.players.length;
-  const who = shown && shown.turn && players > 1 ? ` · ${view.players[shown.turn.player].name}` : "";
-  setText($("where"), n ? T("Turn {n} of {total}", { n: Math.ceil(n / players), total: Math.ceil(total / players) }) + who
+  // each step is one player's turn, numbered as that player counts their turns (the coach's notes too)
+  const who = shown && shown.turn && view.players.length > 1 ? ` · ${view.players[shown.turn.player].name}` : "";
+  setText($("where"), n && shown ? T("Turn {n} of {total}", { n: shown.round, total: shown.rounds }) + who
     : T("Before the first turn"));
   $("first").disabled = $("prev").disabled = n === 0;
   $("next").disabled = $("last").disabled = n >= total;
