@@ -339,3 +339,30 @@ def test_every_process_signs_with_one_key(shared_url: str) -> None:
         with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
             keys.append(c.get("/api/push/key").json()["key"])
     assert keys[0] == keys[1]
+
+
+def test_the_store_keeps_a_profiles_newest_subscriptions_and_forgets_them_with_it(shared_url: str) -> None:
+    from datetime import datetime
+
+    from yambak.store import PushRow
+    from yambak.store.push import MAX_PER_PROFILE
+
+    store = Store(shared_url)
+    try:
+        now = datetime(2026, 1, 1)
+        for pid in ("ann", "bram"):
+            store.create_profile(pid, pid.title(), f"key-{pid}", now)
+        rows = [PushRow(f"https://fcm.googleapis.com/fcm/send/{i}", "k", "a", "fr") for i in range(MAX_PER_PROFILE + 2)]
+        for row in rows:
+            time.sleep(0.002)  # created one after the other
+            assert store.save_push("ann", row)
+        kept = [p.endpoint for p in store.pushes("ann")]
+        assert kept == [r.endpoint for r in rows[2:]]  # the newest ten
+        assert not store.save_push("ann", rows[-1])  # again: not new
+        assert store.save_push("bram", rows[-1])  # the browser now signed in as Bram: his
+        assert rows[-1].endpoint not in [p.endpoint for p in store.pushes("ann")]
+        assert not store.drop_push("ann", rows[-1].endpoint) and store.drop_push("bram", rows[-1].endpoint)
+        store.delete_profile("ann")
+        assert store.pushes("ann") == []
+    finally:
+        store.close()
