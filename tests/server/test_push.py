@@ -292,6 +292,19 @@ def test_plain_http_endpoints_need_the_setting_and_requests_spend_the_budget(tmp
         assert answers == {204, 429}  # the address's budget of the create and join routes
 
 
+def test_a_contact_the_push_services_would_refuse_fails_the_start(tmp_path: Any) -> None:
+    from yambak.server.push import PushManager
+
+    store = Store(f"sqlite:///{tmp_path}/c.db")
+    try:
+        for contact in ("ops@example.org", "mailto:ops", "http://example.org"):
+            with pytest.raises(ValueError, match="YAMBAK_PUSH_CONTACT"):
+                PushManager(store, Settings(push_contact=contact), workers=1)
+        PushManager(store, Settings(push_contact="https://yambak.example"), workers=1).close()
+    finally:
+        store.close()
+
+
 def test_the_service_worker_is_served_under_the_policy(push_client: TestClient) -> None:
     r = push_client.get("/push-sw.js")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from py_vapid import Vapid02
+from py_vapid import Vapid02, VapidException
 from pywebpush import WebPushException, webpush
 
 from ...store import PushRow, Store
@@ -128,6 +128,12 @@ class PushManager:
             serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
         )
         self.public_key = b64url(point)  # the browsers' applicationServerKey
+        try:  # a contact the push services would refuse fails the start, not every push
+            self.vapid.sign({"sub": settings.push_contact, "aud": "https://push.example"})
+        except VapidException:
+            raise ValueError(
+                f"YAMBAK_PUSH_CONTACT: not a mailto: address or https: URL: {settings.push_contact!r}"
+            ) from None
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="yambak-push")
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -163,10 +169,13 @@ class PushManager:
     async def _push(self, sub: PushRow, payload: dict[str, str], ttl: int) -> None:
         loop = asyncio.get_running_loop()
         try:
-            status = await loop.run_in_executor(self._pool, self._post, sub, json.dumps(payload), ttl)
-        except Exception as exc:  # the service does not answer, or answers nonsense: counted
+            status: int | None = await loop.run_in_executor(self._pool, self._post, sub, json.dumps(payload), ttl)
+        except requests.RequestException as exc:  # the service does not answer, or sends us elsewhere: counted
             log.info("push to %s failed: %s", urlsplit(sub.endpoint).hostname, type(exc).__name__)
             status = None
+        except Exception:  # ours, not the subscription's: it stays as it was
+            log.exception("push to %s", urlsplit(sub.endpoint).hostname)
+            return
         gone = status in (404, 410)
         delivered = status is not None and 200 <= status < 300
         metrics.PUSHES.labels("delivered" if delivered else "gone" if gone else "failed").inc()
