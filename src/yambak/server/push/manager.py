@@ -179,7 +179,7 @@ class PushManager:
         gone = status in (404, 410)
         delivered = status is not None and 200 <= status < 300
         metrics.PUSHES.labels("delivered" if delivered else "gone" if gone else "failed").inc()
-        await self.store.read(self.store.push_outcome, sub.key, delivered, gone, MAX_FAILURES)
+        await asyncio.to_thread(self.store.push_outcome, sub.key, delivered, gone, MAX_FAILURES)
 
     def _post(self, sub: PushRow, data: str, ttl: int) -> int:
         """One push, in a worker thread; the push service's status."""
