@@ -6,6 +6,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
 
 from tests.conftest import missing_service
 from yambak.server import Settings, create_app
@@ -40,9 +41,9 @@ def base_url(tmp_path_factory):
 
 
 @contextmanager
-def app_in_thread(app_settings: Settings) -> Iterator[str]:
-    """The app in this process, served by uvicorn in a thread (the test moves its `Settings.clock`);
-    yields its base URL."""
+def app_in_thread(app_settings: Settings | FastAPI) -> Iterator[str]:
+    """The app in this process (or one made of these settings), served by uvicorn in a thread (the test
+    moves its `Settings.clock`, or reaches into its state); yields its base URL."""
     import socket
     import threading
     import time
@@ -51,7 +52,8 @@ def app_in_thread(app_settings: Settings) -> Iterator[str]:
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(app_settings), log_level="warning", lifespan="on"))
+    app = app_settings if isinstance(app_settings, FastAPI) else create_app(app_settings)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="yambak-test-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

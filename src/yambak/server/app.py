@@ -25,7 +25,7 @@ from ..web import STATIC
 from ..web.i18n import localize_error
 from . import metrics
 from .cluster import Cluster, RedisLimiter, SharedSocketCaps
-from .common.events import Events
+from .common.events import Events, TurnSignal
 from .daily.clubs import ClubManager
 from .daily.manager import DealManager, keep_dealing
 from .deps import get_lang
@@ -34,8 +34,9 @@ from .limits import ClientLimiter, SocketCaps
 from .live import RequestError
 from .logs import log_unexpected
 from .profiles.manager import ProfileManager
+from .push import PushManager
 from .ranked.manager import RankedManager
-from .routes import api, daily, keeper, pages, profiles, ranked, ws
+from .routes import api, daily, keeper, pages, profiles, push, ranked, ws
 from .security import SecurityHeaders, security_headers
 from .settings import Settings
 from .tables.manager import TableManager
@@ -129,6 +130,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sockets = SharedSocketCaps(cluster, *caps) if cluster is not None else SocketCaps(*caps)
         app.state.deals = DealManager(store, settings, manager)
         app.state.ranked = RankedManager(store, settings, manager, events)
+        app.state.push = push_manager = PushManager(store, settings)  # makes the VAPID key at the first start
+        events.on_async(TurnSignal, push_manager.on_turn)
 
         def admit(table: Any) -> Any:  # a ranked game waits for its players; a deal's tables stop at its close
             app.state.ranked.admit(table)
@@ -155,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             manager.bots.stop(table)
         if cluster is not None:
             await cluster.stop()
+        push_manager.close()
         profile_manager.grader.close()
         manager.coach.close()
         store.close()
@@ -257,6 +261,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(profiles.router)
     app.include_router(daily.router)
     app.include_router(ranked.router)
+    app.include_router(push.router)
     return app
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "HANDOFFS",
     "LATENCY",
     "LEASE_MOVES",
+    "PUSHES",
     "QUIET",
     "REREAD",
     "TABLES",
@@ -49,6 +50,7 @@ LATENCY = Histogram(
 FORWARDED = Counter("yambak_forwarded", "Requests forwarded to the process that owns their table or sheet")
 LEASE_MOVES = Counter("yambak_lease_moves", "Tables and sheets this process took over from another (dead) owner")
 HANDOFFS = Counter("yambak_handoffs", "Tables handed to this process by an owner none of whose sockets sat at them")
+PUSHES = Counter("yambak_pushes", "Web Push messages sent, by outcome (delivered, gone, failed)", ["outcome"])
 REREAD = Counter(
     "yambak_reread", "Tables and sheets read again from the log: their copy here was behind it (events lost on the way)"
 )

@@ -12,6 +12,10 @@ def _env(name: str, default: str) -> str:
     return os.environ.get(f"YAMBAK_{name}", default)
 
 
+# The push services of the browsers that offer Web Push (Chrome and its kin, Firefox, Edge, Safari).
+PUSH_HOSTS = "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com"
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -80,6 +84,13 @@ class Settings:
     profile_rate: float = field(default_factory=lambda: float(_env("PROFILE_RATE", str(1 / 600))))
     profile_burst: int = field(default_factory=lambda: int(_env("PROFILE_BURST", "5")))
     link_minutes: int = 15  # a link that moves a profile to another device works this long, once
+    # Web Push (server/push): who runs this server, for the push services (a mailto: or https: URL, in
+    # every message's signature); the hosts of the push services endpoints may be at (a host or a domain
+    # of hosts; "*": any HTTPS host); and, for tests only, endpoints at http://127.0.0.1 or localhost
+    push_contact: str = field(default_factory=lambda: _env("PUSH_CONTACT", "mailto:yambak@localhost"))
+    push_hosts: str = field(default_factory=lambda: _env("PUSH_HOSTS", PUSH_HOSTS))
+    push_local: bool = field(default_factory=lambda: _env("PUSH_LOCAL", "0").lower() in ("1", "true", "yes", "on"))
+    push_timeout: float = 10.0  # seconds one push may take, connecting and answered
     # the server's clock (aware, UTC): the daily challenge's day, results' times; tests inject their own
     clock: Callable[[], datetime] = utc_now
 

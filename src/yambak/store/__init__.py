@@ -10,6 +10,7 @@ writer thread, off the event loop.
 
 from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
+from .push import PushRow
 from .ranked import ChangeRow, RatingRow
 from .store import DEFAULT_URL, EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict
 
@@ -22,6 +23,7 @@ __all__ = [
     "EventRow",
     "Member",
     "ProfileRow",
+    "PushRow",
     "RefTaken",
     "ResultRow",
     "SeatRow",

@@ -416,6 +416,11 @@ SERVER_STRINGS = (
     "Score of each game, oldest first, with the mean of the last ten",
     "A withdrawn player",  # a deleted profile's place on a board that never changes (server/daily/boards.py)
     "{name}'s table",  # a table made in one click: no name is stored, its pages say whose it is
+    # a Web Push about a turn at an asynchronous table (server/push): its title and its line
+    "Your turn",
+    "Your turn ends soon",
+    "{name}: it is your turn.",
+    "{name}: a quarter of your time is left.",
 )
 
 

@@ -8,6 +8,7 @@ import { DiceTray, miniDice } from "./dice.js";
 import { celebrate as cheer, feel } from "./feel.js";
 import { REACTIONS, isMuted, picture, setMuted } from "./reactions.js";
 import { GameSheet, PlayerStrip, SessionSocket, boxLabel, onePerPlayer, nCols, playableCell, reason } from "./game.js";
+import { subscribePush } from "./push.js";
 
 /** @typedef {import("./protocol").TableView} TableView */
 /** @type {TableView} the view of the table the server sent last (its types: protocol.d.ts) */
@@ -355,7 +356,11 @@ function signalTurn(me) {
 function renderNotify() {
   const b = $("notify-me");
   b.hidden = !(window.Notification && Notification.permission === "default" && localSeats().length && othersHere().length && !view.finished);
+  // a game over days: with notifications allowed, the server pushes the player's turns to this browser
+  if (overDays() && localSeats().length && !view.finished && window.Notification && Notification.permission === "granted") subscribePush();
 }
+/** An asynchronous table (its turns last hours or days). */
+function overDays() { const s = /** @type {any} */ (view.settings || {}); return !!s.asynchronous || (s.clock || 0) >= 3600; }
 $("notify-me").onclick = async () => { try { await Notification.requestPermission(); } catch { /* refused */ } renderNotify(); };
 
 function drawStrip(me) {
