@@ -12,6 +12,7 @@ from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .ranked import ChangeRow, RatingRow
 from .store import DEFAULT_URL, EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from .turns import TurnRow
 
 __all__ = [
     "ChangeRow",
@@ -31,5 +32,6 @@ __all__ = [
     "Store",
     "StoreConflict",
     "TournamentRow",
+    "TurnRow",
     "placeholder",
 ]

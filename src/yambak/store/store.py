@@ -60,6 +60,7 @@ from .models import Event, GameSession, Seat
 from .profiles import ProfileStore
 from .ranked import RankedStore
 from .sheets import SheetStore
+from .turns import TurnStore
 
 __all__ = ["DEFAULT_URL", "RefTaken", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
 
@@ -280,7 +281,7 @@ class _Writer(threading.Thread):
                 fut.set_result(result)
 
 
-class Store(ProfileStore, DealStore, RankedStore, SheetStore):
+class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore):
     def __init__(self, url: str | None = None, migrate: bool = True, synchronous: bool = True) -> None:
         """`synchronous` false (PostgreSQL): the writer's commits return before their WAL is on disk
         (`synchronous_commit = off` for them): a disk's slow flushes no longer hold every action, and a

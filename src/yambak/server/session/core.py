@@ -147,6 +147,10 @@ class SessionManager(Generic[S]):
         """Writes that join the transaction of the event that finishes the game."""
         return []
 
+    def _with_event(self, _session: S, _state: GameState, _event: dict[str, Any]) -> Callable[[Any], Any] | None:
+        """The kind's own write for the event's transaction (a table's turns), if the event calls for one."""
+        return None
+
     def _applied(self, session: S, before: GameState, version: int, event: dict[str, Any]) -> None:
         """The kind's bookkeeping once an event is the session's state (an owner's commit, a mirror's apply)."""
 
@@ -330,11 +334,14 @@ class SessionManager(Generic[S]):
             session.id, version, seat, kind or str(event["type"]), event, snapshot, state.finished, ref=ref
         )
         ending = self._ending(session, state) if state.finished and not session.state.finished else []
+        own = self._with_event(session, state, event)
 
         def op(conn: Any) -> list[Any]:
             log_op(conn)
             if also is not None:
                 also(conn)
+            if own is not None:
+                own(conn)
             return [w.op(conn) for w in ending]
 
         metrics.cpu_add("commit", time.thread_time() - started)

@@ -3,6 +3,7 @@
 // form shows the chosen ruleset's options as controls. The player's name and last choices are
 // remembered on this device.
 import { boot, T, $, $$, el, api, remembered, remember, toast, wireSettings, recentTables, noteTable } from "./page.js";
+import { yourTurns } from "./turns.js";
 
 const memory = remembered();
 const nameInput = $("you-name"), levelSelect = $("you-level");
@@ -133,5 +134,6 @@ async function showResume() {
   box.hidden = false;
 }
 showResume();
+if (boot.me) yourTurns("your-turns");
 if (document.querySelector("#form-error")) document.querySelector("#form-error").scrollIntoView({ block: "center" });
 wireSettings();

@@ -396,6 +396,7 @@ function clockText(p) {
   if ((clocks[p.seat] == null && away == null) || view.finished) return "";
   const clock = clocks[p.seat] == null ? Infinity : Math.max(0, Math.round(clocks[p.seat] - (Date.now() - receivedAt) / 1000));
   const left = Math.min(clock, away ?? Infinity);
+  if (left >= 3600) return duration(left);  // a game over days: hours left, not minutes
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 
@@ -821,7 +822,8 @@ function renderTableInfo() {
   }
   if (view.duplicate) parts.push(T("Duplicate: everyone gets the same dice."));
   parts.push(s.hints ? T("Hints allowed") : T("No hints at this table"));
-  if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));
+  if (s.clock >= 3600) parts.push(T("A game over days: {time} per turn", { time: duration(s.clock) }));
+  else if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));
   setText($("table-settings"), parts.join(" · "));
   // a bot on a first estimate (no fitted model for these rules yet) or on a fit that missed its check
   const notes = view.players.filter((p) => p.bot_model).map((p) => (p.bot_model === "prior"
