@@ -380,6 +380,8 @@ class TableManager(SessionManager[LiveTable]):
     def forget(self, table: LiveTable) -> None:
         """The table leaves memory (it waits in the store: `turns.py`)."""
         self._stop_work(table)
+        if self.cluster is not None:  # its lease goes now: the first process to see a deadline due takes it
+            self.cluster.unfollow(self.KIND, table.id, owned=True)
         self._forget(table)
 
     async def orphans(self) -> list[str]:
