@@ -16,7 +16,7 @@ from yambak.server.common.events import TurnSignal
 from yambak.server.tables.settings import ASYNC_CLOCKS, choose
 
 from .deal_helpers import ORIGIN, person
-from .helpers import WS, legal
+from .helpers import WS, create, legal
 from .profile_helpers import Clock, profile_settings
 
 DAY = 86400
@@ -156,3 +156,26 @@ def test_a_waiting_table_leaves_memory_and_comes_back_when_its_deadline_passes(s
         table = manager.sessions[table_id]
         _wait(lambda: table.state.current == 0)  # the stand-in played Bram's turn
         assert _turns(ann) == [table_id] and _turns(bram) == []
+
+
+def test_in_a_cluster_a_due_table_out_of_memory_is_adopted_and_fired(pg_url, redis_url, tmp_path, clock) -> None:
+    """With Redis, the sweeper leaves a due table to the cluster's monitor: it is among the orphans, and the
+    first process to take its lease (released when it left memory) fires its deadline. (One client: the
+    cluster's Redis connection lives on the app's own event loop.)"""
+    settings = profile_settings(tmp_path, clock, http_burst=1000, database_url=pg_url, redis_url=redis_url)
+    settings.idle_after = 0.0
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
+        manager = client.app.state.manager
+        made = create(client, "yams", [{"name": "Ann"}, {"kind": "open"}], listed=False, clock=DAY)
+        client.post(f"/api/tables/{made['id']}/join", json={"name": "Bram"}, headers=ORIGIN).raise_for_status()
+        client.cookies.clear()
+        table_id = made["id"]
+        _play_turn(client, table_id, made["tokens"]["0"])
+        _wait(lambda: not manager.sessions[table_id].conns)
+        assert manager.turns.evict() == 1 and table_id not in manager.sessions
+        assert table_id not in client.portal.call(manager.orphans)
+        clock.now += timedelta(days=1, seconds=1)
+        assert table_id in client.portal.call(manager.orphans)
+        _wait(lambda: table_id in manager.sessions and manager.sessions[table_id].state.current == 0)
+        assert manager.sessions[table_id].owned
+        assert list(manager.store.turns_of(table_id)) == [0]
