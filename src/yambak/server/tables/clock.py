@@ -30,8 +30,9 @@ class TurnClock:
             table.reminded.discard(seat)
 
     def resume(self, table: LiveTable, stored: Mapping[int, float] | None = None) -> None:
-        """A table comes into memory: the seats to act keep the start they had here, else the one stored
-        with their turn (`turns.py`: a restart does not give a day's clock back), else start now."""
+        """A table comes into memory: the seats to act keep the start they had here, else the one `stored`
+        with their turn (an asynchronous table's, `turns.py`: a restart does not give a day's clock back),
+        else start now."""
         now, stored = self.now(), stored or {}
         table.turn_started = {s: table.turn_started.get(s, stored.get(s, now)) for s in table.state.to_act()}
 

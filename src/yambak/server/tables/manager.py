@@ -215,7 +215,7 @@ class TableManager(SessionManager[LiveTable]):
         table.name, table.listed, table.seats, table.state = row.name, row.listed, row.seats, state
         table.seed, table.rematch, table.owned = row.seed, row.rematch, owned
         table.settings = TableSettings.from_dict(row.settings)
-        self.turn_clock.resume(table, self.turns.stored_starts(turns))
+        self.turn_clock.resume(table, self.turns.stored_starts(turns) if table.settings.asynchronous else None)
         table.reminded = {seat for seat, turn in turns.items() if turn.reminded}
         table.version = after[-1].version if after else row.version
         table.seat_version = [seat_versions.get(i, 0) for i in range(len(row.seats))]

@@ -1,14 +1,16 @@
 """Whose turn it is, kept in the store: games over days.
 
-A table with a clock, or with several people, keeps a row per person's seat to act (`store/turns.py`),
+An asynchronous table, or one with several people, keeps a row per person's seat to act (`store/turns.py`),
 written in the transaction of the event that starts or ends a turn (only then: a roll or a hold writes
-nothing), and gone with the game's end. The row holds the turn's start and, with a clock, its deadline as
+nothing), and gone with the game's end. The row holds the turn's start and, at an asynchronous table
+(`TableSettings.asynchronous`: a clock of hours or days), its deadline and when to remind the player, as
 wall-clock times (`Settings.clock`), so that
-- a restart resumes each clock where it was (`TurnClock.resume`), not from zero;
-- an asynchronous table (`TableSettings.asynchronous`: a clock of hours or days) may leave memory while it
-  waits (`evict`), and the sweeper brings it back when a deadline passes or a reminder is due, so that its
-  owner fires them: without a cluster, this process loads it; with one, the table is among the orphans the
-  cluster's monitor adopts (`orphans`), taken by whichever process wins its lease;
+- a restart resumes an asynchronous table's clocks where they were (`TurnClock.resume`), not from zero (a
+  live clock starts again: the minutes the server was down were not the player's);
+- an asynchronous table may leave memory while it waits (`evict`), and the sweeper brings it back when a
+  deadline passes or a reminder is due, so that its owner fires them: without a cluster, this process
+  loads it; with one, the table is among the orphans the cluster's monitor adopts (`orphans`), taken by
+  whichever process wins its lease;
 - the "your turn" lists read them (`/api/me/turns`).
 
 At an asynchronous table, a profile's player who is not at the table hears of their turn (`TurnSignal`
@@ -59,16 +61,17 @@ class Turns:
 
     @staticmethod
     def kept(table: LiveTable) -> bool:
-        """Does the table keep its turns in the store? Those with a clock (deadlines), and those where people
+        """Does the table keep its turns in the store? Asynchronous ones (deadlines), and those where people
         wait for each other; not a deal's (everybody plays their own dice) nor one person's against bots."""
         people = sum(s.kind in ("human", "open") for s in table.seats)
-        return table.settings.deal is None and (table.settings.clock is not None or people > 1)
+        return table.settings.deal is None and (table.settings.asynchronous or people > 1)
 
     def _rows(
         self, table: LiveTable, to_act: Iterable[int], since: Mapping[int, float], fresh: set[int]
     ) -> list[TurnRow]:
         """The rows of the people's seats to act; `fresh`: those whose turn begins now (not reminded yet)."""
-        limit = table.settings.clock if self.clock.running(table) else None
+        # a live clock's deadline stays in memory (a restart gives it back: the downtime was not the player's)
+        limit = table.settings.clock if table.settings.asynchronous and self.clock.running(table) else None
         rows = []
         for seat in to_act:
             row = table.seats[seat]
@@ -76,9 +79,7 @@ class Turns:
                 continue
             due = remind = None
             if limit:
-                due = _utc(since[seat] + limit)
-                if table.settings.asynchronous:
-                    remind = _utc(since[seat] + limit * 3 / 4)
+                due, remind = _utc(since[seat] + limit), _utc(since[seat] + limit * 3 / 4)
             reminded = seat in table.reminded and seat not in fresh
             rows.append(TurnRow(seat, row.profile_id, _utc(since[seat]), due, remind, reminded))
         return rows
