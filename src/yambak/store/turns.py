@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -20,7 +20,6 @@ from .models import GameSession, Seat, Turn
 __all__ = ["TurnRow", "TurnStore"]
 
 Op = Callable[[Connection], Any]
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -37,12 +36,6 @@ class TurnStore:
     """The turns half of `Store` (it provides `engine`)."""
 
     engine: Engine
-
-    def _sync(self, op: Callable[[Connection], T]) -> T:  # pragma: no cover - Store's
-        raise NotImplementedError
-
-    def set_turns(self, table_id: str, rows: Sequence[TurnRow]) -> None:
-        self._sync(self.turns_op(table_id, rows))
 
     @staticmethod
     def turns_op(table_id: str, rows: Sequence[TurnRow]) -> Op:

@@ -278,24 +278,24 @@ class SessionManager(Generic[S]):
         """A session made here comes into memory, owned by this process."""
         self.sessions[session.id] = session
 
-    def _store_new(self, row: SessionRow) -> None:
-        """Store a new session's row, its lease taken first: without Redis, a coded 503 and nothing stored
-        (blocking: plain routes)."""
+    def _store_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
+        """Store a new session's row (and `also`, another write for the same transaction), its lease taken
+        first: without Redis, a coded 503 and nothing stored (blocking: plain routes)."""
         if self.cluster is not None:
             self.cluster.claim_new_sync(self.KIND, row.id)
         try:
-            self.store.create(row)
+            self.store.create(row, also)
         except Exception:
             if self.cluster is not None:
                 self.cluster.unclaim(self.KIND, row.id)
             raise
 
-    async def _astore_new(self, row: SessionRow) -> None:
+    async def _astore_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
         """`_store_new` without blocking the event loop."""
         if self.cluster is not None:
             await self.cluster.claim_new(self.KIND, row.id)
         try:
-            await self.store.write(Store.create_op(row))
+            await self.store.write(Store.create_op(row, also))
         except Exception:
             if self.cluster is not None:
                 self.cluster.unclaim(self.KIND, row.id)

@@ -541,9 +541,8 @@ class TableManager(SessionManager[LiveTable]):
         first = next((i for i in sorted(new.tokens) if new.table.seats[i].kind == "human"), None)
         if profile is not None and first is not None:  # table.seats and row.seats are one list
             new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile)
-        await self._astore_new(new.row)
+        await self._astore_new(new.row, self.turns.now_op(new.table))
         self._admit(new.table)
-        await self.turns.sync(new.table)
         return new.table, new.tokens
 
     def create(
@@ -566,11 +565,8 @@ class TableManager(SessionManager[LiveTable]):
         first = next((i for i in sorted(new.tokens) if new.table.seats[i].kind == "human"), None)
         if profile is not None and first is not None:
             new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile)
-        self._store_new(new.row)
+        self._store_new(new.row, self.turns.now_op(new.table))
         self._admit(new.table)
-        rows = self.turns.now_rows(new.table)
-        if rows is not None:
-            self.store.set_turns(new.table.id, rows)
         return new.table, new.tokens
 
     async def acreate(

@@ -97,17 +97,18 @@ class Turns:
         since = {s: now if s in starts else self.clock.started(table, s) for s in state.to_act()}
         return Store.turns_op(table.id, self._rows(table, state.to_act(), since, starts))
 
-    def now_rows(self, table: LiveTable) -> list[TurnRow] | None:
-        """The table's turns as they are (a new table, a seat taken or removed); None: it keeps none."""
+    def now_op(self, table: LiveTable) -> Callable[[Any], Any] | None:
+        """The write of the table's turns as they are (a new table, a seat taken or removed); None: it keeps none."""
         if not self.kept(table) or table.state.finished:
             return None
         to_act = table.state.to_act()
-        return self._rows(table, to_act, {s: self.clock.started(table, s) for s in to_act}, set())
+        since = {s: self.clock.started(table, s) for s in to_act}
+        return Store.turns_op(table.id, self._rows(table, to_act, since, set()))
 
     async def sync(self, table: LiveTable) -> None:
-        rows = self.now_rows(table)
-        if rows is not None:
-            await self.manager.store.write(Store.turns_op(table.id, rows))
+        op = self.now_op(table)
+        if op is not None:
+            await self.manager.store.write(op)
 
     @staticmethod
     def stored_starts(stored: Mapping[int, TurnRow]) -> dict[int, float]:
