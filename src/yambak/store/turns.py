@@ -74,8 +74,8 @@ class TurnStore:
             return list(conn.execute(q).scalars())
 
     def profile_turns(self, profile_id: str, limit: int = 50) -> list[dict[str, Any]]:
-        """The tables where it is this profile's turn, the oldest turn first (`first`: who sits first there,
-        whom a table without a name of its own is called after)."""
+        """The tables where it is this profile's turn: the nearest deadline first, then the newest turn without
+        one (`first`: who sits first there, whom a table without a name of its own is called after)."""
         first = aliased(Seat)
         q = (
             select(
@@ -90,7 +90,7 @@ class TurnStore:
             .join(GameSession, GameSession.id == Turn.table_id)
             .join(first, and_(first.table_id == Turn.table_id, first.seat == 0))
             .where(Turn.profile_id == profile_id, GameSession.finished.is_(False))
-            .order_by(Turn.since_at)
+            .order_by(Turn.due_at.is_(None), Turn.due_at, Turn.since_at.desc())
             .limit(limit)
         )
         with self.engine.connect() as conn:

@@ -113,10 +113,14 @@ if (addSeat) addSeat.onclick = () => {
   next.querySelector("input").focus();
   if (!document.querySelector("#create .seat-row[hidden]")) addSeat.hidden = true;
 };
-// The games this device was playing and did not see finish: one tap back to each.
+// The games this device was playing and did not see finish: one tap back to each (those where it is the
+// profile's turn are in the list above it already).
+const turns = boot.me ? yourTurns("your-turns") : Promise.resolve([]);
 async function showResume() {
   const cards = [];
+  const listed = new Set(await turns);
   for (const t of recentTables()) {
+    if (listed.has(t.id)) continue;
     const [ok, v] = await api("GET", `/api/tables/${encodeURIComponent(t.id)}`);
     if (!ok || v.finished) { if (ok || v.code === "table/unknown") noteTable(t.id, [], false); continue; }
     const yours = v.to_act.some((s) => t.seats.includes(s));
@@ -134,6 +138,5 @@ async function showResume() {
   box.hidden = false;
 }
 showResume();
-if (boot.me) yourTurns("your-turns");
 if (document.querySelector("#form-error")) document.querySelector("#form-error").scrollIntoView({ block: "center" });
 wireSettings();

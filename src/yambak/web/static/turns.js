@@ -4,10 +4,11 @@
 // into view (a game over days moves on while the tab sleeps).
 import { T, $, el, api, duration } from "./page.js";
 
-/** @param {string} id the section to fill */
+/** The list, in the section `id`; resolves to the tables it shows first.
+ * @param {string} id @returns {Promise<string[]>} */
 export function yourTurns(id) {
   const box = $(id);
-  if (!box) return;
+  if (!box) return Promise.resolve([]);
   const show = async () => {
     const [ok, data] = await api("GET", "/api/me/turns");
     const turns = ok && Array.isArray(data.turns) ? data.turns : [];  // no profile: nothing to show
@@ -21,7 +22,8 @@ export function yourTurns(id) {
     });
     box.replaceChildren(...(cards.length ? [el("h2", {}, T("Your turn in these games")), ...cards] : []));
     box.hidden = !cards.length;
+    return turns.map((t) => t.table);
   };
-  show();
   document.addEventListener("visibilitychange", () => { if (!document.hidden) show(); });
+  return show();
 }
