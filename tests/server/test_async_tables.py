@@ -81,6 +81,23 @@ def test_clocks_of_hours_or_days_are_asynchronous(tmp_path) -> None:
         assert refused.status_code == 422 and refused.json()["code"] == "input/invalid"
 
 
+def test_your_turn_lists_the_nearest_deadline_first_then_tables_without_a_clock(settings) -> None:
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
+        ann, bram = person(client, "Ann"), person(client, "Bram")
+        r = ann.post("/api/tables", json={"preset": "yams", "seats": [{"name": "Ann"}, {"kind": "open"}],
+                                          "listed": False, "name": "No clock"})  # fmt: skip
+        friends = r.json()["id"]
+        bram.post(f"/api/tables/{friends}/join", json={"name": "Bram"}, headers=ORIGIN).raise_for_status()
+        days, _ = _day_table(ann, bram)
+        turns = ann.get("/api/me/turns").json()["turns"]
+        assert [(t["table"], t["name"], t["left"]) for t in turns] == [
+            (days, "Ann's table", DAY),
+            (friends, "No clock", None),
+        ]
+        solo = ann.post("/api/tables", json={"preset": "yams", "seats": [{"name": "Ann"}, {"kind": "bot"}]})
+        assert solo.status_code == 201 and len(_turns(ann)) == 2  # alone against a bot: nobody waits, no list
+
+
 def test_a_day_clock_survives_a_restart_and_its_deadline_fires_after_one(settings, clock) -> None:
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
         ann, bram = person(client, "Ann"), person(client, "Bram")
