@@ -145,22 +145,30 @@ class Turns:
             await self.load_due()
 
     async def remind(self) -> None:
-        """A quarter of an asynchronous turn's clock left: marked in the store, then told (once)."""
+        """A quarter of an asynchronous turn's clock left: marked in the store, then told (once). Under the
+        table's lock (a busy table waits for the next tick): the mark never lands on a turn begun meanwhile."""
         now = self.clock.now()
         for table in list(self.manager.sessions.values()):
             if not table.owned or not table.settings.asynchronous or not self.clock.running(table):
                 continue
             limit = float(table.settings.clock or 0)
-            for seat in table.state.to_act():
-                if seat in table.reminded or table.seats[seat].kind != "human":
-                    continue
-                if now < self.clock.started(table, seat) + limit * 3 / 4:
-                    continue
-                table.reminded.add(seat)
-                try:
-                    await self.manager.store.write(Store.reminded_op(table.id, seat))
-                except Exception:  # told once rather than twice: the next restart may tell it again
-                    log.exception("table %s seat %d: the reminder could not be stored", table.id, seat)
+            due = [
+                seat
+                for seat in table.state.to_act()
+                if seat not in table.reminded
+                and table.seats[seat].kind == "human"
+                and now >= self.clock.started(table, seat) + limit * 3 / 4
+            ]
+            if not due or table.lock.locked():
+                continue
+            async with table.lock:
+                for seat in due:
+                    table.reminded.add(seat)
+                    try:
+                        await self.manager.store.write(Store.reminded_op(table.id, seat))
+                    except Exception:  # told once rather than not: a restart may tell it again
+                        log.exception("table %s seat %d: the reminder could not be stored", table.id, seat)
+            for seat in due:
                 self._signal(table, seat, "reminder")
 
     def evict(self) -> int:
