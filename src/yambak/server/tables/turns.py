@@ -129,9 +129,10 @@ class Turns:
         due = self.clock.deadline(table, seat)
         signal = TurnSignal(table.id, table.name, seat, row.profile_id, kind, None if due is None else _utc(due))
         try:
-            task = asyncio.get_running_loop().create_task(self.manager.events.publish(signal))
+            loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop (a blocking caller): nobody to tell from here
             return
+        task = loop.create_task(self.manager.events.publish(signal))  # off the action's path
         self._tasks.add(task)  # kept until done: a task nobody holds may vanish
         task.add_done_callback(self._tasks.discard)
 
