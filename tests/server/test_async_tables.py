@@ -74,11 +74,25 @@ def test_clocks_of_hours_or_days_are_asynchronous(tmp_path) -> None:
     assert choose(["human", "open"], True, False, {"clock": 5000}).clock == 600  # live clocks stay in range
     assert not choose(["human", "open"], True, False, {"clock": 600}).asynchronous
     assert choose(["human", "open"], True, False, {"clock": DAY, "ranked": "yams"}).clock == 90  # ranked: live
-    with TestClient(create_app(Settings(database_url=f"sqlite:///{tmp_path}/t.db", warm_strategies=False))) as c:
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/t.db", warm_strategies=False))
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         seats = [{"name": "A"}, {"kind": "open"}]
         assert c.post("/api/tables", json={"preset": "yams", "seats": seats, "clock": DAY}).status_code == 201
         refused = c.post("/api/tables", json={"preset": "yams", "seats": seats, "clock": 5000})
         assert refused.status_code == 422 and refused.json()["code"] == "input/invalid"
+        assert 'option value="86400"' in c.get("/").text  # the lobby's form offers them
+        form = {
+            "name": "Days",
+            "preset": "yams",
+            "seat0_kind": "human",
+            "seat0_name": "A",
+            "seat1_kind": "open",
+            "clock": "259200",
+        }
+        made = c.post("/tables", data=form, follow_redirects=False)
+        assert made.status_code == 303
+        table_id = made.headers["location"].rsplit("/", 1)[1]
+        assert c.get(f"/api/tables/{table_id}").json()["settings"]["clock"] == 3 * DAY
 
 
 def test_your_turn_lists_the_nearest_deadline_first_then_tables_without_a_clock(settings) -> None:
