@@ -13,6 +13,7 @@ from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .push import PushRow
 from .ranked import ChangeRow, RatingRow
 from .store import DEFAULT_URL, EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from .turns import TurnRow
 
 __all__ = [
     "ChangeRow",
@@ -33,5 +34,6 @@ __all__ = [
     "Store",
     "StoreConflict",
     "TournamentRow",
+    "TurnRow",
     "placeholder",
 ]

@@ -61,6 +61,7 @@ from .profiles import ProfileStore
 from .push import PushStore
 from .ranked import RankedStore
 from .sheets import SheetStore
+from .turns import TurnStore
 
 __all__ = ["DEFAULT_URL", "RefTaken", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
 
@@ -281,7 +282,7 @@ class _Writer(threading.Thread):
                 fut.set_result(result)
 
 
-class Store(ProfileStore, DealStore, RankedStore, SheetStore, PushStore):
+class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushStore):
     def __init__(self, url: str | None = None, migrate: bool = True, synchronous: bool = True) -> None:
         """`synchronous` false (PostgreSQL): the writer's commits return before their WAL is on disk
         (`synchronous_commit = off` for them): a disk's slow flushes no longer hold every action, and a
@@ -352,8 +353,8 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore, PushStore):
     # --- tables: writing (each write is an operation: run now, or handed to the writer) -----------
 
     @staticmethod
-    def create_op(table: SessionRow) -> Op:
-        """A new session (StoreConflict when its id, or a sheet's code, is taken)."""
+    def create_op(table: SessionRow, also: Op | None = None) -> Op:
+        """A new session (StoreConflict when its id, or a sheet's code, is taken), and `also` with it."""
 
         def op(conn: Connection) -> None:
             now = _now()
@@ -381,11 +382,13 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore, PushStore):
                 conn.execute(insert(Seat), _seat_rows(table.id, table.seats))
             for token_hash, kind in table.tokens:  # a sheet's write tokens, stored with it
                 SheetStore.sheet_token_op(table.id, token_hash, kind)(conn)
+            if also is not None:
+                also(conn)
 
         return op
 
-    def create(self, table: SessionRow) -> None:
-        self._sync(self.create_op(table))
+    def create(self, table: SessionRow, also: Op | None = None) -> None:
+        self._sync(self.create_op(table, also))
 
     @staticmethod
     def claim_seat_op(table_id: str, seat: int, name: str, token_hash: str, profile_id: str | None = None) -> Op:

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..common.pages import download
 from ..common.tokens import hash_token
@@ -28,6 +28,7 @@ from ..deps import (
 )
 from ..replays import frame
 from ..tables.manager import TableError, record_of
+from ..tables.settings import ASYNC_CLOCKS, CLOCK_RANGE
 
 router = APIRouter(prefix="/api")
 
@@ -53,8 +54,15 @@ class TableIn(_In):
     duplicate: bool = False
     # the table's settings (None: the default for these seats; see tables/settings.py)
     hints: bool | None = None
-    clock: int | None = Field(None, ge=0, le=600)  # seconds per turn; 0: no clock
+    clock: int | None = Field(None, ge=0, le=ASYNC_CLOCKS[-1])  # seconds per turn; 0: no clock
     undo: bool | None = None
+
+    @field_validator("clock")
+    @classmethod
+    def _clock(cls, clock: int | None) -> int | None:
+        if clock is not None and clock > CLOCK_RANGE[1] and clock not in ASYNC_CLOCKS:
+            raise ValueError(f"a clock of hours or days is one of {', '.join(map(str, ASYNC_CLOCKS))} seconds")
+        return clock
 
     def asked(self) -> dict[str, Any]:
         return {"hints": self.hints, "clock": self.clock, "undo": self.undo}

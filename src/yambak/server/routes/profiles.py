@@ -19,6 +19,7 @@ from ...engine import RecordError
 from ...rules import load_ruleset
 from ...store import ProfileRow, ResultRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
+from ..common.clock import naive_utc
 from ..common.pages import boot_json, render_page
 from ..deps import (
     HTML_FORM,
@@ -37,6 +38,7 @@ from ..profiles.manager import ProfileError, ProfileManager
 from ..profiles.stats import stats_page
 from ..ranked.manager import PROVISIONAL, ordinal
 from ..replays import frame
+from .pages import table_title
 
 router = APIRouter()
 
@@ -182,6 +184,33 @@ def sign_out_form(request: Request, device: str, profiles: Profiles, settings: A
 def api_games(request: Request, profiles: Profiles, lang: Lang, preset: str = "", page: int = 1) -> dict[str, Any]:
     profile = me(request, profiles)
     return history_page(profiles.store, profile, lang, preset[:40] or None, max(1, min(page, 100000)))
+
+
+@router.get("/api/me/turns")
+def api_turns(request: Request, profiles: Profiles, lang: Lang, settings: AppSettings) -> dict[str, Any]:
+    """The tables where it is this profile's turn (its own only): the lobby's and the profile's list; `left`:
+    seconds to the turn's deadline by the server's clock (a device's own may be off)."""
+    profile = me(request, profiles)
+    now = naive_utc(settings.clock())
+    turns = []
+    for t in profiles.store.profile_turns(profile.id):
+        try:
+            rules = load_ruleset(t["rules"])
+            rules_name = ruleset_name(rules.id, rules.name, lang)
+        except Exception:  # a ruleset that no longer loads: its table is listed all the same
+            rules_name = ""
+        turns.append(
+            {
+                "table": t["table_id"],
+                "name": table_title(t["name"], [t["first"]], lang),
+                "rules_name": rules_name,
+                "since": t["since_at"].isoformat() + "Z",
+                "due": t["due_at"].isoformat() + "Z" if t["due_at"] else None,
+                "left": max(0, round((t["due_at"] - now).total_seconds())) if t["due_at"] else None,
+                "url": f"/t/{t['table_id']}",
+            }
+        )
+    return {"turns": turns}
 
 
 @router.get("/api/me/export.json")

@@ -147,6 +147,10 @@ class SessionManager(Generic[S]):
         """Writes that join the transaction of the event that finishes the game."""
         return []
 
+    def _with_event(self, _session: S, _state: GameState, _event: dict[str, Any]) -> Callable[[Any], Any] | None:
+        """The kind's own write for the event's transaction (a table's turns), if the event calls for one."""
+        return None
+
     def _applied(self, session: S, before: GameState, version: int, event: dict[str, Any]) -> None:
         """The kind's bookkeeping once an event is the session's state (an owner's commit, a mirror's apply)."""
 
@@ -274,24 +278,24 @@ class SessionManager(Generic[S]):
         """A session made here comes into memory, owned by this process."""
         self.sessions[session.id] = session
 
-    def _store_new(self, row: SessionRow) -> None:
-        """Store a new session's row, its lease taken first: without Redis, a coded 503 and nothing stored
-        (blocking: plain routes)."""
+    def _store_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
+        """Store a new session's row (and `also`, another write for the same transaction), its lease taken
+        first: without Redis, a coded 503 and nothing stored (blocking: plain routes)."""
         if self.cluster is not None:
             self.cluster.claim_new_sync(self.KIND, row.id)
         try:
-            self.store.create(row)
+            self.store.create(row, also)
         except Exception:
             if self.cluster is not None:
                 self.cluster.unclaim(self.KIND, row.id)
             raise
 
-    async def _astore_new(self, row: SessionRow) -> None:
+    async def _astore_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
         """`_store_new` without blocking the event loop."""
         if self.cluster is not None:
             await self.cluster.claim_new(self.KIND, row.id)
         try:
-            await self.store.write(Store.create_op(row))
+            await self.store.write(Store.create_op(row, also))
         except Exception:
             if self.cluster is not None:
                 self.cluster.unclaim(self.KIND, row.id)
@@ -330,11 +334,14 @@ class SessionManager(Generic[S]):
             session.id, version, seat, kind or str(event["type"]), event, snapshot, state.finished, ref=ref
         )
         ending = self._ending(session, state) if state.finished and not session.state.finished else []
+        own = self._with_event(session, state, event)
 
         def op(conn: Any) -> list[Any]:
             log_op(conn)
             if also is not None:
                 also(conn)
+            if own is not None:
+                own(conn)
             return [w.op(conn) for w in ending]
 
         metrics.cpu_add("commit", time.thread_time() - started)

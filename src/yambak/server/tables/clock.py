@@ -8,7 +8,7 @@ taken. What happens when a clock runs out is the stand-in's (`standin.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -27,19 +27,28 @@ class TurnClock:
         now = self.now()
         for seat in table.state.to_act() if seats is None else seats:
             table.turn_started[seat] = now
+            table.reminded.discard(seat)
 
-    def resume(self, table: LiveTable) -> None:
-        """A table comes into memory: the seats to act keep the start they had here, else start now."""
-        now = self.now()
-        table.turn_started = {s: table.turn_started.get(s, now) for s in table.state.to_act()}
+    def resume(self, table: LiveTable, stored: Mapping[int, float] | None = None) -> None:
+        """A table comes into memory: the seats to act keep the start they had here, else the one `stored`
+        with their turn (an asynchronous table's, `turns.py`: a restart does not give a day's clock back),
+        else start now."""
+        now, stored = self.now(), stored or {}
+        table.turn_started = {s: table.turn_started.get(s, stored.get(s, now)) for s in table.state.to_act()}
+
+    @staticmethod
+    def starting(before: GameState, after: GameState, event: dict[str, Any]) -> set[int]:
+        """The seats whose turn begins with this event (a duplicate table's player who scored starts anew)."""
+        acting = set(before.to_act())
+        scored = event.get("player") if event.get("type") == "scored" else None
+        return {s for s in after.to_act() if s not in acting or s == scored}
 
     def applied(self, table: LiveTable, before: GameState, event: dict[str, Any]) -> None:
         """An event is the table's state: a turn that begins starts its clock."""
-        acting = set(before.to_act())
         now = self.now()
-        for seat in table.state.to_act():
-            if seat not in acting or (event["type"] == "scored" and seat == event["player"]):
-                table.turn_started[seat] = now
+        for seat in self.starting(before, table.state, event):
+            table.turn_started[seat] = now
+            table.reminded.discard(seat)
 
     def running(self, table: LiveTable) -> bool:
         waiting = table.settings.ranked is not None and any(s.kind == "open" for s in table.seats)
@@ -47,6 +56,12 @@ class TurnClock:
 
     def started(self, table: LiveTable, seat: int) -> float:
         return table.turn_started.get(seat, self.now())
+
+    def deadline(self, table: LiveTable, seat: int) -> float | None:
+        """When the seat's turn clock runs out, by the server's clock (None: no clock runs)."""
+        if not self.running(table):
+            return None
+        return self.started(table, seat) + float(table.settings.clock or 0)
 
     def left(self, table: LiveTable, now: float | None = None) -> dict[str, float]:
         """Seconds left on the turn clock of each person to act (tables with a clock)."""

@@ -36,7 +36,7 @@ from ...engine import (
     state_to_record,
 )
 from ...rules import RulesetError, check_house_rules, load_ruleset
-from ...store import EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from ...store import EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict, TurnRow
 from .. import metrics
 from ..common.clock import naive_utc
 from ..common.coach import Asker, CoachPool
@@ -55,6 +55,7 @@ from .reactions import Reactions
 from .seating import Seating
 from .settings import TableSettings, choose
 from .standin import StandIn
+from .turns import Turns
 from .view import public_event, table_view
 
 __all__ = ["LiveTable", "NewTable", "TableError", "TableManager", "record_of"]
@@ -79,6 +80,7 @@ class LiveTable(Session):
     settings: TableSettings = field(default_factory=TableSettings)
     # seat -> when its turn began, by the server's clock in seconds (`clock.py`)
     turn_started: dict[int, float] = field(default_factory=dict)
+    reminded: set[int] = field(default_factory=set)  # seats told a quarter of their clock is left (`turns.py`)
     last_entry: float = 0.0  # when a person last filled a box (bots wait a moment: it may be taken back)
     seen: Seen = field(default_factory=Seen)  # who is here (`presence.py`)
     # seat -> the entries the stand-in made for its away player since they last played (`standin.py`)
@@ -181,6 +183,7 @@ class TableManager(SessionManager[LiveTable]):
         self.bots = Bots(self, self.stand_in)
         self.seating = Seating(self)
         self.reactions = Reactions(self)
+        self.turns = Turns(self)
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         self.coach = CoachPool(self.settings.coach_process, "yambak-advice")  # advice, off the players' path
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
@@ -193,15 +196,15 @@ class TableManager(SessionManager[LiveTable]):
     def cap(self) -> int:
         return self.settings.max_tables
 
-    def _load_more(self, table_id: str) -> dict[int, int]:
-        return self.store.seat_versions(table_id)
+    def _load_more(self, table_id: str) -> tuple[dict[int, int], dict[int, TurnRow]]:
+        return self.store.seat_versions(table_id), self.store.turns_of(table_id)
 
     def _blank(self, row: SessionRow) -> LiveTable:
         return LiveTable(row.id, row.name, None)  # type: ignore[arg-type]  # `_fill` sets the state
 
     def _fill(self, table: LiveTable, loaded: Loaded, owned: bool) -> None:
         """An owner's state rolls the table's dice; a mirror's only takes the owner's."""
-        row, after, recent, seat_versions = loaded
+        row, after, recent, (seat_versions, turns) = loaded
         record = dict(row.record)
         record["players"] = [s.name for s in row.seats]  # names live in the seat rows
         state = replay(record, simultaneous=row.duplicate)
@@ -212,7 +215,8 @@ class TableManager(SessionManager[LiveTable]):
         table.name, table.listed, table.seats, table.state = row.name, row.listed, row.seats, state
         table.seed, table.rematch, table.owned = row.seed, row.rematch, owned
         table.settings = TableSettings.from_dict(row.settings)
-        self.turn_clock.resume(table)
+        self.turn_clock.resume(table, self.turns.stored_starts(turns) if table.settings.asynchronous else None)
+        table.reminded = {seat for seat, turn in turns.items() if turn.reminded}
         table.version = after[-1].version if after else row.version
         table.seat_version = [seat_versions.get(i, 0) for i in range(len(row.seats))]
         table.recent = self.recent_of(recent)
@@ -230,8 +234,12 @@ class TableManager(SessionManager[LiveTable]):
             state = dataclasses.replace(state, rolloffs=_rolloffs_of(message["rolloffs"]))
         return state
 
+    def _with_event(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> Any:
+        return self.turns.with_event(table, state, event)
+
     def _applied(self, table: LiveTable, before: GameState, version: int, event: dict[str, Any]) -> None:
         self.turn_clock.applied(table, before, event)
+        self.turns.began(table, before, event)
         table.seat_version[event["player"]] = version
         self.stand_in.applied(table, event)
 
@@ -367,10 +375,21 @@ class TableManager(SessionManager[LiveTable]):
 
     async def sweep(self) -> None:
         await self.presence.sweep()
+        await self.turns.sweep()
+
+    def forget(self, table: LiveTable) -> None:
+        """The table leaves memory (it waits in the store: `turns.py`)."""
+        self._stop_work(table)
+        if self.cluster is not None:  # its lease goes now: the first process to see a deadline due takes it
+            self.cluster.unfollow(self.KIND, table.id, owned=True)
+        self._forget(table)
 
     async def orphans(self) -> list[str]:
-        """Unfinished tables with bots: they need an owner even when nobody watches them."""
-        return await self.store.read(self.store.unfinished_with_bots)
+        """Unfinished tables with bots, and those with a deadline passed or a reminder due: they need an owner
+        even when nobody watches them."""
+        with_bots = await self.store.read(self.store.unfinished_with_bots)
+        due = await self.store.read(self.store.due_turns, naive_utc(self.settings.clock()))
+        return list(dict.fromkeys([*with_bots, *due]))
 
     def listed(self) -> list[dict[str, Any]]:
         """The lobby's list: listed tables in play, without those idle (no action, nobody there) too long."""
@@ -522,7 +541,7 @@ class TableManager(SessionManager[LiveTable]):
         first = next((i for i in sorted(new.tokens) if new.table.seats[i].kind == "human"), None)
         if profile is not None and first is not None:  # table.seats and row.seats are one list
             new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile)
-        await self._astore_new(new.row)
+        await self._astore_new(new.row, self.turns.now_op(new.table))
         self._admit(new.table)
         return new.table, new.tokens
 
@@ -546,7 +565,7 @@ class TableManager(SessionManager[LiveTable]):
         first = next((i for i in sorted(new.tokens) if new.table.seats[i].kind == "human"), None)
         if profile is not None and first is not None:
             new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile)
-        self._store_new(new.row)
+        self._store_new(new.row, self.turns.now_op(new.table))
         self._admit(new.table)
         return new.table, new.tokens
 
@@ -609,6 +628,7 @@ class TableManager(SessionManager[LiveTable]):
             table.state = state
             if table.settings.ranked is not None and not any(s.kind == "open" for s in table.seats):
                 self.turn_clock.start(table)  # the game starts: clocks run
+            await self.turns.sync(table)  # the seat's profile, a clock that starts
             self.presence.recount(table)
             self.broadcast_state(table)
             self.replica.publish(table, {"kind": "reload"})

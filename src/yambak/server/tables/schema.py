@@ -207,6 +207,7 @@ class TableSettingsOut(_Out):
     undo: bool
     deal: str | None = None
     ranked: str | None = None  # the preset whose ratings the game changes
+    asynchronous: bool = False  # a game over days (a clock of hours or more; `TableSettings.asynchronous`)
 
 
 class DealOut(_Out):

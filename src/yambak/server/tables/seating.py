@@ -75,6 +75,7 @@ class Seating:
                 raise RequestError("seat/started", "the game has started: give the seat to a bot instead", 409)
             else:
                 await self._remove(table, target)
+            await manager.turns.sync(table)
             manager.presence.recount(table)
             manager.broadcast_state(table)
         manager.schedule_bots(table)

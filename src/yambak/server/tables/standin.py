@@ -4,9 +4,10 @@ It plays a person's turn
 - when the turn clock runs out (tables with a clock: the player is slow, or gone), and
 - when the player is away (`presence.py`) while somebody else sits at the table: `Settings.away_turn`
   seconds (15) after the turn began, or at once when they left during it. Never at a deal's table (the daily
-  challenge, a club round: everybody plays their own dice, nobody waits), and never where nobody else
-  is here (alone against bots, pass and play on one device: nobody waits either). A ranked table keeps
-  the clock alone: its rule for a player who leaves counts the turns the clock gave away (`ranked/`).
+  challenge, a club round: everybody plays their own dice, nobody waits), never at an asynchronous table
+  (a game over days: its players come and go, the clock alone decides), and never where nobody else is
+  here (alone against bots, pass and play on one device: nobody waits either). A ranked table keeps the
+  clock alone: its rule for a player who leaves counts the turns the clock gave away (`ranked/`).
 
 The player takes the seat back by coming back: the next step of the turn is theirs again. Each of the
 stand-in's moves for a player who was away is marked `absent` in the log; the entries it made since
@@ -36,8 +37,10 @@ class StandIn:
 
     @staticmethod
     def for_absence(table: LiveTable) -> bool:
-        """Does the stand-in play for away players at this table (not only when a clock runs out)?"""
-        return table.settings.deal is None and table.settings.ranked is None
+        """Does the stand-in play for away players at this table (not only when a clock runs out)? Not at
+        an asynchronous table: its players leave between turns by design, and have hours for one."""
+        settings = table.settings
+        return settings.deal is None and settings.ranked is None and not settings.asynchronous
 
     @staticmethod
     def _waited_for(table: LiveTable, seat: int) -> bool:

@@ -3,6 +3,7 @@
 // form shows the chosen ruleset's options as controls. The player's name and last choices are
 // remembered on this device.
 import { boot, T, $, $$, el, api, remembered, remember, toast, wireSettings, recentTables, noteTable } from "./page.js";
+import { yourTurns } from "./turns.js";
 
 const memory = remembered();
 const nameInput = $("you-name"), levelSelect = $("you-level");
@@ -112,10 +113,14 @@ if (addSeat) addSeat.onclick = () => {
   next.querySelector("input").focus();
   if (!document.querySelector("#create .seat-row[hidden]")) addSeat.hidden = true;
 };
-// The games this device was playing and did not see finish: one tap back to each.
+// The games this device was playing and did not see finish: one tap back to each (those where it is the
+// profile's turn are in the list above it already).
+const turns = boot.me ? yourTurns("your-turns") : Promise.resolve([]);
 async function showResume() {
   const cards = [];
+  const listed = new Set(await turns);
   for (const t of recentTables()) {
+    if (listed.has(t.id)) continue;
     const [ok, v] = await api("GET", `/api/tables/${encodeURIComponent(t.id)}`);
     if (!ok || v.finished) { if (ok || v.code === "table/unknown") noteTable(t.id, [], false); continue; }
     const yours = v.to_act.some((s) => t.seats.includes(s));

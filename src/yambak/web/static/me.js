@@ -3,9 +3,11 @@
 // games yet (the keeper's history, game records of docs/rules.md §11), added on request with a progress bar.
 import { boot, T, N, $, el, api, localTimes, toast, wireSettings } from "./page.js";
 import { listSheets, loadSheet } from "./keeper-store.js";
+import { yourTurns } from "./turns.js";
 
 wireSettings();
 localTimes();
+yourTurns("your-turns");  // the owner's page only: a shared one has no such section
 
 async function pending() {
   if (!boot.me) return [];

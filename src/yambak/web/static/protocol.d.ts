@@ -736,6 +736,7 @@ export interface SeatingOut {
  * via the `definition` "TableSettingsOut".
  */
 export interface TableSettingsOut {
+  asynchronous?: boolean;
   clock: number | null;
   deal?: string | null;
   hints: boolean;

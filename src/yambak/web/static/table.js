@@ -360,7 +360,7 @@ function renderNotify() {
   if (overDays() && localSeats().length && !view.finished && window.Notification && Notification.permission === "granted") subscribePush();
 }
 /** An asynchronous table (its turns last hours or days). */
-function overDays() { const s = /** @type {any} */ (view.settings || {}); return !!s.asynchronous || (s.clock || 0) >= 3600; }
+function overDays() { return !!(view.settings && view.settings.asynchronous); }
 $("notify-me").onclick = async () => { try { await Notification.requestPermission(); } catch { /* refused */ } renderNotify(); };
 
 function drawStrip(me) {
@@ -401,6 +401,7 @@ function clockText(p) {
   if ((clocks[p.seat] == null && away == null) || view.finished) return "";
   const clock = clocks[p.seat] == null ? Infinity : Math.max(0, Math.round(clocks[p.seat] - (Date.now() - receivedAt) / 1000));
   const left = Math.min(clock, away ?? Infinity);
+  if (left >= 3600) return duration(left);  // a game over days: hours left, not minutes
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 
@@ -826,7 +827,8 @@ function renderTableInfo() {
   }
   if (view.duplicate) parts.push(T("Duplicate: everyone gets the same dice."));
   parts.push(s.hints ? T("Hints allowed") : T("No hints at this table"));
-  if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));
+  if (s.asynchronous) parts.push(T("A game over days: {time} per turn", { time: duration(s.clock) }));
+  else if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));
   setText($("table-settings"), parts.join(" · "));
   // a bot on a first estimate (no fitted model for these rules yet) or on a fit that missed its check
   const notes = view.players.filter((p) => p.bot_model).map((p) => (p.bot_model === "prior"

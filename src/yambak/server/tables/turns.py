@@ -1,0 +1,204 @@
+"""Whose turn it is, kept in the store: games over days.
+
+An asynchronous table, or one with several people, keeps a row per person's seat to act (`store/turns.py`),
+written in the transaction of the event that starts or ends a turn (only then: a roll or a hold writes
+nothing), and gone with the game's end. The row holds the turn's start and, at an asynchronous table
+(`TableSettings.asynchronous`: a clock of hours or days), its deadline and when to remind the player, as
+wall-clock times (`Settings.clock`), so that
+- a restart resumes an asynchronous table's clocks where they were (`TurnClock.resume`), not from zero (a
+  live clock starts again: the minutes the server was down were not the player's);
+- an asynchronous table may leave memory while it waits (`evict`), and the sweeper brings it back when a
+  deadline passes or a reminder is due, so that its owner fires them: without a cluster, this process
+  loads it; with one, the table is among the orphans the cluster's monitor adopts (`orphans`), taken by
+  whichever process wins its lease;
+- the "your turn" lists read them (`/api/me/turns`).
+
+At an asynchronous table, a profile's player who is not at the table hears of their turn (`TurnSignal`
+"turn", when it begins) and of a quarter of its clock left (`TurnSignal` "reminder", once: marked in the
+store, so a restart does not say it again). Web Push listens to those.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from ...engine import GameState
+from ...store import Store, TurnRow
+from ..common.events import TurnSignal
+from .clock import TurnClock
+
+if TYPE_CHECKING:
+    from .manager import LiveTable, TableManager
+
+__all__ = ["Turns"]
+
+log = logging.getLogger("yambak.server")
+
+SWEEP_EVERY = 5  # ticks (seconds) between two looks at the store for deadlines of tables out of memory
+
+
+def _utc(seconds: float) -> datetime:
+    """The server's clock as the store keeps time (naive UTC)."""
+    return datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None)
+
+
+def seconds_of(moment: datetime) -> float:
+    """A stored time (naive UTC) as the server's clock counts it."""
+    return moment.replace(tzinfo=UTC).timestamp()
+
+
+class Turns:
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self.clock = manager.turn_clock
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticks = 0
+
+    @staticmethod
+    def kept(table: LiveTable) -> bool:
+        """Does the table keep its turns in the store? Asynchronous ones (deadlines), and those where people
+        wait for each other; not a deal's (everybody plays their own dice) nor one person's against bots."""
+        people = sum(s.kind in ("human", "open") for s in table.seats)
+        return table.settings.deal is None and (table.settings.asynchronous or people > 1)
+
+    def _rows(
+        self, table: LiveTable, to_act: Iterable[int], since: Mapping[int, float], fresh: set[int]
+    ) -> list[TurnRow]:
+        """The rows of the people's seats to act; `fresh`: those whose turn begins now (not reminded yet)."""
+        # a live clock's deadline stays in memory (a restart gives it back: the downtime was not the player's)
+        limit = table.settings.clock if table.settings.asynchronous and self.clock.running(table) else None
+        rows = []
+        for seat in to_act:
+            row = table.seats[seat]
+            if row.kind != "human":
+                continue
+            due = remind = None
+            if limit:
+                due, remind = _utc(since[seat] + limit), _utc(since[seat] + limit * 3 / 4)
+            reminded = seat in table.reminded and seat not in fresh
+            rows.append(TurnRow(seat, row.profile_id, _utc(since[seat]), due, remind, reminded))
+        return rows
+
+    def with_event(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> Callable[[Any], Any] | None:
+        """The write for the event's transaction when it starts or ends a turn (`table.state`: the state before)."""
+        if not self.kept(table):
+            return None
+        if state.finished:
+            return Store.turns_op(table.id, [])
+        starts = TurnClock.starting(table.state, state, event)
+        if not starts and set(table.state.to_act()) == set(state.to_act()):
+            return None
+        now = self.clock.now()
+        since = {s: now if s in starts else self.clock.started(table, s) for s in state.to_act()}
+        return Store.turns_op(table.id, self._rows(table, state.to_act(), since, starts))
+
+    def now_op(self, table: LiveTable) -> Callable[[Any], Any] | None:
+        """The write of the table's turns as they are (a new table, a seat taken or removed); None: it keeps none."""
+        if not self.kept(table) or table.state.finished:
+            return None
+        to_act = table.state.to_act()
+        since = {s: self.clock.started(table, s) for s in to_act}
+        return Store.turns_op(table.id, self._rows(table, to_act, since, set()))
+
+    async def sync(self, table: LiveTable) -> None:
+        op = self.now_op(table)
+        if op is not None:
+            await self.manager.store.write(op)
+
+    @staticmethod
+    def stored_starts(stored: Mapping[int, TurnRow]) -> dict[int, float]:
+        return {seat: seconds_of(row.since_at) for seat, row in stored.items()}
+
+    # --- telling a player who is not at the table -------------------------------------------------
+
+    def began(self, table: LiveTable, before: GameState, event: dict[str, Any]) -> None:
+        """An owner's event is the table's state: a turn that begins at an asynchronous table is told."""
+        if table.owned and table.settings.asynchronous and not table.state.finished:
+            for seat in TurnClock.starting(before, table.state, event):
+                self._signal(table, seat, "turn")
+
+    def _signal(self, table: LiveTable, seat: int, kind: str) -> None:
+        row = table.seats[seat]
+        if row.kind != "human" or row.profile_id is None or self.manager.presence.present(table, seat):
+            return
+        due = self.clock.deadline(table, seat)
+        signal = TurnSignal(table.id, table.name, seat, row.profile_id, kind, None if due is None else _utc(due))
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a blocking caller): nobody to tell from here
+            return
+        task = loop.create_task(self.manager.events.publish(signal))  # off the action's path
+        self._tasks.add(task)  # kept until done: a task nobody holds may vanish
+        task.add_done_callback(self._tasks.discard)
+
+    # --- the owner's sweep, once a second -----------------------------------------------------------
+
+    async def sweep(self) -> None:
+        await self.remind()
+        self._ticks += 1
+        if self._ticks % SWEEP_EVERY == 0:
+            self.evict()
+            await self.load_due()
+
+    async def remind(self) -> None:
+        """A quarter of an asynchronous turn's clock left: marked in the store, then told (once). Under the
+        table's lock (a busy table waits for the next tick): the mark never lands on a turn begun meanwhile."""
+        now = self.clock.now()
+        for table in list(self.manager.sessions.values()):
+            if not table.owned or not table.settings.asynchronous or not self.clock.running(table):
+                continue
+            limit = float(table.settings.clock or 0)
+            due = [
+                seat
+                for seat in table.state.to_act()
+                if seat not in table.reminded
+                and table.seats[seat].kind == "human"
+                and now >= self.clock.started(table, seat) + limit * 3 / 4
+            ]
+            if not due or table.lock.locked():
+                continue
+            async with table.lock:
+                for seat in due:
+                    table.reminded.add(seat)
+                    try:
+                        await self.manager.store.write(Store.reminded_op(table.id, seat))
+                    except Exception:  # told once rather than not: a restart may tell it again
+                        log.exception("table %s seat %d: the reminder could not be stored", table.id, seat)
+            for seat in due:
+                self._signal(table, seat, "reminder")
+
+    def evict(self) -> int:
+        """Asynchronous tables nobody follows, whose people have not acted for `idle_after`, wait in the store."""
+        manager, idle, now, n = self.manager, self.manager.settings.idle_after, time.monotonic(), 0
+        for table in list(manager.sessions.values()):
+            if not table.owned or not table.settings.asynchronous or table.state.finished or table.conns:
+                continue
+            if now - max(table.last_action, table.touched) < idle or table.lock.locked():
+                continue
+            if manager.bots.running(table) or manager.bots.seats(table):
+                continue
+            manager.forget(table)
+            n += 1
+        return n
+
+    async def load_due(self) -> None:
+        """Tables out of memory with a deadline passed or a reminder due come back, owned here, so that their
+        clocks fire (a cluster's are adopted by its monitor instead: `orphans`)."""
+        manager = self.manager
+        if manager.cluster is not None:
+            return
+        due = await manager.store.read(manager.store.due_turns, _utc(self.clock.now()))
+        for table_id in due:
+            if table_id in manager.sessions:
+                continue
+            try:
+                table = await manager.aget(table_id)
+            except Exception:  # one broken table must not keep the others' clocks from firing
+                log.exception("table %s: its deadline cannot be fired", table_id)
+                continue
+            manager.bots.schedule(table)

@@ -1,0 +1,29 @@
+// @ts-check
+// "Your turn": the tables where it is this profile's turn (the server's list, its own turns only), at the
+// top of the lobby and on "My games". Shown only when there is one; read again when the page comes back
+// into view (a game over days moves on while the tab sleeps).
+import { T, $, el, api, duration } from "./page.js";
+
+/** The list, in the section `id`; resolves to the tables it shows first.
+ * @param {string} id @returns {Promise<string[]>} */
+export function yourTurns(id) {
+  const box = $(id);
+  if (!box) return Promise.resolve([]);
+  const show = async () => {
+    const [ok, data] = await api("GET", "/api/me/turns");
+    const turns = ok && Array.isArray(data.turns) ? data.turns : [];  // no profile: nothing to show
+    const cards = turns.map((t) => {
+      const card = el("a", { class: "resume-card yours", href: t.url });
+      const what = el("span", { class: "what" });
+      const when = t.left == null ? t.rules_name : `${t.rules_name} · ${T("{time} left", { time: duration(t.left) })}`;
+      what.append(el("strong", {}, t.name), el("span", { class: "who" }, when));
+      card.append(what, el("span", { class: "go" }, T("Your turn")));
+      return card;
+    });
+    box.replaceChildren(...(cards.length ? [el("h2", {}, T("Your turn in these games")), ...cards] : []));
+    box.hidden = !cards.length;
+    return turns.map((t) => t.table);
+  };
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) show(); });
+  return show();
+}
