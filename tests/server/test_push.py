@@ -208,6 +208,11 @@ def test_a_turn_reaches_each_browser_of_its_player_in_its_language(
     reminder = phone.read(next(r.body for r in service.wait(2) if r.path == "/push/ann-phone"))
     assert reminder["title"] == "Ton tour se termine bientôt" and reminder["tag"] == "turn-tbl1"
 
+    service.received.clear()  # a table made in one click has no name: it is called after its first player
+    _signal(c, TurnSignal("tbl2", "", 0, ann, "turn", first="Bram"))
+    unnamed = phone.read(next(r.body for r in service.wait(2) if r.path == "/push/ann-phone"))
+    assert unnamed["body"] == "Table de Bram : c'est à toi de jouer.", unnamed
+
 
 def test_a_subscription_the_push_service_forgot_is_forgotten_and_failures_add_up(
     push_client: TestClient, service: PushService

@@ -17,6 +17,8 @@ def test_an_asynchronous_table_with_a_notification(base_url, new_page, browser):
     ann = new_page(viewport=LAPTOP)
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "open"}]
     table = start(ann, base_url, "yams", seats=seats, clock=86400)
+    assert ann.evaluate("Notification.permission") == "default"
+    ann.wait_for_selector("#notify-me", state="visible")  # asked at a game over days, even alone at it
     friend = browser.new_context(viewport=PHONE, has_touch=True)
     friend.grant_permissions(["notifications"], origin=base_url)
     friend.add_init_script(RECORD_NOTIFICATIONS)  # headless notifications are seen only this way

@@ -444,6 +444,15 @@ def error_message(code: str, lang: str, fields: Mapping[str, Any] | None = None)
         return text
 
 
+def table_title(name: str, players: list[str], lang: str) -> str:
+    """A table's name as its pages and pushes say it: its own, or (made in one click: none is stored) after
+    whoever sits first now, so that a deleted player's name goes with their seat's."""
+    if name:
+        return name
+    _ = translations(lang).gettext
+    return _("{name}'s table").format(name=players[0] if players else _("Player"))
+
+
 def localize_error(data: dict[str, Any], lang: str) -> dict[str, Any]:
     """A coded error as the client sees it: `message` in its language, the original English in `detail`."""
     text = error_message(str(data.get("code", "")), lang, data)

@@ -59,6 +59,7 @@ class TurnSignal:
     profile_id: str
     kind: str  # turn | reminder
     due_at: datetime | None = None
+    first: str = ""  # the first person's name: a table made in one click (no name stored) is called after them
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from py_vapid import Vapid02, VapidException
 from pywebpush import WebPushException, webpush
 
 from ...store import PushRow, Store
-from ...web.i18n import translations
+from ...web.i18n import table_title, translations
 from .. import metrics
 from ..common.events import TurnSignal
 from ..live import RequestError
@@ -110,7 +110,8 @@ def subscription(endpoint: str, p256dh: str, auth: str, lang: str | None, settin
 def message(signal: TurnSignal, lang: str | None) -> dict[str, str]:
     """What a push says, in the subscription's language."""
     tr = translations(lang or "en")
-    name = signal.table_name if len(signal.table_name) <= 60 else signal.table_name[:59] + "…"
+    title = table_title(signal.table_name, [signal.first] if signal.first else [], lang or "en")
+    name = title if len(title) <= 60 else title[:59] + "…"
     if signal.kind == "reminder":
         title, body = tr.gettext("Your turn ends soon"), tr.gettext("{name}: a quarter of your time is left.")
     else:

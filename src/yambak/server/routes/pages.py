@@ -19,7 +19,7 @@ from ...web.i18n import (
     labels,
     ruleset_description,
     ruleset_name,
-    translations,
+    table_title,
 )
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
 from ..common.tokens import hash_token
@@ -44,14 +44,6 @@ from ..options import option_schema
 router = APIRouter()
 FORM_SEATS = 8
 
-
-def table_title(name: str, players: list[str], lang: str) -> str:
-    """A table's name as its pages show it: its own, or (made in one click: none is stored) after whoever
-    sits first now, so that a deleted player's name goes with their seat's."""
-    if name:
-        return name
-    _ = translations(lang).gettext
-    return _("{name}'s table").format(name=players[0] if players else _("Player"))
 
 
 def _listed(manager: Any, lang: str) -> list[dict[str, Any]]:

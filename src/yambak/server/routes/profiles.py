@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...engine import RecordError
 from ...rules import load_ruleset
 from ...store import ProfileRow, ResultRow
-from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
+from ...web.i18n import error_message, js_strings, labels, ruleset_name, table_title, translations
 from ..common.clock import naive_utc
 from ..common.pages import boot_json, render_page
 from ..deps import (
@@ -38,7 +38,6 @@ from ..profiles.manager import ProfileError, ProfileManager
 from ..profiles.stats import stats_page
 from ..ranked.manager import PROVISIONAL, ordinal
 from ..replays import frame
-from .pages import table_title
 
 router = APIRouter()
 

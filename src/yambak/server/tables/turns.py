@@ -127,7 +127,8 @@ class Turns:
         if row.kind != "human" or row.profile_id is None or self.manager.presence.present(table, seat):
             return
         due = self.clock.deadline(table, seat)
-        signal = TurnSignal(table.id, table.name, seat, row.profile_id, kind, None if due is None else _utc(due))
+        first = next((s.name for s in table.seats if s.kind == "human"), "")
+        signal = TurnSignal(table.id, table.name, seat, row.profile_id, kind, None if due is None else _utc(due), first)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop (a blocking caller): nobody to tell from here

@@ -355,7 +355,8 @@ function signalTurn(me) {
 }
 function renderNotify() {
   const b = $("notify-me");
-  b.hidden = !(window.Notification && Notification.permission === "default" && localSeats().length && othersHere().length && !view.finished);
+  // asked where someone else is here to wait for, or at a game over days (the others come and go)
+  b.hidden = !(window.Notification && Notification.permission === "default" && localSeats().length && (othersHere().length || overDays()) && !view.finished);
   // a game over days: with notifications allowed, the server pushes the player's turns to this browser
   if (overDays() && localSeats().length && !view.finished && window.Notification && Notification.permission === "granted") subscribePush();
 }
