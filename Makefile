@@ -57,7 +57,7 @@ test: install lint
 	urls="$$(scripts/test-services.sh)"; \
 	pg="$$(echo "$$urls" | grep '^postgresql' || true)"; redis="$$(echo "$$urls" | grep '^redis' || true)"; \
 	YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$pg}" \
-	YAMBAK_TEST_REDIS_URL="$${YAMBAK_TEST_REDIS_URL:-$$redis}" $(BIN)/python -m pytest
+	YAMBAK_TEST_REDIS_URL="$${YAMBAK_TEST_REDIS_URL:-$$redis}" $(BIN)/python -m pytest --durations=15
 
 # Refresh docs/screenshots/ from the browser tests.
 screenshots: install
