@@ -31,7 +31,7 @@ def test_defaults_and_choices(kinds, listed, duplicate, asked, expected):
 def test_settings_are_stored_and_shown(client):
     made = create(client, "yams", [{"name": "Ann"}, {"kind": "open"}], hints=False, clock=45)
     view = client.get(f"/api/tables/{made['id']}").json()
-    assert view["settings"] == {"hints": False, "clock": 45, "undo": False}
+    assert view["settings"] == {"hints": False, "clock": 45, "undo": False, "asynchronous": False}
     assert (
         client.post(
             "/api/tables", json={"name": "t", "preset": "yams", "seats": [{"name": "A"}], "clock": 9000}

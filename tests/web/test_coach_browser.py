@@ -49,9 +49,12 @@ def _fill_through_the_socket(base: str, table: str, token: str, keep_open: str, 
                 if view["current"] != 0:
                     continue  # another seat's turn: its events come on this socket too
                 offered = {b: o for b, o in (turn.get("boxes") or {}).items() if o.get("legal") and b != keep_open}
+                to_announce = [b for b in turn.get("announce") or [] if b != keep_open]
                 if turn.get("dice") and offered:
                     box = pick(offered) if pick else next(iter(offered))
                     ws.send(json.dumps({"type": "score", "seat": 0, "v": v, "box": box}))
+                elif turn.get("must_announce") and to_announce:  # only announce boxes left: no roll before one
+                    ws.send(json.dumps({"type": "announce", "seat": 0, "v": v, "box": to_announce[0]}))
                 else:
                     ws.send(json.dumps({"type": "roll", "seat": 0, "v": v}))
             elif msg["type"] == "error":
