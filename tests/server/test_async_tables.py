@@ -112,6 +112,30 @@ def test_your_turn_lists_the_nearest_deadline_first_then_tables_without_a_clock(
         assert solo.status_code == 201 and len(_turns(ann)) == 2  # alone against a bot: nobody waits, no list
 
 
+def test_a_live_table_lists_only_a_player_away_on_their_turn(settings, clock) -> None:
+    """Played live (everybody here) a table writes no turns; a person to act who leaves is listed, and is not
+    once back."""
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
+        ann, bram = person(client, "Ann"), person(client, "Bram")
+        r = ann.post("/api/tables", json={"preset": "yams", "seats": [{"name": "Ann"}, {"kind": "open"}],
+                                          "listed": False, "name": "Live"})  # fmt: skip
+        table, token = r.json()["id"], r.json()["tokens"]["0"]
+        joined = bram.post(f"/api/tables/{table}/join", json={"name": "Bram"}, headers=ORIGIN)
+        bram_token = joined.json()["token"]
+        assert _turns(ann) == [table]  # her turn, and she has not come yet
+        with ann.websocket_connect(f"/ws/{table}") as a, bram.websocket_connect(f"/ws/{table}") as b:
+            ws, other = WS(a), WS(b)
+            _, out = ws.hello([token])
+            other.hello([bram_token])
+            _wait(lambda: _turns(ann) == [])  # at the table: nothing listed
+            rolled = ws.act(type="roll", seat=0, v=out["v"])
+            ws.act(type="score", seat=0, v=rolled["v"], box=legal(rolled["view"]["players"][0]["turn"])[0])
+            assert _turns(bram) == [] and _turns(ann) == []  # Bram's turn, and he is here: nothing written
+        clock.now += timedelta(seconds=3)  # past the grace a closed page has (a reload is not leaving)
+        _wait(lambda: _turns(bram) == [table])  # gone on his turn: his list brings him back
+        assert _turns(ann) == []
+
+
 def test_a_day_clock_survives_a_restart_and_its_deadline_fires_after_one(settings, clock) -> None:
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
         ann, bram = person(client, "Ann"), person(client, "Bram")

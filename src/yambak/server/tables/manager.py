@@ -81,6 +81,7 @@ class LiveTable(Session):
     # seat -> when its turn began, by the server's clock in seconds (`clock.py`)
     turn_started: dict[int, float] = field(default_factory=dict)
     reminded: set[int] = field(default_factory=set)  # seats told a quarter of their clock is left (`turns.py`)
+    turns_kept: frozenset[int] = frozenset()  # seats whose turn the store holds now (`turns.py`)
     last_entry: float = 0.0  # when a person last filled a box (bots wait a moment: it may be taken back)
     seen: Seen = field(default_factory=Seen)  # who is here (`presence.py`)
     # seat -> the entries the stand-in made for its away player since they last played (`standin.py`)
@@ -217,6 +218,7 @@ class TableManager(SessionManager[LiveTable]):
         table.settings = TableSettings.from_dict(row.settings)
         self.turn_clock.resume(table, self.turns.stored_starts(turns) if table.settings.asynchronous else None)
         table.reminded = {seat for seat, turn in turns.items() if turn.reminded}
+        table.turns_kept = frozenset(turns)
         table.version = after[-1].version if after else row.version
         table.seat_version = [seat_versions.get(i, 0) for i in range(len(row.seats))]
         table.recent = self.recent_of(recent)

@@ -144,6 +144,7 @@ class Presence:
 
     def _announce(self, table: LiveTable, skip: Connection | None = None) -> None:
         """Every client here gets the table as it is now; the other processes hear what changed."""
+        self.manager.turns.seen(table)  # a person to act who left is listed as "your turn" (`turns.py`)
         self.manager.broadcast_state(table, skip)
         self.manager.replica.publish(table, {"kind": "presence", **self.said(table)})
 

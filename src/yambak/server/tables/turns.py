@@ -1,8 +1,10 @@
 """Whose turn it is, kept in the store: games over days.
 
-An asynchronous table, or one with several people, keeps a row per person's seat to act (`store/turns.py`),
-written in the transaction of the event that starts or ends a turn (only then: a roll or a hold writes
-nothing), and gone with the game's end. The row holds the turn's start and, at an asynchronous table
+An asynchronous table keeps a row per person's seat to act (`store/turns.py`); a table of several people
+keeps one for each person to act who is not at the table (their "your turn" list brings them back; a game
+played live, everybody here, writes nothing). The rows are written in the transaction of the event that
+starts or ends a turn (only then: a roll or a hold writes nothing), when a person to act leaves or comes
+back, and are gone with the game's end. The row holds the turn's start and, at an asynchronous table
 (`TableSettings.asynchronous`: a clock of hours or days), its deadline and when to remind the player, as
 wall-clock times (`Settings.clock`), so that
 - a restart resumes an asynchronous table's clocks where they were (`TurnClock.resume`), not from zero (a
@@ -23,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -73,10 +75,8 @@ class Turns:
         # a live clock's deadline stays in memory (a restart gives it back: the downtime was not the player's)
         limit = table.settings.clock if table.settings.asynchronous and self.clock.running(table) else None
         rows = []
-        for seat in to_act:
+        for seat in self._listed(table, to_act):
             row = table.seats[seat]
-            if row.kind != "human":
-                continue
             due = remind = None
             if limit:
                 due, remind = _utc(since[seat] + limit), _utc(since[seat] + limit * 3 / 4)
@@ -84,31 +84,71 @@ class Turns:
             rows.append(TurnRow(seat, row.profile_id, _utc(since[seat]), due, remind, reminded))
         return rows
 
+    def _listed(self, table: LiveTable, to_act: Iterable[int]) -> list[int]:
+        """The people's seats to act whose turn the store holds: all at an asynchronous table (deadlines), else
+        those not at the table."""
+        people = [s for s in to_act if table.seats[s].kind == "human"]
+        if table.settings.asynchronous:
+            return people
+        return [s for s in people if not self.manager.presence.present(table, s)]
+
+    def _op(self, table: LiveTable, rows: list[TurnRow]) -> Callable[[Any], Any] | None:
+        """The write that makes the stored rows these (None: they are already none)."""
+        seats = frozenset(r.seat for r in rows)
+        if not seats and not table.turns_kept:
+            return None
+        table.turns_kept = seats
+        return Store.turns_op(table.id, rows)
+
     def with_event(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> Callable[[Any], Any] | None:
         """The write for the event's transaction when it starts or ends a turn (`table.state`: the state before)."""
         if not self.kept(table):
             return None
         if state.finished:
+            table.turns_kept = frozenset()
             return Store.turns_op(table.id, [])
         starts = TurnClock.starting(table.state, state, event)
         if not starts and set(table.state.to_act()) == set(state.to_act()):
             return None
         now = self.clock.now()
         since = {s: now if s in starts else self.clock.started(table, s) for s in state.to_act()}
-        return Store.turns_op(table.id, self._rows(table, state.to_act(), since, starts))
+        return self._op(table, self._rows(table, state.to_act(), since, starts))
 
     def now_op(self, table: LiveTable) -> Callable[[Any], Any] | None:
-        """The write of the table's turns as they are (a new table, a seat taken or removed); None: it keeps none."""
+        """The write of the table's turns as they are (a new table, a seat taken or removed, somebody gone or
+        back); None: nothing to change."""
         if not self.kept(table) or table.state.finished:
             return None
         to_act = table.state.to_act()
         since = {s: self.clock.started(table, s) for s in to_act}
-        return Store.turns_op(table.id, self._rows(table, to_act, since, set()))
+        return self._op(table, self._rows(table, to_act, since, set()))
 
     async def sync(self, table: LiveTable) -> None:
         op = self.now_op(table)
         if op is not None:
             await self.manager.store.write(op)
+
+    def seen(self, table: LiveTable) -> None:
+        """Who is here changed (the owner's count): the rows of a table that is not asynchronous follow it."""
+        if not table.owned or not self.kept(table) or table.settings.asynchronous or table.state.finished:
+            return
+        if frozenset(self._listed(table, table.state.to_act())) != table.turns_kept:
+            self._spawn(lambda: self._sync_locked(table))
+
+    async def _sync_locked(self, table: LiveTable) -> None:
+        async with table.lock:  # after an event being stored, never before it (the store writes in order)
+            if self.manager.sessions.get(table.id) is table and table.owned:
+                await self.sync(table)
+
+    def _spawn(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run `work()` on the event loop, off the caller's path (nothing where no loop runs: a blocking caller)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        task = loop.create_task(work())
+        self._tasks.add(task)  # kept until done: a task nobody holds may vanish
+        task.add_done_callback(self._tasks.discard)
 
     @staticmethod
     def stored_starts(stored: Mapping[int, TurnRow]) -> dict[int, float]:
@@ -129,13 +169,7 @@ class Turns:
         due = self.clock.deadline(table, seat)
         first = next((s.name for s in table.seats if s.kind == "human"), "")
         signal = TurnSignal(table.id, table.name, seat, row.profile_id, kind, None if due is None else _utc(due), first)
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (a blocking caller): nobody to tell from here
-            return
-        task = loop.create_task(self.manager.events.publish(signal))  # off the action's path
-        self._tasks.add(task)  # kept until done: a task nobody holds may vanish
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(lambda: self.manager.events.publish(signal))  # off the action's path
 
     # --- the owner's sweep, once a second -----------------------------------------------------------
 
