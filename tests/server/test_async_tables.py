@@ -136,6 +136,18 @@ def test_a_live_table_lists_only_a_player_away_on_their_turn(settings, clock) ->
         assert _turns(ann) == []
 
 
+def test_a_turn_without_a_clock_left_a_month_is_a_game_given_up(settings, clock) -> None:
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
+        ann, bram = person(client, "Ann"), person(client, "Bram")
+        r = ann.post("/api/tables", json={"preset": "yams", "seats": [{"name": "Ann"}, {"kind": "open"}],
+                                          "listed": False, "name": "Forgotten"})  # fmt: skip
+        bram.post(f"/api/tables/{r.json()['id']}/join", json={"name": "Bram"}, headers=ORIGIN).raise_for_status()
+        clock.now += timedelta(days=29)
+        assert _turns(ann) == [r.json()["id"]]
+        clock.now += timedelta(days=2)
+        assert _turns(ann) == []
+
+
 def test_a_day_clock_survives_a_restart_and_its_deadline_fires_after_one(settings, clock) -> None:
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
         ann, bram = person(client, "Ann"), person(client, "Bram")

@@ -73,9 +73,10 @@ class TurnStore:
         with self.engine.connect() as conn:
             return list(conn.execute(q).scalars())
 
-    def profile_turns(self, profile_id: str, limit: int = 50) -> list[dict[str, Any]]:
+    def profile_turns(self, profile_id: str, since: datetime | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """The tables where it is this profile's turn: the nearest deadline first, then the newest turn without
-        one (`first`: who sits first there, whom a table without a name of its own is called after)."""
+        one, begun after `since` (a game without a clock that everybody left is not listed for ever); `first`:
+        who sits first there, whom a table without a name of its own is called after."""
         first = aliased(Seat)
         q = (
             select(
@@ -93,5 +94,7 @@ class TurnStore:
             .order_by(Turn.due_at.is_(None), Turn.due_at, Turn.since_at.desc())
             .limit(limit)
         )
+        if since is not None:
+            q = q.where(or_(Turn.due_at.is_not(None), Turn.since_at >= since))
         with self.engine.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(q)]

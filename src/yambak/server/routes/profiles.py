@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -185,6 +186,9 @@ def api_games(request: Request, profiles: Profiles, lang: Lang, preset: str = ""
     return history_page(profiles.store, profile, lang, preset[:40] or None, max(1, min(page, 100000)))
 
 
+TURNS_FORGOTTEN = timedelta(days=30)  # a turn without a clock, waiting this long, is a game given up
+
+
 @router.get("/api/me/turns")
 def api_turns(request: Request, profiles: Profiles, lang: Lang, settings: AppSettings) -> dict[str, Any]:
     """The tables where it is this profile's turn (its own only): the lobby's and the profile's list; `left`:
@@ -192,7 +196,7 @@ def api_turns(request: Request, profiles: Profiles, lang: Lang, settings: AppSet
     profile = me(request, profiles)
     now = naive_utc(settings.clock())
     turns = []
-    for t in profiles.store.profile_turns(profile.id):
+    for t in profiles.store.profile_turns(profile.id, since=now - TURNS_FORGOTTEN):
         try:
             rules = load_ruleset(t["rules"])
             rules_name = ruleset_name(rules.id, rules.name, lang)
