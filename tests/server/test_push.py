@@ -254,6 +254,9 @@ def test_subscriptions_are_checked_and_only_a_profile_subscribes(push_client: Te
         {**good, "endpoint": "https://fcm.googleapis.com/" + "x" * 1000},
         {**good, "endpoint": "https://fcm.googleapis.com/a b"},
         {**good, "endpoint": "javascript:alert(1)//fcm.googleapis.com"},
+        {**good, "endpoint": "https://10.0.0.1\\.fcm.googleapis.com/fcm/send/x"},  # the HTTP client's host: 10.0.0.1
+        {**good, "endpoint": "https://fcm.googleapis.com\\@10.0.0.1/x"},
+        {**good, "endpoint": "https://fcm.googleapis.com@10.0.0.1/x"},
         {**good, "keys": {**keys, "p256dh": off_curve}},
         {**good, "keys": {**keys, "p256dh": keys["p256dh"][:-4] + "!!!!"}},
         {**good, "keys": {**keys, "p256dh": _b64(b"\x05" + b"\x01" * 64)}},

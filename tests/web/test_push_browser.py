@@ -94,6 +94,10 @@ def test_a_push_shows_a_notification_that_links_into_the_site(browser: Any, tmp_
         )
         shown = _until(lambda: [n for n in page.evaluate(NOTIFICATIONS) if n["title"] != "Your turn"], page)
         assert [(n["title"], n["data"]) for n in shown] == [("Your turn ends soon", {"url": "/"})]
+        for i, outside in enumerate(("/\\evil.example/x", "/\t/evil.example/")):  # read as another host
+            deliver({"title": f"Elsewhere {i}", "body": "…", "url": outside, "tag": f"turn-{table_id}"})
+            shown = _until(lambda: [n for n in page.evaluate(NOTIFICATIONS) if n["title"] == f"Elsewhere {i}"], page)  # noqa: B023
+            assert shown and shown[0]["data"] == {"url": "/"}, (outside, shown)
         # the subscription failed quietly: only Chromium's own word that its contexts here have no Push API
         assert [e for e in errors if "does not support the Push API" not in e] == []
         ctx.close()

@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+import urllib3
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02, VapidException
@@ -66,6 +67,18 @@ def _new_key() -> str:
     return b64url(scalar.to_bytes(32, "big"))
 
 
+# What a push service's endpoint is made of (RFC 3986's unreserved, sub-delims, ":", "/", "?", "@", "%").
+_URL_CHARS = re.compile(r"[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+")
+
+
+def _sent_host(endpoint: str) -> str | None:
+    """The host the push's HTTP client (requests, urllib3) connects to for this URL."""
+    try:
+        return (urllib3.util.parse_url(requests.Request("POST", endpoint).prepare().url or "").host or "").lower()
+    except Exception:  # a URL the client cannot send to at all
+        return None
+
+
 def _host_allowed(host: str, allowed: str) -> bool:
     names = [h.strip().lower().lstrip(".") for h in allowed.split(",") if h.strip()]
     return "*" in names or any(host == n or host.endswith("." + n) for n in names)
@@ -79,7 +92,7 @@ def subscription(endpoint: str, p256dh: str, auth: str, lang: str | None, settin
     def refuse(why: str) -> RequestError:
         return RequestError("input/invalid", why, 422)
 
-    if not endpoint.isascii() or not endpoint.isprintable() or " " in endpoint:
+    if not _URL_CHARS.fullmatch(endpoint):  # no "\\", quote or space that another URL parser reads otherwise
         raise refuse("endpoint: not a URL")
     try:
         url = urlsplit(endpoint)
@@ -88,6 +101,8 @@ def subscription(endpoint: str, p256dh: str, auth: str, lang: str | None, settin
         raise refuse("endpoint: not a URL") from None
     host = (url.hostname or "").lower()
     if not host or url.username is not None or url.password is not None or url.fragment:
+        raise refuse("endpoint: not a push service's URL")
+    if _sent_host(endpoint) != host:  # where the HTTP client would really connect
         raise refuse("endpoint: not a push service's URL")
     if url.scheme == "https":
         if not _host_allowed(host, settings.push_hosts):

@@ -9,7 +9,13 @@ pushSw.addEventListener("install", () => { pushSw.skipWaiting(); });
 pushSw.addEventListener("activate", (e) => { e.waitUntil(pushSw.clients.claim()); });
 
 /** Only a path of this site: a push cannot send the player anywhere else. @param {unknown} url */
-const sitePath = (url) => (typeof url === "string" && url.startsWith("/") && !url.startsWith("//") ? url : "/");
+const sitePath = (url) => {
+  if (typeof url !== "string" || !url.startsWith("/")) return "/";
+  try {
+    const to = new URL(url, pushSw.location.origin);  // as the browser reads it ("/\\x", "/\t/x" leave the site)
+    return to.origin === pushSw.location.origin ? to.pathname + to.search : "/";
+  } catch { return "/"; }
+};
 
 pushSw.addEventListener("push", (e) => {
   /** @type {Record<string, unknown>} */
