@@ -5,6 +5,7 @@ for the clock, not for an away player; and "your turn" lists of a profile's own 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -163,10 +164,20 @@ def test_a_day_clock_survives_a_restart_and_its_deadline_fires_after_one(setting
         view = client.get(f"/api/tables/{table_id}").json()
         assert view["current"] == 1 and view["clocks"]["1"] == pytest.approx(14 * 3600, abs=5)
     clock.now += timedelta(hours=15)  # down again, past Bram's deadline: the stand-in plays once it is up
-    with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
-        table = client.app.state.manager.get(table_id)
+    heard: list[TurnSignal] = []
+    app = create_app(dataclasses.replace(settings, bot_delay=1.0))  # the stand-in takes a moment
+
+    async def hear(signal: TurnSignal) -> None:
+        heard.append(signal)
+
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        manager = client.app.state.manager
+        manager.events.on_async(TurnSignal, hear)
+        table = manager.get(table_id)
+        client.portal.call(manager.turns.remind)  # past the deadline: no "a quarter is left"
         _wait(lambda: table.state.current == 0)
         assert table.state.sheets[1].turns == 1 and _turns(ann) == [table_id]
+        assert [s.kind for s in heard if s.seat == 1] == []
 
 
 def test_an_away_player_is_not_played_for_and_hears_of_turn_and_reminder_once(settings, clock) -> None:

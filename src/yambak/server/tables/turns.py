@@ -42,6 +42,7 @@ __all__ = ["Turns"]
 log = logging.getLogger("yambak.server")
 
 SWEEP_EVERY = 5  # ticks (seconds) between two looks at the store for deadlines of tables out of memory
+REMIND_AFTER = 3 / 4  # of an asynchronous turn's clock: the reminder, a quarter of it left
 
 
 def _utc(seconds: float) -> datetime:
@@ -79,7 +80,7 @@ class Turns:
             row = table.seats[seat]
             due = remind = None
             if limit:
-                due, remind = _utc(since[seat] + limit), _utc(since[seat] + limit * 3 / 4)
+                due, remind = _utc(since[seat] + limit), _utc(since[seat] + limit * REMIND_AFTER)
             reminded = seat in table.reminded and seat not in fresh
             rows.append(TurnRow(seat, row.profile_id, _utc(since[seat]), due, remind, reminded))
         return rows
@@ -193,7 +194,7 @@ class Turns:
                 for seat in table.state.to_act()
                 if seat not in table.reminded
                 and table.seats[seat].kind == "human"
-                and now >= self.clock.started(table, seat) + limit * 3 / 4
+                and now >= self.clock.started(table, seat) + limit * REMIND_AFTER
             ]
             if not due or table.lock.locked():
                 continue
@@ -204,8 +205,9 @@ class Turns:
                         await self.manager.store.write(Store.reminded_op(table.id, seat))
                     except Exception:  # told once rather than not: a restart may tell it again
                         log.exception("table %s seat %d: the reminder could not be stored", table.id, seat)
-            for seat in due:
-                self._signal(table, seat, "reminder")
+            for seat in due:  # a deadline already passed (the server was down): the stand-in plays, nobody is told
+                if now < self.clock.started(table, seat) + limit:
+                    self._signal(table, seat, "reminder")
 
     def evict(self) -> int:
         """Asynchronous tables nobody follows, whose people have not acted for `idle_after`, wait in the store."""
