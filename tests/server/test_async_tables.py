@@ -137,6 +137,23 @@ def test_a_live_table_lists_only_a_player_away_on_their_turn(settings, clock) ->
         assert _turns(ann) == []
 
 
+def test_whose_turn_is_the_seat_s_and_a_table_is_named_after_its_first_person(settings) -> None:
+    """The list reads whose turn from the seats (a deleted profile's seat is nobody's: the next move is
+    stored as ever), and names a table without a name as its page does (after its first person, not a bot)."""
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
+        ann, bram = person(client, "Ann"), person(client, "Bram")
+        seats = [{"kind": "bot", "bot": "greedy", "name": "Robo"}, {"name": "Ann"}, {"kind": "open"}]
+        r = ann.post("/api/tables", json={"preset": "yams", "seats": seats, "listed": False, "clock": DAY})
+        assert r.status_code == 201, r.text
+        table_id, ann_token = r.json()["id"], r.json()["tokens"]["1"]
+        joined = bram.post(f"/api/tables/{table_id}/join", json={"name": "Bram"}, headers=ORIGIN)
+        _wait(lambda: _turns(ann) == [table_id])  # the bot played: Ann's turn
+        assert ann.get("/api/me/turns").json()["turns"][0]["name"] == "Ann's table"
+        assert bram.delete("/api/me", headers=ORIGIN).status_code in (200, 204)
+        _play_turn(ann, table_id, ann_token)  # Bram's seat is nobody's now: the move is stored all the same
+        assert _turns(ann) == [] and joined.status_code == 200
+
+
 def test_a_turn_without_a_clock_left_a_month_is_a_game_given_up(settings, clock) -> None:
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
         ann, bram = person(client, "Ann"), person(client, "Bram")

@@ -387,3 +387,27 @@ def test_the_store_keeps_a_profiles_newest_subscriptions_and_forgets_them_with_i
         assert store.pushes("ann") == []
     finally:
         store.close()
+
+
+def test_a_device_signed_out_hears_nothing_more(push_client: TestClient, service: PushService) -> None:
+    """A subscription belongs to the device that made it: signed out (from itself or another device), it goes;
+    the profile's other devices keep theirs."""
+    c = push_client
+    ann, phone_cookies = _profile(c, "Ann")
+    phone = Browser(f"{service.url}/push/ann-phone")
+    assert _as(c, phone_cookies).post("/api/push/subscribe", json=phone.json()).status_code == 201
+    link = c.post("/api/me/link", headers={"origin": "http://127.0.0.1"})
+    assert link.status_code in (200, 201), link.text
+    c.cookies.clear()  # a laptop takes the profile by its link, and subscribes too
+    code = link.json()["url"].rsplit("/", 1)[1]
+    moved = c.post(f"/api/me/move/{code}", headers={"origin": "http://127.0.0.1"})
+    assert moved.status_code < 400, moved.text
+    laptop_cookies = dict(c.cookies)
+    laptop = Browser(f"{service.url}/push/ann-laptop")
+    assert _as(c, laptop_cookies).post("/api/push/subscribe", json=laptop.json()).status_code == 201
+    store: Store = c.app.state.store  # type: ignore[attr-defined]
+    assert len(store.pushes(ann)) == 2
+    devices = _as(c, laptop_cookies).get("/api/me/devices").json()["devices"]
+    other = next(d["id"] for d in devices if not d["this"])
+    assert c.delete(f"/api/me/devices/{other}", headers={"origin": "http://127.0.0.1"}).status_code == 204
+    assert [p.endpoint for p in store.pushes(ann)] == [laptop.endpoint]  # the phone's went with it

@@ -261,10 +261,7 @@ class Turn(Base):
     __tablename__ = "turns"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    profile_id: Mapped[str | None] = mapped_column(
-        ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True, index=True
-    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)  # whose: the seat's row says (`Seat.profile_id`)
     since_at: Mapped[datetime] = mapped_column(DateTime)
     due_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     remind_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
@@ -282,6 +279,8 @@ class PushSubscription(Base):
     p256dh: Mapped[str] = mapped_column(String(200))
     auth: Mapped[str] = mapped_column(String(64))
     lang: Mapped[str | None] = mapped_column(String(8), nullable=True)  # the language of its messages
+    # the device (its profile key) that subscribed: signing it out ends its pushes
+    device: Mapped[str | None] = mapped_column(ForeignKey("profile_keys.hash", ondelete="CASCADE"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     failures: Mapped[int] = mapped_column(Integer, default=0)
 

@@ -66,16 +66,17 @@ class PushStore:
             conn.execute(ins.on_conflict_do_nothing(index_elements=["name"]))
             return str(conn.execute(select(ServerKey.value).where(ServerKey.name == name)).scalar_one())
 
-    def save_push(self, profile_id: str, row: PushRow) -> bool:
+    def save_push(self, profile_id: str, row: PushRow, device: str | None = None) -> bool:
         """Keep a browser's subscription for a profile (a subscription another profile had moves to this one,
-        with its failures forgotten); True when it is new. A profile keeps its newest `MAX_PER_PROFILE`."""
+        with its failures forgotten); True when it is new. A profile keeps its newest `MAX_PER_PROFILE`.
+        `device`: the hash of the subscribing device's profile key (signed out, its subscriptions go)."""
         key = row.key
         values = {"endpoint": row.endpoint, "p256dh": row.p256dh, "auth": row.auth, "lang": row.lang}
         with self.engine.begin() as conn:
             known = conn.execute(
                 select(PushSubscription.profile_id).where(PushSubscription.endpoint_hash == key)
             ).scalar()
-            fresh = {**values, "profile_id": profile_id, "created_at": _now(), "failures": 0}
+            fresh = {**values, "profile_id": profile_id, "device": device, "created_at": _now(), "failures": 0}
             ins = _insert(conn, PushSubscription).values(endpoint_hash=key, **fresh)
             conn.execute(ins.on_conflict_do_update(index_elements=["endpoint_hash"], set_=fresh))
             kept = (

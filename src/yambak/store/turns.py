@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
 
@@ -25,7 +25,6 @@ Op = Callable[[Connection], Any]
 @dataclass(frozen=True)
 class TurnRow:
     seat: int
-    profile_id: str | None
     since_at: datetime
     due_at: datetime | None = None  # the clock runs out (tables with a clock)
     remind_at: datetime | None = None  # a quarter of the clock left (asynchronous tables)
@@ -57,17 +56,19 @@ class TurnStore:
 
     def turns_of(self, table_id: str) -> dict[int, TurnRow]:
         with self.engine.connect() as conn:
-            q = select(Turn.seat, Turn.profile_id, Turn.since_at, Turn.due_at, Turn.remind_at, Turn.reminded)
+            q = select(Turn.seat, Turn.since_at, Turn.due_at, Turn.remind_at, Turn.reminded)
             return {r.seat: TurnRow(*r) for r in conn.execute(q.where(Turn.table_id == table_id))}
 
     def due_turns(self, now: datetime, limit: int = 200) -> list[str]:
-        """Unfinished tables with a deadline passed or a reminder due (their owner acts on them)."""
+        """Unfinished tables with a deadline passed or a reminder due (their owner acts on them), the longest
+        due first (a table that cannot be loaded does not keep the others waiting for ever)."""
         remind = and_(Turn.remind_at <= now, Turn.reminded.is_(False))
         q = (
             select(Turn.table_id)
             .join(GameSession, GameSession.id == Turn.table_id)
             .where(GameSession.finished.is_(False), or_(Turn.due_at <= now, remind))
-            .distinct()
+            .group_by(Turn.table_id)
+            .order_by(func.min(func.coalesce(Turn.remind_at, Turn.due_at)))
             .limit(limit)
         )
         with self.engine.connect() as conn:
@@ -77,7 +78,10 @@ class TurnStore:
         """The tables where it is this profile's turn: the nearest deadline first, then the newest turn without
         one, begun after `since` (a game without a clock that everybody left is not listed for ever); `first`:
         who sits first there, whom a table without a name of its own is called after."""
-        first = aliased(Seat)
+        mine, first = aliased(Seat), aliased(Seat)
+        first_person = (
+            select(func.min(Seat.seat)).where(Seat.table_id == Turn.table_id, Seat.kind == "human").scalar_subquery()
+        )
         q = (
             select(
                 Turn.table_id,
@@ -89,8 +93,9 @@ class TurnStore:
                 first.name.label("first"),
             )  # fmt: skip
             .join(GameSession, GameSession.id == Turn.table_id)
-            .join(first, and_(first.table_id == Turn.table_id, first.seat == 0))
-            .where(Turn.profile_id == profile_id, GameSession.finished.is_(False))
+            .join(mine, and_(mine.table_id == Turn.table_id, mine.seat == Turn.seat))
+            .join(first, and_(first.table_id == Turn.table_id, first.seat == first_person))
+            .where(mine.profile_id == profile_id, GameSession.finished.is_(False))
             .order_by(Turn.due_at.is_(None), Turn.due_at, Turn.since_at.desc())
             .limit(limit)
         )

@@ -155,9 +155,11 @@ class PushManager:
 
     # --- a browser's subscription (plain `def` routes: blocking) ------------------------------------------
 
-    def subscribe(self, profile_id: str, endpoint: str, p256dh: str, auth: str, lang: str | None) -> bool:
-        """Keep a subscription for the profile; True when it is new to it."""
-        return self.store.save_push(profile_id, subscription(endpoint, p256dh, auth, lang, self.settings))
+    def subscribe(
+        self, profile_id: str, endpoint: str, p256dh: str, auth: str, lang: str | None, device: str | None = None
+    ) -> bool:
+        """Keep a subscription for the profile (made on `device`, its key's hash); True when it is new to it."""
+        return self.store.save_push(profile_id, subscription(endpoint, p256dh, auth, lang, self.settings), device)
 
     def unsubscribe(self, profile_id: str, endpoint: str) -> bool:
         return self.store.drop_push(profile_id, endpoint)

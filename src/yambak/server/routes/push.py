@@ -9,7 +9,8 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...web import STATIC
-from ..deps import Lang, Profiles, check_origin, check_rate
+from ..deps import Lang, Profiles, check_origin, check_rate, profile_token
+from ..profiles.manager import hash_secret
 from ..push import PushManager
 from .profiles import me
 
@@ -52,7 +53,8 @@ def push_key(request: Request) -> dict[str, str]:
 def subscribe(request: Request, body: SubscriptionIn, profiles: Profiles, lang: Lang) -> JSONResponse:
     """Pushes for this device's profile to this browser, in the page's language (sent again: no change)."""
     profile = me(request, profiles)
-    new = _push(request).subscribe(profile.id, body.endpoint, body.keys.p256dh, body.keys.auth, lang)
+    device = hash_secret(str(profile_token(request)))  # the key `me` just proved: signed out, its pushes end
+    new = _push(request).subscribe(profile.id, body.endpoint, body.keys.p256dh, body.keys.auth, lang, device)
     return JSONResponse({"ok": True}, status_code=201 if new else 200)
 
 

@@ -77,12 +77,11 @@ class Turns:
         limit = table.settings.clock if table.settings.asynchronous and self.clock.running(table) else None
         rows = []
         for seat in self._listed(table, to_act):
-            row = table.seats[seat]
             due = remind = None
             if limit:
                 due, remind = _utc(since[seat] + limit), _utc(since[seat] + limit * REMIND_AFTER)
             reminded = seat in table.reminded and seat not in fresh
-            rows.append(TurnRow(seat, row.profile_id, _utc(since[seat]), due, remind, reminded))
+            rows.append(TurnRow(seat, _utc(since[seat]), due, remind, reminded))
         return rows
 
     def _listed(self, table: LiveTable, to_act: Iterable[int]) -> list[int]:
@@ -104,7 +103,7 @@ class Turns:
     def with_event(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> Callable[[Any], Any] | None:
         """The write for the event's transaction when it starts or ends a turn (`table.state`: the state before)."""
         if not self.kept(table):
-            return None
+            return self._op(table, [])  # rows of when it was kept (a seat since given to a bot) go
         if state.finished:
             table.turns_kept = frozenset()
             return Store.turns_op(table.id, [])
@@ -119,15 +118,22 @@ class Turns:
         """The write of the table's turns as they are (a new table, a seat taken or removed, somebody gone or
         back); None: nothing to change."""
         if not self.kept(table) or table.state.finished:
-            return None
+            return self._op(table, [])
         to_act = table.state.to_act()
         since = {s: self.clock.started(table, s) for s in to_act}
         return self._op(table, self._rows(table, to_act, since, set()))
 
     async def sync(self, table: LiveTable) -> None:
+        """Store the table's turns as they are now (after a change that is no event: a seat, somebody gone).
+        A failure is logged, not raised: what changed is stored already, the next turn writes them again."""
         op = self.now_op(table)
-        if op is not None:
+        if op is None:
+            return
+        try:
             await self.manager.store.write(op)
+        except Exception:
+            table.turns_kept = frozenset(range(len(table.seats)))  # not known: the next change writes them all
+            log.exception("table %s: its turns could not be stored", table.id)
 
     def seen(self, table: LiveTable) -> None:
         """Who is here changed (the owner's count): the rows of a table that is not asynchronous follow it."""

@@ -8,7 +8,7 @@ Revises: 0010
   process owns the table, also after a restart), when to remind the player (a quarter of the clock
   left) and whether that was done. Read for the "your turn" lists; gone with the table.
 - `push_subscriptions`: a browser's Web Push subscription for a profile (endpoint and its keys), gone
-  with the profile.
+  with the profile or with the device that made it (signed out).
 - `server_keys`: keys the server makes once and every process shares (the VAPID key that signs Web Push).
 """
 
@@ -26,13 +26,11 @@ def upgrade() -> None:
         "turns",
         sa.Column("table_id", sa.String(32), sa.ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("seat", sa.Integer(), primary_key=True),
-        sa.Column("profile_id", sa.String(24), sa.ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True),
         sa.Column("since_at", sa.DateTime(), nullable=False),
         sa.Column("due_at", sa.DateTime(), nullable=True),
         sa.Column("remind_at", sa.DateTime(), nullable=True),
         sa.Column("reminded", sa.Boolean(), nullable=False, server_default=sa.false()),
     )
-    op.create_index("ix_turns_profile_id", "turns", ["profile_id"])
     op.create_index("ix_turns_due_at", "turns", ["due_at"])
     op.create_index("ix_turns_remind_at", "turns", ["remind_at"])
     op.create_table(
@@ -43,6 +41,8 @@ def upgrade() -> None:
         sa.Column("p256dh", sa.String(200), nullable=False),
         sa.Column("auth", sa.String(64), nullable=False),
         sa.Column("lang", sa.String(8), nullable=True),
+        # the device (its profile key) that subscribed: signing it out ends its pushes
+        sa.Column("device", sa.String(64), sa.ForeignKey("profile_keys.hash", ondelete="CASCADE"), nullable=True),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("failures", sa.Integer(), nullable=False, server_default="0"),
     )
