@@ -21,7 +21,6 @@ import json
 import logging
 import re
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -35,6 +34,7 @@ from pywebpush import WebPushException, webpush
 from ...store import PushRow, Store
 from ...web.i18n import table_title, translations
 from .. import metrics
+from ..common.clock import naive_utc
 from ..common.events import TurnSignal
 from ..live import RequestError
 from ..settings import Settings
@@ -181,7 +181,7 @@ class PushManager:
         subs = await self.store.read(self.store.pushes, signal.profile_id)
         ttl = 86400
         if signal.due_at is not None:  # a message the device gets after the deadline is of no use
-            ttl = int((signal.due_at - datetime.now(UTC).replace(tzinfo=None)).total_seconds())
+            ttl = int((signal.due_at - naive_utc(self.settings.clock())).total_seconds())
         await asyncio.gather(*(self._push(sub, message(signal, sub.lang), max(60, ttl)) for sub in subs))
 
     async def _push(self, sub: PushRow, payload: dict[str, str], ttl: int) -> None:
