@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,15 @@ def start(page: Any, base: str, preset: str = "yams", seats: list[dict[str, Any]
     page.goto(base + made["url"])
     ready(page)
     return str(made["id"])
+
+
+def join(page: Any, base: str, table: str, name: str) -> None:
+    """Take the open seat of a table by its join form, as a friend with the link does; wait until seated."""
+    page.goto(f"{base}/t/{table}")
+    page.fill("#join-name", name)
+    page.click("#join button[type=submit]")
+    page.wait_for_url(re.compile(rf"/t/{table}$"))
+    ready(page)
 
 
 def ready(page: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .table_helpers import LAPTOP, PHONE, play_turn, ready, start, wait_my_turn_or_end
+from .table_helpers import LAPTOP, PHONE, join, play_turn, start, wait_my_turn_or_end
 
 RECORD_NOTIFICATIONS = """(() => { window.shown = []; const N = window.Notification;
   window.Notification = class extends N {
@@ -24,11 +24,7 @@ def test_an_asynchronous_table_with_a_notification(base_url, new_page, browser):
     friend.add_init_script(RECORD_NOTIFICATIONS)  # headless notifications are seen only this way
     bram = friend.new_page()
     try:
-        bram.goto(f"{base_url}/t/{table}")
-        bram.fill("#join-name", "Bram")
-        bram.click("#join button[type=submit]")
-        bram.wait_for_url(re.compile(rf"/t/{table}$"))
-        ready(bram)
+        join(bram, base_url, table, "Bram")
         assert "A game over days: 1 d 0 h per turn" in bram.inner_text("#table-settings")
         bram.evaluate("window.away = true")  # the page in a tab behind another
         assert wait_my_turn_or_end(ann)

@@ -12,7 +12,7 @@ import pytest
 
 from ..server.helpers import server_process
 from .conftest import SCREENSHOTS
-from .table_helpers import LAPTOP, PHONE, play_turn, ready, start, wait_my_turn_or_end
+from .table_helpers import LAPTOP, PHONE, join, play_turn, ready, start, wait_my_turn_or_end
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +31,7 @@ def test_a_friend_leaves_and_comes_back_at_a_quick_invite_table(quick_base, new_
     friend = browser.new_context(viewport=PHONE, has_touch=True, locale="fr-FR")
     bram = friend.new_page()
     try:
-        bram.goto(f"{quick_base}/t/{table}")
-        bram.fill("#join-name", "Bram")
-        bram.click("#join button[type=submit]")
-        bram.wait_for_url(re.compile(rf"/t/{table}$"))
-        ready(bram)
+        join(bram, quick_base, table, "Bram")
         ann.wait_for_function("() => !document.querySelector('#chip-1').classList.contains('away')")
         assert ann.locator("#seat-actions").is_hidden()  # no open seat any more
         assert wait_my_turn_or_end(ann)
@@ -71,11 +67,7 @@ def test_reactions_between_friends_and_muting_one(quick_base, new_page, browser)
     friend = browser.new_context(viewport=LAPTOP, locale="fr-FR")
     bram = friend.new_page()
     try:
-        bram.goto(f"{quick_base}/t/{table}")
-        bram.fill("#join-name", "Bram")
-        bram.click("#join button[type=submit]")
-        bram.wait_for_url(re.compile(rf"/t/{table}$"))
-        ready(bram)
+        join(bram, quick_base, table, "Bram")
         ann.click("#react-toggle")
         assert ann.locator("#react-panel .react-choice").count() == 6
         assert ann.locator("#react-panel .react-choice svg").count() == 6  # pictures, not emoji
@@ -116,11 +108,7 @@ def test_your_turn_in_the_tabs_title_and_icon_and_a_notification_while_hidden(qu
     )
     bram = friend.new_page()
     try:
-        bram.goto(f"{quick_base}/t/{table}")
-        bram.fill("#join-name", "Bram")
-        bram.click("#join button[type=submit]")
-        bram.wait_for_url(re.compile(rf"/t/{table}$"))
-        ready(bram)
+        join(bram, quick_base, table, "Bram")
         assert not bram.title().startswith("●")
         bram.evaluate("window.away = true")  # the page in a tab behind another
         assert wait_my_turn_or_end(ann)

@@ -537,12 +537,17 @@ class TableManager(SessionManager[LiveTable]):
         (a profile, a row); `aopen` then stores it."""
         return self._new(name, preset, options, seats, listed, duplicate, asked, custom)
 
-    async def aopen(self, new: NewTable, profile: str | None = None) -> tuple[LiveTable, dict[int, str]]:
-        """Store a prepared table and take it into memory. `profile`: the creator's, given to the first
-        person's seat (the others are guests)."""
+    @staticmethod
+    def _give_first_seat(new: NewTable, profile: str | None) -> None:
+        """The creator's profile goes to the first person's seat of a new table (the others are guests)."""
         first = next((i for i in sorted(new.tokens) if new.table.seats[i].kind == "human"), None)
         if profile is not None and first is not None:  # table.seats and row.seats are one list
             new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile)
+
+    async def aopen(self, new: NewTable, profile: str | None = None) -> tuple[LiveTable, dict[int, str]]:
+        """Store a prepared table and take it into memory. `profile`: the creator's, given to the first
+        person's seat (the others are guests)."""
+        self._give_first_seat(new, profile)
         await self._astore_new(new.row, self.turns.now_op(new.table))
         self._admit(new.table)
         return new.table, new.tokens
@@ -564,9 +569,7 @@ class TableManager(SessionManager[LiveTable]):
         ruleset of the players' own (house rules), instead of a preset; `profile`: the creator's.
         Blocks on the store: `acreate` is the same without blocking the event loop."""
         new = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
-        first = next((i for i in sorted(new.tokens) if new.table.seats[i].kind == "human"), None)
-        if profile is not None and first is not None:
-            new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile)
+        self._give_first_seat(new, profile)
         self._store_new(new.row, self.turns.now_op(new.table))
         self._admit(new.table)
         return new.table, new.tokens
