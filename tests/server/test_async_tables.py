@@ -146,8 +146,8 @@ def test_whose_turn_is_the_seat_s_and_a_table_is_named_after_its_first_person(se
         r = ann.post("/api/tables", json={"preset": "yams", "seats": seats, "listed": False, "clock": DAY})
         assert r.status_code == 201, r.text
         table_id, ann_token = r.json()["id"], r.json()["tokens"]["1"]
-        joined = bram.post(f"/api/tables/{table_id}/join", json={"name": "Bram"}, headers=ORIGIN)
         _wait(lambda: _turns(ann) == [table_id])  # the bot played: Ann's turn
+        joined = bram.post(f"/api/tables/{table_id}/join", json={"name": "Bram"}, headers=ORIGIN)
         assert ann.get("/api/me/turns").json()["turns"][0]["name"] == "Ann's table"
         assert bram.delete("/api/me", headers=ORIGIN).status_code in (200, 204)
         _play_turn(ann, table_id, ann_token)  # Bram's seat is nobody's now: the move is stored all the same
