@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from yambak.server.tables import schema as table_schema
 
-from .helpers import WS, legal
+from .helpers import WS, browser, legal
 
 ORIGIN = {"origin": "http://127.0.0.1"}
 
@@ -27,7 +27,7 @@ class CheckedWS(WS):
 
 def person(client: TestClient, name: str) -> TestClient:
     """Another browser on the same server, with a profile of its own made now."""
-    c = TestClient(client.app, base_url="http://127.0.0.1")
+    c = browser(client)
     assert c.post("/api/me", json={"name": name}, headers=ORIGIN).status_code == 201
     return c
 

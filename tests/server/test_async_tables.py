@@ -17,7 +17,7 @@ from yambak.server.common.events import TurnSignal
 from yambak.server.tables.settings import ASYNC_CLOCKS, choose
 
 from .deal_helpers import ORIGIN, person
-from .helpers import WS, create, legal
+from .helpers import WS, browser, create, legal
 from .profile_helpers import Clock, profile_settings
 
 DAY = 86400
@@ -175,7 +175,7 @@ def test_a_day_clock_survives_a_restart_and_its_deadline_fires_after_one(setting
         assert _turns(ann) == [] and _turns(bram) == [table_id]
         turn = bram.get("/api/me/turns").json()["turns"][0]
         assert turn["url"] == f"/t/{table_id}" and turn["left"] == DAY and turn["name"] == "Ann's table"
-        assert TestClient(client.app).get("/api/me/turns").status_code == 401  # no profile: nobody's turns
+        assert browser(client).get("/api/me/turns").status_code == 401  # no profile: nobody's turns
     clock.now += timedelta(hours=10)  # the server is down for ten hours: Bram's clock runs on
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
         view = client.get(f"/api/tables/{table_id}").json()
@@ -188,6 +188,7 @@ def test_a_day_clock_survives_a_restart_and_its_deadline_fires_after_one(setting
         heard.append(signal)
 
     with TestClient(app, base_url="http://127.0.0.1") as client:
+        ann.portal = client.portal  # Ann's browser, on the server started again
         manager = client.app.state.manager
         manager.events.on_async(TurnSignal, hear)
         table = manager.get(table_id)
@@ -274,3 +275,19 @@ def test_in_a_cluster_a_due_table_out_of_memory_is_adopted_and_fired(pg_url, red
         _wait(lambda: table_id in manager.sessions and manager.sessions[table_id].state.current == 0)
         assert manager.sessions[table_id].owned
         assert list(manager.store.turns_of(table_id)) == [0]
+
+
+def test_a_join_while_the_bot_moves_is_answered(settings) -> None:
+    """A person who takes the open seat while the bot before them plays is seated, and the bot's move lands:
+    neither waits on the other for good (the table's lock, the turns kept in the store and the signal of
+    whose turn it is meet here)."""
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as client:
+        ann, bram = person(client, "Ann"), person(client, "Bram")
+        for _ in range(4):
+            seats = [{"kind": "bot", "bot": "greedy", "name": "Robo"}, {"name": "Ann"}, {"kind": "open"}]
+            r = ann.post("/api/tables", json={"preset": "yams", "seats": seats, "listed": False, "clock": DAY})
+            assert r.status_code == 201, r.text
+            table_id = r.json()["id"]
+            joined = bram.post(f"/api/tables/{table_id}/join", json={"name": "Bram"}, headers=ORIGIN)
+            assert joined.status_code == 200, joined.text
+            _wait(lambda t=table_id: t in _turns(ann))  # the bot's move landed: Ann's turn

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from yambak.server import Settings
 
 from .deal_helpers import ORIGIN, person, play
-from .helpers import WS
+from .helpers import WS, browser
 from .profile_helpers import Clock, profile_settings
 
 ACTIONS = ["pause", "resume", "extend", "cancel-round", "cancel", "invite", "approval", "approve", "remove"]
@@ -71,7 +71,7 @@ def test_an_organiser_runs_the_club_and_nobody_else_can(client, clock) -> None:
     _do(ann, club, "remove", player=keys["Cy"])
     assert cy.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["code"] == "deal/removed"
     # nobody but the organiser runs it: not a player, not someone without a profile
-    anonymous = TestClient(client.app, base_url="http://127.0.0.1")
+    anonymous = browser(client)
     for c in (bram, anonymous):
         for action in ACTIONS:
             r = c.post(f"/api/clubs/{club}/{action}", json={"round": 1, "minutes": 15, "player": keys["Bram"]})

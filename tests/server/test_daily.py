@@ -9,13 +9,13 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from fastapi.testclient import TestClient
 
 from yambak.cli import main as cli_main
 from yambak.server import Settings
 from yambak.server.daily.matchpoints import matchpoints, percent, ranks, top
 
 from .deal_helpers import person, play
+from .helpers import browser
 from .profile_helpers import Clock, profile_settings
 
 
@@ -55,7 +55,7 @@ def test_the_daily_challenge(client, clock, tmp_path, capsys) -> None:
     made = {n: c.post("/api/daily/yams/play", json={}).json() for n, c in (("ann", ann), ("bram", bram), ("cy", cy))}
     assert all(m["counted"] for m in made.values())
     # Ann goes on from her phone (her profile moved there): the same table, a new token for her seat
-    phone = TestClient(client.app, base_url="http://127.0.0.1")
+    phone = browser(client)
     phone.cookies.set("yambak_profile", ann.cookies.get("yambak_profile"))
     moved = phone.post("/api/daily/yams/play", json={}).json()
     assert (moved["id"], moved["counted"]) == (made["ann"]["id"], True) and moved["tokens"]["0"] != made["ann"][

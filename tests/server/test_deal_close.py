@@ -14,6 +14,7 @@ from yambak.server import Settings
 from yambak.server.live import RequestError
 
 from .deal_helpers import ORIGIN, CheckedWS, person, play
+from .helpers import browser
 from .profile_helpers import Clock, profile_settings
 
 DAY = "2026-03-03"
@@ -57,7 +58,7 @@ def test_a_closed_days_board_never_changes(client, clock) -> None:
     play(ann, made["ann"])
     play(cy, made["cy"], last=True)
     play(bram, made["bram"], turns=5)  # Bram leaves after five turns
-    anonymous = TestClient(client.app, base_url="http://127.0.0.1")
+    anonymous = browser(client)
     assert anonymous.get(f"/api/daily/{DAY}/yams").json()["playing"] == 1
 
     clock.now = datetime(2026, 3, 4, 0, 0, 1, tzinfo=UTC)  # the deal closed a second ago; its seed is public

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from yambak.server import Settings
 
 from .deal_helpers import person, play, routes
-from .helpers import WS
+from .helpers import WS, browser
 from .profile_helpers import Clock, profile_settings
 
 # What each route with a game's id does for someone who is not its player while the deal is open.
@@ -104,7 +104,7 @@ def test_every_route_keeps_an_open_deals_games_to_their_players(client, clock) -
         (par, result, bram_made["tokens"]),
         (ann_round["id"], round_result, bram_round["tokens"]),
     ]
-    anonymous = TestClient(client.app, base_url="http://127.0.0.1")
+    anonymous = browser(client)
 
     # every route with a game's id is known here: a new one must say what it does for an open deal
     walked = {(p, m) for p, ms in routes(client.app) for m in ms if any(k in p for k in IDS)}

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from yambak.server import Settings
 
 from .deal_helpers import ORIGIN
+from .helpers import browser
 from .profile_helpers import Clock, profile_settings
 
 PHONE = (
@@ -33,7 +34,7 @@ def settings(tmp_path, clock) -> Settings:
 
 
 def _device(client: TestClient, agent: str) -> TestClient:
-    return TestClient(client.app, base_url="http://127.0.0.1", headers={"user-agent": agent, **ORIGIN})
+    return browser(client, headers={"user-agent": agent, **ORIGIN})
 
 
 def _move(source: TestClient, target: TestClient) -> None:
@@ -67,7 +68,7 @@ def test_devices_are_listed_and_signed_out_from_any_of_them(client, clock) -> No
     bram.post("/api/me", json={"name": "Bram"})
     assert bram.delete(f"/api/me/devices/{devices[1]['id']}").status_code == 404
     assert [d["label"] for d in bram.get("/api/me/devices").json()["devices"]] == ["Chrome · Android"]
-    assert TestClient(client.app).get("/api/me/devices").status_code == 401
+    assert browser(client).get("/api/me/devices").status_code == 401
     # the laptop signs itself out from the profile page's form
     mine = next(d for d in laptop.get("/api/me/devices").json()["devices"] if d["this"])
     r = laptop.post(f"/me/devices/{mine['id']}/sign-out", follow_redirects=False)

@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient
 
 from yambak.server import Settings, create_app
 
+from .helpers import browser
+
 SEATS = [{"name": "Ann"}]
 
 
@@ -47,7 +49,7 @@ def test_create_routes_are_rate_limited_per_client(tight):
     r = tight.post("/api/tables/whatever/join", json={"name": "B"})
     assert r.status_code == 429
     # another client address has its own bucket
-    other = TestClient(tight.app, base_url="http://127.0.0.1", client=("10.0.0.9", 1234))
+    other = browser(tight, client=("10.0.0.9", 1234))
     assert _table(other).status_code in (201, 503)
 
 
@@ -123,7 +125,6 @@ def test_guessing_sheet_codes_is_rate_limited(tight):
     assert tight.get("/k/ABCDEF", follow_redirects=False).status_code == 429
 
 
-
 def test_the_shared_rate_limit_holds_without_redis():
     """Redis does not answer: the process counts the same budget itself, never lets everything through."""
     from yambak.server.cluster import RedisLimiter
@@ -176,7 +177,7 @@ def test_a_16_player_club_behind_one_nat_still_plays(tmp_path):
     clock = Clock(__import__("datetime").datetime(2026, 3, 2, 18, 0, tzinfo=__import__("datetime").UTC))
     settings = profile_settings(tmp_path, clock, http_burst=1000, profile_burst=100)
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as host:
-        players = [TestClient(host.app, base_url="http://127.0.0.1") for _ in range(16)]
+        players = [browser(host) for _ in range(16)]
         for i, c in enumerate(players):
             assert c.post("/api/me", json={"name": f"Player {i + 1}"}, headers=ORIGIN).status_code == 201
         club = players[0].post("/api/clubs", json={"name": "Club", "preset": "yams", "rounds": 1, "window": 60})

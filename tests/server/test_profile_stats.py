@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from yambak.engine import replay
 from yambak.server import Settings
 
+from .helpers import browser
 from .profile_helpers import new_table, play_out
 from .test_profiles import _kept_record
 
@@ -53,7 +54,7 @@ def test_a_game_of_the_history_replays_turn_by_turn_with_the_coach(client):
     page = client.get(f"/replay/{rid}")
     assert page.status_code == 200 and f"/api/results/{rid}/frames/" in page.text
     assert f"/t/{game['id']}/record.json" in page.text
-    stranger = TestClient(client.app, base_url="http://127.0.0.1")
+    stranger = browser(client)
     for url in (f"/api/results/{rid}/frames/1", f"/api/results/{rid}/review", f"/api/results/{rid}/record"):
         r = stranger.get(url)
         assert r.status_code == 404 and r.json()["code"] == "result/unknown", url
@@ -147,7 +148,7 @@ def test_statistics_by_variant(client):
 
 
 def test_statistics_pages_are_private_unless_shared_and_bad_input_is_refused(client):
-    stranger = TestClient(client.app, base_url="http://127.0.0.1")
+    stranger = browser(client)
     assert stranger.get("/api/me/stats").json()["code"] == "profile/none"
     assert stranger.get("/me/stats", follow_redirects=False).status_code == 303  # to /me, to choose a name
     new_table(client, seats=[{"name": "Ann"}])  # a profile, no finished game yet

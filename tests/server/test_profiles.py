@@ -15,6 +15,7 @@ from yambak.engine import ManualDice, Roll, Score, new_game, replay, state_to_re
 from yambak.rules import load_ruleset
 from yambak.server import Settings, create_app
 
+from .helpers import browser
 from .profile_helpers import Clock, new_table, play_out, profile_settings
 
 ORIGIN = {"origin": "http://127.0.0.1"}
@@ -32,7 +33,7 @@ def settings(tmp_path, clock) -> Settings:
 
 def second(client: TestClient) -> TestClient:
     """Another browser on the same server (its own cookies)."""
-    return TestClient(client.app, base_url="http://127.0.0.1")
+    return browser(client)
 
 
 def test_a_profile_is_made_the_first_time_someone_plays(client):

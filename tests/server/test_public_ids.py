@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
-from fastapi.testclient import TestClient
-
 from .deal_helpers import ORIGIN
+from .helpers import browser
 from .profile_helpers import new_table, play_out
 
 
@@ -18,7 +17,7 @@ def test_a_shared_profiles_games_cannot_be_counted_and_are_not_indexed(client) -
     me = client.patch("/api/me", json={"shared": True}, headers=ORIGIN).json()["profile"]
     games = client.get("/api/me/games").json()["games"]
     assert all(re.fullmatch(r"[A-Za-z0-9_-]{16}", g["id"]) for g in games)
-    stranger = TestClient(client.app, base_url="http://127.0.0.1")
+    stranger = browser(client)
     assert stranger.get(f"/replay/{games[0]['id']}").status_code == 200  # shared: the link works
     for n in range(1, 51):  # the old addresses counted results: nothing answers them now
         for url in (

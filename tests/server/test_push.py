@@ -194,8 +194,8 @@ def test_a_turn_reaches_each_browser_of_its_player_in_its_language(
     for r in got.values():
         _check_vapid(r, key, service.url)
     assert phone.read(got["/push/ann-phone"].body) == {
-        "title": "À toi de jouer",
-        "body": "Ann's evening game : c'est à toi de jouer.",
+        "title": "À vous de jouer",
+        "body": "Ann's evening game : c'est à vous de jouer.",
         "url": "/t/tbl1",
         "tag": "turn-tbl1",
     }
@@ -206,12 +206,12 @@ def test_a_turn_reaches_each_browser_of_its_player_in_its_language(
     service.received.clear()
     _signal(c, TurnSignal("tbl1", "Ann's evening game", 0, ann, "reminder"))
     reminder = phone.read(next(r.body for r in service.wait(2) if r.path == "/push/ann-phone"))
-    assert reminder["title"] == "Ton tour se termine bientôt" and reminder["tag"] == "turn-tbl1"
+    assert reminder["title"] == "Votre tour se termine bientôt" and reminder["tag"] == "turn-tbl1"
 
     service.received.clear()  # a table made in one click has no name: it is called after its first player
     _signal(c, TurnSignal("tbl2", "", 0, ann, "turn", first="Bram"))
     unnamed = phone.read(next(r.body for r in service.wait(2) if r.path == "/push/ann-phone"))
-    assert unnamed["body"] == "Table de Bram : c'est à toi de jouer.", unnamed
+    assert unnamed["body"] == "Table de Bram : c'est à vous de jouer.", unnamed
 
 
 def test_a_subscription_the_push_service_forgot_is_forgotten_and_failures_add_up(

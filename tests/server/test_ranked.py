@@ -19,7 +19,7 @@ from yambak.server.live import RequestError
 from yambak.store import Store
 
 from .deal_helpers import CheckedWS, person, play_ranked, seat_ranked
-from .helpers import legal
+from .helpers import browser, legal
 from .profile_helpers import Clock, profile_settings
 
 
@@ -37,7 +37,7 @@ def settings(request, tmp_path, clock) -> Settings:
 def test_three_profiles_are_seated_together_and_rated_by_their_places(client, clock) -> None:
     ann, bram, cy = person(client, "Ann"), person(client, "Bram"), person(client, "Cy")
     clock.now += timedelta(days=1)  # a profile's games rate from its second day
-    assert TestClient(client.app).post("/api/ranked/yams/play", json={"players": 3}).status_code == 401
+    assert browser(client).post("/api/ranked/yams/play", json={"players": 3}).status_code == 401
     made = {"ann": seat_ranked(ann, 3)}
     # the game starts when every seat is taken; no one without a profile takes a seat
     with ann.websocket_connect(f"/ws/{made['ann']['id']}") as s:

@@ -25,16 +25,19 @@ def test_an_asynchronous_table_with_a_notification(base_url, new_page, browser):
     bram = friend.new_page()
     try:
         join(bram, base_url, table, "Bram")
-        assert "A game over days: 1 d 0 h per turn" in bram.inner_text("#table-settings")
+        assert "A game over days: 1d per turn" in bram.inner_text("#table-settings")
         bram.evaluate("window.away = true")  # the page in a tab behind another
         assert wait_my_turn_or_end(ann)
         play_turn(ann)
         bram.wait_for_function("() => window.shown.length > 0")
         assert bram.evaluate("window.shown")[0][0] == "Your turn"
-        assert re.search(r"\d+ (d|h) ", bram.inner_text("#chips")), bram.inner_text("#chips")  # hours left
+        assert re.search(r"\b(1d|23h \d+m)\b", bram.inner_text("#chips")), bram.inner_text("#chips")  # hours left
         lobby = friend.new_page()
         lobby.goto(base_url + "/")
         card = lobby.wait_for_selector(f"#your-turns a[href='/t/{table}']")
         assert "Your turn" in card.inner_text() and "left" in card.inner_text()
+        lobby.goto(base_url + "/?lang=fr")  # the time left written the French way
+        card = lobby.wait_for_selector(f"#your-turns a[href='/t/{table}']")
+        assert re.search(r"\b(1j|23h \d+min) restant", card.inner_text()), card.inner_text()
     finally:
         friend.close()

@@ -263,11 +263,11 @@ export function columnHelp(view, key) {
   const c = view.rules.columns.find((x) => x.id === key);
   if (!c) {
     const p = view.players[Number(String(key).slice(1))];
-    return p ? `${p.name}: ${p.total ?? "–"}` : "";
+    return p ? T("{name}: {total}", { name: p.name, total: p.total ?? "–" }) : "";
   }
   const parts = (c.notes || []).map((note) => phrase(note, (named) => ("row" in named ? rowLabel(named.row) : colLabel(named.column || ""))));
   if (view.rules.match === "column_points" && c.points) parts.push(`${N("{n} match point", "{n} match points", c.points)}.`);
-  return `${colLabel(c.id)}: ${parts.join(" ")}`;
+  return T("{column}: {how}", { column: colLabel(c.id), how: parts.join(" ") });
 }
 
 // A box already filled (or hidden from this viewer), in the sheet's one vocabulary (yambak/gameview.py).

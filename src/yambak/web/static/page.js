@@ -155,13 +155,17 @@ export function localTimes(root = document) {
   }
 }
 
-// "2 h 05 min", "4 min 09 s": a time left, to the second in its last ten minutes.
+// A time left: days and hours, hours and minutes, or minutes (to the second in its last ten minutes).
 export function duration(seconds) {
   const s = Math.max(0, Math.round(seconds)), d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
-  const pad = (x) => String(x).padStart(2, "0");
-  if (d) return `${d} d ${h} h`;
-  if (h) return `${h} h ${pad(m)} min`;
-  return s < 600 ? `${m} min ${pad(s % 60)} s` : `${m} min`;
+  const parts = d ? { days: d, hours: h } : h ? { hours: h, minutes: m } : s < 600 ? { minutes: m, seconds: s % 60 } : { minutes: m };
+  // Written the page language's way ("1j 3h" in French, "1 T" in German). DurationFormat writes nothing
+  // for zero, and older browsers lack it: each unit's short name from NumberFormat then.
+  const DurationFormat = /** @type {any} */ (Intl).DurationFormat;
+  const written = DurationFormat ? new DurationFormat(LANG, { style: "narrow" }).format(parts) : "";
+  const units = { days: "day", hours: "hour", minutes: "minute", seconds: "second" };
+  const shown = Object.entries(parts).filter(([, n], i) => n || i === 0);
+  return written || shown.map(([k, n]) => new Intl.NumberFormat(LANG, { style: "unit", unit: units[k], unitDisplay: "narrow" }).format(n)).join(" ");
 }
 
 // <time data-countdown data-left="seconds">: the time left, by the server's clock when it sent the page

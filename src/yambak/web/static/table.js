@@ -11,8 +11,15 @@ import { GameSheet, PlayerStrip, SessionSocket, boxLabel, onePerPlayer, nCols, p
 import { subscribePush } from "./push.js";
 
 /** @typedef {import("./protocol").TableView} TableView */
+// The server names an open seat "Seat 2" for everyone; each page says it in its own language.
+/** @param {TableView} v */
+function seatNames(v) {
+  for (const [i, p] of v.players.entries()) if (p.kind === "open") p.name = T("Seat {n}", { n: i + 1 });
+  return v;
+}
+
 /** @type {TableView} the view of the table the server sent last (its types: protocol.d.ts) */
-let view = boot.view;
+let view = seatNames(boot.view);
 let mine = boot.seats;
 let version = view.v;
 let connected = false;
@@ -62,9 +69,9 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
   },
   onView: (msg) => {
     // the table as it is now, at the version we have (somebody came or went): nothing of ours settles
-    if (msg.type === "state" && msg.v === version && connected) { view = msg.view; draw(); return; }
+    if (msg.type === "state" && msg.v === version && connected) { view = seatNames(msg.view); draw(); return; }
     const before = view;
-    view = msg.view; version = msg.v;
+    view = seatNames(msg.view); version = msg.v;
     if (msg.type === "event") {
       settle(msg.event); tell(msg.event); draw(msg.event);
       const event = msg.event;  // heard and felt after the frame that shows it: a tap's answer is never later for it

@@ -15,8 +15,9 @@ export function yourTurns(id) {
     const cards = turns.map((t) => {
       const card = el("a", { class: "resume-card yours", href: t.url });
       const what = el("span", { class: "what" });
-      const when = t.left == null ? t.rules_name : `${t.rules_name} · ${T("{time} left", { time: duration(t.left) })}`;
-      what.append(el("strong", {}, t.name), el("span", { class: "who" }, when));
+      what.append(el("strong", {}, t.name), el("span", { class: "who" }, t.rules_name));
+      // the time left on a line of its own: a long ruleset name never cuts it off on a phone
+      if (t.left != null) what.append(el("span", { class: "who" }, T("{time} left", { time: duration(t.left) })));
       card.append(what, el("span", { class: "go" }, T("Your turn")));
       return card;
     });
