@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
+import orjson  # noqa: E402
 import websockets  # noqa: E402
 
 from tests.server.helpers import ServerProcess  # noqa: E402
@@ -71,7 +72,7 @@ class Stats:
         self.connected = 0
         self.peak = 0
         self.reconnects = 0
-        self.seen: dict[str, dict[int, str]] = {}  # table -> version -> the event as seen
+        self.seen: dict[str, dict[int, bytes]] = {}  # table -> version -> the event as seen (JSON)
         self.twice = 0  # a version delivered twice on one socket
         self.mismatch = 0  # two clients saw different events for one version
         self.lag: list[float] = []  # the load generator's own event-loop delays (its share of the latency)
@@ -116,7 +117,7 @@ def note(stats: Stats, table: str, version: int, event: dict, seen_here: set[int
     if live and version in seen_here:
         stats.twice += 1
     seen_here.add(version)
-    text = json.dumps(event, sort_keys=True)
+    text = orjson.dumps(event, option=orjson.OPT_SORT_KEYS)
     known = stats.seen.setdefault(table, {})
     if known.setdefault(version, text) != text:
         stats.mismatch += 1
@@ -161,7 +162,7 @@ async def _play(ws, table: str, seat: int, think: float, stats: Stats, rng: rand
     seen_here: set[int] = set()
     while True:
         try:
-            msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            msg = orjson.loads(await asyncio.wait_for(ws.recv(), 30))  # the generator's own CPU: cores it shares
         except (websockets.ConnectionClosed, TimeoutError):
             return False
         kind = msg["type"]
@@ -355,7 +356,7 @@ def check(db: str, stats: Stats) -> tuple[int, int, int, int, int]:
         versions = [e.version for e in events]
         gaps += versions != list(range(1, len(versions) + 1))
         dup += len(versions) - len(set(versions))
-        stored = {e.version: json.dumps(e.data, sort_keys=True) for e in events}
+        stored = {e.version: orjson.dumps(e.data, option=orjson.OPT_SORT_KEYS) for e in events}
         for v, text in stats.seen.get(table, {}).items():
             lost += stored.get(v) != text
         row = store.get_session(table)

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
@@ -65,7 +66,13 @@ class RequestError(Exception):
 
 
 def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """A socket message as JSON text: orjson, a few times faster than the standard library's encoder on the
+    views every event sends (dict keys may be seat numbers). What it cannot write (an integer beyond 64 bits
+    echoed from a client) the standard library writes."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def error(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:
