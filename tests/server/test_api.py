@@ -12,7 +12,7 @@ def test_create_list_and_view(client):
     assert set(made["tokens"]) == {"0"}
     listed = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [made["id"]]
-    assert listed[0]["open_seats"] == 1
+    assert listed[0]["open_seats"] == 1 and listed[0]["players"] == ["Ann", "Bot 3"]  # an open seat is counted
     view = client.get(f"/api/tables/{made['id']}").json()
     assert [p["kind"] for p in view["players"]] == ["human", "open", "bot"]
     assert len(view["rules"]["columns"]) == 6 and view["v"] == 0

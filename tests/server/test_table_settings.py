@@ -105,7 +105,9 @@ def test_idle_tables_leave_the_lobby_read_from_the_store(client):
     live = manager.sessions.pop(made["id"])  # owned elsewhere: this process knows it from the store only
     manager.cluster, manager._listing = object(), (0.0, [])  # the lobby of a process among several
     try:
-        assert [t["id"] for t in manager.listed()] == [made["id"]]
+        from_store = manager.listed()
+        assert [t["id"] for t in from_store] == [made["id"]]
+        assert from_store[0]["players"] == ["Ann"] and from_store[0]["open_seats"] == 1  # as a live one's
         with manager.store.engine.begin() as conn:  # a long time without an action
             conn.execute(update(Event).values(created_at=datetime(2026, 1, 1)))
             conn.execute(update(GameSession).values(created_at=datetime(2026, 1, 1)))

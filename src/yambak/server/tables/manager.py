@@ -35,7 +35,7 @@ from ...engine import (
     replay,
     state_to_record,
 )
-from ...rules import RulesetError, check_house_rules, load_ruleset
+from ...rules import Ruleset, RulesetError, check_house_rules, load_ruleset
 from ...store import EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict, TurnRow
 from .. import metrics
 from ..common.clock import naive_utc
@@ -103,17 +103,26 @@ class LiveTable(Session):
         return v
 
     def listing(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "rules": self.state.rules.id,
-            "rules_name": self.state.rules.name,
-            "players": [s.name for s in self.seats if s.kind != "open"],
-            "open_seats": sum(s.kind == "open" for s in self.seats),
-            "duplicate": self.state.simultaneous,
-            "finished": self.state.finished,
-            "v": self.version,
-        }
+        state = self.state
+        return listing(self.id, self.name, state.rules, self.seats, state.simultaneous, state.finished, self.version)
+
+
+def listing(
+    table_id: str, name: str, rules: Ruleset, seats: list[SeatRow], duplicate: bool, finished: bool, version: int
+) -> dict[str, Any]:
+    """A table as the lobby lists it: the people and bots at it, and how many seats are open (an open
+    seat has no name but the one each page gives it in its language)."""
+    return {
+        "id": table_id,
+        "name": name,
+        "rules": rules.id,
+        "rules_name": rules.name,
+        "players": [s.name for s in seats if s.kind != "open"],
+        "open_seats": sum(s.kind == "open" for s in seats),
+        "duplicate": duplicate,
+        "finished": finished,
+        "v": version,
+    }
 
 
 @dataclass(frozen=True)
@@ -422,18 +431,7 @@ class TableManager(SessionManager[LiveTable]):
         live = self.sessions.get(row.id)
         if live is not None:
             return live.listing()
-        rules = load_ruleset(row.rules)
-        return {
-            "id": row.id,
-            "name": row.name,
-            "rules": rules.id,
-            "rules_name": rules.name,
-            "players": [s.name for s in row.seats],
-            "open_seats": sum(s.kind == "open" for s in row.seats),
-            "duplicate": row.duplicate,
-            "finished": row.finished,
-            "v": row.version,
-        }
+        return listing(row.id, row.name, load_ruleset(row.rules), row.seats, row.duplicate, row.finished, row.version)
 
     # --- creating and joining --------------------------------------------------------------------
 

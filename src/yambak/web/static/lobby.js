@@ -2,7 +2,7 @@
 // The lobby: one click starts a game (solo against a bot, pass and play, invite a friend); the full
 // form shows the chosen ruleset's options as controls. The player's name and last choices are
 // remembered on this device.
-import { boot, T, $, $$, el, api, remembered, remember, toast, wireSettings, recentTables, noteTable } from "./page.js";
+import { boot, T, $, $$, el, api, remembered, remember, toast, wireSettings, recentTables, noteTable, playerName } from "./page.js";
 import { yourTurns } from "./turns.js";
 
 const memory = remembered();
@@ -124,7 +124,7 @@ async function showResume() {
     const [ok, v] = await api("GET", `/api/tables/${encodeURIComponent(t.id)}`);
     if (!ok || v.finished) { if (ok || v.code === "table/unknown") noteTable(t.id, [], false); continue; }
     const yours = v.to_act.some((s) => t.seats.includes(s));
-    const who = v.players.map((p) => p.name).join(" · ");
+    const who = v.players.map(playerName).join(" · ");
     const card = el("a", { class: "resume-card" + (yours ? " yours" : ""), href: `/t/${encodeURIComponent(t.id)}` });
     const what = el("span", { class: "what" });
     const host = v.players.find((p) => p.kind === "human");

@@ -155,6 +155,13 @@ export function localTimes(root = document) {
   }
 }
 
+// A player's name on a page: the server names an open seat "Seat 2" for everyone; each page says it in its
+// own language.
+/** @param {{kind?: string, name: string}} p @param {number} seat */
+export function playerName(p, seat) {
+  return p.kind === "open" ? T("Seat {n}", { n: seat + 1 }) : p.name;
+}
+
 // A time left: days and hours, hours and minutes, or minutes (to the second in its last ten minutes).
 export function duration(seconds) {
   const s = Math.max(0, Math.round(seconds)), d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;

@@ -3,7 +3,7 @@
 // layout. What a box would score, why it cannot be filled, what an entry would do: the engine's
 // outlook, as the server sends it. Strings come translated (boot.strings); names via textContent.
 import { boot, T, C, N, rowLabel, colLabel, $, el, setText, setAttr, target,
-  settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration, num, pct } from "./page.js";
+  settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration, num, pct, playerName } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
 import { celebrate as cheer, feel } from "./feel.js";
 import { REACTIONS, isMuted, picture, setMuted } from "./reactions.js";
@@ -11,10 +11,9 @@ import { GameSheet, PlayerStrip, SessionSocket, boxLabel, onePerPlayer, nCols, p
 import { subscribePush } from "./push.js";
 
 /** @typedef {import("./protocol").TableView} TableView */
-// The server names an open seat "Seat 2" for everyone; each page says it in its own language.
-/** @param {TableView} v */
+/** The view with its open seats named in this page's language. @param {TableView} v */
 function seatNames(v) {
-  for (const [i, p] of v.players.entries()) if (p.kind === "open") p.name = T("Seat {n}", { n: i + 1 });
+  for (const [i, p] of v.players.entries()) p.name = playerName(p, i);
   return v;
 }
 
