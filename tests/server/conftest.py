@@ -16,6 +16,26 @@ def settings(tmp_path) -> Settings:
 
 
 @pytest.fixture
+def clock():
+    """The server's clock, which a test moves (profiles, deals, turns of hours and days)."""
+    from datetime import UTC, datetime
+
+    from .profile_helpers import Clock
+
+    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def both_stores(request, tmp_path, clock) -> Settings:
+    """The profile tests' server on SQLite, then on a PostgreSQL database of its own: a test that takes it
+    runs on both stores. Modules take it as their `settings`."""
+    from .profile_helpers import profile_settings
+
+    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else f"sqlite:///{tmp_path}/test.db"
+    return profile_settings(tmp_path, clock, http_burst=1000, database_url=url)
+
+
+@pytest.fixture
 def client(settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
         yield c

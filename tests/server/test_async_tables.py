@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -18,20 +18,14 @@ from yambak.server.tables.settings import ASYNC_CLOCKS, choose
 
 from .deal_helpers import ORIGIN, person
 from .helpers import WS, browser, create, legal
-from .profile_helpers import Clock, profile_settings
+from .profile_helpers import profile_settings
 
 DAY = 86400
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def settings(request, tmp_path, clock) -> Settings:
-    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else f"sqlite:///{tmp_path}/test.db"
-    return profile_settings(tmp_path, clock, http_burst=1000, database_url=url)
+def settings(both_stores) -> Settings:
+    return both_stores
 
 
 def _day_table(ann: TestClient, bram: TestClient) -> tuple[str, dict[str, str]]:

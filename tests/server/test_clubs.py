@@ -16,7 +16,7 @@ from yambak.server import Settings
 
 from .deal_helpers import ORIGIN, person, play
 from .helpers import WS, browser
-from .profile_helpers import Clock, profile_settings
+from .profile_helpers import Clock
 
 ACTIONS = ["pause", "resume", "extend", "cancel-round", "cancel", "invite", "approval", "approve", "remove"]
 
@@ -26,10 +26,9 @@ def clock() -> Clock:
     return Clock(datetime(2026, 3, 2, 18, 0, tzinfo=UTC))
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def settings(request, tmp_path, clock) -> Settings:
-    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else f"sqlite:///{tmp_path}/test.db"
-    return profile_settings(tmp_path, clock, http_burst=1000, database_url=url)
+@pytest.fixture
+def settings(both_stores) -> Settings:
+    return both_stores
 
 
 def _do(c: TestClient, club: str, action: str, **body) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -16,12 +16,7 @@ from yambak.server.daily.matchpoints import matchpoints, percent, ranks, top
 
 from .deal_helpers import person, play
 from .helpers import browser
-from .profile_helpers import Clock, profile_settings
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
+from .profile_helpers import profile_settings
 
 
 @pytest.fixture

@@ -15,20 +15,13 @@ from yambak.server.live import RequestError
 
 from .deal_helpers import ORIGIN, CheckedWS, person, play
 from .helpers import browser
-from .profile_helpers import Clock, profile_settings
 
 DAY = "2026-03-03"
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def settings(request, tmp_path, clock) -> Settings:
-    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else f"sqlite:///{tmp_path}/test.db"
-    return profile_settings(tmp_path, clock, http_burst=1000, database_url=url)
+def settings(both_stores) -> Settings:
+    return both_stores
 
 
 def _boards(c: TestClient) -> list[bytes]:

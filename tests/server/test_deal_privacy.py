@@ -9,7 +9,7 @@ test does not know fails it. Once the deal closes, the same routes serve everyth
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -19,7 +19,6 @@ from yambak.server import Settings
 
 from .deal_helpers import person, play, routes
 from .helpers import WS, browser
-from .profile_helpers import Clock, profile_settings
 
 # What each route with a game's id does for someone who is not its player while the deal is open.
 COVERED = {
@@ -52,14 +51,8 @@ IDS = ("{table_id}", "{result_id}", "{profile_id}")
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def settings(request, tmp_path, clock) -> Settings:
-    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else f"sqlite:///{tmp_path}/test.db"
-    return profile_settings(tmp_path, clock, http_burst=1000, database_url=url)
+def settings(both_stores) -> Settings:
+    return both_stores
 
 
 def _call(c: TestClient, path: str, method: str) -> Any:

@@ -3,7 +3,7 @@ them can be signed out from another; moving the profile by its link signs nothin
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,7 +12,7 @@ from yambak.server import Settings
 
 from .deal_helpers import ORIGIN
 from .helpers import browser
-from .profile_helpers import Clock, profile_settings
+from .profile_helpers import profile_settings
 
 PHONE = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36"
@@ -21,11 +21,6 @@ LAPTOP = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0
 TABLET = (
     "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/604.1"
 )
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
 
 
 @pytest.fixture

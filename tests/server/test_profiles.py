@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -16,14 +16,9 @@ from yambak.rules import load_ruleset
 from yambak.server import Settings, create_app
 
 from .helpers import browser
-from .profile_helpers import Clock, new_table, play_out, profile_settings
+from .profile_helpers import new_table, play_out, profile_settings
 
 ORIGIN = {"origin": "http://127.0.0.1"}
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
 
 
 @pytest.fixture

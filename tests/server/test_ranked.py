@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,18 +20,11 @@ from yambak.store import Store
 
 from .deal_helpers import CheckedWS, person, play_ranked, seat_ranked
 from .helpers import browser, legal
-from .profile_helpers import Clock, profile_settings
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def settings(request, tmp_path, clock) -> Settings:
-    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else f"sqlite:///{tmp_path}/test.db"
-    return profile_settings(tmp_path, clock, http_burst=1000, database_url=url)
+def settings(both_stores) -> Settings:
+    return both_stores
 
 
 def test_three_profiles_are_seated_together_and_rated_by_their_places(client, clock) -> None:

@@ -6,7 +6,7 @@ no name: their pages say whose table it is from the seat's name of now."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import JSON, String, Text, select
@@ -15,20 +15,14 @@ from yambak.server import Settings
 from yambak.store.models import Base
 
 from .deal_helpers import ORIGIN, person, play, play_ranked, seat_ranked
-from .profile_helpers import Clock, play_out, profile_settings
+from .profile_helpers import play_out
 
 NAME = "Hugoberta"
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def settings(request, tmp_path, clock) -> Settings:
-    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else f"sqlite:///{tmp_path}/test.db"
-    return profile_settings(tmp_path, clock, http_burst=1000, database_url=url)
+def settings(both_stores) -> Settings:
+    return both_stores
 
 
 def scan(store, needles: list[str]) -> set[str]:

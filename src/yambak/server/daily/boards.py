@@ -40,7 +40,9 @@ def ranked_scores(deal: DealRow, scores: Iterable[DealScore]) -> list[DealScore]
         for s in scores
         if s.deal_id == deal.id and s.score is not None and (deal.kind != "daily" or s.profile_created < deal.opens_at)
     ]
-    return sorted(out, key=lambda s: (-(s.score or 0), _started(s), s.profile_id))
+    # ties in the order the games started, then by their tables (a deleted profile's stand-in has a new
+    # id: ordering by it would reorder a closed board)
+    return sorted(out, key=lambda s: (-(s.score or 0), _started(s), s.table_id))
 
 
 def deal_board(
@@ -113,7 +115,7 @@ def period_board(
     their total, shown with the percentage of the most the deals a player played could have given;
     ties in the order the players first started."""
     total: dict[str, dict[str, Any]] = {}
-    first: dict[str, datetime] = {}
+    first: dict[str, tuple[datetime, str]] = {}  # a player's first game: when it started, its table
     for deal in deals:
         ranked = ranked_scores(deal, scores)
         points = matchpoints({s.profile_id: s.score or 0 for s in ranked})
@@ -121,7 +123,7 @@ def period_board(
         for s in ranked:
             name = shown_name(s, withdrawn)
             t = total.setdefault(s.profile_id, {"name": name, "mp": 0, "max": 0, "deals": 0, "scores": {}})
-            first[s.profile_id] = min(first.get(s.profile_id, _started(s)), _started(s))
+            first[s.profile_id] = min(first.get(s.profile_id, (_started(s), s.table_id)), (_started(s), s.table_id))
             t["mp"] += points[s.profile_id]
             t["max"] += most
             t["deals"] += 1
