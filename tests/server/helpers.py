@@ -15,14 +15,16 @@ from typing import Any
 
 import httpx
 import redis
-from fastapi.testclient import TestClient
 
 
-def browser(server: TestClient, **kwargs: Any) -> TestClient:
+def browser(server: Any, **kwargs: Any) -> Any:
     """Another browser on the server that the client `server` runs (its own cookies, headers and address).
     It shares the running server's event loop, as every request does on a real server: a client of its
     own would run each request on a loop of its own, and a task one request starts (a bot's move) would
     die with that loop, holding the table's lock (the join that hung in CI)."""
+    from fastapi.testclient import TestClient  # here: the bench scripts import this module too
+
+    assert server.portal is not None, "the server's client runs inside its `with` block"
     other = TestClient(server.app, base_url="http://127.0.0.1", **kwargs)
     other.portal = server.portal
     return other

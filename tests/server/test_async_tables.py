@@ -182,7 +182,7 @@ def test_a_day_clock_survives_a_restart_and_its_deadline_fires_after_one(setting
         heard.append(signal)
 
     with TestClient(app, base_url="http://127.0.0.1") as client:
-        ann.portal = client.portal  # Ann's browser, on the server started again
+        ann = browser(client, cookies=ann.cookies)  # Ann's browser, on the server started again
         manager = client.app.state.manager
         manager.events.on_async(TurnSignal, hear)
         table = manager.get(table_id)

@@ -45,7 +45,7 @@ def test_an_organiser_runs_a_two_round_tournament(tmp_path, new_page):
         ann.wait_for_url(re.compile(r"/c/[\w-]+$"))
         club = ann.url
         assert "01:00 PM" in _times(ann, 1)  # 12:00 UTC, in Amsterdam
-        assert re.search(r"\d+ min", ann.locator(".round[data-round='1'] time[data-countdown]").inner_text())
+        assert re.search(r"\b\d+m\b", ann.locator(".round[data-round='1'] time[data-countdown]").inner_text())
         invite = ann.locator("#invite-url").input_value()
 
         bram = new_page(viewport=LAPTOP, zone="America/New_York")

@@ -509,7 +509,8 @@ def test_a_four_player_yammen_sheet_on_a_phone(base_url, browser):
             shown_text = heads.nth(i).inner_text()
             heads.nth(i).click()
             said = page.inner_text("#toast")
-            assert said.startswith(heads.nth(i).get_attribute("aria-label") + ":") and len(said) > len(shown_text) + 12
+            label = heads.nth(i).get_attribute("aria-label")  # French sets its colon apart (no break before it)
+            assert said.startswith(label + "\u00a0:") and len(said) > len(shown_text) + 12
         assert "Annoncez la case juste après le premier lancer" in said  # the last column: announce
         engine_ready(page)
         page.click("#chip-2")  # Cassandra's sheet on screen, Annemarie to enter: Zero is Annemarie's

@@ -26,10 +26,10 @@ def test_a_friend_leaves_and_comes_back_at_a_quick_invite_table(quick_base, new_
     ann = new_page(viewport=LAPTOP)
     table = start(ann, quick_base, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "open"}])
     # before the first roll the host may remove the open seat, or give it to a bot
-    assert ann.locator("#seat-actions [data-remove='1']").inner_text() == "Remove Seat 2"
+    assert ann.locator("#seat-actions [data-remove='1']").inner_text() == "Remove open seat 2"
     french = ann.context.new_page()  # the open seat is named in the page's language
     french.goto(f"{quick_base}/t/{table}?lang=fr")
-    assert french.locator("#seat-actions [data-remove='1']").inner_text() == "Retirer Place 2"
+    assert french.locator("#seat-actions [data-remove='1']").inner_text() == "Retirer la place libre 2"
     french.goto(f"{quick_base}/?lang=en")
     french.close()
     assert ann.locator("#seat-actions [data-bot='1']").is_visible()

@@ -23,7 +23,7 @@ NOTIFICATIONS = """async () => {
 }"""
 
 
-def _until(check: Any, page: Any, seconds: float = 5) -> Any:
+def _until(check: Any, page: Any, seconds: float = 15) -> Any:
     """The first truthy answer of `check` within the time (the page's events run meanwhile)."""
     deadline = time.monotonic() + seconds
     while not (answer := check()) and time.monotonic() < deadline:

@@ -65,14 +65,18 @@ class RequestError(Exception):
         return {"code": self.code, "message": self.message, **self.extra}
 
 
+# orjson would write datetimes and dataclasses: a message holding one is a mistake the fallback refuses
+_ORJSON = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
 def dumps(message: dict[str, Any]) -> str:
     """A socket message as JSON text: orjson, a few times faster than the standard library's encoder on the
     views every event sends (dict keys may be seat numbers). What it cannot write (an integer beyond 64 bits
-    echoed from a client) the standard library writes."""
+    or a lone surrogate echoed from a client) the standard library writes, in ASCII."""
     try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        return orjson.dumps(message, option=_ORJSON).decode()
+    except orjson.JSONEncodeError:  # and a type no message should hold: TypeError, as ever
+        return json.dumps(message, separators=(",", ":"))
 
 
 def error(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:

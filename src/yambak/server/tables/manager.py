@@ -104,11 +104,19 @@ class LiveTable(Session):
 
     def listing(self) -> dict[str, Any]:
         state = self.state
-        return listing(self.id, self.name, state.rules, self.seats, state.simultaneous, state.finished, self.version)
+        return lobby_entry(
+            self.id,
+            self.name,
+            state.rules,
+            self.seats,
+            duplicate=state.simultaneous,
+            finished=state.finished,
+            v=self.version,
+        )
 
 
-def listing(
-    table_id: str, name: str, rules: Ruleset, seats: list[SeatRow], duplicate: bool, finished: bool, version: int
+def lobby_entry(
+    table_id: str, name: str, rules: Ruleset, seats: list[SeatRow], *, duplicate: bool, finished: bool, v: int
 ) -> dict[str, Any]:
     """A table as the lobby lists it: the people and bots at it, and how many seats are open (an open
     seat has no name but the one each page gives it in its language)."""
@@ -121,7 +129,7 @@ def listing(
         "open_seats": sum(s.kind == "open" for s in seats),
         "duplicate": duplicate,
         "finished": finished,
-        "v": version,
+        "v": v,
     }
 
 
@@ -431,7 +439,8 @@ class TableManager(SessionManager[LiveTable]):
         live = self.sessions.get(row.id)
         if live is not None:
             return live.listing()
-        return listing(row.id, row.name, load_ruleset(row.rules), row.seats, row.duplicate, row.finished, row.version)
+        rules, duplicate, finished = load_ruleset(row.rules), row.duplicate, row.finished
+        return lobby_entry(row.id, row.name, rules, row.seats, duplicate=duplicate, finished=finished, v=row.version)
 
     # --- creating and joining --------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 // protocol of server/session/protocol.py), the players strip, and the sheet drawn from the view the
 // engine made. Each page adds what it has alone (the table: dice, coach, clocks; the kept sheet: the
 // pad, corrections, roll-offs) through a few callbacks; nothing here knows a rule.
-import { boot, T, N, colLabel, colShort, rowLabel, phrase, boxLabel as pageBoxLabel, $, el, setText, setAttr, toast } from "./page.js";
+import { boot, T, colon, N, colLabel, colShort, rowLabel, phrase, playerName, boxLabel as pageBoxLabel, $, el, setText, setAttr, toast } from "./page.js";
 import { Sheet, sheetRows, sumCell, legend } from "./sheet.js";
 
 /** @typedef {import("./protocol").TableView | import("./protocol").SheetView} View a game view (protocol.d.ts) */
@@ -133,7 +133,7 @@ export class PlayerStrip {
       const more = about(p);
       const acting = !view.finished && toAct(p);
       const pts = p.match_points != null ? N("{n} pt", "{n} pts", p.match_points) : "";
-      setText(chip.querySelector(".name"), p.kind === "open" ? T("Open seat") : p.name);
+      setText(chip.querySelector(".name"), playerName(p));
       setText(chip.querySelector(".me"), more.me ? T("you") : "");
       setText(chip.querySelector(".total"), p.total == null ? "–" : String(p.total));
       setText(chip.querySelector(".pts"), pts);
@@ -189,7 +189,7 @@ export class GameSheet {
     const columns = [];
     for (const s of seats) for (const c of rules.columns) {
       const p = view.players[s];
-      const name = "kind" in p && p.kind === "open" ? T("Open seat") : p.name;
+      const name = playerName(p);
       const col = { key: perPlayer ? `p${s}` : c.id, seat: s, col: c.id };
       col.short = perPlayer ? name : (opts.headText ? opts.headText(c.id) : colShort(c.id));
       col.full = perPlayer ? name : colLabel(c.id);
@@ -214,8 +214,8 @@ export class GameSheet {
       const p = view.players[opts.tab];
       const parts = [];
       if (!perPlayer) {
-        parts.push(`${T("Total")}: ${p.total ?? "–"}`);
-        if (p.match_points != null) parts.push(`${T("Match points")}: ${p.match_points}`);
+        parts.push(colon(T("Total"), p.total ?? "–"));
+        if (p.match_points != null) parts.push(colon(T("Match points"), p.match_points));
       }
       setText(g, parts.join(" · "));
       g.hidden = !parts.length;
@@ -263,17 +263,17 @@ export function columnHelp(view, key) {
   const c = view.rules.columns.find((x) => x.id === key);
   if (!c) {
     const p = view.players[Number(String(key).slice(1))];
-    return p ? T("{name}: {total}", { name: p.name, total: p.total ?? "–" }) : "";
+    return p ? colon(p.name, p.total ?? "–") : "";
   }
   const parts = (c.notes || []).map((note) => phrase(note, (named) => ("row" in named ? rowLabel(named.row) : colLabel(named.column || ""))));
   if (view.rules.match === "column_points" && c.points) parts.push(`${N("{n} match point", "{n} match points", c.points)}.`);
-  return T("{column}: {how}", { column: colLabel(c.id), how: parts.join(" ") });
+  return colon(colLabel(c.id), parts.join(" "));
 }
 
 // A box already filled (or hidden from this viewer), in the sheet's one vocabulary (yambak/gameview.py).
 export function filledCell(view, box, name, cell) {
   const filled = T("{box} is already filled.", { box: boxLabel(view, box) });
-  if (cell.hidden) return { text: "▒", cls: "hidden", disabled: true, label: `${name}: ${T("hidden until you finish this round")}`, box, why: T("Hidden until you finish this round.") };
+  if (cell.hidden) return { text: "▒", cls: "hidden", disabled: true, label: colon(name, T("hidden until you finish this round")), box, why: T("Hidden until you finish this round.") };
   if (cell.why === "struck") return { text: "×", cls: "filled struck", disabled: true, label: T("{box}: struck", { box: name }), box, why: filled };
   if (cell.why === "minimax") {  // Yamb's min and max: their sums count through (max − min) × ones
     return { text: String(cell.written), cls: "filled folded", disabled: true, box, why: filled,
@@ -283,7 +283,7 @@ export function filledCell(view, box, name, cell) {
     return { text: String(cell.score), sub: String(cell.written), cls: "filled", disabled: true, box, why: filled,
       label: T("{box}: {score} (written {written})", { box: name, score: cell.score, written: cell.written }) };
   }
-  return { text: String(cell.score), cls: "filled", disabled: true, label: `${name}: ${cell.score}`, box, why: filled };
+  return { text: String(cell.score), cls: "filled", disabled: true, label: colon(name, cell.score), box, why: filled };
 }
 
 // An open box the dice could fill, as both pages offer it: the value it would write, what it does to the

@@ -9,7 +9,7 @@
 // drops it, and never for another player. Dice typed on the pad belong to the player they were typed
 // for: when another phone enters that turn first, they are cleared with a message. Writing takes the
 // phone's write token (from making the sheet, or from its code); without one the sheet is watched.
-import { boot, T, C, N, colLabel, colShort, num, $, el, setText, setAttr, say, target, toast } from "./page.js";
+import { boot, T, colon, C, N, colLabel, colShort, num, $, el, setText, setAttr, say, target, toast } from "./page.js";
 import { dieSvg, miniDice } from "./dice.js";
 import { GameSheet, PlayerStrip, SessionSocket, boxLabel, playableCell, reason } from "./game.js";
 import { loadSheet, saveSheet, listSheets, newId, rememberNames, addEntry, removeEntry, refileEntry, whileSending,
@@ -749,15 +749,15 @@ function drawSheet() {
 // An open box: what the typed dice (or a 0) would do there, as the engine's preview says.
 function typedCell(c, box, name, p, { next, enterable, complete }) {
   const data = { action: null };
-  if (readOnly()) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why: refusalText({ code: "auth/sheet-token" }), data };
+  if (readOnly()) return { text: "", cls: "blocked", disabled: true, label: colon(name, C("box", "open")), box, why: refusalText({ code: "auth/sheet-token" }), data };
   if (!enterable || c.seat !== next) {
     const why = fixing ? T("Choose the box of the correction below the dice.") : T("It is {name}'s turn now.", { name: shown.players[next].name });
-    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why, data };
+    return { text: "", cls: "blocked", disabled: true, label: colon(name, C("box", "open")), box, why, data };
   }
   if (zeroMode && !pad.length) {
     const o = zeros && zeros[box];
     if (o && o.legal) return { text: o.strike ? "✗" : "0", cls: o.strike ? "strike" : "legal zero", label: T("Score 0 in {box}", { box: name }), box, action: box, data: { action: "zero" } };
-    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${o ? reason(o.code) : C("box", "open")}`, box, why: o ? reason(o.code) : T("Not available now."), data };
+    return { text: "", cls: "blocked", disabled: true, label: colon(name, o ? reason(o.code) : C("box", "open")), box, why: o ? reason(o.code) : T("Not available now."), data };
   }
   if (complete) {
     const o = preview && preview[box];
@@ -765,16 +765,16 @@ function typedCell(c, box, name, p, { next, enterable, complete }) {
       if (zeroMode && o.strike) return { text: "✗", cls: "strike", label: T("Strike {box} for 0", { box: name }), box, action: box, data: { action: "strike" } };
       return playableCell(box, name, o, { action: box, data: { action: "score" } });
     }
-    if (o) return { text: "", cls: "blocked", disabled: true, label: `${name}: ${reason(o.code)}`, box, why: reason(o.code), data };
+    if (o) return { text: "", cls: "blocked", disabled: true, label: colon(name, reason(o.code)), box, why: reason(o.code), data };
     if (!engine.ready && !engine.failed) return { text: "…", cls: "blocked", disabled: true, label: name, box, why: T("Preparing this phone's engine…"), data };
     // no preview (the engine is not running and the server cannot be asked): any box the rules allow now
   }
   const fillable = new Set((p.fillable || {})[String(shown.rules.roll_matters ? roll : 1)] || []);
   if (fillable.has(box)) {
     return complete && !preview ? { text: "+", cls: "legal", label: `${name}`, box, action: box, data: { action: "score" } }
-      : { text: "", cls: "open", label: `${name}: ${C("box", "open")}`, box, why: T("Type the dice first, then tap the box."), data: { action: "open" } };
+      : { text: "", cls: "open", label: colon(name, C("box", "open")), box, why: T("Type the dice first, then tap the box."), data: { action: "open" } };
   }
-  return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why: T("That box cannot be filled after this roll."), data };
+  return { text: "", cls: "blocked", disabled: true, label: colon(name, C("box", "open")), box, why: T("That box cannot be filled after this roll."), data };
 }
 
 // Column names: the full name where it fits the column's width, else the short form.
@@ -1004,7 +1004,7 @@ function historyList() {
   for (const [target, rounds] of Object.entries(shown.rolloffs || {}).reverse()) {
     const where = target === "total" ? T("Total") : colLabel(target);
     for (const r of rounds.slice().reverse()) {
-      ol.append(el("li", { class: "rolloff" }, `${T("Roll-off for {column}", { column: where })}: ${Object.entries(r).map(([s, d]) => `${shown.players[s].name} ${d.dice.join("")} (${d.pips})`).join(" · ")}`));
+      ol.append(el("li", { class: "rolloff" }, colon(T("Roll-off for {column}", { column: where }), Object.entries(r).map(([s, d]) => `${shown.players[s].name} ${d.dice.join("")} (${d.pips})`).join(" · "))));
     }
   }
   for (const h of shown.history.slice().reverse()) {
@@ -1128,7 +1128,7 @@ function resultsText() {
   });
   if (shown.rules.columns.length > 1 && shown.column_winners) {
     for (const c of shown.rules.columns) {
-      lines.push(`${colLabel(c.id)}: ${(shown.column_winners[c.id] || []).map((s) => shown.players[s].name).join(", ")}`);
+      lines.push(colon(colLabel(c.id), (shown.column_winners[c.id] || []).map((s) => shown.players[s].name).join(", ")));
     }
   }
   return lines.join("\n");

@@ -7,6 +7,8 @@ import { pluralRule } from "./plural.js";
 export const boot = JSON.parse(document.getElementById("boot").textContent);
 const fill = (text, args) => text.replace(/\{(\w+)\}/g, (_, k) => String(args[k] ?? ""));
 export const T = (s, args = {}) => fill(boot.strings[s] || s, args);
+// "Ann: 12", a label and its text, with the colon as the language writes it ("Ann : 12" in French)
+export const colon = (label, text) => T("{label}: {text}", { label, text });
 // The same English meaning another thing elsewhere (an "open" round, an "open" box): a context apart.
 export const C = (context, s, args = {}) => fill(boot.strings[`${context}\u0004${s}`] || s, args);
 // Plurals: the catalog's forms for singular/plural (boot.strings["singular\0plural"]), the form chosen
@@ -157,22 +159,29 @@ export function localTimes(root = document) {
 
 // A player's name on a page: the server names an open seat "Seat 2" for everyone; each page says it in its
 // own language.
-/** @param {{kind?: string, name: string}} p @param {number} seat */
-export function playerName(p, seat) {
-  return p.kind === "open" ? T("Seat {n}", { n: seat + 1 }) : p.name;
+/** @param {{kind?: string, name: string, seat: number}} p */
+export function playerName(p) {
+  return p.kind === "open" ? T("Open seat {n}", { n: p.seat + 1 }) : p.name;
 }
 
-// A time left: days and hours, hours and minutes, or minutes (to the second in its last ten minutes).
+// A time left: days and hours, hours and minutes, or minutes (to the second in its last ten minutes),
+// written the page language's way ("1j 3h" in French). Without Intl.DurationFormat (older browsers), each
+// unit's narrow name from NumberFormat.
+const DurationFormat = /** @type {any} */ (Intl).DurationFormat;
+const durations = DurationFormat ? new DurationFormat(LANG, { style: "narrow" }) : null;
+const UNITS = { days: "day", hours: "hour", minutes: "minute", seconds: "second" };
+const unitFormats = new Map();
 export function duration(seconds) {
-  const s = Math.max(0, Math.round(seconds)), d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
+  const s = Number.isFinite(seconds) ? Math.max(0, Math.round(seconds)) : 0;
+  const d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
   const parts = d ? { days: d, hours: h } : h ? { hours: h, minutes: m } : s < 600 ? { minutes: m, seconds: s % 60 } : { minutes: m };
-  // Written the page language's way ("1j 3h" in French, "1 T" in German). DurationFormat writes nothing
-  // for zero, and older browsers lack it: each unit's short name from NumberFormat then.
-  const DurationFormat = /** @type {any} */ (Intl).DurationFormat;
-  const written = DurationFormat ? new DurationFormat(LANG, { style: "narrow" }).format(parts) : "";
-  const units = { days: "day", hours: "hour", minutes: "minute", seconds: "second" };
-  const shown = Object.entries(parts).filter(([, n], i) => n || i === 0);
-  return written || shown.map(([k, n]) => new Intl.NumberFormat(LANG, { style: "unit", unit: units[k], unitDisplay: "narrow" }).format(n)).join(" ");
+  if (durations && s) return durations.format(parts);
+  let shown = Object.entries(parts).filter(([, n]) => n);
+  if (!shown.length) shown = [["seconds", 0]];
+  return shown.map(([unit, n]) => {
+    if (!unitFormats.has(unit)) unitFormats.set(unit, new Intl.NumberFormat(LANG, { style: "unit", unit: UNITS[unit], unitDisplay: "narrow" }));
+    return unitFormats.get(unit).format(n);
+  }).join(" ");
 }
 
 // <time data-countdown data-left="seconds">: the time left, by the server's clock when it sent the page

@@ -1,7 +1,7 @@
 // @ts-check
 // The review of a finished game: each player's decisions that had a choice, what they lost
 // against the best, the biggest mistakes marked on the final sheet. All computed by the server's coach.
-import { boot, T, N, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, target, wireSettings, num } from "./page.js";
+import { boot, T, colon, N, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, target, wireSettings, num } from "./page.js";
 import { miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
@@ -102,7 +102,7 @@ function drawTurn() {
   $("next").disabled = $("last").disabled = n >= total;
   if (!shown || !shown.turn) { box.replaceChildren(el("p", { class: "muted" }, T("Step through the game turn by turn."))); return; }
   const t = shown.turn;
-  const parts = [el("h2", {}, `${view.players[t.player].name}: ${t.strike ? T("struck {box}", { box: boxLabel(t.box) }) : T("{box} for {points}", { box: boxLabel(t.box), points: t.written })}`)];
+  const parts = [el("h2", {}, colon(view.players[t.player].name, t.strike ? T("struck {box}", { box: boxLabel(t.box) }) : T("{box} for {points}", { box: boxLabel(t.box), points: t.written })))];
   const rolls = el("ol", { class: "rolls-list" });
   t.rolls.forEach((dice, i) => {
     const li = el("li", {}, `${T("Roll {n}", { n: i + 1 })}: `);

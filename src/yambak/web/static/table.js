@@ -2,7 +2,7 @@
 // The table page: one WebSocket, the view and events the server sends, nothing computed here but
 // layout. What a box would score, why it cannot be filled, what an entry would do: the engine's
 // outlook, as the server sends it. Strings come translated (boot.strings); names via textContent.
-import { boot, T, C, N, rowLabel, colLabel, $, el, setText, setAttr, target,
+import { boot, T, colon, C, N, rowLabel, colLabel, $, el, setText, setAttr, target,
   settings, saveSetting, wireSettings, say, toast, clearToast, remembered, noteTable, duration, num, pct, playerName } from "./page.js";
 import { DiceTray, miniDice } from "./dice.js";
 import { celebrate as cheer, feel } from "./feel.js";
@@ -13,7 +13,7 @@ import { subscribePush } from "./push.js";
 /** @typedef {import("./protocol").TableView} TableView */
 /** The view with its open seats named in this page's language. @param {TableView} v */
 function seatNames(v) {
-  for (const [i, p] of v.players.entries()) p.name = playerName(p, i);
+  for (const p of v.players) p.name = playerName(p);
   return v;
 }
 
@@ -505,7 +505,7 @@ function renderPlayedFor() {
     if (!entries.length) return null;
     const list = entries.map((e) => (e.strike ? T("{box} struck", { box: named(e.box) }) : `${named(e.box)} ${e.written}`)).join(", ");
     const text = T("While you were away, the bot played for you: {entries}.", { entries: list });
-    return localSeats().length > 1 ? `${view.players[s].name}: ${text}` : text;
+    return localSeats().length > 1 ? colon(view.players[s].name, text) : text;
   }).filter(Boolean);
   const text = lines.join(" ");
   if (box.dataset.text === text) return;
@@ -525,10 +525,9 @@ function renderSeating() {
   box.dataset.key = key;
   const buttons = [];
   if (mineHost) for (const seat of view.open_seats || []) {
-    const name = view.players[seat].name;
     const close = (bot) => { if (connected) send({ type: "close_seat", seat: s.host, v: version, target: seat, bot }); };
-    if (s.remove) { const b = el("button", { type: "button", class: "ghost", "data-remove": String(seat) }, T("Remove {name}", { name })); b.onclick = () => close(false); buttons.push(b); }
-    if (s.bot) { const b = el("button", { type: "button", class: "ghost", "data-bot": String(seat) }, T("Give {name} to a bot", { name })); b.onclick = () => close(true); buttons.push(b); }
+    if (s.remove) { const b = el("button", { type: "button", class: "ghost", "data-remove": String(seat) }, T("Remove open seat {n}", { n: seat + 1 })); b.onclick = () => close(false); buttons.push(b); }
+    if (s.bot) { const b = el("button", { type: "button", class: "ghost", "data-bot": String(seat) }, T("Give open seat {n} to a bot", { n: seat + 1 })); b.onclick = () => close(true); buttons.push(b); }
   }
   box.replaceChildren(...buttons);
   box.hidden = !buttons.length;
@@ -553,7 +552,7 @@ function openBox(box, name, p, seat, me, bestBox) {
   const o = turn && turn.boxes ? turn.boxes[box] : null;
   if (me == null || seat !== me) {
     const why = me != null ? T("That is {name}'s column.", { name: view.players[seat].name }) : whyNot();
-    return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why };
+    return { text: "", cls: "blocked", disabled: true, label: colon(name, C("box", "open")), box, why };
   }
   const announced = turn && turn.announced === box ? " announced" : "";
   if (turn && turn.announce.includes(box) && !strikeMode) {
@@ -570,8 +569,8 @@ function openBox(box, name, p, seat, me, bestBox) {
     if (isArmed) info.text = `${o.written}?`;
     return info;
   }
-  if (o && o.code) return { text: "", cls: "blocked" + announced, disabled: true, label: `${name}: ${reason(o.code)}`, box, why: reason(o.code) };
-  return { text: "", cls: "blocked", disabled: true, label: `${name}: ${C("box", "open")}`, box, why: T("Roll the dice before choosing a box.") };
+  if (o && o.code) return { text: "", cls: "blocked" + announced, disabled: true, label: colon(name, reason(o.code)), box, why: reason(o.code) };
+  return { text: "", cls: "blocked", disabled: true, label: colon(name, C("box", "open")), box, why: T("Roll the dice before choosing a box.") };
 }
 
 // --- the coach ---------------------------------------------------------------------------------
@@ -714,7 +713,7 @@ function renderResults() {
   const ub = view.rules.upper_bonus;
   if (ub) {
     const got = view.players.map((p) => Object.values(p.columns).filter((c) => c.bonus > 0).length);
-    const who = view.players.map((p, i) => (multi ? `${p.name}: ${got[i]}×` : `${p.name}: ${got[i] ? "✓" : "–"}`)).join(", ");
+    const who = view.players.map((p, i) => colon(p.name, multi ? `${got[i]}×` : got[i] ? "✓" : "–")).join(", ");
     ex.push((multi ? T("Upper bonus: +{points} for every column whose upper section reaches {threshold}.", { points: ub.points, threshold: ub.threshold })
       : T("Upper bonus: +{points} for {threshold} or more in the upper section.", { points: ub.points, threshold: ub.threshold })) + " " + who);
   }
@@ -848,7 +847,7 @@ function renderTableInfo() {
   if (fair) {
     setText($("fair"), fair.seed ? T("Fair dice: the seed is revealed; the game record verifies with “yambak verify”.")
       : T("Fair dice: committed before the game to {hash}…", { hash: fair.commitment.slice(0, 12) }));
-    setAttr($("fair"), "title", fair.seed ? `${T("Seed")}: ${fair.seed}` : `SHA-256: ${fair.commitment}`);
+    setAttr($("fair"), "title", fair.seed ? colon(T("Seed"), fair.seed) : `SHA-256: ${fair.commitment}`);
   }
   const open = !!(view.open_seats && view.open_seats.length);
   $("invite-row").hidden = !open;
