@@ -123,7 +123,8 @@ def period_board(
         for s in ranked:
             name = shown_name(s, withdrawn)
             t = total.setdefault(s.profile_id, {"name": name, "mp": 0, "max": 0, "deals": 0, "scores": {}})
-            first[s.profile_id] = min(first.get(s.profile_id, (_started(s), s.table_id)), (_started(s), s.table_id))
+            game = (_started(s), s.table_id)
+            first[s.profile_id] = min(first.get(s.profile_id, game), game)
             t["mp"] += points[s.profile_id]
             t["max"] += most
             t["deals"] += 1

@@ -439,8 +439,15 @@ class TableManager(SessionManager[LiveTable]):
         live = self.sessions.get(row.id)
         if live is not None:
             return live.listing()
-        rules, duplicate, finished = load_ruleset(row.rules), row.duplicate, row.finished
-        return lobby_entry(row.id, row.name, rules, row.seats, duplicate=duplicate, finished=finished, v=row.version)
+        return lobby_entry(
+            row.id,
+            row.name,
+            load_ruleset(row.rules),
+            row.seats,
+            duplicate=row.duplicate,
+            finished=row.finished,
+            v=row.version,
+        )
 
     # --- creating and joining --------------------------------------------------------------------
 
