@@ -64,7 +64,19 @@ def connect_table(client):
 
 # --- several processes: PostgreSQL and Redis (scripts/test-services.sh starts both for `make test`) ----------
 
-REDIS_URL = os.environ.get("YAMBAK_TEST_REDIS_URL")
+
+def _own_redis_database(url: str | None) -> str | None:
+    """Each pytest-xdist worker its own Redis database (gw0 the URL's, gw1 the next...): rate limits and socket
+    counts are per address, and every test's address is 127.0.0.1. Channels are shared, but their names are
+    made of random table and node ids."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    if not url or worker == "gw0":
+        return url
+    head, _, db = url.rpartition("/")
+    return f"{head}/{(int(db or 0) + int(worker.removeprefix('gw'))) % 16}"
+
+
+REDIS_URL = _own_redis_database(os.environ.get("YAMBAK_TEST_REDIS_URL"))
 
 
 @pytest.fixture

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 
 from yambak.cli import main as cli_main
 from yambak.server import Settings
+from yambak.server.daily import manager as daily_manager
 from yambak.server.daily.matchpoints import matchpoints, percent, ranks, top
 
 from .deal_helpers import person, play
@@ -32,7 +35,11 @@ def test_matchpoints_with_ties() -> None:
     assert percent(7, 8) == 87.5 and ranks([250, 250, 230, 230, 180]) == [1, 1, 3, 3, 5]
 
 
-def test_the_daily_challenge(client, clock, tmp_path, capsys) -> None:
+def test_the_daily_challenge(client, clock, tmp_path, capsys, monkeypatch) -> None:
+    # the day's seeds drawn from a fixed source: Ann's and Bram's ways of playing the same dice then end
+    # apart (with a secret seed they tie now and then, and the board's order is a coin toss)
+    draws = random.Random(2026)
+    monkeypatch.setattr(daily_manager, "secrets", SimpleNamespace(token_hex=lambda n: draws.randbytes(n).hex()))
     ann, bram = person(client, "Ann"), person(client, "Bram")
     clock.now += timedelta(days=1)  # 2026-03-03: Ann and Bram's profiles are a day old
     cy = person(client, "Cy")  # made today: plays, but is not ranked today
@@ -182,3 +189,23 @@ def test_the_days_deals_are_made_with_their_pars(client) -> None:
     assert [d.par_bot for d in made] == ["optimal", "optimal", "strong", "strong"] and all(d.par_score for d in made)
     listed = client.get("/api/daily").json()["deals"]
     assert [d["commitment"] for d in listed] == [d.commitment for d in made]  # made once: the same commitments
+
+
+def test_the_par_bot_thinks_in_the_coachs_process(tmp_path, clock) -> None:
+    """The par game is played in the coach's process (not on the players' interpreter lock) and replayed
+    here on the same dice: the stored par table is the bot's game, its total the par."""
+    from fastapi.testclient import TestClient
+
+    from yambak.engine import replay
+    from yambak.server import create_app
+    from yambak.server.daily.manager import daily_id
+
+    with TestClient(create_app(profile_settings(tmp_path, clock, coach_process=True))) as c:
+        deals = c.app.state.deals
+        deal = deals.daily(deals.today(), "yams")
+        assert deal.par_bot == "optimal" and deal.par_score is not None and deal.id == daily_id(deals.today(), "yams")
+        row, _, _ = c.app.state.manager.store.load_session(deal.par_table)
+        assert row.finished and len(row.record["turns"]) == 13
+        game = replay(row.record, simultaneous=True)
+        assert game.finished and game.total(0) == deal.par_score
+        assert c.app.state.manager.coach._executor is not None  # the process was used

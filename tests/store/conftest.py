@@ -6,6 +6,7 @@ import pytest
 
 from tests.conftest import fresh_pg_database
 from yambak.store import Store
+from yambak.store.models import Base
 
 
 @pytest.fixture(scope="session")
@@ -21,5 +22,8 @@ def store(request, tmp_path):
         s = Store(f"sqlite:///{tmp_path}/store.db")
     else:
         s = Store(request.getfixturevalue("pg_database"))
+        with s.engine.begin() as conn:  # a clean slate, as SQLite's fresh file is: tests run in any order
+            for table in reversed(Base.metadata.sorted_tables):
+                conn.execute(table.delete())
     yield s
     s.close()

@@ -47,6 +47,9 @@ def test_a_push_shows_a_notification_that_links_into_the_site(browser: Any, tmp_
             "ServiceWorker.workerRegistrationUpdated",
             lambda e: registrations.update({r["scopeURL"]: r["registrationId"] for r in e["registrations"]}),
         )
+        versions: list[dict[str, Any]] = []  # what Chromium says of the worker, to tell a failure's story
+        cdp.on("ServiceWorker.workerVersionUpdated", lambda e: versions.extend(e["versions"]))
+        cdp.on("ServiceWorker.workerErrorReported", lambda e: errors.append(str(e)))
         cdp.send("ServiceWorker.enable")
 
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "open"}]
@@ -62,8 +65,10 @@ def test_a_push_shows_a_notification_that_links_into_the_site(browser: Any, tmp_
         table.settings = dataclasses.replace(table.settings, clock=3600)
         page.goto(base + made.json()["url"])
         ready(page)
-        active = "navigator.serviceWorker.getRegistration('/').then((r) => !!(r && r.active))"
-        assert _until(lambda: page.evaluate(active), page), "the push service worker was not registered"
+        # a push service pushes only to a subscription, made once the worker is activated (not activating:
+        # Chromium may drop a push delivered to a worker still running its activate handler)
+        active = "navigator.serviceWorker.getRegistration('/').then((r) => r && r.active && r.active.state)"
+        assert _until(lambda: page.evaluate(active) == "activated", page), "the push service worker was not activated"
         assert page.evaluate("navigator.serviceWorker.getRegistration('/').then((r) => r.active.scriptURL)") == (
             base + "/push-sw.js"
         )
@@ -79,6 +84,7 @@ def test_a_push_shows_a_notification_that_links_into_the_site(browser: Any, tmp_
         url = f"/t/{table_id}"
         deliver({"title": "Your turn", "body": "Over days: it is your turn.", "url": url, "tag": f"turn-{table_id}"})
         shown = _until(lambda: page.evaluate(NOTIFICATIONS), page)
+        assert shown, (versions[-3:], errors)
         assert shown == [
             {
                 "title": "Your turn",

@@ -34,7 +34,7 @@ class Sheet:
     turns: int = 0  # turns this player has completed
     saved: int = 0  # rolls saved for later turns (rulesets with save_rolls)
     # Memo for values derived from this (immutable) sheet, such as fillable boxes.
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @classmethod
     def empty(cls, rules: Ruleset) -> Sheet:
@@ -110,31 +110,47 @@ class ColumnScore:
         return out
 
 
+def _score_column(rules: Ruleset, sheet: Sheet, base: int) -> tuple[list[int | None], int, int, int | None, set[str]]:
+    """One column's box scores after relations, its upper and lower sums, its minimax line and the rows
+    folded into that line: the arithmetic `column_scores` and `grand_total` share."""
+    written, voided, upper_rows = sheet.written, sheet.voided, rules.upper_rows
+    scores: list[int | None] = list(written[base : base + len(upper_rows)])
+    if voided:
+        for r in range(len(scores)):
+            if base + r in voided and scores[r] is not None:
+                scores[r] = 0
+    minimax: int | None = None
+    folded: set[str] = set()
+    for rel in rules.relations:
+        hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
+        if rel.kind == "max_gt_min":
+            high, low = scores[hi], scores[lo]
+            if high is not None and low is not None and high <= low:
+                scores[hi] = scores[lo] = 0
+        elif rel.kind == "minimax":
+            f = rules.row_index[rel.factor]
+            if None not in (scores[hi], scores[lo], scores[f]):
+                minimax = (scores[hi] - scores[lo]) * scores[f]  # type: ignore[operator]
+            # min and max keep their written sums on the sheet but score nothing themselves
+            scores[hi] = 0 if scores[hi] is not None else None
+            scores[lo] = 0 if scores[lo] is not None else None
+            folded.update((rel.high, rel.low))
+    upper = lower = 0
+    for is_upper, score in zip(upper_rows, scores, strict=True):
+        if score is not None:
+            if is_upper:
+                upper += score
+            else:
+                lower += score
+    return scores, upper, lower, minimax, folded
+
+
 def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
     n_rows = rules.n_rows
+    ub = rules.upper_bonus
     out = []
     for ci, column in enumerate(rules.columns):
-        base = ci * n_rows
-        scores = [sheet.entry_score(base + r) for r in range(n_rows)]
-        minimax: int | None = None
-        folded: set[str] = set()
-        for rel in rules.relations:
-            hi, lo = rules.row_index[rel.high], rules.row_index[rel.low]
-            if rel.kind == "max_gt_min":
-                high, low = scores[hi], scores[lo]
-                if high is not None and low is not None and high <= low:
-                    scores[hi] = scores[lo] = 0
-            elif rel.kind == "minimax":
-                f = rules.row_index[rel.factor]
-                if None not in (scores[hi], scores[lo], scores[f]):
-                    minimax = (scores[hi] - scores[lo]) * scores[f]  # type: ignore[operator]
-                # min and max keep their written sums on the sheet but score nothing themselves
-                scores[hi] = 0 if scores[hi] is not None else None
-                scores[lo] = 0 if scores[lo] is not None else None
-                folded.update((rel.high, rel.low))
-        upper = sum(s for r, s in zip(rules.rows, scores, strict=False) if r.is_upper and s is not None)
-        lower = sum(s for r, s in zip(rules.rows, scores, strict=False) if not r.is_upper and s is not None)
-        ub = rules.upper_bonus
+        scores, upper, lower, minimax, folded = _score_column(rules, sheet, ci * n_rows)
         bonus = ub.points_for(upper) if ub is not None else 0
         total = upper + bonus + lower + (minimax or 0)
         boxes = {r.id: s for r, s in zip(rules.rows, scores, strict=True)}
@@ -144,7 +160,19 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
 
 
 def grand_total(rules: Ruleset, sheet: Sheet) -> int:
-    return sum(c.total for c in column_scores(rules, sheet)) + sheet.extra_bonus
+    """The sheet's total: every column's (`column_scores`) plus the extra bonus, without the per-box
+    detail, kept in the sheet's memo (the outlook asks it of every box a roll could fill, at every view)."""
+    known = sheet.memo.get("grand_total")
+    if known is not None and known[0] is rules:
+        return int(known[1])
+    n_rows = rules.n_rows
+    ub = rules.upper_bonus
+    total = sheet.extra_bonus
+    for base in range(0, rules.n_boxes, n_rows):
+        _, upper, lower, minimax, _ = _score_column(rules, sheet, base)
+        total += upper + (ub.points_for(upper) if ub is not None else 0) + lower + (minimax or 0)
+    sheet.memo["grand_total"] = (rules, total)
+    return total
 
 
 def tied_groups(values: Sequence[float]) -> list[int]:

@@ -208,11 +208,13 @@ class Ruleset:
     # Derived lookups, filled in __post_init__ (still immutable from outside).
     row_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     column_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    upper_rows: tuple[bool, ...] = field(default=(), init=False, repr=False, compare=False)  # each row's is_upper
     _layout: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "row_index", {r.id: i for i, r in enumerate(self.rows)})
         object.__setattr__(self, "column_index", {c.id: i for i, c in enumerate(self.columns)})
+        object.__setattr__(self, "upper_rows", tuple(r.is_upper for r in self.rows))
 
     @property
     def n_rows(self) -> int:

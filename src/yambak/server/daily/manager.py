@@ -24,11 +24,12 @@ from typing import Any, Protocol
 
 from ...bots import choose_action
 from ...bots.optimal import solvable
-from ...engine import FairDice, GameState, new_game
+from ...engine import Action, FairDice, GameState, new_game
 from ...engine.fairness import commitment
 from ...rules import load_ruleset
 from ...rules.registry import daily_presets
 from ...store import DealRow, ProfileRow, SeatRow, Store, StoreConflict
+from ..common.coach import CoachPool
 from ..common.dice import DealDice, naive
 from ..common.names import clean_name
 from ..common.tokens import hash_token
@@ -48,6 +49,8 @@ class DealError(RequestError):
 
 class Tables(Protocol):
     """What deals need of the live tables (the table manager; the app hands it over)."""
+
+    coach: CoachPool  # where the par bot plays
 
     async def aget(self, table_id: str) -> Any: ...
 
@@ -154,13 +157,16 @@ class DealManager:
         """The bot's game on the deal, stored as a finished table; the deal with its par (blocking)."""
         try:
             bot = par_bot(deal.preset)
-            rules = load_ruleset(deal.preset)
-            fair = DealDice(deal.seed, (), True, deal.id, deal.closes_at, self.settings.clock)
             label = "Optimal bot" if bot == "optimal" else "Strong bot"
-            state = new_game(rules, [label], dice=fair, simultaneous=True)
-            rng = random.Random(deal.id)
-            while not state.finished:
-                state, _ = state.apply(choose_action(state, state.to_act()[0], bot, rng))
+            # the bot thinks in the coach's process (a whole game of it here would hold the interpreter lock
+            # the players' moves wait for, at every server's start and each midnight); its moves replay here
+            actions, total = self.tables.coach.submit(par_actions, deal.preset, deal.seed, deal.id, bot, label).result()
+            fair = DealDice(deal.seed, (), True, deal.id, deal.closes_at, self.settings.clock)
+            state = new_game(load_ruleset(deal.preset), [label], dice=fair, simultaneous=True)
+            for action in actions:
+                state, _ = state.apply(action)
+            if not state.finished or state.total(0) != total:  # the same dice here as there, or no par
+                raise RuntimeError(f"the par game of {deal.id} replayed to {state.total(0)}, not {total}")
             seats = [SeatRow(0, "bot", label, None, bot)]
             table_id = self.tables.store_finished(f"Par {deal.id}"[:60], state, seats, fair, deal.id)
             self.store.set_par(deal.id, state.total(0), bot, table_id)
@@ -204,6 +210,18 @@ class DealManager:
         if not counted:  # practice on dice already seen: no board, no best score
             await self.tables.uncounted(table, 0)
         return table, new, counted
+
+
+def par_actions(preset: str, seed: str, deal_id: str, bot: str, label: str) -> tuple[list[Action], int]:
+    """The par bot's whole game on a deal's dice: its actions and its total (run in the coach's process)."""
+    state = new_game(load_ruleset(preset), [label], dice=DealDice(seed, (), True, deal_id), simultaneous=True)
+    rng = random.Random(deal_id)
+    actions: list[Action] = []
+    while not state.finished:
+        action = choose_action(state, state.to_act()[0], bot, rng)
+        state, _ = state.apply(action)
+        actions.append(action)
+    return actions, state.total(0)
 
 
 async def keep_dealing(deals: DealManager, every: float = 60.0) -> None:
