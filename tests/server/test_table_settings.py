@@ -3,9 +3,11 @@ where everyone sits at one device, and idle tables leaving the lobby."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
-from yambak.server.tables.settings import choose
+from yambak.server.tables.settings import TableSettings, choose
 
 from .helpers import create, legal
 
@@ -121,3 +123,11 @@ def test_idle_tables_leave_the_lobby_read_from_the_store(client):
         manager.cluster = None
         manager.sessions[made["id"]] = live
         live.conns.clear()
+
+
+def test_settings_round_trip_through_their_dict() -> None:
+    """Every field is in the dict a view carries (written by hand: it is made at every event) and read back."""
+    full = TableSettings(hints=False, clock=3600, undo=True, deal="daily:2026-03-03:yams", ranked="yams")
+    assert set(full.to_dict()) == {f.name for f in fields(TableSettings)}
+    assert TableSettings.from_dict(full.to_dict()) == full
+    assert TableSettings().to_dict() == {"hints": True, "clock": None, "undo": False}

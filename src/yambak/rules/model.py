@@ -209,20 +209,26 @@ class Ruleset:
     row_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     column_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     upper_rows: tuple[bool, ...] = field(default=(), init=False, repr=False, compare=False)  # each row's is_upper
+    n_rows: int = field(default=0, init=False, repr=False, compare=False)
+    n_boxes: int = field(default=0, init=False, repr=False, compare=False)
+    _box_ids: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
+    _roll_matters: tuple[bool, ...] = field(default=(), init=False, repr=False, compare=False)
     _layout: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "row_index", {r.id: i for i, r in enumerate(self.rows)})
         object.__setattr__(self, "column_index", {c.id: i for i, c in enumerate(self.columns)})
         object.__setattr__(self, "upper_rows", tuple(r.is_upper for r in self.rows))
-
-    @property
-    def n_rows(self) -> int:
-        return len(self.rows)
-
-    @property
-    def n_boxes(self) -> int:
-        return len(self.rows) * len(self.columns)
+        # asked for every box of every view: computed once
+        object.__setattr__(self, "n_rows", len(self.rows))
+        object.__setattr__(self, "n_boxes", len(self.rows) * len(self.columns))
+        object.__setattr__(self, "_box_ids", tuple(f"{c.id}.{r.id}" for c in self.columns for r in self.rows))
+        matters = tuple(
+            c.rolls is not None or c.announce or isinstance(r.points, tuple) or r.wins_by_roll > 0
+            for c in self.columns
+            for r in self.rows
+        )
+        object.__setattr__(self, "_roll_matters", matters)
 
     @property
     def rolled_dice(self) -> int:
@@ -241,9 +247,7 @@ class Ruleset:
         """Whether the roll number a box is filled on can change its score, whether it may be
         filled or what it does (poot, dry, en deux, hand, announce columns; Yamb's straight by roll
         number; Generala's served combinations and outright win)."""
-        column = self.columns[box // len(self.rows)]
-        row = self.rows[box % len(self.rows)]
-        return column.rolls is not None or column.announce or isinstance(row.points, tuple) or row.wins_by_roll > 0
+        return self._roll_matters[box]
 
     @property
     def wins_outright(self) -> bool:
@@ -270,8 +274,7 @@ class Ruleset:
         return self.save_rolls or any(self.box_roll_matters(b) for b in range(self.n_boxes))
 
     def box_id(self, box: int) -> str:
-        c, r = divmod(box, len(self.rows))
-        return f"{self.columns[c].id}.{self.rows[r].id}"
+        return self._box_ids[box]
 
     def parse_box(self, text: str) -> int | None:
         """`column.row`, or a bare row id when the sheet has one column; None if unknown."""

@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["ASYNC_CLOCKS", "CLOCK_RANGE", "TableSettings", "choose"]
@@ -41,11 +41,11 @@ class TableSettings:
         return self.clock is not None and self.clock >= ASYNC_CLOCKS[0]
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        if self.deal is None:  # most tables play no deal
-            del out["deal"]
-        if self.ranked is None:  # and are not ranked
-            del out["ranked"]
+        out: dict[str, Any] = {"hints": self.hints, "clock": self.clock, "undo": self.undo}  # in every view
+        if self.deal is not None:  # most tables play no deal
+            out["deal"] = self.deal
+        if self.ranked is not None:  # and are not ranked
+            out["ranked"] = self.ranked
         return out
 
     @classmethod
