@@ -15,7 +15,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Coroutine
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 __all__ = ["Asker", "CoachPool", "coach_process_start"]
@@ -40,10 +40,13 @@ class CoachPool:
     def __init__(self, processes: bool = True, name: str = "yambak-coach") -> None:
         self.processes, self.name = processes, name
         self._executor: Executor | None = None
+        self._closed = False
         self._lock = threading.Lock()
 
     def _pool(self) -> Executor:
         with self._lock:
+            if self._closed:  # as an executor shut down says it
+                raise RuntimeError("the coach's pool is closed")
             if self._executor is None:
                 if self.processes:
                     self._executor = ProcessPoolExecutor(
@@ -57,10 +60,26 @@ class CoachPool:
             return self._executor
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        return self._pool().submit(fn, *args)
+        """`fn(*args)` there (a module-level function, picklable arguments). The coach's process died (killed,
+        out of memory): the work it held fails, and this and what follows go to a new one."""
+        pool = self._pool()
+        try:
+            return pool.submit(fn, *args)
+        except BrokenExecutor:
+            with self._lock:
+                if self._executor is pool:
+                    self._executor = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            return self._pool().submit(fn, *args)
+
+    def pid(self) -> int | None:
+        """The coach's process, once started (tests)."""
+        processes = getattr(self._executor, "_processes", None) or {}
+        return next(iter(processes), None)
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             if self._executor is not None:
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = None

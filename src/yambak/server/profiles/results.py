@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -25,7 +23,7 @@ from typing import Any
 from ...engine import GameRecord, GameState, replay, state_to_record
 from ...rules import Ruleset
 from ...store import ResultRow, SeatRow, Store
-from ..common.coach import coach_process_start
+from ..common.coach import CoachPool
 
 __all__ = ["Grader", "kept_result", "solo_record", "table_results", "variant"]
 
@@ -151,17 +149,8 @@ class Grader:
         self.store = store
         self.records = records  # a result's game record (a table's final snapshot, or the kept record)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yambak-grader")
-        # started on the first game to grade (spawned: a fork of a threaded server is unsafe)
-        self.coach: ProcessPoolExecutor | None = (
-            ProcessPoolExecutor(
-                1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=coach_process_start,
-                initargs=(os.getpid(),),  # the server: gone already by the time the coach has started, too
-            )
-            if processes
-            else None
-        )
+        # started on the first game to grade; without processes (tests), grades are computed in `pool`'s thread
+        self.coach: CoachPool | None = CoachPool(name="yambak-grades") if processes else None
         self.idle = threading.Event()
         self.idle.set()
         self._pending = 0
@@ -222,4 +211,4 @@ class Grader:
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
         if self.coach is not None:
-            self.coach.shutdown(wait=False, cancel_futures=True)
+            self.coach.close()
