@@ -9,11 +9,13 @@ connects to a random process, so most actions are forwarded to their table's own
 travel through Redis.
 
 Reports the players held, accepted actions per second, p50/p99/max action-to-broadcast (from sending
-an action to receiving its event on the same socket), the server processes' CPU time and accepted
-actions per server CPU-second, where a server's CPU per action goes (the engine's move, the views, the
-commit on the event loop, the store's writer thread, the broadcast, the rest of the event loop's work:
-sockets, JSON, validation; and the process's other threads), the load generator's own event-loop lag
-and CPU, the machine's load average during the run, the lease moves, and then checks every table's
+an action to receiving its event on the same socket) and the p99 of each 10 seconds of the run, the
+server processes' CPU time and accepted actions per server CPU-second, where a server's CPU per action
+goes (the engine's move, the views, the commit on the event loop, the broadcast, the rest of the event
+loop's work: sockets, JSON, validation, and on PostgreSQL the store's transactions; SQLite's writer
+thread; the process's other threads), the load generator's own event-loop lag and CPU, the machine's
+load average and its busy CPU per action (servers, generator, PostgreSQL, the rest) during the run,
+the lease moves, and then checks every table's
 stored log against what the clients saw: every event a client saw is stored, with the same content,
 every stored version is there once, no client saw a version twice, and every record replays to a
 finished game.
@@ -62,10 +64,31 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(fields[i]) for i in (11, 12, 13, 14)) / TICKS
 
 
+def machine_cpu() -> float:
+    """Busy CPU seconds of the whole machine so far (every core: user, system, interrupts, stolen)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
+    return (user + nice + system + irq + softirq + steal) / TICKS
+
+
+def database_cpu() -> float:
+    """CPU seconds of this machine's PostgreSQL processes (their reaped children included): 0 without one."""
+    total = 0.0
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if (proc / "comm").read_text().strip() == "postgres":
+                    total += cpu_seconds(int(proc.name))
+            except OSError:
+                continue
+    return total
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.steady: list[float] = []  # once every player is connected
+        self.timeline: list[tuple[float, float]] = []  # (sent at, latency): the tail over the run
         self.all_in = False
         self.target = 0
         self.errors: list[str] = []
@@ -77,6 +100,7 @@ class Stats:
         self.mismatch = 0  # two clients saw different events for one version
         self.lag: list[float] = []  # the load generator's own event-loop delays (its share of the latency)
         self.load: list[float] = []  # the machine's 1-minute load average, once a second
+        self.machine = (0.0, 0.0)  # busy CPU seconds during the run: the whole machine's, PostgreSQL's
 
 
 class Cluster:
@@ -178,6 +202,7 @@ async def _play(ws, table: str, seat: int, think: float, stats: Stats, rng: rand
             if msg["event"]["player"] == seat and pending is not None:
                 lat = time.perf_counter() - pending
                 stats.latencies.append(lat)
+                stats.timeline.append((pending, lat))
                 if stats.all_in:
                     stats.steady.append(lat)
                 pending = None
@@ -254,6 +279,7 @@ async def main_async(
     phases0 = await asyncio.to_thread(server_phases, cluster)
     own0 = time.process_time()
     cpu0 = cluster.cpu()
+    machine0, database0 = machine_cpu(), database_cpu()
     start = time.perf_counter()
     per_game = args.players // 2
     stop, kills = asyncio.Event(), []
@@ -270,6 +296,7 @@ async def main_async(
         await chaos_task
     elapsed, cpu = time.perf_counter() - start, cluster.cpu() - cpu0
     own = time.process_time() - own0
+    stats.machine = (machine_cpu() - machine0, database_cpu() - database0)
     await asyncio.sleep(1.5)  # the servers add up their last second of CPU by phase
     phases1 = await asyncio.to_thread(server_phases, cluster)
     phases = {k: phases1.get(k, 0.0) - phases0.get(k, 0.0) for k in phases1}
@@ -333,9 +360,25 @@ def cpu_report(cpu: float, phases: dict[str, float]) -> str:
     parts = [f"{p} {ms(phases.get(p, 0.0)):.3f}" for p in loop_parts]
     return (
         f"{ms(cpu):.3f} ms per action ({n:.0f} committed) = event loop {ms(phases.get('loop', 0.0)):.3f} "
-        f"[{', '.join(parts)}, sockets/JSON/validation/rest {ms(rest_loop):.3f}] + store writer "
+        f"[{', '.join(parts)}, sockets/JSON/validation/rest {ms(rest_loop):.3f}] + store writer thread "
         f"{ms(phases.get('store', 0.0)):.3f} + other threads and processes' children {ms(others):.3f}"
     )
+
+
+def windows(timeline: list[tuple[float, float]], width: float = 10.0) -> str:
+    """The 99th percentile of each `width` seconds of the run, by when the action was sent (ms): whether the
+    tail is the whole run's or a moment's (the players arriving, the games ending together)."""
+    if not timeline:
+        return "n/a"
+    start = min(t for t, _ in timeline)
+    by: dict[int, list[float]] = {}
+    for t, lat in timeline:
+        by.setdefault(int((t - start) // width), []).append(lat)
+    out = []
+    for k in sorted(by):
+        lats = sorted(by[k])
+        out.append(f"{lats[min(len(lats) - 1, int(0.99 * len(lats)))] * 1000:.0f}")
+    return ", ".join(out) + " ms"
 
 
 def bucket_quantile(buckets: dict[float, float], q: float) -> str:
@@ -437,6 +480,7 @@ def main() -> int:
         f"  inside the servers      : p50 {bucket_quantile(buckets, 0.5)}, p99 {bucket_quantile(buckets, 0.99)} "
         "(the owner: lock, engine, commit, broadcast)"
     )
+    print(f"  p99 by 10 s of the run  : {windows(stats.timeline)}")
     lag = sorted(stats.lag) or [0.0]
     print(
         f"load generator loop lag   : p50 {lag[len(lag) // 2] * 1000:.1f} ms, "
@@ -446,6 +490,13 @@ def main() -> int:
     load = sorted(stats.load) or [0.0]
     cores = os.cpu_count()
     print(f"machine load average      : {load[0]:.1f} to {load[-1]:.1f} (1 min, sampled each second; {cores} cores)")
+    busy, database = stats.machine
+    per = lambda seconds: f"{seconds / max(n, 1) * 1000:.2f}"  # noqa: E731
+    print(
+        f"machine CPU per action    : {per(busy)} ms in all ({busy / elapsed:.2f} of {cores} cores busy) = servers "
+        f"{per(cpu)} + load generator {per(own)} + PostgreSQL {per(database)} "
+        f"+ the rest {per(busy - cpu - own - database)} (the kernel's networking, the coach's processes, others)"
+    )
     moves = counts["yambak_lease_moves_total"]
     print(f"lease moves               : {moves:.0f}; processes killed: {kills}; client reconnects: {stats.reconnects}")
     if args.workers > 1:

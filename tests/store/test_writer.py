@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
 
 import pytest
 
@@ -46,3 +47,29 @@ def test_reads_off_the_loop(store):
     assert asyncio.run(main()).id == tid
     with pytest.raises(StoreConflict):
         store.claim_seat(tid, 0, "Cleo", "c" * 64)  # not open
+
+
+def test_a_write_given_up_before_it_started_is_not_made(store):
+    """A coroutine cancelled while its write waits in the queue (a socket gone mid-action): the write is
+    skipped; the one before it and the one after it are committed and answered."""
+    tid = _table(store)
+    started, release = threading.Event(), threading.Event()
+
+    def blocker(_conn: object) -> str:
+        started.set()
+        release.wait(10)
+        return "first"
+
+    async def main() -> tuple[object, object]:
+        first = asyncio.ensure_future(store.write(blocker))
+        await asyncio.to_thread(started.wait, 10)  # the writer holds the first write: the next ones queue
+        given_up = asyncio.ensure_future(store.write(Store.append_op(tid, 1, 0, "rolled", {"n": "given up"})))
+        await asyncio.sleep(0)
+        given_up.cancel()
+        after = asyncio.ensure_future(store.write(Store.append_op(tid, 1, 0, "rolled", {"n": "after"})))
+        await asyncio.sleep(0)
+        release.set()
+        return await first, await after
+
+    assert asyncio.run(main()) == ("first", None)
+    assert [e.data for e in store.events(tid)] == [{"n": "after"}]

@@ -120,6 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         n = manager.load_unfinished()
         log.info("resumed %d unfinished tables", n)
         profile_manager = ProfileManager(store, settings, app.state.profile_limiter, events, keeper_manager.live_record)
+        if profile_manager.grader.coach is not None:
+            profile_manager.grader.coach.warm()
         profile_manager.grader.submit(store.ungraded())  # results a restart left without their grade
         app.state.store = store
         app.state.manager = manager
@@ -161,7 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         push_manager.close()
         profile_manager.grader.close()
         manager.coach.close()
-        store.close()
+        await store.aclose()
 
     app = FastAPI(title="yambak", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings

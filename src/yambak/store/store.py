@@ -9,9 +9,9 @@ an action sent twice is found, not stored twice). The game record is a snapshot,
 rewritten every few events and at the end, not at every action; a session
 rebuilds from its snapshot and the events after it.
 
-Writes from the server go through one writer thread that commits whatever is
-waiting in one transaction (group commit): the event loop never waits on the
-database, and a busy server pays one commit for many actions. A batch that
+Writes from the server go through one writer (a task of the event loop) that
+commits whatever is waiting in one transaction (group commit): the event loop
+never blocks on the database, and a busy server pays one commit for many actions. A batch that
 fails is retried one operation at a time, so one conflict never sinks the others.
 Reads from the event loop run in worker threads (`Store.read`).
 """
@@ -19,11 +19,10 @@ Reads from the event loop run in worker threads (`Store.read`).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import contextlib
 import json
 import logging
 import os
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -54,6 +53,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
+from sqlalchemy.pool import NullPool
 
 from .daily import DealStore
 from .models import Event, GameSession, Seat
@@ -107,6 +108,41 @@ _LOG_NEXT = (
     )
     .returning(_E.c.version)
 )
+
+
+class _DriverStatement:
+    """A statement of the hot path compiled once per dialect and handed to the driver as text: SQLAlchemy's
+    per-execution work (caching key, parameter processing, result wrapping) on the insert every action makes
+    was more than half of the store writer's CPU (`bench/load.py`). Parameters a dialect's driver cannot take
+    as they are (SQLite's datetimes) go through the type's own bind processor."""
+
+    def __init__(self, construct: Any) -> None:
+        self.construct = construct
+        self._compiled: dict[str, tuple[str, tuple[str, ...] | None, dict[str, Callable[[Any], Any]]]] = {}
+
+    def _for(self, conn: Connection) -> tuple[str, tuple[str, ...] | None, dict[str, Callable[[Any], Any]]]:
+        dialect = conn.dialect
+        compiled = self.construct.compile(dialect=dialect)
+        names = tuple(compiled.positiontup or ()) if compiled.positional else None
+        processors = {}
+        for bind in compiled.binds.values():
+            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            if processor is not None:
+                processors[bind.key] = processor
+        return str(compiled), names, processors
+
+    def execute(self, conn: Connection, params: dict[str, Any]) -> Any:
+        found = self._compiled.get(conn.dialect.name)
+        if found is None:
+            found = self._compiled[conn.dialect.name] = self._for(conn)
+        sql, names, processors = found
+        for key, processor in processors.items():
+            params[key] = processor(params[key])
+        args = params if names is None else tuple(params[n] for n in names)
+        return conn.exec_driver_sql(sql, args)
+
+
+_LOG_FIRST, _LOG_ON_TOP = _DriverStatement(_LOG), _DriverStatement(_LOG_NEXT)
 _REF = select(_E.c.version).where(_E.c.table_id == bindparam("tid"), _E.c.ref == bindparam("ref"))
 _SNAPSHOT = (
     update(_T)
@@ -203,83 +239,133 @@ def make_engine(url: str) -> Engine:
 Op = Callable[[Connection], Any]
 
 
-class _Writer(threading.Thread):
-    """Group commit: every operation waiting when a transaction starts shares it, on one connection
-    that the writer keeps (no checkout or ping per transaction: few GIL hand-offs per commit)."""
+class _Writer:
+    """Group commit: every write waiting when a transaction starts shares it, on one connection the writer
+    keeps. The writer is a task of the event loop that writes. On PostgreSQL its transactions run on the
+    driver's asynchronous connection, on the loop itself: a writer thread handed the interpreter lock back
+    and forth with a busy loop at every round trip to the database, and each hand-off could wait for the
+    switch interval (`bench/load.py`: a 1 ms commit took 5 ms at the median, 20 to 60 ms at the 99th
+    percentile). On SQLite (no round trips) each transaction runs in a worker thread."""
 
     def __init__(self, engine: Engine, max_batch: int = 256, synchronous: bool = True) -> None:
-        super().__init__(name="yambak-store-writer", daemon=True)
         self.engine = engine
         self.max_batch = max_batch
         # PostgreSQL: off answers a commit before its WAL reaches the disk (Store's `synchronous`)
         self.relaxed = not synchronous and engine.dialect.name == "postgresql"
-        self.queue: queue.SimpleQueue[tuple[Op, concurrent.futures.Future[Any]] | None] = queue.SimpleQueue()
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[tuple[Op, asyncio.Future[Any]] | None] = asyncio.Queue()
         self.batches = 0  # transactions committed (for tests and metrics)
-        self.cpu = 0.0  # this thread's CPU seconds in its transactions (metrics: where an action's time goes)
+        self.cpu = 0.0  # SQLite: the worker thread's CPU in transactions (PostgreSQL's is the event loop's)
+        postgres = engine.dialect.name == "postgresql"
+        self._async = create_async_engine(engine.url, poolclass=NullPool) if postgres else None
+        # PostgreSQL: two transactions in flight (each on its own connection), so that a write arriving
+        # while one commits does not wait for it; a session's writes never overlap (its lock is held until
+        # its write is committed). SQLite takes one writer at a time.
+        lanes = 2 if postgres else 1
+        self._aconns: list[AsyncConnection | None] = [None] * lanes
         self._conn: Connection | None = None
+        self.task = self.loop.create_task(self._serve(lanes), name="yambak-store-writer")
 
-    def run(self) -> None:
-        stop = False
+    async def _serve(self, lanes: int) -> None:
         try:
-            while not stop:
-                item = self.queue.get()
-                if item is None:
-                    return
-                batch = [item]
-                while len(batch) < self.max_batch:
-                    try:
-                        more = self.queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if more is None:
-                        stop = True
-                        break
-                    batch.append(more)
-                start = time.thread_time()
-                self._run(batch)
-                self.cpu += time.thread_time() - start
+            await asyncio.gather(*(self._lane(k) for k in range(lanes)))
         finally:
-            if self._conn is not None:
-                self._conn.close()
+            await self._close()
 
-    def _transaction(self, ops: list[Op]) -> list[Any]:
-        if self._conn is None or self._conn.closed or self._conn.invalidated:
-            self._conn = self.engine.connect()
-        conn = self._conn
+    async def _lane(self, lane: int) -> None:
+        while True:
+            item = await self.queue.get()
+            if item is None:
+                self.queue.put_nowait(None)  # the other lanes stop too
+                return
+            batch = [item]
+            while len(batch) < self.max_batch and not self.queue.empty():
+                more = self.queue.get_nowait()
+                if more is None:
+                    self.queue.put_nowait(None)  # stop after this batch
+                    break
+                batch.append(more)
+            await self._run(batch, lane)
+
+    async def _close(self) -> None:
+        for lane, aconn in enumerate(self._aconns):
+            self._aconns[lane] = None
+            if aconn is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(aconn.close())
+        if self._async is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._async.dispose())
+        if self._conn is not None:
+            self._conn.close()
+
+    async def _transaction(self, ops: list[Op], lane: int) -> list[Any]:
+        if self._async is None:
+            return await asyncio.to_thread(self._thread_transaction, ops)
+        aconn = self._aconns[lane]
+        if aconn is None or aconn.closed or aconn.invalidated:
+            aconn = self._aconns[lane] = await self._async.connect()
         try:
-            with conn.begin():
+            async with aconn.begin():
                 if self.relaxed:
-                    conn.exec_driver_sql("SET LOCAL synchronous_commit TO off")
-                return [op(conn) for op in ops]
+                    await aconn.exec_driver_sql("SET LOCAL synchronous_commit TO off")
+                return await aconn.run_sync(lambda conn: [op(conn) for op in ops])
         except DBAPIError as exc:
             if exc.connection_invalidated:
-                self._conn = None
+                self._aconns[lane] = None
             raise
 
-    def _run(self, batch: list[tuple[Op, concurrent.futures.Future[Any]]]) -> None:
-        live = [(op, fut) for op, fut in batch if fut.set_running_or_notify_cancel()]
-        if not live:
-            return
+    def _thread_transaction(self, ops: list[Op]) -> list[Any]:
+        start = time.thread_time()
+        try:
+            if self._conn is None or self._conn.closed or self._conn.invalidated:
+                self._conn = self.engine.connect()
+            conn = self._conn
+            try:
+                with conn.begin():
+                    return [op(conn) for op in ops]
+            except DBAPIError as exc:
+                if exc.connection_invalidated:
+                    self._conn = None
+                raise
+        finally:
+            self.cpu += time.thread_time() - start
+
+    async def _run(self, batch: list[tuple[Op, asyncio.Future[Any]]], lane: int) -> None:
+        live = [(op, fut) for op, fut in batch if not fut.done()]  # a waiter that gave up: its write is not made
         if len(live) > 1:
             try:
-                results = self._transaction([op for op, _ in live])
+                results = await self._transaction([op for op, _ in live], lane)
             except Exception:  # one of them failed: each alone, so that only it fails
                 pass
             else:
                 self.batches += 1
                 for (_, fut), result in zip(live, results, strict=True):
-                    fut.set_result(result)
+                    if not fut.done():
+                        fut.set_result(result)
                 return
         for op, fut in live:
             try:
-                result = self._transaction([op])[0]
+                result = (await self._transaction([op], lane))[0]
             except IntegrityError as exc:
-                fut.set_exception(StoreConflict(f"already stored: {str(exc.orig)[:200]}"))
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller
-                fut.set_exception(exc)
+                outcome: BaseException | None = StoreConflict(f"already stored: {str(exc.orig)[:200]}")
+            except Exception as exc:  # noqa: BLE001 - handed to the caller
+                outcome = exc
             else:
                 self.batches += 1
+                outcome = None
+            if fut.done():
+                continue
+            if outcome is None:
                 fut.set_result(result)
+            else:
+                fut.set_exception(outcome)
+
+    def stop(self) -> None:
+        """Finish the writes queued so far, then close (from any thread)."""
+        if not self.loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(self.queue.put_nowait, None)
 
 
 class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushStore):
@@ -313,31 +399,40 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushSto
     def close(self) -> None:
         writer, self._writer = self._writer, None
         if writer is not None:
-            writer.queue.put(None)
-            writer.join(10)
+            writer.stop()
+        self.engine.dispose()
+
+    async def aclose(self) -> None:
+        """`close`, once the writes queued so far are committed (on the writer's loop)."""
+        writer, self._writer = self._writer, None
+        if writer is not None and writer.loop is asyncio.get_running_loop():
+            writer.stop()
+            await asyncio.wait([writer.task], timeout=10)
+        elif writer is not None:
+            writer.stop()
         self.engine.dispose()
 
     def writer_cpu(self) -> float:
-        """CPU seconds the writer thread has spent in its transactions so far."""
+        """CPU seconds the writer has spent in its transactions so far in a thread of its own (SQLite's; on
+        PostgreSQL they run on the event loop and count as its CPU)."""
         writer = self._writer
         return writer.cpu if writer is not None else 0.0
 
     # --- off the event loop ----------------------------------------------------------------------
 
-    def submit(self, op: Callable[[Connection], T]) -> concurrent.futures.Future[T]:
-        """Queue a write for the writer thread; it runs in a transaction shared with the others waiting."""
-        with self._writer_lock:
-            if self._writer is None:
-                self._writer = _Writer(self.engine, synchronous=self.synchronous)
-                self._writer.start()
-            writer = self._writer
-        fut: concurrent.futures.Future[T] = concurrent.futures.Future()
-        writer.queue.put((op, fut))
-        return fut
-
     async def write(self, op: Callable[[Connection], T]) -> T:
-        """A write, committed (StoreConflict when it lost a race), without blocking the event loop."""
-        return await asyncio.wrap_future(self.submit(op))
+        """A write, committed (StoreConflict when it lost a race), without blocking the event loop: it
+        shares a transaction with the writes waiting beside it."""
+        loop = asyncio.get_running_loop()
+        with self._writer_lock:
+            writer = self._writer
+            if writer is None or writer.loop is not loop or writer.task.done():
+                if writer is not None:
+                    writer.stop()  # a store used from another loop before (tests run several)
+                writer = self._writer = _Writer(self.engine, synchronous=self.synchronous)
+        fut: asyncio.Future[T] = loop.create_future()
+        writer.queue.put_nowait((op, fut))
+        return await fut
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """A read in a worker thread."""
@@ -474,8 +569,8 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushSto
             row = {"tid": table_id, "new": version, "seat": seat, "kind": type_, "data": json.dumps(data)}
             row.update(ref=ref, now=now)
             if version == 1:
-                conn.execute(_LOG, row)
-            elif conn.execute(_LOG_NEXT, {**row, "prev": version - 1}).first() is None:
+                _LOG_FIRST.execute(conn, row)
+            elif _LOG_ON_TOP.execute(conn, {**row, "prev": version - 1}).first() is None:
                 done = None if ref is None else conn.execute(_REF, {"tid": table_id, "ref": ref}).scalar()
                 if done is not None:
                     raise RefTaken(table_id, ref or "", int(done))
