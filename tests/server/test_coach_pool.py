@@ -29,3 +29,19 @@ def test_a_dead_coach_process_is_replaced_by_the_next_request() -> None:
         pool.close()
     with pytest.raises(RuntimeError):
         pool.submit(os.getpid)
+
+
+def test_grades_run_only_on_idle_cores_and_advice_below_the_server() -> None:
+    """Grades (nobody waits for them) take a core only when nothing else wants it: 500 games ending together
+    once took the cores PostgreSQL and the server needed. Advice (a player waits) runs at nice 10."""
+    grades, advice = CoachPool(name="test-grades", idle=True), CoachPool(name="test-advice")
+    try:
+        grades.warm()
+        grader = grades.submit(os.getpid).result(timeout=60)
+        assert os.sched_getscheduler(grader) == os.SCHED_IDLE
+        adviser = advice.submit(os.getpid).result(timeout=60)
+        assert os.sched_getscheduler(adviser) == os.SCHED_OTHER
+        assert os.getpriority(os.PRIO_PROCESS, adviser) == os.getpriority(os.PRIO_PROCESS, 0) + 10
+    finally:
+        grades.close()
+        advice.close()
