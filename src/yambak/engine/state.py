@@ -166,6 +166,10 @@ def _illegal(code: str, message: str) -> IllegalAction:
     return IllegalAction(f"illegal/{code}", message)
 
 
+def _box_closed(box_id: str) -> IllegalAction:
+    return _illegal("box-closed", f"{box_id} is already filled")
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     rules: Ruleset
@@ -424,6 +428,8 @@ class GameState:
                 raise refusal
             if not self.turns[p].rolls:
                 raise _illegal("roll-first", "roll the dice before choosing a box")
+            if not is_open:  # what `_entry_five` would say first, without its work (most boxes, late in a game)
+                raise _box_closed(box_id)
             five = self._entry_five(p, box)
         except IllegalAction as exc:
             return BoxOutlook(
@@ -749,7 +755,7 @@ class GameState:
         column = self._column(box)
         box_id = rules.box_id(box)
         if self.sheets[p].written[box] is not None:
-            raise _illegal("box-closed", f"{box_id} is already filled")
+            raise _box_closed(box_id)
         if announced is not None and box != announced:
             raise _illegal("announced-elsewhere", f"{rules.box_id(announced)} was announced: the turn ends there")
         if column.rolls is not None and column.rolls != n_rolls:
