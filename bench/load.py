@@ -325,6 +325,10 @@ def server_metrics(cluster: Cluster) -> tuple[Counter[str], dict[float, float]]:
                 elif line.startswith("yambak_action_seconds_bucket"):
                     bound = line.split('le="')[1].split('"')[0]
                     buckets[float(bound)] += float(line.split()[-1])
+                elif line.startswith(("yambak_gc_pause_seconds_count", "yambak_gc_pause_seconds_sum")):
+                    generation = line.split('generation="')[1].split('"')[0]
+                    part = "count" if line.startswith("yambak_gc_pause_seconds_count") else "sum"
+                    counts[f"gc {generation} {part}"] += float(line.split()[-1])
         except httpx.HTTPError:
             pass
     return counts, buckets
@@ -371,6 +375,7 @@ def windows(timeline: list[tuple[float, float]], width: float = 10.0) -> str:
     if not timeline:
         return "n/a"
     start = min(t for t, _ in timeline)
+    began = time.strftime("%H:%M:%S", time.localtime(time.time() - (time.perf_counter() - start)))
     by: dict[int, list[float]] = {}
     for t, lat in timeline:
         by.setdefault(int((t - start) // width), []).append(lat)
@@ -378,7 +383,7 @@ def windows(timeline: list[tuple[float, float]], width: float = 10.0) -> str:
     for k in sorted(by):
         lats = sorted(by[k])
         out.append(f"{lats[min(len(lats) - 1, int(0.99 * len(lats)))] * 1000:.0f}")
-    return ", ".join(out) + " ms"
+    return ", ".join(out) + f" ms (from {began})"
 
 
 def bucket_quantile(buckets: dict[float, float], q: float) -> str:
@@ -497,6 +502,12 @@ def main() -> int:
         f"{per(cpu)} + load generator {per(own)} + PostgreSQL {per(database)} "
         f"+ the rest {per(busy - cpu - own - database)} (the kernel's networking, the coach's processes, others)"
     )
+    gcs = [
+        f"generation {g}: {counts[f'gc {g} count']:.0f} taking {counts[f'gc {g} sum'] * 1000:.0f} ms"
+        for g in ("0", "1", "2")
+        if counts[f"gc {g} count"]
+    ]
+    print(f"servers' garbage collector: {'; '.join(gcs) or 'n/a'} (the event loop waits for them)")
     moves = counts["yambak_lease_moves_total"]
     print(f"lease moves               : {moves:.0f}; processes killed: {kills}; client reconnects: {stats.reconnects}")
     if args.workers > 1:
