@@ -21,9 +21,22 @@ def store(request, tmp_path):
     if request.param == "sqlite":
         s = Store(f"sqlite:///{tmp_path}/store.db")
     else:
-        s = Store(request.getfixturevalue("pg_database"))
-        with s.engine.begin() as conn:  # a clean slate, as SQLite's fresh file is: tests run in any order
-            for table in reversed(Base.metadata.sorted_tables):
-                conn.execute(table.delete())
+        s = _clean(Store(request.getfixturevalue("pg_database")))
+    yield s
+    s.close()
+
+
+def _clean(s: Store) -> Store:
+    """A clean slate, as SQLite's fresh file is: tests run in any order."""
+    with s.engine.begin() as conn:
+        for table in reversed(Base.metadata.sorted_tables):
+            conn.execute(table.delete())
+    return s
+
+
+@pytest.fixture
+def pg_store(request):
+    """A store on PostgreSQL only, from the same clean slate (what SQLite does not have: round trips)."""
+    s = _clean(Store(request.getfixturevalue("pg_database")))
     yield s
     s.close()

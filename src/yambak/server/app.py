@@ -101,8 +101,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
-        # The store's writer thread hands the GIL back and forth with the event loop at every database
-        # round trip: a short switch interval keeps a busy loop from delaying each commit by 5 ms.
+        # Threads that touch the database (reads, SQLite's writes, the grader's) hand the GIL back and forth
+        # with the event loop at every round trip: a short switch interval keeps a busy loop from delaying
+        # each by 5 ms.
         sys.setswitchinterval(0.001)
         store = Store(settings.database_url, synchronous=settings.synchronous_commit)
         if settings.gc_full_seconds:

@@ -67,7 +67,7 @@ GC_PAUSE = Histogram(
 
 # Where an action's CPU goes on its owner (bench/load.py reads them): the engine's move, the views made for
 # its followers, the commit's part on the event loop (the snapshot, the write handed to the writer), the
-# store's writer thread, and the broadcast (JSON texts, sockets' queues, the publish to Redis). Summed in
+# store's writer thread (SQLite's; PostgreSQL's transactions run on the event loop), and the broadcast (JSON texts, sockets' queues, the publish to Redis). Summed in
 # plain floats on the way (`cpu_add`) and added to the counter once a second (`flush_cpu`).
 PHASES = ("engine", "view", "commit", "store", "broadcast")
 CPU = Counter("yambak_action_cpu_seconds", "CPU time of the actions' path on their owner, by phase", ["phase"])

@@ -5,7 +5,7 @@ and committed before the server broadcasts it; a (table, version) pair is
 unique, so an action can never be stored twice and two writers can never both
 store the same version. The game record is a snapshot beside the log, taken
 every few events and at the end. Server writes go through a group-committing
-writer thread, off the event loop.
+writer that never blocks the event loop.
 """
 
 from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow

@@ -1,4 +1,4 @@
-"""Profiles and their results in the store: the rows, the writes (operations for the writer thread or
+"""Profiles and their results in the store: the rows, the writes (operations for the store's writer or
 `_sync`) and the reads the history, statistics and deletion need. Mixed into `Store`.
 
 A profile is a display name; what proves it is a device key (a cookie token) or a one-time link, both

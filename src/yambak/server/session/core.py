@@ -3,7 +3,7 @@
 One live game with a version, an event log, an owner process and followers. One-way
 flow for every action: validated message -> the engine (a table's action, a sheet's
 entry through the keeper core) -> event -> store (the event appended to the
-session's log, committed by the store's writer thread, off the event loop) ->
+session's log, committed by the store's group-committing writer, never blocking the event loop) ->
 broadcast to every follower here, and published to the other processes. A
 session's lock serialises its actions, so versions are gapless and each is stored
 once; other sessions go on while one waits for its commit. The game record is a
