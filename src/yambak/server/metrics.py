@@ -67,8 +67,9 @@ GC_PAUSE = Histogram(
 
 # Where an action's CPU goes on its owner (bench/load.py reads them): the engine's move, the views made for
 # its followers, the commit's part on the event loop (the snapshot, the write handed to the writer), the
-# store's writer thread (SQLite's; PostgreSQL's transactions run on the event loop), and the broadcast (JSON texts, sockets' queues, the publish to Redis). Summed in
-# plain floats on the way (`cpu_add`) and added to the counter once a second (`flush_cpu`).
+# store's writer thread (SQLite's; PostgreSQL's transactions run on the event loop), and the broadcast (JSON
+# texts, sockets' queues, the publish to Redis). Summed in plain floats on the way (`cpu_add`) and added to
+# the counter once a second (`flush_cpu`).
 PHASES = ("engine", "view", "commit", "store", "broadcast")
 CPU = Counter("yambak_action_cpu_seconds", "CPU time of the actions' path on their owner, by phase", ["phase"])
 LOOP_CPU = Counter("yambak_loop_cpu_seconds", "CPU time of the event loop's thread (everything an action costs there)")
