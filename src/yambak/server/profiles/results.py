@@ -149,7 +149,8 @@ class Grader:
         self.store = store
         self.records = records  # a result's game record (a table's final snapshot, or the kept record)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yambak-grader")
-        # started on the first game to grade; without processes (tests), grades are computed in `pool`'s thread
+        # started with the server, at idle priority (grades wait while the cores are busy, and a restart picks up
+        # the ungraded); without processes (tests), grades are computed in `pool`'s thread
         self.coach: CoachPool | None = CoachPool(name="yambak-grades", idle=True) if processes else None
         self.idle = threading.Event()
         self.idle.set()
