@@ -23,9 +23,9 @@ __all__ = ["Asker", "CoachPool", "coach_process_start"]
 
 def coach_process_start(parent: int, idle: bool = False) -> None:
     """A coach process: lower priority than the server's, and gone when the server is. `idle` (background
-    work nobody waits for: grades): it runs only on a core nothing else wants (Linux's SCHED_IDLE; else the
-    lowest nice). At nice 10 the grades of 500 games ending together took the cores PostgreSQL and the
-    server needed: p99 action-to-broadcast 340 ms during those seconds and 40 to 50 ms around them."""
+    work nobody waits for: grades, about 20 ms of CPU per yams game, so ten seconds of a core when 500 games
+    end together): it runs only on a core nothing else wants (Linux's SCHED_IDLE; else the lowest nice),
+    where nice 10 still takes a share of the cores the players' moves and PostgreSQL need."""
     if idle:
         try:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
