@@ -244,7 +244,7 @@ class _Writer:
     keeps. The writer is a task of the event loop that writes. On PostgreSQL its transactions run on the
     driver's asynchronous connection, on the loop itself: a writer thread handed the interpreter lock back
     and forth with a busy loop at every round trip to the database, and each hand-off could wait for the
-    switch interval (`bench/load.py`: a 1 ms commit took 5 ms at the median, 20 to 60 ms at the 99th
+    switch interval (`bench/load.py`: a 1 ms commit took 5 to 9 ms at the median, 20 to 65 ms at the 99th
     percentile). On SQLite (no round trips) each transaction runs in a worker thread."""
 
     def __init__(self, engine: Engine, max_batch: int = 256, synchronous: bool = True) -> None:
