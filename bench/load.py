@@ -86,9 +86,8 @@ def database_cpu() -> float:
 
 class Stats:
     def __init__(self) -> None:
-        self.latencies: list[float] = []
         self.steady: list[float] = []  # once every player is connected
-        self.timeline: list[tuple[float, float]] = []  # (sent at, latency): the tail over the run
+        self.timeline: list[tuple[float, float]] = []  # (sent at, latency) of every action seen done
         self.all_in = False
         self.target = 0
         self.errors: list[str] = []
@@ -201,7 +200,6 @@ async def _play(ws, table: str, seat: int, think: float, stats: Stats, rng: rand
             note(stats, table, msg["v"], msg["event"], seen_here)
             if msg["event"]["player"] == seat and pending is not None:
                 lat = time.perf_counter() - pending
-                stats.latencies.append(lat)
                 stats.timeline.append((pending, lat))
                 if stats.all_in:
                     stats.steady.append(lat)
@@ -369,6 +367,10 @@ def cpu_report(cpu: float, phases: dict[str, float]) -> str:
     )
 
 
+def quantile(ordered: list[float], f: float) -> float:
+    return ordered[min(len(ordered) - 1, int(f * len(ordered)))]
+
+
 def windows(timeline: list[tuple[float, float]], width: float = 10.0) -> str:
     """The 99th percentile of each `width` seconds of the run, by when the action was sent (ms): whether the
     tail is the whole run's or a moment's (the players arriving, the games ending together)."""
@@ -379,10 +381,7 @@ def windows(timeline: list[tuple[float, float]], width: float = 10.0) -> str:
     by: dict[int, list[float]] = {}
     for t, lat in timeline:
         by.setdefault(int((t - start) // width), []).append(lat)
-    out = []
-    for k in sorted(by):
-        lats = sorted(by[k])
-        out.append(f"{lats[min(len(lats) - 1, int(0.99 * len(lats)))] * 1000:.0f}")
+    out = [f"{quantile(sorted(by[k]), 0.99) * 1000:.0f}" for k in sorted(by)]
     return ", ".join(out) + f" ms (from {began})"
 
 
@@ -464,9 +463,9 @@ def main() -> int:
         for s in servers:
             s.stop()
     lost, gaps, dup, bad, total = check(db, stats)
-    lat = sorted(stats.latencies) or [0.0]
-    q = lambda f: lat[min(len(lat) - 1, int(f * len(lat)))] * 1000  # noqa: E731
-    n = len(stats.latencies)
+    lat = sorted(latency for _, latency in stats.timeline) or [0.0]
+    q = lambda f: quantile(lat, f) * 1000  # noqa: E731
+    n = len(stats.timeline)
     where = f"{args.workers} process{'es' if args.workers > 1 else ''} on {db.split(':')[0].split('+')[0]}"
     print(f"servers                   : {where}{' + redis' if args.redis else ''}; logs in {tmp}")
     if args.server_env:

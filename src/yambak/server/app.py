@@ -121,8 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         n = manager.load_unfinished()
         log.info("resumed %d unfinished tables", n)
         profile_manager = ProfileManager(store, settings, app.state.profile_limiter, events, keeper_manager.live_record)
-        if profile_manager.grader.coach is not None:
-            profile_manager.grader.coach.warm()
+        profile_manager.grader.warm()
         profile_manager.grader.submit(store.ungraded())  # results a restart left without their grade
         app.state.store = store
         app.state.manager = manager

@@ -157,6 +157,11 @@ class Grader:
         self._pending = 0
         self._lock = threading.Lock()
 
+    def warm(self) -> None:
+        """Start the coach's process now, with the server (not at the first game to grade)."""
+        if self.coach is not None:
+            self.coach.warm()
+
     def submit(self, results: list[ResultRow]) -> None:
         for r in results:
             if r.id is None or r.seat is None:
