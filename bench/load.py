@@ -100,6 +100,9 @@ class Stats:
         self.lag: list[float] = []  # the load generator's own event-loop delays (its share of the latency)
         self.load: list[float] = []  # the machine's 1-minute load average, once a second
         self.machine = (0.0, 0.0)  # busy CPU seconds during the run: the whole machine's, PostgreSQL's
+        # once a second, for the windows: (perf_counter, the generator's worst lag in that second, CPU seconds
+        # so far of the servers, of PostgreSQL, of the whole machine)
+        self.samples: list[tuple[float, float, float, float, float]] = []
 
 
 class Cluster:
@@ -259,15 +262,22 @@ async def chaos(cluster: Cluster, every: float, stop: asyncio.Event, kills: list
         await asyncio.to_thread(victim.start)
 
 
-async def lag_monitor(stats: Stats, stop: asyncio.Event) -> None:
-    n = 0
+async def lag_monitor(stats: Stats, stop: asyncio.Event, cluster: Cluster) -> None:
+    """The generator's own loop lag every 10 ms; the load average and who used the CPU every second."""
+    n, worst = 0, 0.0
     while not stop.is_set():
         t = time.perf_counter()
         await asyncio.sleep(0.01)
         stats.lag.append(time.perf_counter() - t - 0.01)
+        worst = max(worst, stats.lag[-1])
         n += 1
         if n % 100 == 0:
             stats.load.append(os.getloadavg()[0])
+            # in a thread: PostgreSQL's CPU walks /proc, which would show up as the generator's lag
+            at = time.perf_counter()
+            cpus = await asyncio.to_thread(lambda: (cluster.cpu(), database_cpu(), machine_cpu()))
+            stats.samples.append((at, worst, *cpus))
+            worst = 0.0
 
 
 async def main_async(
@@ -281,7 +291,7 @@ async def main_async(
     start = time.perf_counter()
     per_game = args.players // 2
     stop, kills = asyncio.Event(), []
-    lag_task = asyncio.create_task(lag_monitor(stats, stop))
+    lag_task = asyncio.create_task(lag_monitor(stats, stop, cluster))
     chaos_task = asyncio.create_task(chaos(cluster, args.kill_every, stop, kills)) if args.kill_every else None
     for g in range(args.games):
         batch = TOKENS[g * per_game : (g + 1) * per_game]
@@ -371,18 +381,30 @@ def quantile(ordered: list[float], f: float) -> float:
     return ordered[min(len(ordered) - 1, int(f * len(ordered)))]
 
 
-def windows(timeline: list[tuple[float, float]], width: float = 10.0) -> str:
-    """The 99th percentile of each `width` seconds of the run, by when the action was sent (ms): whether the
-    tail is the whole run's or a moment's (the players arriving, the games ending together)."""
-    if not timeline:
-        return "n/a"
-    start = min(t for t, _ in timeline)
-    began = time.strftime("%H:%M:%S", time.localtime(time.time() - (time.perf_counter() - start)))
+def windows(stats: Stats, width: float = 10.0) -> list[str]:
+    """Each `width` seconds of the run, by when the action was sent: actions/s, p99, and who was busy
+    (cores of CPU: the servers, PostgreSQL, the whole machine; the generator's worst lag): whether the
+    tail is the whole run's or a moment's (players arriving, games ending together, a vacuum)."""
+    if not stats.timeline:
+        return ["n/a"]
+    start = min(t for t, _ in stats.timeline)
     by: dict[int, list[float]] = {}
-    for t, lat in timeline:
+    for t, lat in stats.timeline:
         by.setdefault(int((t - start) // width), []).append(lat)
-    out = [f"{quantile(sorted(by[k]), 0.99) * 1000:.0f}" for k in sorted(by)]
-    return ", ".join(out) + f" ms (from {began})"
+    began = time.strftime("%H:%M:%S", time.localtime(time.time() - (time.perf_counter() - start)))
+    rows = [f"from {began}: s  actions/s  p99 ms  generator's lag ms  CPU (cores): servers  PostgreSQL  machine"]
+    for k in sorted(by):
+        lo, hi = start + k * width, start + (k + 1) * width
+        inside = [x for x in stats.samples if lo <= x[0] <= hi]
+        busy = "-"
+        if len(inside) >= 2:
+            (t0, _, *a), (t1, _, *b) = inside[0], inside[-1]
+            cores = [(y - x) / (t1 - t0) for x, y in zip(a, b, strict=True)]
+            lag = max(x[1] for x in inside) * 1000
+            busy = f"{lag:18.0f}  {cores[0]:20.2f}  {cores[1]:10.2f}  {cores[2]:7.2f}"
+        p99 = quantile(sorted(by[k]), 0.99) * 1000
+        rows.append(f"{k * width:17.0f}  {len(by[k]) / width:9.0f}  {p99:6.0f}  {busy}")
+    return rows
 
 
 def bucket_quantile(buckets: dict[float, float], q: float) -> str:
@@ -484,7 +506,7 @@ def main() -> int:
         f"  inside the servers      : p50 {bucket_quantile(buckets, 0.5)}, p99 {bucket_quantile(buckets, 0.99)} "
         "(the owner: lock, engine, commit, broadcast)"
     )
-    print(f"  p99 by 10 s of the run  : {windows(stats.timeline)}")
+    print("  by 10 s of the run      : " + "\n                            ".join(windows(stats)))
     lag = sorted(stats.lag) or [0.0]
     print(
         f"load generator loop lag   : p50 {lag[len(lag) // 2] * 1000:.1f} ms, "
