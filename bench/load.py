@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -103,6 +104,27 @@ class Stats:
         # once a second, for the windows: (perf_counter, the generator's worst lag in that second, CPU seconds
         # so far of the servers, of PostgreSQL, of the whole machine)
         self.samples: list[tuple[float, float, float, float, float]] = []
+        self.gc: Counter[str] = Counter()  # the generator's own garbage collections: "count 0", "seconds 0"...
+
+
+def measure_gc(stats: Stats) -> None:
+    """Count the generator's own collections and their pauses (they delay every client it runs). Its
+    full collections wait to the end, as the server's do (app.tune_gc): a pause of the measuring side
+    would be charged to the server's latency."""
+    started = [0.0]
+
+    def pause(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            stats.gc[f"count {info['generation']}"] += 1
+            stats.gc[f"seconds {info['generation']}"] += time.perf_counter() - started[0]
+
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 1_000_000)
+    gc.callbacks.append(pause)
 
 
 class Cluster:
@@ -285,6 +307,7 @@ async def main_async(
 ) -> tuple[float, float, int, dict[str, float], float]:
     await create_tables(cluster, args.players // 2 * args.games, args.preset)
     phases0 = await asyncio.to_thread(server_phases, cluster)
+    measure_gc(stats)
     own0 = time.process_time()
     cpu0 = cluster.cpu()
     machine0, database0 = machine_cpu(), database_cpu()
@@ -529,6 +552,12 @@ def main() -> int:
         if counts[f"gc {g} count"]
     ]
     print(f"servers' garbage collector: {'; '.join(gcs) or 'n/a'} (the event loop waits for them)")
+    mine = [
+        f"generation {g}: {stats.gc[f'count {g}']:.0f} taking {stats.gc[f'seconds {g}'] * 1000:.0f} ms"
+        for g in (0, 1, 2)
+        if stats.gc[f"count {g}"]
+    ]
+    print(f"generator's collector     : {'; '.join(mine) or 'none'} (full ones held to the end, as the servers')")
     moves = counts["yambak_lease_moves_total"]
     print(f"lease moves               : {moves:.0f}; processes killed: {kills}; client reconnects: {stats.reconnects}")
     if args.workers > 1:
