@@ -12,7 +12,11 @@ from yambak.server import Settings, create_app
 
 @pytest.fixture
 def settings(tmp_path) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0)
+    """Grades in a thread, as `profile_settings` has them."""
+    return Settings(
+        database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0,
+        coach_process=False,
+    )  # fmt: skip
 
 
 @pytest.fixture

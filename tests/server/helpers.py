@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -31,9 +32,19 @@ def browser(server: Any, **kwargs: Any) -> Any:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free now, below the kernel's range for outgoing connections (32768 and up on Linux): the
+    server binds it a second or two later, and a port the kernel handed out could meanwhile be taken by
+    a connection of the other test worker's."""
+    rng = random.SystemRandom()
+    for _ in range(100):
+        port = rng.randrange(20000, 32000)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port between 20000 and 32000")
 
 
 class OwnRedis:

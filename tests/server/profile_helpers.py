@@ -61,9 +61,10 @@ class Clock:
 
 def profile_settings(tmp_path: Any, clock: Clock, **extra: Any) -> Settings:
     """A server for the profile tests: SQLite in tmp_path (or `database_url`), the test's clock, generous
-    rate limits."""
+    rate limits, grades in a thread (the coach's process grades at idle priority: the other test worker
+    keeping both cores busy would hold them past any wait; tests/server/test_coach_pool.py tests it)."""
     defaults: dict[str, Any] = dict(
         database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0,
-        clock=clock, profile_burst=20, rate_per_second=1000, rate_burst=1000,
+        clock=clock, profile_burst=20, rate_per_second=1000, rate_burst=1000, coach_process=False,
     )  # fmt: skip
     return Settings(**{**defaults, **extra})

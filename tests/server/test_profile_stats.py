@@ -29,7 +29,7 @@ def _games(client: TestClient, n: int, preset: str = "yams") -> list[dict]:
     for _ in range(n):
         made = new_table(client, preset, seats=[{"name": "Ann"}, {"kind": "bot", "bot": "easy", "name": "Robo"}])
         views.append({"id": made["id"], **play_out(client, made["id"], [made["tokens"]["0"]])})
-    client.app.state.profiles.grader.wait()
+    assert client.app.state.profiles.grader.wait()
     return views
 
 
@@ -118,7 +118,7 @@ def test_practice_and_helped_games_are_marked_and_left_out_of_the_figures(client
     own.append(play(client, deal)["players"][0]["total"])
     practice = client.post("/api/daily/yams/play", json={}).json()  # the same dice again: practice
     play(client, practice, last=True)
-    client.app.state.profiles.grader.wait()
+    assert client.app.state.profiles.grader.wait()
     (v,) = client.get("/api/me/stats").json()["variants"]
     assert (v["games"], v["helped"]) == (3, 2) and v["mean"] == round(sum(own) / 3, 1) and v["best"] == max(own)
     chosen = client.get("/api/me/stats").json()["chosen"]
@@ -139,7 +139,7 @@ def test_statistics_by_variant(client):
     _games(client, 1, "yatzy")
     made = new_table(client, "yams-fr", seats=[{"name": "Ann"}], options={"columns": 1})
     play_out(client, made["id"], [made["tokens"]["0"]])
-    client.app.state.profiles.grader.wait()
+    assert client.app.state.profiles.grader.wait()
     data = client.get("/api/me/stats").json()
     assert {v["rules_id"] for v in data["variants"]} == {"yatzy", "yams-fr columns=1"}
     one = client.get("/api/me/stats", params={"v": "yams-fr columns=1"}).json()["chosen"]

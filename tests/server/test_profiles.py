@@ -59,7 +59,7 @@ def test_two_profiles_play_and_their_histories_show_exactly_that(client):
     view = play_out(client, made["id"], tokens)
     solo = new_table(client, seats=[{"name": "Ann"}, {"kind": "bot", "bot": "easy", "name": "Robo"}])
     solo_view = play_out(client, solo["id"], [solo["tokens"]["0"]])
-    client.app.state.profiles.grader.wait()
+    assert client.app.state.profiles.grader.wait()
 
     ann_games = client.get("/api/me/games").json()
     bram_games = bram.get("/api/me/games").json()

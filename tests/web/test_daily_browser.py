@@ -13,20 +13,24 @@ import pytest
 from yambak.server.profiles.manager import hash_secret
 from yambak.store import ResultRow, Store
 
-from ..server.helpers import server_process
-from .conftest import SCREENSHOTS
+from ..server.profile_helpers import Clock, profile_settings
+from .conftest import SCREENSHOTS, app_in_thread
 from .table_helpers import LAPTOP, PHONE, no_sideways_scroll, play_turn, ready, wait_my_turn_or_end
+
+# The server's day: on the wall clock, a run passing midnight UTC would close the deal between two players
+CLOCK = Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    db = f"sqlite:///{tmp_path_factory.mktemp('daily') / 'daily.db'}"
-    with server_process(db, bot_delay=0.0) as base:
-        yield base, db
+    folder = tmp_path_factory.mktemp("daily")
+    settings = profile_settings(folder, CLOCK, http_burst=1000)
+    with app_in_thread(settings) as base:
+        yield base, settings.database_url
 
 
 def _yesterday() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None) - timedelta(days=1)
+    return CLOCK.now.replace(tzinfo=None) - timedelta(days=1)
 
 
 def _profile(store: Store, name: str) -> tuple[str, str]:
