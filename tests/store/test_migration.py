@@ -68,7 +68,7 @@ def test_an_old_database_upgrades_in_place_and_its_games_go_on(tmp_path):
     state = _old_database(url)
     store = Store(url)  # migrates to the newest revision
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0011"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0012"
     settings = Settings(database_url=url, warm_strategies=False)
     table = TableManager(store, settings).get("old")
     assert table.version == 3 and table.state.turns[1].dice == state.turns[1].dice  # mid-turn, as it was
@@ -110,3 +110,17 @@ def test_a_downgrade_of_the_session_model_gives_the_sheets_back(tmp_path):
         assert conn.execute(text("select entry_id, version from keeper_entries")).all() == [("entry-0001", 1)]
         assert conn.execute(text("select id from game_tables")).scalars().all() == ["old"]
     engine.dispose()
+
+
+def test_postgresql_keeps_no_statistics_on_the_events_json(pg_store):
+    """0012: ANALYZE skips the events' JSON text (no query filters on it); the other columns keep theirs."""
+    with pg_store.engine.connect() as conn:
+        targets = dict(
+            conn.execute(
+                text(
+                    "SELECT attname, attstattarget FROM pg_attribute "
+                    "WHERE attrelid = 'events'::regclass AND attname IN ('data', 'table_id')"
+                )
+            ).all()
+        )
+    assert targets["data"] == 0 and targets["table_id"] != 0
