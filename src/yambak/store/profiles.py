@@ -459,11 +459,15 @@ class ProfileStore:
 
         return self._sync(op)
 
-    def set_accuracy(self, result_id: int, accuracy: float | None, decisions: int) -> None:
+    @staticmethod
+    def set_accuracy_op(result_id: int, accuracy: float | None, decisions: int) -> Callable[[Connection], None]:
         def op(conn: Connection) -> None:
             conn.execute(update(Result).where(Result.id == result_id).values(accuracy=accuracy, decisions=decisions))
 
-        self._sync(op)
+        return op
+
+    def set_accuracy(self, result_id: int, accuracy: float | None, decisions: int) -> None:
+        self._sync(self.set_accuracy_op(result_id, accuracy, decisions))
 
     def ungraded(self, limit: int = 100) -> list[ResultRow]:
         """Results still waiting for the coach's grade (a restart interrupted it)."""

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...engine import RecordError
+from ...engine import RecordError, state_to_record
 from ...store import ProfileRow, ResultRow, Store, StoreConflict
 from ..common.clock import naive_utc
 from ..common.events import Events, GameEnding, NamesRemoved, Write
@@ -199,11 +199,13 @@ class ProfileManager:
         results = table_results(ending.table_id, ending.seats, ending.state, ending.at, kind, deal)
         if not results:
             return None
+        # the record `game_record` would read back from the table's last snapshot
+        record = {**state_to_record(ending.state).to_dict(), "players": [s.name for s in ending.seats]}
 
         def committed(ids: list[int]) -> None:
             for result, rid in zip(results, ids, strict=True):
                 result.id = rid
-            self.grader.submit(results)
+            self.grader.submit(results, record)
 
         return Write(Store.insert_results_op(results), committed)
 

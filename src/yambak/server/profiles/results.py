@@ -12,6 +12,7 @@ decision, whatever the table's match rules (decisions.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Iterable
@@ -141,7 +142,10 @@ class Grader:
     """Grades results with the coach, one at a time (a game's review takes from a few milliseconds to a
     second or two). With `processes`, the coach runs in a process of its own at a lower priority: in a
     thread of the server it would hold the interpreter lock the players' moves wait for (measured:
-    p99 action-to-broadcast from 6 to 40 ms with 500 players finishing games, bench/load.py)."""
+    p99 action-to-broadcast from 6 to 40 ms with 500 players finishing games, bench/load.py). Its thread
+    touches the database as little: a table's record comes with its results, and the grade is written by
+    the store's writer on the event loop, among the actions' writes (a thread's own transactions handed
+    the interpreter lock back and forth with the busy loop at every round trip)."""
 
     def __init__(
         self, store: Store, records: Callable[[ResultRow], dict[str, Any] | None], processes: bool = True
@@ -156,32 +160,48 @@ class Grader:
         self.idle.set()
         self._pending = 0
         self._lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, where the store's writer runs
 
     def warm(self) -> None:
-        """Start the coach's process now, with the server (not at the first game to grade)."""
+        """Start the coach's process now, with the server (not at the first game to grade); called on the
+        server's event loop, whose writer then stores the grades."""
+        with contextlib.suppress(RuntimeError):
+            self.loop = asyncio.get_running_loop()
         if self.coach is not None:
             self.coach.warm()
 
-    def submit(self, results: list[ResultRow]) -> None:
+    def submit(self, results: list[ResultRow], record: dict[str, Any] | None = None) -> None:
+        """Grade these results (of one game, whose `record` the caller may have at hand) in the background."""
         for r in results:
             if r.id is None or r.seat is None:
                 continue
             with self._lock:
                 self._pending += 1
                 self.idle.clear()
-            self.pool.submit(self._grade, r)
+            self.pool.submit(self._grade, r, record)
 
-    def _grade(self, r: ResultRow) -> None:
+    def _store(self, r: ResultRow, accuracy: float | None, decisions: int) -> None:
+        assert r.id is not None
+        op = self.store.set_accuracy_op(r.id, accuracy, decisions)
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            try:
+                asyncio.run_coroutine_threadsafe(self.store.write(op), loop).result(60)
+                return
+            except RuntimeError:  # the loop stopped: the server is going down
+                pass
+        self.store._sync(op)
+
+    def _grade(self, r: ResultRow, record: dict[str, Any] | None = None) -> None:
         try:
-            record = r.record or self.records(r)
+            record = record or r.record or self.records(r)
             accuracy, decisions = (None, 0)
             if record is not None and r.seat is not None:
                 try:
                     accuracy, decisions = self.run(grade, record, r.seat).result()
                 except Exception:  # a ruleset the coach cannot advise on: no accuracy, never a failure
                     log.info("result %s: no grade", r.id, exc_info=True)
-            assert r.id is not None
-            self.store.set_accuracy(r.id, accuracy, decisions)
+            self._store(r, accuracy, decisions)
         except Exception:
             log.exception("grading result %s", r.id)
         finally:
