@@ -65,11 +65,12 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(fields[i]) for i in (11, 12, 13, 14)) / TICKS
 
 
-def machine_cpu() -> float:
-    """Busy CPU seconds of the whole machine so far (every core: user, system, interrupts, stolen)."""
+def machine_cpu() -> tuple[float, float]:
+    """Busy CPU seconds of the whole machine so far (every core: user, system, interrupts, stolen), and of
+    them the time stolen: a virtual machine's cores running another guest while this one had work."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     user, nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
-    return (user + nice + system + irq + softirq + steal) / TICKS
+    return (user + nice + system + irq + softirq + steal) / TICKS, steal / TICKS
 
 
 def database_cpu() -> float:
@@ -100,10 +101,11 @@ class Stats:
         self.mismatch = 0  # two clients saw different events for one version
         self.lag: list[float] = []  # the load generator's own event-loop delays (its share of the latency)
         self.load: list[float] = []  # the machine's 1-minute load average, once a second
-        self.machine = (0.0, 0.0)  # busy CPU seconds during the run: the whole machine's, PostgreSQL's
+        # busy CPU seconds during the run: the whole machine's, PostgreSQL's, the host's steal
+        self.machine = (0.0, 0.0, 0.0)
         # once a second, for the windows: (perf_counter, the generator's worst lag in that second, CPU seconds
-        # so far of the servers, of PostgreSQL, of the whole machine)
-        self.samples: list[tuple[float, float, float, float, float]] = []
+        # so far of the servers, of PostgreSQL, of the whole machine, stolen by the host)
+        self.samples: list[tuple[float, ...]] = []
         self.gc: Counter[str] = Counter()  # the generator's own garbage collections: "count 0", "seconds 0"...
 
 
@@ -297,7 +299,7 @@ async def lag_monitor(stats: Stats, stop: asyncio.Event, cluster: Cluster) -> No
             stats.load.append(os.getloadavg()[0])
             # in a thread: PostgreSQL's CPU walks /proc, which would show up as the generator's lag
             at = time.perf_counter()
-            cpus = await asyncio.to_thread(lambda: (cluster.cpu(), database_cpu(), machine_cpu()))
+            cpus = await asyncio.to_thread(lambda: (cluster.cpu(), database_cpu(), *machine_cpu()))
             stats.samples.append((at, worst, *cpus))
             worst = 0.0
 
@@ -310,7 +312,7 @@ async def main_async(
     measure_gc(stats)
     own0 = time.process_time()
     cpu0 = cluster.cpu()
-    machine0, database0 = machine_cpu(), database_cpu()
+    (machine0, steal0), database0 = machine_cpu(), database_cpu()
     start = time.perf_counter()
     per_game = args.players // 2
     stop, kills = asyncio.Event(), []
@@ -327,7 +329,8 @@ async def main_async(
         await chaos_task
     elapsed, cpu = time.perf_counter() - start, cluster.cpu() - cpu0
     own = time.process_time() - own0
-    stats.machine = (machine_cpu() - machine0, database_cpu() - database0)
+    machine1, steal1 = machine_cpu()
+    stats.machine = (machine1 - machine0, database_cpu() - database0, steal1 - steal0)
     await asyncio.sleep(1.5)  # the servers add up their last second of CPU by phase
     phases1 = await asyncio.to_thread(server_phases, cluster)
     phases = {k: phases1.get(k, 0.0) - phases0.get(k, 0.0) for k in phases1}
@@ -406,7 +409,8 @@ def quantile(ordered: list[float], f: float) -> float:
 
 def windows(stats: Stats, width: float = 10.0) -> list[str]:
     """Each `width` seconds of the run, by when the action was sent: actions/s, p99, and who was busy
-    (cores of CPU: the servers, PostgreSQL, the whole machine; the generator's worst lag): whether the
+    (cores of CPU: the servers, PostgreSQL, the whole machine, of it stolen by the host; the generator's
+    worst lag): whether the
     tail is the whole run's or a moment's (players arriving, games ending together, a vacuum)."""
     if not stats.timeline:
         return ["n/a"]
@@ -415,7 +419,9 @@ def windows(stats: Stats, width: float = 10.0) -> list[str]:
     for t, lat in stats.timeline:
         by.setdefault(int((t - start) // width), []).append(lat)
     began = time.strftime("%H:%M:%S", time.localtime(time.time() - (time.perf_counter() - start)))
-    rows = [f"from {began}: s  actions/s  p99 ms  generator's lag ms  CPU (cores): servers  PostgreSQL  machine"]
+    rows = [
+        f"from {began}: s  actions/s  p99 ms  generator's lag ms  CPU (cores): servers  PostgreSQL  machine  stolen"
+    ]
     for k in sorted(by):
         lo, hi = start + k * width, start + (k + 1) * width
         inside = [x for x in stats.samples if lo <= x[0] <= hi]
@@ -424,7 +430,7 @@ def windows(stats: Stats, width: float = 10.0) -> list[str]:
             (t0, _, *a), (t1, _, *b) = inside[0], inside[-1]
             cores = [(y - x) / (t1 - t0) for x, y in zip(a, b, strict=True)]
             lag = max(x[1] for x in inside) * 1000
-            busy = f"{lag:18.0f}  {cores[0]:20.2f}  {cores[1]:10.2f}  {cores[2]:7.2f}"
+            busy = f"{lag:18.0f}  {cores[0]:20.2f}  {cores[1]:10.2f}  {cores[2]:7.2f}  {cores[3]:6.2f}"
         p99 = quantile(sorted(by[k]), 0.99) * 1000
         rows.append(f"{k * width:17.0f}  {len(by[k]) / width:9.0f}  {p99:6.0f}  {busy}")
     return rows
@@ -539,12 +545,13 @@ def main() -> int:
     load = sorted(stats.load) or [0.0]
     cores = os.cpu_count()
     print(f"machine load average      : {load[0]:.1f} to {load[-1]:.1f} (1 min, sampled each second; {cores} cores)")
-    busy, database = stats.machine
+    busy, database, steal = stats.machine
     per = lambda seconds: f"{seconds / max(n, 1) * 1000:.2f}"  # noqa: E731
     print(
         f"machine CPU per action    : {per(busy)} ms in all ({busy / elapsed:.2f} of {cores} cores busy) = servers "
         f"{per(cpu)} + load generator {per(own)} + PostgreSQL {per(database)} "
-        f"+ the rest {per(busy - cpu - own - database)} (the kernel's networking, the coach's processes, others)"
+        f"+ the rest {per(busy - cpu - own - database)} (the kernel's networking, the coach's processes, others; "
+        f"of the whole, {per(steal)} stolen by the host: {steal / elapsed:.2f} cores)"
     )
     gcs = [
         f"generation {g}: {counts[f'gc {g} count']:.0f} taking {counts[f'gc {g} sum'] * 1000:.0f} ms"
