@@ -410,8 +410,8 @@ def quantile(ordered: list[float], f: float) -> float:
 def windows(stats: Stats, width: float = 10.0) -> list[str]:
     """Each `width` seconds of the run, by when the action was sent: actions/s, p99, and who was busy
     (cores of CPU: the servers, PostgreSQL, the whole machine, of it stolen by the host; the generator's
-    worst lag): whether the
-    tail is the whole run's or a moment's (players arriving, games ending together, a vacuum)."""
+    worst lag): whether the tail is the whole run's or a moment's (players arriving, games ending
+    together, a vacuum)."""
     if not stats.timeline:
         return ["n/a"]
     start = min(t for t, _ in stats.timeline)

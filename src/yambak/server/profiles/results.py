@@ -182,15 +182,15 @@ class Grader:
 
     def _store(self, r: ResultRow, accuracy: float | None, decisions: int) -> None:
         assert r.id is not None
-        op = self.store.set_accuracy_op(r.id, accuracy, decisions)
         loop = self.loop
         if loop is not None and not loop.is_closed():
-            try:
-                asyncio.run_coroutine_threadsafe(self.store.write(op), loop).result(60)
+            op = self.store.set_accuracy_op(r.id, accuracy, decisions)
+            try:  # a write takes milliseconds; a loop stopped meanwhile is a server going down (ungraded)
+                asyncio.run_coroutine_threadsafe(self.store.write(op), loop).result(10)
                 return
-            except RuntimeError:  # the loop stopped: the server is going down
+            except RuntimeError:  # closed: the server is going down
                 pass
-        self.store._sync(op)
+        self.store.set_accuracy(r.id, accuracy, decisions)
 
     def _grade(self, r: ResultRow, record: dict[str, Any] | None = None) -> None:
         try:
@@ -235,6 +235,7 @@ class Grader:
         return self.idle.wait(timeout)
 
     def close(self) -> None:
+        self.loop = None  # a grade finishing now writes for itself: the loop is about to stop
         self.pool.shutdown(wait=False, cancel_futures=True)
         if self.coach is not None:
             self.coach.close()
