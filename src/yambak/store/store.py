@@ -58,6 +58,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from .daily import DealStore
+from .driver import DriverStatement
 from .models import Event, GameSession, Seat
 from .profiles import ProfileStore
 from .push import PushStore
@@ -111,39 +112,7 @@ _LOG_NEXT = (
 )
 
 
-class _DriverStatement:
-    """A statement of the hot path compiled once per dialect and handed to the driver as text: SQLAlchemy's
-    per-execution work (caching key, parameter processing, result wrapping) on the insert every action makes
-    was 40% of the writer's CPU for it (a micro-benchmark: 0.50 -> 0.31 ms per write). Parameters a
-    dialect's driver cannot take as they are (SQLite's datetimes) go through the type's own bind processor."""
-
-    def __init__(self, construct: Any) -> None:
-        self.construct = construct
-        self._compiled: dict[str, tuple[str, tuple[str, ...] | None, dict[str, Callable[[Any], Any]]]] = {}
-
-    def _for(self, conn: Connection) -> tuple[str, tuple[str, ...] | None, dict[str, Callable[[Any], Any]]]:
-        dialect = conn.dialect
-        compiled = self.construct.compile(dialect=dialect)
-        names = tuple(compiled.positiontup or ()) if compiled.positional else None
-        processors = {}
-        for bind in compiled.binds.values():
-            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
-            if processor is not None:
-                processors[bind.key] = processor
-        return str(compiled), names, processors
-
-    def execute(self, conn: Connection, params: dict[str, Any]) -> Any:
-        found = self._compiled.get(conn.dialect.name)
-        if found is None:
-            found = self._compiled[conn.dialect.name] = self._for(conn)
-        sql, names, processors = found
-        for key, processor in processors.items():
-            params[key] = processor(params[key])
-        args = params if names is None else tuple(params[n] for n in names)
-        return conn.exec_driver_sql(sql, args)
-
-
-_LOG_FIRST, _LOG_ON_TOP = _DriverStatement(_LOG), _DriverStatement(_LOG_NEXT)
+_LOG_FIRST, _LOG_ON_TOP = DriverStatement(_LOG), DriverStatement(_LOG_NEXT)
 _REF = select(_E.c.version).where(_E.c.table_id == bindparam("tid"), _E.c.ref == bindparam("ref"))
 _SNAPSHOT = (
     update(_T)

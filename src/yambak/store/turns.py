@@ -9,17 +9,23 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
 
+from .driver import DriverStatement
 from .models import GameSession, Seat, Turn
 
 __all__ = ["TurnRow", "TurnStore"]
 
 Op = Callable[[Connection], Any]
+
+# written with every event that starts or ends a turn: compiled once (driver.py)
+_TURNS = cast(Table, Turn.__table__)
+_CLEAR = DriverStatement(delete(_TURNS).where(_TURNS.c.table_id == bindparam("table_id")))
+_ADD = DriverStatement(insert(_TURNS).values({c.name: bindparam(c.name) for c in _TURNS.columns}))
 
 
 @dataclass(frozen=True)
@@ -41,9 +47,9 @@ class TurnStore:
         """The table's turns are these from now on (none: the game is over, or only bots are to act)."""
 
         def op(conn: Connection) -> None:
-            conn.execute(delete(Turn).where(Turn.table_id == table_id))
-            if rows:
-                conn.execute(insert(Turn), [{"table_id": table_id, **asdict(r)} for r in rows])
+            _CLEAR.execute(conn, {"table_id": table_id})
+            for r in rows:  # one or two: a row each
+                _ADD.execute(conn, {"table_id": table_id, **asdict(r)})
 
         return op
 
