@@ -191,6 +191,36 @@ def test_the_days_deals_are_made_with_their_pars(client) -> None:
     assert [d["commitment"] for d in listed] == [d.commitment for d in made]  # made once: the same commitments
 
 
+def test_the_days_pars_made_in_the_background_are_played_at_the_lowest_priority(client) -> None:
+    """A running server's own making of the day's deals (`keep_dealing`) plays the pars where the grades
+    are computed (the coach's process that runs only on an idle core), not in the advice's: nobody waits."""
+    deals, played = client.app.state.deals, []
+
+    def background(*args):
+        played.append(args[0].__name__)
+        return client.app.state.profiles.grader.run(*args)  # here a thread: tests grade in one
+
+    deals.background = background
+    made = deals.prepare(background=True)
+    assert played == ["par_actions"] * 4 and all(d.par_score for d in made)
+    assert client.app.state.manager.coach._executor is None  # the advice's pool was never started
+
+
+def test_a_par_being_played_is_not_played_again(client) -> None:
+    """A request that needs a deal while its par is being played (by the background, say) is answered
+    with the deal as it is, without a second par game; once played, the par is there for everyone."""
+    deals = client.app.state.deals
+    deal = deals.store.get_deal(daily_manager.daily_id(deals.today(), "yams"))
+    assert deal is None
+    deals._playing.add(daily_manager.daily_id(deals.today(), "yams"))  # as while another thread plays it
+    waiting = deals.daily(deals.today(), "yams")
+    assert waiting is not None and waiting.par_table is None and waiting.par_score is None
+    assert client.get("/api/daily").status_code == 200  # the day's page meanwhile: no par yet, no error
+    deals._playing.clear()
+    played = deals.daily(deals.today(), "yams")
+    assert played.par_table is not None and deals.play_par(waiting).par_table == played.par_table  # not twice
+
+
 def test_the_par_bot_thinks_in_the_coachs_process(tmp_path, clock) -> None:
     """The par game is played in the coach's process (not on the players' interpreter lock) and replayed
     here on the same dice: the stored par table is the bot's game, its total the par."""

@@ -130,7 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.cluster = cluster
         caps = (settings.sockets_per_address_session, settings.sockets_per_address, settings.sockets_per_session)
         app.state.sockets = SharedSocketCaps(cluster, *caps) if cluster is not None else SocketCaps(*caps)
-        app.state.deals = DealManager(store, settings, manager)
+        app.state.deals = DealManager(store, settings, manager, background=profile_manager.grader.run)
         app.state.ranked = RankedManager(store, settings, manager, events)
         app.state.push = push_manager = PushManager(store, settings)  # makes the VAPID key at the first start
         events.on_async(TurnSignal, push_manager.on_turn)
