@@ -10,6 +10,8 @@ from collections.abc import Iterator
 # No background fit of a bot's value model from a test run, nor from the servers it starts (they inherit
 # this); the prior plays. A test of the fit itself turns it on.
 os.environ["YAMBAK_MODEL_FIT"] = "off"
+# grades as fast as they come (a test waits for them); the wait between grades has its own test
+os.environ["YAMBAK_GRADE_SHARE"] = "1"
 
 from yambak.bots import random_policy
 from yambak.engine import GameState, new_game

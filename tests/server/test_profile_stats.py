@@ -211,3 +211,48 @@ def test_the_coachs_process_leaves_with_its_server(started):
     while running() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not running()
+
+
+def test_the_grades_take_their_share_of_a_core_and_no_more(monkeypatch):
+    """After each grade the grader waits (1 / share - 1) times what the grade took, so that the coach uses
+    at most its share of a core while games end together; closing the grader ends the wait."""
+    import threading
+    import time
+    from datetime import datetime
+
+    from yambak.server.profiles import results
+    from yambak.store import ResultRow
+
+    ran: list[float] = []
+
+    def slow_grade(record, seat):  # a grade of a known length (the coach's own is tested above)
+        ran.append(time.monotonic())
+        time.sleep(0.1)
+        return 0.5, 10
+
+    class Stored:
+        def __init__(self) -> None:
+            self.grades: list[tuple[int, float | None, int]] = []
+
+        def set_accuracy(self, rid, accuracy, decisions):
+            self.grades.append((rid, accuracy, decisions))
+
+    monkeypatch.setattr(results, "grade", slow_grade)
+    store = Stored()
+    grader = results.Grader(store, lambda r: None, processes=False, share=0.1)  # type: ignore[arg-type]
+    rows = [
+        ResultRow("p", "table", f"t{i}", 0, "yams", "yams", datetime(2026, 1, 1), 100, True, 1, True, id=i)
+        for i in range(3)
+    ]
+    grader.submit(rows[:2], {"turns": []})
+    assert grader.wait(10)
+    assert store.grades == [(0, 0.5, 10), (1, 0.5, 10)]
+    assert ran[1] - ran[0] >= 0.1 + 0.9  # the grade, then nine times as long idle (a tenth of a core)
+    grader.submit(rows[2:], {"turns": []})
+    time.sleep(0.15)  # the grade is done, the wait after it begun
+    closing = threading.Thread(target=grader.close)
+    began = time.monotonic()
+    closing.start()
+    assert grader.wait(5) and time.monotonic() - began < 0.5  # the wait (0.9 s) ended with the close
+    closing.join()
+    assert store.grades[-1] == (2, 0.5, 10)

@@ -74,7 +74,7 @@ class ProfileManager:
         self.events = events or Events()
         self.events.on(GameEnding, self._results_of)
         self.live_record = live_record
-        self.grader = Grader(store, self._record_of, settings.coach_process)
+        self.grader = Grader(store, self._record_of, settings.coach_process, settings.grade_share)
         self.reviews: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # (kind, ref): the coach's
 
     def now(self) -> datetime:

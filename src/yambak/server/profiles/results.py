@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
@@ -148,9 +149,17 @@ class Grader:
     the interpreter lock back and forth with the busy loop at every round trip)."""
 
     def __init__(
-        self, store: Store, records: Callable[[ResultRow], dict[str, Any] | None], processes: bool = True
+        self,
+        store: Store,
+        records: Callable[[ResultRow], dict[str, Any] | None],
+        processes: bool = True,
+        share: float = 1.0,
     ) -> None:
         self.store = store
+        # the coach's process takes at most this share of a core: after each grade it waits (a grade is ~20 ms
+        # of CPU; 500 games ending together are graded over 40 s at a quarter of a core, not 10 s at a whole)
+        self.share = min(1.0, max(0.01, share))
+        self._closing = threading.Event()
         self.records = records  # a result's game record (a table's final snapshot, or the kept record)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yambak-grader")
         # started with the server, at idle priority (grades wait while the cores are busy, and a restart picks up
@@ -195,13 +204,16 @@ class Grader:
     def _grade(self, r: ResultRow, record: dict[str, Any] | None = None) -> None:
         try:
             record = record or r.record or self.records(r)
-            accuracy, decisions = (None, 0)
+            accuracy, decisions, pause = (None, 0, 0.0)
             if record is not None and r.seat is not None:
+                started = time.monotonic()
                 try:
                     accuracy, decisions = self.run(grade, record, r.seat).result()
                 except Exception:  # a ruleset the coach cannot advise on: no accuracy, never a failure
                     log.info("result %s: no grade", r.id, exc_info=True)
+                pause = (time.monotonic() - started) * (1 / self.share - 1)
             self._store(r, accuracy, decisions)
+            self._closing.wait(pause)  # the next grade waits: the coach's share of a core
         except Exception:
             log.exception("grading result %s", r.id)
         finally:
@@ -235,6 +247,7 @@ class Grader:
         return self.idle.wait(timeout)
 
     def close(self) -> None:
+        self._closing.set()  # no more waits between grades
         self.loop = None  # a grade finishing now writes for itself: the loop is about to stop
         self.pool.shutdown(wait=False, cancel_futures=True)
         if self.coach is not None:
