@@ -225,7 +225,7 @@ def test_the_grades_take_their_share_of_a_core_and_no_more(monkeypatch):
 
     ran: list[float] = []
 
-    def slow_grade(record, seat):  # a grade of a known length (the coach's own is tested above)
+    def slow_grade(_record, _seat):  # a grade of a known length (the coach's own is tested above)
         ran.append(time.monotonic())
         time.sleep(0.1)
         return 0.5, 10
@@ -239,7 +239,7 @@ def test_the_grades_take_their_share_of_a_core_and_no_more(monkeypatch):
 
     monkeypatch.setattr(results, "grade", slow_grade)
     store = Stored()
-    grader = results.Grader(store, lambda r: None, processes=False, share=0.1)  # type: ignore[arg-type]
+    grader = results.Grader(store, lambda _r: None, processes=False, share=0.1)  # type: ignore[arg-type]
     rows = [
         ResultRow("p", "table", f"t{i}", 0, "yams", "yams", datetime(2026, 1, 1), 100, True, 1, True, id=i)
         for i in range(3)
