@@ -80,8 +80,8 @@ class Settings:
         default_factory=lambda: _env("COACH_PROCESS", "1").lower() not in ("0", "false", "no", "off")
     )
     # the share of a core the coach's grades of finished games may take (the grades' process waits after
-    # each grade; 1: no wait): below SCHED_IDLE, a busy core still slows the players' moves on a virtual
-    # machine (bench/load.py: 500 games ending together took that minute's p99 from 48-73 to 119-254 ms)
+    # each grade; 1: no wait): at Linux's idle priority alone, the busy core still slowed the players' moves
+    # on a virtual machine (bench/load.py: 500 games ending together took that minute's p99 from 48-73 to 119-254 ms)
     grade_share: float = field(default_factory=lambda: float(_env("GRADE_SHARE", "0.25")))
     # new profiles per client address: a burst, then one every 1 / rate seconds (a throwaway profile
     # could scout the daily deal for another: see the daily challenge)

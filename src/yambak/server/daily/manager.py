@@ -173,7 +173,7 @@ class DealManager:
         being played already is not played again: the deal is answered as it is (without its par yet).
         `background`: nobody waits for it (each day's deals made by a running server), so the bot thinks
         in the process of the lowest priority (measured with bench/load.py: the pars played at nice 10
-        a minute after a fresh server's start took that minute's p99 from 75 to 150 ms)."""
+        a minute after a fresh server's start took that minute's p99 from 75 to 150 ms in one run)."""
         with self._lock:
             if deal.id in self._playing:
                 return deal
