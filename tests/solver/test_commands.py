@@ -80,7 +80,6 @@ def test_hint_typed_position(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.usefixtures("yams")
 def test_hint_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("yambak.engine")
     record = {
         "format": "yambak-game/1",
         "rules": "yams",
