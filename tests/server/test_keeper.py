@@ -3,9 +3,12 @@ who may write (write tokens from the maker and the join code, revoked by renewin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
+import yambak
 from yambak.engine import replay
 from yambak.server import create_app
 
@@ -418,6 +421,8 @@ def test_what_a_phone_keeps_to_work_offline(client):
 
     names = zipfile.ZipFile(io.BytesIO(z.content)).namelist()
     assert "yambak/keeper/browser.py" in names and "yambak/rules/presets/yammen.toml" in names
+    rules_modules = {f"yambak/rules/{p.name}" for p in (Path(yambak.__file__).parent / "rules").glob("*.py")}
+    assert rules_modules <= set(names)  # every module the loader is made of reaches the phone
     assert not [n for n in names if n.startswith(("yambak/server", "yambak/solver", "yambak/bots"))]
     digest = z.headers["etag"].strip('"')
     assert "immutable" in client.get(f"/keep/engine.zip?v={digest}").headers["cache-control"]

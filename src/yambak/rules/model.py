@@ -2,7 +2,7 @@
 
 A ruleset is a sheet of rows x columns plus a handful of rules that span boxes
 (upper bonus, relations, joker, match result). Every column holds the same rows.
-Nothing here does I/O; `loader.py` builds these from TOML data.
+Nothing here does I/O; `build.py` builds these from TOML data (`loader.py` is the front door).
 """
 
 from __future__ import annotations

@@ -1,0 +1,207 @@
+"""One row, column or relation of a sheet from its raw table: each key checked against the kind that reads
+it, each number of points within the limit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..names import InvalidName, normalize_name
+from .checks import (
+    RulesetError,
+    as_list,
+    check_points,
+    choice,
+    ident,
+    nearest,
+    no_unknown,
+    read_key,
+    read_points,
+)
+from .model import MATCHED_KINDS, ORDER_KINDS, RELATION_KINDS, ROW_KINDS, Column, Relation, Row
+
+__all__ = ["build_column", "build_relation", "build_row"]
+
+_ROW_KEYS = {
+    "id", "kind", "points", "bonus", "face", "n", "exact", "sizes", "runs", "same_colour", "needs",
+    "wins_by_roll", "enabled", "label", "short",
+}  # fmt: skip
+_ROW_HINTS = {
+    "value": 'a row\'s points are points (a number, "sum", "matched" or a list by roll number)',
+    "score": 'a row\'s points are points (a number, "sum", "matched" or a list by roll number)',
+    "same_color": "write same_colour",
+    "requires": "a box that needs another box filled first names it in needs",
+    "after": "a box that needs another box filled first names it in needs",
+    "served": "points by roll number are a list: points = [25, 20, 20] (roll 1, 2, 3)",
+    "wins": "an outright win is wins_by_roll = N (an entry that scores by roll N wins the game)",
+}
+# Which keys each row kind reads (the others are refused with the kinds that read them).
+_KIND_KEYS = {
+    "face": ("upper",),
+    "n": ("kind",),
+    "exact": ("kind",),
+    "sizes": ("house",),
+    "runs": ("straight",),
+    "same_colour": ("one_pair", "two_pairs", "three_pairs", "full_house", "house"),
+}
+_MIN_DICE = {"three_pairs": 6}
+
+
+def build_row(item: dict[str, Any], key: str, dice: int, colours: tuple[int, ...]) -> Row:
+    no_unknown(item, _ROW_KEYS, key, _ROW_HINTS)
+    rid = ident(read_key(item, "id", str, key), f"{key}.id")
+    kind = choice(read_key(item, "kind", str, key), ROW_KINDS, f"{key}.kind")
+    for name, kinds in _KIND_KEYS.items():
+        if name in item and kind not in kinds:
+            raise RulesetError(f"{key}.{name}", f"only rows of kind {' or '.join(kinds)} have it")
+    if dice < _MIN_DICE.get(kind, 0):
+        raise RulesetError(f"{key}.kind", f"a {kind} row needs dice = {_MIN_DICE[kind]}")
+    bonus = read_points(item, "bonus", int, key, 0)
+    face = n = 0
+    runs: tuple[frozenset[int], ...] = ()
+    sizes: tuple[int, ...] = ()
+    if kind == "upper":
+        face = read_key(item, "face", int, key)
+        if not 1 <= face <= 6:
+            raise RulesetError(f"{key}.face", "must be 1 to 6")
+    if kind == "kind":
+        n = read_key(item, "n", int, key)
+        if not 2 <= n <= dice:
+            raise RulesetError(f"{key}.n", f"must be 2 to {dice} (the dice that count)")
+    if kind == "house":
+        raw = as_list(read_key(item, "sizes", list, key), f"{key}.sizes")
+        if len(raw) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in raw):
+            raise RulesetError(f"{key}.sizes", "a house is two counts of two different faces, such as [3, 3]")
+        if sum(raw) > dice or max(raw) < 2:
+            raise RulesetError(f"{key}.sizes", f"the two counts must add up to at most {dice} (the dice that count)")
+        sizes = (int(raw[0]), int(raw[1]))
+    if kind == "straight":
+        raw_runs = as_list(read_key(item, "runs", list, key), f"{key}.runs")
+        if not raw_runs:
+            raise RulesetError(f"{key}.runs", "needs at least one run")
+        parsed = []
+        for j, run in enumerate(raw_runs):
+            if not isinstance(run, list) or not run or not all(isinstance(v, int) and 1 <= v <= 6 for v in run):
+                raise RulesetError(f"{key}.runs[{j + 1}]", "must be a list of faces 1 to 6")
+            if len(set(run)) != len(run) or len(run) > dice:
+                raise RulesetError(f"{key}.runs[{j + 1}]", f"must list up to {dice} different faces")
+            parsed.append(frozenset(run))
+        runs = tuple(parsed)
+    same_colour = read_key(item, "same_colour", bool, key, False)
+    if (same_colour or kind == "flush") and not colours:
+        raise RulesetError(f"{key}.kind" if kind == "flush" else f"{key}.same_colour", "needs [faces] colours")
+    points: Any = read_key(item, "points", (int, str, list), key, "sum")
+    if isinstance(points, list):
+        if not points or not all(isinstance(p, int) and not isinstance(p, bool) for p in points):
+            raise RulesetError(f"{key}.points", "a list of points must hold whole numbers, one per roll")
+        for p in points:
+            check_points(p, f"{key}.points")
+        points = tuple(points)
+    elif isinstance(points, int):
+        check_points(points, f"{key}.points")
+    elif isinstance(points, str):
+        if points not in ("sum", "matched"):
+            guess = nearest(points, ("sum", "matched"))
+            hint = f"; did you mean {guess!r}?" if guess else ""
+            raise RulesetError(f"{key}.points", f"{points!r} is not a number, 'sum', 'matched' or a list{hint}")
+        if points == "matched" and kind not in MATCHED_KINDS:
+            raise RulesetError(f"{key}.points", f"a {kind} row has no matched dice")
+    if kind == "upper" and ("points" in item or bonus):
+        raise RulesetError(f"{key}.points", "upper rows always score face x count")
+    needs = read_key(item, "needs", str, key, "")
+    wins = read_key(item, "wins_by_roll", int, key, 0)
+    if wins < 0 or (wins and kind in ("upper", "sum")):
+        raise RulesetError(f"{key}.wins_by_roll", "a roll number, on a row with a combination to meet")
+    return Row(
+        id=rid,
+        kind=kind,
+        points=points,
+        bonus=bonus,
+        face=face,
+        n=n,
+        runs=runs,
+        exact=read_key(item, "exact", bool, key, False),
+        sizes=sizes,
+        colours=colours if (same_colour or kind == "flush") else (),
+        same_colour=same_colour,
+        needs=needs,
+        wins_by_roll=wins,
+        label=_label(item, key),
+        short=_label(item, key, "short", 12),
+    )
+
+
+def _label(item: Mapping[str, Any], key: str, name: str = "label", limit: int = 40) -> str:
+    """A row's or column's own name, cleaned as every name players read is (yambak.names)."""
+    label: str = read_key(item, name, str, key, "")
+    if not label:
+        return ""
+    try:
+        return normalize_name(label, name, limit)
+    except InvalidName as exc:
+        raise RulesetError(f"{key}.{name}", exc.message) from None
+
+
+_COLUMN_KEYS = {"id", "order", "rolls", "announce", "withdraw", "start", "points", "enabled", "label"}
+
+
+def build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_turn: int) -> Column:
+    no_unknown(item, _COLUMN_KEYS, key, {"kind": "a column's fill order is order"})
+    cid = ident(read_key(item, "id", str, key), f"{key}.id")
+    order = choice(read_key(item, "order", str, key, "free"), ORDER_KINDS, f"{key}.order")
+    rolls = read_key(item, "rolls", int, key, None)
+    if rolls is not None and not 1 <= rolls <= rolls_per_turn:
+        raise RulesetError(f"{key}.rolls", f"must be between 1 and {rolls_per_turn}")
+    announce = read_key(item, "announce", bool, key, False)
+    withdraw = read_key(item, "withdraw", bool, key, False)
+    if withdraw and not announce:
+        raise RulesetError(f"{key}.withdraw", "only announce columns have announcements to withdraw")
+    if announce and rolls is not None:
+        raise RulesetError(f"{key}.announce", "an announce column cannot also restrict rolls")
+    start = tuple(as_list(read_key(item, "start", list, key, []), f"{key}.start"))
+    if order == "middle":
+        if len(start) != 2 or any(s not in row_ids for s in start):
+            raise RulesetError(f"{key}.start", "a middle column names the two rows it starts from")
+        a, b = sorted(row_ids.index(s) for s in start)
+        if b != a + 1:
+            raise RulesetError(f"{key}.start", "the two start rows must be next to each other")
+        start = (row_ids[a], row_ids[b])
+    elif start:
+        raise RulesetError(f"{key}.start", "only middle columns have start rows")
+    points = read_points(item, "points", (int, float), key, 0)
+    return Column(
+        id=cid,
+        order=order,
+        rolls=rolls,
+        announce=announce,
+        withdraw=withdraw,
+        start=start,
+        points=points,
+        label=_label(item, key),
+    )
+
+
+def build_relation(item: dict[str, Any], key: str, row_ids: list[str]) -> Relation:
+    no_unknown(item, {"id", "kind", "high", "low", "factor", "last_resort", "strict", "enabled"}, key)
+    kind = choice(read_key(item, "kind", str, key), RELATION_KINDS, f"{key}.kind")
+    rel = Relation(
+        id=read_key(item, "id", str, key, kind),
+        kind=kind,
+        high=read_key(item, "high", str, key),
+        low=read_key(item, "low", str, key),
+        factor=read_key(item, "factor", str, key, ""),
+        last_resort=read_key(item, "last_resort", bool, key, False),
+        strict=read_key(item, "strict", bool, key, False),
+    )
+    for name in ("high", "low") + (("factor",) if kind == "minimax" else ()):
+        if getattr(rel, name) not in row_ids:
+            guess = nearest(getattr(rel, name), row_ids)
+            hint = f"; did you mean {guess!r}?" if guess else ""
+            raise RulesetError(f"{key}.{name}", f"no row {getattr(rel, name)!r}{hint}")
+    if rel.high == rel.low:
+        raise RulesetError(f"{key}.low", "must differ from high")
+    if rel.last_resort and kind != "max_gt_min":
+        raise RulesetError(f"{key}.last_resort", "only max_gt_min relations have it")
+    if rel.strict and kind != "min_lt_max_at_entry":
+        raise RulesetError(f"{key}.strict", "only min_lt_max_at_entry relations have it")
+    return rel
