@@ -32,7 +32,7 @@ def _serve(args: argparse.Namespace) -> int:
     _check_listen(args.host, args.port)
     if args.bot_delay is not None:
         settings.bot_delay = args.bot_delay
-    os.environ.setdefault("YAMBAK_GC_FULL_SECONDS", "300")  # a long-lived server: see app.tune_gc
+    os.environ.setdefault("YAMBAK_GC_FULL_SECONDS", "300")  # a long-lived server: see lifespan.tune_gc
     settings.gc_full_seconds = float(os.environ["YAMBAK_GC_FULL_SECONDS"])
     if args.workers is not None and args.workers > 1:
         return _serve_workers(args, settings)

@@ -26,7 +26,7 @@ HTML_FORM: dict[str, Any] = {"include_in_schema": False}
 
 
 def get_manager(request: Request) -> TableManager:
-    manager: TableManager = request.app.state.manager  # the app's state is untyped: set in app.py
+    manager: TableManager = request.app.state.manager  # the app's state is untyped: set in lifespan.py
     return manager
 
 

@@ -70,7 +70,7 @@ class Settings:
     synchronous_commit: bool = field(
         default_factory=lambda: _env("SYNCHRONOUS_COMMIT", "on").lower() not in ("0", "off", "false", "no")
     )
-    # Python's full garbage collection on a timer (seconds; 0: Python's own schedule), see app.tune_gc;
+    # Python's full garbage collection on a timer (seconds; 0: Python's own schedule), see lifespan.tune_gc;
     # `yambak serve` makes it 300 unless the environment says otherwise
     gc_full_seconds: float = field(default_factory=lambda: float(_env("GC_FULL_SECONDS", "0")))
     # behind HTTPS (a TLS-terminating proxy): HSTS on every response and Secure cookies (docs/deployment.md)

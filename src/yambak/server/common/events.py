@@ -1,7 +1,7 @@
 """How server features tell each other what happened, without importing each other.
 
 A feature publishes a fact; the features that care subscribed to its type at start-up (the app is
-where they meet, `server/app.py`). Two facts today:
+where they meet, `server/lifespan.py`). Two facts today:
 
 - `GameEnding`: a live table's game ends with the action being stored now. A handler may answer
   with a `Write`, which joins that action's transaction (a player's results are stored exactly

@@ -44,7 +44,7 @@ router = APIRouter()
 
 
 def get_deals(request: Request) -> DealManager:
-    deals: DealManager = request.app.state.deals  # the app's state is untyped: set in app.py
+    deals: DealManager = request.app.state.deals  # the app's state is untyped: set in lifespan.py
     return deals
 
 

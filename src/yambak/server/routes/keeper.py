@@ -34,7 +34,7 @@ FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
 
 
 def _keeper(request: Request) -> KeeperManager:
-    keeper: KeeperManager = request.app.state.keeper  # the app's state is untyped: set in app.py
+    keeper: KeeperManager = request.app.state.keeper  # the app's state is untyped: set in lifespan.py
     return keeper
 
 

@@ -18,7 +18,7 @@ router = APIRouter()
 
 
 def _push(request: Request) -> PushManager:
-    push: PushManager = request.app.state.push  # the app's state is untyped: set in app.py
+    push: PushManager = request.app.state.push  # the app's state is untyped: set in lifespan.py
     return push
 
 

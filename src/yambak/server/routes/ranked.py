@@ -23,7 +23,7 @@ router = APIRouter()
 
 
 def get_ranked(request: Request) -> RankedManager:
-    ranked: RankedManager = request.app.state.ranked  # the app's state is untyped: set in app.py
+    ranked: RankedManager = request.app.state.ranked  # the app's state is untyped: set in lifespan.py
     return ranked
 
 
