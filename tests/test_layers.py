@@ -183,6 +183,50 @@ def test_common_helpers_import_no_feature() -> None:
             )
 
 
+def _server_module_graph() -> dict[str, set[str]]:
+    """Every module of `server/` -> the modules of `server/` it imports, under `TYPE_CHECKING` and in
+    functions too (a circle of types is a circle: following one means reading both ends)."""
+    modules = {}
+    for path in sorted((SRC / "server").rglob("*.py")):
+        modules[".".join(path.relative_to(SRC.parent).with_suffix("").parts).removesuffix(".__init__")] = path
+    return {m: {t for t, _ in _imports(path) if t in modules and t != m} for m, path in modules.items()}
+
+
+def test_no_import_circle_inside_the_server() -> None:
+    """Issue 31: the table parts imported the table manager back (8 files), the replica the session core (2)."""
+    _assert_acyclic(_server_module_graph(), "server")
+
+
+def _underscore_calls(path: Path) -> list[tuple[str, int]]:
+    """Calls of an underscore method (`x._name(...)`, not a dunder) in a file, with their lines."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            name = node.func.attr
+            if name.startswith("_") and not name.startswith("__"):
+                out.append((name, node.lineno))
+    return out
+
+
+def test_no_call_of_another_modules_underscore_method_inside_the_server() -> None:
+    """A class talks to another module's classes through their public methods only (the replica called
+    eight underscore methods of the session manager, twelve times)."""
+    defined: dict[str, set[Path]] = {}
+    paths = sorted((SRC / "server").rglob("*.py"))
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("_"):
+                        defined.setdefault(item.name, set()).add(path)
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)}
+        for name, line in _underscore_calls(path):  # a callable attribute the module sets itself is its own
+            if name in defined and path not in defined[name] and name not in own:
+                raise AssertionError(f"{path.relative_to(SRC)}:{line} calls {name} of another module")
+
+
 def test_cli_imports_its_command_modules_explicitly() -> None:
     text = (SRC / "cli.py").read_text(encoding="utf-8")
     assert "__import__" not in text and "importlib" not in text

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from yambak.server.keeper.manager import KeeperManager
-from yambak.server.session import Replica, SessionManager
+from yambak.server.session import Replica, SessionKind, SessionManager
 from yambak.server.tables.manager import TableManager
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,17 @@ def test_what_both_managers_did_alike_is_implemented_once() -> None:
         assert issubclass(cls, SessionManager)
         again = (_defined(cls) & SHARED_BEFORE) - differences
         assert not again, f"{cls.__name__} defines {sorted(again)} again"
-    # the core has each of them (`_apply`, how a logged event changes the state, is the hook `apply_logged`)
+    # the core has each of them (`_apply`, how a logged event changes the state, is the hook `apply_logged`;
+    # the ones a feature's manager calls are public now, under these names)
+    renamed = {"_build": "build", "_forget": "drop", "_load": "load", "_make_room": "make_room"}
     core = _defined(SessionManager) | _defined(Replica)
-    assert SHARED_BEFORE - differences - {"_apply"} <= core, SHARED_BEFORE - differences - core
-    assert "apply_logged" in core
+    wanted = {renamed.get(name, name) for name in SHARED_BEFORE - differences - {"_apply"}}
+    assert wanted <= core, wanted - core
+    assert "apply_logged" in _defined(SessionKind)  # a hook of the kind's, no method of a manager
+
+
+def test_a_feature_manager_overrides_no_method_of_the_session_core() -> None:
+    """What differs between a table and a sheet is their `SessionKind` (issue 31: 21 hook overrides before)."""
+    for cls in (TableManager, KeeperManager):
+        overridden = (_defined(cls) & _defined(SessionManager)) - {"__init__"}
+        assert not overridden, f"{cls.__name__} overrides {sorted(overridden)}"

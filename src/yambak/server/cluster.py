@@ -795,19 +795,19 @@ class SharedSocketCaps(SocketCaps):
                     args=[ticket.member, int(self.TTL * 1000), *(self.limits[name] for name in keys)],
                 )
         except (redis.RedisError, OSError, TimeoutError):  # Redis does not answer: this process's counts
-            over = self._over(address, session)
+            over = self.excess(address, session)
             if over is not None:
                 return over
         else:
             if over:
                 return list(keys)[int(over) - 1]
-        self._count(ticket, 1)
+        self.tally(ticket, 1)
         return ticket
 
     def leave(self, ticket: Ticket) -> None:
         if ticket.member not in self.open:
             return
-        self._count(ticket, -1)
+        self.tally(ticket, -1)
         keys = list(self.keys(ticket.address, ticket.session).values())
 
         async def gone() -> None:

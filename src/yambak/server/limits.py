@@ -74,11 +74,11 @@ class SocketCaps:
             "total": f"yambak:socks:s:{session}",
         }
 
-    def _over(self, address: str, session: str) -> str | None:
+    def excess(self, address: str, session: str) -> str | None:
         keys = self.keys(address, session)
         return next((name for name, key in keys.items() if self.counts.get(key, 0) >= self.limits[name]), None)
 
-    def _count(self, ticket: Ticket, step: int) -> None:
+    def tally(self, ticket: Ticket, step: int) -> None:
         for key in self.keys(ticket.address, ticket.session).values():
             left = self.counts.get(key, 0) + step
             if left > 0:
@@ -97,13 +97,13 @@ class SocketCaps:
     async def enter(self, address: str, session: str) -> Ticket | str:
         """Count one more socket: its ticket, or the name of the cap it would pass ("session",
         "address", "total")."""
-        over = self._over(address, session)
+        over = self.excess(address, session)
         if over is not None:
             return over
         ticket = self._ticket(address, session)
-        self._count(ticket, 1)
+        self.tally(ticket, 1)
         return ticket
 
     def leave(self, ticket: Ticket) -> None:
         if ticket.member in self.open:
-            self._count(ticket, -1)
+            self.tally(ticket, -1)

@@ -28,24 +28,31 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...engine import GameRecord, GameState, IllegalAction, RecordError, replay
 from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
 from ...keeper.entries import MAX_PLAYERS
-from ...store import RefTaken, SessionRow, StoreConflict
+from ...store import RefTaken, SessionRow, Store, StoreConflict
 from .. import metrics
+from ..common.events import Events
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
 from ..live import RequestError
-from ..session import Loaded, Moved, Session, SessionManager
+from ..session import Loaded, Moved, Session, SessionKind, SessionManager
+from ..session.model import recent_of
+from ..settings import Settings
 from .schema import EntryIn, KeeperError, SheetIn
 from .view import keeper_view, record_dict
 
+if TYPE_CHECKING:
+    from ..cluster import Cluster
+
 log = logging.getLogger("yambak.server")
 
-__all__ = ["CODE_ALPHABET", "KeeperManager", "KeptSheet", "normal_code", "read_only"]
+__all__ = ["CODE_ALPHABET", "KeeperManager", "KeptSheet", "SheetKind", "normal_code", "read_only"]
 
 # Join codes: no 0/O, 1/I/L, so a code read aloud or off a screen is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -75,42 +82,46 @@ def normal_code(text: Any) -> str | None:
     return code
 
 
-class KeeperManager(SessionManager[KeptSheet]):
+class SheetKind(SessionKind[KeptSheet]):
+    """What a kept sheet tells the session core (`session/kind.py`)."""
+
     KIND = "sheet"
     NOUN = "score sheet"
     UNKNOWN = "sheet/unknown"
     Error = KeeperError
 
-    # --- the session core's hooks ----------------------------------------------------------------
+    def __init__(self, settings: Settings, enter: Callable[[KeptSheet, EntryIn], Awaitable[dict[str, Any]]]) -> None:
+        self.settings = settings
+        self.enter = enter  # the owner's side of an entry (`KeeperManager.enter_here`)
 
     def cap(self) -> int:
         return self.settings.max_sheets
 
-    def _blank(self, row: SessionRow) -> KeptSheet:
-        return KeptSheet(row.id, row.name, None, code=row.code or "")  # type: ignore[arg-type]  # `_fill` sets it
+    def blank(self, row: SessionRow) -> KeptSheet:
+        return KeptSheet(row.id, row.name, None, code=row.code or "")  # type: ignore[arg-type]  # `fill` sets it
 
-    def _fill(self, sheet: KeptSheet, loaded: Loaded, owned: bool) -> None:
+    def fill(self, sheet: KeptSheet, loaded: Loaded, owned: bool) -> None:
         row, after, recent, _ = loaded
         try:
             state = replay(GameRecord.from_dict(row.record))
             for e in after:  # the entries after the snapshot, applied again
                 if e.data is None:
                     raise RecordError("record/invalid", f"entry {e.version} is not stored")
-                state = self._entry_applied(state, EntryIn.model_validate(e.data))
+                state = entry_applied(state, EntryIn.model_validate(e.data))
         except (RecordError, IllegalAction, RequestError, ValueError):
             log.exception("score sheet %s cannot be loaded", row.id)
             raise KeeperError("sheet/broken", "this sheet's stored record cannot be loaded", 500) from None
         sheet.name, sheet.code, sheet.state, sheet.owned = row.name, row.code or "", state, owned
         sheet.version = after[-1].version if after else row.version
-        sheet.recent = self.recent_of(recent)
+        sheet.recent = recent_of(recent, self.settings.history)
 
     def apply_logged(self, sheet: KeptSheet, message: dict[str, Any]) -> GameState:
-        return self._entry_applied(sheet.state, EntryIn.model_validate(message["event"]))
+        return entry_applied(sheet.state, EntryIn.model_validate(message["event"]))
 
     def record(self, sheet: KeptSheet, state: GameState | None = None) -> dict[str, Any]:
         return record_dict(state or sheet.state)
 
-    def view(self, sheet: KeptSheet, _seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+    def view(self, sheet: KeptSheet, _seats: frozenset[int] = frozenset(), /) -> dict[str, Any]:
         return keeper_view(sheet)  # every phone of a sheet sees all of it
 
     def acts_here(self, sheet: KeptSheet) -> bool:
@@ -118,8 +129,25 @@ class KeeperManager(SessionManager[KeptSheet]):
 
     async def rpc(self, sheet: KeptSheet, op: str, args: dict[str, Any]) -> dict[str, Any]:
         if op == "act":
-            return await self._enter_local(sheet, EntryIn.model_validate(args["entry"]))
-        return await super().rpc(sheet, op, args)
+            return await self.enter(sheet, EntryIn.model_validate(args["entry"]))
+        return await SessionKind.rpc(self, sheet, op, args)
+
+
+def entry_applied(state: GameState, entry: EntryIn) -> GameState:
+    """The keeper core applies the entry (`yambak.keeper.apply_entry`, the same code a phone runs)."""
+    try:
+        return apply_entry(state, entry.model_dump())
+    except Refusal as exc:
+        raise KeeperError(exc.code, exc.message, exc.status, **exc.extra) from None
+
+
+class KeeperManager(SessionManager[KeptSheet]):
+    """Kept sheets: the session core with a sheet's kind, and a sheet's own requests (codes, tokens, entries)."""
+
+    def __init__(
+        self, store: Store, settings: Settings, cluster: Cluster | None = None, events: Events | None = None
+    ) -> None:
+        super().__init__(store, settings, SheetKind(settings, self.enter_here), cluster, events)
 
     def live_record(self, sheet_id: str) -> dict[str, Any] | None:
         """A sheet's record as held in memory here (its stored snapshot may be older), if it is here."""
@@ -138,7 +166,7 @@ class KeeperManager(SessionManager[KeptSheet]):
         token = body.token or new_token()
         if body.id is not None and (again := self._created_already(body.id, name, state, token)) is not None:
             return again, token  # a phone's sheet started offline, sent again after a lost answer
-        self._make_room()
+        self.make_room()
         for _ in range(10):
             sheet = KeptSheet(body.id or secrets.token_urlsafe(12), name, state, code=new_code())
             sheet.recent = self.recent_of([])
@@ -147,12 +175,12 @@ class KeeperManager(SessionManager[KeptSheet]):
             )
             row.tokens = [(hash_token(token), "owner")]
             try:
-                self._store_new(row)
+                self.store_new(row)
             except StoreConflict:
                 if body.id is not None and (again := self._created_already(body.id, name, state, token)) is not None:
                     return again, token
                 continue  # a code already in use: draw another
-            self._admit(sheet)
+            self.admit_new(sheet)
             return sheet, token
         raise KeeperError("server/busy", "no free join code: try again", 503)
 
@@ -220,7 +248,7 @@ class KeeperManager(SessionManager[KeptSheet]):
         """Apply one entry; returns {"v", "duplicate"}; raises KeeperError and changes nothing when refused."""
         if sheet.owned:
             try:
-                return await self._enter_local(sheet, entry)
+                return await self.enter_here(sheet, entry)
             except Moved:
                 pass
         try:
@@ -236,7 +264,7 @@ class KeeperManager(SessionManager[KeptSheet]):
             await self.refresh(sheet)
         return result
 
-    async def _enter_local(self, sheet: KeptSheet, entry: EntryIn) -> dict[str, Any]:
+    async def enter_here(self, sheet: KeptSheet, entry: EntryIn) -> dict[str, Any]:
         start = time.perf_counter()
         async with sheet.lock:
             if not sheet.owned:
@@ -257,20 +285,13 @@ class KeeperManager(SessionManager[KeptSheet]):
                 except Refusal as exc:
                     raise KeeperError(exc.code, exc.message, exc.status, v=sheet.version, **exc.extra) from None
             try:
-                state = self._entry_applied(sheet.state, entry)
+                state = entry_applied(sheet.state, entry)
             except (RecordError, IllegalAction) as exc:
                 raise KeeperError(exc.code, exc.message, 422) from None
             seat = entry.seat if entry.seat is not None else -1
             try:
-                version = await self._commit(sheet, state, entry.model_dump(), seat=seat, kind=entry.kind, ref=entry.id)
+                version = await self.commit(sheet, state, entry.model_dump(), seat=seat, kind=entry.kind, ref=entry.id)
             except RefTaken as exc:  # logged meanwhile (another owner's commit before this one's reload)
                 return {"v": sheet.version, "applied_as": exc.version, "duplicate": True}
         metrics.LATENCY.observe(time.perf_counter() - start)
         return {"v": version, "duplicate": False}
-
-    def _entry_applied(self, state: GameState, entry: EntryIn) -> GameState:
-        """The keeper core applies the entry (`yambak.keeper.apply_entry`, the same code a phone runs)."""
-        try:
-            return apply_entry(state, entry.model_dump())
-        except Refusal as exc:
-            raise KeeperError(exc.code, exc.message, exc.status, **exc.extra) from None

@@ -1,7 +1,9 @@
-"""The game-session core that a live table and a kept sheet both are (`core.py`), and how several
-processes share one (`replica.py`)."""
+"""The game-session core that a live table and a kept sheet both are (`core.py`, told what differs by a
+`SessionKind`: `kind.py`), and how several processes share one (`replica.py`)."""
 
-from .core import Loaded, Session, SessionManager
+from .core import SessionManager
+from .kind import SessionKind
+from .model import Loaded, Session
 from .protocol import Hello, Ping, event_message, events_message, state_message, welcome
 from .replica import Moved, Replica
 
@@ -12,6 +14,7 @@ __all__ = [
     "Ping",
     "Replica",
     "Session",
+    "SessionKind",
     "SessionManager",
     "event_message",
     "events_message",

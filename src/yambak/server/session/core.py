@@ -22,74 +22,50 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ...engine import GameState
 from ...store import EventRow, RefTaken, SessionRow, Store, StoreConflict
 from .. import metrics
-from ..common.events import Events, NamesRemoved, Write
-from ..live import Connection, RequestError, dumps
+from ..common.events import Events, NamesRemoved
+from ..live import Connection, dumps
 from ..settings import Settings
+from .kind import SessionKind
+from .model import Loaded, Session, recent_of
 from .protocol import event_message, events_message, state_message
 from .replica import Replica
 
 if TYPE_CHECKING:
     from ..cluster import Cluster
 
-__all__ = ["Loaded", "Session", "SessionManager"]
+__all__ = ["Loaded", "Session", "SessionKind", "SessionManager"]
 
 log = logging.getLogger("yambak.server")
 
 # What a session rebuilds from: its row (the snapshot), the events after it, the newest events (for
 # reconnecting clients), and what the kind reads besides.
-Loaded = tuple[SessionRow, list[EventRow], list[EventRow], Any]
-
-
-@dataclass(eq=False)
-class Session:
-    id: str
-    name: str
-    state: GameState
-    version: int = 0
-    conns: set[Connection] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    owned: bool = True  # this process holds the live state (always, without a cluster)
-    inbox: deque[dict[str, Any]] = field(default_factory=deque)  # a mirror's messages from the owner, in order
-    drain: asyncio.Task[None] | None = None
-    touched: float = field(default_factory=time.monotonic)
-    recent: deque[tuple[int, dict[str, Any], str | None]] = field(default_factory=lambda: deque(maxlen=200))
-    # A mirror's events already sent to its clients as the owner's text, applied to `state` when it is read
-    backlog: list[dict[str, Any]] = field(default_factory=list)
-    guard: threading.Lock = field(default_factory=threading.Lock)
-    last_action: float = field(default_factory=time.monotonic)  # for the lobby: idle tables leave it
-    stored_finished: bool = False  # as the newest snapshot says (an undo after the end snapshots again)
-
-    def online(self) -> list[int]:
-        """Seats with a device following the session through this process, as of now."""
-        return sorted({s for c in self.conns if c.joined for s in c.seats})
-
-
 S = TypeVar("S", bound=Session)
 
 
 class SessionManager(Generic[S]):
-    """The sessions of one kind in this process. Subclasses give the hooks below their meaning."""
-
-    KIND: ClassVar[str]  # the cluster's name for the kind: "table", "sheet"
-    NOUN: ClassVar[str]  # as messages name one: "table", "score sheet"
-    UNKNOWN: ClassVar[str]  # the refusal code of an id that names none
-    Error: ClassVar[type[RequestError]] = RequestError
+    """The sessions of one kind in this process: one class for every kind, told what differs by `kind` (a
+    feature's manager adds its own requests, never a hook: `tests/server/test_session.py`)."""
 
     def __init__(
-        self, store: Store, settings: Settings, cluster: Cluster | None = None, events: Events | None = None
+        self,
+        store: Store,
+        settings: Settings,
+        kind: SessionKind[S],
+        cluster: Cluster | None = None,
+        events: Events | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
+        self.kind = kind
+        self.KIND, self.NOUN, self.UNKNOWN, self.Error = kind.KIND, kind.NOUN, kind.UNKNOWN, kind.Error
         self.cluster = cluster
         self.events = events or Events()
         self.events.on_async(NamesRemoved, lambda removed: self.reload_names(list(removed.sessions.get(self.KIND, ()))))
@@ -99,93 +75,65 @@ class SessionManager(Generic[S]):
         # a worker thread (a plain `def` route) can still hand work to it.
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    # --- the kind's hooks -------------------------------------------------------------------------
+    # --- what the replica asks of the kind, through the manager --------------------------------------
 
-    def cap(self) -> int:
-        """How many sessions of this kind may be in memory at once."""
-        raise NotImplementedError
-
-    def _load(self, session_id: str) -> Loaded | None:
+    def load(self, session_id: str) -> Loaded | None:
         """Everything a session rebuilds from (store reads: call it off the event loop where it matters)."""
         loaded = self.store.load_session(session_id, self.settings.history, self.KIND)
-        return None if loaded is None else (*loaded, self._load_more(session_id))
+        return None if loaded is None else (*loaded, self.kind.load_more(session_id))
 
-    def _load_more(self, _session_id: str) -> Any:
-        """What the kind reads from the store besides its row and log (`Loaded`'s last item)."""
-        return None
+    def refill(self, session: S, loaded: Loaded) -> None:
+        """A session in memory set again to its stored state (a mirror's reload, a takeover)."""
+        self.kind.fill(session, loaded, session.owned)
+        session.stored_finished = loaded[0].finished
 
-    def _blank(self, row: SessionRow) -> S:
-        """A session object for a stored row, before `_fill` sets it."""
-        raise NotImplementedError
+    def apply_owners(self, session: S, message: dict[str, Any]) -> None:
+        """A mirror applies one of its owner's events (the caller holds `session.guard`)."""
+        version, event = message["v"], message["event"]
+        state = self.kind.apply_logged(session, message)
+        before = session.state
+        session.state, session.version = state, version
+        session.last_action = time.monotonic()
+        session.recent.append((version, event, message.get("ref")))
+        self.kind.applied(session, before, version, event)
 
-    def _fill(self, session: S, loaded: Loaded, owned: bool) -> None:
-        """Set a session (new, or one clients follow) to its stored state: the snapshot, then the events after
-        it. Sets at least `state`, `name`, `version`."""
-        raise NotImplementedError
+    def owner_message(self, session: S, message: dict[str, Any]) -> bool:
+        return self.kind.owner_message(session, message)
 
-    def apply_logged(self, session: S, message: dict[str, Any]) -> GameState:
-        """The state after one of the owner's logged events (`message["event"]`), as a follower applies it."""
-        raise NotImplementedError
+    def demote(self, session: S) -> None:
+        """Another process owns the session now: this copy follows it, its work here stops."""
+        session.owned = False
+        self.kind.moved(session, False)
+        self.kind.stop(session)
 
-    def record(self, session: S, state: GameState | None = None) -> dict[str, Any]:
-        """The session's game record (what its snapshots store)."""
-        raise NotImplementedError
+    def promoted(self, session: S) -> None:
+        """This process owns the session now (its background work starts here)."""
+        self.kind.moved(session, True)
 
-    def view(self, session: S, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
-        """What a viewer holding these seats sees."""
-        raise NotImplementedError
+    def stop(self, session: S) -> None:
+        self.kind.stop(session)
 
-    def public_event(self, _session: S, event: dict[str, Any], _seats: frozenset[int]) -> dict[str, Any]:
-        """An event as this viewer may see it."""
-        return event
-
-    def same_for_all(self, _session: S) -> bool:
-        """Does every viewer see the same view (so one text serves every process's clients)?"""
-        return True
-
-    def _ending(self, _session: S, _state: GameState) -> list[Write]:
-        """Writes that join the transaction of the event that finishes the game."""
-        return []
-
-    def _with_event(self, _session: S, _state: GameState, _event: dict[str, Any]) -> Callable[[Any], Any] | None:
-        """The kind's own write for the event's transaction (a table's turns), if the event calls for one."""
-        return None
-
-    def _applied(self, session: S, before: GameState, version: int, event: dict[str, Any]) -> None:
-        """The kind's bookkeeping once an event is the session's state (an owner's commit, a mirror's apply)."""
-
-    def connected(self, session: S, conn: Connection) -> None:
-        """A socket of this process said hello to the session, or closed (a table counts who is here);
-        `conn` needs no word of it."""
+    def same_for_all(self, session: S) -> bool:
+        return self.kind.same_for_all(session)
 
     def acts_here(self, session: S) -> bool:
-        """Does anybody act on the session through this process (else its owner may hand it over)?"""
-        return any(conn.seats for conn in session.conns)
+        return self.kind.acts_here(session)
 
-    def _owner_message(self, _session: S, _message: dict[str, Any]) -> bool:
-        """A message of the owner's other than an event (True: handled here)."""
-        return False
+    def connected(self, session: S, conn: Connection) -> None:
+        self.kind.connected(session, conn)
 
-    def _as_mirror(self, session: S) -> None:
-        """Another process owns the session now."""
-        session.owned = False
+    def record(self, session: S, state: GameState | None = None) -> dict[str, Any]:
+        return self.kind.record(session, state)
 
-    def _promoted(self, session: S) -> None:
-        """This process owns the session now (its background work starts here)."""
-
-    def _stop_work(self, session: S) -> None:
-        """The session's background work stops here (it moved, or it is dropped)."""
-
-    def _busy(self, session: S) -> bool:
-        """Background work still runs for the session (it is not dropped from memory then)."""
-        return session.lock.locked()
+    def view(self, session: S, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+        return self.kind.view(session, seats)
 
     # --- memory: a cap on live sessions, finished ones dropped (they stay in the store) -------------
 
     def _idle_finished(self, session: S) -> bool:
-        return session.state.finished and not session.conns and not self._busy(session)
+        return session.state.finished and not session.conns and not self.kind.busy(session)
 
-    def _forget(self, session: S) -> None:
+    def drop(self, session: S) -> None:
         if self.sessions.get(session.id) is session:
             del self.sessions[session.id]
             if self.cluster is not None:  # a finished game's lease just expires: no watcher takes it over meanwhile
@@ -195,7 +143,7 @@ class SessionManager(Generic[S]):
     def release(self, session: S) -> bool:
         """Drop a finished session nobody follows from memory; opening it again reloads it from the store."""
         if self._idle_finished(session) and self.sessions.get(session.id) is session:
-            self._forget(session)
+            self.drop(session)
             return True
         return False
 
@@ -207,25 +155,25 @@ class SessionManager(Generic[S]):
         now, n = time.monotonic(), 0
         for session in list(self.sessions.values()):
             if not session.owned and not session.conns and now - session.touched > idle and not session.lock.locked():
-                self._forget(session)
+                self.drop(session)
                 n += 1
         return n
 
-    def _make_room(self, finished: bool = False) -> None:
+    def make_room(self, finished: bool = False) -> None:
         """Before a session enters memory: refused with `server/full` at the cap (a finished one being opened
         is let in: it is dropped again at the next sweep)."""
-        if len(self.sessions) < self.cap():
+        if len(self.sessions) < self.kind.cap():
             return
         self.evict_finished()
         if self.cluster is not None:
             self.evict_idle_mirrors(idle=0.0)
-        if len(self.sessions) >= self.cap() and not finished:
+        if len(self.sessions) >= self.kind.cap() and not finished:
             log.warning("%s cap reached (%d in memory)", self.NOUN, len(self.sessions))
             raise self.Error("server/full", "the server is full: try again later", 503)
 
-    def _build(self, loaded: Loaded, owned: bool) -> S:
-        session = self._blank(loaded[0])
-        self._fill(session, loaded, owned)
+    def build(self, loaded: Loaded, owned: bool) -> S:
+        session = self.kind.blank(loaded[0])
+        self.kind.fill(session, loaded, owned)
         session.stored_finished = loaded[0].finished
         return session
 
@@ -236,9 +184,9 @@ class SessionManager(Generic[S]):
             return session
         if loaded is None:
             raise self.Error(self.UNKNOWN, f"there is no such {self.NOUN}", 404)
-        self._make_room(finished=loaded[0].finished)
+        self.make_room(finished=loaded[0].finished)
         try:
-            session = self._build(loaded, owned=self.cluster is None)
+            session = self.build(loaded, owned=self.cluster is None)
         except Exception:
             log.exception("%s %s cannot be loaded", self.NOUN, session_id)
             raise self.Error(f"{self.KIND}/broken", f"this {self.NOUN}'s stored game cannot be loaded", 500) from None
@@ -256,7 +204,7 @@ class SessionManager(Generic[S]):
                 raise self.Error(self.UNKNOWN, f"there is no such {self.NOUN}", 404)
             if self.cluster is not None:
                 self.cluster.follow_soon(self.KIND, session_id)
-            session = self._enter(self._load(session_id), session_id)
+            session = self._enter(self.load(session_id), session_id)
         session.touched = time.monotonic()
         self.replica.catch_up(session)
         return session
@@ -269,16 +217,16 @@ class SessionManager(Generic[S]):
                 raise self.Error(self.UNKNOWN, f"there is no such {self.NOUN}", 404)
             if self.cluster is not None:  # follow first: an event published meanwhile is not missed
                 await self.cluster.follow(self.KIND, session_id)
-            session = self._enter(await self.store.read(self._load, session_id), session_id)
+            session = self._enter(await self.store.read(self.load, session_id), session_id)
         session.touched = time.monotonic()
         self.replica.catch_up(session)
         return session
 
-    def _admit(self, session: S) -> None:
+    def admit_new(self, session: S) -> None:
         """A session made here comes into memory, owned by this process."""
         self.sessions[session.id] = session
 
-    def _store_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
+    def store_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
         """Store a new session's row (and `also`, another write for the same transaction), its lease taken
         first: without Redis, a coded 503 and nothing stored (blocking: plain routes)."""
         if self.cluster is not None:
@@ -290,8 +238,8 @@ class SessionManager(Generic[S]):
                 self.cluster.unclaim(self.KIND, row.id)
             raise
 
-    async def _astore_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
-        """`_store_new` without blocking the event loop."""
+    async def astore_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
+        """`store_new` without blocking the event loop."""
         if self.cluster is not None:
             await self.cluster.claim_new(self.KIND, row.id)
         try:
@@ -311,7 +259,7 @@ class SessionManager(Generic[S]):
             return self.record(session, state)
         return None
 
-    async def _commit(
+    async def commit(
         self,
         session: S,
         state: GameState,
@@ -333,8 +281,8 @@ class SessionManager(Generic[S]):
         log_op = Store.append_op(
             session.id, version, seat, kind or str(event["type"]), event, snapshot, state.finished, ref=ref
         )
-        ending = self._ending(session, state) if state.finished and not session.state.finished else []
-        own = self._with_event(session, state, event)
+        ending = self.kind.ending(session, state) if state.finished and not session.state.finished else []
+        own = self.kind.with_event(session, state, event)
 
         def op(conn: Any) -> list[Any]:
             log_op(conn)
@@ -365,10 +313,10 @@ class SessionManager(Generic[S]):
         before = session.state
         session.state, session.version, session.last_action = state, version, time.monotonic()
         session.recent.append((version, event, ref))
-        self._applied(session, before, version, event)
+        self.kind.applied(session, before, version, event)
         shared = None
         try:
-            shared = self._broadcast_event(session, version, event, ref=ref)
+            shared = self.broadcast_event(session, version, event, ref=ref)
             quiet = self.cluster is None or self.cluster.quiet(self.KIND, session.id)
             if shared is None and not quiet and self.same_for_all(session):
                 # every viewer anywhere sees the same: the view is made once, here, for every process
@@ -378,16 +326,12 @@ class SessionManager(Generic[S]):
         message: dict[str, Any] = {"kind": "event", "v": version, "event": event, "ref": ref}
         if shared is not None:
             message["text"] = shared
-        message.update(self._published_extra(session, state))
+        message.update(self.kind.published(session, state))
         self.replica.publish(session, message)
         metrics.cpu_add("broadcast", time.thread_time() - started - (metrics.cpu_now("view") - viewed))
         if state.finished and not session.conns:
-            self._forget(session)  # a game over that nobody here follows: back to the store only
+            self.drop(session)  # a game over that nobody here follows: back to the store only
         return version
-
-    def _published_extra(self, _session: S, _state: GameState) -> dict[str, Any]:
-        """What else a follower needs with an event (a table's roll-offs at the end)."""
-        return {}
 
     # --- followers ------------------------------------------------------------------------------
 
@@ -395,7 +339,7 @@ class SessionManager(Generic[S]):
         """`view`, its CPU counted (metrics: where an action's time goes)."""
         started = time.thread_time()
         try:
-            return self.view(session, seats)
+            return self.kind.view(session, seats)
         finally:
             metrics.cpu_add("view", time.thread_time() - started)
 
@@ -411,7 +355,7 @@ class SessionManager(Generic[S]):
 
         return view_for
 
-    def _broadcast_event(
+    def broadcast_event(
         self, session: S, version: int, event: dict[str, Any], shared: str | None = None, ref: str | None = None
     ) -> str | None:
         """Send the event with each follower's view; returns the one text every follower shares (sessions
@@ -426,7 +370,7 @@ class SessionManager(Generic[S]):
                 seats = frozenset(conn.seats)
                 key = None if same else seats
                 if key not in encoded:
-                    public = self.public_event(session, event, seats)
+                    public = self.kind.public_event(session, event, seats)
                     encoded[key] = dumps(event_message(version, public, view_for(seats), ref))
                 conn.send(encoded[key])
         return encoded.get(None)
@@ -452,7 +396,11 @@ class SessionManager(Generic[S]):
             oldest = session.recent[0][0] if session.recent else session.version + 1
             if since + 1 >= oldest:
                 missed = [
-                    {"v": v, "event": self.public_event(session, e, seats), **({"ref": r} if r is not None else {})}
+                    {
+                        "v": v,
+                        "event": self.kind.public_event(session, e, seats),
+                        **({"ref": r} if r is not None else {}),
+                    }
                     for v, e, r in session.recent
                     if v > since
                 ]
@@ -460,7 +408,7 @@ class SessionManager(Generic[S]):
         return state_message(session.version, view)
 
     def recent_of(self, events: list[EventRow]) -> deque[tuple[int, dict[str, Any], str | None]]:
-        return deque(((e.version, e.data, e.ref) for e in events), maxlen=self.settings.history)
+        return recent_of(events, self.settings.history)
 
     # --- several processes (replica.py does the work) ----------------------------------------------
 
@@ -471,9 +419,9 @@ class SessionManager(Generic[S]):
         """Mirrors of games still going, with clients here: they need a live owner."""
         return [s.id for s in self.sessions.values() if not s.owned and s.conns and not s.state.finished]
 
-    async def rpc(self, _session: S, op: str, _args: dict[str, Any]) -> dict[str, Any]:
+    async def rpc(self, session: S, op: str, args: dict[str, Any]) -> dict[str, Any]:
         """A request another process forwarded to this owner (`replica.handle_rpc` checked ownership)."""
-        raise self.Error("protocol/unknown-op", f"unknown forwarded request {op!r}")
+        return await self.kind.rpc(session, op, args)
 
     async def refresh(self, session: S) -> None:
         await self.replica.refresh(session)

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..live import RequestError
+from ...store import Store
+from ..live import Connection, RequestError
+from .model import Loaded, Session
 
 if TYPE_CHECKING:
-    from .core import Session, SessionManager
+    from ..cluster import Cluster
 
 __all__ = ["Moved", "Replica"]
 
@@ -36,8 +37,38 @@ class Moved(RequestError):
         super().__init__("cluster/moved", "the game moved to another process", 503)
 
 
+class Host(Protocol):
+    """What a replica asks of its session manager (`core.SessionManager`): public methods only."""
+
+    KIND: str
+    store: Store
+    cluster: Cluster | None
+    loop: asyncio.AbstractEventLoop | None
+
+    @property
+    def sessions(self) -> dict[str, Any]: ...
+
+    def load(self, session_id: str) -> Loaded | None: ...
+    def refill(self, session: Any, loaded: Loaded) -> None: ...
+    def apply_owners(self, session: Any, message: dict[str, Any]) -> None: ...
+    def owner_message(self, session: Any, message: dict[str, Any]) -> bool: ...
+    def demote(self, session: Any) -> None: ...
+    def promoted(self, session: Any) -> None: ...
+    def stop(self, session: Any) -> None: ...
+    def same_for_all(self, session: Any) -> bool: ...
+    def acts_here(self, session: Any) -> bool: ...
+    async def rpc(self, session: Any, op: str, args: dict[str, Any]) -> dict[str, Any]: ...
+    async def aget(self, session_id: Any) -> Any: ...
+    def resync(self, session: Any, conn: Connection, since: int | None) -> dict[str, Any]: ...
+    def owned_ids(self) -> list[str]: ...
+    def watched_ids(self) -> list[str]: ...
+    def broadcast_event(
+        self, session: Any, version: int, event: dict[str, Any], shared: str | None = None, ref: str | None = None
+    ) -> str | None: ...
+
+
 class Replica:
-    def __init__(self, manager: SessionManager[Any]) -> None:
+    def __init__(self, manager: Host) -> None:
         self.manager = manager
         self._tasks: set[asyncio.Task[Any]] = set()  # kept until done: a task nobody holds may vanish
 
@@ -89,8 +120,7 @@ class Replica:
             if not session.owned or self.manager.acts_here(session):
                 return
             await cluster.follow(self.kind, session.id)  # first: nothing the next owner publishes is missed
-            self.manager._as_mirror(session)
-            self.manager._stop_work(session)
+            self.manager.demote(session)
 
     # --- a mirror's side --------------------------------------------------------------------------
 
@@ -122,7 +152,7 @@ class Replica:
     async def _follow(self, session: Session, message: dict[str, Any]) -> None:
         kind = message.get("kind")
         if kind != "event":
-            if self.manager._owner_message(session, message):
+            if self.manager.owner_message(session, message):
                 return
             log.info("%s %s: %s from its owner, reloading", self.kind, session.id, kind)
             await self._refresh_locked(session)
@@ -139,8 +169,8 @@ class Replica:
             return
         self.catch_up(session)
         with session.guard:
-            self._apply(session, message)
-        self.manager._broadcast_event(session, version, event, message.get("text"), message.get("ref"))
+            self.manager.apply_owners(session, message)
+        self.manager.broadcast_event(session, version, event, message.get("text"), message.get("ref"))
 
     def _relay(self, session: Session, message: dict[str, Any]) -> bool:
         """The next event with the owner's text, on a session where every viewer sees the same: send the
@@ -167,7 +197,7 @@ class Replica:
         with session.guard:
             try:
                 for message in session.backlog:
-                    self._apply(session, message)
+                    self.manager.apply_owners(session, message)
             except Exception:  # not expected; the log is the truth: read it again
                 log.exception("%s %s: its owner's events do not apply here; reloading", self.kind, session.id)
                 loop = self.manager.loop
@@ -175,16 +205,6 @@ class Replica:
                     asyncio.run_coroutine_threadsafe(self.refresh(session), loop)
             finally:
                 session.backlog.clear()
-
-    def _apply(self, session: Session, message: dict[str, Any]) -> None:
-        """A mirror applies one of its owner's events (the caller holds `session.guard`)."""
-        version, event = message["v"], message["event"]
-        state = self.manager.apply_logged(session, message)
-        before = session.state
-        session.state, session.version = state, version
-        session.last_action = time.monotonic()
-        session.recent.append((version, event, message.get("ref")))
-        self.manager._applied(session, before, version, event)
 
     async def refresh(self, session: Session) -> None:
         async with session.lock:
@@ -195,11 +215,10 @@ class Replica:
         with session.guard:  # what the log holds replaces the backlog; clients have seen it already
             before = session.backlog[-1]["v"] if session.backlog else session.version
             session.backlog.clear()
-        loaded = await self.manager.store.read(self.manager._load, session.id)
+        loaded = await self.manager.store.read(self.manager.load, session.id)
         if loaded is None:
             return
-        self.manager._fill(session, loaded, owned=session.owned)
-        session.stored_finished = loaded[0].finished
+        self.manager.refill(session, loaded)
         # no new event: what changed is outside the log (a deal's close, a name): the whole view again
         since = before if session.version != before else None
         for conn in list(session.conns):
@@ -221,7 +240,7 @@ class Replica:
             if self.manager.cluster is not None:
                 self.manager.cluster.unfollow(self.kind, session.id)  # an owner does not follow its own events
         log.info("%s %s: taken over at version %d", self.kind, session.id, session.version)
-        self.manager._promoted(session)
+        self.manager.promoted(session)
 
     async def take_over(self, session_id: str) -> None:
         """The cluster won a session's lease (its owner died): load it here as its owner."""
@@ -233,18 +252,18 @@ class Replica:
         """Another process wrote to the session's log (the caller holds its lock): follow it from the log."""
         cluster = self.manager.cluster
         if cluster is not None:
-            self.manager._as_mirror(session)
+            self.manager.demote(session)
             cluster.disown(self.kind, session.id)
             await cluster.follow(self.kind, session.id)
-        self.manager._stop_work(session)
+        else:
+            self.manager.stop(session)
         await self._refresh_locked(session)
 
     def lost_lease(self, session_id: str) -> None:
         """The cluster could not renew a session's lease: stop acting for it."""
         session = self.manager.sessions.get(session_id)
         if session is not None and session.owned:
-            self.manager._as_mirror(session)
-            self.manager._stop_work(session)
+            self.manager.demote(session)
             self._spawn(self._demoted(session))
 
     async def _demoted(self, session: Session) -> None:

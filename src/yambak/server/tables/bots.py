@@ -16,9 +16,10 @@ from ...bots import choose_action
 from ...engine import IllegalAction
 from ..live import RequestError
 from .standin import STAND_IN, StandIn
+from .table import LiveTable
 
 if TYPE_CHECKING:
-    from .manager import LiveTable, TableManager
+    from .context import TableContext
 
 __all__ = ["Bots"]
 
@@ -26,8 +27,8 @@ log = logging.getLogger("yambak.server")
 
 
 class Bots:
-    def __init__(self, manager: TableManager, stand_in: StandIn) -> None:
-        self.manager = manager
+    def __init__(self, ctx: TableContext, stand_in: StandIn) -> None:
+        self.ctx = ctx
         self.stand_in = stand_in
 
     def seats(self, table: LiveTable) -> list[int]:
@@ -41,7 +42,7 @@ class Bots:
 
     def tick(self) -> None:
         """Once a second: hand the turns the stand-in plays now to a bot."""
-        for table in list(self.manager.sessions.values()):
+        for table in list(self.ctx.tables.values()):
             if table.owned and not table.state.finished and not self.running(table) and self.seats(table):
                 self._schedule_now(table)
 
@@ -51,7 +52,7 @@ class Bots:
             running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
             running = None
-        loop = self.manager.loop
+        loop = self.ctx.loop()
         if running is None or (loop is not None and running is not loop):
             if loop is None or loop.is_closed():
                 log.error("table %s: no event loop to run its bots on (the server is not started)", table.id)
@@ -68,6 +69,10 @@ class Bots:
     def running(self, table: LiveTable) -> bool:
         return table.bot_task is not None and not table.bot_task.done()
 
+    def working(self, table: LiveTable) -> bool:
+        """A bot plays at the table, or has a turn to play (the stand-in's included)."""
+        return self.running(table) or bool(self.seats(table))
+
     def _schedule_now(self, table: LiveTable) -> None:
         if not table.owned or not self.seats(table) or self.running(table):
             return
@@ -83,7 +88,7 @@ class Bots:
             log.error("bots at table %s stopped", table.id, exc_info=exc)
 
     async def _run(self, table: LiveTable) -> None:
-        settings = self.manager.settings
+        settings = self.ctx.settings
         i = 0
         while True:
             await asyncio.sleep(settings.bot_delay)
@@ -100,7 +105,7 @@ class Bots:
                 try:
                     policy = self.policy(table, seat)
                     action = await asyncio.to_thread(choose_action, table.state, seat, policy, table.rng)
-                    await self.manager.commit_bot(table, seat, action)
+                    await self.ctx.commit(table, seat, action)
                 except (IllegalAction, RequestError, ValueError) as exc:  # never expected: log and stop
                     log.error("bot at table %s seat %d: %s", table.id, seat, exc)
                     return

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ...engine import GameState
-    from .manager import LiveTable
+    from .table import LiveTable
 
 __all__ = ["TurnClock"]
 

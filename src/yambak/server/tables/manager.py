@@ -13,18 +13,17 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import random
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from ...bots import LEVELS, POLICIES
 from ...engine import (
     Action,
     DuplicateDice,
-    Event,
     FairDice,
     GameState,
     IllegalAction,
@@ -32,105 +31,40 @@ from ...engine import (
     Nonce,
     SecureDice,
     new_game,
-    replay,
-    state_to_record,
 )
-from ...rules import Ruleset, RulesetError, check_house_rules, load_ruleset
-from ...store import EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict, TurnRow
+from ...rules import RulesetError, check_house_rules, load_ruleset
+from ...store import RefTaken, SeatRow, SessionRow, Store, StoreConflict
 from .. import metrics
 from ..common.clock import naive_utc
 from ..common.coach import Asker, CoachPool
-from ..common.dice import DealDice, seal
+from ..common.dice import DealDice
 from ..common.dice import secret as deal_secret
-from ..common.events import GameEnding, Write
+from ..common.events import Events
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
-from ..live import Connection, RequestError
-from ..session import Loaded, Moved, Session, SessionManager
+from ..live import RequestError
+from ..session import Moved, SessionManager
+from ..settings import Settings
 from . import schema
 from .bots import Bots
 from .clock import TurnClock
-from .presence import Presence, Seen
+from .context import TableContext, server_seconds
+from .kind import Forwarded, TableKind
+from .presence import Presence
 from .reactions import Reactions
 from .seating import Seating
 from .settings import TableSettings, choose
 from .standin import StandIn
+from .table import LiveTable, TableError, lobby_entry, record_of
 from .turns import Turns
-from .view import public_event, table_view
+from .view import public_event
 
 __all__ = ["LiveTable", "NewTable", "TableError", "TableManager", "record_of"]
 
+if TYPE_CHECKING:
+    from ..cluster import Cluster
+
 log = logging.getLogger("yambak.server")
-
-
-class TableError(RequestError):
-    """A refused table request (sent as JSON with its code, never a traceback)."""
-
-
-@dataclass(eq=False)
-class LiveTable(Session):
-    listed: bool = True
-    seats: list[SeatRow] = field(default_factory=list)
-    seed: str | None = None
-    rematch: str | None = None
-    seat_version: list[int] = field(default_factory=list)
-    bot_task: asyncio.Task[None] | None = None
-    rng: random.Random = field(default_factory=random.Random)
-    fairness: FairDice | None = None  # the table's dice commitment (None for tables older than fair dice)
-    settings: TableSettings = field(default_factory=TableSettings)
-    # seat -> when its turn began, by the server's clock in seconds (`clock.py`)
-    turn_started: dict[int, float] = field(default_factory=dict)
-    reminded: set[int] = field(default_factory=set)  # seats told a quarter of their clock is left (`turns.py`)
-    turns_kept: frozenset[int] = frozenset()  # seats whose turn the store holds now (`turns.py`)
-    last_entry: float = 0.0  # when a person last filled a box (bots wait a moment: it may be taken back)
-    seen: Seen = field(default_factory=Seen)  # who is here (`presence.py`)
-    # seat -> the entries the stand-in made for its away player since they last played (`standin.py`)
-    played_for: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-
-    def seats_for(self, hashes: set[str]) -> set[int]:
-        return {s.seat for s in self.seats if s.token_hash is not None and s.token_hash in hashes}
-
-    def expected_version(self, seat: int) -> int:
-        """The version a client must have seen to act for `seat` (its own last change on duplicate tables)."""
-        if self.state.simultaneous:
-            return self.seat_version[seat]
-        # another player's nonce changes the dice to come, not the position: a roll on the view before it stands
-        v = self.version
-        for version, event, _ref in reversed(self.recent):
-            if version != v or event.get("type") != "nonce":
-                break
-            v -= 1
-        return v
-
-    def listing(self) -> dict[str, Any]:
-        state = self.state
-        return lobby_entry(
-            self.id,
-            self.name,
-            state.rules,
-            self.seats,
-            duplicate=state.simultaneous,
-            finished=state.finished,
-            v=self.version,
-        )
-
-
-def lobby_entry(
-    table_id: str, name: str, rules: Ruleset, seats: list[SeatRow], *, duplicate: bool, finished: bool, v: int
-) -> dict[str, Any]:
-    """A table as the lobby lists it: the people and bots at it, and how many seats are open (an open
-    seat has no name but the one each page gives it in its language)."""
-    return {
-        "id": table_id,
-        "name": name,
-        "rules": rules.id,
-        "rules_name": rules.name,
-        "players": [s.name for s in seats if s.kind != "open"],
-        "open_seats": sum(s.kind == "open" for s in seats),
-        "duplicate": duplicate,
-        "finished": finished,
-        "v": v,
-    }
 
 
 @dataclass(frozen=True)
@@ -142,66 +76,37 @@ class NewTable:
     row: SessionRow
 
 
-def record_of(state: GameState) -> dict[str, Any]:
-    return state_to_record(state).to_dict()
-
-
-# A hold or release that changed nothing: refused since, but a log may hold one from before (the same state).
-_NO_CHANGE = frozenset({"illegal/already-held", "illegal/not-held"})
-
-
-def _apply_event(state: GameState, data: dict[str, Any]) -> GameState:
-    """A logged event applied again with the dice it recorded."""
-    try:
-        state, _ = state.apply(Event.from_dict(data).to_action())
-    except IllegalAction as exc:
-        if exc.code not in _NO_CHANGE:
-            raise
-    return state
-
-
-def _replay_events(state: GameState, events: list[EventRow]) -> GameState:
-    """Re-apply stored events with the dice they recorded (exact, mid-turn included)."""
-    for e in events:
-        if e.type != "nonce":  # fair dice: a player's nonce changes the dice source, not the game
-            state = _apply_event(state, e.data)
-    return state
-
-
-def _fair_dice(fairness: dict[str, Any] | None, duplicate: bool) -> FairDice | None:
-    if not fairness or not fairness.get("seed"):
-        return None
-    nonces = tuple(Nonce(n["seat"], n["nonce"]) for n in fairness.get("nonces", []))
-    return FairDice(fairness["seed"], nonces, duplicate)
-
-
-def _rolloffs_json(state: GameState) -> list[Any]:
-    return [[target, [[[seat, list(dice)] for seat, dice in r] for r in rounds]] for target, rounds in state.rolloffs]
-
-
-def _rolloffs_of(data: list[Any]) -> Any:
-    return tuple(
-        (str(target), tuple(tuple((int(seat), tuple(dice)) for seat, dice in r) for r in rounds))
-        for target, rounds in data
-    )
-
-
 class TableManager(SessionManager[LiveTable]):
-    KIND = "table"
-    NOUN = "table"
-    UNKNOWN = "table/unknown"
-    Error = TableError
+    """Live tables: the session core with a table's kind (`kind.py`), and a table's own requests (making,
+    joining, acting, rematches, the coach)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        now = lambda: self.settings.clock().timestamp()  # noqa: E731  # the server's clock, in seconds
-        self.turn_clock = TurnClock(now)
-        self.presence = Presence(self, now)
-        self.stand_in = StandIn(self.turn_clock, self.presence, self.settings.away_turn)
-        self.bots = Bots(self, self.stand_in)
-        self.seating = Seating(self)
-        self.reactions = Reactions(self)
-        self.turns = Turns(self)
+    def __init__(
+        self, store: Store, settings: Settings, cluster: Cluster | None = None, events: Events | None = None
+    ) -> None:
+        sessions: dict[str, LiveTable] = {}
+        ctx = TableContext(
+            sessions, settings, store, events or Events(), cluster, server_seconds(settings),
+            partial(getattr, self, "loop"), self.broadcast_state, self.replica_publish, self.replica_forward,
+            self.record, self.aget,
+        )  # fmt: skip
+        self.turn_clock = TurnClock(ctx.now)
+        self.presence = Presence(ctx, ctx.now)
+        self.stand_in = StandIn(self.turn_clock, self.presence, settings.away_turn)
+        self.bots = Bots(ctx, self.stand_in)
+        self.seating = Seating(ctx)
+        self.reactions = Reactions(ctx)
+        self.turns = Turns(ctx, self.turn_clock)
+        ctx.commit, ctx.forget, ctx.schedule = self.commit_bot, self.forget, self.bots.schedule
+        ctx.working, ctx.present, ctx.recount = self.bots.working, self.presence.present, self.presence.recount
+        ctx.turns_seen, ctx.sync_turns, ctx.start_clock = self.turns.seen, self.turns.sync, self.turn_clock.start
+        forwarded: dict[str, Forwarded] = {"act": self._forwarded_act, "join": self._forwarded_join}
+        forwarded["rematch"] = self._forwarded_rematch
+        kind = TableKind(
+            ctx, self.turn_clock, self.presence, self.stand_in, self.bots, self.seating, self.reactions, self.turns,
+            forwarded,
+        )  # fmt: skip
+        super().__init__(store, settings, kind, cluster, ctx.events)
+        self.sessions = sessions  # the parts' `ctx.tables`: one dict
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         self.coach = CoachPool(self.settings.coach_process, "yambak-advice")  # advice, off the players' path
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
@@ -209,152 +114,23 @@ class TableManager(SessionManager[LiveTable]):
         # transaction, or None; raises to refuse it now (a deal's table stops at the deal's close)
         self.admit: Any = None
 
-    # --- the session core's hooks ----------------------------------------------------------------
+    def replica_publish(self, table: LiveTable, message: dict[str, Any]) -> None:
+        self.replica.publish(table, message)
 
-    def cap(self) -> int:
-        return self.settings.max_tables
+    async def replica_forward(self, table: LiveTable, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        return await self.replica.forward(table, op, args)
 
-    def _load_more(self, table_id: str) -> tuple[dict[int, int], dict[int, TurnRow]]:
-        return self.store.seat_versions(table_id), self.store.turns_of(table_id)
+    async def _forwarded_act(self, table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
+        msg = schema.client_message.validate_python(args["msg"])
+        return await self._act_owned(table, set(args["seats"]), msg, args.get("ref"))
 
-    def _blank(self, row: SessionRow) -> LiveTable:
-        return LiveTable(row.id, row.name, None)  # type: ignore[arg-type]  # `_fill` sets the state
+    async def _forwarded_join(self, table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
+        seat, token = await self._join_local(table, args["name"], args.get("seat"), args.get("profile"))
+        return {"seat": seat, "token": token}
 
-    def _fill(self, table: LiveTable, loaded: Loaded, owned: bool) -> None:
-        """An owner's state rolls the table's dice; a mirror's only takes the owner's."""
-        row, after, recent, (seat_versions, turns) = loaded
-        record = dict(row.record)
-        record["players"] = [s.name for s in row.seats]  # names live in the seat rows
-        state = replay(record, simultaneous=row.duplicate)
-        state = _replay_events(state, after)
-        table.fairness = seal(_fair_dice(row.fairness, row.duplicate), row.fairness, self.settings.clock)
-        if owned:
-            state = state.with_dice(table.fairness or self._dice(row.duplicate, row.seed))
-        table.name, table.listed, table.seats, table.state = row.name, row.listed, row.seats, state
-        table.seed, table.rematch, table.owned = row.seed, row.rematch, owned
-        table.settings = TableSettings.from_dict(row.settings)
-        self.turn_clock.resume(table, self.turns.stored_starts(turns) if table.settings.asynchronous else None)
-        table.reminded = {seat for seat, turn in turns.items() if turn.reminded}
-        table.turns_kept = frozenset(turns)
-        table.version = after[-1].version if after else row.version
-        table.seat_version = [seat_versions.get(i, 0) for i in range(len(row.seats))]
-        table.recent = self.recent_of(recent)
-        self.stand_in.rebuild(table)
-
-    def apply_logged(self, table: LiveTable, message: dict[str, Any]) -> GameState:
-        event = message["event"]
-        if event["type"] == "nonce":
-            if table.fairness is not None:
-                table.fairness = table.fairness.with_nonce(Nonce(event["player"], event["nonce"]))
-            state = table.state
-        else:
-            state = _apply_event(table.state, event)
-        if "rolloffs" in message:
-            state = dataclasses.replace(state, rolloffs=_rolloffs_of(message["rolloffs"]))
-        return state
-
-    def _with_event(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> Any:
-        return self.turns.with_event(table, state, event)
-
-    def _applied(self, table: LiveTable, before: GameState, version: int, event: dict[str, Any]) -> None:
-        self.turn_clock.applied(table, before, event)
-        self.turns.began(table, before, event)
-        table.seat_version[event["player"]] = version
-        self.stand_in.applied(table, event)
-
-    def record(self, table: LiveTable, state: GameState | None = None) -> dict[str, Any]:
-        """The table's game record, with its dice commitment (the seed revealed once the game is over)."""
-        state = state or table.state
-        out = record_of(state)
-        if table.fairness is not None:
-            out["fairness"] = table.fairness.block(revealed=state.finished)
-        return out
-
-    def view(self, table: LiveTable, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
-        live = {
-            "online": self.presence.online(table),
-            "clocks": self.turn_clock.left(table),
-            "stand_in": self.stand_in.waits(table),
-            "played_for": {str(s): list(entries) for s, entries in table.played_for.items()},
-            "seating": self.seating.can(table),
-        }
-        return table_view(table, seats, live)
-
-    def connected(self, table: LiveTable, conn: Connection) -> None:
-        self.presence.changed(table, conn)
-
-    def public_event(self, table: LiveTable, event: dict[str, Any], seats: frozenset[int]) -> dict[str, Any]:
-        return public_event(event, table.state, seats)
-
-    def same_for_all(self, table: LiveTable) -> bool:
-        return not table.state.simultaneous  # a duplicate table hides what a viewer has not played yet
-
-    def _ending(self, table: LiveTable, state: GameState) -> list[Write]:
-        at = naive_utc(self.settings.clock())
-        return self.events.collect(
-            GameEnding(table.id, state, tuple(table.seats), table.settings.deal, at, table.settings.ranked)
-        )
-
-    def _published_extra(self, _table: LiveTable, state: GameState) -> dict[str, Any]:
-        return {"rolloffs": _rolloffs_json(state)} if state.finished and state.rolloffs else {}
-
-    def _owner_message(self, table: LiveTable, message: dict[str, Any]) -> bool:
-        kind = message.get("kind")
-        if kind == "presence":
-            self.presence.told(table, message)
-            return True
-        if kind == "presence?":
-            self.presence.asked(table)
-            return True
-        if kind == "reaction":
-            self.reactions.show(table, dict(message["message"]))
-            return True
-        if kind == "reseat":  # an open seat left: the sockets here move up with their seats, then reload
-            self.seating.renumber(table, int(message["removed"]))
-            return False
-        if kind != "rematch":
-            return False
-        table.rematch = message["table"]
-        for conn in list(table.conns):
-            conn.send({"type": "rematch", "table": table.rematch})
-        self.broadcast_state(table)
-        return True
-
-    def _as_mirror(self, table: LiveTable) -> None:
-        """Another process owns the table now: this copy takes the owner's dice instead of rolling."""
-        table.owned = False
-        table.state = table.state.with_dice(ManualDice())
-        self.presence.demoted(table)
-
-    def _promoted(self, table: LiveTable) -> None:
-        self.presence.promoted(table)
-        self.bots.schedule(table)
-
-    def _stop_work(self, table: LiveTable) -> None:
-        self.bots.stop(table)
-
-    def _busy(self, table: LiveTable) -> bool:
-        return self.bots.running(table)
-
-    async def rpc(self, table: LiveTable, op: str, args: dict[str, Any]) -> dict[str, Any]:
-        if op == "act":
-            msg = schema.client_message.validate_python(args["msg"])
-            return await self._act_owned(table, set(args["seats"]), msg, args.get("ref"))
-        if op == "join":
-            seat, token = await self._join_local(table, args["name"], args.get("seat"), args.get("profile"))
-            return {"seat": seat, "token": token}
-        if op == "rematch":
-            new = await self.rematch(table)
-            return {"id": new.id}
-        if op == "close_seat":
-            msg = schema.client_message.validate_python(args["msg"])
-            await self.seating.close_here(table, set(args["seats"]), msg)
-            return {}
-        if op == "react":
-            return self.reactions.here(table, int(args["seat"]), str(args["reaction"]))
-        if op == "presence":
-            return self.presence.reported(table, str(args["node"]), [int(s) for s in args["seats"]])
-        return await super().rpc(table, op, args)
+    async def _forwarded_rematch(self, table: LiveTable, _args: dict[str, Any]) -> dict[str, Any]:
+        new = await self.rematch(table)
+        return {"id": new.id}
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -372,10 +148,10 @@ class TableManager(SessionManager[LiveTable]):
             if row.id in self.sessions:
                 continue
             try:
-                loaded = self._load(row.id)
+                loaded = self.load(row.id)
                 if loaded is None:
                     continue
-                self.sessions[row.id] = self._build(loaded, owned=True)
+                self.sessions[row.id] = self.build(loaded, owned=True)
             except Exception:  # a broken row must not keep every other table from resuming
                 log.exception("table %s cannot be resumed", row.id)
                 continue
@@ -398,10 +174,10 @@ class TableManager(SessionManager[LiveTable]):
 
     def forget(self, table: LiveTable) -> None:
         """The table leaves memory (it waits in the store: `turns.py`)."""
-        self._stop_work(table)
+        self.stop(table)
         if self.cluster is not None:  # its lease goes now: the first process to see a deadline due takes it
             self.cluster.unfollow(self.KIND, table.id, owned=True)
-        self._forget(table)
+        self.drop(table)
 
     async def orphans(self) -> list[str]:
         """Unfinished tables with bots, and those with a deadline passed or a reminder due: they need an owner
@@ -467,7 +243,7 @@ class TableManager(SessionManager[LiveTable]):
         of duplicate dice to play (a `DealRow`: its seed, sealed until it closes); `name` None: no name of
         its own (its pages call it after whoever sits first: no player's name is stored)."""
         name = "" if name is None else clean_name(name, "table name", TABLE_NAME_MAX)
-        self._make_room()
+        self.make_room()
         if not isinstance(options, dict) or len(options) > 20:
             raise TableError("input/invalid", "options must be an object")
         if custom is None and (not isinstance(preset, str) or len(preset) > 40):
@@ -562,8 +338,8 @@ class TableManager(SessionManager[LiveTable]):
         """Store a prepared table and take it into memory. `profile`: the creator's, given to the first
         person's seat (the others are guests)."""
         self._give_first_seat(new, profile)
-        await self._astore_new(new.row, self.turns.now_op(new.table))
-        self._admit(new.table)
+        await self.astore_new(new.row, self.turns.now_op(new.table))
+        self.admit_new(new.table)
         return new.table, new.tokens
 
     def create(
@@ -584,8 +360,8 @@ class TableManager(SessionManager[LiveTable]):
         Blocks on the store: `acreate` is the same without blocking the event loop."""
         new = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
         self._give_first_seat(new, profile)
-        self._store_new(new.row, self.turns.now_op(new.table))
-        self._admit(new.table)
+        self.store_new(new.row, self.turns.now_op(new.table))
+        self.admit_new(new.table)
         return new.table, new.tokens
 
     async def acreate(
@@ -739,7 +515,8 @@ class TableManager(SessionManager[LiveTable]):
         key = None if ref is None else str(ref)
         if table.owned:
             try:
-                return self._ack(table, await self._act_owned(table, conn_seats, msg, key), ref, conn_seats)
+                done = await self._act_owned(table, conn_seats, msg, key)
+                return None if "event" not in done else self._ack(table, done, ref, conn_seats)  # a new event answers
             except Moved:  # the lease went elsewhere meanwhile
                 pass
         # A forwarded action always carries a ref: sent again (no answer in time, a takeover), it is found.
@@ -827,7 +604,7 @@ class TableManager(SessionManager[LiveTable]):
                 stale = f"you acted on version {msg.v}; the table is at {expected}: resync"
                 raise TableError("stale/version", stale, v=table.version)
             fence = self.admit(table) if self.admit is not None else None
-            await self._commit(table, new_state, event.to_dict(), seat=event.player, ref=ref, also=fence)
+            await self.commit(table, new_state, event.to_dict(), seat=event.player, ref=ref, also=fence)
             if event.type == "scored":
                 table.last_entry = time.monotonic()
         metrics.LATENCY.observe(time.perf_counter() - start)
@@ -896,7 +673,7 @@ class TableManager(SessionManager[LiveTable]):
         table.fairness, before = fair, table.fairness
         try:
             also = Store.fairness_op(table.id, secret)
-            await self._commit(table, table.state.with_dice(fair), event, seat=msg.seat, ref=ref, also=also)
+            await self.commit(table, table.state.with_dice(fair), event, seat=msg.seat, ref=ref, also=also)
         except BaseException:
             table.fairness = before
             raise
@@ -907,7 +684,7 @@ class TableManager(SessionManager[LiveTable]):
         mark = self._assisted(table, seat)  # a person's turn played by the stand-in
         data = event.to_dict()
         self.stand_in.mark(table, seat, data)
-        await self._commit(table, new_state, data, seat=event.player, also=mark)
+        await self.commit(table, new_state, data, seat=event.player, also=mark)
 
     async def reissue(self, table: LiveTable, seat: int) -> str:
         """A new token for a person's seat, for another device of the profile that sits there (the caller

@@ -19,13 +19,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..live import Connection, RequestError
+from .table import LiveTable, Seen
 
 if TYPE_CHECKING:
-    from .manager import LiveTable, TableManager
+    from .context import TableContext
 
 __all__ = ["AWAY_AFTER", "Presence", "Seen"]
 
@@ -34,24 +34,9 @@ log = logging.getLogger("yambak.server")
 AWAY_AFTER = 2.5  # seconds without a device before a seat shows as away
 
 
-@dataclass(eq=False)
-class Seen:
-    """A table's presence as this process knows it (the owner's count, or what the owner said)."""
-
-    online: tuple[int, ...] = ()  # the seats the views show as here
-    gone: dict[int, float] = field(default_factory=dict)  # a seat without a device anywhere: since when
-    connected: frozenset[int] = frozenset()  # owner: seats with a device anywhere, at the last count
-    grace: dict[int, float] = field(default_factory=dict)  # owner: a seat just gone shows as here until then
-    nodes: dict[str, frozenset[int]] = field(default_factory=dict)  # owner: the seats of other processes' sockets
-    fresh: bool = True  # owner: nobody counted yet (a table loaded or taken over: everybody may be on the way)
-    told: frozenset[int] | None = None  # another process's copy: the seats last told to the owner
-    reporting: asyncio.Task[None] | None = None
-    timer: asyncio.TimerHandle | None = None
-
-
 class Presence:
-    def __init__(self, manager: TableManager, now: Callable[[], float]) -> None:
-        self.manager = manager
+    def __init__(self, ctx: TableContext, now: Callable[[], float]) -> None:
+        self.ctx = ctx
         self.now = now
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -125,7 +110,7 @@ class Presence:
         if seen.timer is not None:
             seen.timer.cancel()
             seen.timer = None
-        loop = self.manager.loop
+        loop = self.ctx.loop()
         if not seen.grace or loop is None or loop.is_closed():
             return
         delay = max(0.0, min(seen.grace.values()) - self.now()) + 0.05
@@ -133,9 +118,9 @@ class Presence:
 
     def _graced(self, table: LiveTable) -> None:
         table.seen.timer = None
-        if table.owned and self.manager.sessions.get(table.id) is table and self._count(table):
+        if table.owned and self.ctx.tables.get(table.id) is table and self._count(table):
             self._announce(table)
-            self.manager.schedule_bots(table)  # an away player's turn may be the stand-in's now
+            self.ctx.schedule(table)  # an away player's turn may be the stand-in's now
 
     def recount(self, table: LiveTable) -> None:
         """The seats changed (one taken, one given to a bot or removed): count them again."""
@@ -144,9 +129,9 @@ class Presence:
 
     def _announce(self, table: LiveTable, skip: Connection | None = None) -> None:
         """Every client here gets the table as it is now; the other processes hear what changed."""
-        self.manager.turns.seen(table)  # a person to act who left is listed as "your turn" (`turns.py`)
-        self.manager.broadcast_state(table, skip)
-        self.manager.replica.publish(table, {"kind": "presence", **self.said(table)})
+        self.ctx.turns_seen(table)  # a person to act who left is listed as "your turn" (`turns.py`)
+        self.ctx.broadcast(table, skip)
+        self.ctx.publish(table, {"kind": "presence", **self.said(table)})
 
     def said(self, table: LiveTable) -> dict[str, Any]:
         now = self.now()
@@ -156,7 +141,7 @@ class Presence:
     def reported(self, table: LiveTable, node: str, seats: list[int]) -> dict[str, Any]:
         """Another process's sockets hold these seats now (forwarded to the owner)."""
         held = frozenset(s for s in seats if 0 <= s < len(table.seats))
-        cluster = self.manager.cluster
+        cluster = self.ctx.cluster
         if cluster is not None and node == cluster.node:  # this process's own sockets count themselves
             pass
         elif held:
@@ -165,15 +150,15 @@ class Presence:
             table.seen.nodes.pop(node, None)
         if self._count(table):
             self._announce(table)
-            self.manager.schedule_bots(table)
+            self.ctx.schedule(table)
         return self.said(table)
 
     async def sweep(self) -> None:
         """Seats held on processes that died go (their sockets closed without a word)."""
-        cluster = self.manager.cluster
+        cluster = self.ctx.cluster
         if cluster is None:
             return
-        tables = [t for t in self.manager.sessions.values() if t.owned and t.seen.nodes]
+        tables = [t for t in self.ctx.tables.values() if t.owned and t.seen.nodes]
         dead: dict[str, bool] = {}
         for table in tables:
             for node in list(table.seen.nodes):
@@ -186,7 +171,7 @@ class Presence:
                     table.seen.nodes.pop(node, None)
             if any(dead.values()) and self._count(table):
                 self._announce(table)
-                self.manager.schedule_bots(table)
+                self.ctx.schedule(table)
 
     def promoted(self, table: LiveTable) -> None:
         """This process owns the table now: count afresh, and ask the others what their sockets hold."""
@@ -195,8 +180,8 @@ class Presence:
         seen.fresh = True
         seen.told = None
         if self._count(table):
-            self.manager.broadcast_state(table)
-        self.manager.replica.publish(table, {"kind": "presence?"})
+            self.ctx.broadcast(table, None)
+        self.ctx.publish(table, {"kind": "presence?"})
 
     # --- another process's copy ------------------------------------------------------------------
 
@@ -218,7 +203,7 @@ class Presence:
     def told(self, table: LiveTable, message: dict[str, Any]) -> None:
         """The owner says who is here."""
         self._take(table, message)
-        self.manager.broadcast_state(table)
+        self.ctx.broadcast(table, None)
 
     def _take(self, table: LiveTable, said: dict[str, Any]) -> None:
         now = self.now()
@@ -227,7 +212,7 @@ class Presence:
 
     def _report_soon(self, table: LiveTable) -> None:
         seen = table.seen
-        if self.manager.cluster is None or (seen.reporting is not None and not seen.reporting.done()):
+        if self.ctx.cluster is None or (seen.reporting is not None and not seen.reporting.done()):
             return
         try:
             loop = asyncio.get_running_loop()
@@ -239,7 +224,7 @@ class Presence:
         task.add_done_callback(self._tasks.discard)
 
     async def _report(self, table: LiveTable) -> None:
-        cluster = self.manager.cluster
+        cluster = self.ctx.cluster
         assert cluster is not None
         seen = table.seen
         while not table.owned:
@@ -247,14 +232,12 @@ class Presence:
             if seats == seen.told:
                 return
             try:
-                said = await self.manager.replica.forward(
-                    table, "presence", {"node": cluster.node, "seats": sorted(seats)}
-                )
+                said = await self.ctx.forward(table, "presence", {"node": cluster.node, "seats": sorted(seats)})
             except RequestError as exc:  # Redis or the owner is gone: the next change or owner asks again
                 log.info("table %s: presence not told (%s)", table.id, exc.code)
                 return
             seen.told = seats
             if not table.owned and said:
                 self._take(table, said)
-                self.manager.broadcast_state(table)
+                self.ctx.broadcast(table, None)
         self.changed(table)  # this process took the table over meanwhile: it counts itself

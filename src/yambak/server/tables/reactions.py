@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 from ..limits import Bucket
 from ..live import RequestError
 from ..session import Moved
+from .table import LiveTable
 
 if TYPE_CHECKING:
-    from .manager import LiveTable, TableManager
+    from .context import TableContext
 
 __all__ = ["BURST", "RATE", "REACTIONS", "Reactions"]
 
@@ -26,8 +27,8 @@ RATE, BURST = 0.5, 3  # a seat's reactions: three at once, then one every two se
 
 
 class Reactions:
-    def __init__(self, manager: TableManager) -> None:
-        self.manager = manager
+    def __init__(self, ctx: TableContext) -> None:
+        self.ctx = ctx
         self.buckets: dict[tuple[str, int], Bucket] = {}
 
     async def send(self, table: LiveTable, conn_seats: set[int], seat: int, reaction: str) -> None:
@@ -39,7 +40,7 @@ class Reactions:
                 return
             except Moved:
                 pass
-        await self.manager.replica.forward(table, "react", {"seat": seat, "reaction": reaction})
+        await self.ctx.forward(table, "react", {"seat": seat, "reaction": reaction})
 
     def here(self, table: LiveTable, seat: int, reaction: str) -> dict[str, Any]:
         """The owner: within the seat's limit, to every client of the table (here and elsewhere)."""
@@ -57,7 +58,7 @@ class Reactions:
             raise RequestError("react/too-fast", "a reaction at a time: wait a moment", 429)
         message = {"type": "reaction", "seat": seat, "reaction": reaction}
         self.show(table, message)
-        self.manager.replica.publish(table, {"kind": "reaction", "message": message})
+        self.ctx.publish(table, {"kind": "reaction", "message": message})
         return {}
 
     @staticmethod

@@ -17,9 +17,10 @@ from ..live import RequestError
 from ..session import Moved
 from ..session.protocol import welcome
 from . import schema
+from .table import LiveTable
 
 if TYPE_CHECKING:
-    from .manager import LiveTable, TableManager
+    from .context import TableContext
 
 __all__ = ["Seating"]
 
@@ -27,8 +28,8 @@ BOT = "medium"  # the level of a bot given an open seat
 
 
 class Seating:
-    def __init__(self, manager: TableManager) -> None:
-        self.manager = manager
+    def __init__(self, ctx: TableContext) -> None:
+        self.ctx = ctx
 
     @staticmethod
     def host(table: LiveTable) -> int | None:
@@ -54,10 +55,10 @@ class Seating:
             except Moved:
                 pass
         args = {"seats": sorted(conn_seats), "msg": msg.model_dump()}
-        await self.manager.replica.forward(table, "close_seat", args)
+        await self.ctx.forward(table, "close_seat", args)
 
     async def close_here(self, table: LiveTable, conn_seats: set[int], msg: schema.CloseSeatMsg) -> None:
-        manager = self.manager
+        ctx = self.ctx
         async with table.lock:
             if not table.owned:
                 raise Moved()
@@ -75,26 +76,26 @@ class Seating:
                 raise RequestError("seat/started", "the game has started: give the seat to a bot instead", 409)
             else:
                 await self._remove(table, target)
-            await manager.turns.sync(table)
-            manager.presence.recount(table)
-            manager.broadcast_state(table)
-        manager.schedule_bots(table)
+            await ctx.sync_turns(table)
+            ctx.recount(table)
+            ctx.broadcast(table, None)
+        ctx.schedule(table)
 
     async def _to_bot(self, table: LiveTable, target: int) -> None:
         name = f"Bot {target + 1}"
         try:
-            await self.manager.store.write(Store.seat_bot_op(table.id, target, name, BOT))
+            await self.ctx.store.write(Store.seat_bot_op(table.id, target, name, BOT))
         except StoreConflict:
             raise RequestError("seat/not-open", "that seat is not open", 409) from None
         table.seats[target] = SeatRow(target, "bot", name, None, BOT)
         players = list(table.state.players)
         players[target] = name
         table.state = dataclasses.replace(table.state, players=tuple(players))
-        self.manager.replica.publish(table, {"kind": "reload"})
+        self.ctx.publish(table, {"kind": "reload"})
 
     async def _remove(self, table: LiveTable, target: int) -> None:
         """The open seat goes; every seat after it moves up one, for this process's sockets too."""
-        manager = self.manager
+        ctx = self.ctx
         moved = {s: s - (s > target) for s in range(len(table.seats)) if s != target}
         seats = [dataclasses.replace(row, seat=moved[row.seat]) for row in table.seats if row.seat != target]
         fair = table.fairness
@@ -107,19 +108,19 @@ class Seating:
             dice=fair or table.state.dice_source,
             simultaneous=table.state.simultaneous,
         )
-        record = manager.record(table, state)
+        record = ctx.record(table, state)
         if fair is not None:
             record["fairness"] = fair.block(revealed=False)
         secret = {**fair.block(revealed=False), "seed": fair.seed} if fair is not None else None
         try:
-            await manager.store.write(Store.remove_seat_op(table.id, target, seats, record, secret))
+            await ctx.store.write(Store.remove_seat_op(table.id, target, seats, record, secret))
         except StoreConflict:
             raise RequestError("seat/not-open", "that seat is not open", 409) from None
         table.seats, table.state, table.fairness = seats, state, fair
         table.seat_version = [0] * len(seats)
-        manager.turn_clock.start(table)
+        ctx.start_clock(table)
         self.renumber(table, target)
-        manager.replica.publish(table, {"kind": "reseat", "removed": target})
+        ctx.publish(table, {"kind": "reseat", "removed": target})
 
     @staticmethod
     def renumber(table: LiveTable, removed: int) -> None:

@@ -16,13 +16,11 @@ the player last played themselves are what their page shows them on return (`pla
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .clock import TurnClock
 from .presence import Presence
-
-if TYPE_CHECKING:
-    from .manager import LiveTable
+from .table import LiveTable
 
 __all__ = ["STAND_IN", "StandIn"]
 

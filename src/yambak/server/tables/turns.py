@@ -33,9 +33,10 @@ from ...engine import GameState
 from ...store import Store, TurnRow
 from ..common.events import TurnSignal
 from .clock import TurnClock
+from .table import LiveTable
 
 if TYPE_CHECKING:
-    from .manager import LiveTable, TableManager
+    from .context import TableContext
 
 __all__ = ["Turns"]
 
@@ -56,9 +57,9 @@ def seconds_of(moment: datetime) -> float:
 
 
 class Turns:
-    def __init__(self, manager: TableManager) -> None:
-        self.manager = manager
-        self.clock = manager.turn_clock
+    def __init__(self, ctx: TableContext, clock: TurnClock) -> None:
+        self.ctx = ctx
+        self.clock = clock
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticks = 0
 
@@ -90,7 +91,7 @@ class Turns:
         people = [s for s in to_act if table.seats[s].kind == "human"]
         if table.settings.asynchronous:
             return people
-        return [s for s in people if not self.manager.presence.present(table, s)]
+        return [s for s in people if not self.ctx.present(table, s)]
 
     def _op(self, table: LiveTable, rows: list[TurnRow]) -> Callable[[Any], Any] | None:
         """The write that makes the stored rows these (None: they are already none)."""
@@ -130,7 +131,7 @@ class Turns:
         if op is None:
             return
         try:
-            await self.manager.store.write(op)
+            await self.ctx.store.write(op)
         except Exception:
             table.turns_kept = frozenset(range(len(table.seats)))  # not known: the next change writes them all
             log.exception("table %s: its turns could not be stored", table.id)
@@ -144,7 +145,7 @@ class Turns:
 
     async def _sync_locked(self, table: LiveTable) -> None:
         async with table.lock:  # after an event being stored, never before it (the store writes in order)
-            if self.manager.sessions.get(table.id) is table and table.owned:
+            if self.ctx.tables.get(table.id) is table and table.owned:
                 await self.sync(table)
 
     def _spawn(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -171,12 +172,12 @@ class Turns:
 
     def _signal(self, table: LiveTable, seat: int, kind: str) -> None:
         row = table.seats[seat]
-        if row.kind != "human" or row.profile_id is None or self.manager.presence.present(table, seat):
+        if row.kind != "human" or row.profile_id is None or self.ctx.present(table, seat):
             return
         due = self.clock.deadline(table, seat)
         first = next((s.name for s in table.seats if s.kind == "human"), "")
         signal = TurnSignal(table.id, table.name, seat, row.profile_id, kind, None if due is None else _utc(due), first)
-        self._spawn(lambda: self.manager.events.publish(signal))  # off the action's path
+        self._spawn(lambda: self.ctx.events.publish(signal))  # off the action's path
 
     # --- the owner's sweep, once a second -----------------------------------------------------------
 
@@ -191,7 +192,7 @@ class Turns:
         """A quarter of an asynchronous turn's clock left: marked in the store, then told (once). Under the
         table's lock (a busy table waits for the next tick): the mark never lands on a turn begun meanwhile."""
         now = self.clock.now()
-        for table in list(self.manager.sessions.values()):
+        for table in list(self.ctx.tables.values()):
             if not table.owned or not table.settings.asynchronous or not self.clock.running(table):
                 continue
             limit = float(table.settings.clock or 0)
@@ -208,7 +209,7 @@ class Turns:
                 for seat in due:
                     table.reminded.add(seat)
                     try:
-                        await self.manager.store.write(Store.reminded_op(table.id, seat))
+                        await self.ctx.store.write(Store.reminded_op(table.id, seat))
                     except Exception:  # told once rather than not: a restart may tell it again
                         log.exception("table %s seat %d: the reminder could not be stored", table.id, seat)
             for seat in due:  # a deadline already passed (the server was down): the stand-in plays, nobody is told
@@ -217,31 +218,31 @@ class Turns:
 
     def evict(self) -> int:
         """Asynchronous tables nobody follows, whose people have not acted for `idle_after`, wait in the store."""
-        manager, idle, now, n = self.manager, self.manager.settings.idle_after, time.monotonic(), 0
-        for table in list(manager.sessions.values()):
+        ctx, idle, now, n = self.ctx, self.ctx.settings.idle_after, time.monotonic(), 0
+        for table in list(ctx.tables.values()):
             if not table.owned or not table.settings.asynchronous or table.state.finished or table.conns:
                 continue
             if now - max(table.last_action, table.touched) < idle or table.lock.locked():
                 continue
-            if manager.bots.running(table) or manager.bots.seats(table):
+            if ctx.working(table):
                 continue
-            manager.forget(table)
+            ctx.forget(table)
             n += 1
         return n
 
     async def load_due(self) -> None:
         """Tables out of memory with a deadline passed or a reminder due come back, owned here, so that their
         clocks fire (a cluster's are adopted by its monitor instead: `orphans`)."""
-        manager = self.manager
-        if manager.cluster is not None:
+        ctx = self.ctx
+        if ctx.cluster is not None:
             return
-        due = await manager.store.read(manager.store.due_turns, _utc(self.clock.now()))
+        due = await ctx.store.read(ctx.store.due_turns, _utc(self.clock.now()))
         for table_id in due:
-            if table_id in manager.sessions:
+            if table_id in ctx.tables:
                 continue
             try:
-                table = await manager.aget(table_id)
+                table = await ctx.aget(table_id)
             except Exception:  # one broken table must not keep the others' clocks from firing
                 log.exception("table %s: its deadline cannot be fired", table_id)
                 continue
-            manager.bots.schedule(table)
+            ctx.schedule(table)
