@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from yambak.rules import load_ruleset
-from yambak.strategy.odds import calculator, odds
+from yambak.strategy.chance import calculator, odds
 
 
 def _faces(hand: tuple[int, ...]) -> Counter[int]:

@@ -60,9 +60,9 @@ def _upper_fill(total: int) -> dict[str, int] | None:
 
 
 def test_par_worth_is_the_advisors_value_difference(yams: Strategy) -> None:
-    from yambak.strategy.report import _par
+    from yambak.strategy.report import par_worth
 
-    par = _par(yams)
+    par = par_worth(yams)
     assert par and all(p.par == 30 for p in par)
     base = advise(yams, Position(filled=_upper_fill(30) or {})).value
     for p in par:

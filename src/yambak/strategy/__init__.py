@@ -7,7 +7,7 @@ show. Pure computation (no server, no I/O but the shipped data files).
     >>> round(yam.chances[2], 6)                 # Yahtzee in three rolls, going for it
     0.046029
 
-`odds` (`odds.py`) is exact per box and instant; `build` (`report.py`) adds what the best play scores
+`odds` (`chance.py`) is exact per box and instant; `build` (`report.py`) adds what the best play scores
 and the opening table, from the solver's table and simulated games (minutes: the presets' are shipped,
 `shipped` reads them; `python -m yambak.strategy.make_data` rebuilds them).
 """
@@ -19,10 +19,10 @@ from typing import Any
 
 # Imported on first use (PEP 562): `yambak strategy`'s arguments load without numpy or the solver.
 _LAZY = {
-    "BoxOdds": "odds",
-    "box_ids": "odds",
-    "calculator": "odds",
-    "odds": "odds",
+    "BoxOdds": "chance",
+    "box_ids": "chance",
+    "calculator": "chance",
+    "odds": "chance",
     "Opening": "openings",
     "OpeningRule": "openings",
     "opening_rules": "openings",
@@ -33,8 +33,8 @@ _LAZY = {
     "build": "report",
     "fingerprint": "report",
     "has_table": "report",
-    "data_path": "shipped",
-    "shipped": "shipped",
+    "data_path": "data_files",
+    "shipped": "data_files",
 }
 
 __all__ = list(_LAZY)

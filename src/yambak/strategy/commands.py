@@ -31,9 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .odds import odds
+    from .chance import odds
+    from .data_files import shipped
     from .report import build, has_table
-    from .shipped import shipped
 
     ruleset = ruleset_of(args, args.preset)
     name = ruleset.preset or args.preset

@@ -13,8 +13,8 @@ import sys
 import time
 
 from ..rules import load_ruleset, preset_ids
+from .data_files import DATA_DIR
 from .report import build, has_table
-from .shipped import DATA_DIR
 
 __all__ = ["main"]
 

@@ -115,30 +115,87 @@ CANDIDATES: tuple[tuple[str, Callable[[tuple[int, ...]], tuple[int, ...]]], ...]
     ("keep the sixes", lambda d: tuple(x for x in d if x == 6)),
     ("keep the fives and sixes", lambda d: tuple(x for x in d if x >= 5)),
     ("keep the fours to sixes", lambda d: tuple(x for x in d if x >= 4)),
+    ("keep one six", lambda d: (6,) if 6 in d else ()),
+    ("keep one five", lambda d: (5,) if 5 in d else ()),
+    ("keep one four", lambda d: (4,) if 4 in d else ()),
     ("reroll all five", lambda _d: ()),
 )
 
 
 def _matches(best: dict[str, Any], dice: tuple[int, ...], name: str) -> bool:
     """Whether candidate `name` picks the table's best choice on this roll."""
-    if name.startswith("score at once in "):
-        return best.get("box") == name.removeprefix("score at once in ")
+    if name.startswith("score at once in "):  # the row, in whichever column
+        box = best.get("box")
+        return (
+            best.get("kind", "box") == "box"
+            and isinstance(box, str)
+            and (box.rpartition(".")[2] == name.removeprefix("score at once in "))
+        )
     if "keep" not in best:
         return False
     pick = dict(CANDIDATES)[name](dice)
     return sorted(best["keep"]) == sorted(pick) and len(pick) < len(dice)
 
 
+def _top_face(dice: tuple[int, ...]) -> int:
+    c = Counter(dice)
+    return max(c, key=lambda f: (c[f], f))
+
+
+_WORDS = {1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s"}
+
+# Ways to split a class the best candidate does not decide alone: (what the value is, roll -> value).
+SPLITS: tuple[tuple[str, Callable[[tuple[int, ...]], int]], ...] = (
+    ("most common face", _top_face),
+    ("highest face", max),
+    ("lowest face", min),
+)
+
+
+def _best(members: list[Opening], names: list[str]) -> tuple[int, str]:
+    scored = [(sum(_matches(o.best, o.roll, n) for o in members), -i, n) for i, n in enumerate(names)]
+    correct, _, name = max(scored)
+    return correct, name
+
+
+def _faces_text(what: str, values: list[int]) -> str:
+    v = sorted(values)
+    if len(v) > 2 and v == list(range(v[0], v[-1] + 1)):
+        return f"{what} {_WORDS[v[0]]} to {_WORDS[v[-1]]}"
+    return f"{what} {' or '.join(_WORDS[x] for x in v)}"
+
+
 def opening_rules(openings: tuple[Opening, ...] | list[Opening], ruleset: Ruleset) -> tuple[OpeningRule, ...]:
-    """One rule per class of first rolls: the candidate that agrees with the table on most of its rolls."""
+    """One rule per class of first rolls: the candidate that agrees with the table on most of its rolls;
+    a class no candidate decides alone is split by one feature (the most common, highest or lowest
+    face) where that decides more of its rolls, the feature's values with the same choice joined."""
     classes: dict[str, list[Opening]] = {}
     for o in openings:
         classes.setdefault(pattern_of(o.roll), []).append(o)
     names = [n for n, _ in CANDIDATES] + [f"score at once in {r.id}" for r in ruleset.rows]
     out = []
     for pattern, members in classes.items():
-        scored = [(sum(_matches(o.best, o.roll, n) for o in members), -i, n) for i, n in enumerate(names)]
-        correct, _, name = max(scored)
-        out.append(OpeningRule(pattern, name, correct, len(members)))
+        correct, name = _best(members, names)
+        rules = [OpeningRule(pattern, name, correct, len(members))]
+        for what, feature in SPLITS if correct < len(members) else ():
+            parts: dict[int, list[Opening]] = {}
+            for o in members:
+                parts.setdefault(feature(o.roll), []).append(o)
+            chosen: dict[str, list[tuple[int, int, int]]] = {}  # choice -> (value, correct, rolls)
+            for value, part in parts.items():
+                c, n = _best(part, names)
+                chosen.setdefault(n, []).append((value, c, len(part)))
+            split = [
+                OpeningRule(
+                    f"{pattern}, {_faces_text(what, [v for v, _, _ in vs])}",
+                    n,
+                    sum(c for _, c, _ in vs),
+                    sum(k for _, _, k in vs),
+                )
+                for n, vs in chosen.items()
+            ]
+            if sum(r.correct for r in split) > sum(r.correct for r in rules):
+                rules = split
+        out += rules
     out.sort(key=lambda r: (-r.rolls, r.pattern))
     return tuple(out)

@@ -5,8 +5,8 @@ distribution of final scores, each box's mean, how often it ends at zero and in 
 and the upper bonus's chance come from games of optimal play (`solver.simulate_blocks`, folded as the
 games finish); the worth of being k points over or under par in the upper section is read from the
 table; the opening of every distinct first roll is the advisor's. Elsewhere the same figures come from
-games of the strong bot through the engine, labelled with their number and standard error (no openings:
-the estimate's advice for 252 rolls is left to the coach).
+games of the strong bot through the engine, labelled with their number and standard error (and
+the openings are the coach's estimate, the strong bot's valuation).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..bots.stats import ScoreHistogram
 from ..rules import Ruleset
 from ..solver import Position, Strategy, UnsupportedRuleset, advise, simulate_blocks, solve, table_states
 from ..solver import dice as D
-from .odds import BoxOdds, box_ids, odds
+from .chance import BoxOdds, box_ids, odds
 from .openings import Opening, OpeningRule, opening_rules
 
 __all__ = [
@@ -206,6 +206,15 @@ class _BoxFold:
         self.upper += np.where(faces[row] > 0, written, 0)
 
 
+def _box_stats(box: str, mean: float, zero: float, turns: np.ndarray) -> BoxStats:
+    """A box's figures; `turns[t]` the games it was filled in turn t + 1."""
+    filled = int(turns.sum())
+    if not filled:
+        return BoxStats(box, float(mean), float(zero), None, None)
+    mean_turn = float(turns @ np.arange(1, len(turns) + 1) / filled)
+    return BoxStats(box, float(mean), float(zero), mean_turn, int(turns.argmax()) + 1)
+
+
 def _summary(hist: ScoreHistogram) -> ScoreSummary:
     width = 10
     bins: dict[int, int] = {}
@@ -223,7 +232,7 @@ def _summary(hist: ScoreHistogram) -> ScoreSummary:
     )
 
 
-def _par(strategy: Strategy) -> tuple[Par, ...]:
+def par_worth(strategy: Strategy) -> tuple[Par, ...]:
     """The table's worth of the upper sum at one fixed point: the upper rows of the four lowest faces
     written, everything else open; par = the bonus threshold's share of those faces (three of each
     where the threshold is 63)."""
@@ -266,6 +275,36 @@ def openings_exact(strategy: Strategy) -> tuple[Opening, ...]:
     return tuple(out)
 
 
+def openings_estimated(ruleset: Ruleset, progress: Callable[[int], None] | None = None) -> tuple[Opening, ...]:
+    """The coach's estimate (the strong bot's valuation) of every choice on each distinct first roll of an
+    empty sheet: best and runner-up as `yambak hint --json` writes them there. Empty where the coach gives
+    no advice (five of six dice counting)."""
+    from ..coach.advice import CoachError
+    from ..coach.advice import advise as coach_advise
+    from ..engine import ManualDice, Roll, new_game
+
+    if ruleset.rolled_dice != ruleset.dice:
+        return ()
+    L = D.lattice(ruleset.rolled_dice)
+    start = new_game(ruleset, ["you"], dice=ManualDice())
+    out = []
+    for r in range(L.N_ROLLS):
+        roll = L.MULTISETS[L.FULL + r]
+        state, _ = start.apply(Roll(start.current, dice=roll))
+        try:
+            advice = coach_advise(state, wins=False)
+        except CoachError:
+            return ()
+        choices = sorted(advice.options, key=lambda o: -o.value)
+        best = advice.best or choices[0]
+        runner = next((o for o in choices if o is not best), None)
+        loss = best.value - runner.value if runner is not None else 0.0
+        out.append(Opening(roll, best.to_dict(), runner.to_dict() if runner else None, loss))
+        if progress is not None:
+            progress(1)
+    return tuple(out)
+
+
 def _exact(
     ruleset: Ruleset, games: int, seed: int, threads: int, progress: Callable[[int], None] | None
 ) -> StrategyData:
@@ -287,20 +326,9 @@ def _exact(
             progress(len(scores))
     n = max(hist.n, 1)
     column = ruleset.columns[0].id
-    boxes = []
-    turn_numbers = np.arange(1, sr.n_rows + 1)
-    for i, row in enumerate(ruleset.rows):
-        counts = fold.turns[i]
-        filled = counts.sum()
-        boxes.append(
-            BoxStats(
-                row.id,
-                float(fold.total[i] / n),
-                float(fold.zeros[i] / n),
-                float(counts @ turn_numbers / filled) if filled else None,
-                int(counts.argmax()) + 1 if filled else None,
-            )
-        )
+    boxes = [
+        _box_stats(row.id, fold.total[i] / n, fold.zeros[i] / n, fold.turns[i]) for i, row in enumerate(ruleset.rows)
+    ]
     chances = {str(t): float(reached[j] / n) for j, (t, _) in enumerate(steps)}
     openings = openings_exact(strategy)
     return StrategyData(
@@ -317,13 +345,15 @@ def _exact(
         boxes=tuple(boxes),
         bonus_chance={column: chances[str(bonus.threshold)]} if bonus is not None else {},
         bonus_steps={column: chances} if bonus is not None and bonus.steps else {},
-        par=_par(strategy),
+        par=par_worth(strategy),
         openings=openings,
         rules=opening_rules(openings, ruleset),
     )
 
 
-def _estimated(ruleset: Ruleset, games: int, seed: int, progress: Callable[[int], None] | None) -> StrategyData:
+def _estimated(
+    ruleset: Ruleset, games: int, seed: int, progress: Callable[[int], None] | None, with_openings: bool = True
+) -> StrategyData:
     from ..bots.play import play_game
 
     hist = ScoreHistogram()
@@ -331,9 +361,14 @@ def _estimated(ruleset: Ruleset, games: int, seed: int, progress: Callable[[int]
     total = np.zeros(len(ids))
     zeros = np.zeros(len(ids), dtype=np.int64)
     bonus = {c.id: 0 for c in ruleset.columns}
+    turns = np.zeros((len(ids), ruleset.n_boxes), dtype=np.int64)  # [box, turn]
     for g in range(games):
         state = play_game(ruleset, ["strong"], f"strategy:{seed}:{g}")
         hist.add(state.total(0))
+        for t, record in enumerate(state.history):
+            box = ruleset.parse_box(record.box)
+            if box is not None and t < ruleset.n_boxes:
+                turns[box, t] += 1
         for c, col in enumerate(state.column_scores(0)):
             bonus[col.id] += col.bonus > 0
             for i, row in enumerate(ruleset.rows):
@@ -344,6 +379,7 @@ def _estimated(ruleset: Ruleset, games: int, seed: int, progress: Callable[[int]
             progress(1)
     n = max(hist.n, 1)
     summary = _summary(hist)
+    openings = openings_estimated(ruleset) if with_openings else ()
     return StrategyData(
         preset=ruleset.preset or ruleset.id,
         options=options_of(ruleset),
@@ -355,12 +391,12 @@ def _estimated(ruleset: Ruleset, games: int, seed: int, progress: Callable[[int]
         bot="strong",
         odds=tuple(odds(ruleset)),
         scores=summary,
-        boxes=tuple(BoxStats(b, float(total[i] / n), float(zeros[i] / n), None, None) for i, b in enumerate(ids)),
+        boxes=tuple(_box_stats(b, total[i] / n, zeros[i] / n, turns[i]) for i, b in enumerate(ids)),
         bonus_chance={k: v / n for k, v in bonus.items()} if ruleset.upper_bonus is not None else {},
         bonus_steps={},
         par=(),
-        openings=(),
-        rules=(),
+        openings=openings,
+        rules=opening_rules(openings, ruleset) if openings else (),
     )
 
 
