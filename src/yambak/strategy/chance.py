@@ -57,8 +57,14 @@ def _rolls_of(ruleset: Ruleset, column_rolls: int | None) -> int:
     return ruleset.rolls_per_turn if column_rolls is None else min(column_rolls, ruleset.rolls_per_turn)
 
 
-@cache
 def _terminal(ruleset: Ruleset, row_id: str, roll: int) -> np.ndarray:
+    """`_hands_worth` after roll number `roll`, computed once for rows whose points do not depend on it."""
+    row = ruleset.rows[ruleset.row_index[row_id]]
+    return _hands_worth(ruleset, row_id, roll if isinstance(row.points, tuple) else 0)
+
+
+@cache
+def _hands_worth(ruleset: Ruleset, row_id: str, roll: int) -> np.ndarray:
     """Per full hand of the rolled dice (the lattice's full level): 1.0 where the hand makes the box
     after roll number `roll`, else 0.0; for a sum row the best counted sum (the lowest for a low row)."""
     row: Row = ruleset.rows[ruleset.row_index[row_id]]
@@ -74,7 +80,7 @@ def _terminal(ruleset: Ruleset, row_id: str, roll: int) -> np.ndarray:
         elif row.kind == "upper":
             out[r] = float(hand.count(row.face) >= 3)
         else:
-            out[r] = float(any(row_score(row, c, roll) > 0 for c in counted))
+            out[r] = float(any(row_score(row, c, max(roll, 1)) > 0 for c in counted))
     return out
 
 
