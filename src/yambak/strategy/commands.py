@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..commandline import UserError, add_ruleset_args, bounded_int, ruleset_of
+from ..commandline import UserError, add_ruleset_args, bounded_int, progress_arg, progress_bar, ruleset_of
 
 if TYPE_CHECKING:
     from .report import StrategyData
@@ -28,6 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--odds-only", action="store_true", help="just the odds (instant on every ruleset)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    progress_arg(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +49,14 @@ def run(args: argparse.Namespace) -> int:
     if data is None:
         if args.games == 0 and not has_table(ruleset):
             raise UserError(f"{name}: no exact table; the estimate needs games (--games N, N >= 1)")
-        data = build(ruleset, args.games, args.seed)
+        exact = has_table(ruleset)
+        games = args.games if args.games is not None else (100_000 if exact else 2_000)
+        bar = progress_bar(args.progress, games, f"{name} {'optimal' if exact else 'strong'}")
+        try:
+            data = build(ruleset, games, args.seed, progress=bar.update if bar is not None else None)
+        finally:
+            if bar is not None:
+                bar.close()
     if args.json:
         out = data.to_json()
         out["preset"] = name
