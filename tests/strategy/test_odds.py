@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from yambak.rules import load_ruleset
-from yambak.strategy.chance import calculator, odds
+from yambak.strategy.chance import calculator, odds, turn_stages
 
 
 def _faces(hand: tuple[int, ...]) -> Counter[int]:
@@ -136,9 +136,22 @@ def test_yatzy_against_brute_force() -> None:
 
 
 def test_maxi_yatzy_six_dice_against_brute_force() -> None:
-    _check("maxi-yatzy", MAXI, rolls=2)  # six dice: two rolls keep the brute force quick; three are in the table
+    _check("maxi-yatzy", MAXI)
     chances = {b.box: b.chances for b in odds(load_ruleset("maxi-yatzy"))}
     assert all(len(c) == 3 for c in chances.values())
+
+
+def test_saved_rolls_extend_the_turn() -> None:
+    """Maxi Yatzy's saved rolls: figures for 4 to 6 rolls, the same expectimax the 1-3 roll figures use
+    (checked here on five dice for four rolls, against the brute force)."""
+    maxi = {b.box: b for b in odds(load_ruleset("maxi-yatzy"))}
+    assert all(len(b.saved) == 3 for b in maxi.values())
+    assert maxi["yam"].chances[2] < maxi["yam"].saved[0] < maxi["yam"].saved[1] < maxi["yam"].saved[2]
+    assert all(b.saved == () for b in odds(load_ruleset("yatzy")))
+    want = brute(5, 4, YATZY)
+    rules = load_ruleset("yatzy")
+    for row in rules.rows:
+        assert turn_stages(rules, row.id, 4).first == pytest.approx(want[row.id][3], abs=1e-12), row.id
 
 
 def test_multi_column_with_a_dry_column() -> None:

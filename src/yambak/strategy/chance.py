@@ -9,8 +9,9 @@ minimised for the low row of a relation (Yamb's min). Where six dice are rolled 
 
 The turn is an expectimax with a 0/1 (or sum) terminal: after each roll the player may stop (the box
 may be filled now) or hold any dice and roll the rest; keeping every die counts as standing. A column
-fillable only right after roll r (dry: r = 1) gets r figures. Saved rolls (Maxi Yatzy) are not counted:
-the figures are for a fresh turn of the ruleset's rolls.
+fillable only right after roll r (dry: r = 1) gets r figures. Saved rolls (Maxi Yatzy) are not counted in
+`chances`: they are for a fresh turn of the ruleset's rolls, and `BoxOdds.saved` adds the figures of a
+turn that spends 1 to SAVED_SHOWN saved rolls more.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from ..rules.model import Row
 from ..rules.scoring import row_score
 from ..solver import dice as D
 
-__all__ = ["BoxOdds", "box_ids", "calculator", "odds", "turn_stages"]
+__all__ = ["SAVED_SHOWN", "BoxOdds", "box_ids", "calculator", "odds", "turn_stages"]
+
+SAVED_SHOWN = 3  # saved rolls a turn spends, in the figures of rulesets that save rolls
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class BoxOdds:
     chances: tuple[float, ...]
     expected_sum: bool = False
     minimise: bool = False
+    saved: tuple[float, ...] = ()  # where rolls are saved: within rolls + 1 .. rolls + SAVED_SHOWN, with saved rolls
 
 
 def box_ids(ruleset: Ruleset) -> list[str]:
@@ -120,6 +124,8 @@ def odds(ruleset: Ruleset) -> list[BoxOdds]:
         rolls = _rolls_of(ruleset, column.rolls)
         for i, row in enumerate(ruleset.rows):
             chances = tuple(turn_stages(ruleset, row.id, k).first for k in range(1, rolls + 1))
+            more = range(rolls + 1, rolls + SAVED_SHOWN + 1) if ruleset.save_rolls and column.rolls is None else ()
+            saved = tuple(turn_stages(ruleset, row.id, k).first for k in more)
             is_sum = row.kind == "sum"
             out.append(
                 BoxOdds(
@@ -129,6 +135,7 @@ def odds(ruleset: Ruleset) -> list[BoxOdds]:
                     chances=chances,
                     expected_sum=is_sum,
                     minimise=is_sum and row.id in lows,
+                    saved=saved,
                 )
             )
     return out

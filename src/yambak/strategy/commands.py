@@ -41,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
     if args.odds_only:
         table = odds(ruleset)
         if args.json:
-            print(json.dumps({"preset": name, "odds": {b.box: list(b.chances) for b in table}}))
+            out: dict[str, Any] = {"preset": name, "odds": {b.box: list(b.chances) for b in table}}
+            if table[0].saved:
+                out["odds_with_saved_rolls"] = {b.box: list(b.saved) for b in table}
+            print(json.dumps(out))
         else:
             print(_odds_text(table))
         return 0
@@ -68,9 +71,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _odds_text(table: Any) -> str:
     width = max(len(b.box) for b in table)
-    lines = [f"{'box':<{width}}  within 1 roll, 2, 3 (chance; a sum box: the expected best sum)"]
+    more = f", then {len(table[0].saved)} more with saved rolls" if table[0].saved else ""
+    lines = [f"{'box':<{width}}  within 1 roll, 2, 3{more} (chance; a sum box: the expected best sum)"]
     for b in table:
-        cells = "  ".join(f"{c:7.2f}" if b.expected_sum else f"{c:7.2%}" for c in b.chances)
+        cells = "  ".join(f"{c:7.2f}" if b.expected_sum else f"{c:7.2%}" for c in b.chances + b.saved)
         lines.append(f"{b.box:<{width}}  {cells}{'  (lowest)' if b.minimise else ''}")
     return "\n".join(lines)
 

@@ -114,6 +114,7 @@ class StrategyData:
             "stderr": self.stderr,
             "bot": self.bot,
             "odds": {b.box: list(b.chances) for b in self.odds},
+            **({"odds_with_saved_rolls": {b.box: list(b.saved) for b in self.odds}} if self.odds[0].saved else {}),
             "expected_sums": sorted(b.box for b in self.odds if b.expected_sum),
             "minimised": sorted(b.box for b in self.odds if b.minimise),
             "scores": None if self.scores is None else {
@@ -145,8 +146,11 @@ class StrategyData:
         ids = box_ids(ruleset)
         cols = [c.id for c in ruleset.columns for _ in ruleset.rows]
         rows = [r.id for _ in ruleset.columns for r in ruleset.rows]
+        saved = data.get("odds_with_saved_rolls", {})
         odds_ = tuple(
-            BoxOdds(box, rows[i], cols[i], tuple(data["odds"][box]), box in sums, box in lows)
+            BoxOdds(
+                box, rows[i], cols[i], tuple(data["odds"][box]), box in sums, box in lows, tuple(saved.get(box, ()))
+            )
             for i, box in enumerate(ids)
         )
         s = data["scores"]
