@@ -92,6 +92,8 @@ def _text(data: StrategyData, name: str) -> str:
     lines = [f"{name}: expected score {data.expected_score:.4f}"
              + (f" ± {data.stderr:.2f} (standard error)" if not data.exact else "") + f"  [{how}]", "",
              "Odds, playing for one box from a fresh turn:", _odds_text(data.odds)]  # fmt: skip
+    if data.win_points is not None:  # docs/rulesets.md: what the solver counts an outright win as
+        lines.insert(1, f"an outright win counted as {data.win_points} points instead of the rest of the game")
     s = data.scores
     if s is not None:
         pct = "  ".join(f"p{k}={v:g}" for k, v in s.percentiles.items())

@@ -100,6 +100,9 @@ class StrategyData:
     par: tuple[Par, ...]
     openings: tuple[Opening, ...]
     rules: tuple[OpeningRule, ...]
+    # Where an entry wins the game at once (Generala): the points the table counts such a win as, so the
+    # expected score is the table's objective, while the simulated scores count the points written.
+    win_points: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """One JSON-able object: what `yambak strategy --json` prints and the shipped files hold."""
@@ -137,6 +140,7 @@ class StrategyData:
                     for p in self.par],
             "openings": [o.to_json() for o in self.openings],
             "rules": [r.to_json() for r in self.rules],
+            **({"win_points": self.win_points} if self.win_points is not None else {}),
         }  # fmt: skip
 
     @classmethod
@@ -175,6 +179,7 @@ class StrategyData:
             par=tuple(Par(tuple(p["filled"]), p["par"], p["k"], p["future"], p["worth"]) for p in data["par"]),
             openings=tuple(Opening.from_json(o) for o in data["openings"]),
             rules=tuple(OpeningRule(**r) for r in data["rules"]),
+            win_points=data.get("win_points"),
         )
 
 
@@ -352,6 +357,7 @@ def _exact(
         par=par_worth(strategy),
         openings=openings,
         rules=opening_rules(openings, ruleset),
+        win_points=ruleset.win_points if ruleset.wins_outright else None,
     )
 
 
