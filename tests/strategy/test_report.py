@@ -83,6 +83,7 @@ def test_patterns_and_rules() -> None:
 def test_estimate_on_a_multi_column_sheet_is_labelled() -> None:
     data = build(load_ruleset("yams-fr"), games=2)
     out = data.to_json()
+    assert build(load_ruleset("yams-fr"), games=2, workers=2).to_json() == out  # the same games in workers
     assert out["exact"] is False and out["games"] == 2 and out["stderr"] >= 0 and out["bot"] == "strong"
     assert set(out["bonus_chance"]) == {"down", "free", "up", "dry"}
     assert len(out["odds"]["dry.yam"]) == 1 and len(out["odds"]["free.yam"]) == 3

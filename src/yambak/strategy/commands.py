@@ -7,7 +7,15 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..commandline import UserError, add_ruleset_args, bounded_int, progress_arg, progress_bar, ruleset_of
+from ..commandline import (
+    UserError,
+    add_ruleset_args,
+    bounded_int,
+    progress_arg,
+    progress_bar,
+    ruleset_of,
+    workers_arg,
+)
 
 if TYPE_CHECKING:
     from .report import StrategyData
@@ -29,6 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--odds-only", action="store_true", help="just the odds (instant on every ruleset)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     progress_arg(p)
+    workers_arg(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
         games = args.games if args.games is not None else (100_000 if exact else 2_000)
         bar = progress_bar(args.progress, games, f"{name} {'optimal' if exact else 'strong'}")
         try:
-            data = build(ruleset, games, args.seed, progress=bar.update if bar is not None else None)
+            data = build(
+                ruleset, games, args.seed, progress=bar.update if bar is not None else None, workers=args.workers
+            )
         finally:
             if bar is not None:
                 bar.close()

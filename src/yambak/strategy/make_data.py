@@ -25,12 +25,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=None, help="games (default 100,000 optimal or 2,000 strong)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="threads of the optimal simulation (default 1)")
+    p.add_argument("--workers", type=int, default=1, help="processes of the strong bot's games (default 1)")
     args = p.parse_args(argv)
     names = args.presets or [pid for pid in preset_ids() if has_table(load_ruleset(pid))]
     DATA_DIR.mkdir(exist_ok=True)
     for name in names:
         start = time.perf_counter()
-        data = build(load_ruleset(name), args.games, args.seed, args.threads)
+        data = build(load_ruleset(name), args.games, args.seed, args.threads, workers=args.workers)
         path = DATA_DIR / f"{name}.json"
         path.write_text(json.dumps(data.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
         seconds = time.perf_counter() - start

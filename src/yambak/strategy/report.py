@@ -361,32 +361,88 @@ def _exact(
     )
 
 
-def _estimated(
-    ruleset: Ruleset, games: int, seed: int, progress: Callable[[int], None] | None, with_openings: bool = True
-) -> StrategyData:
-    from ..bots.play import play_game
+@dataclass
+class _StrongFold:
+    """Strong games folded: final scores, and per box the sum of its values, its zeros and the turns it
+    was filled in; the upper bonus per column. Chunks of games fold separately and merge."""
 
-    hist = ScoreHistogram()
-    ids = box_ids(ruleset)
-    total = np.zeros(len(ids))
-    zeros = np.zeros(len(ids), dtype=np.int64)
-    bonus = {c.id: 0 for c in ruleset.columns}
-    turns = np.zeros((len(ids), ruleset.n_boxes), dtype=np.int64)  # [box, turn]
-    for g in range(games):
-        state = play_game(ruleset, ["strong"], f"strategy:{seed}:{g}")
-        hist.add(state.total(0))
+    scores: list[int]
+    total: np.ndarray
+    zeros: np.ndarray
+    turns: np.ndarray  # [box, turn]
+    bonus: np.ndarray  # [column]
+
+    @classmethod
+    def empty(cls, ruleset: Ruleset) -> _StrongFold:
+        n = ruleset.n_boxes
+        return cls([], np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros((n, n), dtype=np.int64),
+                   np.zeros(len(ruleset.columns), dtype=np.int64))  # fmt: skip
+
+    def add(self, ruleset: Ruleset, state: Any) -> None:
+        self.scores.append(int(state.total(0)))
         for t, record in enumerate(state.history):
             box = ruleset.parse_box(record.box)
             if box is not None and t < ruleset.n_boxes:
-                turns[box, t] += 1
+                self.turns[box, t] += 1
         for c, col in enumerate(state.column_scores(0)):
-            bonus[col.id] += col.bonus > 0
+            self.bonus[c] += col.bonus > 0
             for i, row in enumerate(ruleset.rows):
                 value = col.boxes[row.id] or 0
-                total[c * ruleset.n_rows + i] += value
-                zeros[c * ruleset.n_rows + i] += value == 0
-        if progress is not None:
-            progress(1)
+                self.total[c * ruleset.n_rows + i] += value
+                self.zeros[c * ruleset.n_rows + i] += value == 0
+
+    def merge(self, other: _StrongFold) -> None:
+        self.scores += other.scores
+        self.total += other.total
+        self.zeros += other.zeros
+        self.turns += other.turns
+        self.bonus += other.bonus
+
+
+def _strong_chunk(job: tuple[Ruleset, int, range]) -> _StrongFold:
+    """Games `indices` of the strong bot (game g's dice seeded by `seed` and g: the same games whatever
+    the workers)."""
+    from ..bots.play import play_game
+
+    ruleset, seed, indices = job
+    fold = _StrongFold.empty(ruleset)
+    for g in indices:
+        fold.add(ruleset, play_game(ruleset, ["strong"], f"strategy:{seed}:{g}"))
+    return fold
+
+
+STRONG_CHUNK = 20  # games per job of a worker process
+
+
+def _estimated(
+    ruleset: Ruleset,
+    games: int,
+    seed: int,
+    progress: Callable[[int], None] | None,
+    with_openings: bool = True,
+    workers: int = 1,
+) -> StrategyData:
+    fold = _StrongFold.empty(ruleset)
+    jobs = [(ruleset, seed, range(a, min(games, a + STRONG_CHUNK))) for a in range(0, games, STRONG_CHUNK)]
+    if workers <= 1:
+        parts: Any = map(_strong_chunk, jobs)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(max_workers=workers)
+        parts = pool.map(_strong_chunk, jobs)
+    try:
+        for part in parts:
+            fold.merge(part)
+            if progress is not None:
+                progress(len(part.scores))
+    finally:
+        if workers > 1:
+            pool.shutdown(cancel_futures=True)
+    hist = ScoreHistogram()
+    for score in fold.scores:
+        hist.add(score)
+    ids = box_ids(ruleset)
     n = max(hist.n, 1)
     summary = _summary(hist)
     openings = openings_estimated(ruleset) if with_openings else ()
@@ -401,8 +457,12 @@ def _estimated(
         bot="strong",
         odds=tuple(odds(ruleset)),
         scores=summary,
-        boxes=tuple(_box_stats(b, total[i] / n, zeros[i] / n, turns[i]) for i, b in enumerate(ids)),
-        bonus_chance={k: v / n for k, v in bonus.items()} if ruleset.upper_bonus is not None else {},
+        boxes=tuple(_box_stats(b, fold.total[i] / n, fold.zeros[i] / n, fold.turns[i]) for i, b in enumerate(ids)),
+        bonus_chance=(
+            {c.id: float(fold.bonus[j] / n) for j, c in enumerate(ruleset.columns)}
+            if ruleset.upper_bonus is not None
+            else {}
+        ),
         bonus_steps={},
         par=(),
         openings=openings,
@@ -416,9 +476,11 @@ def build(
     seed: int = 0,
     threads: int = 1,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
 ) -> StrategyData:
     """Every figure of the ruleset's strategy page: exact where the solver has a table (`games` of optimal
-    play, 100,000 by default), else `games` of the strong bot (2,000 by default)."""
+    play, 100,000 by default, on `threads` threads), else `games` of the strong bot (2,000 by default, in
+    `workers` processes: the same games whatever their number)."""
     if has_table(ruleset):
         return _exact(ruleset, 100_000 if games is None else games, seed, threads, progress)
-    return _estimated(ruleset, 2_000 if games is None else games, seed, progress)
+    return _estimated(ruleset, 2_000 if games is None else games, seed, progress, workers=workers)
