@@ -63,6 +63,20 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_strategy(args: argparse.Namespace) -> int:
+    from .strategy import commands as strategy_commands
+
+    return strategy_commands.run(args)
+
+
+def _add_strategy(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from .strategy.commands import add_arguments
+
+    p = sub.add_parser("strategy", help="the odds, what the best play scores and the opening table of a ruleset")
+    add_arguments(p)
+    p.set_defaults(func=_cmd_strategy)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="yambak", description="The Yam family of five-dice games.")
     parser.add_argument("--version", action="version", version=f"yambak {__version__}")
@@ -80,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in COMMAND_MODULES:
         module.register(sub)
+    _add_strategy(sub)
     return parser
 
 

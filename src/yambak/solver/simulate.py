@@ -144,11 +144,13 @@ def _play_block_compiled(
     threads: int,
     start: tuple[Any, Any, Any] = (0, 0, 0),
     on_turn: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None] | None = None,
+    on_entry: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`_play_block` with each turn compiled (`_kernels.optimal_turns`: the widget, every keep and the
     box chosen inside the kernel, no 462-value stage per game written out): the same policy and ties.
     `start` gives the turn-start keys, one for all games or an array each (as many boxes filled);
-    `on_turn(boxes, upper, yam, points so far)` is told every turn start."""
+    `on_turn(boxes, upper, yam, points so far)` is told every turn start, `on_entry(turn, row, written)`
+    every turn's entry (turn 0-based; the value written in the box, bonuses apart)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from .compiled import kernels
@@ -183,6 +185,8 @@ def _play_block_compiled(
                 )  # fmt: skip
 
             list(pool.map(run, range(len(bounds) - 1)))
+            if on_entry is not None:
+                on_entry(_turn, row.copy(), sr.score[row, hand])
             score += np.where(over, 0, points)
             over |= won
             boxes, upper, yam = after_entry(sr, row, hand, points, boxes, upper, yam, yam_rows, yam_scored)
@@ -223,15 +227,22 @@ def _play_block(
 
 
 def simulate_blocks(
-    strategy: Strategy, games: int, seed: int | None = 0, threads: int = 2
+    strategy: Strategy,
+    games: int,
+    seed: int | None = 0,
+    threads: int = 2,
+    on_entry: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
 ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Play `games` solitaire games optimally, `BLOCK` at a time: yields (final scores, upper bonus
-    reached, yam scored) per block, so a caller may fold any number of games in bounded memory."""
+    reached, yam scored) per block, so a caller may fold any number of games in bounded memory;
+    `on_entry(turn, row, written)` sees every turn's entries (per box figures, folded by the caller)."""
     if strategy.objective.width != 1:
         raise ValueError("optimal play needs an expected-score strategy table")
     rng = np.random.default_rng(seed)
     for first in range(0, games, BLOCK):
-        yield _play_block_compiled(strategy.rules, strategy, rng, min(BLOCK, games - first), threads)
+        yield _play_block_compiled(
+            strategy.rules, strategy, rng, min(BLOCK, games - first), threads, on_entry=on_entry
+        )
 
 
 def remaining_scores(

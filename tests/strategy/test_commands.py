@@ -1,0 +1,49 @@
+"""`yambak strategy` through `yambak.cli.main`: the shipped data, its JSON, one opening against `hint`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from yambak.cli import main
+
+
+def test_strategy_json_from_the_shipped_yams(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["strategy", "yams", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("preset", "options", "expected_score", "exact", "odds", "bonus_chance", "openings"):
+        assert key in out
+    assert out["preset"] == "yams" and out["exact"] is True and out["options"] == {"joker": "forced"}
+    assert out["expected_score"] == pytest.approx(254.5877, abs=1e-4)
+    assert out["odds"]["yam"][2] == pytest.approx(2_783_176 / 60_466_176)
+    assert len(out["openings"]) == 252 and 0.6 < out["bonus_chance"]["free"] < 0.75
+    # One first roll through the other command: `hint` (the advisor) says the same best choice.
+    opening = next(o for o in out["openings"] if o["roll"] == [1, 2, 3, 3, 4])
+    assert main(["hint", "--rules", "yams", "--dice", "1", "2", "3", "3", "4", "--json"]) == 0
+    hint = json.loads(capsys.readouterr().out)
+    assert opening["best"] == hint["best"] and opening["loss"] > 0
+
+
+def test_strategy_text_and_odds_only(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["strategy", "yams"]) == 0
+    text = capsys.readouterr().out
+    assert "expected score 254.5877" in text and "4.60%" in text and "6 6 6 6 6: score yam (50)" in text
+    assert main(["strategy", "yams-fr", "--odds-only", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["odds"]["dry.yam"]) == 1 and len(out["odds"]["down.yam"]) == 3
+
+
+@pytest.mark.parametrize(
+    "argv, error",
+    [
+        (["strategy", "nope"], "unknown preset"),
+        (["strategy", "yams", "-o", "foo=1"], "unknown option"),
+        (["strategy", "yams", "--games", "-1"], "--games"),
+        (["strategy"], "RULESET"),
+    ],
+)
+def test_errors_are_one_line(argv: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("yambak: ") and error in err and err.count("\n") == 1
