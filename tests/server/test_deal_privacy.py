@@ -5,7 +5,8 @@ has to play. Every route of the app that takes a table, result or profile id is 
 cheater would try it (no cookie at all, another profile, a player of the same deal with his own seat
 token, a spectator's socket) against a finished game and the par's game of today's deal and a finished
 game of an open club round; a route this
-test does not know fails it. Once the deal closes, the same routes serve everything, as any table's."""
+test does not know fails it; the aggregate of graded decisions counts none of them. Once the deal closes,
+the same routes serve everything, as any table's."""
 
 from __future__ import annotations
 
@@ -136,6 +137,15 @@ def test_every_route_keeps_an_open_deals_games_to_their_players(client, clock) -
         standings = c.get(f"/api/clubs/{club['id']}").text
         assert ann_round["id"] not in standings and round_result not in standings
 
+    # where players lose points: nothing of the open deals counts, for anyone (graded, the rows are stored)
+    assert client.app.state.profiles.grader.wait()
+    store = client.app.state.store
+    deal = client.app.state.deals.daily(clock.now.date(), "yams").id
+    assert {d["deal_id"] for d in store.graded_decisions(store.result_by_public_id(result).id)} == {deal}
+    for c in (anonymous, ann, bram):
+        assert c.get("/api/strategy/yams/losses").json()["games"] == 0
+    assert store.decision_losses("yams", clock.now, min_games=1).kinds == ()
+
     # the player herself sees all of it
     assert ann.get(f"/t/{ann_made['id']}/record.json").json()["turns"]
     assert ann.get(f"/api/results/{result}/frames/1").json()["turn"]["rolls"]
@@ -151,5 +161,7 @@ def test_every_route_keeps_an_open_deals_games_to_their_players(client, clock) -
                     r = anonymous.get(url(path, table, its_result))
                     assert r.status_code == 200, (path, table, r.status_code, r.text[:200])
     assert result in anonymous.get(f"/p/{ann_id}").text
+    assert anonymous.get("/api/strategy/yams/losses").json()["games"] == 2  # Ann's deal and round, closed
+    assert store.decision_losses("yams", clock.now, min_games=1).kinds != ()
     welcome = _hello(anonymous, bram_made["id"], [])  # an unfinished game of a closed deal can be watched
     assert welcome["type"] == "welcome" and welcome["seats"] == []

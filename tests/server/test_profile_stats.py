@@ -99,8 +99,9 @@ def test_statistics_are_the_engine_s_numbers_of_the_games_played(client, monkeyp
     # each game graded on the record it ended with (handed over in memory): the coach's grade of the
     # stored record; the grades written by the store's writer on the loop, with the actions
     graded = [grade(client.get(f"/t/{g['id']}/record.json").json(), 0) for g in games]
-    assert v["accuracy"] == pytest.approx(sum(a * n for a, n in graded) / sum(n for _, n in graded), abs=0.01)
-    assert not [q for q in own_transactions if "set_accuracy" in q]
+    lost = sum((g.accuracy or 0.0) * g.decisions for g in graded)
+    assert v["accuracy"] == pytest.approx(lost / sum(g.decisions for g in graded), abs=0.01)
+    assert not [q for q in own_transactions if "grade_op" in q]
     chosen = data["chosen"]
     assert chosen["trend_games"] == 3
     assert len(re.findall(r'<circle class="dot', chosen["trend"])) == 3
@@ -228,14 +229,14 @@ def test_the_grades_take_their_share_of_a_core_and_no_more(monkeypatch):
     def slow_grade(_record, _seat):  # a grade of a known length (the coach's own is tested above)
         ran.append(time.monotonic())
         time.sleep(0.1)
-        return 0.5, 10
+        return results.Grade(0.5, 10)
 
     class Stored:
         def __init__(self) -> None:
             self.grades: list[tuple[int, float | None, int]] = []
 
-        def set_accuracy(self, rid, accuracy, decisions):
-            self.grades.append((rid, accuracy, decisions))
+        def set_grade(self, result, accuracy, decisions, _rows):
+            self.grades.append((result.id, accuracy, decisions))
 
     monkeypatch.setattr(results, "grade", slow_grade)
     store = Stored()

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import JSON, String, Text, select
 
 from yambak.server import Settings
-from yambak.store.models import Base
+from yambak.store.models import Base, GradedDecision, Result
 
 from .deal_helpers import ORIGIN, person, play, play_ranked, seat_ranked
 from .profile_helpers import play_out
@@ -82,16 +82,23 @@ def test_a_deleted_name_leaves_everything_and_closed_places_stay(client, clock) 
     play_ranked({"hugo": hugo, "ann": ann}, ranked)
     clock.now += timedelta(days=1)  # the deal and round 1 have closed
     store = client.app.state.store
+    assert client.app.state.profiles.grader.wait()  # his games' decisions graded and stored
     before = scan(store, [NAME, hugo_id])
     where = {"profiles.name", "seats.name", "game_tables.name", "game_tables.record", "tournaments.name",
              "results.record", "seats.profile_id", "deal_entries.profile_id",
-             "ratings.profile_id", "rating_changes.profile_id"}  # fmt: skip
+             "ratings.profile_id", "rating_changes.profile_id", "graded_decisions.profile_id"}  # fmt: skip
     assert where <= before
     board = client.get("/api/daily/2026-03-03/yams").json()["rows"]
     standings = client.get(f"/api/clubs/{club['id']}").json()["standings"]
 
+    with store.engine.connect() as conn:
+        graded = conn.execute(select(GradedDecision.result_id).distinct()).scalars().all()
     assert hugo.delete("/api/me", headers=ORIGIN).status_code == 204
     assert scan(store, [NAME, hugo_id]) == set()
+    with store.engine.connect() as conn:  # his decisions went, those of results a stand-in keeps too; Ann's stay
+        kept = set(conn.execute(select(GradedDecision.result_id).distinct()).scalars())
+        owners = set(conn.execute(select(Result.profile_id).where(Result.id.in_(kept))).scalars())
+    assert kept and kept < set(graded) and owners == {ann.get("/api/me").json()["profile"]["id"]}
     # places on closed boards stay, every matchpoint as it was
     after = client.get("/api/daily/2026-03-03/yams").json()["rows"]
     assert [(r["rank"], r["score"], r["mp"]) for r in after] == [(r["rank"], r["score"], r["mp"]) for r in board]

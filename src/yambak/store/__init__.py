@@ -9,6 +9,7 @@ writer that never blocks the event loop.
 """
 
 from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow
+from .decisions import DecisionRow, KindLoss, Losses
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .push import PushRow
 from .ranked import ChangeRow, RatingRow
@@ -21,7 +22,10 @@ __all__ = [
     "DEFAULT_URL",
     "DealRow",
     "DealScore",
+    "DecisionRow",
     "EventRow",
+    "KindLoss",
+    "Losses",
     "Member",
     "ProfileRow",
     "PushRow",

@@ -150,6 +150,47 @@ class Result(Base):
     )
 
 
+class GradedDecision(Base):
+    """One decision of a graded game (a result's seat), as the coach's review graded it: what was chosen, what
+    was best and what the choice lost. Written with the result's grade; gone with its result or its profile.
+    The strategy page's "where players lose points" and the fair-play review read these rows."""
+
+    __tablename__ = "graded_decisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    result_id: Mapped[int | None] = mapped_column(ForeignKey("results.id", ondelete="CASCADE"), nullable=True)
+    # the player's profile (None: a game without one); deleting the profile deletes its rows
+    profile_id: Mapped[str | None] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), nullable=True)
+    table_id: Mapped[str] = mapped_column(String(64))  # the game: a table's id, or a kept sheet's
+    seat: Mapped[int] = mapped_column(Integer)
+    preset: Mapped[str] = mapped_column(String(40))  # the preset, or "custom"
+    rules_id: Mapped[str] = mapped_column(String(120))  # `Ruleset.variant_key(duplicate=False)`: which game
+    source: Mapped[str] = mapped_column(String(8))  # the result's kind: table | kept | daily | club
+    ranked: Mapped[bool] = mapped_column(Boolean, default=False)  # a ranked table's game
+    duplicate: Mapped[bool] = mapped_column(Boolean, default=False)  # duplicate dice (deals' games among them)
+    counted: Mapped[bool] = mapped_column(Boolean, default=False)  # the result's: server-rolled, no hint, no bot
+    deal_id: Mapped[str | None] = mapped_column(String(64), nullable=True)  # private until the deal closes
+    finished_at: Mapped[datetime] = mapped_column(DateTime)
+    turn: Mapped[int] = mapped_column(Integer)  # the player's own turn, 1-based
+    roll: Mapped[int] = mapped_column(Integer)  # rolls made when the decision was taken
+    kind: Mapped[str] = mapped_column(String(8))  # keep | box | strike | announce: the choice made
+    box: Mapped[str] = mapped_column(String(40))  # the box the turn ended in
+    dice: Mapped[object] = mapped_column(JSON)  # the dice the decision was taken on
+    chosen: Mapped[object] = mapped_column(JSON)  # the choice made, as the review writes an option
+    best: Mapped[object] = mapped_column(JSON)  # the coach's best choice there
+    options: Mapped[int] = mapped_column(Integer)  # how many choices there were
+    loss: Mapped[float] = mapped_column(Float)  # best's value less the choice's, in `unit`
+    unit: Mapped[str] = mapped_column(String(16))  # score (expected points) | match_points
+    exact: Mapped[bool] = mapped_column(Boolean, default=False)  # from the solver's table, not an estimate
+
+    __table_args__ = (
+        Index("ix_graded_decisions_result", "result_id"),
+        Index("ix_graded_decisions_profile", "profile_id", "finished_at"),
+        Index("ix_graded_decisions_rules", "rules_id", "kind"),
+        Index("ix_graded_decisions_deal", "deal_id"),
+    )
+
+
 class Deal(Base):
     """One deal of duplicate dice that every entrant plays solo: a day's challenge of a preset, or a round
     of a club tournament. Its seed is committed (`commitment` published) when the deal is made and shown

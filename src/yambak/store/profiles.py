@@ -19,7 +19,18 @@ from sqlalchemy import Integer, and_, cast, delete, func, insert, or_, select, u
 from sqlalchemy.engine import Connection, Engine
 
 from .daily import closed_sql, solo_conditions
-from .models import Deal, DealEntry, GameSession, Profile, ProfileKey, Result, Seat, Tournament, TournamentPlayer
+from .models import (
+    Deal,
+    DealEntry,
+    GameSession,
+    GradedDecision,
+    Profile,
+    ProfileKey,
+    Result,
+    Seat,
+    Tournament,
+    TournamentPlayer,
+)
 
 __all__ = ["DeviceRow", "ProfileRow", "ProfileStore", "ResultRow", "ScrubbedNames", "StatsRow"]
 
@@ -360,16 +371,19 @@ class ProfileStore:
     def delete_profile(self, profile_id: str, now: datetime | None = None) -> ScrubbedNames | None:
         """Delete a profile and take its name off everything that showed it: its seats (renamed, unlinked)
         and the snapshots of their tables, names of tables, tournaments and sheets that contained it, the
-        kept sheets it said it played (the shared sheet and every other profile's copy). Its keys and
-        results go with it, but for what boards that never change need: its deal entries (with their
-        results), tournament places and best solo scores pass to a nameless stand-in (`withdrawn`), so
-        that others' matchpoints and ranks stay. None when there was no such profile."""
+        kept sheets it said it played (the shared sheet and every other profile's copy). Its keys, results
+        and graded decisions go with it, but for what boards that never change need: its deal entries (with
+        their results, without their decisions), tournament places and best solo scores pass to a nameless
+        stand-in (`withdrawn`), so that others' matchpoints and ranks stay. None when there was no such
+        profile."""
 
         def op(conn: Connection) -> ScrubbedNames | None:
             profile = conn.execute(select(Profile.name, Profile.created_at).where(Profile.id == profile_id)).first()
             if profile is None:
                 return None
             out = ScrubbedNames()
+            # its graded decisions go, those of the results a stand-in keeps too (the rows say how it played)
+            conn.execute(delete(GradedDecision).where(GradedDecision.profile_id == profile_id))
             _withdraw(conn, profile_id, profile.created_at, now or profile.created_at)
             _unname(conn, profile_id, profile.name)
             seats = conn.execute(select(Seat.table_id, Seat.seat).where(Seat.profile_id == profile_id)).all()
@@ -458,16 +472,6 @@ class ProfileStore:
             return int(self.insert_results_op([row])(conn)[0])
 
         return self._sync(op)
-
-    @staticmethod
-    def set_accuracy_op(result_id: int, accuracy: float | None, decisions: int) -> Callable[[Connection], None]:
-        def op(conn: Connection) -> None:
-            conn.execute(update(Result).where(Result.id == result_id).values(accuracy=accuracy, decisions=decisions))
-
-        return op
-
-    def set_accuracy(self, result_id: int, accuracy: float | None, decisions: int) -> None:
-        self._sync(self.set_accuracy_op(result_id, accuracy, decisions))
 
     def ungraded(self, limit: int = 100) -> list[ResultRow]:
         """Results still waiting for the coach's grade (a restart interrupted it)."""

@@ -6,7 +6,8 @@ bonuses and yams come from the engine's column scores; nothing is added up here.
 
 `Grader` then grades each result's decisions with the coach, in a background thread: the player's
 own turns taken as a solo game (`solo_record`), so that accuracy is always in points lost per
-decision, whatever the table's match rules (decisions.md).
+decision, whatever the table's match rules (decisions.md); each decision is kept as a row of its own
+(`store/decisions.py`).
 """
 
 from __future__ import annotations
@@ -18,16 +19,16 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from ...engine import GameRecord, GameState, replay, state_to_record
 from ...rules import Ruleset
-from ...store import ResultRow, SeatRow, Store
+from ...store import DecisionRow, ResultRow, SeatRow, Store
 from ..common.coach import CoachPool
 
-__all__ = ["Grader", "kept_result", "solo_record", "table_results", "variant"]
+__all__ = ["Grade", "Grader", "kept_result", "solo_record", "table_results", "variant"]
 
 log = logging.getLogger("yambak.server")
 
@@ -123,13 +124,43 @@ def solo_record(record: dict[str, Any], seat: int) -> GameRecord:
     return GameRecord(rules=rec.rules, players=(rec.players[seat],), turns=turns)
 
 
-def grade(record: dict[str, Any], seat: int) -> tuple[float | None, int]:
-    """(points lost per decision, decisions graded) of one seat's game."""
+@dataclass(frozen=True)
+class Grade:
+    """One seat's game graded: points lost per decision (None: no decision had a choice), how many
+    decisions, and each of them (the rows the store keeps)."""
+
+    accuracy: float | None
+    decisions: int
+    rows: tuple[DecisionRow, ...] = ()
+
+
+def grade(record: dict[str, Any], seat: int) -> Grade:
+    """The coach's review of one seat's game (its own turns as a solo game), decision by decision."""
     from ...coach import review
+    from ...rules import load_ruleset
 
     solo = solo_record(record, seat)
     result = review(solo)
-    return result.accuracy(0), len(result.for_player(0))
+    mine = result.for_player(0)
+    key = load_ruleset(solo.rules).variant_key(duplicate=False)  # who got which dice is no other game
+    rows = tuple(
+        DecisionRow(
+            turn=d.turn,
+            roll=d.roll,
+            kind="strike" if d.chosen.kind == "box" and d.chosen.strike else d.chosen.kind,
+            box=d.box,
+            dice=tuple(d.dice),
+            chosen=d.chosen.to_dict(),
+            best=d.best.to_dict(),
+            options=d.options,
+            loss=d.loss,
+            unit=result.measure,
+            exact=result.exact,
+            rules_id=key,
+        )
+        for d in mine
+    )
+    return Grade(result.accuracy(0), len(mine), rows)
 
 
 def review_dict(record: dict[str, Any]) -> dict[str, Any]:
@@ -189,30 +220,32 @@ class Grader:
                 self.idle.clear()
             self.pool.submit(self._grade, r, record)
 
-    def _store(self, r: ResultRow, accuracy: float | None, decisions: int) -> None:
+    def _store(self, r: ResultRow, graded: Grade) -> None:
+        """The grade and its decisions' rows, in one transaction of the store's writer."""
         assert r.id is not None
         loop = self.loop
+        rows = list(graded.rows)
         if loop is not None and not loop.is_closed():
-            op = self.store.set_accuracy_op(r.id, accuracy, decisions)
+            op = self.store.grade_op(r, graded.accuracy, graded.decisions, rows)
             try:  # a write takes milliseconds; a loop stopped meanwhile is a server going down (ungraded)
                 asyncio.run_coroutine_threadsafe(self.store.write(op), loop).result(10)
                 return
             except RuntimeError:  # closed: the server is going down
                 pass
-        self.store.set_accuracy(r.id, accuracy, decisions)
+        self.store.set_grade(r, graded.accuracy, graded.decisions, rows)
 
     def _grade(self, r: ResultRow, record: dict[str, Any] | None = None) -> None:
         try:
             record = record or r.record or self.records(r)
-            accuracy, decisions, pause = (None, 0, 0.0)
+            graded, pause = Grade(None, 0), 0.0
             if record is not None and r.seat is not None:
                 started = time.monotonic()
                 try:
-                    accuracy, decisions = self.run(grade, record, r.seat).result()
+                    graded = self.run(grade, record, r.seat).result()
                 except Exception:  # a ruleset the coach cannot advise on: no accuracy, never a failure
                     log.info("result %s: no grade", r.id, exc_info=True)
                 pause = (time.monotonic() - started) * (1 / self.share - 1)
-            self._store(r, accuracy, decisions)
+            self._store(r, graded)
             self._closing.wait(pause)  # the next grade waits: the coach's share of a core
         except Exception:
             log.exception("grading result %s", r.id)

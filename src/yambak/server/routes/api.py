@@ -29,6 +29,7 @@ from ..deps import (
 from ..replays import frame
 from ..tables.manager import TableError, record_of
 from ..tables.settings import ASYNC_CLOCKS, CLOCK_RANGE
+from . import losses
 
 router = APIRouter(prefix="/api")
 
@@ -152,3 +153,6 @@ def replay_frame(request: Request, table_id: str, n: int, manager: Manager, toke
 def record(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> JSONResponse:
     check(manager.get(table_id), tokens, lambda: viewer_id(request))  # an open deal's: its player's only
     return download(manager.downloadable_record(table_id), f"yambak-{table_id}.json")
+
+
+router.include_router(losses.router)  # /api/strategy/{preset}/losses: where a ruleset's players lose points

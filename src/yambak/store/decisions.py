@@ -1,0 +1,184 @@
+"""Graded decisions in the store: every decision of a graded game, as the coach's review graded it, written
+with the result's grade (`grade_op`, by the store's writer), and what they say of a ruleset's players as
+anonymous aggregates (`decision_losses`). Mixed into `Store`.
+
+The rows go with their result (a kept sheet imported again) and with their profile (deleted). A deal's
+games stay out of every aggregate until the deal closes (docs/daily.md): duplicate dice do not depend on
+holds, so even a count of keeps per box would tell of dice others are still to play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy.engine import Connection, Engine
+
+from .daily import closed_sql
+from .models import Deal, GameSession, GradedDecision, Result
+from .profiles import ResultRow
+
+__all__ = ["DecisionRow", "DecisionStore", "KindLoss", "Losses", "MIN_GAMES"]
+
+T = TypeVar("T")
+
+MIN_GAMES = 100  # graded games of a ruleset before its players' losses are shown (anonymous enough, and steady)
+UNIT = "score"  # the aggregates' unit: expected points (grades are of each player's own turns as a solo game)
+
+
+@dataclass(frozen=True)
+class DecisionRow:
+    """One graded decision of a result's seat, as the grader computes it (picklable: made in the coach's
+    process). `kind` is the choice made: keep | box | strike | announce."""
+
+    turn: int
+    roll: int
+    kind: str
+    box: str
+    dice: tuple[int, ...]
+    chosen: dict[str, Any]
+    best: dict[str, Any]
+    options: int
+    loss: float
+    unit: str
+    exact: bool
+    rules_id: str
+
+
+@dataclass(frozen=True)
+class KindLoss:
+    """What one kind of decision (or one box of it) cost a ruleset's players."""
+
+    kind: str
+    box: str | None  # None: the kind over every box
+    count: int
+    mistakes: int  # decisions that lost anything
+    mean_loss: float
+    total_loss: float
+    share: float  # of every decision's loss in these games
+
+
+@dataclass(frozen=True)
+class Losses:
+    rules_id: str
+    games: int  # graded games in the aggregate
+    enough: bool  # at least `MIN_GAMES`: the kinds are shown
+    unit: str = UNIT
+    kinds: tuple[tuple[KindLoss, tuple[KindLoss, ...]], ...] = field(default_factory=tuple)  # the costliest first
+
+
+def _flags(conn: Connection, result: ResultRow) -> tuple[bool, bool]:
+    """(ranked, duplicate) of a result's game, from its table's stored row (a kept sheet is neither)."""
+    if result.kind == "kept":
+        return False, False
+    row = conn.execute(select(GameSession.duplicate, GameSession.settings).where(GameSession.id == result.ref)).first()
+    if row is None:
+        return False, result.deal_id is not None
+    settings = row.settings if isinstance(row.settings, dict) else {}
+    return isinstance(settings.get("ranked"), str), bool(row.duplicate) or result.deal_id is not None
+
+
+class DecisionStore:
+    """The graded decisions' half of `Store` (it provides `engine` and `_sync`)."""
+
+    engine: Engine
+
+    def _sync(self, op: Callable[[Connection], T]) -> T:  # pragma: no cover - Store's
+        raise NotImplementedError
+
+    @staticmethod
+    def grade_op(
+        result: ResultRow, accuracy: float | None, decisions: int, rows: list[DecisionRow]
+    ) -> Callable[[Connection], None]:
+        """A result's grade: its accuracy and count of decisions, and its decisions' rows (replacing any
+        it had: a grade written twice is written once)."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(update(Result).where(Result.id == result.id).values(accuracy=accuracy, decisions=decisions))
+            conn.execute(delete(GradedDecision).where(GradedDecision.result_id == result.id))
+            owner = conn.execute(select(Result.profile_id).where(Result.id == result.id)).scalar()
+            if not rows or result.seat is None or owner != result.profile_id:
+                return  # its profile was deleted meanwhile (the result gone, or kept by a nameless stand-in)
+            ranked, duplicate = _flags(conn, result)
+            common = {
+                "result_id": result.id, "profile_id": result.profile_id, "table_id": result.ref,
+                "seat": result.seat, "preset": result.preset, "source": result.kind, "ranked": ranked,
+                "duplicate": duplicate, "counted": result.counted, "deal_id": result.deal_id,
+                "finished_at": result.finished_at,
+            }  # fmt: skip
+            conn.execute(
+                insert(GradedDecision),
+                [
+                    {
+                        **common,
+                        "rules_id": r.rules_id,
+                        "turn": r.turn,
+                        "roll": r.roll,
+                        "kind": r.kind,
+                        "box": r.box,
+                        "dice": list(r.dice),
+                        "chosen": r.chosen,
+                        "best": r.best,
+                        "options": r.options,
+                        "loss": r.loss,
+                        "unit": r.unit,
+                        "exact": r.exact,
+                    }
+                    for r in rows
+                ],
+            )
+
+        return op
+
+    def set_grade(self, result: ResultRow, accuracy: float | None, decisions: int, rows: list[DecisionRow]) -> None:
+        self._sync(self.grade_op(result, accuracy, decisions, rows))
+
+    def graded_decisions(self, result_id: int) -> list[dict[str, Any]]:
+        """A result's decisions as stored, in the order they were taken."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(GradedDecision).where(GradedDecision.result_id == result_id).order_by(GradedDecision.id)
+            ).mappings()
+            return [dict(r) for r in rows]
+
+    def decision_losses(self, rules_id: str, now: datetime, min_games: int = MIN_GAMES) -> Losses:
+        """Where a ruleset's players lose points (`rules_id`: a preset's id, or a table's own rules' variant
+        key without the duplicate modifier): the games the server rolled without help (no kept sheets,
+        which anyone can type, no hinted games), and of deals only those closed at `now`. Per kind of
+        decision and per box of each kind: how many, how many lost anything, the mean and total loss and
+        its share of all the loss; the costliest first. The kinds only once there are `min_games` games."""
+        closed = select(Deal.id).where(closed_sql(now))
+        where = [
+            GradedDecision.rules_id == rules_id,
+            GradedDecision.unit == UNIT,
+            GradedDecision.source != "kept",
+            GradedDecision.counted.is_(True),
+            or_(GradedDecision.deal_id.is_(None), GradedDecision.deal_id.in_(closed)),
+        ]
+        d = GradedDecision
+        with self.engine.connect() as conn:
+            games = int(conn.execute(select(func.count(func.distinct(d.result_id))).where(*where)).scalar_one())
+            if games < min_games:
+                return Losses(rules_id, games, False)
+            lost = func.sum(d.loss)
+            erred = func.count().filter(d.loss > 1e-9)
+            by_kind = conn.execute(select(d.kind, func.count(), erred, lost).where(*where).group_by(d.kind)).all()
+            by_box = conn.execute(
+                select(d.kind, d.box, func.count(), erred, lost).where(*where).group_by(d.kind, d.box)
+            ).all()
+        total = sum(float(r[3] or 0.0) for r in by_kind)
+
+        def row(kind: str, box: str | None, n: int, mistakes: int, summed: Any) -> KindLoss:
+            loss = float(summed or 0.0)
+            return KindLoss(kind, box, int(n), int(mistakes), loss / n, loss, loss / total if total else 0.0)
+
+        kinds = []
+        for kind, n, mistakes, loss in by_kind:
+            boxes = [row(k, b, bn, bm, bl) for k, b, bn, bm, bl in by_box if k == kind]
+            boxes.sort(key=lambda x: (-x.total_loss, x.box or ""))
+            kinds.append((row(kind, None, n, mistakes, loss), tuple(boxes)))
+        kinds.sort(key=lambda x: (-x[0].total_loss, x[0].kind))
+        return Losses(rules_id, games, True, UNIT, tuple(kinds))
