@@ -36,7 +36,7 @@ from .logs import log_unexpected
 from .profiles.manager import ProfileManager
 from .push import PushManager
 from .ranked.manager import RankedManager
-from .routes import api, daily, keeper, pages, profiles, push, ranked, ws
+from .routes import api, daily, keeper, pages, profiles, push, ranked, trainer, ws
 from .security import SecurityHeaders, security_headers
 from .settings import Settings
 from .tables.manager import TableManager
@@ -264,6 +264,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(daily.router)
     app.include_router(ranked.router)
     app.include_router(push.router)
+    app.include_router(trainer.router)
     return app
 
 

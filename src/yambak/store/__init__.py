@@ -13,6 +13,7 @@ from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .push import PushRow
 from .ranked import ChangeRow, RatingRow
 from .store import DEFAULT_URL, EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from .trainer import TrainerAnswerRow, TrainerRatingRow
 from .turns import TurnRow
 
 __all__ = [
@@ -34,6 +35,8 @@ __all__ = [
     "Store",
     "StoreConflict",
     "TournamentRow",
+    "TrainerAnswerRow",
+    "TrainerRatingRow",
     "TurnRow",
     "placeholder",
 ]

@@ -1,0 +1,193 @@
+"""The trainer's JSON API (SQLite and PostgreSQL): positions without their answers, answers graded as the
+coach grades them and rated as OpenSkill rates them, streaks and history with a profile, the device's own
+rating without one, the day's position, and coded refusals of every bad request."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from openskill.models import PlackettLuce
+
+from yambak.coach.advice import advise
+from yambak.server import Settings
+from yambak.server.trainer.manager import TrainerManager
+from yambak.trainer import Puzzle, daily_puzzle, state_of
+
+from .deal_helpers import ORIGIN, person
+from .helpers import browser
+
+SIZE = 6
+
+
+@pytest.fixture
+def settings(both_stores) -> Settings:
+    return both_stores
+
+
+@pytest.fixture
+def trainer(client) -> TrainerManager:
+    """A small pool (the default is larger), on the test's clock."""
+    made = TrainerManager(client.app.state.store, client.app.state.settings.clock, size=SIZE, seed=2)
+    client.app.state.trainer = made
+    return made
+
+
+def _puzzle(trainer: TrainerManager, position: dict) -> Puzzle:
+    return next(p for p in trainer._pools[position["preset"]] if p.id == position["id"])
+
+
+def _coach_loss(puzzle: Puzzle, choice: dict) -> float:
+    """What the coach, asked directly about the same position, says the choice loses."""
+    advice = advise(state_of(puzzle), 0, wins=False)
+    top = max(o.value for o in advice.options)
+    for o in advice.options:
+        if choice["kind"] == "keep" and o.kind == "keep" and list(o.keep or ()) == sorted(choice["keep"]):
+            return top - o.value
+        if choice["kind"] == o.kind != "keep" and o.box == choice["box"] and o.strike == choice.get("strike", False):
+            return top - o.value
+    raise AssertionError(f"the coach has no option {choice}")
+
+
+def _choice(option: dict) -> dict:
+    return {k: option[k] for k in ("kind", "keep", "box", "strike") if k in option}
+
+
+def test_an_anonymous_answer_is_graded_as_the_coach_does_and_rated_by_openskill(client, trainer) -> None:
+    r = client.get("/api/train/yams/next")
+    assert r.status_code == 200, r.text
+    shown = r.json()
+    position = shown["position"]
+    assert shown["profile"] is False and "options" not in position and "record" not in position
+    assert all("value" not in c and "loss" not in c for c in position["choices"])
+    puzzle = _puzzle(trainer, position)
+    model = PlackettLuce()
+    for option in position["choices"]:
+        body = {"position": position["id"], "choice": _choice(option), "rating": {"mu": 30.0, "sigma": 5.0}}
+        r = client.post("/api/train/yams/answer", json={**body, "streak": 4, "best_streak": 6})
+        assert r.status_code == 200, r.text
+        out = r.json()
+        loss = _coach_loss(puzzle, _choice(option))
+        assert out["loss"] == pytest.approx(loss, abs=1e-4)
+        assert out["solved"] == (loss <= 0.1)
+        assert out["streak"] == (5 if out["solved"] else 0) and out["best_streak"] == 6
+        assert [b["loss"] for b in out["best"]] == sorted(b["loss"] for b in out["best"])
+        assert out["best"][0]["loss"] == 0 and len(out["best"]) == 3 and out["odds"] is None
+        teams = model.rate(
+            [[model.rating(mu=30.0, sigma=5.0)], [model.rating()]], ranks=[1, 2] if out["solved"] else [2, 1]
+        )
+        me = teams[0][0]
+        assert (out["rating"]["after"]["mu"], out["rating"]["after"]["sigma"]) == pytest.approx((me.mu, me.sigma))
+    assert client.app.state.store.position_ratings([position["id"]]) == {}  # a device's answers rate no position
+
+
+def test_a_profiles_answers_rate_it_and_the_position_and_make_its_history(client, trainer) -> None:
+    ann = person(client, "Ann")
+    position = ann.get("/api/train/yams/next").json()["position"]
+    puzzle = _puzzle(trainer, position)
+    model = PlackettLuce()
+    me, it = model.rating(), model.rating()
+    answers = [puzzle.best.choice.to_dict(), puzzle.obvious.to_dict(), puzzle.best.choice.to_dict()]
+    streaks = []
+    for choice in answers:
+        out = ann.post("/api/train/yams/answer", json={"position": puzzle.id, "choice": choice}).json()
+        solved = choice == puzzle.best.choice.to_dict()
+        assert out["solved"] == solved
+        teams = model.rate([[me], [it]], ranks=[1, 2] if solved else [2, 1])
+        me, it = teams[0][0], teams[1][0]
+        assert (out["rating"]["after"]["mu"], out["rating"]["after"]["sigma"]) == pytest.approx((me.mu, me.sigma))
+        assert (out["position_rating"]["mu"], out["position_rating"]["sigma"]) == pytest.approx((it.mu, it.sigma))
+        streaks.append((out["streak"], out["best_streak"]))
+    assert streaks == [(1, 1), (0, 1), (1, 1)]
+    history = ann.get("/api/train/history", params={"preset": "yams"}).json()
+    assert [a["solved"] for a in history["answers"]] == [True, False, True]  # the latest first
+    assert history["answers"][1]["loss"] == pytest.approx(puzzle.obvious_loss, abs=1e-4)
+    assert history["answers"][0]["choice"] == puzzle.best.choice.to_dict()
+    [rating] = history["ratings"]
+    assert rating["answers"] == 3 and rating["solved"] == 2 and rating["streak"] == 1 and rating["best_streak"] == 1
+    assert rating["mu"] == pytest.approx(me.mu)
+    stored = client.app.state.store.position_ratings([puzzle.id])[puzzle.id]
+    assert stored == pytest.approx((it.mu, it.sigma, 3, 2))
+    # the server keeps a profile's rating: one the device sends is not read
+    out = ann.post(
+        "/api/train/yams/answer",
+        json={"position": puzzle.id, "choice": answers[0], "rating": {"mu": 900.0, "sigma": 1.0}},
+    ).json()
+    assert out["rating"]["before"]["mu"] == pytest.approx(me.mu)
+    # a solved position is not offered again while others are unsolved
+    seen = {ann.get("/api/train/yams/next").json()["position"]["id"] for _ in range(12)}
+    assert puzzle.id not in seen
+    # deleting the profile deletes its trainer rows
+    pid = ann.get("/api/me").json()["profile"]["id"]
+    assert ann.delete("/api/me", headers=ORIGIN).status_code in (200, 204)
+    store = client.app.state.store
+    assert store.trainer_history(pid) == [] and store.trainer_ratings(pid) == []
+
+
+def test_the_daily_position_is_everybodys_and_changes_with_the_day(client, trainer, clock) -> None:
+    other = browser(client)
+    first = client.get("/api/train/yams/daily").json()
+    assert other.get("/api/train/yams/daily").json() == first
+    assert first["date"] == clock.now.date().isoformat()
+    pool = trainer._pools["yams"]
+    assert first["position"]["id"] == daily_puzzle(pool, clock.now.date()).id
+    assert "options" not in first["position"]
+    days = set()
+    for _ in range(10):
+        clock.now += timedelta(days=1)
+        days.add(client.get("/api/train/yams/daily").json()["position"]["id"])
+    assert len(days) > 1
+    position = client.get(f"/api/train/yams/positions/{first['position']['id']}").json()["position"]
+    assert position == first["position"]
+
+
+def test_an_estimate_ruleset_says_so(client, trainer) -> None:
+    position = client.get("/api/train/yamb/next").json()["position"]
+    assert position["exact"] is False and position["preset"] == "yamb"
+    puzzle = _puzzle(trainer, position)
+    choice = puzzle.obvious.to_dict()
+    out = client.post(
+        "/api/train/yamb/answer", json={"position": puzzle.id, "choice": choice, "rating": {"mu": 25, "sigma": 8}}
+    ).json()
+    assert out["exact"] is False and out["loss"] == pytest.approx(_coach_loss(puzzle, choice), abs=1e-4)
+
+
+@pytest.mark.usefixtures("trainer")
+def test_bad_requests_are_refused_with_a_code(client) -> None:
+    position = client.get("/api/train/yams/next").json()["position"]
+    good = {"position": position["id"], "choice": _choice(position["choices"][0]), "rating": {"mu": 25, "sigma": 8}}
+    refused = [
+        (client.get("/api/train/nope/next"), 404, "train/preset"),
+        (client.get("/api/train/nope/daily"), 404, "train/preset"),
+        (client.get("/api/train/yams/positions/nope"), 404, "train/position"),
+        (client.get("/api/train/yams/next", params={"mu": 30}), 400, "train/rating"),
+        (client.get("/api/train/yams/next", params={"mu": 1e9, "sigma": 1}), 422, "input/invalid"),
+        (client.get("/api/train/yams/next", params={"mu": "nan", "sigma": 1}), 422, "input/invalid"),
+        (client.get("/api/train/yams/next", params={"mu": 25, "sigma": 0}), 422, "input/invalid"),
+        (client.get("/api/train/history"), 401, "profile/none"),
+        (client.get("/api/train/history", params={"limit": 0}), 422, "input/invalid"),
+    ]
+    post = lambda body, preset="yams": client.post(f"/api/train/{preset}/answer", json=body)  # noqa: E731
+    refused += [
+        (post({**good, "position": "nope"}), 404, "train/position"),
+        (post(good, "nope"), 404, "train/preset"),
+        (post({**good, "choice": {"kind": "pass"}}), 400, "train/choice"),
+        (post({**good, "choice": {"kind": "keep", "keep": [9]}}), 400, "train/choice"),
+        (post({**good, "choice": {"kind": "box", "box": "nowhere"}}), 400, "train/not-a-choice"),
+        (post({k: v for k, v in good.items() if k != "rating"}), 400, "train/rating"),
+        (post({**good, "rating": {"mu": 25}}), 422, "input/invalid"),
+        (post({**good, "rating": {"mu": 25, "sigma": -1}}), 422, "input/invalid"),
+        (post({**good, "rating": {"mu": "25", "sigma": 8}}), 422, "input/invalid"),
+        (post({**good, "streak": -1}), 422, "input/invalid"),
+        (post({**good, "extra": 1}), 422, "input/invalid"),
+        (post({**good, "position": 5}), 422, "input/invalid"),
+        (post({**good, "choice": "keep"}), 422, "input/invalid"),
+        (post({**good, "position": "x" * 33}), 422, "input/invalid"),
+        (client.post("/api/train/yams/answer", content=b"{not json", headers={"content-type": "application/json"}),
+         422, "input/invalid"),
+    ]  # fmt: skip
+    for r, status, code in refused:
+        assert r.status_code == status, (r.request.url, r.text)
+        assert r.json()["code"] == code, r.text
+    assert post(good).status_code == 200  # and nothing refused changed anything
+    assert client.app.state.store.position_ratings([position["id"]]) == {}
