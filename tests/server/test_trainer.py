@@ -191,3 +191,10 @@ def test_bad_requests_are_refused_with_a_code(client) -> None:
         assert r.json()["code"] == code, r.text
     assert post(good).status_code == 200  # and nothing refused changed anything
     assert client.app.state.store.position_ratings([position["id"]]) == {}
+
+
+def test_the_page_is_served_in_the_readers_language(client) -> None:
+    r = client.get("/train", params={"preset": "yamb"}, headers={"accept-language": "nl"})
+    assert r.status_code == 200 and "Volgende positie" in r.text and '"preset": "yamb"' in r.text
+    r = client.get("/train", params={"preset": "nope"})  # an unknown preset: the default one
+    assert r.status_code == 200 and "Next position" in r.text and '"preset": "yams"' in r.text

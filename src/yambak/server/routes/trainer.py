@@ -1,20 +1,26 @@
-"""The trainer's JSON API: the next position, the day's position, a position by id, answers, a profile's
-history. With a profile (the device's cookie) the server keeps the rating, streak and history; without
-one, the device sends its rating and streak with each answer and gets the update back."""
+"""The trainer: its page (`/train`) and JSON API: the next position, the day's position, a position by
+id, answers, a profile's history. With a profile (the device's cookie) the server keeps the rating,
+streak and history; without one, the device sends its rating and streak with each answer and gets the
+update back."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...rules import load_ruleset, preset_ids
+from ...rules.loader import preset_data
 from ...store import ProfileRow
-from ...trainer import Rating
-from ..deps import check_rate, profile_token
+from ...trainer import Rating, initial
+from ...web.i18n import js_strings, labels, ruleset_name
+from ..common.pages import boot_json, render_page
+from ..deps import Lang, check_rate, profile_token
 from ..trainer.manager import Anonymous, TrainerManager, TrainingError
 
-router = APIRouter(prefix="/api/train")
+router = APIRouter()
 
 MU = (-1000.0, 1000.0)  # OpenSkill's scale starts at 25 +- 25/3: far outside this is not a rating
 SIGMA = (1e-6, 100.0)
@@ -62,7 +68,7 @@ def _rating(mu: float | None, sigma: float | None) -> Rating | None:
     return Rating(mu, sigma) if mu is not None and sigma is not None else None
 
 
-@router.get("/{preset}/next", dependencies=[Depends(check_rate)])
+@router.get("/api/train/{preset}/next", dependencies=[Depends(check_rate)])
 async def next_position(
     request: Request,
     preset: str,
@@ -80,19 +86,19 @@ async def next_position(
     return {"position": puzzle.to_dict(reveal=False), "rating": rating.to_dict(), "profile": profile is not None}
 
 
-@router.get("/{preset}/daily")
+@router.get("/api/train/{preset}/daily")
 async def daily_position(preset: str, trainer: Trainer) -> dict[str, Any]:
     puzzle = await trainer.daily(preset[:40])
     return {"date": trainer.now().date().isoformat(), "position": puzzle.to_dict(reveal=False)}
 
 
-@router.get("/{preset}/positions/{position_id}")
+@router.get("/api/train/{preset}/positions/{position_id}")
 async def position(preset: str, position_id: str, trainer: Trainer) -> dict[str, Any]:
     puzzle = await trainer.position(preset[:40], position_id[:32])
     return {"position": puzzle.to_dict(reveal=False)}
 
 
-@router.post("/{preset}/answer", dependencies=[Depends(check_rate)])
+@router.post("/api/train/{preset}/answer", dependencies=[Depends(check_rate)])
 async def answer(request: Request, preset: str, body: AnswerIn, trainer: Trainer) -> dict[str, Any]:
     """Grade an answer: its loss, solved or not, the best three choices; the rating's update and streak."""
     profile = await _profile(request)
@@ -102,7 +108,7 @@ async def answer(request: Request, preset: str, body: AnswerIn, trainer: Trainer
     return await trainer.answer(preset[:40], body.position, body.choice, profile, anonymous)
 
 
-@router.get("/history")
+@router.get("/api/train/history")
 async def history(
     request: Request,
     trainer: Trainer,
@@ -114,3 +120,24 @@ async def history(
     if profile is None:
         raise TrainingError("profile/none", "the trainer's history is kept with a profile: choose a name first", 401)
     return await trainer.history(profile, preset, limit)
+
+
+# --- the page -----------------------------------------------------------------------------------------------
+
+
+@router.get("/train", response_class=HTMLResponse)
+async def train_page(request: Request, lang: Lang, preset: str = "yams") -> HTMLResponse:
+    """The trainer of a preset (its positions come from the API: the page's script asks)."""
+    preset = preset if preset in preset_ids() else "yams"
+    profile = await _profile(request)
+    presets = [(p, ruleset_name(p, str(preset_data(p).get("name", p)), lang)) for p in preset_ids()]
+    start = initial()
+    boot = {
+        "strings": js_strings(lang), "labels": labels(lang, preset), "preset": preset,
+        "columns": len(load_ruleset(preset).columns), "profile": profile is not None,
+        "start": {"mu": start.mu, "sigma": start.sigma},
+    }  # fmt: skip
+    return render_page(
+        request, "train.html", lang, presets=presets, preset=preset, rules_name=dict(presets)[preset],
+        boot=boot_json(boot),
+    )  # fmt: skip
