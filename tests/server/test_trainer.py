@@ -83,40 +83,44 @@ def test_an_anonymous_answer_is_graded_as_the_coach_does_and_rated_by_openskill(
 
 def test_a_profiles_answers_rate_it_and_the_position_and_make_its_history(client, trainer) -> None:
     ann = person(client, "Ann")
-    position = ann.get("/api/train/yams/next").json()["position"]
-    puzzle = _puzzle(trainer, position)
     model = PlackettLuce()
-    me, it = model.rating(), model.rating()
-    answers = [puzzle.best.choice.to_dict(), puzzle.obvious.to_dict(), puzzle.best.choice.to_dict()]
-    streaks = []
-    for choice in answers:
+    me = model.rating()
+    streaks, puzzles = [], []
+    for solve in (True, False, True):
+        position = ann.get("/api/train/yams/next").json()["position"]
+        puzzle = _puzzle(trainer, position)
+        assert puzzle not in puzzles  # a position answered is not offered again while others are new
+        puzzles.append(puzzle)
+        choice = (puzzle.best.choice if solve else puzzle.obvious).to_dict()
         out = ann.post("/api/train/yams/answer", json={"position": puzzle.id, "choice": choice}).json()
-        solved = choice == puzzle.best.choice.to_dict()
-        assert out["solved"] == solved
-        teams = model.rate([[me], [it]], ranks=[1, 2] if solved else [2, 1])
+        assert out["solved"] == solve and out["rated"] is True
+        teams = model.rate([[me], [model.rating()]], ranks=[1, 2] if solve else [2, 1])
         me, it = teams[0][0], teams[1][0]
         assert (out["rating"]["after"]["mu"], out["rating"]["after"]["sigma"]) == pytest.approx((me.mu, me.sigma))
         assert (out["position_rating"]["mu"], out["position_rating"]["sigma"]) == pytest.approx((it.mu, it.sigma))
+        stored = client.app.state.store.position_ratings([puzzle.id])[puzzle.id]
+        assert stored == pytest.approx((it.mu, it.sigma, 1, int(solve)))
         streaks.append((out["streak"], out["best_streak"]))
     assert streaks == [(1, 1), (0, 1), (1, 1)]
+    # a second try at a position knows the answer: graded and kept, not rated (nor the streak, nor the position)
+    again = puzzles[1]
+    out = ann.post(
+        "/api/train/yams/answer",
+        json={"position": again.id, "choice": again.best.choice.to_dict(), "rating": {"mu": 900.0, "sigma": 1.0}},
+    ).json()
+    assert out["solved"] and out["rated"] is False and out["streak"] == 1
+    assert out["rating"]["before"] == out["rating"]["after"] and out["rating"]["after"]["mu"] == pytest.approx(me.mu)
+    assert client.app.state.store.position_ratings([again.id])[again.id][2] == 1
     history = ann.get("/api/train/history", params={"preset": "yams"}).json()
-    assert [a["solved"] for a in history["answers"]] == [True, False, True]  # the latest first
-    assert history["answers"][1]["loss"] == pytest.approx(puzzle.obvious_loss, abs=1e-4)
-    assert history["answers"][0]["choice"] == puzzle.best.choice.to_dict()
+    assert [(a["position"], a["solved"]) for a in history["answers"]] == [
+        (again.id, True), (puzzles[2].id, True), (again.id, False), (puzzles[0].id, True),
+    ]  # the latest first  # fmt: skip
+    assert history["answers"][2]["loss"] == pytest.approx(again.obvious_loss, abs=1e-4)
+    assert history["answers"][3]["choice"] == puzzles[0].best.choice.to_dict()
     [rating] = history["ratings"]
     assert rating["answers"] == 3 and rating["solved"] == 2 and rating["streak"] == 1 and rating["best_streak"] == 1
     assert rating["mu"] == pytest.approx(me.mu)
-    stored = client.app.state.store.position_ratings([puzzle.id])[puzzle.id]
-    assert stored == pytest.approx((it.mu, it.sigma, 3, 2))
-    # the server keeps a profile's rating: one the device sends is not read
-    out = ann.post(
-        "/api/train/yams/answer",
-        json={"position": puzzle.id, "choice": answers[0], "rating": {"mu": 900.0, "sigma": 1.0}},
-    ).json()
-    assert out["rating"]["before"]["mu"] == pytest.approx(me.mu)
-    # a solved position is not offered again while others are unsolved
-    seen = {ann.get("/api/train/yams/next").json()["position"]["id"] for _ in range(12)}
-    assert puzzle.id not in seen
+    assert ann.get("/api/train/history", params={"preset": "yamb"}).json() == {"ratings": [], "answers": []}
     # deleting the profile deletes its trainer rows
     pid = ann.get("/api/me").json()["profile"]["id"]
     assert ann.delete("/api/me", headers=ORIGIN).status_code in (200, 204)

@@ -87,6 +87,16 @@ class TrainerStore:
         return _rating(found)
 
     @staticmethod
+    def answered_before(conn: Connection, profile_id: str, position_id: str) -> bool:
+        """Whether the profile answered the position before (only a first answer rates)."""
+        found = conn.execute(
+            select(TrainerAnswer.id)
+            .where(TrainerAnswer.profile_id == profile_id, TrainerAnswer.position_id == position_id)
+            .limit(1)
+        ).first()
+        return found is not None
+
+    @staticmethod
     def store_position(
         conn: Connection, position_id: str, mu: float, sigma: float, solved: bool, now: datetime
     ) -> None:

@@ -6,7 +6,8 @@ one preset at a time) and kept in memory: every process holds the same pool, so 
 same position everywhere and the daily position is the same for everybody.
 
 With a profile, an answer rates the profile and the position (OpenSkill, `trainer.rate`) in one
-transaction with the answer's row, and moves the profile's streak. Without one, the device keeps its
+transaction with the answer's row, and moves the profile's streak; only its first answer to a position
+does (a second try knows the answer: it is graded and kept in the history, unrated). Without one, the device keeps its
 rating and streak and sends them with each answer; the server answers with the update and stores nothing
 (the position's rating moves only with profiles' answers: a device could send any rating).
 """
@@ -167,33 +168,45 @@ class TrainerManager:
         start = initial()
         pid = profile.id
 
-        def op(conn: Any) -> tuple[Rating, Rating, int, int, Rating]:
+        def op(conn: Any) -> tuple[Rating, Rating, int, int, Rating, bool]:
             mu, sigma = Store.lock_position(conn, puzzle.id, preset, start.mu, start.sigma, now)
             row = Store.lock_trainer_rating(conn, pid, preset, start.mu, start.sigma, now)
             before = Rating(row.mu, row.sigma)
-            after, position = rate(before, Rating(mu, sigma), result.solved)
-            streak = row.streak + 1 if result.solved else 0
-            new = replace(
-                row, mu=after.mu, sigma=after.sigma, answers=row.answers + 1, solved=row.solved + int(result.solved),
-                streak=streak, best_streak=max(row.best_streak, streak),
-            )  # fmt: skip
-            Store.store_position(conn, puzzle.id, position.mu, position.sigma, result.solved, now)
+            rated = not Store.answered_before(conn, pid, puzzle.id)  # a second try knows the answer: not rated
+            if rated:
+                after, position = rate(before, Rating(mu, sigma), result.solved)
+                streak = row.streak + 1 if result.solved else 0
+                new = replace(
+                    row, mu=after.mu, sigma=after.sigma, answers=row.answers + 1,
+                    solved=row.solved + int(result.solved), streak=streak, best_streak=max(row.best_streak, streak),
+                )  # fmt: skip
+                Store.store_position(conn, puzzle.id, position.mu, position.sigma, result.solved, now)
+            else:
+                after, position, new = before, Rating(mu, sigma), row
             answer = TrainerAnswerRow(
                 puzzle.id, json.dumps(result.chosen.choice.to_dict()), result.loss, result.solved, is_daily,
                 after.mu, after.sigma, now,
             )  # fmt: skip
             Store.store_answer(conn, new, answer)
-            return before, after, new.streak, new.best_streak, position
+            return before, after, new.streak, new.best_streak, position, rated
 
-        before, after, streak, best, position = await self.store.write(op)
-        return self._answered(result, before, after, streak, best, is_daily, position)
+        before, after, streak, best, position, rated = await self.store.write(op)
+        return self._answered(result, before, after, streak, best, is_daily, position, rated)
 
     @staticmethod
     def _answered(
-        result: Any, before: Rating, after: Rating, streak: int, best: int, is_daily: bool, position: Rating | None
+        result: Any,
+        before: Rating,
+        after: Rating,
+        streak: int,
+        best: int,
+        is_daily: bool,
+        position: Rating | None,
+        rated: bool = True,
     ) -> dict[str, Any]:
         out: dict[str, Any] = {
             **result.to_dict(),
+            "rated": rated,
             "rating": {"before": before.to_dict(), "after": after.to_dict()},
             "streak": streak,
             "best_streak": best,
