@@ -102,6 +102,7 @@ def test_a_profiles_answers_rate_it_and_the_position_and_make_its_history(client
         assert stored == pytest.approx((it.mu, it.sigma, 1, int(solve)))
         streaks.append((out["streak"], out["best_streak"]))
     assert streaks == [(1, 1), (0, 1), (1, 1)]
+    assert ann.get("/api/train/yams/next").json()["streak"] == 1
     # a second try at a position knows the answer: graded and kept, not rated (nor the streak, nor the position)
     again = puzzles[1]
     out = ann.post(

@@ -80,10 +80,11 @@ async def next_position(
     """A position to solve (without its answer); `mu`, `sigma` and `skip` (positions seen) from a device
     without a profile."""
     profile = await _profile(request)
-    puzzle, rating = await trainer.next_for(
+    puzzle, rating, streak = await trainer.next_for(
         preset[:40], profile, _rating(mu, sigma), frozenset(s[:32] for s in skip or ())
     )
-    return {"position": puzzle.to_dict(reveal=False), "rating": rating.to_dict(), "profile": profile is not None}
+    out = {"position": puzzle.to_dict(reveal=False), "rating": rating.to_dict(), "profile": profile is not None}
+    return {**out, "streak": streak} if streak is not None else out
 
 
 @router.get("/api/train/{preset}/daily")

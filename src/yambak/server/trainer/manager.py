@@ -120,14 +120,16 @@ class TrainerManager:
 
     async def next_for(
         self, preset: str, profile: ProfileRow | None, rating: Rating | None, skip: frozenset[str] = frozenset()
-    ) -> tuple[Puzzle, Rating]:
+    ) -> tuple[Puzzle, Rating, int | None]:
         """A position for the player to try next: one not solved yet (never answered first), among those
-        whose puzzle rating is nearest the player's; and the player's rating."""
+        whose puzzle rating is nearest the player's; the player's rating and (a profile's) streak."""
         pool = await self.pool(preset)
         answered: dict[str, bool] = {}
+        streak = None
         if profile is not None:
             row = await self.store.read(self.store.trainer_rating, profile.id, preset)
             rating = Rating(row.mu, row.sigma) if row is not None else initial()
+            streak = row.streak if row is not None else 0
             answered = await self.store.read(self.store.answered_positions, profile.id, preset)
         rating = rating or initial()
         fresh = [p for p in pool if p.id not in answered and p.id not in skip]
@@ -141,7 +143,7 @@ class TrainerManager:
             return abs(mu - rating.mu)
 
         nearest = sorted(candidates, key=distance)[:NEAREST]
-        return random.choice(nearest), rating
+        return random.choice(nearest), rating, streak
 
     # --- answers ------------------------------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ async function load(daily) {
   const [ok, data] = await api("GET", daily ? `/api/train/${preset}/daily` : `/api/train/${preset}/next?${params}`);
   if (!ok) { showError(data); return; }
   position = data.position;
-  if (data.rating) showRating(data.rating, boot.profile ? undefined : mine.streak);
+  showRating(data.rating, boot.profile ? data.streak : mine.streak);
   render();
 }
 
