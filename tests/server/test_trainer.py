@@ -203,3 +203,22 @@ def test_the_page_is_served_in_the_readers_language(client) -> None:
     assert r.status_code == 200 and "Volgende positie" in r.text and '"preset": "yamb"' in r.text
     r = client.get("/train", params={"preset": "nope"})  # an unknown preset: the default one
     assert r.status_code == 200 and "Next position" in r.text and '"preset": "yams"' in r.text
+
+
+def test_a_pool_made_in_the_coachs_process_is_the_one_made_here(tmp_path) -> None:
+    """The server generates pools in a process of their own: the positions cross back whole and equal."""
+    import asyncio
+
+    from yambak.server.common.coach import CoachPool
+    from yambak.store import Store
+    from yambak.trainer import generate_pool
+
+    store, coach = Store(f"sqlite:///{tmp_path}/pool.db"), CoachPool(True, "yambak-trainer-test")
+    try:
+        made = TrainerManager(store, size=3, seed=5, coach=coach)
+        pool = asyncio.run(made.pool("yams"))
+        assert coach.pid() is not None
+        assert pool == generate_pool(made.spec("yams")) and len(pool) == 3
+    finally:
+        coach.close()
+        store.close()

@@ -16,6 +16,7 @@ from ...rules.loader import preset_data
 from ...store import ProfileRow
 from ...trainer import Rating, initial
 from ...web.i18n import js_strings, labels, ruleset_name
+from ..common.coach import CoachPool
 from ..common.pages import boot_json, render_page
 from ..deps import Lang, check_rate, profile_token
 from ..trainer.manager import Anonymous, TrainerManager, TrainingError
@@ -32,7 +33,9 @@ def get_trainer(request: Request) -> TrainerManager:
     """The app's trainer (made at the first trainer request: its pools are generated when first asked)."""
     trainer: TrainerManager | None = getattr(request.app.state, "trainer", None)
     if trainer is None:
-        trainer = request.app.state.trainer = TrainerManager(request.app.state.store, request.app.state.settings.clock)
+        settings = request.app.state.settings
+        coach = CoachPool(settings.coach_process, "yambak-trainer")  # spawned at the first pool to generate
+        trainer = request.app.state.trainer = TrainerManager(request.app.state.store, settings.clock, coach=coach)
     return trainer
 
 

@@ -1,15 +1,18 @@
 """The trainer on the server: each preset's pool of positions, the next position for a player, the day's
 position, and answers graded, rated and stored.
 
-A preset's pool is generated from `POOL_SEED` on first use (`trainer.generate_pool`, in a worker thread,
-one preset at a time) and kept in memory: every process holds the same pool, so a position's id names the
-same position everywhere and the daily position is the same for everybody.
+A preset's pool is generated from `POOL_SEED` on first use (`trainer.generate_pool`, in the trainer's
+coach process at a lower priority, as the table's advice is: seconds of work that would otherwise hold
+the interpreter lock the players' moves wait for; one preset at a time) and kept in memory: every
+process holds the same pool, so a position's id names the same position everywhere and the daily
+position is the same for everybody.
 
 With a profile, an answer rates the profile and the position (OpenSkill, `trainer.rate`) in one
 transaction with the answer's row, and moves the profile's streak; only its first answer to a position
-does (a second try knows the answer: it is graded and kept in the history, unrated). Without one, the device keeps its
-rating and streak and sends them with each answer; the server answers with the update and stores nothing
-(the position's rating moves only with profiles' answers: a device could send any rating).
+does (a second try knows the answer: it is graded and kept in the history, unrated). Without one, the
+device keeps its rating and streak and sends them with each answer; the server answers with the update
+and stores nothing (the position's rating moves only with profiles' answers: a device could send any
+rating).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from ...trainer import (
     rate,
 )
 from ..common.clock import naive_utc
+from ..common.coach import CoachPool
 from ..live import RequestError
 from ..settings import utc_now
 
@@ -76,9 +80,11 @@ class TrainerManager:
         size: int = POOL_SIZE,
         seed: int = POOL_SEED,
         threshold: float = THRESHOLD,
+        coach: CoachPool | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
+        self.coach = coach  # where pools are generated (None: a thread of this process, cached per process)
         self.size, self.seed, self.threshold = size, seed, threshold
         self._pools: dict[str, tuple[Puzzle, ...]] = {}
         self._by_id: dict[str, dict[str, Puzzle]] = {}
@@ -100,7 +106,10 @@ class TrainerManager:
             lock = self._locks.setdefault(preset, asyncio.Lock())
             async with lock:
                 if preset not in self._pools:
-                    pool = await asyncio.to_thread(_generated, self.spec(preset))
+                    if self.coach is None:
+                        pool = await asyncio.to_thread(_generated, self.spec(preset))
+                    else:  # seconds of the coach's work: in a process of its own, off the players' path
+                        pool = await asyncio.wrap_future(self.coach.submit(generate_pool, self.spec(preset)))
                     self._by_id[preset] = {p.id: p for p in pool}
                     self._pools[preset] = pool
         return self._pools[preset]
