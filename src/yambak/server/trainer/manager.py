@@ -112,6 +112,8 @@ class TrainerManager:
                         pool = await asyncio.wrap_future(self.coach.submit(generate_pool, self.spec(preset)))
                     self._by_id[preset] = {p.id: p for p in pool}
                     self._pools[preset] = pool
+        if not self._pools[preset]:  # a ruleset where the obvious choice is never 2 points off: nothing to train
+            raise TrainingError("train/empty-pool", "this ruleset has no trainer positions", 404)
         return self._pools[preset]
 
     async def position(self, preset: str, position_id: str) -> Puzzle:
