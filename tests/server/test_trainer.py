@@ -232,3 +232,15 @@ def test_a_ruleset_without_positions_says_so(client) -> None:
     for path in ("/api/train/yams/next", "/api/train/yams/daily", "/api/train/yams/positions/x"):
         r = client.get(path)
         assert r.status_code == 404 and r.json()["code"] == "train/empty-pool", r.text
+
+
+def test_a_pool_that_cannot_be_made_is_a_coded_503(client, monkeypatch) -> None:
+    import yambak.server.trainer.manager as manager
+
+    def broken(_spec: object) -> None:
+        raise RuntimeError("the coach's process died")
+
+    monkeypatch.setattr(manager, "_generated", broken)
+    client.app.state.trainer = TrainerManager(client.app.state.store, size=2, seed=99)
+    r = client.get("/api/train/kniffel/next")
+    assert r.status_code == 503 and r.json()["code"] == "train/unavailable", r.text

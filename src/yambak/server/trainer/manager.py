@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -47,6 +48,8 @@ from ..live import RequestError
 from ..settings import utc_now
 
 __all__ = ["POOL_SEED", "POOL_SIZE", "Anonymous", "TrainerManager", "TrainingError"]
+
+log = logging.getLogger("yambak.server")
 
 POOL_SIZE = 60
 POOL_SEED = 1
@@ -106,10 +109,16 @@ class TrainerManager:
             lock = self._locks.setdefault(preset, asyncio.Lock())
             async with lock:
                 if preset not in self._pools:
-                    if self.coach is None:
-                        pool = await asyncio.to_thread(_generated, self.spec(preset))
-                    else:  # seconds of the coach's work: in a process of its own, off the players' path
-                        pool = await asyncio.wrap_future(self.coach.submit(generate_pool, self.spec(preset)))
+                    try:
+                        if self.coach is None:
+                            pool = await asyncio.to_thread(_generated, self.spec(preset))
+                        else:  # seconds of the coach's work: in a process of its own, off the players' path
+                            pool = await asyncio.wrap_future(self.coach.submit(generate_pool, self.spec(preset)))
+                    except Exception:  # the coach's process died (killed, out of memory): the next asking retries
+                        log.exception("trainer pool of %s", preset)
+                        raise TrainingError(
+                            "train/unavailable", "the trainer's positions are not ready: try again in a moment", 503
+                        ) from None
                     self._by_id[preset] = {p.id: p for p in pool}
                     self._pools[preset] = pool
         if not self._pools[preset]:  # a ruleset where the obvious choice is never 2 points off: nothing to train
