@@ -51,7 +51,10 @@ async function load(daily) {
     if (mine.mu !== undefined) { params.set("mu", String(mine.mu)); params.set("sigma", String(mine.sigma)); }
     for (const id of mine.seen.slice(-SKIPPED)) params.append("skip", id);
   }
+  // the first position of a ruleset may take seconds (its pool is made then): the buttons wait with it
+  for (const b of [$("next"), $("daily")]) { b.disabled = true; b.setAttribute("aria-busy", "true"); }
   const [ok, data] = await api("GET", daily ? `/api/train/${preset}/daily` : `/api/train/${preset}/next?${params}`);
+  for (const b of [$("next"), $("daily")]) { b.disabled = false; b.removeAttribute("aria-busy"); }
   if (!ok) { showError(data); return; }
   position = data.position;
   showRating(data.rating, boot.profile ? data.streak : mine.streak);
