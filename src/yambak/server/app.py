@@ -26,7 +26,7 @@ from .lifespan import lifespan_of
 from .limits import ClientLimiter
 from .live import RequestError
 from .logs import log_unexpected
-from .routes import api, daily, keeper, pages, profiles, push, ranked, ws
+from .routes import api, daily, keeper, pages, profiles, push, ranked, trainer, ws
 from .security import SecurityHeaders, security_headers
 from .settings import Settings
 
@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _operator_routes(app)
     app.add_middleware(SecurityHeaders, https=settings.https)  # the outermost of ours: every response
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for feature in (api, pages, ws, keeper, profiles, daily, ranked, push):
+    for feature in (api, pages, ws, keeper, profiles, daily, ranked, push, trainer):
         app.include_router(feature.router)
     return app
 

@@ -14,6 +14,7 @@ from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .push import PushRow
 from .ranked import ChangeRow, RatingRow
 from .store import DEFAULT_URL, EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from .trainer import TrainerAnswerRow, TrainerRatingRow
 from .turns import TurnRow
 
 __all__ = [
@@ -38,6 +39,8 @@ __all__ = [
     "Store",
     "StoreConflict",
     "TournamentRow",
+    "TrainerAnswerRow",
+    "TrainerRatingRow",
     "TurnRow",
     "placeholder",
 ]

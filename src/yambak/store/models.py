@@ -334,3 +334,54 @@ class ServerKey(Base):
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class TrainerPosition(Base):
+    """A trainer position's puzzle rating (OpenSkill: the player's opponent), and how often it was answered
+    and solved. The position itself is generated from its pool's seed (`trainer/pool.py`): only its id here."""
+
+    __tablename__ = "trainer_positions"
+
+    position_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(40), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    answers: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class TrainerRating(Base):
+    """A profile's puzzle rating in the trainer of one preset, its answers, and its streak of solved ones."""
+
+    __tablename__ = "trainer_ratings"
+
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    answers: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)  # solved in a row, up to the last answer
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class TrainerAnswer(Base):
+    """One answer of a profile in the trainer: the position, the choice, its loss, and the rating after it."""
+
+    __tablename__ = "trainer_answers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"))
+    preset: Mapped[str] = mapped_column(String(40))
+    position_id: Mapped[str] = mapped_column(String(32))
+    choice: Mapped[str] = mapped_column(Text)  # the choice as JSON (`trainer.Choice.to_dict`)
+    loss: Mapped[float] = mapped_column(Float)
+    solved: Mapped[bool] = mapped_column(Boolean)
+    daily: Mapped[bool] = mapped_column(Boolean, default=False)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_trainer_answers_profile", "profile_id", "preset", "at"),)

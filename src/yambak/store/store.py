@@ -65,6 +65,7 @@ from .profiles import ProfileStore
 from .push import PushStore
 from .ranked import RankedStore
 from .sheets import SheetStore
+from .trainer import TrainerStore
 from .turns import TurnStore
 
 __all__ = ["DEFAULT_URL", "RefTaken", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
@@ -342,7 +343,7 @@ class _Writer:
                 self.loop.call_soon_threadsafe(self.queue.put_nowait, None)
 
 
-class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushStore, DecisionStore):
+class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushStore, DecisionStore, TrainerStore):
     def __init__(self, url: str | None = None, migrate: bool = True, synchronous: bool = True) -> None:
         """`synchronous` false (PostgreSQL): the writer's commits return before their WAL is on disk
         (`synchronous_commit = off` for them): a disk's slow flushes no longer hold every action, and a
