@@ -34,6 +34,14 @@ def test_strategy_text_and_odds_only(capsys: pytest.CaptureFixture[str]) -> None
     assert len(out["odds"]["dry.yam"]) == 1 and len(out["odds"]["down.yam"]) == 3
 
 
+def test_the_calculator(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["strategy", "yams", "--keep", "6", "6", "6", "6", "--rolls-left", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["chances"]["yam"] == pytest.approx(11 / 36) and out["chances"]["four_kind"] == 1.0
+    assert main(["strategy", "yams-fr", "--keep", "--rolls-left", "1", "--column", "dry"]) == 0
+    assert "yam" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "argv, error",
     [
@@ -41,6 +49,11 @@ def test_strategy_text_and_odds_only(capsys: pytest.CaptureFixture[str]) -> None
         (["strategy", "yams", "-o", "foo=1"], "unknown option"),
         (["strategy", "yams", "--games", "-1"], "--games"),
         (["strategy"], "RULESET"),
+        (["strategy", "yams", "--keep", "6"], "--rolls-left"),
+        (["strategy", "yams", "--keep", "6", "--rolls-left", "3"], "nothing is held"),
+        (["strategy", "yams", "--keep", "7", "--rolls-left", "1"], "--keep"),
+        (["strategy", "yams-fr", "--keep", "--rolls-left", "2", "--column", "dry"], "rolls left"),
+        (["strategy", "yams-fr", "--keep", "--rolls-left", "1", "--column", "nope"], "no column"),
     ],
 )
 def test_errors_are_one_line(argv: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:

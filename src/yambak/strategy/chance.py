@@ -145,9 +145,9 @@ def calculator(ruleset: Ruleset, kept: tuple[int, ...], rolls_left: int, column:
     """Holding `kept` with `rolls_left` rolls to go in a turn of the column's rolls: each row's chance of
     being made by the end of the turn (a sum row: its expected best sum), re-keeping optimally for
     that row alone. Raises ValueError for dice or rolls the ruleset cannot have."""
-    col = ruleset.columns[ruleset.column_index[column]] if column is not None else ruleset.columns[0]
     if column is not None and column not in ruleset.column_index:
         raise ValueError(f"no column {column!r}")
+    col = ruleset.columns[ruleset.column_index[column]] if column is not None else ruleset.columns[0]
     rolls = _rolls_of(ruleset, col.rolls)
     n = ruleset.rolled_dice
     if not 1 <= rolls_left <= rolls:

@@ -35,6 +35,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--odds-only", action="store_true", help="just the odds (instant on every ruleset)")
+    p.add_argument(
+        "--keep",
+        type=bounded_int(1, 6),
+        nargs="*",
+        default=None,
+        metavar="D",
+        help="the calculator: the chance of each combination holding these dice (with --rolls-left)",
+    )
+    p.add_argument("--rolls-left", type=bounded_int(1, 20), default=None, metavar="N", help="rolls to go (--keep)")
+    p.add_argument("--column", default=None, help="the column the calculator plays in (default: the first)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     progress_arg(p)
     workers_arg(p)
@@ -47,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
 
     ruleset = ruleset_of(args, args.preset)
     name = ruleset.preset or args.preset
+    if args.keep is not None or args.rolls_left is not None:
+        return _calculate(args, ruleset, name)
     if args.odds_only:
         table = odds(ruleset)
         if args.json:
@@ -77,6 +89,30 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
     else:
         print(_text(data, name))
+    return 0
+
+
+def _calculate(args: argparse.Namespace, ruleset: Any, name: str) -> int:
+    from .chance import calculator, odds
+
+    if args.rolls_left is None:
+        raise UserError("--keep needs --rolls-left N: the rolls still to make, this one included")
+    kept = tuple(args.keep or ())
+    if args.column is not None and args.column not in ruleset.column_index:
+        raise UserError(f"--column: no column {args.column!r} in {name} ({', '.join(ruleset.column_index)})")
+    try:
+        figures = calculator(ruleset, kept, args.rolls_left, args.column)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    sums = {b.row for b in odds(ruleset) if b.expected_sum}
+    if args.json:
+        print(json.dumps({"preset": name, "keep": list(kept), "rolls_left": args.rolls_left, "chances": figures}))
+        return 0
+    held = " ".join(map(str, kept)) or "nothing"
+    print(f"{name}: holding {held}, {args.rolls_left} roll(s) to go, playing for one box at a time")
+    width = max(len(r) for r in figures)
+    for row, value in figures.items():
+        print(f"  {row:<{width}}  {value:7.2f}" if row in sums else f"  {row:<{width}}  {value:7.2%}")
     return 0
 
 
