@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, check_writable, read_text, ruleset_of
-from ..engine import GameState
-from ..rules import Ruleset
 from .words import LANGUAGES
+
+if TYPE_CHECKING:  # the engine and the rules load when a command runs, not for its --help
+    from ..engine import GameState
+    from ..rules import Ruleset
 
 DEFAULT_RULES = "yams"
 PLAY_SEATS = 8  # the web table's seats at most
