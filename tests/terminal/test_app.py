@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from yambak.engine import SeededDice
+from yambak.engine import Score, SeededDice
 from yambak.rules import load_ruleset, load_ruleset_arg
 from yambak.terminal.app import KeepFace, PlayFace, TableApp
 from yambak.terminal.game import GameSession
@@ -203,6 +203,7 @@ def test_seven_columns_fit_80_by_24() -> None:
     [
         ("yams-rolled", lambda: play_app("yams", {1: "greedy"}), ["r", "1", "3"]),
         ("yammen-hints", lambda: play_app("yammen", {1: "greedy"}, seed=11), ["r", "h"]),
+        ("yams-written-best", lambda: play_app("yams", {}, players=("Ann",)), ["r", "enter", "r", "r", "r", "h"]),
     ],
 )
 def test_snapshots(name: str, make: Callable[[], TableApp], keys: list[str]) -> None:
@@ -239,5 +240,68 @@ def test_languages_from_the_same_catalogs_and_help() -> None:
         assert "R: baci" in str(app.screen.query_one("#help").render())
         await pilot.press("escape", "t")
         assert app.theme == "textual-light"
+
+    run(app, script)
+
+
+def _shown(app: TableApp, row: int, column: int) -> tuple[str, str]:
+    """A sheet cell as the terminal draws it: its text and its style."""
+    from textual.coordinate import Coordinate
+
+    cell = app.query_one("#sheet").get_cell_at(Coordinate(row, column))
+    return cell.plain, str(cell.style)
+
+
+def test_a_written_box_no_longer_looks_like_its_preview() -> None:
+    """The value written equals the preview just seen: the cell is repainted all the same, in the
+    written style and without the preview's mark; Enter on it then says why nothing happens."""
+    app = play_app("yams", {}, players=("Ann",))
+    face: PlayFace = app.face  # type: ignore[assignment]
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r")
+        row, column = min(at for at, (_, action) in app.cells.items() if action is not None)
+        preview = _shown(app, row, column)
+        app.query_one("#sheet").move_cursor(row=row, column=column)
+        await pilot.press("enter")
+        assert face.session.state.sheets[0].turns == 1
+        written = _shown(app, row, column)
+        state = face.session.state
+        value = str(state.sheets[0].written[state.rules.box_index(*state.history[0].box.split("."))])
+        assert preview[0].strip(" ·") == written[0].strip() == value  # the same number...
+        assert preview[1] != written[1] and preview[0] != written[0]  # ...drawn as written, not as a preview
+        await pilot.press("enter")
+        assert "already filled" in str(app.query_one("#said").render())
+        assert face.session.state.sheets[0].turns == 1
+
+    run(app, script)
+
+
+def test_the_coachs_best_box_and_a_refused_box_show_without_colour() -> None:
+    """Hints on: the best box is marked ◆ and reversed (a mark and a style, not a colour); in yamb's down
+    column a box out of order is marked – and Enter on it says the engine's reason."""
+    app = play_app("yamb", {}, players=("Ana",), seed=5)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r", "r", "r", "h")  # no roll left: the coach's best is a box
+        await until(pilot, lambda: app.hint_data is not None)
+        await pilot.pause(0.05)
+        best = app._best_box()
+        assert best is not None
+        (row, column), _ = next((at, c) for at, c in app.cells.items() if c[0] == best and isinstance(c[1], Score))
+        text, style = _shown(app, row, column)
+        assert text.endswith("◆") and "reverse" in style
+        others = [_shown(app, *at) for at, c in app.cells.items() if isinstance(c[1], Score) and c[0] != best]
+        assert others and all(t.endswith("·") and "reverse" not in s for t, s in others)
+        await pilot.press("h")  # hints off: the best box is a preview like the others again
+        text, style = _shown(app, row, column)
+        assert text.endswith("·") and "reverse" not in style
+        (row, column), (box, code) = next(
+            (at, c) for at, c in app.cells.items() if c[0].startswith("down.") and isinstance(c[1], str)
+        )
+        assert _shown(app, row, column) == ("–", "dim")
+        app.query_one("#sheet").move_cursor(row=row, column=column)
+        await pilot.press("enter")
+        assert "not next in its column" in str(app.query_one("#said").render())
 
     run(app, script)
