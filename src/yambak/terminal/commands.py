@@ -173,15 +173,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return _cmd_join(args)
     if args.watch or args.name:
         raise UserError("--watch and --name go with --join URL")
-    from ..bots import LEVELS, POLICIES, model_note
+    from ..bots.names import LEVELS, POLICY_NAMES  # the policies themselves load when a bot first moves
     from ..engine import SeededDice
     from .game import GameSession
 
     people = args.players or ["You"]
     bots = [LEVELS.get(b, b) for b in args.bots or []]
-    unknown = [b for b in bots if b not in POLICIES]
+    unknown = [b for b in bots if b not in POLICY_NAMES]
     if unknown:
-        raise UserError(f"unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICIES])})")
+        raise UserError(f"unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICY_NAMES])})")
     names = _names(people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])], PLAY_SEATS)
     rules = _rules(args)
     seats = {len(people) + i: b for i, b in enumerate(bots)}
@@ -191,6 +191,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from .app import PlayFace
 
         return _run_app(PlayFace(session), args)
+    from ..bots import model_note
+
     print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
     for bot in dict.fromkeys(args.bots or []):
         note = model_note(rules, bot)
