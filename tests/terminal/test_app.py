@@ -270,6 +270,7 @@ def test_a_written_box_no_longer_looks_like_its_preview() -> None:
         value = str(state.sheets[0].written[state.rules.box_index(*state.history[0].box.split("."))])
         assert preview[0].strip(" ·") == written[0].strip() == value  # the same number...
         assert preview[1] != written[1] and preview[0] != written[0]  # ...drawn as written, not as a preview
+        app.query_one("#sheet").move_cursor(row=row, column=column)  # back from the next open box
         await pilot.press("enter")
         assert "already filled" in str(app.query_one("#said").render())
         assert face.session.state.sheets[0].turns == 1
@@ -303,5 +304,33 @@ def test_the_coachs_best_box_and_a_refused_box_show_without_colour() -> None:
         app.query_one("#sheet").move_cursor(row=row, column=column)
         await pilot.press("enter")
         assert "not next in its column" in str(app.query_one("#said").render())
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("preset", ["yams", "yamb"])
+def test_the_cursor_waits_in_the_seat_you_play(preset: str) -> None:
+    """Seat 2 behind a bot: when the turn comes the cursor is on that seat's first open box (its column
+    on a shared sheet), and after the roll on a box the dice may fill; after each turn, on the next one."""
+    app = play_app(preset, {0: "greedy"}, players=("Bot", "Ann"))
+    face: PlayFace = app.face  # type: ignore[assignment]
+    table = lambda: app.query_one("#sheet")  # noqa: E731
+    mine = 2 if preset == "yams" else 1  # a column per player, or Ann's own sheet of columns
+
+    async def script(pilot: Any) -> None:
+        for turn in range(2):
+            await until(pilot, lambda: app.actor() == 1)
+            await pilot.pause(0.05)
+            at = table().cursor_coordinate
+            assert at.column == mine and app.cells == {}  # before the roll: nothing offered yet...
+            box = app.layout_key[1][at.row][1]
+            column = app.layout_key[2][at.column - 1][1]
+            assert face.session.state.sheets[1].written[face.session.state.rules.box_index(column, box)] is None
+            await pilot.press("r")
+            at = table().cursor_coordinate
+            found = app.cells.get((at.row, at.column))
+            assert found is not None and isinstance(found[1], Score) and found[1].player == 1  # ...then a box to fill
+            await pilot.press("enter")
+            assert face.session.state.sheets[1].turns == turn + 1
 
     run(app, script)

@@ -335,6 +335,7 @@ class TableApp(App[int]):
         self.cells: dict[tuple[int, int], tuple[str, Any]] = {}  # sheet cell -> (box, action or reason)
         self.filled: dict[tuple[int, int], str] = {}  # sheet cell -> its box, written already
         self.layout_key: tuple[Any, ...] = ()
+        self.cursor_key: tuple[Any, ...] = ()  # (seat, turns done, rolled): the turn the cursor was placed for
         self.width = 0  # the terminal's, as of the last resize
 
     # --- layout ------------------------------------------------------------------------------------
@@ -572,6 +573,39 @@ class TableApp(App[int]):
                     at = Coordinate(ri, ci)
                     if not same_cell(table.get_cell_at(at), cell):
                         table.update_cell_at(at, cell)
+        self._place_cursor(table, me, rows, targets)
+
+    def _place_cursor(
+        self, table: DataTable[Any], me: int | None, rows: list[tuple[str, str | None]], targets: list[tuple[int, str]]
+    ) -> None:
+        """The cursor where this terminal plays, once per turn and once after its first roll: on its
+        first open box when the turn comes (a --join into seat 2, a rejoin, the turn after a box was
+        written), then on its first legal box after the roll, unless the player put it on one already."""
+        if me is None or self.face.keeper:
+            return
+        turn = self._turn(me)
+        rolled = bool(turn and turn.get("rolls"))
+        key = (me, self.current_view["players"][me]["turns_done"], rolled)
+        if key == self.cursor_key:
+            return
+        self.cursor_key = key
+        at = table.cursor_coordinate
+        if rolled:
+            legal = [where for where, (_, action) in self.cells.items() if isinstance(action, (Score, Announce))]
+            if legal and (at.row, at.column) not in legal:
+                row, column = min(legal, key=lambda where: (where[1], where[0]))  # the first column's first
+                table.move_cursor(row=row, column=column)
+            return
+        mine = [
+            (ri, ci + 1)
+            for ri, (_, row) in enumerate(rows)
+            if row and not row.startswith("=")
+            for ci, (seat, _) in enumerate(targets)
+            if seat == me and (ri, ci + 1) not in self.filled
+        ]
+        if mine and (at.row, at.column) not in mine:
+            first = min(mine, key=lambda where: (where[1], where[0]))  # the first column's first open box
+            table.move_cursor(row=first[0], column=first[1])
 
     def _cell(self, ri: int, ci: int, seat: int, column: str, row: str | None, me: int | None, best: str | None) -> Any:
         v = self.current_view
