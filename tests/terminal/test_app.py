@@ -334,3 +334,25 @@ def test_the_cursor_waits_in_the_seat_you_play(preset: str) -> None:
             assert face.session.state.sheets[1].turns == turn + 1
 
     run(app, script)
+
+
+def test_a_struck_box_looks_struck_not_offered() -> None:
+    """yams-fr strikes any box: in strike mode the boxes offered read `×·`; the box struck then reads
+    `×` in the struck style, told apart by the mark as well as the style."""
+    app = play_app("yams-fr", {}, players=("Ann",))
+    face: PlayFace = app.face  # type: ignore[assignment]
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r", "s")
+        strikes = [at for at, (_, action) in app.cells.items() if isinstance(action, Score) and action.strike]
+        assert strikes
+        row, column = min(strikes, key=lambda at: (at[1], at[0]))
+        offered = _shown(app, row, column)
+        assert offered[0] == "×·"
+        app.query_one("#sheet").move_cursor(row=row, column=column)
+        await pilot.press("enter")
+        assert face.session.state.history[0].strike
+        struck = _shown(app, row, column)
+        assert struck[0] == "× " and "strike" in struck[1] and struck[1] != offered[1]
+
+    run(app, script)

@@ -39,13 +39,13 @@ KEEP_KEYS = (
 # How a sheet cell shows its state: a mark after the number and a style, two signs apart from colour, so
 # that NO_COLOR and monochrome terminals tell a value written from one offered.
 CELL_LOOKS = {
-    "written": (" ", "bold"),  # on the sheet for good
+    "written": (" ", "bold"),  # on the sheet for good (`8(4)`: a minimax row, the value written in brackets)
     "zeroed": (" ", "dim strike"),  # written, but the rules made it count 0: `0(25)`
-    "struck": ("×", "dim strike"),  # struck out for 0
+    "struck": (" ", "dim strike"),  # struck out for 0: `×`
     "preview": ("·", "italic"),  # what Enter would write now
     "preview0": ("·", "italic dim"),  # Enter would write a 0
     "best": ("◆", "bold italic reverse"),  # the coach's best box (hints on)
-    "strike": ("×", "bold italic"),  # strike mode: Enter strikes this box
+    "strike": ("·", "bold italic"),  # strike mode: Enter strikes this box, `×·`
     "announce": ("⚑", "bold"),  # A announces this box
     "refused": ("–", "dim"),  # open, but not for these dice now: Enter says why
 }
@@ -620,9 +620,10 @@ class TableApp(App[int]):
         if cell.get("score") is not None:
             self.filled[(ri, ci)] = box
             if cell.get("why") == "struck":
-                return cell_text(str(cell["score"]), "struck")
+                return cell_text("×", "struck")
             if cell.get("written") is not None:  # the value written beside what it counts
-                return cell_text(f"{cell['score']}({cell['written']})", "zeroed")
+                look = "zeroed" if cell.get("why") == "zeroed" else "written"
+                return cell_text(f"{cell['score']}({cell['written']})", look)
             return cell_text(str(cell["score"]), "written")
         turn = v["players"][seat]["turn"] if seat == me else None
         if turn is None or not turn.get("boxes"):
@@ -636,7 +637,7 @@ class TableApp(App[int]):
         if o and o["legal"]:
             if self.strike and o.get("strike"):
                 self.cells[(ri, ci)] = (box, Score(seat, box, strike=True))
-                return cell_text("0", "strike")
+                return cell_text("×", "strike")
             self.cells[(ri, ci)] = (box, Score(seat, box))
             look = "best" if box == best else "preview0" if o["written"] == 0 else "preview"
             return cell_text(str(o["written"]), look)
