@@ -356,3 +356,21 @@ def test_a_struck_box_looks_struck_not_offered() -> None:
         assert struck[0] == "× " and "strike" in struck[1] and struck[1] != offered[1]
 
     run(app, script)
+
+
+def test_the_keepers_cursor_follows_the_entry_due() -> None:
+    """Keeping yams for Ann and Bram: after Ann's entry the cursor is in Bram's column, on his first
+    open box, so the next dice and Enter file his entry."""
+    session = KeeperSession.start(load_ruleset("yams"), ["Ann", "Bram"], None)
+    app = TableApp(KeepFace(session))
+
+    async def script(pilot: Any) -> None:
+        table = app.query_one("#sheet")
+        await pilot.press(*"66655", "enter")  # Ann's first open box: ones, for 0
+        assert session.state.sheets[0].turns == 1
+        assert (table.cursor_coordinate.row, table.cursor_coordinate.column) == (0, 2)
+        await pilot.press(*"11111", "enter")
+        assert session.state.sheets[1].turns == 1 and session.state.history[-1].box == "free.ones"
+        assert (table.cursor_coordinate.row, table.cursor_coordinate.column) == (1, 1)  # Ann's twos
+
+    run(app, script)

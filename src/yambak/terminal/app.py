@@ -580,12 +580,16 @@ class TableApp(App[int]):
     ) -> None:
         """The cursor where this terminal plays, once per turn and once after its first roll: on its
         first open box when the turn comes (a --join into seat 2, a rejoin, the turn after a box was
-        written), then on its first legal box after the roll, unless the player put it on one already."""
-        if me is None or self.face.keeper:
+        written), then on its first legal box after the roll, unless the player put it on one already.
+        The keeper's cursor follows the player whose entry is due."""
+        v = self.current_view
+        if self.face.keeper:
+            me = None if v["finished"] else v["current"]
+        if me is None:
             return
         turn = self._turn(me)
         rolled = bool(turn and turn.get("rolls"))
-        key = (me, self.current_view["players"][me]["turns_done"], rolled)
+        key = (me, v["players"][me]["turns_done"], rolled)
         if key == self.cursor_key:
             return
         self.cursor_key = key
