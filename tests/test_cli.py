@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import io
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -11,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from yambak.cli import main
+from yambak.cli import COMMANDS, main
 from yambak.rules import preset_ids
 
 GOLDEN = Path(__file__).parent / "golden" / "cases"
@@ -75,6 +78,43 @@ def test_console_script_exit_codes(tmp_path: Path) -> None:
     assert out.returncode == 0 and out.stdout.startswith("yambak ")
     out = subprocess.run([str(exe), "replay", str(tmp_path / "missing.json")], capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.startswith("yambak: cannot read")
+
+
+HEAVY = ("numpy", "numba", "textual", "yambak.solver", "yambak.server")
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["play", "--help"], ["rules", "--help"]])
+def test_the_command_line_starts_without_the_heavy_layers(argv: list[str]) -> None:
+    """`yambak --help` (and the parser behind every command) imports no solver, server, numpy or Textual:
+    each command's layer loads when that command is chosen."""
+    probe = f"""
+import contextlib, io, sys
+import yambak.cli
+parser = yambak.cli.build_parser()
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    parser.parse_args({argv!r})
+print(sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY!r} or m.startswith({HEAVY[3:]!r})))
+"""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_the_command_table_matches_what_the_layers_register() -> None:
+    """Every command `yambak --help` lists is registered by the module the table names, with the same help."""
+    for module in dict.fromkeys(where for where, _ in COMMANDS.values()):
+        sub = argparse.ArgumentParser(prog="yambak").add_subparsers()
+        importlib.import_module(module).register(sub)
+        registered = {action.dest: action.help for action in sub._choices_actions}
+        assert registered == {name: help_line for name, (where, help_line) in COMMANDS.items() if where == module}
+
+
+def test_every_command_help_is_its_own(capsys: pytest.CaptureFixture[str]) -> None:
+    """`yambak COMMAND --help` shows the command's real options, not the table's stand-in."""
+    for name in COMMANDS:
+        code = main([name, "--help"])
+        out = capsys.readouterr().out
+        assert code == 0 and out.startswith(f"usage: yambak {name} [-h]"), (name, out[:80])
 
 
 def test_simulate_any_bot_on_any_preset(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,9 +15,10 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .rules import Ruleset, load_ruleset_arg
+if TYPE_CHECKING:  # the rules load when a command reads a ruleset, not for `yambak --help`
+    from .rules import Ruleset
 
 __all__ = [
     "RECORD_LIMIT",
@@ -55,6 +56,8 @@ def add_ruleset_args(p: argparse.ArgumentParser, spec: str | None = None, requir
 
 def ruleset_of(args: argparse.Namespace, spec: str) -> Ruleset:
     """The ruleset a command line names (a preset id or a .toml file) with its options and modifiers."""
+    from .rules import load_ruleset_arg
+
     modifiers = [m for m, on in (("six_dice", args.six_dice), ("duplicate", args.duplicate)) if on]
     return load_ruleset_arg(spec, args.option, modifiers)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from yambak.engine import SeededDice
+from yambak.engine import Score, SeededDice
 from yambak.rules import load_ruleset, load_ruleset_arg
 from yambak.terminal.app import KeepFace, PlayFace, TableApp
 from yambak.terminal.game import GameSession
@@ -203,6 +203,7 @@ def test_seven_columns_fit_80_by_24() -> None:
     [
         ("yams-rolled", lambda: play_app("yams", {1: "greedy"}), ["r", "1", "3"]),
         ("yammen-hints", lambda: play_app("yammen", {1: "greedy"}, seed=11), ["r", "h"]),
+        ("yams-written-best", lambda: play_app("yams", {}, players=("Ann",)), ["r", "enter", "r", "r", "r", "h"]),
     ],
 )
 def test_snapshots(name: str, make: Callable[[], TableApp], keys: list[str]) -> None:
@@ -239,5 +240,137 @@ def test_languages_from_the_same_catalogs_and_help() -> None:
         assert "R: baci" in str(app.screen.query_one("#help").render())
         await pilot.press("escape", "t")
         assert app.theme == "textual-light"
+
+    run(app, script)
+
+
+def _shown(app: TableApp, row: int, column: int) -> tuple[str, str]:
+    """A sheet cell as the terminal draws it: its text and its style."""
+    from textual.coordinate import Coordinate
+
+    cell = app.query_one("#sheet").get_cell_at(Coordinate(row, column))
+    return cell.plain, str(cell.style)
+
+
+def test_a_written_box_no_longer_looks_like_its_preview() -> None:
+    """The value written equals the preview just seen: the cell is repainted all the same, in the
+    written style and without the preview's mark; Enter on it then says why nothing happens."""
+    app = play_app("yams", {}, players=("Ann",))
+    face: PlayFace = app.face  # type: ignore[assignment]
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r")
+        row, column = min(at for at, (_, action) in app.cells.items() if action is not None)
+        preview = _shown(app, row, column)
+        app.query_one("#sheet").move_cursor(row=row, column=column)
+        await pilot.press("enter")
+        assert face.session.state.sheets[0].turns == 1
+        written = _shown(app, row, column)
+        state = face.session.state
+        value = str(state.sheets[0].written[state.rules.box_index(*state.history[0].box.split("."))])
+        assert preview[0].strip(" ·") == written[0].strip() == value  # the same number...
+        assert preview[1] != written[1] and preview[0] != written[0]  # ...drawn as written, not as a preview
+        app.query_one("#sheet").move_cursor(row=row, column=column)  # back from the next open box
+        await pilot.press("enter")
+        assert "already filled" in str(app.query_one("#said").render())
+        assert face.session.state.sheets[0].turns == 1
+
+    run(app, script)
+
+
+def test_the_coachs_best_box_and_a_refused_box_show_without_colour() -> None:
+    """Hints on: the best box is marked ◆ and reversed (a mark and a style, not a colour); in yamb's down
+    column a box out of order is marked – and Enter on it says the engine's reason."""
+    app = play_app("yamb", {}, players=("Ana",), seed=5)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r", "r", "r", "h")  # no roll left: the coach's best is a box
+        await until(pilot, lambda: app.hint_data is not None)
+        await pilot.pause(0.05)
+        best = app._best_box()
+        assert best is not None
+        (row, column), _ = next((at, c) for at, c in app.cells.items() if c[0] == best and isinstance(c[1], Score))
+        text, style = _shown(app, row, column)
+        assert text.endswith("◆") and "reverse" in style
+        others = [_shown(app, *at) for at, c in app.cells.items() if isinstance(c[1], Score) and c[0] != best]
+        assert others and all(t.endswith("·") and "reverse" not in s for t, s in others)
+        await pilot.press("h")  # hints off: the best box is a preview like the others again
+        text, style = _shown(app, row, column)
+        assert text.endswith("·") and "reverse" not in style
+        (row, column), (box, code) = next(
+            (at, c) for at, c in app.cells.items() if c[0].startswith("down.") and isinstance(c[1], str)
+        )
+        assert _shown(app, row, column) == ("–", "dim")
+        app.query_one("#sheet").move_cursor(row=row, column=column)
+        await pilot.press("enter")
+        assert "not next in its column" in str(app.query_one("#said").render())
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("preset", ["yams", "yamb"])
+def test_the_cursor_waits_in_the_seat_you_play(preset: str) -> None:
+    """Seat 2 behind a bot: when the turn comes the cursor is on that seat's first open box (its column
+    on a shared sheet), and after the roll on a box the dice may fill; after each turn, on the next one."""
+    app = play_app(preset, {0: "greedy"}, players=("Bot", "Ann"))
+    face: PlayFace = app.face  # type: ignore[assignment]
+    table = lambda: app.query_one("#sheet")  # noqa: E731
+    mine = 2 if preset == "yams" else 1  # a column per player, or Ann's own sheet of columns
+
+    async def script(pilot: Any) -> None:
+        for turn in range(2):
+            await until(pilot, lambda: app.actor() == 1)
+            await pilot.pause(0.05)
+            at = table().cursor_coordinate
+            assert at.column == mine and app.cells == {}  # before the roll: nothing offered yet...
+            box = app.layout_key[1][at.row][1]
+            column = app.layout_key[2][at.column - 1][1]
+            assert face.session.state.sheets[1].written[face.session.state.rules.box_index(column, box)] is None
+            await pilot.press("r")
+            at = table().cursor_coordinate
+            found = app.cells.get((at.row, at.column))
+            assert found is not None and isinstance(found[1], Score) and found[1].player == 1  # ...then a box to fill
+            await pilot.press("enter")
+            assert face.session.state.sheets[1].turns == turn + 1
+
+    run(app, script)
+
+
+def test_a_struck_box_looks_struck_not_offered() -> None:
+    """yams-fr strikes any box: in strike mode the boxes offered read `×·`; the box struck then reads
+    `×` in the struck style, told apart by the mark as well as the style."""
+    app = play_app("yams-fr", {}, players=("Ann",))
+    face: PlayFace = app.face  # type: ignore[assignment]
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r", "s")
+        strikes = [at for at, (_, action) in app.cells.items() if isinstance(action, Score) and action.strike]
+        assert strikes
+        row, column = min(strikes, key=lambda at: (at[1], at[0]))
+        offered = _shown(app, row, column)
+        assert offered[0] == "×·"
+        app.query_one("#sheet").move_cursor(row=row, column=column)
+        await pilot.press("enter")
+        assert face.session.state.history[0].strike
+        struck = _shown(app, row, column)
+        assert struck[0] == "× " and "strike" in struck[1] and struck[1] != offered[1]
+
+    run(app, script)
+
+
+def test_the_keepers_cursor_follows_the_entry_due() -> None:
+    """Keeping yams for Ann and Bram: after Ann's entry the cursor is in Bram's column, on his first
+    open box, so the next dice and Enter file his entry."""
+    session = KeeperSession.start(load_ruleset("yams"), ["Ann", "Bram"], None)
+    app = TableApp(KeepFace(session))
+
+    async def script(pilot: Any) -> None:
+        table = app.query_one("#sheet")
+        await pilot.press(*"66655", "enter")  # Ann's first open box: ones, for 0
+        assert session.state.sheets[0].turns == 1
+        assert (table.cursor_coordinate.row, table.cursor_coordinate.column) == (0, 2)
+        await pilot.press(*"11111", "enter")
+        assert session.state.sheets[1].turns == 1 and session.state.history[-1].box == "free.ones"
+        assert (table.cursor_coordinate.row, table.cursor_coordinate.column) == (1, 1)  # Ann's twos
 
     run(app, script)

@@ -213,3 +213,33 @@ def test_the_full_screen_app_plays_a_seat_at_an_online_table(base: str, tmp_path
         await table.stop()
 
     in_a_thread(main)
+
+
+def test_a_join_into_seat_2_puts_the_cursor_in_that_seats_column(base: str, tmp_path: Path) -> None:
+    """Behind a server-side bot in seat 1, the terminal's seat 2: when its turn comes the cursor is in
+    its own column on its first open box, and again after a rejoin (a second app on the same seat)."""
+    from yambak.terminal.app import OnlineFace, TableApp
+
+    from .test_app import until
+
+    body = {"name": "T", "rules": TWO_ROWS, "seats": [{"kind": "bot", "bot": "easy"}, {"kind": "open"}]}
+    made = httpx.post(base + "/api/tables", json=body).json()
+    saved = SavedState(tmp_path)
+    for rejoin in (False, True):
+        table = OnlineTable(f"{base}/t/{made['id']}", name="Tess", saved=saved)
+        table.fetch()
+        assert table.sit_down() == (None if rejoin else 1)  # the seat token kept: the same seat again
+        app = TableApp(OnlineFace(table), bot_pause=0.05)
+
+        async def main(app: TableApp = app, table: OnlineTable = table, rejoin: bool = rejoin) -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda: app.actor() == 1)
+                await pilot.pause(0.05)
+                at = app.query_one("#sheet").cursor_coordinate
+                assert at.column == 2 and app.layout_key[1][at.row][1] == "sixes"  # Tess's column, first box
+                if not rejoin:
+                    await pilot.press("r")
+                    await until(pilot, lambda: bool(table.view["players"][1]["turn"]))
+            await table.stop()
+
+        in_a_thread(main)

@@ -20,7 +20,14 @@ from ..commandline import (
 if TYPE_CHECKING:
     from .report import StrategyData
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "register", "run"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """`yambak strategy`, as `yambak.cli` registers a command's module when it is chosen."""
+    p = sub.add_parser("strategy", help="the odds, what the best play scores and the opening table of a ruleset")
+    add_arguments(p)
+    p.set_defaults(func=run)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

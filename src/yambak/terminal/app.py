@@ -36,6 +36,19 @@ KEEP_KEYS = (
     *TERMINAL_STRINGS[13:15],
     *TERMINAL_STRINGS[8:11],
 )
+# How a sheet cell shows its state: a mark after the number and a style, two signs apart from colour, so
+# that NO_COLOR and monochrome terminals tell a value written from one offered.
+CELL_LOOKS = {
+    "written": (" ", "bold"),  # on the sheet for good (`8(4)`: a minimax row, the value written in brackets)
+    "zeroed": (" ", "dim strike"),  # written, but the rules made it count 0: `0(25)`
+    "struck": (" ", "dim strike"),  # struck out for 0: `×`
+    "preview": ("·", "italic"),  # what Enter would write now
+    "preview0": ("·", "italic dim"),  # Enter would write a 0
+    "best": ("◆", "bold italic reverse"),  # the coach's best box (hints on)
+    "strike": ("·", "bold italic"),  # strike mode: Enter strikes this box, `×·`
+    "announce": ("⚑", "bold"),  # A announces this box
+    "refused": ("–", "dim"),  # open, but not for these dice now: Enter says why
+}
 BOT_PAUSE = 0.35  # seconds between a bot's actions: long enough to follow, short enough not to wait
 
 
@@ -48,6 +61,24 @@ def die_lines(value: int | None, held: bool, key: int) -> list[str]:
         cells = ["●" if row * 3 + col in spots else " " for col in range(3)]
         inner.append(f"{v}{cells[0]} {cells[1]} {cells[2]}{v}")
     return [f"{tl}{h * 5}{tr}", *inner, f"{bl}{h * 2}{key}{h * 2}{br}"]
+
+
+def cell_text(text: str, look: str) -> Text:
+    """A sheet cell: `text` right-aligned, with the mark and style of its state (`CELL_LOOKS`)."""
+    mark, style = CELL_LOOKS[look]
+    return Text(text + mark, style=style, justify="right")
+
+
+def same_cell(shown: object, cell: object) -> bool:
+    """Whether a drawn cell already shows `cell`: its text AND its style (Rich's `Text ==` ignores style)."""
+    if isinstance(shown, Text) and isinstance(cell, Text):
+        return (shown.plain, str(shown.style), shown.spans, shown.justify) == (
+            cell.plain,
+            str(cell.style),
+            cell.spans,
+            cell.justify,
+        )
+    return shown == cell
 
 
 def dice_text(dice: list[int | None], held: set[int]) -> Text:
@@ -94,6 +125,9 @@ class Face:
     async def start(self) -> None:
         """Online faces connect here; local ones have nothing to do."""
 
+    def warm_up(self) -> None:
+        """Load, off the event loop and after the first screen, what a later move needs (the bots)."""
+
 
 class PlayFace(Face):
     """A game played in this terminal against bots or hot-seat (`GameSession`)."""
@@ -103,6 +137,10 @@ class PlayFace(Face):
         self.session = session
         self.hints = hints
         self.mine = [p for p in range(len(session.state.players)) if p not in session.bots]
+
+    def warm_up(self) -> None:
+        if self.session.bots:
+            import yambak.bots.policies  # noqa: F401  (numpy and the policies: the bots' first move waits less)
 
     def view(self) -> dict[str, Any]:
         from .view import local_view
@@ -295,7 +333,9 @@ class TableApp(App[int]):
         self.results: ResultsScreen | None = None
         self.review_text = ""
         self.cells: dict[tuple[int, int], tuple[str, Any]] = {}  # sheet cell -> (box, action or reason)
+        self.filled: dict[tuple[int, int], str] = {}  # sheet cell -> its box, written already
         self.layout_key: tuple[Any, ...] = ()
+        self.cursor_key: tuple[Any, ...] = ()  # (seat, turns done, rolled): the turn the cursor was placed for
         self.width = 0  # the terminal's, as of the last resize
 
     # --- layout ------------------------------------------------------------------------------------
@@ -320,6 +360,11 @@ class TableApp(App[int]):
         self.redraw()
         self.set_interval(self.bot_pause, self._tick)
         self.query_one("#sheet").focus()
+        self._warm_up()
+
+    @work(thread=True)
+    def _warm_up(self) -> None:
+        self.face.warm_up()
 
     def _tick(self) -> None:
         if self.face.tick():
@@ -503,6 +548,7 @@ class TableApp(App[int]):
         key = (tuple(heads), tuple(rows), tuple(targets))
         best = self._best_box()
         self.cells = {}
+        self.filled = {}
         grid = [
             [Text(label, style="bold" if row and row.startswith("=") else "")]
             + [self._cell(ri, ci + 1, seat, column, row, me, best) for ci, (seat, column) in enumerate(targets)]
@@ -525,24 +571,64 @@ class TableApp(App[int]):
             for ri, line in enumerate(grid):
                 for ci, cell in enumerate(line):
                     at = Coordinate(ri, ci)
-                    if table.get_cell_at(at) != cell:
+                    if not same_cell(table.get_cell_at(at), cell):
                         table.update_cell_at(at, cell)
+        self._place_cursor(table, me, rows, targets)
+
+    def _place_cursor(
+        self, table: DataTable[Any], me: int | None, rows: list[tuple[str, str | None]], targets: list[tuple[int, str]]
+    ) -> None:
+        """The cursor where this terminal plays, once per turn and once after its first roll: on its
+        first open box when the turn comes (a --join into seat 2, a rejoin, the turn after a box was
+        written), then on its first legal box after the roll, unless the player put it on one already.
+        The keeper's cursor follows the player whose entry is due."""
+        v = self.current_view
+        if self.face.keeper:
+            me = None if v["finished"] else v["current"]
+        if me is None:
+            return
+        turn = self._turn(me)
+        rolled = bool(turn and turn.get("rolls"))
+        key = (me, v["players"][me]["turns_done"], rolled)
+        if key == self.cursor_key:
+            return
+        self.cursor_key = key
+        at = table.cursor_coordinate
+        if rolled:
+            legal = [where for where, (_, action) in self.cells.items() if isinstance(action, (Score, Announce))]
+            if legal and (at.row, at.column) not in legal:
+                row, column = min(legal, key=lambda where: (where[1], where[0]))  # the first column's first
+                table.move_cursor(row=row, column=column)
+            return
+        mine = [
+            (ri, ci + 1)
+            for ri, (_, row) in enumerate(rows)
+            if row and not row.startswith("=")
+            for ci, (seat, _) in enumerate(targets)
+            if seat == me and (ri, ci + 1) not in self.filled
+        ]
+        if mine and (at.row, at.column) not in mine:
+            first = min(mine, key=lambda where: (where[1], where[0]))  # the first column's first open box
+            table.move_cursor(row=first[0], column=first[1])
 
     def _cell(self, ri: int, ci: int, seat: int, column: str, row: str | None, me: int | None, best: str | None) -> Any:
         v = self.current_view
         col = v["players"][seat]["columns"][column]
         if row is None or row.startswith("="):
             value = col.get(row[1:]) if row else None
-            return Text("" if value is None else str(value), style="bold", justify="right")
+            return Text("" if value is None else f"{value} ", style="bold", justify="right")  # aligned with marks
         box = f"{column}.{row}"
         cell = col["boxes"].get(row, {})
         if cell.get("hidden"):
             return Text("?", justify="right")
         if cell.get("score") is not None:
-            text = "×" if cell.get("why") == "struck" else str(cell["score"])
-            if cell.get("written") is not None:
-                text += f"({cell['written']})"
-            return Text(text, justify="right")
+            self.filled[(ri, ci)] = box
+            if cell.get("why") == "struck":
+                return cell_text("×", "struck")
+            if cell.get("written") is not None:  # the value written beside what it counts
+                look = "zeroed" if cell.get("why") == "zeroed" else "written"
+                return cell_text(f"{cell['score']}({cell['written']})", look)
+            return cell_text(str(cell["score"]), "written")
         turn = v["players"][seat]["turn"] if seat == me else None
         if turn is None or not turn.get("boxes"):
             if self.face.keeper and seat == v["current"] and not v["finished"]:
@@ -550,17 +636,18 @@ class TableApp(App[int]):
             return Text("")
         if box in turn.get("announce", []) and not self.strike:
             self.cells[(ri, ci)] = (box, Announce(seat, box))
-            return Text("⚑", style="bold", justify="right")
+            return cell_text("", "announce")
         o = turn["boxes"].get(box)
         if o and o["legal"]:
             if self.strike and o.get("strike"):
                 self.cells[(ri, ci)] = (box, Score(seat, box, strike=True))
-                return Text("×", style="bold", justify="right")
+                return cell_text("×", "strike")
             self.cells[(ri, ci)] = (box, Score(seat, box))
-            style = "italic " + ("bold reverse" if box == best else "dim" if o["written"] == 0 else "")
-            return Text(str(o["written"]), style=style.strip(), justify="right")
+            look = "best" if box == best else "preview0" if o["written"] == 0 else "preview"
+            return cell_text(str(o["written"]), look)
         if o:
             self.cells[(ri, ci)] = (box, o.get("code"))
+            return cell_text("", "refused")
         return Text("")
 
     def _best_box(self) -> str | None:
@@ -827,6 +914,7 @@ class TableApp(App[int]):
     def _choose(self, at: Coordinate) -> None:
         found = self.cells.get((at.row, at.column))
         if found is None:
+            self._why_not(at)
             return
         box, action = found
         if self.face.keeper:
@@ -836,6 +924,16 @@ class TableApp(App[int]):
             self._send(action)
         elif isinstance(action, str):
             self.say(f"{self._box(box)}: {self._reason(action)}")
+
+    def _why_not(self, at: Coordinate) -> None:
+        """Enter on a cell that takes nothing: the engine's reason, in words (a box written already, or
+        not this terminal's turn)."""
+        v = self.current_view
+        box = self.filled.get((at.row, at.column))
+        if box is not None:
+            self.say(f"{self._box(box)}: {self._reason('illegal/box-closed')}")
+        elif not v["finished"] and not self.face.keeper and self.actor() is None and self.face.mine:
+            self.say(self._reason("illegal/not-your-turn"))
 
     def action_announce(self) -> None:
         at = self.query_one("#sheet", DataTable).cursor_coordinate

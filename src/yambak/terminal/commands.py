@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, check_writable, read_text, ruleset_of
-from ..engine import GameState
-from ..rules import Ruleset
 from .words import LANGUAGES
+
+if TYPE_CHECKING:  # the engine and the rules load when a command runs, not for its --help
+    from ..engine import GameState
+    from ..rules import Ruleset
 
 DEFAULT_RULES = "yams"
 PLAY_SEATS = 8  # the web table's seats at most
@@ -171,15 +173,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return _cmd_join(args)
     if args.watch or args.name:
         raise UserError("--watch and --name go with --join URL")
-    from ..bots import LEVELS, POLICIES, model_note
+    from ..bots.names import LEVELS, POLICY_NAMES  # the policies themselves load when a bot first moves
     from ..engine import SeededDice
     from .game import GameSession
 
     people = args.players or ["You"]
     bots = [LEVELS.get(b, b) for b in args.bots or []]
-    unknown = [b for b in bots if b not in POLICIES]
+    unknown = [b for b in bots if b not in POLICY_NAMES]
     if unknown:
-        raise UserError(f"unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICIES])})")
+        raise UserError(f"unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICY_NAMES])})")
     names = _names(people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])], PLAY_SEATS)
     rules = _rules(args)
     seats = {len(people) + i: b for i, b in enumerate(bots)}
@@ -189,6 +191,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from .app import PlayFace
 
         return _run_app(PlayFace(session), args)
+    from ..bots import model_note
+
     print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
     for bot in dict.fromkeys(args.bots or []):
         note = model_note(rules, bot)

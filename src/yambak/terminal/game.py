@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 
-from ..bots import choose_action
 from ..engine import (
     Action,
     Announce,
@@ -123,6 +122,8 @@ class GameSession:
         if self.state.finished or self.state.current not in self.bots:
             return None
         p = self.state.current
+        from ..bots import choose_action  # the policies (and numpy) load when a bot first moves
+
         self.state, event = self.state.apply(choose_action(self.state, p, self.bots[p], self.rng))
         return event
 

@@ -30,6 +30,7 @@ __all__ = ["OnlineTable", "SavedState", "claim_profile", "state_dir", "table_add
 PROTOCOL = 1  # the socket protocol this client speaks (the server's `welcome` says its own)
 TOKEN_COOKIE, PROFILE_COOKIE = "yambak_tokens", "yambak_profile"  # the browser's cookies (server/deps.py)
 USER_AGENT = "yambak-terminal"
+RECONNECT_AT_MOST = 2.0  # seconds between reconnection attempts at most: a restarted server finds its players fast
 _TABLE_PATH = re.compile(r"^/t/([A-Za-z0-9_-]{1,64})(?:/.*)?$")
 _MOVE_PATH = re.compile(r"^/me/move/([A-Za-z0-9_-]{1,128})/?$")
 
@@ -329,7 +330,7 @@ class OnlineTable:
             if self.closed is None:
                 self.on_said("Connection lost, reconnecting…")
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 8.0)
+                delay = min(delay * 2, RECONNECT_AT_MOST)
 
     def _receive(self, msg: dict[str, Any], ready: asyncio.Event) -> None:
         kind = msg.get("type")
