@@ -33,11 +33,12 @@ $(STAMP): pyproject.toml
 run: install
 	$(BIN)/yambak serve --host 127.0.0.1 --port 8000
 
-# Checks that stay: ruff and mypy (pyproject.toml); the page scripts under TypeScript (tsconfig*.json), with the
+# Checks that stay: ruff, mypy and vulture (dead code; pyproject.toml, vulture_whitelist.py); the page scripts under TypeScript (tsconfig*.json), with the
 # socket protocol's types generated from its models (`make types` writes them; here they must be current).
 lint: install
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
+	$(BIN)/vulture
 	npm run --silent check
 	$(BIN)/python scripts/protocol.py --check
 	npm run --silent types | diff -q - $(TYPES) >/dev/null || { echo "$(TYPES) is stale: make types"; exit 1; }

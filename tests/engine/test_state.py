@@ -121,14 +121,6 @@ def test_duplicate_dice_give_everyone_the_same_rolls() -> None:
     assert s.turns[0].dice == s.turns[1].dice
 
 
-def test_chance_outcomes_are_a_distribution() -> None:
-    s = new_game(load_ruleset("yams"), ["A"], seed=1)
-    outcomes = s.chance_outcomes()
-    assert len(outcomes) == 252 and abs(sum(p for _, p in outcomes) - 1) < 1e-12
-    s = play(s, Roll(0), Hold(0, (0, 1, 2)))
-    assert len(s.chance_outcomes()) == 21
-
-
 # --- boxes ---------------------------------------------------------------------------
 
 

@@ -327,7 +327,10 @@ def test_bots_are_adopted_when_their_owner_dies(two):
     a, b = two
     made = _create(a, seats=[{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}])
     table = made["id"]
-    time.sleep(0.5)
+    deadline = time.monotonic() + 30
+    while httpx.get(a.base + f"/api/tables/{table}").json()["v"] < 2:  # the bots play, on A
+        assert time.monotonic() < deadline, "the bots never began"
+        time.sleep(0.02)
     a.kill()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -72,6 +72,7 @@ class Table:
         self.watchers = [Recording(a, self.id, []), Recording(b, self.id, [])]
         self.refused: list[str] = []
         self.error: Exception | None = None
+        self.held = threading.Event()  # set while `go` holds the players: no move of theirs in flight
 
     def clients(self) -> list[Client]:
         return [*self.players.values(), *self.watchers]
@@ -83,7 +84,9 @@ class Table:
         try:
             while not stop.is_set():
                 if not go.wait(0.2):
+                    self.held.set()
                     continue
+                self.held.clear()
                 newest = max(self.players.values(), key=lambda c: c.v)
                 if newest.view["finished"]:
                     return
@@ -179,7 +182,8 @@ def _outage(
     # without Redis, spectators on either process still follow: each process reads the log
     time.sleep(max(0.0, OUTAGE - (time.monotonic() - stopped)))
     go.clear()  # hold the players while the copies are compared
-    time.sleep(0.5)  # a move in flight lands
+    for t in tables:  # a move in flight lands first
+        assert t.held.wait(30) and t.error is None, t.error
     for t in tables:
         logged = store.events(t.id)[-1].version
         for w in t.watchers:

@@ -82,9 +82,12 @@ def test_a_slow_transaction_holds_neither_the_loop_nor_the_writes_behind_it(pg_s
         stop = asyncio.Event()
         ticks = asyncio.ensure_future(ticker(stop))
         slow = asyncio.ensure_future(
-            pg_store.write(lambda conn: (conn.exec_driver_sql("SELECT pg_sleep(1.0)"), seen.append("slow")))
+            pg_store.write(
+                lambda conn: (seen.append("begun"), conn.exec_driver_sql("SELECT pg_sleep(1.0)"), seen.append("slow"))
+            )
         )
-        await asyncio.sleep(0.2)  # the slow one is in flight
+        while "begun" not in seen:  # the slow one is in flight
+            await asyncio.sleep(0.01)
         await pg_store.write(Store.append_op(tid, 1, 0, "rolled", {}))
         seen.append("quick")
         await slow
@@ -92,4 +95,4 @@ def test_a_slow_transaction_holds_neither_the_loop_nor_the_writes_behind_it(pg_s
         return await ticks
 
     assert asyncio.run(main()) >= 50  # the loop ticked through the second (about 100 ticks of 10 ms)
-    assert seen == ["quick", "slow"] and [e.version for e in pg_store.events(tid)] == [1]
+    assert seen == ["begun", "quick", "slow"] and [e.version for e in pg_store.events(tid)] == [1]

@@ -18,7 +18,6 @@ from yambak.web.i18n import (
     js_strings,
     labels,
     pick_language,
-    plural_rule,
     ruleset_name,
     translations,
 )
@@ -171,7 +170,8 @@ def test_plurals_in_the_browser_choose_the_forms_python_does(tmp_path):
     if node is None:
         missing_service("node is not installed (make install installs npm with it)")
     counts = [*range(0, 230), 1000, 1001, 1011, 1021, 100000, 1000000, 2000000]
-    rules = {lang: plural_rule(lang) for lang in LANGUAGES}
+    # the Plural-Forms expression each page is given (English has no catalog: the pages' own n != 1)
+    rules = {lang: js_strings(lang).get("\u0000", "(n != 1)") for lang in LANGUAGES}
     script = tmp_path / "plurals.mjs"
     script.write_text(
         f"import {{ pluralRule }} from {json.dumps((STATIC / 'plural.js').as_uri())};\n"

@@ -64,10 +64,6 @@ class ScoreHistogram:
             return 0.0
         return math.sqrt(max(self.n * self.squares - self.total * self.total, 0) / (self.n * (self.n - 1)))
 
-    def ci95(self) -> tuple[float, float]:
-        half = 1.96 * self.std / math.sqrt(self.n) if self.n > 1 else float("nan")
-        return self.mean - half, self.mean + half
-
     def _at(self, keys: list[int], cumulative: list[int], index: int) -> int:
         lo, hi = 0, len(keys) - 1
         while lo < hi:  # the first bin whose cumulative count passes index

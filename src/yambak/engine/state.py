@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import combinations, combinations_with_replacement
-from math import factorial, prod
+from itertools import combinations
 from typing import Any
 
 from ..rules import Ruleset
@@ -490,17 +489,6 @@ class GameState:
             if self.rules.strike_any and value > 0:
                 actions.append(Score(p, box_id, strike=True))
         return actions
-
-    def chance_outcomes(self, player: int | None = None) -> list[tuple[tuple[int, ...], float]]:
-        """The next roll's possible values of the dice not held (sorted), with probabilities."""
-        p = self.current if player is None else player
-        turn = self.turns[p]
-        k = self.rules.rolled_dice - (len(turn.held) if turn.rolls else 0)
-        out = []
-        for combo in combinations_with_replacement(range(1, 7), k):
-            ways = factorial(k) // prod(factorial(c) for c in Counter(combo).values())
-            out.append((combo, ways / 6**k))
-        return out
 
     def with_dice(self, source: DiceSource) -> GameState:
         """The same position with another dice source (a replayed game going on live)."""

@@ -56,7 +56,6 @@ __all__ = [
 ]
 
 MAX_PLAYERS = 16
-SHEET_NAME_MAX = 60
 TURN_KINDS = ("dice", "scratch")
 
 

@@ -37,7 +37,7 @@ column ids (shown as their labels) of at most `LABEL_LIMIT`, and a sheet of at m
 `MAX_COLUMNS` columns, `MAX_BOXES` boxes and `MAX_DICE` dice: what a bot decides on, a page shows and
 the coach advises on in a moment (every shipped preset, its options included, fits: 13 x 7 at most).
 
-Where the reading lives: `presets.py` finds and reads the files (TOML, `extends`), `options.py` patches
+Where the reading lives: `files.py` finds and reads the files (TOML, `extends`), `options.py` patches
 the chosen options in, `build.py` checks the top-level keys and builds the ruleset from the rows,
 columns and relations of `sheet.py`, and `checks.py` holds what they share (`RulesetError`, the limits
 on points, the readers of one key with their "did you mean"). This module is the front door.
@@ -54,9 +54,9 @@ from typing import Any
 from ..inputs import InputError, check_shape
 from .build import build_ruleset
 from .checks import FILE_LIMIT, POINTS_LIMIT, RulesetError, as_list, as_table, clean_text, show
+from .files import preset_data, preset_ids, read_ruleset_file, resolve_extends, unknown_preset
 from .model import Ruleset
 from .options import parse_options
-from .presets import preset_data, preset_ids, read_ruleset_file, resolve_extends, unknown_preset
 
 __all__ = [
     "FILE_LIMIT",

@@ -28,7 +28,6 @@ ROW_KINDS: tuple[str, ...] = (
 # Row kinds whose combination is some dice of the roll, so that points = "matched" means those dice.
 MATCHED_KINDS: tuple[str, ...] = ("kind", "one_pair", "two_pairs", "three_pairs", "full_house", "house", "yam")
 JOKER_PLACEMENTS: tuple[str, ...] = ("forced", "free", "none")
-OrderKind = Literal["free", "down", "up", "updown", "middle"]
 ORDER_KINDS: tuple[str, ...] = ("free", "down", "up", "updown", "middle")
 RELATION_KINDS: tuple[str, ...] = ("max_gt_min", "min_lt_max_at_entry", "minimax")
 MATCH_KINDS: tuple[str, ...] = ("total", "column_points")

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .checks import RulesetError, as_table, show
-from .presets import preset_data
+from .files import preset_data
 
 __all__ = ["apply_options", "parse_options"]
 

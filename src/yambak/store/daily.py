@@ -45,10 +45,6 @@ class DealRow:
         """Over for good: its results frozen, its games and seed public (`closed_sql` is the same in SQL)."""
         return self.cancelled or (self.paused_at is None and now >= self.closes_at)
 
-    def playable(self, now: datetime) -> bool:
-        """Its tables take actions now: open, not paused, not cancelled."""
-        return not self.cancelled and self.paused_at is None and self.opens_at <= now < self.closes_at
-
 
 @dataclass
 class DealScore:

@@ -300,18 +300,6 @@ class ProfileStore:
             ).first()
         return ProfileRow(row.id, row.name, row.shared, row.created_at, row.withdrawn) if row else None
 
-    def profile_names(self, ids: Iterable[str]) -> dict[str, ProfileRow]:
-        ids = list(set(ids))
-        if not ids:
-            return {}
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(Profile.id, Profile.name, Profile.shared, Profile.created_at, Profile.withdrawn).where(
-                    Profile.id.in_(ids)
-                )
-            )
-            return {r.id: ProfileRow(r.id, r.name, r.shared, r.created_at, r.withdrawn) for r in rows}
-
     def update_profile(self, profile_id: str, now: datetime, **values: Any) -> bool:
         """Rename or share; False when the profile is gone."""
 
@@ -480,11 +468,6 @@ class ProfileStore:
                 select(Result).where(Result.decisions.is_(None), Result.seat.is_not(None)).limit(limit)
             ).mappings()
             return [_result(r) for r in rows]
-
-    def get_result(self, result_id: int) -> ResultRow | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(Result).where(Result.id == result_id)).mappings().first()
-        return _result(row) if row else None
 
     def result_by_public_id(self, public_id: str) -> ResultRow | None:
         """A result by the id its addresses show (the integer id is never one)."""

@@ -570,13 +570,6 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushSto
         self._sync(self.append_op(table_id, version, seat, type_, data, snapshot, finished, ref))
 
     @staticmethod
-    def snapshot_op(table_id: str, version: int, record: dict[str, Any], finished: bool) -> Op:
-        def op(conn: Connection) -> None:
-            conn.execute(_SNAPSHOT, {"tid": table_id, "new": version, "rec": record, "fin": finished, "now": _now()})
-
-        return op
-
-    @staticmethod
     def fairness_op(table_id: str, fairness: dict[str, Any]) -> Op:
         def op(conn: Connection) -> None:
             conn.execute(update(GameSession).where(GameSession.id == table_id).values(fairness=fairness))
@@ -678,11 +671,6 @@ class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushSto
             made = dict(conn.execute(made_q).all())
         now = _now()
         return {t: (now - (last.get(t) or made[t])).total_seconds() for t in table_ids if t in made}
-
-    def unfinished_ids(self) -> list[str]:
-        with self.engine.connect() as conn:
-            q = select(GameSession.id).where(GameSession.finished.is_(False), GameSession.kind == "table")
-            return list(conn.execute(q).scalars())
 
     def unfinished_with_bots(self) -> list[str]:
         with self.engine.connect() as conn:

@@ -213,13 +213,6 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buf)
 
 
-def plural_rule(lang: str) -> str:
-    """The language's Plural-Forms expression (C syntax), as its catalog states it: the browser's `N()`
-    chooses the same form as Python's ngettext (static/plural.js)."""
-    catalog = _catalog(lang)
-    return catalog.plural_expr if catalog is not None else "(n != 1)"
-
-
 def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
     for choice in (query, cookie):
         if choice in LANGUAGES:

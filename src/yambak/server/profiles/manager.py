@@ -31,7 +31,6 @@ __all__ = ["ProfileError", "ProfileManager", "hash_secret", "profile_name", "val
 log = logging.getLogger("yambak.server")
 
 PROFILE_NAME_MAX = 24
-MAX_IMPORT = 400  # kept sheets per profile import request
 
 
 class ProfileError(RequestError):
