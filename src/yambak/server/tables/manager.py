@@ -83,11 +83,7 @@ class TableManager(SessionFront[LiveTable]):
     def __init__(
         self, store: Store, settings: Settings, cluster: Cluster | None = None, events: Events | None = None
     ) -> None:
-        ctx = TableContext(
-            {}, settings, store, events or Events(), cluster, server_seconds(settings),
-            partial(getattr, self, "loop"), self.broadcast_state, self.replica_publish, self.replica_forward,
-            self.record, self.aget,
-        )  # fmt: skip
+        ctx = TableContext(settings, store, events or Events(), cluster, server_seconds(settings))
         self.turn_clock = TurnClock(ctx.now)
         self.presence = Presence(ctx, ctx.now)
         self.stand_in = StandIn(self.turn_clock, self.presence, settings.away_turn)
@@ -105,19 +101,16 @@ class TableManager(SessionFront[LiveTable]):
             forwarded,
         )  # fmt: skip
         super().__init__(store, settings, kind, cluster, ctx.events)
-        ctx.tables = self.sessions  # the core's
+        core = self.core  # the parts talk to the session core itself, never through this manager
+        ctx.tables, ctx.loop = core.sessions, partial(getattr, core, "loop")  # the loop is set at startup
+        ctx.broadcast, ctx.record, ctx.aget = core.broadcast_state, core.record, core.aget
+        ctx.publish, ctx.forward = core.replica.publish, core.replica.forward
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         self.coach = CoachPool(self.settings.coach_process, "yambak-advice")  # advice, off the players' path
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
         # the fence of an action (set by the app): (table) -> a write checking again in the action's own
         # transaction, or None; raises to refuse it now (a deal's table stops at the deal's close)
         self.admit: Any = None
-
-    def replica_publish(self, table: LiveTable, message: dict[str, Any]) -> None:
-        self.replica.publish(table, message)
-
-    async def replica_forward(self, table: LiveTable, op: str, args: dict[str, Any]) -> dict[str, Any]:
-        return await self.replica.forward(table, op, args)
 
     async def _forwarded_act(self, table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
         msg = schema.client_message.validate_python(args["msg"])
