@@ -41,7 +41,7 @@ from ..common.events import Events
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
 from ..live import RequestError
-from ..session import Loaded, Moved, Session, SessionKind, SessionManager
+from ..session import Loaded, Moved, Session, SessionFront, SessionKind
 from ..session.model import recent_of
 from ..settings import Settings
 from .schema import EntryIn, KeeperError, SheetIn
@@ -141,7 +141,7 @@ def entry_applied(state: GameState, entry: EntryIn) -> GameState:
         raise KeeperError(exc.code, exc.message, exc.status, **exc.extra) from None
 
 
-class KeeperManager(SessionManager[KeptSheet]):
+class KeeperManager(SessionFront[KeptSheet]):
     """Kept sheets: the session core with a sheet's kind, and a sheet's own requests (codes, tokens, entries)."""
 
     def __init__(
@@ -166,21 +166,21 @@ class KeeperManager(SessionManager[KeptSheet]):
         token = body.token or new_token()
         if body.id is not None and (again := self._created_already(body.id, name, state, token)) is not None:
             return again, token  # a phone's sheet started offline, sent again after a lost answer
-        self.make_room()
+        self.core.make_room()
         for _ in range(10):
             sheet = KeptSheet(body.id or secrets.token_urlsafe(12), name, state, code=new_code())
-            sheet.recent = self.recent_of([])
+            sheet.recent = self.core.recent_of([])
             row = SessionRow(
                 sheet.id, name, state.rules.spec, False, False, None, record_dict(state), kind="sheet", code=sheet.code
             )
             row.tokens = [(hash_token(token), "owner")]
             try:
-                self.store_new(row)
+                self.core.store_new(row)
             except StoreConflict:
                 if body.id is not None and (again := self._created_already(body.id, name, state, token)) is not None:
                     return again, token
                 continue  # a code already in use: draw another
-            self.admit_new(sheet)
+            self.core.admit_new(sheet)
             return sheet, token
         raise KeeperError("server/busy", "no free join code: try again", 503)
 
@@ -290,7 +290,9 @@ class KeeperManager(SessionManager[KeptSheet]):
                 raise KeeperError(exc.code, exc.message, 422) from None
             seat = entry.seat if entry.seat is not None else -1
             try:
-                version = await self.commit(sheet, state, entry.model_dump(), seat=seat, kind=entry.kind, ref=entry.id)
+                version = await self.core.commit(
+                    sheet, state, entry.model_dump(), seat=seat, kind=entry.kind, ref=entry.id
+                )
             except RefTaken as exc:  # logged meanwhile (another owner's commit before this one's reload)
                 return {"v": sheet.version, "applied_as": exc.version, "duplicate": True}
         metrics.LATENCY.observe(time.perf_counter() - start)

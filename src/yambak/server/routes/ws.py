@@ -34,7 +34,7 @@ from ..live import (
     same_origin,
     serve_socket,
 )
-from ..session import Hello, Ping, Session, SessionManager, welcome
+from ..session import Hello, Ping, Session, SessionFront, welcome
 from ..tables import schema as table_schema
 
 router = APIRouter()
@@ -51,7 +51,7 @@ CROWDED = {  # the refusal of a socket over one of the caps (`limits.SocketCaps`
 
 async def _serve(
     ws: WebSocket,
-    manager: SessionManager[Any],
+    manager: SessionFront[Any],
     session_id: str,
     schema: Any,
     act: Act,
@@ -80,7 +80,7 @@ async def _serve(
 
 async def _session(
     ws: WebSocket,
-    manager: SessionManager[Any],
+    manager: SessionFront[Any],
     session_id: str,
     schema: Any,
     act: Act,

@@ -2,6 +2,7 @@
 `SessionKind`: `kind.py`), and how several processes share one (`replica.py`)."""
 
 from .core import SessionManager
+from .front import SessionFront
 from .kind import SessionKind
 from .model import Loaded, Session
 from .protocol import Hello, Ping, event_message, events_message, state_message, welcome
@@ -14,6 +15,7 @@ __all__ = [
     "Ping",
     "Replica",
     "Session",
+    "SessionFront",
     "SessionKind",
     "SessionManager",
     "event_message",

@@ -25,7 +25,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from ...engine import GameState
 from ...store import EventRow, RefTaken, SessionRow, Store, StoreConflict
@@ -50,9 +50,10 @@ log = logging.getLogger("yambak.server")
 S = TypeVar("S", bound=Session)
 
 
+@final
 class SessionManager(Generic[S]):
-    """The sessions of one kind in this process: one class for every kind, told what differs by `kind` (a
-    feature's manager adds its own requests, never a hook: `tests/server/test_session.py`)."""
+    """The sessions of one kind in this process: one final class for every kind, told what differs by `kind`
+    (a feature's manager holds one: `front.py`)."""
 
     def __init__(
         self,

@@ -41,19 +41,19 @@ def _unwired(*_args: Any) -> Any:
 
 @dataclass(eq=False)
 class TableContext:
-    tables: dict[str, LiveTable]  # the tables in memory here
     settings: Settings
     store: Store
     events: Events
     cluster: Cluster | None
     now: Callable[[], float]  # the server's clock, in seconds
-    loop: Callable[[], asyncio.AbstractEventLoop | None]  # the loop background work runs on (set at startup)
-    broadcast: Callable[[LiveTable, Connection | None], None]  # every follower here gets the table as it is
-    publish: Callable[[LiveTable, dict[str, Any]], None]  # told to the other processes
-    forward: Callable[[LiveTable, str, dict[str, Any]], Awaitable[dict[str, Any]]]  # done on the table's owner
-    record: Callable[[LiveTable, GameState | None], dict[str, Any]]  # the game record a snapshot stores
-    aget: Callable[[str], Awaitable[LiveTable]]  # a table, loaded if it is not in memory
-    # --- set by the table manager once every part is made -------------------------------------------
+    # --- set by the table manager once the session core and every part are made ----------------------
+    tables: dict[str, LiveTable] = field(default_factory=dict)  # the tables in memory here
+    loop: Callable[[], asyncio.AbstractEventLoop | None] = field(default=_unwired)  # background work's loop
+    broadcast: Callable[[LiveTable, Connection | None], None] = field(default=_unwired)  # to followers here
+    publish: Callable[[LiveTable, dict[str, Any]], None] = field(default=_unwired)  # to the other processes
+    forward: Callable[[LiveTable, str, dict[str, Any]], Awaitable[dict[str, Any]]] = field(default=_unwired)
+    record: Callable[[LiveTable, GameState | None], dict[str, Any]] = field(default=_unwired)  # a snapshot's
+    aget: Callable[[str], Awaitable[LiveTable]] = field(default=_unwired)  # a table, loaded if not in memory
     commit: Callable[[LiveTable, int, Action], Awaitable[None]] = field(default=_unwired)  # a bot's action
     forget: Callable[[LiveTable], None] = field(default=_unwired)  # the table leaves memory (it waits in the store)
     schedule: Callable[[LiveTable], None] = field(default=_unwired)  # the bots look whether they have a turn

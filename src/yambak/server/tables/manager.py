@@ -43,7 +43,7 @@ from ..common.events import Events
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
 from ..live import RequestError
-from ..session import Moved, SessionManager
+from ..session import Moved, SessionFront
 from ..settings import Settings
 from . import schema
 from .bots import Bots
@@ -76,19 +76,14 @@ class NewTable:
     row: SessionRow
 
 
-class TableManager(SessionManager[LiveTable]):
+class TableManager(SessionFront[LiveTable]):
     """Live tables: the session core with a table's kind (`kind.py`), and a table's own requests (making,
     joining, acting, rematches, the coach)."""
 
     def __init__(
         self, store: Store, settings: Settings, cluster: Cluster | None = None, events: Events | None = None
     ) -> None:
-        sessions: dict[str, LiveTable] = {}
-        ctx = TableContext(
-            sessions, settings, store, events or Events(), cluster, server_seconds(settings),
-            partial(getattr, self, "loop"), self.broadcast_state, self.replica_publish, self.replica_forward,
-            self.record, self.aget,
-        )  # fmt: skip
+        ctx = TableContext(settings, store, events or Events(), cluster, server_seconds(settings))
         self.turn_clock = TurnClock(ctx.now)
         self.presence = Presence(ctx, ctx.now)
         self.stand_in = StandIn(self.turn_clock, self.presence, settings.away_turn)
@@ -106,19 +101,16 @@ class TableManager(SessionManager[LiveTable]):
             forwarded,
         )  # fmt: skip
         super().__init__(store, settings, kind, cluster, ctx.events)
-        self.sessions = sessions  # the parts' `ctx.tables`: one dict
+        core = self.core  # the parts talk to the session core itself, never through this manager
+        ctx.tables, ctx.loop = core.sessions, partial(getattr, core, "loop")  # the loop is set at startup
+        ctx.broadcast, ctx.record, ctx.aget = core.broadcast_state, core.record, core.aget
+        ctx.publish, ctx.forward = core.replica.publish, core.replica.forward
         self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
         self.coach = CoachPool(self.settings.coach_process, "yambak-advice")  # advice, off the players' path
         self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
         # the fence of an action (set by the app): (table) -> a write checking again in the action's own
         # transaction, or None; raises to refuse it now (a deal's table stops at the deal's close)
         self.admit: Any = None
-
-    def replica_publish(self, table: LiveTable, message: dict[str, Any]) -> None:
-        self.replica.publish(table, message)
-
-    async def replica_forward(self, table: LiveTable, op: str, args: dict[str, Any]) -> dict[str, Any]:
-        return await self.replica.forward(table, op, args)
 
     async def _forwarded_act(self, table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
         msg = schema.client_message.validate_python(args["msg"])
@@ -148,10 +140,10 @@ class TableManager(SessionManager[LiveTable]):
             if row.id in self.sessions:
                 continue
             try:
-                loaded = self.load(row.id)
+                loaded = self.core.load(row.id)
                 if loaded is None:
                     continue
-                self.sessions[row.id] = self.build(loaded, owned=True)
+                self.sessions[row.id] = self.core.build(loaded, owned=True)
             except Exception:  # a broken row must not keep every other table from resuming
                 log.exception("table %s cannot be resumed", row.id)
                 continue
@@ -174,10 +166,10 @@ class TableManager(SessionManager[LiveTable]):
 
     def forget(self, table: LiveTable) -> None:
         """The table leaves memory (it waits in the store: `turns.py`)."""
-        self.stop(table)
+        self.core.stop(table)
         if self.cluster is not None:  # its lease goes now: the first process to see a deadline due takes it
             self.cluster.unfollow(self.KIND, table.id, owned=True)
-        self.drop(table)
+        self.core.drop(table)
 
     async def orphans(self) -> list[str]:
         """Unfinished tables with bots, and those with a deadline passed or a reminder due: they need an owner
@@ -243,7 +235,7 @@ class TableManager(SessionManager[LiveTable]):
         of duplicate dice to play (a `DealRow`: its seed, sealed until it closes); `name` None: no name of
         its own (its pages call it after whoever sits first: no player's name is stored)."""
         name = "" if name is None else clean_name(name, "table name", TABLE_NAME_MAX)
-        self.make_room()
+        self.core.make_room()
         if not isinstance(options, dict) or len(options) > 20:
             raise TableError("input/invalid", "options must be an object")
         if custom is None and (not isinstance(preset, str) or len(preset) > 40):
@@ -293,7 +285,7 @@ class TableManager(SessionManager[LiveTable]):
         table.settings = house
         self.turn_clock.start(table)
         self.presence.new_table(table)
-        table.recent = self.recent_of([])
+        table.recent = self.core.recent_of([])
         table.fairness = fair
         secret = {**fair.block(revealed=False), "seed": fair.seed}  # stored; sent to no one before the end
         if isinstance(fair, DealDice):
@@ -338,8 +330,8 @@ class TableManager(SessionManager[LiveTable]):
         """Store a prepared table and take it into memory. `profile`: the creator's, given to the first
         person's seat (the others are guests)."""
         self._give_first_seat(new, profile)
-        await self.astore_new(new.row, self.turns.now_op(new.table))
-        self.admit_new(new.table)
+        await self.core.astore_new(new.row, self.turns.now_op(new.table))
+        self.core.admit_new(new.table)
         return new.table, new.tokens
 
     def create(
@@ -360,8 +352,8 @@ class TableManager(SessionManager[LiveTable]):
         Blocks on the store: `acreate` is the same without blocking the event loop."""
         new = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
         self._give_first_seat(new, profile)
-        self.store_new(new.row, self.turns.now_op(new.table))
-        self.admit_new(new.table)
+        self.core.store_new(new.row, self.turns.now_op(new.table))
+        self.core.admit_new(new.table)
         return new.table, new.tokens
 
     async def acreate(
@@ -604,7 +596,7 @@ class TableManager(SessionManager[LiveTable]):
                 stale = f"you acted on version {msg.v}; the table is at {expected}: resync"
                 raise TableError("stale/version", stale, v=table.version)
             fence = self.admit(table) if self.admit is not None else None
-            await self.commit(table, new_state, event.to_dict(), seat=event.player, ref=ref, also=fence)
+            await self.core.commit(table, new_state, event.to_dict(), seat=event.player, ref=ref, also=fence)
             if event.type == "scored":
                 table.last_entry = time.monotonic()
         metrics.LATENCY.observe(time.perf_counter() - start)
@@ -673,7 +665,7 @@ class TableManager(SessionManager[LiveTable]):
         table.fairness, before = fair, table.fairness
         try:
             also = Store.fairness_op(table.id, secret)
-            await self.commit(table, table.state.with_dice(fair), event, seat=msg.seat, ref=ref, also=also)
+            await self.core.commit(table, table.state.with_dice(fair), event, seat=msg.seat, ref=ref, also=also)
         except BaseException:
             table.fairness = before
             raise
@@ -684,7 +676,7 @@ class TableManager(SessionManager[LiveTable]):
         mark = self._assisted(table, seat)  # a person's turn played by the stand-in
         data = event.to_dict()
         self.stand_in.mark(table, seat, data)
-        await self.commit(table, new_state, data, seat=event.player, also=mark)
+        await self.core.commit(table, new_state, data, seat=event.player, also=mark)
 
     async def reissue(self, table: LiveTable, seat: int) -> str:
         """A new token for a person's seat, for another device of the profile that sits there (the caller
