@@ -1,0 +1,118 @@
+// @ts-check
+// A kept sheet's state on this phone, in one object shared by its modules (keeper-sheet.js opens and
+// closes a sheet; keeper-pad.js types entries; keeper-sync.js sends them; keeper-draw.js draws the sheet;
+// keeper-share.js has the history, the sharing and the end), and what they all read of it: the seat to
+// enter, refusals in the player's language, the rows' names.
+import { boot, T, num } from "./page.js";
+import { boxLabel, reason } from "./game.js";
+import { loadSheet } from "./keeper-store.js";
+
+export const state = {
+  engine: null, go: null,
+  sheet: null,                // the sheet as this phone keeps it (keeper-store)
+  /** @type {import("./protocol").SheetView | null} */
+  shown: null,                // the view drawn
+  results: [],                // per queued entry, as the phone's engine applied it
+  pad: [], roll: 1, zeroMode: false,
+  padFor: null,               // {seat, filled}: the turn the typed dice (or the 0) are for
+  trusted: false,             // whether `shown`'s numbers are true (the phone's engine's, or the server's of base alone)
+  opened: 0,                  // drops an open() a newer one replaced while it read the phone's storage
+  carried: { id: null },      // what the page's address brought for a sheet (keeper-sheet.js `fromAddress`)
+  fixing: null, fixOptions: null,
+  preview: null, previewKey: "",
+  zeros: null, zerosKey: "",
+  rolloff: null,              // {target, seats, dice: {seat: [..]}} while a roll-off is typed
+  tab: null, followed: null,
+  invalid: {},                // turn -> why, from a refused correction
+  notice: null,               // {code, text, ...}: the last refusal, shown until the next action
+  flushing: false, inflight: null, deferred: null, retryTimer: null, retryDelay: 1500, syncing: false,
+  socket: null, live: false,
+  drawer: null,
+  sheetUI: null, strip: null,
+  seq: 0,                     // drops answers to requests a newer one replaced
+  headPending: false, measure: null, labelsKey: "",  // the column and row names' fitting (keeper-draw.js)
+  wired: false,
+};
+
+export const named = (box) => boxLabel(state.shown, box);
+export const nDice = () => state.shown.rules.rolled_dice;
+export const online = () => navigator.onLine !== false;
+// refusals that say "not now" rather than "not this entry": the entry waits in the queue and goes again
+export const transient = (code) => /^(server|rate|cluster)\//.test(code || "");
+export const isTurn = (e) => e.kind === "dice" || e.kind === "scratch";
+export const readOnly = () => !!state.sheet && !state.sheet.token;  // no write token: this phone watches the sheet
+export const auth = () => (state.sheet && state.sheet.token ? { authorization: `Bearer ${state.sheet.token}` } : {});
+export const points = (x) => (Number.isInteger(x) ? String(x) : num(x, 1));
+
+// --- messages in the player's language, from a refusal's code and fields ---------------------------
+export function refusalText(err) {
+  if (!err) return "";
+  const name = (seat) => (state.shown && state.shown.players[seat] ? state.shown.players[seat].name : "");
+  switch (err.code) {
+    case "stale/overtaken": return err.current != null ? T("Another phone entered this turn first: it is {name}'s turn now.", { name: name(err.current) }) : reason(err.code);
+    case "illegal/not-your-turn": return err.current != null ? T("It is {name}'s turn now.", { name: name(err.current) }) : reason(err.code);
+    case "keeper/breaks-later": return T("This correction would make entries {list} illegal: not applied.", { list: (err.invalid || []).map((x) => x.turn).join(", ") });
+    case "input/dice": return T("Type all {n} dice first.", { n: err.n || nDice() });
+    case "stale/version": return T("The sheet changed on another phone: this change was not applied.");
+    case "engine/unavailable": case "engine/error": return T("This phone's engine could not answer: {detail}", { detail: err.message || "" });
+    case "auth/sheet-token": return T("This phone may only watch this sheet: type its code to keep score on it.");
+    case "stale/ahead": return T("An entry before this one was not filed, so this one was not filed either.");
+    case "storage/full": return T("This phone's storage is full: the entry was not kept. Delete old sheets from this phone and try again.");
+    default: return reason(err.code) === T("Not available now.") && err.message ? err.message : reason(err.code);
+  }
+}
+
+// The view to draw before the engine answers: its last view of this very record and queue, else the
+// server's of a record with nothing queued; else the last one there is, not to be written anywhere.
+export const lastKey = (s) => `${s.base ? s.base.v : 0}|${s.queue.map((e) => e.id).join(",")}`;
+export function firstView(s) {
+  if (s.last && s.last.key === lastKey(s)) return { view: s.last.view, trusted: true };
+  if (!s.queue.length && s.view && s.base && s.view.v === s.base.v) return { view: s.view, trusted: true };
+  return { view: (s.last && s.last.view) || s.view || null, trusted: false };
+}
+
+// The sheet's queue, entries to file again, record and token as stored (another tab may have changed them).
+export async function reload() {
+  if (!state.sheet) return;
+  const fresh = await loadSheet(state.sheet.id);
+  if (!fresh || !state.sheet || fresh.id !== state.sheet.id) return;
+  state.sheet.queue = fresh.queue; state.sheet.refile = fresh.refile;
+  if (fresh.base && (!state.sheet.base || fresh.base.v > state.sheet.base.v)) { state.sheet.base = fresh.base; state.sheet.view = fresh.view; }
+  if (fresh.token !== undefined && (state.sheet.token === undefined || fresh.token)) state.sheet.token = fresh.token;
+  state.sheet.code = fresh.code || state.sheet.code; state.sheet.synced = state.sheet.synced || fresh.synced;
+}
+
+// Row names as the ruleset's players say them (docs/rules.md §10): a family may name a row its own way.
+const baseLabels = boot.labels;
+export function useLabels(rules) {
+  const family = rules && (boot.family_labels || {})[rules.preset || rules.id];
+  if (family || !rules) { boot.labels = family || baseLabels; return; }
+  // house rules: their rows' and columns' own labels as the file writes them, an unnamed id as words
+  const words = (id) => { const t = String(id).replace(/_/g, " ").trim(); return t.charAt(0).toUpperCase() + t.slice(1); };
+  const out = { rows: { ...baseLabels.rows }, rows_short: { ...baseLabels.rows_short },
+                columns: { ...baseLabels.columns }, columns_short: { ...baseLabels.columns_short } };
+  for (const r of rules.rows || []) {
+    if (r.label) { out.rows[r.id] = r.label; out.rows_short[r.id] = r.short || r.label; }
+    else if (!out.rows[r.id]) { out.rows[r.id] = out.rows_short[r.id] = words(r.id); }
+  }
+  for (const c of rules.columns || []) {
+    if (c.label) { out.columns[c.id] = out.columns_short[c.id] = c.label; }
+    else if (!out.columns[c.id]) { out.columns[c.id] = out.columns_short[c.id] = words(c.id); }
+  }
+  boot.labels = out;
+}
+
+export function sheetRef() { return { id: state.sheet.id, code: state.sheet.code || null, name: state.sheet.name, v: state.sheet.base.v, record: state.sheet.base.record }; }
+
+// The seat the next entry is for: the engine's (queue included), else the server's moved on by the queue,
+// a turn at a time in the order the engine gives (`next_seat`).
+export function nextSeat() {
+  if (!state.shown) return 0;
+  if (state.engine.ready || !state.sheet.queue.length) return state.shown.current;
+  return state.sheet.queue.filter(isTurn).reduce((seat) => state.shown.next_seat[seat], state.shown.current);
+}
+export function filledOf(seat) {
+  const p = state.shown.players[seat];
+  if (state.engine.ready || !state.sheet.queue.length) return p.turns_done;
+  return p.turns_done + state.sheet.queue.filter((e) => isTurn(e) && e.seat === seat).length;
+}
