@@ -7,10 +7,35 @@ import { boot, T, num } from "./page.js";
 import { boxLabel, reason } from "./game.js";
 import { loadSheet } from "./keeper-store.js";
 
+/** @typedef {import("./protocol").SheetView} SheetView */
+/** @typedef {import("./protocol").BoxOutlook} BoxOutlook */
+/** An entry as the phone queues it (keeper-store.js): the protocol's, with the version it was typed at.
+ * @typedef {import("./protocol").EntryIn} Entry */
+/** A sheet as this phone keeps it (keeper-store.js).
+ * @typedef {{id: string, name: string, code?: string | null, token?: string | null, spec?: any, synced?: boolean,
+ *   orphan?: string | null, base: {v: number, record: any}, view?: SheetView | null, last?: {key: string, view: SheetView},
+ *   queue: Entry[], refile: {entry: Entry, error: any}[], created?: number}} KeptSheet */
+/** The last refusal or message, shown until the next action: its code, its text, and the refusal's fields.
+ * @typedef {{code: string, text: string, [field: string]: any}} Notice */
+/** @typedef {{
+ *   engine: import("./keeper-engine.js").Engine, go: {newSheet(args: object): void},
+ *   sheet: KeptSheet | null, shown: SheetView | null, results: {ok: boolean}[],
+ *   pad: number[], roll: number, zeroMode: boolean, padFor: {seat: number, filled: number} | null,
+ *   trusted: boolean, opened: number, carried: {id: string | null, [key: string]: string | null},
+ *   fixing: (import("./protocol").HistoryEntry & {choice: string | null}) | null, fixOptions: Record<string, BoxOutlook> | null,
+ *   preview: Record<string, BoxOutlook> | null, previewKey: string, zeros: Record<string, BoxOutlook> | null, zerosKey: string,
+ *   rolloff: {target: string, seats: number[], dice: Record<string, number[]>} | null,
+ *   tab: number | null, followed: number | null, invalid: Record<number, string>, notice: Notice | null,
+ *   flushing: boolean, inflight: Entry | null, deferred: SheetView | null, retryTimer: ReturnType<typeof setTimeout> | undefined,
+ *   retryDelay: number, syncing: boolean,
+ *   socket: import("./game.js").SessionSocket<import("./protocol").Protocol["sheet_server"]> | null, live: boolean,
+ *   drawer: "history" | "share" | null, sheetUI: import("./game.js").GameSheet | null, strip: import("./game.js").PlayerStrip | null,
+ *   seq: number, headPending: boolean, measure: CanvasRenderingContext2D | null, labelsKey: string, wired: boolean}} KeeperState */
+
+/** @type {KeeperState} */
 export const state = {
-  engine: null, go: null,
+  engine: /** @type {any} */ (null), go: /** @type {any} */ (null),  // given by init(), before anything else runs
   sheet: null,                // the sheet as this phone keeps it (keeper-store)
-  /** @type {import("./protocol").SheetView | null} */
   shown: null,                // the view drawn
   results: [],                // per queued entry, as the phone's engine applied it
   pad: [], roll: 1, zeroMode: false,
@@ -25,7 +50,7 @@ export const state = {
   tab: null, followed: null,
   invalid: {},                // turn -> why, from a refused correction
   notice: null,               // {code, text, ...}: the last refusal, shown until the next action
-  flushing: false, inflight: null, deferred: null, retryTimer: null, retryDelay: 1500, syncing: false,
+  flushing: false, inflight: null, deferred: null, retryTimer: undefined, retryDelay: 1500, syncing: false,
   socket: null, live: false,
   drawer: null,
   sheetUI: null, strip: null,

@@ -90,6 +90,7 @@ async function pushNow(s, open) {
   }
   if (!s.queue.length) return "done";
   if (!s.token) return "watch";
+  /** @type {SessionSocket<import("./protocol").Protocol["sheet_server"]> | null} */
   const sock = open ? state.socket : new SessionSocket(`/ws/keep/${s.id}`, { reconnect: false, hello: () => ({ tokens: [s.token] }), onView: (msg) => applyBase(s, msg.view) });
   if (!sock) return "later";
   if (!open) sock.connect();
@@ -108,7 +109,7 @@ async function pushNow(s, open) {
       if (answer.ok) {
         await removeEntry(s.id, e.id);
         s.queue.shift();
-        const view = answer.msg.view;  // an `ack` (applied before) has none: the server's view is fetched
+        const view = "view" in answer.msg ? answer.msg.view : null;  // an `ack` (applied before) has none: the server's view is fetched
         if (open) { if (view) setBase(view); else await refreshFromServer(); if (state.deferred) { setBase(state.deferred); state.deferred = null; } }
         else if (view) applyBase(s, view);
         await saveSheet(s);
