@@ -132,9 +132,10 @@ export class SessionSocket {
 }
 
 /** How a page draws its sheet: the seat shown (one sheet at a time), its open boxes, its classes and headers.
- * @typedef {{tab: number | null, openCell: (c: GameColumn, box: string, name: string, p: Player) => CellInfo,
- *   columnClass?: (c: GameColumn, perPlayer: boolean) => string, headText?: (column: string) => string,
- *   cellClass?: (c: GameColumn, box: string, cell: import("./protocol").Cell | undefined) => string, winnerRow?: boolean,
+ * (Callbacks as methods: a page's own may take its own kind of player.)
+ * @typedef {{tab: number | null, openCell(c: GameColumn, box: string, name: string, p: Player): CellInfo,
+ *   columnClass?(c: GameColumn, perPlayer: boolean): string, headText?(column: string): string,
+ *   cellClass?(c: GameColumn, box: string, cell: import("./protocol").Cell | undefined): string, winnerRow?: boolean,
  *   grand?: HTMLElement, legendHost?: HTMLElement}} RenderOptions */
 
 // --- the players strip -------------------------------------------------------------------------------

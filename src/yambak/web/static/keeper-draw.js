@@ -4,6 +4,7 @@
 import { boot, T, colon, C, N, colLabel, colShort, $, el, setText, setAttr } from "./page.js";
 import { playableCell, reason } from "./game.js";
 import { removeEntry, storage } from "./keeper-store.js";
+/** @typedef {import("./keeper-store.js").Entry} Entry */
 import { filledOf, isTurn, nDice, named, nextSeat, online, readOnly, refusalText, reload, state, useLabels } from "./keeper-state.js";
 import { clearPad, padMoved, refreshHints, renderPad, startFix } from "./keeper-pad.js";
 import { joinWith } from "./keeper-sync.js";
@@ -50,7 +51,7 @@ function rolloffDue() {
 
 function drawStrip() {
   const next = nextSeat();
-  state.strip.render(state.shown, { tab: state.tab, toAct: (p) => p.seat === next });
+  state.strip?.render(state.shown, { tab: state.tab, toAct: (p) => p.seat === next });
 }
 
 export function renderStatus() {
@@ -78,8 +79,9 @@ function renderNotes() {
   }
   state.sheet.refile.forEach((x, i) => {
     const e = x.entry;
-    const who = state.shown.players[e.seat] ? state.shown.players[e.seat].name : "";
-    const what = e.kind === "dice" ? `${who} · ${named(e.box)} · ${e.dice.join(" ")}` : e.kind === "scratch" ? `${who} · ${named(e.box)} · 0`
+    const player = state.shown.players[e.seat ?? -1];
+    const who = player ? player.name : "";
+    const what = e.kind === "dice" ? `${who} · ${named(e.box || "")} · ${(e.dice || []).join(" ")}` : e.kind === "scratch" ? `${who} · ${named(e.box || "")} · 0`
       : e.kind === "fix" ? T("Correction of entry {n}", { n: e.turn }) : e.kind === "undo" ? T("Undo") : T("Roll-off");
     const line = el("div", { class: "note refile", "data-refile": String(i), "data-id": e.id });
     line.append(el("p", {}, `${T("Not filed")}: ${what}. ${refusalText(x.error)}`));
@@ -107,22 +109,25 @@ function watchNote() {
   form.append(el("p", {}, T("You are watching this sheet. To keep score on this phone too, type its code.")));
   const input = el("input", { name: "code", maxlength: "12", autocomplete: "off", autocapitalize: "characters", placeholder: "ABC234", "aria-label": T("Code") });
   form.append(input, el("button", { type: "submit", class: "primary" }, T("Join")));
-  form.addEventListener("submit", (e) => { e.preventDefault(); state.notice = null; joinWith(input.value.replace(/\s|-/g, "").slice(0, 12)); });
+  form.addEventListener("submit", (/** @type {Event} */ e) => { e.preventDefault(); state.notice = null; joinWith(input.value.replace(/\s|-/g, "").slice(0, 12)); });
   return form;
 }
 
 // What a refused entry may become: "again" when the very turn it was typed for is still open (the same
 // player, the same number of boxes filled), else the number of the entry that filed that player's turn
 // meanwhile (the dice can correct it); null: nothing but discarding it.
+/** @param {Entry} e @returns {"again" | number | null} */
 function againOption(e) {
-  if (e.kind === "fix") return state.shown.history[e.turn - 1] ? "again" : null;
+  if (e.kind === "fix") return state.shown.history[(e.turn ?? 0) - 1] ? "again" : null;
+  const seat = /** @type {number} */ (e.seat);  // a turn's entry names its player
   if (!isTurn(e)) return null;
-  if (!state.shown.finished && e.seat === nextSeat() && (e.filled == null || e.filled === filledOf(e.seat))) return "again";
+  if (!state.shown.finished && seat === nextSeat() && (e.filled == null || e.filled === filledOf(seat))) return "again";
   if (e.filled == null) return null;
-  const h = state.shown.history.filter((x) => x.player === e.seat)[e.filled];
+  const h = state.shown.history.filter((x) => x.player === seat)[e.filled];
   return h ? h.n : null;
 }
 
+/** @param {number} i */
 async function discard(i) {
   const x = state.sheet.refile[i];
   if (!x) return;
@@ -133,18 +138,20 @@ async function discard(i) {
 
 // A refused entry back on the pad: for its own player's open turn, or as the correction of the entry
 // that filed that turn; never for whoever plays now.
+/** @param {number} i @param {number | null} [n] */
 async function fileAgain(i, n = null) {
   const x = state.sheet.refile[i];
   if (!x) return;
   const e = x.entry;
-  const h = e.kind === "fix" ? state.shown.history[e.turn - 1] : n ? state.shown.history[n - 1] : null;
+  const h = e.kind === "fix" ? state.shown.history[(e.turn ?? 0) - 1] : n ? state.shown.history[n - 1] : null;
   await removeEntry(state.sheet.id, e.id);
   await reload();
   if (h) { startFix(h); state.pad = (e.dice || []).slice(); state.roll = e.roll || 1; state.zeroMode = !e.dice; refreshHints(); draw(); return; }
   clearPad();
   state.pad = (e.dice || []).slice(); state.roll = e.roll || 1; state.zeroMode = !e.dice || !!e.strike;
-  state.padFor = { seat: e.seat, filled: filledOf(e.seat) };
-  state.notice = { code: "refile", text: T("The dice are back on the pad: tap the box for {name}.", { name: state.shown.players[e.seat].name }) };
+  const seat = /** @type {number} */ (e.seat);  // not a correction: a turn's entry, which names its player
+  state.padFor = { seat, filled: filledOf(seat) };
+  state.notice = { code: "refile", text: T("The dice are back on the pad: tap the box for {name}.", { name: state.shown.players[seat].name }) };
   refreshHints(); draw();
 }
 
@@ -165,13 +172,15 @@ export function drawSheet() {
       return [perPlayer && c.seat === next && !state.shown.finished ? "me-col" : "", won ? "win" : ""].filter(Boolean).join(" ");
     },
     cellClass: (c, box, cell) => (cell && cell.score != null && pending.has(`${c.seat}|${box}`) ? "pending" : ""),
-    openCell: (c, box, name, p) => typedCell(c, box, name, p, { next, enterable, complete }),
+    openCell: (c, box, name, /** @type {import("./protocol").SheetPlayer} */ p) => typedCell(c, box, name, p, { next, enterable, complete }),
   });
   fitLabels();
   if (state.headPending) { state.headPending = false; requestAnimationFrame(() => drawSheet()); }  // measured once drawn
 }
 
 // An open box: what the typed dice (or a 0) would do there, as the engine's preview says.
+/** @param {import("./game.js").GameColumn} c @param {string} box @param {string} name @param {import("./protocol").SheetPlayer} p
+ * @param {{next: number, enterable: boolean, complete: boolean}} now @returns {import("./game.js").CellInfo} */
 function typedCell(c, box, name, p, { next, enterable, complete }) {
   const data = { action: null };
   if (readOnly()) return { text: "", cls: "blocked", disabled: true, label: colon(name, C("box", "open")), box, why: refusalText({ code: "auth/sheet-token" }), data };
@@ -182,7 +191,7 @@ function typedCell(c, box, name, p, { next, enterable, complete }) {
   if (state.zeroMode && !state.pad.length) {
     const o = state.zeros && state.zeros[box];
     if (o && o.legal) return { text: o.strike ? "✗" : "0", cls: o.strike ? "strike" : "legal zero", label: T("Score 0 in {box}", { box: name }), box, action: box, data: { action: "zero" } };
-    return { text: "", cls: "blocked", disabled: true, label: colon(name, o ? reason(o.code) : C("box", "open")), box, why: o ? reason(o.code) : T("Not available now."), data };
+    return { text: "", cls: "blocked", disabled: true, label: colon(name, o ? reason(o.code || "") : C("box", "open")), box, why: o ? reason(o.code || "") : T("Not available now."), data };
   }
   if (complete) {
     const o = state.preview && state.preview[box];
@@ -190,7 +199,7 @@ function typedCell(c, box, name, p, { next, enterable, complete }) {
       if (state.zeroMode && o.strike) return { text: "✗", cls: "strike", label: T("Strike {box} for 0", { box: name }), box, action: box, data: { action: "strike" } };
       return playableCell(box, name, o, { action: box, data: { action: "score" } });
     }
-    if (o) return { text: "", cls: "blocked", disabled: true, label: colon(name, reason(o.code)), box, why: reason(o.code), data };
+    if (o) return { text: "", cls: "blocked", disabled: true, label: colon(name, reason(o.code || "")), box, why: reason(o.code || ""), data };
     if (!state.engine.ready && !state.engine.failed) return { text: "…", cls: "blocked", disabled: true, label: name, box, why: T("Preparing this phone's engine…"), data };
     // no preview (the engine is not running and the server cannot be asked): any box the rules allow now
   }
@@ -204,16 +213,17 @@ function typedCell(c, box, name, p, { next, enterable, complete }) {
 
 // Column names: the full name where it fits the column's width, else the short form.
 const headFits = new Map();
+/** @param {string} id @param {number} n */
 function headText(id, n) {
   const key = `${id}|${n}|${innerWidth}`;
   if (!headFits.has(key)) {
     const th = $("sheet").querySelector("thead th[tabindex]");
     if (!th || !th.clientWidth) { state.headPending = true; return colShort(id); }
-    state.measure = state.measure || document.createElement("canvas").getContext("2d");
+    const measure = state.measure = state.measure || /** @type {CanvasRenderingContext2D} */ (document.createElement("canvas").getContext("2d"));
     const style = getComputedStyle(th);
-    state.measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     const room = th.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
-    headFits.set(key, state.measure.measureText(colLabel(id)).width <= room);
+    headFits.set(key, measure.measureText(colLabel(id)).width <= room);
   }
   return headFits.get(key) ? colLabel(id) : colShort(id);
 }
@@ -221,7 +231,7 @@ function headText(id, n) {
 // Row names: the full name where it fits on two lines, else the short form (per language and width).
 function fitLabels() {
   const heads = [...$("sheet").querySelectorAll("tbody th")];
-  const key = `${state.sheetUI.shape}|${innerWidth}|${boot.lang}`;
+  const key = `${state.sheetUI?.shape}|${innerWidth}|${boot.lang}`;
   if (key === state.labelsKey || !heads.length || !heads[0].offsetWidth) return;
   state.labelsKey = key;
   for (const th of heads) {

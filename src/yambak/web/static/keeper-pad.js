@@ -5,6 +5,7 @@ import { T, colLabel, $, el, setText, setAttr, say, target } from "./page.js";
 import { dieSvg } from "./dice.js";
 import { reason } from "./game.js";
 import { newId, addEntry, removeEntry, whileSending } from "./keeper-store.js";
+/** @typedef {import("./keeper-store.js").NewEntry} NewEntry */
 import { filledOf, nDice, named, nextSeat, online, readOnly, refusalText, reload, sheetRef, state } from "./keeper-state.js";
 import { recompute } from "./keeper-sheet.js";
 import { flush } from "./keeper-sync.js";
@@ -12,6 +13,7 @@ import { draw, drawSheet } from "./keeper-draw.js";
 import { closeDrawer, openDrawer } from "./keeper-share.js";
 
 // --- entries -------------------------------------------------------------------------------------
+/** @param {NewEntry} entry @returns {Promise<boolean>} */
 async function submit(entry) {
   state.notice = null; state.invalid = {};
   if (readOnly()) { refuse({ code: "auth/sheet-token" }); return false; }
@@ -19,33 +21,37 @@ async function submit(entry) {
     const r = await state.engine.call("view", { sheet: sheetRef(), queue: state.sheet.queue, entry });
     if (!r.ok) { refuse(r.error); return false; }
   }
-  entry.id = newId(12);
+  const id = entry.id = newId(12);
   // stored after every entry any tab queued before it; null: no room, and nothing lost (the dice stay)
-  if (!(await addEntry(state.sheet.id, entry, state.sheet.base.v))) { refuse({ code: "storage/full" }); return false; }
+  if (!(await addEntry(state.sheet.id, { ...entry, id }, state.sheet.base.v))) { refuse({ code: "storage/full" }); return false; }
   await reload();
   await recompute();
   flush();
   return true;
 }
 
+/** @param {Record<string, any>} err a coded refusal and its fields */
 function refuse(err) {
   if (err.code === "keeper/breaks-later") { state.invalid = {}; for (const x of err.invalid || []) state.invalid[x.turn] = reason(x.code); }
-  state.notice = { ...err, text: refusalText(err) };
-  say(state.notice.text);
+  const notice = state.notice = { ...err, code: String(err.code), text: refusalText(err) };
+  say(notice.text);
   draw();
 }
 
 // The entry of the typed dice: for the player they were typed for (never for whoever plays now).
+/** @param {string} box @returns {NewEntry | null} */
 function entryFor(box) {
   const seat = state.padFor ? state.padFor.seat : nextSeat();
   const filled = state.padFor ? state.padFor.filled : filledOf(seat);
   if (state.zeroMode && !state.pad.length) return { kind: "scratch", seat, filled, box };
   if (state.pad.length !== nDice()) { refuse({ code: "input/dice", n: nDice() }); return null; }
+  /** @type {NewEntry} */
   const e = { kind: "dice", seat, filled, dice: state.pad.slice(), roll: state.shown.rules.roll_matters ? state.roll : 1, box };
   if (state.zeroMode) e.strike = true;
   return e;
 }
 
+/** @param {string} box */
 export async function chooseBox(box) {
   const entry = entryFor(box);
   if (!entry) return;
@@ -75,6 +81,7 @@ export async function undo() {
 
 export function clearPad() { state.pad = []; state.roll = 1; state.zeroMode = false; state.padFor = null; state.preview = null; state.zeros = null; }
 
+/** @param {import("./protocol").HistoryEntry} h */
 export function startFix(h) {
   if (readOnly()) { refuse({ code: "auth/sheet-token" }); return; }
   state.fixing = { ...h, choice: null }; state.fixOptions = null; state.rolloff = null; state.padFor = null;
@@ -91,6 +98,7 @@ async function saveFix() {
   if (!state.fixing) return;
   const box = $("fix-box") && $("fix-box").value;
   if (!box) { if (state.pad.length !== nDice() && !state.zeroMode) refuse({ code: "input/dice", n: nDice() }); return; }
+  /** @type {NewEntry} */
   const entry = { kind: "fix", turn: state.fixing.n, box };
   if (!(state.zeroMode && !state.pad.length)) {
     if (state.pad.length !== nDice()) { refuse({ code: "input/dice", n: nDice() }); return; }
@@ -105,6 +113,7 @@ async function addRolloffDice() {
   const seat = state.rolloff.seats[Object.keys(state.rolloff.dice).length];
   state.rolloff.dice[String(seat)] = state.pad.slice(); state.pad = [];
   if (Object.keys(state.rolloff.dice).length < state.rolloff.seats.length) { draw(); return; }
+  /** @type {NewEntry} */
   const entry = { kind: "rolloff", target: state.rolloff.target, rolloff: state.rolloff.dice };
   const kept = state.rolloff; state.rolloff = null;
   if (!(await submit(entry))) { state.rolloff = { ...kept, dice: {} }; draw(); }
@@ -113,20 +122,24 @@ async function addRolloffDice() {
 // Whether the typed dice may be struck for 0 somewhere (the engine's preview says where).
 function canStrike() { return state.pad.length === nDice() && !!state.preview && Object.values(state.preview).some((o) => o.strike); }
 
+/** @param {number} v */
 function addDie(v) {
   if (!state.shown || readOnly() || (state.shown.finished && !state.rolloff && !state.fixing)) return;
   const n = state.rolloff ? state.shown.rules.rolloff_dice : nDice();
   if (state.pad.length >= n) return;
   if (!state.fixing && !state.rolloff && !state.padFor) state.padFor = { seat: nextSeat(), filled: filledOf(nextSeat()) };  // the dice are this turn's
   state.pad.push(v); state.notice = null;
-  if (!state.fixing && !state.rolloff && state.tab !== state.padFor.seat) state.tab = state.padFor.seat;  // the dice are this turn's player's
+  const padFor = state.padFor;
+  if (!state.fixing && !state.rolloff && padFor && state.tab !== padFor.seat) state.tab = padFor.seat;  // the dice are this turn's player's
   if (state.rolloff && state.pad.length === n) { addRolloffDice(); return; }
   if (state.zeroMode && !state.fixing) state.zeroMode = false;  // dice typed: their scores; "0" again strikes where the engine allows
   refreshHints(); draw();
 }
+/** @param {number} i */
 function removeDie(i) { state.pad.splice(i, 1); if (!state.pad.length && !state.zeroMode) state.padFor = null; refreshHints(); draw(); }
 
 // --- what the engine says about the typed dice (preview, zeros, correction targets) -----------------------
+/** @param {string} op @param {{turn?: number, dice?: number[] | null, roll?: number}} payload @returns {Promise<import("./keeper-engine.js").Reply | null>} */
 async function ask(op, payload) {
   if (state.engine.ready) return state.engine.call(op, { sheet: sheetRef(), queue: state.sheet.queue, ...payload });
   if (!state.sheet.synced || state.sheet.queue.length || !online()) return null;  // the server knows another sheet than this phone shows
@@ -178,6 +191,7 @@ export async function refreshHints() {
 
 // Dice typed for a player whose turn was entered meanwhile on another phone (or tab): never filed for
 // whoever plays now. They are cleared, and the message says whose they were.
+/** @param {number} next */
 export function padMoved(next) {
   if (!state.padFor || state.fixing || state.rolloff || !(state.pad.length || state.zeroMode)) return;
   if (next === state.padFor.seat && filledOf(state.padFor.seat) === state.padFor.filled) return;
@@ -284,8 +298,9 @@ function renderFix() {
   const key = JSON.stringify([state.fixing.n, complete, options]);
   if (box.dataset.key === key) return;
   box.dataset.key = key;
-  const previous = state.fixing.choice || state.fixing.box;  // the entry's own box until another is chosen
-  const sel = el("select", { id: "fix-box", "aria-label": T("Box"), onchange: () => { state.fixing.choice = sel.value; } });
+  const fixing = state.fixing;
+  const previous = fixing.choice || fixing.box;  // the entry's own box until another is chosen
+  const sel = el("select", { id: "fix-box", "aria-label": T("Box"), onchange: () => { fixing.choice = sel.value; } });
   if (!complete) sel.append(el("option", { value: "" }, T("Type the dice first, then tap the box.")));
   else if (!state.fixOptions) sel.append(el("option", { value: "" }, state.engine.failed && !online() ? T("Not available now.") : "…"));
   else if (!options.length) sel.append(el("option", { value: "" }, T("No box can take this entry.")));
@@ -317,8 +332,8 @@ export function wire() {
   $("open-history").onclick = () => openDrawer("history");
   $("open-share").onclick = () => openDrawer("share");
   $("drawer-close").onclick = () => closeDrawer();
-  $("drawer").addEventListener("click", (e) => { if (e.target === $("drawer")) closeDrawer(); });
-  document.addEventListener("keydown", (e) => {
+  $("drawer").addEventListener("click", (/** @type {Event} */ e) => { if (e.target === $("drawer")) closeDrawer(); });
+  document.addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
     if (!state.sheet || $("ks").hidden) return;
     if (e.key === "Escape") { if (state.drawer) closeDrawer(); else if (state.fixing) cancelFix(); else if (state.zeroMode) { state.zeroMode = false; draw(); } return; }
     if (state.drawer || e.ctrlKey || e.metaKey || e.altKey) return;

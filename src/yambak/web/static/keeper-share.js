@@ -56,6 +56,7 @@ function headline() {
 
 
 // --- the drawer: history (tap an entry to correct it), sharing -------------------------------------------
+/** @param {"history" | "share"} what */
 export function openDrawer(what) { state.drawer = what; $("drawer").hidden = false; renderDrawer(); $("drawer-close").focus(); if (what === "share") refreshCode(); }
 export function closeDrawer() { state.drawer = null; $("drawer").hidden = true; }
 
@@ -66,6 +67,7 @@ export function renderDrawer() {
   $("drawer-body").replaceChildren(state.drawer === "history" ? historyList() : sharePanel());
 }
 
+/** @param {string} who @param {string} box @param {number[] | null | undefined} dice @param {number} r */
 function historyText(who, box, dice, r, announced = false) {
   const rollText = state.shown.rules.roll_matters ? ` · ${T("roll {n}", { n: r })}` : "";
   return `${who} · ${named(box)}${announced ? ` · ${T("announced")}` : ""}${dice ? " · " + dice.join(" ") : ""}${rollText}`;
@@ -76,9 +78,9 @@ export function historyList() {
   const queued = state.sheet.queue.map((e, i) => {
     let text;
     if (e.kind === "undo") text = T("Undo last entry");
-    else if (e.kind === "fix") text = T("Correction of entry {n}", { n: e.turn }) + ` · ${named(e.box)} · ${e.dice ? e.dice.join(" ") : "0"}`;
+    else if (e.kind === "fix") text = T("Correction of entry {n}", { n: e.turn }) + ` · ${named(e.box || "")} · ${e.dice ? e.dice.join(" ") : "0"}`;
     else if (e.kind === "rolloff") text = T("Roll-off");
-    else text = historyText(state.shown.players[e.seat] ? state.shown.players[e.seat].name : "", e.box, e.kind === "dice" ? e.dice : null, e.roll || 1);
+    else text = historyText(state.shown.players[e.seat ?? -1] ? state.shown.players[e.seat ?? -1].name : "", e.box || "", e.kind === "dice" ? e.dice : null, e.roll || 1);
     const refused = state.results[i] && !state.results[i].ok;
     return el("li", { class: "pending" + (refused ? " invalid" : ""), "data-id": e.id }, `${text} · ${T("not sent yet")}`);
   });
@@ -86,7 +88,7 @@ export function historyList() {
   for (const [target, rounds] of Object.entries(state.shown.rolloffs || {}).reverse()) {
     const where = target === "total" ? T("Total") : colLabel(target);
     for (const r of rounds.slice().reverse()) {
-      ol.append(el("li", { class: "rolloff" }, colon(T("Roll-off for {column}", { column: where }), Object.entries(r).map(([s, d]) => `${state.shown.players[s].name} ${d.dice.join("")} (${d.pips})`).join(" · "))));
+      ol.append(el("li", { class: "rolloff" }, colon(T("Roll-off for {column}", { column: where }), Object.entries(r).map(([s, d]) => `${state.shown.players[Number(s)].name} ${d.dice.join("")} (${d.pips})`).join(" · "))));
     }
   }
   for (const h of state.shown.history.slice().reverse()) {
@@ -141,6 +143,7 @@ function sharePanel() {
 }
 
 // The QR code of the join link: asked with the write token (the code is a key) and drawn in place.
+/** @param {HTMLElement} host */
 async function drawQr(host) {
   try {
     const r = await fetch(`/keep/${state.sheet.id}/qr.svg`, { headers: auth() });
@@ -194,6 +197,7 @@ function downloadRecord() {
   save(blob, `yambak-${state.sheet.name.replace(/[^\p{L}\p{N}]+/gu, "-")}-${state.sheet.id.slice(0, 6)}.json`);
 }
 
+/** @param {Blob} blob @param {string} filename */
 function save(blob, filename) {
   const a = el("a", { href: URL.createObjectURL(blob), download: filename });
   document.body.append(a); a.click(); a.remove();
@@ -204,20 +208,21 @@ function save(blob, filename) {
 function resultsText() {
   const rulesName = rulesTitle();
   const lines = [`${state.sheet.name} · ${rulesName}`];
-  state.shown.ranking.forEach((s) => {  // the engine's standings, best first
+  const standings = state.shown.standings || [], columnWinners = state.shown.column_winners;
+  (state.shown.ranking || []).forEach((s) => {  // the engine's standings, best first
     const p = state.shown.players[s];
-    lines.push(`${state.shown.standings[s]}. ${p.name} ${p.total}${p.match_points != null ? ` (${N("{n} pt", "{n} pts", p.match_points)})` : ""}${(state.shown.winners || []).includes(s) ? " ★" : ""}`);
+    lines.push(`${standings[s]}. ${p.name} ${p.total}${p.match_points != null ? ` (${N("{n} pt", "{n} pts", p.match_points)})` : ""}${(state.shown.winners || []).includes(s) ? " ★" : ""}`);
   });
-  if (state.shown.rules.columns.length > 1 && state.shown.column_winners) {
+  if (state.shown.rules.columns.length > 1 && columnWinners) {
     for (const c of state.shown.rules.columns) {
-      lines.push(colon(colLabel(c.id), (state.shown.column_winners[c.id] || []).map((s) => state.shown.players[s].name).join(", ")));
+      lines.push(colon(colLabel(c.id), (columnWinners[c.id] || []).map((s) => state.shown.players[s].name).join(", ")));
     }
   }
   return lines.join("\n");
 }
 
 function rulesTitle() {
-  const preset = (boot.presets || []).find((x) => x.id === state.shown.rules.id);
+  const preset = (boot.presets || []).find((/** @type {{id: string, name: string}} */ x) => x.id === state.shown.rules.id);
   return preset ? preset.name : state.shown.rules.name;
 }
 
@@ -230,7 +235,8 @@ async function shareText() {
 }
 
 function drawResults() {
-  const order = state.shown.ranking;  // the engine's standings, best first
+  const order = state.shown.ranking || [];  // the engine's standings, best first
+  const standings = state.shown.standings || [], columnWinners = state.shown.column_winners;
   const w = 1080, line = 84, h = 330 + order.length * line + (state.shown.rules.columns.length > 1 ? 70 : 0);
   const c = el("canvas", { width: String(w), height: String(h) });
   const g = c.getContext("2d");
@@ -243,13 +249,13 @@ function drawResults() {
     g.fillStyle = won ? "#fde68a" : "rgba(255,255,255,.12)";
     g.fillRect(50, y - 58, w - 100, line - 12);
     g.fillStyle = won ? "#1c1e21" : "#ffffff";
-    g.font = "700 44px system-ui, sans-serif"; g.fillText(`${state.shown.standings[s]}. ${p.name}`, 80, y);
+    g.font = "700 44px system-ui, sans-serif"; g.fillText(`${standings[s]}. ${p.name}`, 80, y);
     const score = `${p.total}${p.match_points != null ? `  ·  ${N("{n} pt", "{n} pts", p.match_points)}` : ""}`;
     g.textAlign = "right"; g.fillText(score, w - 80, y); g.textAlign = "left";
   });
-  if (state.shown.rules.columns.length > 1 && state.shown.column_winners) {
+  if (state.shown.rules.columns.length > 1 && columnWinners) {
     g.font = "400 30px system-ui, sans-serif"; g.fillStyle = "#d6efe0";
-    const text = state.shown.rules.columns.map((col) => `${colShort(col.id)} ${(state.shown.column_winners[col.id] || []).map((s) => state.shown.players[s].name).join("/")}`).join(" · ");
+    const text = state.shown.rules.columns.map((col) => `${colShort(col.id)} ${(columnWinners[col.id] || []).map((s) => state.shown.players[s].name).join("/")}`).join(" · ");
     g.fillText(text.length > 70 ? text.slice(0, 69) + "…" : text, 60, h - 90);
   }
   g.font = "600 28px system-ui, sans-serif"; g.fillStyle = "#9fcdb1"; g.fillText("yambak", 60, h - 36);

@@ -13,12 +13,13 @@
 import { $ } from "./page.js";
 import { GameSheet, PlayerStrip, reason } from "./game.js";
 import { loadSheet, saveSheet, onChange, keepOnScreen } from "./keeper-store.js";
-import { firstView, lastKey, online, reload, sheetRef, state, useLabels } from "./keeper-state.js";
+import { NONE, firstView, lastKey, online, reload, sheetRef, state, useLabels } from "./keeper-state.js";
 import { chooseBox, clearPad, refreshHints, wire } from "./keeper-pad.js";
 import { flush, follow, joinWith } from "./keeper-sync.js";
 import { draw } from "./keeper-draw.js";
 
 // --- opening and closing ----------------------------------------------------------------------------
+/** @param {{engine: import("./keeper-engine.js").Engine, go: {newSheet(args: object): void}}} options */
 export function init(options) {
   state.engine = options.engine; state.go = options.go;
   state.engine.onChange(() => { if (state.sheet) recompute(); });
@@ -28,6 +29,7 @@ export function init(options) {
 // What the page's address brings (and leaves it at once, so no history or screenshot keeps it): a write
 // token (#token=, with its #code=: a sheet made by the form without the page's script, or joined on the
 // start page), a code to join with (#join=: a shared link). Kept for the sheet until it is open.
+/** @param {string} id @returns {Record<string, string | null>} */
 function fromAddress(id) {
   const found = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
   if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
@@ -38,6 +40,7 @@ function fromAddress(id) {
 
 // Open a sheet: the phone's copy (the server's view, when newer, moves its record on). Resolves whether
 // the phone has it (else the caller asks the server).
+/** @param {string} id @param {import("./protocol").SheetView | null} serverView */
 export async function open(id, serverView) {
   close();
   const mine = ++state.opened;
@@ -45,19 +48,20 @@ export async function open(id, serverView) {
   let s = await loadSheet(id);
   if (mine !== state.opened) return true;  // another sheet was opened meanwhile
   if (serverView && (!s || !s.base || serverView.v >= s.base.v)) {
-    s = s || { id, created: Date.now(), queue: [], refile: [] };
-    Object.assign(s, { id, name: serverView.name, synced: true, base: { v: serverView.v, record: serverView.record }, view: serverView });
+    const base = { v: serverView.v, record: serverView.record };
+    s = Object.assign(s || { id, created: Date.now(), queue: [], refile: [] }, { id, name: serverView.name, synced: true, base, view: serverView });
   }
   if (s && address.token) { s.token = address.token; s.code = address.code || s.code; }
-  if (!s) { state.shown = null; renderMissing(); return false; }
+  if (!s) { state.shown = NONE; renderMissing(); return false; }
   state.carried = { id: null };
   state.sheet = s; keepOnScreen(id);
   clearPad(); state.fixing = null; state.rolloff = null; state.tab = null; state.followed = null; state.invalid = {}; state.notice = null;
-  ({ view: state.shown, trusted: state.trusted } = firstView(state.sheet));
+  const first = firstView(state.sheet);
+  state.shown = first.view || NONE; state.trusted = first.trusted;
   document.body.classList.add("keeper-sheet");
   $("ks").hidden = false; $("home").hidden = true; $("keep-home").hidden = false;
   if (!state.sheetUI) state.sheetUI = new GameSheet($("sheet"), { onAction: (box) => chooseBox(box) });
-  if (!state.strip) state.strip = new PlayerStrip($("strip"), { onTab: (i) => { state.tab = i; draw(); } });
+  if (!state.strip) state.strip = new PlayerStrip($("strip"), { onTab: (/** @type {number} */ i) => { state.tab = i; draw(); } });
   wire();
   await saveSheet(state.sheet, state.trusted ? state.shown : null);
   recompute();
@@ -70,7 +74,7 @@ export async function open(id, serverView) {
 export function close() {
   if (state.socket) { state.socket.close(); state.socket = null; }
   clearTimeout(state.retryTimer);
-  state.live = false; state.sheet = null; state.shown = null; state.drawer = null; state.trusted = false;
+  state.live = false; state.sheet = NONE; state.shown = NONE; state.drawer = null; state.trusted = false;
   keepOnScreen(null);
   useLabels(null);
   document.body.classList.remove("keeper-sheet");

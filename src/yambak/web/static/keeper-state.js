@@ -9,17 +9,13 @@ import { loadSheet } from "./keeper-store.js";
 
 /** @typedef {import("./protocol").SheetView} SheetView */
 /** @typedef {import("./protocol").BoxOutlook} BoxOutlook */
-/** An entry as the phone queues it (keeper-store.js): the protocol's, with the version it was typed at.
- * @typedef {import("./protocol").EntryIn} Entry */
-/** A sheet as this phone keeps it (keeper-store.js).
- * @typedef {{id: string, name: string, code?: string | null, token?: string | null, spec?: any, synced?: boolean,
- *   orphan?: string | null, base: {v: number, record: any}, view?: SheetView | null, last?: {key: string, view: SheetView},
- *   queue: Entry[], refile: {entry: Entry, error: any}[], created?: number}} KeptSheet */
+/** @typedef {import("./keeper-store.js").Entry} Entry */
+/** @typedef {import("./keeper-store.js").KeptSheet} KeptSheet */
 /** The last refusal or message, shown until the next action: its code, its text, and the refusal's fields.
  * @typedef {{code: string, text: string, [field: string]: any}} Notice */
 /** @typedef {{
  *   engine: import("./keeper-engine.js").Engine, go: {newSheet(args: object): void},
- *   sheet: KeptSheet | null, shown: SheetView | null, results: {ok: boolean}[],
+ *   sheet: KeptSheet, shown: SheetView, results: {ok: boolean}[],
  *   pad: number[], roll: number, zeroMode: boolean, padFor: {seat: number, filled: number} | null,
  *   trusted: boolean, opened: number, carried: {id: string | null, [key: string]: string | null},
  *   fixing: (import("./protocol").HistoryEntry & {choice: string | null}) | null, fixOptions: Record<string, BoxOutlook> | null,
@@ -32,11 +28,16 @@ import { loadSheet } from "./keeper-store.js";
  *   drawer: "history" | "share" | null, sheetUI: import("./game.js").GameSheet | null, strip: import("./game.js").PlayerStrip | null,
  *   seq: number, headPending: boolean, measure: CanvasRenderingContext2D | null, labelsKey: string, wired: boolean}} KeeperState */
 
+// `sheet` and `shown` are null while no sheet is open (and `shown` until its first view): typed as open, for
+// everything past the entry points (open, draw, the socket's and the engine's callbacks), which check them first.
+/** What `sheet` and `shown` hold while no sheet is open. @type {any} */
+export const NONE = null;
+
 /** @type {KeeperState} */
 export const state = {
   engine: /** @type {any} */ (null), go: /** @type {any} */ (null),  // given by init(), before anything else runs
-  sheet: null,                // the sheet as this phone keeps it (keeper-store)
-  shown: null,                // the view drawn
+  sheet: NONE,                // the sheet as this phone keeps it (keeper-store)
+  shown: NONE,                // the view drawn
   results: [],                // per queued entry, as the phone's engine applied it
   pad: [], roll: 1, zeroMode: false,
   padFor: null,               // {seat, filled}: the turn the typed dice (or the 0) are for
@@ -59,24 +60,30 @@ export const state = {
   wired: false,
 };
 
+/** @param {string} box */
 export const named = (box) => boxLabel(state.shown, box);
 export const nDice = () => state.shown.rules.rolled_dice;
 export const online = () => navigator.onLine !== false;
 // refusals that say "not now" rather than "not this entry": the entry waits in the queue and goes again
+/** @param {string | undefined} code */
 export const transient = (code) => /^(server|rate|cluster)\//.test(code || "");
+/** @param {{kind: string}} e */
 export const isTurn = (e) => e.kind === "dice" || e.kind === "scratch";
 export const readOnly = () => !!state.sheet && !state.sheet.token;  // no write token: this phone watches the sheet
+/** @returns {Record<string, string>} */
 export const auth = () => (state.sheet && state.sheet.token ? { authorization: `Bearer ${state.sheet.token}` } : {});
+/** @param {number} x */
 export const points = (x) => (Number.isInteger(x) ? String(x) : num(x, 1));
 
 // --- messages in the player's language, from a refusal's code and fields ---------------------------
+/** @param {Record<string, any> | null | undefined} err a coded refusal and its fields */
 export function refusalText(err) {
   if (!err) return "";
-  const name = (seat) => (state.shown && state.shown.players[seat] ? state.shown.players[seat].name : "");
+  const name = (/** @type {number} */ seat) => (state.shown && state.shown.players[seat] ? state.shown.players[seat].name : "");
   switch (err.code) {
     case "stale/overtaken": return err.current != null ? T("Another phone entered this turn first: it is {name}'s turn now.", { name: name(err.current) }) : reason(err.code);
     case "illegal/not-your-turn": return err.current != null ? T("It is {name}'s turn now.", { name: name(err.current) }) : reason(err.code);
-    case "keeper/breaks-later": return T("This correction would make entries {list} illegal: not applied.", { list: (err.invalid || []).map((x) => x.turn).join(", ") });
+    case "keeper/breaks-later": return T("This correction would make entries {list} illegal: not applied.", { list: (err.invalid || []).map((/** @type {{turn: number}} */ x) => x.turn).join(", ") });
     case "input/dice": return T("Type all {n} dice first.", { n: err.n || nDice() });
     case "stale/version": return T("The sheet changed on another phone: this change was not applied.");
     case "engine/unavailable": case "engine/error": return T("This phone's engine could not answer: {detail}", { detail: err.message || "" });
@@ -89,7 +96,9 @@ export function refusalText(err) {
 
 // The view to draw before the engine answers: its last view of this very record and queue, else the
 // server's of a record with nothing queued; else the last one there is, not to be written anywhere.
+/** @param {KeptSheet} s */
 export const lastKey = (s) => `${s.base ? s.base.v : 0}|${s.queue.map((e) => e.id).join(",")}`;
+/** @param {KeptSheet} s @returns {{view: SheetView | null, trusted: boolean}} */
 export function firstView(s) {
   if (s.last && s.last.key === lastKey(s)) return { view: s.last.view, trusted: true };
   if (!s.queue.length && s.view && s.base && s.view.v === s.base.v) return { view: s.view, trusted: true };
@@ -109,11 +118,12 @@ export async function reload() {
 
 // Row names as the ruleset's players say them (docs/rules.md §10): a family may name a row its own way.
 const baseLabels = boot.labels;
+/** @param {import("./protocol").RulesLayout | null} rules */
 export function useLabels(rules) {
   const family = rules && (boot.family_labels || {})[rules.preset || rules.id];
   if (family || !rules) { boot.labels = family || baseLabels; return; }
   // house rules: their rows' and columns' own labels as the file writes them, an unnamed id as words
-  const words = (id) => { const t = String(id).replace(/_/g, " ").trim(); return t.charAt(0).toUpperCase() + t.slice(1); };
+  const words = (/** @type {string} */ id) => { const t = String(id).replace(/_/g, " ").trim(); return t.charAt(0).toUpperCase() + t.slice(1); };
   const out = { rows: { ...baseLabels.rows }, rows_short: { ...baseLabels.rows_short },
                 columns: { ...baseLabels.columns }, columns_short: { ...baseLabels.columns_short } };
   for (const r of rules.rows || []) {
@@ -136,6 +146,7 @@ export function nextSeat() {
   if (state.engine.ready || !state.sheet.queue.length) return state.shown.current;
   return state.sheet.queue.filter(isTurn).reduce((seat) => state.shown.next_seat[seat], state.shown.current);
 }
+/** @param {number} seat */
 export function filledOf(seat) {
   const p = state.shown.players[seat];
   if (state.engine.ready || !state.sheet.queue.length) return p.turns_done;

@@ -3,6 +3,8 @@
 // offline made on the server; the live socket that brings every phone's entries; joining with a code.
 import { T, toast } from "./page.js";
 import { SessionSocket } from "./game.js";
+/** @typedef {import("./keeper-store.js").KeptSheet} KeptSheet */
+/** @typedef {import("./protocol").SheetView} SheetView */
 import { loadSheet, saveSheet, listSheets, newId, removeEntry, refileEntry, whileSending } from "./keeper-store.js";
 import { online, refusalText, reload, state, transient } from "./keeper-state.js";
 import { recompute } from "./keeper-sheet.js";
@@ -10,6 +12,7 @@ import { draw, renderStatus } from "./keeper-draw.js";
 
 // Join with the sheet's code: a write token for this phone. `quiet`: a sheet kept before write tokens
 // joining again by itself (no message unless it fails).
+/** @param {string} code */
 export async function joinWith(code, quiet = false) {
   let data = null, r = null;
   try {
@@ -30,30 +33,38 @@ export async function joinWith(code, quiet = false) {
 }
 
 // --- sync: the queue, a sheet started offline, the live socket ----------------------------------------
+/** @param {import("./keeper-store.js").Entry} e */
 function payload(e) {
+  /** @type {Record<string, any>} */
   const out = { id: e.id, v: e.v, kind: e.kind };
-  for (const k of ["seat", "filled", "dice", "roll", "box", "strike", "turn", "count", "target", "rolloff"]) if (e[k] != null) out[k] = e[k];
+  const fields = /** @type {Record<string, any>} */ (e);
+  for (const k of ["seat", "filled", "dice", "roll", "box", "strike", "turn", "count", "target", "rolloff"]) if (fields[k] != null) out[k] = fields[k];
   return out;
 }
 
+/** @param {KeptSheet} s @param {SheetView | null | undefined} view */
 function applyBase(s, view) {  // the server's view of sheet s, when it is newer than what the phone has
   if (!s || !view || view.id !== s.id || view.v < s.base.v) return false;
   s.base = { v: view.v, record: view.record }; s.view = view; s.synced = true;
   return true;
 }
 
+/** @param {SheetView | null | undefined} view */
 function setBase(view) {
   if (!state.sheet || !view || view.id !== state.sheet.id || view.v < state.sheet.base.v) return false;
   if (state.inflight && view.v > state.sheet.base.v) { state.deferred = !state.deferred || view.v >= state.deferred.v ? view : state.deferred; return false; }
   return applyBase(state.sheet, view);
 }
 
+/** @param {string} url @param {object} body */
 const post = (url, body) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 // A sheet started with no network: created on the server under the phone's id (again, harmlessly).
+/** @param {KeptSheet} s */
 async function createOnServer(s) {
   const spec = s.spec || {};
   if (!s.token) { s.token = newId(24); await saveSheet(s); }  // made before write tokens: its own one now
+  /** @type {Record<string, unknown>} */
   const body = { id: s.id, name: s.name, players: s.base.record.players, token: s.token };
   if (spec.rules) body.rules = spec.rules; else { body.preset = spec.preset; body.options = spec.options || {}; }
   const r = await post("/api/keep", body);
@@ -71,6 +82,7 @@ async function createOnServer(s) {
 // own; another sheet gets one for the while), one tab at a time. `open`: the sheet on screen (its view
 // follows). "done", or "later" (no network, a server error, another tab sending: try again), "stop" (the
 // sheet was closed), or "watch" (this phone may not write there: nothing is sent until it joins again).
+/** @param {KeptSheet} s @param {boolean} open @returns {Promise<string>} */
 async function push(s, open) {
   // the socket first, then the lock: a tab waiting for the server never keeps another from taking back its entry
   if (open && s.synced && s.queue.length && (!state.socket || !(await state.socket.opened()))) return "later";
@@ -78,6 +90,7 @@ async function push(s, open) {
   return out === "busy" ? "later" : out;
 }
 
+/** @param {KeptSheet} s @param {boolean} open @returns {Promise<string>} */
 async function pushNow(s, open) {
   const still = () => !open || state.sheet === s;
   if (open) await reload(); else Object.assign(s, (await loadSheet(s.id)) || {});  // every tab's entries
@@ -132,6 +145,7 @@ async function pushNow(s, open) {
 
 // The server takes a burst of 40 messages a socket, then 20 a second: a queue kept offline is sent within that.
 const PACE_AFTER = 30, PACE_MS = 60;
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function flush() {
@@ -168,6 +182,7 @@ export async function syncAll() {
 window.addEventListener("online", () => { syncAll(); });
 
 // A write token for a sheet kept before write tokens, from the code it kept (none: the code was renewed).
+/** @param {KeptSheet} s */
 async function tokenFor(s) {
   try {
     const r = await post("/api/keep/join", { code: s.code });
