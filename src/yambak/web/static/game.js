@@ -7,6 +7,27 @@ import { boot, T, colon, N, colLabel, colShort, rowLabel, phrase, playerName, bo
 import { Sheet, sheetRows, sumCell, legend } from "./sheet.js";
 
 /** @typedef {import("./protocol").TableView | import("./protocol").SheetView} View a game view (protocol.d.ts) */
+/** @typedef {import("./protocol").TablePlayer | import("./protocol").SheetPlayer} Player a player of a view */
+/** @typedef {import("./sheet.js").CellInfo} CellInfo what a box of the sheet shows and means */
+/** @typedef {import("./sheet.js").SheetColumn & {seat: number, col: string}} GameColumn a column of the sheet: a seat's column */
+/** Every message a game socket receives (the table's and the kept sheet's: protocol.d.ts).
+ * @typedef {import("./protocol").Protocol["table_server"] | import("./protocol").Protocol["sheet_server"]} ServerMessage */
+/** @typedef {import("./protocol").ErrorMessage} Refusal a coded refusal */
+/** An action's answer: the message that carried its ref back, the refusal, or none (`lost`: the socket closed first).
+ * @template {ServerMessage} M
+ * @typedef {{ok: true, msg: Extract<M, {type: "event" | "events" | "state" | "ack"}>, error?: undefined, lost?: undefined}
+ *   | {ok: false, error: Refusal, lost?: undefined}
+ *   | {ok: false, lost: true, error?: undefined}} Answer */
+/** What a page hears from its socket, each handler with the messages it is given (M: the page's protocol).
+ * @template {ServerMessage} M
+ * @typedef {object} SocketHandlers
+ * @property {() => object} [hello] what the hello carries besides the version (tokens)
+ * @property {(msg: Extract<M, {type: "welcome"}>) => void} [onWelcome]
+ * @property {(msg: Extract<M, {type: "event" | "events" | "state"}>) => void} [onView] a view after an event, or missed ones
+ * @property {(msg: Refusal) => void} [onRefused] a refusal no request waits for
+ * @property {(msg: Exclude<M, {type: "welcome" | "event" | "events" | "state" | "error" | "pong"}>) => void} [onMessage] the rest
+ * @property {(up: boolean, code?: number) => void} [onStatus]
+ * @property {boolean} [reconnect] whether a lost socket connects again (default: yes) */
 /** @param {View} view */
 export const nCols = (view) => view.rules.columns.length;
 // one-column sheets with up to six players show them side by side; others, one player's sheet at a time
@@ -15,23 +36,28 @@ export const onePerPlayer = (view) => nCols(view) === 1 && view.players.length <
 /** @param {View} view @param {string} box */
 export const boxLabel = (view, box) => pageBoxLabel(box, nCols(view));
 // A refusal's code as the player reads it (boot.errors: the server's translations of every code).
+/** @param {string} code @returns {string} */
 export const reason = (code) => (boot.errors && boot.errors[code]) || T("Not available now.");
 
 // --- the socket ------------------------------------------------------------------------------------
 // hello (the last version seen) -> welcome and what was missed; then views after every event. An action
 // sent with `request` carries a ref; its answer is the event that carries it back, an `ack` (an entry
 // applied before), or a coded error with that ref. A lost socket reconnects with backoff.
+/** @template {ServerMessage} M the messages of the page's protocol */
 export class SessionSocket {
   /**
    * @param {string} path the socket's path (/ws/ID, /ws/keep/ID)
-   * @param {{hello?: () => object, onWelcome?: (msg: any) => void, onView?: (msg: any) => void, onRefused?: (msg: any) => void,
-   *   onMessage?: (msg: any) => void, onStatus?: (up: boolean, code?: number) => void, reconnect?: boolean}} [handlers]
+   * @param {SocketHandlers<M>} [handlers]
    */
   constructor(path, { hello = () => ({}), onWelcome = () => {}, onView = () => {}, onRefused = () => {}, onMessage = () => {}, onStatus = () => {}, reconnect = true } = {}) {
     this.path = path; this.hello = hello; this.reconnect = reconnect;
     this.onWelcome = onWelcome; this.onView = onView; this.onRefused = onRefused; this.onMessage = onMessage; this.onStatus = onStatus;
-    this.ws = null; this.version = null; this.ready = false; this.stopped = false;
-    this.retry = 500; this.timer = null; this.waiting = new Map(); this.openers = new Set();
+    /** @type {WebSocket | null} */ this.ws = null;
+    /** @type {number | null} */ this.version = null;
+    this.ready = false; this.stopped = false; this.retry = 500;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */ this.timer = undefined;
+    /** @type {Map<string | number, (answer: Answer<M>) => void>} */ this.waiting = new Map();
+    /** @type {Set<(ok: boolean) => void>} */ this.openers = new Set();
   }
 
   connect() {
@@ -39,7 +65,7 @@ export class SessionSocket {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     try { this.ws = new WebSocket(`${proto}://${location.host}${this.path}`); } catch { this.later(); return; }
     this.ws.onopen = () => { this.retry = 500; this.send({ type: "hello", since: this.version, ...this.hello() }); };
-    this.ws.onmessage = (m) => { let msg; try { msg = JSON.parse(m.data); } catch { return; } this.receive(msg); };
+    this.ws.onmessage = (m) => { let msg; try { msg = JSON.parse(m.data); } catch { return; } this.receive(/** @type {ServerMessage} */ (msg)); };
     this.ws.onclose = (e) => {
       this.ws = null; this.ready = false;
       for (const done of this.waiting.values()) done({ ok: false, lost: true });
@@ -56,63 +82,80 @@ export class SessionSocket {
 
   close() { this.stopped = true; clearTimeout(this.timer); if (this.ws) { this.ws.onclose = null; this.ws.close(); this.ws = null; } this.ready = false; }
 
+  /** @param {object} msg */
   send(msg) { if (this.ws && this.ws.readyState === 1) { this.ws.send(JSON.stringify(msg)); return true; } return false; }
 
   // Send an action and wait for its answer: {ok: true, msg} or {ok: false, error} ({ok: false, lost: true}: no answer).
+  /** @param {object} msg @param {string | number} ref @returns {Promise<Answer<M>>} */
   request(msg, ref) {
     if (!this.ready || !this.send({ ...msg, ref })) return Promise.resolve({ ok: false, lost: true });
     return new Promise((resolve) => this.waiting.set(ref, resolve));
   }
 
   // Resolves true once welcomed, false when the socket closes first or `ms` pass.
+  /** @returns {Promise<boolean>} */
   opened(ms = 5000) {
     if (this.ready) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => { this.openers.delete(done); resolve(false); }, ms);
-      const done = (ok) => { clearTimeout(timer); resolve(ok); };
+      const done = (/** @type {boolean} */ ok) => { clearTimeout(timer); resolve(ok); };
       this.openers.add(done);
     });
   }
 
+  /** @param {boolean} ok */
   settleOpeners(ok) { for (const done of this.openers) done(ok); this.openers.clear(); }
 
+  /** @param {string | number} ref @param {Answer<M>} result */
   answer(ref, result) { const done = this.waiting.get(ref); if (done) { this.waiting.delete(ref); done(result); } }
 
+  // The one place a message meets its handler: the switch on its type narrows it; the page's protocol
+  // (M) is the page's to say, so each handler takes it as given.
+  /** @param {ServerMessage} msg */
   receive(msg) {
+    const given = /** @type {any} */ (msg);
     switch (msg.type) {
-      case "welcome": this.ready = true; this.onWelcome(msg); this.onStatus(true); this.settleOpeners(true); break;
+      case "welcome": this.ready = true; this.onWelcome(given); this.onStatus(true); this.settleOpeners(true); break;
       case "event": case "events": case "state":
         this.version = msg.v;
         if (!msg.view) break;  // `events` without a view: nothing was missed, the view shown is current
-        this.onView(msg);
-        if (msg.ref != null) this.answer(msg.ref, { ok: true, msg });
-        for (const e of msg.events || []) if (e.ref != null) this.answer(e.ref, { ok: true, msg });
+        this.onView(given);
+        if ("ref" in msg && msg.ref != null) this.answer(msg.ref, { ok: true, msg: given });
+        for (const e of "events" in msg ? msg.events : []) if (e.ref != null) this.answer(e.ref, { ok: true, msg: given });
         break;
-      case "ack": this.answer(msg.ref, { ok: true, msg }); this.onMessage(msg); break;
+      case "ack": this.answer(msg.ref, { ok: true, msg: given }); this.onMessage(given); break;
       case "error": if (msg.ref != null && this.waiting.has(msg.ref)) this.answer(msg.ref, { ok: false, error: msg }); else this.onRefused(msg); break;
       case "pong": break;
-      default: this.onMessage(msg);
+      default: this.onMessage(given);
     }
   }
 }
+
+/** How a page draws its sheet: the seat shown (one sheet at a time), its open boxes, its classes and headers.
+ * (Callbacks as methods: a page's own may take its own kind of player.)
+ * @typedef {{tab: number | null, openCell(c: GameColumn, box: string, name: string, p: Player): CellInfo,
+ *   columnClass?(c: GameColumn, perPlayer: boolean): string, headText?(column: string): string,
+ *   cellClass?(c: GameColumn, box: string, cell: import("./protocol").Cell | undefined): string, winnerRow?: boolean,
+ *   grand?: HTMLElement, legendHost?: HTMLElement}} RenderOptions */
 
 // --- the players strip -------------------------------------------------------------------------------
 // One chip per player: name, total, match points; the player to act marked; winners at the end. Side by
 // side sheets make it a list; one sheet at a time makes it tabs (arrows move between them).
 // `about(p)` adds what a page knows besides: {me, away, bot, clock, state} (state: "to play", "away", ...).
 export class PlayerStrip {
+  /** @param {HTMLElement} host @param {{onTab: (seat: number) => void, roleHost?: HTMLElement}} options */
   constructor(host, { onTab, roleHost = host }) { this.host = host; this.roleHost = roleHost; this.onTab = onTab; this.tabs = false; this.count = 0; }
 
-  /** @param {View} view @param {{tab: number, toAct: (p: any) => boolean, about?: (p: any) => {me?: boolean, away?: boolean, clock?: string, state?: string}}} opts */
+  /** @param {View} view @param {{tab: number | null, toAct(p: Player): boolean, about?(p: Player): {me?: boolean, away?: boolean, clock?: string, state?: string}}} opts */
   render(view, { tab, toAct, about = () => ({}) }) {
     const asTabs = !onePerPlayer(view);
     this.tabs = asTabs; this.count = view.players.length;
     setAttr(this.roleHost, "role", asTabs ? "tablist" : "list");
     const winners = view.finished ? view.winners || [] : [];
     const chips = this.host;
-    while (chips.children.length > view.players.length) chips.lastChild.remove();
+    while (chips.children.length > view.players.length) chips.lastChild?.remove();
     view.players.forEach((p, i) => {
-      let chip = chips.children[i];
+      let chip = /** @type {HTMLElement} */ (chips.children[i]);
       if (!chip) {
         chip = el("button", { type: "button", class: "chip", id: `chip-${i}`, "data-seat": String(i) });
         // its name is its text (what it shows, then what only a screen reader needs: bot, to play, away)
@@ -120,8 +163,8 @@ export class PlayerStrip {
           el("span", { class: "me" }), el("span", { class: "total" }), el("span", { class: "pts" }), el("span", { class: "clock" }),
           el("span", { class: "state sr-only" }));
         chip.onclick = () => { if (this.tabs) this.onTab(i); };
-        chip.addEventListener("keydown", (e) => {
-          const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+        chip.addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
+          const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
           if (!step || !this.tabs) return;
           e.preventDefault();
           const next = (i + step + this.count) % this.count;
@@ -133,22 +176,24 @@ export class PlayerStrip {
       const more = about(p);
       const acting = !view.finished && toAct(p);
       const pts = p.match_points != null ? N("{n} pt", "{n} pts", p.match_points) : "";
-      setText(chip.querySelector(".name"), playerName(p));
-      setText(chip.querySelector(".me"), more.me ? T("you") : "");
-      setText(chip.querySelector(".total"), p.total == null ? "–" : String(p.total));
-      setText(chip.querySelector(".pts"), pts);
-      setText(chip.querySelector(".clock"), more.clock || "");
+      const part = (/** @type {string} */ name) => /** @type {Element} */ (chip.querySelector(name));
+      setText(part(".name"), playerName(p));
+      setText(part(".me"), more.me ? T("you") : "");
+      setText(part(".total"), p.total == null ? "–" : String(p.total));
+      setText(part(".pts"), pts);
+      setText(part(".clock"), more.clock || "");
       chip.classList.toggle("to-act", acting);
       chip.classList.toggle("winner", winners.includes(p.seat));
       chip.classList.toggle("away", !!more.away);
-      chip.classList.toggle("is-bot", p.kind === "bot");
+      const bot = "kind" in p && p.kind === "bot";
+      chip.classList.toggle("is-bot", bot);
       setAttr(chip, "role", asTabs ? "tab" : "listitem");
       setAttr(chip, "aria-selected", asTabs ? String(i === tab) : null);
       setAttr(chip, "aria-controls", asTabs ? "sheet-panel" : null);
       setAttr(chip, "tabindex", asTabs ? (i === tab ? "0" : "-1") : null);
       const state = more.state ?? (acting ? T("to play") : "");
-      setText(chip.querySelector(".bot"), p.kind === "bot" ? ` (${T("bot")})` : "");
-      setText(chip.querySelector(".state"), state ? ` (${state})` : "");
+      setText(part(".bot"), bot ? ` (${T("bot")})` : "");
+      setText(part(".state"), state ? ` (${state})` : "");
     });
     chips.dataset.n = String(view.players.length);
   }
@@ -161,6 +206,7 @@ export class PlayerStrip {
 // sheet's preview of the dice typed). A tap on a box the page made playable calls `onAction`; any other
 // tap says why not.
 export class GameSheet {
+  /** @param {HTMLElement} host @param {{onAction(action: any, info: CellInfo): void}} options */
   constructor(host, { onAction }) {
     /** @type {View | null} */
     this.view = null;
@@ -169,6 +215,7 @@ export class GameSheet {
     this.onAction = onAction;
   }
 
+  /** @param {CellInfo | undefined} info */
   tap(info) {
     if (!info) return;
     if (info.action) { this.onAction(info.action, info); return; }
@@ -178,19 +225,20 @@ export class GameSheet {
   get shape() { return this.sheet.shape; }
 
   /** @param {View} view
-   * @param {{tab: number, openCell: (c: any, box: string, name: string, p: any) => any, columnClass?: (c: any, perPlayer: boolean) => string,
-   *   headText?: (column: string) => string, cellClass?: (c: any, box: string, cell: any) => string, winnerRow?: boolean,
-   *   grand?: HTMLElement, legendHost?: HTMLElement}} opts */
+   * @param {RenderOptions} opts */
   render(view, opts) {
     this.view = view;
     const rules = view.rules;
     const perPlayer = onePerPlayer(view);
-    const seats = perPlayer ? view.players.map((p) => p.seat) : [opts.tab];
+    const tab = opts.tab ?? 0;
+    const seats = perPlayer ? view.players.map((p) => p.seat) : [tab];
+    /** @type {GameColumn[]} */
     const columns = [];
     for (const s of seats) for (const c of rules.columns) {
       const p = view.players[s];
       const name = playerName(p);
-      const col = { key: perPlayer ? `p${s}` : c.id, seat: s, col: c.id };
+      /** @type {GameColumn} */
+      const col = { key: perPlayer ? `p${s}` : c.id, seat: s, col: c.id, short: "", full: "" };
       col.short = perPlayer ? name : (opts.headText ? opts.headText(c.id) : colShort(c.id));
       col.full = perPlayer ? name : colLabel(c.id);
       col.cls = (opts.columnClass && opts.columnClass(col, perPlayer)) || null;
@@ -201,17 +249,17 @@ export class GameSheet {
       rows.push({ key: "#winner", label: view.finished ? T("Column winner") : T("Leading"), sum: true, cls: "winner-row" });
     }
     const byKey = Object.fromEntries(columns.map((c) => [c.key, c]));
-    const label = perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: view.players[opts.tab].name });
+    const label = perPlayer ? T("Score sheet") : T("Sheet of {name}", { name: view.players[tab].name });
     this.sheet.render({
       label, columns, rows,
-      corner: perPlayer || view.players.length < 2 ? "" : view.players[opts.tab].name,
+      corner: perPlayer || view.players.length < 2 ? "" : view.players[tab].name,
       cell: (colKey, rowKey) => this.cell(view, byKey[colKey], rowKey, perPlayer, opts),
     });
     const table = this.sheet.table;  // the component names the grid when it builds it only
     if (table) setAttr(table, "aria-label", label);
     const g = opts.grand;
     if (g) {
-      const p = view.players[opts.tab];
+      const p = view.players[tab];
       const parts = [];
       if (!perPlayer) {
         parts.push(colon(T("Total"), p.total ?? "–"));
@@ -228,6 +276,7 @@ export class GameSheet {
     return { perPlayer, columns };
   }
 
+  /** @param {View} view @param {GameColumn} c @param {string} rowKey @param {boolean} perPlayer @param {RenderOptions} opts @returns {CellInfo} */
   cell(view, c, rowKey, perPlayer, opts) {
     const p = view.players[c.seat];
     const col = p.columns[c.col];
@@ -239,8 +288,8 @@ export class GameSheet {
     }
     if (rowKey === "#winner") {
       const won = (view.column_winners || {})[c.col] || [];
-      const names = won.map((s) => view.players[s].name);
-      const due = view.rolloff_due && view.rolloff_due[c.col];
+      const names = won.map((/** @type {number} */ s) => view.players[s].name);
+      const due = "rolloff_due" in view && view.rolloff_due && view.rolloff_due[c.col];
       return { text: due ? "⚄?" : names.length === 1 ? names[0] : names.length ? "=" : "", tdCls: won.includes(c.seat) ? "win" : "",
         label: due ? T("Roll-off for {column}", { column: colLabel(c.col) }) : names.join(", ") };
     }
@@ -271,6 +320,7 @@ export function columnHelp(view, key) {
 }
 
 // A box already filled (or hidden from this viewer), in the sheet's one vocabulary (yambak/gameview.py).
+/** @param {View} view @param {string} box @param {string} name @param {import("./protocol").Cell} cell @returns {CellInfo} */
 export function filledCell(view, box, name, cell) {
   const filled = T("{box} is already filled.", { box: boxLabel(view, box) });
   if (cell.hidden) return { text: "▒", cls: "hidden", disabled: true, label: colon(name, T("hidden until you finish this round")), box, why: T("Hidden until you finish this round.") };
@@ -288,11 +338,13 @@ export function filledCell(view, box, name, cell) {
 
 // An open box the dice could fill, as both pages offer it: the value it would write, what it does to the
 // total, and a warning where it zeroes a pair or voids the entry (the engine's outlook or preview `o`).
+/** @param {string} box @param {string} name @param {import("./protocol").BoxOutlook} o
+ * @param {{action: any, cls?: string, data?: Record<string, string>}} options @returns {CellInfo} */
 export function playableCell(box, name, o, { action, cls = "", data = {} }) {
   const warn = o.zeroes_pair || o.voids_entry;
   const classes = ["legal", o.written === 0 ? "zero" : "", warn ? "warn" : "", cls].filter(Boolean).join(" ");
   let label = T("Score {value} in {box}", { value: o.written, box: name });
-  if (o.gain !== o.written) label += ` (${T("total {sign}{n}", { sign: o.gain >= 0 ? "+" : "−", n: Math.abs(o.gain) })})`;
+  if (o.gain != null && o.gain !== o.written) label += ` (${T("total {sign}{n}", { sign: o.gain >= 0 ? "+" : "−", n: Math.abs(o.gain) })})`;
   if (warn) label += `. ${o.zeroes_pair ? T("Zeroes the pair.") : T("Scores 0: min must stay below max.")}`;
   return { text: String(o.written), cls: classes, label, box, action, data };
 }

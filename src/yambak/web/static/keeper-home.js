@@ -5,10 +5,17 @@
 import { boot, T, $, $$, el, setText, toast, pct as percent } from "./page.js";
 import { listSheets, loadSheet, saveSheet, deleteSheet, finishedRecords, finishedIds, knownNames, rememberNames, newId, onChange, askToPersist } from "./keeper-store.js";
 
-let engine = null, go = null, syncAll = () => Promise.resolve();
+/** @type {import("./keeper-engine.js").Engine} */
+let engine;  // given by init(), before anything else runs
+/** @type {{to(path: string, view: import("./protocol").SheetView | null): void}} */
+let go;
+/** @type {() => Promise<void>} */
+let syncAll = () => Promise.resolve();
+/** @param {string} code */
 const reason = (code) => (boot.errors && boot.errors[code]) || "";
 const online = () => navigator.onLine !== false;
 
+/** @param {{engine: import("./keeper-engine.js").Engine, go: typeof go, syncAll?: () => Promise<void>}} options */
 export function init(options) {
   engine = options.engine; go = options.go; syncAll = options.syncAll || syncAll;
   wireForm();
@@ -33,6 +40,7 @@ export async function show() {
   document.body.dataset.home = "1";
 }
 
+/** @param {string} text */
 function showError(text) {
   const e = $("home-error");
   e.hidden = !text; e.textContent = text || "";
@@ -49,10 +57,11 @@ function wireForm() {
   showOptions();
   const more = $("more-players");
   if (more) more.onclick = () => showRows(visibleRows() + 4);
-  $("keep-create").addEventListener("submit", (e) => { e.preventDefault(); createFromForm(); });
+  $("keep-create").addEventListener("submit", (/** @type {Event} */ e) => { e.preventDefault(); createFromForm(); });
 }
 
 function visibleRows() { return $$("#players .seat-row").filter((r) => !r.hidden).length; }
+/** @param {number} n */
 function showRows(n) {
   const rows = $$("#players .seat-row");
   rows.forEach((r, i) => { if (i < n) r.hidden = false; });
@@ -77,11 +86,13 @@ async function prefill() {
 
 async function fillNames() {
   const list = $("known-names");
-  list.replaceChildren(...(await knownNames()).map((n) => el("option", { value: n })));
+  list.replaceChildren(...(await knownNames()).map((/** @type {string} */ n) => el("option", { value: n })));
 }
 
+/** @param {string} preset @returns {Record<string, unknown>} */
 function readOptions(preset) {
-  const schema = (boot.presets.find((p) => p.id === preset) || { options: [] }).options;
+  const schema = (boot.presets.find((/** @type {{id: string}} */ p) => p.id === preset) || { options: [] }).options;
+  /** @type {Record<string, unknown>} */
   const out = {};
   const form = $("keep-create");
   for (const o of schema) {
@@ -117,6 +128,7 @@ async function createFromForm() {
 
 // A new sheet: on the server when there is network (it then has its code at once), else on this
 // phone with its own engine (it gets its code when the network returns).
+/** @param {{name: string, spec: any, players: string[]}} sheet */
 export async function newSheet({ name, spec, players }) {
   const button = $("start-sheet");
   if (button) button.disabled = true;
@@ -162,6 +174,7 @@ export async function newSheet({ name, spec, players }) {
   } finally { if (button) button.disabled = false; }
 }
 
+/** @param {Record<string, any> | null} err */
 function errorText(err) {
   if (!err) return "";
   if (err.code === "keeper/same-name") return T("Two players are called {name}: make the names different.", { name: err.name || "" });
@@ -173,11 +186,12 @@ async function waitForEngine() {
   if (engine.ready || engine.failed) return;
   const note = $("home-error");
   note.hidden = false; note.classList.add("muted"); note.textContent = T("Preparing this phone's engine…");
-  await new Promise((resolve) => { const check = () => { if (engine.ready || engine.failed) resolve(); }; engine.onChange(check); check(); });
+  await new Promise((resolve) => { const check = () => { if (engine.ready || engine.failed) resolve(undefined); }; engine.onChange(check); check(); });
   note.classList.remove("muted"); note.hidden = true;
 }
 
 // --- joining a shared sheet --------------------------------------------------------------------------
+/** @param {Event} e */
 async function join(e) {
   e.preventDefault();
   showError("");
@@ -196,8 +210,9 @@ async function join(e) {
 }
 
 // --- the sheets this phone kept ----------------------------------------------------------------------
+/** @param {import("./keeper-store.js").SheetLine} summary */
 function presetName(summary) {
-  const p = (boot.presets || []).find((x) => x.id === summary.rules || x.id === summary.preset);
+  const p = (boot.presets || []).find((/** @type {{id: string, name: string}} */ x) => x.id === summary.rules || x.id === summary.preset);
   return p ? p.name : summary.rules_name || summary.rules || "";
 }
 
@@ -211,9 +226,9 @@ async function renderPast() {
   list.replaceChildren(...sheets.map((s) => {
     const li = el("li", { "data-id": s.id });
     const a = el("a", { href: `/keep/${s.id}`, class: "open" });
-    a.addEventListener("click", (e) => { e.preventDefault(); go.to(`/keep/${s.id}`, null); });
+    a.addEventListener("click", (/** @type {Event} */ e) => { e.preventDefault(); go.to(`/keep/${s.id}`, null); });
     a.append(el("b", {}, s.name), el("span", { class: "muted" }, ` · ${presetName(s)}`));
-    const players = el("span", { class: "who" }, (s.players || []).map((p, i) => `${p.name} ${p.total ?? ""}${(s.winners || []).includes(i) && s.finished ? " ★" : ""}`).join(" · "));
+    const players = el("span", { class: "who" }, (s.players || []).map((/** @type {{name: string, total: number | null}} */ p, /** @type {number} */ i) => `${p.name} ${p.total ?? ""}${(s.winners || []).includes(i) && s.finished ? " ★" : ""}`).join(" · "));
     const when = new Date(s.updated || s.created || Date.now()).toLocaleDateString(boot.lang, { day: "numeric", month: "short", year: "numeric" });
     const state = s.finished ? T("finished") : T("in progress");
     const local = !s.synced ? T("only on this phone") : "";
@@ -242,7 +257,13 @@ function trashIcon() {
 }
 
 // --- statistics: one function in Python, run by the phone's engine (or the server) -------------------------
-let statsKey = "", statsGroup = null;
+/** @typedef {{name: string, games: number, wins: number, mean: number | null, best: number, bonus_rate: number | null,
+ *   yam_rate: number | null, totals: number[]}} StatsPlayer a player's statistics (keeper/stats.py) */
+/** @typedef {{rules: string, preset?: string, name: string, games: number, options?: Record<string, unknown>, modifiers?: string[],
+ *   players: StatsPlayer[]}} StatsGroup the statistics of the sheets of one set of rules */
+let statsKey = "";
+/** @type {string | null} */
+let statsGroup = null;
 async function renderStats() {
   const records = await finishedRecords();
   const card = $("stats-card");
@@ -251,10 +272,11 @@ async function renderStats() {
   const key = `${records.length}|${engine.ready}|${engine.failed}|${statsGroup}`;
   if (key === statsKey) return;
   statsKey = key;
+  /** @type {{games: number, groups: StatsGroup[]} | null} */
   let stats = null;
   if (engine.ready) {
     const r = await engine.call("stats", { records });
-    if (r.ok) stats = r;
+    if (r.ok) stats = /** @type {any} */ (r);
   } else if (engine.failed && online()) {
     try {
       const r = await fetch("/api/keep/stats", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sheets: (await finishedIds()).slice(0, 200) }) });
@@ -269,7 +291,7 @@ async function renderStats() {
   const select = el("select", { id: "stats-rules", "aria-label": T("Rules") });
   for (const g of stats.groups) select.append(el("option", { value: g.rules, selected: g.rules === statsGroup }, `${groupName(g)} (${g.games})`));
   select.onchange = () => { statsGroup = select.value; statsKey = ""; renderStats(); };
-  const group = stats.groups.find((g) => g.rules === statsGroup);
+  const group = /** @type {StatsGroup} */ (stats.groups.find((g) => g.rules === statsGroup));
   const t = el("table", { class: "stats" });
   const head = el("tr");
   for (const h of [T("Player"), T("Games"), T("Wins"), T("Mean"), T("Best"), T("Bonus"), T("Yams")]) head.append(el("th", { scope: "col" }, h));
@@ -287,17 +309,21 @@ async function renderStats() {
   box.firstChild.append(select);
 }
 
+/** @param {StatsGroup} g */
 function groupName(g) {
-  const p = (boot.presets || []).find((x) => x.id === g.preset);
+  const p = (boot.presets || []).find((/** @type {{id: string, name: string}} */ x) => x.id === g.preset);
   const base = p ? p.name : g.name;
   const opts = Object.entries(g.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join("+") || "–" : v}`).concat(g.modifiers || []).join(", ");
   return opts ? `${base} · ${opts}` : base;
 }
 
+/** @param {number | null} x */
 const fmt = (x) => (x == null ? "–" : Number(x).toLocaleString(boot.lang, { maximumFractionDigits: 1 }));  // 12 or 12,5
+/** @param {number | null} x */
 const pct = (x) => (x == null ? "–" : percent(x));
 
 // A small bar chart of a player's totals, oldest first.
+/** @param {number[]} values @param {number} max @param {string} label */
 function spark(values, max, label) {
   const ns = "http://www.w3.org/2000/svg";
   const w = 96, h = 28, n = Math.max(values.length, 1), bw = Math.max(2, Math.floor(w / Math.max(n, 8)) - 1);

@@ -22,17 +22,32 @@ const MAX_NAMES = 40;
 //   players: [{name, total, points}], finished, winners, entries }; `pending` is counted from "entries".
 // An entry not yet acknowledged ("entries"): { id, sheet, seq, state: "queued" | "refile", entry, error }.
 
+/** @typedef {import("./protocol").SheetView} SheetView */
+/** An entry as the phone queues it: the protocol's (its dice a list: how many is the rules' to say), with the version
+ * it was typed at. @typedef {Omit<import("./protocol").EntryIn, "dice"> & {dice?: number[] | null}} Entry */
+/** An entry as it is typed, before it is queued. @typedef {Omit<Entry, "id" | "v"> & {id?: string}} NewEntry */
+/** A sheet as this phone keeps it, with its queue and its entries to file again (above).
+ * @typedef {{id: string, name: string, code?: string | null, token?: string | null, spec?: any, synced?: boolean,
+ *   orphan?: string | null, base: {v: number, record: any}, view?: SheetView | null, last?: {key: string, view: SheetView},
+ *   queue: Entry[], refile: {entry: Entry, error: any}[], created?: number, final?: any}} KeptSheet */
+/** A sheet's line in the list of sheets (above). @typedef {{id: string, name: string, synced?: boolean, pending: number,
+ *   finished?: boolean, updated?: number, orphan?: string | null, [field: string]: any}} SheetLine */
+
 /** @type {Promise<IDBDatabase> | null} */
 let opening = null;
 const channel = typeof BroadcastChannel !== "undefined" ? new BroadcastChannel(DB) : null;
+/** @type {((sheetId: string | null, fromOtherTab: boolean) => void)[]} */
 const listeners = [];
 /** @type {{pruned: number, full: boolean}} */
 export const storage = { pruned: 0, full: false };
 
+/** @param {IDBRequest} req @returns {Promise<any>} */
 const done = (req) => new Promise((resolve, reject) => { req.onsuccess = () => resolve(req.result); req.onerror = () => reject(req.error); });
+/** @param {IDBTransaction} tx */
 const finished = (tx) => new Promise((resolve, reject) => {
   tx.oncomplete = () => resolve(undefined); tx.onabort = () => reject(tx.error || new Error("aborted")); tx.onerror = () => { /* onabort follows */ };
 });
+/** @param {any} err */
 const isFull = (err) => !!err && (err.name === "QuotaExceededError" || /quota/i.test(String(err.message || "")));
 
 function db() {
@@ -55,6 +70,7 @@ function db() {
 }
 
 // One transaction; a full storage prunes and tries once more (`write` says whether it may add data).
+/** @template T @param {string[]} stores @param {IDBTransactionMode} mode @param {(tx: IDBTransaction) => Promise<T>} body @returns {Promise<T>} */
 async function run(stores, mode, body) {
   for (let attempt = 0; ; attempt++) {
     const d = await db();
@@ -66,17 +82,20 @@ async function run(stores, mode, body) {
   }
 }
 
+/** @param {string | null} sheet */
 function tell(sheet) {
   if (channel) channel.postMessage({ sheet });
   for (const fn of listeners) fn(sheet, false);
 }
 // `fn(sheetId, fromOtherTab)`: a sheet (or the list, sheetId null) changed.
+/** @param {(sheetId: string | null, fromOtherTab: boolean) => void} fn */
 export function onChange(fn) { listeners.push(fn); }
 if (channel) channel.onmessage = (e) => { for (const fn of listeners) fn(e.data && e.data.sheet, true); };
 
 // --- sheets ---------------------------------------------------------------------------------------
 
 // A sheet with its queue and its entries to file again (null: not on this phone).
+/** @param {string} id @returns {Promise<KeptSheet | null>} */
 export async function loadSheet(id) {
   return run(["sheets", "entries"], "readonly", async (tx) => {
     const s = await done(tx.objectStore("sheets").get(id));
@@ -93,6 +112,7 @@ export async function loadSheet(id) {
 // may have stored meanwhile: the newer server record wins, a token or a code is never lost. `shown`: a
 // view whose numbers are true (the phone's engine's, or the server's with nothing queued): its summary
 // goes into the list; another view changes nothing there.
+/** @param {KeptSheet} s @param {SheetView | null} [shown] */
 export async function saveSheet(s, shown = null) {
   const now = Date.now();
   try { await writeSheet(s, shown, now); } catch (err) {
@@ -105,6 +125,7 @@ export async function saveSheet(s, shown = null) {
   return true;
 }
 
+/** @param {KeptSheet} s @param {SheetView | null} shown @param {number} now */
 async function writeSheet(s, shown, now) {
   await run(["sheets", "index"], "readwrite", async (tx) => {
     const sheets = tx.objectStore("sheets"), index = tx.objectStore("index");
@@ -126,9 +147,11 @@ async function writeSheet(s, shown, now) {
   });
 }
 
+/** @param {KeptSheet} s */
 const strip = (s) => { const { queue, refile, ...rest } = s; return rest; };
 
 // The sheets on this phone, most recent first, each with how many of its entries are not sent yet.
+/** @returns {Promise<SheetLine[]>} */
 export async function listSheets() {
   return run(["index", "entries"], "readonly", async (tx) => {
     const lines = /** @type {any[]} */ (await done(tx.objectStore("index").getAll()));
@@ -140,6 +163,7 @@ export async function listSheets() {
   });
 }
 
+/** @param {string} id */
 export async function deleteSheet(id) {
   await run(["sheets", "index", "entries"], "readwrite", async (tx) => {
     tx.objectStore("sheets").delete(id);
@@ -154,6 +178,7 @@ export async function deleteSheet(id) {
 export async function finishedRecords() {
   const ids = (await listSheets()).filter((x) => x.finished).reverse().map((x) => x.id);
   return run(["sheets"], "readonly", async (tx) => {
+    /** @type {any[]} */
     const out = [];
     for (const id of ids) {
       const s = /** @type {any} */ (await done(tx.objectStore("sheets").get(id)));
@@ -170,6 +195,7 @@ export async function finishedIds() { return (await listSheets()).filter((x) => 
 // An entry joins the sheet's queue, after every entry any tab queued before it; its version is the one
 // it was made on (the server's record and the entries before it). Returns the entry as stored, or null
 // when there is no room for it (the phone then keeps the typed dice and says so).
+/** @param {string} sheetId @param {NewEntry & {id: string}} entry @param {number} baseV @returns {Promise<Entry | null>} */
 export async function addEntry(sheetId, entry, baseV) {
   try {
     const out = await run(["sheets", "entries"], "readwrite", async (tx) => {
@@ -191,12 +217,14 @@ export async function addEntry(sheetId, entry, baseV) {
 }
 
 // An entry the server acknowledged (or one taken back before it was sent).
+/** @param {string} sheetId @param {string} id */
 export async function removeEntry(sheetId, id) {
   await run(["entries"], "readwrite", async (tx) => { tx.objectStore("entries").delete(id); });
   tell(sheetId);
 }
 
 // An entry the server refused: kept to be filed again or discarded, never dropped silently.
+/** @param {string} sheetId @param {string} id @param {unknown} error */
 export async function refileEntry(sheetId, id, error) {
   await run(["entries"], "readwrite", async (tx) => {
     const entries = tx.objectStore("entries");
@@ -207,6 +235,7 @@ export async function refileEntry(sheetId, id, error) {
 }
 
 // One tab at a time sends a sheet's queue: `fn` runs with the lock, or not at all (another tab holds it).
+/** @template T @param {string} sheetId @param {() => Promise<T>} fn @returns {Promise<T | "busy">} */
 export async function whileSending(sheetId, fn) {
   const locks = navigator.locks;
   if (!locks) return fn();
@@ -217,7 +246,9 @@ export async function whileSending(sheetId, fn) {
 
 // Room made by removing sheets the server keeps (synced, nothing queued or to file again), oldest first,
 // finished ones before the others; the sheet on screen stays. Returns whether anything was removed.
+/** @type {string | null} */
 let keep = null;
+/** @param {string | null} id */
 export function keepOnScreen(id) { keep = id; }
 async function prune() {
   const lines = await listSheets();
@@ -236,10 +267,11 @@ async function prune() {
 export async function knownNames() {
   return run(["meta"], "readonly", async (tx) => ((await done(tx.objectStore("meta").get("names"))) || { names: [] }).names);
 }
+/** @param {string[]} names */
 export async function rememberNames(names) {
   const seen = new Set(names.map((n) => n.toLocaleLowerCase()));
   const known = await knownNames();
-  const all = [...names, ...known.filter((n) => !seen.has(n.toLocaleLowerCase()))].slice(0, MAX_NAMES);
+  const all = [...names, ...known.filter((/** @type {string} */ n) => !seen.has(n.toLocaleLowerCase()))].slice(0, MAX_NAMES);
   await run(["meta"], "readwrite", async (tx) => { tx.objectStore("meta").put({ key: "names", names: all }); });
 }
 
@@ -259,6 +291,7 @@ export function askToPersist() { try { if (navigator.storage && navigator.storag
 // with their queue and entries to file again, "yambak.keep.names", and before that one queue per sheet
 // in "yambak-keep:ID:queue"). All of it moves here in one transaction, once (two tabs opening at once
 // move it once: the second finds the mark), then leaves localStorage.
+/** @param {IDBDatabase} d */
 async function migrate(d) {
   let old;
   try { old = readOld(); } catch { return; }
@@ -287,14 +320,17 @@ async function migrate(d) {
 }
 
 function readOld() {
+  /** @type {string[]} */
   const keys = [];
   for (let i = 0; i < localStorage.length; i++) {
     const k = localStorage.key(i);
     if (k && (k === OLD_INDEX || k === OLD_NAMES || k.startsWith(OLD_SHEET) || k.startsWith("yambak-keep:"))) keys.push(k);
   }
+  /** @param {string} k @param {any} fallback @returns {any} */
   const parse = (k, fallback) => { try { return JSON.parse(localStorage.getItem(k) || "null") ?? fallback; } catch { return fallback; } };
   const index = parse(OLD_INDEX, []);
-  const lines = new Map((Array.isArray(index) ? index : []).filter((x) => x && x.id).map((x) => [x.id, x]));
+  const lines = new Map((Array.isArray(index) ? index : []).filter((/** @type {any} */ x) => x && x.id).map((/** @type {any} */ x) => [x.id, x]));
+  /** @type {{sheet: any, line: any}[]} */
   const sheets = [];
   for (const k of keys.filter((k) => k.startsWith(OLD_SHEET))) {
     const s = parse(k, null);
@@ -302,10 +338,10 @@ function readOld() {
     s.queue = Array.isArray(s.queue) ? s.queue : [];
     s.refile = Array.isArray(s.refile) ? s.refile : [];
     const older = parse(`yambak-keep:${s.id}:queue`, []);  // the first keeper's queue of this sheet
-    const known = new Set(s.queue.map((e) => e && e.id));
+    const known = new Set(s.queue.map((/** @type {any} */ e) => e && e.id));
     for (const e of Array.isArray(older) ? older : []) if (e && e.id && !known.has(e.id)) s.queue.push(e);
     sheets.push({ sheet: s, line: lines.get(s.id) || {} });
   }
   const names = parse(OLD_NAMES, []);
-  return { keys, sheets, names: Array.isArray(names) ? names.filter((n) => typeof n === "string") : [] };
+  return { keys, sheets, names: Array.isArray(names) ? names.filter((/** @type {unknown} */ n) => typeof n === "string") : [] };
 }

@@ -2,7 +2,7 @@
 // The score-keeper page: one page for the start page (/keep/) and every sheet (/keep/ID), moving between
 // them without reloading (so that the phone's engine, started once, stays), kept by a service worker so
 // that it opens, starts sheets and keeps them with no network at all.
-import { boot, wireSettings } from "./page.js";
+import { boot, wireSettings, $ } from "./page.js";
 import { Engine } from "./keeper-engine.js";
 import * as home from "./keeper-home.js";
 import * as sheet from "./keeper-sheet.js";
@@ -12,10 +12,12 @@ const engine = new Engine(boot.engine);
 
 const go = {
   // Show a path of the keeper: the start page, or a sheet (with the server's view when it came with it).
+  /** @param {string} path @param {import("./protocol").SheetView | null} view */
   to(path, view, replace = false) {
     if (replace) history.replaceState({}, "", path); else if (location.pathname !== path) history.pushState({}, "", path);
     route(view);
   },
+  /** @param {any} args what keeper-home.js newSheet takes */
   newSheet(args) { home.newSheet(args); },
 };
 
@@ -24,6 +26,7 @@ function sheetId() {
   return m && m[1] !== "join" ? m[1] : null;
 }
 
+/** @param {import("./protocol").SheetView | null} view */
 async function route(view) {
   const id = sheetId();
   if (id) {
@@ -39,7 +42,7 @@ async function route(view) {
 }
 
 home.init({ engine, go, syncAll: sheet.syncAll });
-document.getElementById("keep-home").addEventListener("click", (e) => { e.preventDefault(); go.to("/keep/", null); });
+$("keep-home").addEventListener("click", (/** @type {Event} */ e) => { e.preventDefault(); go.to("/keep/", null); });
 sheet.init({ engine, go });
 window.addEventListener("popstate", () => route(null));
 wireSettings();

@@ -3,45 +3,54 @@
 // sticky header, short column headers (the full name on focus or long-press), one persistent
 // 44 px button per box (so focus survives every update), and arrow keys along rows and columns.
 // It draws what the page hands it; it knows no rule.
-import { T, el, rowLabel, rowShort, setAttr, setText } from "./page.js";
+import { T, el, rowLabel, rowShort, setAttr, setText, target } from "./page.js";
 
-// model = {
-//   label: accessible name of the grid,
-//   columns: [{ key, short, full, cls }],
-//   rows: [{ key, label, short, sum, cls }],          sum rows show text; other rows are boxes
-//   cell(colKey, rowKey) -> { text, sub, cls, label, disabled, box, data }   (box: what a click means)
-// }
+/** @typedef {{key: string, short: string, full: string, cls?: string | null, seat?: number, col?: string}} SheetColumn a column (the game's: its seat and column id) */
+/** @typedef {{key: string, label: string, short?: string, sum?: boolean, cls?: string}} SheetRow a row: sum rows show text; other rows are boxes */
+/** What a cell shows and means (box; action: what a tap means, the page's own: a box, a table action; why: why it
+ * cannot be played). @typedef {{text?: string, sub?: string, cls?: string, tdCls?: string, label?: string, disabled?: boolean,
+ *   box?: string, action?: any, why?: string, data?: Record<string, string | null>}} CellInfo */
+/** @typedef {{label: string, corner?: string, columns: SheetColumn[], rows: SheetRow[], cell: (colKey: string, rowKey: string) => CellInfo}} SheetModel */
+/** @typedef {{td: HTMLElement, node: HTMLElement, info?: CellInfo, dataKeys?: string[]}} CellNodes */
 export class Sheet {
   /** @param {HTMLElement} host @param {{onActivate: (info: any, button: HTMLElement) => void, onHeader?: (full: string, key: string, shown: string) => void}} handlers */
   constructor(host, { onActivate, onHeader = () => {} }) {
     this.host = host; this.onActivate = onActivate; this.onHeader = onHeader;
-    this.shape = ""; this.table = null; this.cells = new Map(); this.grid = [];
-    this.focusKey = null;
+    this.shape = ""; /** @type {HTMLElement | null} */ this.table = null;
+    /** @type {Map<string, CellNodes>} */ this.cells = new Map();
+    /** @type {HTMLElement[][]} */ this.grid = [];
+    /** @type {string | null} */ this.focusKey = null;
+    /** @type {string[]} */ this.colKeys = [];
+    /** @type {HTMLElement[]} */ this.heads = [];
+    /** @type {HTMLElement[]} */ this.rowHeads = [];
+    /** @type {HTMLElement | null} */ this.corner = null;
   }
 
+  /** @param {SheetModel} model */
   render(model) {
     const shape = model.columns.map((c) => c.key).join("|") + "#" + model.rows.map((r) => r.key + (r.sum ? "+" : "")).join("|");
     if (shape !== this.shape) this.build(model, shape);
-    setAttr(this.table, "aria-label", model.label);
-    setText(this.corner, model.corner || "");  // whose sheet this is, when the sheet shows one player
+    if (this.table) setAttr(this.table, "aria-label", model.label);
+    if (this.corner) setText(this.corner, model.corner || "");  // whose sheet this is, when the sheet shows one player
     model.columns.forEach((c, ci) => {
       const th = this.heads[ci];
       setAttr(th, "class", c.cls || null);
-      setText(th.firstChild, c.short);
+      setText(/** @type {Node} */ (th.firstChild), c.short);
       setText(th.children[1], c.full);
-      setText(th.lastChild, c.full);
+      setText(/** @type {Node} */ (th.lastChild), c.full);
       setAttr(th, "aria-label", c.full);
     });
     model.rows.forEach((r, ri) => {
       const th = this.rowHeads[ri];
-      setText(th.querySelector(".long"), r.label);
-      setText(th.querySelector(".short"), r.short || r.label);
+      setText(/** @type {Element} */ (th.querySelector(".long")), r.label);
+      setText(/** @type {Element} */ (th.querySelector(".short")), r.short || r.label);
       setAttr(th, "title", r.label);
       model.columns.forEach((c, ci) => this.updateCell(ri, ci, r, model.cell(c.key, r.key) || {}));
     });
     this.rove();
   }
 
+  /** @param {SheetModel} model @param {string} shape */
   build(model, shape) {
     const active = /** @type {HTMLElement | null} */ (document.activeElement);
     const prev = active && this.host.contains(active) ? active.dataset.key : null;
@@ -55,7 +64,7 @@ export class Sheet {
       th.append(el("span", { class: "abbr", "aria-hidden": "true" }), el("span", { class: "wide", "aria-hidden": "true" }),
         el("span", { class: "full", "aria-hidden": "true" }));
       // a header says more on a tap (phones have no hover): the page decides what (its key, the text shown)
-      th.addEventListener("click", () => { const full = th.getAttribute("aria-label"); if (full) this.onHeader(full, c.key, th.firstChild.textContent); });
+      th.addEventListener("click", () => { const full = th.getAttribute("aria-label"); if (full) this.onHeader(full, c.key, th.firstChild.textContent || ""); });
       head.append(th); return th;
     });
     const thead = el("thead"); thead.append(head);
@@ -66,6 +75,7 @@ export class Sheet {
       const th = el("th", { scope: "row" });
       th.append(el("span", { class: "long" }), el("span", { class: "short", "aria-hidden": "true" }));
       tr.append(th); this.rowHeads.push(th);
+      /** @type {HTMLElement[]} */
       const line = [];
       model.columns.forEach((c, ci) => {
         const td = el("td");
@@ -74,7 +84,7 @@ export class Sheet {
           const key = `${c.key}|${r.key}`;
           const b = el("button", { type: "button", class: "cell", tabindex: "-1", "data-key": key, "data-r": String(ri), "data-c": String(ci) });
           b.append(el("span", { class: "v" }), el("span", { class: "w" }));
-          b.addEventListener("click", () => this.onActivate(this.cells.get(key).info, b));
+          b.addEventListener("click", () => this.onActivate(this.cells.get(key)?.info, b));
           b.addEventListener("focus", () => { this.focusKey = key; this.rove(); });
           td.append(b); node = b; line.push(b);
           this.cells.set(key, { td, node: b, info: {} });
@@ -86,12 +96,13 @@ export class Sheet {
       body.append(tr);
     });
     table.append(colgroup, thead, body);
-    table.addEventListener("keydown", (e) => this.key(e));
+    table.addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => this.key(e));
     this.host.replaceChildren(table);
     this.table = table;
-    if (prev && this.cells.get(prev)) this.cells.get(prev).node.focus();
+    this.cells.get(prev || "")?.node.focus();
   }
 
+  /** @param {number} ri @param {number} ci @param {SheetRow} row @param {CellInfo} info */
   updateCell(ri, ci, row, info) {
     const c = this.cells.get(`${this.colKey(ci)}|${row.key}#td`);
     if (!c) return;
@@ -106,20 +117,22 @@ export class Sheet {
       setAttr(c.td, "title", info.label || null);
       return;
     }
-    const b = c.node, cell = this.cells.get(b.dataset.key);
+    const b = c.node, cell = this.cells.get(b.dataset.key || "");
+    if (!cell) return;
     const data = info.data || {};
     // data-* a previous render set and this one does not: removed, so no stale state stays on a box
     for (const k of cell.dataKeys || []) if (!(k in data)) setAttr(b, `data-${k}`, null);
     cell.info = info; cell.dataKeys = Object.keys(data);
     setAttr(b, "class", "cell" + (info.cls ? " " + info.cls : ""));
-    setText(b.firstChild, info.text ?? "");
-    setText(b.lastChild, info.sub ?? "");
+    setText(/** @type {Node} */ (b.firstChild), info.text ?? "");
+    setText(/** @type {Node} */ (b.lastChild), info.sub ?? "");
     setAttr(b, "aria-label", info.label || null);
     setAttr(b, "aria-disabled", info.disabled ? "true" : null);
     setAttr(b, "data-box", info.box || null);
     for (const [k, v] of Object.entries(data)) setAttr(b, `data-${k}`, v);
   }
 
+  /** @param {number} ci */
   colKey(ci) { return this.colKeys[ci]; }
 
   // One box in the tab order: the focused one, else the first that may be played, else the first.
@@ -131,9 +144,11 @@ export class Sheet {
     for (const b of all) setAttr(b, "tabindex", b === target ? "0" : "-1");
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
-    const b = e.target.closest && e.target.closest("button.cell");
+    const b = /** @type {HTMLElement | null} */ (target(e).closest && target(e).closest("button.cell"));
     if (!b) return;
+    /** @type {Record<string, number[]>} */
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -99], End: [0, 99] };
     const m = moves[e.key];
     if (!m) return;
@@ -147,13 +162,16 @@ export class Sheet {
     this.grid[r][c].focus();
   }
 
+  /** @param {string} key */
   focusBox(key) { const c = this.cells.get(key); if (c) c.node.focus(); }
 }
 
 // The rows of a sheet: the rules' rows with the upper sum and bonus after the upper section,
 // Yamb's minimax line, the yams bonus (players side by side) and the total.
+/** @param {import("./game.js").View} view @param {boolean} perPlayer @returns {SheetRow[]} */
 export function sheetRows(view, perPlayer) {
   const rules = view.rules;
+  /** @type {SheetRow[]} */
   const rows = [];
   const upperRows = rules.rows.filter((r) => r.upper);
   rules.rows.forEach((r) => {
@@ -170,6 +188,8 @@ export function sheetRows(view, perPlayer) {
 }
 
 // A sum row's cell, from the engine's column scores as the server sends them.
+/** @param {import("./game.js").View} view @param {string} rowKey @param {import("./game.js").Player} p
+ * @param {import("./protocol").Column} col @param {boolean} perPlayer @returns {CellInfo} */
 export function sumCell(view, rowKey, p, col, perPlayer) {
   const ub = view.rules.upper_bonus;
   if (rowKey === "#upper") {
@@ -190,6 +210,7 @@ export function sumCell(view, rowKey, p, col, perPlayer) {
 }
 
 // "↓ Down · ↑ Up · …": the short headers spelled out, for a line under the sheet (empty where none is short).
+/** @param {SheetColumn[]} columns */
 export function legend(columns) {
   return columns.filter((c) => c.short !== c.full).map((c) => `${c.short} ${c.full}`).join(" · ");
 }

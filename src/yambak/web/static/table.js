@@ -54,6 +54,7 @@ const gameSheet = new GameSheet($("sheet"), { onAction: (action) => chooseBox(ac
 const strip = new PlayerStrip($("chips"), { roleHost: $("strip"), onTab: (i) => { tab = i; draw(); } });
 
 // --- the socket ------------------------------------------------------------------------------
+/** @type {SessionSocket<import("./protocol").Protocol["table_server"]>} */
 const socket = new SessionSocket(`/ws/${boot.table}`, {
   onWelcome: (msg) => {
     mine = msg.seats; connected = true; nonceSent.clear(); noteTable(boot.table, mine, !view.finished);
@@ -377,7 +378,7 @@ function drawStrip(me) {
   strip.render(view, {
     tab,
     toAct: (p) => view.to_act.includes(p.seat),
-    about: (p) => {
+    about: (/** @type {import("./protocol").TablePlayer} */ p) => {
       const toAct = !view.finished && view.to_act.includes(p.seat);
       const away = p.kind === "human" && !mine.includes(p.seat) && !online.has(p.seat);
       return { me: here && mine.includes(p.seat), away, clock: clockText(p),
