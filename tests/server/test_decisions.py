@@ -112,3 +112,37 @@ def test_the_routes_figures_are_the_stores_aggregate(client, monkeypatch) -> Non
         assert k["total_loss"] == pytest.approx(sum(r["loss"] for r in mine), abs=1e-4)
         assert k["share"] == pytest.approx(sum(r["loss"] for r in mine) / total, abs=1e-4)
         assert sum(b["count"] for b in k["boxes"]) == len(mine)
+
+
+def test_the_routes_cache_holds_while_the_same_deals_are_open(tmp_path) -> None:
+    """The aggregate is computed at most once per ten minutes, but anew as soon as the deals open are not the
+    ones it was computed with (a deal opened, closed, or extended again)."""
+    import asyncio
+    import secrets
+    from datetime import datetime, timedelta
+
+    from yambak.server.routes.losses import LossesCache
+    from yambak.store import DealRow, DecisionRow, ResultRow, Store
+
+    store = Store(f"sqlite:///{tmp_path}/cache.db")
+    t0 = datetime(2026, 12, 1, 12, 0)
+    pid = secrets.token_urlsafe(9)
+    store.create_profile(pid, "Ann", secrets.token_hex(32), t0)
+    row = DecisionRow(1, 1, "box", "chance", (1, 2, 3, 4, 5), {}, {}, 5, 1.5, "score", True, "yams")
+
+    def graded() -> None:
+        r = ResultRow(pid, "table", secrets.token_hex(6), 0, "yams", "yams", t0, 100, False, 1, True)
+        (r.id,) = store.insert_results([r])
+        store.set_grade(r, 1.5, 1, [row])
+
+    cache = LossesCache()
+    graded()
+    assert asyncio.run(cache.get(store, "yams", t0)).games == 1
+    graded()
+    assert asyncio.run(cache.get(store, "yams", t0)).games == 1  # within ten minutes, the same deals open
+    store.ensure_deal(DealRow("daily:2026-12-01:yams", "daily", "yams", "s", "c", t0, t0 + timedelta(hours=1)))
+    assert asyncio.run(cache.get(store, "yams", t0)).games == 2  # a deal opened: computed anew
+    graded()
+    assert asyncio.run(cache.get(store, "yams", t0 + timedelta(hours=2))).games == 3  # and closed
+    assert len(cache.entries) == 1
+    store.close()

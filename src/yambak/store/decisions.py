@@ -144,6 +144,11 @@ class DecisionStore:
             ).mappings()
             return [dict(r) for r in rows]
 
+    def open_deals(self, now: datetime) -> tuple[str, ...]:
+        """The ids of the deals still open at `now` (an aggregate without them holds while they stay so)."""
+        with self.engine.connect() as conn:
+            return tuple(sorted(conn.execute(select(Deal.id).where(~closed_sql(now))).scalars()))
+
     def decision_losses(self, rules_id: str, now: datetime, min_games: int = MIN_GAMES) -> Losses:
         """Where a ruleset's players lose points (`rules_id`: a preset's id, or a table's own rules' variant
         key without the duplicate modifier): the games the server rolled without help (no kept sheets,
@@ -163,22 +168,24 @@ class DecisionStore:
             games = int(conn.execute(select(func.count(func.distinct(d.result_id))).where(*where)).scalar_one())
             if games < min_games:
                 return Losses(rules_id, games, False)
-            lost = func.sum(d.loss)
             erred = func.count().filter(d.loss > 1e-9)
-            by_kind = conn.execute(select(d.kind, func.count(), erred, lost).where(*where).group_by(d.kind)).all()
             by_box = conn.execute(
-                select(d.kind, d.box, func.count(), erred, lost).where(*where).group_by(d.kind, d.box)
+                select(d.kind, d.box, func.count(), erred, func.sum(d.loss)).where(*where).group_by(d.kind, d.box)
             ).all()
-        total = sum(float(r[3] or 0.0) for r in by_kind)
+        sums: dict[str, list[float]] = {}  # each kind's count, mistakes and loss: its boxes' added up
+        for kind, _, n, mistakes, loss in by_box:
+            into = sums.setdefault(kind, [0, 0, 0.0])
+            into[0], into[1], into[2] = into[0] + n, into[1] + mistakes, into[2] + float(loss or 0.0)
+        total = sum(v[2] for v in sums.values())
 
-        def row(kind: str, box: str | None, n: int, mistakes: int, summed: Any) -> KindLoss:
+        def row(kind: str, box: str | None, n: float, mistakes: float, summed: Any) -> KindLoss:
             loss = float(summed or 0.0)
             return KindLoss(kind, box, int(n), int(mistakes), loss / n, loss, loss / total if total else 0.0)
 
         kinds = []
-        for kind, n, mistakes, loss in by_kind:
+        for kind, (count, erred_count, lost) in sums.items():
             boxes = [row(k, b, bn, bm, bl) for k, b, bn, bm, bl in by_box if k == kind]
             boxes.sort(key=lambda x: (-x.total_loss, x.box or ""))
-            kinds.append((row(kind, None, n, mistakes, loss), tuple(boxes)))
+            kinds.append((row(kind, None, count, erred_count, lost), tuple(boxes)))
         kinds.sort(key=lambda x: (-x[0].total_loss, x[0].kind))
         return Losses(rules_id, games, True, UNIT, tuple(kinds))
