@@ -11,7 +11,7 @@ PYODIDE_STAMP := $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION)
 NODE_STAMP := node_modules/.installed
 TYPES := src/yambak/web/static/protocol.d.ts
 
-.PHONY: messages install run test lint types screenshots bench clean
+.PHONY: messages install run test lint types screenshots bench clean mutants
 
 install: $(STAMP) $(PYODIDE_STAMP) $(NODE_STAMP)
 
@@ -70,6 +70,14 @@ test: install lint
 # Refresh docs/screenshots/ from the browser tests.
 screenshots: install
 	YAMBAK_SCREENSHOTS=1 $(BIN)/python -m pytest tests/web -q
+
+# Mutation testing (docs/testing.md), not part of make test: hours on two cores. MUTANTS narrows it to names
+# (make mutants MUTANTS='yambak.rules.scoring*'), JOBS sets the processes; the results stay in mutants/.
+MUTANTS ?=
+JOBS ?= 2
+mutants: install
+	$(BIN)/mutmut run --max-children $(JOBS) $(MUTANTS); status=$$?; \
+	$(BIN)/mutmut results; exit $$status
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -19,31 +19,43 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "yambak"
 
 # What re-deriving a rule looks like, per language.
+# The upper section's sum held against a number (`upper >= 63`, `col["upper"] < 63`): the bonus with its threshold
+# typed in.
+UPPER_NUMBER = r"\bupper\w*[\"'\]]*\s*[<>]=?\s*\d|\d\s*[<>]=?\s*[\w.\[\"']*\bupper\b"
 PYTHON_RULES = [
     (r"\brow_score\b|\brow_met\b", "scores dice itself"),
     (r"\bgrand_total\b|\bcolumn_scores\(rules", "adds up a sheet itself"),
-    (r"\bentry_score\b|\bin\s+[\w.]*voided\b", "reads entry-time zeroing itself"),
+    # `in` a sheet's voided set, however the sheet is reached (`after.sheets[p].voided`)
+    (r"\bentry_score\b|\bin\s+[\w.\[\]()]*voided\b", "reads entry-time zeroing itself"),
+    # a written value next to a score of 0: a pair zeroed, worked out again (the outlook's `zeroes_pair`)
+    (r"(?=[^\n]*\bwritten\b)[^\n]*\bscores?\b\s*===?\s*0\b", "decides a pair was zeroed itself"),
+    (r"\bextra_bonus\s*(!=|-)\s*[\w.\[\]()]*\bextra_bonus\b", "works out the joker's extra itself"),
     (r"\.relations\b|\brel\.\w+", "applies a relation itself"),
     (r"[<>]=?\s*[\w.]*threshold|threshold\s*[-<>]", "decides the upper bonus itself"),
+    (UPPER_NUMBER, "decides the upper bonus itself"),
     (r"\bjoker\.(row|bonus)\b", "applies the joker itself"),
     (r"\bstate\._\w+|\bsheet\.memo\b", "reaches into the engine's private state"),
     (r"\bstrike_any\s+and\b", "decides where a strike is allowed itself"),
 ]
 # What deciding the order of play, a roll-off's size or the standings looks like (Python and JavaScript).
+# What a standing is read from: match points or a total, as a field, a dict key (`p["total"]`) or a list.
+STANDING = r"match_points|\.total\b|\btotals\b|\[\s*[\"'](total|match_points)[\"']\s*\]"
 ORDER_RULES = [
     (r"%\s*\(?\s*[\w.]*players(\.length)?\b|%\s*len\(\s*[\w.]*players\s*\)", "decides the seat order itself"),
     (
         r"(?i)roll.?off[^\n]*\b(5|five)\b|\b(5|five)\b[^\n]*roll.?off|\brolls?\s+(5|five)\s+dice\b",
         "decides the roll-off's size itself",
     ),
-    (r"\bsort(ed)?\b[^\n]*(match_points|\.total\b|\btotals\b)", "ranks the players itself"),
-    (r"\b(max|min)\([^\n]*key=[^\n]*(match_points|\.total\b|\btotals\b)", "picks the winner itself"),
+    (rf"\bsort(ed)?\b[^\n]*({STANDING})", "ranks the players itself"),
+    (rf"\b(max|min)\([^\n]*key=[^\n]*({STANDING})", "picks the winner itself"),
 ]
 JS_RULES = [
     (r"[<>]=?\s*[\w.]*threshold|threshold\s*[-<>]", "decides the upper bonus itself"),
     (r"\bstrike_any\b", "decides where a strike is allowed itself"),
     (r"\brelations\b|\bmax_gt_min\b|\blast_resort\b|\bminimax\s*=(?!=)", "applies a relation itself"),
     (r"\bjoker\b\s*[=&|?]", "applies the joker itself"),
+    (UPPER_NUMBER, "decides the upper bonus itself"),
+    (r"\b(zeroes_pair|voids_entry)\s*=(?!=)", "decides a pair's warning itself"),
     (r"\.rolls\s*[!=]==?\s*\d|\brolls_per_turn\s*-", "decides the roll rules itself"),
     (r"\bpoints\s*[*+]|\bsum\s*\+=|\.reduce\(\s*\(\w+,\s*\w+\)\s*=>\s*\w+\s*\+", "adds up points itself"),
 ]
@@ -117,6 +129,18 @@ def test_javascript_draws_what_the_server_sends(path: Path) -> None:
         ("const order = seats.sort((a, b) => players[b].match_points - players[a].match_points);", ORDER_RULES),
         ("order = sorted(range(n), key=lambda s: -totals[s])", ORDER_RULES),
         ("best = max(range(n), key=lambda p: state.total(p))", ORDER_RULES),
+        # what the kept sheet's preview did before it read the engine's outlook (issue 31)
+        ("elif written and score == 0 and not (factors and rules.rows[ri].id in factors[:2]):", PYTHON_RULES),
+        ("if box in after.sheets[p].voided:", PYTHON_RULES),
+        ("if after.sheets[p].extra_bonus != before.sheets[p].extra_bonus:", PYTHON_RULES),
+        ('out["extra_bonus"] = after.sheets[p].extra_bonus - before.sheets[p].extra_bonus', PYTHON_RULES),
+        ("if (o.written > 0 && cell.score === 0) o.zeroes_pair = true;", JS_RULES),
+        # a bonus threshold typed in, and standings sorted by a view's dict keys
+        ("if upper >= 63:", PYTHON_RULES),
+        ('bonus = 35 if col["upper"] >= 63 else 0', PYTHON_RULES),
+        ("if (col.upper >= 63) td.className = 'reached';", JS_RULES),
+        ('order = sorted(view["players"], key=lambda p: -p["total"])', ORDER_RULES),
+        ('leader = max(players, key=lambda p: p["match_points"])', ORDER_RULES),
     ],
 )
 def test_the_guard_catches_copies(line: str, rules: list[tuple[str, str]]) -> None:

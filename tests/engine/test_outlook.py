@@ -24,6 +24,7 @@ def _check(state, p):  # type: ignore[no-untyped-def]
     outlook = state.outlook(p)
     total = state.total(p)
     for b in outlook.boxes:
+        assert state.box_outlook(b.box, p) == b  # one box alone, as a score-keeper asks
         applied, code = _attempt(state, Score(p, b.box))
         assert b.legal == (applied is not None), (b.box, code)
         if not b.legal:
@@ -31,12 +32,15 @@ def _check(state, p):  # type: ignore[no-untyped-def]
             continue
         after, event = applied
         assert b.written == event.written and b.gain == after.total(p) - total
+        assert b.extra_bonus == event.extra_bonus == after.sheets[p].extra_bonus - state.sheets[p].extra_bonus
         box = state.rules.parse_box(b.box)
-        assert b.voids_entry == (box in after.sheets[p].voided)
+        assert b.voids_entry == (box in after.sheets[p].voided) == b.voids_entry_at(event.written)
+        assert b.zeroes_pair == b.zeroes_pair_at(event.written)
         assert b.strike == (state.rules.strike_any and event.written > 0)
         if b.strike:
             struck, _ = state.apply(Score(p, b.box, strike=True))
             assert b.strike_gain == struck.total(p) - total
+            assert b.voids_entry_at(0) == (box in struck.sheets[p].voided)
         ci, ri = divmod(box, state.rules.n_rows)
         if b.zeroes_pair:  # both rows of the pair score 0 after the entry
             high, low = b.pair
@@ -78,6 +82,7 @@ def test_joker_and_extra_bonus_show_on_the_boxes() -> None:
     legal = {b.box.split(".")[1]: b for b in outlook.legal}
     assert "ones" not in legal and legal["full_house"].written == 25 and legal["large_straight"].written == 40
     assert all(b.joker for b in legal.values()) and legal["chance"].gain == 15 + 100
+    assert all(b.extra_bonus == 100 for b in legal.values()) and legal["chance"].to_dict()["gain"] == 115
     refused = outlook.box("free.ones")
     assert refused.code == "illegal/joker" and refused.reason and "joker" in refused.reason
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from yambak.rules import load_ruleset, row_score
+from yambak.rules.scoring import counts_of, row_met
 
 
 def score(preset: str, row: str, dice: tuple[int, ...], roll: int = 3, **options: object) -> int:
@@ -76,3 +79,70 @@ def test_joker_counts_a_yam_as_full_house_and_straights() -> None:
     assert row_score(rows["full_house"], dice, joker=True) == 25
     assert row_score(rows["large_straight"], dice, joker=True) == 40
     assert row_score(rows["large_straight"], dice, joker=False) == 0
+
+
+# Rows the presets above leave out: an exact count (Generala's poker), coloured pips (Kismet), six dice with
+# pairs, houses and matched points (Maxi Yatzy), and ones where a row looks for the highest face first. Each
+# value is worked out by hand from docs/rulesets.md; they also kill mutants of rules/scoring.py (docs/testing.md).
+@pytest.mark.parametrize(
+    "preset, row, dice, roll, expected",
+    [
+        ("generala", "four_kind", (5, 5, 5, 5, 2), 1, 45),  # served: the first roll's points
+        ("generala", "four_kind", (5, 5, 5, 5, 2), 2, 40),
+        ("generala", "four_kind", (1, 1, 1, 1, 6), 3, 40),  # four ones are a poker too
+        ("generala", "four_kind", (5, 5, 5, 5, 5), 1, 0),  # exact: five alike is a generala, not a poker
+        ("generala", "full_house", (1, 1, 1, 2, 2), 9, 30),  # past the last roll's points: the last
+        ("yams", "three_kind", (1, 1, 1, 2, 3), 3, 8),
+        ("yams", "four_kind", (1, 1, 1, 1, 6), 3, 10),
+        ("yams", "full_house", (1, 1, 1, 2, 2), 3, 25),
+        ("yams", "full_house", (1, 1, 2, 2, 2), 3, 25),
+        ("kismet", "two_pairs_colour", (1, 1, 3, 6, 6), 3, 17),  # 1 and 6 are both black
+        ("kismet", "two_pairs_colour", (3, 3, 4, 4, 5), 3, 19),  # 3 and 4 both green
+        ("kismet", "two_pairs_colour", (1, 1, 2, 2, 3), 3, 0),  # black and red
+        ("kismet", "flush", (1, 1, 6, 6, 6), 3, 35),
+        ("kismet", "flush", (1, 1, 6, 6, 2), 3, 0),
+        ("kismet", "full_house", (2, 2, 3, 3, 3), 3, 13 + 15),
+        ("kismet", "full_house_colour", (1, 1, 6, 6, 6), 3, 20 + 20),
+        ("kismet", "full_house_colour", (2, 2, 5, 5, 5), 3, 19 + 20),  # both red
+        ("kismet", "full_house_colour", (2, 2, 3, 3, 3), 3, 0),  # red and green
+        ("kismet", "straight", (2, 3, 4, 5, 6), 3, 30),
+        ("kismet", "straight", (1, 2, 3, 4, 6), 3, 0),
+        ("kismet", "four_kind", (2, 2, 2, 2, 6), 3, 14 + 25),
+        ("maxi-yatzy", "one_pair", (1, 2, 5, 5, 6, 6), 3, 12),  # the best pair
+        ("maxi-yatzy", "two_pairs", (1, 1, 5, 5, 6, 6), 3, 22),
+        ("maxi-yatzy", "two_pairs", (5, 5, 6, 6, 6, 6), 3, 22),  # two different faces
+        ("maxi-yatzy", "three_pairs", (1, 1, 2, 2, 3, 3), 3, 12),
+        ("maxi-yatzy", "three_pairs", (5, 5, 6, 6, 6, 6), 3, 0),
+        ("maxi-yatzy", "three_kind", (5, 5, 5, 6, 6, 6), 3, 18),
+        ("maxi-yatzy", "four_kind", (2, 2, 2, 2, 6, 6), 3, 8),
+        ("maxi-yatzy", "five_kind", (1, 3, 3, 3, 3, 3), 3, 15),
+        ("maxi-yatzy", "full_house", (5, 5, 5, 6, 6, 6), 3, 28),  # 6 6 6 and 5 5, the best of two
+        ("maxi-yatzy", "full_house", (1, 1, 1, 2, 2, 3), 3, 7),
+        ("maxi-yatzy", "castle", (2, 2, 2, 5, 5, 5), 3, 21),
+        ("maxi-yatzy", "tower", (1, 1, 1, 1, 6, 6), 3, 16),
+        ("maxi-yatzy", "tower", (1, 1, 6, 6, 6, 6), 3, 26),
+        ("maxi-yatzy", "full_straight", (1, 2, 3, 4, 5, 6), 3, 21),
+        ("maxi-yatzy", "small_straight", (1, 2, 3, 4, 5, 5), 3, 15),
+        ("maxi-yatzy", "yam", (4, 4, 4, 4, 4, 4), 3, 100),
+        ("maxi-yatzy", "yam", (4, 4, 4, 4, 4, 1), 3, 0),  # six dice: a maxi is all six
+    ],
+)
+def test_more_row_scores(preset: str, row: str, dice: tuple[int, ...], roll: int, expected: int) -> None:
+    assert score(preset, row, dice, roll) == expected
+
+
+def test_row_met_says_whether_the_dice_make_the_combination() -> None:
+    rules = load_ruleset("yatzy")
+    rows = {r.id: r for r in rules.rows}
+    assert row_met(rows["one_pair"], (4, 1, 2, 3, 1)) and not row_met(rows["one_pair"], (1, 2, 3, 4, 5))
+    assert row_met(rows["small_straight"], (5, 4, 3, 2, 1)) and not row_met(rows["small_straight"], (2, 3, 4, 5, 6))
+    assert row_met(rows["chance"], (1, 1, 2, 3, 6)) and row_met(rows["threes"], (1, 1, 2, 2, 6))
+    kismet = {r.id: r for r in load_ruleset("kismet").rows}
+    assert row_met(kismet["flush"], (3, 4, 3, 4, 4)) and not row_met(kismet["flush"], (3, 4, 5, 4, 4))
+    with pytest.raises(ValueError, match="unknown row kind 'nope'"):
+        row_met(replace(rows["chance"], kind="nope"), (1, 2, 3, 4, 5))
+
+
+def test_counts_of_counts_each_face() -> None:
+    assert counts_of((6, 1, 6, 3, 6)) == (0, 1, 0, 1, 0, 0, 3)
+    assert counts_of(()) == (0,) * 7

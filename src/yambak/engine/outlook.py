@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BoxOutlook", "EntryBound", "Outlook"]
+__all__ = ["BoxOutlook", "EntryBound", "Outlook", "triggers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,12 @@ class EntryBound:
         }
 
 
+def triggers(bounds: tuple[EntryBound, ...], effect: str, value: int) -> bool:
+    """Whether writing `value` in a box with these bounds triggers `effect` (`zeroes-pair` or
+    `voids-entry`): the one test behind the engine's scoring and every warning a face shows."""
+    return any(b.effect == effect and b.hits(value) for b in bounds)
+
+
 @dataclass(frozen=True, slots=True)
 class BoxOutlook:
     """One box of a player's sheet, as things stand.
@@ -75,6 +81,15 @@ class BoxOutlook:
     announce: bool = False  # may be announced now
     roll_matters: bool = False  # the roll number changes its score or whether it may be filled
     bounds: tuple[EntryBound, ...] = ()
+    extra_bonus: int = 0  # the joker's extra this entry adds to the player (counted in `gain` and `strike_gain`)
+
+    def zeroes_pair_at(self, value: int) -> bool:
+        """Whether writing `value` here (a struck 0, typed dice) would make a max/min pair score 0."""
+        return triggers(self.bounds, "zeroes-pair", value)
+
+    def voids_entry_at(self, value: int) -> bool:
+        """Whether writing `value` here would score 0 itself (min must stay below max)."""
+        return triggers(self.bounds, "voids-entry", value)
 
     @property
     def pair(self) -> tuple[str, str] | None:

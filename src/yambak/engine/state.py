@@ -18,7 +18,7 @@ from ..rules.scoring import row_score
 from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
 from .dice import DiceSource, RollContext, SeededDice
 from .errors import IllegalAction, RecordError, shown
-from .outlook import BoxOutlook, EntryBound, Outlook
+from .outlook import BoxOutlook, EntryBound, Outlook, triggers
 from .scoresheet import (
     ColumnScore,
     Sheet,
@@ -402,6 +402,14 @@ class GameState:
             boxes=boxes,
         )
 
+    def box_outlook(self, box: str, player: int | None = None) -> BoxOutlook:
+        """One box of `outlook(player)`, worked out alone: a score-keeper asks about one entry at a
+        time, and the whole sheet's outlook for each would cost as many times more."""
+        p = self.current if player is None else player
+        refusal = self._turn_refusal(p)
+        announceable = set(self.announceable(p)) if refusal is None else set()
+        return self._box_outlook(p, self._parse_box(box), refusal, announceable)
+
     def _turn_refusal(self, p: int) -> IllegalAction | None:
         """Why seat p may not act at all now (the first checks of `apply`), or None."""
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.players):
@@ -452,7 +460,7 @@ class GameState:
             legal=True,
             written=written,
             gain=grand_total(rules, after) - total,
-            zeroes_pair=any(b.effect == "zeroes-pair" and b.hits(written) for b in bounds),
+            zeroes_pair=triggers(bounds, "zeroes-pair", written),
             voids_entry=box in after.voided,
             joker=self._joker_active(p, five),
             strike=strike,
@@ -460,6 +468,7 @@ class GameState:
             announce=announce,
             roll_matters=roll_matters,
             bounds=bounds,
+            extra_bonus=after.extra_bonus - self.sheets[p].extra_bonus,
         )
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
@@ -805,7 +814,7 @@ class GameState:
 
     def _voided_at_entry(self, p: int, box: int, value: int) -> bool:
         """min_lt_max_at_entry: the second of a pair (or, strict, any min/max) must keep min < max."""
-        return any(b.effect == "voids-entry" and b.hits(value) for b in self.entry_bounds(box, p))
+        return triggers(self.entry_bounds(box, p), "voids-entry", value)
 
     def _entry_five(self, p: int, box: int, strike: bool = False, use: Any = None) -> tuple[int, ...]:
         """The five dice an entry in `box` counts now, or the IllegalAction refusing it: fill

@@ -3,7 +3,9 @@
 `sheet_view` is the whole sheet (the same dict from the server and from the phone's
 own engine); `preview` says what typed dice would do in every open box of the player
 to enter, `zero_boxes` where a 0 may go, and `fix_options` where a corrected entry
-may go. Each answer comes from playing the entry on the engine and reading the result.
+may go. Each answer plays the entry on the engine (which refuses it or not) and reads the
+entry's box from the engine's outlook of the position it was made in (`GameState.box_outlook`):
+the value, the gain, the warnings and the joker's extra are the outlook's, never worked out here.
 """
 
 from __future__ import annotations
@@ -12,7 +14,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..engine import GameState, IllegalAction, RecordError, entry_boxes, play_turn, replay, state_to_record, typed_turn
+from ..engine import (
+    GameState,
+    IllegalAction,
+    RecordError,
+    TurnRecord,
+    entry_boxes,
+    play_turn,
+    replay,
+    state_to_record,
+    typed_turn,
+)
+from ..engine.outlook import BoxOutlook
 from ..gameview import game_view
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
@@ -87,21 +100,29 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
 # --- what an entry would do ----------------------------------------------------------------------
 
 
-def _effect(before: GameState, after: GameState, p: int, box: int) -> dict[str, Any]:
-    """An entry as the engine applied it: the value written, the change of the total, and what it
-    did to related boxes (a pair zeroed, the entry itself voided)."""
-    rules = before.rules
-    written = after.sheets[p].written[box]
-    out: dict[str, Any] = {"legal": True, "written": written, "gain": after.total(p) - before.total(p)}
-    ci, ri = divmod(box, rules.n_rows)
-    score = after.column_scores(p)[ci].boxes[rules.rows[ri].id]
-    factors = rules.minimax_rows
-    if box in after.sheets[p].voided:
+def _entry_outlook(state: GameState, turn: TurnRecord) -> BoxOutlook:
+    """Plays a typed turn on the engine (raising what it refuses) and reads its box from the engine's
+    outlook of the position the entry was made in: the dice on the table, the box not yet written."""
+    position = play_turn(state, turn).undo_point
+    assert position is not None  # an entry always leaves the position before it, for an undo
+    return position.box_outlook(turn.box, state.current)
+
+
+def _effect(o: BoxOutlook, *, strike: bool = False) -> dict[str, Any]:
+    """An entry as the engine's outlook says it: the value written, the change of the total, and what
+    it does to related boxes (a pair zeroed, the entry itself voided), for the dice or struck for 0."""
+    if strike:
+        out: dict[str, Any] = {"legal": True, "written": 0, "gain": o.strike_gain}
+        zeroes, voids = o.zeroes_pair_at(0), o.voids_entry_at(0)
+    else:
+        out = {"legal": True, "written": o.written, "gain": o.gain}
+        zeroes, voids = o.zeroes_pair, o.voids_entry
+    if voids:
         out["voids_entry"] = True
-    elif written and score == 0 and not (factors and rules.rows[ri].id in factors[:2]):
+    if zeroes:
         out["zeroes_pair"] = True
-    if after.sheets[p].extra_bonus != before.sheets[p].extra_bonus:
-        out["extra_bonus"] = after.sheets[p].extra_bonus - before.sheets[p].extra_bonus
+    if o.extra_bonus:
+        out["extra_bonus"] = o.extra_bonus
     return out
 
 
@@ -120,18 +141,13 @@ def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> dict[str, A
     for b in _open_boxes(state, p):
         box = rules.box_id(b)
         try:
-            after = play_turn(state, typed_turn(state, tuple(dice), roll, box))
+            o = _entry_outlook(state, typed_turn(state, tuple(dice), roll, box))
         except IllegalAction as exc:
             boxes[box] = {"legal": False, "code": exc.code}
             continue
-        out = _effect(state, after, p, b)
-        if out["written"]:  # striking differs from writing only when the dice give something
-            try:  # the engine refuses a strike where the ruleset has none
-                struck = play_turn(state, typed_turn(state, tuple(dice), roll, box, strike=True))
-                out["strike"] = True
-                out["strike_gain"] = struck.total(p) - state.total(p)
-            except IllegalAction:
-                pass
+        out = _effect(o)
+        if o.strike:  # the engine offers a strike for 0 where the ruleset has one and the dice give something
+            out.update(strike=True, strike_gain=o.strike_gain)
         boxes[box] = out
     return {"seat": p, "boxes": boxes}
 
@@ -151,11 +167,11 @@ def zero_boxes(state: GameState) -> dict[str, Any]:
             continue
         try:
             turn = zero_turn(state, box)
-            after = play_turn(state, turn)
+            o = _entry_outlook(state, turn)
         except IllegalAction as exc:
             boxes[box] = {"legal": False, "code": exc.code}
             continue
-        out = _effect(state, after, p, b)
+        out = _effect(o, strike=turn.strike)
         if turn.strike:
             out["strike"] = True
         boxes[box] = out
