@@ -40,6 +40,7 @@ from ...trainer import (
     generate_pool,
     grade,
     initial,
+    keep_odds,
     rate,
 )
 from ..common.clock import naive_utc
@@ -173,7 +174,7 @@ class TrainerManager:
         """Grade an answer and rate it: the grade, the player's rating before and after, the streak."""
         puzzle = await self.position(preset, position_id)
         try:
-            result = grade(puzzle, Choice.from_dict(choice))
+            result = grade(puzzle, Choice.from_dict(choice), odds=keep_odds)
         except TrainerError as exc:
             raise TrainingError(exc.code, exc.message) from None
         is_daily = puzzle.id == (await self.daily(preset)).id
