@@ -11,7 +11,7 @@ The package is pure: no I/O (the server stores ratings and history, `store/train
 """
 
 from .odds import keep_odds
-from .pool import OBVIOUS_SHARE, THRESHOLD, PoolSpec, daily_puzzle, generate_pool
+from .pool import OBVIOUS_SHARE, POOL_SEED, POOL_SIZE, THRESHOLD, PoolSpec, daily_puzzle, generate_pool
 from .puzzle import (
     SOLVED_WITHIN,
     Choice,
@@ -29,6 +29,8 @@ from .rating import MODEL, Rating, initial, rate
 __all__ = [
     "MODEL",
     "OBVIOUS_SHARE",
+    "POOL_SEED",
+    "POOL_SIZE",
     "SOLVED_WITHIN",
     "THRESHOLD",
     "Choice",
