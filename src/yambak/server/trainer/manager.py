@@ -27,9 +27,11 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
 
-from ...rules import preset_ids
+from ...rules import load_ruleset, preset_ids
 from ...store import ProfileRow, Store, TrainerAnswerRow
 from ...trainer import (
+    POOL_SEED,
+    POOL_SIZE,
     THRESHOLD,
     Choice,
     PoolSpec,
@@ -43,6 +45,7 @@ from ...trainer import (
     keep_odds,
     rate,
 )
+from ...trainer.mistakes import Mistake, merge_pools, puzzles_of_mistakes
 from ..common.clock import naive_utc
 from ..common.coach import CoachPool
 from ..live import RequestError
@@ -52,9 +55,8 @@ __all__ = ["POOL_SEED", "POOL_SIZE", "Anonymous", "TrainerManager", "TrainingErr
 
 log = logging.getLogger("yambak.server")
 
-POOL_SIZE = 60
-POOL_SEED = 1
 NEAREST = 5  # the next position: one of this many unanswered ones nearest the player's rating
+MISTAKES = 40  # stored decisions that lost most, rebuilt as positions and added to a preset's pool
 
 
 @lru_cache(maxsize=32)
@@ -91,6 +93,7 @@ class TrainerManager:
         self.coach = coach  # where pools are generated (None: a thread of this process, cached per process)
         self.size, self.seed, self.threshold = size, seed, threshold
         self._pools: dict[str, tuple[Puzzle, ...]] = {}
+        self._seeded: dict[str, tuple[Puzzle, ...]] = {}  # the seeded part of each pool (the daily's)
         self._by_id: dict[str, dict[str, Puzzle]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -120,11 +123,29 @@ class TrainerManager:
                         raise TrainingError(
                             "train/unavailable", "the trainer's positions are not ready: try again in a moment", 503
                         ) from None
+                    self._seeded[preset] = pool
+                    pool = merge_pools(pool, await self._mistakes(preset))
                     self._by_id[preset] = {p.id: p for p in pool}
                     self._pools[preset] = pool
         if not self._pools[preset]:  # a ruleset where the obvious choice is never 2 points off: nothing to train
             raise TrainingError("train/empty-pool", "this ruleset has no trainer positions", 404)
         return self._pools[preset]
+
+    async def _mistakes(self, preset: str) -> tuple[Puzzle, ...]:
+        """The positions of the preset's costliest stored decisions (closed deals only, anonymous), each
+        graded afresh by the coach; none when that fails (the seeded pool stands alone)."""
+        try:
+            key = load_ruleset(preset).variant_key(duplicate=False)
+            rows = await self.store.read(self.store.biggest_mistakes, key, self.now(), self.threshold, MISTAKES)
+            mistakes = [Mistake(r.record, r.seat, r.turn, r.roll, r.kind) for r in rows]
+            if not mistakes:
+                return ()
+            if self.coach is None:
+                return await asyncio.to_thread(puzzles_of_mistakes, mistakes, preset, self.threshold)
+            return await asyncio.wrap_future(self.coach.submit(puzzles_of_mistakes, mistakes, preset, self.threshold))
+        except Exception:
+            log.exception("trainer positions from stored decisions of %s", preset)
+            return ()
 
     async def position(self, preset: str, position_id: str) -> Puzzle:
         await self.pool(preset)
@@ -135,7 +156,8 @@ class TrainerManager:
 
     async def daily(self, preset: str, day: date | None = None) -> Puzzle:
         """The day's position (UTC), the same for everybody."""
-        return daily_puzzle(await self.pool(preset), day or self.now().date())
+        pool = await self.pool(preset)  # the seeded positions where there are any: `yambak train --daily`'s
+        return daily_puzzle(self._seeded[preset] or pool, day or self.now().date())
 
     # --- the next position -------------------------------------------------------------------------------
 
