@@ -72,7 +72,7 @@ class TrainApp(App[int]):
     #dice { height: 5; padding: 0 1; }
     #pad { color: $text-muted; }
     #choices { height: auto; max-height: 14; margin: 0 1; }
-    #verdict { border-top: solid $accent; }
+    #verdict { border-bottom: solid $accent; display: none; }
     TrainHelp { align: center middle; }
     #help { width: 64; height: auto; padding: 1 2; border: round $accent; background: $surface; }
     """
@@ -120,11 +120,11 @@ class TrainApp(App[int]):
         yield Static(id="loading")
         yield ProgressBar(total=self.positions, show_eta=False, id="progress")
         with VerticalScroll(id="body"):
+            yield Static(id="verdict")  # above the position, as on the web page: seen without scrolling
             yield Static(id="position")
             yield Static(id="dice")
-            yield OptionList(id="choices")
             yield Static(id="pad")
-            yield Static(id="verdict")
+            yield OptionList(id="choices")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -182,7 +182,7 @@ class TrainApp(App[int]):
             return
         self.query_one("#status", Static).update(self.status())
         lines = position_lines(session, self.words, self.columns)
-        self.query_one("#position", Static).update("\n".join(lines[:-1] + [""]))
+        self.query_one("#position", Static).update("\n".join(lines))
         self.query_one("#dice", Static).update(dice_values(sorted(session.puzzle.dice)))
         choices = self.query_one("#choices", OptionList)
         choices.clear_options()
@@ -192,8 +192,9 @@ class TrainApp(App[int]):
         choices.highlighted = 0
         choices.disabled = session.answered is not None
         self.pad = []
-        self.query_one("#pad", Static).update(lines[-1])
+        self.query_one("#pad", Static).update("")
         self.query_one("#verdict", Static).update("")
+        self.query_one("#verdict").display = False
         if session.answered is None:
             choices.focus()
 
@@ -218,7 +219,11 @@ class TrainApp(App[int]):
         answered = session.answer(choice)
         self.query_one("#status", Static).update(self.status())
         self.query_one("#choices", OptionList).disabled = True
-        self.query_one("#verdict", Static).update("\n".join(verdict_lines(answered, self.words, self.columns)))
+        verdict = self.query_one("#verdict", Static)
+        verdict.update("\n".join(verdict_lines(answered, self.words, self.columns)))
+        verdict.display = True
+        self.query_one("#pad", Static).update("")
+        self.query_one("#body").scroll_home(animate=False)
         self.pad = []
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
