@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, check_writable, read_text, ruleset_of
@@ -220,12 +221,11 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def train_plain(
-    preset: str, positions: int, seed: int | None, daily: bool, lang: str = "en", folder: object = None
+    preset: str, positions: int, seed: int | None, daily: bool, lang: str = "en", folder: Path | None = None
 ) -> int:
     """The trainer line by line on stdin and stdout (pipes, screen readers, --plain): the position and its
     choices numbered, a choice typed, the verdict; `n` the next position, `d` today's, `q` quits."""
     from datetime import UTC, datetime
-    from pathlib import Path
 
     from ..rules import load_ruleset
     from ..trainer import POOL_SEED, PoolSpec, TrainerError, generate_pool
@@ -247,7 +247,7 @@ def train_plain(
     finally:
         if bar is not None:
             bar.close()
-    ratings = DeviceRatings(Path(str(folder)) if folder is not None else None)
+    ratings = DeviceRatings(folder)
     try:
         session = TrainerSession(preset, pool, ratings, seed)
     except TrainerError as exc:
