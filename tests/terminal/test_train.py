@@ -81,6 +81,8 @@ def test_two_positions_answered_full_screen(tmp_path: Path, pool: tuple[Puzzle, 
             verdict = str(app.query_one("#verdict").render())
             loss = grade(second, second.obvious).loss
             assert verdict.startswith(f"This choice loses {loss:.2f} points.")
+            prompts = [str(o.prompt) for o in app.query_one("#choices").options]
+            assert sum(p.startswith("◆ ") for p in prompts) == 1 and sum(p.endswith(" ←") for p in prompts) == 1
             assert session.standing.streak == 0 and "Streak: 0" in str(app.query_one("#status").render())
             await pilot.press("question_mark")
             await pilot.pause()

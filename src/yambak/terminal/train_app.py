@@ -218,7 +218,15 @@ class TrainApp(App[int]):
             return
         answered = session.answer(choice)
         self.query_one("#status", Static).update(self.status())
-        self.query_one("#choices", OptionList).disabled = True
+        choices = self.query_one("#choices", OptionList)
+        best, chosen = session.puzzle.best, answered.grade.chosen
+        for i, o in enumerate(session.choices()):  # marks, not colours alone: the best ◆, the one chosen ←
+            if o == best or o == chosen:
+                label = choice_label(o, self.words, self.columns)
+                choices.replace_option_prompt_at_index(
+                    i, f"{'◆ ' if o == best else ''}{label}{' ←' if o == chosen else ''}"
+                )
+        choices.disabled = True
         verdict = self.query_one("#verdict", Static)
         verdict.update("\n".join(verdict_lines(answered, self.words, self.columns)))
         verdict.display = True
