@@ -49,6 +49,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "keep": ("yambak.terminal.commands", "keep the sheet for a game with real dice"),
     "play": ("yambak.terminal.commands", "play in the terminal, against bots or hot-seat"),
+    "train": ("yambak.terminal.commands", "the trainer: positions where the obvious choice loses points"),
     "profile": ("yambak.terminal.commands", "take your profile on a yambak server to this terminal"),
     "verify": ("yambak.verify", "check a finished game's dice against the table's commitment (fair dice)"),
     "strategy": ("yambak.strategy.commands", "the odds, what the best play scores and the opening table of a ruleset"),

@@ -10,8 +10,10 @@ import pytest
 from openskill.models import PlackettLuce
 
 from yambak.coach.advice import advise
+from yambak.rules import load_ruleset
 from yambak.server import Settings
 from yambak.server.trainer.manager import TrainerManager
+from yambak.strategy import calculator
 from yambak.trainer import Puzzle, daily_puzzle, state_of
 
 from .deal_helpers import ORIGIN, person
@@ -72,7 +74,14 @@ def test_an_anonymous_answer_is_graded_as_the_coach_does_and_rated_by_openskill(
         assert out["solved"] == (loss <= 0.1)
         assert out["streak"] == (5 if out["solved"] else 0) and out["best_streak"] == 6
         assert [b["loss"] for b in out["best"]] == sorted(b["loss"] for b in out["best"])
-        assert out["best"][0]["loss"] == 0 and len(out["best"]) == 3 and out["odds"] is None
+        assert out["best"][0]["loss"] == 0 and len(out["best"]) == 3
+        for shown in (out["chosen"], *out["best"]):  # the odds behind each keep shown: the calculator's
+            odds = shown["odds"]
+            assert (odds is None) == (shown["kind"] != "keep")
+            if odds is not None:
+                figures = calculator(load_ruleset("yams"), tuple(shown["keep"]), 3 - position["roll"], "free")
+                got = {r["row"]: r.get("chance", r.get("expected_sum")) for r in odds["rows"]}
+                assert got == pytest.approx(figures, abs=1e-4)
         teams = model.rate(
             [[model.rating(mu=30.0, sigma=5.0)], [model.rating()]], ranks=[1, 2] if out["solved"] else [2, 1]
         )

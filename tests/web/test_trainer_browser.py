@@ -12,8 +12,11 @@ import pytest
 from openskill.models import PlackettLuce
 
 from tests.server.profile_helpers import Clock, profile_settings
+from yambak.rules import load_ruleset
 from yambak.server import create_app
 from yambak.server.trainer.manager import TrainerManager
+from yambak.strategy import calculator
+from yambak.trainer import Choice
 
 from .conftest import SCREENSHOTS, app_in_thread
 from .table_helpers import LAPTOP, PHONE, no_sideways_scroll, serious_violations
@@ -67,6 +70,15 @@ def test_ten_positions_answered_by_clicks(tmp_path, new_page, where: str, lang: 
             assert page.locator("#streak").inner_text() == str(streak)
             assert page.locator("#rating").inner_text() == _shown(me.mu - 3 * me.sigma, 1, lang)
             assert page.locator(".train-choice.best").count() == 1
+            chosen = puzzle.option_for(Choice.from_dict(choice))
+            shown = dict.fromkeys([chosen, *puzzle.options[:3]])
+            keeps = [o for o in shown if o is not None and o.choice.kind == "keep"]
+            odds = page.locator("#odds li").all_inner_texts()
+            assert len(odds) == len(keeps) and page.locator("#odds-card").is_visible() == bool(keeps)
+            for line, option in zip(odds, keeps, strict=True):  # the calculator's likeliest box, formatted
+                figures = calculator(load_ruleset("yams"), option.choice.keep, 3 - puzzle.roll, "free")
+                top = max(p for row, p in figures.items() if row != "chance")
+                assert (f"{100 * top:.1f}%" if lang == "en" else f"{100 * top:.1f}".replace(".", ",")) in line
             if n == POSITIONS - 1:
                 break
             page.click("#next")

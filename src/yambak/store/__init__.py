@@ -9,7 +9,7 @@ writer that never blocks the event loop.
 """
 
 from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow
-from .decisions import DecisionRow, KindLoss, Losses
+from .decisions import DecisionRow, KindLoss, Losses, MistakeRow
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .push import PushRow
 from .ranked import ChangeRow, RatingRow
@@ -28,6 +28,7 @@ __all__ = [
     "KindLoss",
     "Losses",
     "Member",
+    "MistakeRow",
     "ProfileRow",
     "PushRow",
     "RefTaken",

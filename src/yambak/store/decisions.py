@@ -21,7 +21,7 @@ from .daily import closed_sql
 from .models import Deal, GameSession, GradedDecision, Result
 from .profiles import ResultRow
 
-__all__ = ["DecisionRow", "DecisionStore", "KindLoss", "Losses", "MIN_GAMES"]
+__all__ = ["DecisionRow", "DecisionStore", "KindLoss", "Losses", "MIN_GAMES", "MistakeRow"]
 
 T = TypeVar("T")
 
@@ -68,6 +68,19 @@ class Losses:
     enough: bool  # at least `MIN_GAMES`: the kinds are shown
     unit: str = UNIT
     kinds: tuple[tuple[KindLoss, tuple[KindLoss, ...]], ...] = field(default_factory=tuple)  # the costliest first
+
+
+@dataclass(frozen=True)
+class MistakeRow:
+    """A stored decision that lost much, anonymous: its game's record (players renamed "Player N", without
+    seed or fairness), the seat, its own turn and roll, the kind of choice made and what it lost."""
+
+    record: dict[str, Any]
+    seat: int
+    turn: int
+    roll: int
+    kind: str
+    loss: float
 
 
 def _flags(conn: Connection, result: ResultRow) -> tuple[bool, bool]:
@@ -189,3 +202,42 @@ class DecisionStore:
             kinds.append((row(kind, None, count, erred_count, lost), tuple(boxes)))
         kinds.sort(key=lambda x: (-x[0].total_loss, x[0].kind))
         return Losses(rules_id, games, True, UNIT, tuple(kinds))
+
+    def biggest_mistakes(self, rules_id: str, now: datetime, threshold: float, limit: int) -> list[MistakeRow]:
+        """The costliest stored decisions of a ruleset (a loss of at least `threshold` expected points), the
+        costliest first, at most `limit`, for the trainer's pool: games the server rolled (no kept sheets),
+        of deals only those closed at `now` (docs/daily.md), and only where the table's finished record is
+        still stored. Nothing names a player: no profile, no name, no table id leaves here."""
+        closed = select(Deal.id).where(closed_sql(now))
+        d = GradedDecision
+        where = [
+            d.rules_id == rules_id,
+            d.unit == UNIT,
+            d.source != "kept",
+            d.loss >= threshold,
+            or_(d.deal_id.is_(None), d.deal_id.in_(closed)),
+        ]
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(d.table_id, d.seat, d.turn, d.roll, d.kind, d.loss)
+                .where(*where)
+                .order_by(d.loss.desc(), d.id)
+                .limit(limit)
+            ).all()
+            tables = sorted({r.table_id for r in rows})
+            found = conn.execute(
+                select(GameSession.id, GameSession.record).where(
+                    GameSession.id.in_(tables), GameSession.kind == "table", GameSession.finished.is_(True)
+                )
+            ).all()
+        records = {table_id: record for table_id, record in found if isinstance(record, dict)}
+        out = []
+        for r in rows:
+            record = records.get(r.table_id)
+            if record is None:
+                continue
+            players = record.get("players") or []
+            anonymous = {k: v for k, v in record.items() if k not in ("players", "seed", "fairness")}
+            anonymous["players"] = [f"Player {i + 1}" for i in range(len(players))]
+            out.append(MistakeRow(anonymous, int(r.seat), int(r.turn), int(r.roll), str(r.kind), float(r.loss)))
+        return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, check_writable, read_text, ruleset_of
@@ -202,6 +203,101 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return _loop(session, until_finished=True)
 
 
+def _cmd_train(args: argparse.Namespace) -> int:
+    """`yambak train RULESET`: positions where the obvious choice loses, full screen or line by line."""
+    from ..rules import preset_ids
+
+    if args.preset not in preset_ids():
+        raise UserError(f"the trainer has positions for the presets: {', '.join(preset_ids())} (not {args.preset!r})")
+    from .words import language
+
+    lang = language(args.lang) if _full_screen(args) else language(args.lang or "en")
+    if _full_screen(args):
+        from .train_app import TrainApp
+
+        TrainApp(args.preset, lang, args.theme != "light", args.positions, args.seed, args.daily).run()
+        return 0
+    return train_plain(args.preset, args.positions, args.seed, args.daily, lang)
+
+
+def train_plain(
+    preset: str, positions: int, seed: int | None, daily: bool, lang: str = "en", folder: Path | None = None
+) -> int:
+    """The trainer line by line on stdin and stdout (pipes, screen readers, --plain): the position and its
+    choices numbered, a choice typed, the verdict; `n` the next position, `d` today's, `q` quits."""
+    from datetime import UTC, datetime
+
+    from ..rules import load_ruleset
+    from ..trainer import POOL_SEED, PoolSpec, TrainerError, generate_pool
+    from .trainer import DeviceRatings, TrainerSession, choices_lines, position_lines, verdict_lines
+    from .words import Words
+
+    bar = None
+    if sys.stderr.isatty():  # a bar on stderr, shown only when the pool takes more than a second
+        from tqdm import tqdm
+
+        bar = tqdm(total=positions, desc="finding positions", unit="position", file=sys.stderr, delay=1.0)
+
+    def found(n: int) -> None:
+        if bar is not None:
+            bar.update(n - bar.n)
+
+    try:
+        pool = generate_pool(PoolSpec(preset, size=positions, seed=POOL_SEED), progress=found)
+    finally:
+        if bar is not None:
+            bar.close()
+    ratings = DeviceRatings(folder)
+    try:
+        session = TrainerSession(preset, pool, ratings, seed)
+    except TrainerError as exc:
+        raise UserError(exc.message) from None
+    words = Words(lang, preset)
+    columns = len(load_ruleset(preset).columns)
+    help_text = (
+        "Type the dice to keep (66 or k 6 6), r to roll them all again, a box (yam), strike yam, announce yam,"
+        " or #N for the N-th choice; n: the next position, d: today's, q: quit."
+    )
+
+    def show() -> None:
+        print("\n".join(position_lines(session, words, columns) + choices_lines(session, words, columns)), flush=True)
+
+    print(f"{words('Trainer')}: {load_ruleset(preset).name}. {help_text}")
+    if daily:
+        session.daily(datetime.now(UTC).date())
+    else:
+        session.next()
+    show()
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")
+    interactive = sys.stdin.isatty()
+    while True:
+        try:
+            line = input("> " if interactive else "").strip()
+        except EOFError:
+            return 0
+        command = line.lower()
+        if command in ("q", "quit", "exit"):
+            return 0
+        if not command:
+            continue
+        if command in ("?", "help", "h"):
+            print(help_text)
+        elif command in ("n", "next"):
+            session.next()
+            show()
+        elif command in ("d", "daily"):
+            session.daily(datetime.now(UTC).date())
+            show()
+        else:
+            try:
+                answered = session.answer(session.parse(line))
+            except TrainerError as exc:
+                print(exc.message, flush=True)
+                continue
+            print("\n".join(verdict_lines(answered, words, columns)), flush=True)
+
+
 def _face_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plain", action="store_true", help="the line mode (the default when not on a terminal)")
     p.add_argument("--lang", choices=LANGUAGES, help="the full-screen app's language (default: from LANG)")
@@ -229,6 +325,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--name", help="with --join: the name to play under (default: this terminal's profile there)")
     _face_args(p)
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("train", help="the trainer: positions where the obvious choice loses points")
+    p.add_argument("preset", metavar="RULESET", help="a preset id (yams, yatzy...): the server's positions of it")
+    p.add_argument("--seed", type=bounded_int(0, 2**63 - 1), help="the positions in a reproducible order")
+    p.add_argument("--daily", action="store_true", help="start with today's position (UTC, the same for everybody)")
+    p.add_argument(
+        "--positions",
+        type=bounded_int(1, 500),
+        default=60,
+        metavar="N",
+        help="the pool's first N positions (default 60, the server's pool; fewer start sooner)",
+    )
+    _face_args(p)
+    p.set_defaults(func=_cmd_train)
 
     p = sub.add_parser("profile", help="take your profile on a yambak server to this terminal")
     p.add_argument("--link", metavar="URL", required=True, help="the profile's move link (https://HOST/me/move/CODE)")

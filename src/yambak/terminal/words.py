@@ -33,6 +33,14 @@ TERMINAL_STRINGS = (
     "Fair dice verified: {n} rolls re-derived from the committed seed.",
     "The fair dice do not verify: {detail}",
     "Keys",
+    # yambak train
+    "Digits 1–6, then Enter: keep those dice",
+    "R: roll all the dice again",
+    "Arrows and Enter, or the mouse: choose from the list",
+    "N: the next position",
+    "D: today's position",
+    "Finding positions: {n} of {total}",
+    "That is not a choice in this position.",
 )
 
 LANGUAGES = ("en", "nl", "fr", "de", "sv", "hr", "es", "it")

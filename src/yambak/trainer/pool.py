@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -22,8 +23,10 @@ from ..engine import GameState, Roll, new_game
 from ..rules import load_ruleset
 from .puzzle import Puzzle, TrainerError, puzzle_of
 
-__all__ = ["OBVIOUS_SHARE", "THRESHOLD", "PoolSpec", "daily_puzzle", "generate_pool"]
+__all__ = ["OBVIOUS_SHARE", "POOL_SEED", "POOL_SIZE", "THRESHOLD", "PoolSpec", "daily_puzzle", "generate_pool"]
 
+POOL_SIZE = 60  # a server's pool of a preset (and `yambak train`'s: the same positions)
+POOL_SEED = 1
 THRESHOLD = 2.0  # expected points the obvious choice loses, at least, in a pool's positions
 OBVIOUS_SHARE = 0.3  # how often the pool's games go on with the greedy choice instead of the best
 GAMES_PER_POSITION = 20  # give up after this many games per position asked for (a ruleset where greedy is good)
@@ -44,9 +47,10 @@ class PoolSpec:
         return self.preset if self.rules is None else self.rules
 
 
-def generate_pool(spec: PoolSpec) -> tuple[Puzzle, ...]:
+def generate_pool(spec: PoolSpec, progress: Callable[[int], None] | None = None) -> tuple[Puzzle, ...]:
     """The pool's positions, in the order the games found them (at most `spec.size`; fewer only where
-    `GAMES_PER_POSITION * size` games did not find as many)."""
+    `GAMES_PER_POSITION * size` games did not find as many). `progress`, when given, hears how many
+    positions are found so far after each game (a terminal's progress bar)."""
     rules = load_ruleset(spec.ruleset)
     found: list[Puzzle] = []
     seen: set[str] = set()
@@ -57,6 +61,8 @@ def generate_pool(spec: PoolSpec) -> tuple[Puzzle, ...]:
             if puzzle.id not in seen:
                 seen.add(puzzle.id)
                 found.append(puzzle)
+        if progress is not None:
+            progress(min(len(found), spec.size))
     return tuple(found[: spec.size])
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "TrainerError",
     "grade",
     "puzzle_of",
+    "ruleset_of",
     "state_of",
 ]
 
@@ -218,6 +219,11 @@ def _rules(spec: str) -> Ruleset:
     return load_ruleset(json.loads(spec))
 
 
+def ruleset_of(puzzle: Puzzle) -> Ruleset:
+    """The puzzle's ruleset, loaded once per process."""
+    return _rules(json.dumps(puzzle.rules, sort_keys=True))
+
+
 def _box_id(rules: Any, box: str) -> str:
     """A box as the coach names it (`rules.box_id`), however the player typed it; as given if unknown."""
     try:
@@ -279,12 +285,20 @@ class Grade:
     odds: Any = None  # what `grade`'s `odds` hook computed for the chosen and the best choices (None: no hook)
 
     def to_dict(self) -> dict[str, Any]:
+        """As JSON; where the hook was given, each option shown carries its odds too (`"odds"`)."""
+
+        def shown(o: PuzzleOption) -> dict[str, Any]:
+            out = o.to_dict(digits=4)
+            if self.odds is not None:
+                out["odds"] = self.odds.get(o.label)
+            return out
+
         return {
             "position": self.puzzle.id,
-            "chosen": self.chosen.to_dict(digits=4),
+            "chosen": shown(self.chosen),
             "loss": round(self.loss, 4),
             "solved": self.solved,
-            "best": [o.to_dict(digits=4) for o in self.top],
+            "best": [shown(o) for o in self.top],
             "exact": self.puzzle.exact,
             "measure": self.puzzle.measure,
             "obvious": {**self.puzzle.obvious.to_dict(), "loss": round(self.puzzle.obvious_loss, 4)},

@@ -5,7 +5,9 @@ A preset's pool is generated from `POOL_SEED` on first use (`trainer.generate_po
 coach process at a lower priority, as the table's advice is: seconds of work that would otherwise hold
 the interpreter lock the players' moves wait for; one preset at a time) and kept in memory: every
 process holds the same pool, so a position's id names the same position everywhere and the daily
-position is the same for everybody.
+position is the same for everybody. The positions of the preset's costliest stored graded decisions
+(closed deals only, anonymous: `Store.biggest_mistakes`, `trainer.mistakes`) join the pool then, re-graded
+by the coach; the day's position is drawn from the seeded part.
 
 With a profile, an answer rates the profile and the position (OpenSkill, `trainer.rate`) in one
 transaction with the answer's row, and moves the profile's streak; only its first answer to a position
@@ -27,9 +29,11 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
 
-from ...rules import preset_ids
+from ...rules import load_ruleset, preset_ids
 from ...store import ProfileRow, Store, TrainerAnswerRow
 from ...trainer import (
+    POOL_SEED,
+    POOL_SIZE,
     THRESHOLD,
     Choice,
     PoolSpec,
@@ -40,8 +44,10 @@ from ...trainer import (
     generate_pool,
     grade,
     initial,
+    keep_odds,
     rate,
 )
+from ...trainer.mistakes import Mistake, merge_pools, puzzles_of_mistakes
 from ..common.clock import naive_utc
 from ..common.coach import CoachPool
 from ..live import RequestError
@@ -51,9 +57,8 @@ __all__ = ["POOL_SEED", "POOL_SIZE", "Anonymous", "TrainerManager", "TrainingErr
 
 log = logging.getLogger("yambak.server")
 
-POOL_SIZE = 60
-POOL_SEED = 1
 NEAREST = 5  # the next position: one of this many unanswered ones nearest the player's rating
+MISTAKES = 40  # stored decisions that lost most, rebuilt as positions and added to a preset's pool
 
 
 @lru_cache(maxsize=32)
@@ -90,6 +95,7 @@ class TrainerManager:
         self.coach = coach  # where pools are generated (None: a thread of this process, cached per process)
         self.size, self.seed, self.threshold = size, seed, threshold
         self._pools: dict[str, tuple[Puzzle, ...]] = {}
+        self._seeded: dict[str, tuple[Puzzle, ...]] = {}  # the seeded part of each pool (the daily's)
         self._by_id: dict[str, dict[str, Puzzle]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -119,11 +125,29 @@ class TrainerManager:
                         raise TrainingError(
                             "train/unavailable", "the trainer's positions are not ready: try again in a moment", 503
                         ) from None
+                    self._seeded[preset] = pool
+                    pool = merge_pools(pool, await self._mistakes(preset))
                     self._by_id[preset] = {p.id: p for p in pool}
                     self._pools[preset] = pool
         if not self._pools[preset]:  # a ruleset where the obvious choice is never 2 points off: nothing to train
             raise TrainingError("train/empty-pool", "this ruleset has no trainer positions", 404)
         return self._pools[preset]
+
+    async def _mistakes(self, preset: str) -> tuple[Puzzle, ...]:
+        """The positions of the preset's costliest stored decisions (closed deals only, anonymous), each
+        graded afresh by the coach; none when that fails (the seeded pool stands alone)."""
+        try:
+            key = load_ruleset(preset).variant_key(duplicate=False)
+            rows = await self.store.read(self.store.biggest_mistakes, key, self.now(), self.threshold, MISTAKES)
+            mistakes = [Mistake(r.record, r.seat, r.turn, r.roll, r.kind) for r in rows]
+            if not mistakes:
+                return ()
+            if self.coach is None:
+                return await asyncio.to_thread(puzzles_of_mistakes, mistakes, preset, self.threshold)
+            return await asyncio.wrap_future(self.coach.submit(puzzles_of_mistakes, mistakes, preset, self.threshold))
+        except Exception:
+            log.exception("trainer positions from stored decisions of %s", preset)
+            return ()
 
     async def position(self, preset: str, position_id: str) -> Puzzle:
         await self.pool(preset)
@@ -134,7 +158,8 @@ class TrainerManager:
 
     async def daily(self, preset: str, day: date | None = None) -> Puzzle:
         """The day's position (UTC), the same for everybody."""
-        return daily_puzzle(await self.pool(preset), day or self.now().date())
+        pool = await self.pool(preset)  # the seeded positions where there are any: `yambak train --daily`'s
+        return daily_puzzle(self._seeded[preset] or pool, day or self.now().date())
 
     # --- the next position -------------------------------------------------------------------------------
 
@@ -173,7 +198,7 @@ class TrainerManager:
         """Grade an answer and rate it: the grade, the player's rating before and after, the streak."""
         puzzle = await self.position(preset, position_id)
         try:
-            result = grade(puzzle, Choice.from_dict(choice))
+            result = grade(puzzle, Choice.from_dict(choice), odds=keep_odds)
         except TrainerError as exc:
             raise TrainingError(exc.code, exc.message) from None
         is_daily = puzzle.id == (await self.daily(preset)).id

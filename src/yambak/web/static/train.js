@@ -3,7 +3,7 @@
 // an announcement and sees at once what it loses and the three best choices (the server's grade: the
 // coach's values). Without a profile this device keeps its puzzle rating and streak (localStorage) and
 // sends them with each answer; the server answers with the update.
-import { boot, T, $, el, num, boxLabel, api, say, colon } from "./page.js";
+import { boot, T, $, el, num, pct, boxLabel, rowLabel, api, say, colon } from "./page.js";
 import { miniDice } from "./dice.js";
 
 const preset = boot.preset;
@@ -39,6 +39,21 @@ function label(c) {
   if (c.kind === "keep") return c.keep.length ? T("Keep {dice}", { dice: c.keep.join(" ") }) : T("Roll all the dice again");
   if (c.kind === "announce") return `${T("Announce")} · ${box}`;
   return c.strike ? T("Strike {box} for 0", { box }) : T("Score {value} in {box}", { value: c.points, box });
+}
+
+const SHOWN_ROWS = 4;  // the likeliest rows of a keep's odds, to stay compact on a phone
+
+// A keep's odds in one line: its likeliest boxes by the end of the turn, then a sum row's expected total.
+function oddsLine(odds) {
+  const chances = odds.rows.filter((r) => r.chance !== undefined && r.chance > 0).sort((a, b) => b.chance - a.chance).slice(0, SHOWN_ROWS);
+  const sums = odds.rows.filter((r) => r.expected_sum !== undefined).slice(0, 1);
+  return [...chances.map((r) => `${rowLabel(r.row)} ${pct(r.chance, 1)}`), ...sums.map((r) => `${rowLabel(r.row)} ≈ ${num(r.expected_sum, 1)}`)].join(" · ");
+}
+
+function showOdds(data) {
+  const shown = [data.chosen, ...data.best.filter((o) => !same(o, data.chosen))].filter((o) => o.odds);
+  $("odds").replaceChildren(...shown.map((o) => el("li", {}, colon(label(o), oddsLine(o.odds)))));
+  $("odds-card").hidden = !shown.length;
 }
 
 const same = (a, b) => a.kind === b.kind && (a.kind === "keep" ? a.keep.join() === b.keep.join() : a.box === b.box && !!a.strike === !!b.strike);
@@ -93,6 +108,7 @@ async function answer(choice) {
   const verdict = data.solved ? T("Solved") : T("This choice loses {value} points.", { value: num(data.loss, 2) });
   $("result-title").textContent = verdict;
   $("best").replaceChildren(...data.best.map((o) => el("li", {}, o.loss > 0 ? `${label(o)} (−${num(o.loss, 2)})` : label(o))));
+  showOdds(data);
   $("result").hidden = false;
   showRating(data.rating.after, data.streak);
   if (!boot.profile) store({ mu: data.rating.after.mu, sigma: data.rating.after.sigma, streak: data.streak, best_streak: data.best_streak, seen: [...mine.seen, position.id].slice(-SKIPPED) });
