@@ -235,5 +235,5 @@ def test_a_profiles_name_in_the_join_form_and_no_console_error_without_one(base_
     _finish(base_url, made["id"], made["tokens"]["0"])
     solo.goto(base_url + made["url"])
     solo.wait_for_selector("#results:not([hidden])")
-    solo.wait_for_timeout(500)
+    solo.wait_for_load_state("networkidle")  # the page's late fetches answered, and what they drew
     assert errors == []

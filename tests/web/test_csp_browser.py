@@ -128,7 +128,7 @@ def test_every_page_runs_under_the_policy(base_url: str, browser: Any, pages: di
                 elif url == pages["/t/{table_id}"][2]:
                     page.wait_for_selector("#bot-model:not([hidden])")  # the hard bot on a first estimate
                     assert "first estimate" in page.inner_text("#bot-model")
-                page.wait_for_timeout(300)  # late scripts and fetches
+                page.wait_for_load_state("networkidle")  # late scripts and fetches done (sockets aside)
                 violations = page.evaluate("window.__csp")
                 refused = [c for c in console if "Content Security Policy" in c or "Refused to" in c]
                 assert violations == [] and refused == [], (url, violations, refused)
@@ -146,10 +146,12 @@ def test_a_violation_is_seen(base_url: str, browser: Any) -> None:
     console: list[str] = []
     page.on("console", lambda m: console.append(m.text))
     page.goto(base_url + "/rules/yams")
-    page.evaluate(
-        "() => { const s = document.createElement('script'); s.textContent = 'window.x = 1'; document.body.append(s); }"
-    )
-    page.wait_for_timeout(200)
+    with page.expect_console_message(lambda m: "Content Security Policy" in m.text):  # the refusal, told
+        page.evaluate(
+            "() => { const s = document.createElement('script'); s.textContent = 'window.x = 1';"
+            " document.body.append(s); }"
+        )
+    page.wait_for_function("() => window.__csp.length > 0")  # the watch's report of it
     assert page.evaluate("window.x") is None
     assert page.evaluate("window.__csp") and any("Content Security Policy" in c for c in console)
     ctx.close()
