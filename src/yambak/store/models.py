@@ -150,6 +150,9 @@ class Result(Base):
     )
 
 
+_LOSSES_INDEX = ("rules_id", "kind", "box", "unit", "source", "counted", "deal_id", "loss", "result_id")
+
+
 class GradedDecision(Base):
     """One decision of a graded game (a result's seat), as the coach's review graded it: what was chosen, what
     was best and what the choice lost. Written with the result's grade; gone with its result or its profile.
@@ -186,7 +189,8 @@ class GradedDecision(Base):
     __table_args__ = (
         Index("ix_graded_decisions_result", "result_id"),
         Index("ix_graded_decisions_profile", "profile_id", "finished_at"),
-        Index("ix_graded_decisions_rules", "rules_id", "kind"),
+        # the strategy page's aggregate reads a ruleset's rows from this index alone, in its grouping's order
+        Index("ix_graded_decisions_rules", *_LOSSES_INDEX),
         Index("ix_graded_decisions_deal", "deal_id"),
     )
 

@@ -50,7 +50,12 @@ def upgrade() -> None:
     )
     op.create_index("ix_graded_decisions_result", "graded_decisions", ["result_id"])
     op.create_index("ix_graded_decisions_profile", "graded_decisions", ["profile_id", "finished_at"])
-    op.create_index("ix_graded_decisions_rules", "graded_decisions", ["rules_id", "kind"])
+    # covering: the strategy page's aggregate reads a ruleset's rows from the index alone, in its grouping's order
+    op.create_index(
+        "ix_graded_decisions_rules",
+        "graded_decisions",
+        ["rules_id", "kind", "box", "unit", "source", "counted", "deal_id", "loss", "result_id"],
+    )
     op.create_index("ix_graded_decisions_deal", "graded_decisions", ["deal_id"])
 
 
