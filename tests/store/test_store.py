@@ -32,10 +32,10 @@ def _table(store: Store, **kw) -> SessionRow:
 def test_schema_is_migrated_and_migrating_again_is_a_no_op(store):
     store.migrate()
     names = set(inspect(store.engine).get_table_names())
-    assert {"game_tables", "seats", "events", "graded_decisions", "alembic_version"} <= names
+    assert {"game_tables", "seats", "events", "graded_decisions", "trainer_positions", "alembic_version"} <= names
     assert not names & {"keeper_sheets", "keeper_entries"}  # one session model (0007)
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0013"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0014"
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path):
