@@ -146,3 +146,19 @@ def test_row_met_says_whether_the_dice_make_the_combination() -> None:
 def test_counts_of_counts_each_face() -> None:
     assert counts_of((6, 1, 6, 3, 6)) == (0, 1, 0, 1, 0, 0, 3)
     assert counts_of(()) == (0,) * 7
+
+
+def test_matched_points_on_a_yam_row_and_where_nothing_can_match() -> None:
+    """A ruleset file may give a yam row matched points (the five dice, counted); a row kind with no matched
+    dice (a straight) is refused with its kind named."""
+    rows = {r.id: r for r in load_ruleset("yams").rows}
+    assert row_score(replace(rows["yam"], points="matched"), (4, 4, 4, 4, 4)) == 20
+    assert row_score(replace(rows["yam"], points="matched"), (1, 1, 1, 1, 1)) == 5
+    with pytest.raises(ValueError, match="row kind 'straight' has no matched dice"):
+        row_score(replace(rows["large_straight"], points="matched"), (2, 3, 4, 5, 6))
+
+
+def test_without_a_roll_number_a_row_scores_as_after_the_third_roll() -> None:
+    straight = {r.id: r for r in load_ruleset("yamb").rows}["straight"]
+    by_roll = replace(straight, points=(70, 60, 50, 40))  # a ruleset file with four rolls' points
+    assert row_score(by_roll, (1, 2, 3, 4, 5)) == row_score(by_roll, (1, 2, 3, 4, 5), 3) == 50
