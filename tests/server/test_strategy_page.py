@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from pathlib import Path
 
 import pytest
 
@@ -171,3 +172,13 @@ def test_every_shipped_opening_rule_is_said_in_every_language() -> None:
                 assert said is not None, (preset, r)
                 if lang == "en":  # the same words, faces as digits
                     assert said == (re.sub(r"([1-6])s\b", r"\1", r.pattern), r.choice), (preset, r)
+
+
+def test_the_lobby_the_how_to_pages_and_the_review_link_to_it(client) -> None:
+    lobby = client.get("/").text
+    assert all(f'href="/strategy/{p}"' in lobby for p in ("yams", "yatzy"))
+    assert 'href="/strategy/yams"' in client.get("/rules/yams").text
+    made = create(client, "yams")
+    assert f'href="/t/{made["id"]}/strategy"' in client.get(f"/t/{made['id']}/rules").text
+    table_js = (Path(__file__).resolve().parents[2] / "src/yambak/web/static/table.js").read_text(encoding="utf-8")
+    assert "/t/${boot.table}/strategy" in table_js  # the results' actions

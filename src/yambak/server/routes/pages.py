@@ -299,6 +299,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         back_url=f"/t/{table.id}",
         back_label=None,  # "Back to the table"
         record_url=None,
+        strategy_url=f"/t/{table.id}/strategy",
         view=view,
         rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
         boot=boot_json(boot),

@@ -17,10 +17,10 @@ from ...rules import Ruleset, load_ruleset, preset_ids
 from ...store import Losses
 from ...store.decisions import MIN_GAMES
 from ...strategy import BoxOdds, StrategyData, calculator, odds, shipped
-from ...web.i18n import labels, ruleset_name, translations
+from ...web.i18n import labels, number, percent, ruleset_name, translations
 from ...web.opening_words import rule_texts
 from ..common.clock import naive_utc
-from ..common.pages import boot_json, render_page
+from ..common.pages import boot_json, render_page, templates
 from ..deps import AppSettings, Lang, Manager
 from ..live import RequestError
 from ..profiles.plots import histogram_svg
@@ -30,6 +30,7 @@ __all__ = ["api_router", "router", "calculator_json"]
 router = APIRouter()
 api_router = APIRouter()
 
+JS_TEXTS = ("Not connected: try again.", "{shown} of {all} rolls")  # what static/strategy.js says
 KEPT = re.compile(r"[1-6]{0,6}")
 
 
@@ -165,32 +166,56 @@ def _data(rules: Ruleset) -> StrategyData | None:
     return shipped(rules)
 
 
-def _page(request: Request, rules: Ruleset, lang: str, title: str, losses: Losses | None, api: str,
-          back: str | None) -> HTMLResponse:  # fmt: skip
+@lru_cache(maxsize=64)
+def _body(rules: Ruleset, lang: str, api: str) -> str:
+    """The page's figures in one language (odds, calculator, what the best play scores, openings): the
+    same for every reader, so rendered once per ruleset, language and calculator route (the numbers,
+    written the language's way, are most of the page's time)."""
     names = labels(lang, rules)
     data = _data(rules)
     boxes = data.odds if data is not None else tuple(odds(rules))
-    rolls = max(len(b.chances) for b in boxes)
+    first = rules.columns[0]
+    tr = translations(lang)
+    context = {
+        "_": tr.gettext,
+        "ngettext": tr.ngettext,
+        "lang": lang,
+        "num": lambda x, digits=1: number(x, lang, digits),
+        "pct": lambda x, digits=0: percent(x, lang, digits),
+        "odds_rows": _odds_rows(rules, boxes, names),
+        "roll_columns": max(len(b.chances) for b in boxes),
+        "figures": _figures(data, rules, names, lang) if data is not None else None,
+        "dice": rules.rolled_dice,
+        "turn_rolls": rules.rolls_per_turn if first.rolls is None else min(first.rolls, rules.rolls_per_turn),
+        "api": api,
+    }
+    return str(templates.get_template("_strategy_body.html").render(context))
+
+
+def _page(request: Request, rules: Ruleset, lang: str, title: str, losses: Losses | None, api: str,
+          back: str | None) -> HTMLResponse:  # fmt: skip
     first = rules.columns[0]
     turn_rolls = rules.rolls_per_turn if first.rolls is None else min(first.rolls, rules.rolls_per_turn)
     return render_page(
         request,
         "strategy.html",
         lang,
+        noindex=back is not None,  # a table's page, as its other pages
         title=title,
-        rules=rules,
-        odds_rows=_odds_rows(rules, boxes, names),
-        roll_columns=rolls,
-        figures=_figures(data, rules, names, lang) if data is not None else None,
+        body=_body(rules, lang, api),
         losses=losses,
         min_games=MIN_GAMES,
-        row_names=names["rows"],
-        dice=rules.rolled_dice,
-        turn_rolls=turn_rolls,
-        api=api,
         back=back,
         how_to=back + "/rules" if back else f"/rules/{rules.preset}",
-        boot=boot_json({"strings": {}, "labels": names, "api": api, "rolls": turn_rolls, "dice": rules.rolled_dice}),
+        boot=boot_json(
+            {
+                "strings": {t: translations(lang).gettext(t) for t in JS_TEXTS},
+                "api": api,
+                "rolls": turn_rolls,
+                "dice": rules.rolled_dice,
+                "labels": labels(lang, rules),
+            }
+        ),
     )
 
 
