@@ -48,6 +48,8 @@ def test_strategy_page_on_a_phone_and_a_laptop(base_url, new_page, where):
     }
     assert shown.keys() == want.keys()
     assert all(abs(shown[k] - want[k]) < 1e-9 for k in want)
+    chance = page.locator("#calc-body tr[data-row=chance] th").inner_text()
+    assert chance.endswith("(best sum)" if case["lang"] == "en" else "(beste som)")  # an expected sum, said so
     sixes = page.locator("#calc-body tr[data-row=sixes] td").inner_text()
     assert sixes.replace("\u00a0", " ") == ("66.51%" if case["lang"] == "en" else "66,51%")
     # a refusal: dice kept before the first roll

@@ -166,6 +166,18 @@ def _data(rules: Ruleset) -> StrategyData | None:
     return shipped(rules)
 
 
+def _sum_labels(rules: Ruleset, lang: str) -> dict[str, str]:
+    """The calculator's name for a row that takes any dice: "Chance (best sum)", "Min (lowest sum)"."""
+    _ = translations(lang).gettext
+    names = labels(lang, rules)["rows"]
+    lows = {rel.low for rel in rules.relations}
+    return {
+        r.id: f"{names.get(r.id, r.id)} ({_('lowest sum') if r.id in lows else _('best sum')})"
+        for r in rules.rows
+        if r.kind == "sum"
+    }
+
+
 @lru_cache(maxsize=64)
 def _body(rules: Ruleset, lang: str, api: str) -> str:
     """The page's figures in one language (odds, calculator, what the best play scores, openings): the
@@ -214,6 +226,7 @@ def _page(request: Request, rules: Ruleset, lang: str, title: str, losses: Losse
                 "rolls": turn_rolls,
                 "dice": rules.rolled_dice,
                 "labels": labels(lang, rules),
+                "sums": _sum_labels(rules, lang),
             }
         ),
     )

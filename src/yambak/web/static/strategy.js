@@ -30,7 +30,7 @@ if (form) {
     }
     for (const [row, v] of Object.entries(data.expected_sums)) {
       const tr = el("tr", { "data-row": row });
-      tr.append(el("th", { scope: "row" }, rowLabel(row)), el("td", { class: "num", "data-value": String(v) }, num(v, 2)));
+      tr.append(el("th", { scope: "row" }, (boot.sums || {})[row] || rowLabel(row)), el("td", { class: "num", "data-value": String(v) }, num(v, 2)));
       rows.push(tr);
     }
     body.replaceChildren(...rows);
