@@ -121,6 +121,8 @@ def test_the_calculator_is_the_brains_and_refuses_bad_input_with_a_code(client) 
         "rolls=0": "strategy/rolls",
         "rolls=4": "strategy/rolls",
         "rolls=two": "strategy/rolls",
+        "rolls=%D9%A3": "strategy/rolls",  # an Arabic-Indic three: digits are ASCII
+        "rolls=99999999999999999999": "strategy/rolls",
         "kept=66": "strategy/rolls",
     }
     for query, code in bad.items():

@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from ...inputs import ascii_int
 from ...rules import Ruleset, load_ruleset, preset_ids
 from ...store import Losses
 from ...store.decisions import MIN_GAMES
@@ -45,10 +46,7 @@ def calculator_json(rules: Ruleset, kept_text: str | None, rolls_text: str | Non
         raise RequestError(
             "strategy/kept", f"kept dice: fewer than {rules.rolled_dice} digits, each 1 to 6", dice=rules.rolled_dice
         )
-    try:
-        rolls = int(rolls_text or "")
-    except ValueError:
-        rolls = 0
+    rolls = ascii_int(rolls_text, rolls_per_turn) or 0  # ASCII digits only ("٣" is refused)
     if not 1 <= rolls <= rolls_per_turn or (rolls == rolls_per_turn and kept_text):
         raise RequestError(
             "strategy/rolls",
