@@ -1,10 +1,12 @@
 """Time to answer a strategy page's question from the shipped data: load a preset's file (fingerprint
 checked) and serialise it, the odds computed fresh, and one calculator query; median and max of N runs.
+Then the page itself: GET /strategy/{preset} through the app in process (the first request apart,
+then warm: the server keeps a preset's file once read) and the calculator's route.
 
     .venv/bin/python bench/strategy.py [--runs N] [--presets ...]
 
-Goal (issue 32): the page answers in under 200 ms once computed. Each run starts cold (the module
-caches of the odds cleared), as a process that has not answered for this ruleset yet.
+Goal (issue 32): the page answers in under 200 ms once computed. Each run of the first part starts
+cold (the module caches of the odds cleared), as a process that has not answered for this ruleset yet.
 """
 
 from __future__ import annotations
@@ -52,7 +54,38 @@ def main() -> None:
             _ms(lambda rules=rules: calculator(rules, (6, 6), 2), args.runs),
         ]
         print(f"{name:<12} " + " ".join(f"{a:6.1f} / {b:5.1f}" for a, b in cells))
+    _page_times(names, args.runs)
 
 
-if __name__ == "__main__":
+def _page_times(names: list[str], runs: int) -> None:
+    """The HTML page and the calculator route, answered by the app (SQLite store in a temporary folder)."""
+    import tempfile
+
+    from fastapi.testclient import TestClient
+
+    from yambak.server import Settings, create_app
+
+    folder = tempfile.mkdtemp()
+    settings = Settings(database_url=f"sqlite:///{folder}/bench.db", warm_strategies=False, coach_process=False)
+    print(f"\n{'preset':<12} {'first page ms':>14} {'page ms':>14} {'calculator route ms':>20}", end="")
+    print(f"  (median / max of {runs})")
+    with TestClient(create_app(settings)) as client:
+        for name in names:
+
+            def timed(url: str) -> float:
+                start = time.perf_counter()
+                r = client.get(url)
+                assert r.status_code == 200, (url, r.status_code)
+                return (time.perf_counter() - start) * 1000
+
+            first = timed(f"/strategy/{name}")
+            page = [timed(f"/strategy/{name}") for _ in range(runs)]
+            calc = [timed(f"/api/strategy/{name}/odds?kept=66&rolls=2") for _ in range(runs)]
+            print(
+                f"{name:<12} {first:14.1f} {statistics.median(page):6.1f} / {max(page):5.1f} "
+                f"{statistics.median(calc):11.1f} / {max(calc):5.1f}"
+            )
+
+
+if __name__ == "__main__":  # the app's coach pool may start processes: only from the main module
     main()

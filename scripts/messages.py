@@ -36,6 +36,7 @@ from yambak.web.i18n import (  # noqa: E402
     SERVER_PLURALS,
     SERVER_STRINGS,
 )
+from yambak.web.opening_words import OPENING_STRINGS  # noqa: E402
 
 CALL = re.compile(r"""_\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)""")
 _Q = r"""(["'])((?:\\.|(?!\{q}).)*)\{q}"""  # a quoted literal: group {q} is the quote, the next its text
@@ -64,6 +65,7 @@ def msgids() -> list[tuple[str | None, Msgid]]:
     found += [(None, pair) for pair in JS_PLURALS]
     found += [(None, pair) for pair in SERVER_PLURALS]
     found += [(None, s) for s in HOWTO_STRINGS]
+    found += [(None, s) for s in OPENING_STRINGS]  # the strategy page's derived opening rules
     found += [(None, s) for s in ERROR_MESSAGES.values()] + [(None, NAME_ERROR)]
     found += [(None, s) for s in SERVER_STRINGS]
     found += [(None, s) for s in TERMINAL_STRINGS]

@@ -68,6 +68,7 @@ def _pages(finished: dict[str, str]) -> list[tuple[str, str, str | None]]:
         ("results", f"/t/{finished['table']}", "#results:not([hidden])"),
         ("review", f"/t/{finished['table']}/review", "#mistakes li"),
         ("rules", "/rules/yammen", None),
+        ("strategy", "/strategy/yams", "#openings-filter"),
         ("daily", "/daily", None),
         ("profile", "/me", None),
         ("stats", "/me/stats", None),

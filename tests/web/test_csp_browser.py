@@ -82,6 +82,8 @@ def pages(base_url: str, browser: Any) -> dict[str, list[str]]:
         "/t/{table_id}/review": [f"/t/{bots['id']}/review"],
         "/t/{table_id}/rules": [f"/t/{hard['id']}/rules"],
         "/rules/{preset}": ["/rules/yammen"],
+        "/strategy/{preset}": ["/strategy/yams"],
+        "/t/{table_id}/strategy": [f"/t/{hard['id']}/strategy"],
         "/keep/": ["/keep/"],
         "/keep": ["/keep"],
         "/keep/join": [f"/keep/join?code={sheet['code']}"],

@@ -402,6 +402,13 @@ ERROR_MESSAGES.update(
         "input/record": "This sheet cannot be added: it is not a finished game.",
     }
 )
+# The strategy page's calculator (server/routes/strategy.py).
+ERROR_MESSAGES.update(
+    {
+        "strategy/kept": "Kept dice: type fewer than {dice} digits, each 1 to 6.",
+        "strategy/rolls": "Rolls left: 1 to {limit}, and nothing kept before the first roll.",
+    }
+)
 
 
 # Sentences the server composes itself (plot labels and the like), for the catalogs.

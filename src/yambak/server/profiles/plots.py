@@ -31,12 +31,17 @@ def _svg(label: str, body: list[str]) -> str:
     )
 
 
-def _axis_y(ticks: list[tuple[float, str]]) -> list[str]:
+def _axis_y(ticks: list[tuple[float, str]], left: int = LEFT) -> list[str]:
     out = []
     for y, text in ticks:
-        out.append(f'<line class="grid" x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>')
-        out.append(f'<text class="tick" x="{LEFT - 4}" y="{y + 3.5:.1f}" text-anchor="end">{escape(text)}</text>')
+        out.append(f'<line class="grid" x1="{left}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>')
+        out.append(f'<text class="tick" x="{left - 4}" y="{y + 3.5:.1f}" text-anchor="end">{escape(text)}</text>')
     return out
+
+
+def _left(ticks: list[tuple[float, str]]) -> int:
+    """The plot's left edge: wider where a tick's label is long (thousands of games in a bin)."""
+    return max(LEFT, 10 + 7 * max((len(t) for _, t in ticks), default=0))
 
 
 def histogram_svg(bins: list[tuple[int, int]], width: int, label: str, mark: int | None = None) -> str:
@@ -47,14 +52,16 @@ def histogram_svg(bins: list[tuple[int, int]], width: int, label: str, mark: int
     counts = dict(bins)
     starts = list(range(first, last + width, width))
     peak = max(counts.values())
-    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
-    bar = plot_w / len(starts)
+    plot_h = H - TOP - BOTTOM
     ticks = [(TOP + plot_h * (1 - f), str(round(peak * f))) for f in (0, 0.5, 1) if peak * f == int(peak * f)]
-    body = _axis_y(ticks)
+    left = _left(ticks)
+    plot_w = W - left - RIGHT
+    bar = plot_w / len(starts)
+    body = _axis_y(ticks, left)
     step = max(1, len(starts) // 6)
     for i, start in enumerate(starts):
         n = counts.get(start, 0)
-        x = LEFT + i * bar
+        x = left + i * bar
         h = plot_h * n / peak
         if n:
             cls = "bar best" if mark is not None and start <= mark < start + width else "bar"

@@ -29,7 +29,7 @@ from ..deps import (
 from ..replays import frame
 from ..tables.manager import TableError, record_of
 from ..tables.settings import ASYNC_CLOCKS, CLOCK_RANGE
-from . import losses
+from . import losses, strategy
 
 router = APIRouter(prefix="/api")
 
@@ -156,3 +156,4 @@ def record(request: Request, table_id: str, manager: Manager, tokens: Tokens) ->
 
 
 router.include_router(losses.router)  # /api/strategy/{preset}/losses: where a ruleset's players lose points
+router.include_router(strategy.api_router)  # /api/strategy/{preset}/odds, /api/tables/{id}/odds: the calculator

@@ -40,6 +40,7 @@ from ..deps import (
 )
 from ..live import RequestError
 from ..options import option_schema
+from . import strategy
 
 router = APIRouter()
 FORM_SEATS = 8
@@ -298,6 +299,7 @@ async def review_page(request: Request, table_id: str, manager: Manager, tokens:
         back_url=f"/t/{table.id}",
         back_label=None,  # "Back to the table"
         record_url=None,
+        strategy_url=f"/t/{table.id}/strategy",
         view=view,
         rules_name=ruleset_name(view["rules"]["id"], view["rules"]["name"], lang),
         boot=boot_json(boot),
@@ -357,3 +359,6 @@ def invite_qr(request: Request, table_id: str, manager: Manager) -> Response:
     buf = io.BytesIO()
     segno.make(url, error="m").save(buf, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, title="yambak")
     return Response(buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+
+router.include_router(strategy.router)  # /strategy/{preset} and /t/{id}/strategy: the strategy-and-odds page

@@ -479,5 +479,9 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
         record_url=f"/api/results/{result.public_id}/record"
         if result.kind == "kept"
         else f"/t/{result.ref}/record.json",
+        # the preset's strategy page where the game was played by its usual rules
+        strategy_url=f"/strategy/{rules.preset}"
+        if rules.preset and rules.variant_key(duplicate=False) == rules.preset
+        else None,
         boot=boot_json(boot),
     )

@@ -737,6 +737,7 @@ function renderResults() {
     actions.append(f);
   }
   actions.append(el("a", { class: "button", href: `/t/${boot.table}/review`, id: "review-link" }, T("Review the game")));
+  actions.append(el("a", { class: "button", href: `/t/${boot.table}/strategy`, id: "strategy-link" }, T("Strategy and odds")));
   actions.append(el("a", { class: "button", href: `/t/${boot.table}/record.json`, download: "" }, T("Download the game record")));
   actions.append(el("a", { class: "button", href: "/" }, T("New game")));
   parts.push(actions);
