@@ -197,10 +197,10 @@ def test_no_import_circle_inside_the_server() -> None:
     _assert_acyclic(_server_module_graph(), "server")
 
 
-def _underscore_calls(path: Path) -> list[tuple[str, int]]:
-    """Calls of an underscore method (`x._name(...)`, not a dunder) in a file, with their lines."""
+def _underscore_calls(tree: ast.AST) -> list[tuple[str, int]]:
+    """Calls of an underscore method (`x._name(...)`, not a dunder) in a module, with their lines."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             name = node.func.attr
             if name.startswith("_") and not name.startswith("__"):
@@ -211,18 +211,17 @@ def _underscore_calls(path: Path) -> list[tuple[str, int]]:
 def test_no_call_of_another_modules_underscore_method_inside_the_server() -> None:
     """A class talks to another module's classes through their public methods only (the replica called
     eight underscore methods of the session manager, twelve times)."""
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted((SRC / "server").rglob("*.py"))}
     defined: dict[str, set[Path]] = {}
-    paths = sorted((SRC / "server").rglob("*.py"))
-    for path in paths:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path, tree in trees.items():
+        for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 for item in node.body:
                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("_"):
                         defined.setdefault(item.name, set()).add(path)
-    for path in paths:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for path, tree in trees.items():
         own = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)}
-        for name, line in _underscore_calls(path):  # a callable attribute the module sets itself is its own
+        for name, line in _underscore_calls(tree):  # a callable attribute the module sets itself is its own
             if name in defined and path not in defined[name] and name not in own:
                 raise AssertionError(f"{path.relative_to(SRC)}:{line} calls {name} of another module")
 
