@@ -1,6 +1,6 @@
-"""The page scripts under TypeScript (`make lint`: tsconfig.json, and tsconfig.strict.json for the files held to
-strict checks): a field misspelt by one word where a page reads a socket message, a view, a kept sheet or a
-game.js cell helper's argument is an error tsc reports, at that line (issue 31: three of seven went unseen)."""
+"""The page scripts under TypeScript's strict checks (`make lint`: tsconfig.json): a field misspelt by one word
+where a page reads a socket message, a view, a kept sheet or a game.js cell helper's argument is an error tsc
+reports, at that line (issue 31: three of seven went unseen)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from tests.conftest import missing_service
 from yambak.web import STATIC
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIGS = ("tsconfig.json", "tsconfig.strict.json")  # the workers' (tsconfig.workers.json) import none of these
+CONFIGS = ("tsconfig.json",)  # the pages (the workers', tsconfig.workers.json, import none of these)
 # (script, the text as it is, the same with one field misspelt): each must be found once in its script. Two read a
 # socket message (table.js, keeper-sync.js), one is an argument of game.js's cell helper playableCell (keeper-draw.js).
 PLANTS = (

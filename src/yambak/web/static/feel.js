@@ -23,6 +23,7 @@ function context() {
 }
 
 // One note: a frequency from `at` seconds on, fading out over `length` seconds.
+/** @param {AudioContext} ac @param {AudioNode} out @param {number} freq @param {number} at @param {number} length */
 function note(ac, out, freq, at, length, type = "sine", level = 0.16) {
   const osc = ac.createOscillator(), gain = ac.createGain();
   osc.type = /** @type {OscillatorType} */ (type);
@@ -35,6 +36,7 @@ function note(ac, out, freq, at, length, type = "sine", level = 0.16) {
 }
 
 // Dice on a table: a few short bursts of filtered noise, each a die landing.
+/** @param {AudioContext} ac @param {AudioNode} out @param {number} at */
 function rattle(ac, out, at) {
   const length = 0.05, buffer = ac.createBuffer(1, Math.round(ac.sampleRate * length), ac.sampleRate);
   const data = buffer.getChannelData(0);

@@ -21,6 +21,7 @@ levelSelect.addEventListener("change", () => remember({ level: levelSelect.value
 const me = () => nameInput.value.trim() || T("Player");
 
 let starting = false;  // a double tap on a quick start makes one table, not two
+/** @param {string} preset @param {{kind: string, name?: string, bot?: string}[]} seats */
 async function start(preset, seats, extra = {}) {
   if (starting) return;
   starting = true;
@@ -47,7 +48,9 @@ for (const card of $$(".game-card")) {
 
 // Pass and play: the names of everyone at this device.
 const dialog = $("pass-dialog");
+/** @type {string | null} */
 let passPreset = null;
+/** @param {number} i @param {string} value */
 function nameField(i, value) {
   const row = el("div", { class: "pass-name" });
   const label = el("label", {}, T("Player {n}", { n: i + 1 }));
@@ -67,11 +70,12 @@ function renumber() {
     drop.hidden = rows.length <= 2;
   });
 }
+/** @param {string} preset */
 function openPass(preset) {
   passPreset = preset;
   const names = (memory.pass && memory.pass.length >= 2) ? memory.pass : [me(), T("Player {n}", { n: 2 })];
   names[0] = me();
-  $("pass-names").replaceChildren(...names.map((n, i) => nameField(i, n)));
+  $("pass-names").replaceChildren(...names.map((/** @type {string} */ n, /** @type {number} */ i) => nameField(i, n)));
   renumber();
   if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
   $("pass-names").querySelector("input").focus();
@@ -83,13 +87,13 @@ $("pass-more").onclick = () => {
   box.append(f); renumber(); f.querySelector("input").select();
 };
 $("pass-cancel").onclick = () => dialog.close();
-$("pass-form").addEventListener("submit", (e) => {
+$("pass-form").addEventListener("submit", (/** @type {Event} */ e) => {
   e.preventDefault();
   const names = [...$("pass-names").querySelectorAll("input")].map((i) => i.value.trim()).filter(Boolean);
   if (names.length < 1) return;
   remember({ pass: names });
   dialog.close();
-  start(passPreset, names.map((name) => ({ kind: "human", name })));
+  start(/** @type {string} */ (passPreset), names.map((name) => ({ kind: "human", name })));
 });
 
 // The full form: the chosen preset's options; its last choices remembered.
@@ -123,11 +127,11 @@ async function showResume() {
     if (listed.has(t.id)) continue;
     const [ok, v] = await api("GET", `/api/tables/${encodeURIComponent(t.id)}`);
     if (!ok || v.finished) { if (ok || v.code === "table/unknown") noteTable(t.id, [], false); continue; }
-    const yours = v.to_act.some((s) => t.seats.includes(s));
+    const yours = v.to_act.some((/** @type {number} */ s) => t.seats.includes(s));
     const who = v.players.map(playerName).join(" · ");
     const card = el("a", { class: "resume-card" + (yours ? " yours" : ""), href: `/t/${encodeURIComponent(t.id)}` });
     const what = el("span", { class: "what" });
-    const host = v.players.find((p) => p.kind === "human");
+    const host = v.players.find((/** @type {import("./protocol").TablePlayer} */ p) => p.kind === "human");
     what.append(el("strong", {}, v.name || T("{name}'s table", { name: host ? host.name : T("Player") })), el("span", { class: "who" }, who));
     card.append(what, el("span", { class: "go" }, yours ? T("Your turn") : T("Continue")));
     cards.push(card);
@@ -138,5 +142,5 @@ async function showResume() {
   box.hidden = false;
 }
 showResume();
-if (document.querySelector("#form-error")) document.querySelector("#form-error").scrollIntoView({ block: "center" });
+document.querySelector("#form-error")?.scrollIntoView({ block: "center" });
 wireSettings();

@@ -6,12 +6,12 @@ import { T, $, api, localTimes, toast, wireSettings } from "./page.js";
 wireSettings();
 localTimes();
 
-$("rename").addEventListener("submit", async (e) => {
+$("rename").addEventListener("submit", async (/** @type {Event} */ e) => {
   e.preventDefault();
   const [ok, data] = await api("PATCH", "/api/me", { name: $("name").value });
   if (!ok) { toast(data.message || T("Not saved: try again.")); return; }
   $("name").value = data.profile.name;
-  document.querySelector(".me-name h1").textContent = data.profile.name;
+  /** @type {HTMLElement} */ (document.querySelector(".me-name h1")).textContent = data.profile.name;
   toast(T("Saved."));
 });
 

@@ -21,6 +21,7 @@ async function pending() {
   return out;
 }
 
+/** @param {{name: string, record: {players: string[]}}} item a game record to import */
 function seatPicker(item) {
   const me = boot.me.name.toLocaleLowerCase();
   const select = el("select", { "aria-label": T("Which player were you in {name}?", { name: item.name }) });

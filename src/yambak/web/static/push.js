@@ -23,6 +23,7 @@ function activated(reg) {
   });
 }
 
+/** @type {Promise<boolean> | null} */
 let started = null;
 
 /** Subscribe this browser to the server's pushes (once per page); true when the server has it. */

@@ -7,20 +7,29 @@ import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
 // The same viewer serves a table's review (/t/{id}/review) and a game of a player's history
 // (/replay/{id}, its review fetched after the page shows: it may take the coach a moment).
+/** @typedef {{kind: string, keep?: number[], box?: string, strike?: boolean, points?: number}} Choice a choice, as the coach names it */
+/** @typedef {{turn: number, round: number, roll: number, dice?: number[], chosen: Choice, best: Choice, loss: number, box?: string}} Decision */
+/** @typedef {{turn: {player: number, box: string, strike?: boolean, written: number, rolls: number[][], held?: number[][]} | null,
+ *   turns: number, n: number, round: number, rounds: number, players: any[], seats?: number[]}} Frame the game after a turn (the server's) */
+/** @type {import("./protocol").TableView} */
 const view = boot.view;
 let review = boot.review || { measure: "score", exact: true, graded_keeps: true, players: view.players.map(() => ({ decisions: [], mistakes: [], accuracy: null, lost: 0 })) };
 const nCols = view.rules.columns.length;
+/** @param {string} box */
 const boxLabel = (box) => pageBoxLabel(box, nCols);
 let seat = boot.seats.length ? boot.seats[0] : 0;
 let unit = review.measure === "match_points" ? T("match points") : T("points");
-const sheet = new Sheet($("sheet"), { onActivate: (info) => { if (info && info.action) go(info.action.turn); } });
+const sheet = new Sheet($("sheet"), { onActivate: (/** @type {any} */ info) => { if (info && info.action) go(info.action.turn); } });
 
+/** @param {Choice} o */
 function choiceText(o) {
-  if (o.kind === "keep") return o.keep.length ? T("keep {dice}", { dice: o.keep.join(" ") }) : T("reroll all");
-  if (o.kind === "announce") return T("announce {box}", { box: boxLabel(o.box) });
-  return o.strike ? T("strike {box}", { box: boxLabel(o.box) }) : T("{box} for {points}", { box: boxLabel(o.box), points: o.points });
+  if (o.kind === "keep") return o.keep && o.keep.length ? T("keep {dice}", { dice: o.keep.join(" ") }) : T("reroll all");
+  const box = boxLabel(o.box || "");
+  if (o.kind === "announce") return T("announce {box}", { box });
+  return o.strike ? T("strike {box}", { box }) : T("{box} for {points}", { box, points: o.points });
 }
 
+/** @param {Decision} d @param {boolean} top */
 function decisionItem(d, top) {
   const li = el("li", { class: top ? "top" : "" });
   const jump = el("button", { type: "button", class: "link jump" }, T("Show this turn"));
@@ -29,10 +38,10 @@ function decisionItem(d, top) {
   if (d.dice && d.dice.length) head.append(miniDice(d.dice));
   li.append(head);
   const chosen = el("span", {}, `${T("Played")}: `);
-  if (d.chosen.kind === "keep" && d.chosen.keep.length) chosen.append(miniDice(d.chosen.keep), " ");
+  if (d.chosen.kind === "keep" && d.chosen.keep && d.chosen.keep.length) chosen.append(miniDice(d.chosen.keep), " ");
   chosen.append(choiceText(d.chosen));
   const best = el("span", {}, `${T("Best")}: `);
-  if (d.best.kind === "keep" && d.best.keep.length) best.append(miniDice(d.best.keep), " ");
+  if (d.best.kind === "keep" && d.best.keep && d.best.keep.length) best.append(miniDice(d.best.keep), " ");
   best.append(choiceText(d.best));
   li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? `−${num(d.loss, 2)} ${unit}` : T("best choice")), jump);
   return li;
@@ -47,6 +56,7 @@ function render() {
   }));
   tabs.hidden = view.players.length < 2;  // a game alone: nobody else to pick
   setAttr($("review-summary"), "aria-labelledby", `rtab-${seat}`);
+  /** @type {{decisions: Decision[], mistakes: Decision[], accuracy: number | null, lost: number}} */
   const r = review.players[seat];
   const parts = [];
   if (r.accuracy == null) parts.push(el("p", {}, T("No decision with a choice.")));
@@ -79,16 +89,18 @@ function render() {
 // --- the replay: the game after turn n, from the server; the coach's word on that turn ---------
 let n = 0;
 let total = Number.MAX_SAFE_INTEGER;  // the server clamps to the game's last turn and says how many
+/** @type {Frame | null} */
 let shown = null;
 
+/** @param {number} to */
 async function go(to, follow = true) {
   n = Math.max(0, Math.min(total, to));
   const r = await fetch(`${boot.frames}${n}`);
   if (!r.ok) return;
-  shown = await r.json();
-  total = shown.turns;
-  n = shown.n;  // the server's clamp: "the end" is asked for as a number larger than any game
-  if (follow && shown.turn && shown.turn.player !== seat && view.players.length > 1) seat = shown.turn.player;
+  const frame = shown = /** @type {Frame} */ (await r.json());
+  total = frame.turns;
+  n = frame.n;  // the server's clamp: "the end" is asked for as a number larger than any game
+  if (follow && frame.turn && frame.turn.player !== seat && view.players.length > 1) seat = frame.turn.player;
   render(); drawTurn();
 }
 
@@ -104,14 +116,15 @@ function drawTurn() {
   const t = shown.turn;
   const parts = [el("h2", {}, colon(view.players[t.player].name, t.strike ? T("struck {box}", { box: boxLabel(t.box) }) : T("{box} for {points}", { box: boxLabel(t.box), points: t.written })))];
   const rolls = el("ol", { class: "rolls-list" });
+  const held = t.held;
   t.rolls.forEach((dice, i) => {
     const li = el("li", {}, `${T("Roll {n}", { n: i + 1 })}: `);
     li.append(miniDice(dice));
-    if (t.held && i < t.held.length) { li.append(` ${T("kept")} `); li.append(t.held[i].length ? miniDice(t.held[i]) : el("span", {}, "–")); }
+    if (held && i < held.length) { li.append(` ${T("kept")} `); li.append(held[i].length ? miniDice(held[i]) : el("span", {}, "–")); }
     rolls.append(li);
   });
   parts.push(rolls);
-  const notes = review.players[t.player].decisions.filter((d) => d.turn === n);
+  const notes = /** @type {Decision[]} */ (review.players[t.player].decisions).filter((d) => d.turn === n);
   for (const d of notes) parts.push(el("p", { class: d.loss > 1e-9 ? "loss-note" : "muted" }, d.loss > 1e-9
     ? `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best")}: ${choiceText(d.best)} (−${num(d.loss, 2)} ${unit})`
     : `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best choice")}`));
@@ -119,6 +132,7 @@ function drawTurn() {
 }
 
 function drawSheet() {
+  /** @type {{mistakes: Decision[]}} */
   const r = review.players[seat];
   const marks = new Set(r.mistakes.map((d) => d.box));
   const perPlayer = false;
@@ -134,7 +148,7 @@ function drawSheet() {
       const box = `${colKey}.${rowKey}`;
       const cell = col.boxes[rowKey];
       const mistake = marks.has(box);
-      const now = current === box && shown.turn.player === seat;
+      const now = current === box && shown?.turn?.player === seat;
       const turnOf = r.mistakes.find((d) => d.box === box);
       return { text: cell.score == null ? "" : cell.why === "struck" ? "×" : String(cell.score),
         cls: `filled${mistake ? " mistake" : ""}${now ? " last" : ""}`,
@@ -158,7 +172,7 @@ render();
 // open on the reader's own last turn, so that the turn shown and the sheet under it are one player's
 go(total, false).then(() => {
   if (view.players.length < 2 || !shown || !shown.turn || shown.turn.player === seat) return;
-  const last = shown.seats.lastIndexOf(seat);  // the engine's seat of every turn
+  const last = (shown.seats || []).lastIndexOf(seat);  // the engine's seat of every turn
   if (last >= 0) go(last + 1, false);
 });
 if (!boot.review && boot.reviewUrl) {

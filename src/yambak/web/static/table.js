@@ -11,6 +11,7 @@ import { GameSheet, PlayerStrip, SessionSocket, boxLabel, onePerPlayer, nCols, p
 import { subscribePush } from "./push.js";
 
 /** @typedef {import("./protocol").TableView} TableView */
+/** @typedef {import("./protocol").TableEvent} TableEvent */
 /** The view with its open seats named in this page's language. @param {TableView} v */
 function seatNames(v) {
   for (const p of v.players) p.name = playerName(p);
@@ -22,26 +23,34 @@ let view = seatNames(boot.view);
 let mine = boot.seats;
 let version = view.v;
 let connected = false;
-let tab = null, lastActor = null, handedTo = null;
+/** @type {number | null} */ let tab = null;
+/** @type {number | null} */ let lastActor = null;
+/** @type {number | null} */ let handedTo = null;
 let strikeMode = false;
-let pending = null;            // { ref, at, msg }: an action on its way; further taps wait
+/** @type {{ref: string, at: number, msg: object} | null} an action on its way; further taps wait */
+let pending = null;
 // Refs name an action for the table's whole life (the server stores them with its events): a random
 // prefix per page load, so that one sent again after a reconnect is found, never taken for another.
 const refPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
 let refCount = 0;
 const nextRef = () => `${refPrefix}-${++refCount}`;
 let rollLockUntil = 0;         // a second tap on Roll right after a roll is a slip, not a roll
-let armed = null;              // { box, strike, until }: a 0 or a strike waiting for its second tap
+/** @type {{box: string, strike: boolean, until: number} | null} a 0 or a strike waiting for its second tap */
+let armed = null;
 /** @type {import("./protocol").CoachAdvice | null} */
 let advice = null;
-let adviceKey = null, adviceLoading = false, coachOpen = false;
+/** @type {string | null} */ let adviceKey = null;
+let adviceLoading = false, coachOpen = false;
 let receivedAt = Date.now();
+/** @type {string | null} */
 let lastEvent = null;
 let wasFinished = view.finished;
 let tumbleTimer = 0;
 const nonceSent = new Set();     // seats whose fair-dice nonce is on its way
+/** @param {string} box */
 const named = (box) => boxLabel(view, box);
-const localSeats = () => mine.filter((s) => view.players[s] && view.players[s].kind === "human");
+/** @returns {number[]} */
+const localSeats = () => mine.filter((/** @type {number} */ s) => view.players[s] && view.players[s].kind === "human");
 /** A player's turn in progress as this device sees it (none while hidden: another player's, duplicate).
  * @param {import("./protocol").TablePlayer | undefined} p @returns {import("./protocol").TurnView | null} */
 const shownTurn = (p) => { const t = p && p.turn; return t && !t.hidden ? /** @type {import("./protocol").TurnView} */ (t) : null; };
@@ -71,7 +80,7 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
     // the table as it is now, at the version we have (somebody came or went): nothing of ours settles
     if (msg.type === "state" && msg.v === version && connected) { view = seatNames(msg.view); draw(); return; }
     const before = view;
-    view = seatNames(msg.view); version = msg.v;
+    view = seatNames(/** @type {TableView} */ (msg.view)); version = msg.v;  // events bring one (SessionSocket)
     if (msg.type === "event") {
       settle(msg.event); tell(msg.event); draw(msg.event);
       const event = msg.event;  // heard and felt after the frame that shows it: a tap's answer is never later for it
@@ -93,8 +102,10 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
     else if (msg.type === "ack" && pending && msg.ref === pending.ref) { pending = null; draw(); }  // done before
   },
 });
+/** @param {object} msg */
 const send = (msg) => socket.send(msg);
 
+/** @param {TableEvent} [event] */
 function settle(event) {
   if (armed) clearToast();  // "tap again to score 0" no longer stands
   pending = null; receivedAt = Date.now(); armed = null;
@@ -104,12 +115,14 @@ function settle(event) {
 }
 
 // data-roll-lock tells a waiting script (and the tests) that a tap on Roll now would be dropped
+/** @param {number} ms */
 function lockRoll(ms) {
   rollLockUntil = ms ? Date.now() + ms : 0;
   if (ms) { document.body.dataset.rollLock = "1"; setTimeout(() => { if (Date.now() >= rollLockUntil) delete document.body.dataset.rollLock; }, ms); }
   else delete document.body.dataset.rollLock;
 }
 
+/** @param {import("./protocol").ErrorMessage} msg */
 function refused(msg) {
   if (msg.code && msg.code.startsWith("fair/")) return;  // a nonce too late or given already: nothing for the player to do
   if (msg.code === "advice/replaced") return;  // a newer request of ours is on its way
@@ -130,6 +143,7 @@ function actor() {
   return ours.reduce((a, b) => (view.players[b].turns_done < view.players[a].turns_done ? b : a));
 }
 
+/** @param {string} type */
 function act(type, fields = {}) {
   const seat = actor();
   if (seat == null) { toast(whyNot()); return false; }
@@ -149,6 +163,7 @@ function whyNot() {
   return T("It is {name}'s turn.", { name: cur.name });
 }
 
+/** @param {number} i */
 function toggle(i) {
   const me = actor();
   const turn = me != null ? shownTurn(view.players[me]) : null;
@@ -162,18 +177,19 @@ function roll() {
   if (Date.now() < rollLockUntil) return;
   const me = actor();
   const turn = me != null ? shownTurn(view.players[me]) : null;
-  if (me != null && turn && !turn.can_roll) { toast(reason(turn.roll_code)); return; }
+  if (me != null && turn && !turn.can_roll) { toast(reason(turn.roll_code || "")); return; }
   disarm();
   act("roll");
 }
 
 // A tap on a box: score it; a 0 or a strike asks for a second tap on the same box (a setting).
+/** @param {{kind: string, box: string, strike?: boolean, written?: number | null}} action */
 function chooseBox(action) {
   const { box, kind, strike, written } = action;
   if (kind === "announce") { disarm(); act("announce", { box }); return; }
   const zero = strike || written === 0;
   if (zero && settings().confirmZero && !(armed && armed.box === box && armed.strike === strike && Date.now() < armed.until)) {
-    armed = { box, strike, until: Date.now() + 5000 };
+    armed = { box, strike: !!strike, until: Date.now() + 5000 };
     toast(strike ? T("Tap again to strike {box} for 0.", { box: named(box) }) : T("Tap again to score 0 in {box}.", { box: named(box) }));
     say(strike ? T("Strike {box} for 0?", { box: named(box) }) : T("Score 0 in {box}?", { box: named(box) }));
     drawSheet();
@@ -209,13 +225,15 @@ for (const id of ["copy-invite", "copy-invite-top"]) {
 $("invite").value = location.origin + "/t/" + boot.table;
 
 // --- what happened, said once (and shown on the ticker) -----------------------------------------
+/** @param {TableEvent} [event] */
 function tell(event) {
   if (!event || !view.players[event.player]) return;
   const who = view.players[event.player].name;
   let text = null;
   if (event.type === "rolled" && event.dice) text = T("{name} rolled {dice}", { name: who, dice: event.dice.join(" ") });
   else if ((event.type === "held" || event.type === "released") && event.dice) {  // what is held now
-    const kept = (event.held || []).map((i) => event.dice[i]);
+    const dice = event.dice;
+    const kept = (event.held || []).map((i) => dice[i]);
     text = kept.length ? T("{name} holds {dice}", { name: who, dice: kept.join(" ") }) : T("{name} holds no dice", { name: who });
   }
   else if (event.type === "scored" && event.box) {
@@ -234,7 +252,9 @@ function tell(event) {
 }
 
 // Our own moments, felt: a roll, a hold, an entry; a yam or a bonus (as the server's view says) celebrated.
+/** @param {string} box */
 const rowKind = (box) => { const r = view.rules.rows.find((row) => row.id === String(box).split(".").pop()); return r ? r.kind : null; };
+/** @param {TableEvent} event @param {TableView} before */
 function react(event, before) {
   if (!localSeats().includes(event.player)) return;
   if (event.type === "rolled") { feel("roll"); return; }
@@ -242,8 +262,8 @@ function react(event, before) {
   if (event.type !== "scored") return;
   const who = view.players[event.player];
   const was = before && before.players[event.player];
-  const bonus = was && Object.entries(who.columns).some(([c, col]) => (col.bonus || 0) > 0 && !((was.columns[c] || {}).bonus > 0));
-  if (!event.strike && (event.extra_bonus || (rowKind(event.box) === "yam" && event.written > 0))) {
+  const bonus = was && Object.entries(who.columns).some(([c, col]) => (col.bonus || 0) > 0 && !((was.columns[c]?.bonus ?? 0) > 0));
+  if (!event.strike && (event.extra_bonus || (rowKind(event.box || "") === "yam" && (event.written ?? 0) > 0))) {
     feel("yam"); cheer(document.body, "yam", event.extra_bonus ? `+${event.extra_bonus}` : T("Yam!"));
   } else if (bonus) {
     feel("bonus"); cheer(document.body, "bonus", T("Bonus!"));
@@ -285,6 +305,7 @@ $("react-toggle").onclick = () => {
   setAttr($("react-toggle"), "aria-expanded", String(open));
   if (open) /** @type {HTMLElement | null} */ (document.querySelector("#react-panel .react-choice"))?.focus();
 };
+/** @param {number} seat @param {string} id */
 function showReaction(seat, id) {
   const p = view.players[seat];
   if (!p || !REACTIONS[id] || isMuted(boot.table, seat)) return;
@@ -312,6 +333,7 @@ function contribute() {
 }
 
 // --- drawing -----------------------------------------------------------------------------------
+/** @param {TableEvent} [event] */
 function draw(event) {
   const me = actor();
   if (me !== lastActor && me != null) { tab = me; strikeMode = false; armed = null; }
@@ -347,6 +369,7 @@ const BADGED = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://ww
   + '<rect x="2" y="6" width="22" height="22" rx="5" fill="#fff" stroke="#1d6b47" stroke-width="2.5"/><circle cx="8.5" cy="12.5" r="2" fill="#1d6b47"/>'
   + '<circle cx="17.5" cy="21.5" r="2" fill="#1d6b47"/><circle cx="25" cy="7" r="6.5" fill="#dc2626" stroke="#fff" stroke-width="1.5"/></svg>');
 let turnSignalled = false;
+/** @param {number | null} me */
 function signalTurn(me) {
   const mine = me != null && !view.finished && othersHere().length > 0;  // alone or pass and play: always yours
   if (mine === turnSignalled) { renderNotify(); return; }
@@ -371,6 +394,7 @@ function renderNotify() {
 function overDays() { return !!(view.settings && view.settings.asynchronous); }
 $("notify-me").onclick = async () => { try { await Notification.requestPermission(); } catch { /* refused */ } renderNotify(); };
 
+/** @param {number | null} me */
 function drawStrip(me) {
   const here = localSeats().length === 1;
   const online = new Set(view.online || []);
@@ -403,6 +427,7 @@ function fitDock() {
 }
 
 // A turn clock, or the time an away player's turn still waits for them (the clock's glyph is the CSS's).
+/** @param {import("./protocol").TablePlayer} p */
 function clockText(p) {
   const clocks = view.clocks || {};
   const away = standInLeft(p.seat);
@@ -413,15 +438,16 @@ function clockText(p) {
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 
+/** @param {number | null} me @param {TableEvent} [event] */
 function renderTray(me, event) {
   const seat = me ?? (view.duplicate ? (mine[0] ?? tab) : view.current);
   const p = view.players[seat];
   const turn = shownTurn(p);
   const mineNow = me != null;
   tray.colours = view.rules.colours || [];  // coloured pips (Kismet)
-  tray.render(view.rules.rolled_dice, turn ? turn.dice : [], turn ? turn.held : [], mineNow && turn && turn.rolls_left > 0);
+  tray.render(view.rules.rolled_dice, turn ? turn.dice : [], turn ? turn.held : [], !!(mineNow && turn && turn.rolls_left > 0));
   if (event && event.type === "rolled" && event.player === seat) {
-    const ms = tray.animate([...Array(view.rules.rolled_dice).keys()].filter((i) => !event.held.includes(i)));
+    const ms = tray.animate([...Array(view.rules.rolled_dice).keys()].filter((i) => !(event.held || []).includes(i)));
     // what each box would score shows when the dice have landed, not while they tumble
     const sheet = $("sheet");
     clearTimeout(tumbleTimer);
@@ -455,7 +481,7 @@ function renderTray(me, event) {
     if (turn) {
       for (const column of turn.closing) texts.push(["", T("{column} boxes can only be filled right now (after roll {roll}).", { column: colLabel(column), roll: turn.rolls })]);
       for (const [box, o] of Object.entries(turn.boxes || {})) {
-        if (o.zeroes_pair) texts.push(["warn", T("{box} would zero both {high} and {low}.", { box: named(box), high: rowLabel(o.pair[0]), low: rowLabel(o.pair[1]) })]);
+        if (o.zeroes_pair) texts.push(["warn", T("{box} would zero both {high} and {low}.", { box: named(box), high: rowLabel((o.pair || [])[0]), low: rowLabel((o.pair || [])[1]) })]);
         if (o.voids_entry) texts.push(["warn", T("{box} would score 0: min must stay below max.", { box: named(box) })]);
       }
     }
@@ -479,7 +505,7 @@ function renderTray(me, event) {
   const canRoll = connected && mineNow && !waiting && !dealClosed() && !(view.deal && view.deal.paused) && (!turn || turn.can_roll);
   setAttr(rollBtn, "aria-disabled", canRoll ? null : "true");
   rollBtn.disabled = !mineNow || view.finished;
-  setAttr(rollBtn, "title", mineNow && turn && !turn.can_roll ? reason(turn.roll_code) : null);
+  setAttr(rollBtn, "title", mineNow && turn && !turn.can_roll ? reason(turn.roll_code || "") : null);
   // strike mode: only where a legal box may be struck
   const strikable = mineNow && turn && Object.values(turn.boxes || {}).some((o) => o.strike);
   if (!strikable) strikeMode = false;
@@ -493,6 +519,7 @@ function renderTray(me, event) {
 }
 
 // Seconds until the stand-in plays an away player's turn (null: it does not), counted down here.
+/** @param {number} seat */
 function standInLeft(seat) {
   const s = (view.stand_in || {})[seat];
   return s == null || view.finished ? null : Math.max(0, Math.ceil(s - (Date.now() - receivedAt) / 1000));
@@ -526,7 +553,7 @@ function renderSeating() {
   box.dataset.key = key;
   const buttons = [];
   if (mineHost) for (const seat of view.open_seats || []) {
-    const close = (bot) => { if (connected) send({ type: "close_seat", seat: s.host, v: version, target: seat, bot }); };
+    const close = (/** @type {boolean} */ bot) => { if (connected) send({ type: "close_seat", seat: s.host, v: version, target: seat, bot }); };
     if (s.remove) { const b = el("button", { type: "button", class: "ghost", "data-remove": String(seat) }, T("Remove open seat {n}", { n: seat + 1 })); b.onclick = () => close(false); buttons.push(b); }
     if (s.bot) { const b = el("button", { type: "button", class: "ghost", "data-bot": String(seat) }, T("Give open seat {n} to a bot", { n: seat + 1 })); b.onclick = () => close(true); buttons.push(b); }
   }
@@ -544,10 +571,12 @@ function drawSheet() {
     tab, grand: $("grand"), legendHost: $("legend"),
     columnClass: (c, perPlayer) => (perPlayer && c.seat === (me ?? view.current) ? "me-col" : ""),
     cellClass: (c, box, cell) => (cell && cell.score != null && view.players[c.seat].last_box === box ? "last" : ""),
-    openCell: (c, box, name, p) => openBox(box, name, p, c.seat, me, bestBox),
+    openCell: (c, box, name, /** @type {import("./protocol").TablePlayer} */ p) => openBox(box, name, p, c.seat, me, bestBox),
   });
 }
 
+/** @param {string} box @param {string} name @param {import("./protocol").TablePlayer} p @param {number} seat
+ * @param {number | null} me @param {string | null | undefined} bestBox @returns {import("./game.js").CellInfo} */
 function openBox(box, name, p, seat, me, bestBox) {
   const turn = shownTurn(p);
   const o = turn && turn.boxes ? turn.boxes[box] : null;
@@ -570,7 +599,7 @@ function openBox(box, name, p, seat, me, bestBox) {
     if (isArmed) info.text = `${o.written}?`;
     return info;
   }
-  if (o && o.code) return { text: "", cls: "blocked" + announced, disabled: true, label: colon(name, reason(o.code)), box, why: reason(o.code) };
+  if (o && o.code) { const why = reason(o.code); return { text: "", cls: "blocked" + announced, disabled: true, label: colon(name, why), box, why }; }
   return { text: "", cls: "blocked", disabled: true, label: colon(name, C("box", "open")), box, why: T("Roll the dice before choosing a box.") };
 }
 
@@ -580,7 +609,7 @@ function hintsOn() { return !!(view.settings && view.settings.hints && settings(
 function renderCoach() {
   const box = $("coach");
   const me = actor();
-  if (!hintsOn()) { box.hidden = true; return; }
+  if (!hintsOn() || me == null) { box.hidden = true; return; }  // hints on: a seat of ours acts
   box.hidden = false;
   const turn = shownTurn(view.players[me]);
   const key = `${me}:${version}`;
@@ -591,32 +620,34 @@ function renderCoach() {
     box.replaceChildren(head, el("p", { class: "muted" }, T("Thinking…")));
     return;
   }
-  if (!advice) { box.replaceChildren(head, el("p", { class: "muted" }, T("No advice for this position."))); return; }
+  const best = advice && advice.best;
+  if (!advice || !best) { box.replaceChildren(head, el("p", { class: "muted" }, T("No advice for this position."))); return; }
   const mp = advice.measure === "match_points";
   const unit = mp ? T("match points") : T("points");
-  const lossText = (o) => o.loss < 1e-9 ? T("best") : `−${num(o.loss, 1)}`;
-  const lossLabel = (o) => o.loss < 1e-9 ? T("best") : T("{n} {unit} less", { n: num(o.loss, 1), unit });
+  const lossText = (/** @type {import("./protocol").CoachOption} */ o) => o.loss < 1e-9 ? T("best") : `−${num(o.loss, 1)}`;
+  const lossLabel = (/** @type {import("./protocol").CoachOption} */ o) => o.loss < 1e-9 ? T("best") : T("{n} {unit} less", { n: num(o.loss, 1), unit });
   const parts = [head, el("p", { class: "estimate" }, advice.exact
     ? T("Exact: the expected final score with perfect play from here.") : T("Estimate: the strong bot's evaluation of each choice."))];
-  const expect = { value: num(advice.best.value, 1) };  // the label and its colon in one message: French puts a space before it
+  const expect = { value: num(best.value, 1) };  // the label and its colon in one message: French puts a space before it
   parts.push(el("p", { class: "expect" }, mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
-  if (advice.best.win != null) parts.push(el("p", { class: "win" }, T("Chance to win: {value}", { value: chance(advice.best.win) })));
+  if (best.win != null) parts.push(el("p", { class: "win" }, T("Chance to win: {value}", { value: chance(best.win) })));
   if (advice.best_win) {  // the last turn: playing for the win is not playing for points
     parts.push(el("p", { class: "win best-win" }, T("Best chance to win: {choice} ({value})",
-      { choice: choiceText(advice.best_win), value: chance(advice.best_win.win) })));
+      { choice: choiceText(advice.best_win), value: chance(advice.best_win.win ?? 0) })));
   }
   const keeps = (advice.keeps || []).slice(0, coachOpen ? 3 : 1);
   if (keeps.length) {
     const list = el("div", { class: "keeps", role: "group", "aria-label": T("Best keeps") });
     keeps.forEach((k) => {
-      const b = el("button", { type: "button", class: "choice" + (k.loss < 1e-9 ? " best" : ""), "data-keep": k.keep.join("") });
-      if (k.keep.length) b.append(el("span", { class: "verb" }, T("Keep")));  // a tap holds these dice
+      const keep = k.keep || [];
+      const b = el("button", { type: "button", class: "choice" + (k.loss < 1e-9 ? " best" : ""), "data-keep": keep.join("") });
+      if (keep.length) b.append(el("span", { class: "verb" }, T("Keep")));  // a tap holds these dice
       // its name is what it shows, then what the dice drawn say: "Keep −0,7: 5 5, 0,7 points less"
-      const dice = k.keep.length ? miniDice(k.keep) : el("span", {}, T("Reroll all"));
-      if (k.keep.length) setAttr(dice, "aria-hidden", "true");
+      const dice = keep.length ? miniDice(keep) : el("span", {}, T("Reroll all"));
+      if (keep.length) setAttr(dice, "aria-hidden", "true");
       b.append(dice, el("span", { class: "loss" }, lossText(k)),
-        el("span", { class: "sr-only" }, `: ${k.keep.length ? `${k.keep.join(" ")}, ` : ""}${lossLabel(k)}`));
-      b.onclick = () => holdKeep(k.action.held);
+        el("span", { class: "sr-only" }, `: ${keep.length ? `${keep.join(" ")}, ` : ""}${lossLabel(k)}`));
+      b.onclick = () => holdKeep(k.action.held || []);
       list.append(b);
     });
     parts.push(list);
@@ -638,8 +669,8 @@ function renderCoach() {
     const ol = el("ol", { class: "boxes", "aria-label": T("Boxes, best first") });
     for (const c of boxes) ol.append(el("li", { class: c.loss < 1e-9 ? "best" : "", "data-box": c.box }, `${choiceText(c)} ${lossText(c)}`));
     parts.push(ol);
-    if (advice.best.kind === "keep") parts.push(el("p", { class: "muted" }, T("Rolling again is better than any box now.")));
-    if (advice.best.kind === "announce") parts.push(el("p", { class: "muted" }, T("Announcing is better than any box now.")));
+    if (best.kind === "keep") parts.push(el("p", { class: "muted" }, T("Rolling again is better than any box now.")));
+    if (best.kind === "announce") parts.push(el("p", { class: "muted" }, T("Announcing is better than any box now.")));
   }
   const more = el("button", { type: "button", class: "ghost more", "aria-expanded": String(coachOpen) }, coachOpen ? T("Less") : T("More"));
   more.onclick = () => { coachOpen = !coachOpen; renderCoach(); };
@@ -648,16 +679,19 @@ function renderCoach() {
 }
 
 // A chance to win: one decimal under 10 %, where a whole percent says too little.
+/** @param {number} p */
 const chance = (p) => pct(p, p > 0 && p < 0.1 ? 1 : 0);
 
 // A coach option in words: the dice kept, the box announced, the box and what it writes.
+/** @param {import("./protocol").CoachOption} o */
 function choiceText(o) {
-  if (o.kind === "keep") return o.keep.length ? T("Keep {dice}", { dice: o.keep.join(" ") }) : T("Reroll all");
-  if (o.kind === "announce") return T("Announce {box}", { box: named(o.box) });
-  return o.strike ? T("Strike {box} for 0", { box: named(o.box) }) : `${named(o.box)} (${o.points})`;
+  if (o.kind === "keep") return o.keep && o.keep.length ? T("Keep {dice}", { dice: o.keep.join(" ") }) : T("Reroll all");
+  if (o.kind === "announce") return T("Announce {box}", { box: named(o.box || "") });
+  return o.strike ? T("Strike {box} for 0", { box: named(o.box || "") }) : `${named(o.box || "")} (${o.points})`;
 }
 
 // Hold exactly the dice of a suggested keep, the positions the engine's action names (one message per change).
+/** @param {number[]} want */
 function holdKeep(want) {
   const me = actor(); if (me == null) return;
   const turn = shownTurn(view.players[me]); if (!turn) return;
@@ -674,8 +708,9 @@ function renderResults() {
   if (r.dataset.v === String(version)) return;
   r.dataset.v = String(version);
   r.hidden = false;
-  const names = view.winners.map((s) => view.players[s].name);
-  const top = view.players[view.winners[0]];
+  const winners = view.winners || [];
+  const names = winners.map((s) => view.players[s].name);
+  const top = view.players[winners[0]];
   const title = el("h2", { id: "results-title", tabindex: "-1" }, T("Game over"));
   let line;
   if (view.players.length === 1) line = T("Final score: {total}", { total: top.total });
@@ -685,9 +720,9 @@ function renderResults() {
   const mineHere = localSeats();
   if (mineHere.length === 1 && view.players.length > 1) {  // how it went for me
     const me = view.players[mineHere[0]];
-    const best = Math.max(...view.players.filter((q) => q.seat !== me.seat).map((q) => q.total));
-    if (view.winners.includes(me.seat) && names.length === 1) parts.push(el("p", {}, T("You won by {n}.", { n: me.total - best })));
-    else if (!view.winners.includes(me.seat)) parts.push(el("p", {}, T("You lost by {n}.", { n: Math.max(...view.winners.map((s) => view.players[s].total)) - me.total })));
+    const best = Math.max(...view.players.filter((q) => q.seat !== me.seat).map((q) => q.total ?? 0));
+    if (winners.includes(me.seat) && names.length === 1) parts.push(el("p", {}, T("You won by {n}.", { n: (me.total ?? 0) - best })));
+    else if (!winners.includes(me.seat)) parts.push(el("p", {}, T("You lost by {n}.", { n: Math.max(...winners.map((s) => view.players[s].total ?? 0)) - (me.total ?? 0) })));
   }
   const multi = nCols(view) > 1;
   if (multi || view.players.some((p) => p.match_points != null || p.extra_bonus)) {
@@ -695,6 +730,7 @@ function renderResults() {
     const head = el("tr"); head.append(el("th", { scope: "col" }, ""));
     for (const p of view.players) head.append(el("th", { scope: "col" }, p.name));
     t.append(head);
+    /** @param {string} label @param {string[]} values @param {number[] | null} [winners] */
     const addRow = (label, values, winners) => {
       const tr = el("tr"); tr.append(el("th", { scope: "row" }, label));
       view.players.forEach((p, i) => tr.append(el("td", { class: winners && winners.includes(p.seat) ? "win" : "" }, values[i])));
@@ -702,10 +738,10 @@ function renderResults() {
     };
     if (multi) for (const c of view.rules.columns) {
       const pts = c.points && view.rules.match === "column_points" ? ` (${N("{n} pt", "{n} pts", c.points)})` : "";
-      addRow(colLabel(c.id) + pts, view.players.map((p) => String(p.columns[c.id].total)), view.column_winners[c.id]);
+      addRow(colLabel(c.id) + pts, view.players.map((p) => String(p.columns[c.id].total)), (view.column_winners || {})[c.id]);
     }
     if (view.players.some((p) => p.extra_bonus)) addRow(T("Yams bonus"), view.players.map((q) => `+${q.extra_bonus || 0}`));
-    addRow(T("Total"), view.players.map((p) => String(p.total)), view.column_winners.total);
+    addRow(T("Total"), view.players.map((p) => String(p.total)), (view.column_winners || {}).total);
     if (view.players.some((p) => p.match_points != null)) addRow(T("Match points"), view.players.map((p) => String(p.match_points)), view.winners);
     parts.push(t);
   }
@@ -713,7 +749,7 @@ function renderResults() {
   const ex = [];
   const ub = view.rules.upper_bonus;
   if (ub) {
-    const got = view.players.map((p) => Object.values(p.columns).filter((c) => c.bonus > 0).length);
+    const got = view.players.map((p) => Object.values(p.columns).filter((c) => (c.bonus ?? 0) > 0).length);
     const who = view.players.map((p, i) => colon(p.name, multi ? `${got[i]}×` : got[i] ? "✓" : "–")).join(", ");
     ex.push((multi ? T("Upper bonus: +{points} for every column whose upper section reaches {threshold}.", { points: ub.points, threshold: ub.threshold })
       : T("Upper bonus: +{points} for {threshold} or more in the upper section.", { points: ub.points, threshold: ub.threshold })) + " " + who);
@@ -722,7 +758,7 @@ function renderResults() {
   if (view.rules.match === "column_points") ex.push(T("Column points: each column's best total wins its points, the best grand total wins {n}; ties rolled off or shared.", { n: view.rules.total_points ?? "" }));
   for (const [target, rounds] of Object.entries(view.rolloffs || {})) {
     const where = target === "total" ? T("Total") : colLabel(target);
-    ex.push(T("Roll-off for {column}: {rounds}", { column: where, rounds: rounds.map((rr) => Object.entries(rr).map(([s, d]) => `${view.players[s].name} ${d.dice.join("")} (${d.pips})`).join(" / ")).join("; ") }));
+    ex.push(T("Roll-off for {column}: {rounds}", { column: where, rounds: rounds.map((rr) => Object.entries(rr).map(([s, d]) => `${view.players[Number(s)].name} ${d.dice.join("")} (${d.pips})`).join(" / ")).join("; ") }));
   }
   for (const text of ex) parts.push(el("p", { class: "explain" }, text));
   const actions = el("div", { class: "actions" });
@@ -749,6 +785,7 @@ function renderResults() {
 }
 
 // A ranked game's end: what it did to each player's rating (stored with its last event).
+/** @type {Record<string, () => string>} */
 const WHY = { new: () => T("not rated: a profile rates from its second day"), pair: () => T("not rated: a fourth game today between the same two players"),
   alone: () => T("not rated: nobody else to rate against") };
 async function showRatings(tries = 3) {
@@ -775,7 +812,8 @@ async function showRatings(tries = 3) {
 
 // This device's profile's result of the game (fetched once: the server stored it with the game's
 // last event): a link to it in "My games", and a banner when it is a new personal best.
-let myResult;  // undefined: not asked yet; null: none (no profile, or no seat of its own)
+/** @type {{best?: boolean, beat?: number | null, score: number, [field: string]: any} | null | undefined} undefined: not asked yet; null: none (no profile, or no seat of its own) */
+let myResult;
 function bestNote() {
   const note = el("div", { id: "best-note", class: "best-banner", role: "status", hidden: !(myResult && myResult.best) });
   if (myResult && myResult.best) {
@@ -831,11 +869,11 @@ function renderTableInfo() {
   if (view.deal && !view.finished) {
     if (dealClosed()) parts.push(T("The deal has closed."));
     else if (view.deal.paused) parts.push(T("The tournament is paused."));
-    else if (dealLeft() != null) parts.push(T("The deal closes in {time}", { time: duration(dealLeft()) }));
+    else if (dealLeft() != null) parts.push(T("The deal closes in {time}", { time: duration(dealLeft() ?? 0) }));
   }
   if (view.duplicate) parts.push(T("Duplicate: everyone gets the same dice."));
   parts.push(s.hints ? T("Hints allowed") : T("No hints at this table"));
-  if (s.asynchronous) parts.push(T("A game over days: {time} per turn", { time: duration(s.clock) }));
+  if (s.asynchronous) parts.push(T("A game over days: {time} per turn", { time: duration(s.clock ?? 0) }));
   else if (s.clock) parts.push(T("Turn clock: {n} s", { n: s.clock }));
   setText($("table-settings"), parts.join(" · "));
   // a bot on a first estimate (no fitted model for these rules yet) or on a fit that missed its check

@@ -12,7 +12,9 @@ export function yourTurns(id) {
   const show = async () => {
     const [ok, data] = await api("GET", "/api/me/turns");
     const turns = ok && Array.isArray(data.turns) ? data.turns : [];  // no profile: nothing to show
-    const cards = turns.map((t) => {
+    /** @type {{url: string, name: string, rules_name: string, left: number | null, table: string}[]} */
+    const list = turns;
+    const cards = list.map((t) => {
       const card = el("a", { class: "resume-card yours", href: t.url });
       const what = el("span", { class: "what" });
       what.append(el("strong", {}, t.name), el("span", { class: "who" }, t.rules_name));
@@ -23,7 +25,7 @@ export function yourTurns(id) {
     });
     box.replaceChildren(...(cards.length ? [el("h2", {}, T("Your turn in these games")), ...cards] : []));
     box.hidden = !cards.length;
-    return turns.map((t) => t.table);
+    return list.map((t) => t.table);
   };
   document.addEventListener("visibilitychange", () => { if (!document.hidden) show(); });
   return show();
