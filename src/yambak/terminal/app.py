@@ -264,12 +264,12 @@ class ResultsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="results"):
-            yield Static(self.text, id="results-text")
+            yield Static(Text(self.text), id="results-text")  # Text: names are never read as markup
 
     def show(self, text: str) -> None:
         self.text = text  # what the screen composes with, if it is not composed yet (or dismissed)
         for static in self.query("#results-text").results(Static):
-            static.update(text)
+            static.update(Text(text))
 
 
 class TableApp(App[int]):
@@ -372,7 +372,7 @@ class TableApp(App[int]):
 
     def say(self, text: str) -> None:
         last = [line for line in text.splitlines() if line.strip()]
-        self.query_one("#said", Static).update(last[-1].strip() if last else "")
+        self.query_one("#said", Static).update(Text(last[-1].strip() if last else ""))  # never markup
 
     # --- what is shown -----------------------------------------------------------------------------
 

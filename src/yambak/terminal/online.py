@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
 import secrets
@@ -24,6 +25,7 @@ from urllib.parse import urlsplit
 
 from ..commandline import UserError
 from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Undo, Withdraw
+from .wire import ProtocolError, check_server_message, check_table_view, clean, clean_text
 
 __all__ = ["OnlineTable", "SavedState", "claim_profile", "state_dir", "table_address"]
 
@@ -33,6 +35,7 @@ USER_AGENT = "yambak-terminal"
 RECONNECT_AT_MOST = 2.0  # seconds between reconnection attempts at most: a restarted server finds its players fast
 _TABLE_PATH = re.compile(r"^/t/([A-Za-z0-9_-]{1,64})(?:/.*)?$")
 _MOVE_PATH = re.compile(r"^/me/move/([A-Za-z0-9_-]{1,128})/?$")
+log = logging.getLogger(__name__)
 
 
 def state_dir() -> Path:
@@ -103,9 +106,15 @@ class SavedState:
 
 
 def _refusal(response: Any) -> str:
+    return clean_text(_refusal_text(response))
+
+
+def _refusal_text(response: Any) -> str:
     try:
         data = response.json()
     except ValueError:
+        return f"HTTP {response.status_code}"
+    if not isinstance(data, dict):
         return f"HTTP {response.status_code}"
     return str(data.get("message") or data.get("detail") or data.get("code") or f"HTTP {response.status_code}")
 
@@ -171,6 +180,8 @@ class OnlineTable:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._advice: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
         self._nonces: set[int] = set()
+        self._sent_nonces: dict[int, set[str]] = {}  # every nonce this terminal gave, by seat: the record must hold one
+        self._commitment: str | None = None  # the dice commitment first seen: the record must keep it
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- HTTP, as a browser with its cookies -------------------------------------------------------
@@ -200,7 +211,11 @@ class OnlineTable:
             raise UserError(f"cannot reach {self.origin}: {exc}") from None
         if r.status_code != 200:
             raise UserError(f"no table here: {_refusal(r)}")
-        self.view = r.json()
+        try:
+            self.view = check_table_view(r.json())
+        except (ValueError, ProtocolError) as exc:
+            raise UserError(f"{self.origin} answered with no table view the protocol allows ({exc})") from None
+        self._note_commitment()
         self.version = None  # the socket's first answer brings the version it follows from
         return self.view
 
@@ -236,12 +251,19 @@ class OnlineTable:
                 r = http.get("/api/me")
         except httpx.HTTPError:
             return None
-        return str(r.json()["profile"]["name"]) if r.status_code == 200 else None
+        try:
+            return clean_text(str(r.json()["profile"]["name"])) if r.status_code == 200 else None
+        except (ValueError, KeyError, TypeError):
+            return None
 
     def review(self) -> dict[str, Any] | None:
         with self._http() as http:
             r = http.get(f"/api/tables/{self.table}/review")
-        return r.json() if r.status_code == 200 else None
+        try:
+            review = clean(r.json()) if r.status_code == 200 else None
+        except ValueError:
+            return None
+        return review if isinstance(review, dict) else None
 
     def check_dice(self) -> str:
         """The finished game's record checked against the table's commitment: one line to show."""
@@ -255,12 +277,18 @@ class OnlineTable:
             record = GameRecord.loads(r.text)
             state = replay(record)
         except RecordError as exc:
-            return f"NOT VERIFIED: the record is not a legal game ({exc})"
+            return clean_text(f"NOT VERIFIED: the record is not a legal game ({exc})")
         if record.fairness is None or record.fairness.get("seed") is None:
             return "The dice cannot be checked yet: the table's seed is not revealed (a deal not closed)."
+        if self._commitment is not None and record.fairness.get("commitment") != self._commitment:
+            return "NOT VERIFIED: the record's commitment is not the one the table showed at the start."
+        used = {(n.get("seat"), str(n.get("nonce")).lower()) for n in record.fairness.get("nonces") or []}
+        for seat, ours in sorted(self._sent_nonces.items()):
+            if not any((seat, nonce) in used for nonce in ours):  # a server that drops it could pick the dice
+                return f"NOT VERIFIED: the record does not mix in this terminal's nonce for seat {seat + 1}."
         problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.rolloff_dice)
         if problems:
-            return f"NOT VERIFIED: {problems[0]}"
+            return clean_text(f"NOT VERIFIED: {problems[0]}")
         return f"Fair dice verified: {checked} rolls re-derived from the committed seed and the players' nonces."
 
     # --- the socket ------------------------------------------------------------------------------
@@ -311,10 +339,11 @@ class OnlineTable:
                     self._ws = ws
                     await ws.send(json.dumps({"type": "hello", "since": self.version, "protocol": PROTOCOL}))
                     async for text in ws:
-                        try:
-                            self._receive(json.loads(text), ready)
-                        except (ValueError, KeyError, TypeError, IndexError):  # not what the protocol says
-                            self.on_said("A message from the server was not understood.")
+                        try:  # checked and cleaned before anything reads it; a bad one is skipped, not fatal
+                            self._receive(check_server_message(text), ready)
+                        except (ProtocolError, ValueError, KeyError, TypeError, IndexError) as exc:
+                            log.warning("skipped a message from %s: %s", self.origin, clean_text(str(exc))[:200])
+                            self.on_said("A message from the server was not understood (skipped).")
                         delay = 0.5
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
@@ -340,6 +369,7 @@ class OnlineTable:
         elif kind in ("state", "events", "event"):
             self.version = int(msg["v"])
             self.view = msg.get("view", self.view)  # `events` without a view: nothing was missed
+            self._note_commitment()
             ready.set()
             self._after_view()
             for event in [msg] if kind == "event" else [e for e in msg.get("events", [])]:
@@ -380,11 +410,18 @@ class OnlineTable:
             given = {n["seat"] for n in fair.get("nonces", [])}
             waiting = [s for s in self.seats if s not in given and self.view["players"][s]["kind"] == "human"]
             if waiting and not (self._nonces - given):
+                nonce = secrets.token_hex(16)
                 self._nonces.add(waiting[0])
-                self._send({"type": "nonce", "seat": waiting[0], "v": self.version, "nonce": secrets.token_hex(16)})
+                if self._send({"type": "nonce", "seat": waiting[0], "v": self.version, "nonce": nonce}):
+                    self._sent_nonces.setdefault(waiting[0], set()).add(nonce)
         if self.view.get("finished") and not self.verdict:
             self.verdict = "…"
             self._spawn(self._check())
+
+    def _note_commitment(self) -> None:
+        fair = self.view.get("fairness") if isinstance(self.view, dict) else None
+        if self._commitment is None and isinstance(fair, dict) and isinstance(fair.get("commitment"), str):
+            self._commitment = fair["commitment"]
 
     async def _check(self) -> None:
         self.verdict = await asyncio.to_thread(self.check_dice)
