@@ -19,7 +19,7 @@ import pexpect
 import pyte
 
 YAMBAK = str(Path(sys.executable).with_name("yambak"))
-PREVIEW = re.compile(r"^  (\S+)=(-?\d+)", re.MULTILINE)
+PREVIEW = re.compile(r"^  ([^,\r\n]+?) (-?\d+)(?:,|\r?$)", re.MULTILINE)  # the best box: its name, its points
 YAMS_BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind", "full_house"]
 YAMS_BOXES += ["small_straight", "large_straight", "yam", "chance"]
 
@@ -49,7 +49,7 @@ def test_play_plain_on_a_terminal_to_the_end() -> None:
         box = PREVIEW.search(child.before)
         assert box is not None, child.before
         child.sendline(box.group(1))
-        child.expect_exact(f"Ann: {box.group(1)} = {box.group(2)}")
+        child.expect_exact(f"Ann: {box.group(1)}, {box.group(2)}")
     child.expect("winner: Ann")
     finish(child)
 

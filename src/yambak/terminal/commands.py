@@ -186,7 +186,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     rules = _rules(args)
     seats = {len(people) + i: b for i, b in enumerate(bots)}
     dice = SeededDice(args.seed) if args.seed is not None else None
-    session = GameSession(rules, names, seats, dice=dice, seed=args.seed)
+    session = GameSession(rules, names, seats, dice=dice, seed=args.seed, lang=args.lang)
     if _full_screen(args):
         from .app import PlayFace
 
@@ -204,7 +204,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _face_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plain", action="store_true", help="the line mode (the default when not on a terminal)")
-    p.add_argument("--lang", choices=LANGUAGES, help="the full-screen app's language (default: from LANG)")
+    p.add_argument("--lang", choices=LANGUAGES, help="the language of the sheet's names (default: from LANG)")
     p.add_argument("--theme", choices=("dark", "light"), default="dark", help="the full-screen app's colours")
 
 
