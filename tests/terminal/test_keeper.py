@@ -91,7 +91,7 @@ def test_box_names_in_any_case_and_short_forms(tmp_path: Path) -> None:
     assert s.handle("fr.tw").startswith("  Bram: free.twos = 4")
     s.handle("66612")
     out = s.handle("sixes")  # free, poot and annonce can all take it
-    assert "could be" in out and "free.sixes" in out and "poot.sixes" in out
+    assert "could be" in out and "Free · Sixes" in out and "Poot · Sixes" in out
     assert s.handle("annonce.si").startswith("  Cas: annonce.sixes = 18")
     assert s.complete("fr") == [b for b in s.complete("free.") if b.startswith("free.")]
     assert "free.full_house" in s.complete("free.f") and "undo" in s.complete("un")
@@ -203,3 +203,17 @@ def test_names_follow_the_web_rules() -> None:
         out = keep(*players)
         assert out.returncode == 2 and why in out.stderr and out.stderr.count("\n") == 1, (players, out.stderr)
     assert keep(*(f"P{i}" for i in range(16))).returncode == 0
+
+
+def test_the_keeper_takes_the_names_players_say() -> None:
+    """A box by its label (words and all), an alias from the ruleset, or its Croatian label with --lang hr."""
+    s = KeeperSession.start(load_ruleset("yams"), ["Ann"])
+    assert s.handle("66655").strip().startswith("dice 6 6 6 5 5")
+    assert s.handle("Full House").startswith("  Ann: free.full_house = 25")
+    s.handle("66665")
+    assert s.handle("poker").startswith("  Ann: free.four_kind = ")  # an alias
+    s.handle("12345")
+    assert s.handle("petite suite").startswith("  Ann: free.small_straight = ")  # French, said in any language
+    hr = KeeperSession.start(load_ruleset("yams"), ["Ana"], lang="hr")
+    hr.handle("66666")
+    assert hr.handle("šestice").startswith("  Ana: free.sixes = 30")  # its Croatian label, any case

@@ -317,6 +317,8 @@ class TableApp(App[int]):
         self.current_view: dict[str, Any] = face.view()
         rules = self.current_view["rules"]
         self.words = Words(lang, rules)  # its rows named by the layout's own labels too
+        if isinstance(face, OnlineFace):  # the server's news of a box written, in the app's words
+            face.table.box_name = self._box
         from ..web.i18n import ruleset_name
 
         self.title = ruleset_name(rules["preset"] or rules["id"], rules["name"], lang)

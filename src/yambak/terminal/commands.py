@@ -121,13 +121,13 @@ def _cmd_keep(args: argparse.Namespace) -> int:
         if given:
             raise UserError(f"--resume goes on with the record's rules and players: drop {', '.join(given)}")
         state = replay(GameRecord.loads(read_text(args.resume, "game record (JSON)")))
-        session = KeeperSession(state, check_writable(args.save or args.resume))
+        session = KeeperSession(state, check_writable(args.save or args.resume), args.lang)
     else:
         if not args.players:
             raise UserError("name the players: --players Ann Bram")
         players = _names(args.players, MAX_PLAYERS)
         rules = _rules(args)
-        session = KeeperSession.start(rules, players, check_writable(args.save) if args.save else None)
+        session = KeeperSession.start(rules, players, check_writable(args.save) if args.save else None, args.lang)
     if _full_screen(args):
         from .app import KeepFace
 

@@ -25,7 +25,7 @@ from ..engine import (
     replay,
     state_to_record,
 )
-from ..keeper import Refusal, apply_entry, resolve_box, rolloffs_due
+from ..keeper import Refusal, apply_entry, rolloffs_due
 from ..keeper.boxes import box_names
 from ..rules import Ruleset
 from ..text import render_sheets
@@ -56,14 +56,20 @@ def parse_dice(text: str, count: int) -> tuple[int, ...] | None:
 
 
 class KeeperSession:
-    def __init__(self, state: GameState, path: Path | None = None) -> None:
+    def __init__(self, state: GameState, path: Path | None = None, lang: str | None = None) -> None:
+        from .words import BoxNames, Words, language
+
         self.state = state
         self.path = path
+        # boxes typed as players name them: ids and their prefixes, labels (in the language and English), aliases
+        self.names = BoxNames(state.rules, Words(language(lang), state.rules))
         self.rolled_off: dict[str, list[int]] = {}  # a roll-off round being typed: seat -> five dice
 
     @classmethod
-    def start(cls, rules: Ruleset, players: list[str], path: Path | None = None) -> KeeperSession:
-        return cls(new_game(rules, players, dice=ManualDice()), path)
+    def start(
+        cls, rules: Ruleset, players: list[str], path: Path | None = None, lang: str | None = None
+    ) -> KeeperSession:
+        return cls(new_game(rules, players, dice=ManualDice()), path, lang)
 
     @classmethod
     def resume(cls, path: Path) -> KeeperSession:
@@ -141,7 +147,7 @@ class KeeperSession:
 
     def _box(self, text: str, fits: list[str] | None = None) -> str:
         """A box from what was typed: any case, short forms, a bare row where one column fits."""
-        return resolve_box(self.state.rules, text, fits)
+        return self.names.resolve(text, fits or ())
 
     def _handle(self, line: str) -> str:
         words = line.strip().split()
@@ -166,28 +172,27 @@ class KeeperSession:
         if self.state.finished:
             return "The game is over: sheet, standings, history, undo or fix."
         p = self.state.current
-        if command == "announce" and len(args) == 1:
-            box = self._box(args[0], self.state.announceable())
+        if command == "announce" and args:
+            box = self._box(" ".join(args), self.state.announceable())
             return self._act(Announce(p, box), f"announced {box}")
         if command == "withdraw":
             return self._act(Withdraw(p), "announcement withdrawn")
-        if command == "strike" and len(args) == 1:
-            return self._act(Score(p, self._box(args[0], list(self.state.preview())), strike=True), None)
+        if command == "strike" and args:
+            return self._act(Score(p, self._box(" ".join(args), list(self.state.preview())), strike=True), None)
         dice = parse_dice(" ".join(words), self.state.rules.rolled_dice)
         if dice is not None:
             return self._act(Roll(p, held=() if self.state.turn.rolls else None, dice=dice), None)
         if "".join(words).isdigit() and len("".join(words)) > 1:
             n = self.state.rules.rolled_dice
             return f"Not understood: a roll is all {n} dice, each 1 to 6, e.g. {'66231'[:n]}{'4' * (n - 5)}."
-        if len(words) == 1:
-            try:
-                box = self._box(words[0], list(self.state.preview()))
-            except Refusal as exc:
-                if exc.code == "illegal/box-unknown":
-                    return f"Not understood: {words[0]!r} is neither dice nor a box. Type help."
-                raise
-            return self._act(Score(p, box), None)
-        return f"Not understood: {line.strip()!r}. Type help."
+        typed = " ".join(words)  # a box's name may be words: full house, four of a kind
+        try:
+            box = self._box(typed, list(self.state.preview()))
+        except Refusal as exc:
+            if exc.code == "illegal/box-unknown":
+                return f"Not understood: {typed[:60]!r} is neither dice nor a box. Type help."
+            raise
+        return self._act(Score(p, box), None)
 
     def complete(self, text: str) -> list[str]:
         """Tab completion: commands, and box names (the whole id or after a typed column)."""

@@ -175,6 +175,7 @@ class OnlineTable:
         self.verdict = ""  # the fair dice, checked at the end
         self.on_change: Callable[[], None] = lambda: None
         self.on_said: Callable[[str], None] = lambda _text: None
+        self.box_name: Callable[[str], str] = lambda box: box  # a box as the face names it in its language
         self.closed: str | None = None  # why the table stopped talking to us for good
         self._ws: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -401,7 +402,7 @@ class OnlineTable:
         """One line for every box written (whoever wrote it), as the line mode of a local game says it."""
         if event.get("type") == "scored" and isinstance(event.get("player"), int):
             player = self.view["players"][event["player"]]["name"]
-            self.on_said(f"{player}: {event.get('box')} = {event.get('written')}")
+            self.on_said(f"{player}: {self.box_name(str(event.get('box')))}, {event.get('written')}")
 
     def _after_view(self) -> None:
         """Fair dice: each seat we hold mixes its nonce in before the first roll, one at a time."""
@@ -467,9 +468,11 @@ class OnlineTable:
 # --- the line mode at an online table ------------------------------------------------------------
 
 
-def plain_status(view: dict[str, Any], seats: list[int], verdict: str = "") -> str:
-    """What the line mode says of the table now: whose turn, our dice and every box they would write,
-    or the end (totals, winners, the fair dice)."""
+def plain_status(
+    view: dict[str, Any], seats: list[int], verdict: str = "", box_name: Callable[[str], str] = str
+) -> str:
+    """What the line mode says of the table now: whose turn, our dice and every box they would write
+    (named by `box_name`), or the end (totals, winners, the fair dice)."""
     players = view["players"]
     if view["finished"]:
         lines = [
@@ -489,11 +492,11 @@ def plain_status(view: dict[str, Any], seats: list[int], verdict: str = "") -> s
     dice = "  ".join(f"[{d}]" if i in turn["held"] else f" {d} " for i, d in enumerate(turn["dice"]))
     lines = [f"{name}  roll {turn['rolls']}  ({turn['rolls_left']} left)   {dice}"]
     if turn.get("announced"):
-        lines.append(f"  announced: {turn['announced']}")
+        lines.append(f"  announced: {box_name(turn['announced'])}")
     legal = [(box, b["written"], b.get("gain", 0)) for box, b in turn["boxes"].items() if b.get("legal")]
     legal.sort(key=lambda x: -x[2])
     if legal:
-        lines.append("  " + "  ".join(f"{box}={written}" for box, written, _ in legal))
+        lines.append("  " + ", ".join(f"{box_name(box)} {written}" for box, written, _ in legal))
     elif turn.get("must_announce"):
         lines.append("  announce a box to go on (a BOX)")
     return "\n".join(lines)
@@ -504,8 +507,12 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
     (r, k 1 3, h 1, u 1, BOX, a BOX, s BOX, w), until the game ends and its dice are checked or the
     input ends."""
     import threading
+    from functools import partial
+    from types import SimpleNamespace
 
+    from ..keeper.entries import Refusal
     from .game import HELP, parse_action
+    from .words import BoxNames, Words, language
 
     loop = asyncio.get_running_loop()
     lines: asyncio.Queue[str | None] = asyncio.Queue()
@@ -523,7 +530,7 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
 
     def show() -> None:
         nonlocal last
-        text = plain_status(table.view, table.seats, table.verdict)
+        text = plain_status(table.view, table.seats, table.verdict, table.box_name)
         if text != last:
             last = text
             print(text, flush=True)
@@ -539,6 +546,19 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
         print(text, flush=True)
 
     await table.start()
+    # the boxes named in the language (LANG), and typed by those names or ids (the layout has no aliases)
+    layout = table.view["rules"]
+    lang_words = Words(language(), layout)
+    sheet = SimpleNamespace(
+        rows=[SimpleNamespace(id=r["id"], aliases=(), is_upper=False, face=0) for r in layout["rows"]],
+        columns=[SimpleNamespace(id=c["id"]) for c in layout["columns"]],
+    )
+    names = BoxNames(sheet, lang_words)
+    table.box_name = lambda box: lang_words.box(box, len(layout["columns"]))
+
+    def box_of(fits: list[str], text: str) -> str:
+        return names.resolve(text, fits)
+
     mine = [s for s in table.seats if table.view["players"][s]["kind"] == "human"]
     print(f"{table.view['rules']['name']} at {table.origin}/t/{table.table}: " + (
         f"you play {', '.join(table.view['players'][s]['name'] for s in mine)}." if mine else "you are watching."
@@ -554,15 +574,21 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
                 continue
             if line is None or line.strip().lower() in ("quit", "exit", "q"):
                 return 0  # the seat stays ours: --join again takes it back
-            words = line.strip().split()
-            if not words:
+            typed = line.strip().split()
+            if not typed:
                 print(last, flush=True)
                 continue
-            if words[0].lower() in ("help", "?"):
+            if typed[0].lower() in ("help", "?"):
                 print(HELP, flush=True)
                 continue
             seat = next((s for s in table.view["to_act"] if s in mine), None)
-            action = parse_action(words, seat) if seat is not None else None
+            turn = table.view["players"][seat]["turn"] if seat is not None else None
+            fits = [box for box, b in (turn or {}).get("boxes", {}).items() if b.get("legal")]
+            try:
+                action = parse_action(typed, seat, partial(box_of, fits)) if seat is not None else None
+            except Refusal as exc:
+                print(f"Refused: {exc.message}", flush=True)
+                continue
             if seat is None:
                 print("It is not your turn.", flush=True)
             elif action is None:
