@@ -62,7 +62,8 @@ class KeeperSession:
         self.state = state
         self.path = path
         # boxes typed as players name them: ids and their prefixes, labels (in the language and English), aliases
-        self.names = BoxNames(state.rules, Words(language(lang), state.rules))
+        self.words = Words(language(lang), state.rules)
+        self.names = BoxNames(state.rules, self.words)
         self.rolled_off: dict[str, list[int]] = {}  # a roll-off round being typed: seat -> five dice
 
     @classmethod
@@ -77,6 +78,10 @@ class KeeperSession:
         return cls(state, path)
 
     # --- what the players see -----------------------------------------------------------
+
+    def name(self, box: str) -> str:
+        """A box as the sheet names it in the language ("Full house"; "Down · Sixes" on several columns)."""
+        return self.words.box(box, len(self.state.rules.columns))
 
     def rolloff(self) -> tuple[str, list[int], dict[str, list[int]]] | None:
         """The roll-off being typed: (target, tied seats, the dice typed so far by seat), or None."""
@@ -108,7 +113,7 @@ class KeeperSession:
         n = len(turn.rolls)
         if n == 0:
             return f"{s.players[p]}, roll 1 dice> "
-        extra = f" (announced {s.rules.box_id(turn.announced)})" if turn.announced is not None else ""
+        extra = f" (announced {self.name(s.rules.box_id(turn.announced))})" if turn.announced is not None else ""
         if s.can_roll(p):
             return f"{s.players[p]}{extra}, roll {n + 1} dice or a box> "
         return f"{s.players[p]}{extra}, choose a box> "
@@ -128,8 +133,8 @@ class KeeperSession:
                 " or announce" if any(isinstance(a, Announce) for a in self.state.legal_actions()) else ""
             )
         best = sorted(preview.items(), key=lambda kv: -kv[1])
-        shown = "  ".join(f"{box}={value}" for box, value in best[:10])
-        more = f"  (+{len(best) - 10} more)" if len(best) > 10 else ""
+        shown = ", ".join(f"{self.name(box)} {value}" for box, value in best[:10])
+        more = f" (+{len(best) - 10} more)" if len(best) > 10 else ""
         return f"  {shown}{more}"
 
     # --- input --------------------------------------------------------------------------
@@ -174,7 +179,7 @@ class KeeperSession:
         p = self.state.current
         if command == "announce" and args:
             box = self._box(" ".join(args), self.state.announceable())
-            return self._act(Announce(p, box), f"announced {box}")
+            return self._act(Announce(p, box), f"announced {self.name(box)}")
         if command == "withdraw":
             return self._act(Withdraw(p), "announcement withdrawn")
         if command == "strike" and args:
@@ -209,7 +214,7 @@ class KeeperSession:
         if event.type == "scored":
             self._save()
             name = before.players[event.player]
-            msg = f"  {name}: {event.box} = {event.written}"
+            msg = f"  {name}: {self.name(event.box or '')}, {event.written}"
             if event.extra_bonus:
                 msg += f" (+{event.extra_bonus} bonus)"
             return msg + "\n" + self.standings() + self._ending()
@@ -256,7 +261,7 @@ class KeeperSession:
         for n, t in enumerate(self._record().turns, start=1):
             rolls = " / ".join("".join(map(str, r)) for r in t.rolls)
             marks = (" (announced)" if t.announce is not None else "") + (" (struck)" if t.strike else "")
-            rows.append(f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {t.box}{marks}")
+            rows.append(f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {self.name(t.box)}{marks}")
         for target, rounds in self.state.rolloffs:
             for r in rounds:
                 pips = ", ".join(f"{self.state.players[seat]} {''.join(map(str, d))}" for seat, d in r)
