@@ -359,7 +359,7 @@ def test_a_saved_file_game_resumes_with_its_options(capsys: pytest.CaptureFixtur
 
     sys.stdin = io.StringIO("66666\nyam\n")
     code, out, _ = run(capsys, "keep", "custom.toml", "-o", "bigyam=true", "--players", "A", "--save", "g.json")
-    assert code == 0 and "yam = 100" in out
+    assert code == 0 and "A: Yam, 100" in out
     sys.stdin = io.StringIO("sheet\n")
     code, out, err = run(capsys, "keep", "--resume", "g.json")
     assert code == 0 and "100" in out, err
@@ -375,7 +375,7 @@ def test_modifiers_are_options_of_the_command_line(capsys: pytest.CaptureFixture
 
     sys.stdin = io.StringIO("666661\nyam\n")
     code, out, _ = run(capsys, "keep", "yams", "--six-dice", "--players", "A", "--save", "g.json")
-    assert code == 0 and "yam = 50" in out
+    assert code == 0 and "A: Yams, 50" in out
     rules = json.loads(Path("g.json").read_text())["rules"]
     assert rules == {"preset": "yams", "options": {}, "modifiers": ["six_dice"]}
     argv = ["duel", "--rules", "yamb", "--six-dice", "--bots", "hard", "easy", "--games", "2", "--json"]

@@ -342,7 +342,7 @@ class OnlineTable:
                     async for text in ws:
                         try:  # checked and cleaned before anything reads it; a bad one is skipped, not fatal
                             self._receive(check_server_message(text), ready)
-                        except (ProtocolError, ValueError, KeyError, TypeError, IndexError) as exc:
+                        except Exception as exc:  # noqa: BLE001 - a message valid in form but not in sense: skip it
                             log.warning("skipped a message from %s: %s", self.origin, clean_text(str(exc))[:200])
                             self.on_said("A message from the server was not understood (skipped).")
                         delay = 0.5
@@ -409,7 +409,8 @@ class OnlineTable:
         fair = self.view.get("fairness")
         if fair and fair.get("open"):
             given = {n["seat"] for n in fair.get("nonces", [])}
-            waiting = [s for s in self.seats if s not in given and self.view["players"][s]["kind"] == "human"]
+            players = self.view["players"]
+            waiting = [s for s in self.seats if s not in given and s < len(players) and players[s]["kind"] == "human"]
             if waiting and not (self._nonces - given):
                 nonce = secrets.token_hex(16)
                 self._nonces.add(waiting[0])
