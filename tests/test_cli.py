@@ -83,21 +83,36 @@ def test_console_script_exit_codes(tmp_path: Path) -> None:
 HEAVY = ("numpy", "numba", "textual", "yambak.solver", "yambak.server")
 
 
-@pytest.mark.parametrize("argv", [[], ["--help"], ["play", "--help"], ["rules", "--help"]])
-def test_the_command_line_starts_without_the_heavy_layers(argv: list[str]) -> None:
-    """`yambak --help` (and the parser behind every command) imports no solver, server, numpy or Textual:
-    each command's layer loads when that command is chosen."""
+def _modules_loaded(argv: list[str], heavy: tuple[str, ...]) -> list[str]:
+    """The `heavy` modules (and their submodules) a fresh interpreter holds after building the parser
+    and parsing `argv`."""
     probe = f"""
-import contextlib, io, sys
+import contextlib, io, json, sys
 import yambak.cli
 parser = yambak.cli.build_parser()
 with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
     parser.parse_args({argv!r})
-print(sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY!r} or m.startswith({HEAVY[3:]!r})))
+print(json.dumps(sorted(m for m in sys.modules if m in {heavy!r} or m.startswith(tuple(h + "." for h in {heavy!r})))))
 """
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
-    assert out.stdout.strip() == "[]", out.stdout
+    loaded: list[str] = json.loads(out.stdout)
+    return loaded
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["play", "--help"], ["rules", "--help"]])
+def test_the_command_line_starts_without_the_heavy_layers(argv: list[str]) -> None:
+    """`yambak --help` (and the parser behind every command) imports no solver, server, numpy or Textual:
+    each command's layer loads when that command is chosen."""
+    assert _modules_loaded(argv, HEAVY) == []
+
+
+@pytest.mark.parametrize("command", ["solve", "hint", "review", "simulate", "strategy"])
+def test_a_solver_command_help_loads_no_numpy(command: str) -> None:
+    """The solver's and the coach's commands live in their packages, which load for their `--help`; numpy,
+    numba (and the rest of the solver) only when the command runs."""
+    heavy = ("numpy", "numba", "textual", "yambak.server", "yambak.solver.table", "yambak.solver.advisor")
+    assert _modules_loaded([command, "--help"], heavy) == []
 
 
 def test_the_command_table_matches_what_the_layers_register() -> None:
@@ -344,7 +359,7 @@ def test_a_saved_file_game_resumes_with_its_options(capsys: pytest.CaptureFixtur
 
     sys.stdin = io.StringIO("66666\nyam\n")
     code, out, _ = run(capsys, "keep", "custom.toml", "-o", "bigyam=true", "--players", "A", "--save", "g.json")
-    assert code == 0 and "yam = 100" in out
+    assert code == 0 and "A: Yam, 100" in out
     sys.stdin = io.StringIO("sheet\n")
     code, out, err = run(capsys, "keep", "--resume", "g.json")
     assert code == 0 and "100" in out, err
@@ -360,7 +375,7 @@ def test_modifiers_are_options_of_the_command_line(capsys: pytest.CaptureFixture
 
     sys.stdin = io.StringIO("666661\nyam\n")
     code, out, _ = run(capsys, "keep", "yams", "--six-dice", "--players", "A", "--save", "g.json")
-    assert code == 0 and "yam = 50" in out
+    assert code == 0 and "A: Yams, 50" in out
     rules = json.loads(Path("g.json").read_text())["rules"]
     assert rules == {"preset": "yams", "options": {}, "modifiers": ["six_dice"]}
     argv = ["duel", "--rules", "yamb", "--six-dice", "--bots", "hard", "easy", "--games", "2", "--json"]

@@ -272,3 +272,38 @@ def test_an_unknown_key_lists_every_allowed_key() -> None:
         load_ruleset({"id": "x", "rows": [{"id": "y", "kind": "yam"}], "columns": [{"id": "free"}], "zzz": 1})
     for key in ("dice", "save_rolls", "faces", "extends", "option_defaults", "modifiers", "lobby", "win_points"):
         assert key in str(info.value), key
+
+
+def _two_rows(**aliases: object) -> dict[str, object]:
+    return {
+        "id": "aliased",
+        "name": "Aliased",
+        "rows": [
+            {"id": "chance", "kind": "sum", "aliases": aliases},
+            {"id": "quads", "kind": "kind", "n": 4, "label": "Four of a kind"},
+        ],
+        "columns": [{"id": "free"}],
+    }
+
+
+def test_row_aliases_are_read_by_language_and_checked() -> None:
+    rules = load_ruleset(_two_rows(en=["luck", "  the  sum "], fr=["chance"]))
+    assert rules.rows[0].aliases == (("en", ("luck", "the sum")), ("fr", ("chance",)))
+    assert load_ruleset(_two_rows()).rows[0] == rules.rows[0]  # not rules: the same row either way
+    for bad, where in (
+        ({"xx": ["luck"]}, "rows.chance.aliases.xx"),  # not a catalog language
+        ({"en": "luck"}, "rows.chance.aliases.en"),  # a list
+        ({"en": ["luck", "LUCK"]}, "rows.chance.aliases.en[1]"),  # twice
+        ({"en": ["\u0000"]}, "rows.chance.aliases.en[0]"),  # nothing left once cleaned
+        ({"nl": ["four of a kind"]}, "rows.chance.aliases.nl"),  # another row's label
+        ({"en": ["QUADS"]}, "rows.chance.aliases.en"),  # another row's id
+    ):
+        with pytest.raises(RulesetError) as info:
+            load_ruleset(_two_rows(**bad))
+        assert info.value.key == where, (bad, info.value)
+
+
+def test_the_presets_say_the_common_names() -> None:
+    said = {p: {n for r in load_ruleset(p).rows for _, names in r.aliases for n in names} for p in preset_ids()}
+    assert {"poker", "carré", "four of a kind"} <= said["yams"] and "yahtzee" in said["yatzy"]
+    assert "generala" in said["generala"] and {"yam", "yams"} <= said["yams-fr"]

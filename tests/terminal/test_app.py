@@ -374,3 +374,51 @@ def test_the_keepers_cursor_follows_the_entry_due() -> None:
         assert (table.cursor_coordinate.row, table.cursor_coordinate.column) == (1, 1)  # Ann's twos
 
     run(app, script)
+
+
+def test_a_bots_entry_is_said_by_its_name() -> None:
+    """The status line says what the bot wrote, as a player would: "Bot: Full house, 25"."""
+    from .test_pty import YAMS_NAMES
+
+    app = play_app("yams", {1: "greedy"})
+    face: PlayFace = app.face  # type: ignore[assignment]
+
+    async def script(pilot: Any) -> None:
+        state = lambda: face.session.state  # noqa: E731
+        await pilot.press("r")
+        row, column = min(at for at, (_, action) in app.cells.items() if action is not None)
+        app.query_one("#sheet").move_cursor(row=row, column=column)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(state().history) == 2)
+        await pilot.pause(0.05)
+        entry = state().history[1]
+        assert entry.player == 1
+        said = f"Bot: {YAMS_NAMES[entry.box.partition('.')[2]]}, {state().total(1)}"  # one entry: its total
+        assert said in screen_text(app), screen_text(app)
+
+    run(app, script)
+
+
+def test_sixteen_players_at_80x24_each_in_view_on_their_turn() -> None:
+    """The players line is a window around the seat shown: at 80 columns every one of 16 players is on
+    screen, marked, when their turn comes, and the counts say how many are cut off on either side."""
+    names = tuple(f"Player{i:02d}" for i in range(16))
+    app = play_app("yams", {}, players=names)
+    face: PlayFace = app.face  # type: ignore[assignment]
+
+    async def script(pilot: Any) -> None:
+        state = lambda: face.session.state  # noqa: E731
+        for seat in range(16):
+            assert state().current == seat
+            line = next(row for row in screen_text(app).splitlines() if "▶" in row)
+            assert f"▶ {names[seat]} " in line, (seat, line)
+            left, right = re.search(r"‹(\d+) ", line), re.search(r"(\d+)›", line)
+            cut = (int(left.group(1)) if left else 0) + (int(right.group(1)) if right else 0)
+            assert cut > 0 and cut + sum(name in line for name in names) == 16, line  # none missing silently
+            await pilot.press("r")
+            row, column = min(at for at, (_, action) in app.cells.items() if action is not None)
+            app.query_one("#sheet").move_cursor(row=row, column=column)
+            await pilot.press("enter")
+            await until(pilot, lambda seat=seat: state().current == (seat + 1) % 16)
+
+    run(app, script)

@@ -16,7 +16,7 @@ def test_person_against_bot_to_the_end() -> None:
     assert "[" in s.handle("h 1 2")
     assert "roll 2" in s.handle("r")
     assert s.handle("k 1 2 3 4 5").startswith("Refused: every die is held")
-    assert s.handle("bogus words here").startswith("Not understood")
+    assert s.handle("bogus words here").startswith("Refused: there is no box 'bogus words here'")
     turns = 0
     while not s.state.finished:
         s.handle("r")
@@ -26,3 +26,34 @@ def test_person_against_bot_to_the_end() -> None:
         assert "(bot)" in out or s.state.finished
     assert turns == 13 and "winner:" in s.view() and s.view().count("winner") == 1
     assert s.state.sheets[1].full
+
+
+def test_line_mode_in_dutch_names_the_boxes_and_takes_what_players_say() -> None:
+    """--lang nl: the offers and the entries read the sheet's Dutch names, not ids; a label, an alias
+    ("vier gelijke", four of a kind) and an id all name a box."""
+    s = GameSession(load_ruleset("yams"), ["Bea"], {}, dice=SeededDice(3), seed=3, lang="nl")
+    shown = s.handle("r")
+    assert "free." not in shown and "=" not in shown
+    assert shown.splitlines()[1].startswith("  Kleine straat 30, Kans 12, Tweeën 4"), shown  # yams' Dutch labels
+    four = s.state.preview()["free.four_kind"]
+    assert s.handle("vier gelijke").splitlines()[0] == f"  Bea: Carré, {four}"  # an alias; the Dutch label shown
+    assert "free.four_kind" not in s.state.legal_boxes(0)
+    s.handle("r")
+    assert s.handle("Kans").startswith("  Bea: Kans, ")  # the label, any case
+    s.handle("r")
+    assert s.handle("free.ones").startswith("  Bea: Enen, ")  # ids still work
+    s.handle("r")
+    assert s.handle("four of a kind").startswith("Refused: ")  # that box is written
+
+
+def test_maxi_yatzy_counts_the_saved_rolls() -> None:
+    """Rolls left in the turn: the turn's own three and the rolls saved from earlier turns."""
+    s = GameSession(load_ruleset("maxi-yatzy"), ["Ann"], {}, dice=SeededDice(3), seed=3)
+    s.handle("r")
+    s.handle("chance")  # after one roll of three: two saved
+    assert s.state.sheets[0].saved == 2
+    assert "roll 1  (4 left)" in s.handle("r")
+    for n in (2, 3, 4):
+        assert f"roll {n}  ({5 - n} left)" in s.handle("r")
+    assert "roll 5  (0 left)" in s.handle("r")
+    assert s.handle("r").startswith("Refused: ")

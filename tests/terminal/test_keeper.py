@@ -29,9 +29,9 @@ def test_parse_dice() -> None:
 def test_a_round_is_kept_and_saved(tmp_path: Path) -> None:
     s = session(tmp_path)
     out = type_lines(s, "11234", "down.ones", "22345", "23456", "en_deux.straight", "66612", "annonce.sixes")
-    assert out[1].startswith("  Ann: down.ones = 2")
-    assert "Bram: en_deux.straight = 30" in out[4]
-    assert "Cas: annonce.sixes = 18" in out[6]
+    assert out[1].startswith("  Ann: Down · Ones, 2")
+    assert "Bram: En deux · Straight, 30" in out[4]
+    assert "Cas: Announce · Sixes, 18" in out[6]
     saved = json.loads((tmp_path / "game.json").read_text())
     assert [t["box"] for t in saved["turns"]] == ["down.ones", "en_deux.straight", "annonce.sixes"]
     assert replay(saved).totals() == [2, 30, 18]
@@ -76,7 +76,7 @@ def test_command_line_keeper(tmp_path: Path) -> None:
         timeout=60,
     )
     assert out.returncode == 0, out.stderr
-    assert "Ann: free.large_straight = 40" in out.stdout and "grand total" in out.stdout
+    assert "Ann: Large straight, 40" in out.stdout and "grand total" in out.stdout
     assert replay(json.loads(path.read_text())).total(0) == 90
 
 
@@ -85,19 +85,19 @@ def test_box_names_in_any_case_and_short_forms(tmp_path: Path) -> None:
     assert s.handle("11234").startswith("  dice")
     out = s.handle("s")  # sixes or straight, in four columns: the candidates are listed
     assert out.startswith("Refused:") and "type more of it" in out
-    assert s.handle("D.1").startswith("  Ann: down.ones = 2")  # Down, Ones: any case, the face number
+    assert s.handle("D.1").startswith("  Ann: Down · Ones, 2")  # Down, Ones: any case, the face number
     s.handle("22345")
     assert s.handle("EnDeux.Straight").startswith("Refused:")  # en deux after roll 1 only: the rules refuse
-    assert s.handle("fr.tw").startswith("  Bram: free.twos = 4")
+    assert s.handle("fr.tw").startswith("  Bram: Free · Twos, 4")
     s.handle("66612")
     out = s.handle("sixes")  # free, poot and annonce can all take it
-    assert "could be" in out and "free.sixes" in out and "poot.sixes" in out
-    assert s.handle("annonce.si").startswith("  Cas: annonce.sixes = 18")
+    assert "could be" in out and "Free · Sixes" in out and "Poot · Sixes" in out
+    assert s.handle("annonce.si").startswith("  Cas: Announce · Sixes, 18")
     assert s.complete("fr") == [b for b in s.complete("free.") if b.startswith("free.")]
     assert "free.full_house" in s.complete("free.f") and "undo" in s.complete("un")
     yams = KeeperSession.start(load_ruleset("yams"), ["Ann"])
     yams.handle("66612")
-    assert yams.handle("SIX").startswith("  Ann: free.sixes = 18")  # one column: a bare row, any prefix
+    assert yams.handle("SIX").startswith("  Ann: Sixes, 18")  # one column: a bare row, any prefix
 
 
 def test_undo_takes_a_number_and_nothing_raises(tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_a_correction_keeps_the_announcement_and_the_history_marks_it(tmp_path: 
     type_lines(s, "11112", "announce annonce.yam", "11111", "annonce.yam")
     assert "entry 1 corrected" in s.handle("fix 1 11122 11111 annonce.yam")  # two rolls: announced, as before
     assert s.state.history[0].announce == "annonce.yam" and s.state.history[0].rolls[0] == (1, 1, 1, 2, 2)
-    assert s.handle("history").splitlines()[0].endswith("annonce.yam (announced)")
+    assert s.handle("history").splitlines()[0].endswith("Announce · Yam (announced)")
     assert "entry 1 corrected" in s.handle("fix 1 11111 free.yam")
     assert s.state.history[0].announce is None and "(announced)" not in s.handle("history")
 
@@ -203,3 +203,17 @@ def test_names_follow_the_web_rules() -> None:
         out = keep(*players)
         assert out.returncode == 2 and why in out.stderr and out.stderr.count("\n") == 1, (players, out.stderr)
     assert keep(*(f"P{i}" for i in range(16))).returncode == 0
+
+
+def test_the_keeper_takes_the_names_players_say() -> None:
+    """A box by its label (words and all), an alias from the ruleset, or its Croatian label with --lang hr."""
+    s = KeeperSession.start(load_ruleset("yams"), ["Ann"])
+    assert s.handle("66655").strip().startswith("dice 6 6 6 5 5")
+    assert s.handle("Full House").startswith("  Ann: Full house, 25")
+    s.handle("66665")
+    assert s.handle("poker").startswith("  Ann: Four of a kind, ")  # an alias
+    s.handle("12345")
+    assert s.handle("petite suite").startswith("  Ann: Small straight, ")  # French, said in any language
+    hr = KeeperSession.start(load_ruleset("yams"), ["Ana"], lang="hr")
+    hr.handle("66666")
+    assert hr.handle("šestice").startswith("  Ana: Šestice, 30")  # its Croatian label, any case

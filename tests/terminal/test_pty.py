@@ -19,9 +19,18 @@ import pexpect
 import pyte
 
 YAMBAK = str(Path(sys.executable).with_name("yambak"))
-PREVIEW = re.compile(r"^  (\S+)=(-?\d+)", re.MULTILINE)
+PREVIEW = re.compile(r"^  ([^,\r\n]+?) (-?\d+)(?:,|\r?$)", re.MULTILINE)  # the best box: its name, its points
 YAMS_BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind", "full_house"]
 YAMS_BOXES += ["small_straight", "large_straight", "yam", "chance"]
+YAMS_NAMES = {b: b.capitalize() for b in YAMS_BOXES[:6]} | {
+    "three_kind": "Three of a kind",
+    "four_kind": "Four of a kind",
+    "full_house": "Full house",
+    "small_straight": "Small straight",
+    "large_straight": "Large straight",
+    "yam": "Yams",
+    "chance": "Chance",
+}
 
 
 def spawn(*args: str, **more_env: str) -> pexpect.spawn:
@@ -49,7 +58,7 @@ def test_play_plain_on_a_terminal_to_the_end() -> None:
         box = PREVIEW.search(child.before)
         assert box is not None, child.before
         child.sendline(box.group(1))
-        child.expect_exact(f"Ann: {box.group(1)} = {box.group(2)}")
+        child.expect_exact(f"Ann: {box.group(1)}, {box.group(2)}")
     child.expect("winner: Ann")
     finish(child)
 
@@ -64,7 +73,7 @@ def test_keep_plain_on_a_terminal_to_the_end(tmp_path: Path) -> None:
             child.sendline(box[:4] + "\t")  # Tab completes a name its start tells apart
         else:
             child.sendline(box)
-        child.expect_exact(f"Ann: free.{box} = ")
+        child.expect_exact(f"Ann: {YAMS_NAMES[box]}, ")  # the box by its English name
     child.expect_exact("Game over. Winner: Ann.")
     child.expect_exact("game over> ")
     child.sendline("quit")

@@ -13,13 +13,14 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, read_text, ruleset_of
-from ..solver import Strategy, solve
-from ..solver.advisor import Advice, Position, advise, position_of
 from ..solver.commands import parse_objective
 from ..solver.compiled import say_when_compiling
+
+if TYPE_CHECKING:  # numpy and the solver load in the handlers, not for the parser (`yambak hint --help`)
+    from ..solver import Advice, Position, Strategy
 
 __all__ = ["register"]
 
@@ -91,6 +92,9 @@ def _parse_filled(items: list[str] | None) -> dict[str, int]:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
+    from ..solver import Position, advise, solve
+    from ..solver.advisor import position_of
+
     start = time.perf_counter()
     if args.record:
         from ..engine import GameRecord, replay  # records: the engine and the coach (any ruleset)

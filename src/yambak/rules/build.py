@@ -140,6 +140,21 @@ def _items(data: Mapping[str, Any], section: str) -> list[tuple[str, dict[str, A
     return enabled_items(as_list(data.get(section, []), section), section)
 
 
+def _aliases_name_one_row(rows: tuple[Row, ...]) -> None:
+    """An alias names one row: no other row's id, label or alias (in any language) is the same name."""
+
+    def key(text: str) -> str:
+        return "".join(ch for ch in text.casefold() if ch not in "_- ")
+
+    owner = {key(name): r.id for r in rows for name in (r.id, r.label) if name}
+    for r in rows:
+        for lang, names in r.aliases:
+            for name in names:
+                other = owner.setdefault(key(name), r.id)
+                if other != r.id:
+                    raise RulesetError(f"rows.{r.id}.aliases.{lang}", f"{name!r} already names the row {other!r}")
+
+
 def _rows(data: Mapping[str, Any], dice: int, colours: tuple[int, ...], rolls_per_turn: int) -> tuple[Row, ...]:
     """The enabled rows, their ids unique and every `needs` naming another row, with no circle."""
     rows = tuple(build_row(item, key, dice, colours) for key, item in _items(data, "rows"))
@@ -147,6 +162,7 @@ def _rows(data: Mapping[str, Any], dice: int, colours: tuple[int, ...], rolls_pe
         raise RulesetError("rows", "a ruleset needs at least one row")
     row_ids = [r.id for r in rows]
     unique(row_ids, "rows")
+    _aliases_name_one_row(rows)
     for row in rows:
         if row.needs and (row.needs not in row_ids or row.needs == row.id):
             raise RulesetError(f"rows.{row.id}.needs", f"no other row {row.needs!r}")

@@ -74,6 +74,8 @@ class Row:
     # The file's own name for the row (shown where no translation names it) and its short form; not rules.
     label: str = field(default="", repr=False, compare=False)
     short: str = field(default="", repr=False, compare=False)
+    # The names players say for the row, by language ((lang, names), ...): what a typed box may be; not rules.
+    aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), repr=False, compare=False)
 
     def __repr__(self) -> str:
         return _repr(self, ("exact", "sizes", "colours", "same_colour", "needs", "wins_by_roll"))

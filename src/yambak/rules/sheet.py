@@ -24,8 +24,11 @@ __all__ = ["build_column", "build_relation", "build_row"]
 
 _ROW_KEYS = {
     "id", "kind", "points", "bonus", "face", "n", "exact", "sizes", "runs", "same_colour", "needs",
-    "wins_by_roll", "enabled", "label", "short",
+    "wins_by_roll", "enabled", "label", "short", "aliases",
 }  # fmt: skip
+# The languages a row's aliases may be given in (the catalogs' languages, web/locale).
+ALIAS_LANGUAGES = ("en", "nl", "fr", "de", "sv", "hr", "es", "it")
+_ALIASES_MAX = 12  # names per language
 _ROW_HINTS = {
     "value": 'a row\'s points are points (a number, "sum", "matched" or a list by roll number)',
     "score": 'a row\'s points are points (a number, "sum", "matched" or a list by roll number)',
@@ -128,7 +131,33 @@ def build_row(item: dict[str, Any], key: str, dice: int, colours: tuple[int, ...
         wins_by_roll=wins,
         label=_label(item, key),
         short=_label(item, key, "short", 12),
+        aliases=_aliases(item, key),
     )
+
+
+def _aliases(item: Mapping[str, Any], key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`aliases = { en = ["four of a kind", "poker"], fr = ["carré"] }`: the names players say, by language,
+    each cleaned as a label is; a language at most once, a name at most once in it."""
+    table = read_key(item, "aliases", dict, key, {})
+    out = []
+    for lang, names in table.items():
+        where = f"{key}.aliases.{lang}"
+        if lang not in ALIAS_LANGUAGES:
+            raise RulesetError(where, f"not a language of the catalogs ({', '.join(ALIAS_LANGUAGES)})")
+        names = as_list(names, where)
+        if len(names) > _ALIASES_MAX:
+            raise RulesetError(where, f"at most {_ALIASES_MAX} names")
+        cleaned: list[str] = []
+        for i, name in enumerate(names):
+            try:
+                text = normalize_name(name, "an alias", 40)
+            except InvalidName as exc:
+                raise RulesetError(f"{where}[{i}]", exc.message) from None
+            if text.casefold() in (c.casefold() for c in cleaned):
+                raise RulesetError(f"{where}[{i}]", f"{text!r} is given twice")
+            cleaned.append(text)
+        out.append((lang, tuple(cleaned)))
+    return tuple(out)
 
 
 def _label(item: Mapping[str, Any], key: str, name: str = "label", limit: int = 40) -> str:

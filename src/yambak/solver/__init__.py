@@ -14,11 +14,42 @@ induction, `_kernels` for its compiled (numba) turn widget and `warm` for
 compiling those kernels ahead of time.
 """
 
-from ._layout import MAX_TABLE_STATES, UnsupportedRuleset
-from .advisor import Advice, Choice, Position, PositionError, advise
-from .objective import MeanScore, Objective, TargetProbability
-from .simulate import SimulationResult, simulate, simulate_blocks
-from .table import TABLE_VERSION, Strategy, cache_dir, solve, table_states
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the type checker sees the names; at run time they load on first use
+    from ._layout import MAX_TABLE_STATES, UnsupportedRuleset
+    from .advisor import Advice, Choice, Position, PositionError, advise
+    from .objective import MeanScore, Objective, TargetProbability
+    from .simulate import SimulationResult, simulate, simulate_blocks
+    from .table import TABLE_VERSION, Strategy, cache_dir, solve, table_states
+
+# Imported on first use (PEP 562): `yambak.solver.commands` (and `yambak solve --help`) loads without
+# numpy or numba; `from yambak.solver import dice` and the other submodules import as usual.
+_LAZY = {
+    "MAX_TABLE_STATES": "_layout",
+    "UnsupportedRuleset": "_layout",
+    "Advice": "advisor",
+    "Choice": "advisor",
+    "Position": "advisor",
+    "PositionError": "advisor",
+    "advise": "advisor",
+    "MeanScore": "objective",
+    "Objective": "objective",
+    "TargetProbability": "objective",
+    "SimulationResult": "simulate",
+    "simulate": "simulate",
+    "simulate_blocks": "simulate",
+    "TABLE_VERSION": "table",
+    "Strategy": "table",
+    "cache_dir": "table",
+    "solve": "table",
+    "table_states": "table",
+}
 
 __all__ = [
     "Advice",
@@ -40,3 +71,24 @@ __all__ = [
     "solve",
     "table_states",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+class _Package(ModuleType):
+    """`simulate` names both a submodule and its function: importing the submodule sets the package's
+    attribute to the module, so here it sets the function instead (what the eager import left)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "simulate" and isinstance(value, ModuleType):
+            value = value.simulate
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

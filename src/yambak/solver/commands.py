@@ -15,8 +15,7 @@ import time
 from typing import Any
 
 from ..commandline import add_ruleset_args, ruleset_of
-from .compiled import say_when_compiling
-from .table import solve
+from .compiled import say_when_compiling  # light: numba loads when the kernels are first needed
 
 __all__ = ["register"]
 
@@ -54,6 +53,8 @@ def parse_objective(text: str) -> int | None:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    from .table import solve  # numpy: only when a command runs, not for the parser
+
     start = time.perf_counter()
     ruleset = ruleset_of(args, args.preset)
     say_when_compiling()

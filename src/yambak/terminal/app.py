@@ -129,6 +129,27 @@ class Face:
         """Load, off the event loop and after the first screen, what a later move needs (the bots)."""
 
 
+def _window(widths: list[int], focus: int, room: int) -> tuple[int, int]:
+    """The players line's window (first, last) around the seat in focus: as many seats as fit in `room`
+    columns, room kept for the counts of the seats cut off on either side ("‹3 " and "5›")."""
+    n = len(widths)
+    focus = min(max(focus, 0), n - 1)
+    lo = hi = focus
+    used = widths[focus]
+    grew = True
+    while grew:
+        grew = False
+        for seat in (hi + 1, lo - 1):
+            if not 0 <= seat < n or lo <= seat <= hi:
+                continue
+            first, last = min(lo, seat), max(hi, seat)
+            counts = (len(f"‹{first} ") if first > 0 else 0) + (len(f"{n - 1 - last}›") if last < n - 1 else 0)
+            if used + widths[seat] + counts <= room:
+                used += widths[seat]
+                lo, hi, grew = first, last, True
+    return lo, hi
+
+
 class PlayFace(Face):
     """A game played in this terminal against bots or hot-seat (`GameSession`)."""
 
@@ -152,7 +173,11 @@ class PlayFace(Face):
         self.changed()
 
     def tick(self) -> bool:
-        return self.session.bot_step() is not None
+        event = self.session.bot_step()
+        if event is not None and event.type == "scored":  # a bot's entry, said as a player would say it
+            name = self.session.state.players[event.player]
+            self.said(f"{name}: {self.session.box(event.box or '')}, {event.written}")
+        return event is not None
 
     def advice(self) -> dict[str, Any] | None:
         from ..coach import CoachError, advise
@@ -264,12 +289,12 @@ class ResultsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="results"):
-            yield Static(self.text, id="results-text")
+            yield Static(Text(self.text), id="results-text")  # Text: names are never read as markup
 
     def show(self, text: str) -> None:
         self.text = text  # what the screen composes with, if it is not composed yet (or dismissed)
         for static in self.query("#results-text").results(Static):
-            static.update(text)
+            static.update(Text(text))
 
 
 class TableApp(App[int]):
@@ -317,6 +342,8 @@ class TableApp(App[int]):
         self.current_view: dict[str, Any] = face.view()
         rules = self.current_view["rules"]
         self.words = Words(lang, rules)  # its rows named by the layout's own labels too
+        if isinstance(face, OnlineFace):  # the server's news of a box written, in the app's words
+            face.table.box_name = self._box
         from ..web.i18n import ruleset_name
 
         self.title = ruleset_name(rules["preset"] or rules["id"], rules["name"], lang)
@@ -372,7 +399,7 @@ class TableApp(App[int]):
 
     def say(self, text: str) -> None:
         last = [line for line in text.splitlines() if line.strip()]
-        self.query_one("#said", Static).update(last[-1].strip() if last else "")
+        self.query_one("#said", Static).update(Text(last[-1].strip() if last else ""))  # never markup
 
     # --- what is shown -----------------------------------------------------------------------------
 
@@ -470,8 +497,8 @@ class TableApp(App[int]):
 
     def _players(self) -> None:
         v, T = self.current_view, self.words
-        out = Text()
         winners = set(v.get("winners") or [])
+        entries: list[tuple[str, str]] = []  # (text, style) by seat
         for p in v["players"]:
             acting = not v["finished"] and p["seat"] in v["to_act"]
             name = T("{name} (bot)", name=p["name"]) if p["kind"] == "bot" else p["name"]
@@ -483,7 +510,15 @@ class TableApp(App[int]):
             style = "bold" if acting or p["seat"] in winners else ""
             if self._shown_seat() == p["seat"] and not self.one_column():
                 style += " underline"
-            out.append(f"{mark}{name} {total}{pts}   ", style=style.strip())
+            entries.append((f"{mark}{name} {total}{pts}   ", style.strip()))
+        lo, hi = _window([len(text) for text, _ in entries], self._shown_seat(), (self.width or self.size.width) - 2)
+        out = Text()
+        if lo > 0:  # the players cut off on either side: how many, so none is missing silently
+            out.append(f"‹{lo} ", style="dim")
+        for text, style in entries[lo : hi + 1]:
+            out.append(text, style=style)
+        if hi < len(entries) - 1:
+            out.append(f"{len(entries) - 1 - hi}›", style="dim")
         self.query_one("#players", Static).update(out)
 
     def _points(self, points: float) -> str:

@@ -122,13 +122,13 @@ def _cmd_keep(args: argparse.Namespace) -> int:
         if given:
             raise UserError(f"--resume goes on with the record's rules and players: drop {', '.join(given)}")
         state = replay(GameRecord.loads(read_text(args.resume, "game record (JSON)")))
-        session = KeeperSession(state, check_writable(args.save or args.resume))
+        session = KeeperSession(state, check_writable(args.save or args.resume), args.lang)
     else:
         if not args.players:
             raise UserError("name the players: --players Ann Bram")
         players = _names(args.players, MAX_PLAYERS)
         rules = _rules(args)
-        session = KeeperSession.start(rules, players, check_writable(args.save) if args.save else None)
+        session = KeeperSession.start(rules, players, check_writable(args.save) if args.save else None, args.lang)
     if _full_screen(args):
         from .app import KeepFace
 
@@ -187,7 +187,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     rules = _rules(args)
     seats = {len(people) + i: b for i, b in enumerate(bots)}
     dice = SeededDice(args.seed) if args.seed is not None else None
-    session = GameSession(rules, names, seats, dice=dice, seed=args.seed)
+    session = GameSession(rules, names, seats, dice=dice, seed=args.seed, lang=args.lang)
     if _full_screen(args):
         from .app import PlayFace
 
@@ -300,7 +300,7 @@ def train_plain(
 
 def _face_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plain", action="store_true", help="the line mode (the default when not on a terminal)")
-    p.add_argument("--lang", choices=LANGUAGES, help="the full-screen app's language (default: from LANG)")
+    p.add_argument("--lang", choices=LANGUAGES, help="the language of the sheet's names (default: from LANG)")
     p.add_argument("--theme", choices=("dark", "light"), default="dark", help="the full-screen app's colours")
 
 

@@ -7,6 +7,7 @@ the logic is tested without a terminal.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..engine import (
     Action,
@@ -24,21 +25,24 @@ from ..engine import (
     new_game,
 )
 from ..keeper.boxes import box_names
+from ..keeper.entries import Refusal
 from ..rules import Ruleset
 from ..text import render_sheets
+from .words import BoxNames, Words, language
 
 HELP = """\
   r            roll (the dice not held)
   h 1 3        hold dice 1 and 3 (positions from the left);  u 1  release them
   k 1 3        keep dice 1 and 3 and roll the others
-  BOX          score a box, e.g. free.sixes (a bare row on one-column sheets)
+  BOX          score a box by its name, e.g. sixes, full house, poker (column and row on several columns)
   a BOX        announce a box (after roll 1, announce columns);  w  withdraw
   s BOX        strike a box for 0 (rulesets that allow it)
   sheet        every sheet;  help;  quit"""
 
 
-def parse_action(words: list[str], seat: int) -> Action | None:
-    """A typed line's action for the seat (the commands of HELP but help and sheet), or None."""
+def parse_action(words: list[str], seat: int, box: Callable[[str], str] = str) -> Action | None:
+    """A typed line's action for the seat (the commands of HELP but help and sheet), or None. `box`: the
+    box id a typed name means (it raises the keeper's Refusal when it names none)."""
     cmd, args = words[0].lower(), words[1:]
     positions = tuple(int(a) - 1 for a in args if a.isdigit())
     if cmd == "r":
@@ -49,15 +53,13 @@ def parse_action(words: list[str], seat: int) -> Action | None:
         return Hold(seat, positions)
     if cmd == "u":
         return Release(seat, positions)
-    if cmd == "a" and len(args) == 1:
-        return Announce(seat, args[0])
-    if cmd == "w":
+    if cmd == "a" and args:
+        return Announce(seat, box(" ".join(args)))
+    if cmd == "w" and not args:
         return Withdraw(seat)
-    if cmd == "s" and len(args) == 1:
-        return Score(seat, args[0], strike=True)
-    if len(words) == 1:
-        return Score(seat, words[0])
-    return None
+    if cmd == "s" and args:
+        return Score(seat, box(" ".join(args)), strike=True)
+    return Score(seat, box(" ".join(words)))
 
 
 class GameSession:
@@ -68,8 +70,11 @@ class GameSession:
         bots: dict[int, str],
         dice: DiceSource | None = None,
         seed: int | None = None,
+        lang: str | None = None,
     ) -> None:
         self.state: GameState = new_game(rules, players, dice=dice or SecureDice(), seed=seed)
+        self.words = Words(language(lang), rules)  # --lang, else LANG: the rows named as the sheet names them
+        self.names = BoxNames(rules, self.words)
         self.bots = bots  # seat -> policy name
         self.rng = random.Random(seed)
 
@@ -93,21 +98,28 @@ class GameSession:
         if not turn.rolls:
             return f"{s.players[p]} to play: r to roll."
         dice = "  ".join(f"[{d}]" if i in turn.held else f" {d} " for i, d in enumerate(turn.dice))
-        left = s.rules.rolls_per_turn - len(turn.rolls)
+        left = s.rolls_allowed(p) - len(turn.rolls)  # the rolls saved from earlier turns count (Maxi Yatzy)
         lines = [f"{s.players[p]}  roll {len(turn.rolls)}  ({left} left)   {dice}"]
         if turn.announced is not None:
-            lines.append(f"  announced: {s.rules.box_id(turn.announced)}")
+            lines.append(f"  announced: {self.box(s.rules.box_id(turn.announced))}")
         preview = sorted(s.preview().items(), key=lambda kv: -kv[1])
         if preview:
-            lines.append("  " + "  ".join(f"{b}={v}" for b, v in preview[:8]) + ("  ..." if len(preview) > 8 else ""))
+            shown = ", ".join(f"{self.box(b)} {v}" for b, v in preview[:8])
+            lines.append(f"  {shown}" + (", ..." if len(preview) > 8 else ""))
         elif not s.can_roll():
             lines.append("  announce a box to go on (a BOX)")
         return "\n".join(lines)
 
+    def box(self, box: str) -> str:
+        """A box as the sheet names it in the language ("Full house"; "Down · Sixes" on several columns)."""
+        return self.words.box(box, len(self.state.rules.columns))
+
     def complete(self, text: str) -> list[str]:
         """Tab completion: the commands and every box name."""
         low = text.casefold()
-        words = ["help", "sheet", "quit", *box_names(self.state.rules)]
+        rules = self.state.rules
+        labels = [self.words.row(r.id) for r in rules.rows] if len(rules.columns) == 1 else []
+        words = ["help", "sheet", "quit", *box_names(rules), *labels]
         return sorted(w for w in set(words) if w.casefold().startswith(low))
 
     def act(self, action: Action) -> Event:
@@ -133,7 +145,7 @@ class GameSession:
         while (event := self.bot_step()) is not None:
             if event.type == "scored":
                 name = self.state.players[event.player]
-                out.append(f"  {name} (bot): {event.box} = {event.written}   dice {event.dice}")
+                out.append(f"  {name} (bot): {self.box(event.box or '')}, {event.written}   dice {event.dice}")
         return out
 
     def handle(self, line: str) -> str:
@@ -148,7 +160,11 @@ class GameSession:
         if self.state.finished:
             return self.view()
         p = self.state.current
-        action = parse_action(words, p)
+        fits = self.state.preview()
+        try:
+            action = parse_action(words, p, lambda text: self.names.resolve(text, fits))
+        except Refusal as exc:
+            return f"Refused: {exc.message}"
         if action is None:
             return "Not understood; type help."
         try:
@@ -157,7 +173,7 @@ class GameSession:
             return f"Refused: {exc.message}"
         out = []
         if event.type == "scored":
-            out.append(f"  {self.state.players[p]}: {event.box} = {event.written}")
+            out.append(f"  {self.state.players[p]}: {self.box(event.box or '')}, {event.written}")
         out += self.run_bots()
         out.append(self.view())
         return "\n".join(out)

@@ -25,7 +25,7 @@ from ..engine import (
     replay,
     state_to_record,
 )
-from ..keeper import Refusal, apply_entry, resolve_box, rolloffs_due
+from ..keeper import Refusal, apply_entry, rolloffs_due
 from ..keeper.boxes import box_names
 from ..rules import Ruleset
 from ..text import render_sheets
@@ -56,14 +56,21 @@ def parse_dice(text: str, count: int) -> tuple[int, ...] | None:
 
 
 class KeeperSession:
-    def __init__(self, state: GameState, path: Path | None = None) -> None:
+    def __init__(self, state: GameState, path: Path | None = None, lang: str | None = None) -> None:
+        from .words import BoxNames, Words, language
+
         self.state = state
         self.path = path
+        # boxes typed as players name them: ids and their prefixes, labels (in the language and English), aliases
+        self.words = Words(language(lang), state.rules)
+        self.names = BoxNames(state.rules, self.words)
         self.rolled_off: dict[str, list[int]] = {}  # a roll-off round being typed: seat -> five dice
 
     @classmethod
-    def start(cls, rules: Ruleset, players: list[str], path: Path | None = None) -> KeeperSession:
-        return cls(new_game(rules, players, dice=ManualDice()), path)
+    def start(
+        cls, rules: Ruleset, players: list[str], path: Path | None = None, lang: str | None = None
+    ) -> KeeperSession:
+        return cls(new_game(rules, players, dice=ManualDice()), path, lang)
 
     @classmethod
     def resume(cls, path: Path) -> KeeperSession:
@@ -71,6 +78,10 @@ class KeeperSession:
         return cls(state, path)
 
     # --- what the players see -----------------------------------------------------------
+
+    def name(self, box: str) -> str:
+        """A box as the sheet names it in the language ("Full house"; "Down · Sixes" on several columns)."""
+        return self.words.box(box, len(self.state.rules.columns))
 
     def rolloff(self) -> tuple[str, list[int], dict[str, list[int]]] | None:
         """The roll-off being typed: (target, tied seats, the dice typed so far by seat), or None."""
@@ -102,7 +113,7 @@ class KeeperSession:
         n = len(turn.rolls)
         if n == 0:
             return f"{s.players[p]}, roll 1 dice> "
-        extra = f" (announced {s.rules.box_id(turn.announced)})" if turn.announced is not None else ""
+        extra = f" (announced {self.name(s.rules.box_id(turn.announced))})" if turn.announced is not None else ""
         if s.can_roll(p):
             return f"{s.players[p]}{extra}, roll {n + 1} dice or a box> "
         return f"{s.players[p]}{extra}, choose a box> "
@@ -122,8 +133,8 @@ class KeeperSession:
                 " or announce" if any(isinstance(a, Announce) for a in self.state.legal_actions()) else ""
             )
         best = sorted(preview.items(), key=lambda kv: -kv[1])
-        shown = "  ".join(f"{box}={value}" for box, value in best[:10])
-        more = f"  (+{len(best) - 10} more)" if len(best) > 10 else ""
+        shown = ", ".join(f"{self.name(box)} {value}" for box, value in best[:10])
+        more = f" (+{len(best) - 10} more)" if len(best) > 10 else ""
         return f"  {shown}{more}"
 
     # --- input --------------------------------------------------------------------------
@@ -141,7 +152,7 @@ class KeeperSession:
 
     def _box(self, text: str, fits: list[str] | None = None) -> str:
         """A box from what was typed: any case, short forms, a bare row where one column fits."""
-        return resolve_box(self.state.rules, text, fits)
+        return self.names.resolve(text, fits or ())
 
     def _handle(self, line: str) -> str:
         words = line.strip().split()
@@ -166,28 +177,27 @@ class KeeperSession:
         if self.state.finished:
             return "The game is over: sheet, standings, history, undo or fix."
         p = self.state.current
-        if command == "announce" and len(args) == 1:
-            box = self._box(args[0], self.state.announceable())
-            return self._act(Announce(p, box), f"announced {box}")
+        if command == "announce" and args:
+            box = self._box(" ".join(args), self.state.announceable())
+            return self._act(Announce(p, box), f"announced {self.name(box)}")
         if command == "withdraw":
             return self._act(Withdraw(p), "announcement withdrawn")
-        if command == "strike" and len(args) == 1:
-            return self._act(Score(p, self._box(args[0], list(self.state.preview())), strike=True), None)
+        if command == "strike" and args:
+            return self._act(Score(p, self._box(" ".join(args), list(self.state.preview())), strike=True), None)
         dice = parse_dice(" ".join(words), self.state.rules.rolled_dice)
         if dice is not None:
             return self._act(Roll(p, held=() if self.state.turn.rolls else None, dice=dice), None)
         if "".join(words).isdigit() and len("".join(words)) > 1:
             n = self.state.rules.rolled_dice
             return f"Not understood: a roll is all {n} dice, each 1 to 6, e.g. {'66231'[:n]}{'4' * (n - 5)}."
-        if len(words) == 1:
-            try:
-                box = self._box(words[0], list(self.state.preview()))
-            except Refusal as exc:
-                if exc.code == "illegal/box-unknown":
-                    return f"Not understood: {words[0]!r} is neither dice nor a box. Type help."
-                raise
-            return self._act(Score(p, box), None)
-        return f"Not understood: {line.strip()!r}. Type help."
+        typed = " ".join(words)  # a box's name may be words: full house, four of a kind
+        try:
+            box = self._box(typed, list(self.state.preview()))
+        except Refusal as exc:
+            if exc.code == "illegal/box-unknown":
+                return f"Not understood: {typed[:60]!r} is neither dice nor a box. Type help."
+            raise
+        return self._act(Score(p, box), None)
 
     def complete(self, text: str) -> list[str]:
         """Tab completion: commands, and box names (the whole id or after a typed column)."""
@@ -204,7 +214,7 @@ class KeeperSession:
         if event.type == "scored":
             self._save()
             name = before.players[event.player]
-            msg = f"  {name}: {event.box} = {event.written}"
+            msg = f"  {name}: {self.name(event.box or '')}, {event.written}"
             if event.extra_bonus:
                 msg += f" (+{event.extra_bonus} bonus)"
             return msg + "\n" + self.standings() + self._ending()
@@ -251,7 +261,7 @@ class KeeperSession:
         for n, t in enumerate(self._record().turns, start=1):
             rolls = " / ".join("".join(map(str, r)) for r in t.rolls)
             marks = (" (announced)" if t.announce is not None else "") + (" (struck)" if t.strike else "")
-            rows.append(f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {t.box}{marks}")
+            rows.append(f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {self.name(t.box)}{marks}")
         for target, rounds in self.state.rolloffs:
             for r in rounds:
                 pips = ", ".join(f"{self.state.players[seat]} {''.join(map(str, d))}" for seat, d in r)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
 import secrets
@@ -24,6 +25,7 @@ from urllib.parse import urlsplit
 
 from ..commandline import UserError
 from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Undo, Withdraw
+from .wire import ProtocolError, check_server_message, check_table_view, clean, clean_text
 
 __all__ = ["OnlineTable", "SavedState", "claim_profile", "state_dir", "table_address"]
 
@@ -33,6 +35,7 @@ USER_AGENT = "yambak-terminal"
 RECONNECT_AT_MOST = 2.0  # seconds between reconnection attempts at most: a restarted server finds its players fast
 _TABLE_PATH = re.compile(r"^/t/([A-Za-z0-9_-]{1,64})(?:/.*)?$")
 _MOVE_PATH = re.compile(r"^/me/move/([A-Za-z0-9_-]{1,128})/?$")
+log = logging.getLogger(__name__)
 
 
 def state_dir() -> Path:
@@ -103,9 +106,15 @@ class SavedState:
 
 
 def _refusal(response: Any) -> str:
+    return clean_text(_refusal_text(response))
+
+
+def _refusal_text(response: Any) -> str:
     try:
         data = response.json()
     except ValueError:
+        return f"HTTP {response.status_code}"
+    if not isinstance(data, dict):
         return f"HTTP {response.status_code}"
     return str(data.get("message") or data.get("detail") or data.get("code") or f"HTTP {response.status_code}")
 
@@ -166,11 +175,14 @@ class OnlineTable:
         self.verdict = ""  # the fair dice, checked at the end
         self.on_change: Callable[[], None] = lambda: None
         self.on_said: Callable[[str], None] = lambda _text: None
+        self.box_name: Callable[[str], str] = lambda box: box  # a box as the face names it in its language
         self.closed: str | None = None  # why the table stopped talking to us for good
         self._ws: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._advice: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
         self._nonces: set[int] = set()
+        self._sent_nonces: dict[int, set[str]] = {}  # every nonce this terminal gave, by seat: the record must hold one
+        self._commitment: str | None = None  # the dice commitment first seen: the record must keep it
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- HTTP, as a browser with its cookies -------------------------------------------------------
@@ -200,7 +212,11 @@ class OnlineTable:
             raise UserError(f"cannot reach {self.origin}: {exc}") from None
         if r.status_code != 200:
             raise UserError(f"no table here: {_refusal(r)}")
-        self.view = r.json()
+        try:
+            self.view = check_table_view(r.json())
+        except (ValueError, ProtocolError) as exc:
+            raise UserError(f"{self.origin} answered with no table view the protocol allows ({exc})") from None
+        self._note_commitment()
         self.version = None  # the socket's first answer brings the version it follows from
         return self.view
 
@@ -236,12 +252,19 @@ class OnlineTable:
                 r = http.get("/api/me")
         except httpx.HTTPError:
             return None
-        return str(r.json()["profile"]["name"]) if r.status_code == 200 else None
+        try:
+            return clean_text(str(r.json()["profile"]["name"])) if r.status_code == 200 else None
+        except (ValueError, KeyError, TypeError):
+            return None
 
     def review(self) -> dict[str, Any] | None:
         with self._http() as http:
             r = http.get(f"/api/tables/{self.table}/review")
-        return r.json() if r.status_code == 200 else None
+        try:
+            review = clean(r.json()) if r.status_code == 200 else None
+        except ValueError:
+            return None
+        return review if isinstance(review, dict) else None
 
     def check_dice(self) -> str:
         """The finished game's record checked against the table's commitment: one line to show."""
@@ -255,12 +278,18 @@ class OnlineTable:
             record = GameRecord.loads(r.text)
             state = replay(record)
         except RecordError as exc:
-            return f"NOT VERIFIED: the record is not a legal game ({exc})"
+            return clean_text(f"NOT VERIFIED: the record is not a legal game ({exc})")
         if record.fairness is None or record.fairness.get("seed") is None:
             return "The dice cannot be checked yet: the table's seed is not revealed (a deal not closed)."
+        if self._commitment is not None and record.fairness.get("commitment") != self._commitment:
+            return "NOT VERIFIED: the record's commitment is not the one the table showed at the start."
+        used = {(n.get("seat"), str(n.get("nonce")).lower()) for n in record.fairness.get("nonces") or []}
+        for seat, ours in sorted(self._sent_nonces.items()):
+            if not any((seat, nonce) in used for nonce in ours):  # a server that drops it could pick the dice
+                return f"NOT VERIFIED: the record does not mix in this terminal's nonce for seat {seat + 1}."
         problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.rolloff_dice)
         if problems:
-            return f"NOT VERIFIED: {problems[0]}"
+            return clean_text(f"NOT VERIFIED: {problems[0]}")
         return f"Fair dice verified: {checked} rolls re-derived from the committed seed and the players' nonces."
 
     # --- the socket ------------------------------------------------------------------------------
@@ -311,10 +340,11 @@ class OnlineTable:
                     self._ws = ws
                     await ws.send(json.dumps({"type": "hello", "since": self.version, "protocol": PROTOCOL}))
                     async for text in ws:
-                        try:
-                            self._receive(json.loads(text), ready)
-                        except (ValueError, KeyError, TypeError, IndexError):  # not what the protocol says
-                            self.on_said("A message from the server was not understood.")
+                        try:  # checked and cleaned before anything reads it; a bad one is skipped, not fatal
+                            self._receive(check_server_message(text), ready)
+                        except Exception as exc:  # noqa: BLE001 - a message valid in form but not in sense: skip it
+                            log.warning("skipped a message from %s: %s", self.origin, clean_text(str(exc))[:200])
+                            self.on_said("A message from the server was not understood (skipped).")
                         delay = 0.5
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
@@ -340,6 +370,7 @@ class OnlineTable:
         elif kind in ("state", "events", "event"):
             self.version = int(msg["v"])
             self.view = msg.get("view", self.view)  # `events` without a view: nothing was missed
+            self._note_commitment()
             ready.set()
             self._after_view()
             for event in [msg] if kind == "event" else [e for e in msg.get("events", [])]:
@@ -371,20 +402,28 @@ class OnlineTable:
         """One line for every box written (whoever wrote it), as the line mode of a local game says it."""
         if event.get("type") == "scored" and isinstance(event.get("player"), int):
             player = self.view["players"][event["player"]]["name"]
-            self.on_said(f"{player}: {event.get('box')} = {event.get('written')}")
+            self.on_said(f"{player}: {self.box_name(str(event.get('box')))}, {event.get('written')}")
 
     def _after_view(self) -> None:
         """Fair dice: each seat we hold mixes its nonce in before the first roll, one at a time."""
         fair = self.view.get("fairness")
         if fair and fair.get("open"):
             given = {n["seat"] for n in fair.get("nonces", [])}
-            waiting = [s for s in self.seats if s not in given and self.view["players"][s]["kind"] == "human"]
+            players = self.view["players"]
+            waiting = [s for s in self.seats if s not in given and s < len(players) and players[s]["kind"] == "human"]
             if waiting and not (self._nonces - given):
+                nonce = secrets.token_hex(16)
                 self._nonces.add(waiting[0])
-                self._send({"type": "nonce", "seat": waiting[0], "v": self.version, "nonce": secrets.token_hex(16)})
+                if self._send({"type": "nonce", "seat": waiting[0], "v": self.version, "nonce": nonce}):
+                    self._sent_nonces.setdefault(waiting[0], set()).add(nonce)
         if self.view.get("finished") and not self.verdict:
             self.verdict = "…"
             self._spawn(self._check())
+
+    def _note_commitment(self) -> None:
+        fair = self.view.get("fairness") if isinstance(self.view, dict) else None
+        if self._commitment is None and isinstance(fair, dict) and isinstance(fair.get("commitment"), str):
+            self._commitment = fair["commitment"]
 
     async def _check(self) -> None:
         self.verdict = await asyncio.to_thread(self.check_dice)
@@ -430,9 +469,11 @@ class OnlineTable:
 # --- the line mode at an online table ------------------------------------------------------------
 
 
-def plain_status(view: dict[str, Any], seats: list[int], verdict: str = "") -> str:
-    """What the line mode says of the table now: whose turn, our dice and every box they would write,
-    or the end (totals, winners, the fair dice)."""
+def plain_status(
+    view: dict[str, Any], seats: list[int], verdict: str = "", box_name: Callable[[str], str] = str
+) -> str:
+    """What the line mode says of the table now: whose turn, our dice and every box they would write
+    (named by `box_name`), or the end (totals, winners, the fair dice)."""
     players = view["players"]
     if view["finished"]:
         lines = [
@@ -452,11 +493,11 @@ def plain_status(view: dict[str, Any], seats: list[int], verdict: str = "") -> s
     dice = "  ".join(f"[{d}]" if i in turn["held"] else f" {d} " for i, d in enumerate(turn["dice"]))
     lines = [f"{name}  roll {turn['rolls']}  ({turn['rolls_left']} left)   {dice}"]
     if turn.get("announced"):
-        lines.append(f"  announced: {turn['announced']}")
+        lines.append(f"  announced: {box_name(turn['announced'])}")
     legal = [(box, b["written"], b.get("gain", 0)) for box, b in turn["boxes"].items() if b.get("legal")]
     legal.sort(key=lambda x: -x[2])
     if legal:
-        lines.append("  " + "  ".join(f"{box}={written}" for box, written, _ in legal))
+        lines.append("  " + ", ".join(f"{box_name(box)} {written}" for box, written, _ in legal))
     elif turn.get("must_announce"):
         lines.append("  announce a box to go on (a BOX)")
     return "\n".join(lines)
@@ -467,8 +508,12 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
     (r, k 1 3, h 1, u 1, BOX, a BOX, s BOX, w), until the game ends and its dice are checked or the
     input ends."""
     import threading
+    from functools import partial
+    from types import SimpleNamespace
 
+    from ..keeper.entries import Refusal
     from .game import HELP, parse_action
+    from .words import BoxNames, Words, language
 
     loop = asyncio.get_running_loop()
     lines: asyncio.Queue[str | None] = asyncio.Queue()
@@ -486,7 +531,7 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
 
     def show() -> None:
         nonlocal last
-        text = plain_status(table.view, table.seats, table.verdict)
+        text = plain_status(table.view, table.seats, table.verdict, table.box_name)
         if text != last:
             last = text
             print(text, flush=True)
@@ -502,6 +547,19 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
         print(text, flush=True)
 
     await table.start()
+    # the boxes named in the language (LANG), and typed by those names or ids (the layout has no aliases)
+    layout = table.view["rules"]
+    lang_words = Words(language(), layout)
+    sheet = SimpleNamespace(
+        rows=[SimpleNamespace(id=r["id"], aliases=(), is_upper=False, face=0) for r in layout["rows"]],
+        columns=[SimpleNamespace(id=c["id"]) for c in layout["columns"]],
+    )
+    names = BoxNames(sheet, lang_words)
+    table.box_name = lambda box: lang_words.box(box, len(layout["columns"]))
+
+    def box_of(fits: list[str], text: str) -> str:
+        return names.resolve(text, fits)
+
     mine = [s for s in table.seats if table.view["players"][s]["kind"] == "human"]
     print(f"{table.view['rules']['name']} at {table.origin}/t/{table.table}: " + (
         f"you play {', '.join(table.view['players'][s]['name'] for s in mine)}." if mine else "you are watching."
@@ -517,15 +575,21 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
                 continue
             if line is None or line.strip().lower() in ("quit", "exit", "q"):
                 return 0  # the seat stays ours: --join again takes it back
-            words = line.strip().split()
-            if not words:
+            typed = line.strip().split()
+            if not typed:
                 print(last, flush=True)
                 continue
-            if words[0].lower() in ("help", "?"):
+            if typed[0].lower() in ("help", "?"):
                 print(HELP, flush=True)
                 continue
             seat = next((s for s in table.view["to_act"] if s in mine), None)
-            action = parse_action(words, seat) if seat is not None else None
+            turn = table.view["players"][seat]["turn"] if seat is not None else None
+            fits = [box for box, b in (turn or {}).get("boxes", {}).items() if b.get("legal")]
+            try:
+                action = parse_action(typed, seat, partial(box_of, fits)) if seat is not None else None
+            except Refusal as exc:
+                print(f"Refused: {exc.message}", flush=True)
+                continue
             if seat is None:
                 print("It is not your turn.", flush=True)
             elif action is None:

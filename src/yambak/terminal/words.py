@@ -7,10 +7,10 @@ No Textual here: `scripts/messages.py` and `yambak --help` import this module ch
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["TERMINAL_STRINGS", "Words", "language"]
+__all__ = ["TERMINAL_STRINGS", "BoxNames", "Words", "language"]
 
 # Keys of the full-screen app (its help screen) and what only a terminal says.
 TERMINAL_STRINGS = (
@@ -98,3 +98,56 @@ class Words:
         """A box as players name it: the row, with its column where the sheet has several."""
         column, _, row = box.rpartition(".")
         return self.row(row) if columns == 1 or not column else f"{self.column(column)} · {self.row(row)}"
+
+
+def _key(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch not in " _-.·")
+
+
+class BoxNames:
+    """The boxes of a sheet by every name a player may type (any case, spaces or not): the ids, the rows'
+    and columns' names in the language and in English, the face of an upper row, and the rows' aliases
+    (the ruleset's `aliases`: "poker", "carré", "yahtzee"...); a row's name alone names the box of each
+    column, which the boxes that can take the entry now choose between. Anything else: the keeper's ids
+    and their prefixes (`keeper/boxes.py`)."""
+
+    def __init__(self, rules: Any, words: Words) -> None:
+        self.rules, self.words = rules, words
+        english = words if words.lang == "en" else Words("en", rules)
+        self._boxes: dict[str, set[str]] = {}
+        for r in rules.rows:
+            names = {r.id, words.row(r.id), words.row(r.id, short=True), english.row(r.id)}
+            names |= {name for _, said in r.aliases for name in said}
+            if r.is_upper and r.face:
+                names.add(str(r.face))
+            for c in rules.columns:
+                box = f"{c.id}.{r.id}"
+                for name in names:
+                    self._add(name, box)
+                    for column in {c.id, words.column(c.id), english.column(c.id)}:
+                        self._add(f"{column} {name}", box)
+
+    def _add(self, name: str, box: str) -> None:
+        if key := _key(name):
+            self._boxes.setdefault(key, set()).add(box)
+
+    def resolve(self, text: str, fits: Iterable[str] = ()) -> str:
+        """The box id `text` names; the keeper's Refusal (`illegal/box-unknown`, `input/box-ambiguous`)
+        when it names none or several."""
+        from ..keeper.boxes import resolve_box
+
+        boxes = sorted(self._boxes.get(_key(text), ()))
+        if len(boxes) == 1:
+            return boxes[0]
+        fits = set(fits)
+        fitting = [b for b in boxes if b in fits]
+        if len(fitting) == 1:
+            return fitting[0]
+        if not boxes:
+            return resolve_box(self.rules, text, fits)
+        from ..keeper.entries import Refusal
+
+        listed = ", ".join(self.words.box(b, len(self.rules.columns)) for b in (fitting or boxes)[:12])
+        if fitting:
+            raise Refusal("input/box-ambiguous", f"{text[:40]!r} could be {listed}: name the column too")
+        raise Refusal("illegal/box-closed", f"{text[:40]!r} is {listed}: none of them takes an entry now")
