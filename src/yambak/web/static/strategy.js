@@ -44,6 +44,7 @@ if (filter) {
   $("openings-filter-label").hidden = false;
   const rows = $$("#openings-table tbody tr");
   const count = $("openings-count");
+  /** @type {(roll: string, typed: string) => boolean} */
   const holds = (roll, typed) => {
     const left = [...roll];
     for (const d of typed) { const i = left.indexOf(d); if (i < 0) return false; left.splice(i, 1); }

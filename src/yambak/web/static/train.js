@@ -10,30 +10,42 @@ const preset = boot.preset;
 const KEY = `yambak.train.${preset}`;
 const SKIPPED = 40;  // positions this device saw lately, not offered again (the server takes up to 50)
 
-/** @returns {{mu?: number, sigma?: number, streak: number, best_streak: number, seen: string[]}} */
+/** @typedef {{mu?: number, sigma?: number, streak: number, best_streak: number, seen: string[]}} Device */
+/** @typedef {{kind: string, keep: number[], box?: string, strike?: boolean, points?: number, loss: number, odds?: Odds | null}} Choice */
+/** @typedef {{row: string, chance?: number, expected_sum?: number}} OddsRow */
+/** @typedef {{rows: OddsRow[]}} Odds */
+/** @typedef {{mu: number, sigma: number, rating: number}} Rating */
+/** @typedef {{id: string, dice: number[], roll: number, exact: boolean, choices: Choice[], filled: [string, number][], score: number}} Position */
+/** @typedef {{chosen: Choice, best: Choice[], loss: number, solved: boolean, rating: {after: Rating}, streak: number, best_streak: number}} Answer */
+
+/** @returns {Device} */
 function device() {
   const empty = { streak: 0, best_streak: 0, seen: [] };
   try { return { ...empty, ...JSON.parse(localStorage.getItem(KEY) || "{}") }; } catch { return empty; }
 }
+/** @param {Partial<Device>} patch */
 function store(patch) {
   try { localStorage.setItem(KEY, JSON.stringify({ ...device(), ...patch })); } catch { /* private mode */ }
 }
 
-/** @type {any} */
-let position = null;
+/** @type {Position} */
+let position;
 
+/** @param {{message?: string}} data */
 function showError(data) {
   const e = $("error");
   e.textContent = data.message || T("Not connected: try again.");
   e.hidden = false;
 }
 
+/** @param {Rating | undefined} rating @param {number | undefined} streak */
 function showRating(rating, streak) {
   if (rating) $("rating").textContent = num(rating.rating, 1);
   if (streak !== undefined) $("streak").textContent = String(streak);
 }
 
 // A choice as the player reads it, in the page's language.
+/** @param {Choice} c */
 function label(c) {
   const box = c.box ? boxLabel(c.box, boot.columns) : "";
   if (c.kind === "keep") return c.keep.length ? T("Keep {dice}", { dice: c.keep.join(" ") }) : T("Roll all the dice again");
@@ -44,20 +56,24 @@ function label(c) {
 const SHOWN_ROWS = 4;  // the likeliest rows of a keep's odds, to stay compact on a phone
 
 // A keep's odds in one line: its likeliest boxes by the end of the turn, then a sum row's expected total.
+/** @param {Odds} odds */
 function oddsLine(odds) {
-  const chances = odds.rows.filter((r) => r.chance !== undefined && r.chance > 0).sort((a, b) => b.chance - a.chance).slice(0, SHOWN_ROWS);
+  const chances = odds.rows.filter((r) => r.chance !== undefined && r.chance > 0).sort((a, b) => (b.chance ?? 0) - (a.chance ?? 0)).slice(0, SHOWN_ROWS);
   const sums = odds.rows.filter((r) => r.expected_sum !== undefined).slice(0, 1);
-  return [...chances.map((r) => `${rowLabel(r.row)} ${pct(r.chance, 1)}`), ...sums.map((r) => `${rowLabel(r.row)} ≈ ${num(r.expected_sum, 1)}`)].join(" · ");
+  return [...chances.map((r) => `${rowLabel(r.row)} ${pct(r.chance ?? 0, 1)}`), ...sums.map((r) => `${rowLabel(r.row)} ≈ ${num(r.expected_sum ?? 0, 1)}`)].join(" · ");
 }
 
+/** @param {Answer} data */
 function showOdds(data) {
   const shown = [data.chosen, ...data.best.filter((o) => !same(o, data.chosen))].filter((o) => o.odds);
-  $("odds").replaceChildren(...shown.map((o) => el("li", {}, colon(label(o), oddsLine(o.odds)))));
+  $("odds").replaceChildren(...shown.map((o) => el("li", {}, colon(label(o), o.odds ? oddsLine(o.odds) : ""))));
   $("odds-card").hidden = !shown.length;
 }
 
+/** @type {(a: Choice, b: Choice) => boolean} */
 const same = (a, b) => a.kind === b.kind && (a.kind === "keep" ? a.keep.join() === b.keep.join() : a.box === b.box && !!a.strike === !!b.strike);
 
+/** @param {boolean} daily */
 async function load(daily) {
   $("error").hidden = true;
   const mine = device();
@@ -93,12 +109,14 @@ function render() {
   buttons[0].focus();
 }
 
+/** @param {Choice} choice */
 async function answer(choice) {
   const mine = device();
   const body = { position: position.id, choice: { kind: choice.kind, ...(choice.kind === "keep" ? { keep: choice.keep } : { box: choice.box }), ...(choice.strike ? { strike: true } : {}) } };
   if (!boot.profile) Object.assign(body, { rating: { mu: mine.mu ?? boot.start.mu, sigma: mine.sigma ?? boot.start.sigma }, streak: mine.streak, best_streak: mine.best_streak });
-  const [ok, data] = await api("POST", `/api/train/${preset}/answer`, body);
-  if (!ok) { showError(data); return; }
+  const [ok, reply] = await api("POST", `/api/train/${preset}/answer`, body);
+  if (!ok) { showError(reply); return; }
+  const data = /** @type {Answer} */ (reply);
   for (const b of $("choices").querySelectorAll("button")) b.disabled = true;
   const buttons = [...$("choices").querySelectorAll("button")];
   position.choices.forEach((c, i) => {
