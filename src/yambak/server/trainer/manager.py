@@ -127,6 +127,7 @@ class TrainerManager:
                         ) from None
                     self._seeded[preset] = pool
                     pool = merge_pools(pool, await self._mistakes(preset))
+                    await self._keep(preset, pool[len(self._seeded[preset]) :])
                     self._by_id[preset] = {p.id: p for p in pool}
                     self._pools[preset] = pool
         if not self._pools[preset]:  # a ruleset where the obvious choice is never 2 points off: nothing to train
@@ -149,9 +150,29 @@ class TrainerManager:
             log.exception("trainer positions from stored decisions of %s", preset)
             return ()
 
+    async def _keep(self, preset: str, extra: tuple[Puzzle, ...]) -> None:
+        """The positions rebuilt from mistakes, stored: another process (or this one after a restart) reads
+        them for the ids it hands out (its own pool's mistakes may differ: read at another time)."""
+        if not extra:
+            return
+        start, now = initial(), self.now()
+        rows = [(p.id, json.dumps(p.to_dict())) for p in extra]
+
+        def op(conn: Any) -> None:
+            Store.store_trainer_puzzles(conn, preset, rows, start.mu, start.sigma, now)
+
+        try:
+            await self.store.write(op)
+        except Exception:  # the positions stay this process's: answered here, a 404 elsewhere
+            log.exception("storing trainer positions of %s", preset)
+
     async def position(self, preset: str, position_id: str) -> Puzzle:
         await self.pool(preset)
         puzzle = self._by_id[preset].get(position_id)
+        if puzzle is None and len(position_id) <= 32:  # a position another process rebuilt from a mistake
+            text = await self.store.read(self.store.trainer_puzzle, preset, position_id)
+            if text is not None:
+                puzzle = self._by_id[preset][position_id] = Puzzle.from_dict(json.loads(text))
         if puzzle is None:
             raise TrainingError("train/position", "no such trainer position for this ruleset", 404)
         return puzzle
