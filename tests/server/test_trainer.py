@@ -253,3 +253,34 @@ def test_a_pool_that_cannot_be_made_is_a_coded_503(client, monkeypatch) -> None:
     client.app.state.trainer = TrainerManager(client.app.state.store, size=2, seed=99)
     r = client.get("/api/train/kniffel/next")
     assert r.status_code == 503 and r.json()["code"] == "train/unavailable", r.text
+
+
+@pytest.mark.usefixtures("trainer")
+def test_an_answer_is_graded_off_the_event_loop(client, monkeypatch) -> None:
+    """Grading a keep computes odds (tenths of a second): never on the thread that runs the event loop."""
+    import threading
+
+    import yambak.server.trainer.manager as manager
+
+    graded_on: list[int] = []
+    real = manager.grade
+
+    def grade(*args: object, **kwargs: object) -> object:
+        graded_on.append(threading.get_ident())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    loop_thread: list[int] = []
+    real_answer = TrainerManager.answer
+
+    async def answer(self: TrainerManager, *args: object, **kwargs: object) -> object:
+        loop_thread.append(threading.get_ident())
+        return await real_answer(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(manager, "grade", grade)
+    monkeypatch.setattr(TrainerManager, "answer", answer)
+    position = client.get("/api/train/yams/next").json()["position"]
+    choice = _choice(position["choices"][0])
+    body = {"position": position["id"], "choice": choice, "rating": {"mu": 30.0, "sigma": 5.0}}
+    r = client.post("/api/train/yams/answer", json=body)
+    assert r.status_code == 200, r.text
+    assert graded_on and loop_thread and graded_on[0] != loop_thread[0]
