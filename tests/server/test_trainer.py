@@ -284,3 +284,15 @@ def test_an_answer_is_graded_off_the_event_loop(client, monkeypatch) -> None:
     r = client.post("/api/train/yams/answer", json=body)
     assert r.status_code == 200, r.text
     assert graded_on and loop_thread and graded_on[0] != loop_thread[0]
+
+
+def test_the_trainers_coach_is_closed_at_the_servers_stop(settings) -> None:
+    from fastapi.testclient import TestClient
+
+    from yambak.server import create_app
+
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
+        assert c.get("/api/train/history").status_code == 401  # a trainer request makes the trainer
+        coach = c.app.state.trainer.coach
+        assert coach is not None and not coach._closed
+    assert coach._closed

@@ -99,6 +99,11 @@ class TrainerManager:
         self._by_id: dict[str, dict[str, Puzzle]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
+    def close(self) -> None:
+        """The coach's process stopped (at the server's stop)."""
+        if self.coach is not None:
+            self.coach.close()
+
     def now(self) -> datetime:
         """The server's clock, as the store's naive UTC (the daily position's day)."""
         return naive_utc(self.clock())
