@@ -296,3 +296,20 @@ def test_the_trainers_coach_is_closed_at_the_servers_stop(settings) -> None:
         coach = c.app.state.trainer.coach
         assert coach is not None and not coach._closed
     assert coach._closed
+
+
+def test_the_page_reads_the_presets_once_a_language(client, monkeypatch) -> None:
+    import yambak.server.routes.trainer as routes
+
+    read: list[str] = []
+    real = routes.preset_data
+
+    def preset_data(preset: str) -> object:
+        read.append(preset)
+        return real(preset)
+
+    monkeypatch.setattr(routes, "preset_data", preset_data)
+    routes._presets.cache_clear()
+    for _ in range(3):
+        assert client.get("/train", params={"preset": "yamb"}, headers={"accept-language": "de"}).status_code == 200
+    assert sorted(read) == sorted(routes.preset_ids())
