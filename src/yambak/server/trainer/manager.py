@@ -4,10 +4,13 @@ position, and answers graded, rated and stored.
 A preset's pool is generated from `POOL_SEED` on first use (`trainer.generate_pool`, in the trainer's
 coach process at a lower priority, as the table's advice is: seconds of work that would otherwise hold
 the interpreter lock the players' moves wait for; one preset at a time) and kept in memory: every
-process holds the same pool, so a position's id names the same position everywhere and the daily
-position is the same for everybody. The positions of the preset's costliest stored graded decisions
-(closed deals only, anonymous: `Store.biggest_mistakes`, `trainer.mistakes`) join the pool then, re-graded
-by the coach; the day's position is drawn from the seeded part.
+process holds the same seeded pool, so its ids name the same positions everywhere and the daily position
+is the same for everybody. The positions of the preset's costliest stored graded decisions (closed deals
+only, anonymous: `Store.biggest_mistakes`, read in this process; `trainer.mistakes`, rebuilt and re-graded
+by the coach) join the pool then. Each process reads them at its own time, so they can differ between
+processes: their puzzles are stored (`trainer_positions.puzzle`), and `position` reads an id its pool lacks
+from the store, so every process (and a restarted one) answers them. The day's position is drawn from the
+seeded part.
 
 With a profile, an answer rates the profile and the position (OpenSkill, `trainer.rate`) in one
 transaction with the answer's row, and moves the profile's streak; only its first answer to a position
