@@ -234,10 +234,9 @@ def test_a_pool_made_in_the_coachs_process_is_the_one_made_here(tmp_path) -> Non
 
 
 def test_a_ruleset_without_positions_says_so(client) -> None:
-    """A pool where no position reached the threshold (none does on the presets): a coded 404, never a
-    traceback."""
-    made = client.app.state.trainer = TrainerManager(client.app.state.store, size=2, seed=2)
-    made._pools["yams"], made._by_id["yams"] = (), {}  # as generate_pool gives it when no game found one
+    """A pool where no position reached the threshold (none does on the presets at the real one; no choice
+    loses a billion points, so the generator's games find none here): a coded 404, never a traceback."""
+    client.app.state.trainer = TrainerManager(client.app.state.store, size=1, seed=2, threshold=1e9)
     for path in ("/api/train/yams/next", "/api/train/yams/daily", "/api/train/yams/positions/x"):
         r = client.get(path)
         assert r.status_code == 404 and r.json()["code"] == "train/empty-pool", r.text
@@ -253,3 +252,63 @@ def test_a_pool_that_cannot_be_made_is_a_coded_503(client, monkeypatch) -> None:
     client.app.state.trainer = TrainerManager(client.app.state.store, size=2, seed=99)
     r = client.get("/api/train/kniffel/next")
     assert r.status_code == 503 and r.json()["code"] == "train/unavailable", r.text
+
+
+@pytest.mark.usefixtures("trainer")
+def test_an_answer_is_graded_off_the_event_loop(client, monkeypatch) -> None:
+    """Grading a keep computes odds (tenths of a second): never on the thread that runs the event loop."""
+    import threading
+
+    import yambak.server.trainer.manager as manager
+
+    graded_on: list[int] = []
+    real = manager.grade
+
+    def grade(*args: object, **kwargs: object) -> object:
+        graded_on.append(threading.get_ident())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    loop_thread: list[int] = []
+    real_answer = TrainerManager.answer
+
+    async def answer(self: TrainerManager, *args: object, **kwargs: object) -> object:
+        loop_thread.append(threading.get_ident())
+        return await real_answer(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(manager, "grade", grade)
+    monkeypatch.setattr(TrainerManager, "answer", answer)
+    position = client.get("/api/train/yams/next").json()["position"]
+    choice = _choice(position["choices"][0])
+    body = {"position": position["id"], "choice": choice, "rating": {"mu": 30.0, "sigma": 5.0}}
+    r = client.post("/api/train/yams/answer", json=body)
+    assert r.status_code == 200, r.text
+    assert graded_on and loop_thread and graded_on[0] != loop_thread[0]
+
+
+def test_the_trainers_coach_is_closed_at_the_servers_stop(settings) -> None:
+    from fastapi.testclient import TestClient
+
+    from yambak.server import create_app
+
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
+        assert c.get("/api/train/history").status_code == 401  # a trainer request makes the trainer
+        coach = c.app.state.trainer.coach
+        assert coach is not None and not coach._closed
+    assert coach._closed
+
+
+def test_the_page_reads_the_presets_once_a_language(client, monkeypatch) -> None:
+    import yambak.server.routes.trainer as routes
+
+    read: list[str] = []
+    real = routes.preset_data
+
+    def preset_data(preset: str) -> object:
+        read.append(preset)
+        return real(preset)
+
+    monkeypatch.setattr(routes, "preset_data", preset_data)
+    routes._presets.cache_clear()
+    for _ in range(3):
+        assert client.get("/train", params={"preset": "yamb"}, headers={"accept-language": "de"}).status_code == 200
+    assert sorted(read) == sorted(routes.preset_ids())

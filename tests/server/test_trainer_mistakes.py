@@ -9,11 +9,11 @@ import json
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import insert, update
+from sqlalchemy import delete, insert, update
 
 from yambak.coach.advice import advise
 from yambak.server import Settings
-from yambak.server.trainer.manager import TrainerManager
+from yambak.server.trainer.manager import TrainerManager, TrainingError
 from yambak.store.models import Deal, GradedDecision
 from yambak.trainer import THRESHOLD, PoolSpec, generate_pool, grade, state_of
 from yambak.trainer.mistakes import Mistake, merge_pools, puzzles_of_mistakes
@@ -89,3 +89,24 @@ def test_an_open_deals_decisions_never_become_positions(client, clock) -> None:
 def test_merging_keeps_each_position_once() -> None:
     pool = generate_pool(PoolSpec("yams", size=3, seed=1))
     assert merge_pools(pool[:2], [pool[1], pool[2], pool[2]]) == pool
+
+
+def test_a_position_from_a_mistake_is_known_to_every_process(client) -> None:
+    """Two server processes on one store: the positions one rebuilt from mistakes are answered by the other,
+    though its own pool (read later, the decisions gone) does not have them."""
+    made = new_table(client, "yams", seats=[{"name": "Ann"}])
+    _play_with_keeps(client, made["id"], made["tokens"]["0"], 0)
+    assert client.app.state.profiles.grader.wait()
+    pool, first = _pool(client)
+    extra = pool[len(first._seeded["yams"]) :]
+    assert extra, "the game's mistakes join the pool"
+    store = client.app.state.store
+    with store.engine.begin() as conn:
+        conn.execute(delete(GradedDecision))
+    other_pool, other = _pool(client)
+    assert {p.id for p in extra}.isdisjoint(p.id for p in other_pool)
+    for puzzle in extra:
+        assert asyncio.run(other.position("yams", puzzle.id)) == puzzle
+        assert other._by_id["yams"][puzzle.id] == puzzle  # read once, then kept
+    with pytest.raises(TrainingError):  # another preset's id is not this one's
+        asyncio.run(other.position("yamb", extra[0].id))

@@ -1,4 +1,5 @@
-"""Shared solver fixtures: tables are computed once per session into a private cache dir."""
+"""Shared solver fixtures: tables are computed once per session into a private cache dir (the folder and the
+first presets' tables: tests/solve_fixtures.py, shared with tests/strategy)."""
 
 from __future__ import annotations
 
@@ -6,28 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.solve_fixtures import _private_cache, cache_folder, yams, yatzy
 from yambak.solver import Strategy, solve
 
-
-@pytest.fixture(scope="session")
-def cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("yambak-cache")
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Never read or write the user's real cache from tests."""
-    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(cache_folder))
-
-
-@pytest.fixture(scope="session")
-def yams(cache_folder: Path) -> Strategy:
-    return solve("yams", folder=cache_folder)
-
-
-@pytest.fixture(scope="session")
-def yatzy(cache_folder: Path) -> Strategy:
-    return solve("yatzy", folder=cache_folder)
+__all__ = ["_private_cache", "cache_folder", "yams", "yatzy"]
 
 
 @pytest.fixture(scope="session")

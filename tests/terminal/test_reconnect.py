@@ -32,4 +32,13 @@ def test_reconnection_attempts_are_at_most_two_seconds_apart(tmp_path: Path) -> 
     gaps = [b - a for a, b in zip(attempts, attempts[1:], strict=False)]
     assert RECONNECT_AT_MOST == 2.0
     assert gaps[-1] < RECONNECT_AT_MOST + 0.5 and max(gaps) < RECONNECT_AT_MOST + 0.5, gaps
-    assert gaps[-1] > gaps[0]  # it does back off: a dead server is not hammered
+    assert gaps[-1] > gaps[0]  # it does back off (jittered: 0.25-0.5 s first, 1-2 s at the cap)
+
+
+def test_the_waits_are_jittered_within_half_the_delay() -> None:
+    """Clients dropped together do not retry in lock-step: each wait is drawn between half the delay and it."""
+    from yambak.terminal.online import jittered
+
+    waits = [jittered(2.0) for _ in range(200)]
+    assert all(1.0 <= w <= 2.0 for w in waits)
+    assert len(set(waits)) > 100 and min(waits) < 1.3 and max(waits) > 1.7

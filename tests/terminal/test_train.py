@@ -17,7 +17,7 @@ from openskill.models import PlackettLuce
 
 from yambak.terminal.commands import train_plain
 from yambak.terminal.train_app import TrainApp
-from yambak.terminal.trainer import DeviceRatings, TrainerSession
+from yambak.terminal.trainer import DeviceRatings, Standing, TrainerSession
 from yambak.trainer import POOL_SEED, PoolSpec, Puzzle, TrainerError, generate_pool, grade
 
 SIZE = 3  # the first three positions of the server's yams pool: cheap
@@ -168,3 +168,17 @@ def test_a_pipe_gets_the_line_mode(tmp_path: Path) -> None:
     _private(tmp_path / "yambak" / "trainer.json")
     bad = subprocess.run([sys.executable, "-c", MAIN, "train", "nosuch"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and bad.stderr.startswith("yambak: the trainer has positions for the presets")
+
+
+def test_two_sessions_saves_keep_each_others_presets(tmp_path) -> None:
+    """Two `yambak train` sessions of one device, each reading the file before the other saved: both presets
+    stay, the file is its owner's only, and no temp file is left behind."""
+    one, two = DeviceRatings(tmp_path), DeviceRatings(tmp_path)
+    one.save("yams", Standing(streak=3, answers=4))
+    two.save("yamb", Standing(streak=1, answers=1))
+    one.save("yams", Standing(streak=4, answers=5))
+    again = DeviceRatings(tmp_path)
+    assert again.standing("yams").streak == 4 and again.standing("yams").answers == 5
+    assert again.standing("yamb").streak == 1
+    assert (tmp_path / "trainer.json").stat().st_mode & 0o777 == 0o600
+    assert not list(tmp_path.glob("*.tmp"))

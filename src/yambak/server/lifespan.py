@@ -55,7 +55,7 @@ def lifespan_of(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextM
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         running = await start(app, settings)
         yield
-        await stop(running)
+        await stop(running, app)
 
     return lifespan
 
@@ -137,8 +137,9 @@ def _games(
     return push_manager
 
 
-async def stop(running: Running) -> None:
-    """The loops cancelled, the bots stopped, then the cluster, push, grader, coach and store closed."""
+async def stop(running: Running, app: FastAPI | None = None) -> None:
+    """The loops cancelled, the bots stopped, then the cluster, push, grader, coaches and store closed (the
+    trainer's coach where a trainer request made one: `app.state.trainer`, made by its route)."""
     for loop in running.loops:
         loop.cancel()
     manager = running.manager
@@ -149,6 +150,9 @@ async def stop(running: Running) -> None:
     running.push.close()
     running.profiles.grader.close()
     manager.coach.close()
+    trainer = getattr(app.state, "trainer", None) if app is not None else None
+    if trainer is not None:
+        trainer.close()
     await running.store.aclose()
 
 

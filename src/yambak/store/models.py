@@ -342,7 +342,8 @@ class ServerKey(Base):
 
 class TrainerPosition(Base):
     """A trainer position's puzzle rating (OpenSkill: the player's opponent), and how often it was answered
-    and solved. The position itself is generated from its pool's seed (`trainer/pool.py`): only its id here."""
+    and solved. A seeded position is generated from its pool's seed (`trainer/pool.py`): only its id here;
+    a position rebuilt from a stored mistake keeps its puzzle's JSON (`puzzle`), so every process knows it."""
 
     __tablename__ = "trainer_positions"
 
@@ -353,6 +354,7 @@ class TrainerPosition(Base):
     answers: Mapped[int] = mapped_column(Integer, default=0)
     solved: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
+    puzzle: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class TrainerRating(Base):

@@ -128,6 +128,35 @@ class TrainerStore:
             )
         )  # fmt: skip
 
+    # --- positions rebuilt from mistakes ------------------------------------------------------------
+
+    @staticmethod
+    def store_trainer_puzzles(
+        conn: Connection, preset: str, puzzles: Iterable[tuple[str, str]], mu: float, sigma: float, now: datetime
+    ) -> None:
+        """Positions' puzzles (id, JSON) of a preset, kept beside their ratings (made at mu, sigma where
+        missing): a position made by one server process is known to every other."""
+        rows = [
+            {"position_id": pid, "preset": preset, "mu": mu, "sigma": sigma, "answers": 0, "solved": 0,
+             "updated_at": now, "puzzle": text}
+            for pid, text in puzzles
+        ]  # fmt: skip
+        for row in rows:
+            stmt = _insert(conn)(TrainerPosition).values(**row)
+            conn.execute(
+                stmt.on_conflict_do_update(index_elements=["position_id"], set_={"puzzle": stmt.excluded.puzzle})
+            )
+
+    def trainer_puzzle(self, preset: str, position_id: str) -> str | None:
+        """A stored position's puzzle JSON, where the preset has one of that id."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(TrainerPosition.puzzle).where(
+                    TrainerPosition.position_id == position_id, TrainerPosition.preset == preset
+                )
+            ).first()
+            return None if found is None or found[0] is None else str(found[0])
+
     # --- reading ----------------------------------------------------------------------------------------
 
     def trainer_rating(self, profile_id: str, preset: str) -> TrainerRatingRow | None:

@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import os
+import random
 import re
 import secrets
 from collections.abc import Callable
@@ -33,9 +34,16 @@ PROTOCOL = 1  # the socket protocol this client speaks (the server's `welcome` s
 TOKEN_COOKIE, PROFILE_COOKIE = "yambak_tokens", "yambak_profile"  # the browser's cookies (server/deps.py)
 USER_AGENT = "yambak-terminal"
 RECONNECT_AT_MOST = 2.0  # seconds between reconnection attempts at most: a restarted server finds its players fast
+
 _TABLE_PATH = re.compile(r"^/t/([A-Za-z0-9_-]{1,64})(?:/.*)?$")
 _MOVE_PATH = re.compile(r"^/me/move/([A-Za-z0-9_-]{1,128})/?$")
 log = logging.getLogger(__name__)
+
+
+def jittered(delay: float) -> float:
+    """A wait of between half `delay` and `delay`: the clients a restarting server dropped together do not
+    all come back in the same instant."""
+    return delay * random.uniform(0.5, 1.0)
 
 
 def state_dir() -> Path:
@@ -359,7 +367,7 @@ class OnlineTable:
                     future.set_result(None)
             if self.closed is None:
                 self.on_said("Connection lost, reconnecting…")
-                await asyncio.sleep(delay)
+                await asyncio.sleep(jittered(delay))
                 delay = min(delay * 2, RECONNECT_AT_MOST)
 
     def _receive(self, msg: dict[str, Any], ready: asyncio.Event) -> None:

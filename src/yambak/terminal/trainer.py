@@ -12,9 +12,11 @@ Nothing here computes a loss or a chance: the session reads them from the grade.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import random
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
@@ -93,24 +95,38 @@ class DeviceRatings:
 
     def __init__(self, folder: Path | None = None) -> None:
         self.path = (folder or state_dir()) / "trainer.json"
+        self.data: dict[str, Any] = self._read()
+
+    def _read(self) -> dict[str, Any]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {}
         presets = data.get("presets") if isinstance(data, dict) else None
-        self.data: dict[str, Any] = dict(presets) if isinstance(presets, dict) else {}
+        return dict(presets) if isinstance(presets, dict) else {}
 
     def standing(self, preset: str) -> Standing:
         return Standing.from_dict(self.data.get(preset)) if preset in self.data else Standing()
 
     def save(self, preset: str, standing: Standing) -> None:
-        self.data[preset] = standing.to_dict()
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temp = self.path.with_suffix(".tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump({"presets": self.data}, f, indent=1)
-        os.replace(temp, self.path)
+        """This preset's standing written; the others as the file has them now (another session of the same
+        device may have saved its own since this one read it), under a lock, through a temp file of its own."""
+        folder = self.path.parent
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        lock = os.open(folder / "trainer.json.lock", os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            self.data = {**self._read(), preset: standing.to_dict()}
+            fd, temp = tempfile.mkstemp(prefix="trainer.", suffix=".tmp", dir=folder)  # 0600
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    json.dump({"presets": self.data}, f, indent=1)
+                os.replace(temp, self.path)
+            except BaseException:
+                Path(temp).unlink(missing_ok=True)
+                raise
+        finally:
+            os.close(lock)  # the lock goes with it
 
 
 @dataclass(frozen=True)

@@ -51,18 +51,18 @@ def losses_json(preset: str, losses: Losses) -> dict[str, Any]:
 class LossesCache:
     """A ruleset's aggregate, computed at most once per `ttl` seconds (it reads every graded decision of the
     ruleset: 0.4 s on SQLite and 0.26 s on PostgreSQL for 120,000 of them, bench/decisions.py) and one at a
-    time. An entry holds
+    time per ruleset (another ruleset's does not wait for it). An entry holds
     while the deals open when it was computed are the deals open now: a deal that closes, opens or is
     extended again makes the next request compute it anew, so no open deal's game is ever in an answer."""
 
     def __init__(self, ttl: float = 600.0, size: int = 64) -> None:
         self.ttl, self.size = ttl, size
         self.entries: dict[tuple[str, tuple[str, ...]], tuple[float, Losses]] = {}
-        self.lock = asyncio.Lock()
+        self.locks: dict[str, asyncio.Lock] = {}  # one a ruleset (a few dozen at most: never dropped)
 
     async def get(self, store: Store, key: str, now: datetime) -> Losses:
         entry = (key, await store.read(store.open_deals, now))
-        async with self.lock:
+        async with self.locks.setdefault(key, asyncio.Lock()):
             found = self.entries.get(entry)
             if found is not None and time.monotonic() - found[0] < self.ttl:
                 return found[1]

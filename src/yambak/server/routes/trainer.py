@@ -5,6 +5,7 @@ update back."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -129,16 +130,27 @@ async def history(
 # --- the page -----------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=32)
+def _presets(lang: str) -> tuple[tuple[str, str], ...]:
+    """The presets and their names in a language (each preset's TOML read once per process)."""
+    return tuple((p, ruleset_name(p, str(preset_data(p).get("name", p)), lang)) for p in preset_ids())
+
+
+@lru_cache(maxsize=64)
+def _columns(preset: str) -> int:
+    return len(load_ruleset(preset).columns)
+
+
 @router.get("/train", response_class=HTMLResponse)
 async def train_page(request: Request, lang: Lang, preset: str = "yams") -> HTMLResponse:
     """The trainer of a preset (its positions come from the API: the page's script asks)."""
     preset = preset if preset in preset_ids() else "yams"
     profile = await _profile(request)
-    presets = [(p, ruleset_name(p, str(preset_data(p).get("name", p)), lang)) for p in preset_ids()]
+    presets = _presets(lang)
     start = initial()
     boot = {
         "strings": js_strings(lang), "labels": labels(lang, preset), "preset": preset,
-        "columns": len(load_ruleset(preset).columns), "profile": profile is not None,
+        "columns": _columns(preset), "profile": profile is not None,
         "start": {"mu": start.mu, "sigma": start.sigma},
     }  # fmt: skip
     return render_page(

@@ -4,10 +4,13 @@ position, and answers graded, rated and stored.
 A preset's pool is generated from `POOL_SEED` on first use (`trainer.generate_pool`, in the trainer's
 coach process at a lower priority, as the table's advice is: seconds of work that would otherwise hold
 the interpreter lock the players' moves wait for; one preset at a time) and kept in memory: every
-process holds the same pool, so a position's id names the same position everywhere and the daily
-position is the same for everybody. The positions of the preset's costliest stored graded decisions
-(closed deals only, anonymous: `Store.biggest_mistakes`, `trainer.mistakes`) join the pool then, re-graded
-by the coach; the day's position is drawn from the seeded part.
+process holds the same seeded pool, so its ids name the same positions everywhere and the daily position
+is the same for everybody. The positions of the preset's costliest stored graded decisions (closed deals
+only, anonymous: `Store.biggest_mistakes`, read in this process; `trainer.mistakes`, rebuilt and re-graded
+by the coach) join the pool then. Each process reads them at its own time, so they can differ between
+processes: their puzzles are stored (`trainer_positions.puzzle`), and `position` reads an id its pool lacks
+from the store, so every process (and a restarted one) answers them. The day's position is drawn from the
+seeded part.
 
 With a profile, an answer rates the profile and the position (OpenSkill, `trainer.rate`) in one
 transaction with the answer's row, and moves the profile's streak; only its first answer to a position
@@ -99,6 +102,11 @@ class TrainerManager:
         self._by_id: dict[str, dict[str, Puzzle]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
+    def close(self) -> None:
+        """The coach's process stopped (at the server's stop)."""
+        if self.coach is not None:
+            self.coach.close()
+
     def now(self) -> datetime:
         """The server's clock, as the store's naive UTC (the daily position's day)."""
         return naive_utc(self.clock())
@@ -127,6 +135,7 @@ class TrainerManager:
                         ) from None
                     self._seeded[preset] = pool
                     pool = merge_pools(pool, await self._mistakes(preset))
+                    await self._keep(preset, pool[len(self._seeded[preset]) :])
                     self._by_id[preset] = {p.id: p for p in pool}
                     self._pools[preset] = pool
         if not self._pools[preset]:  # a ruleset where the obvious choice is never 2 points off: nothing to train
@@ -149,9 +158,29 @@ class TrainerManager:
             log.exception("trainer positions from stored decisions of %s", preset)
             return ()
 
+    async def _keep(self, preset: str, extra: tuple[Puzzle, ...]) -> None:
+        """The positions rebuilt from mistakes, stored: another process (or this one after a restart) reads
+        them for the ids it hands out (its own pool's mistakes may differ: read at another time)."""
+        if not extra:
+            return
+        start, now = initial(), self.now()
+        rows = [(p.id, json.dumps(p.to_dict())) for p in extra]
+
+        def op(conn: Any) -> None:
+            Store.store_trainer_puzzles(conn, preset, rows, start.mu, start.sigma, now)
+
+        try:
+            await self.store.write(op)
+        except Exception:  # the positions stay this process's: answered here, a 404 elsewhere
+            log.exception("storing trainer positions of %s", preset)
+
     async def position(self, preset: str, position_id: str) -> Puzzle:
         await self.pool(preset)
         puzzle = self._by_id[preset].get(position_id)
+        if puzzle is None and len(position_id) <= 32:  # a position another process rebuilt from a mistake
+            text = await self.store.read(self.store.trainer_puzzle, preset, position_id)
+            if text is not None:
+                puzzle = self._by_id[preset][position_id] = Puzzle.from_dict(json.loads(text))
         if puzzle is None:
             raise TrainingError("train/position", "no such trainer position for this ruleset", 404)
         return puzzle
@@ -197,8 +226,8 @@ class TrainerManager:
     ) -> dict[str, Any]:
         """Grade an answer and rate it: the grade, the player's rating before and after, the streak."""
         puzzle = await self.position(preset, position_id)
-        try:
-            result = grade(puzzle, Choice.from_dict(choice), odds=keep_odds)
+        try:  # off the event loop: a keep's odds cost up to 0.2 s a ruleset (0.75 s to import the first time)
+            result = await asyncio.to_thread(grade, puzzle, Choice.from_dict(choice), keep_odds)
         except TrainerError as exc:
             raise TrainingError(exc.code, exc.message) from None
         is_daily = puzzle.id == (await self.daily(preset)).id

@@ -3,8 +3,9 @@
 Revision ID: 0014
 Revises: 0013
 
-- `trainer_positions`: a trainer position's OpenSkill rating (mu, sigma), its answers and solves; the
-  position itself is generated from its pool's seed, so only its id is stored.
+- `trainer_positions`: a trainer position's OpenSkill rating (mu, sigma), its answers and solves; a seeded
+  position is generated from its pool's seed, so only its id is stored; a position rebuilt from a stored
+  mistake keeps its puzzle's JSON (`puzzle`), so every server process can answer it.
 - `trainer_ratings`: a profile's puzzle rating per preset, answers, solves and streaks; gone with the profile.
 - `trainer_answers`: each answer of a profile (the history of solved positions); gone with the profile.
 """
@@ -28,6 +29,7 @@ def upgrade() -> None:
         sa.Column("answers", sa.Integer(), nullable=False, server_default="0"),
         sa.Column("solved", sa.Integer(), nullable=False, server_default="0"),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
+        sa.Column("puzzle", sa.Text(), nullable=True),
     )
     op.create_index("ix_trainer_positions_preset", "trainer_positions", ["preset"])
     op.create_table(
