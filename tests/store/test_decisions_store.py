@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from yambak.store import DealRow, DecisionRow, ResultRow, SessionRow, Store
-from yambak.store.models import GradedDecision
+from yambak.store.models import GradedDecision, Result
 
 T0 = datetime(2026, 12, 1, 12, 0)
 KINDS = ("keep", "box", "strike", "announce")
@@ -82,7 +82,9 @@ def test_a_grade_writes_its_rows_once_and_they_go_with_the_result_and_the_profil
     assert (first["profile_id"], first["table_id"], first["seat"], first["source"]) == (ann, table.ref, 0, "table")
     assert first["dice"] == [1, 2, 3, 4, 5] and first["chosen"] == {"kind": "keep", "box": "ones"}
     assert first["unit"] == "score" and first["counted"] and not first["ranked"] and first["deal_id"] is None
-    assert store.get_result(table.id).accuracy == 0.75 and store.get_result(table.id).decisions == 12
+    with store.engine.connect() as conn:
+        graded = conn.execute(select(Result.accuracy, Result.decisions).where(Result.id == table.id)).one()
+    assert tuple(graded) == (0.75, 12)
     # a kept sheet imported again replaces its result: the old rows go with it
     again = _result(ann, 1, kind="kept", ref=kept.ref, record={"turns": []})
     again.id = store.replace_kept(again)

@@ -22,6 +22,7 @@ _LAZY = {
     "BoxOdds": "chance",
     "box_ids": "chance",
     "calculator": "chance",
+    "low_rows": "chance",
     "odds": "chance",
     "Opening": "openings",
     "OpeningRule": "openings",

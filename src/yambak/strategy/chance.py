@@ -27,7 +27,7 @@ from ..rules.model import Row
 from ..rules.scoring import row_score
 from ..solver import dice as D
 
-__all__ = ["SAVED_SHOWN", "BoxOdds", "box_ids", "calculator", "odds", "turn_stages"]
+__all__ = ["SAVED_SHOWN", "BoxOdds", "box_ids", "calculator", "low_rows", "odds", "turn_stages"]
 
 SAVED_SHOWN = 3  # saved rolls a turn spends, in the figures of rulesets that save rolls
 
@@ -53,7 +53,8 @@ def box_ids(ruleset: Ruleset) -> list[str]:
     return [ruleset.box_id(i) for i in range(ruleset.n_boxes)]
 
 
-def _low_rows(ruleset: Ruleset) -> frozenset[str]:
+def low_rows(ruleset: Ruleset) -> frozenset[str]:
+    """The rows whose best sum is the lowest (the low row of a max/min relation: Yamb's min)."""
     return frozenset(rel.low for rel in ruleset.relations)
 
 
@@ -73,7 +74,7 @@ def _hands_worth(ruleset: Ruleset, row_id: str, roll: int) -> np.ndarray:
     after roll number `roll`, else 0.0; for a sum row the best counted sum (the lowest for a low row)."""
     row: Row = ruleset.rows[ruleset.row_index[row_id]]
     L = D.lattice(ruleset.rolled_dice)
-    low = row_id in _low_rows(ruleset)
+    low = row_id in low_rows(ruleset)
     out = np.zeros(L.N_ROLLS)
     for r in range(L.N_ROLLS):
         hand = L.MULTISETS[L.FULL + r]
@@ -99,7 +100,7 @@ def turn_stages(ruleset: Ruleset, row_id: str, rolls: int) -> _Turn:
     """The expectimax of playing for one row in a turn of `rolls` rolls (see the module's note)."""
     L = D.lattice(ruleset.rolled_dice)
     row = ruleset.rows[ruleset.row_index[row_id]]
-    sign = -1.0 if row.kind == "sum" and row_id in _low_rows(ruleset) else 1.0
+    sign = -1.0 if row.kind == "sum" and row_id in low_rows(ruleset) else 1.0
     full = slice(L.FULL, L.FULL + L.N_ROLLS)
     best = sign * _terminal(ruleset, row_id, rolls)  # the hand's worth after the last roll
     before: list[np.ndarray] = []
@@ -118,7 +119,7 @@ def turn_stages(ruleset: Ruleset, row_id: str, rolls: int) -> _Turn:
 def odds(ruleset: Ruleset) -> list[BoxOdds]:
     """Every box's figures within 1..r rolls (r the column's rolls), in sheet order."""
     ids = box_ids(ruleset)
-    lows = _low_rows(ruleset)
+    lows = low_rows(ruleset)
     out = []
     for c, column in enumerate(ruleset.columns):
         rolls = _rolls_of(ruleset, column.rolls)

@@ -17,7 +17,7 @@ from ...inputs import ascii_int
 from ...rules import Ruleset, load_ruleset, preset_ids
 from ...store import Losses
 from ...store.decisions import MIN_GAMES
-from ...strategy import BoxOdds, StrategyData, calculator, odds, shipped
+from ...strategy import BoxOdds, StrategyData, calculator, low_rows, odds, shipped
 from ...web.i18n import labels, number, percent, ruleset_name, translations
 from ...web.opening_words import rule_texts
 from ..common.clock import naive_utc
@@ -168,7 +168,7 @@ def _sum_labels(rules: Ruleset, lang: str) -> dict[str, str]:
     """The calculator's name for a row that takes any dice: "Chance (best sum)", "Min (lowest sum)"."""
     _ = translations(lang).gettext
     names = labels(lang, rules)["rows"]
-    lows = {rel.low for rel in rules.relations}
+    lows = low_rows(rules)
     return {
         r.id: f"{names.get(r.id, r.id)} ({_('lowest sum') if r.id in lows else _('best sum')})"
         for r in rules.rows
