@@ -15,9 +15,7 @@ docs/bots.md has the measurements behind them. `play` runs whole games
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from ..lazy import loader
 from .names import LEVELS
 
 # Everything else is imported on first use (PEP 562): `yambak.bots.commands` and the level names
@@ -45,9 +43,4 @@ _LAZY = {
 __all__ = ["LEVELS", *_LAZY]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = loader(__name__, _LAZY, globals())

@@ -17,9 +17,10 @@ compiling those kernels ahead of time.
 from __future__ import annotations
 
 import sys
-from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+
+from ..lazy import loader
 
 if TYPE_CHECKING:  # the type checker sees the names; at run time they load on first use
     from ._layout import MAX_TABLE_STATES, UnsupportedRuleset
@@ -73,12 +74,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = loader(__name__, _LAZY, globals())
 
 
 class _Package(ModuleType):

@@ -14,8 +14,7 @@ and the opening table, from the solver's table and simulated games (minutes: the
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from ..lazy import loader
 
 # Imported on first use (PEP 562): `yambak strategy`'s arguments load without numpy or the solver.
 _LAZY = {
@@ -41,9 +40,4 @@ _LAZY = {
 __all__ = list(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = loader(__name__, _LAZY, globals())
