@@ -98,6 +98,7 @@ def pages(base_url: str, browser: Any) -> dict[str, list[str]]:
         "/replay/{result_id}": [f"/replay/{result}"],
         "/daily": ["/daily"],
         "/ranked": ["/ranked"],
+        "/train": ["/train"],
         "/clubs/new": ["/clubs/new"],
         "/c/{tournament_id}": [f"/c/{club['id']}"],
     }
