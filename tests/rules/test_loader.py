@@ -307,3 +307,35 @@ def test_the_presets_say_the_common_names() -> None:
     said = {p: {n for r in load_ruleset(p).rows for _, names in r.aliases for n in names} for p in preset_ids()}
     assert {"poker", "carré", "four of a kind"} <= said["yams"] and "yahtzee" in said["yatzy"]
     assert "generala" in said["generala"] and {"yam", "yams"} <= said["yams-fr"]
+
+
+@pytest.mark.parametrize(
+    "typed, allowed, meant",
+    [
+        ("dices", ["dice", "rows"], "dice"),
+        ("pionts", ["points", "kind"], "points"),  # a swap of neighbours is one edit
+        ("yatzee", ["yatzy", "yams"], "yatzy"),
+        ("rows_points", ["win_points", "rows", "columns"], None),  # four edits: more than a third of 11
+        ("zzz", ["dice"], None),
+        ("id", ["ids"], None),  # a third of two letters is no edit at all
+    ],
+)
+def test_a_key_is_suggested_only_within_a_third_of_its_length_in_edits(
+    typed: str, allowed: list[str], meant: str | None
+) -> None:
+    from yambak.rules.checks import nearest
+
+    assert nearest(typed, allowed) == meant
+
+
+def test_edits_counts_inserts_deletes_replacements_and_swaps() -> None:
+    from yambak.rules.checks import edits
+
+    assert [edits("", "abc"), edits("abc", ""), edits("abc", "abc")] == [3, 3, 0]
+    assert [edits("kitten", "sitting"), edits("ab", "ba"), edits("rows_points", "win_points")] == [3, 1, 4]
+
+
+def test_an_unrelated_key_gets_no_suggestion_but_the_allowed_list() -> None:
+    with pytest.raises(RulesetError) as info:
+        load_ruleset({"id": "x", "rows": [{"id": "y", "kind": "yam"}], "columns": [{"id": "free"}], "rows_points": 1})
+    assert "did you mean" not in str(info.value) and "win_points" in str(info.value)

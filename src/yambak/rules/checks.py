@@ -3,7 +3,6 @@ readers of one key that name what is wrong (its key, what was expected, the key 
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -120,10 +119,27 @@ def read_points(
     return value
 
 
+def edits(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap of neighbours) that turn `a` into `b`."""
+    before: list[int] | None = None
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        new = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            new[j] = min(row[j] + 1, new[j - 1] + 1, row[j - 1] + (ca != cb))
+            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                new[j] = min(new[j], before[j - 2] + 1)
+        before, row = row, new
+    return row[-1]
+
+
 def nearest(word: str, choices: Any) -> str | None:
-    """The choice a misspelt `word` most likely meant, or None."""
-    found = difflib.get_close_matches(str(word), sorted(map(str, choices)), n=1, cutoff=0.6)
-    return found[0] if found else None
+    """The choice a misspelt `word` most likely meant: the closest within a third of its length in
+    edits (a longer reach suggests unrelated keys, as `rows_points` -> `win_points`), else None."""
+    word = str(word)
+    reach = len(word) // 3
+    scored = sorted((edits(word, str(c)), str(c)) for c in choices)
+    return scored[0][1] if scored and scored[0][0] <= reach else None
 
 
 def no_unknown(table: Mapping[str, Any], allowed: set[str], key: str, hints: Mapping[str, str] | None = None) -> None:
