@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import tempfile
 from collections.abc import Iterator
 
 # No background fit of a bot's value model from a test run, nor from the servers it starts (they inherit
@@ -12,6 +13,10 @@ from collections.abc import Iterator
 os.environ["YAMBAK_MODEL_FIT"] = "off"
 # grades as fast as they come (a test waits for them); the wait between grades has its own test
 os.environ["YAMBAK_GRADE_SHARE"] = "1"
+# a ruleset's strategy figures computed by a server under test: from two games, in a folder of this run
+# (never the user's cache, where a real server would then show them)
+os.environ["YAMBAK_STRATEGY_GAMES"] = "2"
+os.environ["YAMBAK_STRATEGY_DIR"] = tempfile.mkdtemp(prefix="yambak-test-strategy-")
 
 from yambak.bots import random_policy
 from yambak.engine import GameState, new_game

@@ -6,6 +6,7 @@ say so and show no such figure; a table's own rules have their page."""
 from __future__ import annotations
 
 import re
+import time
 from html import unescape
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 
 from yambak.rules import load_ruleset, preset_ids
 from yambak.store import KindLoss, Losses
-from yambak.strategy import calculator, odds, shipped
+from yambak.strategy import calculator, fingerprint, odds, shipped, stored
 from yambak.web.i18n import translations
 from yambak.web.opening_words import rule_texts
 
@@ -94,12 +95,44 @@ def test_numbers_are_written_the_languages_way(client) -> None:
     assert re.search(r'data-value="0\.0460[0-9]+">4,60\s?%<', nl)  # the Yahtzee in three rolls
 
 
-def test_a_ruleset_without_shipped_figures_says_so_and_shows_none(client) -> None:
-    for preset in ("yams-fr", "maxi-yatzy", "yamb"):
-        assert shipped(load_ruleset(preset)) is None
-        html = client.get(f"/strategy/{preset}").text
-        assert 'id="not-computed"' in html and 'id="odds-table"' in html
-        assert 'id="expected"' not in html and 'id="openings-table"' not in html and "data-k=" not in html
+def test_a_ruleset_without_figures_has_them_computed_in_the_background_then_shown(client) -> None:
+    """yams-fr ships no figures: the page says they are being computed, with a progress the page polls;
+    once the server's background job is done (two games under test: YAMBAK_STRATEGY_GAMES), the page shows
+    the figures it kept, and the route says ready."""
+    rules = load_ruleset("yams-fr")
+    assert shipped(rules) is None
+    html = client.get("/strategy/yams-fr").text
+    folder = Path(client.app.state.settings.strategy_dir)
+    if 'id="expected"' not in html:  # not computed by an earlier test of this run
+        assert 'id="not-computed"' in html and 'id="odds-table"' in html and 'id="figures-progress"' in html
+        assert 'id="openings-table"' not in html and "data-k=" not in html
+        key = re.search(r'data-key="([0-9a-f]+)"', html).group(1)
+        assert key == fingerprint(rules)
+        deadline = time.monotonic() + 60
+        while (state := client.get(f"/api/strategy/figures/{key}").json())["state"] != "ready":
+            assert state["state"] in ("queued", "running") and state["text"], state
+            assert time.monotonic() < deadline, state
+            time.sleep(0.2)
+        html = client.get("/strategy/yams-fr").text
+    data = stored(rules, folder)
+    assert data is not None and data.games == 2 and not data.exact
+    assert 'id="not-computed"' not in html and 'id="figures-progress"' not in html
+    assert abs(_values(_section(html, "expected"))[0] - data.expected_score) < TOL
+    assert client.get("/api/strategy/figures/0123456789abcdef").json()["code"] == "strategy/unknown"
+
+
+def test_the_progress_is_said_in_words() -> None:
+    from yambak.server.routes.strategy import progress_text
+    from yambak.server.strategy import Progress
+    from yambak.server.strategy.jobs import pause_after
+
+    said = progress_text(Progress("running", 1500, 2000, seconds_left=170), "en")
+    assert said == "1,500 of 2,000 games played. About 3 minutes left."
+    assert progress_text(Progress("running", 1500, 2000, seconds_left=170), "fr").startswith("1\u202f500")
+    assert progress_text(Progress("queued", ahead=2), "en") == "Waiting: 2 rulesets before this one."
+    assert progress_text(Progress("running"), "en") == "Starting…"
+    # the background work keeps to its share of a core: a quarter waits three times what it worked
+    assert [pause_after(2.0, 0.25), pause_after(2.0, 1.0), pause_after(-1.0, 0.5)] == [6.0, 0.0, 0.0]
 
 
 def test_the_calculator_is_the_brains_and_refuses_bad_input_with_a_code(client) -> None:
@@ -145,7 +178,8 @@ def test_a_tables_own_rules_have_their_page_and_calculator(client) -> None:
     assert client.get("/t/nosuchtable/strategy").status_code == 404
     house = create(client, "yammen")
     html = client.get(f"/t/{house['id']}/strategy").text
-    assert 'id="not-computed"' in html and 'id="odds-table"' in html
+    assert 'id="odds-table"' in html
+    assert ('id="not-computed"' in html) != ('id="expected"' in html)  # computing, or computed before
 
 
 def test_where_players_lose_points_waits_for_enough_games_then_shows_the_aggregate(client, monkeypatch) -> None:

@@ -60,3 +60,38 @@ def test_errors_are_one_line(argv: list[str], error: str, capsys: pytest.Capture
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("yambak: ") and error in err and err.count("\n") == 1
+
+
+SMALL = """id = "small"
+name = "Small"
+[[rows]]
+id = "sixes"
+kind = "upper"
+face = 6
+[[rows]]
+id = "yam"
+kind = "yam"
+points = 50
+[[rows]]
+id = "chance"
+kind = "sum"
+[[columns]]
+id = "free"
+"""
+
+
+def test_a_ruleset_files_figures_are_computed_once_then_read_where_kept(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    assert main(["strategy", str(path), "--json", "--no-progress"]) == 0
+    first = capsys.readouterr()
+    assert "figures kept in" in first.err
+    assert main(["strategy", str(path), "--json", "--no-progress"]) == 0
+    again = capsys.readouterr()
+    assert "figures kept in" not in again.err and json.loads(again.out) == json.loads(first.out)
+    assert json.loads(first.out)["games"] == 100_000 and json.loads(first.out)["exact"] is True
+    # other games or another seed are a question of their own: computed, never kept
+    assert main(["strategy", str(path), "--json", "--no-progress", "--games", "50"]) == 0
+    assert "figures kept in" not in capsys.readouterr().err

@@ -139,7 +139,8 @@ def _games(
 
 async def stop(running: Running, app: FastAPI | None = None) -> None:
     """The loops cancelled, the bots stopped, then the cluster, push, grader, coaches and store closed (the
-    trainer's coach where a trainer request made one: `app.state.trainer`, made by its route)."""
+    trainer's coach and the strategy figures' process where a request made them: `app.state.trainer` and
+    `app.state.strategy_jobs`, made by their routes)."""
     for loop in running.loops:
         loop.cancel()
     manager = running.manager
@@ -150,9 +151,10 @@ async def stop(running: Running, app: FastAPI | None = None) -> None:
     running.push.close()
     running.profiles.grader.close()
     manager.coach.close()
-    trainer = getattr(app.state, "trainer", None) if app is not None else None
-    if trainer is not None:
-        trainer.close()
+    for made in ("trainer", "strategy_jobs"):
+        service = getattr(app.state, made, None) if app is not None else None
+        if service is not None:
+            service.close()
     await running.store.aclose()
 
 

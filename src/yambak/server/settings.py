@@ -83,6 +83,11 @@ class Settings:
     # each grade; 1: no wait): at Linux's idle priority alone, the busy core still slowed the players' moves
     # on a virtual machine (bench/load.py: 500 games ending together took that minute's p99 from 48-73 to 119-254 ms)
     grade_share: float = field(default_factory=lambda: float(_env("GRADE_SHARE", "0.25")))
+    # games behind the strategy figures of a ruleset without shipped ones (server/strategy; empty: the
+    # figures' own defaults, 100,000 optimal or 2,000 strong games; tests make them few)
+    strategy_games: int | None = field(default_factory=lambda: int(_env("STRATEGY_GAMES", "0")) or None)
+    # where those figures are kept (empty: `strategy/` in the solver's cache folder, beside its tables)
+    strategy_dir: str = field(default_factory=lambda: _env("STRATEGY_DIR", ""))
     # new profiles per client address: a burst, then one every 1 / rate seconds (a throwaway profile
     # could scout the daily deal for another: see the daily challenge)
     profile_rate: float = field(default_factory=lambda: float(_env("PROFILE_RATE", str(1 / 600))))

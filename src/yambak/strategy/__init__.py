@@ -9,7 +9,8 @@ show. Pure computation (no server, no I/O but the shipped data files).
 
 `odds` (`chance.py`) is exact per box and instant; `build` (`report.py`) adds what the best play scores
 and the opening table, from the solver's table and simulated games (minutes: the presets' are shipped,
-`shipped` reads them; `python -m yambak.strategy.make_data` rebuilds them).
+`shipped` reads them; `python -m yambak.strategy.make_data` rebuilds them; any other ruleset's are
+kept in the cache once computed, `stored` reads either).
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ _LAZY = {
     "fingerprint": "report",
     "has_table": "report",
     "data_path": "data_files",
+    "keep": "data_files",
+    "kept_path": "data_files",
     "shipped": "data_files",
+    "stored": "data_files",
 }
 
 __all__ = list(_LAZY)

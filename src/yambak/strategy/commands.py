@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 from ..commandline import (
@@ -38,7 +39,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=bounded_int(0, 10_000_000),
         default=None,
         metavar="N",
-        help="compute with N games (default: the shipped data, else 100,000 optimal or 2,000 strong games)",
+        help="compute with N games (default: the shipped or kept figures, else 100,000 optimal or 2,000 strong "
+        "games, kept in the cache for the next time)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--odds-only", action="store_true", help="just the odds (instant on every ruleset)")
@@ -59,7 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .chance import odds
-    from .data_files import shipped
+    from .data_files import keep, stored
     from .report import build, has_table
 
     ruleset = ruleset_of(args, args.preset)
@@ -76,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(_odds_text(table))
         return 0
-    data = shipped(ruleset) if args.games is None and args.seed == 0 else None
+    default = args.games is None and args.seed == 0  # the figures a page shows: read where kept, kept once made
+    data = stored(ruleset) if default else None
     if data is None:
         if args.games == 0 and not has_table(ruleset):
             raise UserError(f"{name}: no exact table; the estimate needs games (--games N, N >= 1)")
@@ -90,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if bar is not None:
                 bar.close()
+        if default:
+            print(f"{name}: figures kept in {keep(ruleset, data)}", file=sys.stderr)
     if args.json:
         out = data.to_json()
         out["preset"] = name

@@ -407,6 +407,7 @@ ERROR_MESSAGES.update(
     {
         "strategy/kept": "Kept dice: type fewer than {dice} digits, each 1 to 6.",
         "strategy/rolls": "Rolls left: 1 to {limit}, and nothing kept before the first roll.",
+        "strategy/unknown": "No figures are being computed under this key.",
     }
 )
 

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
 from ...inputs import ascii_int
 from ...rules import Ruleset, load_ruleset, preset_ids
 from ...store import Losses
 from ...store.decisions import MIN_GAMES
-from ...strategy import BoxOdds, StrategyData, calculator, low_rows, odds, shipped
+from ...strategy import BoxOdds, StrategyData, calculator, fingerprint, low_rows, odds
 from ...web.i18n import labels, number, percent, ruleset_name, translations
 from ...web.opening_words import rule_texts
 from ..common.clock import naive_utc
@@ -25,6 +26,7 @@ from ..common.pages import boot_json, render_page, templates
 from ..deps import AppSettings, Lang, Manager
 from ..live import RequestError
 from ..profiles.plots import histogram_svg
+from ..strategy import Progress, StrategyJobs
 
 __all__ = ["api_router", "router", "calculator_json"]
 
@@ -158,10 +160,38 @@ def _figures(data: StrategyData, rules: Ruleset, names: dict[str, dict[str, str]
     }
 
 
-@lru_cache(maxsize=32)
-def _data(rules: Ruleset) -> StrategyData | None:
-    """The shipped figures, read once per ruleset (a file's fingerprint is checked against the rules)."""
-    return shipped(rules)
+def get_jobs(request: Request) -> StrategyJobs:
+    """The app's strategy figures in the making (made at the first page that needs them)."""
+    jobs: StrategyJobs | None = getattr(request.app.state, "strategy_jobs", None)
+    if jobs is None:
+        settings = request.app.state.settings
+        folder = Path(settings.strategy_dir) if settings.strategy_dir else None
+        jobs = request.app.state.strategy_jobs = StrategyJobs(
+            settings.coach_process, settings.grade_share, settings.strategy_games, folder
+        )
+    return jobs
+
+
+Jobs = Annotated[StrategyJobs, Depends(get_jobs)]
+
+
+def progress_text(progress: Progress, lang: str) -> str:
+    """How far a ruleset's figures are, in a sentence of the page's language."""
+    tr = translations(lang)
+    if progress.state == "queued" and progress.ahead:
+        return str(tr.ngettext("Waiting: {n} ruleset before this one.", "Waiting: {n} rulesets before this one.",
+                               progress.ahead).format(n=progress.ahead))  # fmt: skip
+    if progress.state == "ready":
+        return str(tr.gettext("Ready: the figures are shown when the page is loaded again."))
+    if progress.state == "running" and progress.total:
+        text = tr.gettext("{done} of {total} games played.").format(
+            done=number(progress.done, lang, 0), total=number(progress.total, lang, 0)
+        )
+        if progress.seconds_left is not None:
+            minutes = max(1, round(progress.seconds_left / 60))
+            text += " " + tr.ngettext("About {n} minute left.", "About {n} minutes left.", minutes).format(n=minutes)
+        return str(text)
+    return str(tr.gettext("Starting…"))
 
 
 def _sum_labels(rules: Ruleset, lang: str) -> dict[str, str]:
@@ -177,12 +207,12 @@ def _sum_labels(rules: Ruleset, lang: str) -> dict[str, str]:
 
 
 @lru_cache(maxsize=64)
-def _body(rules: Ruleset, lang: str, api: str) -> str:
+def _body(rules: Ruleset, lang: str, api: str, jobs: StrategyJobs, ready: bool) -> str:
     """The page's figures in one language (odds, calculator, what the best play scores, openings): the
-    same for every reader, so rendered once per ruleset, language and calculator route (the numbers,
-    written the language's way, are most of the page's time)."""
+    same for every reader, so rendered once per ruleset, language, calculator route and whether the
+    figures are ready (the numbers, written the language's way, are most of the page's time)."""
     names = labels(lang, rules)
-    data = _data(rules)
+    data = jobs.figures(rules) if ready else None
     boxes = data.odds if data is not None else tuple(odds(rules))
     first = rules.columns[0]
     tr = translations(lang)
@@ -203,7 +233,10 @@ def _body(rules: Ruleset, lang: str, api: str) -> str:
 
 
 def _page(request: Request, rules: Ruleset, lang: str, title: str, losses: Losses | None, api: str,
-          back: str | None) -> HTMLResponse:  # fmt: skip
+          back: str | None, jobs: StrategyJobs) -> HTMLResponse:  # fmt: skip
+    """The page; a ruleset without figures has them computed in the background, its progress shown."""
+    data = jobs.figures(rules)
+    progress = None if data is not None else jobs.request(rules)
     first = rules.columns[0]
     turn_rolls = rules.rolls_per_turn if first.rolls is None else min(first.rolls, rules.rolls_per_turn)
     return render_page(
@@ -212,7 +245,10 @@ def _page(request: Request, rules: Ruleset, lang: str, title: str, losses: Losse
         lang,
         noindex=back is not None,  # a table's page, as its other pages
         title=title,
-        body=_body(rules, lang, api),
+        body=_body(rules, lang, api, jobs, data is not None),
+        progress=progress,
+        progress_said=progress_text(progress, lang) if progress is not None else "",
+        figures_key=fingerprint(rules),
         losses=losses,
         min_games=MIN_GAMES,
         back=back,
@@ -225,6 +261,7 @@ def _page(request: Request, rules: Ruleset, lang: str, title: str, losses: Losse
                 "dice": rules.rolled_dice,
                 "labels": labels(lang, rules),
                 "sums": _sum_labels(rules, lang),
+                "figures": None if progress is None else f"/api/strategy/figures/{fingerprint(rules)}",
             }
         ),
     )
@@ -232,7 +269,7 @@ def _page(request: Request, rules: Ruleset, lang: str, title: str, losses: Losse
 
 @router.get("/strategy/{preset}", response_class=HTMLResponse)
 async def preset_strategy(
-    request: Request, preset: str, lang: Lang, manager: Manager, settings: AppSettings
+    request: Request, preset: str, lang: Lang, manager: Manager, settings: AppSettings, jobs: Jobs
 ) -> HTMLResponse:
     """A preset's strategy and odds (its usual options)."""
     if preset not in preset_ids():
@@ -241,11 +278,11 @@ async def preset_strategy(
     store = manager.store
     losses = await store.read(store.decision_losses, rules.variant_key(duplicate=False), naive_utc(settings.clock()))
     title = ruleset_name(preset, rules.name, lang)
-    return _page(request, rules, lang, title, losses, f"/api/strategy/{preset}/odds", None)
+    return _page(request, rules, lang, title, losses, f"/api/strategy/{preset}/odds", None, jobs)
 
 
 @router.get("/t/{table_id}/strategy", response_class=HTMLResponse)
-def table_strategy(request: Request, table_id: str, lang: Lang, manager: Manager) -> HTMLResponse:
+def table_strategy(request: Request, table_id: str, lang: Lang, manager: Manager, jobs: Jobs) -> HTMLResponse:
     """The strategy and odds of the rules a table plays (its options and house rules). No "where players
     lose points" here: that aggregate is per preset, and a table's own rules have too few games."""
     try:
@@ -254,4 +291,15 @@ def table_strategy(request: Request, table_id: str, lang: Lang, manager: Manager
         return render_page(request, "missing.html", lang, status=404)
     rules = table.state.rules
     title = ruleset_name(rules.id, rules.name, lang)
-    return _page(request, rules, lang, title, None, f"/api/tables/{table.id}/odds", f"/t/{table.id}")
+    return _page(request, rules, lang, title, None, f"/api/tables/{table.id}/odds", f"/t/{table.id}", jobs)
+
+
+@api_router.get("/strategy/figures/{key}")
+def figures_progress(key: str, lang: Lang, jobs: Jobs) -> dict[str, Any]:
+    """How far the figures of a ruleset asked for on this server are (the page polls it while they are
+    computed): `state` (ready, running, queued, failed), `done` and `total` games, `text` in words."""
+    rules = jobs.known(key)
+    if rules is None:
+        raise RequestError("strategy/unknown", "no figures are being computed under this key", 404)
+    progress = jobs.progress(rules)
+    return {**progress.to_json(), "text": progress_text(progress, lang)}

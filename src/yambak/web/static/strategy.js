@@ -57,3 +57,26 @@ if (filter) {
     count.textContent = typed ? T("{shown} of {all} rolls", { shown, all: rows.length }) : "";
   });
 }
+
+// Figures computed on the server for these rules: follow their progress, and load the page again when
+// they are ready (the server writes every figure; the words come with each answer, in the page's language).
+if (boot.figures && $("figures-progress")) {
+  const bar = /** @type {HTMLProgressElement} */ ($("figures-progress"));
+  const said = $("figures-status");
+  const poll = async () => {
+    /** @type {{state: string, done: number, total: number, text: string} | null} */
+    let data = null;
+    try {
+      const r = await fetch(boot.figures, { headers: { accept: "application/json" } });
+      data = r.ok ? await r.json() : null;
+    } catch { data = null; }
+    if (data) {
+      if (data.total) { bar.max = data.total; bar.value = data.done; }
+      said.textContent = data.text;
+      if (data.state === "ready") { location.reload(); return; }
+      if (data.state === "failed") return;
+    }
+    setTimeout(poll, 3000);
+  };
+  setTimeout(poll, 3000);
+}
