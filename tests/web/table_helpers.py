@@ -9,6 +9,15 @@ from typing import Any
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 LEGAL = "#sheet button.cell.legal"
+# every animation of the page over, the dice's tumble too (dice.js: "rolling" until the real faces show):
+# what a screenshot or a layout check waits for
+SETTLED = (
+    "() => !document.querySelector('.rolling')"
+    " && document.getAnimations().every((a) => a.playState !== 'running'"
+    " || a.effect?.getTiming().iterations === Infinity)"  # a spinner that never ends is no roll
+)
+# two frames drawn: the layout of a new viewport size applied
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def start(page: Any, base: str, preset: str = "yams", seats: list[dict[str, Any]] | None = None, **extra: Any) -> str:

@@ -13,7 +13,7 @@ from yambak.rules import load_ruleset, preset_ids
 from yambak.server.keeper.bundle import pyodide_ready
 
 from .conftest import SCREENSHOTS
-from .table_helpers import LAPTOP, LEGAL, PHONE, roll, score_first_offered, start
+from .table_helpers import LAPTOP, LEGAL, NEXT_FRAME, PHONE, SETTLED, roll, score_first_offered, start
 
 WIDTHS = (320, 390, 768, 1024, 1280, 1440, 1920)
 SIX_DICE = [p for p in preset_ids() if load_ruleset(p).rolled_dice == 6]
@@ -29,7 +29,7 @@ def test_the_six_dice_tray_never_covers_the_sheet(base_url, new_page, preset):
     roll(page)
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 800})
-        page.wait_for_timeout(150)  # the layout of the new width
+        page.evaluate(NEXT_FRAME)  # the layout of the new width
         got = page.evaluate(
             """() => {
             const box = (el) => { const r = el.getBoundingClientRect();
@@ -124,7 +124,7 @@ def test_each_new_preset_on_a_phone_and_a_laptop(base_url, new_page):
             page.goto(f"{base_url}/?lang={lang}")
             start(page, base_url, preset, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
             roll(page)
-            page.wait_for_timeout(500)  # the roll's animation over
+            page.wait_for_function(SETTLED)  # the roll's animation over
             assert page.locator(LEGAL).count() > 0
             width, inner = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
             assert width <= inner, (preset, lang, where)

@@ -56,7 +56,8 @@ def test_a_push_shows_a_notification_that_links_into_the_site(browser: Any, tmp_
         quick = page.request.post(base + "/api/tables", data={"name": "Quick", "preset": "yams", "seats": seats})
         page.goto(base + quick.json()["url"])  # a game played in one sitting: no push worker
         ready(page)
-        page.wait_for_timeout(300)
+        page.wait_for_function("() => !!document.body.dataset.push")  # the page decided about pushes
+        assert page.evaluate("document.body.dataset.push") == "no"
         assert not page.evaluate("navigator.serviceWorker.getRegistration('/').then((r) => !!r)")
         made = page.request.post(base + "/api/tables", data={"name": "Over days", "preset": "yams", "seats": seats})
         assert made.ok, made.text()
@@ -73,6 +74,7 @@ def test_a_push_shows_a_notification_that_links_into_the_site(browser: Any, tmp_
             base + "/push-sw.js"
         )
         assert _until(lambda: base + "/" in registrations, page)
+        assert page.evaluate("document.body.dataset.push") != "no"  # this page asked for pushes
 
         def deliver(payload: dict[str, Any]) -> None:
             data = json.dumps(payload)

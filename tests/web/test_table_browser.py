@@ -15,6 +15,7 @@ from .table_helpers import (
     LAPTOP,
     LEGAL,
     PHONE,
+    SETTLED,
     act,
     no_sideways_scroll,
     play_turn,
@@ -392,7 +393,7 @@ def test_screenshots_for_the_readme(base_url, new_page):
             act(page, lambda page=page: page.click("#roll"))
             die = page.locator(".die[data-value]").nth(1)
             act(page, die.click)
-        page.wait_for_timeout(500)  # the roll's animation
+        page.wait_for_function(SETTLED)  # the roll's animation over
         width, client = no_sideways_scroll(page)
         assert width <= client, name
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

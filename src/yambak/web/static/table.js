@@ -388,7 +388,13 @@ function renderNotify() {
   // asked where someone else is here to wait for, or at a game over days (the others come and go)
   b.hidden = !(window.Notification && Notification.permission === "default" && localSeats().length && (othersHere().length || overDays()) && !view.finished);
   // a game over days: with notifications allowed, the server pushes the player's turns to this browser
-  if (overDays() && localSeats().length && !view.finished && window.Notification && Notification.permission === "granted") subscribePush();
+  const pushing = overDays() && localSeats().length && !view.finished && window.Notification && Notification.permission === "granted";
+  // what the page decided, for whoever waits on it (tests): "no", then "subscribing" -> "subscribed" / "failed"
+  if (!pushing) { if (!document.body.dataset.push) document.body.dataset.push = "no"; return; }
+  if (document.body.dataset.push !== "subscribing" && document.body.dataset.push !== "subscribed") {
+    document.body.dataset.push = "subscribing";
+    subscribePush().then((ok) => { document.body.dataset.push = ok ? "subscribed" : "failed"; });
+  }
 }
 /** An asynchronous table (its turns last hours or days). */
 function overDays() { return !!(view.settings && view.settings.asynchronous); }
