@@ -44,6 +44,10 @@ COLOUR_NAMES  # web/i18n.py
 SERVER_STRINGS  # web/i18n.py
 SERVER_PLURALS  # web/i18n.py
 
+# --- named in strings: Gymnasium's registry imports these entry points by name (env/__init__.py)
+_ruleset_env  # env/__init__.py: yambak/ruleset-v0
+_ruleset_vector_env  # env/__init__.py: yambak/ruleset-v0, vectorised
+
 # --- used only by bench/ and tests/, on purpose
 insert_results  # store/profiles.py: many results at once, how bench/profiles.py and the store tests seed a database
 _play_block  # solver/simulate.py: the plain NumPy game loop the compiled one is checked against (tests/solver)

@@ -13,27 +13,58 @@ if os.environ.get("CI") != "true":  # `make install` installs the [rl] extra: in
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
 
+import gymnasium  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from yambak.bots import choose_action  # noqa: E402
-from yambak.env import YambakAEC, YambakEnv, yambak_aec  # noqa: E402
+from yambak.env import YambakAEC, YambakEnv, yambak_aec  # noqa: E402, F401 (registers the ids)
 from yambak.rules import preset_ids  # noqa: E402
 
 
 @pytest.mark.parametrize("preset", preset_ids())
 def test_gymnasium_check_env(preset: str) -> None:
+    """Gymnasium's checker on the registered id (as `gymnasium.make` builds it) and on the flat option."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_env(YambakEnv(preset), skip_render_check=True)
+        warnings.simplefilter("error")  # no warning either: bounds and dtypes as the checker wants them
+        check_env(gymnasium.make(f"yambak/{preset}-v0").unwrapped, skip_render_check=True)
+        check_env(YambakEnv(preset, flat=True), skip_render_check=True)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("yams", 2), ("yammen", 3), ("yams-de", 2), ("yamb", 1)])
-def test_pettingzoo_api_test(preset: str, players: int) -> None:
+PLAYERS = {"yams": 2, "yammen": 3, "yams-de": 2, "yamb": 1, "maxi-yatzy": 2, "yamb-6": 2}
+
+
+@pytest.mark.parametrize("preset", preset_ids())
+def test_pettingzoo_api_test(preset: str) -> None:
+    players = PLAYERS.get(preset, 2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(YambakAEC(preset, players), num_cycles=300)
         api_test(yambak_aec(preset, players, reward="win"), num_cycles=100)
+    api_test(YambakAEC(preset, players, flat=True), num_cycles=50)
+
+
+def test_saved_rolls_are_seen_within_their_bounds() -> None:
+    """Maxi Yatzy: a player who scores after each first roll saves two rolls a turn; the observation
+    shows them (every seat's) and stays inside its space, the turn that spends them included."""
+    env = YambakAEC("maxi-yatzy", 2)
+    env.reset(seed=4)
+    space = env.observation_space("player_0")
+    seen = []
+    while not all(env.terminations.values()):
+        agent = env.agent_selection
+        obs = env.observe(agent)
+        assert space.contains(obs), {k: v for k, v in obs.items() if not space[k].contains(v)}
+        seat = int(agent.split("_")[1])
+        assert obs["saved"][0] == env.game.sheets[seat].saved
+        seen.append(int(obs["saved"][0]))
+        mask = obs["action_mask"]
+        K = env.layout.K
+        if seat == 1 and obs["rolls"] < 9 and mask[: K - 1].any() and len(env.game.history) > 30:
+            env.step(0)  # the second seat spends its saved rolls late in the game
+        else:
+            env.step(int(K + np.flatnonzero(mask[K:])[0]))
+    assert max(seen) >= 20 > env.game.rules.rolls_per_turn
 
 
 def test_pettingzoo_seed_test() -> None:

@@ -16,11 +16,19 @@ Observation (a `Dict` space; `P` = players, the observing seat first, then the o
 
     dice         (n,) int, 1..6, 0 where no die (never at a decision)
     held         (n,) 0/1, the dice held now
-    rolls        int, rolls made this turn (1..rolls_per_turn)
+    rolls        int, rolls made this turn (1..rolls_per_turn, more while saved rolls are spent)
+    saved        (P,) int, every seat's saved rolls (only in save_rolls rulesets)
     sheets       (P, B) int, the written value of every box, -1 while open
+    voided       (P, B) 0/1, the boxes zeroed at entry, written but counting 0 (only in rulesets
+                 with a min_lt_max_at_entry relation)
     totals       (P,) int, every seat's grand total now (bonuses and relations applied)
     announced    int, the announced box, or B for none
     action_mask  (A,) 0/1, the legal actions
+
+Bounds: a turn saves at most rolls_per_turn - 1 rolls (it rolls once), so a seat holds at most
+(rolls_per_turn - 1) * B saved rolls and a turn rolls at most rolls_per_turn plus those.
+`flat=True` (both environments) gives the same observation as one integer vector,
+`gymnasium.spaces.flatten` of this `Dict` (`flat_space`, `flatten_batch`).
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from gymnasium import spaces
 from ..engine import Action, Announce, GameState, Roll, Score, Withdraw
 from ..rules import POINTS_LIMIT, Ruleset, load_ruleset, load_ruleset_arg
 
-__all__ = ["Layout", "ruleset_of"]
+__all__ = ["Layout", "flat_space", "flatten_batch", "ruleset_of"]
 
 
 def ruleset_of(rules: str | Ruleset | dict[str, Any], options: dict[str, Any] | None = None) -> Ruleset:
@@ -59,17 +67,22 @@ class Layout:
         self.n_actions = self.K + 3 * self.B + 1
         self.box_ids = tuple(rules.box_id(b) for b in range(self.B))
         limit = POINTS_LIMIT
-        self.observation_space = spaces.Dict(
-            {
-                "dice": spaces.Box(0, 6, (self.n_dice,), dtype=np.int64),
-                "held": spaces.MultiBinary(self.n_dice),
-                "rolls": spaces.Discrete(rules.rolls_per_turn + 1),
-                "sheets": spaces.Box(-1, limit, (players, self.B), dtype=np.int64),
-                "totals": spaces.Box(-limit * self.B, limit * self.B, (players,), dtype=np.int64),
-                "announced": spaces.Discrete(self.B + 1),
-                "action_mask": spaces.MultiBinary(self.n_actions),
-            }
-        )
+        self.max_saved = (rules.rolls_per_turn - 1) * self.B if rules.save_rolls else 0
+        self.voids = any(r.kind == "min_lt_max_at_entry" for r in rules.relations)
+        fields: dict[str, spaces.Space[Any]] = {
+            "dice": spaces.Box(0, 6, (self.n_dice,), dtype=np.int64),
+            "held": spaces.MultiBinary(self.n_dice),
+            "rolls": spaces.Discrete(rules.rolls_per_turn + self.max_saved + 1),
+            "sheets": spaces.Box(-1, limit, (players, self.B), dtype=np.int64),
+            "totals": spaces.Box(-limit * self.B, limit * self.B, (players,), dtype=np.int64),
+            "announced": spaces.Discrete(self.B + 1),
+            "action_mask": spaces.MultiBinary(self.n_actions),
+        }
+        if rules.save_rolls:
+            fields["saved"] = spaces.Box(0, self.max_saved, (players,), dtype=np.int64)
+        if self.voids:
+            fields["voided"] = spaces.MultiBinary((players, self.B))
+        self.observation_space = spaces.Dict(fields)
         self.action_space = spaces.Discrete(self.n_actions)
 
     # -- actions ---------------------------------------------------------------------------------
@@ -137,7 +150,7 @@ class Layout:
         seats = [p] + [o for o in range(self.players) if o != p]
         sheets = np.array([[-1 if v is None else v for v in state.sheets[o].written] for o in seats], dtype=np.int64)
         announced = self.B if turn.announced is None else int(turn.announced)
-        return {
+        out = {
             "dice": dice,
             "held": held,
             "rolls": len(turn.rolls),
@@ -146,3 +159,32 @@ class Layout:
             "announced": announced,
             "action_mask": self.mask(state, p),
         }
+        if self.rules.save_rolls:
+            out["saved"] = np.array([state.sheets[o].saved for o in seats], dtype=np.int64)
+        if self.voids:
+            voided = np.zeros((self.players, self.B), dtype=np.int8)
+            for i, o in enumerate(seats):
+                voided[i, sorted(state.sheets[o].voided)] = 1
+            out["voided"] = voided
+        return out
+
+
+def flat_space(space: spaces.Dict) -> spaces.Box:
+    """The flat observation space (`gymnasium.spaces.flatten_space` of the `Dict`)."""
+    return spaces.flatten_space(space)  # type: ignore[return-value]
+
+
+def flatten_batch(space: spaces.Dict, batch: dict[str, np.ndarray]) -> np.ndarray:
+    """(N, flatdim) int64: row i is `gymnasium.spaces.flatten(space, observation i)`, for N
+    observations batched field by field (the vector environment's), without a loop over them."""
+    parts = []
+    for key, sub in space.spaces.items():  # the Dict's own (sorted) key order, as flatten walks it
+        value = np.asarray(batch[key])
+        n = value.shape[0]
+        if isinstance(sub, spaces.Discrete):
+            one_hot = np.zeros((n, int(sub.n)), dtype=np.int64)
+            one_hot[np.arange(n), value - int(sub.start)] = 1
+            parts.append(one_hot)
+        else:
+            parts.append(value.reshape(n, -1).astype(np.int64))
+    return np.concatenate(parts, axis=1)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..engine import GameState, IllegalAction, Roll, new_game
 from ..rules import Ruleset
-from ._core import Layout, ruleset_of
+from ._core import Layout, flat_space, ruleset_of
 
 __all__ = ["YambakAEC", "yambak_aec"]
 
@@ -19,7 +20,8 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
     change of the agent's own grand total; or `win`, 0 until the end, then +1 to the winners (shared
     wins split 1 among them) and -1 / (players - winners) to the others (`GameState.returns`).
     Column-points rulesets (yammen) with `win` use the match result (docs/rules.md §7).
-    Observations put the observing seat first. All agents terminate together when every sheet is full."""
+    Observations put the observing seat first (`flat=True`: as one vector, the mask in `infos`).
+    All agents terminate together when every sheet is full."""
 
     metadata = {"render_modes": ["ansi"], "name": "yambak_v0", "is_parallelizable": False}
 
@@ -30,6 +32,7 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
         options: dict[str, Any] | None = None,
         reward: str = "score",
         render_mode: str | None = None,
+        flat: bool = False,
     ) -> None:
         super().__init__()
         if players < 1:
@@ -42,7 +45,9 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: self.layout.observation_space for a in self.possible_agents}
+        self.flat = flat
+        space = flat_space(self.layout.observation_space) if flat else self.layout.observation_space
+        self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: self.layout.action_space for a in self.possible_agents}
         self.state_: GameState = new_game(self.rules, list(self.possible_agents))
         self._rng = np.random.default_rng()
@@ -64,7 +69,8 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
             self.state_, _ = s.apply(Roll(s.current))
 
     def observe(self, agent: str) -> Any:
-        return self.layout.observe(self.state_, self._seat[agent])
+        obs = self.layout.observe(self.state_, self._seat[agent])
+        return spaces.flatten(self.layout.observation_space, obs) if self.flat else obs
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:  # noqa: ARG002 (PettingZoo's signature: no option is read)
         if seed is not None:

@@ -6,10 +6,11 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from gymnasium import spaces
 
 from ..engine import GameState, IllegalAction, Roll, new_game
 from ..rules import Ruleset
-from ._core import Layout, ruleset_of
+from ._core import Layout, flat_space, ruleset_of
 
 __all__ = ["YambakEnv"]
 
@@ -20,7 +21,8 @@ class YambakEnv(gym.Env):
 
     `info["action_mask"]` (and `action_masks()`) hold the legal actions. A masked action leaves the
     game as it was and earns `illegal_reward` (default -1) with `info["illegal"] = True`, or raises
-    `ValueError` with `illegal="raise"`. `state` is the engine's `GameState`, for bots."""
+    `ValueError` with `illegal="raise"`. `state` is the engine's `GameState`, for bots.
+    `flat=True` gives observations as one vector (`_core.flat_space`); the mask stays in `info`."""
 
     metadata = {"render_modes": ["ansi"]}
 
@@ -31,6 +33,7 @@ class YambakEnv(gym.Env):
         render_mode: str | None = None,
         illegal: str = "penalize",
         illegal_reward: float = -1.0,
+        flat: bool = False,
     ) -> None:
         if illegal not in ("penalize", "raise"):
             raise ValueError("illegal is 'penalize' or 'raise'")
@@ -38,7 +41,8 @@ class YambakEnv(gym.Env):
         self.illegal_reward = float(illegal_reward)
         self.rules = ruleset_of(rules, options)
         self.layout = Layout(self.rules, 1)
-        self.observation_space = self.layout.observation_space
+        self.flat = flat
+        self.observation_space = flat_space(self.layout.observation_space) if flat else self.layout.observation_space
         self.action_space = self.layout.action_space
         self.render_mode = render_mode
         self.state: GameState = new_game(self.rules, ["agent"])
@@ -50,6 +54,10 @@ class YambakEnv(gym.Env):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.layout.mask(self.state, 0), "total": self.state.total(0)}
 
+    def _observe(self) -> Any:
+        obs = self.layout.observe(self.state, 0)
+        return spaces.flatten(self.layout.observation_space, obs) if self.flat else obs
+
     def action_masks(self) -> np.ndarray:
         return self.layout.mask(self.state, 0).astype(bool)
 
@@ -58,7 +66,7 @@ class YambakEnv(gym.Env):
         game_seed = int(self.np_random.integers(0, 2**62))
         self.state = new_game(self.rules, ["agent"], seed=game_seed)
         self._auto_roll()
-        return self.layout.observe(self.state, 0), self._info()
+        return self._observe(), self._info()
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.state.finished:
@@ -70,10 +78,10 @@ class YambakEnv(gym.Env):
             if self.illegal == "raise":
                 raise ValueError(f"illegal action {int(action)}: {exc}") from None
             info = {**self._info(), "illegal": True}
-            return self.layout.observe(self.state, 0), self.illegal_reward, False, False, info
+            return self._observe(), self.illegal_reward, False, False, info
         self._auto_roll()
         reward = float(self.state.total(0) - before)
-        return self.layout.observe(self.state, 0), reward, self.state.finished, False, self._info()
+        return self._observe(), reward, self.state.finished, False, self._info()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
