@@ -131,3 +131,20 @@ def test_a_duplicate_table_resumes_with_the_same_shared_dice(tmp_path):
             assert bram.act(type="roll", seat=1, v=4)["event"]["dice"] == first
             bram.act(type="hold", seat=1, v=5, dice=[0, 1, 2, 3])
             assert bram.act(type="roll", seat=1, v=6)["event"]["dice"] == second["dice"]
+
+
+def test_an_app_started_again_serves_the_trainer_and_the_strategy_figures(settings):
+    """The trainer and the strategy jobs are made by their first request and closed with the app; an app
+    started again (its lifespan run twice, as a test client or an ASGI host may) makes them anew on its
+    new store, instead of answering from closed ones (503 train/unavailable, a 500 on /strategy)."""
+    from fastapi.testclient import TestClient
+
+    from yambak.server import create_app
+
+    app = create_app(settings)
+    for _ in range(2):
+        with TestClient(app, base_url="http://127.0.0.1") as c:
+            assert c.get("/api/train/yams/next").status_code == 200
+            assert c.get("/strategy/yams-de").status_code == 200
+            c.app.state.profiles.grader.wait(10)
+        assert app.state.trainer is None and app.state.strategy_jobs is None

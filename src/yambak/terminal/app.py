@@ -394,7 +394,8 @@ class TableApp(App[int]):
         self.face.warm_up()
 
     def _tick(self) -> None:
-        if self.face.tick():
+        # A tick may fire while the app closes, its widgets already gone: nothing to draw then.
+        if self.face.tick() and self.screen.query("#status"):
             self.redraw()
 
     def say(self, text: str) -> None:
