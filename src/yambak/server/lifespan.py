@@ -153,7 +153,7 @@ async def stop(running: Running, app: FastAPI | None = None) -> None:
     manager.coach.close()
     for made in ("trainer", "strategy_jobs"):
         service = getattr(app.state, made, None) if app is not None else None
-        if service is not None:
+        if app is not None and service is not None:
             service.close()
             setattr(app.state, made, None)  # an app started again makes them anew, on its own store
     await running.store.aclose()
