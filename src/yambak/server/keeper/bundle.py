@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ...web import STATIC
 
-__all__ = ["OFFLINE_ASSETS", "PYODIDE_FILES", "engine_zip", "offline_version", "pyodide_ready"]
+__all__ = ["OFFLINE_ASSETS", "PYODIDE_FILES", "engine_zip", "offline_files", "offline_version", "pyodide_ready"]
 
 PACKAGE = Path(__file__).resolve().parents[2]  # src/yambak
 PURE = ("rules", "engine", "keeper")  # subpackages a phone runs; the layers test keeps them pure
@@ -44,6 +44,7 @@ OFFLINE_ASSETS = (
     "/static/keeper-home.js",
     "/static/keeper-store.js",
     "/static/keeper-engine.js",
+    "/static/keeper-offline.js",
     "/static/keeper-icon.svg",
     "/keep/worker.js",
     "/keep/manifest.webmanifest",
@@ -95,3 +96,19 @@ def offline_version() -> str:
     if worker.is_file():
         h.update(worker.read_bytes())
     return h.hexdigest()[:12]
+
+
+def offline_files() -> tuple[list[str], int]:
+    """(the URLs the service worker keeps, besides the page itself; about how many bytes they take):
+    the page's assets, and Pyodide with the engine where they are served."""
+    files = list(OFFLINE_ASSETS)
+    size = sum(
+        (STATIC / url.removeprefix("/static/")).stat().st_size
+        for url in OFFLINE_ASSETS
+        if url.startswith("/static/") and (STATIC / url.removeprefix("/static/")).is_file()
+    )
+    if pyodide_ready():
+        data, digest = engine_zip()
+        files += [f"/static/pyodide/{name}" for name in PYODIDE_FILES] + [f"/keep/engine.zip?v={digest}"]
+        size += sum((PYODIDE_DIR / name).stat().st_size for name in PYODIDE_FILES) + len(data)
+    return files, size

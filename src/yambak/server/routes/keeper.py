@@ -23,7 +23,7 @@ from ...web import STATIC
 from ...web.i18n import error_message, error_texts, js_strings, labels, translations
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
 from ..deps import HTML_FORM, Lang, check_rate
-from ..keeper.bundle import OFFLINE_ASSETS, PYODIDE_FILES, engine_zip, offline_version, pyodide_ready
+from ..keeper.bundle import engine_zip, offline_files, offline_version, pyodide_ready
 from ..keeper.manager import KeeperManager, normal_code
 from ..keeper.schema import EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
@@ -65,6 +65,7 @@ def _shell(
 ) -> HTMLResponse:
     presets = preset_choices(lang)
     limit = min(MAX_PLAYERS, request.app.state.settings.max_seats)
+    files, size = offline_files()
     boot = {
         "page": "keeper",
         "sheet": sheet_id,
@@ -78,6 +79,8 @@ def _shell(
         "presets": [{"id": p["id"], "name": p["name"], "options": p["schema"]} for p in presets],
         "max_players": limit,
         "engine": f"/keep/engine.zip?v={engine_zip()[1]}" if pyodide_ready() else None,
+        # what the phone keeps to work offline: the readiness card compares it with the phone's space
+        "offline": {"version": offline_version(), "files": len(files) + 1, "bytes": size},
     }
     return render_page(
         request,
@@ -152,9 +155,7 @@ def short_link(request: Request, code: str, lang: Lang) -> Response:
 @router.get("/keep/sw.js")
 def service_worker() -> Response:
     """The service worker, with the version of everything it keeps and the list of it."""
-    files = list(OFFLINE_ASSETS)
-    if pyodide_ready():
-        files += [f"/static/pyodide/{name}" for name in PYODIDE_FILES] + [f"/keep/engine.zip?v={engine_zip()[1]}"]
+    files, _ = offline_files()
     text = (STATIC / "keeper-sw.js").read_text(encoding="utf-8")
     text = text.replace('"__VERSION__"', f'"{offline_version()}"').replace('["__FILES__"]', json.dumps(files))
     return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})

@@ -6,6 +6,7 @@ import { boot, wireSettings, $ } from "./page.js";
 import { Engine } from "./keeper-engine.js";
 import * as home from "./keeper-home.js";
 import * as sheet from "./keeper-sheet.js";
+import * as offline from "./keeper-offline.js";
 
 const engine = new Engine(boot.engine);
 /** @type {any} */ (window).yambakEngine = engine;  // for the tests and the curious: engine.readyIn, engine.failed
@@ -48,10 +49,6 @@ window.addEventListener("popstate", () => route(null));
 wireSettings();
 route(boot.view && boot.sheet === sheetId() ? boot.view : null);
 
-// Offline: the service worker keeps this page, its scripts, Pyodide and the engine.
-if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/keep/sw.js", { scope: "/keep/" })
-    .then(() => navigator.serviceWorker.ready)
-    .then(() => { document.body.dataset.offlineReady = "1"; })
-    .catch(() => { /* no offline copy: the page still works online */ });
-}
+// Offline: the service worker keeps this page, its scripts, Pyodide and the engine; the start page says
+// whether this phone is ready (keeper-offline.js).
+offline.watch(engine);

@@ -22,7 +22,9 @@ export const C = (context, s, args = {}) => fill(boot.strings[`${context}\u0004$
 export const N = (singular, plural, n, args = {}) => {
   const forms = boot.strings[`${singular}\u0000${plural}`];
   const index = forms ? pluralIndex(n) : (n === 1 ? 0 : 1);
-  return fill((forms ? forms[Math.min(index, forms.length - 1)] : null) || (index === 0 ? singular : plural), { n, ...args });
+  // a fraction (4.5 match points) is written the language's way: "4,5 ptn", never "4.5 ptn"
+  const shown = Number.isInteger(n) ? n : new Intl.NumberFormat(LANG).format(n);
+  return fill((forms ? forms[Math.min(index, forms.length - 1)] : null) || (index === 0 ? singular : plural), { n: shown, ...args });
 };
 /** @type {import("./plural.js").Rule | null} */
 let rule = null;
