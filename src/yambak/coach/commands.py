@@ -117,7 +117,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             return _coach_hint(state, args.top, args.json, start)
         # a one-column turn start: the exact table's expected final score, before rolling
         position = position_of(state)
-        strategy = solve(state.rules)
+        strategy = solve(state.rules, lean=True)
     else:
         if not args.rules:
             raise UserError("hint needs --rules RULESET (or --record GAME.json)")
@@ -140,7 +140,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             return _coach_hint(state, args.top, args.json, start)
         if args.objective is not None:
             return _hint_target(ruleset, position, args.objective, args.top, args.json, start)
-        strategy = solve(ruleset)
+        strategy = solve(ruleset, lean=True)
         if args.upper is not None:
             rows = {r.id: r for r in strategy.ruleset.rows}
             upper = sum(v for k, v in filled.items() if k in rows and rows[k].is_upper)
