@@ -42,7 +42,7 @@ from ._induction import solve_table
 from ._layout import SolverRules, solver_rules
 from .objective import MeanScore, Objective
 
-__all__ = ["Strategy", "solve", "cache_dir", "table_states", "TABLE_VERSION"]
+__all__ = ["Strategy", "solve", "solve_estimate", "cache_dir", "table_states", "TABLE_VERSION"]
 
 TABLE_VERSION = 1
 TABLE_MODE = 0o644
@@ -79,6 +79,35 @@ def table_states(ruleset: Ruleset) -> int:
     """Entries of the ruleset's table (its size, before solving), or `UnsupportedRuleset` saying why
     the exact solver cannot handle it."""
     return solver_rules(ruleset).n_states
+
+
+# Seconds of solving per table entry when no table solved on this machine says better: bench/solver.py's
+# figures in docs/bots.md (yams 0.76 s for 2^20 entries, yatzy 1.92 s for 2^21, yams-fr max>min 17.5 s for
+# 20M), rounded up, since a first solve also pays for its page faults.
+_SECONDS_PER_ENTRY = 1.0e-6
+
+
+def solve_estimate(ruleset: Ruleset, folder: Path | None = None) -> tuple[int, float] | None:
+    """None when the ruleset's mean table is in the cache; else (its turn-start entries, the seconds its
+    solve will take): at the pace of the tables solved on this machine (each file keeps its own time),
+    the slowest of the last few, else `_SECONDS_PER_ENTRY`. `UnsupportedRuleset` as `table_states`."""
+    sr = solver_rules(ruleset)
+    folder = folder or cache_dir()
+    if _cache_path(ruleset, MeanScore(), folder).exists():
+        return None
+    paces = []
+    try:
+        newest = sorted(folder.glob("*-mean-*.npz"), key=lambda p: p.stat().st_mtime)[-5:]
+    except OSError:
+        newest = []
+    for path in newest:
+        try:
+            with np.load(path) as data:
+                if "seconds" in data.files:
+                    paces.append(float(data["seconds"]) / int(data["entries"]))
+        except (OSError, ValueError, KeyError):
+            continue
+    return sr.n_states, sr.n_states * max(paces, default=_SECONDS_PER_ENTRY)
 
 
 def cache_dir() -> Path:
@@ -225,7 +254,9 @@ def _store(path: Path, strategy: Strategy) -> None:
     )
     table, states = strategy.table, np.int64(strategy.states)
     start = np.float64(table[strategy.rules.flat(0, 0, 0), 0])
+    # the solve's pace, for `solve_estimate` (a table read from an older file keeps none)
+    pace: dict[str, Any] = {} if strategy.loaded else {"seconds": strategy.seconds, "entries": len(table)}
     try:
-        _write(path, lambda fh: np.savez(fh, table=table, states=states, meta=np.array(meta), start=start))
+        _write(path, lambda fh: np.savez(fh, table=table, states=states, meta=np.array(meta), start=start, **pace))
     except OSError:
         pass
