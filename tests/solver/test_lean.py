@@ -107,6 +107,19 @@ def test_the_lean_table_is_the_float64_table_rounded_and_mapped(yams: Strategy, 
     assert np.all(np.abs(lean.table.astype(np.float64) - yams.table) <= np.abs(yams.table) * 2.0**-24)
 
 
+def test_bots_and_the_server_read_the_mapped_copy(yams: Strategy, cache_folder: Path) -> None:
+    """bots.optimal (the bots, the web coach, the server's warm-up): the float32 file's pages, shared by every
+    process that maps it, not a copy of their own."""
+    from yambak.bots.optimal import strategy_for
+
+    strategy_for.cache_clear()
+    served = strategy_for(yams.ruleset)
+    mapping = served.table.base
+    assert served.lean and isinstance(mapping, np.memmap) and mapping.filename is not None
+    assert Path(mapping.filename).parent == cache_folder and Path(mapping.filename).name.endswith(".f32.npy")
+    strategy_for.cache_clear()
+
+
 def test_lean_advice_names_the_same_best_choice(yams: Strategy, cache_folder: Path) -> None:
     lean = _lean(yams, cache_folder)
     for dice, roll, filled in [((6, 6, 6, 2, 3), 1, {}), ((1, 2, 3, 4, 6), 2, {"ones": 3}), ((5, 5, 5, 5, 5), 3, {})]:
