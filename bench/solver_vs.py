@@ -91,8 +91,8 @@ def _versus_peer(binary: Path, runs: int) -> None:
         row = tuple(statistics.median(r[k] for r in figures) for k in ("seconds", "cpu", "peak_mib"))
         rows.append(row)
         print(f"{'yatzy':<18}{name:<16}{row[0]:>9.3f}{row[1]:>9.3f}{row[2]:>10.1f}")
-    (p_sec, p_cpu, p_mib), (n_sec, n_cpu, n_mib) = rows
-    print(f"{'':<18}{'this / peer':<16}{n_sec / p_sec:>9.3f}{n_cpu / p_cpu:>9.3f}{n_mib / p_mib:>10.2f}")
+    ratios = "".join(f"{n / p if p else float('nan'):>{w}.3f}" for p, n, w in zip(*rows, (9, 9, 10), strict=True))
+    print(f"{'':<18}{'this / peer':<16}{ratios}")
 
 
 def main() -> None:
