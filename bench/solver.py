@@ -95,33 +95,34 @@ def main() -> None:
     from yambak.solver import Position, advise, simulate, solve
     from yambak.solver.advisor import position_values
 
-    strategy = solve("yams")
     positions = [
         Position(filled={}, dice=(6, 6, 6, 2, 3), roll=1),
         Position(filled={"ones": 3, "yam": 50}, dice=(1, 2, 3, 4, 6), roll=2, held=(1, 2, 3, 4)),
         Position(filled={"sixes": 30, "yam": 50, "chance": 21}, dice=(5, 5, 5, 5, 5), roll=3),
     ]
-    for p in positions:
-        advise(strategy, p, compiled=True)
-    times = []
-    for _ in range(200):
+    # the float64 table (`yambak solve`) and the float32 copy mapped from the cache (hints, bots, the server)
+    for kind, strategy in (("float64", solve("yams")), ("float32 mapped", solve("yams", lean=True))):
         for p in positions:
-            start = time.perf_counter()
             advise(strategy, p, compiled=True)
-            times.append(time.perf_counter() - start)
-    times.sort()
-    print(
-        f"advisor (yams, warm, compiled): advise() median {times[len(times) // 2] * 1e6:.0f} us, "
-        f"p99 {times[int(len(times) * 0.99)] * 1e6:.0f} us, max {times[-1] * 1e6:.0f} us"
-    )
-    raw = []
-    for _ in range(200):
-        for p in positions:
-            start = time.perf_counter()
-            position_values(strategy, p)
-            raw.append(time.perf_counter() - start)
-    raw.sort()
-    print(f"advisor numbers only (position_values): median {raw[len(raw) // 2] * 1e6:.0f} us")
+        times = []
+        for _ in range(200):
+            for p in positions:
+                start = time.perf_counter()
+                advise(strategy, p, compiled=True)
+                times.append(time.perf_counter() - start)
+        times.sort()
+        print(
+            f"advisor (yams, {kind}, warm, compiled): advise() median {times[len(times) // 2] * 1e6:.0f} us, "
+            f"p99 {times[int(len(times) * 0.99)] * 1e6:.0f} us, max {times[-1] * 1e6:.0f} us"
+        )
+        raw = []
+        for _ in range(200):
+            for p in positions:
+                start = time.perf_counter()
+                position_values(strategy, p)
+                raw.append(time.perf_counter() - start)
+        raw.sort()
+        print(f"advisor numbers only (yams, {kind}, position_values): median {raw[len(raw) // 2] * 1e6:.0f} us")
 
     start = time.perf_counter()
     result = simulate(strategy, games=args.games, seed=1)

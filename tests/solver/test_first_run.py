@@ -8,13 +8,16 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from yambak.cli import main
-from yambak.solver import Strategy, compiled, solve, warm
+from yambak.rules import load_ruleset, load_ruleset_arg
+from yambak.solver import Strategy, compiled, solve, table_states, warm
 from yambak.solver._induction import keep_values
+from yambak.solver.table import solve_estimate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,11 +54,47 @@ def test_a_cold_compile_is_announced_once(
     monkeypatch.setattr(compiled, "kernels_compiled", lambda _names=(): False)  # as on a new machine
     assert main(["hint", "--rules", "yatzy", "--dice", "1", "1", "1", "2", "3", "--roll", "2"]) == 0
     out, err = capsys.readouterr()
-    assert err == compiled.NOTICE + "\n"
+    solving, notice = err.splitlines()  # what the command will do, then, on its first need, the compiling
+    assert notice == compiled.NOTICE
+    assert solving.startswith("yambak: solving the exact table of yatzy once (2,097,152 turn-start states, about ")
     assert "the table solved in" in out.splitlines()[0]  # the whole time, solving included
     assert main(["hint", "--rules", "yatzy", "--dice", "1", "1", "1", "2", "3", "--roll", "2"]) == 0
     out, err = capsys.readouterr()
     assert err == "" and "solved" not in out  # the table is cached now; nothing compiles
+
+
+def test_a_hint_on_a_new_ruleset_says_what_it_solves_and_for_how_long(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = tmp_path / "two.toml"
+    rules.write_text(
+        'id = "two"\nname = "Two rows"\ncolumns = [{ id = "free" }]\n'
+        'rows = [{ id = "ones", kind = "upper", face = 1 }, { id = "chance", kind = "sum" }]\n'
+    )
+    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path / "cache"))
+    ruleset = load_ruleset_arg(str(rules))
+    entries, _ = solve_estimate(ruleset) or (0, 0.0)
+    assert entries == table_states(ruleset) > 0
+    hint = ["hint", "--rules", str(rules), "--dice", "1", "1", "2", "3", "4", "--roll", "1", "--json"]
+    assert main(hint) == 0
+    err = capsys.readouterr().err
+    assert f"yambak: solving the exact table of Two rows once ({entries:,} turn-start states, about 1 s)" in err
+    assert solve_estimate(ruleset) is None  # cached now: the next hint says nothing
+    assert main(hint) == 0
+    assert capsys.readouterr().err == ""
+    # a new ruleset's estimate goes at the pace of the table just solved, kept in its file
+    (table,) = (tmp_path / "cache").glob("two-mean-*.npz")
+    with np.load(table) as data:
+        pace = float(data["seconds"]) / int(data["entries"])
+    three = load_ruleset({**_TWO, "rows": [*_TWO["rows"], {"id": "twos", "kind": "upper", "face": 2}]})
+    assert solve_estimate(three) == (table_states(three), pytest.approx(table_states(three) * pace))
+
+
+_TWO: dict[str, Any] = {
+    "id": "two",
+    "columns": [{"id": "free"}],
+    "rows": [{"id": "ones", "kind": "upper", "face": 1}, {"id": "chance", "kind": "sum"}],
+}
 
 
 def test_tables_are_readable_by_the_group(tmp_path: Path) -> None:

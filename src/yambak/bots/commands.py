@@ -216,7 +216,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         from ..solver.compiled import say_when_compiling
 
         say_when_compiling()
-        strategy = solve(ruleset)
+        strategy = solve(ruleset, lean=True)
         bar = progress_bar(args.progress, args.games, f"{name} optimal")
         try:
             for scores, bonus, yam in simulate_blocks(strategy, args.games, args.seed, threads=args.workers):

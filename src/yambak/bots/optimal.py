@@ -41,7 +41,7 @@ def solvable(rules: Ruleset) -> bool:
 
 @lru_cache(maxsize=8)
 def strategy_for(rules: Ruleset) -> Strategy:
-    return solve(rules)
+    return solve(rules, lean=True)  # the float32 copy, mapped: shared by every process
 
 
 def optimal(state: GameState, player: int, rng: random.Random) -> Action:

@@ -117,7 +117,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             return _coach_hint(state, args.top, args.json, start)
         # a one-column turn start: the exact table's expected final score, before rolling
         position = position_of(state)
-        strategy = solve(state.rules)
+        _say_when_solving(state.rules)
+        strategy = solve(state.rules, lean=True)
     else:
         if not args.rules:
             raise UserError("hint needs --rules RULESET (or --record GAME.json)")
@@ -140,7 +141,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             return _coach_hint(state, args.top, args.json, start)
         if args.objective is not None:
             return _hint_target(ruleset, position, args.objective, args.top, args.json, start)
-        strategy = solve(ruleset)
+        _say_when_solving(ruleset)
+        strategy = solve(ruleset, lean=True)
         if args.upper is not None:
             rows = {r.id: r for r in strategy.ruleset.rows}
             upper = sum(v for k, v in filled.items() if k in rows and rows[k].is_upper)
@@ -153,6 +155,21 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     else:
         _print_advice(advice, position, args.top, ms, strategy, sys.stdout)
     return 0
+
+
+def _say_when_solving(ruleset: Any) -> None:
+    """One line on stderr before a hint solves a table the cache lacks: what, and for about how long."""
+    from ..solver.table import solve_estimate
+
+    estimate = solve_estimate(ruleset)
+    if estimate is not None:
+        entries, seconds = estimate
+        name = ruleset.preset or ruleset.name
+        print(
+            f"yambak: solving the exact table of {name} once ({entries:,} turn-start states, about "
+            f"{max(seconds, 1):.0f} s); later hints read it from the cache",
+            file=sys.stderr,
+        )
 
 
 def _solvable(ruleset: Any) -> bool:

@@ -164,7 +164,7 @@ def _warm(presets: tuple[str, ...]) -> None:
         try:
             from ..solver import solve
 
-            strategy = solve(preset)
+            strategy = solve(preset, lean=True)  # what the bots and the coach read (bots.optimal)
             log.info("strategy table for %s ready (%s)", preset, "loaded" if strategy.loaded else "computed")
         except Exception:  # a cold first move is slower, never a broken server
             log.exception("strategy table for %s could not be prepared", preset)

@@ -256,7 +256,7 @@ def keep_values(
         return _numpy_keep_values(sr, table, states)
     from .compiled import kernels
 
-    K = kernels("mean_keep_values")
+    K = kernels()
     flat, rules = table.reshape(-1), K.rule_args(sr)
     out = np.empty((len(states), max(sr.rolls - 1, 0), len(D.MULTISETS)))
     bounds = np.linspace(0, len(states), max(1, min(threads, len(states) // 256)) + 1).astype(int)
@@ -320,7 +320,7 @@ def solve_table(
     table = np.empty((sr.n_states, objective.width))
     table[:] = objective.terminal()
     count = len(sr.level_states(sr.n_rows))
-    K = kernels("mean_turn_starts" if isinstance(objective, MeanScore) else "turn_starts")  # numba: 0.3 s
+    K = kernels()  # numba: 0.3 s
     rules = K.rule_args(sr)
     flat = table.reshape(-1)  # a view: the mean kernel writes the table in place
 

@@ -232,7 +232,7 @@ def position_values(
     from .compiled import kernels
 
     # compiled already (in this process or on disk): no first-run announcement to consider
-    K = sys.modules["yambak.solver._kernels"] if _compiled_ready() else kernels("position_values")
+    K = sys.modules["yambak.solver._kernels"] if _compiled_ready() else kernels()
     sr = strategy.rules
     boxes, upper, yam, score = state or position_state(strategy, position)
     if not position.roll:

@@ -155,7 +155,7 @@ def _play_block_compiled(
 
     from .compiled import kernels
 
-    K = kernels("optimal_turns")
+    K = kernels()
     rules = K.rule_args(sr)
     table = strategy.table.reshape(-1)
     boxes, upper, yam = (np.array(np.broadcast_to(v, games), dtype=np.int64) for v in start)

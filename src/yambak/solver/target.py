@@ -195,7 +195,7 @@ def _induction(
     """Level by level from the last turn back; one compiled lane per (state, points still needed)."""
     from .compiled import kernels
 
-    K = kernels("target_turn_starts")
+    K = kernels()
     rules = K.rule_args(sr)
     n = sr.n_states
     flat = np.arange(n, dtype=np.int64)

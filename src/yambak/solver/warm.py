@@ -1,13 +1,15 @@
 """Compile the solver's kernels ahead of time: `python -m yambak.solver.warm` (run by `make install`).
 
-Warming solves a two-row ruleset with every objective, so that every kernel a command can call is in
-numba's disk cache (`compiled.py`).
+Warming solves a two-row ruleset with every objective and reads it as every command does (the float64
+table and its float32 copy: `compiled.SIGNATURES`), so that every kernel a command can call is in numba's
+disk cache (`compiled.py`). A command that finds the cache empty calls it too, once.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -17,14 +19,15 @@ from .advisor import Position, advise
 from .compiled import kernels_compiled
 from .objective import TargetProbability
 from .simulate import simulate
-from .table import solve
+from .table import Strategy, solve
 from .target import solve_target
 
 __all__ = ["compile_kernels"]
 
 
-def compile_kernels() -> float:
-    """Compile (or load) every kernel by solving a tiny ruleset; the seconds it took."""
+def compile_kernels(progress: Callable[[int, int], None] | None = None) -> float:
+    """Compile (or load) every kernel by solving and reading a tiny ruleset; the seconds it took.
+    `progress(done, total)` after each step."""
     start = time.perf_counter()
     tiny = load_ruleset(
         {
@@ -33,12 +36,33 @@ def compile_kernels() -> float:
             "columns": [{"id": "free"}],
         }
     )
-    strategy = solve(tiny, cache=False)
-    solve(tiny, objective=TargetProbability(2), cache=False)
-    solve_target(tiny, 20, cache=False)
-    keep_values(strategy.rules, strategy.table, np.arange(strategy.rules.n_states), kernel=True)
-    advise(strategy, Position(filled={}, dice=(1, 1, 2, 3, 4), roll=1), compiled=True)
-    simulate(strategy, games=10, threads=1)
+    position = Position(filled={}, dice=(1, 1, 2, 3, 4), roll=1)
+    found: dict[str, Strategy] = {}
+
+    def full() -> None:
+        found["full"] = solve(tiny, cache=False)
+
+    def lean() -> None:
+        found["lean"] = solve(tiny, cache=False, lean=True)
+
+    def reads(kind: str) -> Callable[[], None]:
+        def read() -> None:
+            strategy = found[kind]
+            keep_values(strategy.rules, strategy.table, np.arange(strategy.rules.n_states), kernel=True)
+            advise(strategy, position, compiled=True)
+            simulate(strategy, games=10, threads=1)
+
+        return read
+
+    def targets() -> None:
+        solve(tiny, objective=TargetProbability(2), cache=False)
+        solve_target(tiny, 20, cache=False)
+
+    steps = [full, targets, reads("full"), lean, reads("lean")]
+    for done, step in enumerate(steps, 1):
+        step()
+        if progress is not None:
+            progress(done, len(steps))
     return time.perf_counter() - start
 
 
