@@ -238,7 +238,7 @@ def finish_at_once(finals: list[dict], monkeypatch: pytest.MonkeyPatch, slowed: 
 
     def finish(f: dict) -> None:
         go.wait()
-        answers.append(f["ws"].act(type="score", seat=f["seat"], v=f["v"], box=f["box"]))
+        answers.append(f["ws"].act(v=f["v"], **f["act"]))
 
     threads = [threading.Thread(target=finish, args=(f,)) for f in finals]
     for t in threads:

@@ -1,0 +1,146 @@
+"""The fair-play review in the store (store/fairplay.py), on SQLite and PostgreSQL: a thrown ranked game,
+voided, rates nobody, and its players' ratings are computed again from it on out of the stored rating
+changes (the others' rows untouched), once however often it is found; the operator's list of profiles at
+the solver's accuracy, and clearing one from it."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+import pytest
+from openskill.models import PlackettLuce
+
+from yambak.store import REVIEWED, ChangeRow, DecisionRow, ResultRow, SessionRow, Store
+
+T0 = datetime(2026, 12, 1, 12, 0)
+MODEL = PlackettLuce()
+
+
+def _profile(store: Store, name: str) -> str:
+    pid = secrets.token_urlsafe(9)
+    store.create_profile(pid, name, secrets.token_hex(32), T0)
+    return pid
+
+
+def _rate(before: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+    teams = MODEL.rate([[MODEL.rating(mu=m, sigma=s)] for m, s in before], ranks=[float(p) for p in places])
+    return [(t[0].mu, t[0].sigma) for t in teams]
+
+
+def _ranked_game(store: Store, n: int, players: list[str]) -> str:
+    """Game n: a ranked yams table whose players (in seat order) finish in that order, rated as a game's
+    end rates them (the ratings locked, OpenSkill's update, the rows and the changes stored)."""
+    table_id = f"r{n}-{secrets.token_hex(3)}"
+    store.create(SessionRow(table_id, "", "yams", False, False, None, {}, settings={"ranked": "yams"}))
+    at = T0 + timedelta(hours=n)
+
+    def op(conn):
+        now = Store.lock_ratings(conn, "yams", players, MODEL.mu, MODEL.sigma, at)
+        before = [now[p][:2] for p in players]
+        after = _rate(before, list(range(1, len(players) + 1)))
+        changes = [
+            ChangeRow(seat, p, seat + 1, True, None, False, b[0], b[1], a[0], a[1])
+            for seat, (p, b, a) in enumerate(zip(players, before, after, strict=True))
+        ]
+        Store.store_ratings(conn, table_id, "yams", changes, at)
+
+    store._sync(op)
+    return table_id
+
+
+def _near(value: float):
+    return pytest.approx(value, abs=1e-9)
+
+
+def _ratings(store: Store) -> dict[str, tuple[float, float, int]]:
+    return {r.profile_id: (r.mu, r.sigma, r.games) for r in store.ladder("yams", least_games=0)}
+
+
+def test_a_thrown_game_rates_nobody_and_its_players_are_rated_again_from_it_on(store) -> None:
+    farmer, x, y, honest = (_profile(store, n) for n in ("Farmer", "Xalt", "Yalt", "Honest"))
+    history = [[farmer, x], [farmer, y], [honest, farmer], [farmer, honest], [x, y]]  # winner first
+    tables = [_ranked_game(store, n, players) for n, players in enumerate(history)]
+    stored = _ratings(store)
+    thrown = tables[1]  # the farmer's game with Yalt
+
+    # independently: the whole history as rated (every player's rating before each game) ...
+    now = {p: (MODEL.mu, MODEL.sigma) for p in (farmer, x, y, honest)}
+    befores = []
+    for players in history:
+        befores.append([now[p] for p in players])
+        for p, r in zip(players, _rate(befores[-1], list(range(1, len(players) + 1))), strict=True):
+            now[p] = r
+    assert {p: v[:2] for p, v in stored.items()} == {p: (_near(m), _near(s)) for p, (m, s) in now.items()}
+    # ... then again without the thrown game: its players from where they stood before it, the others
+    # (Honest, Xalt) as they were stored before each game
+    affected = set(history[1])
+    again = {p: befores[1][i] for i, p in enumerate(history[1])}
+    for n, players in enumerate(history):
+        if n <= 1:
+            continue
+        before = [again[p] if p in affected else befores[n][i] for i, p in enumerate(players)]
+        for p, r in zip(players, _rate(before, list(range(1, len(players) + 1))), strict=True):
+            if p in affected:
+                again[p] = r
+
+    assert sorted(store._sync(lambda conn: Store.void_game(conn, thrown, _rate, T0 + timedelta(days=1)))) == sorted(
+        affected
+    )
+    ratings = _ratings(store)
+    for p in affected:
+        assert ratings[p][:2] == (_near(again[p][0]), _near(again[p][1]))
+    assert ratings[farmer][2] == stored[farmer][2] - 1 == 3 and ratings[y][2] == stored[y][2] - 1 == 1
+    assert ratings[x] == stored[x] and ratings[honest] == stored[honest]  # not its players: untouched
+    assert ratings[farmer][0] < stored[farmer][0]  # the win over an alt no longer counts
+    rows = store.changes(thrown)
+    assert [(c.rated, c.reason, c.mu_after) for c in rows] == [(False, REVIEWED, None)] * 2
+    assert [(c.mu_before, c.sigma_before) for c in rows] == befores[1]  # where they stood, as the page shows
+    # the later games' changes follow: the farmer's last game starts where the one before it now ends
+    third, fourth = store.changes(tables[2]), store.changes(tables[3])
+    assert (fourth[0].mu_before, fourth[0].sigma_before) == (third[1].mu_after, third[1].sigma_after)
+    assert (fourth[0].mu_after, fourth[0].sigma_after) == (ratings[farmer][0], ratings[farmer][1])
+    assert (fourth[1].mu_before, fourth[1].mu_after) == (befores[3][1][0], stored[honest][0])  # Honest's: as stored
+
+    # found again (the other player's grade): nothing more changes
+    assert store._sync(lambda conn: Store.void_game(conn, thrown, _rate, T0 + timedelta(days=2))) == []
+    assert _ratings(store) == ratings
+
+
+def _graded(store: Store, pid: str, n: int, loss: float, ranked: bool = True, at: datetime = T0) -> None:
+    table_id = f"g{n}-{secrets.token_hex(3)}"
+    settings = {"ranked": "yams"} if ranked else {}
+    store.create(SessionRow(table_id, "", "yams", False, False, None, {}, settings=settings))
+    result = ResultRow(
+        profile_id=pid, kind="table", ref=table_id, seat=0, preset="yams", rules_id="yams",
+        finished_at=at + timedelta(minutes=n), score=250, won=True, players=2, counted=True,
+    )  # fmt: skip
+    (result.id,) = store.insert_results([result])
+    rows = [
+        DecisionRow(
+            turn=t, roll=1, kind="box", box="chance", dice=(1, 2, 3, 4, 5), chosen={}, best={}, options=3,
+            loss=loss if t == 1 else 0.0, unit="score", exact=True, rules_id="yams",
+        )
+        for t in range(1, 14)
+    ]  # fmt: skip
+    store.set_grade(result, loss / 13, 13, rows)
+
+
+def test_the_operators_list_holds_profiles_whose_ranked_games_lose_almost_nothing(store) -> None:
+    ace, good, casual, gone = (_profile(store, n) for n in ("Ace", "Good", "Casual", "Gone"))
+    for n in range(10):
+        _graded(store, ace, n, 0.0)  # the solver's own play, ten ranked games
+        _graded(store, good, n, 13 * 0.3)  # a strong player's: 0.3 points a decision
+        _graded(store, gone, n, 0.0)
+    for n in range(12):
+        _graded(store, casual, n, 0.0, ranked=n < 9)  # perfect, but only nine of them ranked
+    listed = sorted((r.name, r.preset, r.games, r.accuracy) for r in store.assisted(10, 0.05))
+    assert listed == [("Ace", "yams", 10, 0.0), ("Gone", "yams", 10, 0.0)]
+    assert store.delete_profile(gone, T0) is not None  # gone with its profile
+    assert [r.name for r in store.assisted(10, 0.05)] == ["Ace"]
+    assert store.clear_fairplay(ace, T0 + timedelta(days=1)) and not store.clear_fairplay("nobody", T0)
+    assert store.assisted(10, 0.05) == []  # cleared: only games after that count
+    for n in range(10):
+        _graded(store, ace, 100 + n, 0.0, at=T0 + timedelta(days=2))
+    assert [(r.name, r.games) for r in store.assisted(10, 0.05)] == [("Ace", 10)]
+    assert sorted(r.name for r in store.assisted(10, 0.5)) == ["Ace", "Good"]  # a looser line lists Good too
