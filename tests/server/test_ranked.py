@@ -249,3 +249,46 @@ def finish_at_once(finals: list[dict], monkeypatch: pytest.MonkeyPatch, slowed: 
         for s in f["socks"].values():
             s.__exit__(None, None, None)
     return answers
+
+
+def test_alternate_profiles_who_throw_their_games_lift_nobody(client, clock) -> None:
+    """The ladder farmed with alternate profiles (issue 33): two day-old alts fill their last box every turn
+    against the farmer. Once graded, those games are thrown (the alts lost more a decision than the easy
+    bot's median game) and rate nobody; the farmer's honest game after them is rated from where the farmer
+    stood before them, and the honest players (medium-bot play) are never caught."""
+    from yambak.server.ranked.fairplay import thresholds
+
+    names = ("Farmer", "Alt1", "Alt2", "Ann")
+    people = {n: person(client, n) for n in names}
+    ids = {n: c.get("/api/me").json()["profile"]["id"] for n, c in people.items()}
+    clock.now += timedelta(days=1)
+    tables = []
+    for alt, opponent in (("Alt1", "Farmer"), ("Alt2", "Farmer"), ("Ann", "Farmer")):
+        pair = {opponent: people[opponent], alt: people[alt]}
+        made = {n: seat_ranked(c) for n, c in pair.items()}
+        view = play_ranked(pair, made, thrown=(alt,) if alt != "Ann" else ())
+        tables.append((made[opponent]["id"], {p["name"]: p["total"] for p in view["players"]}))
+    assert client.app.state.profiles.grader.wait(120)
+
+    store, line = client.app.state.store, thresholds()["yams"]
+    for table_id, _ in tables:
+        for c in client.get(f"/api/ranked/tables/{table_id}").json()["changes"]:
+            accuracy = store.result_for(ids[c["name"]], table_id).accuracy
+            assert (accuracy >= line) == c["name"].startswith("Alt"), (c["name"], accuracy, line)
+    for table_id, _ in tables[:2]:  # thrown: nobody rated, the page shows where they stood
+        changes = client.get(f"/api/ranked/tables/{table_id}").json()["changes"]
+        assert [(c["rated"], c["why"], c["before"], c["after"]) for c in changes] == [(False, "review", 0.0, None)] * 2
+    # the honest game, independently: both players from the default rating, by their places
+    totals = tables[2][1]
+    order = sorted(totals, key=lambda n: -totals[n])
+    model = PlackettLuce()
+    expected = model.rate(
+        [[model.rating()] for _ in order], ranks=[1 + sum(totals[o] > totals[n] for o in totals) for n in order]
+    )
+    ladder = {r["name"]: (r["rating"], r["games"]) for r in client.get("/api/ranked/yams").json()["ladder"]}
+    assert ladder == {
+        n: (pytest.approx(t[0].mu - 3 * t[0].sigma, abs=0.05), 1) for n, t in zip(order, expected, strict=True)
+    }
+    changes = {c["name"]: c for c in client.get(f"/api/ranked/tables/{tables[2][0]}").json()["changes"]}
+    assert all(c["rated"] and c["before"] == 0.0 for c in changes.values())
+    assert {n: c["after"] for n, c in changes.items()} == {n: ladder[n][0] for n in changes}
