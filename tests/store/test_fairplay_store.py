@@ -144,3 +144,20 @@ def test_the_operators_list_holds_profiles_whose_ranked_games_lose_almost_nothin
         _graded(store, ace, 100 + n, 0.0, at=T0 + timedelta(days=2))
     assert [(r.name, r.games) for r in store.assisted(10, 0.05)] == [("Ace", 10)]
     assert sorted(r.name for r in store.assisted(10, 0.5)) == ["Ace", "Good"]  # a looser line lists Good too
+
+
+def test_results_left_ungraded_come_back_ranked_games_first(store) -> None:
+    pid = _profile(store, "Ann")
+    refs = []
+    for n, ranked in enumerate([False, True, False, True]):
+        table_id = f"u{n}-{secrets.token_hex(3)}"
+        store.create(
+            SessionRow(table_id, "", "yams", False, False, None, {}, settings={"ranked": "yams"} if ranked else {})
+        )
+        result = ResultRow(
+            profile_id=pid, kind="table", ref=table_id, seat=0, preset="yams", rules_id="yams",
+            finished_at=T0 + timedelta(minutes=n), score=200, won=True, players=2, counted=True,
+        )  # fmt: skip
+        store.insert_results([result])
+        refs.append(table_id)
+    assert [r.ref for r in store.ungraded()] == [refs[1], refs[3], refs[0], refs[2]]  # ranked, then the rest
