@@ -57,44 +57,47 @@ def _ratings(store: Store) -> dict[str, tuple[float, float, int]]:
     return {r.profile_id: (r.mu, r.sigma, r.games) for r in store.ladder("yams", least_games=0)}
 
 
-def test_a_thrown_game_rates_nobody_and_its_players_are_rated_again_from_it_on(store) -> None:
+def _ordinal(rating: tuple[float, float]) -> float:
+    return rating[0] - 3 * rating[1]
+
+
+def test_nobody_gains_from_a_thrown_game_and_its_winners_are_rated_again_from_it_on(store) -> None:
     farmer, x, y, honest = (_profile(store, n) for n in ("Farmer", "Xalt", "Yalt", "Honest"))
     history = [[farmer, x], [farmer, y], [honest, farmer], [farmer, honest], [x, y]]  # winner first
     tables = [_ranked_game(store, n, players) for n, players in enumerate(history)]
     stored = _ratings(store)
-    thrown = tables[1]  # the farmer's game with Yalt
+    thrown = tables[1]  # the farmer's win over Yalt, who threw it
 
-    # independently: the whole history as rated (every player's rating before each game) ...
+    # independently: the whole history as rated (every player's rating before and after each game) ...
     now = {p: (MODEL.mu, MODEL.sigma) for p in (farmer, x, y, honest)}
-    befores = []
+    befores, afters = [], []
     for players in history:
         befores.append([now[p] for p in players])
-        for p, r in zip(players, _rate(befores[-1], list(range(1, len(players) + 1))), strict=True):
-            now[p] = r
+        afters.append(_rate(befores[-1], list(range(1, len(players) + 1))))
+        now.update(zip(players, afters[-1], strict=True))
     assert {p: v[:2] for p, v in stored.items()} == {p: (_near(m), _near(s)) for p, (m, s) in now.items()}
-    # ... then again without the thrown game: its players from where they stood before it, the others
-    # (Honest, Xalt) as they were stored before each game
-    affected = set(history[1])
-    again = {p: befores[1][i] for i, p in enumerate(history[1])}
-    for n, players in enumerate(history):
-        if n <= 1:
-            continue
-        before = [again[p] if p in affected else befores[n][i] for i, p in enumerate(players)]
-        for p, r in zip(players, _rate(before, list(range(1, len(players) + 1))), strict=True):
-            if p in affected:
-                again[p] = r
+    assert _ordinal(afters[1][0]) > _ordinal(befores[1][0]) and _ordinal(afters[1][1]) < _ordinal(befores[1][1])
 
-    assert sorted(store._sync(lambda conn: Store.void_game(conn, thrown, _rate, T0 + timedelta(days=1)))) == sorted(
-        affected
+    # ... then again without the farmer's gain: the farmer from where they stood before it, everybody else
+    # as they were stored before each game
+    def without(voided: set[int]) -> tuple[float, float]:
+        mine = befores[1][0]
+        for n, players in enumerate(history):
+            if n > 1 and farmer in players and n not in voided:
+                before = [mine if p == farmer else befores[n][i] for i, p in enumerate(players)]
+                mine = _rate(before, list(range(1, len(players) + 1)))[players.index(farmer)]
+        return mine
+
+    void = lambda table_id, days: store._sync(  # noqa: E731
+        lambda conn: Store.void_game(conn, table_id, _rate, T0 + timedelta(days=days))
     )
+    assert void(thrown, 1) == [farmer]  # the gainer alone: Yalt's loss stands
     ratings = _ratings(store)
-    for p in affected:
-        assert ratings[p][:2] == (_near(again[p][0]), _near(again[p][1]))
-    assert ratings[farmer][2] == stored[farmer][2] - 1 == 3 and ratings[y][2] == stored[y][2] - 1 == 1
-    assert ratings[x] == stored[x] and ratings[honest] == stored[honest]  # not its players: untouched
+    assert ratings[farmer] == (_near(without(set())[0]), _near(without(set())[1]), stored[farmer][2] - 1)
     assert ratings[farmer][0] < stored[farmer][0]  # the win over an alt no longer counts
+    assert ratings[x] == stored[x] and ratings[y] == stored[y] and ratings[honest] == stored[honest]
     rows = store.changes(thrown)
-    assert [(c.rated, c.reason, c.mu_after) for c in rows] == [(False, REVIEWED, None)] * 2
+    assert [(c.rated, c.reason, c.mu_after) for c in rows] == [(False, REVIEWED, None), (True, None, afters[1][1][0])]
     assert [(c.mu_before, c.sigma_before) for c in rows] == befores[1]  # where they stood, as the page shows
     # the later games' changes follow: the farmer's last game starts where the one before it now ends
     third, fourth = store.changes(tables[2]), store.changes(tables[3])
@@ -103,8 +106,13 @@ def test_a_thrown_game_rates_nobody_and_its_players_are_rated_again_from_it_on(s
     assert (fourth[1].mu_before, fourth[1].mu_after) == (befores[3][1][0], stored[honest][0])  # Honest's: as stored
 
     # found again (the other player's grade): nothing more changes
-    assert store._sync(lambda conn: Store.void_game(conn, thrown, _rate, T0 + timedelta(days=2))) == []
+    assert void(thrown, 2) == []
     assert _ratings(store) == ratings
+    # a later thrown game (the farmer's win over Honest): the farmer ends where the game before it left them
+    assert void(tables[3], 3) == [farmer]
+    ratings = _ratings(store)
+    assert ratings[farmer] == (_near(without({3})[0]), _near(without({3})[1]), stored[farmer][2] - 2)
+    assert ratings[honest] == stored[honest]
 
 
 def _graded(store: Store, pid: str, n: int, loss: float, ranked: bool = True, at: datetime = T0) -> None:

@@ -1,6 +1,7 @@
-"""The fair-play review in the store: a thrown ranked game voided and its players' ratings computed again
-from it on (`void_game`, in the transaction that stores the grade that found it), and the profiles whose
-ranked games stay at the solver's own accuracy, for the server's operator (`assisted`, `clear_fairplay`).
+"""The fair-play review in the store: a thrown ranked game's gains taken back and their players' ratings
+computed again from it on (`void_game`, in the transaction that stores the grade that found it), and the
+profiles whose ranked games stay at the solver's own accuracy, for the server's operator (`assisted`,
+`clear_fairplay`).
 Mixed into `Store` (it provides `engine`).
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -43,44 +45,48 @@ class FairplayStore:
 
     @staticmethod
     def void_game(conn: Connection, table_id: str, rate: Rate, now: datetime) -> list[str]:
-        """A thrown ranked game rates nobody: each of its changes loses its rating (reason `review`), and
-        the ratings of the players it had rated are computed again from it on: each later rated game of
-        theirs, in the order they were rated, by `rate` from their ratings as they now stand and the other
-        players' stored ratings before it (only these players' own rows change). Their ratings and counts
-        of rated games follow. The profiles whose ratings changed (none: the game rated nobody already)."""
-        game = conn.execute(
-            select(RatingChange.profile_id, RatingChange.mu_before, RatingChange.sigma_before, RatingChange.preset)
-            .where(RatingChange.table_id == table_id, RatingChange.rated.is_(True))
-            .order_by(RatingChange.seat)
-        ).all()
-        players = sorted({r.profile_id for r in game if r.profile_id is not None})
+        """A thrown ranked game: nobody's rating gains from it. Each of its changes that raised a player's
+        rating (OpenSkill's ordinal, mu - 3 sigma, as the ladder ranks) is taken back (not rated, reason
+        `review`); a change that lowered one stands (a player who throws a game they are losing still
+        loses). The ratings of the players whose gain went are computed again from the game on: each later
+        rated game of theirs, in the order they were rated, by `rate` from their ratings as they now stand
+        and the other players' stored ratings before it (only these players' own rows change); their
+        ratings and counts of rated games follow. The profiles whose ratings changed (none: nobody gained,
+        or the game was voided already)."""
+
+        def gainers() -> list[Any]:
+            rows = conn.execute(
+                select(
+                    RatingChange.profile_id, RatingChange.preset, RatingChange.at, RatingChange.mu_before,
+                    RatingChange.sigma_before, RatingChange.mu_after, RatingChange.sigma_after,
+                ).where(
+                    RatingChange.table_id == table_id, RatingChange.rated.is_(True),
+                    RatingChange.profile_id.is_not(None),
+                )
+            ).all()  # fmt: skip
+            return [r for r in rows if r.mu_after - 3 * r.sigma_after > r.mu_before - 3 * r.sigma_before]
+
+        if not gainers():
+            return []
+        players = sorted(str(r.profile_id) for r in gainers())
+        RankedStore.lock_profiles(conn, players)  # as a game's end does: the players' next game waits for this
+        game = gainers()  # read again under the locks: another grade of this game may have voided it meanwhile
         if not game:
             return []
-        preset = game[0].preset
-        RankedStore.lock_profiles(conn, players)  # as a game's end does: the players' next game waits for this
+        preset, at = game[0].preset, game[0].at
         rows = conn.execute(
             select(Rating.profile_id, Rating.games)
-            .where(Rating.preset == preset, Rating.profile_id.in_(players))
+            .where(Rating.preset == preset, Rating.profile_id.in_([r.profile_id for r in game]))
             .order_by(Rating.profile_id)
             .with_for_update()
         ).all()
         games = {pid: int(n) for pid, n in rows}
-        # read again under the locks: another grade of this game may have voided it meanwhile
-        locked = conn.execute(
-            select(RatingChange.profile_id, RatingChange.mu_before, RatingChange.sigma_before, RatingChange.at).where(
-                RatingChange.table_id == table_id, RatingChange.rated.is_(True)
-            )
-        ).all()
-        if not locked:
-            return []
-        at = locked[0].at
-        now_of = {r.profile_id: (float(r.mu_before), float(r.sigma_before)) for r in locked if r.profile_id}
+        now_of = {str(r.profile_id): (float(r.mu_before), float(r.sigma_before)) for r in game}
         conn.execute(
             update(RatingChange)
-            .where(RatingChange.table_id == table_id)
+            .where(RatingChange.table_id == table_id, RatingChange.profile_id.in_(list(now_of)))
             .values(rated=False, reason=REVIEWED, mu_after=None, sigma_after=None)
         )
-        voided = {pid: 1 for pid in now_of}
         later = (
             select(RatingChange.table_id)
             .where(
@@ -91,35 +97,39 @@ class FairplayStore:
             )
             .distinct()
         )
+        # every seat a later game rated when it ended (its stored rating before it), taken back since or not:
+        # the game is rated again as it was, and only the rows still rated of these players change
         after_rows = conn.execute(
             select(
                 RatingChange.table_id, RatingChange.seat, RatingChange.profile_id, RatingChange.place,
-                RatingChange.mu_before, RatingChange.sigma_before, RatingChange.at,
+                RatingChange.rated, RatingChange.mu_before, RatingChange.sigma_before, RatingChange.at,
             )
-            .where(RatingChange.table_id.in_(later), RatingChange.rated.is_(True))
+            .where(RatingChange.table_id.in_(later), RatingChange.mu_before.is_not(None))
             .order_by(RatingChange.at, RatingChange.table_id, RatingChange.seat)
         ).all()  # fmt: skip
-        by_game: dict[tuple[datetime, str], list[tuple[int, str | None, int, float, float]]] = {}
+        by_game: dict[tuple[datetime, str], list[Any]] = {}
         for r in after_rows:
-            by_game.setdefault((r.at, r.table_id), []).append(
-                (r.seat, r.profile_id, r.place, float(r.mu_before), float(r.sigma_before))
-            )
+            by_game.setdefault((r.at, r.table_id), []).append(r)
         for (_, later_id), seats in by_game.items():
-            befores = [now_of.get(pid, (mu, sigma)) if pid else (mu, sigma) for _, pid, _, mu, sigma in seats]
-            afters = rate(befores, [place for _, _, place, _, _ in seats])
-            for (seat, pid, _, _, _), before, after in zip(seats, befores, afters, strict=True):
-                if pid in now_of:
+            mine = [r.rated and r.profile_id in now_of for r in seats]
+            befores = [
+                now_of[r.profile_id] if own else (float(r.mu_before), float(r.sigma_before))
+                for r, own in zip(seats, mine, strict=True)
+            ]
+            afters = rate(befores, [r.place for r in seats])
+            for r, own, before, after in zip(seats, mine, befores, afters, strict=True):
+                if own:
                     conn.execute(
                         update(RatingChange)
-                        .where(RatingChange.table_id == later_id, RatingChange.seat == seat)
+                        .where(RatingChange.table_id == later_id, RatingChange.seat == r.seat)
                         .values(mu_before=before[0], sigma_before=before[1], mu_after=after[0], sigma_after=after[1])
                     )
-                    now_of[pid] = after
+                    now_of[r.profile_id] = after
         for pid, (mu, sigma) in now_of.items():
             conn.execute(
                 update(Rating)
                 .where(Rating.profile_id == pid, Rating.preset == preset)
-                .values(mu=mu, sigma=sigma, games=max(0, games.get(pid, 0) - voided[pid]), updated_at=now)
+                .values(mu=mu, sigma=sigma, games=max(0, games.get(pid, 0) - 1), updated_at=now)
             )
         return sorted(now_of)
 

@@ -3,9 +3,10 @@
 Every ranked game is graded after it ends (ranked games first), each player's own turns as a solo game:
 their accuracy is the points their decisions lost on average (0 is the solver's own play). A game where a
 player lost at least the median of the easy bot's games of that preset (`fairplay.json`, measured by
-`scripts/fairplay_thresholds.py` over at least 1,000 bot games) is *thrown*: it rates nobody, and the
-ratings of the players it had rated are computed again from it on, in the transaction that stores the
-grade (`Store.void_game`). The medium bot's worst game stays far below that line (the figures).
+`scripts/fairplay_thresholds.py` over at least 1,000 bot games) is *thrown*: nobody's rating gains from
+it (a rise it gave is taken back, a fall stands: throwing a game one is losing does not save the loss),
+and the ratings of the players whose rise went are computed again from it on, in the transaction that
+stores the grade (`Store.void_game`). The medium bot's worst game stays far below that line (the figures).
 
 Profiles whose graded ranked games of a preset stay at the solver's own accuracy (at least
 `ASSISTED_GAMES` of them, losing at most `ASSISTED_LOSS` points a decision on average) are listed for the
@@ -55,8 +56,8 @@ def rate(before: list[tuple[float, float]], places: list[int]) -> list[tuple[flo
 
 
 def review(graded: Graded, now: datetime) -> Write | None:
-    """A ranked result graded: a thrown game voided, and its players' ratings computed again from it on,
-    with the grade (nothing for a game that is not ranked, or was voided already)."""
+    """A ranked result graded: a thrown game's rating gains taken back, and their players' ratings computed
+    again from it on, with the grade (nothing for a game that is not ranked, or was voided already)."""
     result: ResultRow = graded.result
     if result.kind != "table" or not thrown(result.preset, graded.accuracy):
         return None

@@ -788,7 +788,7 @@ function renderResults() {
 /** @type {Record<string, () => string>} */
 const WHY = { new: () => T("not rated: a profile rates from its second day"), pair: () => T("not rated: a fourth game today between the same two players"),
   alone: () => T("not rated: nobody else to rate against"),
-  review: () => T("not rated: a game played below the easy bot's level rates nobody (fair-play review)") };
+  review: () => T("not rated: nobody gains from a game played below the easy bot's level (fair-play review)") };
 async function showRatings(tries = 3) {
   let changes = null;
   try {
