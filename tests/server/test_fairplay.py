@@ -113,3 +113,41 @@ def test_the_operator_lists_profiles_at_the_solvers_accuracy_and_clears_them(bot
         assert store.assisted(ASSISTED_GAMES, 0.05) == []
     finally:
         store.close()
+
+
+def test_the_grader_takes_ranked_games_first_and_tells_who_listens(tmp_path, monkeypatch) -> None:
+    """Results waiting for the grader: a ranked game's go before the others (in the order each came), and
+    every grade is published (`Graded`) to the features that review it."""
+    import threading
+
+    from yambak.server.common.events import Events, Graded
+    from yambak.server.profiles import results
+
+    graded: list[int] = []
+    heard: list[tuple[int | None, float | None]] = []
+    monkeypatch.setattr(results, "grade", lambda record, _seat: graded.append(record["n"]) or results.Grade(1.5, 13))
+    events = Events()
+    events.on(Graded, lambda g: heard.append((g.result.id, g.accuracy)))
+    store = Store(f"sqlite:///{tmp_path}/grades.db")
+    grader = results.Grader(store, lambda r: {"n": r.id}, processes=False, events=events)
+    try:
+        held = threading.Event()
+        grader.pool.submit(held.wait)  # the grader busy: what comes meanwhile waits in its queue
+
+        def result(n: int) -> ResultRow:
+            return ResultRow(
+                id=n, profile_id=None, kind="table", ref=f"t{n}", seat=0, preset="yams", rules_id="yams",
+                finished_at=T0, score=200, won=True, players=2, counted=True,
+            )  # fmt: skip
+
+        grader.submit([result(1), result(2)])
+        grader.submit([result(3)], first=True)  # a ranked game's
+        grader.submit([result(4)])
+        grader.submit([result(5), result(6)], first=True)
+        held.set()
+        assert grader.wait(30)
+        assert graded == [3, 5, 6, 1, 2, 4]
+        assert heard == [(n, 1.5) for n in graded]
+    finally:
+        grader.close()
+        store.close()
