@@ -10,8 +10,10 @@ from datetime import datetime, timedelta
 
 import pytest
 from openskill.models import PlackettLuce
+from sqlalchemy import select
 
 from yambak.store import REVIEWED, ChangeRow, DecisionRow, ResultRow, SessionRow, Store
+from yambak.store.models import FairplayClear
 
 T0 = datetime(2026, 12, 1, 12, 0)
 MODEL = PlackettLuce()
@@ -144,8 +146,12 @@ def test_the_operators_list_holds_profiles_whose_ranked_games_lose_almost_nothin
         _graded(store, casual, n, 0.0, ranked=n < 9)  # perfect, but only nine of them ranked
     listed = sorted((r.name, r.preset, r.games, r.accuracy) for r in store.assisted(10, 0.05))
     assert listed == [("Ace", "yams", 10, 0.0), ("Gone", "yams", 10, 0.0)]
-    assert store.delete_profile(gone, T0) is not None  # gone with its profile
+    assert store.clear_fairplay(gone, T0 - timedelta(days=1))  # cleared before those games: still listed
+    assert sorted(r.name for r in store.assisted(10, 0.05)) == ["Ace", "Gone"]
+    assert store.delete_profile(gone, T0) is not None  # gone with its profile, its clearing too
     assert [r.name for r in store.assisted(10, 0.05)] == ["Ace"]
+    with store.engine.connect() as conn:
+        assert conn.execute(select(FairplayClear.profile_id)).scalars().all() == []
     assert store.clear_fairplay(ace, T0 + timedelta(days=1)) and not store.clear_fairplay("nobody", T0)
     assert store.assisted(10, 0.05) == []  # cleared: only games after that count
     for n in range(10):
