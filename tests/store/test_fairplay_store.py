@@ -175,3 +175,36 @@ def test_results_left_ungraded_come_back_ranked_games_first(store) -> None:
         store.insert_results([result])
         refs.append(table_id)
     assert [r.ref for r in store.ungraded()] == [refs[1], refs[3], refs[0], refs[2]]  # ranked, then the rest
+
+
+def test_thrown_games_found_in_any_order_leave_the_same_ratings(store) -> None:
+    """Two thrown games of one farmer, reviewed in either order (grades come as they come): the same
+    ratings and the same rows, the later game rated again with the seat it rated and took back since."""
+    ends = []
+    for label, order in (("a", (1, 3)), ("b", (3, 1))):
+        farmer, x, y, honest = (_profile(store, f"{n}-{label}") for n in ("Farmer", "Xalt", "Yalt", "Honest"))
+        history = [[farmer, x], [farmer, y], [honest, farmer], [farmer, honest], [x, y]]
+        tables = [_ranked_game(store, n, players) for n, players in enumerate(history)]
+        for days, n in enumerate(order):
+            thrown, at = tables[n], T0 + timedelta(days=days)
+            store._sync(lambda conn, thrown=thrown, at=at: Store.void_game(conn, thrown, _rate, at))
+
+        def rounded(v: float | None) -> float | None:
+            return None if v is None else round(v, 9)
+
+        ratings = _ratings(store)
+        rows = [
+            (
+                c.rated,
+                c.reason,
+                rounded(c.mu_before),
+                rounded(c.sigma_before),
+                rounded(c.mu_after),
+                rounded(c.sigma_after),
+            )
+            for t in tables
+            for c in store.changes(t)
+        ]
+        ends.append(([tuple(rounded(v) for v in ratings[p]) for p in (farmer, x, y, honest)], rows))
+    assert ends[0] == ends[1]
+    assert [r[:2] for r in ends[0][1]].count((False, REVIEWED)) == 2  # the farmer's two wins, taken back

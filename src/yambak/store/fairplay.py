@@ -87,18 +87,18 @@ class FairplayStore:
             .where(RatingChange.table_id == table_id, RatingChange.profile_id.in_(list(now_of)))
             .values(rated=False, reason=REVIEWED, mu_after=None, sigma_after=None)
         )
-        later = (
+        later = (  # every later game that rated one of them when it ended, their rise taken back since or not
             select(RatingChange.table_id)
             .where(
                 RatingChange.profile_id.in_(list(now_of)),
-                RatingChange.rated.is_(True),
+                RatingChange.mu_before.is_not(None),
                 RatingChange.preset == preset,
                 or_(RatingChange.at > at, and_(RatingChange.at == at, RatingChange.table_id > table_id)),
             )
             .distinct()
         )
-        # every seat a later game rated when it ended (its stored rating before it), taken back since or not:
-        # the game is rated again as it was, and only the rows still rated of these players change
+        # each such game is rated again with every seat it rated (their stored ratings before it); of these
+        # players, a row still rated changes and moves them on, a row taken back only shows where they stood
         after_rows = conn.execute(
             select(
                 RatingChange.table_id, RatingChange.seat, RatingChange.profile_id, RatingChange.place,
@@ -111,20 +111,21 @@ class FairplayStore:
         for r in after_rows:
             by_game.setdefault((r.at, r.table_id), []).append(r)
         for (_, later_id), seats in by_game.items():
-            mine = [r.rated and r.profile_id in now_of for r in seats]
             befores = [
-                now_of[r.profile_id] if own else (float(r.mu_before), float(r.sigma_before))
-                for r, own in zip(seats, mine, strict=True)
+                now_of[r.profile_id] if r.profile_id in now_of else (float(r.mu_before), float(r.sigma_before))
+                for r in seats
             ]
             afters = rate(befores, [r.place for r in seats])
-            for r, own, before, after in zip(seats, mine, befores, afters, strict=True):
-                if own:
-                    conn.execute(
-                        update(RatingChange)
-                        .where(RatingChange.table_id == later_id, RatingChange.seat == r.seat)
-                        .values(mu_before=before[0], sigma_before=before[1], mu_after=after[0], sigma_after=after[1])
-                    )
+            for r, before, after in zip(seats, befores, afters, strict=True):
+                if r.profile_id not in now_of:
+                    continue
+                row = and_(RatingChange.table_id == later_id, RatingChange.seat == r.seat)
+                if r.rated:
+                    values = {"mu_before": before[0], "sigma_before": before[1], "mu_after": after[0]}
+                    conn.execute(update(RatingChange).where(row).values(**values, sigma_after=after[1]))
                     now_of[r.profile_id] = after
+                else:
+                    conn.execute(update(RatingChange).where(row).values(mu_before=before[0], sigma_before=before[1]))
         for pid, (mu, sigma) in now_of.items():
             conn.execute(
                 update(Rating)
