@@ -41,6 +41,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "review": ("yambak.coach.commands", "grade every decision of a game record against the best choice"),
     "serve": ("yambak.server.commands", "start the web table (lobby, tables, WebSocket play)"),
+    "fairplay": (
+        "yambak.server.ranked.commands",
+        "the operator's fair-play list: profiles whose ranked games stay at the solver's accuracy",
+    ),
     "simulate": ("yambak.bots.commands", "play many solitaire games with a bot and print statistics"),
     "duel": ("yambak.bots.commands", "play duplicate games between two bots (same dice for both) and compare them"),
     "fit": (

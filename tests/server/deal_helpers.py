@@ -60,27 +60,44 @@ def seat_ranked(c: TestClient, players: int = 2) -> dict:
     return r.json()
 
 
-def play_ranked(clients: dict[str, TestClient], made: dict[str, dict], until_last: bool = False) -> dict:
-    """Each player plays their own seat (roll once, the first box offered) to the end (or up to the game's
-    very last action, left to the caller). The last view."""
+def play_ranked(
+    clients: dict[str, TestClient], made: dict[str, dict], until_last: bool = False, thrown: tuple[str, ...] = ()
+) -> dict:
+    """Each player plays their own seat to the end (or up to the game's very last action, left to the
+    caller). The last view. A player plays as the medium bot would (its choices, from the table's state on
+    the server: an honest game, which the fair-play review leaves alone), or, named in `thrown`, rolls
+    once and fills the last box offered (a thrown game: the easy bot plays better)."""
+    import random
+
+    from yambak.bots import choose_action
+    from yambak.terminal.online import action_message
+
     socks = {n: clients[n].websocket_connect(f"/ws/{made[n]['id']}") for n in clients}
     ws = {n: CheckedWS(s.__enter__()) for n, s in socks.items()}
     seat = {n: int(next(iter(made[n]["tokens"]))) for n in clients}
+    rng = random.Random(0)
     try:
         out = {n: ws[n].hello(list(made[n]["tokens"].values()))[1] for n in clients}
         view = out[next(iter(clients))]["view"]
         v = view["v"]
         while not view["finished"]:
             who = next(n for n in clients if seat[n] == view["current"])
-            rolled = ws[who].act(type="roll", seat=seat[who], v=v)
-            assert rolled["type"] == "event", rolled
-            box = legal(rolled["view"]["players"][seat[who]]["turn"])[0]
-            last = sum(p["turns_done"] for p in rolled["view"]["players"]) == len(view["players"]) * 13 - 1
+            mine = view["players"][seat[who]]
+            if who in thrown:
+                if not mine["turn"]:
+                    act = {"type": "roll", "seat": seat[who]}
+                else:
+                    act = {"type": "score", "seat": seat[who], "box": legal(mine["turn"])[-1]}
+            else:
+                state = clients[who].app.state.manager.get(made[who]["id"]).state
+                act = action_message(choose_action(state, seat[who], "greedy", rng))
+            turns = sum(p["turns_done"] for p in view["players"])
+            last = act["type"] == "score" and turns == len(view["players"]) * 13 - 1
             if until_last and last:
-                return {"ws": ws[who], "seat": seat[who], "v": rolled["v"], "box": box, "socks": socks}
-            scored = ws[who].act(type="score", seat=seat[who], v=rolled["v"], box=box)
-            assert scored["type"] == "event", scored
-            view, v = scored["view"], scored["v"]
+                return {"ws": ws[who], "seat": seat[who], "v": v, "act": act, "socks": socks}
+            done = ws[who].act(v=v, **act)
+            assert done["type"] == "event", done
+            view, v = done["view"], done["v"]
             for n in clients:  # the others read the same events (past the states of who came and went)
                 if n != who:
                     while ws[n].recv().get("v") != v:

@@ -235,8 +235,11 @@ def test_the_grades_take_their_share_of_a_core_and_no_more(monkeypatch):
         def __init__(self) -> None:
             self.grades: list[tuple[int, float | None, int]] = []
 
-        def set_grade(self, result, accuracy, decisions, _rows):
-            self.grades.append((result.id, accuracy, decisions))
+        def grade_op(self, result, accuracy, decisions, _rows):
+            return lambda _conn: self.grades.append((result.id, accuracy, decisions))
+
+        def run_now(self, op):  # the grader without the server's loop: a transaction of its own, now
+            return op(None)
 
     monkeypatch.setattr(results, "grade", slow_grade)
     store = Stored()

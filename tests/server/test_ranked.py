@@ -238,7 +238,7 @@ def finish_at_once(finals: list[dict], monkeypatch: pytest.MonkeyPatch, slowed: 
 
     def finish(f: dict) -> None:
         go.wait()
-        answers.append(f["ws"].act(type="score", seat=f["seat"], v=f["v"], box=f["box"]))
+        answers.append(f["ws"].act(v=f["v"], **f["act"]))
 
     threads = [threading.Thread(target=finish, args=(f,)) for f in finals]
     for t in threads:
@@ -249,3 +249,58 @@ def finish_at_once(finals: list[dict], monkeypatch: pytest.MonkeyPatch, slowed: 
         for s in f["socks"].values():
             s.__exit__(None, None, None)
     return answers
+
+
+def test_alternate_profiles_who_throw_their_games_lift_nobody(client, clock) -> None:
+    """The ladder farmed with alternate profiles (issue 33): two day-old alts fill their last box every turn
+    against the farmer. Once graded, those games are thrown (the alts lost more a decision than the easy
+    bot's median game): the farmer's wins count for nothing (the alts' losses stand), the farmer's honest
+    game after them is rated from where the farmer stood before them, and the honest players (medium-bot
+    play) are never caught."""
+    from yambak.server.ranked.fairplay import thresholds
+
+    names = ("Farmer", "Alt1", "Alt2", "Ann")
+    people = {n: person(client, n) for n in names}
+    ids = {n: c.get("/api/me").json()["profile"]["id"] for n, c in people.items()}
+    clock.now += timedelta(days=1)
+    tables = []
+    for alt, opponent in (("Alt1", "Farmer"), ("Alt2", "Farmer"), ("Ann", "Farmer")):
+        pair = {opponent: people[opponent], alt: people[alt]}
+        made = {n: seat_ranked(c) for n, c in pair.items()}
+        view = play_ranked(pair, made, thrown=(alt,) if alt != "Ann" else ())
+        tables.append((made[opponent]["id"], {p["name"]: p["total"] for p in view["players"]}))
+    assert client.app.state.profiles.grader.wait(120)
+
+    store, line = client.app.state.store, thresholds()["yams"]
+    for table_id, _ in tables:
+        for c in client.get(f"/api/ranked/tables/{table_id}").json()["changes"]:
+            accuracy = store.result_for(ids[c["name"]], table_id).accuracy
+            assert (accuracy >= line) == c["name"].startswith("Alt"), (c["name"], accuracy, line)
+    # what OpenSkill makes of a game of two players from the default rating, by their totals
+    model = PlackettLuce()
+
+    def first_game(totals: dict[str, int]) -> dict[str, float]:
+        order = sorted(totals, key=lambda n: -totals[n])
+        ranks = [1 + sum(totals[o] > totals[n] for o in totals) for n in order]
+        rated = model.rate([[model.rating()] for _ in order], ranks=ranks)
+        return {n: t[0].mu - 3 * t[0].sigma for n, t in zip(order, rated, strict=True)}
+
+    for table_id, totals in tables[:2]:  # thrown: the farmer's rise taken back, the alt's fall stands
+        alt = next(n for n in totals if n != "Farmer")
+        assert totals["Farmer"] > totals[alt]
+        changes = {c["name"]: c for c in client.get(f"/api/ranked/tables/{table_id}").json()["changes"]}
+        assert (changes["Farmer"]["rated"], changes["Farmer"]["why"], changes["Farmer"]["after"]) == (
+            False, "review", None,
+        )  # fmt: skip
+        assert (changes[alt]["rated"], changes[alt]["before"]) == (True, 0.0)
+        assert changes[alt]["after"] == pytest.approx(first_game(totals)[alt], abs=0.05) and changes[alt]["after"] < 0
+    # the honest game, independently: both players from the default rating, by their places
+    expected = first_game(tables[2][1])
+    ladder = {r["name"]: (r["rating"], r["games"]) for r in client.get("/api/ranked/yams").json()["ladder"]}
+    assert {n: ladder[n] for n in ("Farmer", "Ann")} == {
+        n: (pytest.approx(v, abs=0.05), 1) for n, v in expected.items()
+    }
+    assert ladder["Alt1"][1] == ladder["Alt2"][1] == 1
+    changes = {c["name"]: c for c in client.get(f"/api/ranked/tables/{tables[2][0]}").json()["changes"]}
+    assert all(c["rated"] and c["before"] == 0.0 for c in changes.values())
+    assert {n: c["after"] for n, c in changes.items()} == {n: ladder[n][0] for n in changes}

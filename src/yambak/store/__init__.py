@@ -10,6 +10,7 @@ writer that never blocks the event loop.
 
 from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow
 from .decisions import DecisionRow, KindLoss, Losses, MistakeRow
+from .fairplay import REVIEWED, AssistedRow, Rate
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .push import PushRow
 from .ranked import ChangeRow, RatingRow
@@ -18,6 +19,9 @@ from .trainer import TrainerAnswerRow, TrainerRatingRow
 from .turns import TurnRow
 
 __all__ = [
+    "AssistedRow",
+    "REVIEWED",
+    "Rate",
     "ChangeRow",
     "RatingRow",
     "DEFAULT_URL",

@@ -149,6 +149,11 @@ class DecisionStore:
     def set_grade(self, result: ResultRow, accuracy: float | None, decisions: int, rows: list[DecisionRow]) -> None:
         self._sync(self.grade_op(result, accuracy, decisions, rows))
 
+    def run_now(self, op: Callable[[Connection], T]) -> T:
+        """An operation in a transaction of its own, now, in the calling thread (the writer's are on the
+        event loop: a grade stored while the server goes down comes here)."""
+        return self._sync(op)
+
     def graded_decisions(self, result_id: int) -> list[dict[str, Any]]:
         """A result's decisions as stored, in the order they were taken."""
         with self.engine.connect() as conn:

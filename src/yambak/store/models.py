@@ -391,3 +391,13 @@ class TrainerAnswer(Base):
     at: Mapped[datetime] = mapped_column(DateTime)
 
     __table_args__ = (Index("ix_trainer_answers_profile", "profile_id", "preset", "at"),)
+
+
+class FairplayClear(Base):
+    """When the server's operator last cleared a profile from the fair-play list (`yambak fairplay clear`):
+    only its ranked games graded after that can list it again. Gone with the profile."""
+
+    __tablename__ = "fairplay_clears"
+
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+    cleared_at: Mapped[datetime] = mapped_column(DateTime)

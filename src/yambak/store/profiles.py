@@ -462,10 +462,15 @@ class ProfileStore:
         return self._sync(op)
 
     def ungraded(self, limit: int = 100) -> list[ResultRow]:
-        """Results still waiting for the coach's grade (a restart interrupted it)."""
+        """Results still waiting for the coach's grade (a restart interrupted it), ranked games' first (the
+        fair-play review waits for them)."""
+        ranked = select(GameSession.id).where(GameSession.settings["ranked"].as_string().is_not(None))
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(Result).where(Result.decisions.is_(None), Result.seat.is_not(None)).limit(limit)
+                select(Result)
+                .where(Result.decisions.is_(None), Result.seat.is_not(None))
+                .order_by(Result.ref.in_(ranked).desc(), Result.id)
+                .limit(limit)
             ).mappings()
             return [_result(r) for r in rows]
 

@@ -60,6 +60,7 @@ from sqlalchemy.pool import NullPool
 from .daily import DealStore
 from .decisions import DecisionStore
 from .driver import DriverStatement
+from .fairplay import FairplayStore
 from .models import Event, GameSession, Seat
 from .profiles import ProfileStore
 from .push import PushStore
@@ -343,7 +344,9 @@ class _Writer:
                 self.loop.call_soon_threadsafe(self.queue.put_nowait, None)
 
 
-class Store(ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushStore, DecisionStore, TrainerStore):
+class Store(
+    ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushStore, DecisionStore, TrainerStore, FairplayStore
+):
     def __init__(self, url: str | None = None, migrate: bool = True, synchronous: bool = True) -> None:
         """`synchronous` false (PostgreSQL): the writer's commits return before their WAL is on disk
         (`synchronous_commit = off` for them): a disk's slow flushes no longer hold every action, and a

@@ -1,7 +1,7 @@
 """How server features tell each other what happened, without importing each other.
 
 A feature publishes a fact; the features that care subscribed to its type at start-up (the app is
-where they meet, `server/lifespan.py`). Two facts today:
+where they meet, `server/lifespan.py`). The facts today:
 
 - `GameEnding`: a live table's game ends with the action being stored now. A handler may answer
   with a `Write`, which joins that action's transaction (a player's results are stored exactly
@@ -10,6 +10,8 @@ where they meet, `server/lifespan.py`). Two facts today:
   memory load them again.
 - `TurnSignal`: a player at an asynchronous table should hear of it (their turn began, or a quarter of
   its clock is left) while they are not at the table: Web Push tells their devices.
+- `Graded`: the coach graded a result; a handler may answer with a `Write` that joins the transaction
+  storing the grade (the fair-play review voids a thrown ranked game there).
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from typing import Any, TypeVar
 from sqlalchemy.engine import Connection
 
 from ...engine import GameState
-from ...store import SeatRow
+from ...store import ResultRow, SeatRow
 
-__all__ = ["Events", "GameEnding", "NamesRemoved", "TurnSignal", "Write"]
+__all__ = ["Events", "GameEnding", "Graded", "NamesRemoved", "TurnSignal", "Write"]
 
 log = logging.getLogger("yambak.server")
 E = TypeVar("E")
@@ -60,6 +62,14 @@ class TurnSignal:
     kind: str  # turn | reminder
     due_at: datetime | None = None
     first: str = ""  # the first person's name: a table made in one click (no name stored) is called after them
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A result's grade is being stored: its points lost per decision (None: no decision had a choice)."""
+
+    result: ResultRow
+    accuracy: float | None
 
 
 @dataclass(frozen=True)

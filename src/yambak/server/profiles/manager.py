@@ -73,7 +73,7 @@ class ProfileManager:
         self.events = events or Events()
         self.events.on(GameEnding, self._results_of)
         self.live_record = live_record
-        self.grader = Grader(store, self._record_of, settings.coach_process, settings.grade_share)
+        self.grader = Grader(store, self._record_of, settings.coach_process, settings.grade_share, self.events)
         self.reviews: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # (kind, ref): the coach's
 
     def now(self) -> datetime:
@@ -204,7 +204,7 @@ class ProfileManager:
         def committed(ids: list[int]) -> None:
             for result, rid in zip(results, ids, strict=True):
                 result.id = rid
-            self.grader.submit(results, record)
+            self.grader.submit(results, record, first=ending.ranked is not None)  # the fair-play review's
 
         return Write(Store.insert_results_op(results), committed)
 

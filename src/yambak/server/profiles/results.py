@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 import threading
 import time
@@ -27,6 +29,7 @@ from ...engine import GameRecord, GameState, replay, state_to_record
 from ...rules import Ruleset
 from ...store import DecisionRow, ResultRow, SeatRow, Store
 from ..common.coach import CoachPool
+from ..common.events import Events, Graded
 
 __all__ = ["Grade", "Grader", "kept_result", "solo_record", "table_results", "variant"]
 
@@ -177,7 +180,10 @@ class Grader:
     p99 action-to-broadcast from 6 to 40 ms with 500 players finishing games, bench/load.py). Its thread
     touches the database as little: a table's record comes with its results, and the grade is written by
     the store's writer on the event loop, among the actions' writes (a thread's own transactions handed
-    the interpreter lock back and forth with the busy loop at every round trip)."""
+    the interpreter lock back and forth with the busy loop at every round trip).
+
+    Ranked games are graded first (the fair-play review waits for their grades); a grade is stored with
+    the writes the features answer `Graded` with (`events`), in one transaction."""
 
     def __init__(
         self,
@@ -185,8 +191,12 @@ class Grader:
         records: Callable[[ResultRow], dict[str, Any] | None],
         processes: bool = True,
         share: float = 1.0,
+        events: Events | None = None,
     ) -> None:
         self.store = store
+        self.events = events or Events()
+        self._queue: list[tuple[int, int, ResultRow, dict[str, Any] | None]] = []  # (priority, order, ...)
+        self._order = itertools.count()
         # the coach's process takes at most this share of a core: after each grade it waits (a grade is ~20 ms
         # of CPU; 500 games ending together are graded over 40 s at a quarter of a core, not 10 s at a whole)
         self.share = min(1.0, max(0.01, share))
@@ -210,29 +220,44 @@ class Grader:
         if self.coach is not None:
             self.coach.warm()
 
-    def submit(self, results: list[ResultRow], record: dict[str, Any] | None = None) -> None:
-        """Grade these results (of one game, whose `record` the caller may have at hand) in the background."""
+    def submit(self, results: list[ResultRow], record: dict[str, Any] | None = None, first: bool = False) -> None:
+        """Grade these results (of one game, whose `record` the caller may have at hand) in the background;
+        `first` (a ranked game's): before every waiting result that is not."""
         for r in results:
             if r.id is None or r.seat is None:
                 continue
             with self._lock:
                 self._pending += 1
                 self.idle.clear()
-            self.pool.submit(self._grade, r, record)
+                heapq.heappush(self._queue, (0 if first else 1, next(self._order), r, record))
+            self.pool.submit(self._next)  # one job per result: each grades the most urgent one waiting
+
+    def _next(self) -> None:
+        with self._lock:
+            _, _, r, record = heapq.heappop(self._queue)
+        self._grade(r, record)
 
     def _store(self, r: ResultRow, graded: Grade) -> None:
         """The grade and its decisions' rows, in one transaction of the store's writer."""
         assert r.id is not None
         loop = self.loop
-        rows = list(graded.rows)
+        grade_op = self.store.grade_op(r, graded.accuracy, graded.decisions, list(graded.rows))
+        writes = self.events.collect(Graded(r, graded.accuracy))
+
+        def op(conn: Any) -> list[Any]:
+            grade_op(conn)
+            return [w.op(conn) for w in writes]
+
+        answers: list[Any] | None = None
         if loop is not None and not loop.is_closed():
-            op = self.store.grade_op(r, graded.accuracy, graded.decisions, rows)
             try:  # a write takes milliseconds; a loop stopped meanwhile is a server going down (ungraded)
-                asyncio.run_coroutine_threadsafe(self.store.write(op), loop).result(10)
-                return
+                answers = asyncio.run_coroutine_threadsafe(self.store.write(op), loop).result(10)
             except RuntimeError:  # closed: the server is going down
                 pass
-        self.store.set_grade(r, graded.accuracy, graded.decisions, rows)
+        if answers is None:
+            answers = self.store.run_now(op)
+        for w, answer in zip(writes, answers, strict=True):
+            w.committed(answer)
 
     def _grade(self, r: ResultRow, record: dict[str, Any] | None = None) -> None:
         try:

@@ -9,6 +9,7 @@ profile from the day after it was made, and a pair of profiles at most three tim
 together rates neither of them); fewer than two players left to rate: none. The ratings are stored in the
 transaction of the game's last event, with what the game did to each player (the results page shows it).
 The ladder ranks by OpenSkill's ordinal, mu - 3 sigma; fewer than ten rated games is provisional.
+Once graded, a thrown game rates nobody after all (the fair-play review, `fairplay.py`).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from openskill.models import PlackettLuce
 from ...rules import preset_ids
 from ...store import ChangeRow, ProfileRow, Store, StoreConflict
 from ..common.clock import naive_utc
-from ..common.events import Events, GameEnding, Write
+from ..common.events import Events, GameEnding, Graded, Write
 from ..live import RequestError
 from ..settings import Settings
+from . import fairplay
 
 __all__ = ["PAIR_LIMIT", "PROVISIONAL", "RankedError", "RankedManager", "ordinal", "places"]
 
@@ -77,6 +79,7 @@ class RankedManager:
         self.settings = settings
         self.tables = tables
         events.on(GameEnding, self._rate)
+        events.on(Graded, lambda graded: fairplay.review(graded, self.now()))  # thrown games
 
     def now(self) -> datetime:
         return naive_utc(self.settings.clock())

@@ -1,0 +1,69 @@
+"""The fair-play review of ranked games, from the coach's grades (docs/ranked.md).
+
+Every ranked game is graded after it ends (ranked games first), each player's own turns as a solo game:
+their accuracy is the points their decisions lost on average (0 is the solver's own play). A game where a
+player lost at least the median of the easy bot's games of that preset (`fairplay.json`, measured by
+`scripts/fairplay_thresholds.py` over at least 1,000 bot games) is *thrown*: nobody's rating gains from
+it (a rise it gave is taken back, a fall stands: throwing a game one is losing does not save the loss),
+and the ratings of the players whose rise went are computed again from it on, in the transaction that
+stores the grade (`Store.void_game`). The medium bot's worst game stays far below that line (the figures).
+
+Profiles whose graded ranked games of a preset stay at the solver's own accuracy (at least
+`ASSISTED_GAMES` of them, losing at most `ASSISTED_LOSS` points a decision on average) are listed for the
+server's operator (`yambak fairplay list`), never on a page: a strong player is not a cheat, the
+operator looks.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from ...store import ResultRow, Store
+from ..common.events import Graded, Write
+
+__all__ = ["ASSISTED_GAMES", "ASSISTED_LOSS", "rate", "review", "thresholds", "thrown"]
+
+ASSISTED_GAMES = 10  # graded ranked games of a preset before a profile may be listed
+ASSISTED_LOSS = 0.05  # points lost per decision, on average, at most: the solver's own play loses 0
+
+_MODEL = PlackettLuce()  # the ladder's model (server/ranked/manager.py): its default mu and sigma
+
+
+@cache
+def thresholds() -> dict[str, float]:
+    """Each preset's line: the median points lost per decision of the easy bot's games (the shipped data)."""
+    data: dict[str, Any] = json.loads(resources.files(__package__).joinpath("fairplay.json").read_text())
+    return {preset: float(row["easy_median"]) for preset, row in data.items()}
+
+
+def thrown(preset: str, accuracy: float | None) -> bool:
+    """A game played this badly is thrown: its player lost at least what the easy bot's median game does
+    (accuracy at or below the easy bot's). A preset without a measured line throws nothing."""
+    line = thresholds().get(preset)
+    return accuracy is not None and line is not None and accuracy >= line
+
+
+def rate(before: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+    """OpenSkill's Plackett-Luce update of one game, as a finished ranked game is rated."""
+    teams = _MODEL.rate([[_MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before], ranks=[float(p) for p in places])
+    return [(float(t[0].mu), float(t[0].sigma)) for t in teams]
+
+
+def review(graded: Graded, now: datetime) -> Write | None:
+    """A ranked result graded: a thrown game's rating gains taken back, and their players' ratings computed
+    again from it on, with the grade (nothing for a game that is not ranked, or was voided already)."""
+    result: ResultRow = graded.result
+    if result.kind != "table" or not thrown(result.preset, graded.accuracy):
+        return None
+    table_id = result.ref
+
+    def op(conn: Any) -> list[str]:
+        return Store.void_game(conn, table_id, rate, now)
+
+    return Write(op)
