@@ -53,6 +53,7 @@ insert_results  # store/profiles.py: many results at once, how bench/profiles.py
 _play_block  # solver/simulate.py: the plain NumPy game loop the compiled one is checked against (tests/solver)
 claim_seat  # store/store.py: the synchronous form of claim_seat_op, which the store tests drive
 set_rematch  # store/store.py: the synchronous form of set_rematch_op, which the store tests drive
+set_grade  # store/decisions.py: the synchronous form of a grade's write, which the store and fair-play tests drive
 graded_decisions  # store/decisions.py: a result's stored decisions, read back by the grader's tests (and the fair-play review to come)
 
 # --- to remove after the session-core/terminal work

@@ -192,7 +192,7 @@ def solve(
         if mapped is not None:  # the mapped copy, even right after solving: its pages are shared
             return dataclasses.replace(strategy, table=mapped[0], start=mapped[2])
     table32 = strategy.table.astype(np.float32)
-    table32.flags.writeable = False
+    table32.setflags(write=False)
     return dataclasses.replace(strategy, table=table32, start=strategy.expected_score)
 
 
