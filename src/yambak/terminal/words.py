@@ -7,10 +7,10 @@ No Textual here: `scripts/messages.py` and `yambak --help` import this module ch
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["TERMINAL_STRINGS", "BoxNames", "Words", "language"]
+__all__ = ["TERMINAL_STRINGS", "BoxNames", "Words", "history_lines", "language"]
 
 # Keys of the full-screen app (its help screen) and what only a terminal says.
 TERMINAL_STRINGS = (
@@ -41,6 +41,8 @@ TERMINAL_STRINGS = (
     "D: today's position",
     "Finding positions: {n} of {total}",
     "That is not a choice in this position.",
+    # the full-screen app's history panel
+    "L: the history, every move so far",
 )
 
 LANGUAGES = ("en", "nl", "fr", "de", "sv", "hr", "es", "it")
@@ -86,6 +88,25 @@ class Words:
             out = out.replace("{" + key + "}", value)
         return out
 
+    def number(self, value: float) -> str:
+        """A number as the language writes it: whole numbers as they are, others to one decimal ("12,5")."""
+        from ..web.i18n import number
+
+        return str(int(value)) if float(value).is_integer() else number(value, self.lang)
+
+    def sentence(self, said: Mapping[str, Any], columns: int) -> str:
+        """A sentence worded elsewhere ({"text", "args"}, `yambak.gameview.end_words`): `text` in the
+        language, numbers as it writes them, a `box` by its name on a sheet of `columns` columns."""
+        args = {
+            key: self.box(str(value), columns)
+            if key == "box"
+            else self.number(value)
+            if isinstance(value, (int, float))
+            else value
+            for key, value in said["args"].items()
+        }
+        return self(said["text"], **args)
+
     def row(self, row_id: str, short: bool = False) -> str:
         table = self.labels["rows_short" if short else "rows"]
         return table.get(row_id, row_id)
@@ -98,6 +119,27 @@ class Words:
         """A box as players name it: the row, with its column where the sheet has several."""
         column, _, row = box.rpartition(".")
         return self.row(row) if columns == 1 or not column else f"{self.column(column)} · {self.row(row)}"
+
+
+def history_lines(state: Any, words: Words) -> list[str]:
+    """Every entry of a game so far, numbered, as players say a move ("3. Bram: Full house, 25"), with its
+    rolls after it, then the roll-offs: the full-screen app's history panel and the keeper's `history`."""
+    rules, columns = state.rules, len(state.rules.columns)
+    out = []
+    for n, t in enumerate(state.history, start=1):
+        box = rules.parse_box(t.box)
+        written = state.sheets[t.player].written[box] if box is not None else None
+        marks = (f" ({words('announced')})" if t.announce is not None else "") + (
+            f" ({words('struck')})" if t.strike else ""
+        )
+        rolls = "" if getattr(t, "scratch", False) else "   " + " / ".join("".join(map(str, r)) for r in t.rolls)
+        out.append(f"{n:>3}. {state.players[t.player]}: {words.box(t.box, columns)}, {written}{marks}{rolls}")
+    for target, rounds in state.rolloffs:
+        column = words.column(target) if target != "total" else words("Total")
+        for r in rounds:
+            pips = ", ".join(f"{state.players[seat]} {''.join(map(str, d))}" for seat, d in r)
+            out.append("     " + words("Roll-off for {column}: {rounds}", column=column, rounds=pips))
+    return out
 
 
 def _key(text: str) -> str:
