@@ -43,6 +43,19 @@ TERMINAL_STRINGS = (
     "That is not a choice in this position.",
     # the full-screen app's history panel
     "L: the history, every move so far",
+    # the line mode of `yambak play` (--plain, pipes, screen readers)
+    "{name} to play: r to roll.",
+    "{name}  roll {n}  ({left} left)",
+    "announced: {box}",
+    "announce a box to go on (a BOX)",
+    "Refused: {reason}",
+    "Not understood; type help.",
+    "{name} (bot): {box}, {written}   dice {dice}",
+    "game over",
+    "{name}, r to roll",
+    "{name}, roll {n} or a box",
+    "{name}, choose a box",
+    "{game}: {players}. Type help for commands.",
 )
 
 LANGUAGES = ("en", "nl", "fr", "de", "sv", "hr", "es", "it")
@@ -93,6 +106,15 @@ class Words:
         from ..web.i18n import number
 
         return str(int(value)) if float(value).is_integer() else number(value, self.lang)
+
+    def refusal(self, code: str, message: str, fields: Mapping[str, Any] | None = None) -> str:
+        """Why an action was refused, in the language: the catalog's text for its code; in English (or
+        for a code without a text) the refusal's own message, which may say more ("3 per turn and 2 saved")."""
+        if self.lang == "en":
+            return message
+        from ..web.i18n import error_message
+
+        return error_message(code, self.lang, fields) or message
 
     def sentence(self, said: Mapping[str, Any], columns: int) -> str:
         """A sentence worded elsewhere ({"text", "args"}, `yambak.gameview.end_words`): `text` in the
