@@ -25,6 +25,11 @@ def test_person_against_bot_to_the_end() -> None:
         turns += 1
         assert "(bot)" in out or s.state.finished
     assert turns == 13 and "winner:" in s.view() and s.view().count("winner") == 1
+    ann, bot = s.state.totals()
+    assert ann != bot  # these dice: no shared win
+    top, other = ("Ann", "Bot") if ann > bot else ("Bot", "Ann")
+    said = f"Game over. {top} wins. On points: {max(ann, bot)} to {min(ann, bot)}."  # what decided it
+    assert s.view().endswith(said) and other not in said
     assert s.state.sheets[1].full
 
 

@@ -24,6 +24,7 @@ from ..engine import (
     Withdraw,
     new_game,
 )
+from ..gameview import end_words
 from ..keeper.boxes import box_names
 from ..keeper.entries import Refusal
 from ..rules import Ruleset
@@ -97,8 +98,8 @@ class GameSession:
 
     def view(self) -> str:
         s = self.state
-        if s.finished:
-            return render_sheets(s)  # ends with the winner
+        if s.finished:  # every sheet, then what decided the game, worded as the keeper's page words it
+            return render_sheets(s) + "\n" + self.words.end_line(end_words(s) or [], len(s.rules.columns))
         p = s.current
         turn = s.turns[p]
         T = self.words

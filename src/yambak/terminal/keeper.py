@@ -25,6 +25,7 @@ from ..engine import (
     replay,
     state_to_record,
 )
+from ..gameview import end_words
 from ..keeper import Refusal, apply_entry, rolloffs_due
 from ..keeper.boxes import box_names
 from ..rules import Ruleset
@@ -231,8 +232,7 @@ class KeeperSession:
             what = "the grand total" if target == "total" else f"column {target}"
             n = self.state.rules.rolloff_dice
             return f"\n{names} are tied for {what}: a roll-off, {n} dice each, most pips wins (again while tied)."
-        winners = " and ".join(self.state.players[w] for w in self.state.winners())
-        return f"\nGame over. Winner: {winners}."
+        return "\n" + self.words.end_line(end_words(self.state) or [], len(self.state.rules.columns))
 
     def _rolloff_dice(self, seat: int, words: list[str]) -> str:
         n = self.state.rules.rolloff_dice

@@ -129,6 +129,12 @@ class Words:
         }
         return self(said["text"], **args)
 
+    def end_line(self, end: Iterable[Mapping[str, Any]], columns: int) -> str:
+        """The end of a game on one line, for the line modes: "Game over. Bram wins. On match points, after a
+        roll-off: 8 to 3." (`yambak.gameview.end_words`, as the app's results and the keeper's page say it)."""
+        said = [self("Game over"), *(self.sentence(s, columns) for s in end)]
+        return ". ".join(text.rstrip(".") for text in said) + "."
+
     def row(self, row_id: str, short: bool = False) -> str:
         table = self.labels["rows_short" if short else "rows"]
         return table.get(row_id, row_id)
