@@ -99,7 +99,8 @@ class GameSession:
     def view(self) -> str:
         s = self.state
         if s.finished:  # every sheet, then what decided the game, worded as the keeper's page words it
-            return render_sheets(s) + "\n" + self.words.end_line(end_words(s) or [], len(s.rules.columns))
+            ended = self.words.end_line(end_words(s) or [], len(s.rules.columns))
+            return render_sheets(s, self.words.sheet_name) + "\n\n" + ended
         p = s.current
         turn = s.turns[p]
         T = self.words
@@ -171,7 +172,7 @@ class GameSession:
         if cmd in ("help", "?"):
             return HELP
         if cmd == "sheet":
-            return render_sheets(self.state)
+            return render_sheets(self.state, self.words.sheet_name)
         if self.state.finished:
             return self.view()
         p = self.state.current

@@ -163,7 +163,7 @@ class KeeperSession:
         if command in ("help", "?"):
             return HELP
         if command == "sheet":
-            return render_sheets(self.state)
+            return render_sheets(self.state, self.words.sheet_name)
         if command == "standings":
             return self.standings()
         if command == "history":

@@ -56,7 +56,21 @@ TERMINAL_STRINGS = (
     "{name}, roll {n} or a box",
     "{name}, choose a box",
     "{game}: {players}. Type help for commands.",
+    # the line modes' sheets (`sheet`, and the end of a game)
+    "Extra bonus",
+    "Grand total",
 )
+
+# The sheet's own lines (`yambak.text.render_sheets`) as the app and the line modes name them.
+SHEET_LINES = {
+    "upper": "Upper section",
+    "bonus": "Bonus",
+    "minimax": "(Max − Min) × Ones",
+    "total": "Total",
+    "extra bonus": "Extra bonus",
+    "grand total": "Grand total",
+    "match points": "Match points",
+}
 
 LANGUAGES = ("en", "nl", "fr", "de", "sv", "hr", "es", "it")
 
@@ -142,6 +156,14 @@ class Words:
     def column(self, column_id: str, short: bool = False) -> str:
         table = self.labels["columns_short" if short else "columns"]
         return table.get(column_id, column_id)
+
+    def sheet_name(self, kind: str, key: str) -> str:
+        """What a text sheet shows (`yambak.text.render_sheets`'s `name`): a row, a column, a sheet line."""
+        if kind == "row":
+            return self.row(key)
+        if kind == "column":
+            return self.column(key, short=True)
+        return self(SHEET_LINES.get(key, key))
 
     def box(self, box: str, columns: int) -> str:
         """A box as players name it: the row, with its column where the sheet has several."""
