@@ -218,3 +218,20 @@ def test_the_keeper_takes_the_names_players_say() -> None:
     hr = KeeperSession.start(load_ruleset("yams"), ["Ana"], lang="hr")
     hr.handle("66666")
     assert hr.handle("šestice").startswith("  Ana: Šestice, 30")  # its Croatian label, any case
+
+
+def test_the_keepers_line_mode_speaks_dutch() -> None:
+    """--lang nl: the keeper's prompts, the dice typed, the options and a refusal in Dutch (the catalogs'
+    sentences and the sheet's Dutch names), the total written the sum of the dice (Kans)."""
+    s = KeeperSession.start(load_ruleset("yams"), ["Ann", "Bram"], None, lang="nl")
+    assert s.prompt() == "Ann, stenen van worp 1> "
+    out = s.handle("66623").splitlines()
+    assert out[0] == "  stenen 6 6 6 2 3" and "Kans 23" in out[1] and "chance" not in out[1]
+    assert s.prompt() == "Ann, stenen van worp 2 of een vak> "
+    assert s.handle("strike kans") == "Geweigerd: Je kunt hier geen vak schrappen voor 0."  # yams strikes nothing
+    assert s.handle("kans").splitlines()[0] == f"  Ann: Kans, {6 + 6 + 6 + 2 + 3}"
+    assert s.prompt() == "Bram, stenen van worp 1> "
+    announcing = KeeperSession.start(load_ruleset("yammen"), ["Ann", "Bram"], None, lang="nl")
+    announcing.handle("66623")
+    announcing.handle("announce annonce yam")
+    assert announcing.prompt() == "Ann (Annonce · Yam aangekondigd), stenen van worp 2 of een vak> "

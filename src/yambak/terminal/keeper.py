@@ -107,17 +107,20 @@ class KeeperSession:
         if seat is not None:
             target = self.rolloff()[0]  # type: ignore[index]
             return f"roll-off for {target}: {s.players[seat]}'s {s.rules.rolloff_dice} dice> "
+        T = self.words
         if s.finished:
-            return "game over> "
+            return T("game over") + "> "
         p = s.current
         turn = s.turns[p]
         n = len(turn.rolls)
         if n == 0:
-            return f"{s.players[p]}, roll 1 dice> "
-        extra = f" (announced {self.name(s.rules.box_id(turn.announced))})" if turn.announced is not None else ""
+            return T("{name}, roll {n} dice", name=s.players[p], n=1) + "> "
+        name = s.players[p]
+        if turn.announced is not None:
+            name = T("{name} (announced {box})", name=name, box=self.name(s.rules.box_id(turn.announced)))
         if s.can_roll(p):
-            return f"{s.players[p]}{extra}, roll {n + 1} dice or a box> "
-        return f"{s.players[p]}{extra}, choose a box> "
+            return T("{name}, roll {n} dice or a box", name=name, n=n + 1) + "> "
+        return T("{name}, choose a box", name=name) + "> "
 
     def standings(self) -> str:
         s = self.state
@@ -130,8 +133,11 @@ class KeeperSession:
     def options(self) -> str:
         preview = self.state.preview()
         if not preview:
-            return "  no box can take these dice yet: roll again" + (
-                " or announce" if any(isinstance(a, Announce) for a in self.state.legal_actions()) else ""
+            announce = any(isinstance(a, Announce) for a in self.state.legal_actions())
+            return "  " + self.words(
+                "no box can take these dice yet: roll again or announce"
+                if announce
+                else "no box can take these dice yet: roll again"
             )
         best = sorted(preview.items(), key=lambda kv: -kv[1])
         shown = ", ".join(f"{self.name(box)} {value}" for box, value in best[:10])
@@ -145,9 +151,9 @@ class KeeperSession:
         try:
             return self._handle(line)
         except (IllegalAction, RecordError) as exc:
-            return f"Refused: {exc.message}"
+            return self.words("Refused: {reason}", reason=self.words.refusal(exc.code, exc.message))
         except Refusal as exc:
-            return f"Refused: {exc.message}"
+            return self.words("Refused: {reason}", reason=self.words.refusal(exc.code, exc.message, exc.extra))
         except Exception as exc:  # a bug must not end a family's evening: say it, keep the sheet
             return f"Not understood ({type(exc).__name__}): {line.strip()[:60]!r}. Type help."
 
@@ -176,7 +182,7 @@ class KeeperSession:
         if seat is not None:
             return self._rolloff_dice(seat, words)
         if self.state.finished:
-            return "The game is over: sheet, standings, history, undo or fix."
+            return self.words("The game is over: sheet, standings, history, undo or fix.")
         p = self.state.current
         if command == "announce" and args:
             box = self._box(" ".join(args), self.state.announceable())
@@ -211,7 +217,7 @@ class KeeperSession:
         before = self.state
         self.state, event = self.state.apply(action)  # type: ignore[arg-type]
         if event.type == "rolled":
-            return f"  dice {' '.join(map(str, event.dice))}\n{self.options()}"
+            return "  " + self.words("dice {dice}", dice=" ".join(map(str, event.dice))) + f"\n{self.options()}"
         if event.type == "scored":
             self._save()
             name = before.players[event.player]

@@ -56,6 +56,14 @@ TERMINAL_STRINGS = (
     "{name}, roll {n} or a box",
     "{name}, choose a box",
     "{game}: {players}. Type help for commands.",
+    # the keeper's line mode (`yambak keep --plain`, and `:` in the app)
+    "{name}, roll {n} dice",
+    "{name}, roll {n} dice or a box",
+    "{name} (announced {box})",
+    "dice {dice}",
+    "no box can take these dice yet: roll again",
+    "no box can take these dice yet: roll again or announce",
+    "The game is over: sheet, standings, history, undo or fix.",
     # the line modes' sheets (`sheet`, and the end of a game)
     "Extra bonus",
     "Grand total",
