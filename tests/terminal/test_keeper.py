@@ -157,7 +157,7 @@ def test_a_correction_keeps_the_announcement_and_the_history_marks_it(tmp_path: 
     type_lines(s, "11112", "announce annonce.yam", "11111", "annonce.yam")
     assert "entry 1 corrected" in s.handle("fix 1 11122 11111 annonce.yam")  # two rolls: announced, as before
     assert s.state.history[0].announce == "annonce.yam" and s.state.history[0].rolls[0] == (1, 1, 1, 2, 2)
-    assert s.handle("history").splitlines()[0].endswith("Announce · Yam (announced)")
+    assert s.handle("history").splitlines()[0].startswith("  1. Ann: Announce · Yam, 50 (announced)   ")
     assert "entry 1 corrected" in s.handle("fix 1 11111 free.yam")
     assert s.state.history[0].announce is None and "(announced)" not in s.handle("history")
 
@@ -180,7 +180,7 @@ def test_a_tied_game_is_rolled_off_on_the_sheet(tmp_path: Path) -> None:
     assert s.state.match_points() == [3, 8]  # the annonce column's 3 points and the total's 5 by roll-offs
     said = "Game over. Bram wins. On match points, after a roll-off: 8 to 3."  # as the keeper's page says it
     assert out[-1].endswith(said) and s.prompt() == "game over> "
-    assert "roll-off for total: Ann 22222, Bram 33333" in s.handle("history")
+    assert "Roll-off for Total: Ann 22222, Bram 33333" in s.handle("history")  # as the app's panel says it
     resumed = KeeperSession.resume(tmp_path / "g.json")  # every round saved
     assert resumed.state.winners() == [1] and resumed.state.rolloffs == s.state.rolloffs
     assert "bonus" not in s.handle("sheet").lower()  # no upper bonus in these rules: no bonus line

@@ -263,16 +263,10 @@ class KeeperSession:
         return replace(state_to_record(self.state), pending=())
 
     def _history(self) -> str:
-        rows = []
-        for n, t in enumerate(self._record().turns, start=1):
-            rolls = " / ".join("".join(map(str, r)) for r in t.rolls)
-            marks = (" (announced)" if t.announce is not None else "") + (" (struck)" if t.strike else "")
-            rows.append(f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {self.name(t.box)}{marks}")
-        for target, rounds in self.state.rolloffs:
-            for r in rounds:
-                pips = ", ".join(f"{self.state.players[seat]} {''.join(map(str, d))}" for seat, d in r)
-                rows.append(f"       roll-off for {target}: {pips}")
-        return "\n".join(rows) or "  no entries yet"
+        """Every entry and roll-off, as the app's history panel shows them (one wording: `history_lines`)."""
+        from .words import history_lines
+
+        return "\n".join(history_lines(self.state, self.words)) or "  no entries yet"
 
     def _undo(self, args: list[str]) -> str:
         if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) >= 1)):
