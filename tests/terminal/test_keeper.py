@@ -168,13 +168,13 @@ def test_a_tied_game_is_rolled_off_on_the_sheet(tmp_path: Path) -> None:
     out = type_lines(
         s, "12345", "annonce.chance", "12345", "annonce.chance", "11111", "annonce.yam", "11111", "annonce.yam"
     )
-    assert "Ann and Bram are tied for column free: a roll-off" in out[-1] and "Winner" not in out[-1]
-    assert s.prompt() == "roll-off for free: Ann's 5 dice> "
-    assert s.handle("1111").startswith("  a roll-off is 5 dice") and s.prompt().endswith("Ann's 5 dice> ")
+    assert "Ann, Bram are tied on Free: a roll-off, 5 dice each" in out[-1] and "Game over" not in out[-1]
+    assert s.prompt() == "Roll-off for Free: Ann, 5 dice> "  # the column by its name, not its id
+    assert s.handle("1111").startswith("  a roll-off is 5 dice") and s.prompt().endswith("Ann, 5 dice> ")
     out = type_lines(s, "66666", "11111")
-    assert "roll-off for free: Ann 30, Bram 5" in out[1] and "tied for column annonce" in out[1]
+    assert "Roll-off for Free: Ann 30, Bram 5" in out[1] and "tied on Announce" in out[1]
     out = type_lines(s, "33333", "33333")  # tied again: roll again
-    assert "tied for column annonce" in out[1] and s.prompt() == "roll-off for annonce: Ann's 5 dice> "
+    assert "tied on Announce" in out[1] and s.prompt() == "Roll-off for Announce: Ann, 5 dice> "
     assert s.handle("undo").startswith("  undid 1 entry") and len(s.state.rolloffs) == 1  # that round goes
     out = type_lines(s, "11111", "66666", "22222", "33333")
     assert s.state.match_points() == [3, 8]  # the annonce column's 3 points and the total's 5 by roll-offs

@@ -106,7 +106,16 @@ class KeeperSession:
         seat = self._rolloff_turn()
         if seat is not None:
             target = self.rolloff()[0]  # type: ignore[index]
-            return f"roll-off for {target}: {s.players[seat]}'s {s.rules.rolloff_dice} dice> "
+            column = self.words.target(target)
+            return (
+                self.words(
+                    "Roll-off for {column}: {name}, {n} dice",
+                    column=column,
+                    name=s.players[seat],
+                    n=s.rules.rolloff_dice,
+                )
+                + "> "
+            )
         T = self.words
         if s.finished:
             return T("game over") + "> "
@@ -234,17 +243,17 @@ class KeeperSession:
         due = self.rolloff()
         if due is not None:
             target, seats, _ = due
-            names = " and ".join(self.state.players[s] for s in seats)
-            what = "the grand total" if target == "total" else f"column {target}"
+            names = ", ".join(self.state.players[s] for s in seats)
             n = self.state.rules.rolloff_dice
-            return f"\n{names} are tied for {what}: a roll-off, {n} dice each, most pips wins (again while tied)."
+            said = "{names} are tied on {column}: a roll-off, {n} dice each, the most pips wins (again while tied)."
+            return "\n" + self.words(said, names=names, column=self.words.target(target), n=n)
         return "\n" + self.words.end_line(end_words(self.state) or [], len(self.state.rules.columns))
 
     def _rolloff_dice(self, seat: int, words: list[str]) -> str:
         n = self.state.rules.rolloff_dice
         dice = parse_dice(" ".join(words), n)
         if dice is None:
-            return f"  a roll-off is {n} dice, each 1 to 6, typed as digits"
+            return "  " + self.words("a roll-off is {n} dice, each 1 to 6, typed as digits", n=n)
         self.rolled_off[str(seat)] = list(dice)
         target, seats, typed = self.rolloff()  # type: ignore[misc]
         if len(typed) < len(seats):
@@ -252,7 +261,8 @@ class KeeperSession:
         self.rolled_off = {}
         self._apply({"kind": "rolloff", "target": target, "rolloff": typed})
         pips = ", ".join(f"{self.state.players[int(s)]} {sum(d)}" for s, d in typed.items())
-        return f"  roll-off for {target}: {pips}\n{self.standings()}{self._ending()}"
+        said = self.words("Roll-off for {column}: {rounds}", column=self.words.target(target), rounds=pips)
+        return f"  {said}\n{self.standings()}{self._ending()}"
 
     def _apply(self, entry: dict[str, object]) -> None:
         """An undo, correction or roll-off, through the keeper's core (the same as the web keeper's)."""

@@ -64,6 +64,9 @@ TERMINAL_STRINGS = (
     "no box can take these dice yet: roll again",
     "no box can take these dice yet: roll again or announce",
     "The game is over: sheet, standings, history, undo or fix.",
+    "Roll-off for {column}: {name}, {n} dice",
+    "{names} are tied on {column}: a roll-off, {n} dice each, the most pips wins (again while tied).",
+    "a roll-off is {n} dice, each 1 to 6, typed as digits",
     # the line modes' sheets (`sheet`, and the end of a game)
     "Extra bonus",
     "Grand total",
@@ -173,6 +176,10 @@ class Words:
             return self.column(key, short=True)
         return self(SHEET_LINES.get(key, key))
 
+    def target(self, target: str) -> str:
+        """What a roll-off is for: a column by its name, or the total."""
+        return self("Total") if target == "total" else self.column(target)
+
     def box(self, box: str, columns: int) -> str:
         """A box as players name it: the row, with its column where the sheet has several."""
         column, _, row = box.rpartition(".")
@@ -193,7 +200,7 @@ def history_lines(state: Any, words: Words) -> list[str]:
         rolls = "" if getattr(t, "scratch", False) else "   " + " / ".join("".join(map(str, r)) for r in t.rolls)
         out.append(f"{n:>3}. {state.players[t.player]}: {words.box(t.box, columns)}, {written}{marks}{rolls}")
     for target, rounds in state.rolloffs:
-        column = words.column(target) if target != "total" else words("Total")
+        column = words.target(target)
         for r in rounds:
             pips = ", ".join(f"{state.players[seat]} {''.join(map(str, d))}" for seat, d in r)
             out.append("     " + words("Roll-off for {column}: {rounds}", column=column, rounds=pips))
