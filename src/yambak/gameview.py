@@ -18,11 +18,12 @@ values it multiplies.
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import replace
 from typing import Any
 
 from .engine import GameState
 
-__all__ = ["game_view", "hidden_level", "public_event", "sheet_columns"]
+__all__ = ["END_STRINGS", "decided", "end_words", "game_view", "hidden_level", "public_event", "sheet_columns"]
 
 
 def hidden_level(state: GameState, seats: frozenset[int]) -> int | None:
@@ -230,3 +231,104 @@ def public_event(event: dict[str, Any], state: GameState, seats: frozenset[int])
     if hidden_level(state, seats) is None or event["player"] in seats:
         return event
     return {"type": event["type"], "player": event["player"], "roll": event["roll"], "game_over": event["game_over"]}
+
+
+# --- the end of a game, in words -----------------------------------------------------------------
+
+# What the end of a game says, worded here once for every face: sentences in English with their values,
+# which each face translates through the catalogs (the pages' `T`, the terminal's `Words`).
+END_STRINGS = (
+    "Final score: {total}",
+    "{names} share the win",
+    "Level on match points ({points}) and on the total ({total}).",
+    "Level on points: {total} each.",
+    "{name} wins",
+    "On match points: {points} to {other_points}.",
+    "On match points, after a roll-off: {points} to {other_points}.",
+    "Level on match points ({points}): the higher total wins, {total} to {other}.",
+    "On points: {total} to {other}.",
+    "{name} wins outright",
+    "{box}, served: the game is won at once.",
+    "{box} on roll {n}: the game is won at once.",
+)
+
+
+def decided(state: GameState) -> dict[str, Any] | None:
+    """What decided a finished game (docs/rules.md §7), for its headline: `by` is "alone" (one player),
+    "outright" (an entry that wins at once, Generala's served generala), "shared" (the win is shared),
+    "points" (the highest total), "match_points", "rolloff" (match points a roll-off gave), or "total"
+    (level on match points, the higher total); `next` is the best-placed seat behind the winners (None
+    when there is none)."""
+    if not state.finished:
+        return None
+    winners = state.winners()
+    places = state.standings()
+    behind = sorted((places[s], s) for s in range(len(state.players)) if s not in winners)
+    out: dict[str, Any] = {"by": "points", "next": behind[0][1] if behind else None}
+    points = state.match_points()
+    if len(state.players) == 1:
+        out["by"] = "alone"
+    elif state.outright is not None:
+        out["by"] = "outright"
+    elif len(winners) > 1:
+        out["by"] = "shared"
+    elif points is not None:
+        if sum(1 for p in points if p == points[winners[0]]) > 1:
+            out["by"] = "total"
+        else:  # the most match points: a roll-off decided where, without its rounds, the lead would not be alone
+            unsettled = replace(state, rolloffs=()).match_points() or points
+            alone = sum(1 for p in unsettled if p >= unsettled[winners[0]]) == 1
+            out["by"] = "rolloff" if state.rolloffs and not alone else "match_points"
+    return out
+
+
+def _sentence(text: str, **args: Any) -> dict[str, Any]:
+    return {"text": text, "args": args}
+
+
+def end_words(state: GameState) -> list[dict[str, Any]] | None:
+    """The end of a finished game in words: its headline, then (where there is one) what decided it, as
+    [{"text", "args"}] with `text` one of END_STRINGS. Each face translates `text` and fills in `args`:
+    numbers written as its language writes them, a `box` (a box id) named as its sheet names it."""
+    d = decided(state)
+    if d is None:
+        return None
+    winners = state.winners()
+    totals = state.totals()
+    points = state.match_points()
+    top = winners[0]
+    other = d["next"]
+    args: dict[str, Any] = {"name": state.players[top], "total": totals[top]}
+    if other is not None:
+        args["other"] = totals[other]
+    if points is not None:
+        args["points"] = points[top]
+        if other is not None:
+            args["other_points"] = points[other]
+    by = d["by"]
+    if by == "alone":
+        return [_sentence(END_STRINGS[0], total=totals[top])]
+    if by == "outright":
+        last = next(t for t in reversed(state.history) if t.player == top)  # the entry that won at once
+        roll = len(last.rolls)
+        how = (
+            _sentence(END_STRINGS[10], box=last.box) if roll == 1 else _sentence(END_STRINGS[11], box=last.box, n=roll)
+        )
+        return [_sentence(END_STRINGS[9], name=state.players[top]), how]
+    if by == "shared":
+        names = ", ".join(state.players[w] for w in winners)
+        why = (
+            _sentence(END_STRINGS[2], points=args["points"], total=totals[top])
+            if points is not None
+            else _sentence(END_STRINGS[3], total=totals[top])
+        )
+        return [_sentence(END_STRINGS[1], names=names), why]
+    head = _sentence(END_STRINGS[4], name=state.players[top])
+    if other is None:
+        return [head]
+    text, keys = {  # each way of winning and the values its sentence names
+        "match_points": (END_STRINGS[5], ("points", "other_points")),
+        "rolloff": (END_STRINGS[6], ("points", "other_points")),
+        "total": (END_STRINGS[7], ("points", "total", "other")),
+    }.get(by, (END_STRINGS[8], ("total", "other")))
+    return [head, _sentence(text, **{k: args[k] for k in keys})]

@@ -6,6 +6,7 @@ are the rule describer's sentences (`yambak.rules.describe`), in English, rows a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .engine import GameState, summary
@@ -59,20 +60,29 @@ def render_rules(rules: Ruleset) -> str:
     return "\n".join(lines)
 
 
-def render_sheets(state: GameState) -> str:
+def render_sheets(state: GameState, name: Callable[[str, str], str] | None = None) -> str:
+    """Every sheet as text. `name(kind, key)` names what the sheet shows in a language: kind "row" (a row
+    id), "column" (a column id) or "line" (upper, bonus, total, extra bonus, grand total, match points);
+    without it (`yambak replay`) rows and columns show by their ids and the game's state follows the sheets
+    (a line mode given `name` says the end in its own words)."""
+    said = name or (lambda _kind, key: key)
     data = summary(state)
     rules = state.rules
+    labels = [said("row", r.id) for r in rules.rows]
+    lines_of = ("upper", "bonus", "minimax", "total", "extra bonus", "grand total", "match points")
+    shown = {key: said("line", key) for key in lines_of}
+    left = max(16, *(len(text) + 2 for text in [*labels, *shown.values()]))  # the label column fits its names
     blocks = []
     for p, player in enumerate(data["players"]):
-        cols = list(player["columns"].items())
+        cols = [(said("column", cid), c) for cid, c in player["columns"].items()]
         width = max(7, *(len(cid) + 1 for cid, _ in cols))
-        head = f"{'':<16}" + "".join(f"{cid:>{width}}" for cid, _ in cols)
+        head = f"{'':<{left}}" + "".join(f"{cid:>{width}}" for cid, _ in cols)
         lines = [f"{player['name']}", head]
 
         written = state.sheets[p].written
 
         def line(label: str, values: list[object], width: int = width) -> str:
-            return f"{label:<16}" + "".join(f"{'' if v is None else v:>{width}}" for v in values)
+            return f"{label:<{left}}" + "".join(f"{'' if v is None else v:>{width}}" for v in values)
 
         def cells(
             row_index: int, written: tuple[int | None, ...] = written, cols: list[tuple[str, Any]] = cols
@@ -87,23 +97,25 @@ def render_sheets(state: GameState) -> str:
 
         for i, r in enumerate(rules.rows):
             if r.is_upper:
-                lines.append(line(r.id, cells(i)))
+                lines.append(line(labels[i], cells(i)))
         if any(r.is_upper for r in rules.rows):
-            lines.append(line("upper", [c["upper"] for _, c in cols]))
+            lines.append(line(shown["upper"], [c["upper"] for _, c in cols]))
         if rules.upper_bonus is not None:  # no bonus line where the rules have no upper bonus
-            lines.append(line("bonus", [c["bonus"] for _, c in cols]))
+            lines.append(line(shown["bonus"], [c["bonus"] for _, c in cols]))
         for i, r in enumerate(rules.rows):
             if not r.is_upper:
-                lines.append(line(r.id, cells(i)))
+                lines.append(line(labels[i], cells(i)))
         if any("minimax" in c for _, c in cols):
-            lines.append(line("minimax", [c.get("minimax") for _, c in cols]))
-        lines.append(line("total", [c["total"] for _, c in cols]))
+            lines.append(line(shown["minimax"], [c.get("minimax") for _, c in cols]))
+        lines.append(line(shown["total"], [c["total"] for _, c in cols]))
         if "extra_bonus" in player:
-            lines.append(f"{'extra bonus':<16}{player['extra_bonus']:>{width}}")
-        lines.append(f"{'grand total':<16}{player['total']:>{width}}")
+            lines.append(f"{shown['extra bonus']:<{left}}{player['extra_bonus']:>{width}}")
+        lines.append(f"{shown['grand total']:<{left}}{player['total']:>{width}}")
         if player["match_points"] is not None:
-            lines.append(f"{'match points':<16}{player['match_points']:>{width}g}")
+            lines.append(f"{shown['match points']:<{left}}{player['match_points']:>{width}g}")
         blocks.append("\n".join(lines))
+    if name is not None:
+        return "\n\n".join(blocks)
     status = "finished" if data["finished"] else f"in progress: {state.players[state.current]} to play"
     if data["finished"]:
         names = [state.players[w] for w in state.winners()]

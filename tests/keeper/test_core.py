@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import play_random
 from yambak.engine import IllegalAction, ManualDice, new_game, play_turn, replay, scratch_turn, state_to_record
 from yambak.engine.record import GameRecord
+from yambak.gameview import end_words
 from yambak.keeper import (
     Refusal,
     apply_entry,
@@ -231,6 +232,15 @@ def test_roll_offs_are_entered_on_the_sheet_undone_first_and_kept_through_a_corr
     assert target not in rolloffs_due(won) and won.column_winners()[target] == [0]
     assert won.match_points()[0] > 12.5
     assert sheet_view(won)["decided"] == {"by": "rolloff", "next": 1}  # level but for the roll-off
+    points = won.match_points()
+    assert points[0] + points[1] == 25 and points[0] > points[1]  # every column's points, Ann's the more
+    assert sheet_view(won)["end"] == [  # the words the page and the terminal both show
+        {"text": "{name} wins", "args": {"name": "Ann"}},
+        {
+            "text": "On match points, after a roll-off: {points} to {other_points}.",
+            "args": {"points": points[0], "other_points": points[1]},
+        },
+    ]
     view = sheet_view(won)
     assert view["rolloffs"][target][1]["0"] == {"dice": [6] * 5, "pips": 30}
     assert len(record_dict(won)["rolloffs"][target]) == 2
@@ -261,9 +271,23 @@ def test_what_decided_a_game_on_points_and_announced_turns_in_the_history():
     assert decided(sheet()) is None  # not over yet
     won = finish(sheet(), {0: [6, 6, 6, 6, 5], 1: [6, 6, 6, 6, 4]})
     assert won.totals() == [29, 28] and sheet_view(won)["decided"] == {"by": "points", "next": 1}
+    assert [(s["text"], s["args"]) for s in sheet_view(won)["end"]] == [
+        ("{name} wins", {"name": "Ann"}),
+        ("On points: {total} to {other}.", {"total": 29, "other": 28}),
+    ]
     level = finish(sheet(players=("Ann", "Bram", "Cas")), {0: [6, 6, 6, 6, 5], 1: [6, 6, 6, 5, 6], 2: [1] * 5})
     assert decided(level) == {"by": "shared", "next": 2}  # Ann and Bram at 29: never "Ann wins"
+    assert [(s["text"], s["args"]) for s in end_words(level)] == [
+        ("{names} share the win", {"names": "Ann, Bram"}),
+        ("Level on points: {total} each.", {"total": 29}),
+    ]
     assert decided(finish(sheet(players=("Ann",)), {0: [1] * 5}))["by"] == "alone"
+    served = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)  # Bram's served generala
+    assert served.finished and decided(served) == {"by": "outright", "next": 0}
+    assert end_words(served) == [
+        {"text": "{name} wins outright", "args": {"name": "Bram"}},
+        {"text": "{box}, served: the game is won at once.", "args": {"box": "free.yam"}},
+    ]
     s = sheet("yammen", ("Ann", "Bram"))
     s = dice(s, [6, 6, 6, 6, 6], "annonce.yam", 3)  # an announce box after roll 1: announced at the table
     s = dice(s, [6, 6, 6, 6, 6], "annonce.yam", 1)  # on roll 1: announced and scored at once, not marked

@@ -13,7 +13,7 @@ import pytest
 
 from yambak.engine import Score, SeededDice
 from yambak.rules import load_ruleset, load_ruleset_arg
-from yambak.terminal.app import KeepFace, PlayFace, TableApp
+from yambak.terminal.app import KeepFace, PlayFace, TableApp, dice_text
 from yambak.terminal.game import GameSession
 from yambak.terminal.keeper import KeeperSession
 
@@ -83,8 +83,13 @@ def test_a_whole_yams_game_against_a_bot() -> None:
         assert app.results is not None and app.screen is app.results
         await until(pilot, lambda: bool(app.review_text), timeout=60)
         text = app._results_text()
-        winner = state().winners()[0]
-        assert "Game over" in text and f"{state().players[winner]} wins with {state().total(winner)}" in text
+        totals = [state().total(seat) for seat in (0, 1)]
+        top = max(range(2), key=lambda seat: totals[seat])
+        if totals[0] == totals[1]:
+            said = f"Ann, Bot share the win\nLevel on points: {totals[0]} each."
+        else:
+            said = f"{state().players[top]} wins\nOn points: {totals[top]} to {totals[1 - top]}."
+        assert text.startswith(f"Game over\n\n{said}\n")
         assert f"  {'Ann':<24} {state().total(0):>5}" in text
         assert "Review the game" in text
         assert re.search(r"Ann: \d+\.\d\d points lost per decision on average \(\d+ decisions", text)
@@ -147,11 +152,16 @@ def test_a_kept_sheet_with_a_roll_off(tmp_path: Path) -> None:
         assert len(session.state.rolloffs) == 1
         await pilot.press(*"11111", *"66666", *"22222", *"33333")
         await pilot.pause(0.1)
-        assert app.results is not None and "Bram wins with 130" in app._results_text()
-        assert "Roll-off for Total" in app._results_text()
+        # both columns and the total were level: the roll-offs gave Bram the annonce column's 3 points
+        # and the total's 5, Ann the free column's 3; the end says so, as the keeper's page says it
+        text = app._results_text()
+        assert app.results is not None and "Bram wins\nOn match points, after a roll-off: 8 to 3." in text
+        assert "Roll-off for Total: Ann 10, Bram 15" in text
         await pilot.press("escape", "colon")
-        await pilot.press(*"history", "enter")
-        assert "roll-off for total" in str(app.query_one("#said").render())
+        await pilot.press(*"history", "enter")  # the history panel, every entry and roll-off in it
+        assert app.history is not None
+        panel = screen_text(app)
+        assert "1. Ann: Free · Chance, 15   12345" in panel and "Roll-off for Total: Ann 22222, Bram 33333" in panel
 
     run(app, script)
     assert KeeperSession.resume(tmp_path / "g.json").state.winners() == [1]
@@ -420,5 +430,67 @@ def test_sixteen_players_at_80x24_each_in_view_on_their_turn() -> None:
             app.query_one("#sheet").move_cursor(row=row, column=column)
             await pilot.press("enter")
             await until(pilot, lambda seat=seat: state().current == (seat + 1) % 16)
+
+    run(app, script)
+
+
+def test_the_keepers_dice_stay_the_history_scrolls_and_the_end_says_what_decided() -> None:
+    """Yatzy kept for two at 80 x 24: the dice typed stay in the tray until their entry is filed; the
+    history panel holds all 30 entries, the first and the last reachable; the end says the win was on
+    points, 165 to 69 (Ann: 1 one, 30 sixes, 12 pair, 18 and 24 kinds, 30 chance, 50 yatzy; Bram 5 ones, 2 pair,
+    3 and 4 kinds, 5 chance, 50 yatzy)."""
+    session = KeeperSession.start(load_ruleset("yatzy"), ["Ann", "Bram"], None)
+    app = TableApp(KeepFace(session))
+    tray = lambda: str(app.query_one("#dice").render())  # noqa: E731
+
+    async def script(pilot: Any) -> None:
+        empty = tray()
+        await pilot.press(*"6623")
+        await pilot.press("1")  # the fifth die: the roll is filed as typed, and stays in view
+        assert session.state.turns[0].rolls == ((6, 6, 2, 3, 1),)
+        assert tray() == str(dice_text([6, 6, 2, 3, 1], set())) != empty
+        await pilot.press("backspace", "enter")  # the entry filed: the tray is empty for the next player
+        assert session.state.sheets[0].turns == 1 and tray() == empty
+        face: KeepFace = app.face  # type: ignore[assignment]
+        while not session.state.finished:  # the rest typed as lines (as `:` takes them), each its first open box
+            seat = session.state.current
+            face.line("11111" if seat else "66666")
+            face.line(session.state.rules.box_id(session.state.sheets[seat].written.index(None)))
+        await pilot.pause(0.1)
+        assert app.results is not None
+        assert "Ann wins\nOn points: 165 to 69." in app._results_text()
+        assert session.state.totals() == [165, 69]
+        await pilot.press("escape", "l")
+        assert app.history is not None and len(app.history.lines) == 30
+        panel = app.history.query_one("#history")
+        assert panel.max_scroll_y > 0  # more entries than the screen holds: it scrolls
+        await pilot.pause(0.1)
+        assert "30. Bram: Yatzy, 50" in screen_text(app)  # opened on the newest
+        await pilot.press("home")
+        await pilot.pause(0.1)
+        assert " 1. Ann: Ones, 1   66231" in screen_text(app)
+        await pilot.press("escape")
+        assert app.history is None
+
+    run(app, script)
+
+
+def test_a_bots_move_is_in_the_history_as_it_is_made() -> None:
+    """The history panel, open while the bot plays, gains its move as a player says it."""
+    session = GameSession(load_ruleset("yams"), ["Ann", "Bot"], {1: "greedy"}, dice=SeededDice(3), seed=3)
+    face = PlayFace(session)
+    app = TableApp(face, bot_pause=3600)  # the bot moves when the test says (`_tick`, the app's timer)
+
+    async def script(pilot: Any) -> None:
+        state = lambda: face.session.state  # noqa: E731
+        await pilot.press("r", "enter", "l")
+        assert app.history is not None and len(app.history.lines) == 1
+        while len(state().history) < 2:
+            app._tick()
+        await pilot.pause(0.1)
+        entry = state().history[1]
+        written = state().sheets[1].written[state().rules.box_index(*entry.box.split("."))]
+        line = f"2. Bot: {app.words.row(entry.box.partition('.')[2])}, {written}"
+        assert line in screen_text(app)
 
     run(app, script)

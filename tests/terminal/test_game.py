@@ -24,7 +24,12 @@ def test_person_against_bot_to_the_end() -> None:
         out = s.handle(box)
         turns += 1
         assert "(bot)" in out or s.state.finished
-    assert turns == 13 and "winner:" in s.view() and s.view().count("winner") == 1
+    assert turns == 13 and "Grand total" in s.view() and "chance" not in s.view()  # the sheets by their names
+    ann, bot = s.state.totals()
+    assert ann != bot  # these dice: no shared win
+    top, other = ("Ann", "Bot") if ann > bot else ("Bot", "Ann")
+    said = f"Game over. {top} wins. On points: {max(ann, bot)} to {min(ann, bot)}."  # what decided it
+    assert s.view().endswith(said) and other not in said
     assert s.state.sheets[1].full
 
 
@@ -43,7 +48,33 @@ def test_line_mode_in_dutch_names_the_boxes_and_takes_what_players_say() -> None
     s.handle("r")
     assert s.handle("free.ones").startswith("  Bea: Enen, ")  # ids still work
     s.handle("r")
-    assert s.handle("four of a kind").startswith("Refused: ")  # that box is written
+    assert s.handle("four of a kind") == "Geweigerd: Dat vak is al ingevuld."  # that box is written, said in Dutch
+
+
+def test_line_mode_speaks_dutch_from_the_catalogs() -> None:
+    """--lang nl: the prompts, the roll line, the bots' moves and the refusals in Dutch (the catalogs'
+    sentences), the saved rolls counted in them too; English keeps the engine's own words."""
+    s = GameSession(load_ruleset("maxi-yatzy"), ["Bea", "Bot"], {1: "greedy"}, dice=SeededDice(3), seed=3, lang="nl")
+    assert s.view() == "Bea is aan de beurt: r om te gooien." and s.prompt() == "Bea, r om te gooien> "
+    assert s.handle("r").startswith("Bea  worp 1  (nog 2)   ")
+    assert s.prompt() == "Bea, worp 2 of een vak> "
+    assert s.handle("vijven vijven") == "Geweigerd: Dat vak staat niet op dit blad."
+    out = s.handle("kans").splitlines()  # Bea writes, the bot plays its turn, Bea is to roll again
+    entry = s.state.history[1]
+    bot = f"  Bot (bot): {s.box(entry.box)}, {s.state.total(1)}   stenen {' '.join(map(str, entry.rolls[-1]))}"
+    assert out[0].startswith("  Bea: Kans, ") and out[1] == bot and out[2] == "Bea is aan de beurt: r om te gooien."
+    for n in (1, 2, 3, 4, 5):  # three rolls a turn and two saved by Bea's first turn of one roll
+        assert s.handle("r").startswith(f"Bea  worp {n}  (nog {5 - n})   ")
+    assert s.prompt() == "Bea, kies een vak> "
+    assert s.handle("r") == "Geweigerd: Geen worpen meer: kies een vak."
+    sheet = s.handle("sheet").splitlines()  # the sheets by their Dutch names, not ids
+    kans = next(line for line in sheet if line.startswith("Kans "))
+    assert kans.split()[-1] == str(s.state.sheets[0].written[s.state.rules.box_index("free", "chance")])
+    assert "chance" not in s.handle("sheet") and any(line.startswith("Eindtotaal ") for line in sheet)
+    english = GameSession(load_ruleset("maxi-yatzy"), ["Ann"], {}, dice=SeededDice(3), seed=3, lang="en")
+    for _ in range(3):
+        english.handle("r")
+    assert english.handle("r") == "Refused: no rolls left: 3 per turn and 0 saved; choose a box"
 
 
 def test_maxi_yatzy_counts_the_saved_rolls() -> None:

@@ -76,7 +76,7 @@ def test_command_line_keeper(tmp_path: Path) -> None:
         timeout=60,
     )
     assert out.returncode == 0, out.stderr
-    assert "Ann: Large straight, 40" in out.stdout and "grand total" in out.stdout
+    assert "Ann: Large straight, 40" in out.stdout and "Grand total" in out.stdout
     assert replay(json.loads(path.read_text())).total(0) == 90
 
 
@@ -157,7 +157,7 @@ def test_a_correction_keeps_the_announcement_and_the_history_marks_it(tmp_path: 
     type_lines(s, "11112", "announce annonce.yam", "11111", "annonce.yam")
     assert "entry 1 corrected" in s.handle("fix 1 11122 11111 annonce.yam")  # two rolls: announced, as before
     assert s.state.history[0].announce == "annonce.yam" and s.state.history[0].rolls[0] == (1, 1, 1, 2, 2)
-    assert s.handle("history").splitlines()[0].endswith("Announce · Yam (announced)")
+    assert s.handle("history").splitlines()[0].startswith("  1. Ann: Announce · Yam, 50 (announced)   ")
     assert "entry 1 corrected" in s.handle("fix 1 11111 free.yam")
     assert s.state.history[0].announce is None and "(announced)" not in s.handle("history")
 
@@ -168,21 +168,22 @@ def test_a_tied_game_is_rolled_off_on_the_sheet(tmp_path: Path) -> None:
     out = type_lines(
         s, "12345", "annonce.chance", "12345", "annonce.chance", "11111", "annonce.yam", "11111", "annonce.yam"
     )
-    assert "Ann and Bram are tied for column free: a roll-off" in out[-1] and "Winner" not in out[-1]
-    assert s.prompt() == "roll-off for free: Ann's 5 dice> "
-    assert s.handle("1111").startswith("  a roll-off is 5 dice") and s.prompt().endswith("Ann's 5 dice> ")
+    assert "Ann, Bram are tied on Free: a roll-off, 5 dice each" in out[-1] and "Game over" not in out[-1]
+    assert s.prompt() == "Roll-off for Free: Ann, 5 dice> "  # the column by its name, not its id
+    assert s.handle("1111").startswith("  a roll-off is 5 dice") and s.prompt().endswith("Ann, 5 dice> ")
     out = type_lines(s, "66666", "11111")
-    assert "roll-off for free: Ann 30, Bram 5" in out[1] and "tied for column annonce" in out[1]
+    assert "Roll-off for Free: Ann 30, Bram 5" in out[1] and "tied on Announce" in out[1]
     out = type_lines(s, "33333", "33333")  # tied again: roll again
-    assert "tied for column annonce" in out[1] and s.prompt() == "roll-off for annonce: Ann's 5 dice> "
+    assert "tied on Announce" in out[1] and s.prompt() == "Roll-off for Announce: Ann, 5 dice> "
     assert s.handle("undo").startswith("  undid 1 entry") and len(s.state.rolloffs) == 1  # that round goes
     out = type_lines(s, "11111", "66666", "22222", "33333")
-    assert out[-1].endswith("Game over. Winner: Bram.") and s.prompt() == "game over> "
-    assert s.state.match_points() == [3, 8]
-    assert "roll-off for total: Ann 22222, Bram 33333" in s.handle("history")
+    assert s.state.match_points() == [3, 8]  # the annonce column's 3 points and the total's 5 by roll-offs
+    said = "Game over. Bram wins. On match points, after a roll-off: 8 to 3."  # as the keeper's page says it
+    assert out[-1].endswith(said) and s.prompt() == "game over> "
+    assert "Roll-off for Total: Ann 22222, Bram 33333" in s.handle("history")  # as the app's panel says it
     resumed = KeeperSession.resume(tmp_path / "g.json")  # every round saved
     assert resumed.state.winners() == [1] and resumed.state.rolloffs == s.state.rolloffs
-    assert "bonus" not in s.handle("sheet")  # no upper bonus in these rules: no bonus line
+    assert "bonus" not in s.handle("sheet").lower()  # no upper bonus in these rules: no bonus line
 
 
 def test_names_follow_the_web_rules() -> None:
@@ -217,3 +218,20 @@ def test_the_keeper_takes_the_names_players_say() -> None:
     hr = KeeperSession.start(load_ruleset("yams"), ["Ana"], lang="hr")
     hr.handle("66666")
     assert hr.handle("šestice").startswith("  Ana: Šestice, 30")  # its Croatian label, any case
+
+
+def test_the_keepers_line_mode_speaks_dutch() -> None:
+    """--lang nl: the keeper's prompts, the dice typed, the options and a refusal in Dutch (the catalogs'
+    sentences and the sheet's Dutch names), the total written the sum of the dice (Kans)."""
+    s = KeeperSession.start(load_ruleset("yams"), ["Ann", "Bram"], None, lang="nl")
+    assert s.prompt() == "Ann, stenen van worp 1> "
+    out = s.handle("66623").splitlines()
+    assert out[0] == "  stenen 6 6 6 2 3" and "Kans 23" in out[1] and "chance" not in out[1]
+    assert s.prompt() == "Ann, stenen van worp 2 of een vak> "
+    assert s.handle("strike kans") == "Geweigerd: Je kunt hier geen vak schrappen voor 0."  # yams strikes nothing
+    assert s.handle("kans").splitlines()[0] == f"  Ann: Kans, {6 + 6 + 6 + 2 + 3}"
+    assert s.prompt() == "Bram, stenen van worp 1> "
+    announcing = KeeperSession.start(load_ruleset("yammen"), ["Ann", "Bram"], None, lang="nl")
+    announcing.handle("66623")
+    announcing.handle("announce annonce yam")
+    assert announcing.prompt() == "Ann (Annonce · Yam aangekondigd), stenen van worp 2 of een vak> "

@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..commandline import (
     UserError,
@@ -26,8 +26,10 @@ from ..commandline import (
     ruleset_of,
     workers_arg,
 )
-from ..rules import Ruleset
 from .names import LEVELS, POLICY_NAMES
+
+if TYPE_CHECKING:  # the rules load when a command runs, not for its --help
+    from ..rules import Ruleset
 
 __all__ = ["register"]
 

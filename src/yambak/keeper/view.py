@@ -26,10 +26,10 @@ from ..engine import (
     typed_turn,
 )
 from ..engine.outlook import BoxOutlook
-from ..gameview import game_view
+from ..gameview import decided, end_words, game_view
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
-__all__ = ["fix_options", "preview", "sheet_view", "zero_boxes"]
+__all__ = ["decided", "fix_options", "preview", "sheet_view", "zero_boxes"]
 
 
 def _history(state: GameState) -> list[dict[str, Any]]:
@@ -54,32 +54,6 @@ def _history(state: GameState) -> list[dict[str, Any]]:
     return out
 
 
-def decided(state: GameState) -> dict[str, Any] | None:
-    """What decided a finished game (docs/rules.md §7), for its headline: `by` is "alone" (one player),
-    "shared" (the win is shared), "points" (the highest total), "match_points", "rolloff" (match points
-    a roll-off gave), or "total" (level on match points, the higher total); `next` is the best-placed
-    seat behind the winners (None when there is none)."""
-    if not state.finished:
-        return None
-    winners = state.winners()
-    places = state.standings()
-    behind = sorted((places[s], s) for s in range(len(state.players)) if s not in winners)
-    out: dict[str, Any] = {"by": "points", "next": behind[0][1] if behind else None}
-    points = state.match_points()
-    if len(state.players) == 1:
-        out["by"] = "alone"
-    elif len(winners) > 1:
-        out["by"] = "shared"
-    elif points is not None:
-        if sum(1 for p in points if p == points[winners[0]]) > 1:
-            out["by"] = "total"
-        else:  # the most match points: a roll-off decided where, without its rounds, the lead would not be alone
-            unsettled = replace(state, rolloffs=()).match_points() or points
-            alone = sum(1 for p in unsettled if p >= unsettled[winners[0]]) == 1
-            out["by"] = "rolloff" if state.rolloffs and not alone else "match_points"
-    return out
-
-
 def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) -> dict[str, Any]:
     """Everything every phone following the sheet shows, read from the engine: the game as every face
     shows it (`yambak.gameview`), with the boxes each player's sheet can take after each roll number
@@ -94,6 +68,7 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
     if state.finished:
         view["rolloff_due"] = rolloffs_due(state)
         view["decided"] = decided(state)
+        view["end"] = end_words(state)  # what the end says, worded once for the page and the terminal
     return view
 
 

@@ -28,13 +28,17 @@ from .words import TERMINAL_STRINGS, Words
 __all__ = ["Face", "KeepFace", "OnlineFace", "PlayFace", "TableApp"]
 
 PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
-PLAY_KEYS = TERMINAL_STRINGS[:11]
+HISTORY_KEY = "L: the history, every move so far"
+assert HISTORY_KEY in TERMINAL_STRINGS  # every catalog translates it
+PLAY_KEYS = (*TERMINAL_STRINGS[:9], HISTORY_KEY, *TERMINAL_STRINGS[9:11])
 KEEP_KEYS = (
     *TERMINAL_STRINGS[11:13],
     *TERMINAL_STRINGS[2:4],
     TERMINAL_STRINGS[5],
     *TERMINAL_STRINGS[13:15],
-    *TERMINAL_STRINGS[8:11],
+    TERMINAL_STRINGS[8],
+    HISTORY_KEY,
+    *TERMINAL_STRINGS[9:11],
 )
 # How a sheet cell shows its state: a mark after the number and a style, two signs apart from colour, so
 # that NO_COLOR and monochrome terminals tell a value written from one offered.
@@ -122,6 +126,10 @@ class Face:
     def review(self) -> dict[str, Any] | None:
         return None
 
+    def history(self, words: Words) -> list[str]:  # noqa: ARG002 (a face without a history has nothing to word)
+        """Every move so far, a line each, in the app's words (the history panel)."""
+        return []
+
     async def start(self) -> None:
         """Online faces connect here; local ones have nothing to do."""
 
@@ -179,6 +187,11 @@ class PlayFace(Face):
             self.said(f"{name}: {self.session.box(event.box or '')}, {event.written}")
         return event is not None
 
+    def history(self, words: Words) -> list[str]:
+        from .words import history_lines
+
+        return history_lines(self.session.state, words)
+
     def advice(self) -> dict[str, Any] | None:
         from ..coach import CoachError, advise
 
@@ -210,6 +223,11 @@ class KeepFace(Face):
         from .view import local_view
 
         return local_view(self.session.state, hints=False)
+
+    def history(self, words: Words) -> list[str]:
+        from .words import history_lines
+
+        return history_lines(self.session.state, words)
 
     def line(self, text: str) -> None:
         """One line as the line mode takes it (dice, a box, announce, undo, fix...)."""
@@ -259,6 +277,9 @@ class OnlineFace(Face):
     def review(self) -> dict[str, Any] | None:
         return self.table.review()  # type: ignore[no-any-return]
 
+    def history(self, words: Words) -> list[str]:  # noqa: ARG002 (the table worded each line as it came)
+        return list(self.table.news)  # every box written since this terminal sat down, as it was told
+
     async def start(self) -> None:
         await self.table.start()
 
@@ -276,6 +297,37 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self.text, id="help")
+
+
+class HistoryScreen(ModalScreen[None]):
+    """The history panel: every move so far, scrolled to the newest, all of it reachable by the arrows and
+    page keys at any size; it follows the game while open (a bot's move appears as it is made)."""
+
+    BINDINGS: ClassVar = [Binding("escape,l,q,enter", "dismiss", show=False)]
+
+    def __init__(self, title: str, lines: list[str]) -> None:
+        super().__init__()
+        self.heading, self.lines = title, lines
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="history"):
+            yield Static(Text(self._text()), id="history-text")  # Text: names are never read as markup
+
+    def _text(self) -> str:
+        return "\n".join([self.heading, "", *self.lines])
+
+    def on_mount(self) -> None:
+        panel = self.query_one("#history", VerticalScroll)
+        panel.focus()
+        self.call_after_refresh(panel.scroll_end, animate=False)
+
+    def show(self, lines: list[str]) -> None:
+        if lines == self.lines:
+            return
+        self.lines = lines
+        for static in self.query("#history-text").results(Static):
+            static.update(Text(self._text()))
+            self.call_after_refresh(self.query_one("#history", VerticalScroll).scroll_end, animate=False)
 
 
 class ResultsScreen(ModalScreen[None]):
@@ -314,7 +366,8 @@ class TableApp(App[int]):
     #said { height: 1; padding: 0 1; color: $text-muted; }
     #command { display: none; }
     #command.on { display: block; }
-    HelpScreen, ResultsScreen { align: center middle; }
+    HelpScreen, ResultsScreen, HistoryScreen { align: center middle; }
+    #history { width: 90%; max-width: 100; height: 90%; padding: 0 2; border: round $accent; background: $surface; }
     #help { width: 60; height: auto; padding: 1 2; border: round $accent; background: $surface; }
     #results { width: 72; max-height: 90%; height: auto; padding: 1 2; border: round $accent; background: $surface; }
     """
@@ -324,12 +377,13 @@ class TableApp(App[int]):
         Binding("w", "withdraw", show=False),
         Binding("p", "next_player", show=False),
         Binding("t", "theme", show=False),
+        Binding("colon", "command", show=False),
     ]
     FOOTER: ClassVar = [
         ("r", "roll", "Roll"),
         ("h", "hints", "Hints"),
         ("u", "undo", "Undo"),
-        ("colon", "command", "History"),
+        ("l", "history", "History"),
         ("question_mark", "help", "Keys"),
         ("q", "quit", "Close"),
     ]
@@ -358,6 +412,7 @@ class TableApp(App[int]):
         self.hint_data: dict[str, Any] | None = None
         self.hint_key: tuple[Any, ...] | None = None
         self.results: ResultsScreen | None = None
+        self.history: HistoryScreen | None = None  # the history panel, while it is open
         self.review_text = ""
         self.cells: dict[tuple[int, int], tuple[str, Any]] = {}  # sheet cell -> (box, action or reason)
         self.filled: dict[tuple[int, int], str] = {}  # sheet cell -> its box, written already
@@ -426,6 +481,8 @@ class TableApp(App[int]):
         self._dice(me)
         self._sheet(me)
         self._hints(me)
+        if self.history is not None:
+            self.history.show(self.face.history(self.words))
         if v["finished"]:
             self._finished()
 
@@ -530,10 +587,15 @@ class TableApp(App[int]):
         n = v["rules"]["rolled_dice"]
         if self.face.keeper:
             size = v["rules"]["rolloff_dice"] if self._rolloff() else n
-            dice: list[int | None] = [*self.pad, *([None] * (size - len(self.pad)))]
-            self.query_one("#dice", Static).update(dice_text(dice, set()))
             turn = self._turn(v["current"])
             rolls = turn["rolls"] if turn else 0
+            if not self.pad and rolls and turn and turn.get("dice") and not self._rolloff():
+                # the dice typed stay in the tray until their entry is filed (or the next roll is typed)
+                self.query_one("#dice", Static).update(dice_text(turn["dice"], set()))
+                self.query_one("#roll-info", Static).update(T("Roll {n}", n=rolls))
+                return
+            dice: list[int | None] = [*self.pad, *([None] * (size - len(self.pad)))]
+            self.query_one("#dice", Static).update(dice_text(dice, set()))
             info = T("Roll {n}", n=rolls + 1) if rolls < v["rules"]["rolls_per_turn"] and not v["finished"] else ""
             self.query_one("#roll-info", Static).update(info)
             return
@@ -793,7 +855,9 @@ class TableApp(App[int]):
         v, T = self.current_view, self.words
         names = [v["players"][w]["name"] for w in v["winners"]]
         lines = [T("Game over"), ""]
-        if len(names) == 1:
+        if v.get("end"):  # the headline and what decided it, worded as the keeper's page words them
+            lines += [self.words.sentence(said, len(v["rules"]["columns"])) for said in v["end"]]
+        elif len(names) == 1:
             lines.append(T("{name} wins with {total}", name=names[0], total=v["players"][v["winners"][0]]["total"]))
         else:
             lines.append(T("{names} share the win", names=", ".join(names)))
@@ -1002,6 +1066,17 @@ class TableApp(App[int]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.words, self.face.keeper))
 
+    def action_history(self) -> None:
+        """The history panel: every move so far (the keeper's entries with their dice, a bot's moves)."""
+        if self.history is not None:
+            return
+
+        def closed(_: None) -> None:
+            self.history = None
+
+        self.history = HistoryScreen(self.words("History"), self.face.history(self.words))
+        self.push_screen(self.history, closed)
+
     def action_undo(self) -> None:
         if self.face.keeper:
             self.pad = []
@@ -1018,7 +1093,9 @@ class TableApp(App[int]):
         message.input.value = ""
         message.input.remove_class("on")
         self.query_one("#sheet").focus()
-        if message.value.strip():
+        if message.value.strip().lower() == "history":  # the panel, where every entry can be read
+            self.action_history()
+        elif message.value.strip():
             self.face.line(message.value)  # type: ignore[attr-defined]
 
     def on_resize(self, event: events.Resize) -> None:

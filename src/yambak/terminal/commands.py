@@ -193,8 +193,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         return _run_app(PlayFace(session), args)
     from ..bots import model_note
+    from ..web.i18n import ruleset_name
 
-    print(f"{session.state.rules.name}: {', '.join(names)}. Type help for commands.")
+    game = ruleset_name(rules.id, rules.name, session.words.lang)  # the preset's name in the language
+    print(session.words("{game}: {players}. Type help for commands.", game=game, players=", ".join(names)))
     for bot in dict.fromkeys(args.bots or []):
         note = model_note(rules, bot)
         if note is not None:

@@ -24,6 +24,7 @@ from ..engine import (
     Withdraw,
     new_game,
 )
+from ..gameview import end_words
 from ..keeper.boxes import box_names
 from ..keeper.entries import Refusal
 from ..rules import Ruleset
@@ -81,33 +82,41 @@ class GameSession:
     def prompt(self) -> str:
         """What the line mode shows before each line typed on a terminal."""
         s = self.state
+        T = self.words
         if s.finished:
-            return "game over> "
+            return T("game over") + "> "
         turn = s.turns[s.current]
         name = s.players[s.current]
         if not turn.rolls:
-            return f"{name}, r to roll> "
-        return f"{name}, roll {len(turn.rolls) + 1} or a box> " if s.can_roll() else f"{name}, choose a box> "
+            return T("{name}, r to roll", name=name) + "> "
+        can = s.can_roll()
+        return (
+            T("{name}, roll {n} or a box", name=name, n=len(turn.rolls) + 1)
+            if can
+            else T("{name}, choose a box", name=name)
+        ) + "> "
 
     def view(self) -> str:
         s = self.state
-        if s.finished:
-            return render_sheets(s)  # ends with the winner
+        if s.finished:  # every sheet, then what decided the game, worded as the keeper's page words it
+            ended = self.words.end_line(end_words(s) or [], len(s.rules.columns))
+            return render_sheets(s, self.words.sheet_name) + "\n\n" + ended
         p = s.current
         turn = s.turns[p]
+        T = self.words
         if not turn.rolls:
-            return f"{s.players[p]} to play: r to roll."
+            return T("{name} to play: r to roll.", name=s.players[p])
         dice = "  ".join(f"[{d}]" if i in turn.held else f" {d} " for i, d in enumerate(turn.dice))
         left = s.rolls_allowed(p) - len(turn.rolls)  # the rolls saved from earlier turns count (Maxi Yatzy)
-        lines = [f"{s.players[p]}  roll {len(turn.rolls)}  ({left} left)   {dice}"]
+        lines = [T("{name}  roll {n}  ({left} left)", name=s.players[p], n=len(turn.rolls), left=left) + f"   {dice}"]
         if turn.announced is not None:
-            lines.append(f"  announced: {self.box(s.rules.box_id(turn.announced))}")
+            lines.append("  " + T("announced: {box}", box=self.box(s.rules.box_id(turn.announced))))
         preview = sorted(s.preview().items(), key=lambda kv: -kv[1])
         if preview:
             shown = ", ".join(f"{self.box(b)} {v}" for b, v in preview[:8])
             lines.append(f"  {shown}" + (", ..." if len(preview) > 8 else ""))
         elif not s.can_roll():
-            lines.append("  announce a box to go on (a BOX)")
+            lines.append("  " + T("announce a box to go on (a BOX)"))
         return "\n".join(lines)
 
     def box(self, box: str) -> str:
@@ -145,7 +154,14 @@ class GameSession:
         while (event := self.bot_step()) is not None:
             if event.type == "scored":
                 name = self.state.players[event.player]
-                out.append(f"  {name} (bot): {self.box(event.box or '')}, {event.written}   dice {event.dice}")
+                said = self.words(
+                    "{name} (bot): {box}, {written}   dice {dice}",
+                    name=name,
+                    box=self.box(event.box or ""),
+                    written=event.written,
+                    dice=" ".join(map(str, event.dice)),  # as the dice line shows them, not a tuple
+                )
+                out.append(f"  {said}")
         return out
 
     def handle(self, line: str) -> str:
@@ -156,7 +172,7 @@ class GameSession:
         if cmd in ("help", "?"):
             return HELP
         if cmd == "sheet":
-            return render_sheets(self.state)
+            return render_sheets(self.state, self.words.sheet_name)
         if self.state.finished:
             return self.view()
         p = self.state.current
@@ -164,13 +180,13 @@ class GameSession:
         try:
             action = parse_action(words, p, lambda text: self.names.resolve(text, fits))
         except Refusal as exc:
-            return f"Refused: {exc.message}"
+            return self.words("Refused: {reason}", reason=self.words.refusal(exc.code, exc.message, exc.extra))
         if action is None:
-            return "Not understood; type help."
+            return self.words("Not understood; type help.")
         try:
             event = self.act(action)
         except IllegalAction as exc:
-            return f"Refused: {exc.message}"
+            return self.words("Refused: {reason}", reason=self.words.refusal(exc.code, exc.message))
         out = []
         if event.type == "scored":
             out.append(f"  {self.state.players[p]}: {self.box(event.box or '')}, {event.written}")

@@ -25,6 +25,7 @@ from ..engine import (
     replay,
     state_to_record,
 )
+from ..gameview import end_words
 from ..keeper import Refusal, apply_entry, rolloffs_due
 from ..keeper.boxes import box_names
 from ..rules import Ruleset
@@ -105,18 +106,30 @@ class KeeperSession:
         seat = self._rolloff_turn()
         if seat is not None:
             target = self.rolloff()[0]  # type: ignore[index]
-            return f"roll-off for {target}: {s.players[seat]}'s {s.rules.rolloff_dice} dice> "
+            column = self.words.target(target)
+            return (
+                self.words(
+                    "Roll-off for {column}: {name}, {n} dice",
+                    column=column,
+                    name=s.players[seat],
+                    n=s.rules.rolloff_dice,
+                )
+                + "> "
+            )
+        T = self.words
         if s.finished:
-            return "game over> "
+            return T("game over") + "> "
         p = s.current
         turn = s.turns[p]
         n = len(turn.rolls)
         if n == 0:
-            return f"{s.players[p]}, roll 1 dice> "
-        extra = f" (announced {self.name(s.rules.box_id(turn.announced))})" if turn.announced is not None else ""
+            return T("{name}, roll {n} dice", name=s.players[p], n=1) + "> "
+        name = s.players[p]
+        if turn.announced is not None:
+            name = T("{name} (announced {box})", name=name, box=self.name(s.rules.box_id(turn.announced)))
         if s.can_roll(p):
-            return f"{s.players[p]}{extra}, roll {n + 1} dice or a box> "
-        return f"{s.players[p]}{extra}, choose a box> "
+            return T("{name}, roll {n} dice or a box", name=name, n=n + 1) + "> "
+        return T("{name}, choose a box", name=name) + "> "
 
     def standings(self) -> str:
         s = self.state
@@ -129,8 +142,11 @@ class KeeperSession:
     def options(self) -> str:
         preview = self.state.preview()
         if not preview:
-            return "  no box can take these dice yet: roll again" + (
-                " or announce" if any(isinstance(a, Announce) for a in self.state.legal_actions()) else ""
+            announce = any(isinstance(a, Announce) for a in self.state.legal_actions())
+            return "  " + self.words(
+                "no box can take these dice yet: roll again or announce"
+                if announce
+                else "no box can take these dice yet: roll again"
             )
         best = sorted(preview.items(), key=lambda kv: -kv[1])
         shown = ", ".join(f"{self.name(box)} {value}" for box, value in best[:10])
@@ -144,9 +160,9 @@ class KeeperSession:
         try:
             return self._handle(line)
         except (IllegalAction, RecordError) as exc:
-            return f"Refused: {exc.message}"
+            return self.words("Refused: {reason}", reason=self.words.refusal(exc.code, exc.message))
         except Refusal as exc:
-            return f"Refused: {exc.message}"
+            return self.words("Refused: {reason}", reason=self.words.refusal(exc.code, exc.message, exc.extra))
         except Exception as exc:  # a bug must not end a family's evening: say it, keep the sheet
             return f"Not understood ({type(exc).__name__}): {line.strip()[:60]!r}. Type help."
 
@@ -162,7 +178,7 @@ class KeeperSession:
         if command in ("help", "?"):
             return HELP
         if command == "sheet":
-            return render_sheets(self.state)
+            return render_sheets(self.state, self.words.sheet_name)
         if command == "standings":
             return self.standings()
         if command == "history":
@@ -175,7 +191,7 @@ class KeeperSession:
         if seat is not None:
             return self._rolloff_dice(seat, words)
         if self.state.finished:
-            return "The game is over: sheet, standings, history, undo or fix."
+            return self.words("The game is over: sheet, standings, history, undo or fix.")
         p = self.state.current
         if command == "announce" and args:
             box = self._box(" ".join(args), self.state.announceable())
@@ -210,7 +226,7 @@ class KeeperSession:
         before = self.state
         self.state, event = self.state.apply(action)  # type: ignore[arg-type]
         if event.type == "rolled":
-            return f"  dice {' '.join(map(str, event.dice))}\n{self.options()}"
+            return "  " + self.words("dice {dice}", dice=" ".join(map(str, event.dice))) + f"\n{self.options()}"
         if event.type == "scored":
             self._save()
             name = before.players[event.player]
@@ -227,18 +243,17 @@ class KeeperSession:
         due = self.rolloff()
         if due is not None:
             target, seats, _ = due
-            names = " and ".join(self.state.players[s] for s in seats)
-            what = "the grand total" if target == "total" else f"column {target}"
+            names = ", ".join(self.state.players[s] for s in seats)
             n = self.state.rules.rolloff_dice
-            return f"\n{names} are tied for {what}: a roll-off, {n} dice each, most pips wins (again while tied)."
-        winners = " and ".join(self.state.players[w] for w in self.state.winners())
-        return f"\nGame over. Winner: {winners}."
+            said = "{names} are tied on {column}: a roll-off, {n} dice each, the most pips wins (again while tied)."
+            return "\n" + self.words(said, names=names, column=self.words.target(target), n=n)
+        return "\n" + self.words.end_line(end_words(self.state) or [], len(self.state.rules.columns))
 
     def _rolloff_dice(self, seat: int, words: list[str]) -> str:
         n = self.state.rules.rolloff_dice
         dice = parse_dice(" ".join(words), n)
         if dice is None:
-            return f"  a roll-off is {n} dice, each 1 to 6, typed as digits"
+            return "  " + self.words("a roll-off is {n} dice, each 1 to 6, typed as digits", n=n)
         self.rolled_off[str(seat)] = list(dice)
         target, seats, typed = self.rolloff()  # type: ignore[misc]
         if len(typed) < len(seats):
@@ -246,7 +261,8 @@ class KeeperSession:
         self.rolled_off = {}
         self._apply({"kind": "rolloff", "target": target, "rolloff": typed})
         pips = ", ".join(f"{self.state.players[int(s)]} {sum(d)}" for s, d in typed.items())
-        return f"  roll-off for {target}: {pips}\n{self.standings()}{self._ending()}"
+        said = self.words("Roll-off for {column}: {rounds}", column=self.words.target(target), rounds=pips)
+        return f"  {said}\n{self.standings()}{self._ending()}"
 
     def _apply(self, entry: dict[str, object]) -> None:
         """An undo, correction or roll-off, through the keeper's core (the same as the web keeper's)."""
@@ -257,16 +273,10 @@ class KeeperSession:
         return replace(state_to_record(self.state), pending=())
 
     def _history(self) -> str:
-        rows = []
-        for n, t in enumerate(self._record().turns, start=1):
-            rolls = " / ".join("".join(map(str, r)) for r in t.rolls)
-            marks = (" (announced)" if t.announce is not None else "") + (" (struck)" if t.strike else "")
-            rows.append(f"  {n:>3}. {self.state.players[t.player]:<12} {rolls:<20} {self.name(t.box)}{marks}")
-        for target, rounds in self.state.rolloffs:
-            for r in rounds:
-                pips = ", ".join(f"{self.state.players[seat]} {''.join(map(str, d))}" for seat, d in r)
-                rows.append(f"       roll-off for {target}: {pips}")
-        return "\n".join(rows) or "  no entries yet"
+        """Every entry and roll-off, as the app's history panel shows them (one wording: `history_lines`)."""
+        from .words import history_lines
+
+        return "\n".join(history_lines(self.state, self.words)) or "  no entries yet"
 
     def _undo(self, args: list[str]) -> str:
         if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) >= 1)):

@@ -184,6 +184,7 @@ class OnlineTable:
         self.on_change: Callable[[], None] = lambda: None
         self.on_said: Callable[[str], None] = lambda _text: None
         self.box_name: Callable[[str], str] = lambda box: box  # a box as the face names it in its language
+        self.news: list[str] = []  # every box written since this terminal sat down, as `_tell` said it
         self.closed: str | None = None  # why the table stopped talking to us for good
         self._ws: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -410,7 +411,9 @@ class OnlineTable:
         """One line for every box written (whoever wrote it), as the line mode of a local game says it."""
         if event.get("type") == "scored" and isinstance(event.get("player"), int):
             player = self.view["players"][event["player"]]["name"]
-            self.on_said(f"{player}: {self.box_name(str(event.get('box')))}, {event.get('written')}")
+            line = f"{player}: {self.box_name(str(event.get('box')))}, {event.get('written')}"
+            self.news.append(line)
+            self.on_said(line)
 
     def _after_view(self) -> None:
         """Fair dice: each seat we hold mixes its nonce in before the first roll, one at a time."""

@@ -7,10 +7,10 @@ No Textual here: `scripts/messages.py` and `yambak --help` import this module ch
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["TERMINAL_STRINGS", "BoxNames", "Words", "language"]
+__all__ = ["TERMINAL_STRINGS", "BoxNames", "Words", "history_lines", "language"]
 
 # Keys of the full-screen app (its help screen) and what only a terminal says.
 TERMINAL_STRINGS = (
@@ -41,7 +41,47 @@ TERMINAL_STRINGS = (
     "D: today's position",
     "Finding positions: {n} of {total}",
     "That is not a choice in this position.",
+    # the full-screen app's history panel
+    "L: the history, every move so far",
+    # the line mode of `yambak play` (--plain, pipes, screen readers)
+    "{name} to play: r to roll.",
+    "{name}  roll {n}  ({left} left)",
+    "announced: {box}",
+    "announce a box to go on (a BOX)",
+    "Refused: {reason}",
+    "Not understood; type help.",
+    "{name} (bot): {box}, {written}   dice {dice}",
+    "game over",
+    "{name}, r to roll",
+    "{name}, roll {n} or a box",
+    "{name}, choose a box",
+    "{game}: {players}. Type help for commands.",
+    # the keeper's line mode (`yambak keep --plain`, and `:` in the app)
+    "{name}, roll {n} dice",
+    "{name}, roll {n} dice or a box",
+    "{name} (announced {box})",
+    "dice {dice}",
+    "no box can take these dice yet: roll again",
+    "no box can take these dice yet: roll again or announce",
+    "The game is over: sheet, standings, history, undo or fix.",
+    "Roll-off for {column}: {name}, {n} dice",
+    "{names} are tied on {column}: a roll-off, {n} dice each, the most pips wins (again while tied).",
+    "a roll-off is {n} dice, each 1 to 6, typed as digits",
+    # the line modes' sheets (`sheet`, and the end of a game)
+    "Extra bonus",
+    "Grand total",
 )
+
+# The sheet's own lines (`yambak.text.render_sheets`) as the app and the line modes name them.
+SHEET_LINES = {
+    "upper": "Upper section",
+    "bonus": "Bonus",
+    "minimax": "(Max − Min) × Ones",
+    "total": "Total",
+    "extra bonus": "Extra bonus",
+    "grand total": "Grand total",
+    "match points": "Match points",
+}
 
 LANGUAGES = ("en", "nl", "fr", "de", "sv", "hr", "es", "it")
 
@@ -86,6 +126,40 @@ class Words:
             out = out.replace("{" + key + "}", value)
         return out
 
+    def number(self, value: float) -> str:
+        """A number as the language writes it: whole numbers as they are, others to one decimal ("12,5")."""
+        from ..web.i18n import number
+
+        return str(int(value)) if float(value).is_integer() else number(value, self.lang)
+
+    def refusal(self, code: str, message: str, fields: Mapping[str, Any] | None = None) -> str:
+        """Why an action was refused, in the language: the catalog's text for its code; in English (or
+        for a code without a text) the refusal's own message, which may say more ("3 per turn and 2 saved")."""
+        if self.lang == "en":
+            return message
+        from ..web.i18n import error_message
+
+        return error_message(code, self.lang, fields) or message
+
+    def sentence(self, said: Mapping[str, Any], columns: int) -> str:
+        """A sentence worded elsewhere ({"text", "args"}, `yambak.gameview.end_words`): `text` in the
+        language, numbers as it writes them, a `box` by its name on a sheet of `columns` columns."""
+        args = {
+            key: self.box(str(value), columns)
+            if key == "box"
+            else self.number(value)
+            if isinstance(value, (int, float))
+            else value
+            for key, value in said["args"].items()
+        }
+        return self(said["text"], **args)
+
+    def end_line(self, end: Iterable[Mapping[str, Any]], columns: int) -> str:
+        """The end of a game on one line, for the line modes: "Game over. Bram wins. On match points, after a
+        roll-off: 8 to 3." (`yambak.gameview.end_words`, as the app's results and the keeper's page say it)."""
+        said = [self("Game over"), *(self.sentence(s, columns) for s in end)]
+        return ". ".join(text.rstrip(".") for text in said) + "."
+
     def row(self, row_id: str, short: bool = False) -> str:
         table = self.labels["rows_short" if short else "rows"]
         return table.get(row_id, row_id)
@@ -94,10 +168,43 @@ class Words:
         table = self.labels["columns_short" if short else "columns"]
         return table.get(column_id, column_id)
 
+    def sheet_name(self, kind: str, key: str) -> str:
+        """What a text sheet shows (`yambak.text.render_sheets`'s `name`): a row, a column, a sheet line."""
+        if kind == "row":
+            return self.row(key)
+        if kind == "column":
+            return self.column(key, short=True)
+        return self(SHEET_LINES.get(key, key))
+
+    def target(self, target: str) -> str:
+        """What a roll-off is for: a column by its name, or the total."""
+        return self("Total") if target == "total" else self.column(target)
+
     def box(self, box: str, columns: int) -> str:
         """A box as players name it: the row, with its column where the sheet has several."""
         column, _, row = box.rpartition(".")
         return self.row(row) if columns == 1 or not column else f"{self.column(column)} · {self.row(row)}"
+
+
+def history_lines(state: Any, words: Words) -> list[str]:
+    """Every entry of a game so far, numbered, as players say a move ("3. Bram: Full house, 25"), with its
+    rolls after it, then the roll-offs: the full-screen app's history panel and the keeper's `history`."""
+    rules, columns = state.rules, len(state.rules.columns)
+    out = []
+    for n, t in enumerate(state.history, start=1):
+        box = rules.parse_box(t.box)
+        written = state.sheets[t.player].written[box] if box is not None else None
+        marks = (f" ({words('announced')})" if t.announce is not None else "") + (
+            f" ({words('struck')})" if t.strike else ""
+        )
+        rolls = "" if getattr(t, "scratch", False) else "   " + " / ".join("".join(map(str, r)) for r in t.rolls)
+        out.append(f"{n:>3}. {state.players[t.player]}: {words.box(t.box, columns)}, {written}{marks}{rolls}")
+    for target, rounds in state.rolloffs:
+        column = words.target(target)
+        for r in rounds:
+            pips = ", ".join(f"{state.players[seat]} {''.join(map(str, d))}" for seat, d in r)
+            out.append("     " + words("Roll-off for {column}: {rounds}", column=column, rounds=pips))
+    return out
 
 
 def _key(text: str) -> str:

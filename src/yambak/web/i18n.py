@@ -21,6 +21,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import NumberPattern, format_decimal, format_percent
 
+from ..gameview import END_STRINGS
 from ..names import NAME_MAX
 from ..rules.describe import COLUMN_PHRASES
 from . import LOCALE, STATIC
@@ -487,8 +488,9 @@ def _js_calls(call: re.Pattern[str]) -> list[Any]:
     return list(found)
 
 
-# and what the rule describer says of a column (a layout's `notes`, worded by page.js `phrase`)
-JS_STRINGS: list[str] = list(dict.fromkeys(_js_calls(_T_CALL) + COLUMN_PHRASES))
+# and what the rule describer says of a column (a layout's `notes`, worded by page.js `phrase`), and the
+# end of a game as `yambak.gameview.end_words` words it (the keeper's sheet view carries it)
+JS_STRINGS: list[str] = list(dict.fromkeys(_js_calls(_T_CALL) + COLUMN_PHRASES + list(END_STRINGS)))
 JS_CONTEXTS: list[tuple[str, str]] = _js_calls(_C_CALL)  # (context, text)
 JS_PLURALS: list[tuple[str, str]] = _js_calls(_N_CALL)  # (singular, plural)
 

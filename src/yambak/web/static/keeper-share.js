@@ -35,23 +35,13 @@ export function renderEnd() {
   end.replaceChildren(...parts);
 }
 
-// The end's headline and what decided it (the engine's `decided`: points, match points, a roll-off, the
-// total after level match points, or a shared win): never one winner where two are level.
+// The end's headline and what decided it, as the sheet view words it (`yambak.gameview.end_words`, the
+// terminal's words too): each sentence translated here, its numbers as the language writes them and a
+// box by its name. Never one winner where two are level.
 function headline() {
-  const d = state.shown.decided || { by: (state.shown.winners || []).length > 1 ? "shared" : "points", next: null };
-  const won = (state.shown.winners || [0]).map((s) => state.shown.players[s]);
-  const top = won[0], other = d.next != null ? state.shown.players[d.next] : null;
-  const args = { name: top.name, total: top.total, points: points(top.match_points ?? 0),
-    other: other ? other.total : "", other_points: other ? points(other.match_points ?? 0) : "" };
-  switch (d.by) {
-    case "alone": return [T("Final score: {total}", args), ""];
-    case "shared": return [T("{names} share the win", { names: won.map((p) => p.name).join(", ") }),
-      top.match_points != null ? T("Level on match points ({points}) and on the total ({total}).", args) : T("Level on points: {total} each.", args)];
-    case "match_points": return [T("{name} wins", args), T("On match points: {points} to {other_points}.", args)];
-    case "rolloff": return [T("{name} wins", args), T("On match points, after a roll-off: {points} to {other_points}.", args)];
-    case "total": return [T("{name} wins", args), T("Level on match points ({points}): the higher total wins, {total} to {other}.", args)];
-    default: return [T("{name} wins", args), other ? T("On points: {total} to {other}.", args) : ""];
-  }
+  const said = (state.shown.end || []).map((s) => T(s.text, Object.fromEntries(Object.entries(s.args).map(
+    ([k, v]) => [k, k === "box" ? named(String(v)) : typeof v === "number" ? points(v) : v]))));
+  return [said[0] || T("Game over"), said[1] || ""];
 }
 
 

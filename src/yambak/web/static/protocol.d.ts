@@ -166,6 +166,7 @@ export interface SheetView {
   current: number;
   decided?: Decided | null;
   duplicate: boolean;
+  end?: Sentence[] | null;
   finished: boolean;
   history: HistoryEntry[];
   id: string;
@@ -192,14 +193,27 @@ export interface SheetView {
   winners?: number[] | null;
 }
 /**
- * What decided a finished sheet (`yambak.keeper.view.decided`).
+ * What decided a finished sheet (`yambak.gameview.decided`).
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Decided".
  */
 export interface Decided {
-  by: "alone" | "shared" | "points" | "match_points" | "rolloff" | "total";
+  by: "alone" | "outright" | "shared" | "points" | "match_points" | "rolloff" | "total";
   next: number | null;
+}
+/**
+ * A sentence of the end, worded by `yambak.gameview.end_words`: the page translates `text` (English, a
+ * catalog's msgid) and fills in `args` (numbers as the language writes them, a `box` by its name).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Sentence".
+ */
+export interface Sentence {
+  args: {
+    [k: string]: string | number;
+  };
+  text: string;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
