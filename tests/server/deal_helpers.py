@@ -4,6 +4,8 @@ on their own socket, and every route of the app."""
 
 from __future__ import annotations
 
+import itertools
+from datetime import timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -25,9 +27,14 @@ class CheckedWS(WS):
         return msg
 
 
-def person(client: TestClient, name: str) -> TestClient:
-    """Another browser on the same server, with a profile of its own made now."""
-    c = browser(client)
+_ADDRESSES = itertools.count(1)
+
+
+def person(client: TestClient, name: str, address: str | None = None) -> TestClient:
+    """Another browser on the same server, with a profile of its own made now, from an address of its own
+    (profiles that share an address never rate each other) unless one is given."""
+    n = next(_ADDRESSES)
+    c = browser(client, client=(address or f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}", 50000))
     assert c.post("/api/me", json={"name": name}, headers=ORIGIN).status_code == 201
     return c
 
@@ -58,6 +65,18 @@ def seat_ranked(c: TestClient, players: int = 2) -> dict:
     r = c.post("/api/ranked/yams/play", json={"players": players})
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def seat_ranked_together(clock: Any, clients: dict[str, TestClient], players: int = 2) -> dict[str, dict]:
+    """The first client opens a ranked table; the others take its seats once it has waited ten minutes
+    (the rating window then seats anyone: `ranked.manager.window`)."""
+    names = list(clients)
+    made = {names[0]: seat_ranked(clients[names[0]], players)}
+    clock.now += timedelta(minutes=10)
+    for n in names[1:]:
+        made[n] = seat_ranked(clients[n], players)
+        assert made[n]["id"] == made[names[0]]["id"], (n, made)
+    return made
 
 
 def play_ranked(clients: dict[str, TestClient], made: dict[str, dict], until_last: bool = False) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -35,8 +35,10 @@ from ..deps import (
 )
 from ..live import RequestError
 from ..profiles.history import export_csv, export_json, history_page, preset_label, variant_label
-from ..profiles.manager import ProfileError, ProfileManager
+from ..profiles.manager import ProfileError, ProfileManager, hash_secret, valid_token
+from ..profiles.plots import rating_svg
 from ..profiles.stats import stats_page
+from ..ranked.history import rating_history, start_rating
 from ..ranked.manager import PROVISIONAL, ordinal
 from ..replays import frame
 
@@ -107,6 +109,7 @@ def api_create(request: Request, body: ProfileIn, profiles: Profiles, settings: 
     if profile is not None:
         return JSONResponse({"profile": profile_json(profile)}, status_code=200)
     profile, token = profiles.create(body.name, client_address(request), device_of(request))
+    note_device(request, profile.id, token)
     response = JSONResponse({"profile": profile_json(profile)}, status_code=201)
     set_profile_cookie(response, token, settings.secure_cookies)
     return response
@@ -146,6 +149,7 @@ def api_link(request: Request, profiles: Profiles) -> dict[str, Any]:
 @router.post("/api/me/move/{code}", dependencies=[Depends(check_origin)])
 def api_claim(request: Request, code: str, profiles: Profiles, settings: AppSettings) -> JSONResponse:
     profile, token = profiles.claim(code, device_of(request), profile_token(request))
+    note_device(request, profile.id, token)
     response = JSONResponse({"profile": profile_json(profile)})
     set_profile_cookie(response, token, settings.secure_cookies)
     return response
@@ -285,7 +289,8 @@ def create_from_form(
         return RedirectResponse("/me", status_code=303)
     try:
         check_origin(request)
-        _, token = profiles.create(name, client_address(request), device_of(request))
+        made, token = profiles.create(name, client_address(request), device_of(request))
+        note_device(request, made.id, token)
     except RequestError as exc:
         error = error_message(exc.code, lang, exc.extra) or exc.message
         boot = boot_json({"strings": {}, "labels": labels(lang)})
@@ -324,7 +329,8 @@ def move_page(request: Request, code: str, profiles: Profiles, lang: Lang) -> HT
 def move_form(request: Request, code: str, profiles: Profiles, settings: AppSettings, lang: Lang) -> Response:
     try:
         check_origin(request)
-        _, token = profiles.claim(code, device_of(request), profile_token(request))
+        moved, token = profiles.claim(code, device_of(request), profile_token(request))
+        note_device(request, moved.id, token)
     except RequestError:
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         here = profiles.current(profile_token(request))
@@ -366,6 +372,10 @@ def _stats(
          "games": r.games, "provisional": r.games < PROVISIONAL}
         for r in profiles.store.ratings_of([profile.id])
     ]  # fmt: skip
+    for r in ratings:  # each ruleset's rating history, plotted
+        history = rating_history(profiles.store, profile.id, str(r["preset"]))
+        label = translations(lang).gettext("Rating history: {game}").format(game=r["game"])
+        r["plot"] = _rating_plot(history, label, lang)
     boot = boot_json({"strings": js_strings(lang), "labels": labels(lang)})
     return _page(
         request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, ratings=ratings,
@@ -389,6 +399,30 @@ def shared_stats(request: Request, profile_id: str, profiles: Profiles, lang: La
     if profile is None or not (profile.shared or owner):
         return _page(request, "missing.html", lang, status=404)
     return _stats(request, lang, profiles, profile, owner, v)
+
+
+def _rating_plot(history: list[dict[str, Any]], label: str, lang: str) -> str:
+    """The history as a line from the start rating, the first and last games' dates under it."""
+    from babel.dates import format_skeleton  # as stats.py: babel loads on first use
+
+    ratings = [start_rating()] + [h["rating"] for h in history]
+    ends = None
+    if history:
+        first, last = history[0]["at"][:10], history[-1]["at"][:10]
+        try:
+            a, b = date.fromisoformat(first), date.fromisoformat(last)
+            skeleton = "MMMd" if a.year == b.year else "yMMMd"
+            ends = format_skeleton(skeleton, a, locale=lang), format_skeleton(skeleton, b, locale=lang)
+        except (ValueError, LookupError):
+            ends = first, last
+    return rating_svg(ratings, label, ends)
+
+
+@router.get("/api/me/ratings/{preset}")
+def api_rating_history(request: Request, preset: str, profiles: Profiles) -> dict[str, Any]:
+    """This profile's rating in the ranked games of a preset after each rated game, oldest first."""
+    profile = me(request, profiles)
+    return {"preset": preset[:40], "history": rating_history(profiles.store, profile.id, preset[:40])}
 
 
 @router.get("/api/me/tables/{table_id}")
@@ -484,4 +518,13 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
         if rules.preset and rules.variant_key(duplicate=False) == rules.preset
         else None,
         boot=boot_json(boot),
+    )
+
+
+def note_device(request: Request, profile_id: str, token: str) -> None:
+    """A profile's new device key, from this client address, on a device that may have carried another
+    profile's key before (its cookie): the marks that keep related profiles from rating each other."""
+    before = valid_token(profile_token(request))
+    request.app.state.ranked.note(
+        profile_id, hash_secret(token), client_address(request), hash_secret(before) if before else ""
     )
