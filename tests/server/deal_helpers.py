@@ -79,9 +79,11 @@ def seat_ranked_together(clock: Any, clients: dict[str, TestClient], players: in
     return made
 
 
-def play_ranked(clients: dict[str, TestClient], made: dict[str, dict], until_last: bool = False) -> dict:
-    """Each player plays their own seat (roll once, the first box offered) to the end (or up to the game's
-    very last action, left to the caller). The last view."""
+def play_ranked(
+    clients: dict[str, TestClient], made: dict[str, dict], until_last: bool = False, pick: dict[str, Any] | None = None
+) -> dict:
+    """Each player plays their own seat (roll once, the first box offered, or the box `pick[name](turn)`
+    chooses) to the end (or up to the game's very last action, left to the caller). The last view."""
     socks = {n: clients[n].websocket_connect(f"/ws/{made[n]['id']}") for n in clients}
     ws = {n: CheckedWS(s.__enter__()) for n, s in socks.items()}
     seat = {n: int(next(iter(made[n]["tokens"]))) for n in clients}
@@ -93,7 +95,8 @@ def play_ranked(clients: dict[str, TestClient], made: dict[str, dict], until_las
             who = next(n for n in clients if seat[n] == view["current"])
             rolled = ws[who].act(type="roll", seat=seat[who], v=v)
             assert rolled["type"] == "event", rolled
-            box = legal(rolled["view"]["players"][seat[who]]["turn"])[0]
+            turn = rolled["view"]["players"][seat[who]]["turn"]
+            box = (pick or {}).get(who, lambda t: legal(t)[0])(turn)
             last = sum(p["turns_done"] for p in rolled["view"]["players"]) == len(view["players"]) * 13 - 1
             if until_last and last:
                 return {"ws": ws[who], "seat": seat[who], "v": rolled["v"], "box": box, "socks": socks}

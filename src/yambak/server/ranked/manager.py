@@ -141,16 +141,16 @@ class RankedManager:
             raise RankedError("ranked/waiting", "a ranked game starts when every seat is taken", 409)
 
     async def play(
-        self, preset: Any, players: Any, profile: ProfileRow, key_hash: str = "", address: str = ""
+        self, preset: Any, players: Any, profile: ProfileRow, key_hash: str = "", address: str = "", browser: str = ""
     ) -> tuple[Any, dict[int, str]]:
         """Seat the profile at a ranked table of the preset and size that waits for players near its rating
-        (the oldest that fits: `fits`), or open one. `key_hash`, `address`: the asking device's key and
-        client address (their marks are noted). Returns the table and this device's seat token."""
+        (the oldest that fits: `fits`), or open one. `key_hash`, `address`, `browser`: the asking device's
+        key, client address and browser id (their marks are noted). Returns the table and this device's seat token."""
         if not isinstance(preset, str) or preset not in preset_ids():
             raise RankedError("ranked/preset", "ranked games are played with the presets", 404)
         if not isinstance(players, int) or isinstance(players, bool) or not SEATS[0] <= players <= SEATS[1]:
             raise RankedError("input/invalid", f"a ranked table has {SEATS[0]} to {SEATS[1]} players", 422)
-        await self.store.read(self.note, profile.id, key_hash, address)
+        await self.store.read(self.note, profile.id, key_hash, address, "", browser)
         since = datetime.now(UTC).replace(tzinfo=None) - WAITING  # tables are stamped by the store's clock
         waiting = await self.store.read(self.store.waiting_for, preset, players, profile.id, since)
         rated = await self.store.read(self._ordinals, [p for w in waiting for p in w.profiles] + [profile.id], preset)
@@ -171,14 +171,14 @@ class RankedManager:
         return table, tokens
 
     async def join(
-        self, table_id: str, profile: ProfileRow, key_hash: str = "", address: str = ""
+        self, table_id: str, profile: ProfileRow, key_hash: str = "", address: str = "", browser: str = ""
     ) -> tuple[Any, dict[int, str]]:
         """Take an open seat at one ranked table, where its players' ratings are within the window of this
         profile's (as "Play ranked" would seat it); `ranked/window` otherwise."""
         table = await self.tables.aget(table_id)
         if table.settings.ranked is None:
             raise RankedError("ranked/none", "this table is not ranked", 404)
-        await self.store.read(self.note, profile.id, key_hash, address)
+        await self.store.read(self.note, profile.id, key_hash, address, "", browser)
         seated = [s.profile_id for s in table.seats if s.kind == "human" and s.profile_id]
         rated = await self.store.read(self._ordinals, [*seated, profile.id], table.settings.ranked)
         since = await self.store.read(self.store.wait_since, table.id)
@@ -211,9 +211,10 @@ class RankedManager:
             self._mark_key = bytes.fromhex(self.store.server_key("marks", lambda: secrets.token_hex(32)))
         return hmac.new(self._mark_key, f"{kind}:{value}".encode(), hashlib.sha256).hexdigest()
 
-    def note(self, profile_id: str, key_hash: str, address: str = "", before: str = "") -> None:
+    def note(self, profile_id: str, key_hash: str, address: str = "", before: str = "", browser: str = "") -> None:
         """A profile's device key was seen from a client address (blocking). `before`: the key hash of
-        another profile this device carried (made or moved here after it): the two share the device."""
+        another profile this device carried (made or moved here after it); `browser`: the browser's own
+        id (its cookie, kept across profiles): profiles sharing either share the device."""
         if not key_hash:
             return
         marks = [self.mark("device", key_hash)]
@@ -221,6 +222,8 @@ class RankedManager:
             marks.append(self.mark("address", address))
         if before and before != key_hash:
             marks.append(self.mark("device", before))
+        if browser:
+            marks.append(self.mark("browser", browser))
         now = self.now()
         self.store.mark_device(profile_id, key_hash, marks, now, now - MARKS_KEPT)
 

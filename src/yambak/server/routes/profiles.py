@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import secrets
 from datetime import date, timedelta
 from typing import Any
 
@@ -29,8 +30,10 @@ from ..deps import (
     Profiles,
     check_origin,
     client_address,
+    device_cookie,
     device_of,
     profile_token,
+    set_device_cookie,
     set_profile_cookie,
 )
 from ..live import RequestError
@@ -109,9 +112,10 @@ def api_create(request: Request, body: ProfileIn, profiles: Profiles, settings: 
     if profile is not None:
         return JSONResponse({"profile": profile_json(profile)}, status_code=200)
     profile, token = profiles.create(body.name, client_address(request), device_of(request))
-    note_device(request, profile.id, token)
+    browser = note_device(request, profile.id, token)
     response = JSONResponse({"profile": profile_json(profile)}, status_code=201)
     set_profile_cookie(response, token, settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -149,9 +153,10 @@ def api_link(request: Request, profiles: Profiles) -> dict[str, Any]:
 @router.post("/api/me/move/{code}", dependencies=[Depends(check_origin)])
 def api_claim(request: Request, code: str, profiles: Profiles, settings: AppSettings) -> JSONResponse:
     profile, token = profiles.claim(code, device_of(request), profile_token(request))
-    note_device(request, profile.id, token)
+    browser = note_device(request, profile.id, token)
     response = JSONResponse({"profile": profile_json(profile)})
     set_profile_cookie(response, token, settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -290,13 +295,14 @@ def create_from_form(
     try:
         check_origin(request)
         made, token = profiles.create(name, client_address(request), device_of(request))
-        note_device(request, made.id, token)
+        browser = note_device(request, made.id, token)
     except RequestError as exc:
         error = error_message(exc.code, lang, exc.extra) or exc.message
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         return _page(request, "me_none.html", lang, status=exc.status, error=error, boot=boot)
     response = RedirectResponse("/me", status_code=303)
     set_profile_cookie(response, token, settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -330,13 +336,14 @@ def move_form(request: Request, code: str, profiles: Profiles, settings: AppSett
     try:
         check_origin(request)
         moved, token = profiles.claim(code, device_of(request), profile_token(request))
-        note_device(request, moved.id, token)
+        browser = note_device(request, moved.id, token)
     except RequestError:
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         here = profiles.current(profile_token(request))
         return _page(request, "me_move.html", lang, status=410, target=None, here=here, code=code, boot=boot)
     response = RedirectResponse("/me", status_code=303)
     set_profile_cookie(response, token, settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -521,10 +528,13 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
     )
 
 
-def note_device(request: Request, profile_id: str, token: str) -> None:
-    """A profile's new device key, from this client address, on a device that may have carried another
-    profile's key before (its cookie): the marks that keep related profiles from rating each other."""
+def note_device(request: Request, profile_id: str, token: str) -> str:
+    """A profile's new device key, from this client address, on a browser that may have carried another
+    profile's key before (its cookie) and has an id of its own (made now if it has none): the marks that
+    keep related profiles from rating each other. Returns the browser's id, for its cookie."""
     before = valid_token(profile_token(request))
+    browser = device_cookie(request) or secrets.token_urlsafe(24)
     request.app.state.ranked.note(
-        profile_id, hash_secret(token), client_address(request), hash_secret(before) if before else ""
+        profile_id, hash_secret(token), client_address(request), hash_secret(before) if before else "", browser
     )
+    return browser

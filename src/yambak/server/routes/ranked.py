@@ -15,7 +15,17 @@ from ...rules.loader import preset_data
 from ...store import ProfileRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name
 from ..common.pages import boot_json, render_page
-from ..deps import AppSettings, Lang, Manager, Tokens, add_tokens, check_rate, client_address, profile_token
+from ..deps import (
+    AppSettings,
+    Lang,
+    Manager,
+    Tokens,
+    add_tokens,
+    check_rate,
+    client_address,
+    device_cookie,
+    profile_token,
+)
 from ..live import RequestError
 from ..profiles.manager import hash_secret, valid_token
 from ..ranked.manager import (
@@ -56,10 +66,11 @@ async def _player(request: Request) -> ProfileRow:
     return profile
 
 
-def _device(request: Request) -> tuple[str, str]:
-    """The asking device's key hash and client address (their keyed hashes tie profiles together)."""
+def _device(request: Request) -> tuple[str, str, str]:
+    """The asking device's key hash, client address and browser id (their keyed hashes tie profiles
+    together)."""
     token = valid_token(profile_token(request))
-    return (hash_secret(token) if token else ""), client_address(request)
+    return (hash_secret(token) if token else ""), client_address(request), device_cookie(request)
 
 
 def overview(ranked: RankedManager, preset: str, viewer: ProfileRow | None) -> dict[str, Any]:
