@@ -787,7 +787,8 @@ function renderResults() {
 // A ranked game's end: what it did to each player's rating (stored with its last event).
 /** @type {Record<string, () => string>} */
 const WHY = { new: () => T("not rated: a profile rates from its second day"), pair: () => T("not rated: a fourth game today between the same two players"),
-  alone: () => T("not rated: nobody else to rate against") };
+  alone: () => T("not rated: nobody else to rate against"),
+  related: () => T("not rated: players sharing a device or an address never rate each other") };
 async function showRatings(tries = 3) {
   let changes = null;
   try {
