@@ -71,7 +71,16 @@ def test_play_ranked_seats_players_near_in_rating_and_the_window_widens_every_30
     clock.now = start + timedelta(seconds=60)
     assert allowed_window(timedelta(seconds=60)) >= 12
     assert seat_ranked(dee)["id"] == table
-    assert client.get("/api/ranked/yams").json()["waiting"] == []
+    board = client.get("/api/ranked/yams").json()
+    assert board["waiting"] == []
+    # the ladder: established players ranked; a provisional one apart, below, though rated higher
+    rate_as(client, pid(person(client, "Fay")), 80.0, 25 / 3, 9)  # ordinal 55, 9 rated games
+    board = client.get("/api/ranked/yams").json()
+    assert [(r["rank"], r["name"]) for r in board["ladder"]] == [(1, "Eve"), (2, "Ann")]
+    assert [(r["rank"], r["name"], r["rating"]) for r in board["provisional"]] == [(None, "Fay", 55.0)]
+    page = client.get("/ranked?preset=yams").text
+    names = [page.index(f">{n}<") for n in ("Eve", "Ann", "Fay")]
+    assert page.index("ladder-established") < names[0] < names[1] < page.index("ladder-provisional") < names[2]
 
 
 def test_related_profiles_and_the_pair_limit_bar_only_each_other(client, clock, monkeypatch) -> None:
