@@ -135,8 +135,9 @@ def test_marks_are_keyed_hashes_kept_30_days_and_deleted_with_the_profile(client
     clock.now += timedelta(days=31)  # marks not seen for 30 days go when the next one is noted
     person(client, "Cy")
     assert store.marks_of(pid(ann)) == [] and store.marks_of(pid(bram)) == []
+    bram.cookies.delete(DEVICE_COOKIE)  # a browser from before browser ids: playing ranked gives it one
     assert bram.post("/api/ranked/yams/play", json={"players": 2}).status_code == 200  # noted again: seen now
-    assert len(store.marks_of(pid(bram))) == 3
+    assert DEVICE_COOKIE in bram.cookies and len(store.marks_of(pid(bram))) == 3
     bram_id = pid(bram)
     assert bram.delete("/api/me", headers={"origin": "http://127.0.0.1"}).status_code == 204
     assert store.marks_of(bram_id) == []

@@ -3,6 +3,7 @@ own rating) and the JSON API. Playing needs a profile (the device's)."""
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -25,6 +26,7 @@ from ..deps import (
     client_address,
     device_cookie,
     profile_token,
+    set_device_cookie,
 )
 from ..live import RequestError
 from ..profiles.manager import hash_secret, valid_token
@@ -68,9 +70,10 @@ async def _player(request: Request) -> ProfileRow:
 
 def _device(request: Request) -> tuple[str, str, str]:
     """The asking device's key hash, client address and browser id (their keyed hashes tie profiles
-    together)."""
+    together; a browser without an id gets one now: the response sets its cookie)."""
     token = valid_token(profile_token(request))
-    return (hash_secret(token) if token else ""), client_address(request), device_cookie(request)
+    browser = device_cookie(request) or secrets.token_urlsafe(24)
+    return (hash_secret(token) if token else ""), client_address(request), browser
 
 
 def overview(ranked: RankedManager, preset: str, viewer: ProfileRow | None) -> dict[str, Any]:
@@ -110,9 +113,10 @@ def overview(ranked: RankedManager, preset: str, viewer: ProfileRow | None) -> d
     }
 
 
-def _seated(table: Any, tokens: dict[int, str], existing: list[str], settings: Any) -> JSONResponse:
+def _seated(table: Any, tokens: dict[int, str], existing: list[str], settings: Any, browser: str) -> JSONResponse:
     response = JSONResponse({"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in tokens.items()}})
     add_tokens(response, existing, list(tokens.values()), settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -128,16 +132,18 @@ async def api_play(
     request: Request, preset: str, body: PlayIn, ranked: Ranked, tokens: Tokens, settings: AppSettings
 ) -> JSONResponse:
     """A seat at a ranked table of the preset and size waiting for players, or a new one."""
-    table, new = await ranked.play(preset, body.players, await _player(request), *_device(request))
-    return _seated(table, new, tokens, settings)
+    device = _device(request)
+    table, new = await ranked.play(preset, body.players, await _player(request), *device)
+    return _seated(table, new, tokens, settings, device[2])
 
 
 @router.post("/api/ranked/tables/{table_id}/join", dependencies=[Depends(check_rate)])
 async def api_join(
     request: Request, table_id: str, ranked: Ranked, tokens: Tokens, settings: AppSettings
 ) -> JSONResponse:
-    table, new = await ranked.join(table_id[:32], await _player(request), *_device(request))
-    return _seated(table, new, tokens, settings)
+    device = _device(request)
+    table, new = await ranked.join(table_id[:32], await _player(request), *device)
+    return _seated(table, new, tokens, settings, device[2])
 
 
 @router.get("/api/ranked/tables/{table_id}")
@@ -184,11 +190,13 @@ async def play_form(
     try:
         check_rate(request)
         players = int(raw) if raw.isdigit() else 0
-        table, new = await ranked.play(preset[:40], players, await _player(request), *_device(request))
+        device = _device(request)
+        table, new = await ranked.play(preset[:40], players, await _player(request), *device)
     except RequestError as exc:
         return _page(request, lang, ranked, _preset(preset[:40]), exc)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    set_device_cookie(response, device[2], settings.secure_cookies)
     return response
 
 
@@ -198,9 +206,11 @@ async def join_form(
 ) -> Response:
     try:
         check_rate(request)
-        table, new = await ranked.join(table_id[:32], await _player(request), *_device(request))
+        device = _device(request)
+        table, new = await ranked.join(table_id[:32], await _player(request), *device)
     except RequestError as exc:
         return _page(request, lang, ranked, "yams", exc)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    set_device_cookie(response, device[2], settings.secure_cookies)
     return response
