@@ -108,14 +108,6 @@ def test_related_profiles_and_the_pair_limit_bar_only_each_other(client, clock, 
         assert (row.mu_before, row.sigma_before) == start[0], name
         assert math.isclose(row.mu_after, teams[0][0].mu, abs_tol=1e-9), name
         assert math.isclose(row.sigma_after, teams[0][0].sigma, abs_tol=1e-9), name
-    # Ann and Alt alone at a table: neither rates (they share an address), and they say why
-    made = seat_ranked_together(clock, {"ann": ann, "alt": alt})
-    play_ranked({"ann": ann, "alt": alt}, made)
-    why = {
-        c["name"]: (c["rated"], c["why"])
-        for c in client.get(f"/api/ranked/tables/{made['ann']['id']}").json()["changes"]
-    }
-    assert why == {"Ann": (False, "related"), "Alt": (False, "related")}
 
 
 def test_marks_are_keyed_hashes_kept_30_days_and_deleted_with_the_profile(client, clock) -> None:
