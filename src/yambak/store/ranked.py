@@ -282,6 +282,7 @@ class RankedStore:
             conn.execute(dialect.insert(RankedWait).values(table_id=table_id, since=since).on_conflict_do_nothing())
 
     def wait_since(self, table_id: str) -> datetime | None:
+        """When a ranked table began to wait for players (None: not known, a table from before 0015)."""
         with self.engine.connect() as conn:
             found = conn.execute(select(RankedWait.since).where(RankedWait.table_id == table_id)).scalar()
             return found if isinstance(found, datetime) else None
