@@ -59,3 +59,6 @@ graded_decisions  # store/decisions.py: a result's stored decisions, read back b
 # --- to remove after the session-core/terminal work
 # Dead names in server/session/, server/tables/, server/keeper/manager.py, keeper/view.py, terminal/, cli.py
 # (being restructured when vulture came in): none found on 2026-12-07; list any found here, then remove them.
+
+# --- used only by tests, on purpose (the earned ladder)
+marks_of  # store/ranked.py: a profile's marks, which the ranked tests read back (kept 30 days, gone with it)

@@ -4,6 +4,8 @@ on their own socket, and every route of the app."""
 
 from __future__ import annotations
 
+import itertools
+from datetime import timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -25,9 +27,14 @@ class CheckedWS(WS):
         return msg
 
 
-def person(client: TestClient, name: str) -> TestClient:
-    """Another browser on the same server, with a profile of its own made now."""
-    c = browser(client)
+_ADDRESSES = itertools.count(1)
+
+
+def person(client: TestClient, name: str, address: str | None = None) -> TestClient:
+    """Another browser on the same server, with a profile of its own made now, from an address of its own
+    (profiles that share an address never rate each other) unless one is given."""
+    n = next(_ADDRESSES)
+    c = browser(client, client=(address or f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}", 50000))
     assert c.post("/api/me", json={"name": name}, headers=ORIGIN).status_code == 201
     return c
 
@@ -60,18 +67,36 @@ def seat_ranked(c: TestClient, players: int = 2) -> dict:
     return r.json()
 
 
+def seat_ranked_together(clock: Any, clients: dict[str, TestClient], players: int = 2) -> dict[str, dict]:
+    """The first client opens a ranked table; the others take its seats once it has waited ten minutes
+    (the rating window then seats anyone: `ranked.manager.window`)."""
+    names = list(clients)
+    made = {names[0]: seat_ranked(clients[names[0]], players)}
+    clock.now += timedelta(minutes=10)
+    for n in names[1:]:
+        made[n] = seat_ranked(clients[n], players)
+        assert made[n]["id"] == made[names[0]]["id"], (n, made)
+    return made
+
+
 def play_ranked(
-    clients: dict[str, TestClient], made: dict[str, dict], until_last: bool = False, thrown: tuple[str, ...] = ()
+    clients: dict[str, TestClient],
+    made: dict[str, dict],
+    until_last: bool = False,
+    thrown: tuple[str, ...] = (),
+    pick: dict[str, Any] | None = None,
 ) -> dict:
     """Each player plays their own seat to the end (or up to the game's very last action, left to the
     caller). The last view. A player plays as the medium bot would (its choices, from the table's state on
-    the server: an honest game, which the fair-play review leaves alone), or, named in `thrown`, rolls
-    once and fills the last box offered (a thrown game: the easy bot plays better)."""
+    the server: an honest game, which the fair-play review leaves alone); named in `pick`, rolls once and
+    fills the box `pick[name](turn)` chooses; named in `thrown`, rolls once and fills the last box offered
+    (a thrown game: the easy bot plays better)."""
     import random
 
     from yambak.bots import choose_action
     from yambak.terminal.online import action_message
 
+    chooser = {**{n: (lambda t: legal(t)[-1]) for n in thrown}, **(pick or {})}
     socks = {n: clients[n].websocket_connect(f"/ws/{made[n]['id']}") for n in clients}
     ws = {n: CheckedWS(s.__enter__()) for n, s in socks.items()}
     seat = {n: int(next(iter(made[n]["tokens"]))) for n in clients}
@@ -83,11 +108,11 @@ def play_ranked(
         while not view["finished"]:
             who = next(n for n in clients if seat[n] == view["current"])
             mine = view["players"][seat[who]]
-            if who in thrown:
+            if who in chooser:
                 if not mine["turn"]:
                     act = {"type": "roll", "seat": seat[who]}
                 else:
-                    act = {"type": "score", "seat": seat[who], "box": legal(mine["turn"])[-1]}
+                    act = {"type": "score", "seat": seat[who], "box": chooser[who](mine["turn"])}
             else:
                 state = clients[who].app.state.manager.get(made[who]["id"]).state
                 act = action_message(choose_action(state, seat[who], "greedy", rng))

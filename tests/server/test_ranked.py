@@ -18,7 +18,7 @@ from yambak.server import Settings, create_app
 from yambak.server.live import RequestError
 from yambak.store import Store
 
-from .deal_helpers import CheckedWS, person, play_ranked, seat_ranked
+from .deal_helpers import CheckedWS, person, play_ranked, seat_ranked, seat_ranked_together
 from .helpers import browser, legal
 
 
@@ -59,13 +59,15 @@ def test_three_profiles_are_seated_together_and_rated_by_their_places(client, cl
     for name, team in zip(order, expected, strict=True):
         assert changes[name]["place"] == places[name]
         assert changes[name]["after"] == round(team[0].mu - 3 * team[0].sigma, 1)
-    ladder = client.get("/api/ranked/yams").json()["ladder"]
+    board = client.get("/api/ranked/yams").json()
+    assert board["ladder"] == []  # nobody has 10 rated games: all provisional, listed apart
+    ladder = board["provisional"]
     assert [r["name"] for r in ladder] == sorted(totals, key=lambda n: -changes[n]["after"])
-    assert all(r["games"] == 1 and r["provisional"] for r in ladder)
+    assert all(r["games"] == 1 and r["provisional"] and r["rank"] is None for r in ladder)
     # ratings survive a restart
     app = create_app(client.app.state.settings)
     with TestClient(app) as again:
-        assert again.get("/api/ranked/yams").json()["ladder"] == ladder
+        assert again.get("/api/ranked/yams").json()["provisional"] == ladder
     mine = next(r for r in ladder if r["name"] == "Ann")
     page = ann.get("/me/stats").text  # on her profile: her rating, its games, provisional
     assert 'data-preset="yams"' in page and f"{mine['rating']:.1f}</strong>" in page and "1 rated game" in page
@@ -76,7 +78,7 @@ def test_pairs_rate_three_times_a_day_and_new_profiles_from_tomorrow(client, clo
     clock.now += timedelta(days=1)
     why = []
     for _ in range(4):
-        made = {"ann": seat_ranked(ann), "bram": seat_ranked(bram)}
+        made = seat_ranked_together(clock, {"ann": ann, "bram": bram})
         play_ranked({"ann": ann, "bram": bram}, made)
         why.append(
             {
@@ -87,7 +89,7 @@ def test_pairs_rate_three_times_a_day_and_new_profiles_from_tomorrow(client, clo
     assert why[:3] == [{"Ann": (True, None), "Bram": (True, None)}] * 3
     assert why[3] == {"Ann": (False, "pair"), "Bram": (False, "pair")}  # a fourth game together today
     cy = person(client, "Cy")  # made today
-    made = {"ann": seat_ranked(ann), "cy": seat_ranked(cy)}
+    made = seat_ranked_together(clock, {"ann": ann, "cy": cy})
     play_ranked({"ann": ann, "cy": cy}, made)
     rows = {
         c["name"]: (c["rated"], c["why"])
@@ -95,10 +97,11 @@ def test_pairs_rate_three_times_a_day_and_new_profiles_from_tomorrow(client, clo
     }
     assert rows == {"Ann": (False, "alone"), "Cy": (False, "new")}
     clock.now += timedelta(days=1)  # a new day: the pair rates again
-    made = {"ann": seat_ranked(ann), "bram": seat_ranked(bram)}
+    made = seat_ranked_together(clock, {"ann": ann, "bram": bram})
     play_ranked({"ann": ann, "bram": bram}, made)
     assert all(c["rated"] for c in client.get(f"/api/ranked/tables/{made['ann']['id']}").json()["changes"])
-    assert {r["name"]: r["games"] for r in client.get("/api/ranked/yams").json()["ladder"]} == {"Ann": 4, "Bram": 4}
+    board = client.get("/api/ranked/yams").json()["provisional"]
+    assert {r["name"]: r["games"] for r in board} == {"Ann": 4, "Bram": 4}
 
 
 def test_a_player_away_when_the_clock_runs_out_twice_has_left_and_is_placed_last(client, clock) -> None:
@@ -148,8 +151,9 @@ def test_two_games_of_one_profile_ending_at_once_on_two_servers_both_count(clien
     (start,) = client.app.state.store.ratings_of([ann_id], "yams")
     other = create_app(client.app.state.settings)  # a second server process on the same database
     with TestClient(other, base_url="http://127.0.0.1") as second:
-        there = {
-            n: TestClient(other, base_url="http://127.0.0.1", cookies=c.cookies) for n, c in (("ann", ann), ("cy", cy))
+        there = {  # each from an address of their own (profiles sharing one never rate each other)
+            n: TestClient(other, base_url="http://127.0.0.1", cookies=c.cookies, client=(f"10.9.0.{i}", 50000))
+            for i, (n, c) in enumerate((("ann", ann), ("cy", cy)))
         }
         one = {"ann": seat_ranked(ann), "bram": seat_ranked(bram)}
         two = {"ann": seat_ranked(there["ann"]), "cy": seat_ranked(there["cy"])}
@@ -162,7 +166,7 @@ def test_two_games_of_one_profile_ending_at_once_on_two_servers_both_count(clien
         answers = finish_at_once(finals, monkeypatch, "lock_ratings")
         assert [a["type"] for a in answers] == ["event", "event"], answers
         assert second.get("/api/me").status_code == 200
-    ladder = {r["name"]: r["games"] for r in client.get("/api/ranked/yams").json()["ladder"]}
+    ladder = {r["name"]: r["games"] for r in client.get("/api/ranked/yams").json()["provisional"]}
     assert ladder == {"Ann": 3, "Bram": 1, "Cy": 1, "Dee": 1}
     (mine,) = client.app.state.store.ratings_of([ann_id], "yams")
     assert mine.games == 3
@@ -195,8 +199,8 @@ def test_a_pair_ending_two_games_at_once_on_two_servers_rates_within_its_daily_l
     other = create_app(client.app.state.settings)  # a second server process on the same database
     with TestClient(other, base_url="http://127.0.0.1") as second:
         there = {
-            n: TestClient(other, base_url="http://127.0.0.1", cookies=c.cookies)
-            for n, c in (("ann", ann), ("bram", bram))
+            n: TestClient(other, base_url="http://127.0.0.1", cookies=c.cookies, client=(f"10.9.0.{i}", 50000))
+            for i, (n, c) in enumerate((("ann", ann), ("bram", bram)))
         }
         one = {"ann": seat_ranked(ann), "bram": seat_ranked(bram)}
         two = {"ann": seat_ranked(there["ann"]), "bram": seat_ranked(there["bram"])}
@@ -219,7 +223,8 @@ def test_a_pair_ending_two_games_at_once_on_two_servers_rates_within_its_daily_l
         for g in (one, two)
     )
     assert why == [(("Ann", False, "pair"), ("Bram", False, "pair")), (("Ann", True, None), ("Bram", True, None))]
-    assert {r["name"]: r["games"] for r in client.get("/api/ranked/yams").json()["ladder"]} == {"Ann": 1, "Bram": 1}
+    board = client.get("/api/ranked/yams").json()["provisional"]
+    assert {r["name"]: r["games"] for r in board} == {"Ann": 1, "Bram": 1}
 
 
 def finish_at_once(finals: list[dict], monkeypatch: pytest.MonkeyPatch, slowed: str) -> list[dict]:

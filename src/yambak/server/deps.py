@@ -13,12 +13,15 @@ from .common.pages import LANG_COOKIE
 from .limits import ClientLimiter
 from .live import RequestError
 from .profiles.devices import device_label
-from .profiles.manager import ProfileManager
+from .profiles.manager import ProfileManager, valid_token
 from .settings import Settings
 from .tables.manager import TableManager
 
 TOKEN_COOKIE = "yambak_tokens"
 PROFILE_COOKIE = "yambak_profile"
+# a random id a browser keeps across the profiles it carries (signing out keeps it): profiles made or
+# moved on one browser never rate each other (`ranked.manager.RankedManager.note`)
+DEVICE_COOKIE = "yambak_device"
 MAX_TOKENS = 40
 # Routes of the browser's HTML forms: not in the OpenAPI schema that the API is fuzzed from (they read
 # their form themselves); their hostile cases are written by hand (tests/server/test_hostile_http.py).
@@ -91,6 +94,15 @@ def set_profile_cookie(response: Any, token: str | None, secure: bool = False) -
         response.delete_cookie(PROFILE_COOKIE, httponly=True, samesite="lax", secure=secure)
         return
     response.set_cookie(PROFILE_COOKIE, token, max_age=60 * 60 * 24 * 400, httponly=True, samesite="lax", secure=secure)
+
+
+def device_cookie(request: HTTPConnection) -> str:
+    """This browser's own random id (`DEVICE_COOKIE`), or "" when it has none yet."""
+    return valid_token(request.cookies.get(DEVICE_COOKIE)) or ""
+
+
+def set_device_cookie(response: Any, device: str, secure: bool = False) -> None:
+    response.set_cookie(DEVICE_COOKIE, device, max_age=60 * 60 * 24 * 400, httponly=True, samesite="lax", secure=secure)
 
 
 def device_of(request: HTTPConnection) -> str:

@@ -401,3 +401,28 @@ class FairplayClear(Base):
 
     profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
     cleared_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ProfileMark(Base):
+    """A keyed hash of what ties a profile's device key to other profiles (a client address it played
+    ranked from, a device that carried another profile first), with when it was last seen: profiles that
+    share a mark seen in the last 30 days never rate each other (`server/ranked`)."""
+
+    __tablename__ = "profile_marks"
+
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)  # the device key's hash
+    mark: Mapped[str] = mapped_column(String(64), primary_key=True)  # HMAC-SHA256, hex
+    seen_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_profile_marks_mark", "mark"), Index("ix_profile_marks_seen_at", "seen_at"))
+
+
+class RankedWait(Base):
+    """When a ranked table began to wait for players, by the server's clock: the rating window of "Play
+    ranked" widens with the wait."""
+
+    __tablename__ = "ranked_waits"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    since: Mapped[datetime] = mapped_column(DateTime)

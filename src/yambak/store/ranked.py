@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import and_, case, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
 
-from .models import Event, GameSession, Profile, Rating, RatingChange, Seat
+from .models import Event, GameSession, Profile, ProfileMark, RankedWait, Rating, RatingChange, Seat
 
-__all__ = ["ChangeRow", "RankedStore", "RatingRow"]
+__all__ = ["ChangeRow", "RankedStore", "RatingRow", "WaitingRow"]
 
 
 @dataclass
@@ -46,6 +46,16 @@ class ChangeRow:
     sigma_before: float | None
     mu_after: float | None
     sigma_after: float | None
+
+
+@dataclass
+class WaitingRow:
+    """A ranked table waiting for players: since when (the server's clock; None: not known yet) and the
+    profiles seated."""
+
+    table_id: str
+    since: datetime | None
+    profiles: list[str]
 
 
 _CHANGE_COLUMNS = [c.name for c in RatingChange.__table__.columns if c.name not in ("table_id", "preset", "at")]
@@ -187,14 +197,20 @@ class RankedStore:
             ).mappings()
             return [ChangeRow(**r) for r in rows]
 
-    def ladder(self, preset: str, limit: int = 100, least_games: int = 1) -> list[RatingRow]:
-        """A preset's rated players, by conservative rating (mu - 3 sigma), best first."""
+    def ladder(self, preset: str, limit: int = 100, least_games: int = 1, established: int = 0) -> list[RatingRow]:
+        """A preset's rated players, by conservative rating (mu - 3 sigma), best first; those with at least
+        `established` rated games before all others (a provisional rating is never above them)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(Rating.profile_id, Profile.name, Rating.mu, Rating.sigma, Rating.games)
                 .join(Profile, Profile.id == Rating.profile_id)
                 .where(Rating.preset == preset, Rating.games >= least_games)
-                .order_by((Rating.mu - 3 * Rating.sigma).desc(), Rating.games.desc(), Profile.name)
+                .order_by(
+                    case((Rating.games >= established, 0), else_=1),
+                    (Rating.mu - 3 * Rating.sigma).desc(),
+                    Rating.games.desc(),
+                    Profile.name,
+                )
                 .limit(limit)
             )
             return [RatingRow(r[0], r[1], preset, float(r[2]), float(r[3]), int(r[4])) for r in rows]
@@ -215,3 +231,95 @@ class RankedStore:
                 .order_by(Rating.games.desc(), Rating.preset)
             )
             return [RatingRow(r[0], r[1], r[2], float(r[3]), float(r[4]), int(r[5])) for r in rows]
+
+    # --- a ladder that must be earned: who may rate whom, matching by rating, the history --------------
+
+    def mark_device(self, profile_id: str, key_hash: str, marks: Iterable[str], now: datetime, keep: datetime) -> None:
+        """Note that a profile's device key was seen with these marks now (keyed hashes: an address, a
+        device); marks not seen since `keep` are deleted, every profile's."""
+        rows = [{"profile_id": profile_id, "key_hash": key_hash, "mark": m, "seen_at": now} for m in sorted(set(marks))]
+        with self.engine.begin() as conn:
+            conn.execute(delete(ProfileMark).where(ProfileMark.seen_at < keep))
+            if not rows:
+                return
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            ins = dialect.insert(ProfileMark).values(rows)
+            conn.execute(
+                ins.on_conflict_do_update(
+                    index_elements=["profile_id", "key_hash", "mark"], set_={"seen_at": ins.excluded.seen_at}
+                )
+            )
+
+    def marks_of(self, profile_id: str) -> list[tuple[str, str, datetime]]:
+        """A profile's marks: (device key hash, mark, last seen)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ProfileMark.key_hash, ProfileMark.mark, ProfileMark.seen_at)
+                .where(ProfileMark.profile_id == profile_id)
+                .order_by(ProfileMark.key_hash, ProfileMark.mark)
+            )
+            return [(r[0], r[1], r[2]) for r in rows]
+
+    @staticmethod
+    def related_pairs(conn: Connection, ids: Iterable[str], since: datetime) -> set[frozenset[str]]:
+        """The pairs of these profiles that share a mark seen since a time (a device or an address)."""
+        ids = sorted(set(ids))
+        if len(ids) < 2:
+            return set()
+        x, y = aliased(ProfileMark), aliased(ProfileMark)
+        rows = conn.execute(
+            select(x.profile_id, y.profile_id)
+            .join(y, and_(y.mark == x.mark, y.profile_id != x.profile_id, y.seen_at >= since))
+            .where(x.profile_id.in_(ids), y.profile_id.in_(ids), x.seen_at >= since)
+            .distinct()
+        )
+        return {frozenset(r) for r in rows}
+
+    def wait_from(self, table_id: str, since: datetime) -> None:
+        """A ranked table begins to wait for players (the server's clock)."""
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        with self.engine.begin() as conn:
+            conn.execute(dialect.insert(RankedWait).values(table_id=table_id, since=since).on_conflict_do_nothing())
+
+    def wait_since(self, table_id: str) -> datetime | None:
+        """When a ranked table began to wait for players (None: not known, a table from before 0015)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(RankedWait.since).where(RankedWait.table_id == table_id)).scalar()
+            return found if isinstance(found, datetime) else None
+
+    def waiting_for(self, preset: str, players: int, profile_id: str, since: datetime) -> list[WaitingRow]:
+        """Ranked tables of a preset and size waiting for players (none of this profile's), made since a
+        time, the oldest first: since when each waits and the profiles seated."""
+        ids = self.waiting_tables(preset, players, profile_id, since)
+        if not ids:
+            return []
+        with self.engine.connect() as conn:
+            waits = dict(
+                conn.execute(select(RankedWait.table_id, RankedWait.since).where(RankedWait.table_id.in_(ids))).all()
+            )
+            seated: dict[str, list[str]] = {}
+            for tid, pid in conn.execute(
+                select(Seat.table_id, Seat.profile_id)
+                .where(Seat.table_id.in_(ids), Seat.profile_id.is_not(None))
+                .order_by(Seat.table_id, Seat.seat)
+            ):
+                if pid is not None:
+                    seated.setdefault(tid, []).append(pid)
+        return [WaitingRow(t, waits.get(t), seated.get(t, [])) for t in ids]
+
+    def rating_history(self, profile_id: str, preset: str) -> list[tuple[datetime, float, float, str]]:
+        """A profile's rating in a preset after each of its rated games, oldest first: (when, mu, sigma,
+        the table)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(RatingChange.at, RatingChange.mu_after, RatingChange.sigma_after, RatingChange.table_id)
+                .where(
+                    RatingChange.profile_id == profile_id,
+                    RatingChange.preset == preset,
+                    RatingChange.rated.is_(True),
+                    RatingChange.mu_after.is_not(None),
+                    RatingChange.sigma_after.is_not(None),
+                )
+                .order_by(RatingChange.at, RatingChange.table_id)
+            )
+            return [(r[0], float(r[1] or 0.0), float(r[2] or 0.0), r[3]) for r in rows]

@@ -538,6 +538,7 @@ ERROR_MESSAGES.update(
         "ranked/profile": "A ranked table seats profiles, each once.",
         "ranked/preset": "Ranked games are played with the presets.",
         "ranked/none": "This table is not ranked.",
+        "ranked/window": "This table's players are not near your rating: use Play ranked.",
     }
 )
 

@@ -8,7 +8,7 @@ import math
 from html import escape
 from typing import Any
 
-__all__ = ["histogram_svg", "nice_width", "trend_svg"]
+__all__ = ["histogram_svg", "nice_width", "rating_svg", "trend_svg"]
 
 W, H = 360, 190  # the drawing's own units
 LEFT, RIGHT, TOP, BOTTOM = 34, 8, 10, 26
@@ -111,5 +111,38 @@ def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10, ends: 
     first, last = ends or ("1", str(len(points)))
     body.append(f'<text class="tick" x="{LEFT}" y="{H - 8}">{escape(first)}</text>')
     if len(points) > 1:
+        body.append(f'<text class="tick" x="{W - RIGHT}" y="{H - 8}" text-anchor="end">{escape(last)}</text>')
+    return _svg(label, body)
+
+
+def rating_svg(ratings: list[float], label: str, ends: tuple[str, str] | None = None) -> str:
+    """A rating after each rated game, oldest first (a line with a dot a game), from the start rating
+    (`ratings[0]`, before any game); `ends`: what to write under the first and the last point."""
+    if not ratings:
+        return _svg(label, [])
+    low, high = min(ratings), max(ratings)
+    if high - low < 2:
+        low, high = low - 1, high + 1
+    pad = (high - low) * 0.08
+    low, high = low - pad, high + pad
+    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + (plot_w * i / (len(ratings) - 1) if len(ratings) > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (1 - (v - low) / (high - low))
+
+    step = nice_width(math.floor(low), math.ceil(high), 5)
+    ticks = range(math.ceil(low / step) * step, math.floor(high) + 1, step)
+    body = _axis_y([(y(t), str(t)) for t in ticks])
+    line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(ratings))
+    body.append(f'<polyline class="mean" points="{line}"/>')
+    r = 2.6 if len(ratings) <= 60 else 1.6
+    for i, v in enumerate(ratings[1:], start=1):
+        body.append(f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="{r}"><title>{i}: {v:.1f}</title></circle>')
+    first, last = ends or ("0", str(len(ratings) - 1))
+    body.append(f'<text class="tick" x="{LEFT}" y="{H - 8}">{escape(first)}</text>')
+    if len(ratings) > 1:
         body.append(f'<text class="tick" x="{W - RIGHT}" y="{H - 8}" text-anchor="end">{escape(last)}</text>')
     return _svg(label, body)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import base64
 import io
-from datetime import timedelta
+import secrets
+from datetime import date, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -29,14 +30,18 @@ from ..deps import (
     Profiles,
     check_origin,
     client_address,
+    device_cookie,
     device_of,
     profile_token,
+    set_device_cookie,
     set_profile_cookie,
 )
 from ..live import RequestError
 from ..profiles.history import export_csv, export_json, history_page, preset_label, variant_label
-from ..profiles.manager import ProfileError, ProfileManager
+from ..profiles.manager import ProfileError, ProfileManager, hash_secret, valid_token
+from ..profiles.plots import rating_svg
 from ..profiles.stats import stats_page
+from ..ranked.history import rating_history, start_rating
 from ..ranked.manager import PROVISIONAL, ordinal
 from ..replays import frame
 
@@ -107,8 +112,10 @@ def api_create(request: Request, body: ProfileIn, profiles: Profiles, settings: 
     if profile is not None:
         return JSONResponse({"profile": profile_json(profile)}, status_code=200)
     profile, token = profiles.create(body.name, client_address(request), device_of(request))
+    browser = note_device(request, profile.id, token)
     response = JSONResponse({"profile": profile_json(profile)}, status_code=201)
     set_profile_cookie(response, token, settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -146,8 +153,10 @@ def api_link(request: Request, profiles: Profiles) -> dict[str, Any]:
 @router.post("/api/me/move/{code}", dependencies=[Depends(check_origin)])
 def api_claim(request: Request, code: str, profiles: Profiles, settings: AppSettings) -> JSONResponse:
     profile, token = profiles.claim(code, device_of(request), profile_token(request))
+    browser = note_device(request, profile.id, token)
     response = JSONResponse({"profile": profile_json(profile)})
     set_profile_cookie(response, token, settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -285,13 +294,15 @@ def create_from_form(
         return RedirectResponse("/me", status_code=303)
     try:
         check_origin(request)
-        _, token = profiles.create(name, client_address(request), device_of(request))
+        made, token = profiles.create(name, client_address(request), device_of(request))
+        browser = note_device(request, made.id, token)
     except RequestError as exc:
         error = error_message(exc.code, lang, exc.extra) or exc.message
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         return _page(request, "me_none.html", lang, status=exc.status, error=error, boot=boot)
     response = RedirectResponse("/me", status_code=303)
     set_profile_cookie(response, token, settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -324,13 +335,15 @@ def move_page(request: Request, code: str, profiles: Profiles, lang: Lang) -> HT
 def move_form(request: Request, code: str, profiles: Profiles, settings: AppSettings, lang: Lang) -> Response:
     try:
         check_origin(request)
-        _, token = profiles.claim(code, device_of(request), profile_token(request))
+        moved, token = profiles.claim(code, device_of(request), profile_token(request))
+        browser = note_device(request, moved.id, token)
     except RequestError:
         boot = boot_json({"strings": {}, "labels": labels(lang)})
         here = profiles.current(profile_token(request))
         return _page(request, "me_move.html", lang, status=410, target=None, here=here, code=code, boot=boot)
     response = RedirectResponse("/me", status_code=303)
     set_profile_cookie(response, token, settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -366,6 +379,10 @@ def _stats(
          "games": r.games, "provisional": r.games < PROVISIONAL}
         for r in profiles.store.ratings_of([profile.id])
     ]  # fmt: skip
+    for r in ratings:  # each ruleset's rating history, plotted
+        history = rating_history(profiles.store, profile.id, str(r["preset"]))
+        label = translations(lang).gettext("Rating history: {game}").format(game=r["game"])
+        r["plot"] = _rating_plot(history, label, lang)
     boot = boot_json({"strings": js_strings(lang), "labels": labels(lang)})
     return _page(
         request, "me_stats.html", lang, profile=profile, owner=owner, tab="stats", stats=data, ratings=ratings,
@@ -389,6 +406,30 @@ def shared_stats(request: Request, profile_id: str, profiles: Profiles, lang: La
     if profile is None or not (profile.shared or owner):
         return _page(request, "missing.html", lang, status=404)
     return _stats(request, lang, profiles, profile, owner, v)
+
+
+def _rating_plot(history: list[dict[str, Any]], label: str, lang: str) -> str:
+    """The history as a line from the start rating, the first and last games' dates under it."""
+    from babel.dates import format_skeleton  # as stats.py: babel loads on first use
+
+    ratings = [start_rating()] + [h["rating"] for h in history]
+    ends = None
+    if history:
+        first, last = history[0]["at"][:10], history[-1]["at"][:10]
+        try:
+            a, b = date.fromisoformat(first), date.fromisoformat(last)
+            skeleton = "MMMd" if a.year == b.year else "yMMMd"
+            ends = format_skeleton(skeleton, a, locale=lang), format_skeleton(skeleton, b, locale=lang)
+        except (ValueError, LookupError):
+            ends = first, last
+    return rating_svg(ratings, label, ends)
+
+
+@router.get("/api/me/ratings/{preset}")
+def api_rating_history(request: Request, preset: str, profiles: Profiles) -> dict[str, Any]:
+    """This profile's rating in the ranked games of a preset after each rated game, oldest first."""
+    profile = me(request, profiles)
+    return {"preset": preset[:40], "history": rating_history(profiles.store, profile.id, preset[:40])}
 
 
 @router.get("/api/me/tables/{table_id}")
@@ -485,3 +526,15 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
         else None,
         boot=boot_json(boot),
     )
+
+
+def note_device(request: Request, profile_id: str, token: str) -> str:
+    """A profile's new device key, from this client address, on a browser that may have carried another
+    profile's key before (its cookie) and has an id of its own (made now if it has none): the marks that
+    keep related profiles from rating each other. Returns the browser's id, for its cookie."""
+    before = valid_token(profile_token(request))
+    browser = device_cookie(request) or secrets.token_urlsafe(24)
+    request.app.state.ranked.note(
+        profile_id, hash_secret(token), client_address(request), hash_secret(before) if before else "", browser
+    )
+    return browser

@@ -1,8 +1,9 @@
-"""Ranked games: the page (play, the tables waiting for players with their players' ratings, the ladder,
-one's own ratings) and the JSON API. Playing needs a profile (the device's)."""
+"""Ranked games: the page (play, how many wait for players, the ladder with provisional players apart, one's
+own rating) and the JSON API. Playing needs a profile (the device's)."""
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -15,9 +16,30 @@ from ...rules.loader import preset_data
 from ...store import ProfileRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name
 from ..common.pages import boot_json, render_page
-from ..deps import AppSettings, Lang, Manager, Tokens, add_tokens, check_rate, profile_token
+from ..deps import (
+    AppSettings,
+    Lang,
+    Manager,
+    Tokens,
+    add_tokens,
+    check_rate,
+    client_address,
+    device_cookie,
+    profile_token,
+    set_device_cookie,
+)
 from ..live import RequestError
-from ..ranked.manager import PROVISIONAL, WAITING, RankedError, RankedManager, ordinal
+from ..profiles.manager import hash_secret, valid_token
+from ..ranked.manager import (
+    PROVISIONAL,
+    WAITING,
+    WIDEN,
+    WIDEN_EVERY,
+    WINDOW,
+    RankedError,
+    RankedManager,
+    ordinal,
+)
 
 router = APIRouter()
 
@@ -46,52 +68,55 @@ async def _player(request: Request) -> ProfileRow:
     return profile
 
 
+def _device(request: Request) -> tuple[str, str, str]:
+    """The asking device's key hash, client address and browser id (their keyed hashes tie profiles
+    together; a browser without an id gets one now: the response sets its cookie)."""
+    token = valid_token(profile_token(request))
+    browser = device_cookie(request) or secrets.token_urlsafe(24)
+    return (hash_secret(token) if token else ""), client_address(request), browser
+
+
 def overview(ranked: RankedManager, preset: str, viewer: ProfileRow | None) -> dict[str, Any]:
-    """A preset's ladder, the tables waiting for players (with their players' ratings) and the viewer's
-    rating (blocking)."""
+    """A preset's ladder (established players ranked, provisional ones apart, below), how many tables of
+    each size wait for players (never who, nor their ratings: "Play ranked" chooses by rating) and the
+    viewer's rating (blocking)."""
     waiting = ranked.store.waiting_seats(preset, datetime.now(UTC).replace(tzinfo=None) - WAITING)
-    seated = {pid for seats in waiting.values() for _, pid, _ in seats if pid}
-    rated = {r.profile_id: r for r in ranked.store.ratings_of(seated | ({viewer.id} if viewer else set()), preset)}
+    mine = ranked.store.ratings_of({viewer.id}, preset) if viewer else []
+    rows = ranked.store.ladder(preset, established=PROVISIONAL)
 
-    def rating(pid: str | None) -> dict[str, Any] | None:
-        r = rated.get(pid or "")
-        return (
-            {"rating": round(ordinal(r.mu, r.sigma), 1), "games": r.games, "provisional": r.games < PROVISIONAL}
-            if r
-            else None
-        )
+    def row(r: Any, rank: int | None) -> dict[str, Any]:
+        return {
+            "rank": rank,
+            "name": r.name,
+            "rating": round(ordinal(r.mu, r.sigma), 1),
+            "games": r.games,
+            "provisional": r.games < PROVISIONAL,
+            "me": viewer is not None and r.profile_id == viewer.id,
+        }
 
-    ladder = ranked.store.ladder(preset)
+    established = [r for r in rows if r.games >= PROVISIONAL]
+    sizes: dict[int, int] = {}
+    for seats in waiting.values():
+        sizes[len(seats)] = sizes.get(len(seats), 0) + 1
     return {
         "preset": preset,
-        "ladder": [
-            {
-                "rank": i,
-                "name": r.name,
-                "rating": round(ordinal(r.mu, r.sigma), 1),
-                "games": r.games,
-                "provisional": r.games < PROVISIONAL,
-                "me": viewer is not None and r.profile_id == viewer.id,
-            }
-            for i, r in enumerate(ladder, start=1)
-        ],  # fmt: skip
-        "waiting": [
-            {
-                "id": tid,
-                "seats": len(seats),
-                "open": sum(k == "open" for _, _, k in seats),
-                "players": [{"name": n, **(rating(pid) or {})} for n, pid, k in seats if k == "human"],
-                "mine": viewer is not None and any(pid == viewer.id for _, pid, _ in seats),
-            }
-            for tid, seats in waiting.items()
-        ],  # fmt: skip
-        "me": rating(viewer.id) if viewer else None,
+        "ladder": [row(r, i) for i, r in enumerate(established, start=1)],
+        "provisional": [row(r, None) for r in rows if r.games < PROVISIONAL],
+        "waiting": [{"seats": n, "tables": sizes[n]} for n in sorted(sizes)],
+        "mine": [tid for tid, seats in waiting.items() if viewer and any(p == viewer.id for _, p, _ in seats)],
+        "me": (
+            {"rating": round(ordinal(m.mu, m.sigma), 1), "games": m.games, "provisional": m.games < PROVISIONAL}
+            if (m := next(iter(mine), None))
+            else None
+        ),
+        "window": {"start": WINDOW, "step": WIDEN, "every": int(WIDEN_EVERY.total_seconds())},
     }
 
 
-def _seated(table: Any, tokens: dict[int, str], existing: list[str], settings: Any) -> JSONResponse:
+def _seated(table: Any, tokens: dict[int, str], existing: list[str], settings: Any, browser: str) -> JSONResponse:
     response = JSONResponse({"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in tokens.items()}})
     add_tokens(response, existing, list(tokens.values()), settings.secure_cookies)
+    set_device_cookie(response, browser, settings.secure_cookies)
     return response
 
 
@@ -107,16 +132,18 @@ async def api_play(
     request: Request, preset: str, body: PlayIn, ranked: Ranked, tokens: Tokens, settings: AppSettings
 ) -> JSONResponse:
     """A seat at a ranked table of the preset and size waiting for players, or a new one."""
-    table, new = await ranked.play(preset, body.players, await _player(request))
-    return _seated(table, new, tokens, settings)
+    device = _device(request)
+    table, new = await ranked.play(preset, body.players, await _player(request), *device)
+    return _seated(table, new, tokens, settings, device[2])
 
 
 @router.post("/api/ranked/tables/{table_id}/join", dependencies=[Depends(check_rate)])
 async def api_join(
     request: Request, table_id: str, ranked: Ranked, tokens: Tokens, settings: AppSettings
 ) -> JSONResponse:
-    table, new = await ranked.join(table_id[:32], await _player(request))
-    return _seated(table, new, tokens, settings)
+    device = _device(request)
+    table, new = await ranked.join(table_id[:32], await _player(request), *device)
+    return _seated(table, new, tokens, settings, device[2])
 
 
 @router.get("/api/ranked/tables/{table_id}")
@@ -162,11 +189,14 @@ async def play_form(
     raw = str(form.get("players", "2"))
     try:
         check_rate(request)
-        table, new = await ranked.play(preset[:40], int(raw) if raw.isdigit() else 0, await _player(request))
+        players = int(raw) if raw.isdigit() else 0
+        device = _device(request)
+        table, new = await ranked.play(preset[:40], players, await _player(request), *device)
     except RequestError as exc:
         return _page(request, lang, ranked, _preset(preset[:40]), exc)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    set_device_cookie(response, device[2], settings.secure_cookies)
     return response
 
 
@@ -176,9 +206,11 @@ async def join_form(
 ) -> Response:
     try:
         check_rate(request)
-        table, new = await ranked.join(table_id[:32], await _player(request))
+        device = _device(request)
+        table, new = await ranked.join(table_id[:32], await _player(request), *device)
     except RequestError as exc:
         return _page(request, lang, ranked, "yams", exc)
     response = RedirectResponse(f"/t/{table.id}", status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
+    set_device_cookie(response, device[2], settings.secure_cookies)
     return response

@@ -794,7 +794,8 @@ function renderResults() {
 /** @type {Record<string, () => string>} */
 const WHY = { new: () => T("not rated: a profile rates from its second day"), pair: () => T("not rated: a fourth game today between the same two players"),
   alone: () => T("not rated: nobody else to rate against"),
-  review: () => T("not rated: nobody gains from a game played below the easy bot's level (fair-play review)") };
+  review: () => T("not rated: nobody gains from a game played below the easy bot's level (fair-play review)"),
+  related: () => T("not rated: players sharing a device or an address never rate each other") };
 async function showRatings(tries = 3) {
   let changes = null;
   try {
