@@ -104,7 +104,10 @@ def test_pairs_rate_three_times_a_day_and_new_profiles_from_tomorrow(client, clo
     assert {r["name"]: r["games"] for r in board} == {"Ann": 4, "Bram": 4}
 
 
-def test_a_player_away_when_the_clock_runs_out_twice_has_left_and_is_placed_last(client, clock) -> None:
+def test_a_player_away_when_the_clock_runs_out_twice_has_left_and_is_placed_last(client, clock, monkeypatch) -> None:
+    import yambak.server.ranked.fairplay as fairplay
+
+    monkeypatch.setattr(fairplay, "thrown", lambda *_: False)  # Ann's quick play is not on trial here
     ann, bram = person(client, "Ann"), person(client, "Bram")
     clock.now += timedelta(days=1)
     made = {"ann": seat_ranked(ann), "bram": seat_ranked(bram)}
@@ -271,7 +274,7 @@ def test_alternate_profiles_who_throw_their_games_lift_nobody(client, clock) -> 
     tables = []
     for alt, opponent in (("Alt1", "Farmer"), ("Alt2", "Farmer"), ("Ann", "Farmer")):
         pair = {opponent: people[opponent], alt: people[alt]}
-        made = {n: seat_ranked(c) for n, c in pair.items()}
+        made = seat_ranked_together(clock, pair)  # ratings apart by more than the window: seated after a wait
         view = play_ranked(pair, made, thrown=(alt,) if alt != "Ann" else ())
         tables.append((made[opponent]["id"], {p["name"]: p["total"] for p in view["players"]}))
     assert client.app.state.profiles.grader.wait(120)
@@ -301,7 +304,8 @@ def test_alternate_profiles_who_throw_their_games_lift_nobody(client, clock) -> 
         assert changes[alt]["after"] == pytest.approx(first_game(totals)[alt], abs=0.05) and changes[alt]["after"] < 0
     # the honest game, independently: both players from the default rating, by their places
     expected = first_game(tables[2][1])
-    ladder = {r["name"]: (r["rating"], r["games"]) for r in client.get("/api/ranked/yams").json()["ladder"]}
+    board = client.get("/api/ranked/yams").json()  # one rated game each: all provisional
+    ladder = {r["name"]: (r["rating"], r["games"]) for r in board["ladder"] + board["provisional"]}
     assert {n: ladder[n] for n in ("Farmer", "Ann")} == {
         n: (pytest.approx(v, abs=0.05), 1) for n, v in expected.items()
     }

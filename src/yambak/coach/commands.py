@@ -141,6 +141,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             return _coach_hint(state, args.top, args.json, start)
         if args.objective is not None:
             return _hint_target(ruleset, position, args.objective, args.top, args.json, start)
+        _check_position(ruleset, position)  # a hostile position is refused before any solving
         _say_when_solving(ruleset)
         strategy = solve(ruleset, lean=True)
         if args.upper is not None:
@@ -155,6 +156,14 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     else:
         _print_advice(advice, position, args.top, ms, strategy, sys.stdout)
     return 0
+
+
+def _check_position(ruleset: Any, position: Any) -> None:
+    """The position's own errors (a box, a value, the roll, the dice), said before a table is solved."""
+    from ..solver._layout import solver_rules
+    from ..solver.advisor import position_key
+
+    position_key(solver_rules(ruleset), position)
 
 
 def _say_when_solving(ruleset: Any) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import dice as D
 from ._induction import box_values, keep_values
+from ._layout import SolverRules
 from .table import Strategy
 
 if TYPE_CHECKING:  # the kernels' module compiles numba code: imported at run time only when needed
@@ -31,6 +32,7 @@ __all__ = [
     "advise",
     "TurnTable",
     "position_of",
+    "position_key",
     "position_state",
     "position_values",
     "turn_table",
@@ -128,7 +130,11 @@ def _possible(sr: Any, box: int) -> frozenset[int]:
 
 def position_state(strategy: Strategy, position: Position) -> tuple[int, int, int, int]:
     """(filled-box key (see `_layout`), capped upper sum, yam flag, points on the sheet), or PositionError."""
-    sr = strategy.rules
+    return position_key(strategy.rules, position)
+
+
+def position_key(sr: SolverRules, position: Position) -> tuple[int, int, int, int]:
+    """`position_state` from the compiled rules alone: a position checked before any table is read or solved."""
     ruleset = sr.ruleset
     boxes = upper = score = 0
     for name, value in position.filled.items():

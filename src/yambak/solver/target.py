@@ -40,7 +40,7 @@ from ..rules import Ruleset
 from . import dice as D
 from ._induction import box_values, last_roll_values
 from ._layout import SolverRules, UnsupportedRuleset, solver_rules
-from .advisor import Choice, Position, position_state
+from .advisor import Choice, Position, position_key
 from .objective import TargetProbability
 from .table import TABLE_MODE, TABLE_VERSION, _fingerprint, cache_dir
 
@@ -281,17 +281,10 @@ class TargetAdvice:
         }
 
 
-class _Holder:
-    """Enough of a `Strategy` for `position_state`."""
-
-    def __init__(self, sr: SolverRules) -> None:
-        self.rules = sr
-
-
 def advise_target(table: TargetTable, position: Position) -> TargetAdvice:
     """The chance to reach `table.target` (final score) after every keep and box of `position`."""
     sr = table.rules
-    boxes, upper, yam, score = position_state(_Holder(sr), position)  # type: ignore[arg-type]
+    boxes, upper, yam, score = position_key(sr, position)
     need = table.target - score
     if position.roll == 0:
         return TargetAdvice(table.target, score, table.chance(boxes, upper, yam, need))
