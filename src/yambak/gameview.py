@@ -131,6 +131,8 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
             target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
             for target, rounds in state.rolloffs
         }
+        view["decided"] = decided(state)
+        view["end"] = end_words(state)  # what the end says, worded once for every face
     if state.simultaneous:
         view["rounds"] = _rounds(state, level)
     return view

@@ -171,6 +171,7 @@ def test_a_tied_game_is_rolled_off_on_the_sheet(tmp_path: Path) -> None:
     assert "Ann, Bram are tied on Free: a roll-off, 5 dice each" in out[-1] and "Game over" not in out[-1]
     assert s.prompt() == "Roll-off for Free: Ann, 5 dice> "  # the column by its name, not its id
     assert s.handle("1111").startswith("  a roll-off is 5 dice") and s.prompt().endswith("Ann, 5 dice> ")
+    assert "  Ann            130   5.5 match points" in s.handle("standings")  # level everywhere: the 11 points split
     out = type_lines(s, "66666", "11111")
     assert "Roll-off for Free: Ann 30, Bram 5" in out[1] and "tied on Announce" in out[1]
     out = type_lines(s, "33333", "33333")  # tied again: roll again
@@ -233,5 +234,5 @@ def test_the_keepers_line_mode_speaks_dutch() -> None:
     assert s.prompt() == "Bram, stenen van worp 1> "
     announcing = KeeperSession.start(load_ruleset("yammen"), ["Ann", "Bram"], None, lang="nl")
     announcing.handle("66623")
-    announcing.handle("announce annonce yam")
+    assert announcing.handle("announce annonce yam") == "  aangekondigd: Annonce · Yam"
     assert announcing.prompt() == "Ann (Annonce · Yam aangekondigd), stenen van worp 2 of een vak> "

@@ -26,7 +26,7 @@ from ..engine import (
     typed_turn,
 )
 from ..engine.outlook import BoxOutlook
-from ..gameview import decided, end_words, game_view
+from ..gameview import decided, game_view
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
 __all__ = ["decided", "fix_options", "preview", "sheet_view", "zero_boxes"]
@@ -67,8 +67,6 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
     view.update(id=id, name=name, v=v, history=_history(state), record=record_dict(state))
     if state.finished:
         view["rolloff_due"] = rolloffs_due(state)
-        view["decided"] = decided(state)
-        view["end"] = end_words(state)  # what the end says, worded once for the page and the terminal
     return view
 
 

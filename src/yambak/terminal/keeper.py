@@ -136,7 +136,8 @@ class KeeperSession:
         lines = [f"  {name:<12} {total:>5}" for name, total in zip(s.players, s.totals(), strict=False)]
         points = s.match_points()
         if points is not None:
-            lines = [f"{line}   {pts:g} match points" for line, pts in zip(lines, points, strict=False)]
+            said = [self.words.plural("{n} match point", "{n} match points", pts) for pts in points]
+            lines = [f"{line}   {pts}" for line, pts in zip(lines, said, strict=False)]
         return "\n".join(lines)
 
     def options(self) -> str:
@@ -195,7 +196,7 @@ class KeeperSession:
         p = self.state.current
         if command == "announce" and args:
             box = self._box(" ".join(args), self.state.announceable())
-            return self._act(Announce(p, box), f"announced {self.name(box)}")
+            return self._act(Announce(p, box), self.words("announced: {box}", box=self.name(box)))
         if command == "withdraw":
             return self._act(Withdraw(p), "announcement withdrawn")
         if command == "strike" and args:

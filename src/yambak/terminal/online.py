@@ -491,7 +491,13 @@ def plain_status(
             f"  {p['name']}: {p['total']}" + (f"  ({p['match_points']:g} pts)" if p["match_points"] is not None else "")
             for p in players
         ]
-        lines.append("Game over. Winner: " + " and ".join(players[w]["name"] for w in view.get("winners", [])) + ".")
+        if view.get("end"):  # what decided it, as the table's pages and the local line modes word it
+            from .words import Words, language
+
+            lines.append(Words(language(), view["rules"]).end_line(view["end"], len(view["rules"]["columns"])))
+        else:  # a server from before the end was worded
+            winners = " and ".join(players[w]["name"] for w in view.get("winners", []))
+            lines.append(f"Game over. Winner: {winners}.")
         return "\n".join(lines + ([verdict] if verdict and verdict != "…" else []))
     ours = [s for s in view["to_act"] if s in seats]
     if not ours:

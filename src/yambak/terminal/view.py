@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import GameState
-from ..gameview import decided, end_words, game_view
+from ..gameview import game_view
 
 __all__ = ["local_view"]
 
@@ -23,6 +23,4 @@ def local_view(state: GameState, bots: dict[int, str] | None = None, hints: bool
     for p in view["players"]:
         p["kind"], p["bot"] = ("bot", bots[p["seat"]]) if p["seat"] in bots else ("human", None)
     view.update(v=state.serial + len(state.history), settings={"hints": hints}, open_seats=[], online=[], clocks={})
-    if state.finished:  # what decided the end, worded as the keeper's page words it
-        view.update(decided=decided(state), end=end_words(state))
     return view

@@ -116,21 +116,6 @@ class HistoryEntry(Out):
     written: int | None
 
 
-class Decided(Out):
-    """What decided a finished sheet (`yambak.gameview.decided`)."""
-
-    by: Literal["alone", "outright", "shared", "points", "match_points", "rolloff", "total"]
-    next: int | None  # the best-placed seat behind the winners
-
-
-class Sentence(Out):
-    """A sentence of the end, worded by `yambak.gameview.end_words`: the page translates `text` (English, a
-    catalog's msgid) and fills in `args` (numbers as the language writes them, a `box` by its name)."""
-
-    text: str
-    args: dict[str, str | int | float]
-
-
 class SheetView(GameView):
     players: list[SheetPlayer]  # type: ignore[assignment]
     id: str
@@ -139,8 +124,6 @@ class SheetView(GameView):
     history: list[HistoryEntry]
     record: dict[str, Any]  # the game record (docs/rules.md §11)
     rolloff_due: dict[str, list[int]] | None = None  # after the end: the tied seats of each target still to roll off
-    decided: Decided | None = None  # after the end: what decided the win
-    end: list[Sentence] | None = None  # after the end: its headline and what decided it, in words
 
 
 ServerMessage = Annotated[

@@ -194,6 +194,21 @@ class Round(Model):
     players: list[RoundEntry]
 
 
+class Decided(Model):
+    """What decided a finished game (`yambak.gameview.decided`)."""
+
+    by: Literal["alone", "outright", "shared", "points", "match_points", "rolloff", "total"]
+    next: int | None  # the best-placed seat behind the winners
+
+
+class Sentence(Model):
+    """A sentence of the end, worded by `yambak.gameview.end_words`: the page translates `text` (English, a
+    catalog's msgid) and fills in `args` (numbers as the language writes them, a `box` by its name)."""
+
+    text: str
+    args: dict[str, str | int | float]
+
+
 class GameView(Model):
     rules: RulesLayout
     duplicate: bool
@@ -208,6 +223,8 @@ class GameView(Model):
     ranking: list[Seat] | None = None  # finished: the seats by place, best first
     rolloffs: dict[str, list[dict[str, RolloffDice]]] | None = None
     rounds: list[Round] | None = None  # duplicate tables: the last rounds, how each player used the same dice
+    decided: Decided | None = None  # finished: what decided the win
+    end: list[Sentence] | None = None  # finished: its headline and what decided it, in words (gameview.end_words)
 
 
 # --- the session protocol's messages -------------------------------------------------------------

@@ -193,7 +193,7 @@ export interface SheetView {
   winners?: number[] | null;
 }
 /**
- * What decided a finished sheet (`yambak.gameview.decided`).
+ * What decided a finished game (`yambak.gameview.decided`).
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Decided".
@@ -638,7 +638,9 @@ export interface TableView {
   } | null;
   current: number;
   deal?: DealOut | null;
+  decided?: Decided | null;
   duplicate: boolean;
+  end?: Sentence[] | null;
   fairness: FairnessOut | null;
   finished: boolean;
   id: string;
