@@ -819,9 +819,11 @@ export interface CoachOption {
   box?: string | null;
   keep?: number[] | null;
   kind: "keep" | "box" | "announce";
+  lose?: number | null;
   loss: number;
   points?: number | null;
   strike?: boolean | null;
+  tie?: number | null;
   value: number;
   win?: number | null;
 }

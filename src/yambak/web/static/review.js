@@ -13,6 +13,7 @@ import { Sheet, sheetRows, sumCell } from "./sheet.js";
  *   turns: number, n: number, round: number, rounds: number, players: any[], seats?: number[]}} Frame the game after a turn (the server's) */
 /** @type {import("./protocol").TableView} */
 const view = boot.view;
+/** @type {{measure: string, exact: boolean, graded_keeps: boolean, at_stake?: number, players: {decisions: Decision[], mistakes: Decision[], accuracy: number | null, lost: number, costliest?: number}[]}} */
 let review = boot.review || { measure: "score", exact: true, graded_keeps: true, players: view.players.map(() => ({ decisions: [], mistakes: [], accuracy: null, lost: 0 })) };
 const nCols = view.rules.columns.length;
 /** @param {string} box */
@@ -56,14 +57,18 @@ function render() {
   }));
   tabs.hidden = view.players.length < 2;  // a game alone: nobody else to pick
   setAttr($("review-summary"), "aria-labelledby", `rtab-${seat}`);
-  /** @type {{decisions: Decision[], mistakes: Decision[], accuracy: number | null, lost: number}} */
   const r = review.players[seat];
   const parts = [];
   if (r.accuracy == null) parts.push(el("p", {}, T("No decision with a choice.")));
   else {
     const line = el("p", { class: "accuracy-line" });
-    line.append(el("span", { class: "accuracy" }, num(r.accuracy, 2)), " ", N("{unit} lost per decision on average ({n} decision, {lost} in all). 0 is perfect play.", "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", r.decisions.length, { unit, lost: num(r.lost, 1) }));
-    parts.push(line);
+    if (review.at_stake != null) {  // match points: each loss is of that game's expected match points; their sum is not
+      line.append(el("span", { class: "accuracy" }, num(r.accuracy, 2)), " ", N("{unit} given away per decision on average ({n} decision). 0 is perfect play.", "{unit} given away per decision on average ({n} decisions). 0 is perfect play.", r.decisions.length, { unit }));
+      parts.push(line, el("p", { class: "costliest" }, T("The costliest decision gave away {lost} of the {stake} match points at stake.", { lost: num(r.costliest ?? 0, 1), stake: num(review.at_stake, 0) })));
+    } else {
+      line.append(el("span", { class: "accuracy" }, num(r.accuracy, 2)), " ", N("{unit} lost per decision on average ({n} decision, {lost} in all). 0 is perfect play.", "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", r.decisions.length, { unit, lost: num(r.lost, 1) }));
+      parts.push(line);
+    }
   }
   parts.push(el("p", { class: "muted small" }, review.exact ? T("Exact: measured against perfect play.") : T("Estimate: measured against the strong bot's evaluation.")));
   if (!review.graded_keeps) parts.push(el("p", { class: "muted small" }, T("This record does not say which dice were kept: boxes only.")));

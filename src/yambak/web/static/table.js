@@ -630,10 +630,11 @@ function renderCoach() {
     ? T("Exact: the expected final score with perfect play from here.") : T("Estimate: the strong bot's evaluation of each choice."))];
   const expect = { value: num(best.value, 1) };  // the label and its colon in one message: French puts a space before it
   parts.push(el("p", { class: "expect" }, mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
-  if (best.win != null) parts.push(el("p", { class: "win" }, T("Chance to win: {value}", { value: chance(best.win) })));
+  // win, tie and loss apart: a shared win is not a win alone (the records count it as won)
+  if (best.win != null) parts.push(el("p", { class: "win" }, T("Chances: win {win}, tie {tie}, lose {lose}", chances(best))));
   if (advice.best_win) {  // the last turn: playing for the win is not playing for points
-    parts.push(el("p", { class: "win best-win" }, T("Best chance to win: {choice} ({value})",
-      { choice: choiceText(advice.best_win), value: chance(advice.best_win.win ?? 0) })));
+    parts.push(el("p", { class: "win best-win" }, T("Least likely to lose: {choice} (win {win}, tie {tie}, lose {lose})",
+      { choice: choiceText(advice.best_win), ...chances(advice.best_win) })));
   }
   const keeps = (advice.keeps || []).slice(0, coachOpen ? 3 : 1);
   if (keeps.length) {
@@ -678,9 +679,12 @@ function renderCoach() {
   box.replaceChildren(...parts);
 }
 
-// A chance to win: one decimal under 10 %, where a whole percent says too little.
+// A chance: one decimal under 10 %, where a whole percent says too little.
 /** @param {number} p */
 const chance = (p) => pct(p, p > 0 && p < 0.1 ? 1 : 0);
+// An option's three chances as the coach sent them (the loss is what is neither)
+/** @param {import("./protocol").CoachOption} o */
+const chances = (o) => ({ win: chance(o.win ?? 0), tie: chance(o.tie ?? 0), lose: chance(o.lose ?? Math.max(0, 1 - (o.win ?? 0) - (o.tie ?? 0))) });
 
 // A coach option in words: the dice kept, the box announced, the box and what it writes.
 /** @param {import("./protocol").CoachOption} o */
