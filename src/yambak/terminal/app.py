@@ -895,7 +895,7 @@ class TableApp(App[int]):
         if o["kind"] == "keep":
             return T("keep {dice}", dice=" ".join(map(str, o["keep"]))) if o["keep"] else T("reroll all")
         if o["kind"] == "announce":
-            return T("announce {box}", box=self._box(o["box"]))
+            return T("announce {box}", box=self.words.row(o["box"].rpartition(".")[2]))  # the announce column's
         if o.get("strike"):
             return T("strike {box}", box=self._box(o["box"]))
         return T("{box} for {points}", box=self._box(o["box"]), points=o["points"])

@@ -1,7 +1,7 @@
 // @ts-check
 // The review of a finished game: each player's decisions that had a choice, what they lost
 // against the best, the biggest mistakes marked on the final sheet. All computed by the server's coach.
-import { boot, T, colon, N, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, target, wireSettings, num } from "./page.js";
+import { boot, T, colon, N, $, el, boxLabel as pageBoxLabel, colLabel, rowLabel, colShort, setAttr, setText, target, wireSettings, num } from "./page.js";
 import { miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
@@ -26,7 +26,9 @@ const sheet = new Sheet($("sheet"), { onActivate: (/** @type {any} */ info) => {
 function choiceText(o) {
   if (o.kind === "keep") return o.keep && o.keep.length ? T("keep {dice}", { dice: o.keep.join(" ") }) : T("reroll all");
   const box = boxLabel(o.box || "");
-  if (o.kind === "announce") return T("announce {box}", { box });
+  // the row alone where one column takes announcements: not "announce Announce · Straight"
+  const announcing = view.rules.columns.filter((c) => c.announce).length;
+  if (o.kind === "announce") return T("announce {box}", { box: announcing > 1 ? box : rowLabel((o.box || "").split(".")[1] || "") });
   return o.strike ? T("strike {box}", { box }) : T("{box} for {points}", { box, points: o.points });
 }
 
@@ -38,10 +40,10 @@ function decisionItem(d, top) {
   const head = el("span", {}, `${T("Turn {n}, after roll {roll}", { n: d.round, roll: d.roll })} `);
   if (d.dice && d.dice.length) head.append(miniDice(d.dice));
   li.append(head);
-  const chosen = el("span", {}, `${T("Played")}: `);
+  const chosen = el("span", {}, colon(T("Played"), ""));  // French puts a space before the colon
   if (d.chosen.kind === "keep" && d.chosen.keep && d.chosen.keep.length) chosen.append(miniDice(d.chosen.keep), " ");
   chosen.append(choiceText(d.chosen));
-  const best = el("span", {}, `${T("Best")}: `);
+  const best = el("span", {}, colon(T("Best"), ""));
   if (d.best.kind === "keep" && d.best.keep && d.best.keep.length) best.append(miniDice(d.best.keep), " ");
   best.append(choiceText(d.best));
   li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? `−${num(d.loss, 2)} ${unit}` : T("best choice")), jump);

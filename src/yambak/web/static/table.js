@@ -500,7 +500,8 @@ function renderTray(me, event) {
   const left = turn ? turn.rolls_left : view.rules.rolls_per_turn + (p.saved_rolls || 0);
   setText(rollBtn.querySelector(".label"), T("Roll"));
   setText(rollBtn.querySelector(".count"), String(left));
-  setAttr(rollBtn, "aria-label", turn ? T("Roll: {n} left", { n: left }) : T("Roll the dice"));
+  // named by what it shows ("Roll 3"), as speech input says it; what the count means is its description
+  setText($("roll-left"), turn ? T("Roll: {n} left", { n: left }) : T("Roll the dice"));
   const waiting = (view.settings || {}).ranked && (view.open_seats || []).length;
   const canRoll = connected && mineNow && !waiting && !dealClosed() && !(view.deal && view.deal.paused) && (!turn || turn.can_roll);
   setAttr(rollBtn, "aria-disabled", canRoll ? null : "true");
@@ -586,7 +587,7 @@ function openBox(box, name, p, seat, me, bestBox) {
   }
   const announced = turn && turn.announced === box ? " announced" : "";
   if (turn && turn.announce.includes(box) && !strikeMode) {
-    return { text: "⚑", cls: `announce${bestBox === box ? " best" : ""}`, label: T("Announce {box}", { box: name }), box, action: { kind: "announce", box }, data: { action: "announce" } };
+    return { text: "⚑", cls: `announce${bestBox === box ? " best" : ""}`, label: T("Announce {box}", { box: announcedName(box) }), box, action: { kind: "announce", box }, data: { action: "announce" } };
   }
   if (o && o.legal) {
     const isArmed = armed && armed.box === box;
@@ -690,8 +691,15 @@ const chances = (o) => ({ win: chance(o.win ?? 0), tie: chance(o.tie ?? 0), lose
 /** @param {import("./protocol").CoachOption} o */
 function choiceText(o) {
   if (o.kind === "keep") return o.keep && o.keep.length ? T("Keep {dice}", { dice: o.keep.join(" ") }) : T("Reroll all");
-  if (o.kind === "announce") return T("Announce {box}", { box: named(o.box || "") });
+  if (o.kind === "announce") return T("Announce {box}", { box: announcedName(o.box || "") });
   return o.strike ? T("Strike {box} for 0", { box: named(o.box || "") }) : `${named(o.box || "")} (${o.points})`;
+}
+
+// A box to announce by its row alone where one column takes announcements ("Announce Straight", not
+// "Announce Announce · Straight"); with several, the column too.
+/** @param {string} box */
+function announcedName(box) {
+  return view.rules.columns.filter((c) => c.announce).length > 1 ? named(box) : rowLabel(box.split(".")[1] || box);
 }
 
 // Hold exactly the dice of a suggested keep, the positions the engine's action names (one message per change).
