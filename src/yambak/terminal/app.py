@@ -94,6 +94,9 @@ def dice_text(dice: list[int | None], held: set[int]) -> Text:
 # --- the faces: what the app acts on ------------------------------------------------------------
 
 
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")  # a points-by-roll entry's roll, beside its score
+
+
 class Face:
     """What the app draws and acts on. `view()` is a table view in the server's format; `mine` the
     seats this terminal plays; `act` sends an engine action (a refusal comes back through `said`)."""
@@ -663,6 +666,8 @@ class TableApp(App[int]):
             if cell.get("written") is not None:  # the value written beside what it counts
                 look = "zeroed" if cell.get("why") == "zeroed" else "written"
                 return cell_text(f"{cell['score']}({cell['written']})", look)
+            if cell.get("roll") is not None:  # points by roll: the early roll it paid more for, as a superscript
+                return cell_text(f"{cell['score']}{str(cell['roll']).translate(SUPERSCRIPT)}", "written")
             return cell_text(str(cell["score"]), "written")
         turn = v["players"][seat]["turn"] if seat == me else None
         if turn is None or not turn.get("boxes"):

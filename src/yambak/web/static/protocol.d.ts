@@ -261,6 +261,7 @@ export interface Column {
  */
 export interface Cell {
   hidden?: true | null;
+  roll?: number | null;
   score?: number | null;
   why?: ("zeroed" | "minimax" | "struck") | null;
   written?: number | null;

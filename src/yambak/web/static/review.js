@@ -157,9 +157,11 @@ function drawSheet() {
       const mistake = marks.has(box);
       const now = current === box && shown?.turn?.player === seat;
       const turnOf = r.mistakes.find((d) => d.box === box);
+      const early = cell.roll != null ? T("the points of roll {n}", { n: cell.roll }) : "";  // points by roll, named
       return { text: cell.score == null ? "" : cell.why === "struck" ? "×" : String(cell.score),
-        cls: `filled${mistake ? " mistake" : ""}${now ? " last" : ""}`,
-        label: `${boxLabel(box)}: ${cell.score ?? "–"}${mistake ? ` (${T("a mistake")})` : ""}`, box,
+        sub: early ? T("roll {n}", { n: cell.roll }) : "",
+        cls: `filled${early ? " by-roll" : ""}${mistake ? " mistake" : ""}${now ? " last" : ""}`,
+        label: `${boxLabel(box)}: ${cell.score ?? "–"}${early ? ` (${early})` : ""}${mistake ? ` (${T("a mistake")})` : ""}`, box,
         action: turnOf ? { turn: turnOf.turn } : null, disabled: !turnOf };
     },
   });

@@ -240,6 +240,9 @@ function tell(event) {
     text = event.strike ? T("{name} struck {box}", { name: who, box: named(event.box) })
       : T("{name} scored {value} in {box}", { name: who, value: event.written, box: named(event.box) });
     if (event.extra_bonus) text += `. ${T("Extra bonus: +{n}", { n: event.extra_bonus })}`;
+    const [col, row] = event.box.split(".");  // a points-by-roll entry, as the sheet now says it
+    const cell = (view.players[event.player].columns[col] || { boxes: {} }).boxes[row];
+    if (!event.strike && cell && cell.roll != null) text += ` (${T("the points of roll {n}", { n: cell.roll })})`;
     lastEvent = text;
   } else if (event.type === "announced" && event.box) {
     text = T("{name} announced {box}", { name: who, box: named(event.box) });
