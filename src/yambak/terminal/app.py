@@ -179,7 +179,10 @@ class PlayFace(Face):
         event = self.session.bot_step()
         if event is not None and event.type == "scored":  # a bot's entry, said as a player would say it
             name = self.session.state.players[event.player]
-            self.said(f"{name}: {self.session.box(event.box or '')}, {event.written}")
+            from .view import by_roll
+
+            early = by_roll(self.view(), event.player, event.box or "")
+            self.said(f"{name}: {self.session.box(event.box or '')}, {event.written}{early}")
         return event is not None
 
     def advice(self) -> dict[str, Any] | None:
