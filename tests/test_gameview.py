@@ -27,3 +27,22 @@ def test_players_level_on_everything_share_a_place() -> None:
         state = play_turn(state, typed_turn(state, dice, 1, box))
     view = game_view(state)
     assert view["standings"] == [1, 1, 3] and view["ranking"] == [0, 1, 2] and view["winners"] == [0, 1]
+
+
+def test_a_points_by_roll_entry_names_its_roll() -> None:
+    # Generala's straight pays 25 served (roll 1) and 20 later; its full house 35 and 30: the sheet names
+    # the roll where it paid more, and nothing where the later roll's points were written
+    rules = load_ruleset("generala")
+    state = new_game(rules, ["Ann"], dice=ManualDice())
+    for dice, roll, box in [((1, 2, 3, 4, 5), 1, "straight"), ((2, 2, 3, 3, 3), 2, "full_house"),
+                            ((6, 6, 6, 6, 1), 1, "four_kind"), ((1, 1, 1, 2, 2), 3, "ones")]:  # fmt: skip
+        state = play_turn(state, typed_turn(state, dice, roll, box))
+    boxes = next(iter(game_view(state)["players"][0]["columns"].values()))["boxes"]
+    assert boxes["straight"] == {"score": 25, "roll": 1}
+    assert boxes["four_kind"] == {"score": 45, "roll": 1}
+    assert boxes["full_house"] == {"score": 30} and boxes["ones"] == {"score": 3}
+    # Yamb's straight: 66, 56, 46 by roll; the second roll's 56 is more than the last's
+    yamb = load_ruleset("yamb")
+    state = new_game(yamb, ["Ann"], dice=ManualDice())
+    state = play_turn(state, typed_turn(state, (2, 3, 4, 5, 6), 2, "free.straight"))
+    assert game_view(state)["players"][0]["columns"]["free"]["boxes"]["straight"] == {"score": 56, "roll": 2}

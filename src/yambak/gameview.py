@@ -10,7 +10,10 @@ would reveal the viewer's own dice to come).
 A sheet, per column (`sheet_columns`): each box's `score` (null while open), its `written` value where
 the rules made the score differ, and `why` a box does not simply count what was written: `zeroed` (a
 relation zeroed it), `minimax` (Yamb's min and max count through the (max - min) x ones line),
-`struck` (struck for 0); a box another player may not see yet is `{"hidden": true}`. Then the upper
+`struck` (struck for 0); `roll`, the roll a box was written after where its row pays more for an
+early roll than for the last (Generala's served straight, full house and four of a kind, Yamb's
+straight): the points-by-roll rule named where it applied. A box another player may not see yet is
+`{"hidden": true}`. Then the upper
 sum, the bonus and the points it still needs, the total, and Yamb's minimax line with the written
 values it multiplies.
 """
@@ -190,10 +193,18 @@ def _shown(state: GameState, p: int) -> tuple[dict[str, Any], int]:
     return shown
 
 
+def _early_roll(points: Any, roll: int | None) -> int | None:
+    """The roll an entry was made after, where its row's points by roll pay more then than on the last."""
+    if roll is None or not isinstance(points, tuple) or not points:
+        return None
+    return roll if points[min(roll, len(points)) - 1] > points[-1] else None
+
+
 def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[str, Any]:
     rules = state.rules
     written = state.sheets[p].written
     struck = {t.box for t in state.history if t.player == p and t.strike}
+    by_roll = {t.box: len(t.rolls) for t in state.history if t.player == p and not t.strike and not t.scratch}
     factors = rules.minimax_rows
     shown = not hidden
     columns: dict[str, Any] = {}
@@ -212,6 +223,9 @@ def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[st
             elif w is not None and w != c.boxes[row.id]:
                 cell["written"] = w  # shown beside the score (docs/rules.md §4)
                 cell["why"] = "minimax" if row.id in c.folded else "zeroed"
+            early = _early_roll(row.points, by_roll.get(box_id))
+            if early is not None and w:  # written on a roll that pays more: the rule named on the sheet
+                cell["roll"] = early
             boxes[row.id] = cell
         column: dict[str, Any] = {
             "boxes": boxes,

@@ -144,3 +144,47 @@ def test_duel_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["duel", "--rules", "yams", "--bots", "strong", "nobody", "--games", "2"]) == 2
     assert "unknown bot" in capsys.readouterr().err
     assert main(["duel", "--rules", "yams", "--games", "0"]) == 2
+
+
+def _saved_rolls(level: str, games: int) -> tuple[float, float]:
+    """Over solitaire Maxi Yatzy games at a level: (the share of turns that left a roll unused, so saved
+    it, the share of games with a turn that rolled more than a turn's three, so spent saved rolls)."""
+    rules = load_ruleset("maxi-yatzy")
+    turns = saving = spending = 0
+    for g in range(games):
+        state = new_game(rules, [level], seed=f"saved-{g}")
+        rng = random.Random(g)
+        spent = False
+        while not state.finished:
+            before = state.sheets[0].turns
+            rolls = len(state.turns[0].rolls)
+            state, _ = state.apply(choose_action(state, 0, level, rng))
+            if state.sheets[0].turns != before:  # the turn ended after `rolls` rolls
+                turns += 1
+                saving += rolls < rules.rolls_per_turn
+                spent = spent or rolls > rules.rolls_per_turn
+        spending += spent
+    return saving / turns, spending / games
+
+
+# The hard bot takes about 0.2 s a Maxi Yatzy game: 30 games keep its check cheap (it saves in about
+# 40% of turns and spends in every game: bench/bot_rules.py plays 200 at every level).
+@pytest.mark.parametrize("level, games", [("easy", 200), ("medium", 200), ("hard", 30)])
+def test_every_level_saves_rolls_and_spends_them(level: str, games: int) -> None:
+    saving, spending = _saved_rolls(level, games)
+    assert saving >= 0.10 and spending >= 0.5, (level, saving, spending)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_every_level_announces(level: str) -> None:
+    """Announcements at every level (the hard bot's are the expectimax's own): some turns of ten yammen
+    games are announced, and every announced turn ends in its box, as the engine requires."""
+    rules = load_ruleset("yammen")
+    announced = 0
+    for g in range(10):
+        state = new_game(rules, [level], seed=f"announce-{g}")
+        rng = random.Random(g)
+        while not state.finished:
+            state, event = state.apply(choose_action(state, 0, level, rng))
+            announced += event.type == "announced"
+    assert announced >= 10, (level, announced)

@@ -109,15 +109,21 @@ def test_review_on_an_estimate_ruleset_and_on_the_command_line(tmp_path, capsys)
     # expected match points: what a game's decisions lose stays within what the game is played for
     lost = [sum(d.loss for d in result.for_player(p)) for p in (0, 1)]
     rules = load_ruleset("yammen")
-    assert lost[0] < 1 < lost[1] < sum(c.points for c in rules.columns) + rules.match.total_points
+    at_stake = sum(c.points for c in rules.columns) + rules.match.total_points  # 25: 3+2+4+3+3+5, and 5
+    assert result.at_stake == at_stake == 25
+    assert lost[0] < 1 < lost[1]
+    for p in (0, 1):  # a decision's loss is of this game's expected match points: never more than are at stake
+        assert result.costliest(p) == max(d.loss for d in result.for_player(p)) <= at_stake
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     assert main(["review", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["players"][1]["accuracy"] == pytest.approx(result.accuracy(1), abs=1e-4)
+    assert out["at_stake"] == 25 and out["players"][1]["costliest"] == pytest.approx(result.costliest(1), abs=1e-4)
     assert main(["review", str(path)]) == 0
     text = capsys.readouterr().out
     assert "estimate" in text and "P1:" in text and "turn " in text
+    assert f"costliest {result.costliest(1):.2f} of the 25 at stake" in text and "in all" not in text
     unfinished = dict(record, turns=record["turns"][:7])
     path.write_text(json.dumps(unfinished))
     assert main(["hint", "--record", str(path)]) == 0  # a turn start: nothing to choose yet

@@ -47,9 +47,11 @@ def _filled(rules, theirs: dict[str, int], mine: dict[str, int]) -> GameState:
     return state
 
 
-def _expectimax(start: GameState, p: int, dice, won) -> tuple[dict, dict]:
+def _expectimax(start: GameState, p: int, dice, chances) -> tuple[dict, dict]:
     """The exact last turn played for the win, by brute force through the engine, from the turn's start
-    `start`: (P(win) of each box after roll 1 showing `dice`, P(win) of each keep of those dice)."""
+    `start`: `chances(final state)` is (P(not losing), P(winning alone)); play maximises the first, ties
+    broken toward the second (a millionth of it added, as the coach does). Returns each box's and each
+    keep's (P(not losing), P(winning alone)) after roll 1 showing `dice`, followed through that play."""
     rolls = start.rules.rolls_per_turn
 
     def at(hand, m):  # the state after roll m showing `hand`
@@ -61,42 +63,59 @@ def _expectimax(start: GameState, p: int, dice, won) -> tuple[dict, dict]:
     def scores(s):  # every box the engine lets the turn end in now
         return [Score(p, s.rules.box_id(b)) for b in s.legal_boxes(p)]
 
+    def played(pair):
+        return pair[0] + 1e-6 * pair[1]
+
     @cache
     def stop(hand, m):
         s = at(hand, m)
-        return max(won(s.apply(a)[0]) for a in scores(s))
+        return max((chances(s.apply(a)[0]) for a in scores(s)), key=played)
 
     @cache
     def keep_value(keep, m):  # after roll m, holding `keep` and rolling the rest once more
         k = 5 - len(keep)
-        total = 0.0
+        safe = alone = 0.0
         for rest in combinations_with_replacement(range(1, 7), k):
             ways = factorial(k) // prod(factorial(c) for c in Counter(rest).values())
-            total += ways / 6**k * value(tuple(sorted(keep + rest)), m + 1)
-        return total
+            pair = value(tuple(sorted(keep + rest)), m + 1)
+            safe += ways / 6**k * pair[0]
+            alone += ways / 6**k * pair[1]
+        return safe, alone
 
     @cache
     def value(hand, m):
         if m == rolls:
             return stop(hand, m)
         keeps = {tuple(sorted(c)) for n in range(5) for c in combinations(hand, n)}
-        return max(stop(hand, m), *(keep_value(k, m) for k in keeps))
+        go_on = max((keep_value(k, m) for k in keeps), key=played)
+        here = stop(hand, m)
+        return here if played(here) >= played(go_on) else go_on
 
     hand = tuple(sorted(dice))
     s = at(hand, 1)
-    boxes = {a.box: won(s.apply(a)[0]) for a in scores(s)}
+    boxes = {a.box: chances(s.apply(a)[0]) for a in scores(s)}
     keeps = {tuple(sorted(c)): keep_value(tuple(sorted(c)), 1) for n in range(5) for c in combinations(hand, n)}
     return boxes, keeps
 
 
-def _check_last_turn(start: GameState, dice, won) -> Any:
-    """The coach's win chance of every choice after roll 1 equals the brute-force expectimax's."""
-    boxes, keeps = _expectimax(start, 1, dice, won)
+def _check_last_turn(start: GameState, dice, chances) -> Any:
+    """The coach's win and tie chances of every choice after roll 1 equal the brute-force expectimax's."""
+    boxes, keeps = _expectimax(start, 1, dice, chances)
     advice = advise(start.apply(Roll(1, dice=dice))[0], 1)
     assert advice.win_note.startswith("exact")
-    assert {o.box: o.win for o in advice.boxes} == pytest.approx(boxes, abs=1e-9)
-    assert {o.keep: o.win for o in advice.keeps} == pytest.approx(keeps, abs=1e-9)
+    for o in advice.options:
+        assert o.win + o.tie + o.lose == pytest.approx(1.0)
+    for name, want in (("box", boxes), ("keep", keeps)):
+        got = {getattr(o, name): (o.win + o.tie, o.win) for o in advice.options if getattr(o, name) in want}
+        assert got.keys() == want.keys()
+        for choice, pair in want.items():
+            assert got[choice] == pytest.approx(pair, abs=1e-9), choice
     return advice
+
+
+def _by_total(target: int):
+    """(not losing, winning alone) of seat 1 against seat 0's final `target`: a shared win is a win."""
+    return lambda s: (float(s.total(1) >= target), float(s.total(1) > target))
 
 
 def _yams(theirs: dict[str, int], mine: dict[str, int], open_box: str) -> GameState:
@@ -116,9 +135,9 @@ def _yams(theirs: dict[str, int], mine: dict[str, int], open_box: str) -> GameSt
 def test_a_last_turn_is_the_exact_expectimax_played_for_the_win(theirs, mine, open_box, dice, expect):
     start = _yams(theirs, mine, open_box)
     target = start.total(0)
-    advice = _check_last_turn(start, dice, lambda s: float(s.total(1) >= target))  # a shared win is a win
+    advice = _check_last_turn(start, dice, _by_total(target))
     if expect is not None:
-        assert max(o.win for o in advice.options) == pytest.approx(expect, abs=5e-5)
+        assert max(o.win + o.tie for o in advice.options) == pytest.approx(expect, abs=5e-5)
 
 
 def test_in_a_last_turn_the_coach_names_the_choice_most_likely_to_win():
@@ -126,27 +145,46 @@ def test_in_a_last_turn_the_coach_names_the_choice_most_likely_to_win():
     start = _yams({"chance": 26}, {}, "chance")
     advice = advise(start.apply(Roll(1, dice=(2, 6, 6, 6, 6)))[0], 1)
     assert advice.best.kind == "keep" and advice.best.keep == (6, 6, 6, 6)
-    assert advice.best_win.kind == "box" and advice.best_win.win == 1.0 > advice.best.win
+    assert advice.best_win.kind == "box" and (advice.best_win.win, advice.best_win.tie) == (0.0, 1.0)
+    assert advice.best.win + advice.best.tie < 1.0 and advice.best.win > 0.0  # a 3 or more wins alone
     assert advice.to_dict()["best_win"]["action"] == {"type": "score", "box": "free.chance", "strike": False}
     CoachAdvice.model_validate(advice.to_dict())
     assert advise(start.apply(Roll(1, dice=(1, 2, 3, 4, 4)))[0], 1).best_win is None  # the best is both
 
 
-def test_a_column_points_last_turn_is_exact_too():
-    # two equal sheets but for the free column, where seat 1 is a one behind with its yam to play: a yam
-    # wins the column, so the total's points and the match; anything else loses them (about 30.6%)
+def _yammen_last_turn(behind: bool) -> GameState:
+    """Two equal yammen sheets but for the free column, where seat 1 has its yam to play and is a one
+    behind (`behind`) or level."""
     rules = load_ruleset("yammen", {"ties": "share"})
     rng = random.Random(5)
     fixed = {"full_house": 20, "straight": 30, "plus": 24, "min": 9, "yam": 0}
     theirs = {f"{c.id}.{r.id}": r.face * rng.randint(1, 2) if r.is_upper else fixed[r.id]
               for c in rules.columns for r in rules.rows}  # fmt: skip
-    mine = {b: v for b, v in theirs.items() if b != "free.yam"} | {"free.ones": 1}
+    mine = {b: v for b, v in theirs.items() if b != "free.yam"} | {"free.ones": 1 if behind else 2}
     theirs["free.ones"] = 2
-    start = _filled(rules, theirs, mine)
-    advice = _check_last_turn(start, (4, 4, 4, 4, 2), lambda s: float(1 in s.winners()))
+    return _filled(rules, theirs, mine)
+
+
+def _points_chances(s: GameState) -> tuple[float, float]:
+    """Seat 1's (not losing, winning alone) in a finished column-points game, as the engine names winners."""
+    winners = s.winners()
+    return float(1 in winners), float(winners == [1])
+
+
+def test_a_column_points_last_turn_is_exact_too():
+    # a one behind: a yam wins the column, so the total's points and the match; anything else loses them
+    advice = _check_last_turn(_yammen_last_turn(True), (4, 4, 4, 4, 2), _points_chances)
     assert advice.measure == "match_points"
     assert advice.best_win is None and advice.best.keep == (4, 4, 4, 4)
+    assert advice.best.win == pytest.approx(1 - (5 / 6) ** 2) and advice.best.tie == 0.0
+
+
+def test_a_column_points_tie_is_a_tie_not_a_win():
+    # level: anything but a yam shares the win (equal match points on equal totals), a yam wins alone
+    advice = _check_last_turn(_yammen_last_turn(False), (4, 4, 4, 4, 2), _points_chances)
+    assert advice.best.keep == (4, 4, 4, 4)
     assert advice.best.win == pytest.approx(1 - (5 / 6) ** 2)
+    assert advice.best.tie == pytest.approx((5 / 6) ** 2) and advice.best.lose == pytest.approx(0.0)
 
 
 def test_the_opening_matches_the_stored_monte_carlo_figure():
@@ -157,7 +195,8 @@ def test_the_opening_matches_the_stored_monte_carlo_figure():
     by_label = {o.label(): o for o in advice.options}
     for choice in stored["choices"]:
         assert choice["se"] < 0.01  # the figure is worth comparing to
-        assert by_label[choice["option"]].win == pytest.approx(choice["monte_carlo"], abs=0.02)
+        option = by_label[choice["option"]]  # the stored figure counts a shared win as won
+        assert option.win + option.tie == pytest.approx(choice["monte_carlo"], abs=0.02)
 
 
 @pytest.mark.parametrize("preset", preset_ids())
@@ -184,8 +223,9 @@ def test_hint_on_a_record_says_the_chance_to_win_and_the_choice_most_likely_to_w
     path.write_text(json.dumps(state_to_record(state).to_dict()))
     assert main(["hint", "--record", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "best: keep 6 6 6 6  (win 97.2%)" in out
-    assert "best chance to win: score free.chance (26)  (win 100.0%)" in out and "win chances: exact" in out
+    assert "best: keep 6 6 6 6  (win 77.8%, tie 19.4%, lose 2.8%)" in out  # a 1 twice loses: 1/36
+    assert "least likely to lose: score free.chance (26)  (win 0.0%, tie 100.0%, lose 0.0%)" in out
+    assert "win chances: exact" in out
     assert main(["hint", "--record", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["best_win"]["action"] == {"type": "score", "box": "free.chance", "strike": False}

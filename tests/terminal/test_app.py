@@ -110,6 +110,10 @@ def test_yammen_with_an_announcement_and_hints() -> None:
         labels = [str(o.prompt) for o in app.query_one("#hint-list").options]
         assert any(label.startswith("Keep ") or label.startswith("Reroll") for label in labels)
         assert any("less" in label or "best" in label for label in labels)
+        chances = [label for label in labels if label.startswith("Chances:")]  # against the bot: win, tie, loss apart
+        assert len(chances) == 1 and re.fullmatch(r"Chances: win [\d.]+%, tie [\d.]+%, lose [\d.]+%", chances[0])
+        best = app.hint_data["best"]
+        assert best["win"] + best["tie"] + best["lose"] == pytest.approx(1.0, abs=2e-4)
         table = app.query_one("#sheet")
         annonce = [c["id"] for c in app.current_view["rules"]["columns"]].index("annonce") + 1
         table.move_cursor(row=5, column=annonce)  # sixes, announce column: ⚑

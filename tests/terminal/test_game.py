@@ -88,3 +88,18 @@ def test_maxi_yatzy_counts_the_saved_rolls() -> None:
         assert f"roll {n}  ({5 - n} left)" in s.handle("r")
     assert "roll 5  (0 left)" in s.handle("r")
     assert s.handle("r").startswith("Refused: ")
+
+
+def test_an_entry_line_names_the_points_of_an_early_roll() -> None:
+    from yambak.engine import ManualDice, new_game, play_turn, typed_turn
+    from yambak.gameview import game_view
+    from yambak.rules import load_ruleset
+    from yambak.terminal.view import by_roll
+
+    # Generala's straight: 25 served (roll 1), 20 later; the line says which roll paid, and nothing for 20
+    state = new_game(load_ruleset("generala"), ["Ana", "Leo"], dice=ManualDice())
+    state = play_turn(state, typed_turn(state, (1, 2, 3, 4, 5), 1, "free.straight"))
+    state = play_turn(state, typed_turn(state, (2, 3, 4, 5, 6), 3, "free.straight"))
+    view = game_view(state)
+    assert [state.sheets[p].written[state.rules.parse_box("free.straight") or 0] for p in (0, 1)] == [25, 20]
+    assert by_roll(view, 0, "free.straight") == " (the points of roll 1)" and by_roll(view, 1, "free.straight") == ""

@@ -107,6 +107,7 @@ def test_an_announcement_is_shown_and_starred_as_the_best_advice(base_url, new_p
     best.wait_for()
     assert best.get_attribute("data-announce") == "annonce.yam"
     assert "Yam" in best.inner_text() and "best" in best.inner_text()
+    assert "Announce Yam" in best.inner_text() and "Announce Announce" not in best.inner_text()  # by its row
     assert "Announcing is better than any box now." in page.locator("#coach").inner_text()
     flag = page.locator("#sheet button.cell.announce[data-box='annonce.yam']")
     assert "best" in flag.get_attribute("class")  # the star on the box to announce, none on a box to fill

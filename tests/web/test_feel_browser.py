@@ -1,6 +1,7 @@
 """A game, not a form: a roll, a hold and an entry are heard (Web Audio, made in the page) and felt
-(navigator.vibrate, recorded here), a yam or a bonus celebrated; nothing under reduced motion or with the
-menu's one switch off, which the device remembers."""
+(navigator.vibrate, recorded here), a yam or a bonus celebrated; no celebration under reduced motion,
+which leaves the sounds alone; each of the menu's two switches (sounds and vibration; celebrations)
+remembered by the device."""
 
 from __future__ import annotations
 
@@ -54,5 +55,11 @@ def test_a_celebration_comes_and_goes_and_never_under_reduced_motion(base_url, n
     start(calm, base_url, "yams", seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "Bot"}])
     assert calm.evaluate(burst) == 0
     roll(calm)
-    calm.evaluate(AFTER_REACTION)
-    assert calm.evaluate("document.body.dataset.felt") is None and calm.evaluate("window.buzz") == []
+    calm.evaluate(AFTER_REACTION)  # reduced motion leaves the sounds alone: a switch of their own
+    assert calm.evaluate("document.body.dataset.felt") == "roll" and calm.evaluate("window.buzz") == [[12, 40, 12]]
+    # the celebrations have their own switch, remembered
+    page.click("details.menu > summary")
+    page.uncheck("#set-celebrations")
+    assert page.evaluate(burst) == 0 and page.locator("#set-sound").is_checked()
+    page.reload()
+    assert page.locator("#set-celebrations").is_checked() is False

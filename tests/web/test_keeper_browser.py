@@ -828,3 +828,23 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
     page.wait_for_function(
         "() => !document.querySelector('#pad') || document.querySelector('#pad').offsetParent === null"
     )
+
+
+def test_a_served_generala_straight_is_named_on_the_sheet(base_url, phone):
+    """Generala pays 25 for a straight served (on the first roll), 20 later: the sheet says which roll paid."""
+    sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Asado", "preset": "generala", "players": ["Ana", "Leo"]})
+    sheet = sheet.json()
+    turns = [(0, [1, 2, 3, 4, 5], 1), (1, [2, 3, 4, 5, 6], 3)]
+    for n, (seat, dice, roll) in enumerate(turns):
+        body = {"id": f"served-{n:03d}", "v": n, "kind": "dice", "seat": seat, "dice": dice, "roll": roll}
+        body["box"] = "free.straight"
+        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        assert r.status_code == 200, r.text
+    page = phone()
+    page.goto(writer(base_url, sheet))
+    page.wait_for_function("() => document.body.dataset.v === '2'")
+    served = page.locator("#sheet button[data-box='free.straight'][data-seat='0']")
+    later = page.locator("#sheet button[data-box='free.straight'][data-seat='1']")
+    assert served.inner_text().split() == ["25", "roll", "1"] and "by-roll" in served.get_attribute("class")
+    assert served.get_attribute("aria-label").endswith("25 (the points of roll 1)")
+    assert later.inner_text().split() == ["20"] and "by-roll" not in later.get_attribute("class")

@@ -13,9 +13,10 @@ it as it is and the review matches decisions by action. Where the exact solver h
 the ruleset the values are exact (the optimal strategy's expected final score); elsewhere they
 are the strong bot's own evaluation (`bots.expectimax`), labelled as an estimate, in expected
 match points at a column-points table with opponents (its tie-break for points left out), else
-in points. With other seats each option has `win`, the chance to win, from distributions of
-final results (`chances.py`): exact, and for play to win, in the seat's last turn, where
-`best_win` names the choice most likely to win when it is not `best`. The page's hints,
+in points. With other seats each option has `win`, the chance to win alone, and `tie`, the chance
+to share the win (the loss is the rest; the records count a shared win as won), from distributions
+of final results (`chances.py`): exact, and for play to win, in the seat's last turn, where
+`best_win` names the choice least likely to lose when it is not `best`. The page's hints,
 `yambak hint`, the terminal and the review all read this one function.
 
 `review(record)` replays a game record and grades every decision that had a choice: the box
@@ -79,7 +80,13 @@ class Option:
     box: str | None = None
     points: int | None = None  # a box: what it writes now (0 when struck)
     strike: bool = False
-    win: float | None = None  # the chance to win after this choice (see `chances.py`)
+    win: float | None = None  # the chance to win alone after this choice (see `chances.py`)
+    tie: float | None = None  # the chance to share the win (equal totals, or equal match points and totals)
+
+    @property
+    def lose(self) -> float | None:
+        """The chance to lose after this choice (None without win chances)."""
+        return None if self.win is None or self.tie is None else max(0.0, 1.0 - self.win - self.tie)
 
     def label(self) -> str:
         if self.kind == "keep":
@@ -103,6 +110,9 @@ class Option:
                 out["strike"] = True
         if self.win is not None:
             out["win"] = round(self.win, 4)
+        if self.tie is not None:
+            out["tie"] = round(self.tie, 4)
+            out["lose"] = round(self.lose or 0.0, 4)
         return out
 
 
@@ -118,7 +128,7 @@ class Advice:
     announces: tuple[Option, ...] = ()
     best: Option | None = field(default=None)
     win_note: str | None = None  # how the win chances were found (None: no win chance, one seat)
-    best_win: Option | None = None  # the seat's last turn: the choice most likely to win, when not `best`
+    best_win: Option | None = None  # the seat's last turn: the choice least likely to lose, when not `best`
     dice: tuple[int, ...] = ()  # the dice the advice is about
 
     @property
@@ -331,13 +341,27 @@ WIN_NOTES = {
 }
 
 
-def _with_wins(options: list[Option], wins: list[float], last: bool) -> tuple[list[Option], Option | None]:
-    out = [Option(**{**o.__dict__, "win": min(1.0, max(0.0, w))}) for o, w in zip(options, wins, strict=True)]
+def _with_wins(
+    options: list[Option], chances: list[tuple[float, float]], last: bool
+) -> tuple[list[Option], Option | None]:
+    """Each option with its chances, given as (P(not losing), P(winning alone)): `win` the second,
+    `tie` the difference. In the last turn, the choice least likely to lose when `best` is not."""
+
+    def split(c: tuple[float, float]) -> dict[str, float]:
+        safe = min(1.0, max(0.0, c[0]))
+        alone = min(safe, max(0.0, c[1]))
+        return {"win": alone, "tie": safe - alone}
+
+    out = [Option(**{**o.__dict__, **split(c)}) for o, c in zip(options, chances, strict=True)]
     best_win = None
     if last and out:
+
+        def safe(o: Option) -> tuple[float, float]:
+            return (round((o.win or 0.0) + (o.tie or 0.0), 9), o.win or 0.0)
+
         best = max(out, key=lambda o: o.value)
-        top = max(out, key=lambda o: o.win or 0.0)
-        if (top.win or 0.0) > (best.win or 0.0) + 1e-9:
+        top = max(out, key=safe)
+        if safe(top)[0] > safe(best)[0] + 1e-9:
             best_win = top
     return out, best_win
 
@@ -345,20 +369,19 @@ def _with_wins(options: list[Option], wins: list[float], last: bool) -> tuple[li
 def _last_turn(
     state: GameState, p: int, model: Any, rivals: C.Rivals, options: list[Option]
 ) -> tuple[list[Option], str, Option | None]:
-    """The seat's last turn: every option's exact chance to win, playing for it (`chances.last_turn`)."""
+    """The seat's last turn: every option's exact chances, playing for the win (`chances.last_turn`)."""
     rules = state.rules
-    choices, wins = C.last_turn(state, p, model, rivals)
-    keeps = {tuple(k): v for k, v in choices.keeps}
-    boxes = {rules.box_id(b): v for b, v in choices.boxes}
-    announces = {rules.box_id(b): v for b, v in choices.announces}
+    turn = C.last_turn(state, p, model, rivals)
+    boxes = {rules.box_id(b): v for b, v in turn.boxes.items()}
+    announces = {rules.box_id(b): v for b, v in turn.announces.items()}
     chances = []
     for o in options:
         if o.kind == "keep":
-            chances.append(keeps[o.keep or ()])
+            chances.append(turn.keeps[o.keep or ()])
         elif o.kind == "announce":
             chances.append(announces[o.box or ""])
         elif o.strike:
-            chances.append(float(wins(rules.parse_box(o.box or "") or 0, 0)[0]))
+            chances.append(turn.struck(rules.parse_box(o.box or "") or 0))
         else:
             chances.append(boxes[o.box or ""])
     out, best_win = _with_wins(options, chances, True)
@@ -387,7 +410,8 @@ def _exact_chances(
         else:
             ends.append(C.table_box(tt, row, hand))
     futures = C.TableFutures(strategy, tt.score, ends, left)
-    out, best_win = _with_wins(options, [futures.win(e, rivals) for e in ends], False)
+    chances = [(futures.win(e, rivals), futures.win(e, rivals, strict=True)) for e in ends]
+    out, best_win = _with_wins(options, chances, False)
     return out, WIN_NOTES["table"], best_win
 
 
@@ -407,8 +431,10 @@ def _model_chances(
             ends.append(C.plan_ends(state, p, model, plan, announce=box))
         else:
             ends.append(C.box_ends(box or 0, o.points or 0, o.value))
-    wins = list(rivals.win_drawn(*C.draws_of(model, state, p).finals(ends)))
-    out, best_win = _with_wins(options, wins, False)
+    finals = C.draws_of(model, state, p).finals(ends)
+    safe, alone = rivals.win_drawn(*finals).tolist(), rivals.win_drawn(*finals, strict=True).tolist()
+    chances = list(zip(safe, alone, strict=True))
+    out, best_win = _with_wins(options, chances, False)
     return out, WIN_NOTES["model"], best_win
 
 
@@ -445,6 +471,7 @@ class Review:
     measure: str
     graded_keeps: bool  # the record said what was held
     decisions: tuple[Decision, ...]
+    at_stake: float | None = None  # match points: what the game gives out in all (every column's and the total's)
 
     def for_player(self, player: int) -> tuple[Decision, ...]:
         return tuple(d for d in self.decisions if d.player == player)
@@ -459,11 +486,17 @@ class Review:
         worst = sorted(self.for_player(player), key=lambda d: -d.loss)
         return tuple(d for d in worst[:n] if d.loss > 1e-9)
 
+    def costliest(self, player: int) -> float:
+        """The biggest loss of one decision (0 without decisions): in match points never more than are at
+        stake, where the sum of every decision's loss may well be (each is against the best at its own turn)."""
+        return max((d.loss for d in self.for_player(player)), default=0.0)
+
     def to_dict(self, players: int) -> dict[str, Any]:
         return {
             "exact": self.exact,
             "measure": self.measure,
             "graded_keeps": self.graded_keeps,
+            **({"at_stake": self.at_stake} if self.at_stake is not None else {}),
             "players": [
                 {
                     "seat": p,
@@ -471,6 +504,7 @@ class Review:
                     "decisions": [d.to_dict() for d in self.for_player(p)],
                     "mistakes": [d.to_dict() for d in self.mistakes(p)],
                     "lost": round(sum(d.loss for d in self.for_player(p)), 4),
+                    "costliest": round(self.costliest(p), 4),
                 }
                 for p in range(players)
             ],
@@ -529,7 +563,9 @@ def review(record: GameRecord | dict[str, Any]) -> Review:
             replay(record)
             raise RecordError(exc.code, exc.message, n) from None
     exact = bool(kinds) and all(e for e, _ in kinds)
-    return Review(exact, kinds[0][1] if kinds else "score", graded_keeps, tuple(decisions))
+    measure = kinds[0][1] if kinds else "score"
+    stake = sum(c.points for c in rules.columns) + rules.match.total_points if measure == "match_points" else None
+    return Review(exact, measure, graded_keeps, tuple(decisions), stake)
 
 
 def _arranged(before: tuple[int, ...], keep: tuple[int, ...] | None, after: tuple[int, ...]) -> tuple[int, ...]:

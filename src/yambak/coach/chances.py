@@ -15,9 +15,11 @@ each box with each value, the coach's own play deciding every keep and box (`End
   each column's mean moved onto the model's estimate (`ModelDraws`).
 
 The other seats' final results are drawn the same way from where they stand, exact once their
-sheet is full (`Rivals`). A win shared on equal totals counts as a win (the records count it so);
-equal column totals share the column's points (a roll-off's expectation); in column-points games
-the winner has the most match points, then the higher total (docs/rules.md §7).
+sheet is full (`Rivals`). Every chance comes twice: of not losing (a win shared on equal totals
+counts, as the records count it: what play for the win maximises) and of winning alone (`strict`),
+so a player reads win, tie and loss apart. Equal column totals share the column's points (a
+roll-off's expectation); in column-points games the winner has the most match points, then the
+higher total, and a tie is equal match points on equal totals (docs/rules.md §7).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..bots.evaluate import Model, W, fingerprint, joker_hands
-from ..bots.expectimax import Plan, evaluate_choices, keep_transition, turn_ends
+from ..bots.expectimax import Plan, follow_values, keep_transition, plan_for, turn_ends
 from ..engine import GameState, Sheet
 from ..rules import Ruleset
 from ..solver import Position, Strategy, cache_dir
@@ -43,6 +45,7 @@ from ..solver.table import TABLE_MODE
 
 __all__ = [
     "Ends",
+    "LastTurn",
     "ModelDraws",
     "Rivals",
     "TableFutures",
@@ -156,30 +159,34 @@ class Rivals:
 
         return _cached(("cdf", self.key), make)  # type: ignore[no-any-return]
 
-    def win_by_total(self, totals: np.ndarray) -> np.ndarray:
-        """P(win) for each of my final totals (any shape)."""
+    def win_by_total(self, totals: np.ndarray, strict: bool = False) -> np.ndarray:
+        """P(not losing), or with `strict` P(winning alone), for each of my final totals (any shape)."""
         cdf = self.total_cdf()
-        t = np.rint(np.asarray(totals, dtype=float)).astype(np.int64)
+        t = np.rint(np.asarray(totals, dtype=float)).astype(np.int64) - (1 if strict else 0)
         return np.where(t < 0, 0.0, cdf[np.clip(t, 0, len(cdf) - 1)])
 
-    def win_fixed(self, cols: np.ndarray, totals: np.ndarray) -> np.ndarray:
-        """(K,) P(win) of K exactly known final sheets of mine ((K, C) columns, (K,) totals)."""
+    def win_fixed(self, cols: np.ndarray, totals: np.ndarray, strict: bool = False) -> np.ndarray:
+        """(K,) P(not losing) (`strict`: P(winning alone)) of K exactly known final sheets of mine
+        ((K, C) columns, (K,) totals)."""
         if self.by_total:
-            return self.win_by_total(totals)
-        return _points_win(self.rules, cols[:, None, :], totals[:, None], self.cols, self.totals).mean(axis=1)  # type: ignore[no-any-return]
+            return self.win_by_total(totals, strict)
+        won = _points_win(self.rules, cols[:, None, :], totals[:, None], self.cols, self.totals, strict)
+        return won.mean(axis=1)  # type: ignore[no-any-return]
 
-    def win_drawn(self, cols: np.ndarray, totals: np.ndarray) -> np.ndarray:
-        """P(win) of my drawn final sheets ((..., N, C), (..., N)), each draw against one of the others'
-        (N at most as many as theirs): (...)."""
+    def win_drawn(self, cols: np.ndarray, totals: np.ndarray, strict: bool = False) -> np.ndarray:
+        """P(not losing) (`strict`: P(winning alone)) of my drawn final sheets ((..., N, C), (..., N)),
+        each draw against one of the others' (N at most as many as theirs): (...)."""
         if self.by_total:
-            return self.win_by_total(totals).mean(axis=-1)  # type: ignore[no-any-return]
+            return self.win_by_total(totals, strict).mean(axis=-1)  # type: ignore[no-any-return]
         n = totals.shape[-1]
-        return _points_win(self.rules, cols, totals, self.cols[:n], self.totals[:n]).mean(axis=-1)  # type: ignore[no-any-return]
+        return _points_win(self.rules, cols, totals, self.cols[:n], self.totals[:n], strict).mean(axis=-1)  # type: ignore[no-any-return]
 
 
-def _points_win(rules: Ruleset, cols: np.ndarray, tot: np.ndarray, r_cols: np.ndarray, r_tot: np.ndarray) -> np.ndarray:
+def _points_win(
+    rules: Ruleset, cols: np.ndarray, tot: np.ndarray, r_cols: np.ndarray, r_tot: np.ndarray, strict: bool = False
+) -> np.ndarray:
     """Column points: mine (..., C), (...); theirs (..., R, C), (..., R), broadcast against mine ->
-    (...) 1.0 where I win."""
+    (...) 1.0 where I do not lose (`strict`: where I win alone)."""
     weights = np.array([c.points for c in rules.columns], dtype=float)
     if r_cols.shape[-2] == 1:  # one other seat: what I do not win of a column, it does
         theirs, their_tot = r_cols[..., 0, :], r_tot[..., 0]
@@ -188,7 +195,9 @@ def _points_win(rules: Ruleset, cols: np.ndarray, tot: np.ndarray, r_cols: np.nd
             tot > their_tot, 1.0, np.where(tot == their_tot, 0.5, 0.0)
         )
         half = (weights.sum() + rules.match.total_points) / 2
-        return ((mine > half + 1e-9) | ((np.abs(mine - half) <= 1e-9) & (tot >= their_tot))).astype(float)  # type: ignore[no-any-return]
+        level = np.abs(mine - half) <= 1e-9
+        ahead = (tot > their_tot) if strict else (tot >= their_tot)
+        return ((mine > half + 1e-9) | (level & ahead)).astype(float)  # type: ignore[no-any-return]
     shape = np.broadcast_shapes(cols.shape[:-1], r_cols.shape[:-2])
     allc = np.concatenate([np.broadcast_to(cols, shape + cols.shape[-1:])[..., None, :],
                            np.broadcast_to(r_cols, shape + r_cols.shape[-2:])], axis=-2)  # fmt: skip
@@ -200,7 +209,9 @@ def _points_win(rules: Ruleset, cols: np.ndarray, tot: np.ndarray, r_cols: np.nd
     ttop = allt == allt.max(axis=-1, keepdims=True)
     points = points + rules.match.total_points * ttop / ttop.sum(axis=-1, keepdims=True)
     me, others = points[..., :1], points[..., 1:]
-    ahead = (me > others + 1e-9) | ((np.abs(me - others) <= 1e-9) & (allt[..., :1] >= allt[..., 1:]))
+    level = np.abs(me - others) <= 1e-9
+    higher = (allt[..., :1] > allt[..., 1:]) if strict else (allt[..., :1] >= allt[..., 1:])
+    ahead = (me > others + 1e-9) | (level & higher)
     return ahead.all(axis=-1).astype(float)  # type: ignore[no-any-return]
 
 
@@ -470,30 +481,30 @@ class TableFutures:
                 for k, g in zip(todo, games.reshape(len(todo), STATE_GAMES).astype(float), strict=True):
                     self.games[k] = _cached(("state", id(strategy), k), lambda g=g: g)
 
-    def win(self, ends: Ends, rivals: Rivals) -> float:
-        """P(win) of a choice whose turn ends as `ends` says."""
+    def win(self, ends: Ends, rivals: Rivals, strict: bool = False) -> float:
+        """P(not losing) (`strict`: P(winning alone)) of a choice whose turn ends as `ends` says."""
         if self.per_state:
             assert ends.after is not None
             keys, inv = np.unique(np.column_stack([ends.after, ends.written]), axis=0, return_inverse=True)
             weights = np.bincount(inv.reshape(-1), weights=ends.prob)
             games = np.stack([self.games[tuple(k[:3])] for k in keys.tolist()])
-            chances = rivals.win_by_total(self.score + keys[:, 3:4] + games).mean(axis=1)
+            chances = rivals.win_by_total(self.score + keys[:, 3:4] + games, strict).mean(axis=1)
             return float(weights @ chances / weights.sum())
         values, inv = np.unique(np.rint(ends.value).astype(np.int64), return_inverse=True)
         weights = np.bincount(inv.reshape(-1), weights=ends.prob)
-        return float(weights @ self._spread(rivals, values) / weights.sum())
+        return float(weights @ self._spread(rivals, values, strict) / weights.sum())
 
-    def _spread(self, rivals: Rivals, values: np.ndarray) -> np.ndarray:
+    def _spread(self, rivals: Rivals, values: np.ndarray, strict: bool) -> np.ndarray:
         """P(win) of ending at `values` (whole points) plus the pooled spread: sum over r of P(r) cdf(v + r),
         the spread's draws counted to the whole point once per rivals."""
         assert self.pool is not None
-        key = ("spread", id(self.pool), rivals.key)
+        key = ("spread", id(self.pool), rivals.key, strict)
         lo, counts = _cached(("hist", id(self.pool)), lambda: _histogram(self.pool))
         table = _CACHE.get(key)
         if table is None or table[0] > values.min() or table[0] + len(table[1]) <= values.max():
             v = np.arange(min(values.min(), 0), max(values.max(), len(rivals.total_cdf())) + 1)
             shifted = v[:, None] + lo + np.arange(len(counts))[None, :]
-            table = _CACHE[key] = (int(v[0]), rivals.win_by_total(shifted) @ counts / counts.sum())
+            table = _CACHE[key] = (int(v[0]), rivals.win_by_total(shifted, strict) @ counts / counts.sum())
         return table[1][values - table[0]]  # type: ignore[no-any-return]
 
 
@@ -507,18 +518,37 @@ def _histogram(draws: np.ndarray) -> tuple[int, np.ndarray]:
 # --- the last turn: exact, for play to win -----------------------------------------------------
 
 
-def last_turn(state: GameState, p: int, model: Model, rivals: Rivals) -> tuple[Any, Any]:
-    """The seat's last turn (one box open): (the plan's choices valued by P(win), P(win) of writing w
-    in each box: box -> (W,) array) by an exact expectimax whose terminal value is P(win | final sheet)."""
+# Among choices as likely not to lose, play for winning alone: a millionth of the chance to win alone is
+# added to the chance of not losing the last turn is played for (far below any difference a player reads).
+ALONE_WEIGHT = 1e-6
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """The seat's last turn, played for the win: every choice's (P(not losing), P(winning alone)).
+    `keeps` by the dice held, `boxes` and `announces` by box index, `struck` a box struck now."""
+
+    keeps: dict[tuple[int, ...], tuple[float, float]]
+    boxes: dict[int, tuple[float, float]]
+    announces: dict[int, tuple[float, float]]
+    struck: Callable[[int], tuple[float, float]]
+
+
+def last_turn(state: GameState, p: int, model: Model, rivals: Rivals) -> LastTurn:
+    """The seat's last turn (one box open) by an exact expectimax whose terminal value is P(not losing |
+    final sheet) (ties broken toward winning alone), the joker's extra bonus included; each choice's two
+    chances followed through the same play (`follow_values`)."""
     rules = state.rules
     sheet = state.sheets[p]
     base = entry_scores(sheet)
     R = rules.rolls_per_turn
     n = rules.n_rows
-    memo: dict[tuple[int, int], np.ndarray] = {}
+    last = model.table.shape[1] - 1
+    memo: dict[tuple[int, int, bool], np.ndarray] = {}
 
-    def wins(box: int, extra: int) -> np.ndarray:
-        if (box, extra) not in memo:
+    def chances(box: int, extra: int, strict: bool) -> np.ndarray:
+        """(W,) P(not losing) (`strict`: P(winning alone)) of writing each value in `box`."""
+        if (box, extra, strict) not in memo:
             reach = np.unique(np.concatenate([model.table[box % n, m] for m in range(1, R + 1)] + [np.zeros(1, int)]))
             reach = reach[reach < W]
             joker = [w for _, opts in joker_hands(rules, sheet, [box], 1) for _, w, _ in opts]
@@ -527,11 +557,56 @@ def last_turn(state: GameState, p: int, model: Model, rivals: Rivals) -> tuple[A
             x[:, box] = _voided(state, p, box, reach)
             cols = column_totals(rules, x)
             out = np.zeros(W)
-            out[reach] = rivals.win_fixed(cols.astype(float), cols.sum(axis=1) + sheet.extra_bonus + extra)
-            memo[(box, extra)] = out
-        return memo[(box, extra)]
+            out[reach] = rivals.win_fixed(cols.astype(float), cols.sum(axis=1) + sheet.extra_bonus + extra, strict)
+            memo[(box, extra, strict)] = out
+        return memo[(box, extra, strict)]
 
-    choices = evaluate_choices(
-        state, p, model, lambda b: wins(b, 0), ("win", rivals.key), lambda b, w, extra: wins(b, extra)[w]
-    )
-    return choices, wins
+    def played(box: int, extra: int) -> np.ndarray:
+        return chances(box, extra, False) + ALONE_WEIGHT * chances(box, extra, True)
+
+    plan = plan_for(state, p, model, lambda b: played(b, 0), ("win", rivals.key), lambda b, w, x: played(b, x)[w])
+
+    def entry(box: int, m: int, strict: bool) -> np.ndarray:
+        """(hands,) the chance of ending the turn in `box` after roll m with each hand (as `_terminal` writes)."""
+        written = model.table[box % n, min(m, last)]
+        if not sheet.needed_scored(rules, box):
+            written = np.zeros_like(written)
+        v: np.ndarray = chances(box, 0, strict)[written]
+        if rules.rows[box % n].wins_by_roll >= m and rules.win_points is not None:  # an outright win
+            v = np.where(written > 0, 1.0, v)
+        for hand, opts in joker_hands(rules, sheet, [box], m):
+            for _, w, x in opts:
+                v[hand] = chances(box, x, strict)[w]
+        return v
+
+    def reported(m: int, strict: bool) -> np.ndarray:
+        choice = plan.choice(m)
+        out = np.zeros(len(choice))
+        for b in np.unique(choice[choice >= 0]):
+            at = choice == b
+            out[at] = entry(int(b), m, strict)[at]
+        return out
+
+    turn = state.turns[p]
+    k = len(turn.rolls)
+    rolls = len(plan.T)
+    L = D.lattice(rules.dice)
+    hand = L.roll_index(turn.dice)
+    both = (False, True)
+    boxes = {b: (float(entry(b, k, False)[hand]), float(entry(b, k, True)[hand])) for b in state.legal_boxes(p)}
+    keeps: dict[tuple[int, ...], tuple[float, float]] = {}
+    if k < state.rolls_allowed(p) and state.can_roll(p):
+        E = [follow_values(plan.T, plan.E, [reported(m, s) for m in range(1, rolls + 1)])[1][k] for s in both]
+        for i in L.SUBKEEPS[hand, : L.N_SUBKEEPS[hand]]:
+            if i != L.FULL + hand:  # holding all the dice is not a roll
+                keeps[L.MULTISETS[int(i)]] = (float(E[0][i]), float(E[1][i]))
+    announces: dict[int, tuple[float, float]] = {}
+    for a in plan.announce if k == 1 and plan.V_announce is not None else ():
+        terminal, stages = plan.announced(a, model.table)
+        V = [follow_values(terminal, stages, [entry(a, m, s) for m in range(1, rolls + 1)])[0][1] for s in both]
+        announces[a] = (float(V[0][hand]), float(V[1][hand]))
+
+    def struck(box: int) -> tuple[float, float]:
+        return float(chances(box, 0, False)[0]), float(chances(box, 0, True)[0])
+
+    return LastTurn(keeps, boxes, announces, struck)

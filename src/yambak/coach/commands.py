@@ -320,7 +320,7 @@ def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> N
         return
     print(f"best: {advice.best.label()}" + _win(advice.best), file=out)
     if advice.best_win is not None:
-        print(f"best chance to win: {advice.best_win.label()}{_win(advice.best_win)}", file=out)
+        print(f"least likely to lose: {advice.best_win.label()}{_win(advice.best_win)}", file=out)
     for title, options in (("keeps", advice.keeps), ("boxes", advice.boxes), ("announce", advice.announces)):
         if options:
             print(f"{title}:", file=out)
@@ -333,7 +333,10 @@ def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> N
 
 
 def _win(option: Any) -> str:
-    return "" if option.win is None else f"  (win {100 * option.win:.1f}%)"
+    """An option's chances: win alone, share the win (tie), lose."""
+    if option.win is None:
+        return ""
+    return f"  (win {100 * option.win:.1f}%, tie {100 * option.tie:.1f}%, lose {100 * option.lose:.1f}%)"
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
@@ -355,7 +358,11 @@ def _cmd_review(args: argparse.Namespace) -> int:
         accuracy = result.accuracy(p)
         lost = sum(d.loss for d in graded)
         shown = "-" if accuracy is None else f"{accuracy:.2f}"
-        print(f"{name}: {len(graded)} decisions, lost {lost:.2f} in all, {shown} per decision")
+        if result.at_stake is not None:  # a sum of expected match points lost is no figure of the game
+            costliest = f"costliest {result.costliest(p):.2f} of the {result.at_stake:g} at stake"
+            print(f"{name}: {len(graded)} decisions, {shown} per decision, {costliest}")
+        else:
+            print(f"{name}: {len(graded)} decisions, lost {lost:.2f} in all, {shown} per decision")
         for d in result.mistakes(p, args.top):
             print(f"  turn {d.turn}, roll {d.roll}: {d.chosen.label()}, best {d.best.label()} (-{d.loss:.2f})")
     return 0

@@ -98,6 +98,9 @@ def dice_text(dice: list[int | None], held: set[int]) -> Text:
 # --- the faces: what the app acts on ------------------------------------------------------------
 
 
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")  # a points-by-roll entry's roll, beside its score
+
+
 class Face:
     """What the app draws and acts on. `view()` is a table view in the server's format; `mine` the
     seats this terminal plays; `act` sends an engine action (a refusal comes back through `said`)."""
@@ -184,7 +187,10 @@ class PlayFace(Face):
         event = self.session.bot_step()
         if event is not None and event.type == "scored":  # a bot's entry, said as a player would say it
             name = self.session.state.players[event.player]
-            self.said(f"{name}: {self.session.box(event.box or '')}, {event.written}")
+            from .view import by_roll
+
+            early = by_roll(self.view(), event.player, event.box or "")
+            self.said(f"{name}: {self.session.box(event.box or '')}, {event.written}{early}")
         return event is not None
 
     def history(self, words: Words) -> list[str]:
@@ -726,6 +732,8 @@ class TableApp(App[int]):
             if cell.get("written") is not None:  # the value written beside what it counts
                 look = "zeroed" if cell.get("why") == "zeroed" else "written"
                 return cell_text(f"{cell['score']}({cell['written']})", look)
+            if cell.get("roll") is not None:  # points by roll: the early roll it paid more for, as a superscript
+                return cell_text(f"{cell['score']}{str(cell['roll']).translate(SUPERSCRIPT)}", "written")
             return cell_text(str(cell["score"]), "written")
         turn = v["players"][seat]["turn"] if seat == me else None
         if turn is None or not turn.get("boxes"):
@@ -815,6 +823,16 @@ class TableApp(App[int]):
                 what = T("strike {box}", box=self._box(o["box"])) if o.get("strike") else None
                 what = what or T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
                 opts.append(Option(what + less(o), id=f"box:{o['box']}:{int(bool(o.get('strike')))}"))
+        best = data.get("best") or {}
+        if best.get("win") is not None:  # win, tie and loss apart, as the page's coach says them
+            opts.append(Option(T("Chances: win {win}, tie {tie}, lose {lose}", **self._chances(best)), disabled=True))
+        if data.get("best_win"):
+            bw = data["best_win"]
+            what = self._option(bw)
+            line = T(
+                "Least likely to lose: {choice} (win {win}, tie {tie}, lose {lose})", choice=what, **self._chances(bw)
+            )
+            opts.append(Option(line, disabled=True))
         note = T("Exact: the expected final score with perfect play from here.") if data["exact"] else None
         note = note or T("Estimate: the strong bot's evaluation of each choice.")
         opts.append(Option(Text(f"{note} (−: {unit})", style="dim"), disabled=True))
@@ -887,6 +905,8 @@ class TableApp(App[int]):
         self.call_from_thread(self._show_review, data)
 
     def _show_review(self, data: dict[str, Any] | None) -> None:
+        from ..web.i18n import number
+
         T = self.words
         if not data:
             self.review_text = T("The coach cannot review this game.")
@@ -901,12 +921,25 @@ class TableApp(App[int]):
                 if p["accuracy"] is None:
                     lines.append(f"{names[p['seat']]}: {T('No decision with a choice.')}")
                     continue
-                average = T(
-                    "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.",
-                    unit=f"{p['accuracy']:.2f} {unit}",
-                    n=n,
-                    lost=f"{p['lost']:.1f}",
-                )
+                if data.get("at_stake") is not None:  # match points: no sum, the costliest of what is at stake
+                    average = T.plural(
+                        "{unit} given away per decision on average ({n} decision). 0 is perfect play.",
+                        "{unit} given away per decision on average ({n} decisions). 0 is perfect play.",
+                        n,
+                        unit=f"{number(p['accuracy'], T.lang, 2)} {unit}",
+                    )
+                    average += " " + T(
+                        "The costliest decision gave away {lost} of the {stake} match points at stake.",
+                        lost=number(p.get("costliest", 0.0), T.lang, 1),
+                        stake=number(data["at_stake"], T.lang, 0),
+                    )
+                else:
+                    average = T(
+                        "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.",
+                        unit=f"{p['accuracy']:.2f} {unit}",
+                        n=n,
+                        lost=f"{p['lost']:.1f}",
+                    )
                 lines.append(f"{names[p['seat']]}: {average}")
                 if not p["mistakes"]:
                     lines.append("  " + T("No mistakes: every decision was the best."))
@@ -920,12 +953,22 @@ class TableApp(App[int]):
         if self.results is not None:
             self.results.show(self._results_text())
 
+    def _chances(self, o: dict[str, Any]) -> dict[str, str]:
+        """An option's three chances in the language's percent (one decimal under 10 %, as the page)."""
+        from ..web.i18n import percent
+
+        def shown(p: float) -> str:
+            return percent(p, self.words.lang, 1 if 0 < p < 0.1 else 0)
+
+        win, tie = float(o.get("win") or 0.0), float(o.get("tie") or 0.0)
+        return {"win": shown(win), "tie": shown(tie), "lose": shown(float(o.get("lose", max(0.0, 1 - win - tie))))}
+
     def _option(self, o: dict[str, Any]) -> str:
         T = self.words
         if o["kind"] == "keep":
             return T("keep {dice}", dice=" ".join(map(str, o["keep"]))) if o["keep"] else T("reroll all")
         if o["kind"] == "announce":
-            return T("announce {box}", box=self._box(o["box"]))
+            return T("announce {box}", box=self.words.row(o["box"].rpartition(".")[2]))  # the announce column's
         if o.get("strike"):
             return T("strike {box}", box=self._box(o["box"]))
         return T("{box} for {points}", box=self._box(o["box"]), points=o["points"])

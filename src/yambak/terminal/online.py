@@ -411,7 +411,10 @@ class OnlineTable:
         """One line for every box written (whoever wrote it), as the line mode of a local game says it."""
         if event.get("type") == "scored" and isinstance(event.get("player"), int):
             player = self.view["players"][event["player"]]["name"]
-            line = f"{player}: {self.box_name(str(event.get('box')))}, {event.get('written')}"
+            from .view import by_roll
+
+            early = by_roll(self.view, event["player"], str(event.get("box")))
+            line = f"{player}: {self.box_name(str(event.get('box')))}, {event.get('written')}{early}"
             self.news.append(line)
             self.on_said(line)
 

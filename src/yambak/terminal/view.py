@@ -13,7 +13,7 @@ from typing import Any
 from ..engine import GameState
 from ..gameview import game_view
 
-__all__ = ["local_view"]
+__all__ = ["by_roll", "local_view"]
 
 
 def local_view(state: GameState, bots: dict[int, str] | None = None, hints: bool = True) -> dict[str, Any]:
@@ -24,3 +24,11 @@ def local_view(state: GameState, bots: dict[int, str] | None = None, hints: bool
         p["kind"], p["bot"] = ("bot", bots[p["seat"]]) if p["seat"] in bots else ("human", None)
     view.update(v=state.serial + len(state.history), settings={"hints": hints}, open_seats=[], online=[], clocks={})
     return view
+
+
+def by_roll(view: dict[str, Any], seat: int, box: str) -> str:
+    """The end of an entry's line naming a points-by-roll rule where the view says the box was written
+    with its early points (Generala's served straight: "(the points of roll 1)"), else nothing."""
+    column, _, row = box.rpartition(".")
+    cell = view["players"][seat]["columns"].get(column, {}).get("boxes", {}).get(row, {})
+    return f" (the points of roll {cell['roll']})" if cell.get("roll") is not None else ""

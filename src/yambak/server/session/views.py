@@ -52,6 +52,7 @@ class Cell(Model):
     score: int | None = None
     written: int | None = None
     why: Literal["zeroed", "minimax", "struck"] | None = None
+    roll: int | None = None  # written after this roll, where the row pays more for it (points by roll)
     hidden: Literal[True] | None = None  # another player's box this viewer may not see yet
 
 

@@ -287,7 +287,9 @@ class CoachOption(_Out):
     box: str | None = None
     points: int | None = None  # box: what it writes now
     strike: bool | None = None
-    win: float | None = None  # with other seats: the chance to win after it
+    win: float | None = None  # with other seats: the chance to win alone after it
+    tie: float | None = None  # ... to share the win (equal results)
+    lose: float | None = None  # ... to lose
 
 
 class CoachAdvice(_Out):
@@ -301,7 +303,7 @@ class CoachAdvice(_Out):
     boxes: list[CoachOption]
     announces: list[CoachOption]
     win_note: str | None = None  # how the chances to win were found
-    best_win: CoachOption | None = None  # the seat's last turn: the choice most likely to win, when not `best`
+    best_win: CoachOption | None = None  # the seat's last turn: the choice least likely to lose, when not `best`
 
 
 class AdviceMessage(_Out):

@@ -1,15 +1,18 @@
 // @ts-check
 // A game, not a form: the sounds of a roll, a hold, an entry, a bonus and a yam, made here with Web Audio
 // (no sound files), a short vibration for each on phones, and a moment of celebration for a yam or a
-// bonus. All of it off under reduced motion, and with the one switch in the menu (remembered on this
-// device). It only shows what happened: what counts as a yam or a bonus is the server's view.
+// bonus. Two switches in the menu (remembered on this device): sounds and vibration, which reduced
+// motion leaves alone (a player who asks for less motion may still want to hear the dice), and the
+// celebrations, never under reduced motion. It only shows what happened: what counts as a yam or a bonus is the server's view.
 import { settings } from "./page.js";
 
 /** @typedef {"roll" | "hold" | "score" | "bonus" | "yam"} Moment */
 
 const reducedMotion = () => !!window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-/** Are the sounds, vibrations and celebrations on? */
-export const lively = () => settings().sound !== false && !reducedMotion();
+/** Are the sounds and vibrations on? */
+export const heard = () => settings().sound !== false;
+/** Are the celebrations on? */
+export const lively = () => settings().celebrations !== false && !reducedMotion();
 
 /** @type {AudioContext | null} */
 let audio = null;
@@ -68,7 +71,7 @@ const BUZZ = { roll: [12, 40, 12], hold: [8], score: [18], bonus: [20, 50, 20, 5
 /** Play a moment of the game: its sound and its vibration.
  * @param {Moment} moment */
 export function feel(moment) {
-  if (!lively()) return;
+  if (!heard()) return;
   const ac = context();
   if (ac) {
     const out = ac.createGain();

@@ -333,6 +333,11 @@ export function filledCell(view, box, name, cell) {
     return { text: String(cell.score), sub: String(cell.written), cls: "filled", disabled: true, box, why: filled,
       label: T("{box}: {score} (written {written})", { box: name, score: cell.score, written: cell.written }) };
   }
+  if (cell.roll != null) {  // points by roll: written after an early roll that pays more (Generala's served straight)
+    const rule = T("the points of roll {n}", { n: cell.roll });
+    return { text: String(cell.score), sub: T("roll {n}", { n: cell.roll }), cls: "filled by-roll", disabled: true, box,
+      why: `${filled} ${colon(boxLabel(view, box), rule)}`, label: `${colon(name, cell.score)} (${rule})` };
+  }
   return { text: String(cell.score), cls: "filled", disabled: true, label: colon(name, cell.score), box, why: filled };
 }
 

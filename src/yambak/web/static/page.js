@@ -100,7 +100,7 @@ export const setAttr = (node, name, value) => {
 
 // --- the device's settings (localStorage; nothing leaves the device) -------------------------
 const KEY = "yambak.settings";
-const DEFAULTS = { theme: "system", confirmZero: true, shortcuts: true, hints: false, sound: true };
+const DEFAULTS = { theme: "system", confirmZero: true, shortcuts: true, hints: false, sound: true, celebrations: true };
 export function settings() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) || "{}") }; } catch { return { ...DEFAULTS }; }
 }
@@ -126,8 +126,9 @@ export function wireSettings(onChange = () => {}) {
   if (theme) { theme.value = s.theme; theme.onchange = () => { saveSetting("theme", theme.value); onChange(); }; }
   if (confirm) { confirm.checked = s.confirmZero; confirm.onchange = () => { saveSetting("confirmZero", confirm.checked); onChange(); }; }
   if (keys) { keys.checked = s.shortcuts; keys.onchange = () => { saveSetting("shortcuts", keys.checked); onChange(); }; }
-  const sound = $("set-sound");  // sounds, vibration and celebrations: one switch
+  const sound = $("set-sound"), party = $("set-celebrations");  // sounds and vibration; celebrations apart
   if (sound) { sound.checked = s.sound; sound.onchange = () => { saveSetting("sound", sound.checked); onChange(); }; }
+  if (party) { party.checked = s.celebrations; party.onchange = () => { saveSetting("celebrations", party.checked); onChange(); }; }
   // close the menu on Escape or a click elsewhere
   const menu = /** @type {HTMLDetailsElement | null} */ (document.querySelector("details.menu"));
   if (menu) {

@@ -275,6 +275,7 @@ export interface Column {
  */
 export interface Cell {
   hidden?: true | null;
+  roll?: number | null;
   score?: number | null;
   why?: ("zeroed" | "minimax" | "struck") | null;
   written?: number | null;
@@ -835,9 +836,11 @@ export interface CoachOption {
   box?: string | null;
   keep?: number[] | null;
   kind: "keep" | "box" | "announce";
+  lose?: number | null;
   loss: number;
   points?: number | null;
   strike?: boolean | null;
+  tie?: number | null;
   value: number;
   win?: number | null;
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // The review of a finished game: each player's decisions that had a choice, what they lost
 // against the best, the biggest mistakes marked on the final sheet. All computed by the server's coach.
-import { boot, T, colon, N, $, el, boxLabel as pageBoxLabel, colLabel, colShort, setAttr, setText, target, wireSettings, num } from "./page.js";
+import { boot, T, colon, N, $, el, boxLabel as pageBoxLabel, colLabel, rowLabel, colShort, setAttr, setText, target, wireSettings, num } from "./page.js";
 import { miniDice } from "./dice.js";
 import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
@@ -13,6 +13,7 @@ import { Sheet, sheetRows, sumCell } from "./sheet.js";
  *   turns: number, n: number, round: number, rounds: number, players: any[], seats?: number[]}} Frame the game after a turn (the server's) */
 /** @type {import("./protocol").TableView} */
 const view = boot.view;
+/** @type {{measure: string, exact: boolean, graded_keeps: boolean, at_stake?: number, players: {decisions: Decision[], mistakes: Decision[], accuracy: number | null, lost: number, costliest?: number}[]}} */
 let review = boot.review || { measure: "score", exact: true, graded_keeps: true, players: view.players.map(() => ({ decisions: [], mistakes: [], accuracy: null, lost: 0 })) };
 const nCols = view.rules.columns.length;
 /** @param {string} box */
@@ -25,7 +26,9 @@ const sheet = new Sheet($("sheet"), { onActivate: (/** @type {any} */ info) => {
 function choiceText(o) {
   if (o.kind === "keep") return o.keep && o.keep.length ? T("keep {dice}", { dice: o.keep.join(" ") }) : T("reroll all");
   const box = boxLabel(o.box || "");
-  if (o.kind === "announce") return T("announce {box}", { box });
+  // the row alone where one column takes announcements: not "announce Announce · Straight"
+  const announcing = view.rules.columns.filter((c) => c.announce).length;
+  if (o.kind === "announce") return T("announce {box}", { box: announcing > 1 ? box : rowLabel((o.box || "").split(".")[1] || "") });
   return o.strike ? T("strike {box}", { box }) : T("{box} for {points}", { box, points: o.points });
 }
 
@@ -37,10 +40,10 @@ function decisionItem(d, top) {
   const head = el("span", {}, `${T("Turn {n}, after roll {roll}", { n: d.round, roll: d.roll })} `);
   if (d.dice && d.dice.length) head.append(miniDice(d.dice));
   li.append(head);
-  const chosen = el("span", {}, `${T("Played")}: `);
+  const chosen = el("span", {}, colon(T("Played"), ""));  // French puts a space before the colon
   if (d.chosen.kind === "keep" && d.chosen.keep && d.chosen.keep.length) chosen.append(miniDice(d.chosen.keep), " ");
   chosen.append(choiceText(d.chosen));
-  const best = el("span", {}, `${T("Best")}: `);
+  const best = el("span", {}, colon(T("Best"), ""));
   if (d.best.kind === "keep" && d.best.keep && d.best.keep.length) best.append(miniDice(d.best.keep), " ");
   best.append(choiceText(d.best));
   li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? `−${num(d.loss, 2)} ${unit}` : T("best choice")), jump);
@@ -56,14 +59,18 @@ function render() {
   }));
   tabs.hidden = view.players.length < 2;  // a game alone: nobody else to pick
   setAttr($("review-summary"), "aria-labelledby", `rtab-${seat}`);
-  /** @type {{decisions: Decision[], mistakes: Decision[], accuracy: number | null, lost: number}} */
   const r = review.players[seat];
   const parts = [];
   if (r.accuracy == null) parts.push(el("p", {}, T("No decision with a choice.")));
   else {
     const line = el("p", { class: "accuracy-line" });
-    line.append(el("span", { class: "accuracy" }, num(r.accuracy, 2)), " ", N("{unit} lost per decision on average ({n} decision, {lost} in all). 0 is perfect play.", "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", r.decisions.length, { unit, lost: num(r.lost, 1) }));
-    parts.push(line);
+    if (review.at_stake != null) {  // match points: each loss is of that game's expected match points; their sum is not
+      line.append(el("span", { class: "accuracy" }, num(r.accuracy, 2)), " ", N("{unit} given away per decision on average ({n} decision). 0 is perfect play.", "{unit} given away per decision on average ({n} decisions). 0 is perfect play.", r.decisions.length, { unit }));
+      parts.push(line, el("p", { class: "costliest" }, T("The costliest decision gave away {lost} of the {stake} match points at stake.", { lost: num(r.costliest ?? 0, 1), stake: num(review.at_stake, 0) })));
+    } else {
+      line.append(el("span", { class: "accuracy" }, num(r.accuracy, 2)), " ", N("{unit} lost per decision on average ({n} decision, {lost} in all). 0 is perfect play.", "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.", r.decisions.length, { unit, lost: num(r.lost, 1) }));
+      parts.push(line);
+    }
   }
   parts.push(el("p", { class: "muted small" }, review.exact ? T("Exact: measured against perfect play.") : T("Estimate: measured against the strong bot's evaluation.")));
   if (!review.graded_keeps) parts.push(el("p", { class: "muted small" }, T("This record does not say which dice were kept: boxes only.")));
@@ -150,9 +157,11 @@ function drawSheet() {
       const mistake = marks.has(box);
       const now = current === box && shown?.turn?.player === seat;
       const turnOf = r.mistakes.find((d) => d.box === box);
+      const early = cell.roll != null ? T("the points of roll {n}", { n: cell.roll }) : "";  // points by roll, named
       return { text: cell.score == null ? "" : cell.why === "struck" ? "×" : String(cell.score),
-        cls: `filled${mistake ? " mistake" : ""}${now ? " last" : ""}`,
-        label: `${boxLabel(box)}: ${cell.score ?? "–"}${mistake ? ` (${T("a mistake")})` : ""}`, box,
+        sub: early ? T("roll {n}", { n: cell.roll }) : "",
+        cls: `filled${early ? " by-roll" : ""}${mistake ? " mistake" : ""}${now ? " last" : ""}`,
+        label: `${boxLabel(box)}: ${cell.score ?? "–"}${early ? ` (${early})` : ""}${mistake ? ` (${T("a mistake")})` : ""}`, box,
         action: turnOf ? { turn: turnOf.turn } : null, disabled: !turnOf };
     },
   });

@@ -240,6 +240,9 @@ function tell(event) {
     text = event.strike ? T("{name} struck {box}", { name: who, box: named(event.box) })
       : T("{name} scored {value} in {box}", { name: who, value: event.written, box: named(event.box) });
     if (event.extra_bonus) text += `. ${T("Extra bonus: +{n}", { n: event.extra_bonus })}`;
+    const [col, row] = event.box.split(".");  // a points-by-roll entry, as the sheet now says it
+    const cell = (view.players[event.player].columns[col] || { boxes: {} }).boxes[row];
+    if (!event.strike && cell && cell.roll != null) text += ` (${T("the points of roll {n}", { n: cell.roll })})`;
     lastEvent = text;
   } else if (event.type === "announced" && event.box) {
     text = T("{name} announced {box}", { name: who, box: named(event.box) });
@@ -506,7 +509,8 @@ function renderTray(me, event) {
   const left = turn ? turn.rolls_left : view.rules.rolls_per_turn + (p.saved_rolls || 0);
   setText(rollBtn.querySelector(".label"), T("Roll"));
   setText(rollBtn.querySelector(".count"), String(left));
-  setAttr(rollBtn, "aria-label", turn ? T("Roll: {n} left", { n: left }) : T("Roll the dice"));
+  // named by what it shows ("Roll 3"), as speech input says it; what the count means is its description
+  setText($("roll-left"), turn ? T("Roll: {n} left", { n: left }) : T("Roll the dice"));
   const waiting = (view.settings || {}).ranked && (view.open_seats || []).length;
   const canRoll = connected && mineNow && !waiting && !dealClosed() && !(view.deal && view.deal.paused) && (!turn || turn.can_roll);
   setAttr(rollBtn, "aria-disabled", canRoll ? null : "true");
@@ -592,7 +596,7 @@ function openBox(box, name, p, seat, me, bestBox) {
   }
   const announced = turn && turn.announced === box ? " announced" : "";
   if (turn && turn.announce.includes(box) && !strikeMode) {
-    return { text: "⚑", cls: `announce${bestBox === box ? " best" : ""}`, label: T("Announce {box}", { box: name }), box, action: { kind: "announce", box }, data: { action: "announce" } };
+    return { text: "⚑", cls: `announce${bestBox === box ? " best" : ""}`, label: T("Announce {box}", { box: announcedName(box) }), box, action: { kind: "announce", box }, data: { action: "announce" } };
   }
   if (o && o.legal) {
     const isArmed = armed && armed.box === box;
@@ -636,10 +640,11 @@ function renderCoach() {
     ? T("Exact: the expected final score with perfect play from here.") : T("Estimate: the strong bot's evaluation of each choice."))];
   const expect = { value: num(best.value, 1) };  // the label and its colon in one message: French puts a space before it
   parts.push(el("p", { class: "expect" }, mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
-  if (best.win != null) parts.push(el("p", { class: "win" }, T("Chance to win: {value}", { value: chance(best.win) })));
+  // win, tie and loss apart: a shared win is not a win alone (the records count it as won)
+  if (best.win != null) parts.push(el("p", { class: "win" }, T("Chances: win {win}, tie {tie}, lose {lose}", chances(best))));
   if (advice.best_win) {  // the last turn: playing for the win is not playing for points
-    parts.push(el("p", { class: "win best-win" }, T("Best chance to win: {choice} ({value})",
-      { choice: choiceText(advice.best_win), value: chance(advice.best_win.win ?? 0) })));
+    parts.push(el("p", { class: "win best-win" }, T("Least likely to lose: {choice} (win {win}, tie {tie}, lose {lose})",
+      { choice: choiceText(advice.best_win), ...chances(advice.best_win) })));
   }
   const keeps = (advice.keeps || []).slice(0, coachOpen ? 3 : 1);
   if (keeps.length) {
@@ -684,16 +689,26 @@ function renderCoach() {
   box.replaceChildren(...parts);
 }
 
-// A chance to win: one decimal under 10 %, where a whole percent says too little.
+// A chance: one decimal under 10 %, where a whole percent says too little.
 /** @param {number} p */
 const chance = (p) => pct(p, p > 0 && p < 0.1 ? 1 : 0);
+// An option's three chances as the coach sent them (the loss is what is neither)
+/** @param {import("./protocol").CoachOption} o */
+const chances = (o) => ({ win: chance(o.win ?? 0), tie: chance(o.tie ?? 0), lose: chance(o.lose ?? Math.max(0, 1 - (o.win ?? 0) - (o.tie ?? 0))) });
 
 // A coach option in words: the dice kept, the box announced, the box and what it writes.
 /** @param {import("./protocol").CoachOption} o */
 function choiceText(o) {
   if (o.kind === "keep") return o.keep && o.keep.length ? T("Keep {dice}", { dice: o.keep.join(" ") }) : T("Reroll all");
-  if (o.kind === "announce") return T("Announce {box}", { box: named(o.box || "") });
+  if (o.kind === "announce") return T("Announce {box}", { box: announcedName(o.box || "") });
   return o.strike ? T("Strike {box} for 0", { box: named(o.box || "") }) : `${named(o.box || "")} (${o.points})`;
+}
+
+// A box to announce by its row alone where one column takes announcements ("Announce Straight", not
+// "Announce Announce · Straight"); with several, the column too.
+/** @param {string} box */
+function announcedName(box) {
+  return view.rules.columns.filter((c) => c.announce).length > 1 ? named(box) : rowLabel(box.split(".")[1] || box);
 }
 
 // Hold exactly the dice of a suggested keep, the positions the engine's action names (one message per change).
