@@ -117,8 +117,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             return _coach_hint(state, args.top, args.json, start)
         # a one-column turn start: the exact table's expected final score, before rolling
         position = position_of(state)
-        _say_when_solving(state.rules)
-        strategy = solve(state.rules, lean=True)
+        _say_when_solving(state.rules, position)
+        strategy = solve(state.rules)  # float64: the values a user reads are the exact ones
     else:
         if not args.rules:
             raise UserError("hint needs --rules RULESET (or --record GAME.json)")
@@ -141,8 +141,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             return _coach_hint(state, args.top, args.json, start)
         if args.objective is not None:
             return _hint_target(ruleset, position, args.objective, args.top, args.json, start)
-        _say_when_solving(ruleset)
-        strategy = solve(ruleset, lean=True)
+        _say_when_solving(ruleset, position)
+        strategy = solve(ruleset)  # float64: the values a user reads are the exact ones
         if args.upper is not None:
             rows = {r.id: r for r in strategy.ruleset.rows}
             upper = sum(v for k, v in filled.items() if k in rows and rows[k].is_upper)
@@ -157,12 +157,15 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_when_solving(ruleset: Any) -> None:
-    """One line on stderr before a hint solves a table the cache lacks: what, and for about how long."""
+def _say_when_solving(ruleset: Any, position: Any) -> None:
+    """Before a hint solves a table the cache lacks: the position checked (bad input costs nothing), then one
+    line on stderr saying what is solved and for about how long."""
+    from ..solver.advisor import check_position
     from ..solver.table import solve_estimate
 
     estimate = solve_estimate(ruleset)
     if estimate is not None:
+        check_position(ruleset, position)
         entries, seconds = estimate
         name = ruleset.preset or ruleset.name
         print(

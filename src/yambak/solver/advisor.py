@@ -18,9 +18,11 @@ import numpy as np
 
 from . import dice as D
 from ._induction import box_values, keep_values
+from ._layout import SolverRules, solver_rules
 from .table import Strategy
 
 if TYPE_CHECKING:  # the kernels' module compiles numba code: imported at run time only when needed
+    from ..rules import Ruleset
     from ._kernels import RuleArgs
 
 __all__ = [
@@ -128,7 +130,16 @@ def _possible(sr: Any, box: int) -> frozenset[int]:
 
 def position_state(strategy: Strategy, position: Position) -> tuple[int, int, int, int]:
     """(filled-box key (see `_layout`), capped upper sum, yam flag, points on the sheet), or PositionError."""
-    sr = strategy.rules
+    return _position_key(strategy.rules, position)
+
+
+def check_position(ruleset: Ruleset, position: Position) -> None:
+    """PositionError when `position` is not one of the ruleset's (or `UnsupportedRuleset`): what a command
+    checks before it solves a table, so that bad input costs nothing."""
+    _position_key(solver_rules(ruleset), position)
+
+
+def _position_key(sr: SolverRules, position: Position) -> tuple[int, int, int, int]:
     ruleset = sr.ruleset
     boxes = upper = score = 0
     for name, value in position.filled.items():
