@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
-	$(BIN)/python -m yambak.solver.warm  # compile the solver's kernels once (about 5 s), not on a first run
+	$(BIN)/python -m yambak.solver.warm  # compile the solver's kernels once (tens of seconds of CPU), not on a first run
 	touch $(STAMP)
 
 # The web table on http://localhost:8000, SQLite file var/yambak.db (YAMBAK_DATABASE_URL for PostgreSQL).

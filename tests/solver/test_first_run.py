@@ -76,6 +76,9 @@ def test_a_hint_on_a_new_ruleset_says_what_it_solves_and_for_how_long(
     entries, _ = solve_estimate(ruleset) or (0, 0.0)
     assert entries == table_states(ruleset) > 0
     hint = ["hint", "--rules", str(rules), "--dice", "1", "1", "2", "3", "4", "--roll", "1", "--json"]
+    assert main([*hint[:-3], "--roll", "4"]) == 2  # bad input: its one line, nothing solved
+    assert capsys.readouterr().err == "yambak: roll must be 1 to 3 (0 before the first roll)\n"
+    assert not (tmp_path / "cache").exists()
     assert main(hint) == 0
     err = capsys.readouterr().err
     assert f"yambak: solving the exact table of Two rows once ({entries:,} turn-start states, about 1 s)" in err

@@ -120,6 +120,16 @@ def test_bots_and_the_server_read_the_mapped_copy(yams: Strategy, cache_folder: 
     strategy_for.cache_clear()
 
 
+def test_a_cached_float64_table_is_mapped_not_read(yams: Strategy, cache_folder: Path) -> None:
+    """`yambak hint` and `yambak solve` (exact values) read the float64 table's pages as they need them, from
+    the cached file itself (copy-on-write: the kernels see the writeable array they were compiled for)."""
+    loaded = solve(yams.ruleset, folder=cache_folder)
+    assert loaded.loaded and not loaded.lean and loaded.table.flags.writeable
+    mapping = loaded.table.base
+    assert isinstance(mapping, np.memmap) and mapping.mode == "c" and Path(str(mapping.filename)).suffix == ".npz"
+    assert np.array_equal(loaded.table, yams.table) and loaded.expected_score == yams.expected_score
+
+
 def test_lean_advice_names_the_same_best_choice(yams: Strategy, cache_folder: Path) -> None:
     lean = _lean(yams, cache_folder)
     for dice, roll, filled in [((6, 6, 6, 2, 3), 1, {}), ((1, 2, 3, 4, 6), 2, {"ones": 3}), ((5, 5, 5, 5, 5), 3, {})]:

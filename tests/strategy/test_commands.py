@@ -22,8 +22,7 @@ def test_strategy_json_from_the_shipped_yams(capsys: pytest.CaptureFixture[str])
     opening = next(o for o in out["openings"] if o["roll"] == [1, 2, 3, 3, 4])
     assert main(["hint", "--rules", "yams", "--dice", "1", "2", "3", "3", "4", "--json"]) == 0
     hint = json.loads(capsys.readouterr().out)
-    best, told = dict(opening["best"]), dict(hint["best"])  # the hint reads the float32 table: within 1e-4
-    assert best.pop("value") == pytest.approx(told.pop("value"), abs=1e-4) and best == told and opening["loss"] > 0
+    assert opening["best"] == hint["best"] and opening["loss"] > 0
 
 
 def test_strategy_text_and_odds_only(capsys: pytest.CaptureFixture[str]) -> None:

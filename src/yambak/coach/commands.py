@@ -117,8 +117,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             return _coach_hint(state, args.top, args.json, start)
         # a one-column turn start: the exact table's expected final score, before rolling
         position = position_of(state)
-        _say_when_solving(state.rules)
-        strategy = solve(state.rules, lean=True)
+        _say_when_solving(state.rules, position)
+        strategy = solve(state.rules)  # float64: the values a user reads are the exact ones
     else:
         if not args.rules:
             raise UserError("hint needs --rules RULESET (or --record GAME.json)")
@@ -141,9 +141,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             return _coach_hint(state, args.top, args.json, start)
         if args.objective is not None:
             return _hint_target(ruleset, position, args.objective, args.top, args.json, start)
-        _check_position(ruleset, position)  # a hostile position is refused before any solving
-        _say_when_solving(ruleset)
-        strategy = solve(ruleset, lean=True)
+        _say_when_solving(ruleset, position)
+        strategy = solve(ruleset)  # float64: the values a user reads are the exact ones
         if args.upper is not None:
             rows = {r.id: r for r in strategy.ruleset.rows}
             upper = sum(v for k, v in filled.items() if k in rows and rows[k].is_upper)
@@ -158,20 +157,15 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_position(ruleset: Any, position: Any) -> None:
-    """The position's own errors (a box, a value, the roll, the dice), said before a table is solved."""
-    from ..solver._layout import solver_rules
-    from ..solver.advisor import position_key
-
-    position_key(solver_rules(ruleset), position)
-
-
-def _say_when_solving(ruleset: Any) -> None:
-    """One line on stderr before a hint solves a table the cache lacks: what, and for about how long."""
+def _say_when_solving(ruleset: Any, position: Any) -> None:
+    """Before a hint solves a table the cache lacks: the position checked (bad input costs nothing), then one
+    line on stderr saying what is solved and for about how long."""
+    from ..solver.advisor import check_position
     from ..solver.table import solve_estimate
 
     estimate = solve_estimate(ruleset)
     if estimate is not None:
+        check_position(ruleset, position)
         entries, seconds = estimate
         name = ruleset.preset or ruleset.name
         print(
@@ -320,7 +314,7 @@ def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> N
         return
     print(f"best: {advice.best.label()}" + _win(advice.best), file=out)
     if advice.best_win is not None:
-        print(f"least likely to lose: {advice.best_win.label()}{_win(advice.best_win)}", file=out)
+        print(f"best chance to win: {advice.best_win.label()}{_win(advice.best_win)}", file=out)
     for title, options in (("keeps", advice.keeps), ("boxes", advice.boxes), ("announce", advice.announces)):
         if options:
             print(f"{title}:", file=out)
@@ -333,10 +327,7 @@ def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> N
 
 
 def _win(option: Any) -> str:
-    """An option's chances: win alone, share the win (tie), lose."""
-    if option.win is None:
-        return ""
-    return f"  (win {100 * option.win:.1f}%, tie {100 * option.tie:.1f}%, lose {100 * option.lose:.1f}%)"
+    return "" if option.win is None else f"  (win {100 * option.win:.1f}%)"
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
@@ -358,11 +349,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
         accuracy = result.accuracy(p)
         lost = sum(d.loss for d in graded)
         shown = "-" if accuracy is None else f"{accuracy:.2f}"
-        if result.at_stake is not None:  # a sum of expected match points lost is no figure of the game
-            costliest = f"costliest {result.costliest(p):.2f} of the {result.at_stake:g} at stake"
-            print(f"{name}: {len(graded)} decisions, {shown} per decision, {costliest}")
-        else:
-            print(f"{name}: {len(graded)} decisions, lost {lost:.2f} in all, {shown} per decision")
+        print(f"{name}: {len(graded)} decisions, lost {lost:.2f} in all, {shown} per decision")
         for d in result.mistakes(p, args.top):
             print(f"  turn {d.turn}, roll {d.roll}: {d.chosen.label()}, best {d.best.label()} (-{d.loss:.2f})")
     return 0

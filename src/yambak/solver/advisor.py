@@ -18,10 +18,11 @@ import numpy as np
 
 from . import dice as D
 from ._induction import box_values, keep_values
-from ._layout import SolverRules
+from ._layout import SolverRules, solver_rules
 from .table import Strategy
 
 if TYPE_CHECKING:  # the kernels' module compiles numba code: imported at run time only when needed
+    from ..rules import Ruleset
     from ._kernels import RuleArgs
 
 __all__ = [
@@ -31,8 +32,9 @@ __all__ = [
     "PositionError",
     "advise",
     "TurnTable",
-    "position_of",
+    "check_position",
     "position_key",
+    "position_of",
     "position_state",
     "position_values",
     "turn_table",
@@ -133,8 +135,13 @@ def position_state(strategy: Strategy, position: Position) -> tuple[int, int, in
     return position_key(strategy.rules, position)
 
 
+def check_position(ruleset: Ruleset, position: Position) -> None:
+    """PositionError when `position` is not one of the ruleset's (or `UnsupportedRuleset`): what a command
+    checks before it solves a table, so that bad input costs nothing."""
+    position_key(solver_rules(ruleset), position)
+
+
 def position_key(sr: SolverRules, position: Position) -> tuple[int, int, int, int]:
-    """`position_state` from the compiled rules alone: a position checked before any table is read or solved."""
     ruleset = sr.ruleset
     boxes = upper = score = 0
     for name, value in position.filled.items():

@@ -14,7 +14,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
 
 __all__ = ["NOTICE", "announce_compiling", "kernels", "kernels_compiled", "say_when_compiling"]
 
@@ -74,20 +73,10 @@ def kernels() -> ModuleType:
         notice, _notice = _notice, None
         if not kernels_compiled():
             notice()
-            from ..commandline import progress_bar
-            from .warm import compile_kernels
+            from .warm import compile_kernels_with_bar
 
-            bar = progress_bar(None, 1, "compiling", unit="kernels")
-            try:
-                compile_kernels(None if bar is None else lambda done, total: _advance(bar, done, total))
-            finally:
-                if bar is not None:
-                    bar.close()
+            compile_kernels_with_bar()
     from . import _kernels as K
 
     return K
 
-
-def _advance(bar: Any, done: int, total: int) -> None:
-    bar.total = total
-    bar.update(done - bar.n)

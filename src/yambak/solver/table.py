@@ -12,10 +12,11 @@ the induction's results could change. Files are written readable by the group
 and others (`TABLE_MODE`, whatever the umask), so a server and a shell user can
 share one cache; tables hold nothing private.
 
-Beside each float64 table the cache keeps its float32 copy (`.f32.npy`, half the size), which advice,
-hints, bots and simulation read (`solve(..., lean=True)`): it is memory-mapped, read-only, so a one-shot
-`yambak hint` reads only the pages its position touches and every server process shares one copy of the
-pages through the page cache. Rounding to float32 moves a value by at most 2^-16 of it (a few 1e-5 points
+Beside each float64 table the cache keeps its float32 copy (`.f32.npy`, half the size), which the bots,
+the coach, the server and simulation read (`solve(..., lean=True)`): it is memory-mapped, read-only, so
+every server process shares one copy of the pages through the page cache. A float64 table loaded from the
+cache is mapped too (copy-on-write, from inside its .npz), so `yambak hint` and `yambak solve` read only
+the pages they touch and print exact values. Rounding to float32 moves a value by at most 2^-16 of it (a few 1e-5 points
 on these scores), so a choice read from it is worth at most twice that less than the best: well within the
 1e-4 that tests/solver/test_lean.py counts. The float64 table stays for `yambak solve` and the exactness
 tests; `expected_score` of a lean strategy is the float64 value, kept in the table's file.
@@ -28,8 +29,10 @@ import hashlib
 import json
 import os
 import re
+import struct
 import tempfile
 import time
+import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,7 +176,9 @@ def solve(
         start = time.perf_counter()
         try:
             with np.load(path) as data:
-                table, states = data["table"], int(data["states"])
+                states = int(data["states"])
+                member = _mapped_member(path, "table")
+                table = data["table"] if member is None else member
             if table.shape == shape:
                 strategy = Strategy(sr, objective, table, states, time.perf_counter() - start, loaded=True)
         except (OSError, ValueError, KeyError):
@@ -194,6 +199,34 @@ def solve(
     table32 = strategy.table.astype(np.float32)
     table32.setflags(write=False)
     return dataclasses.replace(strategy, table=table32, start=strategy.expected_score)
+
+
+def _mapped_member(path: Path, name: str) -> np.ndarray | None:
+    """The array `name` of the uncompressed .npz at `path`, memory-mapped copy-on-write (its pages are read
+    as they are used, and shared with every process reading them; writeable, so the kernels see the array
+    type they were compiled for), or None where the file is not laid out as `np.savez` writes."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            info = archive.getinfo(name + ".npy")
+        if info.compress_type != zipfile.ZIP_STORED:
+            return None
+        with open(path, "rb") as fh:
+            fh.seek(info.header_offset)
+            local = fh.read(30)  # the member's local header: its name and extra field lengths at 26
+            if local[:4] != b"PK\x03\x04":
+                return None
+            fh.seek(info.header_offset + 30 + sum(struct.unpack("<HH", local[26:30])))
+            version = np.lib.format.read_magic(fh)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+            else:
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+            offset = fh.tell()
+        if fortran or dtype.hasobject:
+            return None
+        return np.asarray(np.memmap(path, dtype=dtype, mode="c", offset=offset, shape=shape))
+    except (OSError, ValueError, KeyError, struct.error, zipfile.BadZipFile):
+        return None
 
 
 def _load_lean(path: Path, shape: tuple[int, int]) -> tuple[np.ndarray, int, float] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from .simulate import simulate
 from .table import Strategy, solve
 from .target import solve_target
 
-__all__ = ["compile_kernels"]
+__all__ = ["compile_kernels", "compile_kernels_with_bar"]
 
 
 def compile_kernels(progress: Callable[[int, int], None] | None = None) -> float:
@@ -66,9 +67,27 @@ def compile_kernels(progress: Callable[[int, int], None] | None = None) -> float
     return time.perf_counter() - start
 
 
+def compile_kernels_with_bar() -> float:
+    """`compile_kernels` with a progress bar of its steps on stderr when it is a terminal."""
+    from ..commandline import progress_bar
+
+    bar = progress_bar(None, 1, "compiling the solver", unit="steps")
+    if bar is None:
+        return compile_kernels()
+    try:
+        return compile_kernels(lambda done, total: _advance(bar, done, total))
+    finally:
+        bar.close()
+
+
+def _advance(bar: Any, done: int, total: int) -> None:
+    bar.total = total
+    bar.update(done - bar.n)
+
+
 def main() -> int:
     cold = not kernels_compiled()
-    seconds = compile_kernels()
+    seconds = compile_kernels_with_bar()
     print(f"yambak: solver kernels {'compiled' if cold else 'already compiled'} ({seconds:.1f} s)", file=sys.stderr)
     return 0
 
