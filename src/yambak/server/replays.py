@@ -23,8 +23,8 @@ def frame(record: dict[str, Any], n: int, simultaneous: bool = False) -> dict[st
     rec = GameRecord.from_dict(record)
     n = max(0, min(int(n), len(rec.turns)))
     done = n == len(rec.turns)
-    state = replay(replace(rec, turns=rec.turns[:n], rolloffs=rec.rolloffs if done else (), pending=()),
-                   simultaneous=simultaneous)  # fmt: skip
+    part = replace(rec, turns=rec.turns[:n], rolloffs=rec.rolloffs if done else (), pending=(), outright=None)
+    state = replay(part, simultaneous=simultaneous)
     out: dict[str, Any] = {
         "n": n,
         "turns": len(rec.turns),
