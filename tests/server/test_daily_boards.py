@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from yambak.server.daily.boards import period_board, ranked_scores
+from yambak.server.daily.boards import deal_board, period_board, ranked_scores
 from yambak.store import DealRow, DealScore
 
 OPENS, STARTED = datetime(2026, 3, 3), datetime(2026, 3, 3, 9)
@@ -31,3 +31,20 @@ def test_a_tie_keeps_its_order_when_a_tied_profile_is_deleted() -> None:
         assert week == [(n if n != "Ann" else "—", mp) for n, mp in
                         [(r["name"], r["mp"]) for r in period_board([DEAL], _scores("ann"), None)]]  # fmt: skip
 
+
+def test_games_won_outright_rank_first_by_their_turn_then_totals() -> None:
+    """docs/rulesets.md, "Ranking one-seat games": a win at once above any total, an earlier turn's above a
+    later one's; matchpoints and places follow the same order (checked against a count written here)."""
+    made = datetime(2026, 3, 1)
+    games = {"ann": (50, 3), "bram": (300, None), "cy": (40, 1), "dee": (300, None), "eve": (55, 3)}
+    scores = [
+        DealScore("d1", pid, pid.title(), made, f"t-{pid}", score, STARTED, outright_turn=turn)
+        for pid, (score, turn) in games.items()
+    ]
+    rows = deal_board(DEAL, scores, datetime(2026, 3, 5), "ann")["rows"]
+    # the order by hand: Cy won on turn 1; Ann and Eve on turn 3 (level, whatever their totals); then 300s
+    expected = [("Cy", 1, 8), ("Ann", 2, 5), ("Eve", 2, 5), ("Bram", 4, 1), ("Dee", 4, 1)]
+    assert [(r["name"], r["rank"], r["mp"]) for r in rows] == expected
+    assert [r["outright"] for r in rows] == [1, 3, 3, None, None]
+    week = {r["name"]: r["mp"] for r in period_board([DEAL], scores, None)}
+    assert week == {name: mp for name, _, mp in expected}

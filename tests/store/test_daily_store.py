@@ -5,6 +5,7 @@ players, and a deleted profile's places stay, nameless (boards of closed deals n
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
@@ -86,6 +87,20 @@ def test_deals_entries_and_boards(store):
     after = {(s.withdrawn, s.name, s.score) for s in store.deal_scores([deal.id])}
     assert after == {(True, "", 250), (False, "Bram", 230), (False, "Cy", None)}
     assert [(b.withdrawn, b.name, b.score) for b in store.best_solo("yams")] == [(True, "", 290), (False, "Bram", 240)]
+
+
+def test_a_deal_game_won_outright_keeps_its_turn(store):
+    """A result's outright win (docs/rules.md §7) reaches the deal's scores, and only a counted one."""
+    deal, _ = store.ensure_deal(_deal(preset="generala"))
+    ann, bram = _profile(store, "Ann"), _profile(store, "Bram")
+    for pid, score, turn in ((ann, 50, 4), (bram, 210, None)):
+        table = secrets.token_urlsafe(9)
+        store._sync(Store.add_entry_op(deal.id, pid, table, deal.opens_at))
+        row = ResultRow(pid, "daily", table, 0, "generala", "generala", deal.opens_at, score, False, 1, True)
+        store.insert_results([replace(row, outright_turn=turn)])
+    got = {s.name: (s.score, s.outright_turn) for s in store.deal_scores([deal.id])}
+    assert got == {"Ann": (50, 4), "Bram": (210, None)}
+    assert [r.outright_turn for r in store.results(ann)[0]] == [4]
 
 
 def test_tournaments(store):

@@ -1,0 +1,26 @@
+"""A finished game's results keep an outright win (docs/rules.md §7) as the turn its seat won it on, so that
+a board of one-seat games ranks it as a win (docs/rulesets.md, "Ranking one-seat games")."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from yambak.engine import ManualDice, Roll, Score, new_game
+from yambak.rules import load_ruleset
+from yambak.server.profiles.results import table_results
+from yambak.store import SeatRow
+
+
+def test_a_served_generala_is_kept_as_the_turn_it_was_won_on() -> None:
+    state = new_game(load_ruleset("generala"), ["Ann"], dice=ManualDice())
+    for dice, box in (((1, 1, 2, 3, 4), "ones"), ((3, 3, 3, 3, 3), "yam")):
+        state, _ = state.apply(Roll(0, dice=dice))
+        state, _ = state.apply(Score(0, box))
+    assert state.finished
+    [row] = table_results("t", [SeatRow(0, "human", "Ann", profile_id="ann")], state, datetime(2026, 3, 3), "daily")
+    assert (row.score, row.outright_turn, row.won) == (2 + 50, 2, False)  # alone: a win at once, no one beaten
+    other = new_game(load_ruleset("generala"), ["Bo"], dice=ManualDice())
+    other, _ = other.apply(Roll(0, dice=(3, 3, 3, 3, 3)))
+    other, _ = other.apply(Score(0, "threes"))  # a generala in another box wins nothing at once
+    [row] = table_results("t", [SeatRow(0, "human", "Bo", profile_id="bo")], other, datetime(2026, 3, 3), "daily")
+    assert (row.score, row.outright_turn) == (15, None)
