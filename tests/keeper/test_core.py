@@ -389,3 +389,16 @@ def test_saved_rolls_open_later_roll_numbers_on_the_pad() -> None:
     s = play_turn(s, typed_turn(s, (2, 2, 3, 3, 5, 5), 3, "three_pairs"))
     s = play_turn(s, typed_turn(s, (6, 6, 6, 6, 6, 6), 5, "yam"))  # Ann's saved rolls used
     assert s.sheets[0].saved == 0 and s.total(0) == 121
+
+
+def test_a_game_won_outright_is_decided_outright_not_on_points():
+    """The headline's `decided` (docs/rules.md §7): a served generala wins at once, alone or not, and says
+    the box and the roll it had to be made by, so that no face shows a total as the reason."""
+    two = dice(sheet("generala", ("Ann", "Bram")), [1, 2, 3, 4, 6], "ones")
+    two = dice(two, [5, 5, 5, 5, 5], "yam")
+    assert two.finished and two.totals() == [1, 50]
+    assert decided(two) == {"by": "outright", "next": 0, "box": "free.yam", "by_roll": 1}
+    alone = dice(sheet("generala", ("Ann",)), [2, 2, 2, 2, 2], "yam")
+    assert decided(alone) == {"by": "outright", "next": None, "box": "free.yam", "by_roll": 1}
+    late = dice(sheet("generala", ("Ann",)), [2, 2, 2, 2, 2], "yam", 2)  # on roll 2: 50 points, no win
+    assert not late.finished and decided(late) is None

@@ -55,10 +55,11 @@ def _history(state: GameState) -> list[dict[str, Any]]:
 
 
 def decided(state: GameState) -> dict[str, Any] | None:
-    """What decided a finished game (docs/rules.md §7), for its headline: `by` is "alone" (one player),
-    "shared" (the win is shared), "points" (the highest total), "match_points", "rolloff" (match points
-    a roll-off gave), or "total" (level on match points, the higher total); `next` is the best-placed
-    seat behind the winners (None when there is none)."""
+    """What decided a finished game (docs/rules.md §7), for its headline: `by` is "outright" (won at once:
+    `box` the box and `by_roll` the roll it had to be made by, 1 for served; the headline says so, never
+    a total), "alone" (one player), "shared" (the win is shared), "points" (the highest total),
+    "match_points", "rolloff" (match points a roll-off gave), or "total" (level on match points, the
+    higher total); `next` is the best-placed seat behind the winners (None when there is none)."""
     if not state.finished:
         return None
     winners = state.winners()
@@ -66,7 +67,12 @@ def decided(state: GameState) -> dict[str, Any] | None:
     behind = sorted((places[s], s) for s in range(len(state.players)) if s not in winners)
     out: dict[str, Any] = {"by": "points", "next": behind[0][1] if behind else None}
     points = state.match_points()
-    if len(state.players) == 1:
+    if state.outright is not None:
+        box = state.rules.parse_box(state.outright.box)
+        assert box is not None  # the engine wrote it
+        row = state.rules.rows[box % state.rules.n_rows]
+        out.update(by="outright", box=state.outright.box, by_roll=row.wins_by_roll)
+    elif len(state.players) == 1:
         out["by"] = "alone"
     elif len(winners) > 1:
         out["by"] = "shared"

@@ -119,8 +119,10 @@ class HistoryEntry(Out):
 class Decided(Out):
     """What decided a finished sheet (`yambak.keeper.view.decided`)."""
 
-    by: Literal["alone", "shared", "points", "match_points", "rolloff", "total"]
+    by: Literal["outright", "alone", "shared", "points", "match_points", "rolloff", "total"]
     next: int | None  # the best-placed seat behind the winners
+    box: str | None = None  # won outright: the box it was won in (docs/rules.md §7)
+    by_roll: int | None = None  # won outright: the roll it had to be made by (1: served)
 
 
 class SheetView(GameView):

@@ -35,8 +35,8 @@ export function renderEnd() {
   end.replaceChildren(...parts);
 }
 
-// The end's headline and what decided it (the engine's `decided`: points, match points, a roll-off, the
-// total after level match points, or a shared win): never one winner where two are level.
+// The end's headline and what decided it (the engine's `decided`: an outright win, points, match points, a
+// roll-off, the total after level match points, or a shared win): never one winner where two are level.
 function headline() {
   const d = state.shown.decided || { by: (state.shown.winners || []).length > 1 ? "shared" : "points", next: null };
   const won = (state.shown.winners || [0]).map((s) => state.shown.players[s]);
@@ -44,6 +44,11 @@ function headline() {
   const args = { name: top.name, total: top.total, points: points(top.match_points ?? 0),
     other: other ? other.total : "", other_points: other ? points(other.match_points ?? 0) : "" };
   switch (d.by) {
+    case "outright": {  // won at once (docs/rules.md §7): the reason is the box, never a total
+      const how = { box: named(d.box || ""), n: d.by_roll ?? 1 };
+      return [won.length > 1 ? T("{names} share the win", { names: won.map((p) => p.name).join(", ") }) : T("{name} wins", args),
+        d.by_roll === 1 ? T("Won outright: served {box}.", how) : T("Won outright: {box} by roll {n}.", how)];
+    }
     case "alone": return [T("Final score: {total}", args), ""];
     case "shared": return [T("{names} share the win", { names: won.map((p) => p.name).join(", ") }),
       top.match_points != null ? T("Level on match points ({points}) and on the total ({total}).", args) : T("Level on points: {total} each.", args)];

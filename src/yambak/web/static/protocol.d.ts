@@ -198,7 +198,9 @@ export interface SheetView {
  * via the `definition` "Decided".
  */
 export interface Decided {
-  by: "alone" | "shared" | "points" | "match_points" | "rolloff" | "total";
+  box?: string | null;
+  by: "outright" | "alone" | "shared" | "points" | "match_points" | "rolloff" | "total";
+  by_roll?: number | null;
   next: number | null;
 }
 /**
