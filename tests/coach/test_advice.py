@@ -228,3 +228,24 @@ def test_a_struck_yam_is_graded_as_the_fifty_points_it_threw_away(columns):
     graded = review(record).for_player(0)
     assert len(graded) == 1 and graded[0].chosen.strike and graded[0].chosen.box == yam
     assert graded[0].loss > 40 and graded[0].best.box != yam or not graded[0].best.strike
+
+
+def test_a_served_generala_is_advised_as_a_win_not_as_points(capsys):
+    """docs/rules.md §7: the entry that wins at once is marked (the engine's word: playing it ends the game
+    won) and the hint says "wins outright", never the solver's 50 + win_points as an expected score."""
+    rules = load_ruleset("generala")
+    state = new_game(rules, ["Ann"], dice=ManualDice())  # alone: no win chances to simulate
+    state, _ = state.apply(Roll(0, dice=(5, 5, 5, 5, 5)))
+    advice = advise(state, 0)
+    assert advice.best is not None and advice.best.wins and advice.best.box == "free.yam"
+    assert [o.box for o in advice.boxes if o.wins] == ["free.yam"]  # a generala in fives is 25, no win
+    assert advice.best.to_dict()["wins"] is True and "wins" not in advice.boxes[1].to_dict()
+    later, _ = state.apply(Roll(0, dice=(5, 5, 5, 5, 5)))  # roll 2: no longer served
+    assert not any(o.wins for o in advise(later, 0).boxes)
+    assert main(["hint", "--rules", "generala", "--dice", "5", "5", "5", "5", "5", "--roll", "1"]) == 0
+    text = capsys.readouterr().out
+    first = text.splitlines()[0]
+    assert "wins outright" in first and "expected final score" not in first and "450" not in first
+    assert "wins  score yam (50, wins outright)" in text and f"as {rules.win_points} points" in text
+    assert main(["hint", "--rules", "generala", "--dice", "5", "5", "5", "5", "5", "--roll", "2"]) == 0
+    assert "expected final score" in capsys.readouterr().out.splitlines()[0]  # roll 2: 50 points, no win

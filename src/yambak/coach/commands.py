@@ -264,11 +264,9 @@ def _hint_target(ruleset: Any, position: Position, target: int, top: int, as_jso
 def _print_advice(advice: Advice, position: Position, top: int, ms: float, strategy: Strategy, out: TextIO) -> None:
     dice = " ".join(map(str, position.dice)) or "-"
     table = "" if strategy.loaded else f", the table solved in {strategy.seconds:.1f} s"
-    print(
-        f"dice {dice}, roll {position.roll}; on the sheet {advice.score}; "
-        f"expected final score {advice.value:.2f} ({ms:.0f} ms{table})",
-        file=out,
-    )
+    # an entry that wins at once: the game's result, not a number of points (docs/rules.md §7)
+    worth = "wins outright" if advice.best and advice.best.wins else f"expected final score {advice.value:.2f}"
+    print(f"dice {dice}, roll {position.roll}; on the sheet {advice.score}; {worth} ({ms:.0f} ms{table})", file=out)
     if advice.best is None:
         print("roll the dice", file=out)
         return
@@ -278,9 +276,20 @@ def _print_advice(advice: Advice, position: Position, top: int, ms: float, strat
             print(f"{title}:", file=out)
             for c in choices[:top]:
                 mark = "  (held now)" if c.current else ""
-                print(f"  {c.value:8.2f}  {c.label()}{mark}", file=out)
+                print(f"  {_worth(c.value, c.wins, 2)}  {c.label()}{mark}", file=out)
             if len(choices) > top:
                 print(f"  ... {len(choices) - top} more", file=out)
+    _say_win_points(strategy.ruleset, out)
+
+
+def _worth(value: float, wins: bool, digits: int) -> str:
+    """A choice's value column: an entry that wins at once says so, not the solver's win_points."""
+    return f"{'wins':>8}" if wins else f"{value:8.{digits}f}"
+
+
+def _say_win_points(ruleset: Any, out: TextIO) -> None:
+    if ruleset.wins_outright and ruleset.win_points is not None:
+        print(f"(the other values count an outright win as {ruleset.win_points} points: docs/rulesets.md)", file=out)
 
 
 def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> None:
@@ -299,11 +308,13 @@ def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> N
         if options:
             print(f"{title}:", file=out)
             for o in options[:top]:
-                print(f"  {o.value:8.2f}  -{o.loss:<7.2f} {o.label()}{_win(o)}", file=out)
+                print(f"  {_worth(o.value, o.wins, 2)}  -{o.loss:<7.2f} {o.label()}{_win(o)}", file=out)
             if len(options) > top:
                 print(f"  ... {len(options) - top} more", file=out)
     if advice.win_note:
         print(f"win chances: {advice.win_note}", file=out)
+    if advice.exact:  # the exact solver's values count an outright win as the ruleset's win_points
+        _say_win_points(state.rules, out)
 
 
 def _win(option: Any) -> str:

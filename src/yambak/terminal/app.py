@@ -751,6 +751,7 @@ class TableApp(App[int]):
             for o in data["boxes"][:5]:
                 what = T("strike {box}", box=self._box(o["box"])) if o.get("strike") else None
                 what = what or T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+                what += f" · {T('wins outright')}" if o.get("wins") else ""  # docs/rules.md §7
                 opts.append(Option(what + less(o), id=f"box:{o['box']}:{int(bool(o.get('strike')))}"))
         note = T("Exact: the expected final score with perfect play from here.") if data["exact"] else None
         note = note or T("Estimate: the strong bot's evaluation of each choice.")

@@ -288,6 +288,7 @@ class CoachOption(_Out):
     points: int | None = None  # box: what it writes now
     strike: bool | None = None
     win: float | None = None  # with other seats: the chance to win after it
+    wins: bool | None = None  # box: it wins the game outright (docs/rules.md §7); say so, not `value`
 
 
 class CoachAdvice(_Out):

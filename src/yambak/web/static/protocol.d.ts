@@ -826,6 +826,7 @@ export interface CoachOption {
   strike?: boolean | null;
   value: number;
   win?: number | null;
+  wins?: boolean | null;
 }
 /**
  * The engine action that takes a coach's option, spelt as the client's own message would be.

@@ -629,7 +629,8 @@ function renderCoach() {
   const parts = [head, el("p", { class: "estimate" }, advice.exact
     ? T("Exact: the expected final score with perfect play from here.") : T("Estimate: the strong bot's evaluation of each choice."))];
   const expect = { value: num(best.value, 1) };  // the label and its colon in one message: French puts a space before it
-  parts.push(el("p", { class: "expect" }, mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
+  parts.push(el("p", { class: "expect" }, best.wins ? `${choiceText(best)}` // a win at once is the result, not a score
+    : mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
   if (best.win != null) parts.push(el("p", { class: "win" }, T("Chance to win: {value}", { value: chance(best.win) })));
   if (advice.best_win) {  // the last turn: playing for the win is not playing for points
     parts.push(el("p", { class: "win best-win" }, T("Best chance to win: {choice} ({value})",
@@ -687,6 +688,7 @@ const chance = (p) => pct(p, p > 0 && p < 0.1 ? 1 : 0);
 function choiceText(o) {
   if (o.kind === "keep") return o.keep && o.keep.length ? T("Keep {dice}", { dice: o.keep.join(" ") }) : T("Reroll all");
   if (o.kind === "announce") return T("Announce {box}", { box: named(o.box || "") });
+  if (o.wins) return `${named(o.box || "")} (${o.points}) · ${T("wins outright")}`;  // docs/rules.md §7
   return o.strike ? T("Strike {box} for 0", { box: named(o.box || "") }) : `${named(o.box || "")} (${o.points})`;
 }
 
