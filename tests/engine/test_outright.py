@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from yambak.engine import IllegalAction, ManualDice, Roll, Score, new_game, replay, state_to_record, summary
+from yambak.engine.dice import DuplicateDice
 from yambak.engine.state import GameState, Outright
 from yambak.rules import load_ruleset
 
@@ -74,3 +75,19 @@ def test_a_malformed_outright_is_refused(bad: object) -> None:
     with pytest.raises(Exception, match="outright is null or") as info:
         replay(record)
     assert getattr(info.value, "code", None) == "record/invalid"
+
+
+def test_duplicate_dice_with_turns_taken_in_order_let_the_next_seat_play_the_winning_turn() -> None:
+    """`yambak duel` deals the same dice to seats that take turns: the second seat gets the first seat's
+    served generala too, and may share the win with it (docs/rules.md §7)."""
+    state = new_game(GENERALA, ["A", "B"], dice=DuplicateDice(2053), seed=2053)  # turn 1, roll 1: 4 4 4 4 4
+    state, _ = state.apply(Roll(0))
+    assert state.turns[0].dice == (4, 4, 4, 4, 4)
+    state, _ = state.apply(Score(0, "yam"))
+    assert not state.finished and state.to_act() == [1] and state.outright == Outright((0,), 1, "free.yam")
+    state, _ = state.apply(Roll(1))
+    assert state.turns[1].dice == (4, 4, 4, 4, 4)  # the same dice
+    shared, _ = state.apply(Score(1, "yam"))
+    assert shared.finished and shared.winners() == [0, 1]
+    alone, _ = state.apply(Score(1, "fours"))
+    assert alone.finished and alone.winners() == [0] and alone.total(1) == 5 * 4

@@ -16,7 +16,7 @@ from typing import Any
 from ..rules import Ruleset
 from ..rules.scoring import row_score
 from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
-from .dice import DiceSource, RollContext, SeededDice
+from .dice import DiceSource, DuplicateDice, RollContext, SeededDice
 from .errors import IllegalAction, RecordError, shown
 from .outlook import BoxOutlook, EntryBound, Outlook, triggers
 from .scoresheet import (
@@ -240,8 +240,11 @@ class GameState:
 
     @property
     def same_dice(self) -> bool:
-        """Everyone plays the same dice turn by turn: a duplicate table, or the duplicate modifier."""
-        return self.simultaneous or "duplicate" in self.rules.modifiers
+        """Everyone plays the same dice turn by turn: a duplicate table, the duplicate modifier, or duplicate
+        dice dealt to seats that take turns (`yambak duel`)."""
+        return (
+            self.simultaneous or "duplicate" in self.rules.modifiers or isinstance(self.dice_source, DuplicateDice)
+        )
 
     def _outright_over(self, win: Outright) -> bool:
         return not self.same_dice or all(s.turns >= win.turn or s.full for s in self.sheets)
