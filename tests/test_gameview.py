@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.conftest import play_random
-from yambak.engine import ManualDice, new_game, play_turn, typed_turn
+from yambak.engine import ManualDice, Roll, Score, new_game, play_turn, typed_turn
 from yambak.gameview import game_view
 from yambak.rules import load_ruleset
 
@@ -27,3 +27,17 @@ def test_players_level_on_everything_share_a_place() -> None:
         state = play_turn(state, typed_turn(state, dice, 1, box))
     view = game_view(state)
     assert view["standings"] == [1, 1, 3] and view["ranking"] == [0, 1, 2] and view["winners"] == [0, 1]
+
+
+def test_an_outright_win_is_in_the_view_with_the_roll_it_needed() -> None:
+    """docs/rules.md §7: the faces word it from the view ("won outright: served generala"), never a total."""
+    state = new_game(load_ruleset("generala"), ["Ann", "Bo"], dice=ManualDice(), simultaneous=True)
+    state, _ = state.apply(Roll(0, dice=(3, 3, 3, 3, 3)))
+    state, _ = state.apply(Score(0, "yam"))
+    view = game_view(state)  # Bo still plays the turn: the win is shown, the game not over
+    assert not view["finished"] and view["outright"] == {"seats": [0], "turn": 1, "box": "free.yam", "by_roll": 1}
+    state, _ = state.apply(Roll(1, dice=(3, 3, 3, 3, 3)))
+    state, _ = state.apply(Score(1, "threes"))
+    view = game_view(state)
+    assert view["finished"] and view["winners"] == [0] and view["outright"]["seats"] == [0]
+    assert "outright" not in game_view(new_game(load_ruleset("generala"), ["Ann"], dice=ManualDice()))

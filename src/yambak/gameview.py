@@ -130,9 +130,19 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
             target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
             for target, rounds in state.rolloffs
         }
+    if state.outright is not None:  # docs/rules.md §7: every face says it, never as a number of points
+        view["outright"] = outright_view(state)
     if state.simultaneous:
         view["rounds"] = _rounds(state, level)
     return view
+
+
+def outright_view(state: GameState) -> dict[str, Any]:
+    """The outright win (`Outright`) and the roll its row had to be made by (1: served), for the words."""
+    assert state.outright is not None
+    box = state.rules.parse_box(state.outright.box)
+    assert box is not None  # the engine wrote it
+    return {**state.outright.to_dict(), "by_roll": state.rules.rows[box % state.rules.n_rows].wins_by_roll}
 
 
 def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:

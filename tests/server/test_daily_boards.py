@@ -48,3 +48,20 @@ def test_games_won_outright_rank_first_by_their_turn_then_totals() -> None:
     assert [r["outright"] for r in rows] == [1, 3, 3, None, None]
     week = {r["name"]: r["mp"] for r in period_board([DEAL], scores, None)}
     assert week == {name: mp for name, _, mp in expected}
+
+
+def test_a_board_page_says_won_outright_instead_of_the_total() -> None:
+    from yambak.server.common.pages import templates
+    from yambak.web.i18n import translations
+
+    made = datetime(2026, 3, 1)
+    scores = [
+        DealScore("d1", "ann", "Ann", made, "t1", 310, STARTED),
+        DealScore("d1", "cy", "Cy", made, "t2", 50, STARTED, outright_turn=2),
+    ]
+    board = deal_board(DEAL, scores, datetime(2026, 3, 5), "ann")
+    tr = translations("fr")
+    html = templates.get_template("_daily_board.html").render(b=board, _=tr.gettext, pct=lambda x: f"{x:.0%}")
+    cy, ann = html.replace("&#39;", "'").split("<tr")[2:4]
+    assert ">Cy<" in cy and "gagné d'office" in cy and "Gagné d'office au tour 2." in cy and ">50<" not in cy
+    assert ">Ann<" in ann and ">310<" in ann and "gagné d'office" not in ann

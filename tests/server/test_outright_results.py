@@ -24,3 +24,17 @@ def test_a_served_generala_is_kept_as_the_turn_it_was_won_on() -> None:
     other, _ = other.apply(Score(0, "threes"))  # a generala in another box wins nothing at once
     [row] = table_results("t", [SeatRow(0, "human", "Bo", profile_id="bo")], other, datetime(2026, 3, 3), "daily")
     assert (row.score, row.outright_turn) == (15, None)
+
+
+def test_a_replay_frame_says_which_turn_won_outright() -> None:
+    from yambak.engine import state_to_record
+    from yambak.server.replays import frame
+
+    state = new_game(load_ruleset("generala"), ["Ann", "Bo"], dice=ManualDice())
+    for seat, dice, box in ((0, (1, 1, 2, 3, 4), "ones"), (1, (2, 3, 4, 6, 6), "sixes"), (0, (6,) * 5, "yam")):
+        state, _ = state.apply(Roll(seat, dice=dice))
+        state, _ = state.apply(Score(seat, box))
+    record = state_to_record(state).to_dict()
+    assert "outright" not in frame(record, 2)  # before the winning turn
+    last = frame(record, 3)
+    assert last["outright"] == {"seats": [0], "turn": 2, "box": "free.yam", "by_roll": 1} and last["round"] == 2

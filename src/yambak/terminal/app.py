@@ -793,10 +793,17 @@ class TableApp(App[int]):
         v, T = self.current_view, self.words
         names = [v["players"][w]["name"] for w in v["winners"]]
         lines = [T("Game over"), ""]
-        if len(names) == 1:
-            lines.append(T("{name} wins with {total}", name=names[0], total=v["players"][v["winners"][0]]["total"]))
-        else:
+        won = v.get("outright")  # docs/rules.md §7: a win at once, said as a win, never as the total
+        if len(names) > 1:
             lines.append(T("{names} share the win", names=", ".join(names)))
+        elif won:
+            lines.append(T("{name} wins", name=names[0]))
+        else:
+            lines.append(T("{name} wins with {total}", name=names[0], total=v["players"][v["winners"][0]]["total"]))
+        if won:
+            box = self._box(won["box"])
+            how = T("Won outright: served {box}.", box=box) if won["by_roll"] == 1 else None
+            lines.append(how or T("Won outright: {box} by roll {n}.", box=box, n=won["by_roll"]))
         lines.append("")
         for p in v["players"]:
             pts = "   " + self._points(p["match_points"]) if p["match_points"] is not None else ""

@@ -194,6 +194,16 @@ class Round(Model):
     players: list[RoundEntry]
 
 
+class OutrightWin(Model):
+    """An outright win (`engine.Outright`): the seats, the turn of their own, the box, the roll it had to be
+    made by (1: served)."""
+
+    seats: list[Seat]
+    turn: Annotated[int, Field(ge=1)]
+    box: str
+    by_roll: Annotated[int, Field(ge=1)]
+
+
 class GameView(Model):
     rules: RulesLayout
     duplicate: bool
@@ -208,6 +218,8 @@ class GameView(Model):
     ranking: list[Seat] | None = None  # finished: the seats by place, best first
     rolloffs: dict[str, list[dict[str, RolloffDice]]] | None = None
     rounds: list[Round] | None = None  # duplicate tables: the last rounds, how each player used the same dice
+    # won at once (docs/rules.md §7); on a duplicate table the others still play that turn
+    outright: OutrightWin | None = None
 
 
 # --- the session protocol's messages -------------------------------------------------------------

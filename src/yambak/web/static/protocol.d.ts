@@ -171,6 +171,7 @@ export interface SheetView {
   id: string;
   name: string;
   next_seat: number[];
+  outright?: OutrightWin | null;
   players: SheetPlayer[];
   ranking?: number[] | null;
   record: {
@@ -217,6 +218,19 @@ export interface HistoryEntry {
   scratch: boolean;
   strike: boolean;
   written: number | null;
+}
+/**
+ * An outright win (`engine.Outright`): the seats, the turn of their own, the box, the roll it had to be
+ * made by (1: served).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "OutrightWin".
+ */
+export interface OutrightWin {
+  box: string;
+  by_roll: number;
+  seats: number[];
+  turn: number;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -634,6 +648,7 @@ export interface TableView {
   next_seat: number[];
   online: number[];
   open_seats: number[];
+  outright?: OutrightWin | null;
   played_for: {
     [k: string]: PlayedFor[];
   };

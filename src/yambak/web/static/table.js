@@ -715,12 +715,18 @@ function renderResults() {
   const top = view.players[winners[0]];
   const title = el("h2", { id: "results-title", tabindex: "-1" }, T("Game over"));
   let line;
-  if (view.players.length === 1) line = T("Final score: {total}", { total: top.total });
+  const won = view.outright;  // docs/rules.md §7: a win at once, said as a win, never as the total
+  if (won) line = names.length > 1 ? T("{names} share the win", { names: names.join(", ") }) : T("{name} wins", { name: names[0] });
+  else if (view.players.length === 1) line = T("Final score: {total}", { total: top.total });
   else if (names.length > 1) line = T("{names} share the win", { names: names.join(", ") });
   else line = T("{name} wins with {total}", { name: names[0], total: top.total });
   const parts = [title, el("p", { class: "winner" }, line)];
+  if (won) {
+    const how = { box: named(won.box), n: won.by_roll };
+    parts.push(el("p", { class: "outright" }, won.by_roll === 1 ? T("Won outright: served {box}.", how) : T("Won outright: {box} by roll {n}.", how)));
+  }
   const mineHere = localSeats();
-  if (mineHere.length === 1 && view.players.length > 1) {  // how it went for me
+  if (mineHere.length === 1 && view.players.length > 1 && !won) {  // how it went for me
     const me = view.players[mineHere[0]];
     const best = Math.max(...view.players.filter((q) => q.seat !== me.seat).map((q) => q.total ?? 0));
     if (winners.includes(me.seat) && names.length === 1) parts.push(el("p", {}, T("You won by {n}.", { n: (me.total ?? 0) - best })));
