@@ -34,8 +34,9 @@ def test_an_outright_win_is_in_the_view_with_the_roll_it_needed() -> None:
     state = new_game(load_ruleset("generala"), ["Ann", "Bo"], dice=ManualDice(), simultaneous=True)
     state, _ = state.apply(Roll(0, dice=(3, 3, 3, 3, 3)))
     state, _ = state.apply(Score(0, "yam"))
-    view = game_view(state)  # Bo still plays the turn: the win is shown, the game not over
+    view = game_view(state, frozenset({0}))  # Bo still plays the turn: Ann sees her win, the game not over
     assert not view["finished"] and view["outright"] == {"seats": [0], "turn": 1, "box": "free.yam", "by_roll": 1}
+    assert "outright" not in game_view(state, frozenset({1}))  # Bo, before his turn 1: it would tell his dice
     state, _ = state.apply(Roll(1, dice=(3, 3, 3, 3, 3)))
     state, _ = state.apply(Score(1, "threes"))
     view = game_view(state)

@@ -130,7 +130,9 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
             target: [{str(seat): {"dice": list(dice), "pips": sum(dice)} for seat, dice in r} for r in rounds]
             for target, rounds in state.rolloffs
         }
-    if state.outright is not None:  # docs/rules.md §7: every face says it, never as a number of points
+    # docs/rules.md §7: every face says it, never as a number of points; on a duplicate table only to a
+    # viewer who has played that turn (it would tell the others what their dice of that turn hold)
+    if state.outright is not None and (level is None or state.outright.turn <= level):
         view["outright"] = outright_view(state)
     if state.simultaneous:
         view["rounds"] = _rounds(state, level)
