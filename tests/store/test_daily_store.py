@@ -120,3 +120,28 @@ def test_tournaments(store):
     store.delete_profile(ann)  # the organiser goes: the tournament stays, without them, their place nameless
     assert store.get_tournament("club1").organiser_id is None
     assert [(m.name, m.withdrawn) for m in store.tournament_players("club1")] == [("", True), ("Bram", False)]
+
+
+def test_a_served_generala_ranks_first_on_the_deals_board(store):
+    """A one-seat game won outright, from the engine's state to the board through the store: ranked first,
+    above a higher total (docs/rulesets.md, "Ranking one-seat games"), and shown as a win."""
+    from yambak.engine import ManualDice, Roll, Score, new_game
+    from yambak.rules import load_ruleset
+    from yambak.server.daily.boards import deal_board
+    from yambak.server.profiles.results import table_results
+
+    deal, _ = store.ensure_deal(_deal(preset="generala"))
+    ann, bram = _profile(store, "Ann"), _profile(store, "Bram")
+    state = new_game(load_ruleset("generala"), ["Ann"], dice=ManualDice())
+    for dice, box in (((2, 2, 3, 4, 6), "twos"), ((1, 1, 1, 1, 1), "yam")):
+        state, _ = state.apply(Roll(0, dice=dice))
+        state, _ = state.apply(Score(0, box))
+    assert state.finished and state.total(0) == 4 + 50
+    store._sync(Store.add_entry_op(deal.id, ann, "ann-table", deal.opens_at))
+    seat = SeatRow(0, "human", "Ann", profile_id=ann)
+    store.insert_results(table_results("ann-table", [seat], state, deal.opens_at, "daily", deal.id))
+    _played(store, deal, bram, 230)
+    board = deal_board(deal, store.deal_scores([deal.id]), deal.closes_at, ann)
+    rows = [(r["name"], r["rank"], r["score"], r["outright"], r["mp"]) for r in board["rows"]]
+    assert rows == [("Ann", 1, 54, 2, 2), ("Bram", 2, 230, None, 0)]
+    assert board["me"]["outright"] == 2
