@@ -249,3 +249,18 @@ def test_a_served_generala_is_advised_as_a_win_not_as_points(capsys):
     assert "wins  score yam (50, wins outright)" in text and f"as {rules.win_points} points" in text
     assert main(["hint", "--rules", "generala", "--dice", "5", "5", "5", "5", "5", "--roll", "2"]) == 0
     assert "expected final score" in capsys.readouterr().out.splitlines()[0]  # roll 2: 50 points, no win
+
+
+def test_the_review_says_the_game_was_won_outright(tmp_path, capsys):
+    """`yambak review` of a game won at once says who won it, on which turn and in which box, and that
+    its losses count such a win as the ruleset's win_points (Bo wrote his served generala in twos)."""
+    state = new_game(load_ruleset("generala"), ["Ann", "Bo"], dice=ManualDice())
+    for seat, dice, box in ((0, (1, 2, 3, 4, 6), "ones"), (1, (2, 2, 2, 2, 2), "twos"), (0, (6,) * 5, "yam")):
+        state, _ = state.apply(Roll(seat, dice=dice))
+        state, _ = state.apply(Score(seat, box))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(state_to_record(state).to_dict()))
+    assert main(["review", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "won outright: Ann, turn 2, free.yam" in text and "the losses count an outright win as 400" in text
+    assert "best score free.yam (50, wins outright)" in text  # Bo's served generala, written in twos

@@ -287,9 +287,9 @@ def _worth(value: float, wins: bool, digits: int) -> str:
     return f"{'wins':>8}" if wins else f"{value:8.{digits}f}"
 
 
-def _say_win_points(ruleset: Any, out: TextIO) -> None:
+def _say_win_points(ruleset: Any, out: TextIO, what: str = "the other values") -> None:
     if ruleset.wins_outright and ruleset.win_points is not None:
-        print(f"(the other values count an outright win as {ruleset.win_points} points: docs/rulesets.md)", file=out)
+        print(f"({what} count an outright win as {ruleset.win_points} points: docs/rulesets.md)", file=out)
 
 
 def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> None:
@@ -322,7 +322,7 @@ def _win(option: Any) -> str:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    from ..engine import GameRecord
+    from ..engine import GameRecord, replay
     from .advice import review
 
     record = GameRecord.loads(read_text(args.record, "game record (JSON)"))
@@ -335,6 +335,13 @@ def _cmd_review(args: argparse.Namespace) -> int:
     unit = "expected match points" if result.measure == "match_points" else "points"
     keeps = "" if result.graded_keeps else "; the record does not say what was held: boxes only"
     print(f"review: {what}, losses in {unit}{keeps}")
+    played = replay(record)
+    won = played.outright
+    if won is not None:  # docs/rules.md §7: the game's result, said as a win
+        names = " and ".join(record.players[s] for s in won.seats)
+        print(f"won outright: {names}, turn {won.turn}, {won.box}")
+    if result.exact:
+        _say_win_points(played.rules, sys.stdout, "the losses")
     for p, name in enumerate(record.players):
         graded = result.for_player(p)
         accuracy = result.accuracy(p)
