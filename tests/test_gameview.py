@@ -42,3 +42,6 @@ def test_an_outright_win_is_in_the_view_with_the_roll_it_needed() -> None:
     view = game_view(state)
     assert view["finished"] and view["winners"] == [0] and view["outright"]["seats"] == [0]
     assert "outright" not in game_view(new_game(load_ruleset("generala"), ["Ann"], dice=ManualDice()))
+    # what the exact coach's values count such a win as, for the faces to say (none where nothing wins so)
+    assert view["rules"]["win_points"] == load_ruleset("generala").win_points == 400
+    assert game_view(new_game(load_ruleset("yams"), ["Ann"]))["rules"]["win_points"] is None

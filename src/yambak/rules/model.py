@@ -374,4 +374,6 @@ class Ruleset:
             "joker_bonus": self.joker.bonus if self.joker else None,  # the extra for each further yam
             "joker": self.joker.placement if self.joker else None,
             "wins_outright": self.wins_outright,
+            # what the exact coach's values count an outright win as (docs/rulesets.md), for the faces to say
+            "win_points": self.win_points if self.wins_outright else None,
         }

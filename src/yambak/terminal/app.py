@@ -756,6 +756,10 @@ class TableApp(App[int]):
         note = T("Exact: the expected final score with perfect play from here.") if data["exact"] else None
         note = note or T("Estimate: the strong bot's evaluation of each choice.")
         opts.append(Option(Text(f"{note} (−: {unit})", style="dim"), disabled=True))
+        win_points = self.current_view["rules"].get("win_points")
+        if data["exact"] and win_points is not None:  # the solver's values: a win at once counts as win_points
+            said = T("These values count an outright win as {n} points; the sheet does not.", n=win_points)
+            opts.append(Option(Text(said, style="dim"), disabled=True))
         olist.set_options(opts)
         self._sheet(self.actor())
 

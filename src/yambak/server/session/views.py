@@ -175,6 +175,7 @@ class RulesLayout(Model):
     save_rolls: bool
     colours: list[str]  # faces 1 to 6: their pips' colours, where the ruleset gives them
     wins_outright: bool
+    win_points: int | None = None  # what the exact coach counts an outright win as (docs/rulesets.md)
 
 
 class RolloffDice(Model):

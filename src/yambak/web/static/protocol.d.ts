@@ -386,6 +386,7 @@ export interface RulesLayout {
   ties: string;
   total_points: number | null;
   upper_bonus: UpperBonus | null;
+  win_points?: number | null;
   wins_outright: boolean;
 }
 /**

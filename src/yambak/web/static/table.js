@@ -631,6 +631,9 @@ function renderCoach() {
   const expect = { value: num(best.value, 1) };  // the label and its colon in one message: French puts a space before it
   parts.push(el("p", { class: "expect" }, best.wins ? `${choiceText(best)}` // a win at once is the result, not a score
     : mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
+  if (advice.exact && view.rules.win_points != null) {  // the values are the solver's: a win at once counts as this
+    parts.push(el("p", { class: "muted" }, T("These values count an outright win as {n} points; the sheet does not.", { n: view.rules.win_points })));
+  }
   if (best.win != null) parts.push(el("p", { class: "win" }, T("Chance to win: {value}", { value: chance(best.win) })));
   if (advice.best_win) {  // the last turn: playing for the win is not playing for points
     parts.push(el("p", { class: "win best-win" }, T("Best chance to win: {choice} ({value})",
