@@ -38,3 +38,14 @@ def test_a_replay_frame_says_which_turn_won_outright() -> None:
     assert "outright" not in frame(record, 2)  # before the winning turn
     last = frame(record, 3)
     assert last["outright"] == {"seats": [0], "turn": 2, "box": "free.yam", "by_roll": 1} and last["round"] == 2
+
+
+def test_the_history_lists_a_game_won_outright_as_such() -> None:
+    from yambak.server.profiles.history import game_item
+
+    state = new_game(load_ruleset("generala"), ["Ann"], dice=ManualDice())
+    state, _ = state.apply(Roll(0, dice=(6, 6, 6, 6, 6)))
+    state, _ = state.apply(Score(0, "yam"))
+    [row] = table_results("t", [SeatRow(0, "human", "Ann", profile_id="ann")], state, datetime(2026, 3, 3))
+    item = game_item(row, "en", {})
+    assert (item["score"], item["outright"], item["won"]) == (50, 1, False)  # alone: no one beaten, a win at once
