@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.conftest import play_random
-from yambak.engine import ManualDice, new_game, play_turn, typed_turn
+from yambak.engine import ManualDice, Roll, Score, new_game, play_turn, typed_turn
 from yambak.gameview import game_view
 from yambak.rules import load_ruleset
 
@@ -46,3 +46,21 @@ def test_a_points_by_roll_entry_names_its_roll() -> None:
     state = new_game(yamb, ["Ann"], dice=ManualDice())
     state = play_turn(state, typed_turn(state, (2, 3, 4, 5, 6), 2, "free.straight"))
     assert game_view(state)["players"][0]["columns"]["free"]["boxes"]["straight"] == {"score": 56, "roll": 2}
+
+
+def test_an_outright_win_is_in_the_view_with_the_roll_it_needed() -> None:
+    """docs/rules.md §7: the faces word it from the view ("won outright: served generala"), never a total."""
+    state = new_game(load_ruleset("generala"), ["Ann", "Bo"], dice=ManualDice(), simultaneous=True)
+    state, _ = state.apply(Roll(0, dice=(3, 3, 3, 3, 3)))
+    state, _ = state.apply(Score(0, "yam"))
+    view = game_view(state, frozenset({0}))  # Bo still plays the turn: Ann sees her win, the game not over
+    assert not view["finished"] and view["outright"] == {"seats": [0], "turn": 1, "box": "free.yam", "by_roll": 1}
+    assert "outright" not in game_view(state, frozenset({1}))  # Bo, before his turn 1: it would tell his dice
+    state, _ = state.apply(Roll(1, dice=(3, 3, 3, 3, 3)))
+    state, _ = state.apply(Score(1, "threes"))
+    view = game_view(state)
+    assert view["finished"] and view["winners"] == [0] and view["outright"]["seats"] == [0]
+    assert "outright" not in game_view(new_game(load_ruleset("generala"), ["Ann"], dice=ManualDice()))
+    # what the exact coach's values count such a win as, for the faces to say (none where nothing wins so)
+    assert view["rules"]["win_points"] == load_ruleset("generala").win_points == 400
+    assert game_view(new_game(load_ruleset("yams"), ["Ann"]))["rules"]["win_points"] is None

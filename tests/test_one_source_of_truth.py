@@ -76,8 +76,11 @@ def _violations(path: Path, rules: list[tuple[str, str]]) -> list[str]:
 
 # Models that estimate what boxes are worth model the relations and the bonus to predict, never to decide a
 # move's legality or score: the bots' value model and the coach's simulated sheets. The solver compiles the
-# rules into tables. They answer to the order rules only.
-VALUE_MODEL = {"bots/evaluate.py", "bots/_fitted.py", "bots/fit.py", "bots/match.py", "coach/chances.py"}
+# rules into tables. They answer to the order rules only. The baseline bots' announcement estimates how well
+# roll 1 fills a box against the most its row can score (a prediction; the engine says what is legal and writes).
+VALUE_MODEL = {
+    "bots/evaluate.py", "bots/_fitted.py", "bots/fit.py", "bots/match.py", "coach/chances.py", "bots/baseline.py",
+}  # fmt: skip
 
 
 def _python_files(faces: list[str]) -> list[Path]:

@@ -136,9 +136,21 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
         }
         view["decided"] = decided(state)
         view["end"] = end_words(state)  # what the end says, worded once for every face
+    # docs/rules.md §7: every face says it, never as a number of points; on a duplicate table only to a
+    # viewer who has played that turn (it would tell the others what their dice of that turn hold)
+    if state.outright is not None and (level is None or state.outright.turn <= level):
+        view["outright"] = outright_view(state)
     if state.simultaneous:
         view["rounds"] = _rounds(state, level)
     return view
+
+
+def outright_view(state: GameState) -> dict[str, Any]:
+    """The outright win (`Outright`) and the roll its row had to be made by (1: served), for the words."""
+    assert state.outright is not None
+    box = state.rules.parse_box(state.outright.box)
+    assert box is not None  # the engine wrote it
+    return {**state.outright.to_dict(), "by_roll": state.rules.rows[box % state.rules.n_rows].wins_by_roll}
 
 
 def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:
@@ -263,9 +275,8 @@ END_STRINGS = (
     "On match points, after a roll-off: {points} to {other_points}.",
     "Level on match points ({points}): the higher total wins, {total} to {other}.",
     "On points: {total} to {other}.",
-    "{name} wins outright",
-    "{box}, served: the game is won at once.",
-    "{box} on roll {n}: the game is won at once.",
+    "Won outright: served {box}.",
+    "Won outright: {box} by roll {n}.",
 )
 
 
@@ -282,10 +293,10 @@ def decided(state: GameState) -> dict[str, Any] | None:
     behind = sorted((places[s], s) for s in range(len(state.players)) if s not in winners)
     out: dict[str, Any] = {"by": "points", "next": behind[0][1] if behind else None}
     points = state.match_points()
-    if len(state.players) == 1:
+    if state.outright is not None:  # won at once: the headline says so, never a total (one seat too)
+        out.update(outright_view(state), by="outright")
+    elif len(state.players) == 1:
         out["by"] = "alone"
-    elif state.outright is not None:
-        out["by"] = "outright"
     elif len(winners) > 1:
         out["by"] = "shared"
     elif points is not None:
@@ -325,12 +336,11 @@ def end_words(state: GameState) -> list[dict[str, Any]] | None:
     if by == "alone":
         return [_sentence(END_STRINGS[0], total=totals[top])]
     if by == "outright":
-        last = next(t for t in reversed(state.history) if t.player == top)  # the entry that won at once
-        roll = len(last.rolls)
-        how = (
-            _sentence(END_STRINGS[10], box=last.box) if roll == 1 else _sentence(END_STRINGS[11], box=last.box, n=roll)
-        )
-        return [_sentence(END_STRINGS[9], name=state.players[top]), how]
+        box, roll = d["box"], d["by_roll"]  # the entry that won at once, and the roll it had to be made by
+        how = _sentence(END_STRINGS[9], box=box) if roll == 1 else _sentence(END_STRINGS[10], box=box, n=roll)
+        if len(winners) > 1:  # a duplicate table's seats may share it
+            return [_sentence(END_STRINGS[1], names=", ".join(state.players[w] for w in winners)), how]
+        return [_sentence(END_STRINGS[4], name=state.players[top]), how]
     if by == "shared":
         names = ", ".join(state.players[w] for w in winners)
         why = (

@@ -84,3 +84,34 @@ def test_duel_takes_levels_and_workers(capsys: pytest.CaptureFixture[str]) -> No
     assert [b["bot"] for b in one["bots"]] == ["hard", "medium"] and one["win_rate"] == 1.0
     one.pop("seconds"), two.pop("seconds")
     assert one == two
+
+
+def test_a_game_won_outright_counts_as_the_rulesets_win_points() -> None:
+    """docs/rulesets.md: `simulate` counts a game won at once as its points and win_points, as `solve` does;
+    the figures against numpy over the counted values, the sheet's points kept apart."""
+    from yambak.bots.stats import SolitaireTally
+
+    games = [(120, False), (50, True), (180, False), (0, True), (151, False)]
+    tally = SolitaireTally()
+    tally.add_arrays(
+        np.array([s for s, _ in games[:3]]), np.zeros(3, bool), np.zeros(3, bool), np.array([w for _, w in games[:3]])
+    )
+    for score, won in games[3:]:
+        tally.add(score, 0, 1, 0, 1, won)
+    counted = np.array([s + (400 if w else 0) for s, w in games], dtype=float)
+    out = tally.summary("generala", "optimal", 0.0, win_points=400)
+    assert out["mean"] == pytest.approx(counted.mean()) and out["std"] == pytest.approx(counted.std(ddof=1))
+    assert out["sheet_mean"] == pytest.approx(np.mean([s for s, _ in games])) and out["outright_rate"] == 2 / 5
+    assert "outright_rate" not in tally.summary("generala", "optimal", 0.0)  # no win_points: the sheet's points
+
+
+def test_simulate_and_duel_say_how_they_count_outright_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--rules", "generala", "--games", "300", "--seed", "5", "--json", "--no-progress"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["win_points"] == load_ruleset("generala").win_points
+    assert out["mean"] == pytest.approx(out["sheet_mean"] + 400 * out["outright_rate"])
+    assert main(["simulate", "--rules", "generala", "--games", "300", "--seed", "5", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert f"mean {out['mean']:.3f}" in text and "counts such a win as 400 points" in text
+    assert main(["duel", "--rules", "generala", "--bots", "greedy", "random", "--games", "4", "--no-progress"]) == 0
+    assert "won outright (in the wins above" in capsys.readouterr().out

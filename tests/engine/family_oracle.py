@@ -237,7 +237,7 @@ def replay(record: dict) -> dict:
             if game == "maxi-yatzy":
                 saved[seat] += 3 - n
             if game == "generala" and row == "yam" and n == 1 and value and options.get("served", "wins") == "wins":
-                outright = seat
+                outright = {"seats": [seat], "turn": (t - 1) // len(names) + 1, "box": "free.yam"}
         except Illegal as exc:
             return {"error": {"turn": t, "code": str(exc)}}
     players = []

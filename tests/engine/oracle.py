@@ -337,8 +337,10 @@ def replay(rec):
                             raise Illegal("illegal/box-unknown")
                         if not sh.colinfo(c0)[3]:
                             raise Illegal("illegal/announce-column")
-                        if sh.w[c0][r0] is not None or not sh.order_ok(c0, r0):
-                            raise Illegal("illegal/announce-bad")
+                        if sh.w[c0][r0] is not None:  # an announced box must be one that may be filled
+                            raise Illegal("illegal/box-closed")
+                        if not sh.order_ok(c0, r0):
+                            raise Illegal("illegal/box-order")
                     # dead end: after this roll, can anything be filled (now or later)?
                     ok = any(sh.fillable(c, r, kk, ann) for kk in range(k, 4) for c in sh.w for r in sh.rows)
                     if not ok:
@@ -352,10 +354,10 @@ def replay(rec):
             if c not in sh.w or r not in sh.rows:
                 raise Illegal("illegal/box-unknown")
             n = len(rolls)
-            if ann is not None and ann != box:
-                raise Illegal("illegal/announced-elsewhere")
             if sh.w[c][r] is not None:
                 raise Illegal("illegal/box-closed")
+            if ann is not None and ann != box:
+                raise Illegal("illegal/announced-elsewhere")
             if not sh.order_ok(c, r):
                 raise Illegal("illegal/box-order")
             ci = sh.colinfo(c)

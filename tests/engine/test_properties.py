@@ -90,7 +90,9 @@ def test_random_games_keep_invariants_and_round_trip(variant, seed, players, six
         assert all(s.full for s in state.sheets)
         assert len(state.history) == rules.n_boxes * players
     else:  # an outright win ends the game at once, the winner's turn last
-        assert state.history[-1].player == state.outright and state.winners() == [state.outright]
+        won = state.history[-1].player
+        assert state.outright.seats == (won,) and state.winners() == [won]
+        assert state.outright.turn == state.sheets[won].turns
     record = state_to_record(state)
     rebuilt = replay(record.to_dict())
     assert rebuilt.sheets == state.sheets

@@ -283,10 +283,12 @@ def test_what_decided_a_game_on_points_and_announced_turns_in_the_history():
     ]
     assert decided(finish(sheet(players=("Ann",)), {0: [1] * 5}))["by"] == "alone"
     served = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)  # Bram's served generala
-    assert served.finished and decided(served) == {"by": "outright", "next": 0}
+    assert served.finished and decided(served) == {
+        "by": "outright", "next": 0, "seats": [1], "turn": 1, "box": "free.yam", "by_roll": 1,
+    }  # fmt: skip
     assert end_words(served) == [
-        {"text": "{name} wins outright", "args": {"name": "Bram"}},
-        {"text": "{box}, served: the game is won at once.", "args": {"box": "free.yam"}},
+        {"text": "{name} wins", "args": {"name": "Bram"}},
+        {"text": "Won outright: served {box}.", "args": {"box": "free.yam"}},
     ]
     s = sheet("yammen", ("Ann", "Bram"))
     s = dice(s, [6, 6, 6, 6, 6], "annonce.yam", 3)  # an announce box after roll 1: announced at the table
@@ -413,3 +415,16 @@ def test_saved_rolls_open_later_roll_numbers_on_the_pad() -> None:
     s = play_turn(s, typed_turn(s, (2, 2, 3, 3, 5, 5), 3, "three_pairs"))
     s = play_turn(s, typed_turn(s, (6, 6, 6, 6, 6, 6), 5, "yam"))  # Ann's saved rolls used
     assert s.sheets[0].saved == 0 and s.total(0) == 121
+
+
+def test_a_game_won_outright_is_decided_outright_not_on_points():
+    """The headline's `decided` (docs/rules.md §7): a served generala wins at once, alone or not, and says
+    the box and the roll it had to be made by, so that no face shows a total as the reason."""
+    two = dice(sheet("generala", ("Ann", "Bram")), [1, 2, 3, 4, 6], "ones")
+    two = dice(two, [5, 5, 5, 5, 5], "yam")
+    assert two.finished and two.totals() == [1, 50]
+    assert decided(two) == {"by": "outright", "next": 0, "seats": [1], "turn": 1, "box": "free.yam", "by_roll": 1}
+    alone = dice(sheet("generala", ("Ann",)), [2, 2, 2, 2, 2], "yam")
+    assert decided(alone) == {"by": "outright", "next": None, "seats": [0], "turn": 1, "box": "free.yam", "by_roll": 1}
+    late = dice(sheet("generala", ("Ann",)), [2, 2, 2, 2, 2], "yam", 2)  # on roll 2: 50 points, no win
+    assert not late.finished and decided(late) is None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from yambak.engine import Announce, DuplicateDice, ManualDice, Roll, Score, SeededDice, new_game
+import pytest
+
+from yambak.engine import Announce, DuplicateDice, IllegalAction, ManualDice, Roll, Score, SeededDice, new_game
 from yambak.rules import load_ruleset
 from yambak.server.tables.manager import LiveTable
 from yambak.server.tables.view import public_event, table_view
@@ -124,3 +126,24 @@ def test_a_table_on_postgresql(pg_url):
     with TestClient(create_app(settings)) as client:  # a new app on the same database resumes the table
         view = client.get(f"/api/tables/{made['id']}").json()
         assert view["players"][0]["turns_done"] == 1 and view["current"] == 0
+
+
+def test_a_served_generala_on_a_duplicate_table_waits_for_the_others_and_stays_hidden_from_them():
+    """docs/rules.md §7: the winner waits (coded refusal), the other seat plays the same dice of that turn
+    and only then sees the win; the view says it as a win with its box and roll."""
+    state = new_game(load_ruleset("generala"), ["Ann", "Bram"], dice=DuplicateDice(2053), simultaneous=True)
+    state, event = state.apply(Roll(0))
+    assert event.dice == (4, 4, 4, 4, 4)  # turn 1, roll 1 of seed 2053: a generala, served
+    state, _ = state.apply(Score(0, "yam"))
+    ann, bram = (table_view(_table(state), frozenset({s})) for s in (0, 1))
+    assert ann["to_act"] == [1] and not ann["finished"] and ann["outright"]["seats"] == [0]
+    assert "outright" not in bram and bram["players"][0]["total"] is None  # nothing tells Bram his dice
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(Roll(0))
+    assert refused.value.code == "illegal/outright-wait"
+    state, event = state.apply(Roll(1))
+    assert event.dice == (4, 4, 4, 4, 4)
+    state, _ = state.apply(Score(1, "fours"))
+    bram = table_view(_table(state), frozenset({1}))
+    assert bram["finished"] and bram["winners"] == [0]
+    assert bram["outright"] == {"seats": [0], "turn": 1, "box": "free.yam", "by_roll": 1}

@@ -66,7 +66,7 @@ def test_compiled_turns_play_the_optimal_policy(preset: str, request: pytest.Fix
 
     strategy = request.getfixturevalue(preset)
     sr = strategy.rules
-    fast, _, _ = _play_block_compiled(sr, strategy, np.random.default_rng(3), 20000, 2)
+    fast = _play_block_compiled(sr, strategy, np.random.default_rng(3), 20000, 2)[0]
     slow, _, _ = _play_block(sr, strategy, _Optimal(strategy, 2), np.random.default_rng(4), 4000)
     for scores in (fast, slow):
         se = scores.std() / np.sqrt(len(scores))

@@ -5,6 +5,7 @@ players, and a deleted profile's places stay, nameless (boards of closed deals n
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
@@ -88,6 +89,20 @@ def test_deals_entries_and_boards(store):
     assert [(b.withdrawn, b.name, b.score) for b in store.best_solo("yams")] == [(True, "", 290), (False, "Bram", 240)]
 
 
+def test_a_deal_game_won_outright_keeps_its_turn(store):
+    """A result's outright win (docs/rules.md §7) reaches the deal's scores, and only a counted one."""
+    deal, _ = store.ensure_deal(_deal(preset="generala"))
+    ann, bram = _profile(store, "Ann"), _profile(store, "Bram")
+    for pid, score, turn in ((ann, 50, 4), (bram, 210, None)):
+        table = secrets.token_urlsafe(9)
+        store._sync(Store.add_entry_op(deal.id, pid, table, deal.opens_at))
+        row = ResultRow(pid, "daily", table, 0, "generala", "generala", deal.opens_at, score, False, 1, True)
+        store.insert_results([replace(row, outright_turn=turn)])
+    got = {s.name: (s.score, s.outright_turn) for s in store.deal_scores([deal.id])}
+    assert got == {"Ann": (50, 4), "Bram": (210, None)}
+    assert [r.outright_turn for r in store.results(ann)[0]] == [4]
+
+
 def test_tournaments(store):
     ann, bram = _profile(store, "Ann"), _profile(store, "Bram")
     t = TournamentRow("club1", "Club night", "yatzy", ann, "invite-code", 2, 60, T0, T0)
@@ -105,3 +120,28 @@ def test_tournaments(store):
     store.delete_profile(ann)  # the organiser goes: the tournament stays, without them, their place nameless
     assert store.get_tournament("club1").organiser_id is None
     assert [(m.name, m.withdrawn) for m in store.tournament_players("club1")] == [("", True), ("Bram", False)]
+
+
+def test_a_served_generala_ranks_first_on_the_deals_board(store):
+    """A one-seat game won outright, from the engine's state to the board through the store: ranked first,
+    above a higher total (docs/rulesets.md, "Ranking one-seat games"), and shown as a win."""
+    from yambak.engine import ManualDice, Roll, Score, new_game
+    from yambak.rules import load_ruleset
+    from yambak.server.daily.boards import deal_board
+    from yambak.server.profiles.results import table_results
+
+    deal, _ = store.ensure_deal(_deal(preset="generala"))
+    ann, bram = _profile(store, "Ann"), _profile(store, "Bram")
+    state = new_game(load_ruleset("generala"), ["Ann"], dice=ManualDice())
+    for dice, box in (((2, 2, 3, 4, 6), "twos"), ((1, 1, 1, 1, 1), "yam")):
+        state, _ = state.apply(Roll(0, dice=dice))
+        state, _ = state.apply(Score(0, box))
+    assert state.finished and state.total(0) == 4 + 50
+    store._sync(Store.add_entry_op(deal.id, ann, "ann-table", deal.opens_at))
+    seat = SeatRow(0, "human", "Ann", profile_id=ann)
+    store.insert_results(table_results("ann-table", [seat], state, deal.opens_at, "daily", deal.id))
+    _played(store, deal, bram, 230)
+    board = deal_board(deal, store.deal_scores([deal.id]), deal.closes_at, ann)
+    rows = [(r["name"], r["rank"], r["score"], r["outright"], r["mp"]) for r in board["rows"]]
+    assert rows == [("Ann", 1, 54, 2, 2), ("Bram", 2, 230, None, 0)]
+    assert board["me"]["outright"] == 2

@@ -29,3 +29,25 @@ def test_the_end_in_dutch_as_the_keepers_page_writes_it() -> None:
     head = {"text": "{name} wins", "args": {"name": "Bram"}}
     said = "Het spel is uit. Bram wint. Op wedstrijdpunten, na afgooien: 8,5 tegen 4."
     assert words.end_line([head, rolloff], 2) == said
+
+
+def test_the_terminal_results_say_won_outright_not_the_total() -> None:
+    """docs/rules.md §7: the results screen words a win at once as a win ("served Generala")."""
+    from types import SimpleNamespace
+
+    from yambak.engine import ManualDice, Roll, Score, new_game
+    from yambak.gameview import game_view
+    from yambak.rules import load_ruleset
+    from yambak.terminal.app import TableApp
+    from yambak.terminal.words import Words
+
+    rules = load_ruleset("generala")
+    state = new_game(rules, ["Ann", "Bo"], dice=ManualDice())
+    for seat, dice, box in ((0, (6, 6, 6, 6, 5), "sixes"), (1, (2, 2, 2, 2, 2), "yam")):
+        state, _ = state.apply(Roll(seat, dice=dice))
+        state, _ = state.apply(Score(seat, box))
+    words = Words("en", rules)
+    app = SimpleNamespace(current_view=game_view(state), words=words, review_text="", face=None)
+    app._box = lambda box: words.box(box, 1)
+    text = TableApp._results_text(app)  # type: ignore[arg-type]
+    assert "Bo wins\n" in text and "Won outright: served Generala." in text and "wins with" not in text

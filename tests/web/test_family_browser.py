@@ -108,8 +108,13 @@ def test_a_generala_sheet_ends_at_once_on_a_served_generala(base_url, new_page):
     entries_are(page, 2)
     page.wait_for_function("() => document.body.dataset.finished === '1'", timeout=15000)
     state = replay(httpx.get(f"{base_url}/keep/{sheet}/record.json").json())
-    assert state.finished and state.outright == 1 and state.winners() == [1]
+    assert state.finished and state.outright is not None and state.outright.seats == (1,) and state.winners() == [1]
     assert state.sheets[1].written.count(None) == 10  # ten of Bram's eleven boxes still open
+    # the end says how he won (docs/rules.md §7), never "On points: 50 to 25"
+    page.wait_for_selector("#end:not([hidden]) .why")
+    assert page.inner_text("#end .winner") == "Bram wins"
+    assert page.inner_text("#end .why") == "Won outright: served Generala."
+    assert "On points" not in page.inner_text("#end")
     page.screenshot(path=str(SCREENSHOTS / "family-generala-served-keeper-en.png"))
 
 

@@ -215,14 +215,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if vectorised:
         from ..solver import simulate_blocks, solve
-        from ..solver.compiled import say_when_compiling
+        from ..solver.first_run import say_when_compiling
 
         say_when_compiling()
         strategy = solve(ruleset, lean=True)
         bar = progress_bar(args.progress, args.games, f"{name} optimal")
         try:
-            for scores, bonus, yam in simulate_blocks(strategy, args.games, args.seed, threads=args.workers):
-                tally.add_arrays(scores, bonus, yam)
+            for scores, bonus, yam, won in simulate_blocks(strategy, args.games, args.seed, threads=args.workers):
+                tally.add_arrays(scores, bonus, yam, won)
                 if bar is not None:
                     bar.update(len(scores))
         finally:
@@ -237,7 +237,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         finally:
             if bar is not None:
                 bar.close()
-    summary = tally.summary(name, args.bot, time.perf_counter() - start)
+    # docs/rulesets.md: a game won outright counts as its ruleset's win_points say, as `solve` counts it
+    win_points = ruleset.win_points if ruleset.wins_outright else None
+    summary = tally.summary(name, args.bot, time.perf_counter() - start, win_points)
     if args.plot:
         _plot(tally, args.plot, f"{name}, {args.bot} bot, {args.games:,} games")
     if args.json:
@@ -250,6 +252,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             f"(standard error {summary['std'] / max(1, summary['games']) ** 0.5:.3f})\n{pct}\n"
             f"upper bonus {summary['upper_bonus_rate']:.1%}  yam scored {summary['yam_rate']:.1%}"
         )
+        if win_points is not None:
+            print(
+                f"won outright {summary['outright_rate']:.1%}: the mean counts such a win as {win_points} points "
+                f"instead of the rest of the game, as `solve` does (on the sheet: mean {summary['sheet_mean']:.3f}, "
+                "the percentiles above)"
+            )
     return 0
 
 
@@ -284,6 +292,11 @@ def _cmd_duel(args: argparse.Namespace) -> int:
         f"  {a} wins {out['win_rate']:.1%} (95% [{lo:.1%}, {hi:.1%}]): "
         f"{out['wins']} won, {out['losses']} lost, {out['shared']} shared"
     )
+    if ruleset.wins_outright:  # docs/rules.md §7: a win at once, whatever the totals (the means are the sheets')
+        print(
+            f"  won outright (in the wins above, whatever the totals; both play that turn's dice): "
+            f"{a} {out['outright'][0]}, {b} {out['outright'][1]}"
+        )
     return 0
 
 

@@ -67,6 +67,7 @@ class GameStats:
     columns: int
     yams: int
     yam_boxes: int
+    outright: bool = False  # won at once (docs/rules.md §7): the ruleset's win_points count it
 
     @classmethod
     def of(cls, state: GameState) -> GameStats:
@@ -74,7 +75,12 @@ class GameStats:
         yam_rows = [r.id for r in state.rules.rows if r.kind == "yam"]
         yams = [c.boxes[r] for c in columns for r in yam_rows]
         return cls(
-            state.total(0), sum(c.bonus > 0 for c in columns), len(columns), sum(1 for v in yams if v), len(yams)
+            state.total(0),
+            sum(c.bonus > 0 for c in columns),
+            len(columns),
+            sum(1 for v in yams if v),
+            len(yams),
+            state.outright is not None,
         )
 
 
@@ -123,7 +129,7 @@ def simulate_tally(
     tally = tally or SolitaireTally()
     for part in simulate_stream(rules, bot, games, seed, workers):
         for g in part:
-            tally.add(g.total, g.bonus_columns, g.columns, g.yams, g.yam_boxes)
+            tally.add(g.total, g.bonus_columns, g.columns, g.yams, g.yam_boxes, g.outright)
         if progress is not None:
             progress(len(part))
     return tally
@@ -186,6 +192,7 @@ class DuelResult:
         out["win_rate"] = rate  # of the first bot; shared wins count half
         out["win_rate_ci95"] = list(wilson(rate, n))
         out["wins"], out["losses"], out["shared"] = t.won, t.lost, t.shared
+        out["outright"] = list(t.outright)  # games each bot won at once (docs/rules.md §7), in the wins above
         diff, dh = t.difference.mean_ci()
         out["mean_difference"] = diff
         out["mean_difference_ci95"] = [diff - dh, diff + dh]
@@ -193,7 +200,7 @@ class DuelResult:
         return out
 
 
-def _duel_chunk(args: tuple[Ruleset, str, str, int, range]) -> list[tuple[int, int, Any, float]]:
+def _duel_chunk(args: tuple[Ruleset, str, str, int, range]) -> list[tuple[int, int, Any, float, tuple[bool, bool]]]:
     rules, a, b, seed, indices = args
     out = []
     for i in indices:
@@ -204,7 +211,8 @@ def _duel_chunk(args: tuple[Ruleset, str, str, int, range]) -> list[tuple[int, i
         points = state.match_points()
         winners = state.winners()
         win = (0.5 if len(winners) > 1 else 1.0) if ia in winners else 0.0
-        out.append((totals[ia], totals[ib], (points[ia], points[ib]) if points else None, win))
+        won = state.outright.seats if state.outright is not None else ()  # docs/rules.md §7: a win at once
+        out.append((totals[ia], totals[ib], (points[ia], points[ib]) if points else None, win, (ia in won, ib in won)))
     return out
 
 
@@ -217,8 +225,8 @@ def duel(
     jobs = ((rules, pa, pb, seed, idx) for idx in _chunks(games, DUEL_CHUNK))
     result = DuelResult(rules.preset or rules.id, (a, b), seed)
     for part in _in_order(_duel_chunk, jobs, workers):
-        for ta, tb, pts, win in part:
-            result.tally.add(ta, tb, pts, win)
+        for ta, tb, pts, win, outright in part:
+            result.tally.add(ta, tb, pts, win, outright)
         if progress:
             progress(len(part))
     result.seconds = time.perf_counter() - start

@@ -104,26 +104,36 @@ class SolitaireTally:
     columns: int = 0
     yams: int = 0  # yam boxes that scored
     yam_boxes: int = 0
+    outright: int = 0  # games won at once (docs/rules.md §7)
+    outright_points: int = 0  # the points on the sheets of those games
 
-    def add(self, total: int, bonus_columns: int, columns: int, yams: int, yam_boxes: int) -> None:
+    def add(
+        self, total: int, bonus_columns: int, columns: int, yams: int, yam_boxes: int, outright: bool = False
+    ) -> None:
         self.scores.add(total)
+        self.outright += outright
+        self.outright_points += total if outright else 0
         self.bonus_columns += bonus_columns
         self.columns += columns
         self.yams += yams
         self.yam_boxes += yam_boxes
 
-    def add_arrays(self, scores: np.ndarray, bonus: np.ndarray, yam: np.ndarray) -> None:
-        """One block of one-column games (the solver's simulator)."""
+    def add_arrays(self, scores: np.ndarray, bonus: np.ndarray, yam: np.ndarray, won: np.ndarray) -> None:
+        """One block of one-column games (the solver's simulator); `won`: the games won at once."""
         self.scores.add_array(scores)
+        self.outright += int(np.count_nonzero(won))
+        self.outright_points += int(scores[won].sum())
         self.bonus_columns += int(np.count_nonzero(bonus))
         self.yams += int(np.count_nonzero(yam))
         self.columns += len(scores)
         self.yam_boxes += len(scores)
 
-    def summary(self, preset: str, bot: str, seconds: float) -> dict[str, Any]:
-        """The figures of `yambak simulate --json`."""
+    def summary(self, preset: str, bot: str, seconds: float, win_points: int | None = None) -> dict[str, Any]:
+        """The figures of `yambak simulate --json`. With `win_points` (a ruleset whose entries win outright:
+        docs/rulesets.md) the mean and its spread count a game won at once as its points and win_points,
+        as `yambak solve` counts it; the percentiles and `sheet_mean` are the points on the sheet."""
         s = self.scores
-        return {
+        out = {
             "preset": preset,
             "bot": bot,
             "games": s.n,
@@ -134,6 +144,18 @@ class SolitaireTally:
             "yam_rate": self.yams / self.yam_boxes if self.yam_boxes else 0.0,
             "seconds": seconds,
         }
+        if win_points is not None:
+            w, k = win_points, self.outright
+            total = s.total + w * k
+            # the squares of score + w over the games won: each adds 2 w score + w^2 to its square
+            squares = s.squares + 2 * w * self.outright_points + w * w * k
+            mean = total / s.n if s.n else float("nan")
+            std = math.sqrt(max(s.n * squares - total * total, 0) / (s.n * (s.n - 1))) if s.n > 1 else 0.0
+            out.update(
+                mean=mean, std=std, sheet_mean=s.mean, win_points=w,
+                outright_rate=k / s.n if s.n else 0.0,
+            )  # fmt: skip
+        return out
 
 
 @dataclass
@@ -170,8 +192,17 @@ class DuelTally:
     won: int = 0
     lost: int = 0
     shared: int = 0
+    outright: tuple[int, int] = (0, 0)  # games A and B won at once (docs/rules.md §7)
 
-    def add(self, total_a: int, total_b: int, points: tuple[float, float] | None, win: float) -> None:
+    def add(
+        self,
+        total_a: int,
+        total_b: int,
+        points: tuple[float, float] | None,
+        win: float,
+        outright: tuple[bool, bool] = (False, False),
+    ) -> None:
+        self.outright = (self.outright[0] + outright[0], self.outright[1] + outright[1])
         self.a.add(total_a)
         self.b.add(total_b)
         self.difference.add(total_a - total_b)

@@ -82,6 +82,9 @@ class Option:
     strike: bool = False
     win: float | None = None  # the chance to win alone after this choice (see `chances.py`)
     tie: float | None = None  # the chance to share the win (equal totals, or equal match points and totals)
+    # a box that wins the game at once (docs/rules.md §7): every face says so, never its `value` (the
+    # solver's worth of a win, `win_points`, which is no score on the sheet)
+    wins: bool = False
 
     @property
     def lose(self) -> float | None:
@@ -93,7 +96,8 @@ class Option:
             return "keep " + (" ".join(map(str, self.keep or ())) or "nothing")
         if self.kind == "announce":
             return f"announce {self.box}"
-        return f"{'strike' if self.strike else 'score'} {self.box} ({self.points})"
+        won = ", wins outright" if self.wins else ""
+        return f"{'strike' if self.strike else 'score'} {self.box} ({self.points}{won})"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -113,6 +117,8 @@ class Option:
         if self.tie is not None:
             out["tie"] = round(self.tie, 4)
             out["lose"] = round(self.lose or 0.0, 4)
+        if self.wins:
+            out["wins"] = True
         return out
 
 
@@ -305,6 +311,14 @@ def _followed(plan: Any, model: Any, worth: Any, k: int, hand: int) -> tuple[dic
     return keeps, announces
 
 
+def _wins(state: GameState, p: int, option: Option) -> bool:
+    """Whether taking the option wins the game outright: the engine's word (it plays the entry)."""
+    if option.kind != "box" or option.strike or not state.rules.wins_outright:
+        return False
+    after, _ = state.apply(option.action)
+    return after.outright is not None and p in after.outright.seats and after.outright != state.outright
+
+
 def _finish(
     exact: bool,
     measure: str,
@@ -317,7 +331,8 @@ def _finish(
     """Best first (a stable sort: sheet order among equals), each with its loss to the best."""
     top = max((o.value for o in options), default=0.0)
     ranked = [
-        Option(**{**o.__dict__, "loss": max(0.0, top - o.value)}) for o in sorted(options, key=lambda o: -o.value)
+        Option(**{**o.__dict__, "loss": max(0.0, top - o.value), "wins": _wins(state, p, o)})
+        for o in sorted(options, key=lambda o: -o.value)
     ]
     best = ranked[0] if ranked else None
     if best_win is not None:

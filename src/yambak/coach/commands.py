@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, read_text, ruleset_of
 from ..solver.commands import parse_objective
-from ..solver.compiled import say_when_compiling
+from ..solver.first_run import say_when_compiling
 
 if TYPE_CHECKING:  # numpy and the solver load in the handlers, not for the parser (`yambak hint --help`)
     from ..solver import Advice, Position, Strategy
@@ -284,11 +284,9 @@ def _hint_target(ruleset: Any, position: Position, target: int, top: int, as_jso
 def _print_advice(advice: Advice, position: Position, top: int, ms: float, strategy: Strategy, out: TextIO) -> None:
     dice = " ".join(map(str, position.dice)) or "-"
     table = "" if strategy.loaded else f", the table solved in {strategy.seconds:.1f} s"
-    print(
-        f"dice {dice}, roll {position.roll}; on the sheet {advice.score}; "
-        f"expected final score {advice.value:.2f} ({ms:.0f} ms{table})",
-        file=out,
-    )
+    # an entry that wins at once: the game's result, not a number of points (docs/rules.md §7)
+    worth = "wins outright" if advice.best and advice.best.wins else f"expected final score {advice.value:.2f}"
+    print(f"dice {dice}, roll {position.roll}; on the sheet {advice.score}; {worth} ({ms:.0f} ms{table})", file=out)
     if advice.best is None:
         print("roll the dice", file=out)
         return
@@ -298,9 +296,20 @@ def _print_advice(advice: Advice, position: Position, top: int, ms: float, strat
             print(f"{title}:", file=out)
             for c in choices[:top]:
                 mark = "  (held now)" if c.current else ""
-                print(f"  {c.value:8.2f}  {c.label()}{mark}", file=out)
+                print(f"  {_worth(c.value, c.wins, 2)}  {c.label()}{mark}", file=out)
             if len(choices) > top:
                 print(f"  ... {len(choices) - top} more", file=out)
+    _say_win_points(strategy.ruleset, out)
+
+
+def _worth(value: float, wins: bool, digits: int) -> str:
+    """A choice's value column: an entry that wins at once says so, not the solver's win_points."""
+    return f"{'wins':>8}" if wins else f"{value:8.{digits}f}"
+
+
+def _say_win_points(ruleset: Any, out: TextIO, what: str = "the other values") -> None:
+    if ruleset.wins_outright and ruleset.win_points is not None:
+        print(f"({what} count an outright win as {ruleset.win_points} points: docs/rulesets.md)", file=out)
 
 
 def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> None:
@@ -314,24 +323,29 @@ def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> N
         return
     print(f"best: {advice.best.label()}" + _win(advice.best), file=out)
     if advice.best_win is not None:
-        print(f"best chance to win: {advice.best_win.label()}{_win(advice.best_win)}", file=out)
+        print(f"least likely to lose: {advice.best_win.label()}{_win(advice.best_win)}", file=out)
     for title, options in (("keeps", advice.keeps), ("boxes", advice.boxes), ("announce", advice.announces)):
         if options:
             print(f"{title}:", file=out)
             for o in options[:top]:
-                print(f"  {o.value:8.2f}  -{o.loss:<7.2f} {o.label()}{_win(o)}", file=out)
+                print(f"  {_worth(o.value, o.wins, 2)}  -{o.loss:<7.2f} {o.label()}{_win(o)}", file=out)
             if len(options) > top:
                 print(f"  ... {len(options) - top} more", file=out)
     if advice.win_note:
         print(f"win chances: {advice.win_note}", file=out)
+    if advice.exact:  # the exact solver's values count an outright win as the ruleset's win_points
+        _say_win_points(state.rules, out)
 
 
 def _win(option: Any) -> str:
-    return "" if option.win is None else f"  (win {100 * option.win:.1f}%)"
+    """An option's chances: win alone, share the win (tie), lose."""
+    if option.win is None:
+        return ""
+    return f"  (win {100 * option.win:.1f}%, tie {100 * option.tie:.1f}%, lose {100 * option.lose:.1f}%)"
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    from ..engine import GameRecord
+    from ..engine import GameRecord, replay
     from .advice import review
 
     record = GameRecord.loads(read_text(args.record, "game record (JSON)"))
@@ -344,12 +358,23 @@ def _cmd_review(args: argparse.Namespace) -> int:
     unit = "expected match points" if result.measure == "match_points" else "points"
     keeps = "" if result.graded_keeps else "; the record does not say what was held: boxes only"
     print(f"review: {what}, losses in {unit}{keeps}")
+    played = replay(record)
+    won = played.outright
+    if won is not None:  # docs/rules.md §7: the game's result, said as a win
+        names = " and ".join(record.players[s] for s in won.seats)
+        print(f"won outright: {names}, turn {won.turn}, {won.box}")
+    if result.exact:
+        _say_win_points(played.rules, sys.stdout, "the losses")
     for p, name in enumerate(record.players):
         graded = result.for_player(p)
         accuracy = result.accuracy(p)
         lost = sum(d.loss for d in graded)
         shown = "-" if accuracy is None else f"{accuracy:.2f}"
-        print(f"{name}: {len(graded)} decisions, lost {lost:.2f} in all, {shown} per decision")
+        if result.at_stake is not None:  # a sum of expected match points lost is no figure of the game
+            costliest = f"costliest {result.costliest(p):.2f} of the {result.at_stake:g} at stake"
+            print(f"{name}: {len(graded)} decisions, {shown} per decision, {costliest}")
+        else:
+            print(f"{name}: {len(graded)} decisions, lost {lost:.2f} in all, {shown} per decision")
         for d in result.mistakes(p, args.top):
             print(f"  turn {d.turn}, roll {d.roll}: {d.chosen.label()}, best {d.best.label()} (-{d.loss:.2f})")
     return 0

@@ -23,7 +23,7 @@ from .keeping import entry_boxes, entry_turn, play_turn, scratch_turn, typed_tur
 from .record import GameRecord, replay, state_to_record, summary
 from .revision import revise
 from .scoresheet import Sheet
-from .state import Event, GameState, TurnRecord, new_game
+from .state import Event, GameState, TurnRecord, new_game, rank_key
 
 # Exactly what the other packages use (tests/engine/test_surface.py); the rest stays in its module.
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "entry_turn",
     "new_game",
     "play_turn",
+    "rank_key",
     "replay",
     "revise",
     "scratch_turn",

@@ -24,7 +24,8 @@ from .state import GameState, Rolloffs, TurnRecord, new_game
 __all__ = ["FORMAT", "GameRecord", "parse_turn", "play_turn", "replay", "state_to_record", "summary"]
 
 FORMAT = "yambak-game/1"
-_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness"}
+_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness", "outright"}
+_OUTRIGHT_KEYS = {"seats", "turn", "box"}
 _PENDING_KEYS = {"player", "rolls", "held", "kept", "announce"}
 _TURN_KEYS = {"player", "rolls", "held", "announce", "box", "strike", "use", "scratch"}
 
@@ -45,6 +46,9 @@ class GameRecord:
     pending: tuple[Mapping[str, Any], ...] = ()
     # docs/rules.md §11: the dice commitment of a table whose dice the server rolled (engine/fairness.py).
     fairness: Mapping[str, Any] | None = None
+    # docs/rules.md §11: the outright win the turns show, if any (`Outright.to_dict`); a replay checks it.
+    # A record that changes its turns drops it (`replace(record, turns=..., outright=None)`).
+    outright: Mapping[str, Any] | None = None
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
@@ -86,6 +90,7 @@ class GameRecord:
             _parse_rolloffs(data.get("rolloffs"), len(players)),
             tuple(pending),
             fairness,
+            _parse_outright(data.get("outright"), len(players)),
         )
 
     def seat(self, n: int) -> int:
@@ -120,6 +125,8 @@ class GameRecord:
             out["pending"] = [dict(t) for t in self.pending]
         if self.fairness is not None:
             out["fairness"] = dict(self.fairness)
+        if self.outright is not None:
+            out["outright"] = dict(self.outright)
         return out
 
     def dumps(self, indent: int | None = None) -> str:
@@ -194,6 +201,27 @@ def parse_turn(raw: Any, n: int) -> TurnRecord:
     )
 
 
+def _parse_outright(raw: Any, n_players: int) -> Mapping[str, Any] | None:
+    """The record's `outright` (null or absent: none said; older records never say it)."""
+    if raw is None:
+        return None
+    shape = "outright is null or {seats, turn, box}: the seats that won at once, their turn and the box"
+    if not isinstance(raw, Mapping) or set(raw) != _OUTRIGHT_KEYS:
+        raise _bad(shape)
+    seats, turn, box = raw["seats"], raw["turn"], raw["box"]
+    if (
+        not isinstance(seats, list)
+        or not seats
+        or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n_players for s in seats)
+        or not isinstance(turn, int)
+        or isinstance(turn, bool)
+        or turn < 1
+        or not isinstance(box, str)
+    ):
+        raise _bad(shape)
+    return {"seats": list(seats), "turn": turn, "box": box}
+
+
 def _parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
     if raw is None:
         return ()
@@ -242,13 +270,20 @@ def replay(
                 seat = record.seat(n)
                 if not 0 <= seat < len(record.players):
                     raise IllegalAction("illegal/no-such-seat", f"there is no seat {seat}")
-                state = play_turn(state._replace(current=seat), replace(turn, player=seat))
-                state = state._replace(current=0)
+                # the record is in round order, not the order the seats played in: a seat may have
+                # played past the turn an outright win came on before it came, so each turn is played
+                # as if none had, and the wins are joined after
+                won = state.outright
+                state = play_turn(state._replace(current=seat, outright=None), replace(turn, player=seat))
+                state = state._replace(current=0, outright=state.outright.joined(won) if state.outright else won)
             else:
                 state = play_turn(state, turn)
         except IllegalAction as exc:
             raise RecordError(exc.code, exc.message, n) from None
     _check_rolloffs(state, record)
+    said, shown_ = record.outright, state.outright.to_dict() if state.outright is not None else None
+    if said is not None and dict(said) != shown_:
+        raise _bad(f"outright says {shown(dict(said))}, but the turns show {shown(shown_)}")
     state = state._replace(rolloffs=record.rolloffs)
     for pending in record.pending:
         state = _replay_pending(state, pending)
@@ -386,7 +421,10 @@ def state_to_record(state: GameState) -> GameRecord:
             if turn.announced is not None:
                 entry["announce"] = state.rules.box_id(turn.announced)
             pending.append(entry)
-    return GameRecord(state.rules.spec, state.players, turns, state.seed, state.rolloffs, tuple(pending))
+    outright = state.outright.to_dict() if state.outright is not None else None
+    return GameRecord(
+        state.rules.spec, state.players, turns, state.seed, state.rolloffs, tuple(pending), outright=outright
+    )
 
 
 def summary(state: GameState) -> dict[str, Any]:
@@ -407,6 +445,6 @@ def summary(state: GameState) -> dict[str, Any]:
             entry["saved_rolls"] = state.sheets[p].saved
         players.append(entry)
     out: dict[str, Any] = {"finished": state.finished, "players": players}
-    if state.rules.wins_outright:  # our extension (docs/rules.md): the seat that won at once, if any
-        out["outright"] = state.outright
+    if state.rules.wins_outright:  # our extension (docs/rules.md): the outright win, if any (`Outright`)
+        out["outright"] = state.outright.to_dict() if state.outright is not None else None
     return out

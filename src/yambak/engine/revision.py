@@ -36,7 +36,7 @@ def undo(record: GameRecord, count: int = 1) -> GameRecord:
     """The record without its last `count` turns (and without any turn in progress)."""
     if not isinstance(count, int) or count < 1 or count > len(record.turns):
         raise RecordError("record/invalid", f"can undo 1 to {len(record.turns)} entries, not {shown(count)}")
-    return replace(record, turns=record.turns[:-count], pending=())
+    return replace(record, turns=record.turns[:-count], pending=(), outright=None)
 
 
 def revise(record: GameRecord, turn_number: int, turn: TurnRecord | Mapping[str, Any]) -> Revision:
@@ -53,7 +53,7 @@ def revise(record: GameRecord, turn_number: int, turn: TurnRecord | Mapping[str,
     if new.player != old.player:
         raise RecordError("illegal/not-your-turn", "a correction keeps the entry's player", turn_number)
     turns = record.turns[: turn_number - 1] + (new,) + record.turns[turn_number:]
-    corrected = replace(record, turns=turns, pending=())
+    corrected = replace(record, turns=turns, pending=(), outright=None)
 
     prefix = replay(replace(corrected, turns=turns[: turn_number - 1], rolloffs=()))
     try:

@@ -16,7 +16,7 @@ from typing import Any
 from ..rules import Ruleset
 from ..rules.scoring import row_score
 from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
-from .dice import DiceSource, RollContext, SeededDice
+from .dice import DiceSource, DuplicateDice, RollContext, SeededDice
 from .errors import IllegalAction, RecordError, shown
 from .outlook import BoxOutlook, EntryBound, Outlook, triggers
 from .scoresheet import (
@@ -30,10 +30,42 @@ from .scoresheet import (
     tied_groups,
 )
 
-__all__ = ["GameState", "Turn", "TurnRecord", "Event", "new_game"]
+__all__ = ["GameState", "Outright", "Turn", "TurnRecord", "Event", "new_game", "rank_key"]
 
 # A recorded roll-off: for a column id or "total", the rounds, each mapping seat -> dice.
 Rolloffs = tuple[tuple[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outright:
+    """An outright win (docs/rules.md §7): the seats that won the game at once, every one of them on the
+    same turn of their own (`turn`, 1-based), and the box the first of them won it in. With the same dice
+    for everyone (duplicate) the others play that turn too before the game ends, and whoever also wins
+    outright on it shares the win."""
+
+    seats: tuple[int, ...]
+    turn: int
+    box: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record's and the replay result's `outright` (docs/rules.md §11)."""
+        return {"seats": list(self.seats), "turn": self.turn, "box": self.box}
+
+    def joined(self, other: Outright | None) -> Outright:
+        """This win and another seat's: the earlier turn's alone, or both seats on the same turn."""
+        if other is None or self.turn < other.turn:
+            return self
+        if other.turn < self.turn:
+            return other
+        first = self if self.seats[0] < other.seats[0] else other
+        return Outright(tuple(sorted({*self.seats, *other.seats})), self.turn, first.box)
+
+
+def rank_key(total: int, outright_turn: int | None) -> tuple[int, int]:
+    """Where a one-seat game ranks among others on the same dice (docs/rulesets.md, "Ranking one-seat
+    games"), the greater the better: a game won outright above any other, an earlier turn's win above a
+    later one's, then the higher total; equal keys are level."""
+    return (1, -outright_turn) if outright_turn is not None else (0, total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +197,16 @@ def _illegal(code: str, message: str) -> IllegalAction:
     return IllegalAction(f"illegal/{code}", message)
 
 
+def _outright_wait(state: GameState, p: int) -> IllegalAction:
+    win = state.outright
+    assert win is not None
+    return _illegal(
+        "outright-wait",
+        f"{state.players[win.seats[0]]} won outright on turn {win.turn}: the game ends once everybody has "
+        f"played that turn, and {state.players[p]} has",
+    )
+
+
 def _box_closed(box_id: str) -> IllegalAction:
     return _illegal("box-closed", f"{box_id} is already filled")
 
@@ -182,7 +224,7 @@ class GameState:
     simultaneous: bool = False  # duplicate tables: every player plays their own turns at once
     rolloffs: Rolloffs = ()
     serial: int = 0  # rolls made in the whole game
-    outright: int | None = None  # the seat that won the game at once (a row's wins_by_roll), if any
+    outright: Outright | None = None  # the seats that won the game at once (a row's wins_by_roll), if any
     # The position before the last entry, while it may still be taken back (until the next roll).
     undo_point: GameState | None = field(default=None, compare=False, repr=False)
 
@@ -190,8 +232,26 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        # every completed turn fills exactly one box; an outright win ends the game at once
-        return self.outright is not None or len(self.history) == self.rules.n_boxes * len(self.players)
+        # every completed turn fills exactly one box; an outright win ends the game at once, or with the
+        # same dice for everyone once every player has played the turn it was won on
+        if self.outright is not None and self._outright_over(self.outright):
+            return True
+        return len(self.history) == self.rules.n_boxes * len(self.players)
+
+    @property
+    def same_dice(self) -> bool:
+        """Everyone plays the same dice turn by turn: a duplicate table, the duplicate modifier, or duplicate
+        dice dealt to seats that take turns (`yambak duel`)."""
+        return (
+            self.simultaneous or "duplicate" in self.rules.modifiers or isinstance(self.dice_source, DuplicateDice)
+        )
+
+    def _outright_over(self, win: Outright) -> bool:
+        return not self.same_dice or all(s.turns >= win.turn or s.full for s in self.sheets)
+
+    def _waits(self, p: int) -> bool:
+        """Duplicate: seat p has played the turn an outright win came on; the others play it still."""
+        return self.outright is not None and self.sheets[p].turns >= self.outright.turn
 
     @property
     def turn(self) -> Turn:
@@ -206,7 +266,7 @@ class GameState:
         if self.finished:
             return []
         if self.simultaneous:
-            return [p for p, s in enumerate(self.sheets) if not s.full]
+            return [p for p, s in enumerate(self.sheets) if not s.full and not self._waits(p)]
         return [self.current]
 
     def column_scores(self, player: int) -> list[ColumnScore]:
@@ -232,10 +292,10 @@ class GameState:
         return {target: [dict(r) for r in rs] for target, rs in self.rolloffs}
 
     def winners(self) -> list[int]:
-        """Seats sharing the win: the outright winner, else most match points, then highest total
+        """Seats sharing the win: the outright winners, else most match points, then highest total
         (docs/rules.md §7)."""
-        if self.outright is not None:
-            return [self.outright]
+        if self.outright is not None and self.finished:
+            return list(self.outright.seats)
         totals = self.totals()
         points = self.match_points()
         if points is None:
@@ -244,11 +304,12 @@ class GameState:
         return [best[i] for i in tied_groups([totals[s] for s in best])]
 
     def standings(self) -> list[int]:
-        """Each seat's place, 1 for the winners, as `winners` ranks them (most match points, then highest
-        total); seats level on both share a place and the next place skips (1, 1, 3)."""
+        """Each seat's place, 1 for the winners, as `winners` ranks them (an outright win, then most match
+        points, then highest total); seats level on all share a place and the next place skips (1, 1, 3)."""
         totals = self.totals()
         points = self.match_points() or [0.0] * len(totals)
-        keys = [(s == self.outright, points[s], totals[s]) for s in range(len(totals))]
+        won = self.outright.seats if self.outright is not None and self.finished else ()
+        keys = [(s in won, points[s], totals[s]) for s in range(len(totals))]
         return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
     def returns(self) -> list[float]:
@@ -418,6 +479,8 @@ class GameState:
             return _illegal("game-over", "the game is over")
         if self.sheets[p].full:
             return _illegal("game-over", f"{self.players[p]} has filled every box")
+        if self._waits(p):
+            return _outright_wait(self, p)
         if not self.simultaneous and p != self.current:
             return _illegal("not-your-turn", f"it is {self.players[self.current]}'s turn, not {self.players[p]}'s")
         return None
@@ -517,6 +580,8 @@ class GameState:
             raise _illegal("game-over", "the game is over")
         if self.sheets[player].full:
             raise _illegal("game-over", f"{self.players[player]} has filled every box")
+        if self._waits(player):
+            raise _outright_wait(self, player)
         if not self.simultaneous and player != self.current:
             raise _illegal("not-your-turn", f"it is {self.players[self.current]}'s turn, not {self.players[player]}'s")
         if isinstance(action, Roll):
@@ -883,13 +948,14 @@ class GameState:
         turns = self.turns[:p] + (Turn(),) + self.turns[p + 1 :]
         row = rules.rows[box % rules.n_rows]
         wins = bool(row.wins_by_roll) and not action.strike and n <= row.wins_by_roll and bool(sheet.written[box])
+        outright = Outright((p,), sheet.turns, record.box).joined(self.outright) if wins else self.outright
         state = self._replace(
             sheets=sheets,
             turns=turns,
             history=self.history + (record,),
             current=self.next_seat(p),
             undo_point=self._replace(undo_point=None),
-            outright=p if wins else None,
+            outright=outright,
         )
         if state.finished:
             state = state._roll_offs()

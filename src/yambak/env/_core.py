@@ -68,7 +68,7 @@ class Layout:
         self.box_ids = tuple(rules.box_id(b) for b in range(self.B))
         limit = POINTS_LIMIT
         self.max_saved = (rules.rolls_per_turn - 1) * self.B if rules.save_rolls else 0
-        self.voids = any(r.kind == "min_lt_max_at_entry" for r in rules.relations)
+        self.voids = rules.voids_at_entry
         fields: dict[str, spaces.Space[Any]] = {
             "dice": spaces.Box(0, 6, (self.n_dice,), dtype=np.int64),
             "held": spaces.MultiBinary(self.n_dice),

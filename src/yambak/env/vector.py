@@ -20,10 +20,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..rules import Ruleset, RulesetError
+from ..solver import MeanScore, SolverRules, box_values, solver_rules
 from ..solver import dice as D
-from ..solver._induction import box_values
-from ..solver._layout import SolverRules, solver_rules
-from ..solver.objective import MeanScore
 from ..solver.simulate import after_entry
 from ._core import Layout, flat_space, flatten_batch, ruleset_of
 

@@ -268,7 +268,7 @@ def _undo(state: GameState, count: Any) -> GameState:
                 rolloffs.append((target, rounds[:-1]))
         else:
             turns.pop()
-    return replay(replace(record, turns=tuple(turns), rolloffs=tuple(rolloffs)))
+    return replay(replace(record, turns=tuple(turns), rolloffs=tuple(rolloffs), outright=None))
 
 
 def _fix(state: GameState, entry: Mapping[str, Any]) -> GameState:
@@ -278,7 +278,7 @@ def _fix(state: GameState, entry: Mapping[str, Any]) -> GameState:
     if not _int(n) or not 1 <= n <= len(record.turns):
         raise Refusal("keeper/no-entry", f"there is no entry {n} to correct", turn=n if _int(n) else None)
     old = record.turns[n - 1]
-    before = replay(replace(record, turns=record.turns[: n - 1]))
+    before = replay(replace(record, turns=record.turns[: n - 1], outright=None))
     new = replace(entry_turn(before, entry), player=old.player)
     revision = revise(record, n, new)
     if not revision.ok:  # docs/decisions.md: applied only when every later entry stays legal

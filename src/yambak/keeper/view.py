@@ -158,7 +158,7 @@ def fix_options(state: GameState, turn: int, dice: Sequence[int] | None, roll: i
     if not isinstance(turn, int) or not 1 <= turn <= len(record.turns):
         raise Refusal("keeper/no-entry", f"there is no entry {turn} to correct")
     try:
-        before = replay(replace(record, turns=record.turns[: turn - 1]))
+        before = replay(replace(record, turns=record.turns[: turn - 1], outright=None))
     except RecordError as exc:  # cannot happen for a sheet's own record
         raise Refusal(exc.code, exc.message) from None
     out = zero_boxes(before) if dice is None else preview(before, dice, roll)

@@ -256,6 +256,11 @@ class Ruleset:
         return any(r.wins_by_roll for r in self.rows)
 
     @property
+    def voids_at_entry(self) -> bool:
+        """Whether an entry can be zeroed as it is written (a min_lt_max_at_entry relation)."""
+        return any(r.kind == "min_lt_max_at_entry" for r in self.relations)
+
+    @property
     def has_minimax(self) -> bool:
         """Whether columns carry Yamb's (max - min) x ones line."""
         return any(r.kind == "minimax" for r in self.relations)
@@ -374,4 +379,6 @@ class Ruleset:
             "joker_bonus": self.joker.bonus if self.joker else None,  # the extra for each further yam
             "joker": self.joker.placement if self.joker else None,
             "wins_outright": self.wins_outright,
+            # what the exact coach's values count an outright win as (docs/rulesets.md), for the faces to say
+            "win_points": self.win_points if self.wins_outright else None,
         }

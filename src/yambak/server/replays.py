@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import GameRecord, replay
-from ..gameview import sheet_columns
+from ..gameview import outright_view, sheet_columns
 
 __all__ = ["frame"]
 
@@ -23,8 +23,8 @@ def frame(record: dict[str, Any], n: int, simultaneous: bool = False) -> dict[st
     rec = GameRecord.from_dict(record)
     n = max(0, min(int(n), len(rec.turns)))
     done = n == len(rec.turns)
-    state = replay(replace(rec, turns=rec.turns[:n], rolloffs=rec.rolloffs if done else (), pending=()),
-                   simultaneous=simultaneous)  # fmt: skip
+    part = replace(rec, turns=rec.turns[:n], rolloffs=rec.rolloffs if done else (), pending=(), outright=None)
+    state = replay(part, simultaneous=simultaneous)
     out: dict[str, Any] = {
         "n": n,
         "turns": len(rec.turns),
@@ -37,6 +37,8 @@ def frame(record: dict[str, Any], n: int, simultaneous: bool = False) -> dict[st
         "turn": None,
         "seats": [rec.seat(k) for k in range(1, len(rec.turns) + 1)],  # the seat of every turn
     }
+    if state.outright is not None:  # this turn (or an earlier one) won the game at once: docs/rules.md §7
+        out["outright"] = outright_view(state)
     if n:
         t = rec.turns[n - 1]
         box = state.rules.parse_box(t.box)

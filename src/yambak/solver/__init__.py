@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 from ..lazy import loader
 
 if TYPE_CHECKING:  # the type checker sees the names; at run time they load on first use
-    from ._layout import MAX_TABLE_STATES, UnsupportedRuleset
+    from ._induction import box_values
+    from ._layout import MAX_TABLE_STATES, SolverRules, UnsupportedRuleset, solver_rules
     from .advisor import Advice, Choice, Position, PositionError, advise
     from .objective import MeanScore, Objective, TargetProbability
     from .simulate import SimulationResult, simulate, simulate_blocks
@@ -32,8 +33,11 @@ if TYPE_CHECKING:  # the type checker sees the names; at run time they load on f
 # Imported on first use (PEP 562): `yambak.solver.commands` (and `yambak solve --help`) loads without
 # numpy or numba; `from yambak.solver import dice` and the other submodules import as usual.
 _LAZY = {
+    "box_values": "_induction",
     "MAX_TABLE_STATES": "_layout",
+    "SolverRules": "_layout",
     "UnsupportedRuleset": "_layout",
+    "solver_rules": "_layout",
     "Advice": "advisor",
     "Choice": "advisor",
     "Position": "advisor",
@@ -61,15 +65,18 @@ __all__ = [
     "Position",
     "PositionError",
     "SimulationResult",
+    "SolverRules",
     "Strategy",
     "TABLE_VERSION",
     "TargetProbability",
     "UnsupportedRuleset",
     "advise",
+    "box_values",
     "cache_dir",
     "simulate",
     "simulate_blocks",
     "solve",
+    "solver_rules",
     "table_states",
 ]
 

@@ -73,15 +73,17 @@ class Choice(NamedTuple):
     box: str | None = None
     points: int | None = None  # what the box adds now, bonuses included
     current: bool = False  # this keep is the dice currently held
+    wins: bool = False  # the entry wins the game at once (docs/rules.md §7): `value` counts it as win_points
 
     def label(self) -> str:
         if self.box is not None:
-            return f"score {self.box} ({self.points})"
+            return f"score {self.box} ({self.points}{', wins outright' if self.wins else ''})"
         return "reroll all" if not self.keep else "keep " + " ".join(map(str, self.keep))
 
     def to_dict(self) -> dict[str, Any]:
         if self.box is not None:
-            return {"box": self.box, "points": self.points, "value": self.value}
+            won = {"wins": True} if self.wins else {}
+            return {"box": self.box, "points": self.points, "value": self.value, **won}
         return {"keep": list(self.keep or ()), "value": self.value}
 
 
@@ -321,8 +323,8 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
                 continue  # holding all five is not a roll (docs/rules.md §1): score a box instead
             keeps.append(Choice(score + values[k], D.MULTISETS[k], None, None, k == held))
 
-    rows = [
-        Choice(score + value, None, sr.ruleset.rows[i].id, int(pts))
+    rows = [  # an entry that scores by its row's wins_by_roll wins at once, as the solver counts it (_induction)
+        Choice(score + value, None, sr.ruleset.rows[i].id, int(pts), wins=bool(sr.wins[i] >= position.roll and pts > 0))
         for i, pts, value in entries
         if math.isfinite(value)
     ]

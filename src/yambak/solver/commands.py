@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from ..commandline import add_ruleset_args, ruleset_of
-from .compiled import say_when_compiling  # light: numba loads when the kernels are first needed
+from .first_run import say_when_compiling  # light: numba loads when the kernels are first needed
 
 __all__ = ["register"]
 

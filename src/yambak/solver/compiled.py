@@ -11,11 +11,10 @@ advisor and the simulator read) is a signature of its own, compiled on its first
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from types import ModuleType
 
-__all__ = ["NOTICE", "announce_compiling", "kernels", "kernels_compiled", "say_when_compiling"]
+__all__ = ["NOTICE", "announce_compiling", "kernels", "kernels_compiled"]
 
 NOTICE = "yambak: compiling the solver, first run only"
 
@@ -35,14 +34,10 @@ _notice: Callable[[], None] | None = None
 
 
 def announce_compiling(callback: Callable[[], None] | None) -> None:
-    """Call `callback` once, right before the kernels are first needed while not yet compiled."""
+    """Call `callback` once, right before the kernels are first needed while not yet compiled (the command
+    line's `first_run.say_when_compiling` announces, then compiles them all)."""
     global _notice
     _notice = callback
-
-
-def say_when_compiling() -> None:
-    """The command line's announcement: `NOTICE` on stderr, once, right before compiling."""
-    announce_compiling(lambda: print(NOTICE, file=sys.stderr, flush=True))
 
 
 def kernels_compiled(names: tuple[str, ...] = _ENTRY_POINTS) -> bool:
@@ -72,10 +67,7 @@ def kernels() -> ModuleType:
     if _notice is not None:
         notice, _notice = _notice, None
         if not kernels_compiled():
-            notice()
-            from .warm import compile_kernels_with_bar
-
-            compile_kernels_with_bar()
+            notice()  # the command line's: its notice, then every kernel compiled together (`first_run`)
     from . import _kernels as K
 
     return K

@@ -145,7 +145,7 @@ def _play_block_compiled(
     start: tuple[Any, Any, Any] = (0, 0, 0),
     on_turn: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None] | None = None,
     on_entry: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`_play_block` with each turn compiled (`_kernels.optimal_turns`: the widget, every keep and the
     box chosen inside the kernel, no 462-value stage per game written out): the same policy and ties.
     `start` gives the turn-start keys, one for all games or an array each (as many boxes filled);
@@ -191,7 +191,7 @@ def _play_block_compiled(
             over |= won
             boxes, upper, yam = after_entry(sr, row, hand, points, boxes, upper, yam, yam_rows, yam_scored)
     reached = upper >= sr.threshold if sr.threshold else np.zeros(games, dtype=bool)
-    return score, reached, yam_scored
+    return score, reached, yam_scored, over
 
 
 def _play_block(
@@ -232,9 +232,9 @@ def simulate_blocks(
     seed: int | None = 0,
     threads: int = 2,
     on_entry: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """Play `games` solitaire games optimally, `BLOCK` at a time: yields (final scores, upper bonus
-    reached, yam scored) per block, so a caller may fold any number of games in bounded memory;
+    reached, yam scored, won outright) per block, so a caller may fold any number of games in bounded memory;
     `on_entry(turn, row, written)` sees every turn's entries (per box figures, folded by the caller)."""
     if strategy.objective.width != 1:
         raise ValueError("optimal play needs an expected-score strategy table")
@@ -303,7 +303,7 @@ def simulate(
 ) -> SimulationResult:
     """Play `games` solitaire games optimally and keep every score; `progress(n)` after each block."""
     start = time.perf_counter()
-    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     for block in simulate_blocks(strategy, games, seed, threads):
         out.append(block)
         if progress is not None:

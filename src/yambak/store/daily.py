@@ -60,6 +60,7 @@ class DealScore:
     score: int | None
     started_at: datetime | None = None
     withdrawn: bool = False
+    outright_turn: int | None = None  # the game was won outright on this turn (docs/rulesets.md: it ranks first)
 
 
 @dataclass
@@ -213,17 +214,15 @@ class DealStore:
         ids = list(deal_ids)
         if not ids:
             return []
-        score = (
-            select(Result.score)
-            .where(
-                Result.ref == DealEntry.table_id,
-                Result.profile_id == DealEntry.profile_id,
-                Result.counted.is_(True),
-                Result.finished_at < Deal.closes_at,
-                Deal.cancelled.is_(False),
-            )
-            .scalar_subquery()
+        counted = (
+            Result.ref == DealEntry.table_id,
+            Result.profile_id == DealEntry.profile_id,
+            Result.counted.is_(True),
+            Result.finished_at < Deal.closes_at,
+            Deal.cancelled.is_(False),
         )
+        score = select(Result.score).where(*counted).scalar_subquery()
+        outright = select(Result.outright_turn).where(*counted).scalar_subquery()
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(
@@ -235,13 +234,14 @@ class DealStore:
                     score,
                     DealEntry.started_at,
                     Profile.withdrawn,
+                    outright,
                 )  # fmt: skip
                 .join(Profile, Profile.id == DealEntry.profile_id)
                 .join(Deal, Deal.id == DealEntry.deal_id)
                 .where(DealEntry.deal_id.in_(ids))
                 .order_by(DealEntry.deal_id, DealEntry.started_at)
             )
-            return [DealScore(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7])) for r in rows]
+            return [DealScore(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8]) for r in rows]
 
     @staticmethod
     def deal_in(conn: Connection, deal_id: str) -> DealRow | None:

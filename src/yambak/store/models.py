@@ -142,6 +142,8 @@ class Result(Base):
     record: Mapped[object | None] = mapped_column(JSON, nullable=True)  # kept sheets: their record
     # a deal's game (daily or club): private to its player until the deal closes
     deal_id: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # the turn of its own the seat won the game outright on (docs/rules.md §7), None where it did not
+    outright_turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     __table_args__ = (
         Index("ix_results_profile_time", "profile_id", "finished_at"),

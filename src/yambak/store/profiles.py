@@ -82,6 +82,7 @@ class ResultRow:
     id: int | None = None
     public_id: str = ""  # what addresses show (made when it is stored)
     deal_id: str | None = None  # a deal's game: private to its player until the deal closes
+    outright_turn: int | None = None  # won outright on this turn of their own (docs/rules.md §7)
 
 
 @dataclass

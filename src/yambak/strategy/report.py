@@ -325,7 +325,7 @@ def _exact(
     bonus = ruleset.upper_bonus
     steps = bonus.all_steps if bonus is not None else ()
     reached = np.zeros(len(steps), dtype=np.int64)
-    for scores, _bonus, _yam in simulate_blocks(
+    for scores, _bonus, _yam, _won in simulate_blocks(
         strategy, games, seed, threads, on_entry=lambda t, row, written: fold.entry(faces, t, row, written)
     ):
         hist.add_array(scores)

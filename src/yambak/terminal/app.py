@@ -18,6 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -455,9 +456,11 @@ class TableApp(App[int]):
         self.face.warm_up()
 
     def _tick(self) -> None:
-        # A tick may fire while the app closes, its widgets already gone: nothing to draw then.
-        if self.face.tick() and self.screen.query("#status"):
-            self.redraw()
+        if self.face.tick():
+            try:
+                self.redraw()
+            except NoMatches:  # a tick fired while the app closes, its widgets already gone: nothing to draw
+                pass
 
     def say(self, text: str) -> None:
         last = [line for line in text.splitlines() if line.strip()]
@@ -822,6 +825,7 @@ class TableApp(App[int]):
             for o in data["boxes"][:5]:
                 what = T("strike {box}", box=self._box(o["box"])) if o.get("strike") else None
                 what = what or T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+                what += f" · {T('wins outright')}" if o.get("wins") else ""  # docs/rules.md §7
                 opts.append(Option(what + less(o), id=f"box:{o['box']}:{int(bool(o.get('strike')))}"))
         best = data.get("best") or {}
         if best.get("win") is not None:  # win, tie and loss apart, as the page's coach says them
@@ -836,6 +840,10 @@ class TableApp(App[int]):
         note = T("Exact: the expected final score with perfect play from here.") if data["exact"] else None
         note = note or T("Estimate: the strong bot's evaluation of each choice.")
         opts.append(Option(Text(f"{note} (−: {unit})", style="dim"), disabled=True))
+        win_points = self.current_view["rules"].get("win_points")
+        if data["exact"] and win_points is not None:  # the solver's values: a win at once counts as win_points
+            said = T("These values count an outright win as {n} points; the sheet does not.", n=win_points)
+            opts.append(Option(Text(said, style="dim"), disabled=True))
         olist.set_options(opts)
         self._sheet(self.actor())
 
@@ -873,12 +881,12 @@ class TableApp(App[int]):
         v, T = self.current_view, self.words
         names = [v["players"][w]["name"] for w in v["winners"]]
         lines = [T("Game over"), ""]
-        if v.get("end"):  # the headline and what decided it, worded as the keeper's page words them
+        if v.get("end"):  # the headline and what decided it (a win at once too), worded as the keeper's page words them
             lines += [self.words.sentence(said, len(v["rules"]["columns"])) for said in v["end"]]
-        elif len(names) == 1:
-            lines.append(T("{name} wins with {total}", name=names[0], total=v["players"][v["winners"][0]]["total"]))
-        else:
+        elif len(names) > 1:
             lines.append(T("{names} share the win", names=", ".join(names)))
+        else:
+            lines.append(T("{name} wins with {total}", name=names[0], total=v["players"][v["winners"][0]]["total"]))
         lines.append("")
         for p in v["players"]:
             pts = "   " + self._points(p["match_points"]) if p["match_points"] is not None else ""

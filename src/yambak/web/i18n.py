@@ -333,6 +333,7 @@ ERROR_MESSAGES = {
     "illegal/no-scratch": "This box cannot take a 0: every roll scores there.",
     "illegal/value": "No dice write that value in this box.",
     "illegal/no-undo": "Nothing to take back now: a roll has been made since.",
+    "illegal/outright-wait": "A player won outright: the game ends once everybody has played that turn.",
     "seat/none-open": "Every seat at this table is taken.",
     "seat/taken": "That seat is not open.",
     "seat/not-open": "That seat is not open.",

@@ -5,7 +5,8 @@ that day could have been made to scout the dice for another); a tournament ranks
 are the engine's, from counted results (a game the server rolled, no hint, no bot turn) of games over
 before the deal closed: a closed deal's board never changes, but for a deleted player's name, which
 becomes `withdrawn` (translated by the caller) in place. Ties are listed in the order the players
-started, so that no rename reorders a closed board; a cancelled deal ranks nobody.
+started, so that no rename reorders a closed board; a cancelled deal ranks nobody. A game won outright
+ranks above every other, by the one rule of docs/rulesets.md ("Ranking one-seat games", `rank_key`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from ...engine import rank_key
 from ...store import DealRow, DealScore
 from .matchpoints import matchpoints, percent, ranks, top
 
@@ -31,6 +33,11 @@ def _started(s: DealScore) -> datetime:
     return s.started_at or datetime.min
 
 
+def _key(s: DealScore) -> tuple[int, int]:
+    """Where the game ranks (docs/rulesets.md): a win at once first, then the higher total."""
+    return rank_key(s.score or 0, s.outright_turn)
+
+
 def ranked_scores(deal: DealRow, scores: Iterable[DealScore]) -> list[DealScore]:
     """The deal's finished counted attempts that enter its board, best first (a cancelled deal: none)."""
     if deal.cancelled:
@@ -42,7 +49,7 @@ def ranked_scores(deal: DealRow, scores: Iterable[DealScore]) -> list[DealScore]
     ]
     # ties in the order the games started, then by their tables (a deleted profile's stand-in has a new
     # id: ordering by it would reorder a closed board)
-    return sorted(out, key=lambda s: (-(s.score or 0), _started(s), s.table_id))
+    return sorted(out, key=lambda s: (tuple(-k for k in _key(s)), _started(s), s.table_id))
 
 
 def deal_board(
@@ -53,15 +60,16 @@ def deal_board(
     how many still play (or, once it closed, how many games it left unfinished)."""
     closed = deal.closed(now)
     ranked = ranked_scores(deal, scores)
-    points = matchpoints({s.profile_id: s.score or 0 for s in ranked})
+    points = matchpoints({s.profile_id: _key(s) for s in ranked})
     most = top(len(ranked))
     rows = []
-    for rank, s in zip(ranks([s.score or 0 for s in ranked]), ranked, strict=True):
+    for rank, s in zip(ranks([_key(s) for s in ranked]), ranked, strict=True):
         rows.append(
             {
                 "rank": rank,
                 "name": shown_name(s, withdrawn),
                 "score": s.score,
+                "outright": s.outright_turn,  # won outright on this turn: the board says so, not the total
                 "mp": points[s.profile_id],
                 "pct": percent(points[s.profile_id], most),
                 "me": s.profile_id == viewer,
@@ -104,7 +112,11 @@ def deal_board(
         "max": most,
         "playing": 0 if closed else sum(1 for s in scores if s.deal_id == deal.id and s.score is None),
         "unfinished": sum(1 for s in scores if s.deal_id == deal.id and s.score is None) if closed else 0,
-        "me": {"status": status, "table": mine.table_id, "score": mine.score} if mine is not None else None,
+        "me": (
+            {"status": status, "table": mine.table_id, "score": mine.score, "outright": mine.outright_turn}
+            if mine is not None
+            else None
+        ),
     }
 
 
@@ -118,7 +130,7 @@ def period_board(
     first: dict[str, tuple[datetime, str]] = {}  # a player's first game: when it started, its table
     for deal in deals:
         ranked = ranked_scores(deal, scores)
-        points = matchpoints({s.profile_id: s.score or 0 for s in ranked})
+        points = matchpoints({s.profile_id: _key(s) for s in ranked})
         most = top(len(ranked))
         for s in ranked:
             name = shown_name(s, withdrawn)
@@ -128,7 +140,7 @@ def period_board(
             t["mp"] += points[s.profile_id]
             t["max"] += most
             t["deals"] += 1
-            t["scores"][deal.id] = {"score": s.score, "mp": points[s.profile_id]}
+            t["scores"][deal.id] = {"score": s.score, "outright": s.outright_turn, "mp": points[s.profile_id]}
     order = sorted(
         total.items(),
         key=lambda kv: (-kv[1]["mp"], -(percent(kv[1]["mp"], kv[1]["max"]) or 0), first[kv[0]], kv[0]),

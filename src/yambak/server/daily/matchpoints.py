@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = ["matchpoints", "percent", "ranks", "top"]
 
 K = TypeVar("K")
 
 
-def matchpoints(scores: Mapping[K, int]) -> dict[K, int]:
+def matchpoints(scores: Mapping[K, Any]) -> dict[K, int]:
+    """Each key's matchpoints by its score, or by any values that compare (a rank key: docs/rulesets.md)."""
     values = sorted(scores.values())
     out = {}
     for key, score in scores.items():
@@ -37,7 +38,7 @@ def percent(points: int, maximum: int) -> float | None:
     return round(100.0 * points / maximum, 1) if maximum else None
 
 
-def ranks(values: list[int]) -> list[int]:
+def ranks(values: list[Any]) -> list[int]:
     """Competition ranks (1, 2, 2, 4) of values sorted best first."""
     out: list[int] = []
     for i, v in enumerate(values):

@@ -51,6 +51,7 @@ def game_item(result: ResultRow, lang: str, seats: dict[str, list[tuple[int, str
         "game": variant_label(result.rules_id, lang),
         "score": result.score,
         "won": result.won,
+        "outright": result.outright_turn,  # won at once on this turn (docs/rules.md §7): said as a win
         "players": result.players,
         "with": _others(result, seats),
         "accuracy": None if result.accuracy is None else round(result.accuracy, 2),
@@ -112,6 +113,7 @@ def export_json(store: Store, profile: ProfileRow, now: datetime) -> dict[str, A
                 "seat": r.seat,
                 "score": r.score,
                 "won": r.won,
+                "outright_turn": r.outright_turn,
                 "counted": r.counted,
                 "accuracy": r.accuracy,
                 "record": records.get(f"{r.kind}/{r.ref}"),

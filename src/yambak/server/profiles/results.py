@@ -53,6 +53,8 @@ def _numbers(state: GameState, seat: int) -> dict[str, Any]:
         "columns": len(columns),
         "yams": sum(1 for v in yams if v),
         "yam_boxes": len(yams),
+        # a win at once (docs/rules.md §7): a board of one-seat games ranks it first (docs/rulesets.md)
+        "outright_turn": state.outright.turn if state.outright is not None and seat in state.outright.seats else None,
     }
 
 

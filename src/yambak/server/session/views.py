@@ -176,6 +176,7 @@ class RulesLayout(Model):
     save_rolls: bool
     colours: list[str]  # faces 1 to 6: their pips' colours, where the ruleset gives them
     wins_outright: bool
+    win_points: int | None = None  # what the exact coach counts an outright win as (docs/rulesets.md)
 
 
 class RolloffDice(Model):
@@ -200,6 +201,10 @@ class Decided(Model):
 
     by: Literal["alone", "outright", "shared", "points", "match_points", "rolloff", "total"]
     next: int | None  # the best-placed seat behind the winners
+    seats: list[Seat] | None = None  # won outright (docs/rules.md §7): the seats that won at once
+    turn: int | None = None  # ... on the turn of their own
+    box: str | None = None  # ... in this box
+    by_roll: int | None = None  # ... which had to be made by this roll (1: served)
 
 
 class Sentence(Model):
@@ -208,6 +213,16 @@ class Sentence(Model):
 
     text: str
     args: dict[str, str | int | float]
+
+
+class OutrightWin(Model):
+    """An outright win (`engine.Outright`): the seats, the turn of their own, the box, the roll it had to be
+    made by (1: served)."""
+
+    seats: list[Seat]
+    turn: Annotated[int, Field(ge=1)]
+    box: str
+    by_roll: Annotated[int, Field(ge=1)]
 
 
 class GameView(Model):
@@ -226,6 +241,8 @@ class GameView(Model):
     rounds: list[Round] | None = None  # duplicate tables: the last rounds, how each player used the same dice
     decided: Decided | None = None  # finished: what decided the win
     end: list[Sentence] | None = None  # finished: its headline and what decided it, in words (gameview.end_words)
+    # won at once (docs/rules.md §7); on a duplicate table the others still play that turn
+    outright: OutrightWin | None = None
 
 
 # --- the session protocol's messages -------------------------------------------------------------

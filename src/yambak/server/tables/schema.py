@@ -290,6 +290,7 @@ class CoachOption(_Out):
     win: float | None = None  # with other seats: the chance to win alone after it
     tie: float | None = None  # ... to share the win (equal results)
     lose: float | None = None  # ... to lose
+    wins: bool | None = None  # box: it wins the game outright (docs/rules.md §7); say so, not `value`
 
 
 class CoachAdvice(_Out):

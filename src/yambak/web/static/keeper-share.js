@@ -208,6 +208,7 @@ function resultsText() {
       lines.push(colon(colLabel(c.id), (columnWinners[c.id] || []).map((s) => state.shown.players[s].name).join(", ")));
     }
   }
+  if (state.shown.decided && state.shown.decided.by === "outright") lines.push(headline()[1]);  // how it was won
   return lines.join("\n");
 }
 
@@ -247,6 +248,9 @@ function drawResults() {
     g.font = "400 30px system-ui, sans-serif"; g.fillStyle = "#d6efe0";
     const text = state.shown.rules.columns.map((col) => `${colShort(col.id)} ${(columnWinners[col.id] || []).map((s) => state.shown.players[s].name).join("/")}`).join(" · ");
     g.fillText(text.length > 70 ? text.slice(0, 69) + "…" : text, 60, h - 90);
+  }
+  if (state.shown.decided && state.shown.decided.by === "outright") {  // one column (Generala): the line is free
+    g.font = "400 30px system-ui, sans-serif"; g.fillStyle = "#d6efe0"; g.fillText(headline()[1], 60, h - 90);
   }
   g.font = "600 28px system-ui, sans-serif"; g.fillStyle = "#9fcdb1"; g.fillText("yambak", 60, h - 36);
   return c;

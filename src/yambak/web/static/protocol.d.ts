@@ -172,6 +172,7 @@ export interface SheetView {
   id: string;
   name: string;
   next_seat: number[];
+  outright?: OutrightWin | null;
   players: SheetPlayer[];
   ranking?: number[] | null;
   record: {
@@ -199,8 +200,12 @@ export interface SheetView {
  * via the `definition` "Decided".
  */
 export interface Decided {
+  box?: string | null;
   by: "alone" | "outright" | "shared" | "points" | "match_points" | "rolloff" | "total";
+  by_roll?: number | null;
   next: number | null;
+  seats?: number[] | null;
+  turn?: number | null;
 }
 /**
  * A sentence of the end, worded by `yambak.gameview.end_words`: the page translates `text` (English, a
@@ -229,6 +234,19 @@ export interface HistoryEntry {
   scratch: boolean;
   strike: boolean;
   written: number | null;
+}
+/**
+ * An outright win (`engine.Outright`): the seats, the turn of their own, the box, the roll it had to be
+ * made by (1: served).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "OutrightWin".
+ */
+export interface OutrightWin {
+  box: string;
+  by_roll: number;
+  seats: number[];
+  turn: number;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -385,6 +403,7 @@ export interface RulesLayout {
   ties: string;
   total_points: number | null;
   upper_bonus: UpperBonus | null;
+  win_points?: number | null;
   wins_outright: boolean;
 }
 /**
@@ -649,6 +668,7 @@ export interface TableView {
   next_seat: number[];
   online: number[];
   open_seats: number[];
+  outright?: OutrightWin | null;
   played_for: {
     [k: string]: PlayedFor[];
   };
@@ -843,6 +863,7 @@ export interface CoachOption {
   tie?: number | null;
   value: number;
   win?: number | null;
+  wins?: boolean | null;
 }
 /**
  * The engine action that takes a coach's option, spelt as the client's own message would be.

@@ -10,7 +10,8 @@ import { Sheet, sheetRows, sumCell } from "./sheet.js";
 /** @typedef {{kind: string, keep?: number[], box?: string, strike?: boolean, points?: number}} Choice a choice, as the coach names it */
 /** @typedef {{turn: number, round: number, roll: number, dice?: number[], chosen: Choice, best: Choice, loss: number, box?: string}} Decision */
 /** @typedef {{turn: {player: number, box: string, strike?: boolean, written: number, rolls: number[][], held?: number[][]} | null,
- *   turns: number, n: number, round: number, rounds: number, players: any[], seats?: number[]}} Frame the game after a turn (the server's) */
+ *   turns: number, n: number, round: number, rounds: number, players: any[], seats?: number[],
+ *   outright?: {seats: number[], turn: number, box: string, by_roll: number}}} Frame the game after a turn (the server's) */
 /** @type {import("./protocol").TableView} */
 const view = boot.view;
 /** @type {{measure: string, exact: boolean, graded_keeps: boolean, at_stake?: number, players: {decisions: Decision[], mistakes: Decision[], accuracy: number | null, lost: number, costliest?: number}[]}} */
@@ -131,6 +132,11 @@ function drawTurn() {
     rolls.append(li);
   });
   parts.push(rolls);
+  const won = shown.outright;  // docs/rules.md §7: the turn that won at once says so, as a win
+  if (won && won.seats.includes(t.player) && won.turn === shown.round) {
+    const how = { box: boxLabel(won.box), n: won.by_roll };
+    parts.push(el("p", { class: "outright" }, won.by_roll === 1 ? T("Won outright: served {box}.", how) : T("Won outright: {box} by roll {n}.", how)));
+  }
   const notes = /** @type {Decision[]} */ (review.players[t.player].decisions).filter((d) => d.turn === n);
   for (const d of notes) parts.push(el("p", { class: d.loss > 1e-9 ? "loss-note" : "muted" }, d.loss > 1e-9
     ? `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best")}: ${choiceText(d.best)} (−${num(d.loss, 2)} ${unit})`

@@ -639,7 +639,11 @@ function renderCoach() {
   const parts = [head, el("p", { class: "estimate" }, advice.exact
     ? T("Exact: the expected final score with perfect play from here.") : T("Estimate: the strong bot's evaluation of each choice."))];
   const expect = { value: num(best.value, 1) };  // the label and its colon in one message: French puts a space before it
-  parts.push(el("p", { class: "expect" }, mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
+  parts.push(el("p", { class: "expect" }, best.wins ? `${choiceText(best)}` // a win at once is the result, not a score
+    : mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
+  if (advice.exact && view.rules.win_points != null) {  // the values are the solver's: a win at once counts as this
+    parts.push(el("p", { class: "muted" }, T("These values count an outright win as {n} points; the sheet does not.", { n: view.rules.win_points })));
+  }
   // win, tie and loss apart: a shared win is not a win alone (the records count it as won)
   if (best.win != null) parts.push(el("p", { class: "win" }, T("Chances: win {win}, tie {tie}, lose {lose}", chances(best))));
   if (advice.best_win) {  // the last turn: playing for the win is not playing for points
@@ -701,6 +705,7 @@ const chances = (o) => ({ win: chance(o.win ?? 0), tie: chance(o.tie ?? 0), lose
 function choiceText(o) {
   if (o.kind === "keep") return o.keep && o.keep.length ? T("Keep {dice}", { dice: o.keep.join(" ") }) : T("Reroll all");
   if (o.kind === "announce") return T("Announce {box}", { box: announcedName(o.box || "") });
+  if (o.wins) return `${named(o.box || "")} (${o.points}) · ${T("wins outright")}`;  // docs/rules.md §7
   return o.strike ? T("Strike {box} for 0", { box: named(o.box || "") }) : `${named(o.box || "")} (${o.points})`;
 }
 
@@ -734,12 +739,18 @@ function renderResults() {
   const top = view.players[winners[0]];
   const title = el("h2", { id: "results-title", tabindex: "-1" }, T("Game over"));
   let line;
-  if (view.players.length === 1) line = T("Final score: {total}", { total: top.total });
+  const won = view.outright;  // docs/rules.md §7: a win at once, said as a win, never as the total
+  if (won) line = names.length > 1 ? T("{names} share the win", { names: names.join(", ") }) : T("{name} wins", { name: names[0] });
+  else if (view.players.length === 1) line = T("Final score: {total}", { total: top.total });
   else if (names.length > 1) line = T("{names} share the win", { names: names.join(", ") });
   else line = T("{name} wins with {total}", { name: names[0], total: top.total });
   const parts = [title, el("p", { class: "winner" }, line)];
+  if (won) {
+    const how = { box: named(won.box), n: won.by_roll };
+    parts.push(el("p", { class: "outright" }, won.by_roll === 1 ? T("Won outright: served {box}.", how) : T("Won outright: {box} by roll {n}.", how)));
+  }
   const mineHere = localSeats();
-  if (mineHere.length === 1 && view.players.length > 1) {  // how it went for me
+  if (mineHere.length === 1 && view.players.length > 1 && !won) {  // how it went for me
     const me = view.players[mineHere[0]];
     const best = Math.max(...view.players.filter((q) => q.seat !== me.seat).map((q) => q.total ?? 0));
     if (winners.includes(me.seat) && names.length === 1) parts.push(el("p", {}, T("You won by {n}.", { n: (me.total ?? 0) - best })));
