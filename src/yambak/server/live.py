@@ -91,6 +91,7 @@ class Connection:
     """One WebSocket client: the seats its tokens own, its language, and a send queue."""
 
     seats: set[int] = field(default_factory=set)
+    keys: set[str] = field(default_factory=set)  # the hashes of the seat tokens it said (a seat's may go)
     lang: str = "en"
     queue: asyncio.Queue[dict[str, Any] | str] = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
     joined: bool = False

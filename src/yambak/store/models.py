@@ -63,6 +63,8 @@ class Seat(Base):
         ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True, index=True
     )
     assisted: Mapped[bool] = mapped_column(Boolean, default=False)  # asked the coach, or a bot played a turn
+    # the profile key (its hash) of the device the seat's token was given to: signed out, the token goes
+    device: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class Event(Base):

@@ -8,6 +8,8 @@ where they meet, `server/lifespan.py`). Two facts today:
   once, with the game's last event) and is told its outcome once committed.
 - `NamesRemoved`: a deleted profile's name left these tables and sheets in the store; copies in
   memory load them again.
+- `SeatsRevoked`: seats of these tables lost their token in the store (the device it was given to signed
+  out of the seat's profile); copies in memory load their seats again, and its sockets lose those seats.
 - `TurnSignal`: a player at an asynchronous table should hear of it (their turn began, or a quarter of
   its clock is left) while they are not at the table: Web Push tells their devices.
 """
@@ -25,7 +27,7 @@ from sqlalchemy.engine import Connection
 from ...engine import GameState
 from ...store import SeatRow
 
-__all__ = ["Events", "GameEnding", "NamesRemoved", "TurnSignal", "Write"]
+__all__ = ["Events", "GameEnding", "NamesRemoved", "SeatsRevoked", "TurnSignal", "Write"]
 
 log = logging.getLogger("yambak.server")
 E = TypeVar("E")
@@ -46,6 +48,13 @@ class NamesRemoved:
     """The sessions of each kind ("table", "sheet") whose stored names changed."""
 
     sessions: dict[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class SeatsRevoked:
+    """Tables some of whose seats lost their token in the store."""
+
+    tables: tuple[str, ...]
 
 
 @dataclass(frozen=True)

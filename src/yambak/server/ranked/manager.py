@@ -50,7 +50,9 @@ class Tables(Protocol):
 
     async def acreate(self, *args: Any, **kwargs: Any) -> tuple[Any, dict[int, str]]: ...
 
-    async def join(self, table: Any, name: Any, seat: Any = None, profile: str | None = None) -> tuple[int, str]: ...
+    async def join(
+        self, table: Any, name: Any, seat: Any = None, profile: str | None = None, device: str | None = None
+    ) -> tuple[int, str]: ...
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -100,20 +102,22 @@ class RankedManager:
         for table_id in await self.store.read(self.store.waiting_tables, preset, players, profile.id, since):
             try:
                 table = await self.tables.aget(table_id)
-                seat, token = await self.tables.join(table, profile.name, None, profile.id)
+                seat, token = await self.tables.join(table, profile.name, None, profile.id, profile.key)
             except (RequestError, StoreConflict):  # taken meanwhile: the next one
                 continue
             return table, {seat: token}
         seats = [{"kind": "human", "name": profile.name}] + [{"kind": "open"}] * (players - 1)
         asked = {"ranked": preset, "hints": False, "undo": False}
-        return await self.tables.acreate(None, preset, {}, seats, False, False, asked, None, profile.id)
+        return await self.tables.acreate(
+            None, preset, {}, seats, False, False, asked, None, profile.id, device=profile.key
+        )
 
     async def join(self, table_id: str, profile: ProfileRow) -> tuple[Any, dict[int, str]]:
         """Take an open seat at one ranked table (the ranked page lists those waiting)."""
         table = await self.tables.aget(table_id)
         if table.settings.ranked is None:
             raise RankedError("ranked/none", "this table is not ranked", 404)
-        seat, token = await self.tables.join(table, profile.name, None, profile.id)
+        seat, token = await self.tables.join(table, profile.name, None, profile.id, profile.key)
         return table, {seat: token}
 
     # --- rating a finished game ------------------------------------------------------------------------

@@ -7,6 +7,7 @@ made on the way with the name typed (new profiles are rate-limited per address).
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any
 
@@ -19,7 +20,6 @@ from ...rules import load_ruleset
 from ...rules.registry import club_presets, daily_presets
 from ...store import DealRow, ProfileRow, TournamentRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
-from ..common.names import clean_name
 from ..common.pages import boot_json, render_page
 from ..daily.boards import WITHDRAWN, deal_board, period_board, shown_name
 from ..daily.clubs import ClubManager, member_key
@@ -145,14 +145,13 @@ def _playable(deals: DealManager, deal: DealRow) -> None:
 async def _profile(request: Request, name: Any) -> tuple[ProfileRow, str | None]:
     """The player's profile (made now from `name` for a device without one) and a new cookie to set."""
     profiles = request.app.state.profiles
-    pid, cookie = await playing_profile(request, name)
-    profile = await profiles.store.read(profiles.store.get_profile, pid) if pid else None
+    player = await playing_profile(request, name)
+    if player.refused is not None:  # a board needs a name: no game without the profile
+        raise player.refused
+    profile = await profiles.store.read(profiles.store.get_profile, player.profile) if player.profile else None
     if profile is None:
-        if isinstance(name, str) and name.strip():
-            clean_name(name)  # a refused name says so (input/name); a good one was refused for its address
-            raise DealError("rate/profiles", "too many new profiles from this address: try again later", 429)
         raise DealError("profile/none", "choose a name first: the boards show it", 401)
-    return profile, cookie
+    return dataclasses.replace(profile, key=player.device), player.cookie
 
 
 def _viewer(request: Request) -> ProfileRow | None:

@@ -93,7 +93,8 @@ async def _session(
         await ws.send_text(dumps(error(exc.code, exc.message)))
         await ws.close(code=CLOSE_UNKNOWN)
         return
-    conn = Connection(seats=seats(session, parse_tokens(ws.cookies.get(TOKEN_COOKIE))), lang=get_lang(ws))
+    said = parse_tokens(ws.cookies.get(TOKEN_COOKIE))
+    conn = Connection(seats=seats(session, said), keys={hash_token(t) for t in said}, lang=get_lang(ws))
     session.conns.add(conn)
     settings = ws.app.state.settings
     hellos = Bucket(settings.hello_rate, settings.hello_burst)  # a hello may cost a whole view
@@ -105,6 +106,7 @@ async def _session(
             if not hellos.take():
                 raise RequestError("rate/limited", "too many hellos on this socket: slow down")
             conn.seats |= seats(session, msg.tokens)
+            conn.keys |= {hash_token(t) for t in msg.tokens[:16]}
             if not conn.seats and watch is not None:
                 await watch(session)
             conn.joined = True
