@@ -251,6 +251,24 @@ class Tournament(Base):
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)  # the organiser cancelled what was left
 
 
+class TournamentLog(Base):
+    """One of a tournament organiser's actions, shown on its page: what, when, by whom, about whom."""
+
+    __tablename__ = "tournament_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(DateTime)
+    action: Mapped[str] = mapped_column(String(16))
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)  # a round extended by
+    started: Mapped[bool] = mapped_column(Boolean, default=False)  # a round cancelled after it opened
+    by_id: Mapped[str | None] = mapped_column(ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True)
+
+    __table_args__ = (Index("ix_tournament_log_tournament", "tournament_id", "at"),)
+
+
 class TournamentPlayer(Base):
     __tablename__ = "tournament_players"
 

@@ -365,6 +365,19 @@ def standings(deals: DealManager, t: TournamentRow, viewer: str | None, lang: st
         "paused": any(d.paused_at is not None and not d.closed(now) for d in rounds),
         "cancelled": t.cancelled,
         "over": bool(rounds) and all(d.closed(now) for d in rounds),
+        # every organiser's action, newest first: what, when, by whom (anyone in it may look)
+        "log": [
+            {
+                "at": e.at.isoformat() + "Z",
+                "action": e.action,
+                "round": e.round,
+                "minutes": e.minutes,
+                "started": e.started,
+                "by": e.by or gone,
+                "player": e.player or gone,
+            }
+            for e in deals.store.organiser_log(t.id)
+        ],
     }
     if organiser:
         out["members"] = [
@@ -440,6 +453,7 @@ async def api_play_round(
 # --- the organiser's controls: the API and the page's forms do the same ----------------------------------
 
 ACTIONS = ("pause", "resume", "extend", "cancel-round", "cancel", "invite", "approval", "approve", "remove")
+CONFIRMED = ("extend", "cancel-round", "cancel")  # the page's forms ask the organiser again first
 
 
 class ManageIn(_In):
@@ -491,9 +505,16 @@ async def api_manage(
 
 
 def _tournament_page(
-    request: Request, lang: str, deals: DealManager, t: TournamentRow, invite: str = "", refused: Any = None
+    request: Request,
+    lang: str,
+    deals: DealManager,
+    t: TournamentRow,
+    invite: str = "",
+    refused: Any = None,
+    confirm: dict[str, Any] | None = None,
 ) -> HTMLResponse:
-    """The page; after a refused form (`refused`, a RequestError), with its reason, and its status."""
+    """The page; after a refused form (`refused`, a RequestError), with its reason, and its status;
+    `confirm`: an organiser's action the page asks about before it is done."""
     viewer = _viewer(request)
     data = standings(deals, t, viewer.id if viewer else None, lang)
     base = str(request.base_url).rstrip("/")
@@ -510,6 +531,7 @@ def _tournament_page(
         share_url=f"{base}/c/{t.id}",
         viewer=viewer,
         error=(error_message(refused.code, lang, refused.extra) or refused.message) if refused is not None else None,
+        confirm=confirm if data["organiser"] else None,
         boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
     )
 
@@ -604,7 +626,12 @@ async def manage_form(clubs: Clubs, request: Request, tournament_id: str, lang: 
             round=_number(form, "round"), minutes=_number(form, "minutes"),
             player=str(form.get("player", "") or "")[:40] or None, on=form.get("on") is not None,
         )  # fmt: skip
-        await manage(clubs, request, t.id, str(form.get("action", ""))[:20], body)
+        action = str(form.get("action", ""))[:20]
+        if action in CONFIRMED and form.get("confirmed") != "1":  # the page asks first, nothing done yet
+            t = await clubs.store.read(_tournament, clubs.deals, t.id)
+            asked = {"action": action, "round": body.round, "minutes": body.minutes}
+            return _tournament_page(request, lang, clubs.deals, t, "", confirm=asked)
+        await manage(clubs, request, t.id, action, body)
     except RequestError as exc:
         t = await clubs.store.read(_tournament, clubs.deals, t.id)
         return _tournament_page(request, lang, clubs.deals, t, "", exc)
