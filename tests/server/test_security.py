@@ -149,3 +149,30 @@ def test_codes_in_urls_leave_no_trace_in_the_documented_nginx_logs() -> None:
         assert logged.startswith("/"), (uri, logged)
     assert _logged("/static/style.css?v=3", entries) == "/static/style.css"  # no query string is ever logged
     assert _logged("/keep/engine.zip", entries) == "/keep/engine.zip" and _logged("/t/abc", entries) == "/t/abc"
+
+
+def test_405_says_which_methods_the_path_answers(client: TestClient) -> None:
+    """The issue: 405 answers lacked `Allow`. Every path without parameters, and a few with, named by
+    the routes themselves: a method it does not answer gets 405 with every method it does (HEAD with GET)."""
+    from fastapi.routing import iter_route_contexts
+
+    contexts = list(iter_route_contexts(client.app.routes))  # type: ignore[attr-defined]
+    paths = {c.path for c in contexts if "{" not in c.path} | {"/api/tables/{table_id}", "/c/{tournament_id}"}
+    checked = 0
+    for path in paths:
+        url = path.replace("{table_id}", "abc").replace("{tournament_id}", "abc")
+        answers = set()  # every route whose path matches, a parameter's too (/api/keep/join is a sheet's id)
+        for c in contexts:
+            if c.path_regex.match(url):
+                answers |= getattr(c.route, "methods", None) or set()
+        if not answers:
+            continue  # a socket's path
+        expected = answers | ({"HEAD"} if "GET" in answers else set())
+        method = next(m for m in ("PUT", "PATCH", "DELETE", "POST") if m not in answers)
+        r = client.request(method, url)
+        assert r.status_code == 405 and r.json()["code"] == "http/method-not-allowed", (method, path)
+        assert set(r.headers["allow"].split(", ")) == expected, (method, path, r.headers["allow"])
+        _checked(r)
+        checked += 1
+    assert checked > 20
+    assert client.post("/static/style.css").headers["allow"] == "GET, HEAD"
