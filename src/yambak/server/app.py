@@ -25,7 +25,7 @@ from .cluster import Cluster, RedisLimiter
 from .deps import get_lang
 from .lifespan import lifespan_of
 from .limits import ClientLimiter
-from .live import RequestError
+from .live import RequestError, database_unavailable
 from .logs import log_unexpected
 from .routes import api, daily, keeper, pages, profiles, push, ranked, trainer, ws
 from .security import SecurityHeaders, security_headers
@@ -122,6 +122,12 @@ def _error_handlers(app: FastAPI, settings: Settings) -> None:
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:
+        if database_unavailable(exc):  # a restart of the database: try again, nothing to report
+            first = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            log.warning("%s %s waits for the database: %s", request.method, request.url.path, first)
+            headers = {**security_headers(request.url.path, settings.https), "Retry-After": "2"}
+            body = {"code": "server/busy", "message": "the database is restarting: try again in a moment"}
+            return JSONResponse(localize_error(body, get_lang(request)), 503, headers)
         error_id = log_unexpected(log, f"{request.method} {request.url.path}", exc)
         message = f"something went wrong on the server (error {error_id})"
         headers = security_headers(request.url.path, settings.https)  # sent from outside the middleware

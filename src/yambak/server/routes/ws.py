@@ -31,6 +31,7 @@ from ..live import (
     RequestError,
     dumps,
     error,
+    failure,
     same_origin,
     serve_socket,
 )
@@ -145,9 +146,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             raise
         except (RequestError, IllegalAction) as exc:
             conn.refuse(exc, ref)
-        except Exception:  # never a traceback to the client
-            log.exception("advice at table %s failed", table.id)
-            conn.refuse(RequestError("server/error", "the advice failed on the server", 500), ref)
+        except Exception as exc:  # never a traceback to the client
+            refusal = failure(exc, "the advice failed on the server")
+            if refusal.status == 500:
+                log.exception("advice at table %s failed", table.id)
+            conn.refuse(refusal, ref)
 
     async def act(table: Any, conn: Connection, msg: Any, ref: Any) -> None:
         if isinstance(msg, table_schema.AdviseMsg):  # answered while the socket goes on reading
