@@ -27,6 +27,7 @@ from .lifespan import lifespan_of
 from .limits import ClientLimiter
 from .live import RequestError, database_unavailable
 from .logs import log_unexpected
+from .openapi import document
 from .routes import api, daily, keeper, pages, profiles, push, ranked, trainer, ws
 from .security import SecurityHeaders, security_headers
 from .settings import Settings
@@ -50,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for feature in (api, pages, ws, keeper, profiles, daily, ranked, push, trainer):
         app.include_router(feature.router)
+    document(app)
     return app
 
 

@@ -151,8 +151,9 @@ async def stop(running: Running, app: FastAPI | None = None) -> None:
     running.profiles.grader.close()
     manager.coach.close()
     trainer = getattr(app.state, "trainer", None) if app is not None else None
-    if trainer is not None:
+    if app is not None and trainer is not None:
         trainer.close()
+        app.state.trainer = None  # a server started again (tests) makes a new one, on its new store and coach
     await running.store.aclose()
 
 
