@@ -23,7 +23,7 @@ ERROR = {
     "type": "object",
     "required": ["code", "message"],
     "properties": {
-        "code": {"type": "string", "description": "stable: what the client may act on (`docs/api.md`)"},
+        "code": {"type": "string", "description": "stable: what the client may act on"},
         "message": {"type": "string", "description": "in the client's language, for a person"},
     },
 }
