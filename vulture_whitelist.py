@@ -31,6 +31,7 @@ updated_at  # store/models.py
 # --- called by name by Python or a library
 __getattr__  # bots/, coach/, server/ __init__.py: a module's lazy attributes (PEP 562)
 app_from_env  # server/app.py: uvicorn's factory, named by the string "yambak.server.app:app_from_env"
+openapi  # server/openapi.py: FastAPI calls app.openapi() for the schema it serves
 metadata  # env/aec.py, env/gym.py: the Gymnasium and PettingZoo environments' class attribute
 rewards  # env/aec.py: PettingZoo's AEC API reads it after every step
 action_masks  # env/gym.py: what sb3-contrib's MaskablePPO calls

@@ -183,3 +183,48 @@ def test_a_pause_reaches_the_open_tables_at_once(client) -> None:
         assert pushed["type"] == "state" and pushed["view"]["deal"]["paused"] is True
         _do(ann, club, "resume")
         assert ws.recv()["view"]["deal"]["paused"] is False
+
+
+def test_every_organiser_action_is_logged_and_cancel_or_extend_is_asked_first(client, clock) -> None:
+    """The issue: cancelling or extending a round after seeing the scores left no trace. Now the page logs
+    what, when and by whom; its cancel and extend ask first; a round cancelled while open tells its players."""
+    ann, bram = person(client, "Ann"), person(client, "Bram")
+    made = ann.post("/api/clubs", json={"name": "Club", "preset": "yatzy", "rounds": 2, "window": 30}).json()
+    club, code = made["id"], made["invite"].split("invite=")[1]
+    assert bram.post(f"/api/clubs/{club}/join", json={"invite": code}).json()["status"] == "player"
+    clock.now += timedelta(minutes=5)  # round 1 is open: Bram plays a turn
+    game = bram.post(f"/api/clubs/{club}/rounds/1/play").json()
+    # the page asks before it extends: nothing changes until the organiser says yes
+    closes = ann.get(f"/api/clubs/{club}").json()["rounds"][0]["closes_at"]
+    page = ann.post(f"/c/{club}/manage", data={"action": "extend", "round": "1", "minutes": "15"}, headers=ORIGIN)
+    assert page.status_code == 200 and 'id="confirm-action"' in page.text
+    assert "Extend round 1 by 15 minutes?" in page.text
+    assert ann.get(f"/api/clubs/{club}").json()["rounds"][0]["closes_at"] == closes
+    yes = {"action": "extend", "round": "1", "minutes": "15", "confirmed": "1"}
+    assert ann.post(f"/c/{club}/manage", data=yes, headers=ORIGIN, follow_redirects=False).status_code == 303
+    assert ann.get(f"/api/clubs/{club}").json()["rounds"][0]["closes_at"] == "2026-03-02T18:45:00Z"
+    page = ann.post(f"/c/{club}/manage", data={"action": "cancel-round", "round": "1"}, headers=ORIGIN).text
+    assert "Cancel round 1?" in page and not ann.get(f"/api/clubs/{club}").json()["rounds"][0]["cancelled"]
+    with bram.websocket_connect(f"/ws/{game['id']}") as s:
+        ws = WS(s)
+        _, out = ws.hello(list(game["tokens"].values()))
+        assert out["view"]["deal"]["cancelled"] is False
+        clock.now += timedelta(minutes=3)
+        yes = {"action": "cancel-round", "round": "1", "confirmed": "1"}
+        assert ann.post(f"/c/{club}/manage", data=yes, headers=ORIGIN, follow_redirects=False).status_code == 303
+        while (msg := ws.recv()).get("type") not in ("state", "events") or not msg.get("view"):
+            pass
+        assert msg["view"]["deal"]["cancelled"] is True and msg["view"]["deal"]["closed"] is True
+    _do(ann, club, "pause")
+    # the log: what, when, by whom, newest first, for every member (the API and the page)
+    log = bram.get(f"/api/clubs/{club}").json()["log"]
+    assert [(e["action"], e["round"], e["minutes"], e["started"], e["by"]) for e in log] == [
+        ("pause", None, None, False, "Ann"),
+        ("cancel-round", 1, None, True, "Ann"),
+        ("extend", 1, 15, False, "Ann"),
+        ("created", None, None, False, "Ann"),
+    ]
+    assert [e["at"] for e in log] == ["2026-03-02T18:08:00Z", "2026-03-02T18:08:00Z", "2026-03-02T18:05:00Z",
+                                      "2026-03-02T18:00:00Z"]  # fmt: skip
+    text = bram.get(f"/c/{club}?lang=en").text
+    assert "Ann cancelled round 1 after it had opened" in text and "Ann extended round 1 by 15 minutes" in text

@@ -125,6 +125,38 @@ def test_profile_creation_is_limited_per_address(tmp_path):
         assert c.app.state.store.get_session(made["id"]).seats[0].profile_id is None
 
 
+def test_a_household_makes_thirty_profiles_and_the_next_device_is_told_why(tmp_path, monkeypatch):
+    """The default burst of new profiles per address is a family's or a class's (30); the device after them
+    plays on without one, and the API and the page say why and what to do (the issue: it was silent)."""
+    monkeypatch.delenv("YAMBAK_PROFILE_BURST", raising=False)
+    db = f"sqlite:///{tmp_path}/t.db"
+    settings = Settings(
+        database_url=db, bot_delay=0, warm_strategies=False, rate_per_second=1000, rate_burst=1000, http_burst=1000
+    )
+    assert settings.profile_burst == 30
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
+        for i in range(30):
+            made = new_table(c, seats=[{"name": f"Kid {i}"}, {"kind": "open"}])
+            assert "profile_refused" not in made and c.get("/api/me").json()["profile"]["name"] == f"Kid {i}"
+            c.cookies.clear()
+        made = new_table(c, seats=[{"name": "Kid 30"}, {"kind": "open"}])
+        refused = made["profile_refused"]
+        assert refused["code"] == "rate/profiles" and "household" in refused["message"]
+        assert c.get("/api/me").json() == {"profile": None} and made["tokens"]["0"]  # the game goes on
+        c.cookies.clear()
+        joined = c.post(f"/api/tables/{made['id']}/join", json={"name": "Kid 31"}).json()
+        assert joined["seat"] == 1 and joined["profile_refused"]["code"] == "rate/profiles"
+        # the page: sitting down by the form lands on the table, which says why and what to do
+        c.cookies.clear()
+        other = new_table(c, seats=[{"name": "Kid 32"}, {"kind": "open"}])
+        c.cookies.clear()
+        r = c.post(f"/t/{other['id']}/join", data={"name": "Kid 33"}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == f"/t/{other['id']}?refused=rate/profiles"
+        page = c.get(r.headers["location"] + "&lang=fr").text
+        assert 'id="profile-refused"' in page and "une famille ou une classe" in page
+        assert 'id="profile-refused"' not in c.get(f"/t/{other['id']}?refused=input/name").text  # its codes only
+
+
 def test_moving_a_profile_by_a_one_time_link(client, clock):
     new_table(client, seats=[{"name": "Ann"}])
     me = client.get("/api/me").json()["profile"]

@@ -149,3 +149,59 @@ def test_codes_in_urls_leave_no_trace_in_the_documented_nginx_logs() -> None:
         assert logged.startswith("/"), (uri, logged)
     assert _logged("/static/style.css?v=3", entries) == "/static/style.css"  # no query string is ever logged
     assert _logged("/keep/engine.zip", entries) == "/keep/engine.zip" and _logged("/t/abc", entries) == "/t/abc"
+
+
+def test_405_says_which_methods_the_path_answers(client: TestClient) -> None:
+    """The issue: 405 answers lacked `Allow`. Every path without parameters, and a few with, named by
+    the routes themselves: a method it does not answer gets 405 with every method it does (HEAD with GET)."""
+    from fastapi.routing import iter_route_contexts
+
+    contexts = list(iter_route_contexts(client.app.routes))  # type: ignore[attr-defined]
+    paths = {c.path for c in contexts if "{" not in c.path} | {"/api/tables/{table_id}", "/c/{tournament_id}"}
+    checked = 0
+    for path in paths:
+        url = path.replace("{table_id}", "abc").replace("{tournament_id}", "abc")
+        answers = set()  # every route whose path matches, a parameter's too (/api/keep/join is a sheet's id)
+        for c in contexts:
+            if c.path_regex.match(url):
+                answers |= getattr(c.route, "methods", None) or set()
+        if not answers:
+            continue  # a socket's path
+        expected = answers | ({"HEAD"} if "GET" in answers else set())
+        method = next(m for m in ("PUT", "PATCH", "DELETE", "POST") if m not in answers)
+        r = client.request(method, url)
+        assert r.status_code == 405 and r.json()["code"] == "http/method-not-allowed", (method, path)
+        assert set(r.headers["allow"].split(", ")) == expected, (method, path, r.headers["allow"])
+        _checked(r)
+        checked += 1
+    assert checked > 20
+    assert client.post("/static/style.css").headers["allow"] == "GET, HEAD"
+
+
+def test_the_schema_names_each_answers_media_type_and_every_coded_refusal(client: TestClient) -> None:
+    """The issue: the OpenAPI schema documented no coded 4xx answer and called CSV, zip, SVG and JS JSON.
+    The files a route sends carry the media type the schema gives them; every operation lists its coded
+    refusals in the `{"code", "message"}` shape (test_fuzz.py holds every answer it gets to the list)."""
+    spec = client.app.openapi()  # type: ignore[attr-defined]
+    assert client.post("/api/me", json={"name": "Ann"}, headers={"origin": "http://127.0.0.1"}).status_code == 201
+    table = client.post("/api/tables", json={"preset": "yams", "seats": [{"name": "Ann"}, {"kind": "open"}]}).json()
+    paths = {
+        "/api/me/export.csv": "/api/me/export.csv", "/keep/sw.js": "/keep/sw.js", "/push-sw.js": "/push-sw.js",
+        "/keep/worker.js": "/keep/worker.js", "/t/{table_id}/qr.svg": f"/t/{table['id']}/qr.svg",
+        "/keep/manifest.webmanifest": "/keep/manifest.webmanifest", "/": "/", "/api/tables": "/api/tables",
+    }  # fmt: skip
+    for path, url in paths.items():
+        r = client.get(url)
+        documented = list(spec["paths"][path]["get"]["responses"][str(r.status_code)]["content"])
+        assert r.status_code == 200 and r.headers["content-type"].split(";")[0] == documented[0], (path, documented)
+    assert "image/svg+xml" in spec["paths"]["/keep/{sheet_id}/qr.svg"]["get"]["responses"]["200"]["content"]
+    assert "application/zip" in spec["paths"]["/keep/engine.zip"]["get"]["responses"]["200"]["content"]
+    error = {"$ref": "#/components/schemas/Error"}
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            coded = {s for s, a in op["responses"].items() if s.startswith("4")}
+            assert {"400", "404", "409", "422", "429"} <= coded, (method, path, coded)
+            assert all(op["responses"][s]["content"]["application/json"]["schema"] == error for s in coded)
+    assert "HTTPValidationError" not in spec["components"]["schemas"]
+    refused = client.post("/api/tables", json={"preset": "nope"})
+    assert refused.status_code in (400, 422) and set(refused.json()) >= {"code", "message"}

@@ -68,7 +68,8 @@ def test_an_old_database_upgrades_in_place_and_its_games_go_on(tmp_path):
     state = _old_database(url)
     store = Store(url)  # migrates to the newest revision
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0018"
+        newest = max(p.name[:4] for p in (_MIGRATIONS / "versions").glob("0*.py"))
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == newest
     settings = Settings(database_url=url, warm_strategies=False)
     table = TableManager(store, settings).get("old")
     assert table.version == 3 and table.state.turns[1].dice == state.turns[1].dice  # mid-turn, as it was

@@ -77,12 +77,20 @@ def test_an_organiser_runs_a_two_round_tournament(tmp_path, new_page):
 
         before = _times(ann, 2)
         ann.click(".round[data-round='1'] form.extend button")  # 15 minutes more; round 2 moves with it
+        ann.wait_for_selector("#confirm-action")  # the page asks first: nothing moved yet
+        assert _times(ann, 2)[:40] == before[:40]
+        ann.screenshot(path=str(SCREENSHOTS / "club-confirm-phone.png"), full_page=True)
+        ann.click("#confirm-yes")
         ann.wait_for_function(
             f"() => !document.querySelector(\".round[data-round='2'] p.small\").innerText.includes({before[:40]!r})"
         )
-        ann.once("dialog", lambda dialog: dialog.accept())
-        ann.click(".round[data-round='2'] form[data-confirm] button")  # cancel round 2
+        ann.click(".round[data-round='2'] form:has(input[value='cancel-round']) button")  # cancel round 2
+        ann.click("#confirm-yes")  # after the page asked
         ann.wait_for_selector(".round.cancelled[data-round='2']")
+        log = ann.locator("#organiser-log li")  # newest first
+        assert [log.nth(i).get_attribute("data-action") for i in range(log.count())][:4] == [
+            "cancel-round", "extend", "resume", "pause"
+        ]  # fmt: skip
         ann.screenshot(path=str(SCREENSHOTS / "club-organiser-phone.png"), full_page=True)
         sw, cw = no_sideways_scroll(ann)
         assert sw <= cw, (sw, cw)

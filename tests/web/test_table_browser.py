@@ -398,3 +398,28 @@ def test_screenshots_for_the_readme(base_url, new_page):
         assert width <= client, name
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
         page.context.close()
+
+
+def test_a_long_one_word_table_name_breaks_in_the_phone_lobby(base_url, new_page):
+    """The issue: a listed table named with one 60-character word made the phone lobby 1,090 px wide. Its
+    name breaks at any character, in the list of tables and in the games to continue."""
+    page = new_page(viewport=PHONE, touch=True)
+    page.goto(base_url + "/")
+    name = "Supercalifragilisticexpialidocious" + "W" * 26
+    seats = [{"name": "Ann"}, {"kind": "open"}]
+    made = page.request.post(
+        base_url + "/api/tables", data={"name": name, "preset": "yams", "seats": seats, "listed": True}
+    )
+    assert made.ok, made.text()
+    table = made.json()["id"]
+    page.goto(f"{base_url}/t/{table}")  # the device notes the table: the lobby offers to continue it
+    ready(page)
+    page.goto(base_url + "/")
+    page.locator(f"#resume a.resume-card[href='/t/{table}']").wait_for()
+    listed = page.locator(f".tables a[href='/t/{table}']").first
+    assert listed.inner_text() == name
+    page.screenshot(path=str(SCREENSHOTS / "lobby-long-name-phone.png"), full_page=True)
+    sw, cw = no_sideways_scroll(page)
+    assert sw <= cw, (sw, cw)
+    for box in (listed.bounding_box(), page.locator(f"#resume a[href='/t/{table}'] strong").bounding_box()):
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= cw and box["height"] > 30  # broken

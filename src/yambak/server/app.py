@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 from ..inputs import InputError, ascii_int, parse_json
 from ..store import Store
@@ -24,8 +25,9 @@ from .cluster import Cluster, RedisLimiter
 from .deps import get_lang
 from .lifespan import lifespan_of
 from .limits import ClientLimiter
-from .live import RequestError
+from .live import RequestError, database_unavailable
 from .logs import log_unexpected
+from .openapi import document
 from .routes import api, daily, keeper, pages, profiles, push, ranked, trainer, ws
 from .security import SecurityHeaders, security_headers
 from .settings import Settings
@@ -49,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for feature in (api, pages, ws, keeper, profiles, daily, ranked, push, trainer):
         app.include_router(feature.router)
+    document(app)
     return app
 
 
@@ -79,6 +82,22 @@ def _bound_bodies(app: FastAPI, settings: Settings) -> None:
         return await call_next(request)
 
 
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """The methods the app answers at the request's path: each one a route matches in full (included
+    routers keep their routes to themselves, so each method is tried rather than the routes listed); the
+    static files answer GET, and HEAD goes wherever GET does (`security.py`)."""
+    scope = {"type": "http", "path": request.scope["path"], "root_path": request.scope.get("app_root_path", "")}
+
+    def answers(method: str) -> bool:
+        for route in app.router.routes:
+            if route.matches({**scope, "method": method})[0] == Match.FULL:
+                return method == "GET" if isinstance(route, Mount) else True
+        return False
+
+    found = [m for m in ("GET", "POST", "PUT", "PATCH", "DELETE") if answers(m)]
+    return found[:1] + ["HEAD"] + found[1:] if "GET" in found else found
+
+
 def _error_handlers(app: FastAPI, settings: Settings) -> None:
     """Every error a client meets as `{"code", "message"}` JSON; a crash logged with an id it is told."""
 
@@ -95,12 +114,22 @@ def _error_handlers(app: FastAPI, settings: Settings) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "http/not-found", 405: "http/method-not-allowed"}.get(exc.status_code, "http/error")
-        return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of every route at this path (Starlette names the first's)
+            headers["Allow"] = ", ".join(allowed_methods(app, request))
+        body = {"code": code, "message": str(exc.detail)}
+        return JSONResponse(body, status_code=exc.status_code, headers=headers or None)
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:
+        if database_unavailable(exc):  # a restart of the database: try again, nothing to report
+            first = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            log.warning("%s %s waits for the database: %s", request.method, request.url.path, first)
+            headers = {**security_headers(request.url.path, settings.https), "Retry-After": "2"}
+            body = {"code": "server/busy", "message": "the database is restarting: try again in a moment"}
+            return JSONResponse(localize_error(body, get_lang(request)), 503, headers)
         error_id = log_unexpected(log, f"{request.method} {request.url.path}", exc)
         message = f"something went wrong on the server (error {error_id})"
         headers = security_headers(request.url.path, settings.https)  # sent from outside the middleware

@@ -55,7 +55,7 @@ import redis.asyncio as aredis
 from ..engine import IllegalAction
 from . import metrics
 from .limits import ClientLimiter, SocketCaps, Ticket
-from .live import RequestError
+from .live import RequestError, failure
 
 __all__ = ["Cluster", "RedisLimiter", "Owner", "SharedSocketCaps"]
 
@@ -585,9 +585,11 @@ class Cluster:
                 reply = {"error": {"code": exc.code, "message": exc.message, "status": exc.status, "extra": exc.extra}}
         except IllegalAction as exc:
             reply = {"error": {"code": exc.code, "message": exc.message, "status": 400}}
-        except Exception:
-            log.exception("a forwarded request failed")
-            reply = {"error": {"code": "server/error", "message": "the action failed on the server", "status": 500}}
+        except Exception as exc:
+            refusal = failure(exc, "the action failed on the server")
+            if refusal.status == 500:
+                log.exception("a forwarded request failed")
+            reply = {"error": {"code": refusal.code, "message": refusal.message, "status": refusal.status}}
         self._send(_rpc(request["from"]), {"id": request["id"], "reply": reply})
 
     # --- events ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -13,7 +14,7 @@ from .common.pages import LANG_COOKIE
 from .limits import ClientLimiter
 from .live import RequestError
 from .profiles.devices import device_label
-from .profiles.manager import ProfileManager, valid_token
+from .profiles.manager import ProfileError, ProfileManager, hash_secret, valid_token
 from .settings import Settings
 from .tables.manager import TableManager
 
@@ -136,19 +137,39 @@ def check_rate(request: Request) -> None:
         raise RequestError("rate/limited", "too many requests: slow down and try again in a moment", 429)
 
 
-async def playing_profile(request: Request, name: Any) -> tuple[str | None, str | None]:
+@dataclass(frozen=True)
+class Player:
+    """Someone sitting down to play: their profile's id, this device's profile key (its hash: the seat's
+    token is given to it), a new device token to set where one was made now, and why none was made (the
+    game goes on without a profile, and the player is told why and what to do)."""
+
+    profile: str | None = None
+    device: str | None = None
+    cookie: str | None = None
+    refused: ProfileError | None = None
+
+    def told(self) -> dict[str, Any]:
+        """What an answer says of the profile: nothing, or the refusal (`profile_refused`, coded)."""
+        if self.refused is None:
+            return {}
+        return {"profile_refused": {"code": self.refused.code, "message": self.refused.message}}
+
+
+async def playing_profile(request: Request, name: Any) -> Player:
     """The profile of someone sitting down to play: the device's, or one made now with the name they
-    play under (none when the name is refused or this address made too many: the game goes on).
-    Returns (profile id, a new device token to set, if one was made). Several processes: a coded 503
-    while Redis does not answer, before anything is made."""
+    play under (none when the name is refused or this address made too many: the game goes on, and
+    `refused` says why). Several processes: a coded 503 while Redis does not answer, before anything
+    is made."""
     cluster = getattr(request.app.state, "cluster", None)
     if cluster is not None:  # sitting down needs Redis (the table's lease): without it, a 503 before any profile
         await cluster.reachable()
     profiles: ProfileManager = request.app.state.profiles
     profile = await profiles.acurrent(profile_token(request))
     if profile is not None:
-        return profile.id, None
+        return Player(profile.id, profile.key)
     if not isinstance(name, str):
-        return None, None
+        return Player()
     made = await asyncio.to_thread(profiles.create_quietly, name, client_address(request), device_of(request))
-    return (made[0].id, made[1]) if made else (None, None)
+    if isinstance(made, ProfileError):
+        return Player(refused=made)
+    return Player(made[0].id, hash_secret(made[1]), made[1])

@@ -21,6 +21,8 @@ from typing import Any
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..engine import IllegalAction
 from ..inputs import InputError, parse_json
@@ -65,6 +67,30 @@ class RequestError(Exception):
         return {"code": self.code, "message": self.message, **self.extra}
 
 
+def database_unavailable(exc: BaseException) -> bool:
+    """Is this failure the database out of reach (restarting, failing over, its connections cut), not a bug?"""
+    seen: BaseException | None = exc
+    for _ in range(8):  # the exception, then what caused it
+        if seen is None:
+            return False
+        if isinstance(seen, OperationalError | InterfaceError | DisconnectionError | PoolTimeout | ConnectionError):
+            return True
+        if isinstance(seen, DBAPIError) and seen.connection_invalidated:
+            return True
+        if type(seen).__module__.startswith("psycopg") and type(seen).__name__ == "OperationalError":
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def failure(exc: BaseException, what: str) -> RequestError:
+    """What a client is told of an unexpected failure: busy (503, try again) while the database is out of
+    reach, which a restart of it is; otherwise an error of the server's (500), logged by the caller."""
+    if database_unavailable(exc):
+        return RequestError("server/busy", "the database is restarting: try again in a moment", 503)
+    return RequestError("server/error", what, 500)
+
+
 # orjson would write datetimes and dataclasses: a message holding one is a mistake the fallback refuses
 _ORJSON = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
@@ -91,6 +117,7 @@ class Connection:
     """One WebSocket client: the seats its tokens own, its language, and a send queue."""
 
     seats: set[int] = field(default_factory=set)
+    keys: set[str] = field(default_factory=set)  # the hashes of the seat tokens it said (a seat's may go)
     lang: str = "en"
     queue: asyncio.Queue[dict[str, Any] | str] = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
     joined: bool = False
@@ -218,9 +245,13 @@ async def serve_socket(
                 await handle(msg, ref)
             except (IllegalAction, RequestError) as exc:
                 conn.refuse(exc, ref)
-            except Exception:  # the store is down, or a bug: never a traceback to the client
-                log.exception("a socket message failed")
-                conn.refuse(RequestError("server/error", "the action failed on the server", 500), ref)
+            except Exception as exc:  # the store is down, or a bug: never a traceback to the client
+                refusal = failure(exc, "the action failed on the server")
+                if refusal.status == 503:
+                    log.warning("a socket message waits for the database: %s", str(exc).splitlines()[0][:200])
+                else:
+                    log.exception("a socket message failed")
+                conn.refuse(refusal, ref)
     except WebSocketDisconnect:
         pass
     finally:

@@ -89,9 +89,10 @@ class Settings:
     # where those figures are kept (empty: `strategy/` in the solver's cache folder, beside its tables)
     strategy_dir: str = field(default_factory=lambda: _env("STRATEGY_DIR", ""))
     # new profiles per client address: a burst, then one every 1 / rate seconds (a throwaway profile
-    # could scout the daily deal for another: see the daily challenge)
+    # could scout the daily deal for another: see the daily challenge). The burst is a family's or a
+    # class's behind one router; a profile made that day is not ranked anyway
     profile_rate: float = field(default_factory=lambda: float(_env("PROFILE_RATE", str(1 / 600))))
-    profile_burst: int = field(default_factory=lambda: int(_env("PROFILE_BURST", "5")))
+    profile_burst: int = field(default_factory=lambda: int(_env("PROFILE_BURST", "30")))
     link_minutes: int = 15  # a link that moves a profile to another device works this long, once
     # Web Push (server/push): who runs this server, for the push services (a mailto: or https: URL, in
     # every message's signature); the hosts of the push services endpoints may be at (a host or a domain

@@ -8,7 +8,7 @@ every few events and at the end. Server writes go through a group-committing
 writer that never blocks the event loop.
 """
 
-from .daily import DealRow, DealScore, Member, SoloBest, TournamentRow
+from .daily import DealRow, DealScore, LogEntry, Member, SoloBest, TournamentRow
 from .decisions import DecisionRow, KindLoss, Losses, MistakeRow
 from .fairplay import REVIEWED, AssistedRow, Rate
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
@@ -28,6 +28,7 @@ __all__ = [
     "DealRow",
     "DealScore",
     "DecisionRow",
+    "LogEntry",
     "EventRow",
     "KindLoss",
     "Losses",

@@ -17,7 +17,7 @@ from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .models import Deal, DealEntry, GameSession, Profile, Result, Seat, Tournament, TournamentPlayer
+from .models import Deal, DealEntry, GameSession, Profile, Result, Seat, Tournament, TournamentLog, TournamentPlayer
 
 __all__ = ["DealRow", "DealScore", "DealStore", "Member", "SoloBest", "TournamentRow", "closed_sql", "solo_conditions"]
 
@@ -76,6 +76,20 @@ class TournamentRow:
     created_at: datetime
     approval: bool = False  # joiners wait for the organiser's approval
     cancelled: bool = False  # the organiser cancelled what was left of it
+
+
+@dataclass
+class LogEntry:
+    """One of a tournament organiser's actions (`TournamentLog`), with the names as they are now ("" for a
+    profile gone: deleted, or a stand-in)."""
+
+    at: datetime
+    action: str  # created | pause | resume | extend | cancel-round | cancel | invite | approval-on | ...
+    round: int | None = None
+    minutes: int | None = None
+    started: bool = False
+    by: str = ""
+    player: str = ""
 
 
 @dataclass
@@ -352,6 +366,61 @@ class DealStore:
 
         return self._sync(op)
 
+    def log_organiser(
+        self,
+        tournament_id: str,
+        at: datetime,
+        action: str,
+        by_id: str | None,
+        round: int | None = None,
+        minutes: int | None = None,
+        started: bool = False,
+        player_id: str | None = None,
+    ) -> None:
+        """One of the organiser's actions, for the tournament's page."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(
+                insert(TournamentLog).values(
+                    tournament_id=tournament_id,
+                    at=at,
+                    action=action,
+                    round=round,
+                    minutes=minutes,
+                    started=started,
+                    by_id=by_id,
+                    player_id=player_id,
+                )
+            )
+
+        self._sync(op)
+
+    def organiser_log(self, tournament_id: str) -> list[LogEntry]:
+        """A tournament's organiser's actions, newest first."""
+        by, player = Profile.__table__.alias("by"), Profile.__table__.alias("player")
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    TournamentLog.at,
+                    TournamentLog.action,
+                    TournamentLog.round,
+                    TournamentLog.minutes,
+                    TournamentLog.started,
+                    by.c.name,
+                    by.c.withdrawn,
+                    player.c.name,
+                    player.c.withdrawn,
+                )
+                .outerjoin(by, by.c.id == TournamentLog.by_id)
+                .outerjoin(player, player.c.id == TournamentLog.player_id)
+                .where(TournamentLog.tournament_id == tournament_id)
+                .order_by(TournamentLog.at.desc(), TournamentLog.id.desc())
+            ).all()
+        return [
+            LogEntry(r[0], r[1], r[2], r[3], bool(r[4]), "" if r[6] else r[5] or "", "" if r[8] else r[7] or "")
+            for r in rows
+        ]
+
     def update_tournament(self, tournament_id: str, **values: Any) -> None:
         """The organiser's own settings: a new invite code, approval of joiners, cancelled."""
 
@@ -380,6 +449,8 @@ class DealStore:
                 conn.execute(update(Deal).where(Deal.id == deal.id).values(**values))
                 for table_id, fairness in self.deal_tables(conn, deal.id):
                     kept = {**(fairness or {}), "closes_at": seal.isoformat() if seal else None}
+                    if deal.cancelled:  # its players are told at their tables
+                        kept["cancelled"] = True
                     conn.execute(update(GameSession).where(GameSession.id == table_id).values(fairness=kept))
                     changed.append(table_id)
             return changed

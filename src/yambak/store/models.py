@@ -63,6 +63,8 @@ class Seat(Base):
         ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True, index=True
     )
     assisted: Mapped[bool] = mapped_column(Boolean, default=False)  # asked the coach, or a bot played a turn
+    # the profile key (its hash) of the device the seat's token was given to: signed out, the token goes
+    device: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class Event(Base):
@@ -249,6 +251,24 @@ class Tournament(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
     approval: Mapped[bool] = mapped_column(Boolean, default=False)  # joiners wait for the organiser's approval
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)  # the organiser cancelled what was left
+
+
+class TournamentLog(Base):
+    """One of a tournament organiser's actions, shown on its page: what, when, by whom, about whom."""
+
+    __tablename__ = "tournament_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(DateTime)
+    action: Mapped[str] = mapped_column(String(16))
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)  # a round extended by
+    started: Mapped[bool] = mapped_column(Boolean, default=False)  # a round cancelled after it opened
+    by_id: Mapped[str | None] = mapped_column(ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("profiles.id", ondelete="SET NULL"), nullable=True)
+
+    __table_args__ = (Index("ix_tournament_log_tournament", "tournament_id", "at"),)
 
 
 class TournamentPlayer(Base):

@@ -46,6 +46,7 @@ class ProfileRow:
     created_at: datetime | None = None
     withdrawn: bool = False  # a deleted profile's nameless stand-in on boards that never change
     seen_at: datetime | None = None  # the asking device's last visit (to the day), where its key was read
+    key: str | None = None  # the asking device's profile key (its hash), where it was read: seats given to it
 
 
 @dataclass
@@ -259,7 +260,9 @@ class ProfileStore:
                 .join(ProfileKey, ProfileKey.profile_id == Profile.id)
                 .where(ProfileKey.hash == key_hash, ProfileKey.kind == "device")
             ).first()
-        return ProfileRow(row.id, row.name, row.shared, row.created_at, row.withdrawn, row.used_at) if row else None
+        if row is None:
+            return None
+        return ProfileRow(row.id, row.name, row.shared, row.created_at, row.withdrawn, row.used_at, key_hash)
 
     def touch_key(self, key_hash: str, now: datetime) -> None:
         """A device was seen now (kept to the day: the devices list's "last seen")."""
@@ -279,16 +282,25 @@ class ProfileStore:
             )
             return [DeviceRow(r[0], r[1] or "", r[2], r[3]) for r in rows]
 
-    def sign_out(self, profile_id: str, key_hash: str) -> bool:
-        """A device of the profile forgets it: its key goes. False when it had no such device."""
+    def sign_out(self, profile_id: str, key_hash: str, seats: bool = True) -> list[str] | None:
+        """A device of the profile forgets it: its key goes, and (`seats`) the seat tokens it was given
+        under the profile with it (kept sheets' write tokens are no profile's: they stay). The tables whose
+        seats lost their token; None when the profile had no such device."""
 
-        def op(conn: Connection) -> bool:
+        def op(conn: Connection) -> list[str] | None:
             gone = conn.execute(
                 delete(ProfileKey).where(
                     ProfileKey.profile_id == profile_id, ProfileKey.hash == key_hash, ProfileKey.kind == "device"
                 )
             )
-            return bool(gone.rowcount)
+            if not gone.rowcount:
+                return None
+            if not seats:
+                return []
+            given = and_(Seat.profile_id == profile_id, Seat.device == key_hash)
+            tables = list(dict.fromkeys(conn.execute(select(Seat.table_id).where(given)).scalars()))
+            conn.execute(update(Seat).where(given).values(token_hash=None, device=None))
+            return tables
 
         return self._sync(op)
 
@@ -379,7 +391,9 @@ class ProfileStore:
             for table_id, seat in seats:
                 name = placeholder(seat)
                 conn.execute(
-                    update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(name=name, profile_id=None)
+                    update(Seat)
+                    .where(Seat.table_id == table_id, Seat.seat == seat)
+                    .values(name=name, profile_id=None, device=None)
                 )
                 record = conn.execute(select(GameSession.record).where(GameSession.id == table_id)).scalar()
                 renamed = _rename(record, seat, name)

@@ -145,6 +145,7 @@ class SeatRow:
     bot: str | None = None
     profile_id: str | None = None  # the player's profile, where they have one
     assisted: bool = False  # asked the coach, or a bot played one of their turns
+    device: str | None = None  # the profile key (hash) of the device the token was given to (never shown)
 
 
 @dataclass
@@ -462,12 +463,16 @@ class Store(
         self._sync(self.create_op(table, also))
 
     @staticmethod
-    def claim_seat_op(table_id: str, seat: int, name: str, token_hash: str, profile_id: str | None = None) -> Op:
+    def claim_seat_op(
+        table_id: str, seat: int, name: str, token_hash: str, profile_id: str | None = None, device: str | None = None
+    ) -> Op:
+        """`device`: the profile key (hash) of the device the token goes to."""
+
         def op(conn: Connection) -> None:
             res = conn.execute(
                 update(Seat)
                 .where(Seat.table_id == table_id, Seat.seat == seat, Seat.kind == "open")
-                .values(kind="human", name=name, token_hash=token_hash, profile_id=profile_id)
+                .values(kind="human", name=name, token_hash=token_hash, profile_id=profile_id, device=device)
             )
             if res.rowcount != 1:
                 raise StoreConflict(f"seat {seat} is not open")
@@ -513,14 +518,14 @@ class Store(
         return op
 
     @staticmethod
-    def seat_token_op(table_id: str, seat: int, profile_id: str, token_hash: str) -> Op:
-        """A profile's seat gets a new token (its owner plays on from another device)."""
+    def seat_token_op(table_id: str, seat: int, profile_id: str, token_hash: str, device: str | None = None) -> Op:
+        """A profile's seat gets a new token (its owner plays on from another device, `device` its key's hash)."""
 
         def op(conn: Connection) -> None:
             conn.execute(
                 update(Seat)
                 .where(Seat.table_id == table_id, Seat.seat == seat, Seat.profile_id == profile_id)
-                .values(token_hash=token_hash)
+                .values(token_hash=token_hash, device=device)
             )
 
         return op
@@ -597,11 +602,13 @@ class Store(
             return out
         for s in conn.execute(
             select(Seat.table_id, Seat.seat, Seat.kind, Seat.name, Seat.token_hash, Seat.bot)
-            .add_columns(Seat.profile_id, Seat.assisted)
+            .add_columns(Seat.profile_id, Seat.assisted, Seat.device)
             .where(Seat.table_id.in_(table_ids))
             .order_by(Seat.table_id, Seat.seat)
         ):
-            out[s.table_id].append(SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot, s.profile_id, bool(s.assisted)))
+            out[s.table_id].append(
+                SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot, s.profile_id, bool(s.assisted), s.device)
+            )
         return out
 
     def _rows(self, where: Any = None, limit: int | None = None) -> list[SessionRow]:

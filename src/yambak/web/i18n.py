@@ -396,7 +396,12 @@ ERROR_MESSAGES.update(
 # Profiles (server/profiles): made, proved by a device, moved by a link.
 ERROR_MESSAGES.update(
     {
-        "rate/profiles": "Too many new profiles from this address: try again later.",
+        "rate/profiles": (
+            "This device got no profile: too many new profiles were made from this address lately (a household "
+            "or a class shares one). Games go on without one, but they are not kept in your games and do not "
+            "enter the daily boards. Try again later, or bring a profile you have to this device: on its profile "
+            "page, under “Another device”, make a link."
+        ),
         "profile/none": "This device has no profile yet: play a game or choose a name first.",
         "profile/link": "This link has been used or has expired: make a new one.",
         "profile/device": "This profile is not signed in on such a device.",

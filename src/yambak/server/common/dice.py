@@ -23,6 +23,7 @@ class DealDice(FairDice):
     deal: str = ""
     closes_at: datetime | None = None  # naive UTC; None while its tournament is paused (sealed)
     clock: Callable[[], datetime] | None = None
+    cancelled: bool = False  # its round was cancelled by the tournament's organiser
 
     def now(self) -> datetime:
         """The server's clock (naive UTC), as the deal goes by it."""
@@ -49,5 +50,11 @@ def seal(fair: FairDice | None, stored: Any, clock: Callable[[], datetime]) -> F
         return fair
     closes = stored.get("closes_at")
     return DealDice(
-        fair.seed, (), True, str(stored["deal"]), naive(datetime.fromisoformat(closes)) if closes else None, clock
+        fair.seed,
+        (),
+        True,
+        str(stored["deal"]),
+        naive(datetime.fromisoformat(closes)) if closes else None,
+        clock,
+        stored.get("cancelled") is True,
     )

@@ -8,6 +8,8 @@ where they meet, `server/lifespan.py`). The facts today:
   once, with the game's last event) and is told its outcome once committed.
 - `NamesRemoved`: a deleted profile's name left these tables and sheets in the store; copies in
   memory load them again.
+- `SeatsRevoked`: seats of these tables lost their token in the store (the device it was given to signed
+  out of the seat's profile); copies in memory load their seats again, and its sockets lose those seats.
 - `TurnSignal`: a player at an asynchronous table should hear of it (their turn began, or a quarter of
   its clock is left) while they are not at the table: Web Push tells their devices.
 - `Graded`: the coach graded a result; a handler may answer with a `Write` that joins the transaction
@@ -27,7 +29,7 @@ from sqlalchemy.engine import Connection
 from ...engine import GameState
 from ...store import ResultRow, SeatRow
 
-__all__ = ["Events", "GameEnding", "Graded", "NamesRemoved", "TurnSignal", "Write"]
+__all__ = ["Events", "GameEnding", "Graded", "NamesRemoved", "SeatsRevoked", "TurnSignal", "Write"]
 
 log = logging.getLogger("yambak.server")
 E = TypeVar("E")
@@ -48,6 +50,13 @@ class NamesRemoved:
     """The sessions of each kind ("table", "sheet") whose stored names changed."""
 
     sessions: dict[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class SeatsRevoked:
+    """Tables some of whose seats lost their token in the store."""
+
+    tables: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ still, later rounds wait) and let it go on, extend a round (later rounds move wi
 commitments never change), cancel a round (it counts for nobody and its seed is published) or all that
 is left of the tournament, remove a player, let joiners in only once approved, and renew the invite
 code. Anyone else is refused (403). A deleted organiser's tournament goes on, closed to new players.
+Every one of the organiser's actions is logged (what, when, by whom) and shown on the tournament's page.
 
 A round's tables keep the close they go by beside their sealed seed (`dice.py`): each change of times
 is stored with it in one transaction, and the tables in memory, here and in other processes, reload it.
@@ -14,6 +15,7 @@ is stored with it in one transaction, and the tables in memory, here and in othe
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import secrets
 from datetime import datetime, timedelta
@@ -113,6 +115,7 @@ class ClubManager:
             closes = opens + timedelta(minutes=window)
             deals.append(DealRow(f"club:{tid}:{k}", "club", preset, seed, commitment(seed), opens, closes, tid, k))
         self.store.create_tournament(t, deals)
+        self.store.log_organiser(tid, now, "created", organiser.id)
         return t, code
 
     def check_join(self, t: TournamentRow, code: Any) -> None:
@@ -143,6 +146,11 @@ class ClubManager:
         if profile is None or t.organiser_id is None or profile.id != t.organiser_id:
             raise DealError("deal/not-organiser", "only the tournament's organiser may do that", 403)
 
+    async def _log(self, t: TournamentRow, profile: ProfileRow | None, action: str, **more: Any) -> None:
+        """The organiser's action, for the tournament's page (`_organiser` checked who asks)."""
+        by = profile.id if profile is not None else None
+        await self.store.read(functools.partial(self.store.log_organiser, t.id, self.now(), action, by, **more))
+
     def _rounds(self, t: TournamentRow) -> list[DealRow]:
         return self.store.tournament_deals(t.id)
 
@@ -161,6 +169,7 @@ class ClubManager:
         if any(d.paused_at is not None for d in rounds):
             return
         await self._reschedule([dataclasses.replace(d, paused_at=now) for d in rounds])
+        await self._log(t, profile, "pause")
 
     async def resume(self, t: TournamentRow, profile: ProfileRow | None) -> None:
         """The tournament goes on: every round not closed moves by the length of the pause (an open one
@@ -176,6 +185,7 @@ class ClubManager:
             changed.append(dataclasses.replace(d, opens_at=opens, closes_at=d.closes_at + gone, paused_at=None))
         if changed:
             await self._reschedule(changed)
+            await self._log(t, profile, "resume")
 
     async def extend(self, t: TournamentRow, profile: ProfileRow | None, n: Any, minutes: Any) -> None:
         """Round n closes `minutes` later and every later round moves with it (seeds, commitments as they were)."""
@@ -200,6 +210,7 @@ class ClubManager:
             if (d.round or 0) > (target.round or 0) and not d.closed(now)
         ]
         await self._reschedule(changed)
+        await self._log(t, profile, "extend", round=target.round, minutes=minutes)
 
     async def cancel(self, t: TournamentRow, profile: ProfileRow | None, n: Any = None) -> None:
         """Cancel round n (it counts for nobody, its seed is published), or (n None) every round not over."""
@@ -213,17 +224,22 @@ class ClubManager:
         await self._reschedule([dataclasses.replace(d, cancelled=True) for d in rounds])
         if n is None:
             await self.store.read(lambda: self.store.update_tournament(t.id, cancelled=True))
+        started = any(d.opens_at <= now for d in rounds)  # its players were told at their tables
+        await self._log(t, profile, "cancel" if n is None else "cancel-round", round=n, started=started)
 
     def renew_invite(self, t: TournamentRow, profile: ProfileRow | None) -> str:
         """A new invite code: the link before it stops working (those who joined stay)."""
         self._organiser(t, profile)
         code = secrets.token_urlsafe(12)
         self.store.update_tournament(t.id, invite=code)
+        self.store.log_organiser(t.id, self.now(), "invite", t.organiser_id)
         return code
 
     def set_approval(self, t: TournamentRow, profile: ProfileRow | None, on: Any) -> None:
         self._organiser(t, profile)
-        self.store.update_tournament(t.id, approval=on is True)
+        if t.approval != (on is True):
+            self.store.update_tournament(t.id, approval=on is True)
+            self.store.log_organiser(t.id, self.now(), "approval-on" if on is True else "approval-off", t.organiser_id)
 
     def member(self, t: TournamentRow, profile: ProfileRow | None, key: Any, action: Any) -> None:
         """Approve a joiner waiting for it, or remove a player (their games in rounds not closed yet go
@@ -238,3 +254,4 @@ class ClubManager:
             self.store.set_member(t.id, found.profile_id, "removed", self.now())
         else:
             raise DealError("input/invalid", "a player is approved (when waiting) or removed (not the organiser)", 422)
+        self.store.log_organiser(t.id, self.now(), action, t.organiser_id, player_id=found.profile_id)

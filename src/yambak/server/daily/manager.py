@@ -58,7 +58,7 @@ class Tables(Protocol):
 
     async def acreate(self, *args: Any, **kwargs: Any) -> tuple[Any, dict[int, str]]: ...
 
-    async def reissue(self, table: Any, seat: int) -> str: ...
+    async def reissue(self, table: Any, seat: int, device: str | None = None) -> str: ...
 
     async def uncounted(self, table: Any, seat: int) -> None: ...
 
@@ -227,10 +227,12 @@ class DealManager:
             if not table.state.finished:
                 if 0 in table.seats_for({hash_token(t) for t in tokens}):
                     return table, {}, True
-                return table, {0: await self.tables.reissue(table, 0)}, True
+                return table, {0: await self.tables.reissue(table, 0, profile.key)}, True
         name = f"{deal.preset} {deal.opens_at:%Y-%m-%d}" if deal.kind == "daily" else f"Round {deal.round}"
         seats = [{"kind": "human", "name": clean_name(profile.name)}]
-        table, new = await self.tables.acreate(name, deal.preset, {}, seats, False, True, None, None, profile.id, deal)
+        table, new = await self.tables.acreate(
+            name, deal.preset, {}, seats, False, True, None, None, profile.id, deal, profile.key
+        )
         counted = existing is None
         if counted:
             try:

@@ -19,7 +19,7 @@ from typing import Any
 from ...engine import RecordError, state_to_record
 from ...store import ProfileRow, ResultRow, Store, StoreConflict
 from ..common.clock import naive_utc
-from ..common.events import Events, GameEnding, NamesRemoved, Write
+from ..common.events import Events, GameEnding, NamesRemoved, SeatsRevoked, Write
 from ..common.names import clean_name
 from ..live import RequestError
 from ..settings import Settings
@@ -103,7 +103,12 @@ class ProfileManager:
         """A new profile and its device token; `rate/profiles` once this address made its share."""
         name = profile_name(name)
         if not self.limiter.take(f"profile:{client}"):
-            raise ProfileError("rate/profiles", "too many new profiles from this address: try again later", 429)
+            raise ProfileError(
+                "rate/profiles",
+                "too many new profiles were made from this address lately (a household or a class shares one): "
+                "play on without one, try again later, or bring a profile you have here by its link",
+                429,
+            )
         token = secrets.token_urlsafe(32)
         now = self.now()
         for _ in range(5):
@@ -115,13 +120,13 @@ class ProfileManager:
             return ProfileRow(pid, name, False, now), token
         raise ProfileError("server/busy", "the profile could not be made: try again", 503)
 
-    def create_quietly(self, name: Any, client: str, device: str = "") -> tuple[ProfileRow, str] | None:
-        """A profile made on the way to a game: none (and the game goes on) when the name is refused
-        or this address made too many."""
+    def create_quietly(self, name: Any, client: str, device: str = "") -> tuple[ProfileRow, str] | ProfileError:
+        """A profile made on the way to a game, or why none was (the name is refused, or this address made
+        too many): the game goes on without one, and its player is told."""
         try:
             return self.create(name, client, device)
-        except ProfileError:
-            return None
+        except ProfileError as exc:
+            return exc
 
     # --- the owner's changes ----------------------------------------------------------------------------
 
@@ -158,8 +163,8 @@ class ProfileManager:
         if profile is None:
             raise ProfileError("profile/link", "this link has been used or has expired: make a new one", 410)
         before = self.current(replacing)
-        if before is not None and before.id != profile.id:
-            self.store.sign_out(before.id, hash_secret(str(replacing)))
+        if before is not None and before.id != profile.id:  # the same device plays on: its seats stay
+            self.store.sign_out(before.id, hash_secret(str(replacing)), seats=False)
         return profile, token
 
     def devices(self, profile: ProfileRow, token: Any) -> list[dict[str, Any]]:
@@ -176,11 +181,17 @@ class ProfileManager:
             for d in self.store.devices(profile.id)
         ]
 
-    def sign_out(self, profile: ProfileRow, device: Any, token: Any) -> bool:
-        """Sign one of the profile's devices out (its key goes); True when it was the asking device."""
-        key = next((d.key_hash for d in self.store.devices(profile.id) if device_id(d.key_hash) == device), None)
-        if key is None or not self.store.sign_out(profile.id, key):
+    async def sign_out(self, profile: ProfileRow, device: Any, token: Any) -> bool:
+        """Sign one of the profile's devices out: its key goes, and the seat tokens it was given under the
+        profile (its seats become away: the profile plays on from another device, a deal's attempt too);
+        True when it was the asking device."""
+        devices = await self.store.read(self.store.devices, profile.id)
+        key = next((d.key_hash for d in devices if device_id(d.key_hash) == device), None)
+        tables = None if key is None else await self.store.read(self.store.sign_out, profile.id, key)
+        if key is None or tables is None:
             raise ProfileError("profile/device", "this profile is not signed in on such a device", 404)
+        if tables:
+            await self.events.publish(SeatsRevoked(tuple(tables)))
         return valid_token(token) is not None and hash_secret(str(token)) == key
 
     async def delete(self, profile: ProfileRow) -> None:

@@ -75,7 +75,9 @@ class Tables(Protocol):
 
     async def acreate(self, *args: Any, **kwargs: Any) -> tuple[Any, dict[int, str]]: ...
 
-    async def join(self, table: Any, name: Any, seat: Any = None, profile: str | None = None) -> tuple[int, str]: ...
+    async def join(
+        self, table: Any, name: Any, seat: Any = None, profile: str | None = None, device: str | None = None
+    ) -> tuple[int, str]: ...
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -163,13 +165,15 @@ class RankedManager:
                 continue
             try:
                 table = await self.tables.aget(w.table_id)
-                seat, token = await self.tables.join(table, profile.name, None, profile.id)
+                seat, token = await self.tables.join(table, profile.name, None, profile.id, profile.key)
             except (RequestError, StoreConflict):  # taken meanwhile: the next one
                 continue
             return table, {seat: token}
         seats = [{"kind": "human", "name": profile.name}] + [{"kind": "open"}] * (players - 1)
         asked = {"ranked": preset, "hints": False, "undo": False}
-        table, tokens = await self.tables.acreate(None, preset, {}, seats, False, False, asked, None, profile.id)
+        table, tokens = await self.tables.acreate(
+            None, preset, {}, seats, False, False, asked, None, profile.id, device=profile.key
+        )
         await self.store.read(self.store.wait_from, table.id, now)
         return table, tokens
 
@@ -189,7 +193,7 @@ class RankedManager:
         near = self.fits(rated[profile.id], [rated[p] for p in seated], now - (since or now))
         if profile.id not in seated and not near:
             raise RankedError("ranked/window", "this table's players are not near your rating: play ranked", 409)
-        seat, token = await self.tables.join(table, profile.name, None, profile.id)
+        seat, token = await self.tables.join(table, profile.name, None, profile.id, profile.key)
         return table, {seat: token}
 
     # --- who may play and rate whom (functions of their own) --------------------------------------------

@@ -18,6 +18,7 @@ from ..daily.sealed import acheck, check
 from ..deps import (
     AppSettings,
     Manager,
+    Player,
     Tokens,
     add_tokens,
     aviewer_id,
@@ -91,15 +92,14 @@ async def create_table(
     plan = manager.prepare(
         body.name, body.preset, body.options, seats, body.listed, body.duplicate, body.asked(), body.rules
     )
-    profile, cookie = await playing_profile(request, first.name) if first is not None else (None, None)
-    table, new = await manager.aopen(plan, profile)
+    player = await playing_profile(request, first.name) if first is not None else Player()
+    table, new = await manager.aopen(plan, player.profile, player.device)
     manager.schedule_bots(table)
-    response = JSONResponse(
-        {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}}, status_code=201
-    )
+    made = {"id": table.id, "url": f"/t/{table.id}", "tokens": {str(k): v for k, v in new.items()}}
+    response = JSONResponse({**made, **player.told()}, status_code=201)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
-    if cookie is not None:
-        set_profile_cookie(response, cookie, settings.secure_cookies)
+    if player.cookie is not None:
+        set_profile_cookie(response, player.cookie, settings.secure_cookies)
     return response
 
 
@@ -117,12 +117,12 @@ async def join(
 ) -> JSONResponse:
     table = await manager.aget(table_id)
     name = manager.check_join(table, body.name, body.seat)  # before a profile is made for it
-    profile, cookie = await playing_profile(request, name)
-    seat, token = await manager.join(table, name, body.seat, profile)
-    response = JSONResponse({"seat": seat, "token": token})
+    player = await playing_profile(request, name)
+    seat, token = await manager.join(table, name, body.seat, player.profile, player.device)
+    response = JSONResponse({"seat": seat, "token": token, **player.told()})
     add_tokens(response, tokens, [token], settings.secure_cookies)
-    if cookie is not None:
-        set_profile_cookie(response, cookie, settings.secure_cookies)
+    if player.cookie is not None:
+        set_profile_cookie(response, player.cookie, settings.secure_cookies)
     return response
 
 

@@ -7,6 +7,7 @@ made on the way with the name typed (new profiles are rate-limited per address).
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any
 
@@ -19,7 +20,6 @@ from ...rules import load_ruleset
 from ...rules.registry import club_presets, daily_presets
 from ...store import DealRow, ProfileRow, TournamentRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
-from ..common.names import clean_name
 from ..common.pages import boot_json, render_page
 from ..daily.boards import WITHDRAWN, deal_board, period_board, shown_name
 from ..daily.clubs import ClubManager, member_key
@@ -145,14 +145,13 @@ def _playable(deals: DealManager, deal: DealRow) -> None:
 async def _profile(request: Request, name: Any) -> tuple[ProfileRow, str | None]:
     """The player's profile (made now from `name` for a device without one) and a new cookie to set."""
     profiles = request.app.state.profiles
-    pid, cookie = await playing_profile(request, name)
-    profile = await profiles.store.read(profiles.store.get_profile, pid) if pid else None
+    player = await playing_profile(request, name)
+    if player.refused is not None:  # a board needs a name: no game without the profile
+        raise player.refused
+    profile = await profiles.store.read(profiles.store.get_profile, player.profile) if player.profile else None
     if profile is None:
-        if isinstance(name, str) and name.strip():
-            clean_name(name)  # a refused name says so (input/name); a good one was refused for its address
-            raise DealError("rate/profiles", "too many new profiles from this address: try again later", 429)
         raise DealError("profile/none", "choose a name first: the boards show it", 401)
-    return profile, cookie
+    return dataclasses.replace(profile, key=player.device), player.cookie
 
 
 def _viewer(request: Request) -> ProfileRow | None:
@@ -366,6 +365,19 @@ def standings(deals: DealManager, t: TournamentRow, viewer: str | None, lang: st
         "paused": any(d.paused_at is not None and not d.closed(now) for d in rounds),
         "cancelled": t.cancelled,
         "over": bool(rounds) and all(d.closed(now) for d in rounds),
+        # every organiser's action, newest first: what, when, by whom (anyone in it may look)
+        "log": [
+            {
+                "at": e.at.isoformat() + "Z",
+                "action": e.action,
+                "round": e.round,
+                "minutes": e.minutes,
+                "started": e.started,
+                "by": e.by or gone,
+                "player": e.player or gone,
+            }
+            for e in deals.store.organiser_log(t.id)
+        ],
     }
     if organiser:
         out["members"] = [
@@ -441,6 +453,7 @@ async def api_play_round(
 # --- the organiser's controls: the API and the page's forms do the same ----------------------------------
 
 ACTIONS = ("pause", "resume", "extend", "cancel-round", "cancel", "invite", "approval", "approve", "remove")
+CONFIRMED = ("extend", "cancel-round", "cancel")  # the page's forms ask the organiser again first
 
 
 class ManageIn(_In):
@@ -492,9 +505,16 @@ async def api_manage(
 
 
 def _tournament_page(
-    request: Request, lang: str, deals: DealManager, t: TournamentRow, invite: str = "", refused: Any = None
+    request: Request,
+    lang: str,
+    deals: DealManager,
+    t: TournamentRow,
+    invite: str = "",
+    refused: Any = None,
+    confirm: dict[str, Any] | None = None,
 ) -> HTMLResponse:
-    """The page; after a refused form (`refused`, a RequestError), with its reason, and its status."""
+    """The page; after a refused form (`refused`, a RequestError), with its reason, and its status;
+    `confirm`: an organiser's action the page asks about before it is done."""
     viewer = _viewer(request)
     data = standings(deals, t, viewer.id if viewer else None, lang)
     base = str(request.base_url).rstrip("/")
@@ -511,6 +531,7 @@ def _tournament_page(
         share_url=f"{base}/c/{t.id}",
         viewer=viewer,
         error=(error_message(refused.code, lang, refused.extra) or refused.message) if refused is not None else None,
+        confirm=confirm if data["organiser"] else None,
         boot=boot_json({"strings": js_strings(lang), "labels": labels(lang)}),
     )
 
@@ -605,7 +626,12 @@ async def manage_form(clubs: Clubs, request: Request, tournament_id: str, lang: 
             round=_number(form, "round"), minutes=_number(form, "minutes"),
             player=str(form.get("player", "") or "")[:40] or None, on=form.get("on") is not None,
         )  # fmt: skip
-        await manage(clubs, request, t.id, str(form.get("action", ""))[:20], body)
+        action = str(form.get("action", ""))[:20]
+        if action in CONFIRMED and form.get("confirmed") != "1":  # the page asks first, nothing done yet
+            t = await clubs.store.read(_tournament, clubs.deals, t.id)
+            asked = {"action": action, "round": body.round, "minutes": body.minutes}
+            return _tournament_page(request, lang, clubs.deals, t, "", confirm=asked)
+        await manage(clubs, request, t.id, action, body)
     except RequestError as exc:
         t = await clubs.store.read(_tournament, clubs.deals, t.id)
         return _tournament_page(request, lang, clubs.deals, t, "", exc)

@@ -29,6 +29,7 @@ from ..deps import (
     AppSettings,
     Lang,
     Manager,
+    Player,
     Tokens,
     add_tokens,
     aviewer_id,
@@ -44,7 +45,6 @@ from . import strategy
 
 router = APIRouter()
 FORM_SEATS = 8
-
 
 
 def _listed(manager: Any, lang: str) -> list[dict[str, Any]]:
@@ -131,16 +131,26 @@ async def create_from_form(
             asked,
             custom,
         )
-        profile, cookie = await playing_profile(request, first["name"]) if first else (None, None)
-        table, new = await manager.aopen(plan, profile)
+        player = await playing_profile(request, first["name"]) if first else Player()
+        table, new = await manager.aopen(plan, player.profile, player.device)
     except RequestError as exc:
         return _lobby(request, manager, lang, exc.status, error_message(exc.code, lang, exc.extra) or exc.message, form)
     manager.schedule_bots(table)
-    response = RedirectResponse(f"/t/{table.id}", status_code=303)
+    response = RedirectResponse(_seated_at(table.id, player), status_code=303)
     add_tokens(response, tokens, list(new.values()), settings.secure_cookies)
-    if cookie is not None:
-        set_profile_cookie(response, cookie, settings.secure_cookies)
+    if player.cookie is not None:
+        set_profile_cookie(response, player.cookie, settings.secure_cookies)
     return response
+
+
+# why a device sitting down got no profile: its table page says so, and what to do (`?refused=`)
+PROFILE_REFUSALS = ("rate/profiles", "server/busy")
+
+
+def _seated_at(table_id: str, player: Player) -> str:
+    """The table page a player sits down to: with the reason they got no profile, if they did not."""
+    refused = player.refused.code if player.refused is not None else None
+    return f"/t/{table_id}" + (f"?refused={refused}" if refused in PROFILE_REFUSALS else "")
 
 
 def _table_page(
@@ -151,6 +161,7 @@ def _table_page(
     me: Any,
     status: int = 200,
     error: str | None = None,
+    notice: str | None = None,
 ) -> HTMLResponse:
     """`me`: the device's profile (None: it has none): the join form takes its name, and the results ask for
     its result only where there is one to ask for."""
@@ -181,6 +192,7 @@ def _table_page(
         host=next((s.name for s in table.seats if s.kind == "human"), table.name),
         my_name=me.name if me is not None else "",
         error=error,
+        notice=notice,
     )
 
 
@@ -209,7 +221,10 @@ def _sealed_page(request: Request, table: Any, lang: str) -> HTMLResponse:
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)
-def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang) -> HTMLResponse:
+def table_page(
+    request: Request, table_id: str, manager: Manager, tokens: Tokens, lang: Lang, refused: str = ""
+) -> HTMLResponse:
+    """`refused`: why this device got no profile as it sat down (one of `PROFILE_REFUSALS`: said on the page)."""
     table = _find(manager, table_id)
     if table is None:
         return render_page(request, "missing.html", lang, status=404)
@@ -217,7 +232,9 @@ def table_page(request: Request, table_id: str, manager: Manager, tokens: Tokens
         check(table, tokens, lambda: viewer_id(request))
     except RequestError:
         return _sealed_page(request, table, lang)
-    return _table_page(request, table, tokens, lang, request.app.state.profiles.current(profile_token(request)))
+    me = request.app.state.profiles.current(profile_token(request))
+    notice = error_message(refused, lang) if refused in PROFILE_REFUSALS and me is None else None
+    return _table_page(request, table, tokens, lang, me, notice=notice)
 
 
 @router.post("/t/{table_id}/join", **HTML_FORM)
@@ -240,18 +257,18 @@ async def join_form(
     try:
         check_rate(request)
         name = manager.check_join(table, name)  # before a profile is made for it
-        profile, cookie = await playing_profile(request, name)
-        _, token = await manager.join(table, name, None, profile)
+        player = await playing_profile(request, name)
+        _, token = await manager.join(table, name, None, player.profile, player.device)
     except RequestError as exc:
         text = error_message(exc.code, lang, exc.extra) or (
             error_message("input/name", lang) if exc.code == "input/invalid" else exc.message
         )
         me = await request.app.state.profiles.acurrent(profile_token(request))
         return _table_page(request, table, tokens, lang, me, status=exc.status, error=text)
-    response = RedirectResponse(f"/t/{table.id}", status_code=303)
+    response = RedirectResponse(_seated_at(table.id, player), status_code=303)
     add_tokens(response, tokens, [token], settings.secure_cookies)
-    if cookie is not None:
-        set_profile_cookie(response, cookie, settings.secure_cookies)
+    if player.cookie is not None:
+        set_profile_cookie(response, player.cookie, settings.secure_cookies)
     return response
 
 

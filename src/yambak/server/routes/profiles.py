@@ -88,6 +88,14 @@ def me(request: Request, profiles: ProfileManager) -> ProfileRow:
     return profile
 
 
+async def ame(request: Request, profiles: ProfileManager) -> ProfileRow:
+    """`me` off the event loop (async routes)."""
+    profile = await profiles.acurrent(profile_token(request))
+    if profile is None:
+        raise ProfileError("profile/none", "this device has no profile: play a game or choose a name first", 401)
+    return profile
+
+
 def _qr(url: str) -> str:
     import segno
 
@@ -168,21 +176,22 @@ def api_devices(request: Request, profiles: Profiles) -> dict[str, Any]:
 
 
 @router.delete("/api/me/devices/{device}", dependencies=[Depends(check_origin)])
-def api_sign_out(request: Request, device: str, profiles: Profiles, settings: AppSettings) -> Response:
-    """Sign one of this profile's devices out (this one too: then its cookie goes)."""
-    profile = me(request, profiles)
+async def api_sign_out(request: Request, device: str, profiles: Profiles, settings: AppSettings) -> Response:
+    """Sign one of this profile's devices out (this one too: then its cookie goes); the seats it was
+    given under the profile lose their token."""
+    profile = await ame(request, profiles)
     response = Response(status_code=204)
-    if profiles.sign_out(profile, device[:40], profile_token(request)):
+    if await profiles.sign_out(profile, device[:40], profile_token(request)):
         set_profile_cookie(response, None, settings.secure_cookies)
     return response
 
 
 @router.post("/me/devices/{device}/sign-out")
-def sign_out_form(request: Request, device: str, profiles: Profiles, settings: AppSettings) -> Response:
+async def sign_out_form(request: Request, device: str, profiles: Profiles, settings: AppSettings) -> Response:
     """The profile page's "Sign out" of a device."""
     check_origin(request)
-    profile = me(request, profiles)
-    here = profiles.sign_out(profile, device[:40], profile_token(request))
+    profile = await ame(request, profiles)
+    here = await profiles.sign_out(profile, device[:40], profile_token(request))
     response = RedirectResponse("/" if here else "/me/profile", status_code=303)
     if here:
         set_profile_cookie(response, None, settings.secure_cookies)

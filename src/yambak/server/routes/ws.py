@@ -31,6 +31,7 @@ from ..live import (
     RequestError,
     dumps,
     error,
+    failure,
     same_origin,
     serve_socket,
 )
@@ -93,7 +94,8 @@ async def _session(
         await ws.send_text(dumps(error(exc.code, exc.message)))
         await ws.close(code=CLOSE_UNKNOWN)
         return
-    conn = Connection(seats=seats(session, parse_tokens(ws.cookies.get(TOKEN_COOKIE))), lang=get_lang(ws))
+    said = parse_tokens(ws.cookies.get(TOKEN_COOKIE))
+    conn = Connection(seats=seats(session, said), keys={hash_token(t) for t in said}, lang=get_lang(ws))
     session.conns.add(conn)
     settings = ws.app.state.settings
     hellos = Bucket(settings.hello_rate, settings.hello_burst)  # a hello may cost a whole view
@@ -105,6 +107,7 @@ async def _session(
             if not hellos.take():
                 raise RequestError("rate/limited", "too many hellos on this socket: slow down")
             conn.seats |= seats(session, msg.tokens)
+            conn.keys |= {hash_token(t) for t in msg.tokens[:16]}
             if not conn.seats and watch is not None:
                 await watch(session)
             conn.joined = True
@@ -143,9 +146,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             raise
         except (RequestError, IllegalAction) as exc:
             conn.refuse(exc, ref)
-        except Exception:  # never a traceback to the client
-            log.exception("advice at table %s failed", table.id)
-            conn.refuse(RequestError("server/error", "the advice failed on the server", 500), ref)
+        except Exception as exc:  # never a traceback to the client
+            refusal = failure(exc, "the advice failed on the server")
+            if refusal.status == 500:
+                log.exception("advice at table %s failed", table.id)
+            conn.refuse(refusal, ref)
 
     async def act(table: Any, conn: Connection, msg: Any, ref: Any) -> None:
         if isinstance(msg, table_schema.AdviseMsg):  # answered while the socket goes on reading

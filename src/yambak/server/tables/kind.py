@@ -130,6 +130,13 @@ class TableKind(SessionKind[LiveTable]):
         table.seat_version = [seat_versions.get(i, 0) for i in range(len(row.seats))]
         table.recent = recent_of(recent, self.ctx.settings.history)
         self.stand_in.rebuild(table)
+        self.reseated(table)
+
+    def reseated(self, table: LiveTable) -> None:
+        """The seats' tokens changed (one taken back, one signed out): sockets here lose the seats their
+        tokens no longer prove, and those seats count as away."""
+        if self.seating.held(table):
+            self.presence.changed(table)
 
     def apply_logged(self, table: LiveTable, message: dict[str, Any]) -> GameState:
         event = message["event"]

@@ -39,7 +39,7 @@ from ..common.clock import naive_utc
 from ..common.coach import Asker, CoachPool
 from ..common.dice import DealDice
 from ..common.dice import secret as deal_secret
-from ..common.events import Events
+from ..common.events import Events, SeatsRevoked
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
 from ..live import RequestError
@@ -111,13 +111,16 @@ class TableManager(SessionFront[LiveTable]):
         # the fence of an action (set by the app): (table) -> a write checking again in the action's own
         # transaction, or None; raises to refuse it now (a deal's table stops at the deal's close)
         self.admit: Any = None
+        # a device signed out of a profile: the seats it was given lose their token here and elsewhere
+        self.events.on_async(SeatsRevoked, lambda revoked: self.core.reload_names(list(revoked.tables)))
 
     async def _forwarded_act(self, table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
         msg = schema.client_message.validate_python(args["msg"])
         return await self._act_owned(table, set(args["seats"]), msg, args.get("ref"))
 
     async def _forwarded_join(self, table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
-        seat, token = await self._join_local(table, args["name"], args.get("seat"), args.get("profile"))
+        profile, device = args.get("profile"), args.get("device")
+        seat, token = await self._join_local(table, args["name"], args.get("seat"), profile, device)
         return {"seat": seat, "token": token}
 
     async def _forwarded_rematch(self, table: LiveTable, _args: dict[str, Any]) -> dict[str, Any]:
@@ -254,7 +257,7 @@ class TableManager(SessionFront[LiveTable]):
         rows: list[SeatRow] = []
         for i, s in enumerate(seats):
             if isinstance(s, SeatRow):  # a rematch: the same people, the same profiles
-                rows.append(SeatRow(i, s.kind, s.name, s.token_hash, s.bot, s.profile_id))
+                rows.append(SeatRow(i, s.kind, s.name, s.token_hash, s.bot, s.profile_id, device=s.device))
                 continue
             if not isinstance(s, dict):
                 raise TableError("input/seats", "each seat is an object")
@@ -320,16 +323,19 @@ class TableManager(SessionFront[LiveTable]):
         return self._new(name, preset, options, seats, listed, duplicate, asked, custom)
 
     @staticmethod
-    def _give_first_seat(new: NewTable, profile: str | None) -> None:
-        """The creator's profile goes to the first person's seat of a new table (the others are guests)."""
+    def _give_first_seat(new: NewTable, profile: str | None, device: str | None = None) -> None:
+        """The creator's profile goes to the first person's seat of a new table (the others are guests);
+        `device`: the creator's profile key (hash), the device that seat's token is given to."""
         first = next((i for i in sorted(new.tokens) if new.table.seats[i].kind == "human"), None)
         if profile is not None and first is not None:  # table.seats and row.seats are one list
-            new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile)
+            new.table.seats[first] = dataclasses.replace(new.table.seats[first], profile_id=profile, device=device)
 
-    async def aopen(self, new: NewTable, profile: str | None = None) -> tuple[LiveTable, dict[int, str]]:
+    async def aopen(
+        self, new: NewTable, profile: str | None = None, device: str | None = None
+    ) -> tuple[LiveTable, dict[int, str]]:
         """Store a prepared table and take it into memory. `profile`: the creator's, given to the first
-        person's seat (the others are guests)."""
-        self._give_first_seat(new, profile)
+        person's seat (the others are guests), on the device whose profile key hashes to `device`."""
+        self._give_first_seat(new, profile, device)
         await self.core.astore_new(new.row, self.turns.now_op(new.table))
         self.core.admit_new(new.table)
         return new.table, new.tokens
@@ -345,13 +351,14 @@ class TableManager(SessionFront[LiveTable]):
         asked: dict[str, Any] | None = None,
         custom: dict[str, Any] | None = None,
         profile: str | None = None,
+        device: str | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A new table. Seats are {"kind": "human"|"open"|"bot", "name"}; humans get tokens (this device).
         `asked`: the creator's table settings (hints, clock, undo; see `settings.py`); `custom`: a
         ruleset of the players' own (house rules), instead of a preset; `profile`: the creator's.
         Blocks on the store: `acreate` is the same without blocking the event loop."""
         new = self._new(name, preset, options, seats, listed, duplicate, asked, custom)
-        self._give_first_seat(new, profile)
+        self._give_first_seat(new, profile, device)
         self.core.store_new(new.row, self.turns.now_op(new.table))
         self.core.admit_new(new.table)
         return new.table, new.tokens
@@ -368,9 +375,10 @@ class TableManager(SessionFront[LiveTable]):
         custom: dict[str, Any] | None = None,
         profile: str | None = None,
         deal: Any = None,
+        device: str | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         new = self._new(name, preset, options, seats, listed, duplicate, asked, custom, deal)
-        return await self.aopen(new, profile)
+        return await self.aopen(new, profile, device)
 
     def check_join(self, table: LiveTable, name: Any, seat: Any = None) -> str:
         """A request to sit down checked before anything is made for it (a profile): the name as it will
@@ -383,15 +391,23 @@ class TableManager(SessionFront[LiveTable]):
             raise TableError("seat/taken", "that seat is not open", 409)
         return shown
 
-    async def join(self, table: LiveTable, name: Any, seat: Any = None, profile: str | None = None) -> tuple[int, str]:
+    async def join(
+        self, table: LiveTable, name: Any, seat: Any = None, profile: str | None = None, device: str | None = None
+    ) -> tuple[int, str]:
+        """Sit down at an open seat: (the seat, its token). `profile`: the player's, on the device whose
+        profile key hashes to `device` (signed out, the token goes)."""
         name = clean_name(name)
         if not table.owned:
-            result = await self.replica.forward(table, "join", {"name": name, "seat": seat, "profile": profile})
+            args = {"name": name, "seat": seat, "profile": profile, "device": device}
+            result = await self.replica.forward(table, "join", args)
             await self.refresh(table)  # the new token works here at once
             return result["seat"], result["token"]
-        return await self._join_local(table, name, seat, profile)
+        return await self._join_local(table, name, seat, profile, device)
 
-    async def _join_local(self, table: LiveTable, name: str, seat: Any, profile: str | None = None) -> tuple[int, str]:
+    async def _join_local(
+        self, table: LiveTable, name: str, seat: Any, profile: str | None = None, device: str | None = None
+    ) -> tuple[int, str]:
+        device = device if profile is not None else None
         async with table.lock:
             open_seats = [s.seat for s in table.seats if s.kind == "open"]
             if seat is None:
@@ -408,10 +424,10 @@ class TableManager(SessionFront[LiveTable]):
             players[seat] = name
             state = dataclasses.replace(table.state, players=tuple(players))
             try:
-                await self.store.write(Store.claim_seat_op(table.id, seat, name, hash_token(token), profile))
+                await self.store.write(Store.claim_seat_op(table.id, seat, name, hash_token(token), profile, device))
             except StoreConflict:
                 raise TableError("seat/taken", "that seat is not open", 409) from None
-            table.seats[seat] = SeatRow(seat, "human", name, hash_token(token), None, profile)
+            table.seats[seat] = SeatRow(seat, "human", name, hash_token(token), None, profile, device=device)
             table.state = state
             if table.settings.ranked is not None and not any(s.kind == "open" for s in table.seats):
                 self.turn_clock.start(table)  # the game starts: clocks run
@@ -678,15 +694,17 @@ class TableManager(SessionFront[LiveTable]):
         self.stand_in.mark(table, seat, data)
         await self.core.commit(table, new_state, data, seat=event.player, also=mark)
 
-    async def reissue(self, table: LiveTable, seat: int) -> str:
+    async def reissue(self, table: LiveTable, seat: int, device: str | None = None) -> str:
         """A new token for a person's seat, for another device of the profile that sits there (the caller
-        checked the profile); the token the seat had before stops working."""
+        checked the profile; `device`: its profile key's hash); the token the seat had before stops working."""
         token = new_token()
         row = table.seats[seat]
         if row.kind != "human" or row.profile_id is None:
             raise TableError("auth/not-your-seat", f"seat {seat} is nobody's to take back")
-        await self.store.write(Store.seat_token_op(table.id, seat, row.profile_id, hash_token(token)))
-        table.seats[seat] = dataclasses.replace(row, token_hash=hash_token(token))
+        await self.store.write(Store.seat_token_op(table.id, seat, row.profile_id, hash_token(token), device))
+        table.seats[seat] = dataclasses.replace(row, token_hash=hash_token(token), device=device)
+        if self.seating.held(table):  # sockets holding the old token lose the seat
+            self.presence.changed(table)
         self.replica.publish(table, {"kind": "reload"})  # other processes' copies learn it from the store
         return token
 

@@ -218,6 +218,7 @@ class DealOut(_Out):
     left: float | None
     closed: bool
     paused: bool
+    cancelled: bool = False  # the tournament's organiser cancelled its round: it counts for nobody
 
 
 class NonceOut(_Out):

@@ -123,6 +123,20 @@ class Seating:
         ctx.publish(table, {"kind": "reseat", "removed": target})
 
     @staticmethod
+    def held(table: LiveTable) -> bool:
+        """This process's sockets hold the seats their tokens prove now: a seat whose token went (its device
+        signed out, another device took it back) is one they no longer act for (told with a new welcome).
+        True when some socket lost a seat."""
+        lost = False
+        for conn in list(table.conns):
+            seats = conn.seats & table.seats_for(conn.keys)
+            if seats != conn.seats:
+                conn.seats, lost = seats, True
+                if conn.joined:
+                    conn.send(welcome(table.version, sorted(seats)))
+        return lost
+
+    @staticmethod
     def renumber(table: LiveTable, removed: int) -> None:
         """This process's sockets and presence after a seat left: the seats after it moved up one."""
 

@@ -48,7 +48,8 @@ def _deal(fair: Any) -> dict[str, Any] | None:
     """A deal's table (the daily challenge, a club round): when the deal closes (its tables take no
     action from then on: the game stays unfinished and does not count), the seconds left until then by
     the server's clock (the page counts down from them, whatever its own clock says), whether it has
-    closed, and whether its tournament is paused (no close while it is)."""
+    closed, whether its tournament is paused (no close while it is), and whether its organiser cancelled
+    its round (it counts for nobody)."""
     if not getattr(fair, "deal", ""):
         return None
     closes = fair.closes_at
@@ -59,6 +60,7 @@ def _deal(fair: Any) -> dict[str, Any] | None:
         "left": max(0.0, left) if left is not None else None,
         "closed": fair.closed(),
         "paused": closes is None,
+        "cancelled": bool(getattr(fair, "cancelled", False)),
     }
 
 

@@ -699,6 +699,7 @@ export interface TableView {
  * via the `definition` "DealOut".
  */
 export interface DealOut {
+  cancelled?: boolean;
   closed: boolean;
   closes_at: string | null;
   id: string;

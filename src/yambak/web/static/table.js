@@ -467,6 +467,7 @@ function renderTray(me, event) {
   let status;
   const texts = [];
   if (view.finished) { status = T("Game over"); if (!event || event.game_over) noteTable(boot.table, mine, false); }
+  else if (view.deal && view.deal.cancelled) status = T("The organiser cancelled this round: it counts for nobody.");
   else if (dealClosed()) status = T("This deal has closed: the game stays unfinished and does not count.");
   else if (view.deal && view.deal.paused) status = T("The organiser paused the tournament: wait for it to go on.");
   else if ((view.settings || {}).ranked && (view.open_seats || []).length) status = N("A ranked game starts when every seat is taken: {n} more player to come.", "A ranked game starts when every seat is taken: {n} more players to come.", view.open_seats.length);

@@ -8,8 +8,8 @@ Revises: 0014
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0018"
-down_revision = "0017"
+revision = "0017"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 

@@ -10,7 +10,7 @@ Revises: 0014
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0017"
+revision = "0016"
 down_revision = "0015"
 branch_labels = None
 depends_on = None
