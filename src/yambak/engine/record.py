@@ -21,10 +21,21 @@ from .fairness import parse_fairness
 from .scoresheet import tied_groups
 from .state import GameState, Rolloffs, TurnRecord, new_game
 
-__all__ = ["FORMAT", "GameRecord", "parse_turn", "play_turn", "replay", "state_to_record", "summary"]
+__all__ = [
+    "FORMAT",
+    "GameRecord",
+    "parse_rolloffs",
+    "parse_turn",
+    "play_turn",
+    "replay",
+    "rolloffs_dict",
+    "state_to_record",
+    "summary",
+    "turn_dict",
+]
 
 FORMAT = "yambak-game/1"
-_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness"}
+_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness", "edits"}
 _PENDING_KEYS = {"player", "rolls", "held", "kept", "announce"}
 _TURN_KEYS = {"player", "rolls", "held", "announce", "box", "strike", "use", "scratch"}
 
@@ -45,6 +56,8 @@ class GameRecord:
     pending: tuple[Mapping[str, Any], ...] = ()
     # docs/rules.md §11: the dice commitment of a table whose dice the server rolled (engine/fairness.py).
     fairness: Mapping[str, Any] | None = None
+    # docs/rules.md §11: a kept sheet's corrections, roll-offs and undos, in order (`yambak.keeper.edits`).
+    edits: tuple[Mapping[str, Any], ...] = ()
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
@@ -78,14 +91,18 @@ class GameRecord:
                 fairness = parse_fairness(data["fairness"])
             except ValueError as exc:
                 raise _bad(str(exc)) from None
+        edits = data.get("edits", [])
+        if not isinstance(edits, list) or not all(isinstance(e, Mapping) for e in edits):
+            raise _bad("edits must be a list of a sheet's changes")
         return cls(
             data["rules"],
             tuple(players),
             turns,
             seed,
-            _parse_rolloffs(data.get("rolloffs"), len(players)),
+            parse_rolloffs(data.get("rolloffs"), len(players)),
             tuple(pending),
             fairness,
+            tuple(edits),
         )
 
     def seat(self, n: int) -> int:
@@ -110,23 +127,27 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT, "rules": self.rules, "players": list(self.players), "seed": self.seed}
-        out["turns"] = [_turn_dict(t) for t in self.turns]
+        out["turns"] = [turn_dict(t) for t in self.turns]
         if self.rolloffs:
-            out["rolloffs"] = {
-                target: [{str(seat): list(dice) for seat, dice in r} for r in rounds]
-                for target, rounds in self.rolloffs
-            }
+            out["rolloffs"] = rolloffs_dict(self.rolloffs)
         if self.pending:
             out["pending"] = [dict(t) for t in self.pending]
         if self.fairness is not None:
             out["fairness"] = dict(self.fairness)
+        if self.edits:
+            out["edits"] = [dict(e) for e in self.edits]
         return out
 
     def dumps(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
 
-def _turn_dict(t: TurnRecord) -> dict[str, Any]:
+def rolloffs_dict(rolloffs: Rolloffs) -> dict[str, list[dict[str, list[int]]]]:
+    """Roll-off rounds as a record writes them: target -> rounds -> seat -> dice."""
+    return {target: [{str(seat): list(dice) for seat, dice in r} for r in rounds] for target, rounds in rolloffs}
+
+
+def turn_dict(t: TurnRecord) -> dict[str, Any]:
     out: dict[str, Any] = {"player": t.player, "rolls": [list(r) for r in t.rolls]}
     if t.held is not None:
         out["held"] = [list(h) for h in t.held]
@@ -194,7 +215,8 @@ def parse_turn(raw: Any, n: int) -> TurnRecord:
     )
 
 
-def _parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
+def parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
+    """A record's `rolloffs` from JSON data; raises RecordError."""
     if raw is None:
         return ()
     if not isinstance(raw, Mapping):
@@ -249,7 +271,7 @@ def replay(
         except IllegalAction as exc:
             raise RecordError(exc.code, exc.message, n) from None
     _check_rolloffs(state, record)
-    state = state._replace(rolloffs=record.rolloffs)
+    state = state._replace(rolloffs=record.rolloffs, edits=record.edits)
     for pending in record.pending:
         state = _replay_pending(state, pending)
     if dice is not None:
@@ -386,7 +408,9 @@ def state_to_record(state: GameState) -> GameRecord:
             if turn.announced is not None:
                 entry["announce"] = state.rules.box_id(turn.announced)
             pending.append(entry)
-    return GameRecord(state.rules.spec, state.players, turns, state.seed, state.rolloffs, tuple(pending))
+    return GameRecord(
+        state.rules.spec, state.players, turns, state.seed, state.rolloffs, tuple(pending), edits=state.edits
+    )
 
 
 def summary(state: GameState) -> dict[str, Any]:

@@ -9,6 +9,7 @@ always gets the same error code: seat -> game over -> turn -> action specifics.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -183,6 +184,9 @@ class GameState:
     rolloffs: Rolloffs = ()
     serial: int = 0  # rolls made in the whole game
     outright: int | None = None  # the seat that won the game at once (a row's wins_by_roll), if any
+    # A kept sheet's corrections, roll-offs and undos, in order (docs/rules.md §11 `edits`): carried
+    # untouched, read and written by the score-keeper (`yambak.keeper.edits`) only.
+    edits: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
     # The position before the last entry, while it may still be taken back (until the next roll).
     undo_point: GameState | None = field(default=None, compare=False, repr=False)
 

@@ -116,6 +116,18 @@ class HistoryEntry(Out):
     written: int | None
 
 
+class SheetAction(Out):
+    """A thing done on the sheet (`yambak.keeper.edits.last_action`): an entry or a correction of entry `n`
+    (`player`'s how-manieth `turn`), or a roll-off round for `target`; `at` (an undo's note): the turns left."""
+
+    kind: Literal["entry", "correction", "rolloff"]
+    n: int | None = None
+    player: int | None = None
+    turn: int | None = None
+    target: str | None = None
+    at: int | None = None
+
+
 class Decided(Out):
     """What decided a finished sheet (`yambak.keeper.view.decided`)."""
 
@@ -130,6 +142,8 @@ class SheetView(GameView):
     v: int
     history: list[HistoryEntry]
     record: dict[str, Any]  # the game record (docs/rules.md §11)
+    last: SheetAction | None = None  # the last thing done: what undo takes back (named on its button)
+    undone: list[SheetAction] = []  # what undo took back, oldest first (the history says it)
     rolloff_due: dict[str, list[int]] | None = None  # after the end: the tied seats of each target still to roll off
     decided: Decided | None = None  # after the end: what decided the win
 

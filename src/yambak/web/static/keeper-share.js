@@ -5,7 +5,7 @@ import { boot, T, colon, N, colLabel, colShort, $, el, setText, setAttr, toast }
 import { miniDice } from "./dice.js";
 import { saveSheet } from "./keeper-store.js";
 import { auth, named, online, points, readOnly, refusalText, state } from "./keeper-state.js";
-import { startFix, undo } from "./keeper-pad.js";
+import { actionText, startFix, undo, undoText } from "./keeper-pad.js";
 import { reconnect } from "./keeper-sync.js";
 import { draw } from "./keeper-draw.js";
 
@@ -16,7 +16,7 @@ export function renderEnd() {
   const show = state.shown.finished && !state.rolloff && !state.fixing;
   end.hidden = !show;
   if (!show) { delete end.dataset.key; return; }
-  const key = `${state.sheet.id}|${state.shown.v}|${state.sheet.queue.length}|${JSON.stringify(state.shown.winners)}|${readOnly()}|${boot.lang}`;
+  const key = `${state.sheet.id}|${state.shown.v}|${state.sheet.queue.length}|${JSON.stringify(state.shown.winners)}|${readOnly()}|${boot.lang}|${undoText()}`;
   if (end.dataset.key === key) return;
   end.dataset.key = key;
   const [head, why] = headline();
@@ -24,7 +24,7 @@ export function renderEnd() {
   if (why) parts.push(el("p", { class: "why" }, why));
   const actions = el("div", { class: "actions" });
   actions.append(el("button", { type: "button", class: "primary", id: "again", onclick: sameAgain }, T("New sheet, same players")));
-  if (!readOnly()) actions.append(el("button", { type: "button", id: "end-undo", onclick: () => undo() }, T("Undo last entry")));
+  if (!readOnly()) actions.append(el("button", { type: "button", id: "end-undo", onclick: () => undo() }, undoText()));
   actions.append(
     el("button", { type: "button", id: "share-picture", onclick: sharePicture }, T("Share as a picture")),
     el("button", { type: "button", id: "share-text", onclick: shareText }, T("Share as text")),
@@ -85,6 +85,10 @@ export function historyList() {
     return el("li", { class: "pending" + (refused ? " invalid" : ""), "data-id": e.id }, `${text} · ${T("not sent yet")}`);
   });
   for (const li of queued.reverse()) ol.append(li);
+  // what undo took back, each after the entry it left last (newest first, like the list)
+  const notes = (state.shown.undone || []).map((u) => ({ at: u.at ?? 0, li: el("li", { class: "undone" }, actionText(u, true)) })).reverse();
+  const turns = state.shown.history.length;
+  for (const x of notes.filter((x) => x.at >= turns)) ol.append(x.li);
   for (const [target, rounds] of Object.entries(state.shown.rolloffs || {}).reverse()) {
     const where = target === "total" ? T("Total") : colLabel(target);
     for (const r of rounds.slice().reverse()) {
@@ -92,6 +96,7 @@ export function historyList() {
     }
   }
   for (const h of state.shown.history.slice().reverse()) {
+    if (h.n < turns) for (const x of notes.filter((x) => x.at === h.n)) ol.append(x.li);
     const li = el("li", { value: String(h.n), "data-n": String(h.n), class: [state.invalid[h.n] ? "invalid" : "", h.announced ? "was-announced" : ""].filter(Boolean).join(" ") });
     const who = state.shown.players[h.player].name;
     const b = el("button", { type: "button", class: "entry", onclick: () => startFix(h) });
@@ -109,6 +114,7 @@ export function historyList() {
     if (state.invalid[h.n]) li.append(el("span", { class: "why" }, state.invalid[h.n]));
     ol.append(li);
   }
+  if (turns) for (const x of notes.filter((x) => x.at === 0)) ol.append(x.li);
   return ol;
 }
 

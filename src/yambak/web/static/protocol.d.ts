@@ -169,6 +169,7 @@ export interface SheetView {
   finished: boolean;
   history: HistoryEntry[];
   id: string;
+  last?: SheetAction | null;
   name: string;
   next_seat: number[];
   players: SheetPlayer[];
@@ -188,6 +189,7 @@ export interface SheetView {
   rules: RulesLayout;
   standings?: number[] | null;
   to_act: number[];
+  undone?: SheetAction[];
   v: number;
   winners?: number[] | null;
 }
@@ -215,6 +217,21 @@ export interface HistoryEntry {
   scratch: boolean;
   strike: boolean;
   written: number | null;
+}
+/**
+ * A thing done on the sheet (`yambak.keeper.edits.last_action`): an entry or a correction of entry `n`
+ * (`player`'s how-manieth `turn`), or a roll-off round for `target`; `at` (an undo's note): the turns left.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "SheetAction".
+ */
+export interface SheetAction {
+  at?: number | null;
+  kind: "entry" | "correction" | "rolloff";
+  n?: number | null;
+  player?: number | null;
+  target?: string | null;
+  turn?: number | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
