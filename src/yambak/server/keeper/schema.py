@@ -59,7 +59,8 @@ class SheetIn(BaseModel):
 class EntryIn(BaseModel):
     """One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
     `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
-    `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a 0);
+    `undo`: take back the last `count` things done (entries, corrections, roll-off rounds); `fix`: replace
+    entry `turn` (dice + roll + box, or a 0);
     `rolloff`: each tied seat's roll-off dice (`rolloff_dice` of the layout) for `target` (a column id or "total")."""
 
     model_config = ConfigDict(extra="forbid", strict=True)  # no `true` read as 1, no "3" read as 3

@@ -97,13 +97,14 @@ export async function undo() {
   clearPad();
   await reload();  // what every tab queued
   const last = state.sheet.queue[state.sheet.queue.length - 1];
-  if (last) {  // not sent yet (and no tab is sending it): just forget it
+  const what = state.engine.ready && state.shown && state.shown.last ? actionText(state.shown.last, true) : "";
+  // not sent yet (and no tab is sending it): just forget it; a queued undo stays (forgetting it would redo)
+  if (last && last.kind !== "undo") {
     const forgot = await whileSending(state.sheet.id, async () => { await removeEntry(state.sheet.id, last.id); return true; });
-    if (forgot === true) { await reload(); await recompute(); return; }
+    if (forgot === true) { await reload(); await recompute(); if (what) say(what); return; }
   }
   if (!state.shown || !state.shown.last) return;
-  const what = actionText(state.shown.last, true);
-  if (await submit({ kind: "undo", count: 1 })) say(what);  // after whatever is queued: the last thing done
+  if (await submit({ kind: "undo", count: 1 })) say(what || actionText(state.shown.last, true));  // after whatever is queued
 }
 
 export function clearPad() { state.pad = []; state.roll = 1; state.zeroMode = false; state.padFor = null; state.preview = null; state.zeros = null; }
