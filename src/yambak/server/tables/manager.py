@@ -86,7 +86,7 @@ class TableManager(SessionFront[LiveTable]):
         ctx = TableContext(settings, store, events or Events(), cluster, server_seconds(settings))
         self.turn_clock = TurnClock(ctx.now)
         self.presence = Presence(ctx, ctx.now)
-        self.stand_in = StandIn(self.turn_clock, self.presence, settings.away_turn)
+        self.stand_in = StandIn(self.turn_clock, self.presence, settings.away_turn, settings.away_missed)
         self.bots = Bots(ctx, self.stand_in)
         self.seating = Seating(ctx)
         self.reactions = Reactions(ctx)

@@ -3,10 +3,13 @@
 It plays a person's turn
 - when the turn clock runs out (tables with a clock: the player is slow, or gone), and
 - when the player is away (`presence.py`) while somebody else sits at the table: `Settings.away_turn`
-  seconds (15) after the turn began, or at once when they left during it. Never at a deal's table (the daily
-  challenge, a club round: everybody plays their own dice, nobody waits), never at an asynchronous table
-  (a game over days: its players come and go, the clock alone decides), and never where nobody else is
-  here (alone against bots, pass and play on one device: nobody waits either). A ranked table keeps the
+  seconds (15) after the turn began, or at once when they left during it; once it has played a whole turn
+  for them since they last played, `Settings.away_missed` seconds (3) after each of their turns began
+  (they are gone, not slow: the others should not wait 15 s a turn; a duplicate table keeps the 15 s).
+  Never at a deal's table (the daily challenge, a club round: everybody plays their own dice, nobody
+  waits), never at an asynchronous table (a game over days: its players come and go, the clock alone
+  decides), and never where nobody else is here (alone against bots, pass and play on one device:
+  nobody waits either). A ranked table keeps the
   clock alone: its rule for a player who leaves counts the turns the clock gave away (`ranked/`).
 
 The player takes the seat back by coming back: the next step of the turn is theirs again. Each of the
@@ -28,10 +31,19 @@ STAND_IN = "hard"  # the bot that plays a person's turn
 
 
 class StandIn:
-    def __init__(self, clock: TurnClock, presence: Presence, wait: float) -> None:
+    def __init__(self, clock: TurnClock, presence: Presence, wait: float, missed: float | None = None) -> None:
         self.clock = clock
         self.presence = presence
         self.wait = wait  # seconds an away player's turn waits for them
+        self.missed = wait if missed is None else min(wait, missed)  # ... once they missed a whole turn
+
+    def _wait(self, table: LiveTable, seat: int) -> float:
+        """The wait for an away player's turn: shorter once the stand-in played a whole turn for them since
+        they last played (what it scored for them is kept until then: `played_for`), except on a duplicate
+        table, where everybody plays their own dice and the last of a round is waited for as before."""
+        if table.played_for.get(seat) and not table.state.simultaneous:
+            return self.missed
+        return self.wait
 
     @staticmethod
     def for_absence(table: LiveTable) -> bool:
@@ -63,7 +75,7 @@ class StandIn:
         if gone > started:  # they left during their turn
             return 0.0
         now = self.clock.now() if now is None else now
-        return max(0.0, started + self.wait - now)
+        return max(0.0, started + self._wait(table, seat) - now)
 
     def due(self, table: LiveTable, seat: int, now: float | None = None) -> bool:
         """Does the stand-in play this person's turn now?"""
