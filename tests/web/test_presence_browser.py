@@ -61,6 +61,20 @@ def test_a_friend_leaves_and_comes_back_at_a_quick_invite_table(quick_base, new_
         assert "bot" in text and re.search(r"\d", text), text
         ann.wait_for_function("() => !document.querySelector('#chip-1').classList.contains('away')")
         bram.screenshot(path=str(SCREENSHOTS / "table-back-phone-fr.png"))
+        # the note stays after his own next turn (issue 34: it went then), until he dismisses it
+        assert wait_my_turn_or_end(ann)
+        play_turn(ann)
+        assert wait_my_turn_or_end(bram)
+        play_turn(bram)
+        bram.wait_for_function(
+            "() => document.querySelectorAll('#sheet td button.cell.filled[data-seat=\"1\"]').length === 2"
+        )
+        assert bram.locator("#played-for").inner_text().startswith(text.split(".")[0])
+        bram.click("#played-for .dismiss")
+        assert bram.locator("#played-for").is_hidden()
+        bram.reload()
+        ready(bram)
+        assert bram.locator("#played-for").is_hidden()  # dismissed stays dismissed
     finally:
         friend.close()
 
