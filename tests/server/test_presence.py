@@ -13,6 +13,7 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
+from yambak.engine import GameRecord, replay
 from yambak.server import Settings, create_app
 from yambak.server.tables import presence
 from yambak.server.tables.schema import server_message
@@ -149,6 +150,9 @@ def test_once_an_away_player_missed_a_whole_turn_their_next_ones_wait_less(clien
     second = ann.until(lambda m: m["type"] == "event" and m["event"]["type"] == "scored", "the stand-in's second")
     assert second["event"]["player"] == 1 and second["event"]["absent"] is True
     assert len(second["view"]["played_for"]["1"]) == 2
+    # the boxes the stand-in filled are marked on everybody's sheet, and kept in the record
+    marked = sorted([first["view"]["players"][1]["last_box"], second["view"]["players"][1]["last_box"]])
+    assert second["view"]["players"][1]["stand_in"] == marked and second["view"]["players"][0]["stand_in"] == []
     bram = Seat(client, made, "1")  # back: he plays his own turn, and is waited for in full again
     ann.turn(0)
     bram.until(lambda m: m.get("v") == ann.v, "Ann's entry")
@@ -158,6 +162,10 @@ def test_once_an_away_player_missed_a_whole_turn_their_next_ones_wait_less(clien
     ann.until(lambda m: m["type"] == "state" and m["view"]["online"] == [0], "Bram away again")
     ann.turn(0)
     assert table.played_for == {} and ann.view["stand_in"]["1"] == pytest.approx(1.0, abs=0.3)
+    assert ann.view["players"][1]["stand_in"] == marked  # his own entry is not marked
+    record = client.get(f"/api/tables/{made['id']}/record").json()
+    assert record["stand_in"] == [[1, box] for box in marked]
+    assert replay(GameRecord.from_dict(record)).stand_in == {(1, box) for box in marked}
     ann.close()
 
 

@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 FORMAT = "yambak-game/1"
-_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness", "edits"}
+_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness", "edits", "stand_in"}
 _PENDING_KEYS = {"player", "rolls", "held", "kept", "announce"}
 _TURN_KEYS = {"player", "rolls", "held", "announce", "box", "strike", "use", "scratch"}
 
@@ -58,6 +58,8 @@ class GameRecord:
     fairness: Mapping[str, Any] | None = None
     # docs/rules.md §11: a kept sheet's corrections, roll-offs and undos, in order (`yambak.keeper.edits`).
     edits: tuple[Mapping[str, Any], ...] = ()
+    # docs/rules.md §11: the boxes a stand-in filled for a person, (seat, box id), in seat and box order.
+    stand_in: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
@@ -94,6 +96,17 @@ class GameRecord:
         edits = data.get("edits", [])
         if not isinstance(edits, list) or not all(isinstance(e, Mapping) for e in edits):
             raise _bad("edits must be a list of a sheet's changes")
+        stand_in = data.get("stand_in", [])
+        if not isinstance(stand_in, list) or not all(
+            isinstance(m, list)
+            and len(m) == 2
+            and isinstance(m[0], int)
+            and not isinstance(m[0], bool)
+            and 0 <= m[0] < len(players)
+            and isinstance(m[1], str)
+            for m in stand_in
+        ):
+            raise _bad("stand_in must be a list of [seat, box] pairs")
         return cls(
             data["rules"],
             tuple(players),
@@ -103,6 +116,7 @@ class GameRecord:
             tuple(pending),
             fairness,
             tuple(edits),
+            tuple(sorted((m[0], m[1]) for m in stand_in)),
         )
 
     def seat(self, n: int) -> int:
@@ -136,10 +150,28 @@ class GameRecord:
             out["fairness"] = dict(self.fairness)
         if self.edits:
             out["edits"] = [dict(e) for e in self.edits]
+        if self.stand_in:
+            out["stand_in"] = [[seat, box] for seat, box in self.stand_in]
         return out
 
     def dumps(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+
+def _stand_in(state: GameState, record: GameRecord) -> frozenset[tuple[int, str]]:
+    """The record's stand-in marks, each a box its seat has filled (a bare row id of a one-column sheet named
+    as the engine names it); raises RecordError for any other."""
+    rules = state.rules
+    filled = {(h.player, rules.parse_box(h.box)) for h in state.history}
+    out = set()
+    for seat, name in record.stand_in:
+        box = rules.parse_box(name)
+        if box is None:
+            raise _bad(f"stand_in: {name!r} is not a box of these rules")
+        if (seat, box) not in filled:
+            raise _bad(f"stand_in: seat {seat} has not filled {name}")
+        out.add((seat, rules.box_id(box)))
+    return frozenset(out)
 
 
 def rolloffs_dict(rolloffs: Rolloffs) -> dict[str, list[dict[str, list[int]]]]:
@@ -271,7 +303,7 @@ def replay(
         except IllegalAction as exc:
             raise RecordError(exc.code, exc.message, n) from None
     _check_rolloffs(state, record)
-    state = state._replace(rolloffs=record.rolloffs, edits=record.edits)
+    state = state._replace(rolloffs=record.rolloffs, edits=record.edits, stand_in=_stand_in(state, record))
     for pending in record.pending:
         state = _replay_pending(state, pending)
     if dice is not None:
@@ -409,7 +441,14 @@ def state_to_record(state: GameState) -> GameRecord:
                 entry["announce"] = state.rules.box_id(turn.announced)
             pending.append(entry)
     return GameRecord(
-        state.rules.spec, state.players, turns, state.seed, state.rolloffs, tuple(pending), edits=state.edits
+        state.rules.spec,
+        state.players,
+        turns,
+        state.seed,
+        state.rolloffs,
+        tuple(pending),
+        edits=state.edits,
+        stand_in=tuple(sorted(state.stand_in)),
     )
 
 

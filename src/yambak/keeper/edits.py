@@ -65,7 +65,7 @@ def last_action(state: GameState) -> dict[str, Any] | None:
 
 def logged(state: GameState, edit: Mapping[str, Any]) -> GameState:
     """The sheet with one more correction or roll-off in its edits."""
-    return state._replace(edits=(*state.edits, dict(edit)))
+    return state.with_edits((*state.edits, dict(edit)))
 
 
 def undone(state: GameState) -> list[dict[str, Any]]:

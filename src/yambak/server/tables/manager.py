@@ -54,7 +54,7 @@ from .presence import Presence
 from .reactions import Reactions
 from .seating import Seating
 from .settings import TableSettings, choose
-from .standin import StandIn
+from .standin import StandIn, stood_in
 from .table import LiveTable, TableError, lobby_entry, record_of
 from .turns import Turns
 from .view import public_event
@@ -675,6 +675,9 @@ class TableManager(SessionFront[LiveTable]):
         new_state, event = table.state.apply(action)
         mark = self._assisted(table, seat)  # a person's turn played by the stand-in
         data = event.to_dict()
+        if table.seats[seat].kind == "human":  # the stand-in's move: the box it fills is marked on the sheet
+            data["stand_in"] = True
+            new_state = stood_in(new_state, data)
         self.stand_in.mark(table, seat, data)
         await self.core.commit(table, new_state, data, seat=event.player, also=mark)
 

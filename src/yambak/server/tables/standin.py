@@ -13,21 +13,36 @@ It plays a person's turn
   clock alone: its rule for a player who leaves counts the turns the clock gave away (`ranked/`).
 
 The player takes the seat back by coming back: the next step of the turn is theirs again. Each of the
-stand-in's moves for a player who was away is marked `absent` in the log; the entries it made since
-the player last played themselves are what their page shows them on return (`played_for`).
+stand-in's moves is marked `stand_in` in the log, and the boxes it filled are marked on the sheet for
+everybody and kept in the record (`stood_in`); a move for a player who was away is also marked `absent`;
+the entries it made since the player last played themselves are what their page shows them on return
+(`played_for`), kept there until they dismiss it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from ...engine import GameState
 from .clock import TurnClock
 from .presence import Presence
 from .table import LiveTable
 
-__all__ = ["STAND_IN", "StandIn"]
+__all__ = ["STAND_IN", "StandIn", "stood_in"]
 
 STAND_IN = "hard"  # the bot that plays a person's turn
+
+
+def stood_in(state: GameState, event: Mapping[str, Any]) -> GameState:
+    """The state after an event, with the box a stand-in filled for a person marked (a `scored` event marked
+    `stand_in`): the sheet shows it to everybody and the record keeps it."""
+    seat, box = event.get("player"), event.get("box")
+    if not event.get("stand_in") or event.get("type") != "scored" or not isinstance(seat, int):
+        return state
+    if not isinstance(box, str) or state.rules.parse_box(box) is None:
+        return state
+    return state.with_stand_in(seat, box)
 
 
 class StandIn:

@@ -79,7 +79,8 @@ export interface EntryMsg {
 /**
  * One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
  * `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
- * `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a 0);
+ * `undo`: take back the last `count` things done (entries, corrections, roll-off rounds); `fix`: replace
+ * entry `turn` (dice + roll + box, or a 0);
  * `rolloff`: each tied seat's roll-off dice (`rolloff_dice` of the layout) for `target` (a column id or "total").
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -251,6 +252,7 @@ export interface SheetPlayer {
   name: string;
   saved_rolls?: number | null;
   seat: number;
+  stand_in?: string[];
   total: number | null;
   turn: TurnView | HiddenTurn | null;
   turns_done: number;
@@ -622,6 +624,7 @@ export interface TableEvent {
   nonce?: string | null;
   player: number;
   roll: number;
+  stand_in?: true | null;
   strike?: true | null;
   type: "rolled" | "held" | "released" | "announced" | "withdrawn" | "scored" | "undone" | "nonce";
   use?: number[] | null;
@@ -733,6 +736,7 @@ export interface TablePlayer {
   name: string;
   saved_rolls?: number | null;
   seat: number;
+  stand_in?: string[];
   total: number | null;
   turn: TurnView | HiddenTurn | null;
   turns_done: number;
