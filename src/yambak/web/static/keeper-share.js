@@ -75,7 +75,10 @@ function historyText(who, box, dice, r, announced = false) {
 
 export function historyList() {
   const ol = el("ol", { class: "history", reversed: true });
+  // with the phone's engine, an undo not sent yet shows as what it took back (its note below), marked unsent
+  const unsentUndos = state.engine.ready ? state.sheet.queue.filter((e) => e.kind === "undo").length : 0;
   const queued = state.sheet.queue.map((e, i) => {
+    if (e.kind === "undo" && unsentUndos) return null;
     let text;
     if (e.kind === "undo") text = T("Undo last entry");
     else if (e.kind === "fix") text = T("Correction of entry {n}", { n: e.turn }) + ` · ${named(e.box || "")} · ${e.dice ? e.dice.join(" ") : "0"}`;
@@ -84,9 +87,14 @@ export function historyList() {
     const refused = state.results[i] && !state.results[i].ok;
     return el("li", { class: "pending" + (refused ? " invalid" : ""), "data-id": e.id }, `${text} · ${T("not sent yet")}`);
   });
-  for (const li of queued.reverse()) ol.append(li);
+  for (const li of queued.reverse()) if (li) ol.append(li);
   // what undo took back, each after the entry it left last (newest first, like the list)
-  const notes = (state.shown.undone || []).map((u) => ({ at: u.at ?? 0, li: el("li", { class: "undone" }, actionText(u, true)) })).reverse();
+  const undone = state.shown.undone || [];
+  const notes = undone.map((u, i) => {
+    const unsent = i >= undone.length - unsentUndos;
+    const text = unsent ? `${actionText(u, true)} · ${T("not sent yet")}` : actionText(u, true);
+    return { at: u.at ?? 0, li: el("li", { class: unsent ? "undone pending" : "undone" }, text) };
+  }).reverse();
   const turns = state.shown.history.length;
   for (const x of notes.filter((x) => x.at >= turns)) ol.append(x.li);
   for (const [target, rounds] of Object.entries(state.shown.rolloffs || {}).reverse()) {
