@@ -113,6 +113,8 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
                 "saved_rolls": sheet.saved if rules.save_rolls else None,  # rolls saved for later turns
                 "full": sheet.full,
                 "last_box": boxes_of[p][-1] if boxes_of[p] and not hidden else None,
+                # the boxes a stand-in filled for this person (away or out of time), marked for everybody
+                "stand_in": sorted(b for s, b in state.stand_in if s == p and b not in hidden),
             }
         )
     view: dict[str, Any] = {

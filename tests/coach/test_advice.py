@@ -101,6 +101,20 @@ def test_review_grades_keeps_and_boxes_and_finds_the_mistakes():
     assert not boxes_only.graded_keeps and {d.chosen.kind for d in boxes_only.decisions} == {"box"}
 
 
+def test_turns_the_stand_in_played_are_marked_and_not_graded():
+    """A record's `stand_in` turns are the bot's, not the player's: the review lists them for the player and
+    grades only the rest (issue 34)."""
+    record = _played("yams", ["optimal", "greedy"], 4)
+    mine = [n for n, t in enumerate(record["turns"], start=1) if t["player"] == 1][:2]  # Bram's first two turns
+    marked = dict(record, stand_in=[[1, record["turns"][n - 1]["box"]] for n in mine])
+    whole, result = review(record), review(marked)
+    assert result.stand_in == tuple((1, n) for n in mine)
+    assert {d.turn for d in result.for_player(1)} == {d.turn for d in whole.for_player(1)} - set(mine)
+    assert result.for_player(0) == whole.for_player(0)
+    out = result.to_dict(2)["players"]
+    assert out[1]["stand_in"] == mine and out[0]["stand_in"] == []
+
+
 def test_review_on_an_estimate_ruleset_and_on_the_command_line(tmp_path, capsys):
     record = _played("yammen", ["strong", "greedy"], 2)
     result = review(record)

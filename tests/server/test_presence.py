@@ -1,8 +1,9 @@
 """People come and go: who is here, the stand-in for a player who left, and the host's open seats.
 
 The stand-in waits `Settings.away_turn` (here 1 s) for an away player whose turn it is, or plays at once
-for one who left during their turn; a seat shows as away `presence.AWAY_AFTER` after its last socket
-closed (here 0.3 s). Across processes: tests/server/test_cluster.py.
+for one who left during their turn, and `Settings.away_missed` (here 0.2 s) once it played a whole turn
+for them; a seat shows as away `presence.AWAY_AFTER` after its last socket closed (here 0.3 s). Across
+processes: tests/server/test_cluster.py.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
+from yambak.engine import GameRecord, replay
 from yambak.server import Settings, create_app
 from yambak.server.tables import presence
 from yambak.server.tables.schema import server_message
@@ -24,7 +26,7 @@ def settings(tmp_path, monkeypatch) -> Settings:
     monkeypatch.setattr(presence, "AWAY_AFTER", 0.3)
     return Settings(
         database_url=f"sqlite:///{tmp_path}/test.db", bot_delay=0.0, warm_strategies=False, undo_grace=0.0,
-        away_turn=1.0,
+        away_turn=1.0, away_missed=0.2,
     )  # fmt: skip
 
 
@@ -127,6 +129,43 @@ def test_an_away_players_turn_waits_for_them_then_the_stand_in_plays_it(client):
     started = time.monotonic()
     scored = ann.until(lambda m: m["type"] == "event" and m["event"]["type"] == "scored", "the stand-in's entry")
     assert scored["event"]["player"] == 1 and time.monotonic() - started > 0.7
+    ann.close()
+
+
+def test_once_an_away_player_missed_a_whole_turn_their_next_ones_wait_less(client):
+    """The others wait `away_turn` for an away player's first turn, then `away_missed` for each of the next
+    (issue 34: every turn of an absent player cost the others about 18 s); back, the player is waited for as
+    before once they played themselves."""
+    made = _invite(client)
+    ann = Seat(client, made, "0")  # Bram never opened the page
+    ann.turn(0)
+    started = time.monotonic()
+    first = ann.until(lambda m: m["type"] == "event" and m["event"]["type"] == "scored", "the stand-in's first entry")
+    assert first["event"]["player"] == 1 and time.monotonic() - started > 0.7
+    ann.turn(0)
+    assert ann.view["stand_in"]["1"] == pytest.approx(0.2, abs=0.15)  # he missed a whole turn: 0.2 s, not 1 s
+    started = time.monotonic()
+    ann.until(lambda m: m["type"] == "event" and m["event"]["player"] == 1, "the stand-in's first move")
+    assert 0.1 < time.monotonic() - started < 0.7
+    second = ann.until(lambda m: m["type"] == "event" and m["event"]["type"] == "scored", "the stand-in's second")
+    assert second["event"]["player"] == 1 and second["event"]["absent"] is True
+    assert len(second["view"]["played_for"]["1"]) == 2
+    # the boxes the stand-in filled are marked on everybody's sheet, and kept in the record
+    marked = sorted([first["view"]["players"][1]["last_box"], second["view"]["players"][1]["last_box"]])
+    assert second["view"]["players"][1]["stand_in"] == marked and second["view"]["players"][0]["stand_in"] == []
+    bram = Seat(client, made, "1")  # back: he plays his own turn, and is waited for in full again
+    ann.turn(0)
+    bram.until(lambda m: m.get("v") == ann.v, "Ann's entry")
+    bram.turn(1)
+    bram.close()
+    table = client.app.state.manager.get(made["id"])
+    ann.until(lambda m: m["type"] == "state" and m["view"]["online"] == [0], "Bram away again")
+    ann.turn(0)
+    assert table.played_for == {} and ann.view["stand_in"]["1"] == pytest.approx(1.0, abs=0.3)
+    assert ann.view["players"][1]["stand_in"] == marked  # his own entry is not marked
+    record = client.get(f"/api/tables/{made['id']}/record").json()
+    assert record["stand_in"] == [[1, box] for box in marked]
+    assert replay(GameRecord.from_dict(record)).stand_in == {(1, box) for box in marked}
     ann.close()
 
 

@@ -166,6 +166,7 @@ def test_a_kept_sheet_with_a_roll_off(tmp_path: Path) -> None:
         assert app.history is not None
         panel = screen_text(app)
         assert "1. Ann: Free · Chance, 15   12345" in panel and "Roll-off for Total: Ann 22222, Bram 33333" in panel
+        assert "Undone: the roll-off for" in session.handle("history")  # what was undone, after the entries
 
     run(app, script)
     assert KeeperSession.resume(tmp_path / "g.json").state.winners() == [1]
@@ -386,6 +387,39 @@ def test_the_keepers_cursor_follows_the_entry_due() -> None:
         await pilot.press(*"11111", "enter")
         assert session.state.sheets[1].turns == 1 and session.state.history[-1].box == "free.ones"
         assert (table.cursor_coordinate.row, table.cursor_coordinate.column) == (1, 1)  # Ann's twos
+
+    run(app, script)
+
+
+def test_the_keepers_undo_key_names_and_takes_back_the_last_thing_done() -> None:
+    """A correction typed after later entries is the last thing done: the status names it for the U key,
+    U takes it back (not the last entry) and says so, and the history keeps the note (issue 34)."""
+    from textual.widgets import Input
+
+    session = KeeperSession.start(load_ruleset("yams"), ["Ann", "Bram"], None)
+    app = TableApp(KeepFace(session))
+
+    def status() -> str:
+        return str(app.query_one("#status").render())
+
+    async def script(pilot: Any) -> None:
+        await pilot.press(*"66655", "enter", *"11111", "enter")  # Ann's ones for 0, Bram's ones for 5
+        assert "U: Undo Bram's turn 1" in status()
+        await pilot.press("colon")
+        app.query_one("#command", Input).value = "fix 1 11234 ones"  # Ann's ones: 2 after all
+        await pilot.press("enter")
+        await until(pilot, lambda: "U: Undo Ann's correction of turn 1" in status())
+        assert session.state.totals() == [2, 5]
+        await pilot.press("u")
+        await until(pilot, lambda: session.state.totals() == [0, 5])
+        assert len(session.state.history) == 2 and "Undone: Ann's correction of turn 1" in str(
+            app.query_one("#said").render()
+        )
+        assert "U: Undo Bram's turn 1" in status()
+        await pilot.press("colon")
+        app.query_one("#command", Input).value = "history"
+        await pilot.press("enter")
+        assert "Undone: Ann's correction of turn 1" in str(app.query_one("#said").render())
 
     run(app, script)
 

@@ -57,11 +57,12 @@ def test_undo_and_fix(tmp_path: Path) -> None:
     assert "entry 1 corrected" in out and s.state.totals() == [9, 13]
     out = s.handle("fix 1 11234 free.ones")  # would break Ann's down.twos (entry 3)
     assert "entry 3 is no longer legal" in out and s.state.totals() == [9, 13]
-    assert "undid 2 entries" in s.handle("undo 2")
-    assert s.state.totals() == [3, 4] and s.state.current == 0
+    out = s.handle("undo 2")  # the last things done: the correction, then Bram's second entry
+    assert out.endswith("\n  Undone: Ann's correction of turn 1\n  Undone: Bram's turn 2")
+    assert s.state.totals() == [8, 4] and s.state.current == 1
     assert "  1. Ann" in s.handle("history")
     resumed = KeeperSession.resume(tmp_path / "game.json")
-    assert resumed.state.totals() == [3, 4]
+    assert resumed.state.totals() == [8, 4]
 
 
 def test_command_line_keeper(tmp_path: Path) -> None:
@@ -107,7 +108,7 @@ def test_undo_takes_a_number_and_nothing_raises(tmp_path: Path) -> None:
     for line in ("undo x", "undo 0", "undo -1", "undo 1 2", "undo 5"):
         assert "undo" in s.handle(line) or "entr" in s.handle(line), line
     assert len(s.state.history) == 1
-    assert s.handle("undo 1").startswith("  undid 1 entry")
+    assert s.handle("undo 1").endswith("\n  Undone: Ann's turn 1")
     import random
 
     rng = random.Random(7)
@@ -176,7 +177,7 @@ def test_a_tied_game_is_rolled_off_on_the_sheet(tmp_path: Path) -> None:
     assert "Roll-off for Free: Ann 30, Bram 5" in out[1] and "tied on Announce" in out[1]
     out = type_lines(s, "33333", "33333")  # tied again: roll again
     assert "tied on Announce" in out[1] and s.prompt() == "Roll-off for Announce: Ann, 5 dice> "
-    assert s.handle("undo").startswith("  undid 1 entry") and len(s.state.rolloffs) == 1  # that round goes
+    assert "\n  Undone: the roll-off for " in s.handle("undo") and len(s.state.rolloffs) == 1  # that round goes
     out = type_lines(s, "11111", "66666", "22222", "33333")
     assert s.state.match_points() == [3, 8]  # the annonce column's 3 points and the total's 5 by roll-offs
     said = "Game over. Bram wins. On match points, after a roll-off: 8 to 3."  # as the keeper's page says it
@@ -236,3 +237,21 @@ def test_the_keepers_line_mode_speaks_dutch() -> None:
     announcing.handle("66623")
     assert announcing.handle("announce annonce yam") == "  aangekondigd: Annonce · Yam"
     assert announcing.prompt() == "Ann (Annonce · Yam aangekondigd), stenen van worp 2 of een vak> "
+
+
+def test_undo_takes_back_the_last_thing_done_and_names_it(tmp_path: Path) -> None:
+    """A correction after later entries is the last thing done: undo takes it back (not the last entry),
+    says so, and the history keeps the note (issue 34)."""
+    s = session(tmp_path, players=("Ann", "Bram"))
+    type_lines(s, "11234", "down.ones", "22345", "free.twos", "22256", "down.twos")
+    assert s.undo_label() == "Undo Ann's turn 2"
+    s.handle("fix 2 22245 free.twos")
+    assert s.undo_label() == "Undo Bram's correction of turn 1" and s.state.totals() == [8, 6]
+    out = s.handle("undo")
+    assert out.endswith("\n  Undone: Bram's correction of turn 1") and s.state.totals() == [8, 4]
+    assert len(s.state.history) == 3 and s.undo_label() == "Undo Ann's turn 2"
+    assert s.handle("history").splitlines()[-1].strip() == "Undone: Bram's correction of turn 1"
+    resumed = KeeperSession.resume(tmp_path / "game.json")  # the record keeps what was undone
+    assert resumed.undo_label() == "Undo Ann's turn 2" and "Undone: Bram's" in resumed.handle("history")
+    nl = KeeperSession(s.state, None, "nl")
+    assert nl.undo_label() != "Undo Ann's turn 2" and "Ann" in (nl.undo_label() or "")

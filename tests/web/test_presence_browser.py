@@ -52,6 +52,9 @@ def test_a_friend_leaves_and_comes_back_at_a_quick_invite_table(quick_base, new_
         assert wait_my_turn_or_end(ann, timeout=20000)
         played = ann.evaluate("() => document.querySelectorAll('#sheet td button.cell.filled[data-seat=\"1\"]').length")
         assert played == 1
+        # the box the stand-in filled is marked on the sheet for everybody, named for screen readers
+        marked = ann.locator('#sheet td button.cell.stand-in[data-seat="1"]')
+        assert marked.count() == 1 and marked.get_attribute("aria-label").endswith("played by the bot")
         # Bram comes back: his page says what the bot played for him
         bram = friend.new_page()
         bram.goto(f"{quick_base}/t/{table}")
@@ -61,6 +64,21 @@ def test_a_friend_leaves_and_comes_back_at_a_quick_invite_table(quick_base, new_
         assert "bot" in text and re.search(r"\d", text), text
         ann.wait_for_function("() => !document.querySelector('#chip-1').classList.contains('away')")
         bram.screenshot(path=str(SCREENSHOTS / "table-back-phone-fr.png"))
+        # the note stays after his own next turn (issue 34: it went then), until he dismisses it
+        assert wait_my_turn_or_end(ann)
+        play_turn(ann)
+        assert wait_my_turn_or_end(bram)
+        play_turn(bram)
+        bram.wait_for_function(
+            "() => document.querySelectorAll('#sheet td button.cell.filled[data-seat=\"1\"]').length === 2"
+        )
+        assert bram.locator("#played-for").inner_text().startswith(text.split(".")[0])
+        assert bram.locator('#sheet td button.cell.stand-in[data-seat="1"]').count() == 1  # his own: not marked
+        bram.click("#played-for .dismiss")
+        assert bram.locator("#played-for").is_hidden()
+        bram.reload()
+        ready(bram)
+        assert bram.locator("#played-for").is_hidden()  # dismissed stays dismissed
     finally:
         friend.close()
 

@@ -487,6 +487,8 @@ class Review:
     graded_keeps: bool  # the record said what was held
     decisions: tuple[Decision, ...]
     at_stake: float | None = None  # match points: what the game gives out in all (every column's and the total's)
+    # (player, turn) of the turns a stand-in played for the player (the record's `stand_in`): not theirs, not graded
+    stand_in: tuple[tuple[int, int], ...] = ()
 
     def for_player(self, player: int) -> tuple[Decision, ...]:
         return tuple(d for d in self.decisions if d.player == player)
@@ -520,6 +522,7 @@ class Review:
                     "mistakes": [d.to_dict() for d in self.mistakes(p)],
                     "lost": round(sum(d.loss for d in self.for_player(p)), 4),
                     "costliest": round(self.costliest(p), 4),
+                    "stand_in": [n for q, n in self.stand_in if q == p],  # turns the bot played for them
                 }
                 for p in range(players)
             ],
@@ -538,9 +541,13 @@ def review(record: GameRecord | dict[str, Any]) -> Review:
     decisions: list[Decision] = []
     kinds: list[tuple[bool, str]] = []
     graded_keeps = any(t.held is not None for t in record.turns)
+    by_stand_in = {(seat, rules.parse_box(box)) for seat, box in record.stand_in}
+    stood_in: list[tuple[int, int]] = []
 
     def decide(state: GameState, n: int, p: int, roll: int, chosen: Action, box: str) -> None:
-        """Grade `chosen`, taken in `state`, against the coach's best there."""
+        """Grade `chosen`, taken in `state`, against the coach's best there (not a stand-in's move)."""
+        if stood_in and stood_in[-1] == (p, n):
+            return
         try:
             advice = advise(state, p, wins=False)
         except CoachError:
@@ -556,6 +563,8 @@ def review(record: GameRecord | dict[str, Any]) -> Review:
         p = state.current
         if turn.player not in (-1, p):
             raise RecordError("illegal/not-your-turn", f"it is seat {p}'s turn, not seat {turn.player}'s", n)
+        if (p, rules.parse_box(turn.box)) in by_stand_in:
+            stood_in.append((p, n))
         try:
             box = rules.box_id(rules.parse_box(turn.box) or 0)
             for i, dice in enumerate(turn.rolls):
@@ -580,7 +589,7 @@ def review(record: GameRecord | dict[str, Any]) -> Review:
     exact = bool(kinds) and all(e for e, _ in kinds)
     measure = kinds[0][1] if kinds else "score"
     stake = sum(c.points for c in rules.columns) + rules.match.total_points if measure == "match_points" else None
-    return Review(exact, measure, graded_keeps, tuple(decisions), stake)
+    return Review(exact, measure, graded_keeps, tuple(decisions), stake, tuple(stood_in))
 
 
 def _arranged(before: tuple[int, ...], keep: tuple[int, ...] | None, after: tuple[int, ...]) -> tuple[int, ...]:

@@ -21,10 +21,23 @@ from .fairness import parse_fairness
 from .scoresheet import tied_groups
 from .state import GameState, Rolloffs, TurnRecord, new_game
 
-__all__ = ["FORMAT", "GameRecord", "parse_turn", "play_turn", "replay", "state_to_record", "summary"]
+__all__ = [
+    "FORMAT",
+    "GameRecord",
+    "parse_rolloffs",
+    "parse_turn",
+    "play_turn",
+    "replay",
+    "rolloffs_dict",
+    "state_to_record",
+    "summary",
+    "turn_dict",
+]
 
 FORMAT = "yambak-game/1"
-_KEYS = {"format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness", "outright"}
+_KEYS = {
+    "format", "rules", "players", "seed", "turns", "rolloffs", "pending", "fairness", "outright", "edits", "stand_in",
+}  # fmt: skip
 _OUTRIGHT_KEYS = {"seats", "turn", "box"}
 _PENDING_KEYS = {"player", "rolls", "held", "kept", "announce"}
 _TURN_KEYS = {"player", "rolls", "held", "announce", "box", "strike", "use", "scratch"}
@@ -49,6 +62,10 @@ class GameRecord:
     # docs/rules.md §11: the outright win the turns show, if any (`Outright.to_dict`); a replay checks it.
     # A record that changes its turns drops it (`replace(record, turns=..., outright=None)`).
     outright: Mapping[str, Any] | None = None
+    # docs/rules.md §11: a kept sheet's corrections, roll-offs and undos, in order (`yambak.keeper.edits`).
+    edits: tuple[Mapping[str, Any], ...] = ()
+    # docs/rules.md §11: the boxes a stand-in filled for a person, (seat, box id), in seat and box order.
+    stand_in: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
@@ -82,15 +99,31 @@ class GameRecord:
                 fairness = parse_fairness(data["fairness"])
             except ValueError as exc:
                 raise _bad(str(exc)) from None
+        edits = data.get("edits", [])
+        if not isinstance(edits, list) or not all(isinstance(e, Mapping) for e in edits):
+            raise _bad("edits must be a list of a sheet's changes")
+        stand_in = data.get("stand_in", [])
+        if not isinstance(stand_in, list) or not all(
+            isinstance(m, list)
+            and len(m) == 2
+            and isinstance(m[0], int)
+            and not isinstance(m[0], bool)
+            and 0 <= m[0] < len(players)
+            and isinstance(m[1], str)
+            for m in stand_in
+        ):
+            raise _bad("stand_in must be a list of [seat, box] pairs")
         return cls(
             data["rules"],
             tuple(players),
             turns,
             seed,
-            _parse_rolloffs(data.get("rolloffs"), len(players)),
+            parse_rolloffs(data.get("rolloffs"), len(players)),
             tuple(pending),
             fairness,
             _parse_outright(data.get("outright"), len(players)),
+            tuple(edits),
+            tuple(sorted((m[0], m[1]) for m in stand_in)),
         )
 
     def seat(self, n: int) -> int:
@@ -115,25 +148,47 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT, "rules": self.rules, "players": list(self.players), "seed": self.seed}
-        out["turns"] = [_turn_dict(t) for t in self.turns]
+        out["turns"] = [turn_dict(t) for t in self.turns]
         if self.rolloffs:
-            out["rolloffs"] = {
-                target: [{str(seat): list(dice) for seat, dice in r} for r in rounds]
-                for target, rounds in self.rolloffs
-            }
+            out["rolloffs"] = rolloffs_dict(self.rolloffs)
         if self.pending:
             out["pending"] = [dict(t) for t in self.pending]
         if self.fairness is not None:
             out["fairness"] = dict(self.fairness)
         if self.outright is not None:
             out["outright"] = dict(self.outright)
+        if self.edits:
+            out["edits"] = [dict(e) for e in self.edits]
+        if self.stand_in:
+            out["stand_in"] = [[seat, box] for seat, box in self.stand_in]
         return out
 
     def dumps(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
 
-def _turn_dict(t: TurnRecord) -> dict[str, Any]:
+def _stand_in(state: GameState, record: GameRecord) -> frozenset[tuple[int, str]]:
+    """The record's stand-in marks, each a box its seat has filled (a bare row id of a one-column sheet named
+    as the engine names it); raises RecordError for any other."""
+    rules = state.rules
+    filled = {(h.player, rules.parse_box(h.box)) for h in state.history}
+    out = set()
+    for seat, name in record.stand_in:
+        box = rules.parse_box(name)
+        if box is None:
+            raise _bad(f"stand_in: {name!r} is not a box of these rules")
+        if (seat, box) not in filled:
+            raise _bad(f"stand_in: seat {seat} has not filled {name}")
+        out.add((seat, rules.box_id(box)))
+    return frozenset(out)
+
+
+def rolloffs_dict(rolloffs: Rolloffs) -> dict[str, list[dict[str, list[int]]]]:
+    """Roll-off rounds as a record writes them: target -> rounds -> seat -> dice."""
+    return {target: [{str(seat): list(dice) for seat, dice in r} for r in rounds] for target, rounds in rolloffs}
+
+
+def turn_dict(t: TurnRecord) -> dict[str, Any]:
     out: dict[str, Any] = {"player": t.player, "rolls": [list(r) for r in t.rolls]}
     if t.held is not None:
         out["held"] = [list(h) for h in t.held]
@@ -222,7 +277,8 @@ def _parse_outright(raw: Any, n_players: int) -> Mapping[str, Any] | None:
     return {"seats": list(seats), "turn": turn, "box": box}
 
 
-def _parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
+def parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
+    """A record's `rolloffs` from JSON data; raises RecordError."""
     if raw is None:
         return ()
     if not isinstance(raw, Mapping):
@@ -284,7 +340,7 @@ def replay(
     said, shown_ = record.outright, state.outright.to_dict() if state.outright is not None else None
     if said is not None and dict(said) != shown_:
         raise _bad(f"outright says {shown(dict(said))}, but the turns show {shown(shown_)}")
-    state = state._replace(rolloffs=record.rolloffs)
+    state = state._replace(rolloffs=record.rolloffs, edits=record.edits, stand_in=_stand_in(state, record))
     for pending in record.pending:
         state = _replay_pending(state, pending)
     if dice is not None:
@@ -423,7 +479,15 @@ def state_to_record(state: GameState) -> GameRecord:
             pending.append(entry)
     outright = state.outright.to_dict() if state.outright is not None else None
     return GameRecord(
-        state.rules.spec, state.players, turns, state.seed, state.rolloffs, tuple(pending), outright=outright
+        state.rules.spec,
+        state.players,
+        turns,
+        state.seed,
+        state.rolloffs,
+        tuple(pending),
+        outright=outright,
+        edits=state.edits,
+        stand_in=tuple(sorted(state.stand_in)),
     )
 
 

@@ -9,6 +9,7 @@ always gets the same error code: seat -> game over -> turn -> action specifics.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -225,6 +226,12 @@ class GameState:
     rolloffs: Rolloffs = ()
     serial: int = 0  # rolls made in the whole game
     outright: Outright | None = None  # the seats that won the game at once (a row's wins_by_roll), if any
+    # A kept sheet's corrections, roll-offs and undos, in order (docs/rules.md §11 `edits`): carried
+    # untouched, read and written by the score-keeper (`yambak.keeper.edits`) only.
+    edits: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
+    # The boxes a stand-in filled for a person who was away or out of time, (seat, box id): marked on the
+    # sheet for everybody and kept in the record (docs/rules.md §11 `stand_in`); the game is the same.
+    stand_in: frozenset[tuple[int, str]] = field(default=frozenset(), compare=False)
     # The position before the last entry, while it may still be taken back (until the next roll).
     undo_point: GameState | None = field(default=None, compare=False, repr=False)
 
@@ -565,6 +572,17 @@ class GameState:
     def with_dice(self, source: DiceSource) -> GameState:
         """The same position with another dice source (a replayed game going on live)."""
         return self._replace(dice_source=source)
+
+    def with_edits(self, edits: tuple[Mapping[str, Any], ...]) -> GameState:
+        """The same game with a kept sheet's corrections, roll-offs and undos listed (`yambak.keeper.edits`)."""
+        return self._replace(edits=edits)
+
+    def with_stand_in(self, seat: int, box: str) -> GameState:
+        """The same game with `box` (as `parse_box` reads it) marked filled by a stand-in for `seat`."""
+        index = self.rules.parse_box(box)
+        if index is None:
+            raise ValueError(f"no box {box!r} in these rules")
+        return self._replace(stand_in=self.stand_in | {(seat, self.rules.box_id(index))})
 
     # --- applying actions --------------------------------------------------------------
 

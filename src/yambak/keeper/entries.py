@@ -8,7 +8,8 @@ the phone builds it itself):
   when the entry was made, so that an entry can never land on a later turn);
 - `scratch`: a 0 in `box` without dice (a strike where the rules allow any box to be
   struck and no dice score 0 there);
-- `undo`: take back the last `count` entries (a recorded roll-off round first);
+- `undo`: take back the last `count` things done, entries, corrections or roll-off rounds alike
+  (`edits.last_action`: whatever was done last, whoever did it);
 - `fix`: replace entry `turn` (dice + roll + box, or a 0; or `rolls`, every roll of the
   turn, where a face knows them) when every later entry stays legal;
 - `rolloff`: the dice each tied player rolled (`Ruleset.rolloff_dice` of them) for
@@ -40,6 +41,7 @@ from ..engine import (
 )
 from ..names import NAME_MAX, InvalidName, normalize_name
 from ..rules import Ruleset, RulesetError, check_house_rules, load_ruleset
+from .edits import fix_edit, last_action, logged, undo_last
 
 __all__ = [
     "MAX_PLAYERS",
@@ -254,21 +256,14 @@ def _record(state: GameState) -> GameRecord:
 
 
 def _undo(state: GameState, count: Any) -> GameState:
-    record = _record(state)
+    """The last `count` things done taken back, one after the other (`edits.undo_last`)."""
     if not _int(count) or count < 1:
         raise Refusal("input/invalid", "undo takes back 1 or more entries")
-    available = len(record.turns) + sum(len(rounds) for _, rounds in record.rolloffs)
-    if count > available:
-        raise Refusal("keeper/nothing-to-undo", f"there are {available} entries to undo", available=available)
-    turns, rolloffs = list(record.turns), list(record.rolloffs)
-    for _ in range(count):
-        if rolloffs:  # a roll-off round is the last thing entered
-            target, rounds = rolloffs.pop()
-            if len(rounds) > 1:
-                rolloffs.append((target, rounds[:-1]))
-        else:
-            turns.pop()
-    return replay(replace(record, turns=tuple(turns), rolloffs=tuple(rolloffs), outright=None))
+    for done in range(count):
+        if last_action(state) is None:  # nothing is changed: the sheet given stays as it was
+            raise Refusal("keeper/nothing-to-undo", f"there are {done} entries to undo", available=done)
+        state = undo_last(state)
+    return state
 
 
 def _fix(state: GameState, entry: Mapping[str, Any]) -> GameState:
@@ -286,7 +281,7 @@ def _fix(state: GameState, entry: Mapping[str, Any]) -> GameState:
         listed = ", ".join(str(e["turn"]) for e in invalid)
         message = f"this correction would make entries {listed} illegal: not applied"
         raise Refusal("keeper/breaks-later", message, 409, invalid=invalid)
-    return _with_rolloffs(revision.state, kept)
+    return logged(_with_rolloffs(revision.state, kept), fix_edit(state, n))
 
 
 def _with_rolloffs(state: GameState, rolloffs: Sequence[tuple[str, Any]]) -> GameState:
@@ -335,4 +330,5 @@ def _rolloff(state: GameState, entry: Mapping[str, Any]) -> GameState:
     rolloffs = dict(record.rolloffs)
     rounds = rolloffs.pop(str(target), ())  # the target rolled last goes last: undo takes its round first
     rolloffs[str(target)] = (*rounds, tuple(sorted(round_)))
-    return replay(replace(record, rolloffs=tuple(rolloffs.items())))
+    after = replay(replace(record, rolloffs=tuple(rolloffs.items())))
+    return logged(after, {"rolloff": str(target), "at": len(record.turns)})

@@ -27,6 +27,7 @@ from ..engine import (
 )
 from ..engine.outlook import BoxOutlook
 from ..gameview import decided, game_view
+from .edits import last_action, undone
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
 __all__ = ["decided", "fix_options", "preview", "sheet_view", "zero_boxes"]
@@ -57,7 +58,8 @@ def _history(state: GameState) -> list[dict[str, Any]]:
 def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) -> dict[str, Any]:
     """Everything every phone following the sheet shows, read from the engine: the game as every face
     shows it (`yambak.gameview`), with the boxes each player's sheet can take after each roll number
-    (before the dice are known), the history of entries, the record and what decided the end. The join
+    (before the dice are known), the history of entries, the last thing done (`last`: what undo takes
+    back) and what was undone, the record and what decided the end. The join
     code is not in it: it hands out write tokens, and a watcher sees this view too."""
     rules = state.rules
     view = game_view(state, frozenset(range(len(state.players))))
@@ -65,6 +67,8 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
         rolls = range(1, state.rolls_allowed(p["seat"]) + 1)  # saved rolls (Maxi Yatzy) allow more
         p["fillable"] = {str(r): [rules.box_id(b) for b in entry_boxes(state, r, p["seat"])] for r in rolls}
     view.update(id=id, name=name, v=v, history=_history(state), record=record_dict(state))
+    view["last"] = last_action(state)  # what undo takes back, named on its button
+    view["undone"] = undone(state)  # what was taken back, for the history
     if state.finished:
         view["rolloff_due"] = rolloffs_due(state)
     return view

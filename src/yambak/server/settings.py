@@ -60,6 +60,8 @@ class Settings:
     undo_grace: float = field(default_factory=lambda: float(_env("UNDO_GRACE", "2.5")))
     # seconds an away player's turn waits before the stand-in plays it, where somebody else is here
     away_turn: float = field(default_factory=lambda: float(_env("AWAY_TURN", "15")))
+    # ... and once the stand-in has played a whole turn for them since they last played (they are gone, not slow)
+    away_missed: float = field(default_factory=lambda: float(_env("AWAY_MISSED", "3")))
     history: int = 200  # events kept per table for reconnecting clients
     # several processes: Redis carries actions to a table's owner and its events to every process
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))

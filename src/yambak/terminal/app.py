@@ -535,6 +535,12 @@ class TableApp(App[int]):
         self.query_one("#status", Static).update(Text(f"{self.title} · {text}", style="bold"))
 
     def _keeper_status(self) -> str:
+        """Whose entry is due, and what the undo key would take back, named first."""
+        text = self._keeper_due()
+        label = self.face.session.undo_label()  # type: ignore[attr-defined]
+        return f"{text}  U: {label}" if label else text
+
+    def _keeper_due(self) -> str:
         T, v = self.words, self.current_view
         due = self._rolloff()
         if due is not None:

@@ -28,6 +28,7 @@ from ..engine import (
 from ..gameview import end_words
 from ..keeper import Refusal, apply_entry, rolloffs_due
 from ..keeper.boxes import box_names
+from ..keeper.edits import last_action, undone
 from ..rules import Ruleset
 from ..text import render_sheets
 
@@ -39,7 +40,8 @@ when one column can take the dice (any case; Tab completes box names).
   withdraw          take an announcement back (where the rules allow)
   strike BOX        write 0 in a box (rulesets that allow striking)
   sheet             every player's sheet;  standings: the totals
-  undo [N]          remove the last N entries (default 1; a roll-off round counts as one)
+  undo [N]          take back the last N things done (default 1): an entry, a correction
+                    or a roll-off round, whichever came last
   fix N DICE.. BOX  correct entry N: its rolls (digits, space separated) and its box;
                     an announce box filled after roll 2 or 3 stays announced
   history           every entry so far, numbered (announced boxes marked)
@@ -83,6 +85,27 @@ class KeeperSession:
     def name(self, box: str) -> str:
         """A box as the sheet names it in the language ("Full house"; "Down · Sixes" on several columns)."""
         return self.words.box(box, len(self.state.rules.columns))
+
+    # What undo takes back (`yambak.keeper.edits`: the same rule as the web keeper's), named first.
+    WHAT = {
+        "entry": ("Undo {name}'s turn {turn}", "Undone: {name}'s turn {turn}"),
+        "correction": ("Undo {name}'s correction of turn {turn}", "Undone: {name}'s correction of turn {turn}"),
+        "rolloff": ("Undo the roll-off for {column}", "Undone: the roll-off for {column}"),
+    }
+
+    def said(self, action: dict[str, object], done: bool = False) -> str:
+        """An action of `last_action` / `undone` in words: what undo would take back, or took back."""
+        T = self.words
+        text = self.WHAT[str(action["kind"])][done]
+        if action["kind"] == "rolloff":
+            target = str(action["target"])
+            return T(text, column=T("Total") if target == "total" else T.column(target))
+        return T(text, name=self.state.players[int(str(action["player"]))], turn=action["turn"])
+
+    def undo_label(self) -> str | None:
+        """What the undo key would take back, named ("Undo Bram's correction of turn 7"); None: nothing."""
+        action = last_action(self.state)
+        return self.said(action) if action is not None else None
 
     def rolloff(self) -> tuple[str, list[int], dict[str, list[int]]] | None:
         """The roll-off being typed: (target, tied seats, the dice typed so far by seat), or None."""
@@ -274,10 +297,13 @@ class KeeperSession:
         return replace(state_to_record(self.state), pending=())
 
     def _history(self) -> str:
-        """Every entry and roll-off, as the app's history panel shows them (one wording: `history_lines`)."""
+        """Every entry and roll-off, as the app's history panel shows them (one wording: `history_lines`),
+        then what was undone."""
         from .words import history_lines
 
-        return "\n".join(history_lines(self.state, self.words)) or "  no entries yet"
+        rows = history_lines(self.state, self.words)
+        rows += [f"       {self.said(note, done=True)}" for note in undone(self.state)]
+        return "\n".join(rows) or "  no entries yet"
 
     def _undo(self, args: list[str]) -> str:
         if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) >= 1)):
@@ -285,7 +311,8 @@ class KeeperSession:
         count = int(args[0]) if args else 1
         self.rolled_off = {}
         self._apply({"kind": "undo", "count": count})
-        return f"  undid {count} entr{'y' if count == 1 else 'ies'}\n{self.standings()}"
+        notes = [f"  {self.said(note, done=True)}" for note in undone(self.state)[-count:]]
+        return "\n".join([self.standings(), *notes])  # what was undone last: the line a status bar shows
 
     def _fix(self, args: list[str]) -> str:
         if len(args) < 3 or not args[0].isdigit():

@@ -59,7 +59,8 @@ class SheetIn(BaseModel):
 class EntryIn(BaseModel):
     """One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
     `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
-    `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a 0);
+    `undo`: take back the last `count` things done (entries, corrections, roll-off rounds); `fix`: replace
+    entry `turn` (dice + roll + box, or a 0);
     `rolloff`: each tied seat's roll-off dice (`rolloff_dice` of the layout) for `target` (a column id or "total")."""
 
     model_config = ConfigDict(extra="forbid", strict=True)  # no `true` read as 1, no "3" read as 3
@@ -116,6 +117,18 @@ class HistoryEntry(Out):
     written: int | None
 
 
+class SheetAction(Out):
+    """A thing done on the sheet (`yambak.keeper.edits.last_action`): an entry or a correction of entry `n`
+    (`player`'s how-manieth `turn`), or a roll-off round for `target`; `at` (an undo's note): the turns left."""
+
+    kind: Literal["entry", "correction", "rolloff"]
+    n: int | None = None
+    player: int | None = None
+    turn: int | None = None
+    target: str | None = None
+    at: int | None = None
+
+
 class SheetView(GameView):
     players: list[SheetPlayer]  # type: ignore[assignment]
     id: str
@@ -123,6 +136,8 @@ class SheetView(GameView):
     v: int
     history: list[HistoryEntry]
     record: dict[str, Any]  # the game record (docs/rules.md §11)
+    last: SheetAction | None = None  # the last thing done: what undo takes back (named on its button)
+    undone: list[SheetAction] = []  # what undo took back, oldest first (the history says it)
     rolloff_due: dict[str, list[int]] | None = None  # after the end: the tied seats of each target still to roll off
 
 

@@ -116,6 +116,7 @@ class Player(Model):
     saved_rolls: int | None = None  # save_rolls: the rolls the player has saved for later turns
     full: bool
     last_box: str | None
+    stand_in: list[str] = []  # the boxes a stand-in filled for this person (away or out of time)
 
 
 class Phrase(Model):

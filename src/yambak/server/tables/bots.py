@@ -30,6 +30,7 @@ class Bots:
     def __init__(self, ctx: TableContext, stand_in: StandIn) -> None:
         self.ctx = ctx
         self.stand_in = stand_in
+        self._timers: dict[str, asyncio.TimerHandle] = {}  # table id -> the wake-up for its stand-in
 
     def seats(self, table: LiveTable) -> list[int]:
         """Seats a bot plays now: the bots', and people's the stand-in plays for."""
@@ -74,10 +75,30 @@ class Bots:
         return self.running(table) or bool(self.seats(table))
 
     def _schedule_now(self, table: LiveTable) -> None:
-        if not table.owned or not self.seats(table) or self.running(table):
+        if not table.owned or self.running(table):
+            return
+        if not self.seats(table):
+            self._wake_for_stand_in(table)
             return
         table.bot_task = asyncio.get_running_loop().create_task(self._run(table))
         table.bot_task.add_done_callback(lambda task: self._done(table, task))
+
+    def _wake_for_stand_in(self, table: LiveTable) -> None:
+        """When the stand-in is to play an away player's turn in a few seconds: be there then, not at the next
+        tick (a second later: a wait of 3 s would be up to 4)."""
+        waits = self.stand_in.waits(table)
+        if not waits or table.state.finished:
+            return
+        timer = self._timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
+        delay = min(waits.values()) + 0.02  # just after it is due
+        self._timers[table.id] = asyncio.get_running_loop().call_later(delay, self._wake, table)
+
+    def _wake(self, table: LiveTable) -> None:
+        self._timers.pop(table.id, None)
+        if self.ctx.tables.get(table.id) is table:  # still this process's table (not forgotten, not moved)
+            self._schedule_now(table)
 
     @staticmethod
     def _done(table: LiveTable, task: asyncio.Task[None]) -> None:

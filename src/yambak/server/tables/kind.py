@@ -25,7 +25,7 @@ from .presence import Presence
 from .reactions import Reactions
 from .seating import Seating
 from .settings import TableSettings
-from .standin import StandIn
+from .standin import StandIn, stood_in
 from .table import LiveTable, TableError, record_of
 from .turns import Turns
 from .view import public_event, table_view
@@ -48,7 +48,7 @@ def apply_event(state: GameState, data: dict[str, Any]) -> GameState:
     except IllegalAction as exc:
         if exc.code not in _NO_CHANGE:
             raise
-    return state
+    return stood_in(state, data)
 
 
 def _replay_events(state: GameState, events: list[EventRow]) -> GameState:

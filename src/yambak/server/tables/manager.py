@@ -54,7 +54,7 @@ from .presence import Presence
 from .reactions import Reactions
 from .seating import Seating
 from .settings import TableSettings, choose
-from .standin import StandIn
+from .standin import StandIn, stood_in
 from .table import LiveTable, TableError, lobby_entry, record_of
 from .turns import Turns
 from .view import public_event
@@ -86,7 +86,7 @@ class TableManager(SessionFront[LiveTable]):
         ctx = TableContext(settings, store, events or Events(), cluster, server_seconds(settings))
         self.turn_clock = TurnClock(ctx.now)
         self.presence = Presence(ctx, ctx.now)
-        self.stand_in = StandIn(self.turn_clock, self.presence, settings.away_turn)
+        self.stand_in = StandIn(self.turn_clock, self.presence, settings.away_turn, settings.away_missed)
         self.bots = Bots(ctx, self.stand_in)
         self.seating = Seating(ctx)
         self.reactions = Reactions(ctx)
@@ -691,6 +691,9 @@ class TableManager(SessionFront[LiveTable]):
         new_state, event = table.state.apply(action)
         mark = self._assisted(table, seat)  # a person's turn played by the stand-in
         data = event.to_dict()
+        if table.seats[seat].kind == "human":  # the stand-in's move: the box it fills is marked on the sheet
+            data["stand_in"] = True
+            new_state = stood_in(new_state, data)
         self.stand_in.mark(table, seat, data)
         await self.core.commit(table, new_state, data, seat=event.player, also=mark)
 

@@ -192,6 +192,7 @@ class TableEvent(_Out):
     use: list[int] | None = None
     nonce: str | None = None
     absent: Literal[True] | None = None  # a stand-in's move while its player was not connected
+    stand_in: Literal[True] | None = None  # a stand-in's move for a person (away or out of time)
 
 
 class TablePlayer(Player):

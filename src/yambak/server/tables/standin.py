@@ -3,35 +3,62 @@
 It plays a person's turn
 - when the turn clock runs out (tables with a clock: the player is slow, or gone), and
 - when the player is away (`presence.py`) while somebody else sits at the table: `Settings.away_turn`
-  seconds (15) after the turn began, or at once when they left during it. Never at a deal's table (the daily
-  challenge, a club round: everybody plays their own dice, nobody waits), never at an asynchronous table
-  (a game over days: its players come and go, the clock alone decides), and never where nobody else is
-  here (alone against bots, pass and play on one device: nobody waits either). A ranked table keeps the
+  seconds (15) after the turn began, or at once when they left during it; once it has played a whole turn
+  for them since they last played, `Settings.away_missed` seconds (3) after each of their turns began
+  (they are gone, not slow: the others should not wait 15 s a turn; a duplicate table keeps the 15 s).
+  Never at a deal's table (the daily challenge, a club round: everybody plays their own dice, nobody
+  waits), never at an asynchronous table (a game over days: its players come and go, the clock alone
+  decides), and never where nobody else is here (alone against bots, pass and play on one device:
+  nobody waits either). A ranked table keeps the
   clock alone: its rule for a player who leaves counts the turns the clock gave away (`ranked/`).
 
 The player takes the seat back by coming back: the next step of the turn is theirs again. Each of the
-stand-in's moves for a player who was away is marked `absent` in the log; the entries it made since
-the player last played themselves are what their page shows them on return (`played_for`).
+stand-in's moves is marked `stand_in` in the log, and the boxes it filled are marked on the sheet for
+everybody and kept in the record (`stood_in`); a move for a player who was away is also marked `absent`;
+the entries it made since the player last played themselves are what their page shows them on return
+(`played_for`), kept there until they dismiss it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from ...engine import GameState
 from .clock import TurnClock
 from .presence import Presence
 from .table import LiveTable
 
-__all__ = ["STAND_IN", "StandIn"]
+__all__ = ["STAND_IN", "StandIn", "stood_in"]
 
 STAND_IN = "hard"  # the bot that plays a person's turn
 
 
+def stood_in(state: GameState, event: Mapping[str, Any]) -> GameState:
+    """The state after an event, with the box a stand-in filled for a person marked (a `scored` event marked
+    `stand_in`): the sheet shows it to everybody and the record keeps it."""
+    seat, box = event.get("player"), event.get("box")
+    if not event.get("stand_in") or event.get("type") != "scored" or not isinstance(seat, int):
+        return state
+    if not isinstance(box, str) or state.rules.parse_box(box) is None:
+        return state
+    return state.with_stand_in(seat, box)
+
+
 class StandIn:
-    def __init__(self, clock: TurnClock, presence: Presence, wait: float) -> None:
+    def __init__(self, clock: TurnClock, presence: Presence, wait: float, missed: float | None = None) -> None:
         self.clock = clock
         self.presence = presence
         self.wait = wait  # seconds an away player's turn waits for them
+        self.missed = wait if missed is None else min(wait, missed)  # ... once they missed a whole turn
+
+    def _wait(self, table: LiveTable, seat: int) -> float:
+        """The wait for an away player's turn: shorter once the stand-in played a whole turn for them since
+        they last played (what it scored for them is kept until then: `played_for`), except on a duplicate
+        table, where everybody plays their own dice and the last of a round is waited for as before."""
+        if table.played_for.get(seat) and not table.state.simultaneous:
+            return self.missed
+        return self.wait
 
     @staticmethod
     def for_absence(table: LiveTable) -> bool:
@@ -63,7 +90,7 @@ class StandIn:
         if gone > started:  # they left during their turn
             return 0.0
         now = self.clock.now() if now is None else now
-        return max(0.0, started + self.wait - now)
+        return max(0.0, started + self._wait(table, seat) - now)
 
     def due(self, table: LiveTable, seat: int, now: float | None = None) -> bool:
         """Does the stand-in play this person's turn now?"""

@@ -300,6 +300,12 @@ export class GameSheet {
     const info = cell && cell.score != null || cell && cell.hidden ? filledCell(view, box, name, cell) : opts.openCell(c, box, name, p);
     const extra = opts.cellClass && opts.cellClass(c, box, cell);
     if (extra) info.cls = `${info.cls || ""} ${extra}`.trim();
+    if (cell && cell.score != null && (p.stand_in || []).includes(box)) {  // filled by the stand-in: shown to all
+      const by = T("played by the bot");
+      info.cls = `${info.cls || ""} stand-in`.trim();
+      info.label = `${info.label || name} · ${by}`;
+      info.why = colon(boxLabel(view, box), by);
+    }
     info.data = { seat: String(c.seat), ...(info.data || {}) };
     return info;
   }

@@ -65,18 +65,46 @@ export async function chooseBox(box) {
   }
 }
 
+// What undo takes back, named first (the engine's `last`: the last thing done on the sheet, whoever did it,
+// yambak/keeper/edits.py), and what the history says once it is undone.
+/** @param {import("./protocol").SheetAction | null | undefined} a @param {boolean} [done] */
+export function actionText(a, done = false) {
+  if (!a) return T("Undo");
+  if (a.kind === "rolloff") {
+    const column = a.target === "total" ? T("Total") : colLabel(a.target || "");
+    return done ? T("Undone: the roll-off for {column}", { column }) : T("Undo the roll-off for {column}", { column });
+  }
+  const p = state.shown.players[a.player ?? -1];
+  const args = { name: p ? p.name : "", turn: a.turn ?? "" };
+  if (a.kind === "correction") return done ? T("Undone: {name}'s correction of turn {turn}", args) : T("Undo {name}'s correction of turn {turn}", args);
+  return done ? T("Undone: {name}'s turn {turn}", args) : T("Undo {name}'s turn {turn}", args);
+}
+
+/** The undo button's words: the last thing done as the engine (the phone's, or the server's) names it; an entry
+ * queued on this phone while its engine is not ready yet is the last thing done, named from the entry itself. */
+export function undoText() {
+  const last = state.sheet.queue[state.sheet.queue.length - 1];
+  if (last && !state.engine.ready) {
+    if (last.kind === "dice" || last.kind === "scratch") return actionText({ kind: "entry", player: last.seat, turn: (last.filled ?? 0) + 1 });
+    return T("Undo last entry");
+  }
+  return actionText(state.shown.last);
+}
+
 export async function undo() {
   state.notice = null; state.invalid = {};
   if (readOnly()) { refuse({ code: "auth/sheet-token" }); return; }
   clearPad();
   await reload();  // what every tab queued
   const last = state.sheet.queue[state.sheet.queue.length - 1];
-  if (last) {  // not sent yet (and no tab is sending it): just forget it
+  const what = state.engine.ready && state.shown && state.shown.last ? actionText(state.shown.last, true) : "";
+  // not sent yet (and no tab is sending it): just forget it; a queued undo stays (forgetting it would redo)
+  if (last && last.kind !== "undo") {
     const forgot = await whileSending(state.sheet.id, async () => { await removeEntry(state.sheet.id, last.id); return true; });
-    if (forgot === true) { await reload(); await recompute(); return; }
+    if (forgot === true) { await reload(); await recompute(); if (what) say(what); return; }
   }
-  if (!state.shown || (!state.shown.history.length && !Object.keys(state.shown.rolloffs || {}).length)) return;
-  await submit({ kind: "undo", count: 1 });  // after whatever is queued: it takes back the last of it
+  if (!state.shown || !state.shown.last) return;
+  if (await submit({ kind: "undo", count: 1 })) say(what || actionText(state.shown.last, true));  // after whatever is queued
 }
 
 export function clearPad() { state.pad = []; state.roll = 1; state.zeroMode = false; state.padFor = null; state.preview = null; state.zeros = null; }
@@ -276,9 +304,8 @@ export function renderPad() {
   }
   // tools
   const undoBtn = $("undo");
-  setText(undoBtn, T("Undo"));
-  setAttr(undoBtn, "aria-label", T("Undo last entry"));
-  undoBtn.disabled = !state.sheet.queue.length && !state.shown.history.length || !!state.fixing || readOnly();
+  setText(undoBtn, undoText());  // named first: "Undo Bram's correction of turn 7"
+  undoBtn.disabled = !state.sheet.queue.length && !state.shown.last || !!state.fixing || readOnly();
   const zero = $("zero");
   setText(zero, canStrike() ? `${T("Zero")} / ✗` : T("Zero"));  // a word: a lone "0" reads like a count
   setAttr(zero, "title", T("Just the score (0)"));  // its name is the word it shows; this describes it

@@ -5,7 +5,7 @@ import { boot, T, colon, N, colLabel, colShort, $, el, setText, setAttr, toast }
 import { miniDice } from "./dice.js";
 import { saveSheet } from "./keeper-store.js";
 import { auth, named, online, points, readOnly, refusalText, state } from "./keeper-state.js";
-import { startFix, undo } from "./keeper-pad.js";
+import { actionText, startFix, undo, undoText } from "./keeper-pad.js";
 import { reconnect } from "./keeper-sync.js";
 import { draw } from "./keeper-draw.js";
 
@@ -16,7 +16,7 @@ export function renderEnd() {
   const show = state.shown.finished && !state.rolloff && !state.fixing;
   end.hidden = !show;
   if (!show) { delete end.dataset.key; return; }
-  const key = `${state.sheet.id}|${state.shown.v}|${state.sheet.queue.length}|${JSON.stringify(state.shown.winners)}|${readOnly()}|${boot.lang}`;
+  const key = `${state.sheet.id}|${state.shown.v}|${state.sheet.queue.length}|${JSON.stringify(state.shown.winners)}|${readOnly()}|${boot.lang}|${undoText()}`;
   if (end.dataset.key === key) return;
   end.dataset.key = key;
   const [head, why] = headline();
@@ -24,7 +24,7 @@ export function renderEnd() {
   if (why) parts.push(el("p", { class: "why" }, why));
   const actions = el("div", { class: "actions" });
   actions.append(el("button", { type: "button", class: "primary", id: "again", onclick: sameAgain }, T("New sheet, same players")));
-  if (!readOnly()) actions.append(el("button", { type: "button", id: "end-undo", onclick: () => undo() }, T("Undo last entry")));
+  if (!readOnly()) actions.append(el("button", { type: "button", id: "end-undo", onclick: () => undo() }, undoText()));
   actions.append(
     el("button", { type: "button", id: "share-picture", onclick: sharePicture }, T("Share as a picture")),
     el("button", { type: "button", id: "share-text", onclick: shareText }, T("Share as text")),
@@ -65,7 +65,10 @@ function historyText(who, box, dice, r, announced = false) {
 
 export function historyList() {
   const ol = el("ol", { class: "history", reversed: true });
+  // with the phone's engine, an undo not sent yet shows as what it took back (its note below), marked unsent
+  const unsentUndos = state.engine.ready ? state.sheet.queue.filter((e) => e.kind === "undo").length : 0;
   const queued = state.sheet.queue.map((e, i) => {
+    if (e.kind === "undo" && unsentUndos) return null;
     let text;
     if (e.kind === "undo") text = T("Undo last entry");
     else if (e.kind === "fix") text = T("Correction of entry {n}", { n: e.turn }) + ` · ${named(e.box || "")} · ${e.dice ? e.dice.join(" ") : "0"}`;
@@ -74,7 +77,16 @@ export function historyList() {
     const refused = state.results[i] && !state.results[i].ok;
     return el("li", { class: "pending" + (refused ? " invalid" : ""), "data-id": e.id }, `${text} · ${T("not sent yet")}`);
   });
-  for (const li of queued.reverse()) ol.append(li);
+  for (const li of queued.reverse()) if (li) ol.append(li);
+  // what undo took back, each after the entry it left last (newest first, like the list)
+  const undone = state.shown.undone || [];
+  const notes = undone.map((u, i) => {
+    const unsent = i >= undone.length - unsentUndos;
+    const text = unsent ? `${actionText(u, true)} · ${T("not sent yet")}` : actionText(u, true);
+    return { at: u.at ?? 0, li: el("li", { class: unsent ? "undone pending" : "undone" }, text) };
+  }).reverse();
+  const turns = state.shown.history.length;
+  for (const x of notes.filter((x) => x.at >= turns)) ol.append(x.li);
   for (const [target, rounds] of Object.entries(state.shown.rolloffs || {}).reverse()) {
     const where = target === "total" ? T("Total") : colLabel(target);
     for (const r of rounds.slice().reverse()) {
@@ -82,6 +94,7 @@ export function historyList() {
     }
   }
   for (const h of state.shown.history.slice().reverse()) {
+    if (h.n < turns) for (const x of notes.filter((x) => x.at === h.n)) ol.append(x.li);
     const li = el("li", { value: String(h.n), "data-n": String(h.n), class: [state.invalid[h.n] ? "invalid" : "", h.announced ? "was-announced" : ""].filter(Boolean).join(" ") });
     const who = state.shown.players[h.player].name;
     const b = el("button", { type: "button", class: "entry", onclick: () => startFix(h) });
@@ -99,6 +112,7 @@ export function historyList() {
     if (state.invalid[h.n]) li.append(el("span", { class: "why" }, state.invalid[h.n]));
     ol.append(li);
   }
+  if (turns) for (const x of notes.filter((x) => x.at === 0)) ol.append(x.li);
   return ol;
 }
 

@@ -79,7 +79,8 @@ export interface EntryMsg {
 /**
  * One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
  * `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
- * `undo`: remove the last `count` entries; `fix`: replace entry `turn` (dice + roll + box, or a 0);
+ * `undo`: take back the last `count` things done (entries, corrections, roll-off rounds); `fix`: replace
+ * entry `turn` (dice + roll + box, or a 0);
  * `rolloff`: each tied seat's roll-off dice (`rolloff_dice` of the layout) for `target` (a column id or "total").
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -170,6 +171,7 @@ export interface SheetView {
   finished: boolean;
   history: HistoryEntry[];
   id: string;
+  last?: SheetAction | null;
   name: string;
   next_seat: number[];
   outright?: OutrightWin | null;
@@ -190,6 +192,7 @@ export interface SheetView {
   rules: RulesLayout;
   standings?: number[] | null;
   to_act: number[];
+  undone?: SheetAction[];
   v: number;
   winners?: number[] | null;
 }
@@ -236,6 +239,21 @@ export interface HistoryEntry {
   written: number | null;
 }
 /**
+ * A thing done on the sheet (`yambak.keeper.edits.last_action`): an entry or a correction of entry `n`
+ * (`player`'s how-manieth `turn`), or a roll-off round for `target`; `at` (an undo's note): the turns left.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "SheetAction".
+ */
+export interface SheetAction {
+  at?: number | null;
+  kind: "entry" | "correction" | "rolloff";
+  n?: number | null;
+  player?: number | null;
+  target?: string | null;
+  turn?: number | null;
+}
+/**
  * An outright win (`engine.Outright`): the seats, the turn of their own, the box, the roll it had to be
  * made by (1: served).
  *
@@ -266,6 +284,7 @@ export interface SheetPlayer {
   name: string;
   saved_rolls?: number | null;
   seat: number;
+  stand_in?: string[];
   total: number | null;
   turn: TurnView | HiddenTurn | null;
   turns_done: number;
@@ -639,6 +658,7 @@ export interface TableEvent {
   nonce?: string | null;
   player: number;
   roll: number;
+  stand_in?: true | null;
   strike?: true | null;
   type: "rolled" | "held" | "released" | "announced" | "withdrawn" | "scored" | "undone" | "nonce";
   use?: number[] | null;
@@ -754,6 +774,7 @@ export interface TablePlayer {
   name: string;
   saved_rolls?: number | null;
   seat: number;
+  stand_in?: string[];
   total: number | null;
   turn: TurnView | HiddenTurn | null;
   turns_done: number;

@@ -60,6 +60,7 @@ function render() {
   }));
   tabs.hidden = view.players.length < 2;  // a game alone: nobody else to pick
   setAttr($("review-summary"), "aria-labelledby", `rtab-${seat}`);
+  /** @type {{decisions: Decision[], mistakes: Decision[], accuracy: number | null, lost: number, costliest?: number, stand_in?: number[]}} */
   const r = review.players[seat];
   const parts = [];
   if (r.accuracy == null) parts.push(el("p", {}, T("No decision with a choice.")));
@@ -75,6 +76,8 @@ function render() {
   }
   parts.push(el("p", { class: "muted small" }, review.exact ? T("Exact: measured against perfect play.") : T("Estimate: measured against the strong bot's evaluation.")));
   if (!review.graded_keeps) parts.push(el("p", { class: "muted small" }, T("This record does not say which dice were kept: boxes only.")));
+  const stood = r.stand_in || [];  // turns the bot played for this player (marked on the sheet): not graded
+  if (stood.length) parts.push(el("p", { class: "muted small stand-in-note" }, N("The bot played {n} turn for this player (marked on the sheet): not graded.", "The bot played {n} turns for this player (marked on the sheet): not graded.", stood.length)));
   $("review-summary").replaceChildren(...parts);
   // on a phone the list of mistakes is far down the page: a chip for each, to jump straight to its turn
   const chips = $("mistake-chips");

@@ -536,20 +536,45 @@ function standInLeft(seat) {
   return s == null || view.finished ? null : Math.max(0, Math.ceil(s - (Date.now() - receivedAt) / 1000));
 }
 
-// Back after being away: what the stand-in wrote for us since we last played (until we play).
+// Back after being away: what the stand-in wrote for us. The server names it until we play ourselves; this
+// device keeps it until we dismiss it (a box is filled once a game, so it names each entry).
+const keptKey = `yambak.playedFor.${boot.table}`;
+/** @returns {Record<string, {entries: import("./protocol").PlayedFor[], dismissed: string[]}>} */
+function keptPlayedFor() {
+  try { return JSON.parse(localStorage.getItem(keptKey) || "{}") || {}; } catch { return {}; }
+}
+/** @param {ReturnType<typeof keptPlayedFor>} kept */
+function keepPlayedFor(kept) { try { localStorage.setItem(keptKey, JSON.stringify(kept)); } catch { /* no room: shown until reload */ } }
+
+function dismissPlayedFor() {
+  const kept = keptPlayedFor();
+  for (const k of Object.values(kept)) { k.dismissed.push(...k.entries.map((e) => String(e.box))); k.entries = []; }
+  keepPlayedFor(kept);
+  renderPlayedFor();
+}
+
 function renderPlayedFor() {
   const box = $("played-for");
+  const kept = keptPlayedFor();
+  let changed = false;
   const lines = localSeats().map((s) => {
-    const entries = (view.played_for || {})[s] || [];
-    if (!entries.length) return null;
-    const list = entries.map((e) => (e.strike ? T("{box} struck", { box: named(e.box) }) : `${named(e.box)} ${e.written}`)).join(", ");
+    const k = kept[s] || (kept[s] = { entries: [], dismissed: [] });
+    for (const e of (view.played_for || {})[s] || []) {
+      if (k.dismissed.includes(String(e.box)) || k.entries.some((x) => x.box === e.box)) continue;
+      k.entries.push(e); changed = true;
+    }
+    if (!k.entries.length) return null;
+    const list = k.entries.map((e) => (e.strike ? T("{box} struck", { box: named(e.box) }) : `${named(e.box)} ${e.written}`)).join(", ");
     const text = T("While you were away, the bot played for you: {entries}.", { entries: list });
     return localSeats().length > 1 ? colon(view.players[s].name, text) : text;
   }).filter(Boolean);
+  if (changed) keepPlayedFor(kept);
   const text = lines.join(" ");
   if (box.dataset.text === text) return;
   box.dataset.text = text;
-  setText(box, text);
+  const dismiss = el("button", { type: "button", class: "ghost dismiss" }, T("Dismiss"));
+  dismiss.onclick = dismissPlayedFor;
+  box.replaceChildren(...(text ? [el("span", {}, text), " ", dismiss] : []));
   box.hidden = !text;
   if (text) say(text);
 }

@@ -1,0 +1,117 @@
+"""Undo takes back the last thing done on a kept sheet (`yambak.keeper.edits`), whoever did it: an entry,
+a correction or a roll-off round, and the sheet notes what was undone. The issue: after a correction,
+undo removed an earlier roll-off instead of the correction."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+
+from yambak.engine import ManualDice, new_game, replay
+from yambak.engine.record import GameRecord
+from yambak.keeper import Refusal, apply_entry, preview, record_dict, rolloffs_due, sheet_view, zero_boxes
+from yambak.keeper.browser import call
+from yambak.keeper.edits import last_action
+from yambak.rules import load_ruleset
+
+
+def _dice(state, d, box, roll=1):
+    p = state.current
+    entry = {"kind": "dice", "seat": p, "filled": state.sheets[p].turns, "dice": d, "roll": roll, "box": box}
+    return apply_entry(state, entry)
+
+
+@cache
+def _tied_yammen():
+    """A finished yammen sheet where both players scored alike everywhere: every column is rolled off."""
+    s = new_game(load_ruleset("yammen"), ["Ann", "Bram"], dice=ManualDice())
+    while not s.finished:
+        p = s.current
+        zeros = [b for b, o in zero_boxes(s)["boxes"].items() if o["legal"]]
+        if zeros:
+            s = apply_entry(s, {"kind": "scratch", "seat": p, "box": zeros[0]})
+            continue
+        for roll in (1, 2):
+            legal = [b for b, o in preview(s, [1, 1, 1, 2, 2], roll)["boxes"].items() if o["legal"]]
+            if legal:
+                s = _dice(s, [1, 1, 1, 2, 2], legal[0], roll)
+                break
+    return s
+
+
+def _undo(state):
+    return apply_entry(state, {"kind": "undo", "count": 1})
+
+
+def test_undo_after_a_correction_takes_back_the_correction_not_the_earlier_roll_off():
+    s = _tied_yammen()
+    assert s.history[0].box == "down.ones" and s.history[0].scratch  # Ann's first entry: a 0
+    rolled = apply_entry(s, {"kind": "rolloff", "target": "free", "rolloff": {"0": [2] * 5, "1": [5] * 5}})
+    assert last_action(rolled) == {"kind": "rolloff", "target": "free"}
+    points = rolled.match_points()
+    # Ann's first entry corrected to three ones: down and the total are hers; free's roll-off stands
+    fixed = apply_entry(rolled, {"kind": "fix", "turn": 1, "box": "down.ones", "dice": [1, 1, 1, 2, 2], "roll": 1})
+    assert last_action(fixed) == {"kind": "correction", "n": 1, "player": 0, "turn": 1}
+    assert fixed.match_points() != points
+    back = _undo(fixed)  # the correction goes, the roll-off stays
+    assert back.history[0].scratch and back.rolloffs == rolled.rolloffs and back.match_points() == points
+    assert last_action(back) == {"kind": "rolloff", "target": "free"}
+    view = sheet_view(back)
+    assert view["last"] == {"kind": "rolloff", "target": "free"}
+    assert view["undone"] == [{"kind": "correction", "n": 1, "player": 0, "turn": 1, "at": len(s.history)}]
+    again = _undo(back)  # then the roll-off
+    assert again.rolloffs == () and rolloffs_due(again) == rolloffs_due(s)
+    last = len(s.history)
+    assert last_action(again) == {"kind": "entry", "n": last, "player": 1, "turn": last // 2}
+    third = _undo(again)  # then the last entry
+    assert len(third.history) == last - 1 and [u["kind"] for u in sheet_view(third)["undone"]] == [
+        "correction",
+        "rolloff",
+        "entry",
+    ]
+
+
+def test_a_correction_that_dropped_a_roll_off_brings_it_back_when_undone():
+    s = _tied_yammen()
+    won = apply_entry(s, {"kind": "rolloff", "target": "down", "rolloff": {"0": [6] * 5, "1": [1] * 5}})
+    fixed = apply_entry(won, {"kind": "fix", "turn": 1, "box": "down.ones", "dice": [1, 1, 1, 2, 2], "roll": 1})
+    assert fixed.rolloffs == ()  # down is no longer tied: its roll-off is dropped
+    back = _undo(fixed)
+    assert back.rolloffs == won.rolloffs and back.match_points() == won.match_points()
+
+
+def test_entries_after_a_correction_go_first_and_the_edits_survive_the_record():
+    s = _dice(new_game(load_ruleset("yams"), ["Ann", "Bram"], dice=ManualDice()), [6] * 5, "sixes")
+    s = _dice(s, [1] * 5, "ones")
+    fixed = apply_entry(s, {"kind": "fix", "turn": 1, "box": "yam", "dice": [6] * 5, "roll": 1})
+    later = _dice(fixed, [2, 2, 2, 3, 3], "full_house")
+    assert last_action(later) == {"kind": "entry", "n": 3, "player": 0, "turn": 2}
+    reloaded = replay(GameRecord.from_dict(json.loads(json.dumps(record_dict(later)))))  # stored and read back
+    assert last_action(reloaded) == last_action(later) and reloaded.edits == later.edits
+    back = _undo(_undo(reloaded))  # the entry, then the correction
+    assert back.history[0].box == "free.sixes" and len(back.history) == 2
+    with pytest.raises(Refusal) as exc:
+        apply_entry(back, {"kind": "undo", "count": 3})  # two entries are left: nothing is changed
+    assert exc.value.code == "keeper/nothing-to-undo" and exc.value.extra["available"] == 2
+
+
+def test_a_record_from_before_edits_still_undoes_its_roll_off_first():
+    won = apply_entry(_tied_yammen(), {"kind": "rolloff", "target": "up", "rolloff": {"0": [6] * 5, "1": [1] * 5}})
+    old = record_dict(won)
+    del old["edits"]  # as stored before sheets kept their edits
+    state = replay(GameRecord.from_dict(old))
+    assert last_action(state) == {"kind": "rolloff", "target": "up"}
+    assert _undo(state).rolloffs == ()
+
+
+def test_the_phones_engine_names_the_same_last_thing():
+    s = _dice(new_game(load_ruleset("yams"), ["Ann", "Bram"], dice=ManualDice()), [6] * 5, "sixes")
+    sheet = {"id": "s1", "record": record_dict(s), "v": 1}
+    queue = [{"id": "q1", "kind": "fix", "turn": 1, "box": "yam", "dice": [6] * 5, "roll": 1}]
+    answer = json.loads(call(json.dumps({"op": "view", "sheet": sheet, "queue": queue})))
+    assert answer["view"]["last"] == {"kind": "correction", "n": 1, "player": 0, "turn": 1}
+    queue.append({"id": "q2", "kind": "undo", "count": 1})
+    answer = json.loads(call(json.dumps({"op": "view", "sheet": sheet, "queue": queue})))
+    assert answer["view"]["history"][0]["box"] == "free.sixes" and answer["view"]["undone"][0]["kind"] == "correction"
