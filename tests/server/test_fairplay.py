@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import secrets
 import statistics
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 from yambak.bots import play_game
@@ -16,7 +16,9 @@ from yambak.engine import GameState, Roll, Score, new_game, state_to_record
 from yambak.rules import load_ruleset, preset_ids
 from yambak.server.profiles.results import grade
 from yambak.server.ranked.fairplay import ASSISTED_GAMES, thresholds, thrown
-from yambak.store import DecisionRow, ResultRow, SessionRow, Store
+from yambak.store import ResultRow, Store
+
+from ..store.fairplay_helpers import T0, graded_game
 
 DOC = Path(__file__).resolve().parents[2] / "docs/ranked.md"
 DATA = Path(__file__).resolve().parents[2] / "src/yambak/server/ranked/fairplay.json"
@@ -61,27 +63,12 @@ def test_the_line_throws_last_box_games_and_about_half_the_easy_bots_and_no_medi
     assert not thrown("custom", 100.0) and not thrown(preset, None)  # no line, or no decision: nothing thrown
 
 
-T0 = datetime(2026, 12, 1, 12, 0)
 
 
 def _graded_games(store: Store, pid: str, games: int, loss: float, at: datetime) -> None:
     """`games` graded ranked games of yams, each of 13 decisions of which the first lost `loss`."""
     for n in range(games):
-        table_id = f"g{n}-{secrets.token_hex(3)}"
-        store.create(SessionRow(table_id, "", "yams", False, False, None, {}, settings={"ranked": "yams"}))
-        result = ResultRow(
-            profile_id=pid, kind="table", ref=table_id, seat=0, preset="yams", rules_id="yams",
-            finished_at=at + timedelta(minutes=n), score=250, won=True, players=2, counted=True,
-        )  # fmt: skip
-        (result.id,) = store.insert_results([result])
-        rows = [
-            DecisionRow(
-                turn=t, roll=1, kind="box", box="chance", dice=(1, 2, 3, 4, 5), chosen={}, best={}, options=3,
-                loss=loss if t == 1 else 0.0, unit="score", exact=True, rules_id="yams",
-            )
-            for t in range(1, 14)
-        ]  # fmt: skip
-        store.set_grade(result, loss / 13, 13, rows)
+        graded_game(store, pid, n, loss, at=at)
 
 
 def test_the_operator_lists_profiles_at_the_solvers_accuracy_and_clears_them(both_stores, capsys) -> None:

@@ -6,16 +6,17 @@ the solver's accuracy, and clearing one from it."""
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
-from yambak.store import REVIEWED, ChangeRow, DecisionRow, ResultRow, SessionRow, Store
+from yambak.store import REVIEWED, ChangeRow, ResultRow, SessionRow, Store
 from yambak.store.models import FairplayClear
 
-T0 = datetime(2026, 12, 1, 12, 0)
+from .fairplay_helpers import T0, graded_game
+
 MODEL = PlackettLuce()
 
 
@@ -117,33 +118,14 @@ def test_nobody_gains_from_a_thrown_game_and_its_winners_are_rated_again_from_it
     assert ratings[honest] == stored[honest]
 
 
-def _graded(store: Store, pid: str, n: int, loss: float, ranked: bool = True, at: datetime = T0) -> None:
-    table_id = f"g{n}-{secrets.token_hex(3)}"
-    settings = {"ranked": "yams"} if ranked else {}
-    store.create(SessionRow(table_id, "", "yams", False, False, None, {}, settings=settings))
-    result = ResultRow(
-        profile_id=pid, kind="table", ref=table_id, seat=0, preset="yams", rules_id="yams",
-        finished_at=at + timedelta(minutes=n), score=250, won=True, players=2, counted=True,
-    )  # fmt: skip
-    (result.id,) = store.insert_results([result])
-    rows = [
-        DecisionRow(
-            turn=t, roll=1, kind="box", box="chance", dice=(1, 2, 3, 4, 5), chosen={}, best={}, options=3,
-            loss=loss if t == 1 else 0.0, unit="score", exact=True, rules_id="yams",
-        )
-        for t in range(1, 14)
-    ]  # fmt: skip
-    store.set_grade(result, loss / 13, 13, rows)
-
-
 def test_the_operators_list_holds_profiles_whose_ranked_games_lose_almost_nothing(store) -> None:
     ace, good, casual, gone = (_profile(store, n) for n in ("Ace", "Good", "Casual", "Gone"))
     for n in range(10):
-        _graded(store, ace, n, 0.0)  # the solver's own play, ten ranked games
-        _graded(store, good, n, 13 * 0.3)  # a strong player's: 0.3 points a decision
-        _graded(store, gone, n, 0.0)
+        graded_game(store, ace, n, 0.0)  # the solver's own play, ten ranked games
+        graded_game(store, good, n, 13 * 0.3)  # a strong player's: 0.3 points a decision
+        graded_game(store, gone, n, 0.0)
     for n in range(12):
-        _graded(store, casual, n, 0.0, ranked=n < 9)  # perfect, but only nine of them ranked
+        graded_game(store, casual, n, 0.0, ranked=n < 9)  # perfect, but only nine of them ranked
     listed = sorted((r.name, r.preset, r.games, r.accuracy) for r in store.assisted(10, 0.05))
     assert listed == [("Ace", "yams", 10, 0.0), ("Gone", "yams", 10, 0.0)]
     assert store.clear_fairplay(gone, T0 - timedelta(days=1))  # cleared before those games: still listed
@@ -155,7 +137,7 @@ def test_the_operators_list_holds_profiles_whose_ranked_games_lose_almost_nothin
     assert store.clear_fairplay(ace, T0 + timedelta(days=1)) and not store.clear_fairplay("nobody", T0)
     assert store.assisted(10, 0.05) == []  # cleared: only games after that count
     for n in range(10):
-        _graded(store, ace, 100 + n, 0.0, at=T0 + timedelta(days=2))
+        graded_game(store, ace, 100 + n, 0.0, at=T0 + timedelta(days=2))
     assert [(r.name, r.games) for r in store.assisted(10, 0.05)] == [("Ace", 10)]
     assert sorted(r.name for r in store.assisted(10, 0.5)) == ["Ace", "Good"]  # a looser line lists Good too
 
