@@ -284,3 +284,21 @@ def test_the_review_says_the_game_was_won_outright(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "won outright: Ann, turn 2, free.yam" in text and "the losses count an outright win as 400" in text
     assert "best score free.yam (50, wins outright)" in text  # Bo's served generala, written in twos
+
+
+def test_a_review_names_the_points_an_outright_win_counts_as():
+    """The review's values count an outright win as win_points, a figure on no sheet: its dict says so (the
+    faces print it beside the losses) and marks the missed win, so a face words it as a win, not as points."""
+    state = new_game(load_ruleset("generala"), ["Ann", "Bo"], dice=ManualDice())
+    for seat, dice, box in ((0, (1, 2, 3, 4, 6), "ones"), (1, (2, 2, 2, 2, 2), "twos"), (0, (6,) * 5, "yam")):
+        state, _ = state.apply(Roll(seat, dice=dice))
+        state, _ = state.apply(Score(seat, box))
+    data = review(state_to_record(state)).to_dict(2)
+    assert data["win_points"] == 400
+    (bo,) = [d for d in data["players"][1]["decisions"] if d["best"].get("wins")]
+    assert not bo["chosen"].get("wins") and bo["best"]["value"] >= 400  # a served generala given up for twos
+    assert bo["loss"] == pytest.approx(bo["best"]["value"] - bo["chosen"]["value"], abs=1e-3)
+    plain = new_game(load_ruleset("yams"), ["Ann"], dice=ManualDice())
+    plain, _ = plain.apply(Roll(0, dice=(6,) * 5))
+    plain, _ = plain.apply(Score(0, "yam"))
+    assert "win_points" not in review(state_to_record(plain)).to_dict(1)

@@ -489,6 +489,9 @@ class Review:
     at_stake: float | None = None  # match points: what the game gives out in all (every column's and the total's)
     # (player, turn) of the turns a stand-in played for the player (the record's `stand_in`): not theirs, not graded
     stand_in: tuple[tuple[int, int], ...] = ()
+    # the exact values count an outright win as this many points (docs/rulesets.md), a figure on no sheet:
+    # every face says so beside the losses, and words a missed win as such
+    win_points: int | None = None
 
     def for_player(self, player: int) -> tuple[Decision, ...]:
         return tuple(d for d in self.decisions if d.player == player)
@@ -514,6 +517,7 @@ class Review:
             "measure": self.measure,
             "graded_keeps": self.graded_keeps,
             **({"at_stake": self.at_stake} if self.at_stake is not None else {}),
+            **({"win_points": self.win_points} if self.win_points is not None else {}),
             "players": [
                 {
                     "seat": p,
@@ -589,7 +593,8 @@ def review(record: GameRecord | dict[str, Any]) -> Review:
     exact = bool(kinds) and all(e for e, _ in kinds)
     measure = kinds[0][1] if kinds else "score"
     stake = sum(c.points for c in rules.columns) + rules.match.total_points if measure == "match_points" else None
-    return Review(exact, measure, graded_keeps, tuple(decisions), stake, tuple(stood_in))
+    win_points = rules.win_points if exact and rules.wins_outright else None
+    return Review(exact, measure, graded_keeps, tuple(decisions), stake, tuple(stood_in), win_points)
 
 
 def _arranged(before: tuple[int, ...], keep: tuple[int, ...] | None, after: tuple[int, ...]) -> tuple[int, ...]:

@@ -363,8 +363,8 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if won is not None:  # docs/rules.md §7: the game's result, said as a win
         names = " and ".join(record.players[s] for s in won.seats)
         print(f"won outright: {names}, turn {won.turn}, {won.box}")
-    if result.exact:
-        _say_win_points(played.rules, sys.stdout, "the losses")
+    if result.win_points is not None:
+        print(f"(the losses count an outright win as {result.win_points} points: docs/rulesets.md)")
     for p, name in enumerate(record.players):
         graded = result.for_player(p)
         accuracy = result.accuracy(p)

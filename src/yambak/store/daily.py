@@ -38,6 +38,7 @@ class DealRow:
     par_score: int | None = None
     par_bot: str | None = None
     par_table: str | None = None
+    par_outright: int | None = None  # the turn its bot won at once on (docs/rules.md §7): said as a win
     paused_at: datetime | None = None  # a tournament round whose clock stands still (its organiser paused it)
     cancelled: bool = False  # counts for nobody; its seed is published
 
@@ -193,12 +194,12 @@ class DealStore:
             rows = conn.execute(select(Deal).where(*where).order_by(Deal.opens_at, Deal.id)).mappings()
             return [_deal(r) for r in rows]
 
-    def set_par(self, deal_id: str, score: int, bot: str, table_id: str) -> None:
+    def set_par(self, deal_id: str, score: int, bot: str, table_id: str, outright: int | None = None) -> None:
         def op(conn: Connection) -> None:
             conn.execute(
                 update(Deal)
                 .where(Deal.id == deal_id, Deal.par_table.is_(None))
-                .values(par_score=score, par_bot=bot, par_table=table_id)
+                .values(par_score=score, par_bot=bot, par_table=table_id, par_outright=outright)
             )
 
         self._sync(op)

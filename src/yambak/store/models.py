@@ -220,6 +220,7 @@ class Deal(Base):
     par_score: Mapped[int | None] = mapped_column(Integer, nullable=True)  # a bot's score on the same dice
     par_bot: Mapped[str | None] = mapped_column(String(16), nullable=True)  # optimal | strong
     par_table: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the bot's game, a finished table
+    par_outright: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the turn the bot won at once on
     paused_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # its clock stands still since
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)  # counts for nobody; its seed is published
 

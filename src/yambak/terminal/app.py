@@ -958,11 +958,16 @@ class TableApp(App[int]):
                 if not p["mistakes"]:
                     lines.append("  " + T("No mistakes: every decision was the best."))
                 for m in p["mistakes"]:
+                    missed = m["best"].get("wins") and not m["chosen"].get("wins")  # its loss counts win_points
+                    lost = T("missed an outright win") if missed else f"−{m['loss']:.1f}"
                     lines.append(
                         f"  {T('Turn {n}', n=m['turn'])}, {T('After roll {roll}', roll=m['roll'])}: "
                         f"{T('Played')} {self._option(m['chosen'])}, {T('best choice')} {self._option(m['best'])} "
-                        f"(−{m['loss']:.1f})"
+                        f"({lost})"
                     )
+            if data.get("win_points") is not None:
+                n = data["win_points"]
+                lines.append(T("These values count an outright win as {n} points; the sheet does not.", n=n))
             self.review_text = "\n".join(lines)
         if self.results is not None:
             self.results.show(self._results_text())
@@ -985,7 +990,8 @@ class TableApp(App[int]):
             return T("announce {box}", box=self.words.row(o["box"].rpartition(".")[2]))  # the announce column's
         if o.get("strike"):
             return T("strike {box}", box=self._box(o["box"]))
-        return T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+        text = T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+        return f"{text} ({T('wins outright')})" if o.get("wins") else text  # docs/rules.md §7: a win, not points
 
     # --- input -------------------------------------------------------------------------------------
 

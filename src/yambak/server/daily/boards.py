@@ -104,7 +104,12 @@ def deal_board(
         "commitment": deal.commitment,
         "seed": deal.seed if closed else None,
         "par": (
-            {"score": deal.par_score, "bot": deal.par_bot, "table": deal.par_table if closed else None}
+            {
+                "score": deal.par_score,
+                "bot": deal.par_bot,
+                "table": deal.par_table if closed else None,
+                "outright": deal.par_outright,  # won at once on this turn: said as a win, not its total
+            }
             if show_par and deal.par_score is not None
             else None
         ),

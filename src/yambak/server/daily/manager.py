@@ -196,7 +196,8 @@ class DealManager:
                 raise RuntimeError(f"the par game of {deal.id} replayed to {state.total(0)}, not {total}")
             seats = [SeatRow(0, "bot", label, None, bot)]
             table_id = self.tables.store_finished(f"Par {deal.id}"[:60], state, seats, fair, deal.id)
-            self.store.set_par(deal.id, state.total(0), bot, table_id)
+            won = state.outright.turn if state.outright is not None else None  # a win at once, said as such
+            self.store.set_par(deal.id, state.total(0), bot, table_id, won)
         except Exception:  # the challenge goes on without a par
             log.exception("deal %s: no par", deal.id)
             return deal

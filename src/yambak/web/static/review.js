@@ -7,14 +7,14 @@ import { Sheet, sheetRows, sumCell } from "./sheet.js";
 
 // The same viewer serves a table's review (/t/{id}/review) and a game of a player's history
 // (/replay/{id}, its review fetched after the page shows: it may take the coach a moment).
-/** @typedef {{kind: string, keep?: number[], box?: string, strike?: boolean, points?: number}} Choice a choice, as the coach names it */
+/** @typedef {{kind: string, keep?: number[], box?: string, strike?: boolean, points?: number, wins?: boolean}} Choice a choice, as the coach names it */
 /** @typedef {{turn: number, round: number, roll: number, dice?: number[], chosen: Choice, best: Choice, loss: number, box?: string}} Decision */
 /** @typedef {{turn: {player: number, box: string, strike?: boolean, written: number, rolls: number[][], held?: number[][]} | null,
  *   turns: number, n: number, round: number, rounds: number, players: any[], seats?: number[],
  *   outright?: {seats: number[], turn: number, box: string, by_roll: number}}} Frame the game after a turn (the server's) */
 /** @type {import("./protocol").TableView} */
 const view = boot.view;
-/** @type {{measure: string, exact: boolean, graded_keeps: boolean, at_stake?: number, players: {decisions: Decision[], mistakes: Decision[], accuracy: number | null, lost: number, costliest?: number}[]}} */
+/** @type {{measure: string, exact: boolean, graded_keeps: boolean, at_stake?: number, win_points?: number, players: {decisions: Decision[], mistakes: Decision[], accuracy: number | null, lost: number, costliest?: number}[]}} */
 let review = boot.review || { measure: "score", exact: true, graded_keeps: true, players: view.players.map(() => ({ decisions: [], mistakes: [], accuracy: null, lost: 0 })) };
 const nCols = view.rules.columns.length;
 /** @param {string} box */
@@ -30,7 +30,15 @@ function choiceText(o) {
   // the row alone where one column takes announcements: not "announce Announce · Straight"
   const announcing = view.rules.columns.filter((c) => c.announce).length;
   if (o.kind === "announce") return T("announce {box}", { box: announcing > 1 ? box : rowLabel((o.box || "").split(".")[1] || "") });
-  return o.strike ? T("strike {box}", { box }) : T("{box} for {points}", { box, points: o.points });
+  const text = o.strike ? T("strike {box}", { box }) : T("{box} for {points}", { box, points: o.points });
+  return o.wins ? `${text} (${T("wins outright")})` : text;  // docs/rules.md §7: a win, not its points
+}
+
+/** What a decision lost, in the review's unit; a missed outright win is said as such (its loss counts the win
+ * as the ruleset's win_points, a figure on no sheet). @param {Decision} d @param {number} digits */
+function lossText(d, digits) {
+  if (d.best.wins && !d.chosen.wins) return T("missed an outright win");
+  return `−${num(d.loss, digits)} ${unit}`;
 }
 
 /** @param {Decision} d @param {boolean} top */
@@ -47,7 +55,7 @@ function decisionItem(d, top) {
   const best = el("span", {}, colon(T("Best"), ""));
   if (d.best.kind === "keep" && d.best.keep && d.best.keep.length) best.append(miniDice(d.best.keep), " ");
   best.append(choiceText(d.best));
-  li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? `−${num(d.loss, 2)} ${unit}` : T("best choice")), jump);
+  li.append(chosen, best, el("span", { class: "loss" }, d.loss > 0 ? lossText(d, 2) : T("best choice")), jump);
   return li;
 }
 
@@ -75,6 +83,7 @@ function render() {
     }
   }
   parts.push(el("p", { class: "muted small" }, review.exact ? T("Exact: measured against perfect play.") : T("Estimate: measured against the strong bot's evaluation.")));
+  if (review.win_points != null) parts.push(el("p", { class: "muted small win-points" }, T("These values count an outright win as {n} points; the sheet does not.", { n: review.win_points })));
   if (!review.graded_keeps) parts.push(el("p", { class: "muted small" }, T("This record does not say which dice were kept: boxes only.")));
   const stood = r.stand_in || [];  // turns the bot played for this player (marked on the sheet): not graded
   if (stood.length) parts.push(el("p", { class: "muted small stand-in-note" }, N("The bot played {n} turn for this player (marked on the sheet): not graded.", "The bot played {n} turns for this player (marked on the sheet): not graded.", stood.length)));
@@ -83,7 +92,7 @@ function render() {
   const chips = $("mistake-chips");
   chips.hidden = !r.mistakes.length;
   chips.replaceChildren(...r.mistakes.map((d) => {
-    const b = el("button", { type: "button", class: "chip" }, `${T("Turn {n}", { n: d.round })} −${num(d.loss, 1)}`);
+    const b = el("button", { type: "button", class: "chip" }, `${T("Turn {n}", { n: d.round })} ${lossText(d, 1)}`);
     b.onclick = () => { go(d.turn); $("turn").scrollIntoView({ block: "nearest" }); };
     return b;
   }));
@@ -142,7 +151,7 @@ function drawTurn() {
   }
   const notes = /** @type {Decision[]} */ (review.players[t.player].decisions).filter((d) => d.turn === n);
   for (const d of notes) parts.push(el("p", { class: d.loss > 1e-9 ? "loss-note" : "muted" }, d.loss > 1e-9
-    ? `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best")}: ${choiceText(d.best)} (−${num(d.loss, 2)} ${unit})`
+    ? `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best")}: ${choiceText(d.best)} (${lossText(d, 2)})`
     : `${T("After roll {roll}", { roll: d.roll })}: ${choiceText(d.chosen)} — ${T("best choice")}`));
   box.replaceChildren(...parts);
 }
