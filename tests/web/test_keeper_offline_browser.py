@@ -99,3 +99,24 @@ def test_a_phone_with_room_is_ready_and_scores_an_entry_offline(base_url, browse
         print(f"phone's engine ready in {ready_in / 1000:.1f} s; an entry offline scored in {scored * 1000:.0f} ms")
     finally:
         ctx.close()
+
+
+def test_a_socket_closed_while_an_entry_is_on_its_way_answers_it_lost(base_url, browser):
+    """The phone's network comes back twice in a row: the second `online` closes the socket the first one's
+    send is waiting on. The page's socket answers that request `lost` (the sender then tries again later),
+    where it used to leave it unanswered and the sheet said "Sending…" for good."""
+    ctx = _phone(browser)
+    page = ctx.new_page()
+    page.goto(f"{base_url}/keep/")
+    answers = page.evaluate("""async () => {
+      const { SessionSocket } = await import("/static/game.js");
+      const s = new SessionSocket("/ws/keep/none", { reconnect: false });
+      const opened = s.opened(60000);  // a sender waiting for the welcome
+      s.ready = true; s.send = () => true;  // another's entry went out; its answer has not come back
+      const answer = s.request({ type: "entry" }, "e1");
+      s.close();
+      const late = new Promise((resolve) => setTimeout(() => resolve("unanswered"), 3000));
+      return Promise.race([Promise.all([answer, opened]), late]);
+    }""")
+    assert answers == [{"ok": False, "lost": True}, False]
+    ctx.close()

@@ -80,7 +80,16 @@ export class SessionSocket {
 
   later() { clearTimeout(this.timer); this.timer = setTimeout(() => this.connect(), this.retry); this.retry = Math.min(this.retry * 2, 8000); }
 
-  close() { this.stopped = true; clearTimeout(this.timer); if (this.ws) { this.ws.onclose = null; this.ws.close(); this.ws = null; } this.ready = false; }
+  // Closed by the page (a reconnect makes a new one): every request still waiting is answered `lost` (the
+  // keeper's sender awaits it; unanswered, its queue stayed "Sending…" for good), every opener told no.
+  close() {
+    this.stopped = true; clearTimeout(this.timer);
+    if (this.ws) { this.ws.onclose = null; this.ws.close(); this.ws = null; }
+    this.ready = false;
+    for (const done of this.waiting.values()) done({ ok: false, lost: true });
+    this.waiting.clear();
+    this.settleOpeners(false);
+  }
 
   /** @param {object} msg */
   send(msg) { if (this.ws && this.ws.readyState === 1) { this.ws.send(JSON.stringify(msg)); return true; } return false; }
