@@ -848,3 +848,7 @@ def test_a_served_generala_straight_is_named_on_the_sheet(base_url, phone):
     assert served.inner_text().split() == ["25", "roll", "1"] and "by-roll" in served.get_attribute("class")
     assert served.get_attribute("aria-label").endswith("25 (the points of roll 1)")
     assert later.inner_text().split() == ["20"] and "by-roll" not in later.get_attribute("class")
+    # the phone turned into a laptop's window: the side's history, hidden at phone width, is drawn now
+    assert page.locator("#side li").count() == 0
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function("() => document.querySelectorAll('#side ol.history li').length === 2")

@@ -241,7 +241,8 @@ function fitLabels() {
     if (th.scrollWidth > th.clientWidth + 1 || long.getClientRects().length > 2) th.classList.add("use-short");
   }
 }
-window.addEventListener("resize", () => { if (state.sheet && state.shown) { state.labelsKey = ""; fitLabels(); } });
+// the side's history is drawn only while it shows: a phone turned or a window widened draws it now
+window.addEventListener("resize", () => { if (state.sheet && state.shown) { state.labelsKey = ""; fitLabels(); renderSide(); } });
 
 function renderSide() {
   const side = $("side");
