@@ -115,3 +115,23 @@ def test_the_phones_engine_names_the_same_last_thing():
     queue.append({"id": "q2", "kind": "undo", "count": 1})
     answer = json.loads(call(json.dumps({"op": "view", "sheet": sheet, "queue": queue})))
     assert answer["view"]["history"][0]["box"] == "free.sixes" and answer["view"]["undone"][0]["kind"] == "correction"
+
+
+def test_an_undo_takes_back_only_what_its_button_named():
+    """Two phones show "Undo Bram's turn 1"; the first undoes it, the second's undo reaches the sheet after it.
+    Naming what it meant, the second is refused and changes nothing (unnamed, it took back Ann's turn 1)."""
+    s = new_game(load_ruleset("yams"), ["Ann", "Bram"], dice=ManualDice())
+    s = _dice(s, [1, 1, 1, 2, 2], "ones")
+    s = _dice(s, [6, 6, 6, 2, 2], "sixes")
+    named = last_action(s)
+    assert named == {"kind": "entry", "n": 2, "player": 1, "turn": 1}
+    first = apply_entry(s, {"kind": "undo", "count": 1, "last": named})
+    assert len(first.history) == 1 and first.history[0].box == "free.ones"
+    with pytest.raises(Refusal) as refused:
+        apply_entry(first, {"kind": "undo", "count": 1, "last": named})
+    assert refused.value.code == "stale/undo"
+    assert len(_undo(first).history) == 0  # what the unnamed undo does
+    fields = {"kind": "entry", "n": 2, "player": 1, "turn": 1, "target": None}  # as the phone sends it
+    assert len(apply_entry(s, {"kind": "undo", "count": 1, "last": fields}).history) == 1
+    with pytest.raises(Refusal):
+        apply_entry(s, {"kind": "undo", "count": 1, "last": {**fields, "player": 0}})

@@ -118,6 +118,16 @@ def test_versions_order_concurrent_phones_and_ids_make_entries_idempotent(client
     # an undo or a correction made on an old version is never rebased
     old = k.post({"kind": "undo", "count": 1}, v=1, entry_id="phone-b-0003")
     assert old.status_code == 409 and old.json()["code"] == "stale/version"
+    # two phones show "Undo Bram's turn 1": one takes it back; the other's view moved on before its tap was
+    # sent (its version is the new one), but its undo names what its button said: refused, nothing undone
+    named = {"kind": "entry", "n": 2, "player": 1, "turn": 1, "target": None}
+    assert rebased.json()["view"]["last"] == {"kind": "entry", "n": 2, "player": 1, "turn": 1}  # the button
+    assert k.post({"kind": "undo", "count": 1, "last": named}, entry_id="phone-a-0002").status_code == 200
+    late_undo = k.post({"kind": "undo", "count": 1, "last": named}, entry_id="phone-b-0004")
+    assert late_undo.status_code == 409 and late_undo.json()["code"] == "stale/undo"
+    assert len(client.get(f"{URL}/{sheet['id']}").json()["history"]) == 1  # Ann's turn stands
+    wrong = k.post({"kind": "undo", "last": {"kind": "entry", "n": "2"}}, entry_id="phone-b-0005")
+    assert wrong.status_code == 422  # a malformed name of what to undo: refused at the door
     # one player, two phones, the same turn: the late one is refused, not filed as the next turn
     solo = new_sheet(client, "yams", ("Ann",))
     s = Keeper(client, solo)

@@ -227,7 +227,7 @@ def apply_all(state: GameState, entries: Sequence[Mapping[str, Any]]) -> tuple[G
 def _apply(state: GameState, entry: Mapping[str, Any]) -> GameState:
     kind = entry.get("kind")
     if kind == "undo":
-        return _undo(state, entry.get("count", 1))
+        return _undo(state, entry.get("count", 1), entry.get("last"))
     if kind == "fix":
         return _fix(state, entry)
     if kind == "rolloff":
@@ -255,10 +255,18 @@ def _record(state: GameState) -> GameRecord:
     return replace(state_to_record(state), pending=())
 
 
-def _undo(state: GameState, count: Any) -> GameState:
-    """The last `count` things done taken back, one after the other (`edits.undo_last`)."""
+def _undo(state: GameState, count: Any, named: Any = None) -> GameState:
+    """The last `count` things done taken back, one after the other (`edits.undo_last`). `named`: what the
+    undo's button said it takes back first (`last_action`'s keys), refused when something else is last now
+    (two phones undoing at once would otherwise take back another's entry)."""
     if not _int(count) or count < 1:
         raise Refusal("input/invalid", "undo takes back 1 or more entries")
+    if named is not None:
+        last = last_action(state)
+        if not isinstance(named, Mapping) or last is None or any(
+            v is not None and last.get(k) != v for k, v in named.items()
+        ):
+            raise Refusal("stale/undo", "the last thing done changed on another phone: nothing was undone", 409)
     for done in range(count):
         if last_action(state) is None:  # nothing is changed: the sheet given stays as it was
             raise Refusal("keeper/nothing-to-undo", f"there are {done} entries to undo", available=done)

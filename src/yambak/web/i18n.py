@@ -391,6 +391,7 @@ ERROR_MESSAGES.update(
         "sheet/broken": "This sheet cannot be loaded.",
         "auth/sheet-token": "This phone may only watch this sheet: type its code to keep score on it.",
         "stale/ahead": "An entry before this one was not filed, so this one was not filed either.",
+        "stale/undo": "Another phone changed the sheet first: nothing was undone. Look again and retry.",
     }
 )
 # Profiles (server/profiles): made, proved by a device, moved by a link.

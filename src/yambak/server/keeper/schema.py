@@ -56,6 +56,18 @@ class SheetIn(BaseModel):
     players: list[str] = Field(min_length=1, max_length=MAX_PLAYERS)
 
 
+class UndoneIn(BaseModel):
+    """What an undo's button named (the view's `last`, a `SheetAction`): the undo is refused when another
+    phone's entry, correction or undo made something else the last thing done meanwhile."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["entry", "correction", "rolloff"]
+    n: int | None = Field(None, ge=1, le=10000)
+    player: int | None = Field(None, ge=0, le=MAX_PLAYERS - 1)
+    turn: int | None = Field(None, ge=1, le=10000)
+    target: str | None = Field(None, min_length=1, max_length=40)
+
+
 class EntryIn(BaseModel):
     """One entry (`yambak.keeper.entries`). `dice`: the final dice typed on the pad (with `roll`, `box`,
     `seat`, and `filled`: the boxes that seat had filled, which names the turn); `scratch`: a 0 in `box`;
@@ -77,6 +89,7 @@ class EntryIn(BaseModel):
     count: int = Field(1, ge=1, le=50)
     target: str | None = Field(None, min_length=1, max_length=40)
     rolloff: dict[str, list[int]] | None = Field(None, max_length=MAX_PLAYERS)
+    last: UndoneIn | None = None  # undo: what its button named, taken back only while it is the last thing done
 
     def faces(self) -> tuple[int, ...] | None:
         if self.dice is None:

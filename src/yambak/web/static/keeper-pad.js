@@ -94,6 +94,11 @@ export function undoText() {
 export async function undo() {
   state.notice = null; state.invalid = {};
   if (readOnly()) { refuse({ code: "auth/sheet-token" }); return; }
+  // what the button named when it was tapped (another phone's entry may come in while this one reads its
+  // queue): the undo takes back only that, or is refused (stale/undo); named only where the phone's engine
+  // counted this phone's queue in it
+  const seen = state.shown && state.shown.last && (state.engine.ready || !state.sheet.queue.length) ? state.shown.last : null;
+  const named = seen ? { kind: seen.kind, n: seen.n ?? null, player: seen.player ?? null, turn: seen.turn ?? null, target: seen.target ?? null } : null;
   clearPad();
   await reload();  // what every tab queued
   const last = state.sheet.queue[state.sheet.queue.length - 1];
@@ -104,7 +109,7 @@ export async function undo() {
     if (forgot === true) { await reload(); await recompute(); if (what) say(what); return; }
   }
   if (!state.shown || !state.shown.last) return;
-  if (await submit({ kind: "undo", count: 1 })) say(what || actionText(state.shown.last, true));  // after whatever is queued
+  if (await submit(named ? { kind: "undo", count: 1, last: named } : { kind: "undo", count: 1 })) say(what || actionText(state.shown.last, true));  // after whatever is queued
 }
 
 export function clearPad() { state.pad = []; state.roll = 1; state.zeroMode = false; state.padFor = null; state.preview = null; state.zeros = null; }

@@ -93,6 +93,7 @@ export interface EntryIn {
   filled?: number | null;
   id: string;
   kind: "dice" | "scratch" | "undo" | "fix" | "rolloff";
+  last?: UndoneIn | null;
   roll?: number;
   rolloff?: {
     [k: string]: number[];
@@ -102,6 +103,20 @@ export interface EntryIn {
   target?: string | null;
   turn?: number | null;
   v: number;
+}
+/**
+ * What an undo's button named (the view's `last`, a `SheetAction`): the undo is refused when another
+ * phone's entry, correction or undo made something else the last thing done meanwhile.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "UndoneIn".
+ */
+export interface UndoneIn {
+  kind: "entry" | "correction" | "rolloff";
+  n?: number | null;
+  player?: number | null;
+  target?: string | null;
+  turn?: number | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
