@@ -9,6 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.conftest import play_random
@@ -233,3 +234,30 @@ def test_positions_the_order_cannot_reach_and_targets_are_refused(cache_folder: 
         advise(strategy, Position(filled={"twos": 4}, dice=(1, 2, 3, 4, 5), roll=1))
     with pytest.raises(UnsupportedRuleset, match="in order"):
         solve_target(rules, 100, cache=False)
+
+
+@pytest.mark.parametrize("order", ["down", "up", "updown", "middle"])
+def test_simulated_games_fill_the_boxes_in_order_and_score_the_table(order: str, cache_folder: Path) -> None:
+    """The compiled game loop (every keep and box chosen in the kernel) and the numpy one."""
+    from yambak.solver.simulate import _Optimal, _play_block, _play_block_compiled
+
+    rules = load_ruleset(_sheet(order, rolls=3))
+    strategy = solve(rules, folder=cache_folder)
+    sr = strategy.rules
+    rows: list[np.ndarray] = []
+    fast = _play_block_compiled(
+        sr, strategy, np.random.default_rng(1), 20000, 2, on_entry=lambda _t, r, _w: rows.append(r)
+    )
+    slow = _play_block(sr, strategy, _Optimal(strategy, 2), np.random.default_rng(2), 4000)[0]
+    for scores in (fast[0], slow):
+        assert abs(scores.mean() - strategy.expected_score) < 4 * scores.std() / np.sqrt(len(scores))
+    filled = np.zeros(20000, dtype=np.int64)
+    brute = OrderedBrute(rules)
+    ids = [r.id for r in rules.rows]
+    for row in rows:  # each game's entry is one the order allows, given what that game has filled
+        for mask in np.unique(filled):
+            open_rows = frozenset(name for i, name in enumerate(ids) if not mask >> i & 1)
+            allowed = {ids.index(name) for name in brute.allowed(open_rows)}
+            assert set(np.unique(row[filled == mask]).tolist()) <= allowed
+        filled |= 1 << row
+    assert (filled == sr.full_mask).all()
