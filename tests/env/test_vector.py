@@ -4,6 +4,7 @@ step of 1,000 random games, fed the same dice; its spaces, seeds, autoreset and 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,8 +19,12 @@ from yambak.engine import GameState, ManualDice, Roll, new_game  # noqa: E402
 from yambak.env import YambakVectorEnv  # noqa: E402
 from yambak.env.vector import vectorisable  # noqa: E402
 from yambak.rules import load_ruleset, preset_ids  # noqa: E402
+from yambak.rules.loader import load_ruleset_file  # noqa: E402
 
 GAMES = {"yams": 300, "generala": 200, "kismet": 125, "kniffel": 125, "yatzy": 125, "yacht": 125}  # 1,000
+# Forced Yatzy: a column filled from the top down, whose masks allow the next box only.
+FORCED_YATZY = Path(__file__).parents[2] / "bench" / "rulesets" / "yatzy-down.toml"
+ORDERED = {"yatzy-down": 40}
 
 
 def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
@@ -30,13 +35,13 @@ def _dice(obs: dict, i: int) -> tuple[int, ...]:
     return tuple(int(d) for d in obs["dice"][i])
 
 
-@pytest.mark.parametrize("preset", list(GAMES))
+@pytest.mark.parametrize("preset", list(GAMES) + list(ORDERED))
 def test_every_step_of_random_games_is_the_engines(preset: str) -> None:
     """Each game is mirrored by an engine game with manual dice given the vector environment's dice:
     the engine's own observation (mask included) equals the batched one after every step, through
     the next-step autoreset, until every seat has finished a game (and two served wins were seen)."""
-    n = GAMES[preset]
-    env = YambakVectorEnv(preset, num_envs=n)
+    n = GAMES.get(preset) or ORDERED[preset]
+    env = YambakVectorEnv(load_ruleset_file(FORCED_YATZY) if preset in ORDERED else preset, num_envs=n)
     layout = env.layout
     obs, info = env.reset(seed=7)
 

@@ -49,7 +49,8 @@ def box_values(
     `boxes`, `upper`, `yam` describe turn-start states and `roll` the final hand
     (roll index); all four broadcast together to a shape B. `points` (shape B) is
     what the entry adds to the total (upper bonus and joker bonus included) and
-    each value has shape B + (width,). The joker of docs/rules.md §6 restricts the legal rows
+    each value has shape B + (width,). Only the open rows the column's order allows may be filled
+    (`SolverRules.allowed`). The joker of docs/rules.md §6 restricts the legal rows
     and changes the scores when the hand is a yam and the yam box is filled. `m` is the roll
     number the hand was rolled on (the last by default): points by roll number and outright wins
     read it; an entry that wins outright is worth its points and `win_points`, with no future.
@@ -61,6 +62,7 @@ def box_values(
     neg = -np.inf
     active = None
     forced = sr.joker_placement == 0
+    allowed = sr.allowed(boxes)  # the open rows the column's order lets be filled now
     if sr.has_joker:
         face = sr.yam_face[roll]
         active = ((boxes >> sr.yam_row) & 1).astype(bool) & (face > 0)
@@ -70,13 +72,15 @@ def box_values(
                 row_of_face[f] = i
         face_row = row_of_face[face]
         face_open = (face_row >= 0) & (((boxes >> np.maximum(face_row, 0)) & 1) == 0)
+        # the forced joker chooses among the boxes the order allows (the engine's `joker_boxes`)
+        face_next = (face_row >= 0) & (((allowed >> np.maximum(face_row, 0)) & 1) == 1)
         lower_mask = sr.full_mask & ~sr.upper_mask
-        lower_open = (boxes & lower_mask) != lower_mask
+        lower_open = (allowed & lower_mask) != 0
         extra = sr.joker_bonus * yam * active
     cap = sr.n_upper - 1
     for i in range(sr.n_rows):
         bit = 1 << i
-        is_open = (boxes & bit) == 0
+        is_open = np.asarray(allowed & bit) != 0
         nb = boxes | bit
         pts = score[i][roll]
         if sr.upper_face[i]:
@@ -98,9 +102,9 @@ def box_values(
             pts = np.where(yam == 1, pts, 0)
         if active is not None:
             if sr.upper_face[i]:
-                ok = (face_row == i) | (~face_open & ~lower_open) if forced else np.ones_like(is_open)
+                ok = (face_row == i) | (~face_next & ~lower_open) if forced else np.ones_like(is_open)
             else:
-                ok = ~face_open if forced else np.ones_like(is_open)
+                ok = ~face_next if forced else np.ones_like(is_open)
                 if sr.joker_placement == 0:
                     pts = np.where(active, sr.joker_score[i][roll], pts)
                 elif sr.joker_placement == 1:  # free: a joker's value once its face's upper box is filled
@@ -193,7 +197,7 @@ def last_roll_values(
     and spread over the 252 hands by a row gather; the joker, which only touches
     the six yams, is patched in afterwards with the general `box_values`.
     """
-    if sr.rel_high >= 0 or sr.stepped or sr.needs_row >= 0 or sr.any_byroll or sr.joker_placement:
+    if sr.rel_high >= 0 or sr.stepped or sr.needs_row >= 0 or sr.any_byroll or sr.joker_placement or sr.order:
         # the general form covers the relation's pair and the newer rules
         return best_box_value(sr, table, objective, boxes[None], upper[None], yam[None], np.arange(D.N_ROLLS)[:, None])
     size, width = len(boxes), objective.width

@@ -56,7 +56,7 @@ RuleArgs = tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
     int, int, int, int, int, int, int, bool, int, int, int,
     np.ndarray, np.ndarray,
-    int, bool, int, bool, np.ndarray, np.ndarray, int, np.ndarray, float, bool,
+    int, bool, int, bool, np.ndarray, np.ndarray, int, np.ndarray, float, bool, int, int,
 ]  # fmt: skip
 
 
@@ -67,7 +67,7 @@ def rule_args(sr: SolverRules) -> RuleArgs:
     n_upper, n_yam, yam_row, joker_bonus, lower_mask, strike_any, rel_high,
     rel_low, n_rows, pend_values, pend_index, joker_placement, has_joker,
     needs_row, stepped, bonus_at, score_by_roll, byroll_mask, wins, win_points,
-    rel_at_entry), as in `SolverRules` (byroll_mask: the by-roll rows as bits);
+    rel_at_entry, order, start_mask), as in `SolverRules` (byroll_mask: the by-roll rows as bits);
     row_of_face[f] is the upper row of face f (-1: none) and lower_mask the
     bits of the rows that are not upper rows.
     """
@@ -105,6 +105,8 @@ def rule_args(sr: SolverRules) -> RuleArgs:
         np.ascontiguousarray(sr.wins, dtype=np.int64),
         float(sr.win_points),
         bool(sr.rel_at_entry),
+        int(sr.order),
+        int(sr.start_mask),
     )
 
 
@@ -130,6 +132,37 @@ def _flat(key: int, u: int, y: int, rules: RuleArgs) -> int:
     else:
         p = 0
     return ((other * (2 + 2 * n_pend) + p) * n_upper + u) * n_yam + y
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _shut(key: int, rules: RuleArgs) -> int:
+    """The key with every open row the column's order does not allow now marked filled (as
+    `SolverRules.allowed`): a row is fillable exactly where this has its bit clear."""
+    order = rules[28]
+    if order == 0:
+        return key
+    n_rows = rules[15]
+    full = (1 << n_rows) - 1
+    mask = key & full
+    open_ = full & ~mask
+    if order == 4:  # middle: next to the filled block, or the start pair
+        if mask == 0:
+            allowed = rules[29]
+        else:
+            high = 1
+            while high << 1 <= mask:
+                high <<= 1
+            allowed = (((mask & -mask) >> 1) | (high << 1)) & open_
+    else:
+        allowed = 0
+        if open_ and order != 2:
+            allowed |= open_ & -open_  # the topmost open row
+        if open_ and order != 1:
+            high = 1
+            while high << 1 <= open_:
+                high <<= 1
+            allowed |= high  # the bottommost open row
+    return key | (open_ & ~allowed)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -272,6 +305,9 @@ def _last_roll(
     fut = np.empty(lanes)
     fut1 = np.empty(lanes)
     six = np.empty((D.DICE + 1, lanes))
+    shut = np.empty(lanes, dtype=np.int64)  # the rows closed to this turn: filled, or not next in order
+    for w in range(lanes):
+        shut[w] = _shut(boxes[w], rules)
     if reset:
         for r in range(_N_ROLLS):
             for w in range(lanes):
@@ -282,7 +318,7 @@ def _last_roll(
         bit = 1 << i
         any_open = False
         for w in range(lanes):
-            if boxes[w] & bit == 0:
+            if shut[w] & bit == 0:
                 any_open = True
         if not any_open:
             continue
@@ -291,7 +327,7 @@ def _last_roll(
             for c in range(D.DICE + 1):
                 gain = face * c
                 for w in range(lanes):
-                    if boxes[w] & bit:
+                    if shut[w] & bit:
                         six[c, w] = neg
                         continue
                     nb, u = boxes[w] | bit, upper[w]
@@ -313,7 +349,7 @@ def _last_roll(
         else:
             is_yam = i == yam_row
             for w in range(lanes):
-                if boxes[w] & bit or (i == needs_row and not (boxes[w] >> yam_row) & 1):
+                if shut[w] & bit or (i == needs_row and not (boxes[w] >> yam_row) & 1):
                     fut[w] = neg  # closed, or waiting for the box it needs
                     fut1[w] = neg
                 else:
@@ -410,7 +446,7 @@ def _pair_row(
     struck = np.full(lanes, neg)
     for w in range(lanes):
         b = boxes[w]
-        if b & bit:
+        if _shut(b, rules) & bit:
             continue
         mask = (b & ((1 << n_rows) - 1)) | bit
         if b >> partner & 1:
@@ -469,7 +505,8 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: RuleArgs, last: np.
     placement, stepped, bonus_at = rules[18], rules[21], rules[22]
     forced = placement == 0  # free and none: any open box
     cap = n_upper - 1
-    lower_open = (b & lower_mask) != lower_mask
+    shut = _shut(b, rules)  # the forced joker chooses among the boxes the order allows
+    lower_open = (shut & lower_mask) != lower_mask
     extra = joker_bonus * y
     for r in range(_N_ROLLS):
         face = yam_face[r]
@@ -477,15 +514,16 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: RuleArgs, last: np.
             continue
         face_row = row_of_face[face]
         face_open = face_row >= 0 and (b >> face_row & 1) == 0
+        face_next = face_row >= 0 and (shut >> face_row & 1) == 0
         best = -np.inf
         for i in range(score.shape[0]):
-            if b >> i & 1:
+            if shut >> i & 1:
                 continue
             nb = b | (1 << i)
             pts = score[i, r]
             nu, ny = u, y
             if upper_face[i]:
-                if forced and not (face_row == i or (not face_open and not lower_open)):
+                if forced and not (face_row == i or (not face_next and not lower_open)):
                     continue
                 nu = min(u + pts, cap)
                 if stepped:
@@ -493,7 +531,7 @@ def _joker(table: np.ndarray, b: int, u: int, y: int, rules: RuleArgs, last: np.
                 elif threshold and u < threshold and u + pts >= threshold:
                     pts += bonus
             else:
-                if forced and face_open:
+                if forced and face_next:
                     continue
                 if i == yam_row:
                     ny = 1 if pts > 0 else 0
@@ -904,15 +942,17 @@ def _row_values(
     forced = placement == 0
     cap = n_upper - 1
     mask = b & ((1 << n_rows) - 1)
+    shut = _shut(mask, rules)  # filled, or not next in the column's order
     joker = has_joker and (mask >> yam_row) & 1 == 1 and yam_face[hand] > 0
     face_row = row_of_face[yam_face[hand]] if joker else -1
     face_open = joker and face_row >= 0 and (mask >> face_row) & 1 == 0
-    lower_open = (mask & lower_mask) != lower_mask
+    face_next = joker and face_row >= 0 and (shut >> face_row) & 1 == 0
+    lower_open = (shut & lower_mask) != lower_mask
     extra = joker_bonus * y if joker else 0
     for i in range(n_rows):
         rows[i] = -np.inf
         points[i] = 0
-        if (mask >> i) & 1:
+        if (shut >> i) & 1:
             continue
         bit = 1 << i
         pts = score[i, hand]
@@ -942,7 +982,7 @@ def _row_values(
             continue
         nb = b | bit
         if upper_face[i]:
-            if joker and forced and not (face_row == i or (not face_open and not lower_open)):
+            if joker and forced and not (face_row == i or (not face_next and not lower_open)):
                 continue
             p = pts
             if stepped:
@@ -967,7 +1007,7 @@ def _row_values(
         if i == yam_row and n_yam == 2:
             ny = 1 if pts > 0 else 0
         if joker:
-            if forced and face_open:
+            if forced and face_next:
                 continue
             if placement == 0 or (placement == 1 and not face_open):
                 pts = joker_score[i, hand]

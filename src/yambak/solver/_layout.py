@@ -23,6 +23,10 @@ states (empty, high filled with each of the P values, low filled with each,
 both). Without a relation the key is the mask and the slot is the key, so the
 layout (and every stored table) is exactly the one above.
 
+A column filled in a fixed order (`order` down, up, updown or middle: docs/rulesets.md) keeps the
+layout: the order only decides which open rows may be filled now (`allowed`), so only the box sets
+the order can reach are solved (`level_states`) and read.
+
 Rows are read from the ruleset data (kind, face, points); nothing here names a
 Yahtzee category.
 """
@@ -37,7 +41,10 @@ import numpy as np
 from ..rules import Ruleset, RulesetError, row_score
 from . import dice as D
 
-__all__ = ["MAX_TABLE_STATES", "SolverRules", "UnsupportedRuleset", "solver_rules"]
+__all__ = ["MAX_TABLE_STATES", "ORDERS", "SolverRules", "UnsupportedRuleset", "solver_rules"]
+
+# A column's fill order as the kernels take it (`SolverRules.order`).
+ORDERS = ("free", "down", "up", "updown", "middle")
 
 # The largest table solved (float64 entries: 512 MiB). yams-fr with one column and max/min,
 # the largest preset table, has 29,360,128 entries.
@@ -90,6 +97,48 @@ class SolverRules:
     byroll: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     wins: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     win_points: float = 0.0
+    order: int = 0  # the column's fill order, an index into ORDERS (0: free, any open row)
+    start_mask: int = 0  # middle: the bits of the two rows an empty column starts from
+
+    def allowed(self, boxes: np.ndarray | int) -> np.ndarray | int:
+        """The bits of the open rows the column's order lets be filled now, for keys `boxes` (as the
+        engine's `_order_rows`: free any open row, down the topmost, up the bottommost, updown either
+        end, middle the rows next to the filled block, or the start pair while it is empty)."""
+        full = self.full_mask
+        mask = np.asarray(boxes) & full
+        open_ = full & ~mask
+        if self.order == 0:
+            out = open_
+        elif self.order == 4:
+            low = mask & -mask
+            high = np.where(mask > 0, 1 << np.maximum(_bit_length(mask) - 1, 0), 0)
+            out = np.where(mask == 0, self.start_mask, ((low >> 1) | (high << 1)) & full & open_)
+        else:
+            top = open_ & -open_  # the lowest open bit: the topmost open row
+            bottom = np.where(open_ > 0, 1 << np.maximum(_bit_length(open_) - 1, 0), 0)
+            out = top if self.order == 1 else bottom if self.order == 2 else top | bottom
+        return int(out) if np.ndim(out) == 0 else out
+
+    def reachable_mask(self, masks: np.ndarray) -> np.ndarray:
+        """Whether the column's order can leave exactly the rows of each mask filled."""
+        full = self.full_mask
+        masks = np.asarray(masks, dtype=np.int64)
+        if self.order == 0:
+            return np.ones(masks.shape, dtype=bool)
+        open_ = full & ~masks
+        out: np.ndarray
+        if self.order == 1:  # a top block filled
+            out = (masks & (masks + 1)) == 0
+        elif self.order == 2:  # a bottom block filled: the open rows are a top block
+            out = (open_ & (open_ + 1)) == 0
+        elif self.order == 3:  # the open rows are one block
+            low = open_ & -open_
+            out = (open_ == 0) | (((open_ + low) & open_) == 0)
+        else:  # middle: the filled rows are one block holding a start row
+            low = masks & -masks
+            block = ((masks + low) & masks) == 0
+            out = (masks == 0) | (block & ((masks & self.start_mask) != 0))
+        return out
 
     @property
     def any_byroll(self) -> bool:
@@ -203,7 +252,7 @@ class SolverRules:
         pop = np.zeros_like(masks)
         for i in range(self.n_rows):
             pop += masks >> i & 1
-        masks = masks[pop == n_filled]
+        masks = masks[(pop == n_filled) & self.reachable_mask(masks)]
         upper_rows = [i for i in range(self.n_rows) if self.upper_face[i]]
         compact = np.zeros_like(masks)
         for j, i in enumerate(upper_rows):
@@ -231,6 +280,13 @@ class SolverRules:
         return np.sort(out) if self.rel_high >= 0 else out
 
 
+def _bit_length(x: np.ndarray | int) -> np.ndarray:
+    """The bit length of each non-negative integer (0 for 0), exact below 2**52."""
+    x = np.asarray(x, dtype=np.int64)
+    out: np.ndarray = np.where(x > 0, np.frexp(np.maximum(x, 1).astype(np.float64))[1], 0)
+    return out.astype(np.int64)
+
+
 def solver_rules(ruleset: Ruleset) -> SolverRules:
     """Compile a ruleset, or raise `UnsupportedRuleset` saying why it cannot be solved exactly."""
     if len(ruleset.columns) != 1:
@@ -238,8 +294,11 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
             f"{ruleset.id} has {len(ruleset.columns)} columns; the exact solver handles one-column rulesets only"
         )
     column = ruleset.columns[0]
-    if column.order != "free" or column.rolls is not None or column.announce:
-        raise UnsupportedRuleset(f"column {column.id!r} is not a plain free column")
+    if column.order not in ORDERS or column.rolls is not None or column.announce:
+        raise UnsupportedRuleset(
+            f"column {column.id!r} is not solved exactly: the solver takes a column filled in any order, "
+            "down, up, updown or from the middle, without roll restrictions or announcements"
+        )
     rel_high = rel_low = -1
     rel_at_entry = False
     if ruleset.relations:
@@ -353,6 +412,8 @@ def solver_rules(ruleset: Ruleset) -> SolverRules:
         byroll=byroll,
         wins=np.array([r.wins_by_roll for r in ruleset.rows], dtype=np.int64),
         win_points=float(ruleset.win_points or 0),
+        order=ORDERS.index(column.order),
+        start_mask=sum(1 << ruleset.row_index[r] for r in column.start) if column.order == "middle" else 0,
         **relation_fields,
     )
     if sr.n_states > MAX_TABLE_STATES:

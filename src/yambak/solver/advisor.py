@@ -163,6 +163,9 @@ def position_key(sr: SolverRules, position: Position) -> tuple[int, int, int, in
             upper += value
     if boxes == sr.full_mask:
         raise PositionError("the sheet is full: nothing left to decide")
+    if sr.order and not bool(sr.reachable_mask(np.array(boxes))):
+        order = ruleset.columns[0].order
+        raise PositionError(f"{ruleset.id} is filled in order ({order}): no game leaves exactly these boxes filled")
     if sr.rel_high >= 0:  # a complete pair scores as its relation says; a lone box is remembered
         values = {i: int(v) for name, v in position.filled.items() if (i := ruleset.parse_box(name)) is not None}
         high, low = values.get(sr.rel_high), values.get(sr.rel_low)

@@ -166,10 +166,10 @@ def solve_target(
     sr = solver_rules(rules)
     if sr.rel_high >= 0:
         raise UnsupportedRuleset("relations are solved for the expected score (MeanScore) only")
-    if sr.any_byroll or sr.needs_row >= 0 or sr.stepped or sr.joker_placement != 0:
+    if sr.any_byroll or sr.needs_row >= 0 or sr.stepped or sr.joker_placement != 0 or sr.order:
         raise UnsupportedRuleset(
-            "not supported: target chances for points by roll, outright wins, prerequisites, stepped bonuses or "
-            "a joker other than the forced one; the expected score is solved"
+            "not supported: target chances for points by roll, outright wins, prerequisites, stepped bonuses, "
+            "a joker other than the forced one or a column filled in order; the expected score is solved"
         )
     path = _path(rules, target, folder or cache_dir())
     if cache and path.exists():
