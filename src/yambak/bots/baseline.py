@@ -123,6 +123,9 @@ def greedy(state: GameState, player: int, rng: random.Random) -> Action:
     best_now = max(preview.values(), default=None)
     if state.can_roll(player):
         announced = None if turn.announced is None else rules.rows[turn.announced % rules.n_rows]
+        if announced is None:  # one box left to this turn (a sheet filled in order, the last box): aim at it
+            legal = state.legal_boxes(player)
+            announced = rules.rows[legal[0] % rules.n_rows] if len(legal) == 1 else None
         open_straight = any(
             rules.rows[b % rules.n_rows].kind == "straight" and state.sheets[player].written[b] is None
             for b in range(rules.n_boxes)
