@@ -55,6 +55,7 @@ CELL_LOOKS = {
     "refused": ("–", "dim"),  # open, but not for these dice now: Enter says why
 }
 BOT_PAUSE = 0.35  # seconds between a bot's actions: long enough to follow, short enough not to wait
+WARM_UP_DELAY = 0.2  # seconds after the first screen before the bots load (the first paint reaches the terminal)
 
 
 def die_lines(value: int | None, held: bool, key: int) -> list[str]:
@@ -449,7 +450,9 @@ class TableApp(App[int]):
         self.redraw()
         self.set_interval(self.bot_pause, self._tick)
         self.query_one("#sheet").focus()
-        self._warm_up()
+        # the bots (numpy) load once the first screen is out: a thread importing them beside the first
+        # paint holds the interpreter's lock and the sheet shows late (bench/play_start.py)
+        self.call_after_refresh(self.set_timer, WARM_UP_DELAY, self._warm_up)
 
     @work(thread=True)
     def _warm_up(self) -> None:

@@ -495,10 +495,27 @@ def _js_calls(call: re.Pattern[str]) -> list[Any]:
 
 
 # and what the rule describer says of a column (a layout's `notes`, worded by page.js `phrase`), and the
-# end of a game as `yambak.gameview.end_words` words it (the keeper's sheet view carries it)
-JS_STRINGS: list[str] = list(dict.fromkeys(_js_calls(_T_CALL) + COLUMN_PHRASES + list(END_STRINGS)))
-JS_CONTEXTS: list[tuple[str, str]] = _js_calls(_C_CALL)  # (context, text)
-JS_PLURALS: list[tuple[str, str]] = _js_calls(_N_CALL)  # (singular, plural)
+# end of a game as `yambak.gameview.end_words` words it (the keeper's sheet view carries it). The scripts
+# are read when one of these is first used (`__getattr__`), not by every import: the terminal's first
+# screen does not wait for them.
+JS_STRINGS: list[str]
+JS_CONTEXTS: list[tuple[str, str]]  # (context, text)
+JS_PLURALS: list[tuple[str, str]]  # (singular, plural)
+
+
+@cache
+def _scripts_strings() -> dict[str, list[Any]]:
+    return {
+        "JS_STRINGS": list(dict.fromkeys(_js_calls(_T_CALL) + COLUMN_PHRASES + list(END_STRINGS))),
+        "JS_CONTEXTS": _js_calls(_C_CALL),
+        "JS_PLURALS": _js_calls(_N_CALL),
+    }
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("JS_STRINGS", "JS_CONTEXTS", "JS_PLURALS"):
+        return _scripts_strings()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def js_strings(lang: str) -> dict[str, Any]:
@@ -506,11 +523,12 @@ def js_strings(lang: str) -> dict[str, Any]:
     "context\\u0004text", plurals' forms under "singular\\u0000plural" (a list, in the catalog's order)
     and the catalog's Plural-Forms rule under "\\u0000", as gettext's own files key them."""
     tr = translations(lang)
-    out: dict[str, Any] = {s: tr.gettext(s) for s in JS_STRINGS}
-    out.update({f"{ctx}\u0004{s}": tr.pgettext(ctx, s) for ctx, s in JS_CONTEXTS})
+    scripts = _scripts_strings()
+    out: dict[str, Any] = {s: tr.gettext(s) for s in scripts["JS_STRINGS"]}
+    out.update({f"{ctx}\u0004{s}": tr.pgettext(ctx, s) for ctx, s in scripts["JS_CONTEXTS"]})
     catalog = _catalog(lang)
     if catalog is not None:
-        for singular, plural in JS_PLURALS:
+        for singular, plural in scripts["JS_PLURALS"]:
             message = catalog.get(singular)
             if message is not None and isinstance(message.string, tuple) and all(message.string):
                 out[f"{singular}\u0000{plural}"] = list(message.string)
