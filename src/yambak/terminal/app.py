@@ -406,6 +406,7 @@ class TableApp(App[int]):
         self.words = Words(lang, rules)  # its rows named by the layout's own labels too
         if isinstance(face, OnlineFace):  # the server's news of a box written, in the app's words
             face.table.box_name = self._box
+            face.table.words = self.words  # its own lines too (connection, fair dice)
         from ..web.i18n import ruleset_name
 
         self.title = ruleset_name(rules["preset"] or rules["id"], rules["name"], lang)
