@@ -54,6 +54,7 @@ CELL_LOOKS = {
     "announce": ("⚑", "bold"),  # A announces this box
     "refused": ("–", "dim"),  # open, but not for these dice now: Enter says why
 }
+READ_ONLY = ("help", "?", "sheet", "standings")  # the keeper's line commands that show many lines, change nothing
 BOT_PAUSE = 0.35  # seconds between a bot's actions: long enough to follow, short enough not to wait
 WARM_UP_DELAY = 0.2  # seconds after the first screen before the bots load (the first paint reaches the terminal)
 
@@ -313,9 +314,9 @@ class HistoryScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar = [Binding("escape,l,q,enter", "dismiss", show=False)]
 
-    def __init__(self, title: str, lines: list[str]) -> None:
+    def __init__(self, title: str, lines: list[str], at_end: bool = True) -> None:
         super().__init__()
-        self.heading, self.lines = title, lines
+        self.heading, self.lines, self.at_end = title, lines, at_end  # at_end: the newest in view, else the top
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="history"):
@@ -327,7 +328,8 @@ class HistoryScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         panel = self.query_one("#history", VerticalScroll)
         panel.focus()
-        self.call_after_refresh(panel.scroll_end, animate=False)
+        if self.at_end:
+            self.call_after_refresh(panel.scroll_end, animate=False)
 
     def show(self, lines: list[str]) -> None:
         if lines == self.lines:
@@ -360,6 +362,7 @@ class ResultsScreen(ModalScreen[None]):
 class TableApp(App[int]):
     """One table, full screen: dice, sheet, players, hints, results."""
 
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks English only, and its "^p palette" takes 80 columns' room
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; padding: 0 1; background: $panel; }
@@ -815,10 +818,12 @@ class TableApp(App[int]):
         if not data:
             olist.set_options([Option(T("No advice for this position."), disabled=True)])
             return
+        from ..web.i18n import number
+
         unit = T("match points") if data["measure"] == "match_points" else T("points")
 
         def less(o: dict[str, Any]) -> str:
-            return "  " + (T("best") if o["loss"] < 1e-9 else f"−{o['loss']:.1f}")
+            return "  " + (T("best") if o["loss"] < 1e-9 else f"−{number(o['loss'], T.lang, 1)}")  # "−2,4" in nl
 
         opts: list[Option] = []
         if data["keeps"]:
@@ -954,9 +959,9 @@ class TableApp(App[int]):
                 else:
                     average = T(
                         "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.",
-                        unit=f"{p['accuracy']:.2f} {unit}",
+                        unit=f"{number(p['accuracy'], T.lang, 2)} {unit}",
                         n=n,
-                        lost=f"{p['lost']:.1f}",
+                        lost=number(p["lost"], T.lang, 1),
                     )
                 lines.append(f"{names[p['seat']]}: {average}")
                 if not p["mistakes"]:
@@ -965,7 +970,7 @@ class TableApp(App[int]):
                     lines.append(
                         f"  {T('Turn {n}', n=m['turn'])}, {T('After roll {roll}', roll=m['roll'])}: "
                         f"{T('Played')} {self._option(m['chosen'])}, {T('best choice')} {self._option(m['best'])} "
-                        f"(−{m['loss']:.1f})"
+                        f"(−{number(m['loss'], T.lang, 1)})"
                     )
             self.review_text = "\n".join(lines)
         if self.results is not None:
@@ -1154,9 +1159,18 @@ class TableApp(App[int]):
         message.input.value = ""
         message.input.remove_class("on")
         self.query_one("#sheet").focus()
-        if message.value.strip().lower() == "history":  # the panel, where every entry can be read
+        typed = message.value.strip()
+        if typed.lower() == "history":  # the panel, where every entry can be read
             self.action_history()
-        elif message.value.strip():
+        elif typed.lower() in READ_ONLY:  # many lines that change nothing: a panel too, not the last line
+            if typed.lower() in ("help", "?"):  # wrapped to the panel (90 % wide, at most 100; its frame)
+                from .words import KEEPER_HELP, help_text
+
+                shown = help_text(self.words, KEEPER_HELP, min(self.size.width * 9 // 10, 100) - 9)
+            else:
+                shown = self.face.session.handle(typed)  # type: ignore[attr-defined]
+            self.push_screen(HistoryScreen(f":{typed}", shown.splitlines(), at_end=False))
+        elif typed:
             self.face.line(message.value)  # type: ignore[attr-defined]
 
     def on_resize(self, event: events.Resize) -> None:
