@@ -10,7 +10,7 @@ machine inflates less than the wall time.
 The modules' bytecode is cached (in a temporary folder, written by the warm-up) as an installed copy
 has it, even where PYTHONDONTWRITEBYTECODE is set; `--compile` compiles every module on every run.
 
-    .venv/bin/python bench/play_start.py [--runs 5] [--rules yams] [--bot medium] [--compile]
+    .venv/bin/python bench/play_start.py [--runs 5] [--rules yams] [--bot medium] [--compile] [--lang nl]
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _cpu(pid: int) -> float:
 def first_screen(args: argparse.Namespace, bytecode: str | None) -> tuple[float, float]:
     """The wall time to the first screen and the CPU time used by then (`bytecode`: where the modules'
     compiled code is cached; None compiles them all)."""
-    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PYTHONPATH": str(SRC)}
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": args.lang_env, "PYTHONPATH": str(SRC)}
     if bytecode is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = bytecode
@@ -59,7 +59,7 @@ def first_screen(args: argparse.Namespace, bytecode: str | None) -> tuple[float,
             except pexpect.TIMEOUT:
                 pass
             shown = "\n".join(screen.display)
-            if "Your turn: roll the dice." in shown and "Ones" in shown:
+            if args.turn in shown and args.ones in shown:
                 return time.perf_counter() - start, _cpu(child.pid)
         raise SystemExit(f"no first screen within 60 s:\n{shown}")
     finally:
@@ -73,7 +73,14 @@ def main() -> int:
     parser.add_argument("--bot", default="medium", help="the bot in seat 2 (default medium)")
     parser.add_argument("--limit", type=float, default=1.0, help="the most the median may take, in s (default 1)")
     parser.add_argument("--compile", action="store_true", help="no bytecode cache: every module compiled each run")
+    parser.add_argument("--lang", default="en", help="the player's language, by LANG (default en)")
     args = parser.parse_args()
+    sys.path.insert(0, str(SRC))
+    from yambak.web.i18n import labels, translations
+
+    args.lang_env = "C.UTF-8" if args.lang == "en" else f"{args.lang}_{args.lang.upper()}.UTF-8"
+    args.turn = translations(args.lang).gettext("Your turn: roll the dice.")  # what the first screen says
+    args.ones = labels(args.lang, args.rules)["rows"]["ones"]
     with tempfile.TemporaryDirectory(prefix="yambak-pyc-") as folder:
         return measure(args, None if args.compile else folder)
 
@@ -97,7 +104,9 @@ def measure(args: argparse.Namespace, bytecode: str | None) -> int:
     print(f"first screen, median of {args.runs}  {median * 1000:7.1f} ms  {spread}")
     print(f"CPU by the first screen    {statistics.median(cpus) * 1000:7.1f} ms  (median)")
     cache = "every module compiled" if bytecode is None else "bytecode cached"
-    print(f"yambak play {args.rules} --bots {args.bot}; {cache}; limit {args.limit * 1000:.0f} ms")
+    print(
+        f"yambak play {args.rules} --bots {args.bot}, LANG={args.lang_env}; {cache}; limit {args.limit * 1000:.0f} ms"
+    )
     print(f"load average {os.getloadavg()[0]:.2f}")
     return 1 if median > args.limit else 0
 

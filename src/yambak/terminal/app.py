@@ -451,6 +451,7 @@ class TableApp(App[int]):
 
     async def on_mount(self) -> None:
         await self.face.start()
+        self.width = self.size.width
         self.redraw()
         self.set_interval(self.bot_pause, self._tick)
         self.query_one("#sheet").focus()
@@ -1174,6 +1175,8 @@ class TableApp(App[int]):
             self.face.line(message.value)  # type: ignore[attr-defined]
 
     def on_resize(self, event: events.Resize) -> None:
+        if event.size.width == self.width:  # the labels depend on the width alone (the first screen's
+            return  # resizes to the size it was drawn at change nothing: no second and third drawing)
         self.width = event.size.width
         if self.query("#sheet"):
             self.layout_key = ()  # short or long labels
