@@ -264,3 +264,21 @@ def test_the_online_line_mode_speaks_the_players_language() -> None:
     view["players"][0]["turn"] = turn
     shown = plain_status(view, [0], box_name=lambda box: nl.box(box, 1), words=nl)
     assert shown == "Ann  worp 1  (nog 2)   [6]  [6]   2    3    1 \n  Zessen 12"
+
+
+def test_a_servers_refusal_is_said_in_the_terminals_language() -> None:
+    """The server's refusal by its code, in the catalog's Dutch (the server wrote it in English); a code the
+    catalogs do not know keeps the server's words; without a language, the server's words as they came."""
+    from yambak.terminal.words import Words
+    from yambak.web.i18n import translations
+
+    table = OnlineTable("http://127.0.0.1:9/t/abc")
+    said: list[str] = []
+    table.on_said = said.append
+    refusal = {"type": "error", "code": "illegal/not-your-turn", "message": "It is not your turn."}
+    table._receive(refusal, asyncio.Event())
+    table.words = Words("nl")
+    table._receive(refusal, asyncio.Event())
+    table._receive({"type": "error", "code": "odd/new", "message": "Something new."}, asyncio.Event())
+    assert said == ["It is not your turn.", translations("nl").gettext("It is not your turn."), "Something new."]
+    assert said[1] != said[0]

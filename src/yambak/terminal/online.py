@@ -399,18 +399,25 @@ class OnlineTable:
             if code == "advice/replaced":  # our newer request for advice took its place: its answer comes
                 return
             if code == "deal/sealed" or code.startswith("table/"):
-                self.closed = str(msg.get("message") or code)
+                self.closed = self._reason(code, msg)
                 ready.set()
             if code.startswith("advice"):
                 for future in self._advice.values():
                     if not future.done():
                         future.set_result(None)
             elif not code.startswith("fair/"):  # a nonce late or given already: nothing to tell a player
-                self.on_said(str(msg.get("message") or code))
+                self.on_said(self._reason(code, msg))
                 if code.startswith("stale"):
                     self._send({"type": "hello", "since": self.version})
         elif kind == "rematch":
             self.on_said(self.words("A rematch: {address}", address=f"{self.origin}/t/{msg['table']}"))
+
+    def _reason(self, code: str, msg: dict[str, Any]) -> str:
+        """A server's refusal in this terminal's language: the catalogs' text for its code, with the
+        message's own values; the server's words where the catalogs have none (or in English)."""
+        said = str(msg.get("message") or code)
+        refusal = getattr(self.words, "refusal", None)  # a `Words`; the default speaks as the server does
+        return str(refusal(code, said, msg)) if callable(refusal) else said
 
     def _tell(self, event: dict[str, Any]) -> None:
         """One line for every box written (whoever wrote it), as the line mode of a local game says it."""
@@ -629,7 +636,8 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input, lang: 
             try:
                 action = parse_action(typed, seat, partial(box_of, fits)) if seat is not None else None
             except Refusal as exc:
-                print(lang_words("Refused: {reason}", reason=exc.message), flush=True)
+                reason = lang_words.refusal(exc.code, exc.message, exc.extra)
+                print(lang_words("Refused: {reason}", reason=reason), flush=True)
                 continue
             if seat is None:
                 print(lang_words("It is not your turn."), flush=True)
