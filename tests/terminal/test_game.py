@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from yambak.engine import SeededDice
 from yambak.rules import load_ruleset
 from yambak.terminal.game import GameSession
@@ -122,3 +124,22 @@ def test_the_line_modes_help_in_dutch() -> None:
     assert max(map(len, shown.splitlines())) <= 78
     english = GameSession(load_ruleset("yams"), ["Ann"], {}, lang="en").handle("help")
     assert "  k 1 3  keep dice 1 and 3 and roll the others" in english.splitlines()
+
+
+def test_the_players_not_named_are_named_in_the_language(monkeypatch: Any, capsys: Any) -> None:
+    """`yambak play --plain --lang nl --bots easy hard`: the person and the bots not named get the catalog's
+    Dutch names, and the first lines are Dutch; `help` through the command line too."""
+    import io
+
+    from yambak.cli import main
+    from yambak.web.i18n import translations
+
+    dutch = translations("nl").gettext
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\nquit\n"))
+    assert main(["play", "--plain", "--lang", "nl", "--bots", "easy", "hard", "--seed", "4"]) == 0
+    first, turn, *rest = capsys.readouterr().out.splitlines()
+    you, easy, hard = dutch("You"), dutch("Easy bot {n}").replace("{n}", "1"), dutch("Hard bot {n}").replace("{n}", "2")
+    assert you != "You" and easy != "Easy bot 1"
+    assert first == f"Yams / Yahtzee: {you}, {easy}, {hard}. Typ help voor de commando's."
+    assert turn == f"{you} is aan de beurt: r om te gooien."
+    assert any(line.startswith("  k 1 3  " + dutch("keep dice 1 and 3 and roll the others")) for line in rest)

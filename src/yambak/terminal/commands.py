@@ -188,13 +188,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from ..bots.names import LEVELS, POLICY_NAMES  # the policies themselves load when a bot first moves
     from ..engine import SeededDice
     from .game import GameSession
+    from .words import BOT_NAMES, Words, language
 
-    people = args.players or ["You"]
+    T = Words(language(args.lang))  # the names given for the players not named, in the language
+    people = args.players or [T("You")]
     bots = [LEVELS.get(b, b) for b in args.bots or []]
     unknown = [b for b in bots if b not in POLICY_NAMES]
     if unknown:
         raise UserError(f"unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICY_NAMES])})")
-    names = _names(people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])], PLAY_SEATS)
+    named = [T(BOT_NAMES.get(b, f"{b.capitalize()} bot {{n}}"), n=i + 1) for i, b in enumerate(args.bots or [])]
+    names = _names(people + named, PLAY_SEATS)
     rules = _rules(args)
     seats = {len(people) + i: b for i, b in enumerate(bots)}
     dice = SeededDice(args.seed) if args.seed is not None else None

@@ -122,7 +122,13 @@ TERMINAL_STRINGS: tuple[str, ...] = (
     "NOT VERIFIED: the record does not mix in this terminal's nonce for seat {n}.",
     "NOT VERIFIED: {reason}",
     "Fair dice verified: {n} rolls re-derived from the committed seed and the players' nonces.",
+    # `yambak play`'s names for the players not named (--players, --bots easy/medium/hard)
+    "You",
+    "Easy bot {n}",
+    "Medium bot {n}",
+    "Hard bot {n}",
 )
+BOT_NAMES = {"easy": "Easy bot {n}", "medium": "Medium bot {n}", "hard": "Hard bot {n}"}  # by --bots level
 
 # The line modes' help: (what is typed, what it does); "" before a sentence of its own. BOX and DICE in
 # what is typed are said in the language ("a VAK"), as the prompts say them.
