@@ -245,7 +245,7 @@ def train_plain(
 
     from ..rules import load_ruleset
     from ..trainer import POOL_SEED, PoolSpec, TrainerError, generate_pool
-    from .trainer import DeviceRatings, TrainerSession, choices_lines, position_lines, verdict_lines
+    from .trainer import ChoiceRefused, DeviceRatings, TrainerSession, choices_lines, position_lines, verdict_lines
     from .words import Words
 
     bar = None
@@ -311,7 +311,7 @@ def train_plain(
             try:
                 answered = session.answer(session.parse(line))
             except TrainerError as exc:
-                print(exc.message, flush=True)
+                print(exc.said(words) if isinstance(exc, ChoiceRefused) else exc.message, flush=True)
                 continue
             print("\n".join(verdict_lines(answered, words, columns)), flush=True)
 

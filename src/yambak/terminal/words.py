@@ -127,6 +127,11 @@ TERMINAL_STRINGS: tuple[str, ...] = (
     "Easy bot {n}",
     "Medium bot {n}",
     "Hard bot {n}",
+    # the trainer's line mode: an answer that is none of the choices
+    "type a choice",
+    "choose #1 to #{n}",
+    "a keep is the dice values to hold, such as 66 or k 6 6",
+    "the dice are {dice}: keep some of them",
 )
 BOT_NAMES = {"easy": "Easy bot {n}", "medium": "Medium bot {n}", "hard": "Hard bot {n}"}  # by --bots level
 
