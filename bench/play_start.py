@@ -7,7 +7,10 @@ what a player waits once they are compiled. `python -c pass` is timed in the sam
 the CPU time the app had used by its first screen is printed beside (Linux: /proc), which a loaded
 machine inflates less than the wall time.
 
-    .venv/bin/python bench/play_start.py [--runs 5] [--rules yams] [--bot medium]
+The modules' bytecode is cached (in a temporary folder, written by the warm-up) as an installed copy
+has it, even where PYTHONDONTWRITEBYTECODE is set; `--compile` compiles every module on every run.
+
+    .venv/bin/python bench/play_start.py [--runs 5] [--rules yams] [--bot medium] [--compile] [--lang nl]
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,9 +40,13 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def first_screen(args: argparse.Namespace) -> tuple[float, float]:
-    """The wall time to the first screen and the CPU time used by then."""
-    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PYTHONPATH": str(SRC)}
+def first_screen(args: argparse.Namespace, bytecode: str | None) -> tuple[float, float]:
+    """The wall time to the first screen and the CPU time used by then (`bytecode`: where the modules'
+    compiled code is cached; None compiles them all)."""
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": args.lang_env, "PYTHONPATH": str(SRC)}
+    if bytecode is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = bytecode
     argv = ["-c", ENTRY, "play", args.rules, "--players", "Ann", "--bots", args.bot, "--seed", "5"]
     screen = pyte.Screen(80, 24)
     stream = pyte.Stream(screen)
@@ -51,7 +59,7 @@ def first_screen(args: argparse.Namespace) -> tuple[float, float]:
             except pexpect.TIMEOUT:
                 pass
             shown = "\n".join(screen.display)
-            if "Your turn: roll the dice." in shown and "Ones" in shown:
+            if args.turn in shown and args.ones in shown:
                 return time.perf_counter() - start, _cpu(child.pid)
         raise SystemExit(f"no first screen within 60 s:\n{shown}")
     finally:
@@ -64,8 +72,21 @@ def main() -> int:
     parser.add_argument("--rules", default="yams", help="the ruleset (default yams)")
     parser.add_argument("--bot", default="medium", help="the bot in seat 2 (default medium)")
     parser.add_argument("--limit", type=float, default=1.0, help="the most the median may take, in s (default 1)")
+    parser.add_argument("--compile", action="store_true", help="no bytecode cache: every module compiled each run")
+    parser.add_argument("--lang", default="en", help="the player's language, by LANG (default en)")
     args = parser.parse_args()
-    warm, _ = first_screen(args)
+    sys.path.insert(0, str(SRC))
+    from yambak.web.i18n import labels, translations
+
+    args.lang_env = "C.UTF-8" if args.lang == "en" else f"{args.lang}_{args.lang.upper()}.UTF-8"
+    args.turn = translations(args.lang).gettext("Your turn: roll the dice.")  # what the first screen says
+    args.ones = labels(args.lang, args.rules)["rows"]["ones"]
+    with tempfile.TemporaryDirectory(prefix="yambak-pyc-") as folder:
+        return measure(args, None if args.compile else folder)
+
+
+def measure(args: argparse.Namespace, bytecode: str | None) -> int:
+    warm, _ = first_screen(args, bytecode)
     times: list[float] = []
     cpus: list[float] = []
     base: list[float] = []
@@ -73,7 +94,7 @@ def main() -> int:
         start = time.perf_counter()
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         base.append(time.perf_counter() - start)
-        wall, cpu = first_screen(args)
+        wall, cpu = first_screen(args, bytecode)
         times.append(wall)
         cpus.append(cpu)
     median = statistics.median(times)
@@ -82,7 +103,10 @@ def main() -> int:
     spread = f"(min {min(times) * 1000:.1f}, max {max(times) * 1000:.1f})"
     print(f"first screen, median of {args.runs}  {median * 1000:7.1f} ms  {spread}")
     print(f"CPU by the first screen    {statistics.median(cpus) * 1000:7.1f} ms  (median)")
-    print(f"yambak play {args.rules} --bots {args.bot}; limit {args.limit * 1000:.0f} ms")
+    cache = "every module compiled" if bytecode is None else "bytecode cached"
+    print(
+        f"yambak play {args.rules} --bots {args.bot}, LANG={args.lang_env}; {cache}; limit {args.limit * 1000:.0f} ms"
+    )
     print(f"load average {os.getloadavg()[0]:.2f}")
     return 1 if median > args.limit else 0
 

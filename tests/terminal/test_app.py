@@ -532,3 +532,32 @@ def test_a_bots_move_is_in_the_history_as_it_is_made() -> None:
         assert line in screen_text(app)
 
     run(app, script)
+
+
+def test_the_keepers_line_help_in_dutch_is_a_panel_that_fits_80_columns() -> None:
+    """`:help` in the Dutch keeper at 80 x 24: the whole help in a panel opened at its top (not its last line
+    in the status row), each command's line from the Dutch catalog, unbroken by the panel's edge."""
+    from yambak.web.i18n import translations
+
+    session = KeeperSession.start(load_ruleset("yams"), ["Ann", "Bram"], None, lang="nl")
+    app = TableApp(KeepFace(session), lang="nl")
+    dutch = translations("nl").gettext
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("colon", *"help", "enter")
+        await pilot.pause(0.1)
+        shown = screen_text(app)
+        assert (
+            ":help" in shown
+            and dutch("Type the dice after each roll as digits, e.g. 66231 (all dice, held ones too).")[:40] in shown
+        )
+        for keys, text in (
+            ("announce VAK", "announce after roll 1 (announce columns)"),
+            ("sheet", "every player's sheet"),
+        ):
+            line = next(row for row in shown.splitlines() if f"  {keys}  " in row)
+            assert " ".join(line.split("│")[1].split()) == f"{keys} {dutch(text)}" != f"{keys} {text}"
+        await pilot.press("escape")
+        assert session.state.sheets[0].turns == 0  # help changed nothing
+
+    run(app, script)

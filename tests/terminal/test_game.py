@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from yambak.engine import SeededDice
 from yambak.rules import load_ruleset
 from yambak.terminal.game import GameSession
@@ -103,3 +105,41 @@ def test_an_entry_line_names_the_points_of_an_early_roll() -> None:
     view = game_view(state)
     assert [state.sheets[p].written[state.rules.parse_box("free.straight") or 0] for p in (0, 1)] == [25, 20]
     assert by_roll(view, 0, "free.straight") == " (the points of roll 1)" and by_roll(view, 1, "free.straight") == ""
+
+
+def test_the_line_modes_help_in_dutch() -> None:
+    """`help` in `yambak play --plain --lang nl`: every command's explanation from the Dutch catalog, no
+    English left, BOX said as the Dutch prompts say it ("a VAK"), and no line wider than 78 columns."""
+    from yambak.terminal.words import GAME_HELP
+    from yambak.web.i18n import translations
+
+    dutch = translations("nl").gettext
+    s = GameSession(load_ruleset("yams"), ["Bea"], {}, dice=SeededDice(3), seed=3, lang="nl")
+    shown = s.handle("help")
+    flat = " ".join(shown.split())
+    for _, text in GAME_HELP:
+        assert dutch(text) != text and " ".join(dutch(text).split()) in flat, text
+        assert text not in flat
+    assert "  a VAK " in shown and "  s VAK " in shown and " BOX" not in shown
+    assert max(map(len, shown.splitlines())) <= 78
+    english = GameSession(load_ruleset("yams"), ["Ann"], {}, lang="en").handle("help")
+    assert "  k 1 3  keep dice 1 and 3 and roll the others" in english.splitlines()
+
+
+def test_the_players_not_named_are_named_in_the_language(monkeypatch: Any, capsys: Any) -> None:
+    """`yambak play --plain --lang nl --bots easy hard`: the person and the bots not named get the catalog's
+    Dutch names, and the first lines are Dutch; `help` through the command line too."""
+    import io
+
+    from yambak.cli import main
+    from yambak.web.i18n import translations
+
+    dutch = translations("nl").gettext
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\nquit\n"))
+    assert main(["play", "--plain", "--lang", "nl", "--bots", "easy", "hard", "--seed", "4"]) == 0
+    first, turn, *rest = capsys.readouterr().out.splitlines()
+    you, easy, hard = dutch("You"), dutch("Easy bot {n}").replace("{n}", "1"), dutch("Hard bot {n}").replace("{n}", "2")
+    assert you != "You" and easy != "Easy bot 1"
+    assert first == f"Yams / Yahtzee: {you}, {easy}, {hard}. Typ help voor de commando's."
+    assert turn == f"{you} is aan de beurt: r om te gooien."
+    assert any(line.startswith("  k 1 3  " + dutch("keep dice 1 and 3 and roll the others")) for line in rest)

@@ -255,3 +255,20 @@ def test_undo_takes_back_the_last_thing_done_and_names_it(tmp_path: Path) -> Non
     assert resumed.undo_label() == "Undo Ann's turn 2" and "Undone: Bram's" in resumed.handle("history")
     nl = KeeperSession(s.state, None, "nl")
     assert nl.undo_label() != "Undo Ann's turn 2" and "Ann" in (nl.undo_label() or "")
+
+
+def test_the_keepers_help_and_answers_in_dutch() -> None:
+    """`help` in `yambak keep --plain --lang nl`: the catalog's Dutch for every line (the commands stay as
+    typed, DICE and BOX said in Dutch), and what it answers to a bad roll or undo in Dutch too."""
+    from yambak.terminal.words import KEEPER_HELP
+    from yambak.web.i18n import translations
+
+    dutch = translations("nl").gettext
+    s = KeeperSession.start(load_ruleset("yams"), ["Ann", "Bram"], None, lang="nl")
+    flat = " ".join(s.handle("help").split())
+    for _, text in KEEPER_HELP:
+        assert dutch(text) != text and " ".join(dutch(text).split()) in flat, text
+    assert "fix N STENEN.. VAK" in flat and "announce VAK" in flat and "DICE" not in flat
+    assert s.handle("6662") == "Niet begrepen: een worp is alle 5 stenen, elk 1 tot 6, bv. 66231."
+    assert s.handle("undo x") == "  undo neemt een aantal invullingen terug, bv. undo of undo 2"
+    assert s.handle("history") == "  nog niets ingevuld"

@@ -244,3 +244,41 @@ def test_a_join_into_seat_2_puts_the_cursor_in_that_seats_column(base: str, tmp_
             await table.stop()
 
         in_a_thread(main)
+
+
+def test_the_online_line_mode_speaks_the_players_language() -> None:
+    """`yambak play --join --plain --lang nl`: whom the table waits for, our turn and our roll in Dutch,
+    the boxes by the names the line mode gives them (no server needed: the status is a function of the view)."""
+    from yambak.terminal.online import plain_status
+    from yambak.terminal.words import Words
+
+    nl = Words("nl", "yams")
+    turn = {"rolls": 1, "rolls_left": 2, "dice": [6, 6, 2, 3, 1], "held": [0, 1], "announced": None}
+    turn["boxes"] = {"free.sixes": {"legal": True, "written": 12, "gain": 3}, "free.yam": {"legal": False}}
+    view: dict[str, Any] = {"finished": False, "to_act": [1, 2]}
+    view["players"] = [{"name": "Ann", "turn": None}, {"name": "Bram", "turn": None}, {"name": "Cas", "turn": None}]
+    assert plain_status(view, [0], words=nl) == "Wachten op Bram, Cas."
+    assert plain_status(view, [0]) == "Waiting for Bram, Cas."  # English without words
+    view["to_act"] = [0]
+    assert plain_status(view, [0], words=nl) == "Ann, jouw beurt: r om te gooien."
+    view["players"][0]["turn"] = turn
+    shown = plain_status(view, [0], box_name=lambda box: nl.box(box, 1), words=nl)
+    assert shown == "Ann  worp 1  (nog 2)   [6]  [6]   2    3    1 \n  Zessen 12"
+
+
+def test_a_servers_refusal_is_said_in_the_terminals_language() -> None:
+    """The server's refusal by its code, in the catalog's Dutch (the server wrote it in English); a code the
+    catalogs do not know keeps the server's words; without a language, the server's words as they came."""
+    from yambak.terminal.words import Words
+    from yambak.web.i18n import translations
+
+    table = OnlineTable("http://127.0.0.1:9/t/abc")
+    said: list[str] = []
+    table.on_said = said.append
+    refusal = {"type": "error", "code": "illegal/not-your-turn", "message": "It is not your turn."}
+    table._receive(refusal, asyncio.Event())
+    table.words = Words("nl")
+    table._receive(refusal, asyncio.Event())
+    table._receive({"type": "error", "code": "odd/new", "message": "Something new."}, asyncio.Event())
+    assert said == ["It is not your turn.", translations("nl").gettext("It is not your turn."), "Something new."]
+    assert said[1] != said[0]

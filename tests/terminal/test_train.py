@@ -182,3 +182,22 @@ def test_two_sessions_saves_keep_each_others_presets(tmp_path) -> None:
     assert again.standing("yamb").streak == 1
     assert (tmp_path / "trainer.json").stat().st_mode & 0o777 == 0o600
     assert not list(tmp_path.glob("*.tmp"))
+
+
+@pytest.mark.usefixtures("pool")  # the pool generated once for the module
+def test_the_line_modes_refusals_in_dutch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`yambak train --plain --lang nl`: an answer that is none of the choices is refused in the catalog's
+    Dutch, with its number filled in; nothing is answered."""
+    from yambak.web.i18n import translations
+
+    dutch = translations("nl").gettext
+    monkeypatch.setattr(sys, "stdin", io.StringIO("#0\nk 7\nstrike nosuchbox\nq\n"))
+    assert train_plain("yams", SIZE, 2, False, lang="nl", folder=tmp_path) == 0
+    out = capsys.readouterr().out.splitlines()
+    listed = sum(1 for line in out if line.startswith("  #"))
+    assert dutch("choose #1 to #{n}").replace("{n}", str(listed)) in out
+    assert dutch("a keep is the dice values to hold, such as 66 or k 6 6") in out
+    assert dutch("That is not a choice in this position.") in out
+    assert "choose #1 to #" not in "\n".join(out) and not (tmp_path / "trainer.json").exists()

@@ -208,3 +208,36 @@ def test_one_english_word_two_meanings_and_plurals_on_pages(client):
     page = client.get(f"/c/{club['id']}?lang=fr").text
     assert "1 manche · 1 joueur" in page and ">ouverte<" in page and ">vide<" not in page
     assert "1 kolo · 1 igrač" in client.get(f"/c/{club['id']}?lang=hr").text
+
+
+def test_a_catalog_is_compiled_once_and_read_back_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first start in a language compiles its .po into the cache folder (under the .po's digest, an
+    earlier version's file removed); the next start reads that file, and every text of the catalog reads
+    the same either way; a damaged file is compiled again."""
+    monkeypatch.setenv("YAMBAK_CACHE_DIR", str(tmp_path))
+    stale = tmp_path / "locale" / "hr-0000000000000000.mo"
+    stale.parent.mkdir()
+    stale.write_bytes(b"an older catalog")
+    with (LOCALE / "hr" / "LC_MESSAGES" / "yambak.po").open("rb") as f:
+        catalog = read_po(f, locale="hr")
+    try:
+        translations.cache_clear()
+        compiled = translations("hr")
+        kept = list((tmp_path / "locale").glob("hr-*.mo"))
+        assert len(kept) == 1 and kept[0] != stale and not stale.exists()
+        translations.cache_clear()
+        read_back = translations("hr")
+        for message in catalog:
+            if not message.id or not message.string or isinstance(message.id, tuple):
+                continue
+            said = read_back.pgettext(message.context, message.id) if message.context else read_back.gettext(message.id)
+            assert said == message.string, message.id
+            assert said == (
+                compiled.pgettext(message.context, message.id) if message.context else compiled.gettext(message.id)
+            )
+        assert read_back.ngettext("{n} pt", "{n} pts", 3) == compiled.ngettext("{n} pt", "{n} pts", 3)
+        kept[0].write_bytes(b"half a file")
+        translations.cache_clear()
+        assert translations("hr").pgettext("row", "Ones") == compiled.pgettext("row", "Ones") != "Ones"
+    finally:
+        translations.cache_clear()

@@ -54,7 +54,9 @@ CELL_LOOKS = {
     "announce": ("⚑", "bold"),  # A announces this box
     "refused": ("–", "dim"),  # open, but not for these dice now: Enter says why
 }
+READ_ONLY = ("help", "?", "sheet", "standings")  # the keeper's line commands that show many lines, change nothing
 BOT_PAUSE = 0.35  # seconds between a bot's actions: long enough to follow, short enough not to wait
+WARM_UP_DELAY = 0.2  # seconds after the first screen before the bots load (the first paint reaches the terminal)
 
 
 def die_lines(value: int | None, held: bool, key: int) -> list[str]:
@@ -312,9 +314,9 @@ class HistoryScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar = [Binding("escape,l,q,enter", "dismiss", show=False)]
 
-    def __init__(self, title: str, lines: list[str]) -> None:
+    def __init__(self, title: str, lines: list[str], at_end: bool = True) -> None:
         super().__init__()
-        self.heading, self.lines = title, lines
+        self.heading, self.lines, self.at_end = title, lines, at_end  # at_end: the newest in view, else the top
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="history"):
@@ -326,7 +328,8 @@ class HistoryScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         panel = self.query_one("#history", VerticalScroll)
         panel.focus()
-        self.call_after_refresh(panel.scroll_end, animate=False)
+        if self.at_end:
+            self.call_after_refresh(panel.scroll_end, animate=False)
 
     def show(self, lines: list[str]) -> None:
         if lines == self.lines:
@@ -359,6 +362,7 @@ class ResultsScreen(ModalScreen[None]):
 class TableApp(App[int]):
     """One table, full screen: dice, sheet, players, hints, results."""
 
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks English only, and its "^p palette" takes 80 columns' room
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; padding: 0 1; background: $panel; }
@@ -405,6 +409,7 @@ class TableApp(App[int]):
         self.words = Words(lang, rules)  # its rows named by the layout's own labels too
         if isinstance(face, OnlineFace):  # the server's news of a box written, in the app's words
             face.table.box_name = self._box
+            face.table.words = self.words  # its own lines too (connection, fair dice)
         from ..web.i18n import ruleset_name
 
         self.title = ruleset_name(rules["preset"] or rules["id"], rules["name"], lang)
@@ -446,10 +451,13 @@ class TableApp(App[int]):
 
     async def on_mount(self) -> None:
         await self.face.start()
+        self.width = self.size.width
         self.redraw()
         self.set_interval(self.bot_pause, self._tick)
         self.query_one("#sheet").focus()
-        self._warm_up()
+        # the bots (numpy) load once the first screen is out: a thread importing them beside the first
+        # paint holds the interpreter's lock and the sheet shows late (bench/play_start.py)
+        self.call_after_refresh(self.set_timer, WARM_UP_DELAY, self._warm_up)
 
     @work(thread=True)
     def _warm_up(self) -> None:
@@ -811,10 +819,12 @@ class TableApp(App[int]):
         if not data:
             olist.set_options([Option(T("No advice for this position."), disabled=True)])
             return
+        from ..web.i18n import number
+
         unit = T("match points") if data["measure"] == "match_points" else T("points")
 
         def less(o: dict[str, Any]) -> str:
-            return "  " + (T("best") if o["loss"] < 1e-9 else f"−{o['loss']:.1f}")
+            return "  " + (T("best") if o["loss"] < 1e-9 else f"−{number(o['loss'], T.lang, 1)}")  # "−2,4" in nl
 
         opts: list[Option] = []
         if data["keeps"]:
@@ -950,16 +960,16 @@ class TableApp(App[int]):
                 else:
                     average = T(
                         "{unit} lost per decision on average ({n} decisions, {lost} in all). 0 is perfect play.",
-                        unit=f"{p['accuracy']:.2f} {unit}",
+                        unit=f"{number(p['accuracy'], T.lang, 2)} {unit}",
                         n=n,
-                        lost=f"{p['lost']:.1f}",
+                        lost=number(p["lost"], T.lang, 1),
                     )
                 lines.append(f"{names[p['seat']]}: {average}")
                 if not p["mistakes"]:
                     lines.append("  " + T("No mistakes: every decision was the best."))
                 for m in p["mistakes"]:
                     missed = m["best"].get("wins") and not m["chosen"].get("wins")  # its loss counts win_points
-                    lost = T("missed an outright win") if missed else f"−{m['loss']:.1f}"
+                    lost = T("missed an outright win") if missed else f"−{number(m['loss'], T.lang, 1)}"
                     lines.append(
                         f"  {T('Turn {n}', n=m['turn'])}, {T('After roll {roll}', roll=m['roll'])}: "
                         f"{T('Played')} {self._option(m['chosen'])}, {T('best choice')} {self._option(m['best'])} "
@@ -1156,12 +1166,23 @@ class TableApp(App[int]):
         message.input.value = ""
         message.input.remove_class("on")
         self.query_one("#sheet").focus()
-        if message.value.strip().lower() == "history":  # the panel, where every entry can be read
+        typed = message.value.strip()
+        if typed.lower() == "history":  # the panel, where every entry can be read
             self.action_history()
-        elif message.value.strip():
+        elif typed.lower() in READ_ONLY:  # many lines that change nothing: a panel too, not the last line
+            if typed.lower() in ("help", "?"):  # wrapped to the panel (90 % wide, at most 100; its frame)
+                from .words import KEEPER_HELP, help_text
+
+                shown = help_text(self.words, KEEPER_HELP, min(self.size.width * 9 // 10, 100) - 9)
+            else:
+                shown = self.face.session.handle(typed)  # type: ignore[attr-defined]
+            self.push_screen(HistoryScreen(f":{typed}", shown.splitlines(), at_end=False))
+        elif typed:
             self.face.line(message.value)  # type: ignore[attr-defined]
 
     def on_resize(self, event: events.Resize) -> None:
+        if event.size.width == self.width:  # the labels depend on the width alone (the first screen's
+            return  # resizes to the size it was drawn at change nothing: no second and third drawing)
         self.width = event.size.width
         if self.query("#sheet"):
             self.layout_key = ()  # short or long labels

@@ -133,9 +133,15 @@ def _cmd_keep(args: argparse.Namespace) -> int:
         from .app import KeepFace
 
         return _run_app(KeepFace(session), args)
-    print(f"Keeping {session.state.rules.name} for {', '.join(session.state.players)}. Type help for commands.")
+    from ..web.i18n import ruleset_name
+
+    T, rules = session.words, session.state.rules
+    game = ruleset_name(rules.id, rules.name, T.lang)
+    print(
+        T("Keeping {game} for {players}. Type help for commands.", game=game, players=", ".join(session.state.players))
+    )
     if session.path:
-        print(f"Every entry is saved to {session.path}.")
+        print(T("Every entry is saved to {path}.", path=session.path))
     return _loop(session)
 
 
@@ -157,15 +163,20 @@ def _cmd_join(args: argparse.Namespace) -> int:
         from .app import OnlineFace
 
         return _run_app(OnlineFace(table), args)
-    return asyncio.run(play_plain(table))
+    return asyncio.run(play_plain(table, lang=args.lang))
 
 
 def _cmd_profile(args: argparse.Namespace) -> int:
     """`yambak profile --link URL`: take a profile by its move link, so this terminal's games are its."""
     from .online import claim_profile
+    from .words import Words, language
 
     name = claim_profile(args.link)
-    print(f"This terminal now plays as {name} on that site: its games enter {name}'s history.")
+    print(
+        Words(language())(
+            "This terminal now plays as {name} on that site: its games enter {name}'s history.", name=name
+        )
+    )
     return 0
 
 
@@ -177,13 +188,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from ..bots.names import LEVELS, POLICY_NAMES  # the policies themselves load when a bot first moves
     from ..engine import SeededDice
     from .game import GameSession
+    from .words import BOT_NAMES, Words, language
 
-    people = args.players or ["You"]
+    T = Words(language(args.lang))  # the names given for the players not named, in the language
+    people = args.players or [T("You")]
     bots = [LEVELS.get(b, b) for b in args.bots or []]
     unknown = [b for b in bots if b not in POLICY_NAMES]
     if unknown:
         raise UserError(f"unknown bot {unknown[0]!r} (known: {', '.join([*LEVELS, *POLICY_NAMES])})")
-    names = _names(people + [f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(args.bots or [])], PLAY_SEATS)
+    named = [T(BOT_NAMES.get(b, f"{b.capitalize()} bot {{n}}"), n=i + 1) for i, b in enumerate(args.bots or [])]
+    names = _names(people + named, PLAY_SEATS)
     rules = _rules(args)
     seats = {len(people) + i: b for i, b in enumerate(bots)}
     dice = SeededDice(args.seed) if args.seed is not None else None
@@ -231,7 +245,7 @@ def train_plain(
 
     from ..rules import load_ruleset
     from ..trainer import POOL_SEED, PoolSpec, TrainerError, generate_pool
-    from .trainer import DeviceRatings, TrainerSession, choices_lines, position_lines, verdict_lines
+    from .trainer import ChoiceRefused, DeviceRatings, TrainerSession, choices_lines, position_lines, verdict_lines
     from .words import Words
 
     bar = None
@@ -256,7 +270,7 @@ def train_plain(
         raise UserError(exc.message) from None
     words = Words(lang, preset)
     columns = len(load_ruleset(preset).columns)
-    help_text = (
+    help_text = words(
         "Type the dice to keep (66 or k 6 6), r to roll them all again, a box (yam), strike yam, announce yam,"
         " or #N for the N-th choice; n: the next position, d: today's, q: quit."
     )
@@ -264,7 +278,9 @@ def train_plain(
     def show() -> None:
         print("\n".join(position_lines(session, words, columns) + choices_lines(session, words, columns)), flush=True)
 
-    print(f"{words('Trainer')}: {load_ruleset(preset).name}. {help_text}")
+    from ..web.i18n import ruleset_name
+
+    print(f"{words('Trainer')}: {ruleset_name(preset, load_ruleset(preset).name, lang)}. {help_text}")
     if daily:
         session.daily(datetime.now(UTC).date())
     else:
@@ -295,7 +311,7 @@ def train_plain(
             try:
                 answered = session.answer(session.parse(line))
             except TrainerError as exc:
-                print(exc.message, flush=True)
+                print(exc.said(words) if isinstance(exc, ChoiceRefused) else exc.message, flush=True)
                 continue
             print("\n".join(verdict_lines(answered, words, columns)), flush=True)
 

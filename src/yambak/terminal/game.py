@@ -29,20 +29,11 @@ from ..keeper.boxes import box_names
 from ..keeper.entries import Refusal
 from ..rules import Ruleset
 from ..text import render_sheets
-from .words import BoxNames, Words, language
-
-HELP = """\
-  r            roll (the dice not held)
-  h 1 3        hold dice 1 and 3 (positions from the left);  u 1  release them
-  k 1 3        keep dice 1 and 3 and roll the others
-  BOX          score a box by its name, e.g. sixes, full house, poker (column and row on several columns)
-  a BOX        announce a box (after roll 1, announce columns);  w  withdraw
-  s BOX        strike a box for 0 (rulesets that allow it)
-  sheet        every sheet;  help;  quit"""
+from .words import GAME_HELP, BoxNames, Words, help_text, language
 
 
 def parse_action(words: list[str], seat: int, box: Callable[[str], str] = str) -> Action | None:
-    """A typed line's action for the seat (the commands of HELP but help and sheet), or None. `box`: the
+    """A typed line's action for the seat (the commands of `GAME_HELP` but help and sheet), or None. `box`: the
     box id a typed name means (it raises the keeper's Refusal when it names none)."""
     cmd, args = words[0].lower(), words[1:]
     positions = tuple(int(a) - 1 for a in args if a.isdigit())
@@ -170,7 +161,7 @@ class GameSession:
             return self.view()
         cmd = words[0].lower()
         if cmd in ("help", "?"):
-            return HELP
+            return help_text(self.words, GAME_HELP)
         if cmd == "sheet":
             return render_sheets(self.state, self.words.sheet_name)
         if self.state.finished:

@@ -32,23 +32,6 @@ from ..keeper.edits import last_action, undone
 from ..rules import Ruleset
 from ..text import render_sheets
 
-HELP = """\
-Type the dice after each roll as digits, e.g. 66231 (all dice, held ones too).
-Then type a box to score it, e.g. free.sixes, or short: f.6, fr.si, or just sixes
-when one column can take the dice (any case; Tab completes box names).
-  announce BOX      announce after roll 1 (announce columns)
-  withdraw          take an announcement back (where the rules allow)
-  strike BOX        write 0 in a box (rulesets that allow striking)
-  sheet             every player's sheet;  standings: the totals
-  undo [N]          take back the last N things done (default 1): an entry, a correction
-                    or a roll-off round, whichever came last
-  fix N DICE.. BOX  correct entry N: its rolls (digits, space separated) and its box;
-                    an announce box filled after roll 2 or 3 stays announced
-  history           every entry so far, numbered (announced boxes marked)
-When the game ends tied where the rules roll ties off, each tied player rolls the
-roll-off's dice: type them when asked.
-  help, quit"""
-
 
 def parse_dice(text: str, count: int) -> tuple[int, ...] | None:
     """'66231' or '6 6 2 3 1' -> (6, 6, 2, 3, 1); None if it is not `count` dice."""
@@ -188,7 +171,8 @@ class KeeperSession:
         except Refusal as exc:
             return self.words("Refused: {reason}", reason=self.words.refusal(exc.code, exc.message, exc.extra))
         except Exception as exc:  # a bug must not end a family's evening: say it, keep the sheet
-            return f"Not understood ({type(exc).__name__}): {line.strip()[:60]!r}. Type help."
+            said = "Not understood ({error}): {line}. Type help."
+            return self.words(said, error=type(exc).__name__, line=repr(line.strip()[:60]))
 
     def _box(self, text: str, fits: list[str] | None = None) -> str:
         """A box from what was typed: any case, short forms, a bare row where one column fits."""
@@ -200,7 +184,9 @@ class KeeperSession:
             return ""
         command, args = words[0].lower(), words[1:]
         if command in ("help", "?"):
-            return HELP
+            from .words import KEEPER_HELP, help_text
+
+            return help_text(self.words, KEEPER_HELP)
         if command == "sheet":
             return render_sheets(self.state, self.words.sheet_name)
         if command == "standings":
@@ -221,7 +207,7 @@ class KeeperSession:
             box = self._box(" ".join(args), self.state.announceable())
             return self._act(Announce(p, box), self.words("announced: {box}", box=self.name(box)))
         if command == "withdraw":
-            return self._act(Withdraw(p), "announcement withdrawn")
+            return self._act(Withdraw(p), self.words("announcement withdrawn"))
         if command == "strike" and args:
             return self._act(Score(p, self._box(" ".join(args), list(self.state.preview())), strike=True), None)
         dice = parse_dice(" ".join(words), self.state.rules.rolled_dice)
@@ -229,13 +215,14 @@ class KeeperSession:
             return self._act(Roll(p, held=() if self.state.turn.rolls else None, dice=dice), None)
         if "".join(words).isdigit() and len("".join(words)) > 1:
             n = self.state.rules.rolled_dice
-            return f"Not understood: a roll is all {n} dice, each 1 to 6, e.g. {'66231'[:n]}{'4' * (n - 5)}."
+            said = "Not understood: a roll is all {n} dice, each 1 to 6, e.g. {dice}."
+            return self.words(said, n=n, dice=f"{'66231'[:n]}{'4' * (n - 5)}")
         typed = " ".join(words)  # a box's name may be words: full house, four of a kind
         try:
             box = self._box(typed, list(self.state.preview()))
         except Refusal as exc:
             if exc.code == "illegal/box-unknown":
-                return f"Not understood: {typed[:60]!r} is neither dice nor a box. Type help."
+                return self.words("Not understood: {line} is neither dice nor a box. Type help.", line=repr(typed[:60]))
             raise
         return self._act(Score(p, box), None)
 
@@ -256,7 +243,7 @@ class KeeperSession:
             name = before.players[event.player]
             msg = f"  {name}: {self.name(event.box or '')}, {event.written}"
             if event.extra_bonus:
-                msg += f" (+{event.extra_bonus} bonus)"
+                msg += " (" + self.words("+{n} bonus", n=event.extra_bonus) + ")"
             return msg + "\n" + self.standings() + self._ending()
         return f"  {done}"
 
@@ -281,7 +268,7 @@ class KeeperSession:
         self.rolled_off[str(seat)] = list(dice)
         target, seats, typed = self.rolloff()  # type: ignore[misc]
         if len(typed) < len(seats):
-            return f"  {self.state.players[seat]}: {sum(dice)} pips"
+            return "  " + self.words("{name}: {n} pips", name=self.state.players[seat], n=sum(dice))
         self.rolled_off = {}
         self._apply({"kind": "rolloff", "target": target, "rolloff": typed})
         pips = ", ".join(f"{self.state.players[int(s)]} {sum(d)}" for s, d in typed.items())
@@ -303,11 +290,11 @@ class KeeperSession:
 
         rows = history_lines(self.state, self.words)
         rows += [f"       {self.said(note, done=True)}" for note in undone(self.state)]
-        return "\n".join(rows) or "  no entries yet"
+        return "\n".join(rows) or "  " + self.words("no entries yet")
 
     def _undo(self, args: list[str]) -> str:
         if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) >= 1)):
-            return "  undo takes a number of entries, e.g. undo or undo 2"
+            return "  " + self.words("undo takes a number of entries, e.g. undo or undo 2")
         count = int(args[0]) if args else 1
         self.rolled_off = {}
         self._apply({"kind": "undo", "count": count})
@@ -316,10 +303,10 @@ class KeeperSession:
 
     def _fix(self, args: list[str]) -> str:
         if len(args) < 3 or not args[0].isdigit():
-            return "  fix N DICE [DICE ...] BOX, e.g. fix 3 66231 66666 free.yam"
+            return "  " + self.words("fix N DICE [DICE ...] BOX, e.g. fix 3 66231 66666 free.yam")
         rolls = [parse_dice(a, self.state.rules.rolled_dice) for a in args[1:-1]]
         if any(r is None for r in rolls):
-            return "  each roll is all the dice as digits, e.g. 66231"
+            return "  " + self.words("each roll is all the dice as digits, e.g. 66231")
         entry = {
             "kind": "fix",
             "turn": int(args[0]),
@@ -331,16 +318,18 @@ class KeeperSession:
         except Refusal as exc:
             if exc.code != "keeper/breaks-later":
                 raise
-            lines = [f"  entry {e['turn']} is no longer legal: {e['message']}" for e in exc.extra["invalid"]]
+            T = self.words
+            lines = [
+                "  "
+                + T("entry {n} is no longer legal: {reason}", n=e["turn"], reason=T.refusal(e["code"], e["message"]))
+                for e in exc.extra["invalid"]
+            ]
+            ending = [T("Correction not applied; it would break later entries:"), *lines]
             return "\n".join(
-                [
-                    "  Correction not applied; it would break later entries:",
-                    *lines,
-                    "  Fix those first (from the last), or undo them.",
-                ]
+                ["  " + ending[0], *ending[1:], "  " + T("Fix those first (from the last), or undo them.")]
             )
         self.rolled_off = {}
-        return f"  entry {args[0]} corrected\n{self.standings()}{self._ending()}"
+        return "  " + self.words("entry {n} corrected", n=args[0]) + f"\n{self.standings()}{self._ending()}"
 
     def _save(self) -> None:
         if self.path is not None:

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from ..commandline import UserError
 from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Undo, Withdraw
 from .wire import ProtocolError, check_server_message, check_table_view, clean, clean_text
+from .words import fill
 
 __all__ = ["OnlineTable", "SavedState", "claim_profile", "state_dir", "table_address"]
 
@@ -184,6 +185,7 @@ class OnlineTable:
         self.on_change: Callable[[], None] = lambda: None
         self.on_said: Callable[[str], None] = lambda _text: None
         self.box_name: Callable[[str], str] = lambda box: box  # a box as the face names it in its language
+        self.words: Callable[..., str] = fill  # what this terminal says, in the face's language (a `Words`)
         self.news: list[str] = []  # every box written since this terminal sat down, as `_tell` said it
         self.closed: str | None = None  # why the table stopped talking to us for good
         self._ws: Any = None
@@ -282,24 +284,27 @@ class OnlineTable:
         with self._http() as http:
             r = http.get(f"/api/tables/{self.table}/record")
         if r.status_code != 200:
-            return f"The dice could not be checked: {_refusal(r)}"
+            return self.words("The dice could not be checked: {reason}", reason=_refusal(r))
         try:
             record = GameRecord.loads(r.text)
             state = replay(record)
         except RecordError as exc:
-            return clean_text(f"NOT VERIFIED: the record is not a legal game ({exc})")
+            return clean_text(self.words("NOT VERIFIED: the record is not a legal game ({reason})", reason=exc))
         if record.fairness is None or record.fairness.get("seed") is None:
-            return "The dice cannot be checked yet: the table's seed is not revealed (a deal not closed)."
+            return self.words("The dice cannot be checked yet: the table's seed is not revealed (a deal not closed).")
         if self._commitment is not None and record.fairness.get("commitment") != self._commitment:
-            return "NOT VERIFIED: the record's commitment is not the one the table showed at the start."
+            return self.words("NOT VERIFIED: the record's commitment is not the one the table showed at the start.")
         used = {(n.get("seat"), str(n.get("nonce")).lower()) for n in record.fairness.get("nonces") or []}
         for seat, ours in sorted(self._sent_nonces.items()):
             if not any((seat, nonce) in used for nonce in ours):  # a server that drops it could pick the dice
-                return f"NOT VERIFIED: the record does not mix in this terminal's nonce for seat {seat + 1}."
+                return self.words(
+                    "NOT VERIFIED: the record does not mix in this terminal's nonce for seat {n}.", n=seat + 1
+                )
         problems, checked = verify_record(record, state.rules.rolled_dice, state.rules.rolloff_dice)
         if problems:
-            return clean_text(f"NOT VERIFIED: {problems[0]}")
-        return f"Fair dice verified: {checked} rolls re-derived from the committed seed and the players' nonces."
+            return clean_text(self.words("NOT VERIFIED: {reason}", reason=problems[0]))
+        said = "Fair dice verified: {n} rolls re-derived from the committed seed and the players' nonces."
+        return self.words(said, n=checked)
 
     # --- the socket ------------------------------------------------------------------------------
 
@@ -353,7 +358,7 @@ class OnlineTable:
                             self._receive(check_server_message(text), ready)
                         except Exception as exc:  # noqa: BLE001 - a message valid in form but not in sense: skip it
                             log.warning("skipped a message from %s: %s", self.origin, clean_text(str(exc))[:200])
-                            self.on_said("A message from the server was not understood (skipped).")
+                            self.on_said(self.words("A message from the server was not understood (skipped)."))
                         delay = 0.5
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
@@ -367,7 +372,7 @@ class OnlineTable:
                 if not future.done():
                     future.set_result(None)
             if self.closed is None:
-                self.on_said("Connection lost, reconnecting…")
+                self.on_said(self.words("Connection lost, reconnecting…"))
                 await asyncio.sleep(jittered(delay))
                 delay = min(delay * 2, RECONNECT_AT_MOST)
 
@@ -394,18 +399,25 @@ class OnlineTable:
             if code == "advice/replaced":  # our newer request for advice took its place: its answer comes
                 return
             if code == "deal/sealed" or code.startswith("table/"):
-                self.closed = str(msg.get("message") or code)
+                self.closed = self._reason(code, msg)
                 ready.set()
             if code.startswith("advice"):
                 for future in self._advice.values():
                     if not future.done():
                         future.set_result(None)
             elif not code.startswith("fair/"):  # a nonce late or given already: nothing to tell a player
-                self.on_said(str(msg.get("message") or code))
+                self.on_said(self._reason(code, msg))
                 if code.startswith("stale"):
                     self._send({"type": "hello", "since": self.version})
         elif kind == "rematch":
-            self.on_said(f"A rematch: {self.origin}/t/{msg['table']}")
+            self.on_said(self.words("A rematch: {address}", address=f"{self.origin}/t/{msg['table']}"))
+
+    def _reason(self, code: str, msg: dict[str, Any]) -> str:
+        """A server's refusal in this terminal's language: the catalogs' text for its code, with the
+        message's own values; the server's words where the catalogs have none (or in English)."""
+        said = str(msg.get("message") or code)
+        refusal = getattr(self.words, "refusal", None)  # a `Words`; the default speaks as the server does
+        return str(refusal(code, said, msg)) if callable(refusal) else said
 
     def _tell(self, event: dict[str, Any]) -> None:
         """One line for every box written (whoever wrote it), as the line mode of a local game says it."""
@@ -484,11 +496,16 @@ class OnlineTable:
 
 
 def plain_status(
-    view: dict[str, Any], seats: list[int], verdict: str = "", box_name: Callable[[str], str] = str
+    view: dict[str, Any],
+    seats: list[int],
+    verdict: str = "",
+    box_name: Callable[[str], str] = str,
+    words: Callable[..., str] = fill,
 ) -> str:
     """What the line mode says of the table now: whose turn, our dice and every box they would write
-    (named by `box_name`), or the end (totals, winners, the fair dice)."""
+    (named by `box_name`), or the end (totals, winners, the fair dice), in `words`' language."""
     players = view["players"]
+    T = words
     if view["finished"]:
         lines = [
             f"  {p['name']}: {p['total']}" + (f"  ({p['match_points']:g} pts)" if p["match_points"] is not None else "")
@@ -497,43 +514,44 @@ def plain_status(
         if view.get("end"):  # what decided it, as the table's pages and the local line modes word it
             from .words import Words, language
 
-            lines.append(Words(language(), view["rules"]).end_line(view["end"], len(view["rules"]["columns"])))
+            lang = getattr(words, "lang", None) or language()
+            lines.append(Words(lang, view["rules"]).end_line(view["end"], len(view["rules"]["columns"])))
         else:  # a server from before the end was worded
-            winners = " and ".join(players[w]["name"] for w in view.get("winners", []))
-            lines.append(f"Game over. Winner: {winners}.")
+            winners = ", ".join(players[w]["name"] for w in view.get("winners", []))
+            lines.append(T("Game over. Winner: {names}.", names=winners))
         return "\n".join(lines + ([verdict] if verdict and verdict != "…" else []))
     ours = [s for s in view["to_act"] if s in seats]
     if not ours:
         waiting = [players[s]["name"] for s in view["to_act"]]
-        return f"Waiting for {' and '.join(waiting)}."
+        return T("Waiting for {names}.", names=", ".join(waiting))
     seat = ours[0]
     name, turn = players[seat]["name"], players[seat]["turn"]
     if not turn or not turn.get("rolls"):
-        return f"{name}, your turn: r to roll."
+        return T("{name}, your turn: r to roll.", name=name)
     dice = "  ".join(f"[{d}]" if i in turn["held"] else f" {d} " for i, d in enumerate(turn["dice"]))
-    lines = [f"{name}  roll {turn['rolls']}  ({turn['rolls_left']} left)   {dice}"]
+    lines = [T("{name}  roll {n}  ({left} left)", name=name, n=turn["rolls"], left=turn["rolls_left"]) + f"   {dice}"]
     if turn.get("announced"):
-        lines.append(f"  announced: {box_name(turn['announced'])}")
+        lines.append("  " + T("announced: {box}", box=box_name(turn["announced"])))
     legal = [(box, b["written"], b.get("gain", 0)) for box, b in turn["boxes"].items() if b.get("legal")]
     legal.sort(key=lambda x: -x[2])
     if legal:
         lines.append("  " + ", ".join(f"{box_name(box)} {written}" for box, written, _ in legal))
     elif turn.get("must_announce"):
-        lines.append("  announce a box to go on (a BOX)")
+        lines.append("  " + T("announce a box to go on (a BOX)"))
     return "\n".join(lines)
 
 
-async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int:
+async def play_plain(table: OnlineTable, read: Callable[[], str] = input, lang: str | None = None) -> int:
     """The line mode at an online table: the table's state printed as it changes, typed commands sent
     (r, k 1 3, h 1, u 1, BOX, a BOX, s BOX, w), until the game ends and its dice are checked or the
-    input ends."""
+    input ends. `lang`: --lang (else LANG)."""
     import threading
     from functools import partial
     from types import SimpleNamespace
 
     from ..keeper.entries import Refusal
-    from .game import HELP, parse_action
-    from .words import BoxNames, Words, language
+    from .game import parse_action
+    from .words import GAME_HELP, BoxNames, Words, help_text, language
 
     loop = asyncio.get_running_loop()
     lines: asyncio.Queue[str | None] = asyncio.Queue()
@@ -551,7 +569,7 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
 
     def show() -> None:
         nonlocal last
-        text = plain_status(table.view, table.seats, table.verdict, table.box_name)
+        text = plain_status(table.view, table.seats, table.verdict, table.box_name, table.words)
         if text != last:
             last = text
             print(text, flush=True)
@@ -567,9 +585,10 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
         print(text, flush=True)
 
     await table.start()
-    # the boxes named in the language (LANG), and typed by those names or ids (the layout has no aliases)
+    # the boxes named in the language (--lang, LANG), and typed by those names or ids (the layout has no aliases)
     layout = table.view["rules"]
-    lang_words = Words(language(), layout)
+    lang_words = Words(language(lang), layout)
+    table.words = lang_words
     sheet = SimpleNamespace(
         rows=[SimpleNamespace(id=r["id"], aliases=(), is_upper=False, face=0) for r in layout["rows"]],
         columns=[SimpleNamespace(id=c["id"]) for c in layout["columns"]],
@@ -581,9 +600,18 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
         return names.resolve(text, fits)
 
     mine = [s for s in table.seats if table.view["players"][s]["kind"] == "human"]
-    print(f"{table.view['rules']['name']} at {table.origin}/t/{table.table}: " + (
-        f"you play {', '.join(table.view['players'][s]['name'] for s in mine)}." if mine else "you are watching."
-    ) + " Type help for commands.", flush=True)  # fmt: skip
+    from ..web.i18n import ruleset_name
+
+    game = ruleset_name(layout.get("preset") or layout.get("id"), layout["name"], lang_words.lang)
+    where = {"game": game, "address": f"{table.origin}/t/{table.table}"}
+    if mine:
+        players = ", ".join(table.view["players"][s]["name"] for s in mine)
+        print(
+            lang_words("{game} at {address}: you play {names}. Type help for commands.", **where, names=players),
+            flush=True,
+        )
+    else:
+        print(lang_words("{game} at {address}: you are watching. Type help for commands.", **where), flush=True)
     table.on_change, table.on_said = changed, said
     show()
     threading.Thread(target=reader, name="yambak-input", daemon=True).start()
@@ -600,7 +628,7 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
                 print(last, flush=True)
                 continue
             if typed[0].lower() in ("help", "?"):
-                print(HELP, flush=True)
+                print(help_text(lang_words, GAME_HELP), flush=True)
                 continue
             seat = next((s for s in table.view["to_act"] if s in mine), None)
             turn = table.view["players"][seat]["turn"] if seat is not None else None
@@ -608,23 +636,24 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input) -> int
             try:
                 action = parse_action(typed, seat, partial(box_of, fits)) if seat is not None else None
             except Refusal as exc:
-                print(f"Refused: {exc.message}", flush=True)
+                reason = lang_words.refusal(exc.code, exc.message, exc.extra)
+                print(lang_words("Refused: {reason}", reason=reason), flush=True)
                 continue
             if seat is None:
-                print("It is not your turn.", flush=True)
+                print(lang_words("It is not your turn."), flush=True)
             elif action is None:
-                print("Not understood; type help.", flush=True)
+                print(lang_words("Not understood; type help."), flush=True)
             else:
                 answered.clear()
                 try:
                     table.act(action)
                 except IllegalAction as exc:
-                    print(f"Refused: {exc.message}", flush=True)
+                    print(lang_words("Refused: {reason}", reason=lang_words.refusal(exc.code, exc.message)), flush=True)
                     continue
                 try:  # one action at a time: the next line is read against the table it made
                     await asyncio.wait_for(answered.wait(), 30)
                 except TimeoutError:
-                    print("No answer from the table yet.", flush=True)
+                    print(lang_words("No answer from the table yet."), flush=True)
         return 0
     finally:
         await table.stop()

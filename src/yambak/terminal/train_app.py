@@ -63,6 +63,7 @@ class TrainHelp(ModalScreen[None]):
 class TrainApp(App[int]):
     """The trainer of one preset, full screen."""
 
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks English only, and its "^p palette" takes 80 columns' room
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; padding: 0 1; background: $panel; }

@@ -38,10 +38,11 @@ from ..trainer import (
 )
 from ..trainer import keep_odds as odds_of
 from .online import state_dir
-from .words import Words
+from .words import Words, fill
 
 __all__ = [
     "Answered",
+    "ChoiceRefused",
     "DeviceRatings",
     "Standing",
     "TrainerSession",
@@ -54,6 +55,18 @@ __all__ = [
 
 SOLVED_KEPT = 500  # ids of positions solved, per preset, that the device remembers (not offered again)
 ODDS_SHOWN = 4  # a keep's likeliest boxes shown
+
+
+class ChoiceRefused(TrainerError):
+    """An answer typed that is none of the position's choices: its sentence kept, to be said in the
+    player's language (`said`); `message` is the English."""
+
+    def __init__(self, code: str, text: str, **values: Any) -> None:
+        super().__init__(code, fill(text, **values))
+        self.text, self.values = text, values
+
+    def said(self, words: Words) -> str:
+        return words(self.text, **self.values)
 
 
 @dataclass
@@ -191,13 +204,13 @@ class TrainerSession:
         TrainerError when it is none of the position's choices."""
         words = text.strip().lower().split()
         if not words:
-            raise TrainerError("train/choice", "type a choice")
+            raise ChoiceRefused("train/choice", "type a choice")
         head, rest = words[0], " ".join(words[1:])
         if head.startswith("#"):
             listed = self.choices()
             number = head[1:] or rest
             if not number.isdigit() or not 1 <= int(number) <= len(listed):
-                raise TrainerError("train/choice", f"choose #1 to #{len(listed)}")
+                raise ChoiceRefused("train/choice", "choose #1 to #{n}", n=len(listed))
             return listed[int(number) - 1].choice
         if head in ("r", "roll", "reroll") and not rest:
             return self._checked(Choice("keep", ()))
@@ -216,16 +229,16 @@ class TrainerSession:
     def _keep(self, digits: str) -> Choice:
         dice = [int(ch) for ch in digits if ch in "123456"]
         if any(ch not in "123456 " for ch in digits):
-            raise TrainerError("train/choice", "a keep is the dice values to hold, such as 66 or k 6 6")
+            raise ChoiceRefused("train/choice", "a keep is the dice values to hold, such as 66 or k 6 6")
         if Counter(dice) - Counter(self.puzzle.dice):
-            raise TrainerError(
-                "train/choice", f"the dice are {' '.join(map(str, self.puzzle.dice))}: keep some of them"
+            raise ChoiceRefused(
+                "train/choice", "the dice are {dice}: keep some of them", dice=" ".join(map(str, self.puzzle.dice))
             )
         return self._checked(Choice("keep", tuple(sorted(dice))))
 
     def _checked(self, choice: Choice) -> Choice:
         if self.puzzle.option_for(choice) is None:
-            raise TrainerError("train/not-a-choice", "that is not a choice in this position")
+            raise ChoiceRefused("train/not-a-choice", "That is not a choice in this position.")
         return choice
 
     def answer(self, choice: Choice) -> Answered:

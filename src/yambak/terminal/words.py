@@ -10,10 +10,20 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["TERMINAL_STRINGS", "BoxNames", "Words", "history_lines", "language"]
+__all__ = [
+    "GAME_HELP",
+    "KEEPER_HELP",
+    "TERMINAL_STRINGS",
+    "BoxNames",
+    "Words",
+    "fill",
+    "help_text",
+    "history_lines",
+    "language",
+]
 
 # Keys of the full-screen app (its help screen) and what only a terminal says.
-TERMINAL_STRINGS = (
+TERMINAL_STRINGS: tuple[str, ...] = (
     "1–6: hold or release a die",
     "R: roll",
     "Arrows and Enter, or the mouse: choose a box",
@@ -70,6 +80,105 @@ TERMINAL_STRINGS = (
     # the line modes' sheets (`sheet`, and the end of a game)
     "Extra bonus",
     "Grand total",
+    # the line modes' help (`help_text`): what BOX and DICE say, and the trainer's (`GAME_HELP` and
+    # `KEEPER_HELP` are added below)
+    "BOX",
+    "DICE",
+    "Type the dice to keep (66 or k 6 6), r to roll them all again, a box (yam), strike yam, announce yam, or #N"
+    " for the N-th choice; n: the next position, d: today's, q: quit.",
+    # the keeper's line mode, answers
+    "Not understood ({error}): {line}. Type help.",
+    "Not understood: a roll is all {n} dice, each 1 to 6, e.g. {dice}.",
+    "Not understood: {line} is neither dice nor a box. Type help.",
+    "announcement withdrawn",
+    "+{n} bonus",
+    "{name}: {n} pips",
+    "no entries yet",
+    "undo takes a number of entries, e.g. undo or undo 2",
+    "fix N DICE [DICE ...] BOX, e.g. fix 3 66231 66666 free.yam",
+    "each roll is all the dice as digits, e.g. 66231",
+    "entry {n} is no longer legal: {reason}",
+    "Correction not applied; it would break later entries:",
+    "Fix those first (from the last), or undo them.",
+    "entry {n} corrected",
+    "Keeping {game} for {players}. Type help for commands.",
+    "Every entry is saved to {path}.",
+    "This terminal now plays as {name} on that site: its games enter {name}'s history.",
+    # an online table (`yambak play --join`), line by line and full screen
+    "Waiting for {names}.",
+    "{name}, your turn: r to roll.",
+    "Game over. Winner: {names}.",
+    "{game} at {address}: you play {names}. Type help for commands.",
+    "{game} at {address}: you are watching. Type help for commands.",
+    "It is not your turn.",
+    "No answer from the table yet.",
+    "Connection lost, reconnecting…",
+    "A message from the server was not understood (skipped).",
+    "A rematch: {address}",
+    "The dice could not be checked: {reason}",
+    "The dice cannot be checked yet: the table's seed is not revealed (a deal not closed).",
+    "NOT VERIFIED: the record is not a legal game ({reason})",
+    "NOT VERIFIED: the record's commitment is not the one the table showed at the start.",
+    "NOT VERIFIED: the record does not mix in this terminal's nonce for seat {n}.",
+    "NOT VERIFIED: {reason}",
+    "Fair dice verified: {n} rolls re-derived from the committed seed and the players' nonces.",
+    # `yambak play`'s names for the players not named (--players, --bots easy/medium/hard)
+    "You",
+    "Easy bot {n}",
+    "Medium bot {n}",
+    "Hard bot {n}",
+    # the trainer's line mode: an answer that is none of the choices
+    "type a choice",
+    "choose #1 to #{n}",
+    "a keep is the dice values to hold, such as 66 or k 6 6",
+    "the dice are {dice}: keep some of them",
+)
+BOT_NAMES = {"easy": "Easy bot {n}", "medium": "Medium bot {n}", "hard": "Hard bot {n}"}  # by --bots level
+
+# The line modes' help: (what is typed, what it does); "" before a sentence of its own. BOX and DICE in
+# what is typed are said in the language ("a VAK"), as the prompts say them.
+GAME_HELP = (
+    ("r", "roll (the dice not held)"),
+    ("h 1 3", "hold dice 1 and 3 (positions from the left)"),
+    ("u 1", "release die 1"),
+    ("k 1 3", "keep dice 1 and 3 and roll the others"),
+    ("BOX", "score a box by its name, e.g. sixes, full house, poker (column and row on several columns)"),
+    ("a BOX", "announce a box (after roll 1, announce columns)"),
+    ("w", "withdraw the announcement"),
+    ("s BOX", "strike a box for 0 (rulesets that allow it)"),
+    ("sheet", "every sheet"),
+    ("help", "this help"),
+    ("quit", "stop (quit or q)"),
+)
+KEEPER_HELP = (
+    ("", "Type the dice after each roll as digits, e.g. 66231 (all dice, held ones too)."),
+    (
+        "",
+        "Then type a box to score it: its name, e.g. sixes (with its column where several columns can take the"
+        " dice), or its id, e.g. free.sixes, also short: f.6 (any case; Tab completes box names).",
+    ),
+    ("announce BOX", "announce after roll 1 (announce columns)"),
+    ("withdraw", "take an announcement back (where the rules allow)"),
+    ("strike BOX", "write 0 in a box (rulesets that allow striking)"),
+    ("sheet", "every player's sheet"),
+    ("standings", "the totals"),
+    (
+        "undo [N]",
+        "take back the last N things done (default 1): an entry, a correction or a roll-off round, whichever came last",
+    ),
+    (
+        "fix N DICE.. BOX",
+        "correct entry N: its rolls (digits, space separated) and its box; an announce box filled after roll 2"
+        " or 3 stays announced",
+    ),
+    ("history", "every entry so far, numbered (announced boxes marked)"),
+    (
+        "",
+        "When the game ends tied where the rules roll ties off, each tied player rolls the roll-off's dice: type"
+        " them when asked.",
+    ),
+    ("help", "this help"),
+    ("quit", "stop (quit or q)"),
 )
 
 # The sheet's own lines (`yambak.text.render_sheets`) as the app and the line modes name them.
@@ -184,6 +293,35 @@ class Words:
         """A box as players name it: the row, with its column where the sheet has several."""
         column, _, row = box.rpartition(".")
         return self.row(row) if columns == 1 or not column else f"{self.column(column)} · {self.row(row)}"
+
+
+TERMINAL_STRINGS += tuple(dict.fromkeys(text for _, text in GAME_HELP + KEEPER_HELP))
+
+
+def fill(text: str, **values: Any) -> str:
+    """`text` with its placeholders filled, untranslated (what a `Words` does in English)."""
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", str(value))
+    return text
+
+
+def help_text(words: Words, entries: Iterable[tuple[str, str]], width: int = 78) -> str:
+    """A line mode's help in the language: each command as typed (BOX and DICE in the language) beside
+    what it does, wrapped under itself; a sentence of its own (no command) across the whole width."""
+    import re
+    import textwrap
+
+    rows = [(re.sub(r"\b(BOX|DICE)\b", lambda m: words(m.group()), keys), words(text)) for keys, text in entries]
+    gap = max(len(keys) for keys, _ in rows if keys) + 4
+    out: list[str] = []
+    for keys, text in rows:
+        if not keys:
+            out += textwrap.wrap(text, width)
+            continue
+        lines = textwrap.wrap(text, max(width - gap, 20))
+        out.append(f"  {keys:<{gap - 2}}{lines[0]}")
+        out += [" " * gap + line for line in lines[1:]]
+    return "\n".join(out)
 
 
 def history_lines(state: Any, words: Words) -> list[str]:

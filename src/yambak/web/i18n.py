@@ -8,23 +8,26 @@ from __future__ import annotations
 
 import copy
 import gettext
+import hashlib
 import io
+import os
 import re
 from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale, negotiate_locale
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import NumberPattern, format_decimal, format_percent
 
 from ..gameview import END_STRINGS
 from ..names import NAME_MAX
 from ..rules.describe import COLUMN_PHRASES
 from . import LOCALE, STATIC
+
+if TYPE_CHECKING:  # the catalogs' reader loads with the first language other than English (the terminal's start)
+    from babel.messages.catalog import Catalog
 
 LANGUAGES = {
     "en": "English",
@@ -197,6 +200,8 @@ def _catalog(lang: str) -> Catalog | None:
     path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if lang == DEFAULT or not path.exists():
         return None
+    from babel.messages.pofile import read_po
+
     with path.open("rb") as f:
         return read_po(f, locale=lang, domain=DOMAIN)
 
@@ -205,13 +210,45 @@ def _catalog(lang: str) -> Catalog | None:
 def translations(lang: str) -> gettext.NullTranslations:
     """The language's catalog: gettext, pgettext (one English text meaning two things), ngettext and
     npgettext (plurals, by the catalog's own Plural-Forms rule)."""
+    path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if lang == DEFAULT or not path.exists():
+        return gettext.NullTranslations()
+    source = path.read_bytes()
+    cached = compiled_catalog_path(lang, hashlib.sha256(source).hexdigest()[:16])
+    try:
+        return gettext.GNUTranslations(io.BytesIO(cached.read_bytes()))
+    except Exception:  # not compiled yet (or unreadable): compile it, and keep it for the next start
+        pass
+    from babel.messages.mofile import write_mo
+
     catalog = _catalog(lang)
-    if catalog is None:
+    if catalog is None:  # the .po went away meanwhile
         return gettext.NullTranslations()
     buf = io.BytesIO()
     write_mo(buf, catalog)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        for old in cached.parent.glob(f"{lang}-*.mo"):  # the compilations of earlier versions of the catalog
+            old.unlink(missing_ok=True)
+        part = cached.with_name(f"{cached.name}.{os.getpid()}.part")
+        part.write_bytes(buf.getvalue())
+        part.replace(cached)  # whole or not at all, whoever else compiles it at the same time
+    except OSError:  # a read-only or missing cache folder: compiled again next time, nothing lost
+        pass
     buf.seek(0)
     return gettext.GNUTranslations(buf)
+
+
+def compiled_catalog_path(lang: str, digest: str) -> Path:
+    """Where a language's catalog is kept compiled (gettext's .mo) under the digest of its .po: the cache
+    folder the solver's tables use (`$YAMBAK_CACHE_DIR`, else `$XDG_CACHE_HOME/yambak`, else
+    ~/.cache/yambak), in locale/. A start in that language reads it instead of parsing the .po (about
+    60 ms of CPU); an edited catalog has another digest, so a stale file is never read."""
+    if os.environ.get("YAMBAK_CACHE_DIR"):
+        base = Path(os.environ["YAMBAK_CACHE_DIR"])
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "yambak"
+    return base / "locale" / f"{lang}-{digest}.mo"
 
 
 def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
@@ -496,10 +533,27 @@ def _js_calls(call: re.Pattern[str]) -> list[Any]:
 
 
 # and what the rule describer says of a column (a layout's `notes`, worded by page.js `phrase`), and the
-# end of a game as `yambak.gameview.end_words` words it (the keeper's sheet view carries it)
-JS_STRINGS: list[str] = list(dict.fromkeys(_js_calls(_T_CALL) + COLUMN_PHRASES + list(END_STRINGS)))
-JS_CONTEXTS: list[tuple[str, str]] = _js_calls(_C_CALL)  # (context, text)
-JS_PLURALS: list[tuple[str, str]] = _js_calls(_N_CALL)  # (singular, plural)
+# end of a game as `yambak.gameview.end_words` words it (the keeper's sheet view carries it). The scripts
+# are read when one of these is first used (`__getattr__`), not by every import: the terminal's first
+# screen does not wait for them.
+JS_STRINGS: list[str]
+JS_CONTEXTS: list[tuple[str, str]]  # (context, text)
+JS_PLURALS: list[tuple[str, str]]  # (singular, plural)
+
+
+@cache
+def _scripts_strings() -> dict[str, list[Any]]:
+    return {
+        "JS_STRINGS": list(dict.fromkeys(_js_calls(_T_CALL) + COLUMN_PHRASES + list(END_STRINGS))),
+        "JS_CONTEXTS": _js_calls(_C_CALL),
+        "JS_PLURALS": _js_calls(_N_CALL),
+    }
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("JS_STRINGS", "JS_CONTEXTS", "JS_PLURALS"):
+        return _scripts_strings()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def js_strings(lang: str) -> dict[str, Any]:
@@ -507,11 +561,12 @@ def js_strings(lang: str) -> dict[str, Any]:
     "context\\u0004text", plurals' forms under "singular\\u0000plural" (a list, in the catalog's order)
     and the catalog's Plural-Forms rule under "\\u0000", as gettext's own files key them."""
     tr = translations(lang)
-    out: dict[str, Any] = {s: tr.gettext(s) for s in JS_STRINGS}
-    out.update({f"{ctx}\u0004{s}": tr.pgettext(ctx, s) for ctx, s in JS_CONTEXTS})
+    scripts = _scripts_strings()
+    out: dict[str, Any] = {s: tr.gettext(s) for s in scripts["JS_STRINGS"]}
+    out.update({f"{ctx}\u0004{s}": tr.pgettext(ctx, s) for ctx, s in scripts["JS_CONTEXTS"]})
     catalog = _catalog(lang)
     if catalog is not None:
-        for singular, plural in JS_PLURALS:
+        for singular, plural in scripts["JS_PLURALS"]:
             message = catalog.get(singular)
             if message is not None and isinstance(message.string, tuple) and all(message.string):
                 out[f"{singular}\u0000{plural}"] = list(message.string)
