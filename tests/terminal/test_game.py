@@ -138,8 +138,9 @@ def test_the_players_not_named_are_named_in_the_language(monkeypatch: Any, capsy
     monkeypatch.setattr("sys.stdin", io.StringIO("help\nquit\n"))
     assert main(["play", "--plain", "--lang", "nl", "--bots", "easy", "hard", "--seed", "4"]) == 0
     first, turn, *rest = capsys.readouterr().out.splitlines()
-    you, easy, hard = dutch("You"), dutch("Easy bot {n}").replace("{n}", "1"), dutch("Hard bot {n}").replace("{n}", "2")
-    assert you != "You" and easy != "Easy bot 1"
+    named = (("Player", "1"), ("Easy bot", "1"), ("Hard bot", "2"))
+    you, easy, hard = (dutch(f"{who} {{n}}").replace("{n}", n) for who, n in named)
+    assert you != "Player 1" and easy != "Easy bot 1"
     assert first == f"Yams / Yahtzee: {you}, {easy}, {hard}. Typ help voor de commando's."
     assert turn == f"{you} is aan de beurt: r om te gooien."
     assert any(line.startswith("  k 1 3  " + dutch("keep dice 1 and 3 and roll the others")) for line in rest)

@@ -191,7 +191,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from .words import BOT_NAMES, Words, language
 
     T = Words(language(args.lang))  # the names given for the players not named, in the language
-    people = args.players or [T("You")]
+    people = args.players or [T("Player {n}", n=1)]  # a name: "It is Player 1's turn"
     bots = [LEVELS.get(b, b) for b in args.bots or []]
     unknown = [b for b in bots if b not in POLICY_NAMES]
     if unknown:

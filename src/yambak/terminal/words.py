@@ -123,7 +123,7 @@ TERMINAL_STRINGS: tuple[str, ...] = (
     "NOT VERIFIED: {reason}",
     "Fair dice verified: {n} rolls re-derived from the committed seed and the players' nonces.",
     # `yambak play`'s names for the players not named (--players, --bots easy/medium/hard)
-    "You",
+    "Player {n}",
     "Easy bot {n}",
     "Medium bot {n}",
     "Hard bot {n}",
