@@ -6,7 +6,8 @@ native peer's answer for the same positions.
 Positions: every decision after a roll of `--games` games of the preset played by the optimal bot (seeded),
 so the sheets, dice and rolls are the ones a player meets, each a different state. Each is answered once per
 round (`--rounds`), warm (kernels compiled, the float32 table mapped, as the coach and the server read it),
-the positions in a new order each round; the figure is the median over all answers, with p90 and the
+the positions in a new order each round, the advisor's memory of the sheets it has read cleared each round
+(a game reads each sheet anew once a turn); the figure is the median over all answers, with p90 and the
 numbers alone (`position_values`, no `Choice` objects) beside it.
 
 `--peer`: PATH is a harness built on dlangk/yatzy's solver crate (Rust, Scandinavian Yatzy only, so the
@@ -21,14 +22,14 @@ that both value every position alike.
 
 How the peer was rebuilt here (no network but the package registries; crates.io out of reach): the files of
 its `solver/` crate were read from a stored copy of https://github.com/dlangk/yatzy (Cargo.toml's profile at
-commit 094d9d9ddf32e8a50959e973f6ac131e157e2286, the newest stored version of each other file, as the copy
-does not hold every file at that commit), keeping the modules the per-roll answer and the θ = 0 table solve
-use (constants, types, dice_mechanics, game_mechanics, phase0_tables, widget_solver, api_computations,
-state_computation, storage, env_config), with rayon 1.6.1 and memmap2 0.5.7 from Debian's librust-rayon-dev
-and librust-memmap2-dev (a cargo source replacement to /usr/share/cargo/registry), then
-`nice -n 19 cargo build --release` (rustc 1.95, its release profile: opt-level 3, fat LTO, one codegen unit).
-The harness is a 60-line `src/bin/` of that crate. Both sides run in turn in one invocation: the load average
-is printed beside the figures.
+commit 094d9d9ddf32e8a50959e973f6ac131e157e2286; the copy does not hold every file at that commit, so the
+other files are the one version of each that it gave, named in each rebuilt file's first line), keeping the
+modules that the per-roll answer and the θ = 0 table solve use (constants, types, dice_mechanics,
+game_mechanics, phase0_tables, widget_solver, api_computations, state_computation, storage, env_config), with
+rayon 1.6.1 and memmap2 0.5.7 from Debian's librust-rayon-dev and librust-memmap2-dev (a cargo source
+replacement to /usr/share/cargo/registry), then `nice -n 19 cargo build --release` (rustc 1.95, its release
+profile: opt-level 3, fat LTO, one codegen unit). The harness is a 60-line `src/bin/` of that crate. Both
+sides run in turn in one invocation: the load average is printed beside the figures.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ import numpy as np
 from yambak.bots import choose_action
 from yambak.engine import new_game
 from yambak.rules import load_ruleset
-from yambak.solver import Position, Strategy, advise, solve
+from yambak.solver import Position, Strategy, advise, advisor, solve
 from yambak.solver.advisor import position_of, position_values
 
 
@@ -72,6 +73,7 @@ def _time(strategy: Strategy, found: list[Position], rounds: int, numbers_only: 
     times: list[float] = []
     for _ in range(rounds):
         rng.shuffle(order)
+        advisor._SHEETS.clear()  # each sheet new once a round, as in a game: once a turn, not once a roll
         for p in order:
             start = time.perf_counter()
             if numbers_only:

@@ -159,7 +159,47 @@ def check_position(ruleset: Ruleset, position: Position) -> None:
     position_key(solver_rules(ruleset), position)
 
 
+_SHEETS: dict[
+    tuple[int, tuple[tuple[str, int], ...], frozenset[str]], tuple[Any, tuple[type, ...], tuple[int, ...]]
+] = {}
+
+
 def position_key(sr: SolverRules, position: Position) -> tuple[int, int, int, int]:
+    # the sheet's part (boxes, upper, yam, points), kept per sheet: a turn asks about one sheet three times,
+    # and a game's sheets recur in the coach and the bots; its values' types are compared too (3.0 == 3)
+    try:
+        key = (id(sr), tuple(position.filled.items()), position.voided)
+        hit = _SHEETS.get(key)
+    except TypeError:  # an unhashable value or voided: the checks below say what is wrong
+        key, hit = None, None
+    if hit is not None and hit[0] is sr and hit[1] == tuple(map(type, position.filled.values())):
+        boxes, upper, yam, score = hit[2]
+    else:
+        boxes, upper, yam, score = _sheet_key(sr, position)
+        if key is not None:
+            if len(_SHEETS) > 4096:
+                _SHEETS.clear()
+            _SHEETS[key] = (sr, tuple(map(type, position.filled.values())), (boxes, upper, yam, score))
+    if not isinstance(position.roll, int) or not 0 <= position.roll <= sr.rolls:
+        raise PositionError(f"roll must be 1 to {sr.rolls} (0 before the first roll)")
+    n_dice = D.DICE if position.roll else 0
+    if len(position.dice) != n_dice or any(not isinstance(d, int) or not 1 <= d <= D.FACES for d in position.dice):
+        raise PositionError(
+            f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice else "no dice before the first roll"
+        )
+    if position.held:
+        rest = list(position.dice)
+        for d in position.held:
+            if d not in rest:
+                raise PositionError("held dice must be among the dice")
+            rest.remove(d)
+    if position.extra_bonus < 0:
+        raise PositionError("extra bonus cannot be negative")
+    return boxes, upper, yam, score + position.extra_bonus
+
+
+def _sheet_key(sr: SolverRules, position: Position) -> tuple[int, int, int, int]:
+    """(boxes, capped upper sum, yam flag, points) of the position's sheet, or PositionError."""
     ruleset = sr.ruleset
     boxes = upper = score = 0
     names = _names(sr)
@@ -204,22 +244,7 @@ def position_key(sr: SolverRules, position: Position) -> tuple[int, int, int, in
             position.filled.get(ruleset.rows[sr.yam_row].id, 0) > 0
             or position.filled.get(ruleset.box_id(sr.yam_row), 0) > 0
         )
-    if not isinstance(position.roll, int) or not 0 <= position.roll <= sr.rolls:
-        raise PositionError(f"roll must be 1 to {sr.rolls} (0 before the first roll)")
-    n_dice = D.DICE if position.roll else 0
-    if len(position.dice) != n_dice or any(not isinstance(d, int) or not 1 <= d <= D.FACES for d in position.dice):
-        raise PositionError(
-            f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice else "no dice before the first roll"
-        )
-    if position.held:
-        rest = list(position.dice)
-        for d in position.held:
-            if d not in rest:
-                raise PositionError("held dice must be among the dice")
-            rest.remove(d)
-    if position.extra_bonus < 0:
-        raise PositionError("extra bonus cannot be negative")
-    return boxes, min(upper, sr.n_upper - 1), yam, score + position.extra_bonus
+    return boxes, min(upper, sr.n_upper - 1), yam, score
 
 
 class TurnTable(NamedTuple):
