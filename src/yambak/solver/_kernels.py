@@ -892,23 +892,143 @@ def position_values(
     us = np.full(1, u, dtype=np.int64)
     ys = np.full(1, y, dtype=np.int64)
     if roll < rolls:
-        x = np.empty((_N, 1))
+        x = keeps.reshape((_N, 1))  # keeps is the work array: one lane, the same memory as x
         byroll = rules[24] != 0
         base = np.empty((1, 1))
         if byroll:
             base = _byroll_base(table, bs, us, ys, rules, x, rolls)
             _byroll_stage(table, bs, us, ys, rules, x, base, rolls)
         else:
-            _last_roll(table, bs, us, ys, rules, x, rolls, -1, True)
+            _last_roll_one(table, b, u, y, rules, keeps, rolls, bs, us, ys)
         for j in range(rolls - 1, roll - 1, -1):
-            _down_any(x)
+            _down_one(keeps)
             if byroll:
                 _byroll_stage(table, bs, us, ys, rules, x, base, j)
             if j > roll:
-                _up_any(x)
-        for k in range(_N):
-            keeps[k] = x[k, 0]
+                _up_one(keeps)
     _row_values(table, b, u, y, hand, rules, rows, points, roll)
+
+
+# One state's lattice and last roll on a 1-d array: `_down_any`, `_up_any` and `_last_roll` (every row) for
+# one lane, the same arithmetic in the same order (so the same values to the bit), without the loop over
+# lanes that keeps the compiler from running a row's 252 hands as one vector loop.
+
+
+@njit(cache=True, nogil=True)
+def _down_one(x: np.ndarray) -> None:
+    for n in range(D.DICE - 1, -1, -1):
+        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
+            acc = x[_ADD[k, 0]]
+            acc += x[_ADD[k, 1]]
+            acc += x[_ADD[k, 2]]
+            acc += x[_ADD[k, 3]]
+            acc += x[_ADD[k, 4]]
+            acc += x[_ADD[k, 5]]
+            x[k] = acc * _SIXTH
+
+
+@njit(cache=True, nogil=True)
+def _up_one(x: np.ndarray) -> None:
+    for n in range(1, D.DICE + 1):
+        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
+            m = x[k]
+            for f in range(_N_REMOVE[k]):
+                m = max(m, x[_REMOVE[k, f]])
+            x[k] = m
+
+
+@njit(cache=True, nogil=True)
+def _last_roll_one(
+    table: np.ndarray,
+    b: int,
+    u: int,
+    y: int,
+    rules: RuleArgs,
+    x: np.ndarray,
+    m: int,
+    boxes: np.ndarray,
+    upper: np.ndarray,
+    yam: np.ndarray,
+) -> None:
+    """`_last_roll(..., mask=-1, reset=True)` for the one state (b, u, y) (also given as the 1-lane arrays
+    `boxes`, `upper`, `yam` that the pair rows read), into the 1-d x."""
+    upper_face, threshold, bonus, n_upper, yam_row, strike_any = (
+        rules[2],
+        rules[5],
+        rules[6],
+        rules[7],
+        rules[9],
+        rules[12],
+    )
+    rel_high, rel_low, has_joker, needs_row, stepped, bonus_at = (
+        rules[13],
+        rules[14],
+        rules[19],
+        rules[20],
+        rules[21],
+        rules[22],
+    )
+    score = rules[23][m]
+    wins, win_points = rules[25], rules[26]
+    cap = n_upper - 1
+    neg = -np.inf
+    last = x[_FULL:]
+    six = np.empty(D.DICE + 1)
+    shut = _shut(b, rules)  # the rows closed to this turn: filled, or not next in order (as `_last_roll`)
+    for r in range(_N_ROLLS):
+        last[r] = neg
+    for i in range(score.shape[0]):
+        bit = 1 << i
+        if shut & bit:
+            continue
+        face = upper_face[i]
+        if face:
+            for c in range(D.DICE + 1):
+                gain = face * c
+                nb = b | bit
+                pts = gain
+                if stepped:
+                    pts += bonus_at[min(u + gain, cap)] - bonus_at[u]
+                elif threshold and u < threshold and u + gain >= threshold:
+                    pts += bonus
+                v = table[_flat(nb, min(u + gain, cap), y, rules)] + pts
+                if strike_any:
+                    v = max(v, table[_flat(nb, u, y, rules)] + 0.0)
+                six[c] = v
+            for r in range(_N_ROLLS):
+                last[r] = max(last[r], six[_COUNTS[_FULL + r, face]])
+        elif i == rel_high or i == rel_low:
+            _pair_row(table, boxes, upper, yam, rules, i, x.reshape((_N, 1)))
+        else:
+            is_yam = i == yam_row
+            fut = neg
+            fut1 = neg
+            if not (i == needs_row and not (b >> yam_row) & 1):
+                base = _flat(b | bit, u, 0, rules)
+                if is_yam:
+                    fut = np.float64(table[base])
+                    fut1 = np.float64(table[base + 1])
+                else:
+                    fut = np.float64(table[base + y])
+            if i == needs_row:
+                for r in range(_N_ROLLS):
+                    pts = score[i, r]
+                    last[r] = max(last[r], fut + (pts if y else 0))
+            elif wins[i] >= m:
+                if fut != neg:
+                    for r in range(_N_ROLLS):
+                        pts = score[i, r]
+                        v = pts + win_points if pts > 0 else fut
+                        last[r] = max(last[r], v)
+            elif is_yam:
+                for r in range(_N_ROLLS):
+                    pts = score[i, r]
+                    last[r] = max(last[r], (fut1 if pts > 0 else fut) + pts)
+            else:
+                for r in range(_N_ROLLS):
+                    last[r] = max(last[r], fut + score[i, r])
+    if has_joker and b >> yam_row & 1:
+        _joker(table, b, u, y, rules, last)
 
 
 @njit(cache=True, nogil=True)

@@ -12,6 +12,7 @@ import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -99,7 +100,7 @@ class Advice:
 
     def __post_init__(self) -> None:
         choices = self.keeps + self.boxes
-        object.__setattr__(self, "best", max(choices, key=_value) if choices else None)
+        object.__setattr__(self, "best", max(choices, key=_BY_VALUE) if choices else None)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -111,8 +112,7 @@ class Advice:
         }
 
 
-def _value(choice: Choice) -> float:
-    return choice.value
+_BY_VALUE = itemgetter(0)  # Choice.value, read in C
 
 
 _POSSIBLE: dict[tuple[int, int], tuple[Any, frozenset[int]]] = {}
@@ -132,6 +132,22 @@ def _possible(sr: Any, box: int) -> frozenset[int]:
     return out
 
 
+_NAMES: dict[int, tuple[Any, dict[str, tuple[int, int, frozenset[int]]]]] = {}
+
+
+def _names(sr: Any) -> dict[str, tuple[int, int, frozenset[int]]]:
+    """Per ruleset: each box name a position has used -> (box, upper face, the values it can hold), so
+    that a hint does not parse its names again (`parse_box` is the authority: a name is added after it)."""
+    hit = _NAMES.get(id(sr))
+    if hit is not None and hit[0] is sr:
+        return hit[1]
+    if len(_NAMES) > 64:
+        _NAMES.clear()
+    names: dict[str, tuple[int, int, frozenset[int]]] = {}
+    _NAMES[id(sr)] = (sr, names)
+    return names
+
+
 def position_state(strategy: Strategy, position: Position) -> tuple[int, int, int, int]:
     """(filled-box key (see `_layout`), capped upper sum, yam flag, points on the sheet), or PositionError."""
     return position_key(strategy.rules, position)
@@ -143,19 +159,63 @@ def check_position(ruleset: Ruleset, position: Position) -> None:
     position_key(solver_rules(ruleset), position)
 
 
+_SHEETS: dict[
+    tuple[int, tuple[tuple[str, int], ...], frozenset[str]], tuple[Any, tuple[type, ...], tuple[int, ...]]
+] = {}
+
+
 def position_key(sr: SolverRules, position: Position) -> tuple[int, int, int, int]:
+    # the sheet's part (boxes, upper, yam, points), kept per sheet: a turn asks about one sheet three times,
+    # and a game's sheets recur in the coach and the bots; its values' types are compared too (3.0 == 3)
+    try:
+        key = (id(sr), tuple(position.filled.items()), position.voided)
+        hit = _SHEETS.get(key)
+    except TypeError:  # an unhashable value or voided: the checks below say what is wrong
+        key, hit = None, None
+    if hit is not None and hit[0] is sr and hit[1] == tuple(map(type, position.filled.values())):
+        boxes, upper, yam, score = hit[2]
+    else:
+        boxes, upper, yam, score = _sheet_key(sr, position)
+        if key is not None:
+            if len(_SHEETS) > 4096:
+                _SHEETS.clear()
+            _SHEETS[key] = (sr, tuple(map(type, position.filled.values())), (boxes, upper, yam, score))
+    if not isinstance(position.roll, int) or not 0 <= position.roll <= sr.rolls:
+        raise PositionError(f"roll must be 1 to {sr.rolls} (0 before the first roll)")
+    n_dice = D.DICE if position.roll else 0
+    if len(position.dice) != n_dice or any(not isinstance(d, int) or not 1 <= d <= D.FACES for d in position.dice):
+        raise PositionError(
+            f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice else "no dice before the first roll"
+        )
+    if position.held:
+        rest = list(position.dice)
+        for d in position.held:
+            if d not in rest:
+                raise PositionError("held dice must be among the dice")
+            rest.remove(d)
+    if position.extra_bonus < 0:
+        raise PositionError("extra bonus cannot be negative")
+    return boxes, upper, yam, score + position.extra_bonus
+
+
+def _sheet_key(sr: SolverRules, position: Position) -> tuple[int, int, int, int]:
+    """(boxes, capped upper sum, yam flag, points) of the position's sheet, or PositionError."""
     ruleset = sr.ruleset
     boxes = upper = score = 0
+    names = _names(sr)
     for name, value in position.filled.items():
-        box = ruleset.parse_box(name)
-        if box is None:
-            raise PositionError(f"no box {name!r} in {ruleset.id} (rows: {', '.join(r.id for r in ruleset.rows)})")
+        known = names.get(name)
+        if known is None:
+            box = ruleset.parse_box(name)
+            if box is None:
+                raise PositionError(f"no box {name!r} in {ruleset.id} (rows: {', '.join(r.id for r in ruleset.rows)})")
+            known = names[name] = (box, int(sr.upper_face[box]), _possible(sr, box))
+        box, face, possible = known
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise PositionError(f"{name}: {value!r} is not a box value")
         if boxes >> box & 1:
             raise PositionError(f"box {name!r} given twice")
-        face = int(sr.upper_face[box])
-        if value not in _possible(sr, box):
+        if value not in possible:
             raise PositionError(f"{name}: {value} cannot be written there")
         boxes |= 1 << box
         score += value
@@ -187,22 +247,7 @@ def position_key(sr: SolverRules, position: Position) -> tuple[int, int, int, in
             position.filled.get(ruleset.rows[sr.yam_row].id, 0) > 0
             or position.filled.get(ruleset.box_id(sr.yam_row), 0) > 0
         )
-    if not isinstance(position.roll, int) or not 0 <= position.roll <= sr.rolls:
-        raise PositionError(f"roll must be 1 to {sr.rolls} (0 before the first roll)")
-    n_dice = D.DICE if position.roll else 0
-    if len(position.dice) != n_dice or any(not isinstance(d, int) or not 1 <= d <= D.FACES for d in position.dice):
-        raise PositionError(
-            f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice else "no dice before the first roll"
-        )
-    if position.held:
-        rest = list(position.dice)
-        for d in position.held:
-            if d not in rest:
-                raise PositionError("held dice must be among the dice")
-            rest.remove(d)
-    if position.extra_bonus < 0:
-        raise PositionError("extra bonus cannot be negative")
-    return boxes, min(upper, sr.n_upper - 1), yam, score + position.extra_bonus
+    return boxes, min(upper, sr.n_upper - 1), yam, score
 
 
 class TurnTable(NamedTuple):
@@ -247,30 +292,60 @@ def position_values(
     after this roll (462, expected points still to come; empty after the last roll), the value of
     filling each row with these dice (n_rows, -inf where it may not be filled), the points each
     adds). For callers that want numbers, not `Choice` objects; `advise` reads them too."""
-    from .compiled import kernels
-
-    # compiled already (in this process or on disk): no first-run announcement to consider
-    K = sys.modules["yambak.solver._kernels"] if _compiled_ready() else kernels()
     sr = strategy.rules
     boxes, upper, yam, score = state or position_state(strategy, position)
     if not position.roll:
         raise PositionError("no dice: roll first")
     hand = D.roll_index(position.dice)
-    args = _RULE_ARGS.get(id(sr))
-    if args is None or args[0] is not sr:
-        args = (sr, K.rule_args(sr))
-        _RULE_ARGS[id(sr)] = args
-    keeps = np.empty(len(D.MULTISETS) if position.roll < sr.rolls else 0)
+    keeps, rows, points = _numbers(strategy, _prepared(sr), (boxes, upper, yam), hand, position.roll)
+    return score, keeps if position.roll < sr.rolls else np.empty(0), rows, points
+
+
+class _Prepared(NamedTuple):
+    """What every answer in one ruleset reads, made once: the kernels' rule arguments, the row ids, and per
+    roll m whether each row's entry wins at once (`sr.wins[i] >= m`)."""
+
+    sr: Any
+    kernels: Any
+    args: RuleArgs
+    row_ids: tuple[str, ...]
+    wins: tuple[tuple[bool, ...], ...]
+
+
+_PREPARED: dict[int, _Prepared] = {}
+
+
+def _prepared(sr: SolverRules) -> _Prepared:
+    hit = _PREPARED.get(id(sr))
+    if hit is not None and hit.sr is sr:
+        return hit
+    if _compiled_ready():  # compiled already (in this process or on disk): no first-run announcement
+        K = sys.modules["yambak.solver._kernels"]
+    else:
+        from .compiled import kernels
+
+        K = kernels()
+    wins = tuple(tuple(bool(w >= m) for w in sr.wins.tolist()) for m in range(sr.rolls + 1))
+    if len(_PREPARED) > 64:
+        _PREPARED.clear()
+    hit = _PREPARED[id(sr)] = _Prepared(sr, K, K.rule_args(sr), tuple(r.id for r in sr.ruleset.rows), wins)
+    return hit
+
+
+def _numbers(
+    strategy: Strategy, prep: _Prepared, key: tuple[int, int, int], hand: int, roll: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled kernel's keeps (462; not written after the last roll), row values and row points."""
+    sr = strategy.rules
+    keeps = np.empty(len(D.MULTISETS))
     rows = np.empty(sr.n_rows)
     points = np.empty(sr.n_rows, dtype=np.int64)
-    K.position_values(
-        strategy.table.reshape(-1), boxes, upper, yam, hand, position.roll, args[1], sr.rolls,
-        keeps if len(keeps) else np.empty(len(D.MULTISETS)), rows, points,
+    prep.kernels.position_values(
+        strategy.table.reshape(-1), *key, hand, roll, prep.args, sr.rolls, keeps, rows, points
     )  # fmt: skip
-    return score, keeps, rows, points
+    return keeps, rows, points
 
 
-_RULE_ARGS: dict[int, tuple[Any, RuleArgs]] = {}
 _READY = False
 
 
@@ -289,6 +364,15 @@ def _compiled_ready() -> bool:
     return _READY
 
 
+# Per hand (0..251): the keeps a roll may be followed by (every sub-multiset but the whole hand: holding all
+# five is not a roll, docs/rules.md §1), as multiset indexes (an array and a list) and dice.
+_HAND_KEEPS: tuple[tuple[np.ndarray, list[int], list[tuple[int, ...]]], ...] = tuple(
+    (np.array(ks, dtype=np.int64), ks, [D.MULTISETS[k] for k in ks])
+    for ks in ([k for k in D.SUBKEEPS[h, : D.N_SUBKEEPS[h]].tolist() if k != D.FULL + h] for h in range(D.N_ROLLS))
+)
+_NEW = tuple.__new__  # a Choice made without its Python-level __new__: some forty per answer
+
+
 def advise(strategy: Strategy, position: Position, compiled: bool | None = None) -> Advice:
     """Expected final score of every keep and every legal box in `position` (MeanScore tables).
 
@@ -299,43 +383,57 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
         raise ValueError("the advisor reads expected-score tables (MeanScore)")
     sr = strategy.rules
     boxes, upper, yam, score = position_state(strategy, position)
-    if position.roll == 0:
+    roll = position.roll
+    if roll == 0:
         return Advice(score=score, value=score + float(strategy.table[sr.flat(boxes, upper, yam), 0]))
     hand = D.roll_index(position.dice)
+    more = roll < sr.rolls
+    keeps: list[Choice] = []
+    rows: list[Choice] = []
     if compiled if compiled is not None else _compiled_ready():
-        _, stage, row_values, row_points = position_values(strategy, position, (boxes, upper, yam, score))
-        entries = list(zip(range(sr.n_rows), row_points.tolist(), row_values.tolist(), strict=True))
+        prep = _prepared(sr)
+        stage, row_values, row_points = _numbers(strategy, prep, (boxes, upper, yam), hand, roll)
+        if more:
+            held = D.keep_index(position.held)
+            ids, id_list, dice = _HAND_KEEPS[hand]
+            keeps = [
+                _NEW(Choice, (score + v, ms, None, None, k == held, False))
+                for v, k, ms in zip(stage[ids].tolist(), id_list, dice, strict=True)
+            ]
+        # an entry that scores by its row's wins_by_roll wins at once, as the solver counts it (_induction)
+        wins, row_ids = prep.wins[roll], prep.row_ids
+        rows = [
+            _NEW(Choice, (score + v, None, row_ids[i], pts, False, wins[i] and pts > 0))
+            for i, (v, pts) in enumerate(zip(row_values.tolist(), row_points.tolist(), strict=True))
+            if -math.inf < v < math.inf
+        ]
     else:
         b, u, y = (np.array([v], dtype=np.int64) for v in (boxes, upper, yam))
-        stage = np.empty(0)
-        if position.roll < sr.rolls:
-            stage = keep_values(sr, strategy.table, np.array([sr.flat(boxes, upper, yam)]))[0, position.roll - 1]
-        entries = [
-            (i, int(pts[0]), float(value[0, 0]))
-            for i, pts, value in box_values(
-                sr, strategy.table, strategy.objective, b, u, y, np.array(hand), position.roll
-            )
-        ]
-
-    keeps: list[Choice] = []
-    if position.roll < sr.rolls:
-        held = D.keep_index(position.held)
-        values = stage.tolist()  # Python floats: cheaper to read one by one than numpy scalars
-        for k in D.SUBKEEPS[hand, : D.N_SUBKEEPS[hand]].tolist():
-            if k == D.FULL + hand:
-                continue  # holding all five is not a roll (docs/rules.md §1): score a box instead
-            keeps.append(Choice(score + values[k], D.MULTISETS[k], None, None, k == held))
-
-    rows = [  # an entry that scores by its row's wins_by_roll wins at once, as the solver counts it (_induction)
-        Choice(score + value, None, sr.ruleset.rows[i].id, int(pts), wins=bool(sr.wins[i] >= position.roll and pts > 0))
-        for i, pts, value in entries
-        if math.isfinite(value)
-    ]
-    order = lambda c: -c.value  # noqa: E731 - stable sort keeps sheet order among equals
-    keeps.sort(key=order)
-    rows.sort(key=order)
-    best = max(keeps[0].value if keeps else -math.inf, rows[0].value if rows else -math.inf)
-    return Advice(score=score, value=best, keeps=tuple(keeps), boxes=tuple(rows))
+        if more:
+            stage = keep_values(sr, strategy.table, np.array([sr.flat(boxes, upper, yam)]))[0, roll - 1]
+            held = D.keep_index(position.held)
+            values = stage.tolist()  # Python floats: cheaper to read one by one than numpy scalars
+            _, id_list, dice = _HAND_KEEPS[hand]
+            keeps = [Choice(score + values[k], ms, None, None, k == held) for k, ms in zip(id_list, dice, strict=True)]
+        for i, pts, value in box_values(sr, strategy.table, strategy.objective, b, u, y, np.array(hand), roll):
+            v, p = float(value[0, 0]), int(pts[0])
+            if math.isfinite(v):
+                rows.append(Choice(score + v, None, sr.ruleset.rows[i].id, p, wins=bool(sr.wins[i] >= roll and p > 0)))
+    # best first; a stable sort (reverse keeps it stable) keeps sheet order among equals
+    keeps.sort(key=_BY_VALUE, reverse=True)
+    rows.sort(key=_BY_VALUE, reverse=True)
+    # `Advice(...)` without its generated __init__: the fields as it sets them, and its `best` (the first
+    # choice of the highest value in keeps + boxes) read off the two sorted lists
+    best: Choice | None
+    if keeps and (not rows or keeps[0][0] >= rows[0][0]):
+        best = keeps[0]
+    else:
+        best = rows[0] if rows else None
+    advice = object.__new__(Advice)
+    advice.__dict__.update(
+        score=score, value=best[0] if best else -math.inf, keeps=tuple(keeps), boxes=tuple(rows), best=best
+    )
+    return advice
 
 
 def position_of(state: Any, player: int | None = None) -> Position:
