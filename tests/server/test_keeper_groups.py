@@ -161,3 +161,16 @@ def test_the_season_adds_up_the_engines_figures_and_exports_them(client):
         assert by_label[(column.id, "total")] == [str(c.total) for c in scores]
         for row in state.rules.rows:
             assert by_label[(column.id, row.id)] == [str(c.boxes[row.id]) for c in scores]
+
+
+def test_the_groups_pages_and_the_code_typed_without_a_script(client):
+    group = new_group(client, "Kitchen <club>")
+    r = client.get(f"/keep/groups/join?code={group['code'].lower()}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/keep/group/{group['id']}#join={group['code']}"
+    assert client.get("/keep/groups/join?code=ZZZZZZ", follow_redirects=False).status_code == 404
+    page = client.get(f"/keep/group/{group['id']}?lang=nl")
+    assert page.status_code == 200 and "Kitchen &lt;club&gt;" in page.text and "<club>" not in page.text
+    assert "Nog geen afgewerkt blad in deze groep" in page.text and group["code"] not in page.text
+    assert page.headers["x-robots-tag"].startswith("noindex")
+    missing = client.get("/keep/group/nosuchgroup00000?lang=en")
+    assert missing.status_code == 404 and "There is no such group." in missing.text

@@ -40,12 +40,15 @@ def player_key(name: str) -> str:
 
 
 def season(sheets: Iterable[SeasonSheet]) -> dict[str, Any]:
-    """{"rulesets": [...], "games", "unfinished", "skipped"}, each ruleset {"rules", "preset", "name",
-    "options", "modifiers", "games", "match_points" (whether it has them), "players": [{"name", "games",
-    "wins", "points" (match points, None without), "mean", "best", "worst", "points_mean"}], "games_list":
-    [{"sheet", "name", "date", "players": [{"name", "total", "points", "won"}]}] (in the season's order)}."""
+    """{"rulesets": [...], "games", "unfinished", "open" (the unfinished sheets' ids), "skipped"}.
+
+    Each ruleset: {"rules", "preset", "name", "options", "modifiers", "games", "match_points" (whether it has
+    them), "players": [{"name", "games", "wins", "points" (match points, None without), "points_mean", "mean",
+    "best", "worst"}] (the standings), "games_list": [{"sheet", "name", "date", "players": [{"name", "total",
+    "points", "won"}]}] (in the season's order)}."""
     rulesets: dict[str, dict[str, Any]] = {}
-    games = unfinished = skipped = 0
+    games = skipped = 0
+    still_open: list[str] = []
     for n, sheet in enumerate(sheets):
         if n >= MAX_SHEETS:
             skipped += 1
@@ -56,7 +59,7 @@ def season(sheets: Iterable[SeasonSheet]) -> dict[str, Any]:
             skipped += 1
             continue
         if not state.finished:
-            unfinished += 1
+            still_open.append(sheet.id)
             continue
         games += 1
         rules = state.rules
@@ -117,4 +120,4 @@ def season(sheets: Iterable[SeasonSheet]) -> dict[str, Any]:
         group["players"] = players
         out.append(group)
     out.sort(key=lambda g: (-g["games"], g["rules"]))
-    return {"rulesets": out, "games": games, "unfinished": unfinished, "skipped": skipped}
+    return {"rulesets": out, "games": games, "unfinished": len(still_open), "open": still_open, "skipped": skipped}

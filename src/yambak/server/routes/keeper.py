@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
 from ...keeper.entries import MAX_PLAYERS
 from ...keeper.export import season_rows, sheet_rows
+from ...keeper.season import player_key
 from ...rules import preset_ids
 from ...store.groups import GroupRow
 from ...web import STATIC
@@ -33,6 +34,8 @@ from ..keeper.manager import KeeperManager, normal_code
 from ..keeper.schema import SHEET_ID, TOKEN, EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
 from ..live import RequestError
+from ..profiles.history import variant_label
+from ..profiles.plots import series_svg
 
 router = APIRouter()
 FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
@@ -425,3 +428,56 @@ def season_csv(request: Request, group_id: str) -> Response:
     """Every game of the season, a row per player: date, sheet, ruleset, total, match points, won."""
     group, figures = _groups(request).season(group_id)
     return _csv(season_rows(figures), f"yambak-season-{group.id}.csv")
+
+
+def _season_plots(figures: dict[str, Any], lang: str) -> None:
+    """Each ruleset's plot over the season: each player's score in each game, one line a player."""
+    tr = translations(lang)
+    for ruleset in figures["rulesets"]:
+        order = [player_key(p["name"]) for p in ruleset["players"]]
+        lines: dict[str, list[tuple[int, float]]] = {key: [] for key in order}
+        for i, game in enumerate(ruleset["games_list"]):
+            for p in game["players"]:
+                lines[player_key(p["name"])].append((i, p["total"]))
+        series = [(p["name"], lines[key]) for p, key in zip(ruleset["players"], order, strict=True)]
+        label = tr.gettext("Each player's score in each game of the season, oldest first")
+        ruleset["plot"] = series_svg(series, len(ruleset["games_list"]), label)
+        ruleset["game"] = variant_label(ruleset["rules"], lang)
+
+
+@router.get("/keep/groups/join")
+def group_join_by_code(request: Request, lang: Lang, code: str = "") -> Response:
+    """A group's code typed without the page's script: the season's page, which joins with the code (in the
+    fragment) to get this phone's token. A GET hands out nothing."""
+    try:
+        check_rate(request)
+        norm = normal_code(code)
+        group = _groups(request).store.group_by_code(norm) if norm else None
+        if group is None:
+            raise KeeperError("group/unknown-code", "no group has this code", 404)
+    except RequestError as exc:
+        return _shell(request, lang, status=exc.status if exc.status == 429 else 404, error=_form_error(exc, lang))
+    return RedirectResponse(f"/keep/group/{group.id}#join={group.code}", status_code=303)
+
+
+@router.get("/keep/group/{group_id}", response_class=HTMLResponse)
+def group_page(request: Request, group_id: str, lang: Lang) -> HTMLResponse:
+    """A group's season: a table per ruleset, a plot over the season, its games and the exports."""
+    try:
+        group, figures = _groups(request).season(group_id)
+    except KeeperError as exc:
+        return render_page(request, "keeper_group.html", lang, status=404, noindex=True, group=None,
+                           error=_form_error(exc, lang))  # fmt: skip
+    _season_plots(figures, lang)
+    boot = {
+        "page": "keeper-group",
+        "group": {"id": group.id, "name": group.name},
+        "sheets": sorted({g["sheet"] for r in figures["rulesets"] for g in r["games_list"]} | set(figures["open"])),
+        "strings": js_strings(lang),
+        "errors": error_texts(lang),
+        "labels": labels(lang),
+        "lang": lang,
+    }
+    return render_page(
+        request, "keeper_group.html", lang, noindex=True, group=group, season=figures, boot=boot_json(boot)
+    )

@@ -23,6 +23,7 @@ import { draw } from "./keeper-draw.js";
 export function init(options) {
   state.engine = options.engine; state.go = options.go;
   state.engine.onChange(() => { if (state.sheet) recompute(); });
+  $("sheet-print").addEventListener("click", () => window.print());
   onChange((id, other) => { if (other && state.sheet && id === state.sheet.id) reload().then(recompute); else if (id === null && state.sheet) draw(); });
 }
 
@@ -63,6 +64,8 @@ export async function open(id, serverView) {
   if (!state.sheetUI) state.sheetUI = new GameSheet($("sheet"), { onAction: (box) => chooseBox(box) });
   if (!state.strip) state.strip = new PlayerStrip($("strip"), { onTab: (/** @type {number} */ i) => { state.tab = i; draw(); } });
   wire();
+  const csv = /** @type {HTMLAnchorElement} */ ($("sheet-csv"));
+  csv.href = `/keep/${id}/sheet.csv`; csv.hidden = !state.sheet.synced;  // the server's copy: a sheet it knows
   await saveSheet(state.sheet, state.trusted ? state.shown : null);
   recompute();
   follow();
