@@ -89,9 +89,11 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
         page.goto(f"{base_url}/keep/{sheet['id']}")
         page.wait_for_selector("#sheet table")
         page.emulate_media(media="print")
-        assert page.is_hidden("#pad") and page.is_hidden("#sheet-print") and page.is_visible("#sheet table")
-        totals = page.inner_text("#strip")
-        assert all(str(t) in totals for t in state.totals())
+        page.wait_for_function("document.querySelectorAll('#print-sheets .print-sheet').length === 2")
+        assert page.is_hidden("#pad") and page.is_hidden("#sheet-print") and page.is_hidden("#sheet")
+        grands = page.locator("#print-sheets .grand").all_inner_texts()  # each player's sheet on paper, and total
+        expected = zip(state.totals(), state.match_points(), strict=True)
+        assert grands == [f"Total: {t} · Match points: {m:g}" for t, m in expected]
         pdf = page.pdf(format="A4", print_background=False)
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
         assert pdf.startswith(b"%PDF-") and 1 <= pages <= 3 and len(pdf) > 10_000, (pages, len(pdf))
