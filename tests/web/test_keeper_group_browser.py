@@ -80,7 +80,6 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
             assert row.locator("[data-stat=best]").inner_text() == str(state.total(seat))
             assert row.locator("[data-stat=points]").inner_text() == f"{state.match_points()[seat]:.1f}"
         assert page.locator("svg.plot .series").count() == 2
-        page.screenshot(path=str(SCREENSHOTS / "keeper-season.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
         page.click(f"#mine button[data-sheet='{own['id']}']")  # files the phone's own sheet: the page reloads
@@ -101,14 +100,21 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
     finally:
         ctx.close()
     shots = [("keeper-season-laptop", False, LAPTOP)]
-    if os.environ.get("YAMBAK_SCREENSHOTS"):  # `make screenshots`: dark as well (the laptop's light one always)
-        shots += [("keeper-season-dark", True, PHONE), ("keeper-season-laptop-dark", True, LAPTOP)]
+    if os.environ.get("YAMBAK_SCREENSHOTS"):  # `make screenshots`: a longer season, phone and laptop, light and dark
+        for players in (("Bram", "Ann", "Cas"), ("Cas", "Ann")):
+            more = _kept(base_url, players)
+            filed = {"sheet": more["id"], "token": more["token"]}
+            auth = {"authorization": f"Bearer {group['token']}"}
+            assert httpx.post(f"{base_url}/api/keep/groups/{group['id']}/sheets", json=filed, headers=auth).is_success
+        shots += [("keeper-season", False, PHONE), ("keeper-season-dark", True, PHONE)]
+        shots += [("keeper-season-laptop-dark", True, LAPTOP)]
     for name, dark, viewport in shots:
         ctx = browser.new_context(viewport=viewport, color_scheme="dark" if dark else "light", locale="en-GB")
         try:
             page = ctx.new_page()
             page.goto(f"{base_url}/keep/group/{group['id']}")
             page.wait_for_selector("table.season")
+            page.click(".season-games summary")  # the games, one by one, open
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
             page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
         finally:
