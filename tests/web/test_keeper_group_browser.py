@@ -86,6 +86,14 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
         page.click(f"#mine button[data-sheet='{own['id']}']")  # files the phone's own sheet: the page reloads
         page.wait_for_selector("#season-summary:has-text('1 sheet still being played')")
 
+        page.goto(f"{base_url}/keep/")  # the start page lists the groups this phone joined, and makes one
+        assert page.locator("#my-groups a").all_inner_texts() == ["The Peeters family"]
+        page.fill("#group-new input[name=name]", "Thursday club")
+        page.click("#group-new button[type=submit]")
+        page.wait_for_selector("#member-card:not([hidden]) #group-code")
+        assert page.inner_text("h1") == "Thursday club"
+        assert "No finished sheet in this group yet" in page.inner_text("main")
+
         page.goto(f"{base_url}/keep/{sheet['id']}")
         page.wait_for_selector("#sheet table")
         page.emulate_media(media="print")
