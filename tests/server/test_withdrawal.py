@@ -78,6 +78,16 @@ def test_a_deleted_name_leaves_everything_and_closed_places_stay(client, clock) 
     record = _kept(["Ann", NAME])
     for c, seat in ((ann, 0), (hugo, 1)):
         assert c.post("/api/me/kept", json={"sheet": sheet["id"], "record": record, "seat": seat}).status_code == 200
+    family = ann.post("/api/keep/groups", json={"name": f"{NAME}'s family"}).json()  # a group the sheet is filed in
+    filed = {"sheet": sheet["id"], "token": sheet["token"]}
+    assert (
+        ann.post(
+            f"/api/keep/groups/{family['id']}/sheets",
+            json=filed,
+            headers={"authorization": f"Bearer {family['token']}"},
+        ).status_code
+        == 200
+    )
     ranked = {"hugo": seat_ranked(hugo), "ann": seat_ranked(ann)}  # a ranked game: ratings, their changes
     play_ranked({"hugo": hugo, "ann": ann}, ranked)
     clock.now += timedelta(days=1)  # the deal and round 1 have closed

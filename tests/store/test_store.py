@@ -35,7 +35,7 @@ def test_schema_is_migrated_and_migrating_again_is_a_no_op(store):
     assert {"game_tables", "seats", "events", "graded_decisions", "trainer_positions", "alembic_version"} <= names
     assert not names & {"keeper_sheets", "keeper_entries"}  # one session model (0007)
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0020"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0021"
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path):

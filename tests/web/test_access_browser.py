@@ -56,9 +56,10 @@ def finished(base_url, browser) -> dict[str, str]:
     made = ctx.request.post(base_url + "/api/tables", data=body).json()
     _finish(base_url, made["id"], made["tokens"]["0"])
     sheet = ctx.request.post(base_url + "/api/keep", data={"preset": "yammen", "players": ["Ann", "Bram"]}).json()
+    group = ctx.request.post(base_url + "/api/keep/groups", data={"name": "Family"}).json()
     state = ctx.storage_state()
     ctx.close()
-    return {"table": made["id"], "sheet": sheet["id"], "state": json.dumps(state)}
+    return {"table": made["id"], "sheet": sheet["id"], "group": group["id"], "state": json.dumps(state)}
 
 
 def _pages(finished: dict[str, str]) -> list[tuple[str, str, str | None]]:
@@ -75,6 +76,7 @@ def _pages(finished: dict[str, str]) -> list[tuple[str, str, str | None]]:
         ("profile-settings", "/me/profile", None),
         ("keeper", "/keep/", None),
         ("keeper-sheet", f"/keep/{finished['sheet']}", "#sheet button.cell"),
+        ("keeper-group", f"/keep/group/{finished['group']}", "#season-csv"),
     ]
 
 

@@ -66,6 +66,7 @@ def pages(base_url: str, browser: Any) -> dict[str, list[str]]:
     )
     bots = made("/api/tables", {"name": "Bots", "preset": "yatzy", "seats": [{"kind": "bot", "bot": "easy"}] * 2})
     sheet = made("/api/keep", {"preset": "yams", "players": ["Ann", "Bram"]})
+    group = made("/api/keep/groups", {"name": "Family"})
     club = made("/api/clubs", {"name": "Club", "preset": "yams", "rounds": 1, "window": 60})
     assert api.post(base_url + "/api/me/kept", data={"sheet": "paper", "record": _kept_record(5, "yams"), "seat": 0}).ok
     result = api.get(base_url + "/api/me/games").json()["games"][0]["id"]
@@ -89,6 +90,8 @@ def pages(base_url: str, browser: Any) -> dict[str, list[str]]:
         "/keep/join": [f"/keep/join?code={sheet['code']}"],
         "/k/{code}": [f"/k/{sheet['code']}"],
         "/keep/{sheet_id}": [f"/keep/{sheet['id']}"],
+        "/keep/groups/join": [f"/keep/groups/join?code={group['code']}"],
+        "/keep/group/{group_id}": [f"/keep/group/{group['id']}"],
         "/me": ["/me"],
         "/me/profile": ["/me/profile"],
         "/me/stats": ["/me/stats"],

@@ -449,3 +449,37 @@ class RankedWait(Base):
 
     table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
     since: Mapped[datetime] = mapped_column(DateTime)
+
+
+class SheetGroup(Base):
+    """A group of kept sheets (a club or a family): its season is read from its sheets' records. Joined by
+    a code like a sheet's; the code hands each phone a token (`SheetGroupToken`) that adds its sheets."""
+
+    __tablename__ = "sheet_groups"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    code: Mapped[str] = mapped_column(String(8), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class SheetGroupToken(Base):
+    """A phone's token for a group (its SHA-256 hash): handed out by the group's code; adds sheets."""
+
+    __tablename__ = "sheet_group_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("sheet_groups.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class SheetGroupSheet(Base):
+    """A kept sheet in a group (a sheet may be in several); gone with the group or the sheet."""
+
+    __tablename__ = "sheet_group_sheets"
+
+    group_id: Mapped[str] = mapped_column(ForeignKey("sheet_groups.id", ondelete="CASCADE"), primary_key=True)
+    sheet_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    added_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_sheet_group_sheets_sheet", "sheet_id"),)

@@ -28,6 +28,8 @@ from .models import (
     ProfileKey,
     Result,
     Seat,
+    SheetGroup,
+    SheetGroupSheet,
     Tournament,
     TournamentPlayer,
 )
@@ -208,6 +210,11 @@ def _unname(conn: Connection, profile_id: str, name: str) -> None:
     for tid, tname in conn.execute(select(Tournament.id, Tournament.name).where(Tournament.organiser_id == profile_id)):
         if pattern.search(tname):
             conn.execute(update(Tournament).where(Tournament.id == tid).values(name=""))
+    # a group of kept sheets it played in ("Hugo's family") loses the name too: its page gives the generic one
+    filed = select(SheetGroupSheet.group_id).where(SheetGroupSheet.sheet_id.in_(select(kept.c.ref)))
+    for gid, gname in conn.execute(select(SheetGroup.id, SheetGroup.name).where(SheetGroup.id.in_(filed))).all():
+        if pattern.search(gname):
+            conn.execute(update(SheetGroup).where(SheetGroup.id == gid).values(name=""))
 
 
 def _rename(record: Any, seat: int, name: str) -> dict[str, Any] | None:

@@ -61,6 +61,7 @@ from .daily import DealStore
 from .decisions import DecisionStore
 from .driver import DriverStatement
 from .fairplay import FairplayStore
+from .groups import GroupStore
 from .models import Event, GameSession, Seat
 from .profiles import ProfileStore
 from .push import PushStore
@@ -346,7 +347,16 @@ class _Writer:
 
 
 class Store(
-    ProfileStore, DealStore, RankedStore, SheetStore, TurnStore, PushStore, DecisionStore, TrainerStore, FairplayStore
+    ProfileStore,
+    DealStore,
+    RankedStore,
+    SheetStore,
+    TurnStore,
+    PushStore,
+    DecisionStore,
+    TrainerStore,
+    FairplayStore,
+    GroupStore,
 ):
     def __init__(self, url: str | None = None, migrate: bool = True, synchronous: bool = True) -> None:
         """`synchronous` false (PostgreSQL): the writer's commits return before their WAL is on disk

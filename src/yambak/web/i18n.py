@@ -637,3 +637,13 @@ def _pattern(lang: str, kind: str, digits: int) -> NumberPattern:
     pattern: NumberPattern = copy.copy((locale.decimal_formats if kind == "decimal" else locale.percent_formats)[None])
     pattern.frac_prec = (digits, digits)
     return pattern
+
+
+# Groups of kept sheets: a club's or a family's season (server/keeper/groups.py).
+ERROR_MESSAGES.update(
+    {
+        "group/unknown": "There is no such group.",
+        "group/unknown-code": "No group has this code.",
+        "auth/group-token": "This phone has not joined this group: type the group's code first.",
+    }
+)

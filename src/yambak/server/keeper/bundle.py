@@ -45,6 +45,8 @@ OFFLINE_ASSETS = (
     "/static/keeper-store.js",
     "/static/keeper-engine.js",
     "/static/keeper-offline.js",
+    "/static/keeper-groups.js",
+    "/static/keeper-group.js",
     "/static/keeper-icon.svg",
     "/keep/worker.js",
     "/keep/manifest.webmanifest",

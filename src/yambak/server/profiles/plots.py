@@ -8,7 +8,7 @@ import math
 from html import escape
 from typing import Any
 
-__all__ = ["histogram_svg", "nice_width", "rating_svg", "trend_svg"]
+__all__ = ["histogram_svg", "nice_width", "rating_svg", "series_svg", "trend_svg"]
 
 W, H = 360, 190  # the drawing's own units
 LEFT, RIGHT, TOP, BOTTOM = 34, 8, 10, 26
@@ -145,4 +145,42 @@ def rating_svg(ratings: list[float], label: str, ends: tuple[str, str] | None = 
     body.append(f'<text class="tick" x="{LEFT}" y="{H - 8}">{escape(first)}</text>')
     if len(ratings) > 1:
         body.append(f'<text class="tick" x="{W - RIGHT}" y="{H - 8}" text-anchor="end">{escape(last)}</text>')
+    return _svg(label, body)
+
+
+def series_svg(series: list[tuple[str, list[tuple[int, float]]]], games: int, label: str) -> str:
+    """Several players' scores over the same games (a season): one line a player, a dot a game they played.
+    `series`: (name, [(game index from 0, score)]); `games`: how many games there are. Line `k` has the class
+    `s{k}` (the page colours the first eight; the legend beside it uses the same classes)."""
+    scores = [v for _, points in series for _, v in points]
+    if not scores or games < 1:
+        return _svg(label, [])
+    low, high = min(scores), max(scores)
+    if low == high:
+        low, high = low - 1, high + 1
+    pad = (high - low) * 0.08
+    low, high = low - pad, high + pad
+    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + (plot_w * i / (games - 1) if games > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (1 - (v - low) / (high - low))
+
+    step = nice_width(math.floor(low), math.ceil(high), 5)
+    ticks = range(math.ceil(low / step) * step, math.floor(high) + 1, step)
+    body = _axis_y([(y(t), str(t)) for t in ticks])
+    for k, (name, points) in enumerate(series):
+        cls = f"s{k}" if k < 8 else "s-other"
+        line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in points)
+        body.append(f'<g class="series {cls}"><title>{escape(name)}</title>')
+        if len(points) > 1:
+            body.append(f'<polyline class="line" points="{line}"/>')
+        for i, v in points:
+            body.append(f'<circle class="pt" cx="{x(i):.1f}" cy="{y(v):.1f}" r="2.6"/>')
+        body.append("</g>")
+    body.append(f'<text class="tick" x="{LEFT}" y="{H - 8}">1</text>')
+    if games > 1:
+        body.append(f'<text class="tick" x="{W - RIGHT}" y="{H - 8}" text-anchor="end">{games}</text>')
     return _svg(label, body)

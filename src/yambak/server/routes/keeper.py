@@ -8,6 +8,7 @@ phone that joins (`POST /api/keep/join`), and renewing the code revokes those.""
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 from typing import Any
@@ -18,16 +19,23 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...keeper import Refusal, fix_options, preview, statistics, zero_boxes
 from ...keeper.entries import MAX_PLAYERS
+from ...keeper.export import season_rows, sheet_rows
+from ...keeper.season import player_key
 from ...rules import preset_ids
+from ...store.groups import GroupRow
 from ...web import STATIC
 from ...web.i18n import error_message, error_texts, js_strings, labels, translations
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
+from ..common.tokens import hash_token
 from ..deps import HTML_FORM, Lang, check_rate
 from ..keeper.bundle import engine_zip, offline_files, offline_version, pyodide_ready
+from ..keeper.groups import Groups
 from ..keeper.manager import KeeperManager, normal_code
-from ..keeper.schema import EntryIn, KeeperError, SheetIn
+from ..keeper.schema import SHEET_ID, TOKEN, EntryIn, KeeperError, SheetIn
 from ..keeper.view import keeper_view, record_dict
 from ..live import RequestError
+from ..profiles.history import variant_label
+from ..profiles.plots import series_svg
 
 router = APIRouter()
 FORM_PLAYERS = 4  # rows shown at first; More players shows four more at a time
@@ -331,3 +339,145 @@ async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str,
     await keeper.writer(sheet, _tokens(request))
     result = await keeper.enter(sheet, body)
     return {**result, "view": keeper_view(sheet)}
+
+
+# --- groups: a club's or a family's season (server/keeper/groups.py) ---------------------------------
+
+
+def _groups(request: Request) -> Groups:
+    return Groups(request.app.state.store)
+
+
+def _csv(rows: list[list[Any]], filename: str) -> Response:
+    """Rows as a CSV file to save (the csv module quotes what needs it)."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerows(rows)
+    return Response(
+        buf.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
+    )
+
+
+@router.get("/keep/{sheet_id}/sheet.csv")
+def sheet_csv(request: Request, sheet_id: str) -> Response:
+    """The sheet's every box, column sums, total, match points and places, as the engine scores them."""
+    sheet = _keeper(request).get(sheet_id)
+    return _csv(sheet_rows(sheet.state), f"yambak-sheet-{sheet.id}.csv")
+
+
+class GroupIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(max_length=200)
+
+
+class GroupSheetIn(BaseModel):
+    """A phone's own sheet to file in a group (or take out): its id and this phone's write token for it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    sheet: str = Field(pattern=SHEET_ID)
+    token: str = Field(pattern=TOKEN)
+
+
+def _group_out(group: GroupRow) -> dict[str, Any]:
+    return {"id": group.id, "name": group.name, "url": f"/keep/group/{group.id}"}
+
+
+@router.post("/api/keep/groups", status_code=201, dependencies=[Depends(check_rate)])
+def api_group_create(request: Request, body: GroupIn) -> JSONResponse:
+    """A new group: its id (the season's link), its join code and the maker's token."""
+    group, token = _groups(request).create(body.name)
+    return JSONResponse({**_group_out(group), "code": group.code, "token": token}, status_code=201)
+
+
+@router.post("/api/keep/groups/join", dependencies=[Depends(check_rate)])
+def api_group_join(request: Request, body: JoinIn) -> dict[str, Any]:
+    """Join a group with its code: the group and a token for this phone (it files this phone's sheets)."""
+    group, token = _groups(request).join(body.code)
+    return {**_group_out(group), "code": group.code, "token": token}
+
+
+@router.get("/api/keep/groups/{group_id}")
+def api_group(request: Request, group_id: str) -> dict[str, Any]:
+    """The group and its season (`yambak.keeper.season`); its code only for a phone that joined it."""
+    groups = _groups(request)
+    group, figures = groups.season(group_id)
+    out = {**_group_out(group), "season": figures}
+    if _tokens(request) and groups.store.group_member(group.id, [hash_token(t) for t in _tokens(request)]):
+        out["code"] = group.code
+    return out
+
+
+@router.post("/api/keep/groups/{group_id}/sheets")
+def api_group_add(request: Request, group_id: str, body: GroupSheetIn) -> dict[str, Any]:
+    """File this phone's own sheet in the group (`Authorization: Bearer GROUP-TOKEN`; the sheet's write
+    token in the body)."""
+    added = _groups(request).add_sheet(group_id, _tokens(request), body.sheet, body.token)
+    return {"sheet": body.sheet, "added": added}
+
+
+@router.post("/api/keep/groups/{group_id}/sheets/remove")
+def api_group_remove(request: Request, group_id: str, body: GroupSheetIn) -> dict[str, Any]:
+    """Take this phone's own sheet out of the group (the same proofs as filing it)."""
+    removed = _groups(request).remove_sheet(group_id, _tokens(request), body.sheet, body.token)
+    return {"sheet": body.sheet, "removed": removed}
+
+
+@router.get("/keep/group/{group_id}/season.csv")
+def season_csv(request: Request, group_id: str) -> Response:
+    """Every game of the season, a row per player: date, sheet, ruleset, total, match points, won."""
+    group, figures = _groups(request).season(group_id)
+    return _csv(season_rows(figures), f"yambak-season-{group.id}.csv")
+
+
+def _season_plots(figures: dict[str, Any], lang: str) -> None:
+    """Each ruleset's plot over the season: each player's score in each game, one line a player."""
+    tr = translations(lang)
+    for ruleset in figures["rulesets"]:
+        order = [player_key(p["name"]) for p in ruleset["players"]]
+        lines: dict[str, list[tuple[int, float]]] = {key: [] for key in order}
+        for i, game in enumerate(ruleset["games_list"]):
+            for p in game["players"]:
+                lines[player_key(p["name"])].append((i, p["total"]))
+        series = [(p["name"], lines[key]) for p, key in zip(ruleset["players"], order, strict=True)]
+        label = tr.gettext("Each player's score in each game of the season, oldest first")
+        ruleset["plot"] = series_svg(series, len(ruleset["games_list"]), label)
+        ruleset["game"] = variant_label(ruleset["rules"], lang)
+
+
+@router.get("/keep/groups/join")
+def group_join_by_code(request: Request, lang: Lang, code: str = "") -> Response:
+    """A group's code typed without the page's script: the season's page, which joins with the code (in the
+    fragment) to get this phone's token. A GET hands out nothing."""
+    try:
+        check_rate(request)
+        norm = normal_code(code)
+        group = _groups(request).store.group_by_code(norm) if norm else None
+        if group is None:
+            raise KeeperError("group/unknown-code", "no group has this code", 404)
+    except RequestError as exc:
+        return _shell(request, lang, status=exc.status if exc.status == 429 else 404, error=_form_error(exc, lang))
+    return RedirectResponse(f"/keep/group/{group.id}#join={group.code}", status_code=303)
+
+
+@router.get("/keep/group/{group_id}", response_class=HTMLResponse)
+def group_page(request: Request, group_id: str, lang: Lang) -> HTMLResponse:
+    """A group's season: a table per ruleset, a plot over the season, its games and the exports."""
+    try:
+        group, figures = _groups(request).season(group_id)
+    except KeeperError as exc:
+        return render_page(request, "keeper_group.html", lang, status=404, noindex=True, group=None,
+                           error=_form_error(exc, lang))  # fmt: skip
+    _season_plots(figures, lang)
+    boot = {
+        "page": "keeper-group",
+        "group": {"id": group.id, "name": group.name},
+        "sheets": sorted({g["sheet"] for r in figures["rulesets"] for g in r["games_list"]} | set(figures["open"])),
+        "strings": js_strings(lang),
+        "errors": error_texts(lang),
+        "labels": labels(lang),
+        "lang": lang,
+    }
+    return render_page(
+        request, "keeper_group.html", lang, noindex=True, group=group, season=figures, boot=boot_json(boot)
+    )

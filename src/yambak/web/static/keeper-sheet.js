@@ -10,7 +10,7 @@
 // for: when another phone enters that turn first, they are cleared with a message. Writing takes the
 // phone's write token (from making the sheet, or from its code); without one the sheet is watched.
 // Its parts, by job: keeper-state.js (the state), keeper-pad.js, keeper-sync.js, keeper-draw.js, keeper-share.js.
-import { $ } from "./page.js";
+import { $, el } from "./page.js";
 import { GameSheet, PlayerStrip, reason } from "./game.js";
 import { loadSheet, saveSheet, onChange, keepOnScreen } from "./keeper-store.js";
 import { NONE, firstView, lastKey, online, reload, sheetRef, state, useLabels } from "./keeper-state.js";
@@ -23,6 +23,10 @@ import { draw } from "./keeper-draw.js";
 export function init(options) {
   state.engine = options.engine; state.go = options.go;
   state.engine.onChange(() => { if (state.sheet) recompute(); });
+  $("sheet-print").addEventListener("click", () => window.print());
+  // on paper, every player's sheet one after the other (the screen shows one player's at a time)
+  window.addEventListener("beforeprint", printSheets);
+  window.matchMedia("print").addEventListener("change", (e) => { if (e.matches) printSheets(); });
   onChange((id, other) => { if (other && state.sheet && id === state.sheet.id) reload().then(recompute); else if (id === null && state.sheet) draw(); });
 }
 
@@ -63,12 +67,31 @@ export async function open(id, serverView) {
   if (!state.sheetUI) state.sheetUI = new GameSheet($("sheet"), { onAction: (box) => chooseBox(box) });
   if (!state.strip) state.strip = new PlayerStrip($("strip"), { onTab: (/** @type {number} */ i) => { state.tab = i; draw(); } });
   wire();
+  const csv = /** @type {HTMLAnchorElement} */ ($("sheet-csv"));
+  csv.href = `/keep/${id}/sheet.csv`; csv.hidden = !state.sheet.synced;  // the server's copy: a sheet it knows
   await saveSheet(state.sheet, state.trusted ? state.shown : null);
   recompute();
   follow();
   const code = address.join || (!state.sheet.token && state.sheet.synced && state.sheet.code ? state.sheet.code : null);  // a sheet kept before write tokens: its code again
   if (code && online()) joinWith(code, !address.join); else flush();
   return true;
+}
+
+// Every player's sheet for printing, drawn by the shared component from the view on screen (the engine's).
+function printSheets() {
+  const host = $("print-sheets");
+  host.replaceChildren();
+  const view = state.shown;
+  if (!state.sheet || !view || !view.players) return;
+  for (const p of view.players) {
+    const wrap = el("div", { class: "sheet-wrap" });
+    const grand = el("p", { class: "grand" });
+    const part = el("section", { class: "print-sheet" });
+    part.append(wrap, grand);
+    host.append(part);
+    const drawn = new GameSheet(wrap, { onAction: () => {} }).render(view, { tab: p.seat, grand, winnerRow: true, openCell: () => ({ text: "" }) });
+    if (drawn.perPlayer) break;  // one table holds every player
+  }
 }
 
 export function close() {

@@ -7,6 +7,7 @@ import { Engine } from "./keeper-engine.js";
 import * as home from "./keeper-home.js";
 import * as sheet from "./keeper-sheet.js";
 import * as offline from "./keeper-offline.js";
+import { wireHome as wireGroups } from "./keeper-groups.js";
 
 const engine = new Engine(boot.engine);
 /** @type {any} */ (window).yambakEngine = engine;  // for the tests and the curious: engine.readyIn, engine.failed
@@ -47,6 +48,7 @@ $("keep-home").addEventListener("click", (/** @type {Event} */ e) => { e.prevent
 sheet.init({ engine, go });
 window.addEventListener("popstate", () => route(null));
 wireSettings();
+wireGroups();
 route(boot.view && boot.sheet === sheetId() ? boot.view : null);
 
 // Offline: the service worker keeps this page, its scripts, Pyodide and the engine; the start page says

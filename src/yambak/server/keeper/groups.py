@@ -1,0 +1,104 @@
+"""Groups of kept sheets: a club or a family whose evenings add up to a season (`yambak.keeper.season`).
+
+A group's id only reads (the season's page and its export). Its join code, like a sheet's, hands each
+phone that joins a token; with it the phone puts its own sheets in the group: a sheet goes in only with a
+write token of that sheet, so nobody files a stranger's sheet. Every number of the season is the engine's,
+read from the sheets' stored records (a finished sheet's record is stored again on every change).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from ...keeper.season import SeasonSheet, season
+from ...store import Store, StoreConflict
+from ...store.groups import GroupRow
+from ..common.names import TABLE_NAME_MAX, clean_name
+from ..common.tokens import hash_token, new_token
+from .manager import new_code, normal_code
+from .schema import KeeperError
+
+__all__ = ["GroupError", "Groups"]
+
+GROUP_ID = 16  # characters of a group's id (a read-only link)
+
+
+class GroupError(KeeperError):
+    """A refused group request (`group/...`, `auth/group-token`, `auth/sheet-token`)."""
+
+
+def unknown_group() -> GroupError:
+    return GroupError("group/unknown", "there is no such group", 404)
+
+
+class Groups:
+    """Making and joining groups, filing sheets in them, and their season."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def create(self, name: Any) -> tuple[GroupRow, str]:
+        """A new group and the token of the phone that made it."""
+        shown = clean_name(name, "group name", TABLE_NAME_MAX)
+        token = new_token()
+        for _ in range(10):
+            group_id, code = secrets.token_urlsafe(12)[:GROUP_ID], new_code()
+            try:
+                self.store.create_group(group_id, shown, code, hash_token(token))
+            except StoreConflict:
+                continue  # a code already in use: draw another
+            row = self.store.get_group(group_id)
+            assert row is not None  # just stored
+            return row, token
+        raise GroupError("server/busy", "no free join code: try again", 503)
+
+    def get(self, group_id: str) -> GroupRow:
+        row = self.store.get_group(group_id[:40])
+        if row is None:
+            raise unknown_group()
+        return row
+
+    def join(self, code: Any) -> tuple[GroupRow, str]:
+        """The group of a join code and a new token for this phone."""
+        norm = normal_code(code)
+        row = self.store.group_by_code(norm) if norm else None
+        if row is None:
+            raise GroupError("group/unknown-code", "no group has this code", 404)
+        token = new_token()
+        self.store.add_group_token(row.id, hash_token(token))
+        return row, token
+
+    def member(self, group_id: str, tokens: list[str]) -> GroupRow:
+        """The group, for a phone holding one of its tokens (else 403, or 404 for no such group)."""
+        row = self.get(group_id)
+        if not self.store.group_member(row.id, [hash_token(t) for t in tokens[:16]]):
+            raise GroupError("auth/group-token", "this phone has not joined this group: type its code", 403)
+        return row
+
+    def _own_sheet(self, sheet_id: str, sheet_token: str) -> str:
+        row = self.store.get_session(sheet_id[:40], "sheet")
+        if row is None:
+            raise GroupError("sheet/unknown", "there is no such score sheet", 404)
+        if self.store.sheet_writer(row.id, [hash_token(sheet_token)]) is None:
+            raise GroupError("auth/sheet-token", "only a phone that keeps this sheet can file it in a group", 403)
+        return row.id
+
+    def add_sheet(self, group_id: str, tokens: list[str], sheet_id: str, sheet_token: str) -> bool:
+        """File a phone's own sheet in the group (True: it was not in it yet)."""
+        row = self.member(group_id, tokens)
+        return self.store.add_group_sheet(row.id, self._own_sheet(sheet_id, sheet_token))
+
+    def remove_sheet(self, group_id: str, tokens: list[str], sheet_id: str, sheet_token: str) -> bool:
+        """Take a phone's own sheet out of the group (True: it was in it)."""
+        row = self.member(group_id, tokens)
+        return self.store.remove_group_sheet(row.id, self._own_sheet(sheet_id, sheet_token))
+
+    def season(self, group_id: str) -> tuple[GroupRow, dict[str, Any]]:
+        row = self.get(group_id)
+        sheets = [
+            SeasonSheet(s.id, s.name, s.created_at.date().isoformat(), s.record)
+            for s in self.store.group_sheets(row.id)
+            if isinstance(s.record, dict)
+        ]
+        return row, season(sheets)
