@@ -145,6 +145,8 @@ def test_an_app_started_again_serves_the_trainer_and_the_strategy_figures(settin
     for _ in range(2):
         with TestClient(app, base_url="http://127.0.0.1") as c:
             assert c.get("/api/train/yams/next").status_code == 200
-            assert c.get("/strategy/yamb").status_code == 200
+            body = {"name": "House", "preset": "yamb", "options": {"four_kind": "four"}, "seats": [{"name": "Ann"}]}
+            made = c.post("/api/tables", json=body)
+            assert c.get(f"/t/{made.json()['id']}/strategy").status_code == 200  # no shipped figures: a job
             c.app.state.profiles.grader.wait(10)
         assert app.state.trainer is None and app.state.strategy_jobs is None

@@ -96,12 +96,14 @@ def test_numbers_are_written_the_languages_way(client) -> None:
 
 
 def test_a_ruleset_without_figures_has_them_computed_in_the_background_then_shown(client) -> None:
-    """yamb ships no figures: the page says they are being computed, with a progress the page polls;
-    once the server's background job is done (two games under test: YAMBAK_STRATEGY_GAMES), the page shows
-    the figures it kept, and the route says ready."""
-    rules = load_ruleset("yamb")
-    assert shipped(rules) is None
-    html = client.get("/strategy/yamb").text
+    """A table's own rules (yamb with the four matching dice scored) have no shipped figures: its page says
+    they are being computed, with a progress the page polls; once the server's background job is done (two
+    games under test: YAMBAK_STRATEGY_GAMES), the page shows the figures it kept, and the route says ready."""
+    rules = load_ruleset("yamb", {"four_kind": "four"})
+    assert shipped(rules) is None and shipped(load_ruleset("yamb")) is not None
+    made = create(client, "yamb", options={"four_kind": "four"})
+    page = f"/t/{made['id']}/strategy"
+    html = client.get(page).text
     folder = Path(client.app.state.settings.strategy_dir)
     if 'id="expected"' not in html:  # not computed by an earlier test of this run
         assert 'id="not-computed"' in html and 'id="odds-table"' in html and 'id="figures-progress"' in html
@@ -113,7 +115,7 @@ def test_a_ruleset_without_figures_has_them_computed_in_the_background_then_show
             assert state["state"] in ("queued", "running") and state["text"], state
             assert time.monotonic() < deadline, state
             time.sleep(0.2)
-        html = client.get("/strategy/yamb").text
+        html = client.get(page).text
     data = stored(rules, folder)
     assert data is not None and data.games == 2 and not data.exact
     assert 'id="not-computed"' not in html and 'id="figures-progress"' not in html
