@@ -240,6 +240,8 @@ def column_notes(c: Column) -> tuple[Phrase, ...]:
         )
     if c.withdraw:
         notes.append(_p("An announcement may be withdrawn before the second roll."))
+    if c.multiplier != 1:
+        notes.append(_p("The column's total is multiplied by {n}.", n=c.multiplier))
     return tuple(notes)
 
 
@@ -332,6 +334,7 @@ COLUMN_PHRASES = [
     "Right after roll {n} only.",
     "Announce the box right after the first roll, then fill it (0 if the dice miss it); or fill it at once.",
     "An announcement may be withdrawn before the second roll.",
+    "The column's total is multiplied by {n}.",
 ]
 
 # Every template a description can hold, for the message catalogs (scripts/messages.py); a test keeps

@@ -90,7 +90,7 @@ class Row:
         return (self.sizes[0], self.sizes[1]) if self.sizes else (3, 2)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Column:
     id: str
     order: str = "free"
@@ -100,6 +100,10 @@ class Column:
     start: tuple[str, ...] = ()  # middle columns: the row ids an empty column starts from
     points: float = 0  # column_points match result
     label: str = field(default="", repr=False, compare=False)  # the file's own name for the column
+    multiplier: int = 1  # the column's total counts this many times (Triple Yahtzee's x1, x2, x3)
+
+    def __repr__(self) -> str:
+        return _repr(self, ("multiplier",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +358,7 @@ class Ruleset:
                     "announce": c.announce,
                     "withdraw": c.withdraw,
                     "points": c.points,
+                    "multiplier": c.multiplier,  # the column total is its boxes and bonus times this
                     "notes": [note.to_json() for note in column_notes(c)],  # how it fills, for a header's tap
                 }
                 | ({"label": c.label} if c.label else {})

@@ -171,7 +171,7 @@ def _label(item: Mapping[str, Any], key: str, name: str = "label", limit: int = 
         raise RulesetError(f"{key}.{name}", exc.message) from None
 
 
-_COLUMN_KEYS = {"id", "order", "rolls", "announce", "withdraw", "start", "points", "enabled", "label"}
+_COLUMN_KEYS = {"id", "order", "rolls", "announce", "withdraw", "start", "points", "enabled", "label", "multiplier"}
 
 
 def build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_turn: int) -> Column:
@@ -198,6 +198,9 @@ def build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_t
     elif start:
         raise RulesetError(f"{key}.start", "only middle columns have start rows")
     points = read_points(item, "points", (int, float), key, 0)
+    multiplier = read_key(item, "multiplier", int, key, 1)
+    if not 1 <= multiplier <= 100:
+        raise RulesetError(f"{key}.multiplier", "must be a whole number from 1 to 100 (the column's total times it)")
     return Column(
         id=cid,
         order=order,
@@ -207,6 +210,7 @@ def build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_t
         start=start,
         points=points,
         label=_label(item, key),
+        multiplier=multiplier,
     )
 
 
