@@ -177,6 +177,11 @@ def row_phrase(row: Row, n_dice: int = 5) -> Phrase:
     }[kind]
     if row.same_colour:
         what = _p("{what}, all of one colour", what=what)
+    if row.five_alike:
+        what = _p("{what}, or five alike", what=what)
+    if row.wild_faces:
+        faces = ", ".join(map(str, row.wild_faces))
+        what = _p("{what}; a die showing {faces} stands for any face of the run", what=what, faces=faces)
     score: Phrase
     if isinstance(points, tuple):
         p = list(points) + [points[-1]] * 3
@@ -388,6 +393,8 @@ PHRASES = [
     "{what}, all of one colour",
     "the {n} dice that make it",
     "only once {row} is filled, and 0 if {row} scored 0",
+    "{what}, or five alike",
+    "{what}; a die showing {faces} stands for any face of the run",
     "made by roll {n}, it wins the game at once",
     "Only the highest bonus reached counts.",
     "Joker: a further yam may fill any open box, a lower box at full value.",
