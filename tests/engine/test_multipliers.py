@@ -13,8 +13,10 @@ import pytest
 
 from tests.conftest import play_random
 from yambak.bots.evaluate import build_model
+from yambak.coach.advice import advise
 from yambak.coach.chances import column_totals, entry_scores
-from yambak.engine import Sheet, replay, state_to_record, summary
+from yambak.engine import Roll, Sheet, new_game, replay, state_to_record, summary
+from yambak.engine.dice import ManualDice
 from yambak.gameview import game_view
 from yambak.rules import RulesetError, load_ruleset, row_score
 
@@ -159,3 +161,15 @@ def test_a_multiplier_of_one_changes_nothing_not_even_a_fingerprint() -> None:
     state = play_random(doubled, 1, rng.randrange(1000))
     a, b = state.column_scores(0)
     assert (a.total, b.total) == (2 * state.sheets[0].written[0], state.sheets[0].written[1])
+
+
+def test_the_coach_is_an_estimate_that_puts_a_yahtzee_in_the_triple_column() -> None:
+    """No exact table takes three columns: the coach says its figures are the strong bot's estimate, and
+    they weigh each column by its multiplier (a Yahtzee is worth most where it counts three times)."""
+    state = new_game(load_ruleset("triple-yahtzee"), ["Ann"], dice=ManualDice())
+    state, _ = state.apply(Roll(0, dice=(6, 6, 6, 6, 6)))
+    advice = advise(state, 0)
+    assert advice.exact is False
+    assert advice.best is not None and advice.best.box == "triple.yam"
+    value = {o.box: o.value for o in advice.boxes}
+    assert value["triple.yam"] > value["double.yam"] > value["single.yam"]
