@@ -433,6 +433,7 @@ export interface RulesColumn {
   announce: boolean;
   id: string;
   label?: string | null;
+  multiplier?: number;
   notes: Phrase[];
   order: string;
   points: number | null;
