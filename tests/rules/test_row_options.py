@@ -123,3 +123,50 @@ def test_the_options_leave_other_rows_and_their_fingerprints_alone() -> None:
     five = ruleset([{"id": "fh", "kind": "full_house", "points": 25, "five_alike": True}])
     assert five.variant_key() != plain.variant_key() and "five_alike=True" in repr(five)
 
+
+
+def _best_chance_in_three_rolls(made) -> float:  # type: ignore[no-untyped-def]
+    """P(ending a turn of three rolls in a hand `made` accepts) under the best keeps, by brute force:
+    every sub-multiset kept, every outcome of the dice rolled again with its multinomial chance."""
+    from functools import cache
+    from math import factorial
+
+    def outcomes(k: int) -> list[tuple[tuple[int, ...], float]]:
+        out = []
+        for roll in itertools.combinations_with_replacement(range(1, 7), k):
+            ways = factorial(k)
+            for n in Counter(roll).values():
+                ways //= factorial(n)
+            out.append((roll, ways / 6**k))
+        return out
+
+    @cache
+    def after_roll(hand: tuple[int, ...], left: int) -> float:
+        if left == 0:
+            return 1.0 if made(hand) else 0.0
+        keeps = {tuple(sorted(k)) for r in range(6) for k in itertools.combinations(hand, r)}
+        return max(kept(k, left) for k in keeps)
+
+    @cache
+    def kept(keep: tuple[int, ...], left: int) -> float:
+        if len(keep) == 5:
+            return after_roll(keep, left - 1)
+        return sum(p * after_roll(tuple(sorted(keep + roll)), left - 1) for roll, p in outcomes(5 - len(keep)))
+
+    return kept((), 3)
+
+
+def test_the_exact_solver_takes_both_options_as_the_engine_scores_them(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A one-box sheet: the solver's optimum is the row's points times the best chance of making it in a turn,
+    found here by brute force over every keep (the solver reads the engine's row scores, so the new
+    options need nothing of its own)."""
+    from yambak.solver import solve
+
+    rules = ruleset([{"id": "s", "kind": "straight", "runs": LARGE, "points": 30, "wild_faces": [1]}])
+    chance = _best_chance_in_three_rolls(lambda hand: makes_a_run(hand, LARGE, {1}))
+    assert solve(rules, folder=tmp_path).expected_score == pytest.approx(30 * chance, abs=1e-9)
+    plain = _best_chance_in_three_rolls(lambda hand: makes_a_run(hand, LARGE, set()))
+    assert chance > plain  # the wild 1 helps
+    rules = ruleset([{"id": "f", "kind": "full_house", "points": 25, "five_alike": True}])
+    chance = _best_chance_in_three_rolls(lambda hand: full_house_or_five(hand, True))
+    assert solve(rules, folder=tmp_path).expected_score == pytest.approx(25 * chance, abs=1e-9)
