@@ -38,6 +38,7 @@ _OPTION_GRID: dict[str, dict[str, list[object]]] = {
     "generala": {"served": ["wins", "points"], "wrap_straight": [False, True]},
     "maxi-yatzy": {},
     "kismet": {},
+    "triple-yahtzee": {},
 }
 
 

@@ -60,12 +60,12 @@ def check_invariants(before, after, event) -> None:  # type: ignore[no-untyped-d
             assert not changed
         # totals are sums of their parts
         cols = column_scores(rules, s1)
-        for c in cols:
+        for column, c in zip(rules.columns, cols, strict=True):
             pairs = list(zip(rules.rows, c.boxes.values(), strict=True))
             lower = sum(v for r, v in pairs if not r.is_upper and v is not None)
             upper = sum(v for r, v in pairs if r.is_upper and v is not None)
             assert c.upper == upper
-            assert c.total == c.upper + c.bonus + lower + (c.minimax or 0)
+            assert c.total == (c.upper + c.bonus + lower + (c.minimax or 0)) * column.multiplier
         assert grand_total(rules, s1) == sum(c.total for c in cols) + s1.extra_bonus
     if not after.simultaneous and event.type == "scored" and not after.finished:
         assert after.current == (event.player + 1) % len(after.players)  # seat order

@@ -8,7 +8,8 @@ from yambak.rules import Ruleset, load_ruleset
 from yambak.rules.describe import COLUMN_PHRASES, PHRASES, Named, Phrase, describe
 from yambak.text import render_rules, rule_phrase
 
-# A house ruleset with what no preset has: a yam scored by its dice, a column filled after roll 3 only.
+# A house ruleset with what no preset has: a yam scored by its dice, a column filled after roll 3 only, five
+# alike as a full house and a wild face in a straight.
 HOUSE = {
     "id": "house",
     "name": "House",
@@ -16,6 +17,8 @@ HOUSE = {
         {"id": "yam", "kind": "yam", "points": "matched", "bonus": 5},
         {"id": "three_kind", "kind": "kind", "n": 3, "points": "matched", "bonus": 2},
         {"id": "chance", "kind": "sum"},
+        {"id": "full_house", "kind": "full_house", "points": 25, "five_alike": True},
+        {"id": "straight", "kind": "straight", "runs": [[1, 2, 3, 4, 5]], "points": 30, "wild_faces": [1]},
     ],
     "columns": [{"id": "late", "order": "free", "rolls": 3}],
 }

@@ -98,3 +98,13 @@ def test_a_label_names_a_row_everywhere_and_an_unnamed_id_reads_as_words() -> No
         assert names["rows"]["doble_pair"] == "Doble pair"  # no label, no translation: the id as words
     assert labels("de", "yatzy")["rows"]["yam"] == "Yatzy" and labels("de", "kniffel")["rows"]["yam"] == "Kniffel"
     assert labels("es", "generala")["rows"]["double_yam"] == "Generala doble"  # a preset's label, translated
+
+
+def test_triple_yahtzee_is_in_the_lobby_and_its_how_to_page_names_its_sources(client) -> None:  # type: ignore[no-untyped-def]
+    """The preset file alone: its lobby card and how-to page in German, the multiplier said, the sources linked."""
+    lobby = client.get("/?lang=de").text
+    assert "Triple Yahtzee" in lobby and "die zweite Spalte zählt doppelt" in lobby
+    howto = client.get("/rules/triple-yahtzee?lang=de").text
+    assert "Drei freie Spalten" in howto and "mit 3 multipliziert" in howto
+    assert "http://yahtzee-rules.com/triple-yahtzee-rules.html" in howto
+    assert "http://ourpastimes.com/play-triple-yahtzee-4509704.html" in howto

@@ -17,7 +17,7 @@ from .table_helpers import LAPTOP, LEGAL, NEXT_FRAME, PHONE, SETTLED, roll, scor
 
 WIDTHS = (320, 390, 768, 1024, 1280, 1440, 1920)
 SIX_DICE = [p for p in preset_ids() if load_ruleset(p).rolled_dice == 6]
-NEW = ["kniffel", "yacht", "generala", "maxi-yatzy", "kismet"]
+NEW = ["kniffel", "yacht", "generala", "maxi-yatzy", "kismet", "triple-yahtzee"]
 
 
 @pytest.mark.parametrize("preset", SIX_DICE)
@@ -122,7 +122,9 @@ def test_each_new_preset_on_a_phone_and_a_laptop(base_url, new_page):
     """A first roll of each new preset on a laptop (1280 x 800) in English and on a phone (390 x 844) in the
     language whose players know it best: boxes offered, no sideways scrolling; screenshots to look at
     (`make screenshots` keeps them; both languages on both sizes: bench/family_shots.py)."""
-    second = {"kniffel": "de", "yacht": "fr", "generala": "es", "maxi-yatzy": "sv", "kismet": "nl"}
+    second = {
+        "kniffel": "de", "yacht": "fr", "generala": "es", "maxi-yatzy": "sv", "kismet": "nl", "triple-yahtzee": "it",
+    }  # fmt: skip
     for preset in NEW:
         for where, viewport, lang in (("laptop", LAPTOP, "en"), ("phone", PHONE, second[preset])):
             page = new_page(viewport=viewport, touch=where == "phone", locale=lang)

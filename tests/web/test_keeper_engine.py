@@ -38,6 +38,7 @@ VARIANTS = [
     ("generala", {}, []),
     ("maxi-yatzy", {}, []),
     ("kismet", {}, []),
+    ("triple-yahtzee", {}, []),
 ]
 
 

@@ -146,7 +146,8 @@ def greedy(state: GameState, player: int, rng: random.Random) -> Action:
         if announces:
             return announces[0]
         return random_policy(state, player, rng)
-    box = max(preview, key=lambda b: preview[b])
+    # the value as it counts: a column's multiplier (Triple Yahtzee) weighs its boxes
+    box = max(preview, key=lambda b: preview[b] * rules.columns[(rules.parse_box(b) or 0) // rules.n_rows].multiplier)
     return Score(player, box)
 
 

@@ -5,6 +5,7 @@ box gets written with (fitted to self-play games of the strong bot, see
 `fit.py`; an analytic "chase" distribution where nothing was fitted). From it:
 
 * a plain open box is worth its mean ("par");
+* a column's multiplier (Triple Yahtzee's x2, x3) scales everything its boxes add: value, bonus, pairs;
 * the upper bonus is worth bonus x P(upper sum so far + the open upper boxes'
   values reach the threshold), the open boxes' values drawn independently
   from their D (a convolution, tabulated per set of open upper rows);
@@ -210,7 +211,7 @@ class Model:
             for threshold, more in bonus_steps(self.rules):
                 if s < threshold:
                     t = threshold - s
-                    out += more * (float(self.surv[c][mask, t]) if t < W else 0.0)
+                    out += more * self.rules.columns[c].multiplier * (float(self.surv[c][mask, t]) if t < W else 0.0)
         return out
 
     def joker_term(self, sheet: Sheet) -> float:
@@ -276,7 +277,8 @@ class Model:
         c, r = divmod(box, self.rules.n_rows)
         col = self._col(sheet, c)
         w = np.arange(W, dtype=float)
-        gain = w.copy() if self.plain[r] else np.zeros(W)
+        times = float(self.rules.columns[c].multiplier)  # the rules' own arithmetic counts this many times
+        gain = times * w if self.plain[r] else np.zeros(W)
         gain -= self.par(sheet)[box]
         if self.joker and box == self._yam_box():
             n_open = sheet.written.count(None)
@@ -293,14 +295,14 @@ class Model:
                 if s < threshold:  # the learned scale applies to the chance, not to a bonus won
                     k = 1.0 + self.bonus_scale
                     reach = threshold - s - np.arange(W) <= 0
-                    gain += more * np.where(reach, 1.0 - k * before, k * (after - before))
+                    gain += times * more * np.where(reach, 1.0 - k * before, k * (after - before))
             # the other open upper boxes' gap terms move with the upper sum
             n = self.rules.n_rows
             others = sum(float(self.d[c * n + q]) for q in self.upper_rows if q != r and col[q] is None)
             if others:
                 gain += others * (self._gap(s + np.arange(W)) - self._gap(s))
         if r in self.pairs:
-            gain += self._pair_gain(col, c, r, w)
+            gain += times * self._pair_gain(col, c, r, w)
         return gain
 
     def _known_or_mean(self, col: list[int | None], c: int, r: int) -> float:
@@ -360,12 +362,13 @@ class Model:
                 var += float(self.var[c, r])
         n = rules.n_rows
         total += float(self.learned(sheet)[c * n : (c + 1) * n].sum())
+        times = rules.columns[c].multiplier  # the rules' own arithmetic below counts this many times
         if rules.upper_bonus is not None and self.upper_rows:
             s, mask = self._upper_state(col)
             for threshold, more in bonus_steps(rules):
                 if s < threshold:
                     t = threshold - s
-                    total += (1.0 + self.bonus_scale) * more * (float(self.surv[c][mask, t]) if t < W else 0.0)
+                    total += times * (1.0 + self.bonus_scale) * more * (float(self.surv[c][mask, t]) if t < W else 0.0)
         # Related rows still open: the expected pair value minus what the sheet already counts.
         done: set[tuple[int, int]] = set()
         for kind, hi, lo, f in self.pairs.values():
@@ -373,14 +376,16 @@ class Model:
                 continue
             done.add((hi, lo))
             if kind == "minimax":
-                total += (self._known_or_mean(col, c, hi) - self._known_or_mean(col, c, lo)) * self._known_or_mean(
-                    col, c, f
+                total += (
+                    times
+                    * (self._known_or_mean(col, c, hi) - self._known_or_mean(col, c, lo))
+                    * self._known_or_mean(col, c, f)
                 )
                 continue
             open_row = hi if col[hi] is None else lo
             partner = lo if open_row == hi else hi
             expected = float(self.dist[c, open_row] @ self._pair_after(col, c, open_row))
-            total += expected - (col[partner] or 0)
+            total += times * (expected - (col[partner] or 0))
         if len(self.cache) > 4096:
             self.cache = {k: v for k, v in self.cache.items() if k[0] == "pair-open"}
         self.cache[key] = (total, var)
@@ -480,7 +485,8 @@ def build_model(rules: Ruleset, params: dict[str, Any] | None = None, source: st
     upper_rows = [i for i, row in enumerate(rules.rows) if row.is_upper]
     surv = [_survival([dist[c, r] for r in upper_rows]) for c in range(n_cols)] if rules.upper_bonus else []
     n = rules.n_boxes
-    a = np.asarray(params["a"], dtype=float) if "a" in params else (mean * plain[None, :]).reshape(n)
+    times = np.array([c.multiplier for c in rules.columns], dtype=float)[:, None]  # a column's multiplier
+    a = np.asarray(params["a"], dtype=float) if "a" in params else (mean * plain[None, :] * times).reshape(n)
     b = np.asarray(params.get("b", np.zeros(n)), dtype=float)
     C = np.asarray(params.get("C", np.zeros((n, n))), dtype=float)
     d = np.asarray(params.get("d", np.zeros(n)), dtype=float)

@@ -85,11 +85,15 @@ def column_totals(rules: Ruleset, scores: np.ndarray) -> np.ndarray:
     """(..., n_cols) column totals of full sheets given as (..., n_boxes) entry scores (after any
     entry-time voiding): the engine's `column_scores`, array-wise (upper bonus, max_gt_min, minimax)."""
     n = rules.n_rows
-    return np.stack([column_total(rules, scores[..., c * n : (c + 1) * n]) for c in range(len(rules.columns))], -1)
+    return np.stack(
+        [column_total(rules, scores[..., c * n : (c + 1) * n]) * col.multiplier for c, col in enumerate(rules.columns)],
+        -1,
+    )
 
 
 def column_total(rules: Ruleset, column: np.ndarray) -> np.ndarray:
-    """(...) the totals of one column given as (..., n_rows) entry scores (see `column_totals`)."""
+    """(...) the totals of one column given as (..., n_rows) entry scores (see `column_totals`), before the
+    column's multiplier."""
     s = column.astype(np.int64)
     extra = np.zeros(s.shape[:-1], dtype=np.int64)
     for rel in rules.relations:
@@ -447,7 +451,7 @@ class ModelDraws:
             kk, nn = np.nonzero(box // rows == c)
             x = self.scores[nn, c * rows : (c + 1) * rows].copy()
             x[np.arange(len(nn)), box[kk, nn] - c * rows] = written[kk, nn]
-            cols[kk, nn, c] = column_total(self.rules, x)
+            cols[kk, nn, c] = column_total(self.rules, x) * self.rules.columns[c].multiplier
         cols = np.rint(cols + self.shift)
         return cols, cols.sum(axis=-1) + self.total_shift + extra
 

@@ -101,11 +101,14 @@ class ColumnScore:
     total: int
     bonus_to_go: int | None = None  # upper points still missing for the bonus (0: reached; None: no bonus)
     folded: frozenset[str] = frozenset()  # rows whose written value counts through the minimax line instead
+    multiplier: int = 1  # `total` is the boxes, bonus and minimax line times this (Triple Yahtzee)
 
     def to_dict(self, with_minimax: bool) -> dict[str, object]:
         out: dict[str, object] = {"boxes": dict(self.boxes), "upper": self.upper, "bonus": self.bonus}
         if with_minimax:
             out["minimax"] = self.minimax
+        if self.multiplier != 1:
+            out["multiplier"] = self.multiplier
         out["total"] = self.total
         return out
 
@@ -152,10 +155,12 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
     for ci, column in enumerate(rules.columns):
         scores, upper, lower, minimax, folded = _score_column(rules, sheet, ci * n_rows)
         bonus = ub.points_for(upper) if ub is not None else 0
-        total = upper + bonus + lower + (minimax or 0)
+        total = (upper + bonus + lower + (minimax or 0)) * column.multiplier
         boxes = {r.id: s for r, s in zip(rules.rows, scores, strict=True)}
         to_go = max(0, ub.threshold - upper) if ub is not None else None
-        out.append(ColumnScore(column.id, boxes, upper, bonus, minimax, total, to_go, frozenset(folded)))
+        out.append(
+            ColumnScore(column.id, boxes, upper, bonus, minimax, total, to_go, frozenset(folded), column.multiplier)
+        )
     return out
 
 
@@ -168,9 +173,9 @@ def grand_total(rules: Ruleset, sheet: Sheet) -> int:
     n_rows = rules.n_rows
     ub = rules.upper_bonus
     total = sheet.extra_bonus
-    for base in range(0, rules.n_boxes, n_rows):
+    for column, base in zip(rules.columns, range(0, rules.n_boxes, n_rows), strict=True):
         _, upper, lower, minimax, _ = _score_column(rules, sheet, base)
-        total += upper + (ub.points_for(upper) if ub is not None else 0) + lower + (minimax or 0)
+        total += (upper + (ub.points_for(upper) if ub is not None else 0) + lower + (minimax or 0)) * column.multiplier
     sheet.memo["grand_total"] = (rules, total)
     return total
 

@@ -84,6 +84,11 @@ def build_ruleset(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: li
     if not columns:
         raise RulesetError("columns", "a ruleset needs at least one column")
     unique([c.id for c in columns], "columns")
+    if len(columns) == 1 and columns[0].multiplier != 1:
+        raise RulesetError(
+            f"columns.{columns[0].id}.multiplier",
+            "a multiplier weighs columns against each other: a one-column sheet has none (scale its points instead)",
+        )
     relations = tuple(build_relation(item, key, row_ids) for key, item in _items(data, "relations"))
     unique([r.id for r in relations], "relations")
     upper_bonus = _upper_bonus(data) if "upper_bonus" in data else None

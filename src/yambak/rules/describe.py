@@ -177,6 +177,11 @@ def row_phrase(row: Row, n_dice: int = 5) -> Phrase:
     }[kind]
     if row.same_colour:
         what = _p("{what}, all of one colour", what=what)
+    if row.five_alike:
+        what = _p("{what}, or five alike", what=what)
+    if row.wild_faces:
+        faces = ", ".join(map(str, row.wild_faces))
+        what = _p("{what}; a die showing {faces} stands for any face of the run", what=what, faces=faces)
     score: Phrase
     if isinstance(points, tuple):
         p = list(points) + [points[-1]] * 3
@@ -240,6 +245,8 @@ def column_notes(c: Column) -> tuple[Phrase, ...]:
         )
     if c.withdraw:
         notes.append(_p("An announcement may be withdrawn before the second roll."))
+    if c.multiplier != 1:
+        notes.append(_p("The column's total is multiplied by {n}.", n=c.multiplier))
     return tuple(notes)
 
 
@@ -332,6 +339,7 @@ COLUMN_PHRASES = [
     "Right after roll {n} only.",
     "Announce the box right after the first roll, then fill it (0 if the dice miss it); or fill it at once.",
     "An announcement may be withdrawn before the second roll.",
+    "The column's total is multiplied by {n}.",
 ]
 
 # Every template a description can hold, for the message catalogs (scripts/messages.py); a test keeps
@@ -385,6 +393,8 @@ PHRASES = [
     "{what}, all of one colour",
     "the {n} dice that make it",
     "only once {row} is filled, and 0 if {row} scored 0",
+    "{what}, or five alike",
+    "{what}; a die showing {faces} stands for any face of the run",
     "made by roll {n}, it wins the game at once",
     "Only the highest bonus reached counts.",
     "Joker: a further yam may fill any open box, a lower box at full value.",

@@ -71,6 +71,8 @@ class Row:
     same_colour: bool = False  # the dice that make the combination show one colour
     needs: str = ""  # a row of the same column filled first; this box scores only if that one scored
     wins_by_roll: int = 0  # an entry that scores here by this roll number wins the game at once
+    five_alike: bool = False  # full_house rows: five alike counts as a full house too (no joker needed)
+    wild_faces: tuple[int, ...] = ()  # straight rows: dice showing these faces stand for any face of a run
     # The file's own name for the row (shown where no translation names it) and its short form; not rules.
     label: str = field(default="", repr=False, compare=False)
     short: str = field(default="", repr=False, compare=False)
@@ -78,7 +80,9 @@ class Row:
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), repr=False, compare=False)
 
     def __repr__(self) -> str:
-        return _repr(self, ("exact", "sizes", "colours", "same_colour", "needs", "wins_by_roll"))
+        return _repr(
+            self, ("exact", "sizes", "colours", "same_colour", "needs", "wins_by_roll", "five_alike", "wild_faces")
+        )
 
     @property
     def is_upper(self) -> bool:
@@ -90,7 +94,7 @@ class Row:
         return (self.sizes[0], self.sizes[1]) if self.sizes else (3, 2)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Column:
     id: str
     order: str = "free"
@@ -100,6 +104,10 @@ class Column:
     start: tuple[str, ...] = ()  # middle columns: the row ids an empty column starts from
     points: float = 0  # column_points match result
     label: str = field(default="", repr=False, compare=False)  # the file's own name for the column
+    multiplier: int = 1  # the column's total counts this many times (Triple Yahtzee's x1, x2, x3)
+
+    def __repr__(self) -> str:
+        return _repr(self, ("multiplier",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +362,7 @@ class Ruleset:
                     "announce": c.announce,
                     "withdraw": c.withdraw,
                     "points": c.points,
+                    "multiplier": c.multiplier,  # the column total is its boxes and bonus times this
                     "notes": [note.to_json() for note in column_notes(c)],  # how it fills, for a header's tap
                 }
                 | ({"label": c.label} if c.label else {})

@@ -74,8 +74,12 @@ def _met(row: Row, dice: tuple[int, ...], counts: tuple[int, ...]) -> bool:
     if kind == "three_pairs":
         return bool(_pair_sets(row, counts, 3))
     if kind in ("full_house", "house"):
-        return bool(_houses(row, counts))
+        return bool(_houses(row, counts)) or (row.five_alike and max(counts) >= 5)
     if kind == "straight":
+        if row.wild_faces:  # each wild die stands for one face of the run that the other dice miss
+            wild = sum(counts[f] for f in row.wild_faces)
+            shown = {d for d in dice if d not in row.wild_faces}
+            return any(len(run - shown) <= wild for run in row.runs)
         present = set(dice)
         return any(run <= present for run in row.runs)
     if kind == "flush":
@@ -95,7 +99,10 @@ def _matched(row: Row, counts: tuple[int, ...], n_dice: int) -> int:
         return 2 * sum(_pair_sets(row, counts, k)[0])
     if kind in ("full_house", "house"):
         a, b = row.house
-        return max(a * x + b * y for x, y in _houses(row, counts))
+        made = [a * x + b * y for x, y in _houses(row, counts)]
+        if row.five_alike:
+            made += [5 * v for v in range(1, 7) if counts[v] >= 5]
+        return max(made)
     if kind == "yam":
         return n_dice * max(v for v in range(1, 7) if counts[v])
     raise ValueError(f"row kind {kind!r} has no matched dice")

@@ -24,7 +24,7 @@ __all__ = ["build_column", "build_relation", "build_row"]
 
 _ROW_KEYS = {
     "id", "kind", "points", "bonus", "face", "n", "exact", "sizes", "runs", "same_colour", "needs",
-    "wins_by_roll", "enabled", "label", "short", "aliases",
+    "wins_by_roll", "enabled", "label", "short", "aliases", "five_alike", "wild_faces",
 }  # fmt: skip
 # The languages a row's aliases may be given in (the catalogs' languages, web/locale).
 ALIAS_LANGUAGES = ("en", "nl", "fr", "de", "sv", "hr", "es", "it")
@@ -37,6 +37,7 @@ _ROW_HINTS = {
     "after": "a box that needs another box filled first names it in needs",
     "served": "points by roll number are a list: points = [25, 20, 20] (roll 1, 2, 3)",
     "wins": "an outright win is wins_by_roll = N (an entry that scores by roll N wins the game)",
+    "wild": "a straight row's wild faces are wild_faces = [1] (dice showing them stand for any face of a run)",
 }
 # Which keys each row kind reads (the others are refused with the kinds that read them).
 _KIND_KEYS = {
@@ -46,6 +47,8 @@ _KIND_KEYS = {
     "sizes": ("house",),
     "runs": ("straight",),
     "same_colour": ("one_pair", "two_pairs", "three_pairs", "full_house", "house"),
+    "five_alike": ("full_house",),
+    "wild_faces": ("straight",),
 }
 _MIN_DICE = {"three_pairs": 6}
 
@@ -90,6 +93,14 @@ def build_row(item: dict[str, Any], key: str, dice: int, colours: tuple[int, ...
                 raise RulesetError(f"{key}.runs[{j + 1}]", f"must list up to {dice} different faces")
             parsed.append(frozenset(run))
         runs = tuple(parsed)
+    wild_faces: tuple[int, ...] = ()
+    if "wild_faces" in item:
+        raw_wild = as_list(item["wild_faces"], f"{key}.wild_faces")
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in raw_wild):
+            raise RulesetError(f"{key}.wild_faces", "must be a list of faces 1 to 6")
+        if len(set(raw_wild)) != len(raw_wild) or not 1 <= len(raw_wild) <= 5:
+            raise RulesetError(f"{key}.wild_faces", "must list one to five different faces")
+        wild_faces = tuple(sorted(raw_wild))
     same_colour = read_key(item, "same_colour", bool, key, False)
     if (same_colour or kind == "flush") and not colours:
         raise RulesetError(f"{key}.kind" if kind == "flush" else f"{key}.same_colour", "needs [faces] colours")
@@ -127,6 +138,8 @@ def build_row(item: dict[str, Any], key: str, dice: int, colours: tuple[int, ...
         sizes=sizes,
         colours=colours if (same_colour or kind == "flush") else (),
         same_colour=same_colour,
+        five_alike=read_key(item, "five_alike", bool, key, False),
+        wild_faces=wild_faces,
         needs=needs,
         wins_by_roll=wins,
         label=_label(item, key),
@@ -171,7 +184,7 @@ def _label(item: Mapping[str, Any], key: str, name: str = "label", limit: int = 
         raise RulesetError(f"{key}.{name}", exc.message) from None
 
 
-_COLUMN_KEYS = {"id", "order", "rolls", "announce", "withdraw", "start", "points", "enabled", "label"}
+_COLUMN_KEYS = {"id", "order", "rolls", "announce", "withdraw", "start", "points", "enabled", "label", "multiplier"}
 
 
 def build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_turn: int) -> Column:
@@ -198,6 +211,9 @@ def build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_t
     elif start:
         raise RulesetError(f"{key}.start", "only middle columns have start rows")
     points = read_points(item, "points", (int, float), key, 0)
+    multiplier = read_key(item, "multiplier", int, key, 1)
+    if not 1 <= multiplier <= 100:
+        raise RulesetError(f"{key}.multiplier", "must be a whole number from 1 to 100 (the column's total times it)")
     return Column(
         id=cid,
         order=order,
@@ -207,6 +223,7 @@ def build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_t
         start=start,
         points=points,
         label=_label(item, key),
+        multiplier=multiplier,
     )
 
 

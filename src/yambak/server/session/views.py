@@ -136,6 +136,7 @@ class RulesColumn(Model):
     points: int | None
     notes: list[Phrase]  # how the column is filled, and when
     label: str | None = None  # the ruleset file's own name for it
+    multiplier: int = 1  # the column's total counts this many times (already in its `total`: never multiply)
 
 
 class RulesRow(Model):

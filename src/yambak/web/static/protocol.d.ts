@@ -448,6 +448,7 @@ export interface RulesColumn {
   announce: boolean;
   id: string;
   label?: string | null;
+  multiplier?: number;
   notes: Phrase[];
   order: string;
   points: number | null;
