@@ -63,3 +63,10 @@ graded_decisions  # store/decisions.py: a result's stored decisions, read back b
 
 # --- used only by tests, on purpose (the earned ladder)
 marks_of  # store/ranked.py: a profile's marks, which the ranked tests read back (kept 30 days, gone with it)
+
+# --- read by libraries or through a module's __getattr__
+added_at  # store/models.py: when a sheet was filed in a group (a SQLAlchemy column, written by store/groups.py)
+ENABLE_COMMAND_PALETTE  # terminal/app.py, train_app.py: Textual reads it (its English-only palette off)
+JS_STRINGS  # web/i18n.py: annotations of the names its module __getattr__ answers (read when first used)
+JS_CONTEXTS  # web/i18n.py: as JS_STRINGS
+JS_PLURALS  # web/i18n.py: as JS_STRINGS

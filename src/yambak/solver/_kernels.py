@@ -842,36 +842,6 @@ def target_turn_starts(
 
 
 @njit(cache=True, nogil=True)
-def _down_any(x: np.ndarray) -> None:
-    """`_down` for any number of lanes (x.shape[1])."""
-    lanes = x.shape[1]
-    for n in range(D.DICE - 1, -1, -1):
-        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
-            a0, a1, a2, a3, a4, a5 = _ADD[k, 0], _ADD[k, 1], _ADD[k, 2], _ADD[k, 3], _ADD[k, 4], _ADD[k, 5]
-            for w in range(lanes):
-                acc = x[a0, w]
-                acc += x[a1, w]
-                acc += x[a2, w]
-                acc += x[a3, w]
-                acc += x[a4, w]
-                acc += x[a5, w]
-                x[k, w] = acc * _SIXTH
-
-
-@njit(cache=True, nogil=True)
-def _up_any(x: np.ndarray) -> None:
-    """`_up` for any number of lanes."""
-    lanes = x.shape[1]
-    for n in range(1, D.DICE + 1):
-        for k in range(_LEVEL_START[n], _LEVEL_START[n + 1]):
-            for w in range(lanes):
-                m = x[k, w]
-                for f in range(_N_REMOVE[k]):
-                    m = max(m, x[_REMOVE[k, f], w])
-                x[k, w] = m
-
-
-@njit(cache=True, nogil=True)
 def position_values(
     table: np.ndarray,
     b: int,
@@ -909,7 +879,7 @@ def position_values(
     _row_values(table, b, u, y, hand, rules, rows, points, roll)
 
 
-# One state's lattice and last roll on a 1-d array: `_down_any`, `_up_any` and `_last_roll` (every row) for
+# One state's lattice and last roll on a 1-d array: `_down`, `_up` and `_last_roll` (every row) for
 # one lane, the same arithmetic in the same order (so the same values to the bit), without the loop over
 # lanes that keeps the compiler from running a row's 252 hands as one vector loop.
 
