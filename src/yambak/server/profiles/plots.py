@@ -5,6 +5,7 @@ follows), and carry a text alternative. Every label is escaped."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -44,6 +45,27 @@ def _left(ticks: list[tuple[float, str]]) -> int:
     return max(LEFT, 10 + 7 * max((len(t) for _, t in ticks), default=0))
 
 
+def _scales(
+    values: list[float], count: int, least: float = 0.0
+) -> tuple[Callable[[int], float], Callable[[float], float], float, float]:
+    """The x of the i-th of `count` points and the y of a value, over the values' range padded by 8% (a
+    flat range, or one narrower than `least`, opened by 1 each way); with the padded low and high."""
+    low, high = min(values), max(values)
+    if high == low or high - low < least:
+        low, high = low - 1, high + 1
+    pad = (high - low) * 0.08
+    low, high = low - pad, high + pad
+    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (1 - (v - low) / (high - low))
+
+    return x, y, low, high
+
+
 def histogram_svg(bins: list[tuple[int, int]], width: int, label: str, mark: int | None = None) -> str:
     """Games per score bin (start, count), bins `width` points wide; `mark`: a score to mark (the best)."""
     if not bins:
@@ -81,18 +103,7 @@ def trend_svg(points: list[dict[str, Any]], label: str, window: int = 10, ends: 
     if not points:
         return _svg(label, [])
     scores: list[float] = [p["score"] for p in points]
-    low, high = min(scores), max(scores)
-    if low == high:
-        low, high = low - 1, high + 1
-    pad = (high - low) * 0.08
-    low, high = low - pad, high + pad
-    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
-
-    def x(i: int) -> float:
-        return LEFT + (plot_w * i / (len(points) - 1) if len(points) > 1 else plot_w / 2)
-
-    def y(v: float) -> float:
-        return TOP + plot_h * (1 - (v - low) / (high - low))
+    x, y, low, high = _scales(scores, len(points))
 
     step = nice_width(math.floor(low), math.ceil(high), 5)  # round scores on the axis: 150, 200, 250
     ticks = range(math.ceil(low / step) * step, math.floor(high) + 1, step)
@@ -120,18 +131,7 @@ def rating_svg(ratings: list[float], label: str, ends: tuple[str, str] | None = 
     (`ratings[0]`, before any game); `ends`: what to write under the first and the last point."""
     if not ratings:
         return _svg(label, [])
-    low, high = min(ratings), max(ratings)
-    if high - low < 2:
-        low, high = low - 1, high + 1
-    pad = (high - low) * 0.08
-    low, high = low - pad, high + pad
-    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
-
-    def x(i: int) -> float:
-        return LEFT + (plot_w * i / (len(ratings) - 1) if len(ratings) > 1 else plot_w / 2)
-
-    def y(v: float) -> float:
-        return TOP + plot_h * (1 - (v - low) / (high - low))
+    x, y, low, high = _scales(ratings, len(ratings), least=2)
 
     step = nice_width(math.floor(low), math.ceil(high), 5)
     ticks = range(math.ceil(low / step) * step, math.floor(high) + 1, step)
@@ -155,18 +155,7 @@ def series_svg(series: list[tuple[str, list[tuple[int, float]]]], games: int, la
     scores = [v for _, points in series for _, v in points]
     if not scores or games < 1:
         return _svg(label, [])
-    low, high = min(scores), max(scores)
-    if low == high:
-        low, high = low - 1, high + 1
-    pad = (high - low) * 0.08
-    low, high = low - pad, high + pad
-    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
-
-    def x(i: int) -> float:
-        return LEFT + (plot_w * i / (games - 1) if games > 1 else plot_w / 2)
-
-    def y(v: float) -> float:
-        return TOP + plot_h * (1 - (v - low) / (high - low))
+    x, y, low, high = _scales(scores, games)
 
     step = nice_width(math.floor(low), math.ceil(high), 5)
     ticks = range(math.ceil(low / step) * step, math.floor(high) + 1, step)
