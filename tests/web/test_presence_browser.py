@@ -1,6 +1,6 @@
 """People come and go at a table made with "Invite a friend": the friend closes the page mid-game, the
 host's page shows them away within seconds and the game moves on (the stand-in plays their turn); back
-again, the friend's page says what was played for them. A server of its own, with a 3 s wait for an away
+again, the friend's page says what was played for them. A server of its own, with a 6 s wait for an away
 player's turn (15 s by default)."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from .table_helpers import LAPTOP, PHONE, join, play_turn, ready, start, wait_my
 @pytest.fixture(scope="module")
 def quick_base(tmp_path_factory):
     db = tmp_path_factory.mktemp("presence") / "web.db"
-    with server_process(f"sqlite:///{db}", bot_delay=0.05, env={"YAMBAK_AWAY_TURN": "3"}) as base:
+    # 6 s: the host's page must see the friend away (within 5 s) before the stand-in has played his turn
+    with server_process(f"sqlite:///{db}", bot_delay=0.05, env={"YAMBAK_AWAY_TURN": "6"}) as base:
         yield base
 
 

@@ -38,6 +38,8 @@ MEDIA: dict[tuple[str, str], tuple[int, str]] = {
     ("get", "/keep/engine.zip"): (200, "application/zip"),
     ("get", "/keep/manifest.webmanifest"): (200, "application/manifest+json"),
     ("get", "/api/me/export.csv"): (200, "text/csv"),
+    ("get", "/keep/{sheet_id}/sheet.csv"): (200, "text/csv"),
+    ("get", "/keep/group/{group_id}/season.csv"): (200, "text/csv"),
 }
 
 REASONS = {
