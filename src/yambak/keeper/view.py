@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..engine import (
     GameState,
@@ -27,15 +27,16 @@ from ..engine import (
 )
 from ..engine.outlook import BoxOutlook
 from ..gameview import decided, game_view
+from ..viewtypes import HistoryEntry, SheetAction, SheetPlayer, SheetView
 from .edits import last_action, undone
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
 __all__ = ["decided", "fix_options", "preview", "sheet_view", "zero_boxes"]
 
 
-def _history(state: GameState) -> list[dict[str, Any]]:
+def _history(state: GameState) -> list[HistoryEntry]:
     rules = state.rules
-    out = []
+    out: list[HistoryEntry] = []
     for n, t in enumerate(state.history, start=1):
         box = rules.parse_box(t.box)
         out.append(
@@ -55,7 +56,7 @@ def _history(state: GameState) -> list[dict[str, Any]]:
     return out
 
 
-def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) -> dict[str, Any]:
+def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) -> SheetView:
     """Everything every phone following the sheet shows, read from the engine: the game as every face
     shows it (`yambak.gameview`), with the boxes each player's sheet can take after each roll number
     (before the dice are known), the history of entries, the last thing done (`last`: what undo takes
@@ -63,15 +64,38 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
     code is not in it: it hands out write tokens, and a watcher sees this view too."""
     rules = state.rules
     view = game_view(state, frozenset(range(len(state.players))))
+    players: list[SheetPlayer] = []
     for p in view["players"]:
         rolls = range(1, state.rolls_allowed(p["seat"]) + 1)  # saved rolls (Maxi Yatzy) allow more
-        p["fillable"] = {str(r): [rules.box_id(b) for b in entry_boxes(state, r, p["seat"])] for r in rolls}
-    view.update(id=id, name=name, v=v, history=_history(state), record=record_dict(state))
-    view["last"] = last_action(state)  # what undo takes back, named on its button
-    view["undone"] = undone(state)  # what was taken back, for the history
+        fillable = {str(r): [rules.box_id(b) for b in entry_boxes(state, r, p["seat"])] for r in rolls}
+        players.append({**p, "fillable": fillable})
+    own: _SheetKeys = {
+        "players": players,
+        "id": id,
+        "name": name,
+        "v": v,
+        "history": _history(state),
+        "record": record_dict(state),
+        "last": last_action(state),  # what undo takes back, named on its button
+        "undone": undone(state),  # what was taken back, for the history
+    }
     if state.finished:
-        view["rolloff_due"] = rolloffs_due(state)
-    return view
+        own["rolloff_due"] = rolloffs_due(state)
+    return {**view, **own}
+
+
+class _SheetKeys(TypedDict):
+    """What `sheet_view` adds to (or puts in place of) the game view's keys."""
+
+    players: list[SheetPlayer]
+    id: str
+    name: str
+    v: int
+    history: list[HistoryEntry]
+    record: dict[str, Any]
+    last: SheetAction | None
+    undone: list[SheetAction]
+    rolloff_due: NotRequired[dict[str, list[int]]]
 
 
 # --- what an entry would do ----------------------------------------------------------------------

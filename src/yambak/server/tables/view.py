@@ -3,16 +3,17 @@ state: who sits where, who is here, the clocks and the stand-in, the settings an
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ...bots import model_status
 from ...engine import GameState
 from ...gameview import game_view, public_event
+from ...viewtypes import TablePlayer, TableView
 
 __all__ = ["public_event", "table_view"]
 
 
-def table_view(table: Any, seats: frozenset[int] = frozenset(), live: dict[str, Any] | None = None) -> dict[str, Any]:
+def table_view(table: Any, seats: frozenset[int] = frozenset(), live: dict[str, Any] | None = None) -> TableView:
     """`live`: what the table's parts say now (`TableManager.view`): `online` (the seats here, on any
     process), `clocks` (seconds left on each turn clock), `stand_in` (seconds until the stand-in plays an
     away player's turn), `played_for` (what it wrote for each away player since they last played) and
@@ -20,28 +21,50 @@ def table_view(table: Any, seats: frozenset[int] = frozenset(), live: dict[str, 
     state: GameState = table.state
     live = live or {}
     view = game_view(state, seats)
+    players: list[TablePlayer] = []
     for p in view["players"]:
         seat = table.seats[p["seat"]]
-        p["kind"], p["bot"] = seat.kind, seat.bot
         # "prior" or "unchecked" when this bot plays on a value model the players should know about
-        p["bot_model"] = model_status(state.rules, seat.bot) if seat.kind == "bot" and seat.bot else None
-    view.update(
-        id=table.id,
-        name=table.name,
-        v=table.version,
-        rematch=table.rematch,
-        open_seats=[s.seat for s in table.seats if s.kind == "open"],
-        online=live.get("online", []),
-        settings=table.settings.to_dict() | {"asynchronous": table.settings.asynchronous},
-        clocks=live.get("clocks", {}),
-        stand_in=live.get("stand_in", {}),
-        played_for=live.get("played_for", {}),
-        seating=live.get("seating", {"host": None, "remove": False, "bot": False}),
-        can_undo=[p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
-        fairness=_fairness(table.fairness, state),
-        deal=_deal(table.fairness),
-    )
-    return view
+        bot_model = model_status(state.rules, seat.bot) if seat.kind == "bot" and seat.bot else None
+        players.append({**p, "kind": seat.kind, "bot": seat.bot, "bot_model": bot_model})
+    own: _TableKeys = {
+        "players": players,
+        "id": table.id,
+        "name": table.name,
+        "v": table.version,
+        "rematch": table.rematch,
+        "open_seats": [s.seat for s in table.seats if s.kind == "open"],
+        "online": live.get("online", []),
+        "settings": table.settings.to_dict() | {"asynchronous": table.settings.asynchronous},
+        "clocks": live.get("clocks", {}),
+        "stand_in": live.get("stand_in", {}),
+        "played_for": live.get("played_for", {}),
+        "seating": live.get("seating", {"host": None, "remove": False, "bot": False}),
+        "can_undo": [p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
+        "fairness": _fairness(table.fairness, state),
+        "deal": _deal(table.fairness),
+    }
+    return {**view, **own}
+
+
+class _TableKeys(TypedDict):
+    """What `table_view` adds to (or puts in place of) the game view's keys."""
+
+    players: list[TablePlayer]
+    id: str
+    name: str
+    v: int
+    rematch: str | None
+    open_seats: list[int]
+    online: list[int]
+    settings: dict[str, Any]
+    clocks: dict[str, float]
+    stand_in: dict[str, float]
+    played_for: dict[str, list[dict[str, Any]]]
+    seating: dict[str, Any]
+    can_undo: list[int]
+    fairness: dict[str, Any] | None
+    deal: dict[str, Any] | None
 
 
 def _deal(fair: Any) -> dict[str, Any] | None:

@@ -1,0 +1,249 @@
+"""The shapes of the game view, as types without pydantic: what `yambak.gameview` builds (and the kept
+sheet's view, `yambak.keeper.view`, on top of it). They run on phones too (Pyodide), where pydantic does not.
+
+Each `TypedDict` here mirrors the pydantic model of the same name in `yambak.server.session.views` (or
+`server/keeper/schema.py`): the same keys, a key required here exactly where the model requires it (a
+model's field with a default is `NotRequired` here). `tests/test_viewtypes.py` holds them to each other.
+
+No `from __future__ import annotations` here: Python 3.11's `TypedDict` reads `NotRequired` only from
+annotations it can see, not from strings.
+"""
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+__all__ = [
+    "BoxOutlook",
+    "Cell",
+    "Column",
+    "Decided",
+    "GameView",
+    "HiddenTurn",
+    "HistoryEntry",
+    "OutrightWin",
+    "Player",
+    "RolloffDice",
+    "Round",
+    "RoundEntry",
+    "Sentence",
+    "SheetAction",
+    "SheetPlayer",
+    "SheetView",
+    "TablePlayer",
+    "TableView",
+    "TurnView",
+]
+
+
+class Cell(TypedDict):
+    """One box of a sheet: its score (absent only when hidden), `written` where the score differs from it."""
+
+    score: NotRequired[int | None]
+    written: NotRequired[int | None]
+    why: NotRequired[Literal["zeroed", "minimax", "struck"]]
+    roll: NotRequired[int]
+    hidden: NotRequired[Literal[True]]
+
+
+class Column(TypedDict):
+    boxes: dict[str, Cell]
+    upper: int | None
+    bonus: int | None
+    bonus_to_go: int | None
+    total: int | None
+    minimax: NotRequired[int | None]
+    minimax_of: NotRequired[list[int | None]]
+
+
+class BoxOutlook(TypedDict):
+    """An open box after this roll: what it would write and add, or the code of the rule refusing it."""
+
+    legal: bool
+    written: NotRequired[int | None]
+    gain: NotRequired[int | None]
+    strike: NotRequired[Literal[True]]
+    strike_gain: NotRequired[int | None]
+    zeroes_pair: NotRequired[Literal[True]]
+    voids_entry: NotRequired[Literal[True]]
+    joker: NotRequired[Literal[True]]
+    pair: NotRequired[list[str]]
+    code: NotRequired[str | None]
+
+
+class TurnView(TypedDict):
+    hidden: NotRequired[Literal[False]]  # never sent (the model's way to tell it from a `HiddenTurn`)
+    rolls: int
+    rolls_left: int
+    dice: list[int]
+    held: list[int]
+    announced: str | None
+    can_roll: bool
+    roll_code: str | None
+    must_announce: bool
+    closing: list[str]
+    can_withdraw: bool
+    announce: list[str]
+    boxes: dict[str, BoxOutlook]
+
+
+class HiddenTurn(TypedDict):
+    """A turn in progress this viewer may not see (duplicate tables): how far it is."""
+
+    rolls: int
+    hidden: Literal[True]
+
+
+class Player(TypedDict):
+    seat: int
+    name: str
+    total: int | None
+    match_points: float | None
+    extra_bonus: int | None
+    columns: dict[str, Column]
+    turn: TurnView | HiddenTurn | None
+    turns_done: int
+    saved_rolls: NotRequired[int | None]
+    full: bool
+    last_box: str | None
+    stand_in: NotRequired[list[str]]
+
+
+class RolloffDice(TypedDict):
+    dice: list[int]
+    pips: int
+
+
+class RoundEntry(TypedDict):
+    seat: int
+    rolls: list[list[int]]
+    box: str
+    written: int | None
+
+
+class Round(TypedDict):
+    round: int
+    players: list[RoundEntry]
+
+
+class OutrightWin(TypedDict):
+    """An outright win: the seats, the turn of their own, the box, the roll it had to be made by (1: served)."""
+
+    seats: list[int]
+    turn: int
+    box: str
+    by_roll: int
+
+
+class Decided(TypedDict):
+    """What decided a finished game (`yambak.gameview.decided`); an outright win adds its fields."""
+
+    by: Literal["alone", "outright", "shared", "points", "match_points", "rolloff", "total"]
+    next: int | None
+    seats: NotRequired[list[int]]
+    turn: NotRequired[int]
+    box: NotRequired[str]
+    by_roll: NotRequired[int]
+
+
+class Sentence(TypedDict):
+    """A sentence of the end: `text` one of `gameview.END_STRINGS`, `args` the values it names."""
+
+    text: str
+    args: dict[str, str | int | float]
+
+
+class _ViewBase(TypedDict):
+    """The keys of a game view every face shares (`GameView` adds its `players`; `SheetView`, `TableView`
+    theirs, with their own kind of player)."""
+
+    rules: dict[str, Any]  # `Ruleset.layout()`
+    duplicate: bool
+    finished: bool
+    current: int
+    to_act: list[int]
+    next_seat: list[int]
+    column_winners: NotRequired[dict[str, list[int]]]
+    winners: NotRequired[list[int]]
+    standings: NotRequired[list[int]]
+    ranking: NotRequired[list[int]]
+    rolloffs: NotRequired[dict[str, list[dict[str, RolloffDice]]]]
+    rounds: NotRequired[list[Round]]
+    decided: NotRequired[Decided | None]
+    end: NotRequired[list[Sentence] | None]
+    outright: NotRequired[OutrightWin]
+
+
+class GameView(_ViewBase):
+    players: list[Player]
+
+
+# --- the kept sheet's view (yambak.keeper.view.sheet_view) -------------------------------------------
+
+
+class SheetPlayer(Player):
+    fillable: dict[str, list[str]]  # by roll number: the boxes the sheet can take then
+
+
+class HistoryEntry(TypedDict):
+    n: int
+    player: int
+    dice: list[int] | None
+    roll: int
+    box: str
+    strike: bool
+    scratch: bool
+    announced: bool
+    written: int | None
+
+
+class SheetAction(TypedDict):
+    """Something done on a kept sheet that undo takes back (`keeper.edits`)."""
+
+    kind: Literal["entry", "correction", "rolloff"]
+    n: NotRequired[int | None]
+    player: NotRequired[int | None]
+    turn: NotRequired[int | None]
+    target: NotRequired[str | None]
+    at: NotRequired[int | None]
+
+
+class SheetView(_ViewBase):
+    """A game view with `players` as `SheetPlayer`, and the kept sheet's own keys."""
+
+    players: list[SheetPlayer]
+    id: str
+    name: str
+    v: int
+    history: list[HistoryEntry]
+    record: dict[str, Any]  # the game record (docs/rules.md §11)
+    last: NotRequired[SheetAction | None]
+    undone: NotRequired[list[SheetAction]]
+    rolloff_due: NotRequired[dict[str, list[int]] | None]
+
+
+# --- a live table's view (yambak.server.tables.view.table_view) ------------------------------------
+
+
+class TablePlayer(Player):
+    kind: Literal["human", "bot", "open"]
+    bot: str | None
+    bot_model: NotRequired[Literal["prior", "unchecked"] | None]
+
+
+class TableView(_ViewBase):
+    """A game view with `players` as `TablePlayer`, and the table's own keys."""
+
+    players: list[TablePlayer]
+    id: str
+    name: str
+    v: int
+    rematch: str | None
+    open_seats: list[int]
+    online: list[int]
+    settings: dict[str, Any]  # `TableSettings.to_dict()` and whether the game runs over days
+    clocks: dict[str, float]
+    stand_in: dict[str, float]
+    played_for: dict[str, list[dict[str, Any]]]
+    seating: dict[str, Any]
+    can_undo: list[int]
+    fairness: dict[str, Any] | None
+    deal: NotRequired[dict[str, Any] | None]
