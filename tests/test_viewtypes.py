@@ -37,6 +37,13 @@ MODELS: dict[str, type[BaseModel]] = {
     "SheetView": sheet_schema.SheetView,
     "TablePlayer": table_schema.TablePlayer,
     "TableView": table_schema.TableView,
+    # the session protocol's messages (generic models: a table's, with its view and event)
+    "Welcome": views.Welcome,
+    "Ack": views.Ack,
+    "Missed": views.Missed[table_schema.TableEvent],
+    "EventMessage": views.EventMessage[table_schema.TableView, table_schema.TableEvent],
+    "EventsMessage": views.EventsMessage[table_schema.TableView, table_schema.TableEvent],
+    "StateMessage": views.StateMessage[table_schema.TableView],
 }
 
 

@@ -1,9 +1,11 @@
 """The shapes of the game view, as types without pydantic: what `yambak.gameview` builds (and the kept
-sheet's view, `yambak.keeper.view`, on top of it). They run on phones too (Pyodide), where pydantic does not.
+sheet's and the table's views on top of it), and the session protocol's messages that carry them. The
+view's run on phones too (Pyodide), where pydantic does not.
 
 Each `TypedDict` here mirrors the pydantic model of the same name in `yambak.server.session.views` (or
-`server/keeper/schema.py`): the same keys, a key required here exactly where the model requires it (a
-model's field with a default is `NotRequired` here). `tests/test_viewtypes.py` holds them to each other.
+`server/keeper/schema.py`, `server/tables/schema.py`): the same keys, a key required here exactly where
+the model requires it (a model's field with a default is `NotRequired` here). `tests/test_viewtypes.py`
+holds them to each other.
 
 No `from __future__ import annotations` here: Python 3.11's `TypedDict` reads `NotRequired` only from
 annotations it can see, not from strings.
@@ -31,6 +33,12 @@ __all__ = [
     "TablePlayer",
     "TableView",
     "TurnView",
+    "Ack",
+    "EventMessage",
+    "EventsMessage",
+    "Missed",
+    "StateMessage",
+    "Welcome",
 ]
 
 
@@ -247,3 +255,49 @@ class TableView(_ViewBase):
     can_undo: list[int]
     fairness: dict[str, Any] | None
     deal: NotRequired[dict[str, Any] | None]
+
+
+# --- the session protocol's messages (server/session/protocol.py builds them) -----------------------
+# A view or an event in them is any session kind's (a table's, a kept sheet's): JSON data to the core.
+
+
+class Welcome(TypedDict):
+    type: Literal["welcome"]
+    v: int
+    seats: list[int]
+    protocol: int
+
+
+class Ack(TypedDict):
+    """An action applied before under this ref (a queue sent again): no new event."""
+
+    type: Literal["ack"]
+    ref: str | int
+    v: int
+
+
+class Missed(TypedDict):
+    v: int
+    event: dict[str, Any]
+    ref: NotRequired[str | int]
+
+
+class EventMessage(TypedDict):
+    type: Literal["event"]
+    v: int
+    event: dict[str, Any]
+    view: dict[str, Any]
+    ref: NotRequired[str | int]
+
+
+class EventsMessage(TypedDict):
+    type: Literal["events"]
+    v: int
+    events: list[Missed]
+    view: NotRequired[dict[str, Any]]
+
+
+class StateMessage(TypedDict):
+    type: Literal["state"]
+    v: int
+    view: dict[str, Any]
