@@ -22,8 +22,12 @@ __all__ = [
     "HiddenTurn",
     "HistoryEntry",
     "OutrightWin",
+    "Phrase",
     "Player",
     "RolloffDice",
+    "RulesColumn",
+    "RulesLayout",
+    "RulesRow",
     "Round",
     "RoundEntry",
     "Sentence",
@@ -33,6 +37,7 @@ __all__ = [
     "TablePlayer",
     "TableView",
     "TurnView",
+    "UpperBonus",
     "Ack",
     "EventMessage",
     "EventsMessage",
@@ -159,11 +164,73 @@ class Sentence(TypedDict):
     args: dict[str, str | int | float]
 
 
+class Phrase(TypedDict):
+    """A sentence of the rule describer (`rules.describe.Phrase.to_json`), worded by the page."""
+
+    t: str
+    a: NotRequired[dict[str, "int | float | str | Phrase | dict[str, str]"]]
+    raw: NotRequired[bool]
+
+
+class RulesRow(TypedDict):
+    id: str
+    upper: bool
+    kind: str
+    label: NotRequired[str]
+    short: NotRequired[str]
+
+
+class RulesColumn(TypedDict):
+    id: str
+    order: str
+    rolls: int | None
+    announce: bool
+    withdraw: bool
+    points: float | None
+    multiplier: NotRequired[int]
+    notes: list[Phrase]
+    label: NotRequired[str]
+
+
+class UpperBonus(TypedDict):
+    threshold: int
+    points: int
+    steps: list[list[int]]
+
+
+class RulesLayout(TypedDict):
+    """A ruleset as a face lays it out (`Ruleset.layout()`)."""
+
+    id: str
+    name: str
+    preset: str | None
+    options: dict[str, Any]
+    rows: list[RulesRow]
+    columns: list[RulesColumn]
+    rolled_dice: int
+    rolloff_dice: int
+    rolls_per_turn: int
+    upper_bonus: UpperBonus | None
+    save_rolls: bool
+    colours: list[str]
+    match: str
+    ties: str
+    total_points: float | None
+    roll_matters: bool
+    minimax: bool
+    minimax_rows: list[str] | None
+    strike_any: bool
+    joker_bonus: int | None
+    joker: str | None
+    wins_outright: bool
+    win_points: NotRequired[int | None]
+
+
 class _ViewBase(TypedDict):
     """The keys of a game view every face shares (`GameView` adds its `players`; `SheetView`, `TableView`
     theirs, with their own kind of player)."""
 
-    rules: dict[str, Any]  # `Ruleset.layout()`
+    rules: RulesLayout
     duplicate: bool
     finished: bool
     current: int
