@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from ..engine import (
     GameState,
@@ -109,11 +109,11 @@ def _entry_outlook(state: GameState, turn: TurnRecord) -> BoxOutlook:
     return position.box_outlook(turn.box, state.current)
 
 
-def _effect(o: BoxOutlook, *, strike: bool = False) -> dict[str, Any]:
+def _effect(o: BoxOutlook, *, strike: bool = False) -> Effect:
     """An entry as the engine's outlook says it: the value written, the change of the total, and what
     it does to related boxes (a pair zeroed, the entry itself voided), for the dice or struck for 0."""
     if strike:
-        out: dict[str, Any] = {"legal": True, "written": 0, "gain": o.strike_gain}
+        out: Effect = {"legal": True, "written": 0, "gain": o.strike_gain}
         zeroes, voids = o.zeroes_pair_at(0), o.voids_entry_at(0)
     else:
         out = {"legal": True, "written": o.written, "gain": o.gain}
@@ -127,15 +127,38 @@ def _effect(o: BoxOutlook, *, strike: bool = False) -> dict[str, Any]:
     return out
 
 
+class Effect(TypedDict):
+    """What an entry would do in one box (`preview`, `zero_boxes`): legal, with the value written and the
+    change of the total, and what the engine's outlook says it does; or refused, with the rule's code."""
+
+    legal: bool
+    written: NotRequired[int | None]
+    gain: NotRequired[int | None]
+    voids_entry: NotRequired[Literal[True]]
+    zeroes_pair: NotRequired[Literal[True]]
+    extra_bonus: NotRequired[int]
+    strike: NotRequired[Literal[True]]
+    strike_gain: NotRequired[int | None]
+    code: NotRequired[str]
+
+
+class Preview(TypedDict):
+    """Every open box of the player to enter (`seat`), and for `fix_options` the entry corrected."""
+
+    seat: int
+    boxes: dict[str, Effect]
+    turn: NotRequired[int]
+
+
 def _open_boxes(state: GameState, p: int) -> list[int]:
     return [b for b, w in enumerate(state.sheets[p].written) if w is None]
 
 
-def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> dict[str, Any]:
+def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> Preview:
     """Typed dice (and the roll number) on every open box of the player to enter: what each box
     would write and add (`legal`), or the code of the rule that refuses it."""
     p = state.current
-    boxes: dict[str, Any] = {}
+    boxes: dict[str, Effect] = {}
     if state.finished:
         return {"seat": p, "boxes": boxes}
     rules = state.rules
@@ -148,16 +171,16 @@ def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> dict[str, A
             continue
         out = _effect(o)
         if o.strike:  # the engine offers a strike for 0 where the ruleset has one and the dice give something
-            out.update(strike=True, strike_gain=o.strike_gain)
+            out["strike"], out["strike_gain"] = True, o.strike_gain
         boxes[box] = out
     return {"seat": p, "boxes": boxes}
 
 
-def zero_boxes(state: GameState) -> dict[str, Any]:
+def zero_boxes(state: GameState) -> Preview:
     """Where the player to enter may write a 0 without dice ("just the score"): each such box with
     the change of the total, or the code refusing it."""
     p = state.current
-    boxes: dict[str, Any] = {}
+    boxes: dict[str, Effect] = {}
     if state.finished:
         return {"seat": p, "boxes": boxes}
     fillable = {b for r in range(1, state.rules.rolls_per_turn + 1) for b in entry_boxes(state, r, p)}
@@ -179,7 +202,7 @@ def zero_boxes(state: GameState) -> dict[str, Any]:
     return {"seat": p, "boxes": boxes}
 
 
-def fix_options(state: GameState, turn: int, dice: Sequence[int] | None, roll: int = 1) -> dict[str, Any]:
+def fix_options(state: GameState, turn: int, dice: Sequence[int] | None, roll: int = 1) -> Preview:
     """The boxes entry `turn` (1-based) could be corrected to: the typed dice (or a 0 without dice)
     on the sheet as it was before that entry. Whether later entries stay legal is checked on saving."""
     record = replace(state_to_record(state), pending=(), rolloffs=())
