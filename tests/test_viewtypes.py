@@ -42,6 +42,9 @@ MODELS: dict[str, type[BaseModel]] = {
     "SheetView": sheet_schema.SheetView,
     "TablePlayer": table_schema.TablePlayer,
     "TableView": table_schema.TableView,
+    "DealOut": table_schema.DealOut,
+    "NonceOut": table_schema.NonceOut,
+    "FairnessOut": table_schema.FairnessOut,
     # the session protocol's messages (generic models: a table's, with its view and event)
     "Welcome": views.Welcome,
     "Ack": views.Ack,

@@ -17,6 +17,7 @@ __all__ = [
     "BoxOutlook",
     "Cell",
     "Column",
+    "DealOut",
     "Decided",
     "GameView",
     "HiddenTurn",
@@ -41,7 +42,9 @@ __all__ = [
     "Ack",
     "EventMessage",
     "EventsMessage",
+    "FairnessOut",
     "Missed",
+    "NonceOut",
     "StateMessage",
     "Welcome",
 ]
@@ -304,6 +307,32 @@ class TablePlayer(Player):
     bot_model: NotRequired[Literal["prior", "unchecked"] | None]
 
 
+class DealOut(TypedDict):
+    """A deal's table: when the deal closes, the seconds left by the server's clock, whether it has."""
+
+    id: str
+    closes_at: str | None
+    left: float | None
+    closed: bool
+    paused: bool
+    cancelled: NotRequired[bool]
+
+
+class NonceOut(TypedDict):
+    seat: int
+    nonce: str
+
+
+class FairnessOut(TypedDict):
+    """The dice commitment (docs/fairness.md), the seed once revealed; `open` while nonces may come."""
+
+    scheme: str
+    commitment: str
+    seed: str | None
+    nonces: list[NonceOut]
+    open: bool
+
+
 class TableView(_ViewBase):
     """A game view with `players` as `TablePlayer`, and the table's own keys."""
 
@@ -320,8 +349,8 @@ class TableView(_ViewBase):
     played_for: dict[str, list[dict[str, Any]]]
     seating: dict[str, Any]
     can_undo: list[int]
-    fairness: dict[str, Any] | None
-    deal: NotRequired[dict[str, Any] | None]
+    fairness: FairnessOut | None
+    deal: NotRequired[DealOut | None]
 
 
 # --- the session protocol's messages (server/session/protocol.py builds them) -----------------------

@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 from ...bots import model_status
 from ...engine import GameState
 from ...gameview import game_view, public_event
-from ...viewtypes import TablePlayer, TableView
+from ...viewtypes import DealOut, FairnessOut, TablePlayer, TableView
 
 __all__ = ["public_event", "table_view"]
 
@@ -63,11 +63,11 @@ class _TableKeys(TypedDict):
     played_for: dict[str, list[dict[str, Any]]]
     seating: dict[str, Any]
     can_undo: list[int]
-    fairness: dict[str, Any] | None
-    deal: dict[str, Any] | None
+    fairness: FairnessOut | None
+    deal: DealOut | None
 
 
-def _deal(fair: Any) -> dict[str, Any] | None:
+def _deal(fair: Any) -> DealOut | None:
     """A deal's table (the daily challenge, a club round): when the deal closes (its tables take no
     action from then on: the game stays unfinished and does not count), the seconds left until then by
     the server's clock (the page counts down from them, whatever its own clock says), whether it has
@@ -87,10 +87,17 @@ def _deal(fair: Any) -> dict[str, Any] | None:
     }
 
 
-def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
+def _fairness(fair: Any, state: GameState) -> FairnessOut | None:
     """The dice commitment (docs/fairness.md), the seed once the game is over; `open` while the
     seated players may still mix in their nonces (before the game's first roll)."""
     if fair is None:
         return None
     fixed = getattr(fair, "deal", "")  # a deal's dice are the same for every entrant: no nonces
-    return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished and not fixed}
+    block = fair.block(revealed=state.finished)  # scheme, commitment, seed, nonces
+    return {
+        "scheme": block["scheme"],
+        "commitment": block["commitment"],
+        "seed": block["seed"],
+        "nonces": block["nonces"],
+        "open": state.serial == 0 and not state.finished and not fixed,
+    }
