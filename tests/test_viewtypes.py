@@ -43,6 +43,8 @@ MODELS: dict[str, type[BaseModel]] = {
     "TablePlayer": table_schema.TablePlayer,
     "TableView": table_schema.TableView,
     "DealOut": table_schema.DealOut,
+    "TableSettingsOut": table_schema.TableSettingsOut,
+    "SeatingOut": table_schema.SeatingOut,
     "NonceOut": table_schema.NonceOut,
     "FairnessOut": table_schema.FairnessOut,
     # the session protocol's messages (generic models: a table's, with its view and event)

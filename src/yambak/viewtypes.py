@@ -31,11 +31,13 @@ __all__ = [
     "RulesRow",
     "Round",
     "RoundEntry",
+    "SeatingOut",
     "Sentence",
     "SheetAction",
     "SheetPlayer",
     "SheetView",
     "TablePlayer",
+    "TableSettingsOut",
     "TableView",
     "TurnView",
     "UpperBonus",
@@ -307,6 +309,25 @@ class TablePlayer(Player):
     bot_model: NotRequired[Literal["prior", "unchecked"] | None]
 
 
+class TableSettingsOut(TypedDict):
+    """A table's settings (`TableSettings.to_dict`, as stored) and, in a view, whether it runs over days."""
+
+    hints: bool
+    clock: int | None
+    undo: bool
+    deal: NotRequired[str | None]
+    ranked: NotRequired[str | None]
+    asynchronous: NotRequired[bool]
+
+
+class SeatingOut(TypedDict):
+    """The host (the first seat held by a person) and what it may do with an open seat now."""
+
+    host: int | None
+    remove: bool
+    bot: bool
+
+
 class DealOut(TypedDict):
     """A deal's table: when the deal closes, the seconds left by the server's clock, whether it has."""
 
@@ -343,11 +364,11 @@ class TableView(_ViewBase):
     rematch: str | None
     open_seats: list[int]
     online: list[int]
-    settings: dict[str, Any]  # `TableSettings.to_dict()` and whether the game runs over days
+    settings: TableSettingsOut
     clocks: dict[str, float]
     stand_in: dict[str, float]
     played_for: dict[str, list[dict[str, Any]]]
-    seating: dict[str, Any]
+    seating: SeatingOut
     can_undo: list[int]
     fairness: FairnessOut | None
     deal: NotRequired[DealOut | None]

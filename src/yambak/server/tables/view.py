@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 from ...bots import model_status
 from ...engine import GameState
 from ...gameview import game_view, public_event
-from ...viewtypes import DealOut, FairnessOut, TablePlayer, TableView
+from ...viewtypes import DealOut, FairnessOut, SeatingOut, TablePlayer, TableSettingsOut, TableView
 
 __all__ = ["public_event", "table_view"]
 
@@ -21,6 +21,8 @@ def table_view(table: Any, seats: frozenset[int] = frozenset(), live: dict[str, 
     state: GameState = table.state
     live = live or {}
     view = game_view(state, seats)
+    settings = table.settings.shown()
+    settings["asynchronous"] = table.settings.asynchronous
     players: list[TablePlayer] = []
     for p in view["players"]:
         seat = table.seats[p["seat"]]
@@ -35,7 +37,7 @@ def table_view(table: Any, seats: frozenset[int] = frozenset(), live: dict[str, 
         "rematch": table.rematch,
         "open_seats": [s.seat for s in table.seats if s.kind == "open"],
         "online": live.get("online", []),
-        "settings": table.settings.to_dict() | {"asynchronous": table.settings.asynchronous},
+        "settings": settings,
         "clocks": live.get("clocks", {}),
         "stand_in": live.get("stand_in", {}),
         "played_for": live.get("played_for", {}),
@@ -57,11 +59,11 @@ class _TableKeys(TypedDict):
     rematch: str | None
     open_seats: list[int]
     online: list[int]
-    settings: dict[str, Any]
+    settings: TableSettingsOut
     clocks: dict[str, float]
     stand_in: dict[str, float]
     played_for: dict[str, list[dict[str, Any]]]
-    seating: dict[str, Any]
+    seating: SeatingOut
     can_undo: list[int]
     fairness: FairnessOut | None
     deal: DealOut | None
