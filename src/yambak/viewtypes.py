@@ -304,7 +304,7 @@ class SheetView(_ViewBase):
 
 
 class TablePlayer(Player):
-    kind: Literal["human", "bot", "open"]
+    kind: str  # "human", "bot" or "open" (a seat's kind as the store keeps it)
     bot: str | None
     bot_model: NotRequired[Literal["prior", "unchecked"] | None]
 

@@ -6,14 +6,16 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from ...bots import model_status
-from ...engine import GameState
+from ...engine import FairDice, GameState
 from ...gameview import game_view, public_event
 from ...viewtypes import DealOut, FairnessOut, SeatingOut, TablePlayer, TableSettingsOut, TableView
+from ..common.dice import DealDice
+from .table import LiveTable
 
 __all__ = ["public_event", "table_view"]
 
 
-def table_view(table: Any, seats: frozenset[int] = frozenset(), live: dict[str, Any] | None = None) -> TableView:
+def table_view(table: LiveTable, seats: frozenset[int] = frozenset(), live: dict[str, Any] | None = None) -> TableView:
     """`live`: what the table's parts say now (`TableManager.view`): `online` (the seats here, on any
     process), `clocks` (seconds left on each turn clock), `stand_in` (seconds until the stand-in plays an
     away player's turn), `played_for` (what it wrote for each away player since they last played) and
@@ -69,13 +71,13 @@ class _TableKeys(TypedDict):
     deal: DealOut | None
 
 
-def _deal(fair: Any) -> DealOut | None:
+def _deal(fair: FairDice | None) -> DealOut | None:
     """A deal's table (the daily challenge, a club round): when the deal closes (its tables take no
     action from then on: the game stays unfinished and does not count), the seconds left until then by
     the server's clock (the page counts down from them, whatever its own clock says), whether it has
     closed, whether its tournament is paused (no close while it is), and whether its organiser cancelled
     its round (it counts for nobody)."""
-    if not getattr(fair, "deal", ""):
+    if not isinstance(fair, DealDice) or not fair.deal:
         return None
     closes = fair.closes_at
     left = (closes - fair.now()).total_seconds() if closes is not None else None
@@ -85,11 +87,11 @@ def _deal(fair: Any) -> DealOut | None:
         "left": max(0.0, left) if left is not None else None,
         "closed": fair.closed(),
         "paused": closes is None,
-        "cancelled": bool(getattr(fair, "cancelled", False)),
+        "cancelled": fair.cancelled,
     }
 
 
-def _fairness(fair: Any, state: GameState) -> FairnessOut | None:
+def _fairness(fair: FairDice | None, state: GameState) -> FairnessOut | None:
     """The dice commitment (docs/fairness.md), the seed once the game is over; `open` while the
     seated players may still mix in their nonces (before the game's first roll)."""
     if fair is None:
