@@ -24,7 +24,24 @@ from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
-from .engine import GameState
+from .engine import GameState, Sheet, TurnRecord
+from .engine.outlook import BoxOutlook as Outlook
+from .rules import Ruleset
+from .rules.model import Points
+from .viewtypes import (
+    BoxOutlook,
+    Cell,
+    Column,
+    Decided,
+    GameView,
+    HiddenTurn,
+    OutrightWin,
+    Player,
+    Round,
+    RoundEntry,
+    Sentence,
+    TurnView,
+)
 
 __all__ = ["END_STRINGS", "decided", "end_words", "game_view", "hidden_level", "public_event", "sheet_columns"]
 
@@ -46,7 +63,7 @@ def turn_boxes(state: GameState) -> list[list[str]]:
     return out
 
 
-def turn_view(state: GameState, p: int) -> dict[str, Any]:
+def turn_view(state: GameState, p: int) -> TurnView:
     """A turn in progress, with the engine's outlook of every open box."""
     turn = state.turns[p]
     outlook = state.outlook(p)
@@ -66,16 +83,22 @@ def turn_view(state: GameState, p: int) -> dict[str, Any]:
     }
 
 
-def _box(b: Any) -> dict[str, Any]:
+def _box(b: Outlook) -> BoxOutlook:
     """One open box of the outlook, as the page draws it (the reason as a code: the page translates it)."""
-    out: dict[str, Any] = {"legal": b.legal}
+    out: BoxOutlook = {"legal": b.legal}
     if b.legal:
-        out.update(written=b.written, gain=b.gain)
+        out["written"] = b.written
+        out["gain"] = b.gain
         if b.strike:
             out["strike_gain"] = b.strike_gain
-        for flag in ("zeroes_pair", "voids_entry", "joker", "strike"):
-            if getattr(b, flag):
-                out[flag] = True
+        if b.zeroes_pair:
+            out["zeroes_pair"] = True
+        if b.voids_entry:
+            out["voids_entry"] = True
+        if b.joker:
+            out["joker"] = True
+        if b.strike:
+            out["strike"] = True
         if b.pair is not None:
             out["pair"] = list(b.pair)
     else:
@@ -83,19 +106,19 @@ def _box(b: Any) -> dict[str, Any]:
     return out
 
 
-def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> GameView:
     """The game as a viewer holding `seats` sees it."""
     rules = state.rules
     level = hidden_level(state, seats)
     boxes_of = turn_boxes(state)
     points = state.match_points()
-    players = []
+    players: list[Player] = []
     for p in range(len(state.players)):
         sheet = state.sheets[p]
         hide_from = None if level is None or p in seats else level
         hidden = set(boxes_of[p][hide_from:]) if hide_from is not None else set()
         turn = state.turns[p]
-        shown_turn: dict[str, Any] | None = None
+        shown_turn: TurnView | HiddenTurn | None = None
         if turn.rolls and hide_from is None:
             shown_turn = turn_view(state, p)
         elif turn.rolls:
@@ -117,7 +140,7 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
                 "stand_in": sorted(b for s, b in state.stand_in if s == p and b not in hidden),
             }
         )
-    view: dict[str, Any] = {
+    view: GameView = {
         "rules": rules.layout(),
         "duplicate": state.simultaneous,
         "finished": state.finished,
@@ -147,25 +170,31 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
     return view
 
 
-def outright_view(state: GameState) -> dict[str, Any]:
+def outright_view(state: GameState) -> OutrightWin:
     """The outright win (`Outright`) and the roll its row had to be made by (1: served), for the words."""
     assert state.outright is not None
     box = state.rules.parse_box(state.outright.box)
     assert box is not None  # the engine wrote it
-    return {**state.outright.to_dict(), "by_roll": state.rules.rows[box % state.rules.n_rows].wins_by_roll}
+    won = state.outright
+    return {
+        "seats": list(won.seats),
+        "turn": won.turn,
+        "box": won.box,
+        "by_roll": state.rules.rows[box % state.rules.n_rows].wins_by_roll,
+    }
 
 
-def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:
+def _rounds(state: GameState, level: int | None) -> list[Round]:
     """Duplicate tables: for each finished round, how each player used the same dice (newest first)."""
-    per_player: list[list[Any]] = [[] for _ in state.players]
+    per_player: list[list[TurnRecord]] = [[] for _ in state.players]
     for t in state.history:
         per_player[t.player].append(t)
     done = min(len(x) for x in per_player)
     if level is not None:
         done = min(done, level)
-    rounds = []
+    rounds: list[Round] = []
     for k in range(done - 1, max(-1, done - 4), -1):
-        row = []
+        row: list[RoundEntry] = []
         for p, turns in enumerate(per_player):
             t = turns[k]
             box = state.rules.parse_box(t.box)
@@ -183,10 +212,10 @@ def _rounds(state: GameState, level: int | None) -> list[dict[str, Any]]:
 
 # A sheet's columns as last shown, by the sheet they show (engine sheets are immutable, and a new one is
 # made by every entry: a sheet that did not change since the last view is not laid out again).
-_SHOWN: dict[int, tuple[Any, Any, tuple[dict[str, Any], int]]] = {}
+_SHOWN: dict[int, tuple[Sheet, Ruleset, tuple[dict[str, Column], int]]] = {}
 
 
-def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dict[str, Any]:
+def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dict[str, Column]:
     """Player `p`'s sheet by column (`hidden`: box ids shown as hidden, totals withheld with them). The
     result may be shared by several views: read it, never change it."""
     if hidden:
@@ -194,7 +223,7 @@ def sheet_columns(state: GameState, p: int, hidden: Collection[str] = ()) -> dic
     return _shown(state, p)[0]
 
 
-def _shown(state: GameState, p: int) -> tuple[dict[str, Any], int]:
+def _shown(state: GameState, p: int) -> tuple[dict[str, Column], int]:
     """Player `p`'s columns and total, as last shown if the sheet did not change since."""
     sheet = state.sheets[p]
     known = _SHOWN.get(id(sheet))
@@ -207,30 +236,30 @@ def _shown(state: GameState, p: int) -> tuple[dict[str, Any], int]:
     return shown
 
 
-def _early_roll(points: Any, roll: int | None) -> int | None:
+def _early_roll(points: Points, roll: int | None) -> int | None:
     """The roll an entry was made after, where its row's points by roll pay more then than on the last."""
     if roll is None or not isinstance(points, tuple) or not points:
         return None
     return roll if points[min(roll, len(points)) - 1] > points[-1] else None
 
 
-def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[str, Any]:
+def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[str, Column]:
     rules = state.rules
     written = state.sheets[p].written
     struck = {t.box for t in state.history if t.player == p and t.strike}
     by_roll = {t.box: len(t.rolls) for t in state.history if t.player == p and not t.strike and not t.scratch}
     factors = rules.minimax_rows
     shown = not hidden
-    columns: dict[str, Any] = {}
+    columns: dict[str, Column] = {}
     for ci, c in enumerate(state.column_scores(p)):
-        boxes: dict[str, Any] = {}
+        boxes: dict[str, Cell] = {}
         for ri, row in enumerate(rules.rows):
             box = ci * rules.n_rows + ri
             box_id = rules.box_id(box)
             if box_id in hidden:
                 boxes[row.id] = {"hidden": True}
                 continue
-            cell: dict[str, Any] = {"score": c.boxes[row.id]}
+            cell: Cell = {"score": c.boxes[row.id]}
             w = written[box]
             if box_id in struck:
                 cell["why"] = "struck"
@@ -241,7 +270,7 @@ def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[st
             if early is not None and w:  # written on a roll that pays more: the rule named on the sheet
                 cell["roll"] = early
             boxes[row.id] = cell
-        column: dict[str, Any] = {
+        column: Column = {
             "boxes": boxes,
             "upper": c.upper if shown else None,
             "bonus": c.bonus if shown else None,
@@ -282,7 +311,7 @@ END_STRINGS = (
 )
 
 
-def decided(state: GameState) -> dict[str, Any] | None:
+def decided(state: GameState) -> Decided | None:
     """What decided a finished game (docs/rules.md §7), for its headline: `by` is "alone" (one player),
     "outright" (an entry that wins at once, Generala's served generala), "shared" (the win is shared),
     "points" (the highest total), "match_points", "rolloff" (match points a roll-off gave), or "total"
@@ -293,10 +322,12 @@ def decided(state: GameState) -> dict[str, Any] | None:
     winners = state.winners()
     places = state.standings()
     behind = sorted((places[s], s) for s in range(len(state.players)) if s not in winners)
-    out: dict[str, Any] = {"by": "points", "next": behind[0][1] if behind else None}
+    out: Decided = {"by": "points", "next": behind[0][1] if behind else None}
     points = state.match_points()
     if state.outright is not None:  # won at once: the headline says so, never a total (one seat too)
-        out.update(outright_view(state), by="outright")
+        won = outright_view(state)
+        out["by"] = "outright"
+        out["seats"], out["turn"], out["box"], out["by_roll"] = won["seats"], won["turn"], won["box"], won["by_roll"]
     elif len(state.players) == 1:
         out["by"] = "alone"
     elif len(winners) > 1:
@@ -311,11 +342,11 @@ def decided(state: GameState) -> dict[str, Any] | None:
     return out
 
 
-def _sentence(text: str, **args: Any) -> dict[str, Any]:
+def _sentence(text: str, **args: str | int | float) -> Sentence:
     return {"text": text, "args": args}
 
 
-def end_words(state: GameState) -> list[dict[str, Any]] | None:
+def end_words(state: GameState) -> list[Sentence] | None:
     """The end of a finished game in words: its headline, then (where there is one) what decided it, as
     [{"text", "args"}] with `text` one of END_STRINGS. Each face translates `text` and fills in `args`:
     numbers written as its language writes them, a `box` (a box id) named as its sheet names it."""
@@ -327,7 +358,7 @@ def end_words(state: GameState) -> list[dict[str, Any]] | None:
     points = state.match_points()
     top = winners[0]
     other = d["next"]
-    args: dict[str, Any] = {"name": state.players[top], "total": totals[top]}
+    args: dict[str, str | int | float] = {"name": state.players[top], "total": totals[top]}
     if other is not None:
         args["other"] = totals[other]
     if points is not None:

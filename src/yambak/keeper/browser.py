@@ -17,7 +17,7 @@ from ..engine import GameRecord, GameState, RecordError, replay
 from ..inputs import InputError, parse_toml
 from .entries import Refusal, apply_all, apply_entry, new_sheet, record_dict
 from .stats import statistics
-from .view import fix_options, preview, sheet_view, zero_boxes
+from .view import Preview, fix_options, preview, sheet_view, zero_boxes
 
 __all__ = ["call"]
 
@@ -79,17 +79,17 @@ def _view(req: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _preview(req: Mapping[str, Any]) -> dict[str, Any]:
+def _preview(req: Mapping[str, Any]) -> Preview:
     state, _ = _state(req)
     return preview(state, req["dice"], req.get("roll", 1))
 
 
-def _zero(req: Mapping[str, Any]) -> dict[str, Any]:
+def _zero(req: Mapping[str, Any]) -> Preview:
     state, _ = _state(req)
     return zero_boxes(state)
 
 
-def _fix(req: Mapping[str, Any]) -> dict[str, Any]:
+def _fix(req: Mapping[str, Any]) -> Preview:
     state, _ = _state(req)
     return fix_options(state, req["turn"], req.get("dice"), req.get("roll", 1))
 
@@ -109,7 +109,7 @@ def _stats(req: Mapping[str, Any]) -> dict[str, Any]:
     return statistics(req.get("records") or [])
 
 
-OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+OPS: dict[str, Callable[[Mapping[str, Any]], Mapping[str, Any]]] = {
     "view": _view,
     "preview": _preview,
     "zero": _zero,

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal, cast
 
 from ..engine import GameRecord, GameState, RecordError, replay, state_to_record
 from ..engine.record import parse_rolloffs, parse_turn, rolloffs_dict, turn_dict
+from ..viewtypes import SheetAction
 
 __all__ = ["fix_edit", "last_action", "logged", "undo_last", "undone"]
 
@@ -37,11 +38,11 @@ def _done(state: GameState) -> list[Mapping[str, Any]]:
     return [e for e in state.edits if "undone" not in e]
 
 
-def _entry(record: GameRecord, kind: str, n: int) -> dict[str, Any]:
+def _entry(record: GameRecord, kind: Literal["entry", "correction"], n: int) -> SheetAction:
     return {"kind": kind, "n": n, "player": record.seat(n), "turn": record.round(n)}
 
 
-def last_action(state: GameState) -> dict[str, Any] | None:
+def last_action(state: GameState) -> SheetAction | None:
     """The last thing done on the sheet, as every face names it: {"kind": "entry" | "correction",
     "n" (the entry's number in the history), "player" (whose entry), "turn" (that player's how-manieth
     turn)} or {"kind": "rolloff", "target"}; None on an empty sheet."""
@@ -68,10 +69,15 @@ def logged(state: GameState, edit: Mapping[str, Any]) -> GameState:
     return state.with_edits((*state.edits, dict(edit)))
 
 
-def undone(state: GameState) -> list[dict[str, Any]]:
+def undone(state: GameState) -> list[SheetAction]:
     """The notes of what was taken back, oldest first: each an action as `last_action` named it, and
     `at`, the number of turns the sheet had after taking it back."""
-    return [{**dict(e["undone"]), "at": e.get("at", 0)} for e in state.edits if isinstance(e.get("undone"), Mapping)]
+    # each note is a `last_action` as it was logged (keeper/manager.py): a SheetAction read back from the record
+    return [
+        cast(SheetAction, {**dict(e["undone"]), "at": e.get("at", 0)})
+        for e in state.edits
+        if isinstance(e.get("undone"), Mapping)
+    ]
 
 
 def undo_last(state: GameState) -> GameState:
@@ -88,7 +94,9 @@ def undo_last(state: GameState) -> GameState:
     if action["kind"] == "entry":
         record = replace(record, turns=record.turns[:-1], outright=None)  # a replay finds any win again
     elif action["kind"] == "rolloff":
-        record = replace(record, rolloffs=_without_round(record, action["target"]))
+        target = action["target"]
+        assert target is not None  # a roll-off's action names its target (`last_action`)
+        record = replace(record, rolloffs=_without_round(record, target))
         from_log = from_log and last is not None and "rolloff" in last  # else a round from before `edits`
     else:
         assert last is not None

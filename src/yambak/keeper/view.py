@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from ..engine import (
     GameState,
@@ -27,15 +27,16 @@ from ..engine import (
 )
 from ..engine.outlook import BoxOutlook
 from ..gameview import decided, game_view
+from ..viewtypes import HistoryEntry, SheetAction, SheetPlayer, SheetView
 from .edits import last_action, undone
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
 __all__ = ["decided", "fix_options", "preview", "sheet_view", "zero_boxes"]
 
 
-def _history(state: GameState) -> list[dict[str, Any]]:
+def _history(state: GameState) -> list[HistoryEntry]:
     rules = state.rules
-    out = []
+    out: list[HistoryEntry] = []
     for n, t in enumerate(state.history, start=1):
         box = rules.parse_box(t.box)
         out.append(
@@ -55,7 +56,7 @@ def _history(state: GameState) -> list[dict[str, Any]]:
     return out
 
 
-def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) -> dict[str, Any]:
+def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) -> SheetView:
     """Everything every phone following the sheet shows, read from the engine: the game as every face
     shows it (`yambak.gameview`), with the boxes each player's sheet can take after each roll number
     (before the dice are known), the history of entries, the last thing done (`last`: what undo takes
@@ -63,15 +64,38 @@ def sheet_view(state: GameState, *, id: str = "", name: str = "", v: int = 0) ->
     code is not in it: it hands out write tokens, and a watcher sees this view too."""
     rules = state.rules
     view = game_view(state, frozenset(range(len(state.players))))
+    players: list[SheetPlayer] = []
     for p in view["players"]:
         rolls = range(1, state.rolls_allowed(p["seat"]) + 1)  # saved rolls (Maxi Yatzy) allow more
-        p["fillable"] = {str(r): [rules.box_id(b) for b in entry_boxes(state, r, p["seat"])] for r in rolls}
-    view.update(id=id, name=name, v=v, history=_history(state), record=record_dict(state))
-    view["last"] = last_action(state)  # what undo takes back, named on its button
-    view["undone"] = undone(state)  # what was taken back, for the history
+        fillable = {str(r): [rules.box_id(b) for b in entry_boxes(state, r, p["seat"])] for r in rolls}
+        players.append({**p, "fillable": fillable})
+    own: _SheetKeys = {
+        "players": players,
+        "id": id,
+        "name": name,
+        "v": v,
+        "history": _history(state),
+        "record": record_dict(state),
+        "last": last_action(state),  # what undo takes back, named on its button
+        "undone": undone(state),  # what was taken back, for the history
+    }
     if state.finished:
-        view["rolloff_due"] = rolloffs_due(state)
-    return view
+        own["rolloff_due"] = rolloffs_due(state)
+    return {**view, **own}
+
+
+class _SheetKeys(TypedDict):
+    """What `sheet_view` adds to (or puts in place of) the game view's keys."""
+
+    players: list[SheetPlayer]
+    id: str
+    name: str
+    v: int
+    history: list[HistoryEntry]
+    record: dict[str, Any]
+    last: SheetAction | None
+    undone: list[SheetAction]
+    rolloff_due: NotRequired[dict[str, list[int]]]
 
 
 # --- what an entry would do ----------------------------------------------------------------------
@@ -85,11 +109,11 @@ def _entry_outlook(state: GameState, turn: TurnRecord) -> BoxOutlook:
     return position.box_outlook(turn.box, state.current)
 
 
-def _effect(o: BoxOutlook, *, strike: bool = False) -> dict[str, Any]:
+def _effect(o: BoxOutlook, *, strike: bool = False) -> Effect:
     """An entry as the engine's outlook says it: the value written, the change of the total, and what
     it does to related boxes (a pair zeroed, the entry itself voided), for the dice or struck for 0."""
     if strike:
-        out: dict[str, Any] = {"legal": True, "written": 0, "gain": o.strike_gain}
+        out: Effect = {"legal": True, "written": 0, "gain": o.strike_gain}
         zeroes, voids = o.zeroes_pair_at(0), o.voids_entry_at(0)
     else:
         out = {"legal": True, "written": o.written, "gain": o.gain}
@@ -103,15 +127,38 @@ def _effect(o: BoxOutlook, *, strike: bool = False) -> dict[str, Any]:
     return out
 
 
+class Effect(TypedDict):
+    """What an entry would do in one box (`preview`, `zero_boxes`): legal, with the value written and the
+    change of the total, and what the engine's outlook says it does; or refused, with the rule's code."""
+
+    legal: bool
+    written: NotRequired[int | None]
+    gain: NotRequired[int | None]
+    voids_entry: NotRequired[Literal[True]]
+    zeroes_pair: NotRequired[Literal[True]]
+    extra_bonus: NotRequired[int]
+    strike: NotRequired[Literal[True]]
+    strike_gain: NotRequired[int | None]
+    code: NotRequired[str]
+
+
+class Preview(TypedDict):
+    """Every open box of the player to enter (`seat`), and for `fix_options` the entry corrected."""
+
+    seat: int
+    boxes: dict[str, Effect]
+    turn: NotRequired[int]
+
+
 def _open_boxes(state: GameState, p: int) -> list[int]:
     return [b for b, w in enumerate(state.sheets[p].written) if w is None]
 
 
-def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> dict[str, Any]:
+def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> Preview:
     """Typed dice (and the roll number) on every open box of the player to enter: what each box
     would write and add (`legal`), or the code of the rule that refuses it."""
     p = state.current
-    boxes: dict[str, Any] = {}
+    boxes: dict[str, Effect] = {}
     if state.finished:
         return {"seat": p, "boxes": boxes}
     rules = state.rules
@@ -124,16 +171,16 @@ def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> dict[str, A
             continue
         out = _effect(o)
         if o.strike:  # the engine offers a strike for 0 where the ruleset has one and the dice give something
-            out.update(strike=True, strike_gain=o.strike_gain)
+            out["strike"], out["strike_gain"] = True, o.strike_gain
         boxes[box] = out
     return {"seat": p, "boxes": boxes}
 
 
-def zero_boxes(state: GameState) -> dict[str, Any]:
+def zero_boxes(state: GameState) -> Preview:
     """Where the player to enter may write a 0 without dice ("just the score"): each such box with
     the change of the total, or the code refusing it."""
     p = state.current
-    boxes: dict[str, Any] = {}
+    boxes: dict[str, Effect] = {}
     if state.finished:
         return {"seat": p, "boxes": boxes}
     fillable = {b for r in range(1, state.rules.rolls_per_turn + 1) for b in entry_boxes(state, r, p)}
@@ -155,7 +202,7 @@ def zero_boxes(state: GameState) -> dict[str, Any]:
     return {"seat": p, "boxes": boxes}
 
 
-def fix_options(state: GameState, turn: int, dice: Sequence[int] | None, roll: int = 1) -> dict[str, Any]:
+def fix_options(state: GameState, turn: int, dice: Sequence[int] | None, roll: int = 1) -> Preview:
     """The boxes entry `turn` (1-based) could be corrected to: the typed dice (or a 0 without dice)
     on the sheet as it was before that entry. Whether later entries stay legal is checked on saving."""
     record = replace(state_to_record(state), pending=(), rolloffs=())

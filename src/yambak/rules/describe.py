@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
+from ..viewtypes import Phrase as PhraseJSON
 from .model import Column, Row, Ruleset
 
 __all__ = [
@@ -59,10 +59,10 @@ class Phrase:
         }
         return (translate(self.text) if self.translated else self.text).format(**values)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PhraseJSON:
         """The phrase for a page script to word (page.js `phrase`): {"t": template, "a": values}, a row or a
         column as {"row": id}; "raw" when the template is not a message of its own."""
-        args = {
+        args: dict[str, int | float | str | PhraseJSON | dict[str, str]] = {
             key: value.to_json()
             if isinstance(value, Phrase)
             else {value.kind: value.id}
@@ -70,7 +70,12 @@ class Phrase:
             else value
             for key, value in self.args
         }
-        return {"t": self.text} | ({"a": args} if args else {}) | ({} if self.translated else {"raw": True})
+        out: PhraseJSON = {"t": self.text}
+        if args:
+            out["a"] = args
+        if not self.translated:
+            out["raw"] = True
+        return out
 
 
 def _p(text: str, **args: int | str | Named | Phrase) -> Phrase:

@@ -12,6 +12,9 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from ..viewtypes import Phrase as PhraseJSON
+from ..viewtypes import RulesColumn, RulesLayout, RulesRow
+
 ROW_KINDS: tuple[str, ...] = (
     "upper",
     "kind",
@@ -189,6 +192,31 @@ def _option_text(value: object) -> str:
     return str(value)
 
 
+def _row_layout(r: Row) -> RulesRow:
+    out: RulesRow = {"id": r.id, "upper": r.is_upper, "kind": r.kind}
+    if r.label:
+        out["label"] = r.label
+    if r.short:
+        out["short"] = r.short
+    return out
+
+
+def _column_layout(c: Column, notes: list[PhraseJSON]) -> RulesColumn:
+    out: RulesColumn = {
+        "id": c.id,
+        "order": c.order,
+        "rolls": c.rolls,
+        "announce": c.announce,
+        "withdraw": c.withdraw,
+        "points": c.points,
+        "multiplier": c.multiplier,  # the column total is its boxes and bonus times this
+        "notes": notes,  # how it fills, for a header's tap
+    }
+    if c.label:
+        out["label"] = c.label
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     id: str
@@ -222,7 +250,7 @@ class Ruleset:
     n_boxes: int = field(default=0, init=False, repr=False, compare=False)
     _box_ids: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
     _roll_matters: tuple[bool, ...] = field(default=(), init=False, repr=False, compare=False)
-    _layout: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    _layout: RulesLayout | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "row_index", {r.id: i for i, r in enumerate(self.rows)})
@@ -330,7 +358,7 @@ class Ruleset:
         digest = hashlib.sha1(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:8]
         return f"custom:{self.name[:80]}:{digest}"
 
-    def layout(self) -> dict[str, Any]:
+    def layout(self) -> RulesLayout:
         """The sheet's layout for a face to draw it (ids, order kinds, roll restrictions, bonuses,
         column points): what the table page and the score-keeper read instead of the rules file. Made
         once per ruleset (every view of every event carries it): read it, never change it."""
@@ -339,7 +367,7 @@ class Ruleset:
         assert self._layout is not None
         return self._layout
 
-    def _make_layout(self) -> dict[str, Any]:
+    def _make_layout(self) -> RulesLayout:
         from .describe import column_notes  # the describer reads this module: imported when first used
 
         bonus = self.upper_bonus
@@ -348,26 +376,8 @@ class Ruleset:
             "name": self.name,
             "preset": self.preset,
             "options": dict(self.options),
-            "rows": [
-                {"id": r.id, "upper": r.is_upper, "kind": r.kind}
-                | ({"label": r.label} if r.label else {})
-                | ({"short": r.short} if r.short else {})
-                for r in self.rows
-            ],
-            "columns": [
-                {
-                    "id": c.id,
-                    "order": c.order,
-                    "rolls": c.rolls,
-                    "announce": c.announce,
-                    "withdraw": c.withdraw,
-                    "points": c.points,
-                    "multiplier": c.multiplier,  # the column total is its boxes and bonus times this
-                    "notes": [note.to_json() for note in column_notes(c)],  # how it fills, for a header's tap
-                }
-                | ({"label": c.label} if c.label else {})
-                for c in self.columns
-            ],
+            "rows": [_row_layout(r) for r in self.rows],
+            "columns": [_column_layout(c, [note.to_json() for note in column_notes(c)]) for c in self.columns],
             "rolled_dice": self.rolled_dice,  # thrown per roll: six with the six_dice modifier
             "rolloff_dice": self.rolloff_dice,
             "rolls_per_turn": self.rolls_per_turn,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,7 +95,7 @@ def failure(exc: BaseException, what: str) -> RequestError:
 _ORJSON = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: Mapping[str, Any]) -> str:
     """A socket message as JSON text: orjson, a few times faster than the standard library's encoder on the
     views every event sends (dict keys may be seat numbers). What it cannot write (an integer beyond 64 bits
     or a lone surrogate echoed from a client) the standard library writes, in ASCII."""
@@ -119,10 +119,10 @@ class Connection:
     seats: set[int] = field(default_factory=set)
     keys: set[str] = field(default_factory=set)  # the hashes of the seat tokens it said (a seat's may go)
     lang: str = "en"
-    queue: asyncio.Queue[dict[str, Any] | str] = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
+    queue: asyncio.Queue[Mapping[str, Any] | str] = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
     joined: bool = False
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, Any] | str) -> None:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:  # a client that does not read: drop it, it will resync

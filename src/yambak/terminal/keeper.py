@@ -31,6 +31,7 @@ from ..keeper.boxes import box_names
 from ..keeper.edits import last_action, undone
 from ..rules import Ruleset
 from ..text import render_sheets
+from ..viewtypes import SheetAction
 
 
 def parse_dice(text: str, count: int) -> tuple[int, ...] | None:
@@ -76,7 +77,7 @@ class KeeperSession:
         "rolloff": ("Undo the roll-off for {column}", "Undone: the roll-off for {column}"),
     }
 
-    def said(self, action: dict[str, object], done: bool = False) -> str:
+    def said(self, action: SheetAction, done: bool = False) -> str:
         """An action of `last_action` / `undone` in words: what undo would take back, or took back."""
         T = self.words
         text = self.WHAT[str(action["kind"])][done]

@@ -19,7 +19,7 @@ __all__ = ["by_roll", "local_view"]
 def local_view(state: GameState, bots: dict[int, str] | None = None, hints: bool = True) -> dict[str, Any]:
     """The view of a game here: `bots` by seat (the others are people at this terminal)."""
     bots = bots or {}
-    view = game_view(state, frozenset(range(len(state.players))))
+    view: dict[str, Any] = {**game_view(state, frozenset(range(len(state.players))))}  # the JSON a socket brings
     for p in view["players"]:
         p["kind"], p["bot"] = ("bot", bots[p["seat"]]) if p["seat"] in bots else ("human", None)
     view.update(v=state.serial + len(state.history), settings={"hints": hints}, open_seats=[], online=[], clocks={})

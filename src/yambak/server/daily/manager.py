@@ -49,15 +49,42 @@ class DealError(RequestError):
     """A refused request about a deal or a tournament (coded, never a traceback)."""
 
 
+class DealTable(Protocol):
+    """What a deal reads of a live table (`tables.LiveTable`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def state(self) -> GameState: ...
+
+    def seats_for(self, hashes: set[str]) -> set[int]: ...
+
+
 class Tables(Protocol):
     """What deals need of the live tables (the table manager; the app hands it over)."""
 
     coach: CoachPool  # where the par bot plays
 
-    async def aget(self, table_id: str) -> Any: ...
+    async def aget(self, table_id: str) -> DealTable: ...
 
-    async def acreate(self, *args: Any, **kwargs: Any) -> tuple[Any, dict[int, str]]: ...
+    async def acreate(
+        self,
+        name: str,
+        preset: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        listed: bool = True,
+        duplicate: bool = False,
+        asked: dict[str, Any] | None = None,
+        custom: dict[str, Any] | None = None,
+        profile: str | None = None,
+        deal: DealRow | None = None,
+        device: str | None = None,
+    ) -> tuple[DealTable, dict[int, str]]: ...
 
+    # `table`: one `aget` or `acreate` gave. Typed `Any`: the manager's method takes only its own
+    # `LiveTable`, which this package may not name, and a protocol's parameter may not be wider than that
     async def reissue(self, table: Any, seat: int, device: str | None = None) -> str: ...
 
     async def uncounted(self, table: Any, seat: int) -> None: ...
@@ -210,7 +237,7 @@ class DealManager:
 
     async def start(
         self, deal: DealRow, profile: ProfileRow, tokens: Iterable[str] = ()
-    ) -> tuple[Any, dict[int, str], bool]:
+    ) -> tuple[DealTable, dict[int, str], bool]:
         """The profile's table at the deal: (table, new seat tokens, whether it counts). Its unfinished
         counted attempt is given back (with a new seat token for a device without one: the profile
         plays on from another device); once that is over, another table is practice."""

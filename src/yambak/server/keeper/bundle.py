@@ -21,7 +21,7 @@ __all__ = ["OFFLINE_ASSETS", "PYODIDE_FILES", "engine_zip", "offline_files", "of
 
 PACKAGE = Path(__file__).resolve().parents[2]  # src/yambak
 PURE = ("rules", "engine", "keeper")  # subpackages a phone runs; the layers test keeps them pure
-SINGLE = ("__init__.py", "names.py", "gameview.py", "inputs.py")
+SINGLE = ("__init__.py", "names.py", "gameview.py", "viewtypes.py", "inputs.py")
 PYODIDE_DIR = STATIC / "pyodide"
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # The keeper's own assets, kept by its service worker (the page shell, /keep/, is added by the worker).

@@ -73,7 +73,20 @@ class Tables(Protocol):
 
     async def aget(self, table_id: str) -> Any: ...
 
-    async def acreate(self, *args: Any, **kwargs: Any) -> tuple[Any, dict[int, str]]: ...
+    async def acreate(
+        self,
+        name: str | None,
+        preset: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        listed: bool = True,
+        duplicate: bool = False,
+        asked: dict[str, Any] | None = None,
+        custom: dict[str, Any] | None = None,
+        profile: str | None = None,
+        deal: None = None,  # a ranked game plays no deal
+        device: str | None = None,
+    ) -> tuple[Any, dict[int, str]]: ...
 
     async def join(
         self, table: Any, name: Any, seat: Any = None, profile: str | None = None, device: str | None = None

@@ -320,8 +320,8 @@ def api_preview(request: Request, sheet_id: str, body: PreviewIn) -> dict[str, A
         raise KeeperError("input/invalid", "dice are 1 to 6", 422)
     try:
         if body.turn is not None:
-            return fix_options(state, body.turn, body.dice, body.roll)
-        return preview(state, body.dice, body.roll) if body.dice is not None else zero_boxes(state)
+            return {**fix_options(state, body.turn, body.dice, body.roll)}
+        return {**(preview(state, body.dice, body.roll) if body.dice is not None else zero_boxes(state))}
     except Refusal as exc:
         raise KeeperError(exc.code, exc.message, exc.status, **exc.extra) from None
 

@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from ...engine import IllegalAction
+from ...viewtypes import Ack
 from ...web.i18n import localize_error
 from ..common.coach import Asker
 from ..common.tokens import hash_token
@@ -188,6 +189,7 @@ async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
         await keeper.writer(sheet, tokens)
         result = await keeper.enter(sheet, msg.entry)
         if result["duplicate"]:  # applied before (a lost answer, an offline queue sent again): no new event
-            conn.send({"type": "ack", "ref": msg.entry.id, "v": result["applied_as"]})
+            ack: Ack = {"type": "ack", "ref": msg.entry.id, "v": result["applied_as"]}
+            conn.send(ack)
 
     await _serve(ws, keeper, sheet_id, sheet_schema, act, said)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from ...engine import GameState
 from ...store import EventRow, RefTaken, SessionRow, Store, StoreConflict
+from ...viewtypes import EventsMessage, Missed, StateMessage
 from .. import metrics
 from ..common.events import Events, NamesRemoved
 from ..live import Connection, dumps
@@ -385,7 +386,7 @@ class SessionManager(Generic[S]):
             if conn.joined and conn is not skip:
                 conn.send(state_message(session.version, view_for(frozenset(conn.seats))))
 
-    def resync(self, session: S, conn: Connection, since: int | None) -> dict[str, Any]:
+    def resync(self, session: S, conn: Connection, since: int | None) -> EventsMessage | StateMessage:
         """What a (re)joining client needs: nothing when it saw the newest version (no view: the one it
         has is current), else the events it missed with the view after them, or the full state."""
         self.replica.catch_up(session)
@@ -396,15 +397,13 @@ class SessionManager(Generic[S]):
         if since is not None and since < session.version:
             oldest = session.recent[0][0] if session.recent else session.version + 1
             if since + 1 >= oldest:
-                missed = [
-                    {
-                        "v": v,
-                        "event": self.kind.public_event(session, e, seats),
-                        **({"ref": r} if r is not None else {}),
-                    }
-                    for v, e, r in session.recent
-                    if v > since
-                ]
+                missed: list[Missed] = []
+                for v, e, r in session.recent:
+                    if v > since:
+                        one: Missed = {"v": v, "event": self.kind.public_event(session, e, seats)}
+                        if r is not None:
+                            one["ref"] = r
+                        missed.append(one)
                 return events_message(session.version, missed, view)
         return state_message(session.version, view)
 

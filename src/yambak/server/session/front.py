@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ...engine import GameState
 from ...store import Store
+from ...viewtypes import EventsMessage, StateMessage
 from ..common.events import Events
 from ..live import Connection, RequestError
 from ..settings import Settings
@@ -77,7 +78,7 @@ class SessionFront(Generic[S]):
     def acts_here(self, session: S) -> bool:
         return self.core.acts_here(session)
 
-    def resync(self, session: S, conn: Connection, since: int | None) -> dict[str, Any]:
+    def resync(self, session: S, conn: Connection, since: int | None) -> EventsMessage | StateMessage:
         return self.core.resync(session, conn, since)
 
     def broadcast_state(self, session: S, skip: Connection | None = None) -> None:

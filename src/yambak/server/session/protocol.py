@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...viewtypes import EventMessage, EventsMessage, Missed, StateMessage, Welcome
+
 __all__ = [
     "PROTOCOL",
     "Hello",
@@ -53,24 +55,24 @@ class Ping(Message):
 # --- server -> client -------------------------------------------------------------------------
 
 
-def welcome(version: int, seats: list[int]) -> dict[str, Any]:
+def welcome(version: int, seats: list[int]) -> Welcome:
     return {"type": "welcome", "v": version, "seats": seats, "protocol": PROTOCOL}
 
 
-def event_message(version: int, event: dict[str, Any], view: dict[str, Any], ref: Any = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "event", "v": version, "event": event, "view": view}
+def event_message(version: int, event: dict[str, Any], view: dict[str, Any], ref: Any = None) -> EventMessage:
+    out: EventMessage = {"type": "event", "v": version, "event": event, "view": view}
     if ref is not None:  # the client's id for the action this event is: its answer
         out["ref"] = ref
     return out
 
 
-def events_message(version: int, missed: list[dict[str, Any]], view: dict[str, Any] | None) -> dict[str, Any]:
+def events_message(version: int, missed: list[Missed], view: dict[str, Any] | None) -> EventsMessage:
     """What a client missed since the version it said, and the view after it (None: it missed nothing)."""
-    out: dict[str, Any] = {"type": "events", "v": version, "events": missed}
+    out: EventsMessage = {"type": "events", "v": version, "events": missed}
     if view is not None:
         out["view"] = view
     return out
 
 
-def state_message(version: int, view: dict[str, Any]) -> dict[str, Any]:
+def state_message(version: int, view: dict[str, Any]) -> StateMessage:
     return {"type": "state", "v": version, "view": view}

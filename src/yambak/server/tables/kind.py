@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from ...engine import DuplicateDice, Event, FairDice, GameState, IllegalAction, ManualDice, Nonce, SecureDice, replay
 from ...store import EventRow, SessionRow, TurnRow
@@ -184,7 +184,7 @@ class TableKind(SessionKind[LiveTable]):
             "played_for": {str(s): list(entries) for s, entries in table.played_for.items()},
             "seating": self.seating.can(table),
         }
-        return table_view(table, seats, live)
+        return cast(dict[str, Any], table_view(table, seats, live))  # the core passes it on as JSON data
 
     def public_event(self, table: LiveTable, event: dict[str, Any], seats: frozenset[int], /) -> dict[str, Any]:
         return public_event(event, table.state, seats)

@@ -9,10 +9,11 @@ commitment kept), or give it to a bot at any time (a friend who never came). Nev
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...engine import Nonce, new_game
 from ...store import SeatRow, Store, StoreConflict
+from ...viewtypes import SeatingOut
 from ..live import RequestError
 from ..session import Moved
 from ..session.protocol import welcome
@@ -35,7 +36,7 @@ class Seating:
     def host(table: LiveTable) -> int | None:
         return next((s.seat for s in table.seats if s.kind == "human"), None)
 
-    def can(self, table: LiveTable) -> dict[str, Any]:
+    def can(self, table: LiveTable) -> SeatingOut:
         """For the views: the host, and what it may do with an open seat now."""
         fixed = table.settings.ranked is not None or table.settings.deal is not None or table.state.finished
         open_seats = not fixed and any(s.kind == "open" for s in table.seats)

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ...viewtypes import TableSettingsOut
+
 __all__ = ["ASYNC_CLOCKS", "CLOCK_RANGE", "TableSettings", "choose"]
 
 CLOCK_RANGE = (15, 600)  # seconds per turn, live
@@ -41,7 +43,11 @@ class TableSettings:
         return self.clock is not None and self.clock >= ASYNC_CLOCKS[0]
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"hints": self.hints, "clock": self.clock, "undo": self.undo}  # in every view
+        return {**self.shown()}
+
+    def shown(self) -> TableSettingsOut:
+        """The settings as stored and as every view shows them."""
+        out: TableSettingsOut = {"hints": self.hints, "clock": self.clock, "undo": self.undo}  # in every view
         if self.deal is not None:  # most tables play no deal
             out["deal"] = self.deal
         if self.ranked is not None:  # and are not ranked

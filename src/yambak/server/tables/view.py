@@ -3,16 +3,19 @@ state: who sits where, who is here, the clocks and the stand-in, the settings an
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ...bots import model_status
-from ...engine import GameState
+from ...engine import FairDice, GameState
 from ...gameview import game_view, public_event
+from ...viewtypes import DealOut, FairnessOut, SeatingOut, TablePlayer, TableSettingsOut, TableView
+from ..common.dice import DealDice
+from .table import LiveTable
 
 __all__ = ["public_event", "table_view"]
 
 
-def table_view(table: Any, seats: frozenset[int] = frozenset(), live: dict[str, Any] | None = None) -> dict[str, Any]:
+def table_view(table: LiveTable, seats: frozenset[int] = frozenset(), live: dict[str, Any] | None = None) -> TableView:
     """`live`: what the table's parts say now (`TableManager.view`): `online` (the seats here, on any
     process), `clocks` (seconds left on each turn clock), `stand_in` (seconds until the stand-in plays an
     away player's turn), `played_for` (what it wrote for each away player since they last played) and
@@ -20,37 +23,61 @@ def table_view(table: Any, seats: frozenset[int] = frozenset(), live: dict[str, 
     state: GameState = table.state
     live = live or {}
     view = game_view(state, seats)
+    settings = table.settings.shown()
+    settings["asynchronous"] = table.settings.asynchronous
+    players: list[TablePlayer] = []
     for p in view["players"]:
         seat = table.seats[p["seat"]]
-        p["kind"], p["bot"] = seat.kind, seat.bot
         # "prior" or "unchecked" when this bot plays on a value model the players should know about
-        p["bot_model"] = model_status(state.rules, seat.bot) if seat.kind == "bot" and seat.bot else None
-    view.update(
-        id=table.id,
-        name=table.name,
-        v=table.version,
-        rematch=table.rematch,
-        open_seats=[s.seat for s in table.seats if s.kind == "open"],
-        online=live.get("online", []),
-        settings=table.settings.to_dict() | {"asynchronous": table.settings.asynchronous},
-        clocks=live.get("clocks", {}),
-        stand_in=live.get("stand_in", {}),
-        played_for=live.get("played_for", {}),
-        seating=live.get("seating", {"host": None, "remove": False, "bot": False}),
-        can_undo=[p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
-        fairness=_fairness(table.fairness, state),
-        deal=_deal(table.fairness),
-    )
-    return view
+        bot_model = model_status(state.rules, seat.bot) if seat.kind == "bot" and seat.bot else None
+        players.append({**p, "kind": seat.kind, "bot": seat.bot, "bot_model": bot_model})
+    own: _TableKeys = {
+        "players": players,
+        "id": table.id,
+        "name": table.name,
+        "v": table.version,
+        "rematch": table.rematch,
+        "open_seats": [s.seat for s in table.seats if s.kind == "open"],
+        "online": live.get("online", []),
+        "settings": settings,
+        "clocks": live.get("clocks", {}),
+        "stand_in": live.get("stand_in", {}),
+        "played_for": live.get("played_for", {}),
+        "seating": live.get("seating", {"host": None, "remove": False, "bot": False}),
+        "can_undo": [p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
+        "fairness": _fairness(table.fairness, state),
+        "deal": _deal(table.fairness),
+    }
+    return {**view, **own}
 
 
-def _deal(fair: Any) -> dict[str, Any] | None:
+class _TableKeys(TypedDict):
+    """What `table_view` adds to (or puts in place of) the game view's keys."""
+
+    players: list[TablePlayer]
+    id: str
+    name: str
+    v: int
+    rematch: str | None
+    open_seats: list[int]
+    online: list[int]
+    settings: TableSettingsOut
+    clocks: dict[str, float]
+    stand_in: dict[str, float]
+    played_for: dict[str, list[dict[str, Any]]]
+    seating: SeatingOut
+    can_undo: list[int]
+    fairness: FairnessOut | None
+    deal: DealOut | None
+
+
+def _deal(fair: FairDice | None) -> DealOut | None:
     """A deal's table (the daily challenge, a club round): when the deal closes (its tables take no
     action from then on: the game stays unfinished and does not count), the seconds left until then by
     the server's clock (the page counts down from them, whatever its own clock says), whether it has
     closed, whether its tournament is paused (no close while it is), and whether its organiser cancelled
     its round (it counts for nobody)."""
-    if not getattr(fair, "deal", ""):
+    if not isinstance(fair, DealDice) or not fair.deal:
         return None
     closes = fair.closes_at
     left = (closes - fair.now()).total_seconds() if closes is not None else None
@@ -60,14 +87,21 @@ def _deal(fair: Any) -> dict[str, Any] | None:
         "left": max(0.0, left) if left is not None else None,
         "closed": fair.closed(),
         "paused": closes is None,
-        "cancelled": bool(getattr(fair, "cancelled", False)),
+        "cancelled": fair.cancelled,
     }
 
 
-def _fairness(fair: Any, state: GameState) -> dict[str, Any] | None:
+def _fairness(fair: FairDice | None, state: GameState) -> FairnessOut | None:
     """The dice commitment (docs/fairness.md), the seed once the game is over; `open` while the
     seated players may still mix in their nonces (before the game's first roll)."""
     if fair is None:
         return None
     fixed = getattr(fair, "deal", "")  # a deal's dice are the same for every entrant: no nonces
-    return {**fair.block(revealed=state.finished), "open": state.serial == 0 and not state.finished and not fixed}
+    block = fair.block(revealed=state.finished)  # scheme, commitment, seed, nonces
+    return {
+        "scheme": block["scheme"],
+        "commitment": block["commitment"],
+        "seed": block["seed"],
+        "nonces": block["nonces"],
+        "open": state.serial == 0 and not state.finished and not fixed,
+    }
