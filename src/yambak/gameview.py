@@ -89,6 +89,7 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
     level = hidden_level(state, seats)
     boxes_of = turn_boxes(state)
     points = state.match_points()
+    categories = state.category_points()  # Balut's points on the sheets as they stand, the engine's arithmetic
     players = []
     for p in range(len(state.players)):
         sheet = state.sheets[p]
@@ -116,6 +117,7 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> dict[str
                 # the boxes a stand-in filled for this person (away or out of time), marked for everybody
                 "stand_in": sorted(b for s, b in state.stand_in if s == p and b not in hidden),
             }
+            | ({"category_points": None if hidden else categories[p].to_dict()} if categories is not None else {})
         )
     view: dict[str, Any] = {
         "rules": rules.layout(),
