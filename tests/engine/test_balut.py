@@ -37,15 +37,20 @@ def balut_box(row: str, dice: list[int]) -> int:
     return sum(dice) + 20 if len(c) == 1 else 0
 
 
-def balut_points(boxes: dict[str, list[int]], total: int) -> dict[str, object]:
-    """The Balut points of a full sheet (each row's four boxes) and its grand total, from the printed table."""
+def balut_points(boxes: dict[str, list[int | None]], total: int) -> dict[str, object]:
+    """The Balut points of a sheet (each row's four boxes, None while open) and its grand total, from the
+    printed table: a line counts once its boxes reach it, four straights or houses once all four are made."""
+
+    def line(row: str) -> int:
+        return sum(v or 0 for v in boxes[row])
+
     rows: dict[str, float] = {
-        "fours": 2.0 if sum(boxes["fours"]) >= 52 else 0.0,
-        "fives": 2.0 if sum(boxes["fives"]) >= 65 else 0.0,
-        "sixes": 2.0 if sum(boxes["sixes"]) >= 78 else 0.0,
+        "fours": 2.0 if line("fours") >= 52 else 0.0,
+        "fives": 2.0 if line("fives") >= 65 else 0.0,
+        "sixes": 2.0 if line("sixes") >= 78 else 0.0,
         "straight": 4.0 if all(boxes["straight"]) else 0.0,
         "full_house": 3.0 if all(boxes["full_house"]) else 0.0,
-        "choice": 2.0 if sum(boxes["choice"]) >= 100 else 0.0,
+        "choice": 2.0 if line("choice") >= 100 else 0.0,
         "balut": 2.0 * len([v for v in boxes["balut"] if v]),
     }
     if total < 300:
@@ -106,6 +111,21 @@ def test_random_games_score_their_balut_points_as_worked_out_here(seed: int) -> 
     view = game_view(state)["players"]
     assert [p["category_points"] for p in view] == [p["category_points"] for p in expected["players"]]
     assert [p["match_points"] for p in view] == points  # one seat too
+
+
+def test_while_the_game_runs_the_view_shows_the_points_as_they_stand() -> None:
+    """Mid-game, each seat's points on its sheet so far (the faces show them; match points come at the end)."""
+    rules = load_ruleset("balut")
+    for seed, steps in ((7, 20), (8, 50), (9, 80)):
+        state = play_random(rules, 2, seed, steps=steps)
+        assert not state.finished
+        view = game_view(state)
+        for p, shown in enumerate(view["players"]):
+            sheet = state.sheets[p]
+            boxes = {r: [sheet.written[rules.box_index(c, r)] for c in COLUMNS] for r in ROWS}
+            total = sum(v or 0 for v in sheet.written)
+            assert shown["category_points"] == balut_points(boxes, total)
+            assert shown["match_points"] is None
 
 
 def golden_record() -> dict:

@@ -147,3 +147,20 @@ def test_a_category_points_match_needs_something_to_award() -> None:
         load_ruleset(data)
     with pytest.raises(RulesetError, match="total_table"):
         load_ruleset({**data, "match": {"kind": "total", "total_table": [[0, 1]]}})
+
+
+def test_the_coach_never_calls_the_pip_optimum_exact_where_category_points_decide() -> None:
+    """A one-column sheet the solver takes: its table maximises pips, so under category points the bots and
+    the coach use the estimate and say so."""
+    from yambak.bots.optimal import solvable
+    from yambak.coach.advice import advise
+    from yambak.engine import Roll, new_game
+
+    sheet = {"rows": [{"id": "sixes", "kind": "upper", "face": 6}, {"id": "chance", "kind": "sum"}]}
+    plain = load_ruleset(sheet | {"columns": [{"id": "a"}]})
+    points = load_ruleset(
+        sheet | {"columns": [{"id": "a"}], "match": {"kind": "category_points", "total_table": [[20, 1]]}}
+    )
+    assert solvable(plain) and not solvable(points)
+    state, _ = new_game(points, ["Ann"], seed=1).apply(Roll(0))
+    assert advise(state).exact is False

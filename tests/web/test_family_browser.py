@@ -137,3 +137,35 @@ def test_each_new_preset_on_a_phone_and_a_laptop(base_url, new_page):
             assert width <= inner, (preset, lang, where)
             page.screenshot(path=str(SCREENSHOTS / f"family-{preset}-{where}-{lang}.png"))
             page.context.close()
+
+
+# the number a seat's chip shows before its unit ("-2 pts", "−2 Pkt."), as the page wrote it
+CHIP_POINTS = """(n) => {
+    const text = document.querySelector('#chip-0 .pts')?.textContent || '';
+    return parseFloat(text.replace('\u2212', '-').replace(',', '.')) === n;
+}"""
+
+
+def test_balut_shows_its_points_as_they_stand_on_a_phone_and_a_laptop(base_url, new_page):
+    """Balut alone: the player's chip shows the points the engine counts on the sheet so far (the view's
+    `category_points`: an empty sheet is -2 for its total), and again after the first entry; no sideways
+    scrolling; screenshots on a phone (German) and a laptop (English)."""
+    for where, viewport, lang in (("laptop", LAPTOP, "en"), ("phone", PHONE, "de")):
+        page = new_page(viewport=viewport, touch=where == "phone", locale=lang)
+        page.goto(f"{base_url}/?lang={lang}")
+        start(page, base_url, "balut", seats=[{"kind": "human", "name": "Ann"}])
+        page.wait_for_function(CHIP_POINTS, arg=-2)
+        roll(page)
+        page.wait_for_function(SETTLED)
+        score_first_offered(page)
+        record = page.request.get(page.url.split("?")[0] + "/record.json")
+        assert record.ok, record.text()
+        state = replay(record.json())  # the engine's count after that entry
+        assert len(state.history) == 1
+        counted = state.category_points()
+        assert counted is not None
+        page.wait_for_function(CHIP_POINTS, arg=counted[0].points)
+        width, inner = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert width <= inner, (lang, where)
+        page.screenshot(path=str(SCREENSHOTS / f"family-balut-{where}-{lang}.png"))
+        page.context.close()
