@@ -128,6 +128,15 @@ def test_while_the_game_runs_the_view_shows_the_points_as_they_stand() -> None:
             assert shown["match_points"] is None
 
 
+def test_balut_is_not_offered_where_boards_rank_by_pips() -> None:
+    """Club rounds and daily deals rank one-seat games by their total (`rank_key`), which Balut's points do
+    not follow: the preset is offered to neither until a board ranks by match points."""
+    from yambak.rules.registry import club_presets, daily_presets
+
+    assert "balut" not in club_presets() and "balut" not in daily_presets()
+    assert "triple-yahtzee" in club_presets()  # a game decided by its total is
+
+
 def golden_record() -> dict:
     """Ann plays for Balut points, Bo for pips: Bo ends 583 to 424 and loses 12 to 16."""
     ann = {
