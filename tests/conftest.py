@@ -39,6 +39,7 @@ _OPTION_GRID: dict[str, dict[str, list[object]]] = {
     "maxi-yatzy": {},
     "kismet": {},
     "triple-yahtzee": {},
+    "balut": {},
 }
 
 

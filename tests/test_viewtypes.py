@@ -21,6 +21,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "Cell": views.Cell,
     "Column": views.Column,
     "BoxOutlook": views.BoxOutlook,
+    "CategoryPoints": views.CategoryPoints,
     "TurnView": views.TurnView,
     "HiddenTurn": views.HiddenTurn,
     "Player": views.Player,

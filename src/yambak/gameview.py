@@ -112,6 +112,7 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> GameView
     level = hidden_level(state, seats)
     boxes_of = turn_boxes(state)
     points = state.match_points()
+    categories = state.category_points()  # Balut's points on the sheets as they stand, the engine's arithmetic
     players: list[Player] = []
     for p in range(len(state.players)):
         sheet = state.sheets[p]
@@ -123,23 +124,25 @@ def game_view(state: GameState, seats: frozenset[int] = frozenset()) -> GameView
             shown_turn = turn_view(state, p)
         elif turn.rolls:
             shown_turn = {"rolls": len(turn.rolls), "hidden": True}
-        players.append(
-            {
-                "seat": p,
-                "name": state.players[p],
-                "total": None if hidden else _shown(state, p)[1],
-                "match_points": points[p] if points else None,
-                "extra_bonus": sheet.extra_bonus if rules.joker is not None else None,
-                "columns": sheet_columns(state, p, hidden),
-                "turn": shown_turn,
-                "turns_done": sheet.turns,
-                "saved_rolls": sheet.saved if rules.save_rolls else None,  # rolls saved for later turns
-                "full": sheet.full,
-                "last_box": boxes_of[p][-1] if boxes_of[p] and not hidden else None,
-                # the boxes a stand-in filled for this person (away or out of time), marked for everybody
-                "stand_in": sorted(b for s, b in state.stand_in if s == p and b not in hidden),
-            }
-        )
+        player: Player = {
+            "seat": p,
+            "name": state.players[p],
+            "total": None if hidden else _shown(state, p)[1],
+            "match_points": points[p] if points else None,
+            "extra_bonus": sheet.extra_bonus if rules.joker is not None else None,
+            "columns": sheet_columns(state, p, hidden),
+            "turn": shown_turn,
+            "turns_done": sheet.turns,
+            "saved_rolls": sheet.saved if rules.save_rolls else None,  # rolls saved for later turns
+            "full": sheet.full,
+            "last_box": boxes_of[p][-1] if boxes_of[p] and not hidden else None,
+            # the boxes a stand-in filled for this person (away or out of time), marked for everybody
+            "stand_in": sorted(b for s, b in state.stand_in if s == p and b not in hidden),
+        }
+        if categories is not None:  # Balut's points as they stand (hidden with the total)
+            c = categories[p]
+            player["category_points"] = None if hidden else {"rows": dict(c.rows), "total": c.total, "points": c.points}
+        players.append(player)
     view: GameView = {
         "rules": rules.layout(),
         "duplicate": state.simultaneous,

@@ -15,6 +15,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 __all__ = [
     "BoxOutlook",
+    "CategoryPoints",
     "Cell",
     "Column",
     "DealOut",
@@ -110,6 +111,12 @@ class HiddenTurn(TypedDict):
     hidden: Literal[True]
 
 
+class CategoryPoints(TypedDict):
+    rows: dict[str, float]
+    total: float
+    points: float
+
+
 class Player(TypedDict):
     seat: int
     name: str
@@ -123,6 +130,7 @@ class Player(TypedDict):
     full: bool
     last_box: str | None
     stand_in: NotRequired[list[str]]
+    category_points: NotRequired[CategoryPoints | None]
 
 
 class RolloffDice(TypedDict):

@@ -19,10 +19,15 @@ from yambak.bots.models import load_params, model_for, model_to_json, params_fro
 from yambak.engine import new_game
 from yambak.rules import load_ruleset, preset_ids
 
+# Presets added after the last batch of fits (their bots play the prior, and say so), with the command that
+# fits and ships one (docs/bots.md); an entry here whose fit has landed fails, so the list cannot go stale.
+NOT_FITTED_YET: dict[str, str] = {}
+
 
 def test_every_preset_ships_a_fit() -> None:
     for preset in preset_ids():
-        assert model_for(load_ruleset(preset)).source == "fitted", preset
+        source = model_for(load_ruleset(preset)).source
+        assert source == ("prior" if preset in NOT_FITTED_YET else "fitted"), preset
 
 
 @pytest.mark.parametrize(

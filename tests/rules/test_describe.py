@@ -24,6 +24,14 @@ HOUSE = {
 }
 
 
+# Category points by rank (no preset awards them so), and a row's table of several steps.
+RANKED = {
+    "rows": [{"id": "chance", "kind": "sum", "category_points": {"rank": [3, 1], "table": [[20, 1], [25, 2]]}}],
+    "columns": [{"id": "a"}, {"id": "b"}],
+    "match": {"kind": "category_points"},
+}
+
+
 def _templates(phrase: Phrase) -> set[str]:
     out = {phrase.text} if phrase.translated else set()
     for _, value in phrase.args:
@@ -41,7 +49,7 @@ def _said(rules: Ruleset) -> set[str]:
 
 def test_every_sentence_is_a_listed_message_and_every_message_is_said() -> None:
     rulesets = [load_ruleset(preset, options) for preset, options in RULE_VARIANTS]
-    rulesets += [load_ruleset(HOUSE), load_ruleset("yams", modifiers=["six_dice", "duplicate"])]
+    rulesets += [load_ruleset(HOUSE), load_ruleset(RANKED), load_ruleset("yams", modifiers=["six_dice", "duplicate"])]
     said = set().union(*map(_said, rulesets))
     assert said <= set(PHRASES), said - set(PHRASES)
     assert set(PHRASES) <= said, set(PHRASES) - said  # no message the describer cannot say

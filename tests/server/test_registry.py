@@ -108,3 +108,15 @@ def test_triple_yahtzee_is_in_the_lobby_and_its_how_to_page_names_its_sources(cl
     assert "Drei freie Spalten" in howto and "mit 3 multipliziert" in howto
     assert "http://yahtzee-rules.com/triple-yahtzee-rules.html" in howto
     assert "http://ourpastimes.com/play-triple-yahtzee-4509704.html" in howto
+
+
+def test_balut_is_in_the_lobby_and_its_how_to_page_says_its_points_and_names_its_sources(client) -> None:  # type: ignore[no-untyped-def]
+    """The preset file alone: its lobby card and how-to page in German, the category points said, the sources
+    linked."""
+    lobby = client.get("/?lang=de").text
+    assert "Balut" in lobby and "Das dänische Clubspiel" in lobby
+    howto = client.get("/rules/balut?lang=de").text
+    assert "Sieben Kategorien, jede viermal zu füllen" in howto
+    assert "2 Punkte, wenn seine Felder zusammen 52 oder mehr ergeben" in howto
+    assert "6 Punkte für eine Gesamtsumme von 650 oder mehr" in howto
+    assert "http://diceworldgame.com/help/balut.htm" in howto and "https://dice-play.com/Games/Balut.htm" in howto

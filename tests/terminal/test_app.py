@@ -561,3 +561,17 @@ def test_the_keepers_line_help_in_dutch_is_a_panel_that_fits_80_columns() -> Non
         assert session.state.sheets[0].turns == 0  # help changed nothing
 
     run(app, script)
+
+
+def test_balut_shows_each_players_points_as_they_stand() -> None:
+    """A Balut game alone: the strip shows the points the engine counts (an empty sheet's total, 0, is worth
+    -2 by Balut's table; no category is made yet)."""
+    app = play_app("balut", {}, players=("Ann",))
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause()
+        assert "Ann 0 · -2 pts" in screen_text(app)
+        view = app.current_view
+        assert view["players"][0]["category_points"]["points"] == -2
+
+    run(app, script)

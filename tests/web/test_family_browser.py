@@ -8,12 +8,23 @@ import httpx
 import pytest
 
 from tests.conftest import missing_service
+from tests.engine.test_balut import COLUMNS, ROWS, balut_points
 from yambak.engine import replay, summary
 from yambak.rules import load_ruleset, preset_ids
 from yambak.server.keeper.bundle import pyodide_ready
 
 from .conftest import SCREENSHOTS
-from .table_helpers import LAPTOP, LEGAL, NEXT_FRAME, PHONE, SETTLED, roll, score_first_offered, start
+from .table_helpers import (
+    LAPTOP,
+    LEGAL,
+    NEXT_FRAME,
+    PHONE,
+    SETTLED,
+    roll,
+    score_first_offered,
+    start,
+    wait_my_turn_or_end,
+)
 
 WIDTHS = (320, 390, 768, 1024, 1280, 1440, 1920)
 SIX_DICE = [p for p in preset_ids() if load_ruleset(p).rolled_dice == 6]
@@ -137,3 +148,67 @@ def test_each_new_preset_on_a_phone_and_a_laptop(base_url, new_page):
             assert width <= inner, (preset, lang, where)
             page.screenshot(path=str(SCREENSHOTS / f"family-{preset}-{where}-{lang}.png"))
             page.context.close()
+
+
+# the number a seat's chip shows before its unit ("-2 pts", "−2 Pkt."), as the page wrote it
+CHIP_POINTS = """(n) => {
+    const text = document.querySelector('#chip-0 .pts')?.textContent || '';
+    return parseFloat(text.replace('\u2212', '-').replace(',', '.')) === n;
+}"""
+
+
+def test_balut_shows_its_points_as_they_stand_on_a_phone_and_a_laptop(base_url, new_page):
+    """Balut alone: the player's chip shows the points the engine counts on the sheet so far (the view's
+    `category_points`: an empty sheet is -2 for its total), and again after the first entry; no sideways
+    scrolling; screenshots on a phone (German) and a laptop (English)."""
+    for where, viewport, lang in (("laptop", LAPTOP, "en"), ("phone", PHONE, "de")):
+        page = new_page(viewport=viewport, touch=where == "phone", locale=lang)
+        page.goto(f"{base_url}/?lang={lang}")
+        start(page, base_url, "balut", seats=[{"kind": "human", "name": "Ann"}])
+        page.wait_for_function(CHIP_POINTS, arg=-2)
+        roll(page)
+        page.wait_for_function(SETTLED)
+        score_first_offered(page)
+        record = page.request.get(page.url.split("?")[0] + "/record.json")
+        assert record.ok, record.text()
+        state = replay(record.json())  # the engine's count after that entry
+        assert len(state.history) == 1
+        counted = state.category_points()
+        assert counted is not None
+        page.wait_for_function(CHIP_POINTS, arg=counted[0].points)
+        width, inner = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert width <= inner, (lang, where)
+        page.screenshot(path=str(SCREENSHOTS / f"family-balut-{where}-{lang}.png"))
+        page.context.close()
+
+
+def test_a_whole_balut_game_ends_on_its_points_each_category_listed(base_url, new_page):
+    """28 turns by taps; the end's table lists what each category and the total earned and the match points,
+    as Balut's printed table gives them for the sheet the record holds (worked out in tests/engine)."""
+    page = new_page(viewport=LAPTOP)
+    table = start(page, base_url, "balut", seats=[{"kind": "human", "name": "Ann"}])
+    turns = 0
+    while wait_my_turn_or_end(page):
+        roll(page)
+        page.wait_for_function(SETTLED)
+        score_first_offered(page)
+        turns += 1
+    assert turns == 28
+    page.wait_for_selector("#results:not([hidden])")
+    state = replay(page.request.get(f"{base_url}/t/{table}/record.json").json())
+    sheet = state.sheets[0]
+    rules = state.rules
+    boxes = {r: [sheet.written[rules.box_index(c, r)] for c in COLUMNS] for r in ROWS}
+    want = balut_points(boxes, sum(v or 0 for v in sheet.written))
+    shown = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#results table tr')].map((tr) =>
+            [tr.querySelector('th').textContent, tr.querySelector('td')?.textContent]))"""
+    )
+    labels = {"fours": "Fours", "fives": "Fives", "sixes": "Sixes", "straight": "Straight",
+              "full_house": "Full house", "choice": "Choice", "balut": "Balut"}  # fmt: skip
+    for row, label in labels.items():
+        assert float(shown[label]) == want["rows"][row], (row, shown)
+    assert float(shown["Points for the total"]) == want["total"]
+    assert float(shown["Match points"]) == want["points"]
+    assert "Category points:" in page.locator("#results").inner_text()
+    page.screenshot(path=str(SCREENSHOTS / "results-balut-laptop.png"), full_page=True)

@@ -39,6 +39,7 @@ VARIANTS = [
     ("maxi-yatzy", {}, []),
     ("kismet", {}, []),
     ("triple-yahtzee", {}, []),
+    ("balut", {}, []),
 ]
 
 

@@ -494,6 +494,7 @@ def state_to_record(state: GameState) -> GameRecord:
 def summary(state: GameState) -> dict[str, Any]:
     """The replay result of docs/rules.md §11 (what `yambak replay --json` prints)."""
     points = state.match_points()
+    categories = state.category_points()
     with_minimax = state.rules.has_minimax
     players = []
     for p, name in enumerate(state.players):
@@ -507,6 +508,8 @@ def summary(state: GameState) -> dict[str, Any]:
             entry["extra_bonus"] = state.sheets[p].extra_bonus
         if state.rules.save_rolls:  # our extension (docs/rules.md): the rolls saved for later turns
             entry["saved_rolls"] = state.sheets[p].saved
+        if categories is not None:  # category_points games: each row's points and the grand total's
+            entry["category_points"] = categories[p].to_dict()
         players.append(entry)
     out: dict[str, Any] = {"finished": state.finished, "players": players}
     if state.rules.wins_outright:  # our extension (docs/rules.md): the outright win, if any (`Outright`)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import Ruleset
+from ..rules.model import CategoryPoints
 
 __all__ = [
     "Sheet",
@@ -203,17 +204,65 @@ def column_winners(
     }
 
 
+@dataclass(frozen=True, slots=True)
+class CategoryScore:
+    """One seat's category points (Balut, docs/rules.md §7): each row's that awards some, by its id, and the
+    grand total's."""
+
+    rows: dict[str, float]
+    total: float  # the grand total's points (match.total_table)
+
+    @property
+    def points(self) -> float:
+        return sum(self.rows.values()) + self.total
+
+    def to_dict(self) -> dict[str, object]:
+        return {"rows": dict(self.rows), "total": self.total, "points": self.points}
+
+
+def category_points(rules: Ruleset, sheets: Sequence[Sheet]) -> list[CategoryScore] | None:
+    """Each seat's category points on the sheets as they stand (a row's `every_box` only once all its boxes
+    scored), or None where the match is not category_points. A row's total is its boxes across every column
+    as the dice wrote them (after relations, without multipliers); ranks are among these seats, level seats
+    sharing the points of the places they take together."""
+    if rules.match.kind != "category_points":
+        return None
+    per_player = [column_scores(rules, s) for s in sheets]
+    out = [CategoryScore({}, CategoryPoints.step(rules.match.total_table, grand_total(rules, s))) for s in sheets]
+    for row in rules.rows:
+        award = row.category_points
+        if award is None:
+            continue
+        values = [[c.boxes[row.id] for c in cols] for cols in per_player]
+        totals = [sum(v or 0 for v in vs) for vs in values]
+        for seat, (vs, total) in enumerate(zip(values, totals, strict=True)):
+            scored = sum(1 for v in vs if v)
+            points = CategoryPoints.step(award.table, total) + award.per_box * scored
+            if scored == len(vs):
+                points += award.every_box
+            if award.rank:
+                first = sum(1 for t in totals if t > total)  # the places this seat shares: first .. first + level
+                level = sum(1 for t in totals if t == total)
+                places = award.rank[first : first + level]
+                points += sum(places) / level
+            out[seat].rows[row.id] = points
+    return out
+
+
 def match_points(
     rules: Ruleset,
     sheets: Sequence[Sheet],
     rolloffs: Mapping[str, Sequence[Mapping[int, Sequence[int]]]] | None = None,
 ) -> list[float] | None:
-    """Column points (docs/rules.md §7), or None where they do not apply.
+    """Column points (docs/rules.md §7), or category points (one seat too), or None where they do not apply.
 
     `rolloffs` maps a column id (or "total") to its recorded roll-off rounds, each
     round giving the dice of every still-tied seat. Ties not settled by recorded
     rounds are shared.
     """
+    categories = category_points(rules, sheets)
+    if categories is not None:
+        return [c.points for c in categories]
     if rules.match.kind != "column_points" or len(sheets) < 2:
         return None
     values = {col.id: col.points for col in rules.columns} | {"total": rules.match.total_points}

@@ -21,8 +21,10 @@ from .dice import DiceSource, DuplicateDice, RollContext, SeededDice
 from .errors import IllegalAction, RecordError, shown
 from .outlook import BoxOutlook, EntryBound, Outlook, triggers
 from .scoresheet import (
+    CategoryScore,
     ColumnScore,
     Sheet,
+    category_points,
     column_scores,
     column_winners,
     grand_total,
@@ -249,9 +251,7 @@ class GameState:
     def same_dice(self) -> bool:
         """Everyone plays the same dice turn by turn: a duplicate table, the duplicate modifier, or duplicate
         dice dealt to seats that take turns (`yambak duel`)."""
-        return (
-            self.simultaneous or "duplicate" in self.rules.modifiers or isinstance(self.dice_source, DuplicateDice)
-        )
+        return self.simultaneous or "duplicate" in self.rules.modifiers or isinstance(self.dice_source, DuplicateDice)
 
     def _outright_over(self, win: Outright) -> bool:
         return not self.same_dice or all(s.turns >= win.turn or s.full for s in self.sheets)
@@ -290,6 +290,10 @@ class GameState:
         if not self.finished:
             return None
         return match_points(self.rules, self.sheets, self._rolloff_rounds())
+
+    def category_points(self) -> list[CategoryScore] | None:
+        """Each seat's category points on the sheets as they stand (category_points games; else None)."""
+        return category_points(self.rules, self.sheets)
 
     def column_winners(self) -> dict[str, list[int]]:
         """Column id (and "total") -> the seats with the best result, roll-offs applied."""

@@ -32,7 +32,7 @@ from .model import (
     UpperBonus,
 )
 from .options import apply_options
-from .sheet import build_column, build_relation, build_row
+from .sheet import build_column, build_relation, build_row, read_steps
 
 __all__ = ["build_ruleset"]
 
@@ -94,6 +94,7 @@ def build_ruleset(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: li
     upper_bonus = _upper_bonus(data) if "upper_bonus" in data else None
     joker = _joker(data, rows, len(columns)) if "joker" in data else None
     match = _match(data) if "match" in data else Match()
+    _check_category_points(rows, match)
     mods = _modifiers(modifiers, dice)
     _lobby(data)
     save_rolls = read_key(data, "save_rolls", bool, "", False)
@@ -204,12 +205,30 @@ def _joker(data: Mapping[str, Any], rows: tuple[Row, ...], n_columns: int) -> Jo
 
 def _match(data: Mapping[str, Any]) -> Match:
     t = as_table(data["match"], "match")
-    no_unknown(t, {"kind", "total_points", "ties"}, "match")
+    no_unknown(t, {"kind", "total_points", "ties", "total_table"}, "match")
+    kind = choice(read_key(t, "kind", str, "match", "total"), MATCH_KINDS, "match.kind")
+    ties = choice(read_key(t, "ties", str, "match", "share"), TIE_RULES, "match.ties")
+    if kind == "category_points" and ties != "share":
+        raise RulesetError("match.ties", 'category points are shared when level: ties = "share"')
+    if "total_table" in t and kind != "category_points":
+        raise RulesetError("match.total_table", 'only with kind = "category_points"')
     return Match(
-        kind=choice(read_key(t, "kind", str, "match", "total"), MATCH_KINDS, "match.kind"),
+        kind=kind,
         total_points=read_points(t, "total_points", (int, float), "match", 0),
-        ties=choice(read_key(t, "ties", str, "match", "share"), TIE_RULES, "match.ties"),
+        ties=ties,
+        total_table=read_steps(t, "total_table", "match") if "total_table" in t else (),
     )
+
+
+def _check_category_points(rows: tuple[Row, ...], match: Match) -> None:
+    """Category points belong to a category_points game, which has something to award."""
+    scored = [r for r in rows if r.category_points is not None]
+    if match.kind != "category_points":
+        if scored:
+            raise RulesetError(f"rows.{scored[0].id}.category_points", 'only with [match] kind = "category_points"')
+        return
+    if not scored and not match.total_table:
+        raise RulesetError("match.kind", "category_points needs a row with category_points or match.total_table")
 
 
 def _modifiers(modifiers: list[str], dice: int) -> list[str]:

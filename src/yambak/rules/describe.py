@@ -315,7 +315,49 @@ def _scoring(rules: Ruleset) -> tuple[Phrase, ...]:
     return tuple(out)
 
 
+def _category_points(rules: Ruleset) -> tuple[Phrase, ...]:
+    """What each row and the grand total earn in a category_points game (docs/rules.md §12)."""
+    out = []
+    for r in rules.rows:
+        award, row = r.category_points, Named("row", r.id)
+        if award is None:
+            continue
+        for threshold, points in award.table:
+            out.append(
+                _p(
+                    "{row}: {points} points when its boxes together make {threshold} or more.",
+                    row=row,
+                    points=f"{points:g}",
+                    threshold=threshold,
+                )
+            )
+        if award.every_box:
+            out.append(
+                _p("{row}: {points} points when every one of its boxes scored.", row=row, points=f"{award.every_box:g}")
+            )
+        if award.per_box:
+            out.append(
+                _p("{row}: {points} points for each of its boxes that scored.", row=row, points=f"{award.per_box:g}")
+            )
+        if award.rank:
+            ranks = " / ".join(f"{v:g}" for v in award.rank)
+            out.append(_p("{row}: by rank among the players, best first: {points} points.", row=row, points=ranks))
+    for threshold, points in rules.match.total_table:
+        out.append(
+            _p("{points} points for a grand total of {threshold} or more.", points=f"{points:g}", threshold=threshold)
+        )
+    if (
+        any(len(r.category_points.table) > 1 for r in rules.rows if r.category_points)
+        or len(rules.match.total_table) > 1
+    ):
+        out.append(_p("Of a table's steps only the highest reached counts."))
+    out.append(_p("The most points wins; equal points go to the higher grand total, then the win is shared."))
+    return tuple(out)
+
+
 def _winning(rules: Ruleset) -> tuple[Phrase, ...]:
+    if rules.match.kind == "category_points":
+        return _category_points(rules)
     if rules.match.kind != "column_points":
         return (_p("The highest grand total wins; equal totals share the win."),)
     return (
@@ -403,4 +445,12 @@ PHRASES = [
     "made by roll {n}, it wins the game at once",
     "Only the highest bonus reached counts.",
     "Joker: a further yam may fill any open box, a lower box at full value.",
+    # category points (Balut, docs/rules.md §12)
+    "{row}: {points} points when its boxes together make {threshold} or more.",
+    "{row}: {points} points when every one of its boxes scored.",
+    "{row}: {points} points for each of its boxes that scored.",
+    "{row}: by rank among the players, best first: {points} points.",
+    "{points} points for a grand total of {threshold} or more.",
+    "Of a table's steps only the highest reached counts.",
+    "The most points wins; equal points go to the higher grand total, then the win is shared.",
 ]

@@ -33,7 +33,7 @@ MATCHED_KINDS: tuple[str, ...] = ("kind", "one_pair", "two_pairs", "three_pairs"
 JOKER_PLACEMENTS: tuple[str, ...] = ("forced", "free", "none")
 ORDER_KINDS: tuple[str, ...] = ("free", "down", "up", "updown", "middle")
 RELATION_KINDS: tuple[str, ...] = ("max_gt_min", "min_lt_max_at_entry", "minimax")
-MATCH_KINDS: tuple[str, ...] = ("total", "column_points")
+MATCH_KINDS: tuple[str, ...] = ("total", "column_points", "category_points")
 TIE_RULES: tuple[str, ...] = ("rolloff", "share")
 MODIFIERS: tuple[str, ...] = ("six_dice", "duplicate")
 DICE_COUNTS: tuple[int, ...] = (5, 6)  # dice that all count (six_dice is five of six)
@@ -59,6 +59,26 @@ def _repr(obj: Any, newer: tuple[str, ...]) -> str:
 Points = int | Literal["sum", "matched"] | tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class CategoryPoints:
+    """What a row is worth in points at the end of a `category_points` game (Balut), read off the row's boxes
+    across every column as the dice wrote them (no multiplier): each part that applies adds up."""
+
+    table: tuple[tuple[int, float], ...] = ()  # (threshold, points), rising: the highest the row's total reaches
+    every_box: float = 0  # every box of the row scored (none is 0)
+    per_box: float = 0  # each box of the row that scored
+    rank: tuple[float, ...] = ()  # by the row's total among the players, best first; level seats share places
+
+    @staticmethod
+    def step(table: tuple[tuple[int, float], ...], value: int) -> float:
+        """The points of the highest step `value` reaches (0 below the first)."""
+        out = 0.0
+        for threshold, points in table:
+            if value >= threshold:
+                out = points
+        return out
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class Row:
     id: str
@@ -76,6 +96,7 @@ class Row:
     wins_by_roll: int = 0  # an entry that scores here by this roll number wins the game at once
     five_alike: bool = False  # full_house rows: five alike counts as a full house too (no joker needed)
     wild_faces: tuple[int, ...] = ()  # straight rows: dice showing these faces stand for any face of a run
+    category_points: CategoryPoints | None = None  # category_points games: what the row's boxes earn at the end
     # The file's own name for the row (shown where no translation names it) and its short form; not rules.
     label: str = field(default="", repr=False, compare=False)
     short: str = field(default="", repr=False, compare=False)
@@ -84,7 +105,18 @@ class Row:
 
     def __repr__(self) -> str:
         return _repr(
-            self, ("exact", "sizes", "colours", "same_colour", "needs", "wins_by_roll", "five_alike", "wild_faces")
+            self,
+            (
+                "exact",
+                "sizes",
+                "colours",
+                "same_colour",
+                "needs",
+                "wins_by_roll",
+                "five_alike",
+                "wild_faces",
+                "category_points",
+            ),
         )
 
     @property
@@ -176,11 +208,16 @@ class Joker:
         return self.placement != "none"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Match:
     kind: str = "total"
     total_points: float = 0  # column_points: points for the highest grand total
     ties: str = "share"
+    # category_points: (threshold, points), rising: the grand total's points, the highest step it reaches
+    total_table: tuple[tuple[int, float], ...] = ()
+
+    def __repr__(self) -> str:
+        return _repr(self, ("total_table",))
 
 
 def _option_text(value: object) -> str:

@@ -18,13 +18,13 @@ from .checks import (
     read_key,
     read_points,
 )
-from .model import MATCHED_KINDS, ORDER_KINDS, RELATION_KINDS, ROW_KINDS, Column, Relation, Row
+from .model import MATCHED_KINDS, ORDER_KINDS, RELATION_KINDS, ROW_KINDS, CategoryPoints, Column, Relation, Row
 
-__all__ = ["build_column", "build_relation", "build_row"]
+__all__ = ["build_column", "build_relation", "build_row", "read_steps"]
 
 _ROW_KEYS = {
     "id", "kind", "points", "bonus", "face", "n", "exact", "sizes", "runs", "same_colour", "needs",
-    "wins_by_roll", "enabled", "label", "short", "aliases", "five_alike", "wild_faces",
+    "wins_by_roll", "enabled", "label", "short", "aliases", "five_alike", "wild_faces", "category_points",
 }  # fmt: skip
 # The languages a row's aliases may be given in (the catalogs' languages, web/locale).
 ALIAS_LANGUAGES = ("en", "nl", "fr", "de", "sv", "hr", "es", "it")
@@ -140,12 +140,70 @@ def build_row(item: dict[str, Any], key: str, dice: int, colours: tuple[int, ...
         same_colour=same_colour,
         five_alike=read_key(item, "five_alike", bool, key, False),
         wild_faces=wild_faces,
+        category_points=_category_points(item, key),
         needs=needs,
         wins_by_roll=wins,
         label=_label(item, key),
         short=_label(item, key, "short", 12),
         aliases=_aliases(item, key),
     )
+
+
+_CATEGORY_KEYS = {"table", "every_box", "per_box", "rank"}
+_CATEGORY_HINTS = {
+    "steps": "a row's points by its total are table = [[threshold, points], ...]",
+    "thresholds": "a row's points by its total are table = [[threshold, points], ...]",
+    "all": "points when every box of the row scored are every_box = N",
+    "each": "points for each box of the row that scored are per_box = N",
+    "ranks": "points by rank among the players are rank = [first, second, ...]",
+}
+
+
+def _category_points(item: Mapping[str, Any], key: str) -> CategoryPoints | None:
+    """`category_points = { table = [[52, 2]], every_box = 4, per_box = 2, rank = [3, 1] }`: what the row's
+    boxes earn at the end of a category_points game (each part optional, at least one given)."""
+    if "category_points" not in item:
+        return None
+    where = f"{key}.category_points"
+    t = read_key(item, "category_points", dict, key)
+    no_unknown(t, _CATEGORY_KEYS, where, _CATEGORY_HINTS)
+    if not t:
+        raise RulesetError(where, "give at least one of " + ", ".join(sorted(_CATEGORY_KEYS)))
+    rank = as_list(read_key(t, "rank", list, where, []), f"{where}.rank")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rank) or len(rank) > 20:
+        raise RulesetError(f"{where}.rank", "a list of up to 20 numbers: the points for first, second, ...")
+    for v in rank:
+        check_points(v, f"{where}.rank")
+    return CategoryPoints(
+        table=read_steps(t, "table", where) if "table" in t else (),
+        every_box=read_points(t, "every_box", (int, float), where, 0),
+        per_box=read_points(t, "per_box", (int, float), where, 0),
+        rank=tuple(float(v) for v in rank),
+    )
+
+
+def read_steps(table: Mapping[str, Any], name: str, key: str) -> tuple[tuple[int, float], ...]:
+    """A table of points by a total: [[threshold, points], ...], thresholds whole and rising."""
+    where = f"{key}.{name}"
+    raw = as_list(read_key(table, name, list, key), where)
+    if not raw:
+        raise RulesetError(where, "needs at least one [threshold, points]")
+    steps: list[tuple[int, float]] = []
+    for j, step in enumerate(raw):
+        at = f"{where}[{j + 1}]"
+        if (
+            not isinstance(step, list)
+            or len(step) != 2
+            or not isinstance(step[0], int)
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in step)
+        ):
+            raise RulesetError(at, "a step is [threshold, points]: a whole number and a number")
+        check_points(step[0], at)
+        check_points(step[1], at)
+        steps.append((int(step[0]), float(step[1])))
+    if any(b[0] <= a[0] for a, b in zip(steps, steps[1:], strict=False)):
+        raise RulesetError(where, "thresholds must rise from step to step")
+    return tuple(steps)
 
 
 def _aliases(item: Mapping[str, Any], key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:

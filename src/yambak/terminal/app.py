@@ -586,7 +586,11 @@ class TableApp(App[int]):
             if p["kind"] == "open":
                 name = T("Open seat")
             total = "–" if p["total"] is None else str(p["total"])
-            pts = " · " + self._points(p["match_points"]) if p["match_points"] is not None else ""
+            # match points at the end; Balut's category points as they stand while the game runs (the engine's)
+            running = p["match_points"]
+            if running is None:
+                running = (p.get("category_points") or {}).get("points")
+            pts = " · " + self._points(running) if running is not None else ""
             mark = "★ " if p["seat"] in winners else ("▶ " if acting else "  ")
             style = "bold" if acting or p["seat"] in winners else ""
             if self._shown_seat() == p["seat"] and not self.one_column():

@@ -104,6 +104,12 @@ class HiddenTurn(Model):
     hidden: Literal[True]
 
 
+class CategoryPoints(Model):
+    rows: dict[str, float]
+    total: float
+    points: float
+
+
 class Player(Model):
     seat: Seat
     name: str
@@ -117,6 +123,8 @@ class Player(Model):
     full: bool
     last_box: str | None
     stand_in: list[str] = []  # the boxes a stand-in filled for this person (away or out of time)
+    # category_points games (Balut): each awarding row's points, the grand total's, and their sum, as they stand
+    category_points: CategoryPoints | None = None
 
 
 class Phrase(Model):

@@ -184,7 +184,9 @@ export class PlayerStrip {
       }
       const more = about(p);
       const acting = !view.finished && toAct(p);
-      const pts = p.match_points != null ? N("{n} pt", "{n} pts", p.match_points) : "";
+      // match points at the end; Balut's category points as they stand while the game runs (the engine's)
+      const running = p.match_points ?? (p.category_points ? p.category_points.points : null);
+      const pts = running != null ? N("{n} pt", "{n} pts", running) : "";
       const part = (/** @type {string} */ name) => /** @type {Element} */ (chip.querySelector(name));
       setText(part(".name"), playerName(p));
       setText(part(".me"), more.me ? T("you") : "");
@@ -273,6 +275,7 @@ export class GameSheet {
       if (!perPlayer) {
         parts.push(colon(T("Total"), p.total ?? "–"));
         if (p.match_points != null) parts.push(colon(T("Match points"), p.match_points));
+        else if (p.category_points) parts.push(colon(T("Points so far"), p.category_points.points));
       }
       setText(g, parts.join(" · "));
       g.hidden = !parts.length;

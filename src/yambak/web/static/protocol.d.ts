@@ -286,6 +286,7 @@ export interface OutrightWin {
  * via the `definition` "SheetPlayer".
  */
 export interface SheetPlayer {
+  category_points?: CategoryPoints | null;
   columns: {
     [k: string]: Column;
   };
@@ -303,6 +304,17 @@ export interface SheetPlayer {
   total: number | null;
   turn: TurnView | HiddenTurn | null;
   turns_done: number;
+}
+/**
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "CategoryPoints".
+ */
+export interface CategoryPoints {
+  points: number;
+  rows: {
+    [k: string]: number;
+  };
+  total: number;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -779,6 +791,7 @@ export interface PlayedFor {
 export interface TablePlayer {
   bot: string | null;
   bot_model?: ("prior" | "unchecked") | null;
+  category_points?: CategoryPoints | null;
   columns: {
     [k: string]: Column;
   };

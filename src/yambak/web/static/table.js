@@ -800,6 +800,11 @@ function renderResults() {
     }
     if (view.players.some((p) => p.extra_bonus)) addRow(T("Yams bonus"), view.players.map((q) => `+${q.extra_bonus || 0}`));
     addRow(T("Total"), view.players.map((p) => String(p.total)), (view.column_winners || {}).total);
+    const cats = view.players.map((p) => p.category_points);
+    if (cats.every((c) => c)) {  // Balut: what each category and the total earned, as the engine counted them
+      for (const id of Object.keys(cats[0]?.rows || {})) addRow(rowLabel(id), cats.map((c) => String(c?.rows[id] ?? "–")));
+      addRow(T("Points for the total"), cats.map((c) => String(c?.total ?? "–")));
+    }
     if (view.players.some((p) => p.match_points != null)) addRow(T("Match points"), view.players.map((p) => String(p.match_points)), view.winners);
     parts.push(t);
   }
@@ -813,6 +818,7 @@ function renderResults() {
       : T("Upper bonus: +{points} for {threshold} or more in the upper section.", { points: ub.points, threshold: ub.threshold })) + " " + who);
   }
   if (view.rules.joker_bonus && view.players.some((p) => p.extra_bonus)) ex.push(T("Yams bonus: +{n} for every further yam while the yam box holds a yam, not a 0.", { n: view.rules.joker_bonus }));
+  if (view.rules.match === "category_points") ex.push(T("Category points: each category's boxes together and the grand total earn the points the rules list; the most points wins."));
   if (view.rules.match === "column_points") ex.push(T("Column points: each column's best total wins its points, the best grand total wins {n}; ties rolled off or shared.", { n: view.rules.total_points ?? "" }));
   for (const [target, rounds] of Object.entries(view.rolloffs || {})) {
     const where = target === "total" ? T("Total") : colLabel(target);
