@@ -59,6 +59,18 @@ def test_every_kind_of_response_has_the_headers(client: TestClient) -> None:
     assert "strict-transport-security" not in responses[0].headers  # not behind HTTPS: no HSTS
 
 
+def test_pages_are_not_kept_by_the_browser_other_responses_as_their_routes_say(client: TestClient) -> None:
+    """Back after a game must not show "My games" as it was before it (tests/web/test_profiles_browser.py
+    presses Back in Chromium): every page is `no-store`, unless its route chose a Cache-Control."""
+    for path in ("/", "/me", "/daily", "/rules/yams", "/strategy/yams", "/keep/", "/t/nosuchtable"):
+        r = client.get(path)
+        assert r.headers["content-type"].startswith("text/html"), path
+        assert r.headers["cache-control"] == "no-store", path
+    assert "cache-control" not in client.get("/api/tables").headers  # JSON: fetched, never navigated back to
+    assert client.get("/static/style.css").headers.get("cache-control") != "no-store"
+    assert client.get("/robots.txt").headers["cache-control"] == "max-age=86400"  # the route's own stands
+
+
 def test_head_wherever_get(client: TestClient) -> None:
     """Every GET route without parameters, a table's page and a static file: HEAD answers what GET does,
     headers and length included, without the body."""

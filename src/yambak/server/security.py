@@ -8,6 +8,10 @@ which inherits the page's policy and compiles Pyodide's WebAssembly: `worker-src
 is sniffed, no referrer leaves the site (a sheet's or a tournament's code in a URL stays here), and
 the browser features the site never uses are off. Behind HTTPS (`Settings.https`, `YAMBAK_HTTPS=1`)
 browsers are also told to use HTTPS only (HSTS), and cookies are `Secure`.
+
+A page (HTML) is never kept by the browser unless its route says otherwise: pressing Back after a game
+would show "My games", the lobby or a board from before the game, as if the game had not been played
+(`no-cache` is not enough: Chrome shows a history entry from its cache without asking).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ _COMMON = {
     "cross-origin-opener-policy": "same-origin",
 }
 HSTS = "max-age=31536000"
+PAGE_CACHE = (b"cache-control", b"no-store")
 
 
 def security_headers(path: str, https: bool) -> dict[str, str]:
@@ -39,6 +44,12 @@ def security_headers(path: str, https: bool) -> dict[str, str]:
     if https:
         out["strict-transport-security"] = HSTS
     return out
+
+
+def _page(headers: list[tuple[bytes, bytes]]) -> bool:
+    """An HTML response whose route set no Cache-Control of its own."""
+    keys = {k.lower(): v for k, v in headers}
+    return keys.get(b"content-type", b"").startswith(b"text/html") and b"cache-control" not in keys
 
 
 class SecurityHeaders:
@@ -61,6 +72,8 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 names = {k for k, _ in extra}
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
+                if _page(headers):
+                    headers.append(PAGE_CACHE)
                 message = {**message, "headers": headers + extra}
             elif head and message["type"] == "http.response.body":
                 message = {**message, "body": b""}
