@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.conftest import play_random
 from yambak.engine import GameRecord, replay, state_to_record
 from yambak.keeper.export import SEASON_COLUMNS, season_rows, sheet_rows
-from yambak.keeper.season import SeasonSheet, player_key, season
+from yambak.keeper.season import SeasonSheet, player_key, season, sheet_result
 from yambak.rules import load_ruleset
 
 
@@ -79,3 +79,19 @@ def test_a_yamb_sheets_rows_hold_every_box_and_the_minimax_line():
         for row in state.rules.rows:
             assert cells[(column.id, row.id)] == [c.boxes[row.id] for c in scores]
     assert cells[("", "total")] == state.totals() and cells[("", "place")] == state.standings()
+
+
+def test_a_reader_of_sheets_gives_the_season_it_reads():
+    """`season(sheets, read)` counts what `read` says of each sheet: the server passes one that keeps them."""
+    sheets = [SeasonSheet(f"s{i}", "Evening", "2026-01-01", _record("yams", ("Ann", "Bram"), i)) for i in range(3)]
+    seen: list[str] = []
+
+    def read(sheet):
+        seen.append(sheet.id)
+        return sheet_result(sheet.record)
+
+    assert season(sheets, read) == season(sheets) and seen == ["s0", "s1", "s2"]
+    assert sheet_result({"x": 1}) is None
+    open_game = state_to_record(play_random(load_ruleset("yams"), 2, seed=5, steps=4)).to_dict()
+    result = sheet_result(open_game)
+    assert result is not None and not result.finished and result.seats == ()

@@ -174,3 +174,36 @@ def test_the_groups_pages_and_the_code_typed_without_a_script(client):
     assert page.headers["x-robots-tag"].startswith("noindex")
     missing = client.get("/keep/group/nosuchgroup00000?lang=en")
     assert missing.status_code == 404 and "There is no such group." in missing.text
+
+
+def test_a_season_replays_each_record_once_and_again_when_the_record_changes(client, monkeypatch):
+    """The process keeps what it read of each record (a season of 500 evenings is seconds of replays), by the
+    record itself: one rewritten under the same version (a deleted profile's name taken out) is read again."""
+    from sqlalchemy import update
+
+    from yambak.server.keeper import groups as groups_module
+    from yambak.store.models import GameSession
+
+    replays: list[str] = []
+    real = groups_module.sheet_result
+    monkeypatch.setattr(groups_module, "sheet_result", lambda record: replays.append("x") or real(record))
+    group = new_group(client)
+    sheets = [stored_game(client, "yams", ("Ann", "Cas"), seed=seed) for seed in (7, 8)]
+    for sheet in sheets:
+        assert file_sheet(client, group, sheet).status_code == 200
+    first = client.get(f"{GROUPS}/{group['id']}").json()["season"]
+    assert len(replays) == 2 and first["games"] == 2
+    assert client.get(f"{GROUPS}/{group['id']}").json()["season"] == first
+    assert client.get(f"/keep/group/{group['id']}/season.csv").status_code == 200
+    assert len(replays) == 2  # the page again and the export: nothing replayed again
+
+    store = client.app.state.store
+    record = {**store.get_session(sheets[0]["id"], "sheet").record, "players": ["Player 1", "Cas"]}
+    with store.engine.begin() as conn:
+        conn.execute(update(GameSession).where(GameSession.id == sheets[0]["id"]).values(record=record))
+    season = client.get(f"{GROUPS}/{group['id']}").json()["season"]
+    assert len(replays) == 3  # that sheet alone, read again
+    names = {p["name"] for p in season["rulesets"][0]["players"]}
+    assert names == {"Ann", "Cas", "Player 1"}
+    ann = next(p for p in season["rulesets"][0]["players"] if p["name"] == "Ann")
+    assert ann["games"] == 1

@@ -13,13 +13,13 @@ alone is never a win. Records that do not replay are counted as skipped, never g
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine import GameRecord, RecordError, replay
 
-__all__ = ["MAX_SHEETS", "SeasonSheet", "player_key", "season"]
+__all__ = ["MAX_SHEETS", "SeasonSheet", "SheetResult", "player_key", "season", "sheet_result"]
 
 MAX_SHEETS = 500
 
@@ -34,13 +34,58 @@ class SeasonSheet:
     record: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class SeatResult:
+    name: str
+    total: int
+    points: float | None  # match points, None where the ruleset has none
+    won: bool
+
+
+@dataclass(frozen=True)
+class SheetResult:
+    """What the season reads of one sheet's replay: its ruleset and, once finished, each seat's figures."""
+
+    finished: bool
+    rules: str  # the variant key
+    preset: str
+    name: str
+    options: tuple[tuple[str, Any], ...]
+    modifiers: tuple[str, ...]
+    match_points: bool
+    seats: tuple[SeatResult, ...]
+
+
+def sheet_result(record: Mapping[str, Any]) -> SheetResult | None:
+    """The engine's replay of a sheet's record, as the season counts it; None: it does not replay."""
+    try:
+        state = replay(GameRecord.from_dict(dict(record)))
+    except (RecordError, TypeError, ValueError, KeyError):
+        return None
+    rules = state.rules
+    base = (rules.variant_key(), rules.preset or rules.id, rules.name, tuple(dict(rules.options).items()))
+    if not state.finished:
+        return SheetResult(False, *base, tuple(sorted(rules.modifiers)), False, ())
+    points = state.match_points()
+    winners = state.winners()
+    alone = len(state.players) < 2  # a game alone is never a win
+    seats = tuple(
+        SeatResult(name, state.total(p), points[p] if points is not None else None, p in winners and not alone)
+        for p, name in enumerate(state.players)
+    )
+    return SheetResult(True, *base, tuple(sorted(rules.modifiers)), points is not None, seats)
+
+
 def player_key(name: str) -> str:
     """How the season matches a name typed on different sheets: trimmed, spaces folded, any case."""
     return " ".join(name.split()).casefold()
 
 
-def season(sheets: Iterable[SeasonSheet]) -> dict[str, Any]:
-    """{"rulesets": [...], "games", "unfinished", "open" (the unfinished sheets' ids), "skipped"}.
+def season(
+    sheets: Iterable[SeasonSheet], read: Callable[[SeasonSheet], SheetResult | None] | None = None
+) -> dict[str, Any]:
+    """{"rulesets": [...], "games", "unfinished", "open" (the unfinished sheets' ids), "skipped"}; `read`:
+    a sheet's result (default: `sheet_result` of its record; the server keeps those it read).
 
     Each ruleset: {"rules", "preset", "name", "options", "modifiers", "games", "match_points" (whether it has
     them), "players": [{"name", "games", "wins", "points" (match points, None without), "points_mean", "mean",
@@ -50,52 +95,40 @@ def season(sheets: Iterable[SeasonSheet]) -> dict[str, Any]:
     games = skipped = 0
     still_open: list[str] = []
     for n, sheet in enumerate(sheets):
-        if n >= MAX_SHEETS:
+        result = None if n >= MAX_SHEETS else read(sheet) if read is not None else sheet_result(sheet.record)
+        if result is None:
             skipped += 1
             continue
-        try:
-            state = replay(GameRecord.from_dict(dict(sheet.record)))
-        except (RecordError, TypeError, ValueError, KeyError):
-            skipped += 1
-            continue
-        if not state.finished:
+        if not result.finished:
             still_open.append(sheet.id)
             continue
         games += 1
-        rules = state.rules
-        points = state.match_points()
-        key = rules.variant_key()
         group = rulesets.setdefault(
-            key,
+            result.rules,
             {
-                "rules": key,
-                "preset": rules.preset or rules.id,
-                "name": rules.name,
-                "options": dict(rules.options),
-                "modifiers": sorted(rules.modifiers),
+                "rules": result.rules,
+                "preset": result.preset,
+                "name": result.name,
+                "options": dict(result.options),
+                "modifiers": list(result.modifiers),
                 "games": 0,
-                "match_points": points is not None,
+                "match_points": result.match_points,
                 "by_key": {},
                 "games_list": [],
             },
         )
         group["games"] += 1
-        winners = state.winners()
-        alone = len(state.players) < 2
         row = []
-        for p, name in enumerate(state.players):
-            won = p in winners and not alone
-            total = state.total(p)
-            got = points[p] if points is not None else None
+        for seat in result.seats:
             entry = group["by_key"].setdefault(
-                player_key(name), {"name": name, "games": 0, "wins": 0, "totals": [], "points": 0.0}
+                player_key(seat.name), {"name": seat.name, "games": 0, "wins": 0, "totals": [], "points": 0.0}
             )
-            entry["name"] = " ".join(name.split())  # the spelling used last
+            entry["name"] = " ".join(seat.name.split())  # the spelling used last
             entry["games"] += 1
-            entry["wins"] += won
-            entry["totals"].append(total)
-            entry["points"] += got or 0.0
-            row.append({"name": name, "total": total, "points": got, "won": won})
+            entry["wins"] += seat.won
+            entry["totals"].append(seat.total)
+            entry["points"] += seat.points or 0.0
+            row.append({"name": seat.name, "total": seat.total, "points": seat.points, "won": seat.won})
         group["games_list"].append({"sheet": sheet.id, "name": sheet.name, "date": sheet.date, "players": row})
     out = []
     for group in rulesets.values():

@@ -23,6 +23,7 @@ from .cluster import Cluster, SharedSocketCaps
 from .common.events import Events, TurnSignal
 from .daily.clubs import ClubManager
 from .daily.manager import DealManager, keep_dealing
+from .keeper.groups import Groups
 from .keeper.manager import KeeperManager
 from .limits import SocketCaps
 from .profiles.manager import ProfileManager
@@ -78,6 +79,7 @@ async def start(app: FastAPI, settings: Settings) -> Running:
     app.state.store = store
     app.state.manager = manager
     app.state.keeper = keeper_manager
+    app.state.groups = Groups(store)  # one for the process: it keeps the sheets' replays
     app.state.profiles = profile_manager
     app.state.cluster = cluster
     caps = (settings.sockets_per_address_session, settings.sockets_per_address, settings.sockets_per_session)

@@ -8,10 +8,14 @@ read from the sheets' stored records (a finished sheet's record is stored again 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
+import threading
+from collections import OrderedDict
 from typing import Any
 
-from ...keeper.season import SeasonSheet, season
+from ...keeper.season import SeasonSheet, SheetResult, season, sheet_result
 from ...store import Store, StoreConflict
 from ...store.groups import GroupRow
 from ..common.names import TABLE_NAME_MAX, clean_name
@@ -22,6 +26,9 @@ from .schema import KeeperError
 __all__ = ["GroupError", "Groups"]
 
 GROUP_ID = 16  # characters of a group's id (a read-only link)
+# sheets' replays kept (by their record's digest): a season of 500 four-player yammen evenings costs seconds
+# of CPU to replay, and its page, its export and its print layout are read again and again
+READ_SHEETS = 4000
 
 
 class GroupError(KeeperError):
@@ -37,6 +44,8 @@ class Groups:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._read: OrderedDict[bytes, SheetResult | None] = OrderedDict()
+        self._lock = threading.Lock()  # the routes run in a thread pool
 
     def create(self, name: Any) -> tuple[GroupRow, str]:
         """A new group and the token of the phone that made it."""
@@ -101,4 +110,20 @@ class Groups:
             for s in self.store.group_sheets(row.id)
             if isinstance(s.record, dict)
         ]
-        return row, season(sheets)
+        return row, season(sheets, self.read)
+
+    def read(self, sheet: SeasonSheet) -> SheetResult | None:
+        """The sheet's replay as the season counts it, replayed once per record: kept by the record's digest,
+        since a record also changes without a new version (a deleted profile's name taken out of it)."""
+        text = json.dumps(sheet.record, sort_keys=True, separators=(",", ":"), default=str)
+        key = hashlib.blake2b(text.encode(), digest_size=16).digest()
+        with self._lock:
+            if key in self._read:
+                self._read.move_to_end(key)
+                return self._read[key]
+        result = sheet_result(sheet.record)
+        with self._lock:
+            self._read[key] = result
+            while len(self._read) > READ_SHEETS:
+                self._read.popitem(last=False)
+        return result

@@ -345,7 +345,8 @@ async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str,
 
 
 def _groups(request: Request) -> Groups:
-    return Groups(request.app.state.store)
+    groups: Groups = request.app.state.groups
+    return groups
 
 
 def _csv(rows: list[list[Any]], filename: str) -> Response:
