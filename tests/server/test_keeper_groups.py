@@ -207,3 +207,40 @@ def test_a_season_replays_each_record_once_and_again_when_the_record_changes(cli
     assert names == {"Ann", "Cas", "Player 1"}
     ann = next(p for p in season["rulesets"][0]["players"] if p["name"] == "Ann")
     assert ann["games"] == 1
+
+
+def test_a_new_code_takes_the_old_one_back_and_a_phone_may_leave(client):
+    group = new_group(client)  # Ann's phone made it
+    bram = client.post(f"{GROUPS}/join", json={"code": group["code"]}).json()
+    cas = client.post(f"{GROUPS}/join", json={"code": group["code"]}).json()
+    sheet = new_sheet(client, "yams", ("Ann", "Bram"))
+    assert file_sheet(client, group, sheet, token=bram["token"]).json()["added"] is True
+    for r, status, code in [
+        (client.post(f"{GROUPS}/{group['id']}/code"), 403, "auth/group-token"),  # no token: not a member
+        (client.post(f"{GROUPS}/{group['id']}/code", headers=bearer("x" * 20)), 403, "auth/group-token"),
+        (client.post(f"{GROUPS}/nosuchgroup00000/code", headers=bearer(bram["token"])), 404, "group/unknown"),
+        (client.post(f"{GROUPS}/{group['id']}/leave"), 403, "auth/group-token"),
+    ]:
+        assert r.status_code == status and r.json()["code"] == code, r.text
+    assert client.get(f"{GROUPS}/{group['id']}").json()["season"]["unfinished"] == 1  # refusals changed nothing
+
+    renewed = client.post(f"{GROUPS}/{group['id']}/code", headers=bearer(bram["token"]))  # Bram renews it
+    assert renewed.status_code == 200, renewed.text
+    code = renewed.json()["code"]
+    assert len(code) == 6 and code != group["code"]
+    old = client.post(f"{GROUPS}/join", json={"code": group["code"]})
+    assert old.status_code == 404 and old.json()["code"] == "group/unknown-code"
+    seen = client.get(f"{GROUPS}/{group['id']}", headers=bearer(bram["token"])).json()
+    assert seen["code"] == code and seen["season"]["unfinished"] == 1  # the sheets filed stay
+    other = new_sheet(client, "yams", ("Cas",))
+    for token in (group["token"], cas["token"]):  # every other phone's token files no more
+        assert file_sheet(client, group, other, token=token).json()["code"] == "auth/group-token"
+        assert "code" not in client.get(f"{GROUPS}/{group['id']}", headers=bearer(token)).json()
+    again = client.post(f"{GROUPS}/join", json={"code": code}).json()  # Cas types the new code
+    assert file_sheet(client, group, other, token=again["token"]).json()["added"] is True
+
+    left = client.post(f"{GROUPS}/{group['id']}/leave", headers=bearer(again["token"]))
+    assert left.status_code == 200 and left.json() == {"id": group["id"], "left": True}
+    assert file_sheet(client, group, new_sheet(client, "yams", ("Di",)), token=again["token"]).status_code == 403
+    assert client.get(f"{GROUPS}/{group['id']}").json()["season"]["unfinished"] == 2  # what Cas filed stays
+    assert file_sheet(client, group, other, token=bram["token"]).json()["added"] is False  # Bram still files

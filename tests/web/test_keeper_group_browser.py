@@ -86,6 +86,21 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
         page.click(f"#mine button[data-sheet='{own['id']}']")  # files the phone's own sheet: the page reloads
         page.wait_for_selector("#season-summary:has-text('1 sheet still being played')")
 
+        # a new code: the old one joins no more, and the maker's phone (group["token"]) files no more
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#renew-group-code")
+        page.wait_for_function(f"() => !document.querySelector('#group-code').textContent.includes('{group['code']}')")
+        (mine,) = page.evaluate("JSON.parse(localStorage.getItem('yambak.keep.groups'))")
+        member = {"authorization": f"Bearer {mine['token']}"}
+        now = httpx.get(f"{base_url}/api/keep/groups/{group['id']}", headers=member).json()["code"]
+        assert mine["code"] == now != group["code"] and now in page.inner_text("#group-code")
+        refused = httpx.post(
+            f"{base_url}/api/keep/groups/{group['id']}/sheets",
+            json={"sheet": sheet["id"], "token": sheet["token"]},
+            headers={"authorization": f"Bearer {group['token']}"},
+        )
+        assert refused.status_code == 403
+
         page.goto(f"{base_url}/keep/")  # the start page lists the groups this phone joined, and makes one
         assert page.locator("#my-groups a").all_inner_texts() == ["The Peeters family"]
         page.fill("#group-new input[name=name]", "Thursday club")
@@ -93,6 +108,22 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
         page.wait_for_selector("#member-card:not([hidden]) #group-code")
         assert page.inner_text("h1") == "Thursday club"
         assert "No finished sheet in this group yet" in page.inner_text("main")
+        # another phone joins and makes a new code: this phone is told, and forgets the group
+        thursday = page.evaluate("JSON.parse(localStorage.getItem('yambak.keep.groups'))")[0]
+        other = httpx.post(f"{base_url}/api/keep/groups/join", json={"code": thursday["code"]}).json()
+        auth = {"authorization": f"Bearer {other['token']}"}
+        assert httpx.post(f"{base_url}/api/keep/groups/{thursday['id']}/code", headers=auth).status_code == 200
+        page.reload()
+        page.wait_for_selector("#group-error:not([hidden])")
+        assert "code was renewed" in page.inner_text("#group-error") and page.is_hidden("#member-card")
+        # and leaves the Peeters family: its sheets stay in the season
+        page.goto(f"{base_url}/keep/group/{group['id']}")
+        page.wait_for_selector("#member-card:not([hidden]) #leave-group")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#leave-group")
+        page.wait_for_selector("#member-card", state="hidden")
+        assert page.evaluate("localStorage.getItem('yambak.keep.groups')") == "[]"
+        assert httpx.get(f"{base_url}/api/keep/groups/{group['id']}").json()["season"]["unfinished"] == 1
 
         page.goto(f"{base_url}/keep/{sheet['id']}")
         page.wait_for_selector("#sheet table")

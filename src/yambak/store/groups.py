@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from .models import GameSession, SheetGroup, SheetGroupSheet, SheetGroupToken
@@ -65,6 +65,32 @@ class GroupStore:
     def add_group_token(self, group_id: str, token_hash: str) -> None:
         def op(conn: Connection) -> None:
             conn.execute(insert(SheetGroupToken).values(token_hash=token_hash, group_id=group_id, created_at=_now()))
+
+        self._sync(op)
+
+    def renew_group_code(self, group_id: str, code: str, keep_hash: str) -> None:
+        """A new join code: every token handed out before stops filing, but the renewing phone's
+        (`keep_hash`). StoreConflict: the code is taken."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(update(SheetGroup).where(SheetGroup.id == group_id).values(code=code))
+            conn.execute(
+                delete(SheetGroupToken).where(
+                    SheetGroupToken.group_id == group_id, SheetGroupToken.token_hash != keep_hash
+                )
+            )
+
+        self._sync(op)
+
+    def remove_group_tokens(self, group_id: str, token_hashes: Sequence[str]) -> None:
+        """A phone leaves the group: its tokens stop filing (the sheets it filed stay in the season)."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(
+                delete(SheetGroupToken).where(
+                    SheetGroupToken.group_id == group_id, SheetGroupToken.token_hash.in_(list(token_hashes)[:16])
+                )
+            )
 
         self._sync(op)
 

@@ -85,6 +85,25 @@ class Groups:
             raise GroupError("auth/group-token", "this phone has not joined this group: type its code", 403)
         return row
 
+    def renew_code(self, group_id: str, tokens: list[str]) -> str:
+        """A new join code, for a phone that joined: the old code joins no more, and every other phone's token
+        stops filing (a code shared too widely is taken back; the friends type the new one)."""
+        row = self.member(group_id, tokens)
+        mine = next(h for h in (hash_token(t) for t in tokens[:16]) if self.store.group_member(row.id, [h]))
+        for _ in range(10):
+            try:
+                code = new_code()
+                self.store.renew_group_code(row.id, code, mine)
+            except StoreConflict:
+                continue  # a code already in use: draw another
+            return code
+        raise GroupError("server/busy", "no free join code: try again", 503)
+
+    def leave(self, group_id: str, tokens: list[str]) -> None:
+        """This phone leaves the group: its token files no more; the sheets it filed stay in the season."""
+        row = self.member(group_id, tokens)
+        self.store.remove_group_tokens(row.id, [hash_token(t) for t in tokens[:16]])
+
     def _own_sheet(self, sheet_id: str, sheet_token: str) -> str:
         row = self.store.get_session(sheet_id[:40], "sheet")
         if row is None:

@@ -424,6 +424,20 @@ def api_group_remove(request: Request, group_id: str, body: GroupSheetIn) -> dic
     return {"sheet": body.sheet, "removed": removed}
 
 
+@router.post("/api/keep/groups/{group_id}/code", dependencies=[Depends(check_rate)])
+def api_group_renew_code(request: Request, group_id: str) -> dict[str, Any]:
+    """A new join code (`Authorization: Bearer GROUP-TOKEN`): the old one joins no more, and the tokens of
+    every other phone stop filing sheets until it joins with the new code."""
+    return {"id": group_id, "code": _groups(request).renew_code(group_id, _tokens(request))}
+
+
+@router.post("/api/keep/groups/{group_id}/leave")
+def api_group_leave(request: Request, group_id: str) -> dict[str, Any]:
+    """This phone leaves the group (`Authorization: Bearer GROUP-TOKEN`); the sheets it filed stay."""
+    _groups(request).leave(group_id, _tokens(request))
+    return {"id": group_id, "left": True}
+
+
 @router.get("/keep/group/{group_id}/season.csv")
 def season_csv(request: Request, group_id: str) -> Response:
     """Every game of the season, a row per player: date, sheet, ruleset, total, match points, won."""

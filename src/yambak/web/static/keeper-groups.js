@@ -18,6 +18,11 @@ export function rememberGroup(g) {
   try { localStorage.setItem(KEY, JSON.stringify(all.slice(0, 50))); } catch { /* full: the group page still reads */ }
 }
 
+/** This phone no longer files in the group: it left, or its code was renewed. @param {string} id */
+export function forgetGroup(id) {
+  try { localStorage.setItem(KEY, JSON.stringify(myGroups().filter((x) => x.id !== id))); } catch { /* the page still reads */ }
+}
+
 /** @param {Record<string, any> | null} err */
 export function groupError(err) {
   if (!err) return T("Groups need the network.");
