@@ -9,7 +9,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from tests.solver.test_induction import _numpy_stages, _outcomes
+from tests.solver.test_induction import _keeps, _numpy_stages, _outcomes, _rerolls
 from yambak.rules import Ruleset, load_ruleset, row_score
 from yambak.solver import Strategy, solve
 from yambak.solver import _kernels as K
@@ -79,14 +79,13 @@ class FamilyBrute:
     def after_roll(self, state, dice, roll) -> float:  # type: ignore[no-untyped-def]
         best = max(g + (self.turn_start(nxt) if nxt else 0.0) for _, g, nxt in self.entries(state, dice, roll))
         if roll < self.rules.rolls_per_turn:
-            for mask in range(31):  # every proper subset of die positions
-                kept = tuple(sorted(d for i, d in enumerate(dice) if mask >> i & 1))
+            for kept in _keeps(dice):  # every proper subset of die positions
                 best = max(best, self.after_keep(state, kept, roll))
         return best
 
     @cache
     def after_keep(self, state, kept, roll) -> float:  # type: ignore[no-untyped-def]
-        return sum(p * self.after_roll(state, tuple(sorted(kept + o)), roll + 1) for o, p in _outcomes(5 - len(kept)))
+        return sum(p * self.after_roll(state, dice, roll + 1) for dice, p in _rerolls(kept))
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,19 @@ def _outcomes(n: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     return tuple((k, c / 6**n) for k, c in counts.items())
 
 
+@cache
+def _rerolls(kept: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """The sorted dice after rolling the others again, with probabilities."""
+    return tuple((tuple(sorted(kept + o)), p) for o, p in _outcomes(5 - len(kept)))
+
+
+@cache
+def _keeps(dice: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    """The dice kept by every proper subset of die positions, sorted, each told once (the same sorted
+    dice come back in every state: worked out once, not 31 times per state)."""
+    return frozenset(tuple(sorted(d for i, d in enumerate(dice) if mask >> i & 1)) for mask in range(31))
+
+
 class BruteForce:
     """Expectimax over (open rows, upper sum, yam box value, lone pair value) for one ruleset.
 
@@ -93,14 +106,13 @@ class BruteForce:
         open_rows, upper, yam, pend = state
         best = max(gain + self.turn_start(*nxt) for _, gain, nxt in self.entries(open_rows, upper, yam, dice, pend))
         if roll < self.rules.rolls_per_turn:
-            for mask in range(31):  # every proper subset of die positions
-                kept = tuple(sorted(d for i, d in enumerate(dice) if mask >> i & 1))
+            for kept in _keeps(dice):  # every proper subset of die positions
                 best = max(best, self.after_keep(state, kept, roll))
         return best
 
     @cache
     def after_keep(self, state, kept, roll) -> float:  # type: ignore[no-untyped-def]
-        return sum(p * self.after_roll(state, tuple(sorted(kept + o)), roll + 1) for o, p in _outcomes(5 - len(kept)))
+        return sum(p * self.after_roll(state, dice, roll + 1) for dice, p in _rerolls(kept))
 
 
 def _solver_value(

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.solver.test_induction import BruteForce, _outcomes
+from tests.solver.test_induction import BruteForce, _keeps, _outcomes, _rerolls
 from yambak.rules import load_ruleset, load_ruleset_file
 from yambak.solver import Position, TargetProbability, solve
 from yambak.solver.target import TargetTable, advise_target, max_remaining, min_scored, solve_target
@@ -41,16 +41,13 @@ class BruteTarget(BruteForce):
     def roll_chance(self, state, dice, roll, need) -> float:  # type: ignore[no-untyped-def]
         best = max(self.box_chances(state, dice, need).values())
         if roll < self.rules.rolls_per_turn:
-            for mask in range(31):
-                kept = tuple(sorted(d for i, d in enumerate(dice) if mask >> i & 1))
+            for kept in _keeps(dice):  # every proper subset of die positions
                 best = max(best, self.keep_chance(state, kept, roll, need))
         return best
 
     @cache
     def keep_chance(self, state, kept, roll, need) -> float:  # type: ignore[no-untyped-def]
-        return sum(
-            p * self.roll_chance(state, tuple(sorted(kept + o)), roll + 1, need) for o, p in _outcomes(5 - len(kept))
-        )
+        return sum(p * self.roll_chance(state, dice, roll + 1, need) for dice, p in _rerolls(kept))
 
 
 def _mini_yams() -> dict:

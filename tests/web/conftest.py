@@ -69,16 +69,33 @@ def app_in_thread(app_settings: Settings | FastAPI) -> Iterator[str]:
         sock.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
+    """One Chromium for the run (a launch and Playwright's driver cost about a second per module); every test
+    opens its own contexts, which share no cookies, storage or service workers."""
     if not os.path.exists(CHROMIUM):
         missing_service("Debian's chromium is not installed (scripts/test-services.sh installs it)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        _LAUNCHED.append(b)
         yield b
+        _LAUNCHED.clear()
         b.close()
+
+
+_LAUNCHED: list = []  # the run's browser, once a test has asked for it
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _contexts_closed_after_each_module():
+    """What closing the browser after each module did: no page of a module (one a failed test left open) keeps
+    its sockets and timers running into the next."""
+    yield
+    for b in _LAUNCHED:
+        for ctx in b.contexts:
+            ctx.close()
 
 
 @pytest.fixture
