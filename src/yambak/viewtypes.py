@@ -426,3 +426,9 @@ class StateMessage(TypedDict):
     type: Literal["state"]
     v: int
     view: dict[str, Any]
+
+
+# --- JSON as parsed (a game record, a rules table): one recursive type of real types, never `Any` -------
+
+JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
+JSONObject = dict[str, JSONValue]

@@ -85,7 +85,7 @@ MAX_ROWS, MAX_COLUMNS, MAX_BOXES, MAX_DICE = 24, 8, 128, 6
 
 
 def load_ruleset(
-    spec: str | Mapping[str, Any],
+    spec: object,
     options: Mapping[str, Any] | None = None,
     modifiers: list[str] | tuple[str, ...] | None = None,
 ) -> Ruleset:
@@ -123,7 +123,7 @@ def load_ruleset(
     return ruleset
 
 
-def _record_spec(original: str | Mapping[str, Any], preset: str | None, ruleset: Ruleset) -> Any:
+def _record_spec(original: object, preset: str | None, ruleset: Ruleset) -> object:
     """What a record keeps as its `rules` when options or modifiers came apart from the spec: one spec
     that builds the same ruleset alone."""
     if isinstance(original, Mapping) and preset is None:

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 from ..commandline import UserError
 from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Undo, Withdraw
+from ..engine.fairness import nonces_of
 from .wire import ProtocolError, check_server_message, check_table_view, clean, clean_text
 from .words import fill
 
@@ -294,7 +295,7 @@ class OnlineTable:
             return self.words("The dice cannot be checked yet: the table's seed is not revealed (a deal not closed).")
         if self._commitment is not None and record.fairness.get("commitment") != self._commitment:
             return self.words("NOT VERIFIED: the record's commitment is not the one the table showed at the start.")
-        used = {(n.get("seat"), str(n.get("nonce")).lower()) for n in record.fairness.get("nonces") or []}
+        used = {(n.seat, n.value) for n in nonces_of(record.fairness)}
         for seat, ours in sorted(self._sent_nonces.items()):
             if not any((seat, nonce) in used for nonce in ours):  # a server that drops it could pick the dice
                 return self.words(
