@@ -86,7 +86,7 @@ MAX_ROWS, MAX_COLUMNS, MAX_BOXES, MAX_DICE = 24, 8, 128, 6
 
 def load_ruleset(
     spec: object,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     modifiers: list[str] | tuple[str, ...] | None = None,
 ) -> Ruleset:
     """A ruleset from a preset id, a record's `rules` object, or a full inline ruleset.
@@ -170,7 +170,7 @@ def check_house_rules(ruleset: Ruleset) -> None:
 
 
 def load_ruleset_file(
-    path: str | Path, options: Mapping[str, Any] | None = None, modifiers: list[str] | tuple[str, ...] | None = None
+    path: str | Path, options: Mapping[str, object] | None = None, modifiers: list[str] | tuple[str, ...] | None = None
 ) -> Ruleset:
     """A user's TOML ruleset file (same format as the presets)."""
     return load_ruleset(read_ruleset_file(path), options, modifiers)
