@@ -302,7 +302,7 @@ class SheetView(_ViewBase):
     name: str
     v: int
     history: list[HistoryEntry]
-    record: dict[str, Any]  # the game record (docs/rules.md §11)
+    record: "JSONObject"  # the game record (docs/rules.md §11)
     last: NotRequired[SheetAction | None]
     undone: NotRequired[list[SheetAction]]
     rolloff_due: NotRequired[dict[str, list[int]] | None]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from ..engine import (
     GameState,
@@ -27,7 +27,7 @@ from ..engine import (
 )
 from ..engine.outlook import BoxOutlook
 from ..gameview import decided, game_view
-from ..viewtypes import HistoryEntry, SheetAction, SheetPlayer, SheetView
+from ..viewtypes import HistoryEntry, JSONObject, SheetAction, SheetPlayer, SheetView
 from .edits import last_action, undone
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
@@ -92,7 +92,7 @@ class _SheetKeys(TypedDict):
     name: str
     v: int
     history: list[HistoryEntry]
-    record: dict[str, Any]
+    record: JSONObject
     last: SheetAction | None
     undone: list[SheetAction]
     rolloff_due: NotRequired[dict[str, list[int]]]
