@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
 
 from .checks import (
     RulesetError,
@@ -70,7 +69,7 @@ _TOP_HINTS = {
 
 
 def build_ruleset(
-    data: dict[str, Any], chosen: Mapping[str, object], modifiers: list[str], preset: str | None
+    data: dict[str, object], chosen: Mapping[str, object], modifiers: list[str], preset: str | None
 ) -> Ruleset:
     """The ruleset of raw data with the options `chosen` and the `modifiers` (both checked here)."""
     data = copy.deepcopy(data)

@@ -17,7 +17,7 @@ def _option_key(value: object) -> str:
 
 
 def apply_options(
-    data: dict[str, Any], chosen: Mapping[str, object]
+    data: dict[str, object], chosen: Mapping[str, object]
 ) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
     """The option values chosen (each patched into `data`), and every option's default."""
     specs = as_table(data.pop("options", {}), "options")
@@ -56,20 +56,24 @@ def apply_options(
     return tuple(resolved), tuple(defaults)
 
 
-def _patch(data: dict[str, Any], changes: object, where: str) -> None:
+def _patch(data: dict[str, object], changes: object, where: str) -> None:
     """Apply `{"rows.ID.KEY": value, "match.KEY": value, "KEY": value}` to raw data."""
     for path, value in as_table(changes, f"{where}.set").items():
         parts = path.split(".")
         if len(parts) == 3 and parts[0] in ("rows", "columns", "relations"):
             section, item_id, field = parts
-            for item in data.get(section, []):
+            items = data.get(section, [])
+            for item in items if isinstance(items, list) else []:
                 if isinstance(item, dict) and item.get("id") == item_id:
                     item[field] = value
                     break
             else:
                 raise RulesetError(f"{where}.set.{path}", f"no {section[:-1]} {item_id!r}")
         elif len(parts) == 2:
-            data.setdefault(parts[0], {})[parts[1]] = value
+            table = data.setdefault(parts[0], {})
+            if not isinstance(table, dict):
+                raise RulesetError(f"{where}.set.{path}", f"{parts[0]} is not a table")
+            table[parts[1]] = value
         elif len(parts) == 1:
             data[parts[0]] = value
         else:
