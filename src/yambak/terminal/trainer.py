@@ -38,6 +38,7 @@ from ..trainer import (
 )
 from ..trainer import keep_odds as odds_of
 from ..trainer.puzzle import KeepOdds
+from ..viewtypes import JSONObject
 from .online import state_dir
 from .words import Words, fill
 
@@ -62,7 +63,7 @@ class ChoiceRefused(TrainerError):
     """An answer typed that is none of the position's choices: its sentence kept, to be said in the
     player's language (`said`); `message` is the English."""
 
-    def __init__(self, code: str, text: str, **values: Any) -> None:
+    def __init__(self, code: str, text: str, **values: object) -> None:
         super().__init__(code, fill(text, **values))
         self.text, self.values = text, values
 
@@ -81,11 +82,11 @@ class Standing:
     solved: int = 0
     solved_ids: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "mu": self.rating.mu, "sigma": self.rating.sigma, "streak": self.streak,
             "best_streak": self.best_streak, "answers": self.answers, "solved": self.solved,
-            "solved_ids": self.solved_ids[-SOLVED_KEPT:],
+            "solved_ids": [*self.solved_ids[-SOLVED_KEPT:]],
         }  # fmt: skip
 
     @classmethod
@@ -109,9 +110,9 @@ class DeviceRatings:
 
     def __init__(self, folder: Path | None = None) -> None:
         self.path = (folder or state_dir()) / "trainer.json"
-        self.data: dict[str, Any] = self._read()
+        self.data: dict[str, object] = self._read()
 
-    def _read(self) -> dict[str, Any]:
+    def _read(self) -> dict[str, object]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
