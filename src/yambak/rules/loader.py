@@ -128,7 +128,7 @@ def _record_spec(original: object, preset: str | None, ruleset: Ruleset) -> obje
     that builds the same ruleset alone."""
     if isinstance(original, Mapping) and preset is None:
         record_spec: dict[str, Any] = {**copy.deepcopy(dict(original)), "modifiers": sorted(ruleset.modifiers)}
-        chosen: dict[str, Any] = dict(ruleset.options)
+        chosen: dict[str, object] = dict(ruleset.options)
         for name, spec_ in record_spec.get("options", {}).items():  # options chosen apart become the defaults
             if name in chosen and isinstance(spec_, dict):
                 value = chosen[name]
@@ -139,7 +139,7 @@ def _record_spec(original: object, preset: str | None, ruleset: Ruleset) -> obje
         changed = {k: list(v) if isinstance(v, tuple) else v for k, v in ruleset.options if defaults.get(k) != v}
         if not (changed or ruleset.modifiers):
             return preset
-        ref: dict[str, Any] = {"preset": preset, "options": changed}
+        ref: dict[str, object] = {"preset": preset, "options": changed}
         if ruleset.modifiers:
             ref["modifiers"] = sorted(ruleset.modifiers)
         return ref
