@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import replace
-from typing import Any
 
 from .engine import GameState, Sheet, TurnRecord
 from .engine.outlook import BoxOutlook as Outlook
@@ -35,6 +34,7 @@ from .viewtypes import (
     Decided,
     GameView,
     HiddenTurn,
+    JSONObject,
     OutrightWin,
     Player,
     Round,
@@ -288,7 +288,7 @@ def _sheet_columns(state: GameState, p: int, hidden: Collection[str]) -> dict[st
     return columns
 
 
-def public_event(event: dict[str, Any], state: GameState, seats: frozenset[int]) -> dict[str, Any]:
+def public_event(event: JSONObject, state: GameState, seats: frozenset[int]) -> JSONObject:
     """An event as this viewer may see it (duplicate tables hide other players' dice)."""
     if hidden_level(state, seats) is None or event["player"] in seats:
         return event

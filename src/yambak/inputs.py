@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import tomllib
-from typing import Any
+from typing import Any, NoReturn
 
 __all__ = ["INT_LIMIT", "MAX_DEPTH", "InputError", "ascii_int", "check_shape", "parse_json", "parse_toml"]
 
@@ -24,10 +24,10 @@ class InputError(ValueError):
     """Input of the wrong shape; `str()` is one line for the user."""
 
 
-def check_shape(data: Any, max_depth: int = MAX_DEPTH) -> None:
+def check_shape(data: object, max_depth: int = MAX_DEPTH) -> None:
     """Refuse data nested deeper than `max_depth` or an integer beyond +-INT_LIMIT (iteratively: any
     depth is walked without recursion)."""
-    stack: list[tuple[Any, int]] = [(data, 0)]
+    stack: list[tuple[object, int]] = [(data, 0)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict | list | tuple):
@@ -56,11 +56,11 @@ def _finite(text: str) -> float:
     return value
 
 
-def _no_constant(text: str) -> Any:
+def _no_constant(text: str) -> NoReturn:
     raise InputError(f"not valid JSON ({text} is not a JSON number)")
 
 
-def parse_json(text: str | bytes) -> Any:
+def parse_json(text: str | bytes) -> Any:  # JSON values; Any for the server's readers (not narrowed yet)
     """Strict JSON (no NaN, no Infinity, finite numbers) within the bounds of `check_shape`; InputError
     ("not valid JSON (...)" or the bound) otherwise."""
     try:
@@ -75,7 +75,7 @@ def parse_json(text: str | bytes) -> Any:
     return data
 
 
-def parse_toml(text: str) -> dict[str, Any]:
+def parse_toml(text: str) -> dict[str, object]:
     """TOML within the bounds of `check_shape`; InputError ("not valid TOML (...)" or the bound) otherwise."""
     try:
         data = tomllib.loads(text)

@@ -7,9 +7,9 @@ are the rule describer's sentences (`yambak.rules.describe`), in English, rows a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from .engine import GameState, summary
+from .engine import GameState
+from .engine.scoresheet import ColumnScore
 from .rules import Row, Ruleset
 from .rules.describe import Named, Phrase, describe, row_phrase
 
@@ -66,18 +66,18 @@ def render_sheets(state: GameState, name: Callable[[str, str], str] | None = Non
     without it (`yambak replay`) rows and columns show by their ids and the game's state follows the sheets
     (a line mode given `name` says the end in its own words)."""
     said = name or (lambda _kind, key: key)
-    data = summary(state)
     rules = state.rules
+    points = state.match_points()
     labels = [said("row", r.id) for r in rules.rows]
     lines_of = ("upper", "bonus", "minimax", "total", "extra bonus", "grand total", "match points")
     shown = {key: said("line", key) for key in lines_of}
     left = max(16, *(len(text) + 2 for text in [*labels, *shown.values()]))  # the label column fits its names
     blocks = []
-    for p, player in enumerate(data["players"]):
-        cols = [(said("column", cid), c) for cid, c in player["columns"].items()]
+    for p, player in enumerate(state.players):
+        cols = [(said("column", c.id), c) for c in state.column_scores(p)]
         width = max(7, *(len(cid) + 1 for cid, _ in cols))
         head = f"{'':<{left}}" + "".join(f"{cid:>{width}}" for cid, _ in cols)
-        lines = [f"{player['name']}", head]
+        lines = [f"{player}", head]
 
         written = state.sheets[p].written
 
@@ -85,13 +85,13 @@ def render_sheets(state: GameState, name: Callable[[str, str], str] | None = Non
             return f"{label:<{left}}" + "".join(f"{'' if v is None else v:>{width}}" for v in values)
 
         def cells(
-            row_index: int, written: tuple[int | None, ...] = written, cols: list[tuple[str, Any]] = cols
+            row_index: int, written: tuple[int | None, ...] = written, cols: list[tuple[str, ColumnScore]] = cols
         ) -> list[object]:
             # docs/rules.md §4: where a relation changed a box, show the written value too
             row_id = rules.rows[row_index].id
             out: list[object] = []
             for ci, (_, c) in enumerate(cols):
-                score, value = c["boxes"][row_id], written[ci * rules.n_rows + row_index]
+                score, value = c.boxes[row_id], written[ci * rules.n_rows + row_index]
                 out.append(score if value is None or value == score else f"{score}({value})")
             return out
 
@@ -99,25 +99,25 @@ def render_sheets(state: GameState, name: Callable[[str, str], str] | None = Non
             if r.is_upper:
                 lines.append(line(labels[i], cells(i)))
         if any(r.is_upper for r in rules.rows):
-            lines.append(line(shown["upper"], [c["upper"] for _, c in cols]))
+            lines.append(line(shown["upper"], [c.upper for _, c in cols]))
         if rules.upper_bonus is not None:  # no bonus line where the rules have no upper bonus
-            lines.append(line(shown["bonus"], [c["bonus"] for _, c in cols]))
+            lines.append(line(shown["bonus"], [c.bonus for _, c in cols]))
         for i, r in enumerate(rules.rows):
             if not r.is_upper:
                 lines.append(line(labels[i], cells(i)))
-        if any("minimax" in c for _, c in cols):
-            lines.append(line(shown["minimax"], [c.get("minimax") for _, c in cols]))
-        lines.append(line(shown["total"], [c["total"] for _, c in cols]))
-        if "extra_bonus" in player:
-            lines.append(f"{shown['extra bonus']:<{left}}{player['extra_bonus']:>{width}}")
-        lines.append(f"{shown['grand total']:<{left}}{player['total']:>{width}}")
-        if player["match_points"] is not None:
-            lines.append(f"{shown['match points']:<{left}}{player['match_points']:>{width}g}")
+        if rules.has_minimax:
+            lines.append(line(shown["minimax"], [c.minimax for _, c in cols]))
+        lines.append(line(shown["total"], [c.total for _, c in cols]))
+        if rules.joker is not None:
+            lines.append(f"{shown['extra bonus']:<{left}}{state.sheets[p].extra_bonus:>{width}}")
+        lines.append(f"{shown['grand total']:<{left}}{state.total(p):>{width}}")
+        if points is not None:
+            lines.append(f"{shown['match points']:<{left}}{points[p]:>{width}g}")
         blocks.append("\n".join(lines))
     if name is not None:
         return "\n\n".join(blocks)
-    status = "finished" if data["finished"] else f"in progress: {state.players[state.current]} to play"
-    if data["finished"]:
+    status = "finished" if state.finished else f"in progress: {state.players[state.current]} to play"
+    if state.finished:
         names = [state.players[w] for w in state.winners()]
         status += "; winner: " + " and ".join(names)
     return "\n\n".join(blocks) + f"\n\nGame {status}."

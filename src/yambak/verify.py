@@ -19,6 +19,7 @@ UNVERIFIABLE = 3  # the exit status of a record whose seed is not revealed yet (
 def _cmd_verify(args: argparse.Namespace) -> int:
     from .commandline import read_text
     from .engine import GameRecord, replay, verify_record
+    from .engine.fairness import nonces_of
 
     record = GameRecord.loads(read_text(args.file, "game record (JSON)"))
     state = replay(record)  # every turn legal first (RecordError: exit 2)
@@ -32,7 +33,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             print(f"yambak verify: {problem}", file=sys.stderr)
         print(f"NOT VERIFIED: {len(problems)} problem(s)")
         return 1
-    nonces = len(record.fairness["nonces"]) if record.fairness else 0
+    nonces = len(nonces_of(record.fairness)) if record.fairness else 0
     print(
         f"verified: the seed matches the commitment; {checked} rolls of {len(record.turns)} turns "
         f"re-derived from the seed and {nonces} player nonce(s)"

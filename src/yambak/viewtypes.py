@@ -302,7 +302,7 @@ class SheetView(_ViewBase):
     name: str
     v: int
     history: list[HistoryEntry]
-    record: dict[str, Any]  # the game record (docs/rules.md §11)
+    record: "JSONObject"  # the game record (docs/rules.md §11)
     last: NotRequired[SheetAction | None]
     undone: NotRequired[list[SheetAction]]
     rolloff_due: NotRequired[dict[str, list[int]] | None]
@@ -426,3 +426,9 @@ class StateMessage(TypedDict):
     type: Literal["state"]
     v: int
     view: dict[str, Any]
+
+
+# --- JSON as parsed (a game record, a rules table): one recursive type of real types, never `Any` -------
+
+JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
+JSONObject = dict[str, JSONValue]

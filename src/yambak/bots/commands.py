@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..commandline import (
     UserError,
@@ -30,6 +30,7 @@ from .names import LEVELS, POLICY_NAMES
 
 if TYPE_CHECKING:  # the rules load when a command runs, not for its --help
     from ..rules import Ruleset
+    from .stats import SolitaireTally
 
 __all__ = ["register"]
 
@@ -313,7 +314,7 @@ def _check_plot(path: str) -> None:
         raise UserError(f"--plot {path}: name a file ending in one of .{', .'.join(sorted(formats))}")
 
 
-def _plot(tally: Any, path: str, title: str) -> None:
+def _plot(tally: SolitaireTally, path: str, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

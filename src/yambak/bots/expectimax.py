@@ -24,8 +24,8 @@ the match-aware play and the exact table (`optimal.py`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -49,6 +49,9 @@ __all__ = [
 ]
 
 _CACHE_LIMIT = 512
+
+GainFn = Callable[[int], np.ndarray]  # a box's terminal value for every roll of the turn's table
+JokerFn = Callable[[int, int, int], float]  # (box, written, extra bonus) -> the value of a joker entry
 
 
 @dataclass
@@ -113,9 +116,9 @@ def _terminal(
     boxes: list[int],
     m: int,
     values: dict[int, list[np.ndarray | None]],
-    gain_fn: Any,
+    gain_fn: GainFn,
     candidates: list[list[tuple[int, np.ndarray | None]]],
-    joker_fn: Any = None,
+    joker_fn: JokerFn | None = None,
 ) -> np.ndarray:
     """T_m: the best terminal value per hand over `boxes` after roll m (-inf when empty); the boxes
     and their last-resort hands are appended to `candidates`."""
@@ -173,7 +176,7 @@ def _joker_terminal(
     m: int,
     values: dict[int, list[np.ndarray | None]],
     out: np.ndarray,
-    joker_fn: Any = None,
+    joker_fn: JokerFn | None = None,
 ) -> None:
     """The six yam hands once the joker is on (the model's `joker_hands`): their best value and each box's.
     `joker_fn(box, written, extra)` values such an entry (default: the box's gain at `written` plus the
@@ -191,7 +194,12 @@ def _joker_terminal(
 
 
 def plan_for(
-    state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None, joker_fn: Any = None
+    state: GameState,
+    p: int,
+    model: Model,
+    gain_fn: GainFn | None = None,
+    key_extra: Hashable = None,
+    joker_fn: JokerFn | None = None,
 ) -> Plan:
     """The turn's plan for seat p (cached per sheet, announcement and `key_extra`): `gain_fn(box)` gives
     the (W,) terminal value of writing each value there (default: the model's change of the estimated
@@ -205,7 +213,7 @@ def plan_for(
         return hit
     if gain_fn is None:
 
-        def gain_fn(b: int) -> Any:
+        def gain_fn(b: int) -> np.ndarray:
             return model.box_gain(sheet, b)
 
     R = state.rolls_allowed(p)  # saved rolls (save_rolls) make a turn longer
@@ -252,7 +260,12 @@ class Choices:
 
 
 def evaluate_choices(
-    state: GameState, p: int, model: Model, gain_fn: Any = None, key_extra: Any = None, joker_fn: Any = None
+    state: GameState,
+    p: int,
+    model: Model,
+    gain_fn: GainFn | None = None,
+    key_extra: Hashable = None,
+    joker_fn: JokerFn | None = None,
 ) -> Choices:
     """The plan's value of every choice open to seat p after a roll (five dice)."""
     turn = state.turns[p]
@@ -283,8 +296,8 @@ def heuristic(
     state: GameState,
     player: int,
     rng: random.Random,
-    gain_fn: Any = None,
-    key_extra: Any = None,
+    gain_fn: GainFn | None = None,
+    key_extra: Hashable = None,
     model: Model | None = None,
 ) -> Action:
     """The expectimax decision with the model's estimate (any ruleset whose thrown dice all count)."""

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from collections.abc import Hashable
 
 import numpy as np
 
 from ..engine import Action, GameState
 from .evaluate import Model
-from .expectimax import heuristic
+from .expectimax import GainFn, heuristic
 from .models import model_for
 
 __all__ = ["TIE_BREAK", "match_aware", "match_terms", "normal_cdf"]
@@ -38,7 +38,7 @@ def _phi(x: np.ndarray | float) -> np.ndarray:
 normal_cdf = _phi
 
 
-def match_terms(state: GameState, player: int, model: Model) -> tuple[Any, Any, float]:
+def match_terms(state: GameState, player: int, model: Model) -> tuple[GainFn, Hashable, float]:
     """(gain_fn, plan cache key, expected match points now) for seat `player`: a box's terminal
     value is the change in expected match points (see the module docstring)."""
     rules = state.rules

@@ -85,7 +85,8 @@ def _safe(name: str) -> str:
 def _label(rules: Ruleset) -> str:
     """A readable file name part: the preset and the options changed from its defaults."""
     spec = rules.spec if isinstance(rules.spec, dict) else {}
-    changed = spec.get("options", {}) if rules.preset else {}
+    options = spec.get("options") if rules.preset else None
+    changed = options if isinstance(options, dict) else {}
     return _safe((rules.preset or rules.id) + "".join(f"_{k}-{v}" for k, v in sorted(changed.items())))
 
 

@@ -16,12 +16,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 from ..engine import DuplicateDice, GameState, new_game
 from ..rules import Ruleset
+from ..viewtypes import JSONObject, JSONValue
 from .policies import choose_action, resolve
 from .stats import DuelTally, SolitaireTally, mean_ci, wilson
+
+_J = TypeVar("_J")
+_R = TypeVar("_R")
 
 __all__ = [
     "DuelResult",
@@ -46,7 +50,7 @@ def check_bot(name: str) -> str:
     return resolve(name)
 
 
-def play_game(rules: Ruleset, bots: Sequence[str], seed: Any, duplicate: bool = False) -> GameState:
+def play_game(rules: Ruleset, bots: Sequence[str], seed: int | str, duplicate: bool = False) -> GameState:
     """One game, seat i played by bots[i]; the finished state."""
     dice = DuplicateDice(seed) if duplicate else None
     state = new_game(rules, [f"{b}#{i}" for i, b in enumerate(bots)], dice=dice, seed=seed)
@@ -89,7 +93,7 @@ def _solitaire_chunk(args: tuple[Ruleset, str, int, range]) -> list[GameStats]:
     return [GameStats.of(play_game(rules, [bot], f"{seed}:{i}")) for i in indices]
 
 
-def _in_order(fn: Callable[[Any], list[Any]], jobs: Iterable[Any], workers: int) -> Iterator[list[Any]]:
+def _in_order(fn: Callable[[_J], list[_R]], jobs: Iterable[_J], workers: int) -> Iterator[list[_R]]:
     """fn(job) for each job, in order; with workers > 1 in worker processes, at most 2 x workers in flight."""
     if workers <= 1:
         for job in jobs:
@@ -97,7 +101,7 @@ def _in_order(fn: Callable[[Any], list[Any]], jobs: Iterable[Any], workers: int)
         return
     todo = iter(jobs)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: deque[Future[list[Any]]] = deque(pool.submit(fn, job) for job in islice(todo, 2 * workers))
+        pending: deque[Future[list[_R]]] = deque(pool.submit(fn, job) for job in islice(todo, 2 * workers))
         while pending:
             part = pending.popleft().result()
             for job in islice(todo, 1):
@@ -122,7 +126,7 @@ def simulate_tally(
     games: int,
     seed: int = 0,
     workers: int = 1,
-    progress: Callable[[int], Any] | None = None,
+    progress: Callable[[int], object] | None = None,
     tally: SolitaireTally | None = None,
 ) -> SolitaireTally:
     """The games of `simulate_stream` folded into a tally; `progress(n)` after every chunk of n games."""
@@ -136,7 +140,12 @@ def simulate_tally(
 
 
 def simulate_details(
-    rules: Ruleset, bot: str, games: int, seed: int = 0, progress: Any = False, workers: int = 1
+    rules: Ruleset,
+    bot: str,
+    games: int,
+    seed: int = 0,
+    progress: bool | Callable[[int], object] = False,
+    workers: int = 1,
 ) -> list[GameStats]:
     """Every game of `simulate_stream` in a list (for a few games; the command line folds them).
 
@@ -151,7 +160,7 @@ def simulate_details(
     try:
         for part in simulate_stream(rules, bot, games, seed, workers):
             out.extend(part)
-            if progress:
+            if callable(progress):
                 progress(len(part))
     finally:
         if bar is not None:
@@ -160,7 +169,12 @@ def simulate_details(
 
 
 def simulate_games(
-    rules: Ruleset, bot: str, games: int, seed: int = 0, progress: Any = False, workers: int = 1
+    rules: Ruleset,
+    bot: str,
+    games: int,
+    seed: int = 0,
+    progress: bool | Callable[[int], object] = False,
+    workers: int = 1,
 ) -> list[int]:
     """Final totals of `games` solitaire games of any ruleset played by the named bot."""
     return [g.total for g in simulate_details(rules, bot, games, seed, progress, workers)]
@@ -174,25 +188,26 @@ class DuelResult:
     tally: DuelTally = field(default_factory=DuelTally)
     seconds: float = 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:  # read back by `yambak duel` (bots/commands.py)
         t = self.tally
         n = t.games
-        out: dict[str, Any] = {"rules": self.rules, "games": n, "seed": self.seed, "bots": []}
+        bots: list[JSONValue] = []
+        out: dict[str, Any] = {"rules": self.rules, "games": n, "seed": self.seed, "bots": bots}
         for name, sums, points in ((self.bots[0], t.a, t.points_a), (self.bots[1], t.b, t.points_b)):
             mean, half = sums.mean_ci()
-            entry: dict[str, Any] = {"bot": name, "mean": mean, "ci95": [mean - half, mean + half]}
+            entry: JSONObject = {"bot": name, "mean": mean, "ci95": [mean - half, mean + half]}
             if points.n:
                 pm, ph = points.mean_ci()
                 entry["match_points"] = pm
                 entry["match_points_ci95"] = [pm - ph, pm + ph]
             else:
                 entry["match_points"] = None
-            out["bots"].append(entry)
+            bots.append(entry)
         rate = t.win_rate
         out["win_rate"] = rate  # of the first bot; shared wins count half
         out["win_rate_ci95"] = list(wilson(rate, n))
         out["wins"], out["losses"], out["shared"] = t.won, t.lost, t.shared
-        out["outright"] = list(t.outright)  # games each bot won at once (docs/rules.md §7), in the wins above
+        out["outright"] = [*t.outright]  # games each bot won at once (docs/rules.md §7), in the wins above
         diff, dh = t.difference.mean_ci()
         out["mean_difference"] = diff
         out["mean_difference_ci95"] = [diff - dh, diff + dh]
@@ -200,7 +215,9 @@ class DuelResult:
         return out
 
 
-def _duel_chunk(args: tuple[Ruleset, str, str, int, range]) -> list[tuple[int, int, Any, float, tuple[bool, bool]]]:
+def _duel_chunk(
+    args: tuple[Ruleset, str, str, int, range],
+) -> list[tuple[int, int, tuple[float, float] | None, float, tuple[bool, bool]]]:
     rules, a, b, seed, indices = args
     out = []
     for i in indices:
@@ -217,7 +234,13 @@ def _duel_chunk(args: tuple[Ruleset, str, str, int, range]) -> list[tuple[int, i
 
 
 def duel(
-    rules: Ruleset, a: str, b: str, games: int, seed: int = 0, progress: Any = None, workers: int = 1
+    rules: Ruleset,
+    a: str,
+    b: str,
+    games: int,
+    seed: int = 0,
+    progress: Callable[[int], object] | None = None,
+    workers: int = 1,
 ) -> DuelResult:
     """Duplicate games between two bots or levels (docs/rules.md §8: both get the same dice), folded."""
     pa, pb = check_bot(a), check_bot(b)

@@ -27,22 +27,24 @@ game's mistakes, and the mean loss over graded decisions its accuracy (0 is perf
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from ..bots.expectimax import evaluate_choices, follow_values, held_positions, plan_for
+from ..bots.evaluate import Model
+from ..bots.expectimax import Plan, evaluate_choices, follow_values, held_positions, plan_for
 from ..bots.match import TIE_BREAK, match_terms
 from ..bots.models import model_for
 from ..bots.optimal import solvable, strategy_for
 from ..engine import Action, Announce, GameRecord, GameState, IllegalAction, RecordError, Roll, Score, new_game, replay
 from ..engine.dice import ManualDice
 from ..rules import RulesetError, load_ruleset
-from ..solver import Position
+from ..solver import Position, Strategy
 from ..solver import advise as exact_advice
 from ..solver import dice as D
 from ..solver.advisor import position_of, position_state, turn_table
+from ..viewtypes import JSONObject
 from . import chances as C
 
 __all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "action_dict", "advise", "review"]
@@ -56,10 +58,10 @@ class CoachError(ValueError):
     """No advice for this position (five of six dice counting, a finished game, no dice yet)."""
 
 
-def action_dict(action: Action) -> dict[str, Any]:
+def action_dict(action: Action) -> JSONObject:
     """An option's engine action as the table's socket messages spell it (without seat and version)."""
     if isinstance(action, Roll):
-        return {"type": "roll", "held": list(action.held or ())}
+        return {"type": "roll", "held": [*(action.held or ())]}
     if isinstance(action, Announce):
         return {"type": "announce", "box": action.box}
     if isinstance(action, Score):
@@ -99,13 +101,13 @@ class Option:
         won = ", wins outright" if self.wins else ""
         return f"{'strike' if self.strike else 'score'} {self.box} ({self.points}{won})"
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_dict(self) -> JSONObject:
+        out: JSONObject = {
             "kind": self.kind, "action": action_dict(self.action), "value": round(self.value, 4),
             "loss": round(self.loss, 4),
         }  # fmt: skip
         if self.kind == "keep":
-            out["keep"] = list(self.keep or ())
+            out["keep"] = [*(self.keep or ())]
         else:
             out["box"] = self.box
         if self.kind == "box":
@@ -156,7 +158,7 @@ class Advice:
             )
         return None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "exact": self.exact,
             "measure": self.measure,
@@ -187,7 +189,7 @@ def advise(state: GameState, player: int | None = None, wins: bool = True) -> Ad
     return _estimate(state, p, wins and len(state.players) > 1)
 
 
-def advice_dict(state: GameState, player: int) -> dict[str, Any]:
+def advice_dict(state: GameState, player: int) -> JSONObject:
     """`advise(state, player).to_dict()`: what a server's coach process computes and sends back."""
     return advise(state, player).to_dict()
 
@@ -257,10 +259,12 @@ def _estimate(state: GameState, p: int, wins: bool) -> Advice:
     choices = evaluate_choices(state, p, model, gain_fn, key)
     plan = plan_for(state, p, model, gain_fn, key)  # the same plan, from the model's cache
 
-    def worth(b: int, w: Any) -> Any:
+    def worth(b: int, w: int | np.ndarray) -> float | np.ndarray:
         """What writing w in box b adds: the plan's gain; in match points without the bot's tie-break."""
-        gain: Any = plan.values[b][0] if b in plan.values else (gain_fn or g)(b)
-        return gain[w] + (POINTS_WEIGHT - TIE_BREAK) * g(b)[w] if measure == "match_points" else gain[w]
+        gain = plan.values[b][0] if b in plan.values else (gain_fn or g)(b)
+        assert gain is not None  # a box of the plan has its gain
+        added: float | np.ndarray = gain[w]
+        return added + (POINTS_WEIGHT - TIE_BREAK) * g(b)[w] if measure == "match_points" else added
 
     k = len(state.turns[p].rolls)
     hand = D.lattice(rules.dice).roll_index(state.turns[p].dice)
@@ -283,7 +287,9 @@ def _estimate(state: GameState, p: int, wins: bool) -> Advice:
     return _finish(False, measure, state, p, options, note, best_win)
 
 
-def _followed(plan: Any, model: Any, worth: Any, k: int, hand: int) -> tuple[dict[Any, float], dict[int, float]]:
+def _followed(
+    plan: Plan, model: Model, worth: Callable[[int, np.ndarray], float | np.ndarray], k: int, hand: int
+) -> tuple[dict[tuple[int, ...], float], dict[int, float]]:
     """The expected `worth` of every keep and announcement when the turn goes on as the plan plays it
     (its own values decide; `worth` is only reported): (keep dice -> value, announced box -> value)."""
     rolls = len(plan.T)
@@ -291,14 +297,14 @@ def _followed(plan: Any, model: Any, worth: Any, k: int, hand: int) -> tuple[dic
     L = D.lattice(model.rules.dice)
     last = model.table.shape[1] - 1
 
-    def reported(choice: Any, m: int) -> np.ndarray:
+    def reported(choice: np.ndarray, m: int) -> np.ndarray:
         out = np.full(L.N_ROLLS, -np.inf)
         for b in np.unique(choice[choice >= 0]):
             at = choice == b
             out[at] = worth(int(b), model.table[b % n, min(m, last)][at])
         return out
 
-    keeps: dict[Any, float] = {}
+    keeps: dict[tuple[int, ...], float] = {}
     if k < rolls:  # a keep after roll k reads the rolls after it only
         later = [reported(plan.choice(m), m) if m > k else np.zeros(L.N_ROLLS) for m in range(1, rolls + 1)]
         _, E = follow_values(plan.T, plan.E, later)
@@ -382,7 +388,7 @@ def _with_wins(
 
 
 def _last_turn(
-    state: GameState, p: int, model: Any, rivals: C.Rivals, options: list[Option]
+    state: GameState, p: int, model: Model, rivals: C.Rivals, options: list[Option]
 ) -> tuple[list[Option], str, Option | None]:
     """The seat's last turn: every option's exact chances, playing for the win (`chances.last_turn`)."""
     rules = state.rules
@@ -404,7 +410,7 @@ def _last_turn(
 
 
 def _exact_chances(
-    state: GameState, p: int, strategy: Any, position: Position, options: list[Option]
+    state: GameState, p: int, strategy: Strategy, position: Position, options: list[Option]
 ) -> tuple[list[Option], str, Option | None]:
     rules = state.rules
     model = model_for(rules)
@@ -431,7 +437,7 @@ def _exact_chances(
 
 
 def _model_chances(
-    state: GameState, p: int, model: Any, plan: Any, options: list[Option]
+    state: GameState, p: int, model: Model, plan: Plan, options: list[Option]
 ) -> tuple[list[Option], str, Option | None]:
     rivals = C.rivals_of(state, p, model, None)
     if state.sheets[p].written.count(None) == 1:
@@ -472,7 +478,7 @@ class Decision:
     def loss(self) -> float:
         return max(0.0, self.best.value - self.chosen.value)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "turn": self.turn, "player": self.player, "roll": self.roll, "loss": round(self.loss, 4),
             "chosen": self.chosen.to_dict(), "best": self.best.to_dict(), "options": self.options, "box": self.box,
@@ -511,7 +517,7 @@ class Review:
         stake, where the sum of every decision's loss may well be (each is against the best at its own turn)."""
         return max((d.loss for d in self.for_player(player)), default=0.0)
 
-    def to_dict(self, players: int) -> dict[str, Any]:
+    def to_dict(self, players: int) -> JSONObject:
         return {
             "exact": self.exact,
             "measure": self.measure,
@@ -533,7 +539,7 @@ class Review:
         }
 
 
-def review(record: GameRecord | dict[str, Any]) -> Review:
+def review(record: GameRecord | Mapping[str, object]) -> Review:
     """Grade every decision of a finished (or unfinished) game record; RecordError if it cannot be replayed."""
     if not isinstance(record, GameRecord):
         record = GameRecord.from_dict(record)

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..bots.evaluate import Model, W, fingerprint, joker_hands
 from ..bots.expectimax import Plan, follow_values, keep_transition, plan_for, turn_ends
@@ -143,7 +144,7 @@ class Rivals:
     finals: tuple[np.ndarray, ...]
     totals: np.ndarray
     cols: np.ndarray
-    key: Any
+    key: Hashable
 
     @property
     def by_total(self) -> bool:
@@ -298,7 +299,7 @@ class Ends:
     after: np.ndarray | None = None  # exact table: (J, 3) turn-start keys after the entry
 
 
-def box_ends(box: int, written: int, value: float, extra: int = 0, after: Any = None) -> Ends:
+def box_ends(box: int, written: int, value: float, extra: int = 0, after: npt.ArrayLike | None = None) -> Ends:
     """The end of a choice that fills `box` now."""
     return Ends(
         np.ones(1), np.array([box]), np.array([written]), np.array([extra]), np.array([value]),

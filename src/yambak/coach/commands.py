@@ -13,14 +13,18 @@ import argparse
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..commandline import UserError, add_ruleset_args, bounded_int, read_text, ruleset_of
 from ..solver.commands import parse_objective
 from ..solver.first_run import say_when_compiling
 
 if TYPE_CHECKING:  # numpy and the solver load in the handlers, not for the parser (`yambak hint --help`)
+    from ..engine import GameState
+    from ..rules import Ruleset
     from ..solver import Advice, Position, Strategy
+    from .advice import Advice as CoachAdvice
+    from .advice import Option
 
 __all__ = ["register"]
 
@@ -157,7 +161,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_when_solving(ruleset: Any, position: Any) -> None:
+def _say_when_solving(ruleset: Ruleset, position: Position) -> None:
     """Before a hint solves a table the cache lacks: the position checked (bad input costs nothing), then one
     line on stderr saying what is solved and for about how long."""
     from ..solver.advisor import check_position
@@ -175,7 +179,7 @@ def _say_when_solving(ruleset: Any, position: Any) -> None:
         )
 
 
-def _solvable(ruleset: Any) -> bool:
+def _solvable(ruleset: Ruleset) -> bool:
     """Whether the exact solver takes the ruleset (else the coach answers with the strong bot's estimate)."""
     from ..solver import UnsupportedRuleset, table_states
 
@@ -186,7 +190,7 @@ def _solvable(ruleset: Any) -> bool:
     return True
 
 
-def _coach_hint(state: Any, top: int, as_json: bool, start: float) -> int:
+def _coach_hint(state: GameState, top: int, as_json: bool, start: float) -> int:
     """The coach on a game state: exact where the solver has a table, the strong bot's estimate elsewhere."""
     from .advice import CoachError
     from .advice import advise as coach_advise
@@ -206,7 +210,7 @@ def _coach_hint(state: Any, top: int, as_json: bool, start: float) -> int:
     return 0
 
 
-def _typed_state(ruleset: Any, filled: dict[str, int], position: Position) -> Any:
+def _typed_state(ruleset: Ruleset, filled: dict[str, int], position: Position) -> GameState:
     """A multi-column position typed in: every filled box entered through the engine (in an order
     its column rules accept), then the dice of this turn rolled as typed and the held dice held."""
     from ..engine import IllegalAction, ManualDice, Roll, entry_turn, new_game, play_turn
@@ -251,7 +255,7 @@ def _typed_state(ruleset: Any, filled: dict[str, int], position: Position) -> An
     return state
 
 
-def _hint_target(ruleset: Any, position: Position, target: int, top: int, as_json: bool, start: float) -> int:
+def _hint_target(ruleset: Ruleset, position: Position, target: int, top: int, as_json: bool, start: float) -> int:
     from ..solver.target import advise_target, solve_target
 
     table = solve_target(ruleset, target)
@@ -307,12 +311,12 @@ def _worth(value: float, wins: bool, digits: int) -> str:
     return f"{'wins':>8}" if wins else f"{value:8.{digits}f}"
 
 
-def _say_win_points(ruleset: Any, out: TextIO, what: str = "the other values") -> None:
+def _say_win_points(ruleset: Ruleset, out: TextIO, what: str = "the other values") -> None:
     if ruleset.wins_outright and ruleset.win_points is not None:
         print(f"({what} count an outright win as {ruleset.win_points} points: docs/rulesets.md)", file=out)
 
 
-def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> None:
+def _print_coach(advice: CoachAdvice, state: GameState, top: int, ms: float, out: TextIO) -> None:
     p = state.current
     what = "exact" if advice.exact else "estimate (the strong bot's evaluation)"
     unit = "expected match points" if advice.measure == "match_points" else "points"
@@ -337,9 +341,9 @@ def _print_coach(advice: Any, state: Any, top: int, ms: float, out: TextIO) -> N
         _say_win_points(state.rules, out)
 
 
-def _win(option: Any) -> str:
+def _win(option: Option) -> str:
     """An option's chances: win alone, share the win (tie), lose."""
-    if option.win is None:
+    if option.win is None or option.tie is None or option.lose is None:  # set together (`chances.py`)
         return ""
     return f"  (win {100 * option.win:.1f}%, tie {100 * option.tie:.1f}%, lose {100 * option.lose:.1f}%)"
 

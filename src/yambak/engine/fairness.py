@@ -41,9 +41,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..viewtypes import JSONObject, JSONValue, NonceOut
 from .dice import RollContext
+
+if TYPE_CHECKING:
+    from .record import GameRecord
 
 __all__ = [
     "SCHEME",
@@ -69,7 +73,7 @@ class Nonce:
     seat: int
     value: str  # hex, lower case
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> NonceOut:
         return {"seat": self.seat, "nonce": self.value}
 
 
@@ -124,7 +128,7 @@ class FairDice:
     def with_nonce(self, nonce: Nonce) -> FairDice:
         return FairDice(self.seed, self.nonces + (nonce,), self.duplicate)
 
-    def block(self, revealed: bool) -> dict[str, Any]:
+    def block(self, revealed: bool) -> dict[str, Any]:  # typed by its server callers' own types
         """The record's `fairness` block; the seed only once `revealed` (the game is over)."""
         return {
             "scheme": SCHEME_DUPLICATE if self.duplicate else SCHEME,
@@ -134,7 +138,7 @@ class FairDice:
         }
 
 
-def parse_fairness(data: Any) -> dict[str, Any]:
+def parse_fairness(data: object) -> JSONObject:
     """A record's `fairness` block, checked for shape; raises ValueError."""
     if not isinstance(data, Mapping):
         raise ValueError("fairness must be an object")
@@ -158,7 +162,18 @@ def parse_fairness(data: Any) -> dict[str, Any]:
         for n in nonces
     ):
         raise ValueError('fairness.nonces must be a list of {"seat", "nonce"}')
-    return {"scheme": scheme, "commitment": commit, "seed": seed, "nonces": [dict(n) for n in nonces]}
+    return {"scheme": scheme, "commitment": commit, "seed": seed, "nonces": [{**n} for n in nonces]}
+
+
+def nonces_of(block: Mapping[str, JSONValue]) -> tuple[Nonce, ...]:
+    """The nonces of a record's `fairness` block (as `parse_fairness` checked it: anything else is skipped)."""
+    nonces = block.get("nonces")
+    out = []
+    for n in nonces if isinstance(nonces, list) else []:
+        seat, value = (n.get("seat"), n.get("nonce")) if isinstance(n, dict) else (None, None)
+        if isinstance(seat, int) and isinstance(value, str):
+            out.append(Nonce(seat, value.lower()))
+    return tuple(out)
 
 
 def _rerolled(prev: tuple[int, ...], new: tuple[int, ...], fresh: tuple[int, ...]) -> bool:
@@ -174,7 +189,7 @@ def _rerolled(prev: tuple[int, ...], new: tuple[int, ...], fresh: tuple[int, ...
     return False
 
 
-def verify_record(record: Any, n_dice: int, dice_counted: int) -> tuple[list[str], int]:
+def verify_record(record: GameRecord, n_dice: int, dice_counted: int) -> tuple[list[str], int]:
     """Re-derive every roll of a record (a GameRecord) from its revealed seed and nonces.
 
     Returns (problems, rolls checked); no problems means every roll, every roll-off and
@@ -183,15 +198,15 @@ def verify_record(record: Any, n_dice: int, dice_counted: int) -> tuple[list[str
     fairness = record.fairness
     if fairness is None:
         return ["the record has no fairness block: its dice cannot be verified"], 0
-    if fairness["scheme"] not in SCHEMES:
-        return [f"unknown fairness scheme {fairness['scheme']!r}"], 0
-    seed = fairness["seed"]
-    if seed is None:
+    if fairness.get("scheme") not in SCHEMES:
+        return [f"unknown fairness scheme {fairness.get('scheme')!r}"], 0
+    seed = fairness.get("seed")
+    if not isinstance(seed, str):
         return ["the seed is not revealed yet (the game is not over)"], 0
-    if commitment(seed) != fairness["commitment"]:
+    if commitment(seed) != fairness.get("commitment"):
         return ["the seed does not match the commitment published at the start"], 0
     duplicate = fairness["scheme"] == SCHEME_DUPLICATE
-    dice = FairDice(seed, tuple(Nonce(n["seat"], n["nonce"].lower()) for n in fairness["nonces"]), duplicate)
+    dice = FairDice(seed, nonces_of(fairness), duplicate)
     players = len(record.players)
     problems: list[str] = []
     serial, checked = 0, 0

@@ -36,7 +36,7 @@ def entry_boxes(state: GameState, roll: int, player: int | None = None) -> list[
 
 
 def typed_turn(
-    state: GameState, dice: tuple[int, ...] | list[int], roll: int, box: str, strike: bool = False
+    state: GameState, dice: tuple[int, ...] | list[int], roll: object, box: str, strike: bool = False
 ) -> TurnRecord:
     """The current player's turn ending in `box` with `dice` on roll `roll`."""
     rules = state.rules

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..viewtypes import JSONObject
+
 __all__ = ["BoxOutlook", "EntryBound", "Outlook", "triggers"]
 
 
@@ -38,14 +40,14 @@ class EntryBound:
     def hits(self, value: Any) -> Any:
         return value <= self.limit if self.below else value >= self.limit
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "effect": self.effect,
             "below": self.below,
             "limit": self.limit,
             "relation": self.relation,
             "last_resort": self.last_resort,
-            "pair": list(self.pair),
+            "pair": [*self.pair],
         }
 
 
@@ -100,8 +102,8 @@ class BoxOutlook:
                     return b.pair
         return None
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"open": self.open, "legal": self.legal}
+    def to_dict(self) -> JSONObject:
+        out: JSONObject = {"open": self.open, "legal": self.legal}
         if self.legal:
             out.update(written=self.written, gain=self.gain)
             if self.strike:
@@ -109,7 +111,7 @@ class BoxOutlook:
         elif self.open and self.code is not None:
             out.update(code=self.code, reason=self.reason)
         if self.pair is not None:
-            out["pair"] = list(self.pair)
+            out["pair"] = [*self.pair]
         for name in ("zeroes_pair", "voids_entry", "joker", "strike", "announce", "roll_matters"):
             if getattr(self, name):
                 out[name] = True
@@ -145,7 +147,7 @@ class Outlook:
     def legal(self) -> tuple[BoxOutlook, ...]:
         return tuple(b for b in self.boxes if b.legal)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "player": self.player,
             "to_act": self.to_act,
@@ -155,7 +157,7 @@ class Outlook:
             "roll_code": self.roll_code,
             "roll_reason": self.roll_reason,
             "must_announce": self.must_announce,
-            "closing": list(self.closing),
+            "closing": [*self.closing],
             "can_withdraw": self.can_withdraw,
             "announced": self.announced,
             "boxes": {b.box: b.to_dict() for b in self.boxes},

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..inputs import InputError, parse_json
 from ..rules import RulesetError, load_ruleset
+from ..viewtypes import JSONObject, JSONValue
 from .actions import Announce, Hold, Roll, Score
 from .dice import DiceSource, ManualDice
 from .errors import IllegalAction, RecordError, shown
@@ -49,26 +50,26 @@ def _bad(message: str, turn: int | None = None) -> RecordError:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    rules: Any  # a preset id, {"preset", "options", "modifiers"}, or an inline ruleset
+    rules: JSONValue  # a preset id, {"preset", "options", "modifiers"}, or an inline ruleset
     players: tuple[str, ...]
     turns: tuple[TurnRecord, ...] = ()
     seed: int | str | None = None
     rolloffs: Rolloffs = ()
     # Our extension: turns in progress ({"player", "rolls", "held", "announce"}), so that a
     # stored game resumes mid-turn. Absent from records of completed turns only.
-    pending: tuple[Mapping[str, Any], ...] = ()
+    pending: tuple[Mapping[str, JSONValue], ...] = ()
     # docs/rules.md §11: the dice commitment of a table whose dice the server rolled (engine/fairness.py).
-    fairness: Mapping[str, Any] | None = None
+    fairness: Mapping[str, JSONValue] | None = None
     # docs/rules.md §11: the outright win the turns show, if any (`Outright.to_dict`); a replay checks it.
     # A record that changes its turns drops it (`replace(record, turns=..., outright=None)`).
-    outright: Mapping[str, Any] | None = None
+    outright: Mapping[str, JSONValue] | None = None
     # docs/rules.md §11: a kept sheet's corrections, roll-offs and undos, in order (`yambak.keeper.edits`).
-    edits: tuple[Mapping[str, Any], ...] = ()
+    edits: tuple[Mapping[str, JSONValue], ...] = ()
     # docs/rules.md §11: the boxes a stand-in filled for a person, (seat, box id), in seat and box order.
     stand_in: tuple[tuple[int, str], ...] = ()
 
     @classmethod
-    def from_dict(cls, data: Any) -> GameRecord:
+    def from_dict(cls, data: object) -> GameRecord:
         if not isinstance(data, Mapping):
             raise _bad("a game record is a JSON object")
         if data.get("format") != FORMAT:
@@ -146,8 +147,8 @@ class GameRecord:
             raise _bad(str(exc)) from None
         return cls.from_dict(data)
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"format": FORMAT, "rules": self.rules, "players": list(self.players), "seed": self.seed}
+    def to_dict(self) -> JSONObject:
+        out: JSONObject = {"format": FORMAT, "rules": self.rules, "players": list(self.players), "seed": self.seed}
         out["turns"] = [turn_dict(t) for t in self.turns]
         if self.rolloffs:
             out["rolloffs"] = rolloffs_dict(self.rolloffs)
@@ -183,13 +184,16 @@ def _stand_in(state: GameState, record: GameRecord) -> frozenset[tuple[int, str]
     return frozenset(out)
 
 
-def rolloffs_dict(rolloffs: Rolloffs) -> dict[str, list[dict[str, list[int]]]]:
+def rolloffs_dict(rolloffs: Rolloffs) -> JSONObject:
     """Roll-off rounds as a record writes them: target -> rounds -> seat -> dice."""
-    return {target: [{str(seat): list(dice) for seat, dice in r} for r in rounds] for target, rounds in rolloffs}
+    out: JSONObject = {}
+    for target, rounds in rolloffs:
+        out[target] = [{str(seat): list[JSONValue](dice) for seat, dice in r} for r in rounds]
+    return out
 
 
-def turn_dict(t: TurnRecord) -> dict[str, Any]:
-    out: dict[str, Any] = {"player": t.player, "rolls": [list(r) for r in t.rolls]}
+def turn_dict(t: TurnRecord) -> JSONObject:
+    out: JSONObject = {"player": t.player, "rolls": [list(r) for r in t.rolls]}
     if t.held is not None:
         out["held"] = [list(h) for h in t.held]
     if t.announce is not None:
@@ -204,11 +208,11 @@ def turn_dict(t: TurnRecord) -> dict[str, Any]:
     return out
 
 
-def _dice_list(value: Any) -> bool:
+def _dice_list(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(d, int) and not isinstance(d, bool) for d in value)
 
 
-def parse_turn(raw: Any, n: int) -> TurnRecord:
+def parse_turn(raw: object, n: int) -> TurnRecord:
     """A record's turn `n` (1-based) from JSON data; raises RecordError naming it."""
     if not isinstance(raw, Mapping):
         raise _bad("a turn is a JSON object", n)
@@ -256,7 +260,7 @@ def parse_turn(raw: Any, n: int) -> TurnRecord:
     )
 
 
-def _parse_outright(raw: Any, n_players: int) -> Mapping[str, Any] | None:
+def _parse_outright(raw: object, n_players: int) -> JSONObject | None:
     """The record's `outright` (null or absent: none said; older records never say it)."""
     if raw is None:
         return None
@@ -277,7 +281,7 @@ def _parse_outright(raw: Any, n_players: int) -> Mapping[str, Any] | None:
     return {"seats": list(seats), "turn": turn, "box": box}
 
 
-def parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
+def parse_rolloffs(raw: object, n_players: int) -> Rolloffs:
     """A record's `rolloffs` from JSON data; raises RecordError."""
     if raw is None:
         return ()
@@ -304,7 +308,7 @@ def parse_rolloffs(raw: Any, n_players: int) -> Rolloffs:
 
 
 def replay(
-    record: GameRecord | Mapping[str, Any], dice: DiceSource | None = None, simultaneous: bool = False
+    record: GameRecord | Mapping[str, object], dice: DiceSource | None = None, simultaneous: bool = False
 ) -> GameState:
     """Rebuild the game state a record describes, checking every turn.
 
@@ -348,7 +352,7 @@ def replay(
     return state
 
 
-def _replay_pending(state: GameState, turn: Mapping[str, Any]) -> GameState:
+def _replay_pending(state: GameState, turn: Mapping[str, Any]) -> GameState:  # unchecked: the engine refuses
     try:
         p = turn.get("player", state.current)
         rolls = turn.get("rolls", [])
@@ -471,7 +475,7 @@ def state_to_record(state: GameState) -> GameRecord:
     pending = []
     for p, turn in enumerate(state.turns):
         if turn.rolls:
-            entry: dict[str, Any] = {"player": p, "rolls": [list(r) for r in turn.rolls], "held": sorted(turn.held)}
+            entry: JSONObject = {"player": p, "rolls": [list(r) for r in turn.rolls], "held": [*sorted(turn.held)]}
             if turn.kept is not None and len(turn.rolls) > 1:
                 entry["kept"] = [list(k) for k in turn.kept]
             if turn.announced is not None:
@@ -491,14 +495,14 @@ def state_to_record(state: GameState) -> GameRecord:
     )
 
 
-def summary(state: GameState) -> dict[str, Any]:
+def summary(state: GameState) -> JSONObject:
     """The replay result of docs/rules.md §11 (what `yambak replay --json` prints)."""
     points = state.match_points()
     categories = state.category_points()
     with_minimax = state.rules.has_minimax
-    players = []
+    players: list[JSONValue] = []
     for p, name in enumerate(state.players):
-        entry: dict[str, Any] = {
+        entry: JSONObject = {
             "name": name,
             "total": state.total(p),
             "match_points": points[p] if points is not None else None,
@@ -511,7 +515,7 @@ def summary(state: GameState) -> dict[str, Any]:
         if categories is not None:  # category_points games: each row's points and the grand total's
             entry["category_points"] = categories[p].to_dict()
         players.append(entry)
-    out: dict[str, Any] = {"finished": state.finished, "players": players}
+    out: JSONObject = {"finished": state.finished, "players": players}
     if state.rules.wins_outright:  # our extension (docs/rules.md): the outright win, if any (`Outright`)
         out["outright"] = state.outright.to_dict() if state.outright is not None else None
     return out

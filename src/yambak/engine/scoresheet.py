@@ -12,6 +12,7 @@ from typing import Any
 
 from ..rules import Ruleset
 from ..rules.model import CategoryPoints
+from ..viewtypes import JSONObject
 
 __all__ = [
     "Sheet",
@@ -104,8 +105,8 @@ class ColumnScore:
     folded: frozenset[str] = frozenset()  # rows whose written value counts through the minimax line instead
     multiplier: int = 1  # `total` is the boxes, bonus and minimax line times this (Triple Yahtzee)
 
-    def to_dict(self, with_minimax: bool) -> dict[str, object]:
-        out: dict[str, object] = {"boxes": dict(self.boxes), "upper": self.upper, "bonus": self.bonus}
+    def to_dict(self, with_minimax: bool) -> JSONObject:
+        out: JSONObject = {"boxes": {**self.boxes}, "upper": self.upper, "bonus": self.bonus}
         if with_minimax:
             out["minimax"] = self.minimax
         if self.multiplier != 1:
@@ -216,8 +217,8 @@ class CategoryScore:
     def points(self) -> float:
         return sum(self.rows.values()) + self.total
 
-    def to_dict(self) -> dict[str, object]:
-        return {"rows": dict(self.rows), "total": self.total, "points": self.points}
+    def to_dict(self) -> JSONObject:
+        return {"rows": {**self.rows}, "total": self.total, "points": self.points}
 
 
 def category_points(rules: Ruleset, sheets: Sequence[Sheet]) -> list[CategoryScore] | None:

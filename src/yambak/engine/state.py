@@ -12,10 +12,11 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
 
 from ..rules import Ruleset
+from ..rules.model import Column
 from ..rules.scoring import row_score
+from ..viewtypes import JSONObject, JSONValue
 from .actions import Action, Announce, Hold, Release, Roll, Score, Undo, Withdraw
 from .dice import DiceSource, DuplicateDice, RollContext, SeededDice
 from .errors import IllegalAction, RecordError, shown
@@ -50,7 +51,7 @@ class Outright:
     turn: int
     box: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """The record's and the replay result's `outright` (docs/rules.md §11)."""
         return {"seats": list(self.seats), "turn": self.turn, "box": self.box}
 
@@ -125,8 +126,8 @@ class Event:
     strike: bool = False  # scored: the box was struck for 0
     use: tuple[int, ...] | None = None  # scored with six dice: the five that counted
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_dict(self) -> JSONObject:
+        out: JSONObject = {
             "type": self.type,
             "player": self.player,
             "roll": self.roll,
@@ -144,7 +145,7 @@ class Event:
         return out
 
     @classmethod
-    def from_dict(cls, data: Any) -> Event:
+    def from_dict(cls, data: object) -> Event:
         """An event as `to_dict` wrote it; raises RecordError on anything else."""
         bad = RecordError("record/invalid", "not a stored event")
         if not isinstance(data, dict) or data.get("type") not in EVENT_TYPES:
@@ -185,7 +186,7 @@ class Event:
         return Score(p, self.box or "", strike=self.strike, use=self.use)
 
 
-def _int(value: Any) -> int:
+def _int(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError("not an integer")
     return value
@@ -230,7 +231,7 @@ class GameState:
     outright: Outright | None = None  # the seats that won the game at once (a row's wins_by_roll), if any
     # A kept sheet's corrections, roll-offs and undos, in order (docs/rules.md §11 `edits`): carried
     # untouched, read and written by the score-keeper (`yambak.keeper.edits`) only.
-    edits: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
+    edits: tuple[Mapping[str, JSONValue], ...] = field(default=(), compare=False)
     # The boxes a stand-in filled for a person who was away or out of time, (seat, box id): marked on the
     # sheet for everybody and kept in the record (docs/rules.md §11 `stand_in`); the game is the same.
     stand_in: frozenset[tuple[int, str]] = field(default=frozenset(), compare=False)
@@ -577,7 +578,7 @@ class GameState:
         """The same position with another dice source (a replayed game going on live)."""
         return self._replace(dice_source=source)
 
-    def with_edits(self, edits: tuple[Mapping[str, Any], ...]) -> GameState:
+    def with_edits(self, edits: tuple[Mapping[str, JSONValue], ...]) -> GameState:
         """The same game with a kept sheet's corrections, roll-offs and undos listed (`yambak.keeper.edits`)."""
         return self._replace(edits=edits)
 
@@ -616,18 +617,18 @@ class GameState:
             return self._withdraw(action)
         return self._score(action)
 
-    def _with_turn(self, player: int, turn: Turn, **changes: Any) -> GameState:
+    def _with_turn(self, player: int, turn: Turn, **changes: object) -> GameState:
         turns = self.turns[:player] + (turn,) + self.turns[player + 1 :]
         return self._replace(turns=turns, **changes)
 
-    def _replace(self, **changes: Any) -> GameState:
+    def _replace(self, **changes: object) -> GameState:
         # A field-by-field copy: cheaper than dataclasses.replace on this hot path.
         new = object.__new__(GameState)
         for name in _FIELDS:
             object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
         return new
 
-    def _positions(self, dice: Any, what: str) -> frozenset[int]:
+    def _positions(self, dice: object, what: str) -> frozenset[int]:
         n = self.rules.rolled_dice
         if not isinstance(dice, (tuple, list)) or not all(isinstance(i, int) and not isinstance(i, bool) for i in dice):
             raise _illegal("bad-hold", f"{what}: die positions must be a list of numbers 0 to {n - 1}")
@@ -738,13 +739,13 @@ class GameState:
         state = self._with_turn(p, Turn(turn.rolls, held, turn.announced, turn.kept))
         return state, Event(kind, p, roll=len(turn.rolls), dice=turn.dice, held=tuple(sorted(held)))
 
-    def _parse_box(self, text: Any) -> int:
+    def _parse_box(self, text: str) -> int:
         box = self.rules.parse_box(text)
         if box is None:
             raise _illegal("box-unknown", f"there is no box {shown(text)} on this sheet")
         return box
 
-    def _column(self, box: int) -> Any:
+    def _column(self, box: int) -> Column:
         return self.rules.columns[box // self.rules.n_rows]
 
     def _announce(self, action: Announce) -> tuple[GameState, Event]:
@@ -903,7 +904,7 @@ class GameState:
         """min_lt_max_at_entry: the second of a pair (or, strict, any min/max) must keep min < max."""
         return triggers(self.entry_bounds(box, p), "voids-entry", value)
 
-    def _entry_five(self, p: int, box: int, strike: bool = False, use: Any = None) -> tuple[int, ...]:
+    def _entry_five(self, p: int, box: int, strike: bool = False, use: object = None) -> tuple[int, ...]:
         """The five dice an entry in `box` counts now, or the IllegalAction refusing it: fill
         order and roll rules, `use` (six dice), the joker and the last-resort rule, in that order.
         Six dice without `use`: the five giving the best grand total after the entry."""
@@ -912,15 +913,17 @@ class GameState:
         self._check_position(p, box, len(turn.rolls), turn.announced)
         fives = self._fives(turn.dice)
         if use is not None:
-            ok = (
+            used: tuple[int, ...] | None = None
+            if (
                 isinstance(use, (tuple, list))
                 and len(use) == rules.dice
                 and all(isinstance(d, int) and not isinstance(d, bool) for d in use)
-            )
-            if len(turn.dice) == rules.dice or not ok or not (Counter(use) <= Counter(turn.dice)):
+            ):
+                used = tuple(use)
+            if len(turn.dice) == rules.dice or used is None or not (Counter(used) <= Counter(turn.dice)):
                 what = "five of the six dice rolled" if len(turn.dice) > rules.dice else "only for six dice"
                 raise _illegal("use", f"use names {what}, not {shown(use)}")
-            fives = [tuple(sorted(use))]
+            fives = [tuple(sorted(used))]
         allowed = [f for f in fives if box in self._legal_for(p, f)]
         if not allowed:
             five = fives[0]

@@ -33,6 +33,7 @@ Bounds: a turn saves at most rolls_per_turn - 1 rolls (it rolls once), so a seat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -44,11 +45,17 @@ from ..rules import POINTS_LIMIT, Ruleset, load_ruleset, load_ruleset_arg
 __all__ = ["Layout", "flat_space", "flatten_batch", "ruleset_of"]
 
 
-def ruleset_of(rules: str | Ruleset | dict[str, Any], options: dict[str, Any] | None = None) -> Ruleset:
+RulesArg = str | Ruleset | Mapping[str, object]  # a preset id, a .toml path, a spec table or a Ruleset
+Fields = dict[str, np.ndarray | int]  # an observation's fields (a `Discrete` space's: a number)
+Observation = Fields | np.ndarray  # the fields, or one vector (`flat`)
+Info = dict[str, np.ndarray | float | bool]
+
+
+def ruleset_of(rules: RulesArg, options: Mapping[str, object] | None = None) -> Ruleset:
     """A preset id (with options), a ruleset .toml file, a ruleset spec dict or a `Ruleset`."""
     if isinstance(rules, Ruleset):
         return rules
-    if isinstance(rules, dict):
+    if isinstance(rules, Mapping):
         return load_ruleset(rules, options)
     if rules.endswith(".toml"):
         return load_ruleset_arg(rules)
@@ -140,7 +147,7 @@ class Layout:
         raise ValueError(f"no action index for {action!r}")
 
     # -- observations ----------------------------------------------------------------------------
-    def observe(self, state: GameState, p: int) -> dict[str, Any]:
+    def observe(self, state: GameState, p: int) -> Fields:
         turn = state.turns[p]
         dice = np.zeros(self.n_dice, dtype=np.int64)
         dice[: len(turn.dice)] = turn.dice
@@ -150,7 +157,7 @@ class Layout:
         seats = [p] + [o for o in range(self.players) if o != p]
         sheets = np.array([[-1 if v is None else v for v in state.sheets[o].written] for o in seats], dtype=np.int64)
         announced = self.B if turn.announced is None else int(turn.announced)
-        out = {
+        out: Fields = {
             "dice": dice,
             "held": held,
             "rolls": len(turn.rolls),
@@ -167,6 +174,13 @@ class Layout:
                 voided[i, sorted(state.sheets[o].voided)] = 1
             out["voided"] = voided
         return out
+
+
+def flatten(space: spaces.Dict, observation: Fields) -> np.ndarray:
+    """One observation as one vector (`gymnasium.spaces.flatten`, which gives a `Dict` space's as an array)."""
+    flat = spaces.flatten(space, observation)
+    assert isinstance(flat, np.ndarray)
+    return flat
 
 
 def flat_space(space: spaces.Dict) -> spaces.Box:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -9,8 +10,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..engine import GameState, IllegalAction, Roll, new_game
-from ..rules import Ruleset
-from ._core import Layout, flat_space, ruleset_of
+from ._core import Layout, Observation, RulesArg, flat_space, flatten, ruleset_of
 
 __all__ = ["YambakAEC", "yambak_aec"]
 
@@ -27,9 +27,9 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        rules: str | Ruleset | dict[str, Any] = "yams",
+        rules: RulesArg = "yams",
         players: int = 2,
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         reward: str = "score",
         render_mode: str | None = None,
         flat: bool = False,
@@ -52,10 +52,10 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
         self.state_: GameState = new_game(self.rules, list(self.possible_agents))
         self._rng = np.random.default_rng()
 
-    def observation_space(self, agent: str) -> Any:
+    def observation_space(self, agent: str) -> spaces.Box | spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> Any:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     @property
@@ -68,11 +68,11 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
         if not s.finished and not s.turns[s.current].rolls:
             self.state_, _ = s.apply(Roll(s.current))
 
-    def observe(self, agent: str) -> Any:
+    def observe(self, agent: str) -> Observation:
         obs = self.layout.observe(self.state_, self._seat[agent])
-        return spaces.flatten(self.layout.observation_space, obs) if self.flat else obs
+        return flatten(self.layout.observation_space, obs) if self.flat else obs
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:  # noqa: ARG002 (PettingZoo's signature: no option is read)
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:  # noqa: ARG002 (PettingZoo's signature: no option is read)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.state_ = new_game(self.rules, list(self.possible_agents), seed=int(self._rng.integers(0, 2**62)))
@@ -135,7 +135,7 @@ class YambakAEC(AECEnv):  # type: ignore[misc]
         pass
 
 
-def yambak_aec(rules: str | Ruleset | dict[str, Any] = "yams", players: int = 2, **kwargs: Any) -> YambakAEC:
+def yambak_aec(rules: RulesArg = "yams", players: int = 2, **kwargs: Any) -> YambakAEC:
     """A wrapped AEC environment (PettingZoo's order enforcing and bounds checks)."""
     from pettingzoo.utils import wrappers
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
 
 from ..engine import GameState, IllegalAction, Roll, new_game
-from ..rules import Ruleset
-from ._core import Layout, flat_space, ruleset_of
+from ._core import Info, Layout, Observation, RulesArg, flat_space, flatten, ruleset_of
 
 __all__ = ["YambakEnv"]
 
@@ -28,8 +26,8 @@ class YambakEnv(gym.Env):
 
     def __init__(
         self,
-        rules: str | Ruleset | dict[str, Any] = "yams",
-        options: dict[str, Any] | None = None,
+        rules: RulesArg = "yams",
+        options: Mapping[str, object] | None = None,
         render_mode: str | None = None,
         illegal: str = "penalize",
         illegal_reward: float = -1.0,
@@ -51,24 +49,24 @@ class YambakEnv(gym.Env):
         if not self.state.finished and not self.state.turns[0].rolls:
             self.state, _ = self.state.apply(Roll(0))
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self) -> Info:
         return {"action_mask": self.layout.mask(self.state, 0), "total": self.state.total(0)}
 
-    def _observe(self) -> Any:
+    def _observe(self) -> Observation:
         obs = self.layout.observe(self.state, 0)
-        return spaces.flatten(self.layout.observation_space, obs) if self.flat else obs
+        return flatten(self.layout.observation_space, obs) if self.flat else obs
 
     def action_masks(self) -> np.ndarray:
         return self.layout.mask(self.state, 0).astype(bool)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:  # noqa: ARG002 (Gymnasium's signature: no option is read)
+    def reset(self, *, seed: int | None = None, options: dict[str, object] | None = None) -> tuple[Observation, Info]:  # noqa: ARG002 (Gymnasium's signature: no option is read)
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**62))
         self.state = new_game(self.rules, ["agent"], seed=game_seed)
         self._auto_roll()
         return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[Observation, float, bool, bool, Info]:
         if self.state.finished:
             raise ValueError("the episode is over: call reset()")
         before = self.state.total(0)

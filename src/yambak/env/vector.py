@@ -13,9 +13,10 @@ Gymnasium's vector API with next-step autoreset: the step after a game ends star
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -23,7 +24,7 @@ from ..rules import Ruleset, RulesetError
 from ..solver import MeanScore, SolverRules, box_values, solver_rules
 from ..solver import dice as D
 from ..solver.simulate import after_entry
-from ._core import Layout, flat_space, flatten_batch, ruleset_of
+from ._core import Info, Layout, RulesArg, flat_space, flatten_batch, ruleset_of
 
 __all__ = ["YambakVectorEnv", "vectorisable"]
 
@@ -48,6 +49,8 @@ def vectorisable(rules: Ruleset) -> bool:
     """Whether `YambakVectorEnv` takes this ruleset (one column, five dice, as the exact solver)."""
     return _why_not(rules) is None
 
+Observations = dict[str, np.ndarray] | np.ndarray  # every game's fields, batched, or one row per game (`flat`)
+
 
 class YambakVectorEnv(VectorEnv):
     """`num_envs` solitaire games of one ruleset, stepped together. Spaces, actions and rewards are
@@ -59,9 +62,9 @@ class YambakVectorEnv(VectorEnv):
 
     def __init__(
         self,
-        rules: str | Ruleset | dict[str, Any] = "yams",
+        rules: RulesArg = "yams",
         num_envs: int = 1,
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         flat: bool = False,
         illegal: str = "penalize",
         illegal_reward: float = -1.0,
@@ -147,7 +150,7 @@ class YambakVectorEnv(VectorEnv):
         mask[:, L.K : L.K + L.B] = self._legal & live[:, None]
         return mask
 
-    def _observe(self, mask: np.ndarray) -> Any:
+    def _observe(self, mask: np.ndarray) -> Observations:
         n, B = self.num_envs, self.layout.B
         obs = {
             "action_mask": mask,
@@ -161,7 +164,7 @@ class YambakVectorEnv(VectorEnv):
         return flatten_batch(self.layout.observation_space, obs) if self.flat else obs
 
     # -- the vector API -------------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:  # noqa: ARG002 (Gymnasium's signature: no option is read)
+    def reset(self, *, seed: int | None = None, options: dict[str, object] | None = None) -> tuple[Observations, Info]:  # noqa: ARG002 (Gymnasium's signature: no option is read)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         every = np.arange(self.num_envs)
@@ -170,7 +173,7 @@ class YambakVectorEnv(VectorEnv):
         mask = self._mask()
         return self._observe(mask), {"action_mask": mask, "total": self.totals.copy()}
 
-    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: npt.ArrayLike) -> tuple[Observations, np.ndarray, np.ndarray, np.ndarray, Info]:
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         L, sr = self.layout, self.sr
         rewards = np.zeros(self.num_envs)
@@ -215,7 +218,7 @@ class YambakVectorEnv(VectorEnv):
         self._entries(np.flatnonzero(~self.finished))
         mask = self._mask()
         terminated = self.finished & playing
-        infos: dict[str, Any] = {"action_mask": mask, "total": self.totals.copy()}
+        infos: Info = {"action_mask": mask, "total": self.totals.copy()}
         if illegal.any():
             infos["illegal"], infos["_illegal"] = illegal, illegal
         truncated = np.zeros(self.num_envs, dtype=bool)

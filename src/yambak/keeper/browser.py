@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from ..engine import GameRecord, GameState, RecordError, replay
 from ..inputs import InputError, parse_toml
@@ -21,12 +20,25 @@ from .view import Preview, fix_options, preview, sheet_view, zero_boxes
 
 __all__ = ["call"]
 
-Results = list[dict[str, Any]]
+Request = Mapping[str, object]  # a page's request, as JSON gives it
+Results = list[dict[str, object]]
 _CACHE: OrderedDict[tuple[str, str, tuple[str, ...]], tuple[GameState, Results]] = OrderedDict()
 _CACHED = 12
 
 
-def _base(sheet: Mapping[str, Any]) -> tuple[str, GameState]:
+def _object(value: object, what: str) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise Refusal("input/invalid", f"{what} is a JSON object")
+    return value
+
+
+def _dice(value: object) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(d, int) and not isinstance(d, bool) for d in value):
+        raise Refusal("input/dice", "the dice are a list of numbers")
+    return value
+
+
+def _base(sheet: Mapping[str, object]) -> tuple[str, GameState]:
     record = sheet.get("record")
     key = json.dumps(record, sort_keys=True, separators=(",", ":"))
     hit = _CACHE.get((str(sheet.get("id")), key, ()))
@@ -47,12 +59,15 @@ def _remember(key: tuple[str, str, tuple[str, ...]], state: GameState, results: 
         _CACHE.popitem(last=False)
 
 
-def _state(req: Mapping[str, Any]) -> tuple[GameState, Results]:
+def _state(req: Request) -> tuple[GameState, Results]:
     """The sheet as this phone has it: the server's record, then its own queued entries."""
-    sheet = req["sheet"]
+    sheet = _object(req.get("sheet"), "sheet")
     sid = str(sheet.get("id"))
     key, state = _base(sheet)
-    queue = list(req.get("queue") or [])
+    given = req.get("queue") or []
+    if not isinstance(given, list):
+        raise Refusal("input/invalid", "queue is a list of entries")
+    queue = [_object(e, "an entry") for e in given]
     ids = tuple(str(e.get("id")) for e in queue)
     # the longest queue prefix already applied to this base
     done, results = 0, []  # type: tuple[int, Results]
@@ -68,48 +83,57 @@ def _state(req: Mapping[str, Any]) -> tuple[GameState, Results]:
     return state, results
 
 
-def _view(req: Mapping[str, Any]) -> dict[str, Any]:
+def _view(req: Request) -> dict[str, object]:
     state, results = _state(req)
-    out: dict[str, Any] = {"results": results}
+    out: dict[str, object] = {"results": results}
     entry = req.get("entry")
     if entry is not None:  # a new entry, checked before it joins the queue
-        state = apply_entry(state, entry)
-    sheet = req["sheet"]
-    out["view"] = sheet_view(state, id=str(sheet.get("id")), name=str(sheet.get("name", "")), v=sheet.get("v", 0))
+        state = apply_entry(state, _object(entry, "entry"))
+    sheet = _object(req.get("sheet"), "sheet")
+    v = sheet.get("v", 0)
+    if not isinstance(v, int):
+        raise Refusal("input/invalid", "a sheet's version is a number")
+    out["view"] = sheet_view(state, id=str(sheet.get("id")), name=str(sheet.get("name", "")), v=v)
     return out
 
 
-def _preview(req: Mapping[str, Any]) -> Preview:
+def _preview(req: Request) -> Preview:
     state, _ = _state(req)
-    return preview(state, req["dice"], req.get("roll", 1))
+    return preview(state, _dice(req.get("dice")), req.get("roll", 1))
 
 
-def _zero(req: Mapping[str, Any]) -> Preview:
+def _zero(req: Request) -> Preview:
     state, _ = _state(req)
     return zero_boxes(state)
 
 
-def _fix(req: Mapping[str, Any]) -> Preview:
+def _fix(req: Request) -> Preview:
     state, _ = _state(req)
-    return fix_options(state, req["turn"], req.get("dice"), req.get("roll", 1))
+    dice = req.get("dice")
+    return fix_options(state, req.get("turn"), None if dice is None else _dice(dice), req.get("roll", 1))
 
 
-def _new(req: Mapping[str, Any]) -> dict[str, Any]:
-    spec = dict(req["spec"])
-    if isinstance(spec.get("rules_toml"), str):  # house rules typed or chosen on the phone
+def _new(req: Request) -> dict[str, object]:
+    spec = dict(_object(req.get("spec"), "spec"))
+    toml = spec.get("rules_toml")
+    if isinstance(toml, str):  # house rules typed or chosen on the phone
+        del spec["rules_toml"]
         try:
-            spec["rules"] = parse_toml(spec.pop("rules_toml"))
+            spec["rules"] = parse_toml(toml)
         except InputError as exc:
             raise Refusal("input/rules", f"the ruleset: {exc}") from None
     state = new_sheet(spec)
     return {"record": record_dict(state), "players": list(state.players), "rules_id": state.rules.id}
 
 
-def _stats(req: Mapping[str, Any]) -> dict[str, Any]:
-    return statistics(req.get("records") or [])
+def _stats(req: Request) -> Mapping[str, object]:
+    records = req.get("records") or []
+    if not isinstance(records, list):
+        raise Refusal("input/invalid", "records is a list of game records")
+    return statistics(records)
 
 
-OPS: dict[str, Callable[[Mapping[str, Any]], Mapping[str, Any]]] = {
+OPS: dict[str, Callable[[Request], Mapping[str, object]]] = {
     "view": _view,
     "preview": _preview,
     "zero": _zero,

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from ..engine import GameRecord, GameState, RecordError, replay, state_to_record
 from ..engine.record import parse_rolloffs, parse_turn, rolloffs_dict, turn_dict
-from ..viewtypes import SheetAction
+from ..engine.state import Rolloffs
+from ..viewtypes import JSONObject, JSONValue, SheetAction
 
 __all__ = ["fix_edit", "last_action", "logged", "undo_last", "undone"]
 
@@ -33,7 +34,7 @@ def _record(state: GameState) -> GameRecord:
     return replace(state_to_record(state), pending=())
 
 
-def _done(state: GameState) -> list[Mapping[str, Any]]:
+def _done(state: GameState) -> list[Mapping[str, JSONValue]]:
     """The corrections and roll-offs still standing (not taken back), in order."""
     return [e for e in state.edits if "undone" not in e]
 
@@ -64,7 +65,7 @@ def last_action(state: GameState) -> SheetAction | None:
     return None
 
 
-def logged(state: GameState, edit: Mapping[str, Any]) -> GameState:
+def logged(state: GameState, edit: Mapping[str, JSONValue]) -> GameState:
     """The sheet with one more correction or roll-off in its edits."""
     return state.with_edits((*state.edits, dict(edit)))
 
@@ -74,9 +75,9 @@ def undone(state: GameState) -> list[SheetAction]:
     `at`, the number of turns the sheet had after taking it back."""
     # each note is a `last_action` as it was logged (keeper/manager.py): a SheetAction read back from the record
     return [
-        cast(SheetAction, {**dict(e["undone"]), "at": e.get("at", 0)})
+        cast(SheetAction, {**note, "at": e.get("at", 0)})
         for e in state.edits
-        if isinstance(e.get("undone"), Mapping)
+        if isinstance(note := e.get("undone"), dict)
     ]
 
 
@@ -103,11 +104,16 @@ def undo_last(state: GameState) -> GameState:
         record = _before_fix(record, last)
     if from_log:
         del edits[standing[-1]]
-    edits.append({"undone": action, "at": len(record.turns)})
+    edits.append({"undone": _note(action), "at": len(record.turns)})
     return replay(replace(record, edits=tuple(edits)))
 
 
-def _without_round(record: GameRecord, target: str) -> tuple[Any, ...]:
+def _note(action: SheetAction) -> JSONObject:
+    """A SheetAction as the record's edits keep it (its values are numbers, text or null)."""
+    return {key: value for key, value in action.items() if value is None or isinstance(value, str | int)}
+
+
+def _without_round(record: GameRecord, target: str) -> Rolloffs:
     """The roll-offs without the last round rolled for `target`."""
     out = []
     for t, rounds in record.rolloffs:
@@ -118,10 +124,12 @@ def _without_round(record: GameRecord, target: str) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _before_fix(record: GameRecord, fix: Mapping[str, Any]) -> GameRecord:
+def _before_fix(record: GameRecord, fix: Mapping[str, JSONValue]) -> GameRecord:
     """The record as it was before a correction: the entry it replaced, the roll-offs it dropped."""
     n = fix["fix"]
     try:
+        if not isinstance(n, int):  # `last_action` named it a correction of entry n
+            raise RecordError("sheet/broken", f"not an entry number: {n!r}")
         was = parse_turn(fix.get("was"), n)
         rolloffs = parse_rolloffs(fix.get("rolloffs"), len(record.players))
     except RecordError:
@@ -130,10 +138,10 @@ def _before_fix(record: GameRecord, fix: Mapping[str, Any]) -> GameRecord:
     return replace(record, turns=turns, rolloffs=rolloffs, outright=None)
 
 
-def fix_edit(before: GameState, n: int) -> dict[str, Any]:
+def fix_edit(before: GameState, n: int) -> JSONObject:
     """The edit a correction of entry `n` logs, read from the sheet before it."""
     record = _record(before)
-    edit: dict[str, Any] = {"fix": n, "at": len(record.turns), "was": turn_dict(record.turns[n - 1])}
+    edit: JSONObject = {"fix": n, "at": len(record.turns), "was": turn_dict(record.turns[n - 1])}
     if record.rolloffs:
         edit["rolloffs"] = rolloffs_dict(record.rolloffs)
     return edit

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from ..engine import (
     GameRecord,
@@ -39,8 +39,10 @@ from ..engine import (
     state_to_record,
     typed_turn,
 )
+from ..engine.state import Rolloffs
 from ..names import NAME_MAX, InvalidName, normalize_name
 from ..rules import Ruleset, RulesetError, check_house_rules, load_ruleset
+from ..viewtypes import JSONObject
 from .edits import fix_edit, last_action, logged, undo_last
 
 __all__ = [
@@ -65,28 +67,28 @@ class Refusal(Exception):
     """A refused entry or sheet: a stable `code`, an English `message`, an HTTP-like `status`,
     and fields the phone words its own message from (`current`, `invalid`, `name`...)."""
 
-    def __init__(self, code: str, message: str, status: int = 422, **extra: Any) -> None:
+    def __init__(self, code: str, message: str, status: int = 422, **extra: object) -> None:
         super().__init__(message)
         self.code, self.message, self.status = code, message, status
         self.extra = {k: v for k, v in extra.items() if v is not None}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"code": self.code, "message": self.message, **self.extra}
 
 
-def record_dict(state: GameState) -> dict[str, Any]:
+def record_dict(state: GameState) -> JSONObject:
     """The sheet's game record (docs/rules.md §11) as JSON data: completed turns and roll-offs."""
     return replace(state_to_record(state), pending=()).to_dict()
 
 
-def _int(value: Any) -> TypeGuard[int]:
+def _int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 # --- a new sheet --------------------------------------------------------------------------------
 
 
-def unique_names(players: Sequence[Any], limit: int = MAX_PLAYERS) -> list[str]:
+def unique_names(players: object, limit: int = MAX_PLAYERS) -> list[str]:
     """The players' names as others will see them; refused when blank, too long, too many or twice."""
     if not isinstance(players, Sequence) or isinstance(players, str) or not 1 <= len(players) <= limit:
         raise Refusal("input/players", f"a sheet has 1 to {limit} players")
@@ -105,7 +107,7 @@ def unique_names(players: Sequence[Any], limit: int = MAX_PLAYERS) -> list[str]:
     return names
 
 
-def sheet_rules(spec: Mapping[str, Any]) -> Ruleset:
+def sheet_rules(spec: Mapping[str, object]) -> Ruleset:
     """The ruleset a new sheet asks for: a full custom ruleset (`rules`), or a preset and its options."""
     try:
         if spec.get("rules") is not None:
@@ -113,7 +115,10 @@ def sheet_rules(spec: Mapping[str, Any]) -> Ruleset:
             check_house_rules(rules)  # house rules as a server takes them in: bounded, clean texts
             return rules
         if spec.get("preset"):
-            return load_ruleset(spec["preset"], spec.get("options") or None)
+            options = spec.get("options") or None
+            if options is not None and not isinstance(options, Mapping):
+                raise Refusal("input/rules", "not a ruleset: options must be a table")
+            return load_ruleset(spec["preset"], options)
     except RulesetError as exc:
         raise Refusal("input/rules", str(exc)) from None
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a custom ruleset of the wrong shape
@@ -121,7 +126,7 @@ def sheet_rules(spec: Mapping[str, Any]) -> Ruleset:
     raise Refusal("input/rules", "choose a ruleset")
 
 
-def new_sheet(spec: Mapping[str, Any], limit: int = MAX_PLAYERS) -> GameState:
+def new_sheet(spec: Mapping[str, object], limit: int = MAX_PLAYERS) -> GameState:
     """A fresh kept sheet from {"preset", "options"} or {"rules"}, and "players"."""
     rules = sheet_rules(spec)
     names = unique_names(spec.get("players") or [], limit)
@@ -131,7 +136,7 @@ def new_sheet(spec: Mapping[str, Any], limit: int = MAX_PLAYERS) -> GameState:
 # --- turns ---------------------------------------------------------------------------------------
 
 
-def _dice(state: GameState, entry: Mapping[str, Any]) -> tuple[int, ...]:
+def _dice(state: GameState, entry: Mapping[str, object]) -> tuple[int, ...]:
     dice = entry.get("dice")
     n = state.rules.rolled_dice
     if not isinstance(dice, Sequence) or len(dice) != n:
@@ -157,7 +162,7 @@ def zero_turn(state: GameState, box: str) -> TurnRecord:
     return replace(turn, scratch=True)
 
 
-def entry_turn(state: GameState, entry: Mapping[str, Any]) -> TurnRecord:
+def entry_turn(state: GameState, entry: Mapping[str, object]) -> TurnRecord:
     """The turn an entry describes, for the seat to act in `state`."""
     box = entry.get("box")
     if not isinstance(box, str) or not box:
@@ -180,7 +185,7 @@ def _name(state: GameState, seat: int) -> str:
     return state.players[seat]
 
 
-def check_rebase(state: GameState, entry: Mapping[str, Any]) -> None:
+def check_rebase(state: GameState, entry: Mapping[str, object]) -> None:
     """An entry made on an older version of the sheet (another phone entered meanwhile): a turn
     is rebased when it is still that player's same turn; anything else is refused, naming the
     player whose turn it is now, so that the phone shows it to be filed again."""
@@ -202,7 +207,7 @@ def check_rebase(state: GameState, entry: Mapping[str, Any]) -> None:
     raise Refusal("stale/version", "the sheet changed on another phone: this change was not applied", 409)
 
 
-def apply_entry(state: GameState, entry: Mapping[str, Any]) -> GameState:
+def apply_entry(state: GameState, entry: Mapping[str, object]) -> GameState:
     """The sheet after one entry; raises `Refusal` and changes nothing when the entry is refused."""
     try:
         return _apply(state, entry)
@@ -212,9 +217,9 @@ def apply_entry(state: GameState, entry: Mapping[str, Any]) -> GameState:
         raise Refusal(exc.code, exc.message) from None
 
 
-def apply_all(state: GameState, entries: Sequence[Mapping[str, Any]]) -> tuple[GameState, list[dict[str, Any]]]:
+def apply_all(state: GameState, entries: Sequence[Mapping[str, object]]) -> tuple[GameState, list[dict[str, object]]]:
     """Entries applied one after the other (a phone's queue); a refused one is skipped and reported."""
-    results: list[dict[str, Any]] = []
+    results: list[dict[str, object]] = []
     for e in entries:
         try:
             state = apply_entry(state, e)
@@ -224,7 +229,7 @@ def apply_all(state: GameState, entries: Sequence[Mapping[str, Any]]) -> tuple[G
     return state, results
 
 
-def _apply(state: GameState, entry: Mapping[str, Any]) -> GameState:
+def _apply(state: GameState, entry: Mapping[str, object]) -> GameState:
     kind = entry.get("kind")
     if kind == "undo":
         return _undo(state, entry.get("count", 1), entry.get("last"))
@@ -255,7 +260,7 @@ def _record(state: GameState) -> GameRecord:
     return replace(state_to_record(state), pending=())
 
 
-def _undo(state: GameState, count: Any, named: Any = None) -> GameState:
+def _undo(state: GameState, count: object, named: object = None) -> GameState:
     """The last `count` things done taken back, one after the other (`edits.undo_last`). `named`: what the
     undo's button said it takes back first (`last_action`'s keys), refused when something else is last now
     (two phones undoing at once would otherwise take back another's entry)."""
@@ -274,7 +279,7 @@ def _undo(state: GameState, count: Any, named: Any = None) -> GameState:
     return state
 
 
-def _fix(state: GameState, entry: Mapping[str, Any]) -> GameState:
+def _fix(state: GameState, entry: Mapping[str, object]) -> GameState:
     kept = _record(state).rolloffs
     record = replace(_record(state), rolloffs=())  # a correction may change the ties: checked again below
     n = entry.get("turn")
@@ -292,19 +297,19 @@ def _fix(state: GameState, entry: Mapping[str, Any]) -> GameState:
     return logged(_with_rolloffs(revision.state, kept), fix_edit(state, n))
 
 
-def _with_rolloffs(state: GameState, rolloffs: Sequence[tuple[str, Any]]) -> GameState:
+def _with_rolloffs(state: GameState, rolloffs: Rolloffs) -> GameState:
     """The corrected sheet with each earlier roll-off that is still valid: the same seats still tied for
     its target, round after round (the engine's replay checks it); the others are rolled again."""
     if not rolloffs or not state.finished:
         return state
     record = _record(state)
-    kept: list[tuple[str, Any]] = []
+    kept: Rolloffs = ()
     for target, rounds in rolloffs:
         try:
             after = replay(replace(record, rolloffs=(*kept, (target, rounds))))
         except RecordError:
             continue  # the ties changed there: that roll-off is due again
-        kept.append((target, rounds))
+        kept = (*kept, (target, rounds))
         state = after
     return state
 
@@ -318,7 +323,7 @@ def rolloffs_due(state: GameState) -> dict[str, list[int]]:
     return {target: seats for target, seats in state.column_winners().items() if len(seats) > 1}
 
 
-def _rolloff(state: GameState, entry: Mapping[str, Any]) -> GameState:
+def _rolloff(state: GameState, entry: Mapping[str, object]) -> GameState:
     target = entry.get("target")
     due = rolloffs_due(state)
     if target not in due:

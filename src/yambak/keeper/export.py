@@ -16,7 +16,10 @@ __all__ = ["SEASON_COLUMNS", "season_rows", "sheet_rows"]
 SEASON_COLUMNS = ["date", "sheet", "sheet_name", "rules", "player", "total", "match_points", "won"]
 
 
-def _cell(value: Any) -> Any:
+Cell = str | int | float  # a CSV cell (an open box: "")
+
+
+def _cell(value: Cell | None) -> Cell:
     if value is None:
         return ""
     if isinstance(value, float):
@@ -24,11 +27,11 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def sheet_rows(state: GameState) -> list[list[Any]]:
+def sheet_rows(state: GameState) -> list[list[Cell]]:
     rules = state.rules
     players = range(len(state.players))
     columns = [state.column_scores(p) for p in players]
-    out: list[list[Any]] = [["column", "row", *state.players]]
+    out: list[list[Cell]] = [["column", "row", *state.players]]
     for ci, column in enumerate(rules.columns):
         for row in rules.rows:
             out.append([column.id, row.id, *(_cell(columns[p][ci].boxes[row.id]) for p in players)])
@@ -47,8 +50,8 @@ def sheet_rows(state: GameState) -> list[list[Any]]:
     return out
 
 
-def season_rows(season: dict[str, Any]) -> list[list[Any]]:
-    out: list[list[Any]] = [SEASON_COLUMNS]
+def season_rows(season: dict[str, Any]) -> list[list[Cell]]:
+    out: list[list[Cell]] = [[*SEASON_COLUMNS]]
     games = [(game, ruleset["rules"]) for ruleset in season["rulesets"] for game in ruleset["games_list"]]
     games.sort(key=lambda g: g[0]["date"])  # the season's order across rulesets (stable within a day)
     for game, rules_key in games:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from ..engine import (
     GameState,
@@ -27,7 +27,7 @@ from ..engine import (
 )
 from ..engine.outlook import BoxOutlook
 from ..gameview import decided, game_view
-from ..viewtypes import HistoryEntry, SheetAction, SheetPlayer, SheetView
+from ..viewtypes import HistoryEntry, JSONObject, SheetAction, SheetPlayer, SheetView
 from .edits import last_action, undone
 from .entries import Refusal, record_dict, rolloffs_due, zero_turn
 
@@ -92,7 +92,7 @@ class _SheetKeys(TypedDict):
     name: str
     v: int
     history: list[HistoryEntry]
-    record: dict[str, Any]
+    record: JSONObject
     last: SheetAction | None
     undone: list[SheetAction]
     rolloff_due: NotRequired[dict[str, list[int]]]
@@ -154,7 +154,7 @@ def _open_boxes(state: GameState, p: int) -> list[int]:
     return [b for b, w in enumerate(state.sheets[p].written) if w is None]
 
 
-def preview(state: GameState, dice: Sequence[int], roll: int = 1) -> Preview:
+def preview(state: GameState, dice: Sequence[int], roll: object = 1) -> Preview:
     """Typed dice (and the roll number) on every open box of the player to enter: what each box
     would write and add (`legal`), or the code of the rule that refuses it."""
     p = state.current
@@ -202,7 +202,7 @@ def zero_boxes(state: GameState) -> Preview:
     return {"seat": p, "boxes": boxes}
 
 
-def fix_options(state: GameState, turn: int, dice: Sequence[int] | None, roll: int = 1) -> Preview:
+def fix_options(state: GameState, turn: object, dice: Sequence[int] | None, roll: object = 1) -> Preview:
     """The boxes entry `turn` (1-based) could be corrected to: the typed dice (or a 0 without dice)
     on the sheet as it was before that entry. Whether later entries stay legal is checked on saving."""
     record = replace(state_to_record(state), pending=(), rolloffs=())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
 
 from .checks import (
     RulesetError,
@@ -69,7 +68,9 @@ _TOP_HINTS = {
 }
 
 
-def build_ruleset(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: list[str], preset: str | None) -> Ruleset:
+def build_ruleset(
+    data: dict[str, object], chosen: Mapping[str, object], modifiers: list[str], preset: str | None
+) -> Ruleset:
     """The ruleset of raw data with the options `chosen` and the `modifiers` (both checked here)."""
     data = copy.deepcopy(data)
     options, defaults = apply_options(data, as_table(dict(chosen), "options"))
@@ -126,7 +127,7 @@ def build_ruleset(data: dict[str, Any], chosen: Mapping[str, Any], modifiers: li
     )
 
 
-def _turn(data: Mapping[str, Any]) -> tuple[int, int]:
+def _turn(data: Mapping[str, object]) -> tuple[int, int]:
     """(rolls per turn, dice that count)."""
     rolls_per_turn: int = read_key(data, "rolls_per_turn", int, "", 3)
     if not 1 <= rolls_per_turn <= 10:
@@ -141,7 +142,7 @@ def _turn(data: Mapping[str, Any]) -> tuple[int, int]:
     return rolls_per_turn, dice
 
 
-def _items(data: Mapping[str, Any], section: str) -> list[tuple[str, dict[str, Any]]]:
+def _items(data: Mapping[str, object], section: str) -> list[tuple[str, dict[str, object]]]:
     """(key, table) of each enabled item of [[rows]], [[columns]] or [[relations]]."""
     return enabled_items(as_list(data.get(section, []), section), section)
 
@@ -161,7 +162,7 @@ def _aliases_name_one_row(rows: tuple[Row, ...]) -> None:
                     raise RulesetError(f"rows.{r.id}.aliases.{lang}", f"{name!r} already names the row {other!r}")
 
 
-def _rows(data: Mapping[str, Any], dice: int, colours: tuple[int, ...], rolls_per_turn: int) -> tuple[Row, ...]:
+def _rows(data: Mapping[str, object], dice: int, colours: tuple[int, ...], rolls_per_turn: int) -> tuple[Row, ...]:
     """The enabled rows, their ids unique and every `needs` naming another row, with no circle."""
     rows = tuple(build_row(item, key, dice, colours) for key, item in _items(data, "rows"))
     if not rows:
@@ -185,7 +186,7 @@ def _rows(data: Mapping[str, Any], dice: int, colours: tuple[int, ...], rolls_pe
     return rows
 
 
-def _joker(data: Mapping[str, Any], rows: tuple[Row, ...], n_columns: int) -> Joker:
+def _joker(data: Mapping[str, object], rows: tuple[Row, ...], n_columns: int) -> Joker:
     t = as_table(data["joker"], "joker")
     no_unknown(t, {"row", "bonus", "placement"}, "joker", {
         "forced": 'the joker\'s placement is placement = "forced", "free" or "none"',
@@ -203,7 +204,7 @@ def _joker(data: Mapping[str, Any], rows: tuple[Row, ...], n_columns: int) -> Jo
     return joker
 
 
-def _match(data: Mapping[str, Any]) -> Match:
+def _match(data: Mapping[str, object]) -> Match:
     t = as_table(data["match"], "match")
     no_unknown(t, {"kind", "total_points", "ties", "total_table"}, "match")
     kind = choice(read_key(t, "kind", str, "match", "total"), MATCH_KINDS, "match.kind")
@@ -246,7 +247,7 @@ def _modifiers(modifiers: list[str], dice: int) -> list[str]:
 _LOBBY_KEYS = {"blurb", "order", "first_in", "daily", "clubs"}
 
 
-def _lobby(data: Mapping[str, Any]) -> None:
+def _lobby(data: Mapping[str, object]) -> None:
     """[lobby]: where the preset's faces list it (rules/registry.py); checked, not part of the rules."""
     if "lobby" not in data:
         return
@@ -261,7 +262,7 @@ def _lobby(data: Mapping[str, Any]) -> None:
         raise RulesetError("lobby.first_in", "a list of two-letter language codes")
 
 
-def _faces(data: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+def _faces(data: Mapping[str, object]) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """[faces] colours = ["black", "red", ...] (faces 1 to 6): colour numbers by face (index 0 unused), and
     the names."""
     if "faces" not in data:
@@ -275,7 +276,7 @@ def _faces(data: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[str, ...]]:
     return (0,) + tuple(order.index(n) for n in names), tuple(names)
 
 
-def _upper_bonus(data: Mapping[str, Any]) -> UpperBonus:
+def _upper_bonus(data: Mapping[str, object]) -> UpperBonus:
     t = as_table(data["upper_bonus"], "upper_bonus")
     no_unknown(t, {"threshold", "points", "steps"}, "upper_bonus")
     if "steps" in t:

@@ -4,8 +4,8 @@ readers of one key that name what is wrong (its key, what was expected, the key 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar, overload
 
 from ..names import InvalidName, normalize_name
 
@@ -70,19 +70,47 @@ _WORDS = {int: "a whole number", float: "a number", str: "a string", bool: "true
           dict: "a table"}  # fmt: skip
 
 
-def as_table(value: Any, key: str) -> dict[str, Any]:
+def as_table(value: object, key: str) -> dict[str, object]:
     if not isinstance(value, dict):
         raise RulesetError(key, f"must be a table, not {show(value)}")
     return value
 
 
-def as_list(value: Any, key: str) -> list[Any]:
+def as_list(value: object, key: str) -> list[Any]:  # its items checked by the caller
     if not isinstance(value, list):
         raise RulesetError(key, f"must be a list, not {show(value)}")
     return value
 
 
-def read_key(table: Mapping[str, Any], name: str, kind: type | tuple[type, ...], key: str, default: Any = ...) -> Any:
+_T = TypeVar("_T")
+_U = TypeVar("_U")
+_V = TypeVar("_V")
+_D = TypeVar("_D")
+
+
+@overload
+def read_key(table: Mapping[str, object], name: str, kind: type[_T], key: str) -> _T: ...
+@overload
+def read_key(table: Mapping[str, object], name: str, kind: type[_T], key: str, default: _D) -> _T | _D: ...
+@overload
+def read_key(table: Mapping[str, object], name: str, kind: tuple[type[_T], type[_U]], key: str) -> _T | _U: ...
+@overload
+def read_key(
+    table: Mapping[str, object], name: str, kind: tuple[type[_T], type[_U]], key: str, default: _D
+) -> _T | _U | _D: ...
+@overload
+def read_key(
+    table: Mapping[str, object], name: str, kind: tuple[type[_T], type[_U], type[_V]], key: str, default: _D
+) -> _T | _U | _V | _D: ...
+def read_key(
+    table: Mapping[str, object], name: str, kind: type | tuple[type, ...], key: str, default: object = ...
+) -> object:
+    """The value of `name` in `table`, of `kind` (a bool only where asked for), else `default`; RulesetError
+    naming `key.name` when it is missing without a default, or of another kind."""
+    return _read(table, name, kind, key, default)
+
+
+def _read(table: Mapping[str, object], name: str, kind: type | tuple[type, ...], key: str, default: object) -> object:
     if name not in table:
         if default is ...:
             raise RulesetError(f"{key}.{name}" if key else name, "is required")
@@ -96,7 +124,7 @@ def read_key(table: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
     return value
 
 
-def show(value: Any) -> str:
+def show(value: object) -> str:
     """A value from a ruleset as its data reads (true, [1, 2], "x"), never a Python repr (True, (1, 2))."""
     try:
         return json.dumps(value, ensure_ascii=False, default=str)
@@ -109,12 +137,23 @@ def check_points(value: int | float, key: str) -> None:
         raise RulesetError(key, f"must be between {-POINTS_LIMIT:,} and {POINTS_LIMIT:,} (points are limited)")
 
 
+_N = TypeVar("_N", int, float)
+
+
+@overload
+def read_points(table: Mapping[str, object], name: str, kind: type[int], key: str) -> int: ...
+@overload
+def read_points(table: Mapping[str, object], name: str, kind: type[int], key: str, default: _D) -> int | _D: ...
+@overload
 def read_points(
-    table: Mapping[str, Any], name: str, kind: type | tuple[type, ...], key: str, default: Any = ...
-) -> Any:
+    table: Mapping[str, object], name: str, kind: tuple[type[int], type[float]], key: str, default: _D
+) -> int | float | _D: ...
+def read_points(
+    table: Mapping[str, object], name: str, kind: type | tuple[type, ...], key: str, default: object = ...
+) -> object:
     """`read_key` for a number of points: within +-POINTS_LIMIT."""
-    value = read_key(table, name, kind, key, default)
-    if value is not None:
+    value = _read(table, name, kind, key, default)
+    if isinstance(value, int | float):
         check_points(value, f"{key}.{name}" if key else name)
     return value
 
@@ -133,7 +172,7 @@ def edits(a: str, b: str) -> int:
     return row[-1]
 
 
-def nearest(word: str, choices: Any) -> str | None:
+def nearest(word: str, choices: Iterable[object]) -> str | None:
     """The choice a misspelt `word` most likely meant: the closest within a third of its length in
     edits (a longer reach suggests unrelated keys, as `rows_points` -> `win_points`), else None."""
     word = str(word)
@@ -142,7 +181,9 @@ def nearest(word: str, choices: Any) -> str | None:
     return scored[0][1] if scored and scored[0][0] <= reach else None
 
 
-def no_unknown(table: Mapping[str, Any], allowed: set[str], key: str, hints: Mapping[str, str] | None = None) -> None:
+def no_unknown(
+    table: Mapping[str, object], allowed: set[str], key: str, hints: Mapping[str, str] | None = None
+) -> None:
     for name in table:
         if name in allowed:
             continue
@@ -155,7 +196,7 @@ def no_unknown(table: Mapping[str, Any], allowed: set[str], key: str, hints: Map
         raise RulesetError(where, f"unknown key{suggestion} (allowed: {', '.join(sorted(allowed))})")
 
 
-def item_key(section: str, i: int, item: Any) -> str:
+def item_key(section: str, i: int, item: object) -> str:
     """How an error names a row, column or relation: by its id (`rows.four_kind`), else by its place
     counted from 1 (`rows #3`)."""
     ident = item.get("id") if isinstance(item, dict) else None
@@ -164,7 +205,7 @@ def item_key(section: str, i: int, item: Any) -> str:
     return f"{section} #{i + 1}"
 
 
-def enabled_items(items: list[Any], section: str) -> list[tuple[str, dict[str, Any]]]:
+def enabled_items(items: list[object], section: str) -> list[tuple[str, dict[str, object]]]:
     out = []
     for i, item in enumerate(items):
         key = item_key(section, i, item)
@@ -174,7 +215,7 @@ def enabled_items(items: list[Any], section: str) -> list[tuple[str, dict[str, A
     return out
 
 
-def choice(value: Any, choices: tuple[str, ...], key: str) -> str:
+def choice(value: object, choices: tuple[str, ...], key: str) -> str:
     if value not in choices:
         guess = nearest(value, choices) if isinstance(value, str) else None
         suggestion = f"; did you mean {guess!r}?" if guess else ""

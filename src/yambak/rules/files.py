@@ -7,6 +7,7 @@ import copy
 import os
 import tomllib
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +19,11 @@ __all__ = ["PRESET_DIRS_ENV", "preset_data", "preset_ids", "read_ruleset_file", 
 PRESET_DIRS_ENV = "YAMBAK_PRESET_DIRS"  # more folders of preset files (os.pathsep between them)
 
 
-def _preset_files() -> dict[str, Any]:
+def _preset_files() -> dict[str, Traversable]:
     """Preset id -> its file: the package's presets, then those of the folders in YAMBAK_PRESET_DIRS (a
     preset there may not take a shipped preset's id)."""
     folder = resources.files("yambak.rules") / "presets"
-    files: dict[str, Any] = {p.name[: -len(".toml")]: p for p in folder.iterdir() if p.name.endswith(".toml")}
+    files: dict[str, Traversable] = {p.name[: -len(".toml")]: p for p in folder.iterdir() if p.name.endswith(".toml")}
     for extra in filter(None, os.environ.get(PRESET_DIRS_ENV, "").split(os.pathsep)):
         path = Path(extra)
         if path.is_dir():
@@ -48,7 +49,7 @@ def preset_data(preset: str) -> dict[str, Any]:
     return resolve_extends(data, seen=(preset,))
 
 
-def unknown_preset(name: Any) -> str:
+def unknown_preset(name: object) -> str:
     guess = nearest(name, preset_ids()) if isinstance(name, str) else None
     hint = f"; did you mean {guess!r}?" if guess else ""
     shown = repr(name) if isinstance(name, str) else show(name)

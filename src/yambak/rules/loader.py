@@ -85,8 +85,8 @@ MAX_ROWS, MAX_COLUMNS, MAX_BOXES, MAX_DICE = 24, 8, 128, 6
 
 
 def load_ruleset(
-    spec: str | Mapping[str, Any],
-    options: Mapping[str, Any] | None = None,
+    spec: object,
+    options: Mapping[str, object] | None = None,
     modifiers: list[str] | tuple[str, ...] | None = None,
 ) -> Ruleset:
     """A ruleset from a preset id, a record's `rules` object, or a full inline ruleset.
@@ -123,12 +123,12 @@ def load_ruleset(
     return ruleset
 
 
-def _record_spec(original: str | Mapping[str, Any], preset: str | None, ruleset: Ruleset) -> Any:
+def _record_spec(original: object, preset: str | None, ruleset: Ruleset) -> object:
     """What a record keeps as its `rules` when options or modifiers came apart from the spec: one spec
     that builds the same ruleset alone."""
     if isinstance(original, Mapping) and preset is None:
         record_spec: dict[str, Any] = {**copy.deepcopy(dict(original)), "modifiers": sorted(ruleset.modifiers)}
-        chosen: dict[str, Any] = dict(ruleset.options)
+        chosen: dict[str, object] = dict(ruleset.options)
         for name, spec_ in record_spec.get("options", {}).items():  # options chosen apart become the defaults
             if name in chosen and isinstance(spec_, dict):
                 value = chosen[name]
@@ -139,7 +139,7 @@ def _record_spec(original: str | Mapping[str, Any], preset: str | None, ruleset:
         changed = {k: list(v) if isinstance(v, tuple) else v for k, v in ruleset.options if defaults.get(k) != v}
         if not (changed or ruleset.modifiers):
             return preset
-        ref: dict[str, Any] = {"preset": preset, "options": changed}
+        ref: dict[str, object] = {"preset": preset, "options": changed}
         if ruleset.modifiers:
             ref["modifiers"] = sorted(ruleset.modifiers)
         return ref
@@ -170,7 +170,7 @@ def check_house_rules(ruleset: Ruleset) -> None:
 
 
 def load_ruleset_file(
-    path: str | Path, options: Mapping[str, Any] | None = None, modifiers: list[str] | tuple[str, ...] | None = None
+    path: str | Path, options: Mapping[str, object] | None = None, modifiers: list[str] | tuple[str, ...] | None = None
 ) -> Ruleset:
     """A user's TOML ruleset file (same format as the presets)."""
     return load_ruleset(read_ruleset_file(path), options, modifiers)

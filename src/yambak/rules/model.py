@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from ..viewtypes import JSONValue, RulesColumn, RulesLayout, RulesRow
 from ..viewtypes import Phrase as PhraseJSON
-from ..viewtypes import RulesColumn, RulesLayout, RulesRow
 
 ROW_KINDS: tuple[str, ...] = (
     "upper",
@@ -277,7 +277,7 @@ class Ruleset:
     option_defaults: tuple[tuple[str, object], ...] = field(default=(), compare=False, repr=False)
     preset: str | None = None
     # The JSON-able description this ruleset was built from (a record's `rules`).
-    spec: object = field(default=None, compare=False, repr=False)
+    spec: JSONValue = field(default=None, compare=False, repr=False)
 
     # Derived lookups, filled in __post_init__ (still immutable from outside).
     row_index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -389,8 +389,8 @@ class Ruleset:
             parts = [f"{k}={_option_text(v)}" for k, v in self.options if defaults.get(k, v) != v]
             return " ".join([self.preset, *parts, *modifiers])[:120]
         spec = self.spec
-        if not duplicate and isinstance(spec, dict) and isinstance(spec.get("modifiers"), list):
-            spec = {**spec, "modifiers": [m for m in spec["modifiers"] if m != "duplicate"]}
+        if not duplicate and isinstance(spec, dict) and isinstance(mods := spec.get("modifiers"), list):
+            spec = {**spec, "modifiers": [m for m in mods if m != "duplicate"]}
         described = spec if spec is not None else repr(self)  # a ruleset built in code: its content
         digest = hashlib.sha1(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:8]
         return f"custom:{self.name[:80]}:{digest}"

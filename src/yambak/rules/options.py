@@ -12,12 +12,12 @@ from .files import preset_data
 __all__ = ["apply_options", "parse_options"]
 
 
-def _option_key(value: Any) -> str:
+def _option_key(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def apply_options(
-    data: dict[str, Any], chosen: Mapping[str, Any]
+    data: dict[str, object], chosen: Mapping[str, object]
 ) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
     """The option values chosen (each patched into `data`), and every option's default."""
     specs = as_table(data.pop("options", {}), "options")
@@ -56,33 +56,37 @@ def apply_options(
     return tuple(resolved), tuple(defaults)
 
 
-def _patch(data: dict[str, Any], changes: Mapping[str, Any], where: str) -> None:
+def _patch(data: dict[str, object], changes: object, where: str) -> None:
     """Apply `{"rows.ID.KEY": value, "match.KEY": value, "KEY": value}` to raw data."""
     for path, value in as_table(changes, f"{where}.set").items():
         parts = path.split(".")
         if len(parts) == 3 and parts[0] in ("rows", "columns", "relations"):
             section, item_id, field = parts
-            for item in data.get(section, []):
+            items = data.get(section, [])
+            for item in items if isinstance(items, list) else []:
                 if isinstance(item, dict) and item.get("id") == item_id:
                     item[field] = value
                     break
             else:
                 raise RulesetError(f"{where}.set.{path}", f"no {section[:-1]} {item_id!r}")
         elif len(parts) == 2:
-            data.setdefault(parts[0], {})[parts[1]] = value
+            table = data.setdefault(parts[0], {})
+            if not isinstance(table, dict):
+                raise RulesetError(f"{where}.set.{path}", f"{parts[0]} is not a table")
+            table[parts[1]] = value
         elif len(parts) == 1:
             data[parts[0]] = value
         else:
             raise RulesetError(f"{where}.set.{path}", "not a path this format knows")
 
 
-def parse_options(preset: str | Mapping[str, Any], pairs: list[str] | None) -> dict[str, Any]:
+def parse_options(preset: str | Mapping[str, object], pairs: list[str] | None) -> dict[str, object]:
     """`["columns=3", "max_min=false", "extra=updown,middle"]` -> typed option values,
     typed after each option's default (command lines and query strings). `preset` is a
     preset id or a ruleset's raw data (a file's, from `read_ruleset_file`)."""
     data = preset_data(preset) if isinstance(preset, str) else preset
     specs = as_table(data.get("options", {}), "options")
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for pair in pairs or []:
         name, eq, text = pair.partition("=")
         if not eq:
@@ -90,7 +94,7 @@ def parse_options(preset: str | Mapping[str, Any], pairs: list[str] | None) -> d
         if name not in specs:
             raise RulesetError(f"options.{name}", f"unknown option (known: {', '.join(sorted(specs)) or 'none'})")
         default = as_table(specs[name], f"options.{name}").get("default")
-        value: Any = text
+        value: str | bool | int | list[str] = text
         if isinstance(default, bool):
             if text.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
                 raise RulesetError(f"options.{name}", f"{text!r} is not true or false")

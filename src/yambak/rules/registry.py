@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from .loader import preset_data, preset_ids
 
@@ -56,7 +55,7 @@ class PresetInfo:
     value_labels: dict[str, dict[str, str]] = field(default_factory=dict)  # option -> value -> label
 
 
-def _labels(items: Any, key: str) -> dict[str, str]:
+def _labels(items: object, key: str) -> dict[str, str]:
     out = {}
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict) and isinstance(item.get("id"), str) and isinstance(item.get(key), str):

@@ -4,7 +4,7 @@ it, each number of points within the limit."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Literal
 
 from ..names import InvalidName, normalize_name
 from .checks import (
@@ -53,7 +53,7 @@ _KIND_KEYS = {
 _MIN_DICE = {"three_pairs": 6}
 
 
-def build_row(item: dict[str, Any], key: str, dice: int, colours: tuple[int, ...]) -> Row:
+def build_row(item: Mapping[str, object], key: str, dice: int, colours: tuple[int, ...]) -> Row:
     no_unknown(item, _ROW_KEYS, key, _ROW_HINTS)
     rid = ident(read_key(item, "id", str, key), f"{key}.id")
     kind = choice(read_key(item, "kind", str, key), ROW_KINDS, f"{key}.kind")
@@ -104,20 +104,23 @@ def build_row(item: dict[str, Any], key: str, dice: int, colours: tuple[int, ...
     same_colour = read_key(item, "same_colour", bool, key, False)
     if (same_colour or kind == "flush") and not colours:
         raise RulesetError(f"{key}.kind" if kind == "flush" else f"{key}.same_colour", "needs [faces] colours")
-    points: Any = read_key(item, "points", (int, str, list), key, "sum")
-    if isinstance(points, list):
-        if not points or not all(isinstance(p, int) and not isinstance(p, bool) for p in points):
+    given = read_key(item, "points", (int, str, list), key, "sum")
+    points: Literal["sum", "matched"] | int | tuple[int, ...]
+    if isinstance(given, list):
+        if not given or not all(isinstance(p, int) and not isinstance(p, bool) for p in given):
             raise RulesetError(f"{key}.points", "a list of points must hold whole numbers, one per roll")
-        for p in points:
+        for p in given:
             check_points(p, f"{key}.points")
-        points = tuple(points)
-    elif isinstance(points, int):
-        check_points(points, f"{key}.points")
-    elif isinstance(points, str):
-        if points not in ("sum", "matched"):
-            guess = nearest(points, ("sum", "matched"))
+        points = tuple(given)
+    elif isinstance(given, int):
+        check_points(given, f"{key}.points")
+        points = given
+    else:
+        if given not in ("sum", "matched"):
+            guess = nearest(given, ("sum", "matched"))
             hint = f"; did you mean {guess!r}?" if guess else ""
-            raise RulesetError(f"{key}.points", f"{points!r} is not a number, 'sum', 'matched' or a list{hint}")
+            raise RulesetError(f"{key}.points", f"{given!r} is not a number, 'sum', 'matched' or a list{hint}")
+        points = "sum" if given == "sum" else "matched"
         if points == "matched" and kind not in MATCHED_KINDS:
             raise RulesetError(f"{key}.points", f"a {kind} row has no matched dice")
     if kind == "upper" and ("points" in item or bonus):
@@ -159,7 +162,7 @@ _CATEGORY_HINTS = {
 }
 
 
-def _category_points(item: Mapping[str, Any], key: str) -> CategoryPoints | None:
+def _category_points(item: Mapping[str, object], key: str) -> CategoryPoints | None:
     """`category_points = { table = [[52, 2]], every_box = 4, per_box = 2, rank = [3, 1] }`: what the row's
     boxes earn at the end of a category_points game (each part optional, at least one given)."""
     if "category_points" not in item:
@@ -182,7 +185,7 @@ def _category_points(item: Mapping[str, Any], key: str) -> CategoryPoints | None
     )
 
 
-def read_steps(table: Mapping[str, Any], name: str, key: str) -> tuple[tuple[int, float], ...]:
+def read_steps(table: Mapping[str, object], name: str, key: str) -> tuple[tuple[int, float], ...]:
     """A table of points by a total: [[threshold, points], ...], thresholds whole and rising."""
     where = f"{key}.{name}"
     raw = as_list(read_key(table, name, list, key), where)
@@ -206,7 +209,7 @@ def read_steps(table: Mapping[str, Any], name: str, key: str) -> tuple[tuple[int
     return tuple(steps)
 
 
-def _aliases(item: Mapping[str, Any], key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _aliases(item: Mapping[str, object], key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """`aliases = { en = ["four of a kind", "poker"], fr = ["carré"] }`: the names players say, by language,
     each cleaned as a label is; a language at most once, a name at most once in it."""
     table = read_key(item, "aliases", dict, key, {})
@@ -231,7 +234,7 @@ def _aliases(item: Mapping[str, Any], key: str) -> tuple[tuple[str, tuple[str, .
     return tuple(out)
 
 
-def _label(item: Mapping[str, Any], key: str, name: str = "label", limit: int = 40) -> str:
+def _label(item: Mapping[str, object], key: str, name: str = "label", limit: int = 40) -> str:
     """A row's or column's own name, cleaned as every name players read is (yambak.names)."""
     label: str = read_key(item, name, str, key, "")
     if not label:
@@ -245,7 +248,7 @@ def _label(item: Mapping[str, Any], key: str, name: str = "label", limit: int = 
 _COLUMN_KEYS = {"id", "order", "rolls", "announce", "withdraw", "start", "points", "enabled", "label", "multiplier"}
 
 
-def build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_turn: int) -> Column:
+def build_column(item: Mapping[str, object], key: str, row_ids: list[str], rolls_per_turn: int) -> Column:
     no_unknown(item, _COLUMN_KEYS, key, {"kind": "a column's fill order is order"})
     cid = ident(read_key(item, "id", str, key), f"{key}.id")
     order = choice(read_key(item, "order", str, key, "free"), ORDER_KINDS, f"{key}.order")
@@ -285,7 +288,7 @@ def build_column(item: dict[str, Any], key: str, row_ids: list[str], rolls_per_t
     )
 
 
-def build_relation(item: dict[str, Any], key: str, row_ids: list[str]) -> Relation:
+def build_relation(item: Mapping[str, object], key: str, row_ids: list[str]) -> Relation:
     no_unknown(item, {"id", "kind", "high", "low", "factor", "last_resort", "strict", "enabled"}, key)
     kind = choice(read_key(item, "kind", str, key), RELATION_KINDS, f"{key}.kind")
     rel = Relation(

@@ -13,16 +13,19 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from ..viewtypes import JSONObject
 from . import dice as D
 from ._induction import box_values, keep_values
 from ._layout import SolverRules, solver_rules
 from .table import Strategy
 
 if TYPE_CHECKING:  # the kernels' module compiles numba code: imported at run time only when needed
+    from ..engine import GameState
     from ..rules import Ruleset
     from ._kernels import RuleArgs
 
@@ -81,11 +84,13 @@ class Choice(NamedTuple):
             return f"score {self.box} ({self.points}{', wins outright' if self.wins else ''})"
         return "reroll all" if not self.keep else "keep " + " ".join(map(str, self.keep))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         if self.box is not None:
-            won = {"wins": True} if self.wins else {}
-            return {"box": self.box, "points": self.points, "value": self.value, **won}
-        return {"keep": list(self.keep or ()), "value": self.value}
+            out: JSONObject = {"box": self.box, "points": self.points, "value": self.value}
+            if self.wins:
+                out["wins"] = True
+            return out
+        return {"keep": [*(self.keep or ())], "value": self.value}
 
 
 @dataclass(frozen=True)
@@ -102,7 +107,7 @@ class Advice:
         choices = self.keeps + self.boxes
         object.__setattr__(self, "best", max(choices, key=_BY_VALUE) if choices else None)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "score": self.score,
             "value": self.value,
@@ -115,10 +120,10 @@ class Advice:
 _BY_VALUE = itemgetter(0)  # Choice.value, read in C
 
 
-_POSSIBLE: dict[tuple[int, int], tuple[Any, frozenset[int]]] = {}
+_POSSIBLE: dict[tuple[int, int], tuple[SolverRules, frozenset[int]]] = {}
 
 
-def _possible(sr: Any, box: int) -> frozenset[int]:
+def _possible(sr: SolverRules, box: int) -> frozenset[int]:
     """The values row `box` can hold (0 for a scratch), kept per ruleset: a hint reads it per filled box."""
     hit = _POSSIBLE.get((id(sr), box))
     if hit is not None and hit[0] is sr:
@@ -132,10 +137,10 @@ def _possible(sr: Any, box: int) -> frozenset[int]:
     return out
 
 
-_NAMES: dict[int, tuple[Any, dict[str, tuple[int, int, frozenset[int]]]]] = {}
+_NAMES: dict[int, tuple[SolverRules, dict[str, tuple[int, int, frozenset[int]]]]] = {}
 
 
-def _names(sr: Any) -> dict[str, tuple[int, int, frozenset[int]]]:
+def _names(sr: SolverRules) -> dict[str, tuple[int, int, frozenset[int]]]:
     """Per ruleset: each box name a position has used -> (box, upper face, the values it can hold), so
     that a hint does not parse its names again (`parse_box` is the authority: a name is added after it)."""
     hit = _NAMES.get(id(sr))
@@ -160,7 +165,7 @@ def check_position(ruleset: Ruleset, position: Position) -> None:
 
 
 _SHEETS: dict[
-    tuple[int, tuple[tuple[str, int], ...], frozenset[str]], tuple[Any, tuple[type, ...], tuple[int, ...]]
+    tuple[int, tuple[tuple[str, int], ...], frozenset[str]], tuple[SolverRules, tuple[type, ...], tuple[int, ...]]
 ] = {}
 
 
@@ -305,8 +310,8 @@ class _Prepared(NamedTuple):
     """What every answer in one ruleset reads, made once: the kernels' rule arguments, the row ids, and per
     roll m whether each row's entry wins at once (`sr.wins[i] >= m`)."""
 
-    sr: Any
-    kernels: Any
+    sr: SolverRules
+    kernels: ModuleType  # yambak.solver._kernels
     args: RuleArgs
     row_ids: tuple[str, ...]
     wins: tuple[tuple[bool, ...], ...]
@@ -436,7 +441,7 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
     return advice
 
 
-def position_of(state: Any, player: int | None = None) -> Position:
+def position_of(state: GameState, player: int | None = None) -> Position:
     """The position of a seat (the seat to act by default) in an engine `GameState` (single-column rulesets)."""
     if state.finished:
         raise PositionError("the game is over: nothing left to decide")

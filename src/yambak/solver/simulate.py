@@ -17,10 +17,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from ..viewtypes import JSONObject
 from . import dice as D
 from ._induction import box_values, keep_values
 from ._layout import SolverRules
@@ -56,7 +56,7 @@ class SimulationResult:
     yam: np.ndarray  # bool: the yam box holds a non-zero value
     seconds: float
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JSONObject:
         """The figures `yambak simulate --json` prints."""
         s = self.scores.astype(np.float64)
         pct = np.percentile(s, [5, 25, 50, 75, 95]) if len(s) else [float("nan")] * 5
@@ -142,7 +142,7 @@ def _play_block_compiled(
     rng: np.random.Generator,
     games: int,
     threads: int,
-    start: tuple[Any, Any, Any] = (0, 0, 0),
+    start: tuple[int | np.ndarray, int | np.ndarray, int | np.ndarray] = (0, 0, 0),
     on_turn: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None] | None = None,
     on_entry: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -284,7 +284,11 @@ def residuals(strategy: Strategy, games: int, seed: int | None = 0, threads: int
         seen: list[tuple[np.ndarray, np.ndarray]] = []
 
         def note(
-            boxes: np.ndarray, upper: np.ndarray, yam: np.ndarray, score: np.ndarray, seen: list[Any] = seen
+            boxes: np.ndarray,
+            upper: np.ndarray,
+            yam: np.ndarray,
+            score: np.ndarray,
+            seen: list[tuple[np.ndarray, np.ndarray]] = seen,
         ) -> None:
             seen.append((score, strategy.table[sr.flat(boxes, upper, yam), 0]))
 

@@ -143,7 +143,7 @@ def _lean_path(path: Path) -> Path:
 
 def solve(
     rules: str | Ruleset,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     *,
     objective: Objective | None = None,
     cache: bool = True,

@@ -35,8 +35,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..rules import Ruleset
+from ..viewtypes import JSONObject
 from . import dice as D
 from ._induction import box_values, last_roll_values
 from ._layout import SolverRules, UnsupportedRuleset, solver_rules
@@ -141,7 +143,7 @@ class _Ragged:
         self.table = table
         self.width = width
 
-    def __getitem__(self, flat: Any) -> np.ndarray:
+    def __getitem__(self, flat: npt.ArrayLike) -> np.ndarray:
         return self.table.dense(np.asarray(flat), self.width)
 
 
@@ -230,7 +232,7 @@ def _induction(
                     ls: np.ndarray = lane_state,
                     ln: np.ndarray = lane_need,
                     o: np.ndarray = out,
-                    bd: Any = bounds,
+                    bd: np.ndarray = bounds,
                 ) -> None:
                     a, b = bd[j], bd[j + 1]
                     K.target_turn_starts(values, offset, ls[a:b], ln[a:b], rules, sr.rolls, o[a:b])
@@ -269,7 +271,7 @@ class TargetAdvice:
         choices = self.keeps + self.boxes
         return max(choices, key=lambda c: c.value) if choices else None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         best = self.best
         return {
             "target": self.target,

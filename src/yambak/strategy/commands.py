@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..commandline import (
@@ -19,6 +20,8 @@ from ..commandline import (
 )
 
 if TYPE_CHECKING:
+    from ..rules import Ruleset
+    from .chance import BoxOdds
     from .report import StrategyData
 
 __all__ = ["add_arguments", "register", "run"]
@@ -104,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _calculate(args: argparse.Namespace, ruleset: Any, name: str) -> int:
+def _calculate(args: argparse.Namespace, ruleset: Ruleset, name: str) -> int:
     from .chance import calculator, odds
 
     if args.rolls_left is None:
@@ -128,7 +131,7 @@ def _calculate(args: argparse.Namespace, ruleset: Any, name: str) -> int:
     return 0
 
 
-def _odds_text(table: Any) -> str:
+def _odds_text(table: Sequence[BoxOdds]) -> str:
     width = max(len(b.box) for b in table)
     more = f", then {len(table[0].saved)} more with saved rolls" if table[0].saved else ""
     lines = [f"{'box':<{width}}  within 1 roll, 2, 3{more} (chance; a sum box: the expected best sum)"]
@@ -138,12 +141,13 @@ def _odds_text(table: Any) -> str:
     return "\n".join(lines)
 
 
-def _choice(c: dict[str, Any] | None) -> str:
+def _choice(c: Mapping[str, object] | None) -> str:
     if c is None:
         return "-"
     if "box" in c:
         return f"score {c['box']} ({c['points']})"
-    return "keep " + (" ".join(map(str, c["keep"])) or "nothing")
+    keep = c.get("keep")
+    return "keep " + (" ".join(map(str, keep if isinstance(keep, list) else [])) or "nothing")
 
 
 def _text(data: StrategyData, name: str) -> str:

@@ -11,11 +11,12 @@ its rolls it decides as the table does: nothing is claimed that the table does n
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..rules import Ruleset
+from ..viewtypes import JSONObject
 
 __all__ = ["Opening", "OpeningRule", "opening_rules", "pattern_of"]
 
@@ -26,15 +27,15 @@ class Opening:
     ({"keep": [...], "value": v} or {"box": id, "points": p, "value": v}), and what the runner-up loses."""
 
     roll: tuple[int, ...]
-    best: dict[str, Any]
-    runner_up: dict[str, Any] | None
+    best: JSONObject
+    runner_up: JSONObject | None
     loss: float
 
-    def to_json(self) -> dict[str, Any]:
-        return {"roll": list(self.roll), "best": self.best, "runner_up": self.runner_up, "loss": self.loss}
+    def to_json(self) -> JSONObject:
+        return {"roll": [*self.roll], "best": self.best, "runner_up": self.runner_up, "loss": self.loss}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Opening:
+    def from_json(cls, data: Mapping[str, Any]) -> Opening:  # as `to_json` wrote it
         return cls(tuple(data["roll"]), data["best"], data["runner_up"], float(data["loss"]))
 
 
@@ -48,7 +49,7 @@ class OpeningRule:
     def text(self) -> str:
         return f"{self.pattern}: {self.choice} ({self.correct} of {self.rolls} rolls)"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"pattern": self.pattern, "choice": self.choice, "correct": self.correct, "rolls": self.rolls}
 
 
@@ -122,7 +123,7 @@ CANDIDATES: tuple[tuple[str, Callable[[tuple[int, ...]], tuple[int, ...]]], ...]
 )
 
 
-def _matches(best: dict[str, Any], dice: tuple[int, ...], name: str) -> bool:
+def _matches(best: JSONObject, dice: tuple[int, ...], name: str) -> bool:
     """Whether candidate `name` picks the table's best choice on this roll."""
     if name.startswith("score at once in "):  # the row, in whichever column
         box = best.get("box")
@@ -131,10 +132,11 @@ def _matches(best: dict[str, Any], dice: tuple[int, ...], name: str) -> bool:
             and isinstance(box, str)
             and (box.rpartition(".")[2] == name.removeprefix("score at once in "))
         )
-    if "keep" not in best:
+    keep = best.get("keep")
+    if not isinstance(keep, list):
         return False
     pick = dict(CANDIDATES)[name](dice)
-    return sorted(best["keep"]) == sorted(pick) and len(pick) < len(dice)
+    return sorted(d for d in keep if isinstance(d, int)) == sorted(pick) and len(pick) < len(dice)
 
 
 def _top_face(dice: tuple[int, ...]) -> int:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..bots.stats import ScoreHistogram
+from ..engine import GameState
 from ..rules import Ruleset
 from ..solver import Position, Strategy, UnsupportedRuleset, advise, simulate_blocks, solve, table_states
 from ..solver import dice as D
@@ -378,7 +379,7 @@ class _StrongFold:
         return cls([], np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros((n, n), dtype=np.int64),
                    np.zeros(len(ruleset.columns), dtype=np.int64))  # fmt: skip
 
-    def add(self, ruleset: Ruleset, state: Any) -> None:
+    def add(self, ruleset: Ruleset, state: GameState) -> None:
         self.scores.append(int(state.total(0)))
         for t, record in enumerate(state.history):
             box = ruleset.parse_box(record.box)
@@ -425,7 +426,7 @@ def _estimated(
     fold = _StrongFold.empty(ruleset)
     jobs = [(ruleset, seed, range(a, min(games, a + STRONG_CHUNK))) for a in range(0, games, STRONG_CHUNK)]
     if workers <= 1:
-        parts: Any = map(_strong_chunk, jobs)
+        parts: Iterable[_StrongFold] = map(_strong_chunk, jobs)
     else:
         from concurrent.futures import ProcessPoolExecutor
 

@@ -10,7 +10,7 @@ engine through the view. Imported only when the app opens, so `yambak --help` st
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events, work
@@ -25,6 +25,11 @@ from textual.widgets.option_list import Option
 
 from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Withdraw
 from .words import TERMINAL_STRINGS, Words
+
+if TYPE_CHECKING:
+    from .game import GameSession
+    from .keeper import KeeperSession
+    from .online import OnlineTable
 
 __all__ = ["Face", "KeepFace", "OnlineFace", "PlayFace", "TableApp"]
 
@@ -167,7 +172,7 @@ def _window(widths: list[int], focus: int, room: int) -> tuple[int, int]:
 class PlayFace(Face):
     """A game played in this terminal against bots or hot-seat (`GameSession`)."""
 
-    def __init__(self, session: Any, hints: bool = True) -> None:
+    def __init__(self, session: GameSession, hints: bool = True) -> None:
         super().__init__()
         self.session = session
         self.hints = hints
@@ -223,7 +228,7 @@ class KeepFace(Face):
 
     keeper = True
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: KeeperSession) -> None:
         super().__init__()
         self.session = session
         self.mine = list(range(len(session.state.players)))
@@ -257,7 +262,7 @@ class KeepFace(Face):
 class OnlineFace(Face):
     """A seat at an online table (`terminal/online.py`): the server's views, actions over its socket."""
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: OnlineTable) -> None:
         super().__init__()
         self.table = table
         table.on_change = self._changed
@@ -284,7 +289,7 @@ class OnlineFace(Face):
         return self.table.advise_from_thread(seats[0]) if seats else None
 
     def review(self) -> dict[str, Any] | None:
-        return self.table.review()  # type: ignore[no-any-return]
+        return self.table.review()
 
     def history(self, words: Words) -> list[str]:  # noqa: ARG002 (the table worded each line as it came)
         return list(self.table.news)  # every box written since this terminal sat down, as it was told
@@ -422,14 +427,14 @@ class TableApp(App[int]):
         self.pad: list[int] = []  # keeper: the dice typed so far
         self.hints_on = False
         self.hint_data: dict[str, Any] | None = None
-        self.hint_key: tuple[Any, ...] | None = None
+        self.hint_key: tuple[object, ...] | None = None
         self.results: ResultsScreen | None = None
         self.history: HistoryScreen | None = None  # the history panel, while it is open
         self.review_text = ""
-        self.cells: dict[tuple[int, int], tuple[str, Any]] = {}  # sheet cell -> (box, action or reason)
+        self.cells: dict[tuple[int, int], tuple[str, Action | str | None]] = {}  # sheet cell -> (box, action or reason)
         self.filled: dict[tuple[int, int], str] = {}  # sheet cell -> its box, written already
-        self.layout_key: tuple[Any, ...] = ()
-        self.cursor_key: tuple[Any, ...] = ()  # (seat, turns done, rolled): the turn the cursor was placed for
+        self.layout_key: tuple[object, ...] = ()
+        self.cursor_key: tuple[object, ...] = ()  # (seat, turns done, rolled): the turn the cursor was placed for
         self.width = 0  # the terminal's, as of the last resize
 
     # --- layout ------------------------------------------------------------------------------------
@@ -441,7 +446,7 @@ class TableApp(App[int]):
             yield Static(id="dice")
             yield Static(id="roll-info")
         with Horizontal(id="middle"):
-            sheet: DataTable[Any] = DataTable(id="sheet", cursor_type="cell", zebra_stripes=False)
+            sheet: DataTable[Text | str] = DataTable(id="sheet", cursor_type="cell", zebra_stripes=False)
             yield sheet
             with Vertical(id="hints"):
                 yield OptionList(id="hint-list")
@@ -648,7 +653,7 @@ class TableApp(App[int]):
     def _sheet(self, me: int | None) -> None:
         v, T = self.current_view, self.words
         rules = v["rules"]
-        table: DataTable[Any] = self.query_one("#sheet", DataTable)
+        table: DataTable[Text | str] = self.query_one("#sheet", DataTable)
         short = (self.width or self.size.width) < 100
         if self.one_column():
             column = rules["columns"][0]["id"]
@@ -701,7 +706,11 @@ class TableApp(App[int]):
         self._place_cursor(table, me, rows, targets)
 
     def _place_cursor(
-        self, table: DataTable[Any], me: int | None, rows: list[tuple[str, str | None]], targets: list[tuple[int, str]]
+        self,
+        table: DataTable[Text | str],
+        me: int | None,
+        rows: list[tuple[str, str | None]],
+        targets: list[tuple[int, str]],
     ) -> None:
         """The cursor where this terminal plays, once per turn and once after its first roll: on its
         first open box when the turn comes (a --join into seat 2, a rejoin, the turn after a box was
@@ -736,7 +745,9 @@ class TableApp(App[int]):
             first = min(mine, key=lambda where: (where[1], where[0]))  # the first column's first open box
             table.move_cursor(row=first[0], column=first[1])
 
-    def _cell(self, ri: int, ci: int, seat: int, column: str, row: str | None, me: int | None, best: str | None) -> Any:
+    def _cell(
+        self, ri: int, ci: int, seat: int, column: str, row: str | None, me: int | None, best: str | None
+    ) -> Text:
         v = self.current_view
         col = v["players"][seat]["columns"][column]
         if row is None or row.startswith("="):
@@ -807,14 +818,14 @@ class TableApp(App[int]):
             self._ask_coach(key)
 
     @work(thread=True, exclusive=True)
-    def _ask_coach(self, key: tuple[Any, ...]) -> None:
+    def _ask_coach(self, key: tuple[object, ...]) -> None:
         try:
             data = self.face.advice()
         except Exception:  # the coach failing must not end a game
             data = None
         self.call_from_thread(self._show_advice, key, data)
 
-    def _show_advice(self, key: tuple[Any, ...], data: dict[str, Any] | None) -> None:
+    def _show_advice(self, key: tuple[object, ...], data: dict[str, Any] | None) -> None:
         if key != self.hint_key:
             return  # the position moved on meanwhile
         self.hint_data = data

@@ -320,10 +320,11 @@ class KeeperSession:
             if exc.code != "keeper/breaks-later":
                 raise
             T = self.words
+            invalid = exc.extra.get("invalid")
             lines = [
                 "  "
                 + T("entry {n} is no longer legal: {reason}", n=e["turn"], reason=T.refusal(e["code"], e["message"]))
-                for e in exc.extra["invalid"]
+                for e in (invalid if isinstance(invalid, list) else [])
             ]
             ending = [T("Correction not applied; it would break later entries:"), *lines]
             return "\n".join(

@@ -19,15 +19,21 @@ import os
 import random
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..commandline import UserError
 from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Undo, Withdraw
+from ..engine.fairness import nonces_of
+from ..viewtypes import JSONObject
 from .wire import ProtocolError, check_server_message, check_table_view, clean, clean_text
 from .words import fill
+
+if TYPE_CHECKING:
+    import httpx
+    from websockets.asyncio.client import ClientConnection
 
 __all__ = ["OnlineTable", "SavedState", "claim_profile", "state_dir", "table_address"]
 
@@ -80,7 +86,7 @@ class SavedState:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {}
-        self.data: dict[str, dict[str, Any]] = {
+        self.data: dict[str, dict[str, object]] = {
             "profiles": dict(data.get("profiles") or {}),
             "seats": dict(data.get("seats") or {}),
         }
@@ -90,8 +96,8 @@ class SavedState:
         return token if isinstance(token, str) else None
 
     def seats(self, origin: str, table: str) -> list[str]:
-        tokens = self.data["seats"].get(f"{origin} {table}") or []
-        return [t for t in tokens if isinstance(t, str)]
+        tokens = self.data["seats"].get(f"{origin} {table}")
+        return [t for t in tokens if isinstance(t, str)] if isinstance(tokens, list) else []
 
     def set_profile(self, origin: str, token: str | None) -> None:
         if token:
@@ -114,11 +120,11 @@ class SavedState:
         os.replace(temp, self.path)
 
 
-def _refusal(response: Any) -> str:
+def _refusal(response: httpx.Response) -> str:
     return clean_text(_refusal_text(response))
 
 
-def _refusal_text(response: Any) -> str:
+def _refusal_text(response: httpx.Response) -> str:
     try:
         data = response.json()
     except ValueError:
@@ -148,16 +154,16 @@ def claim_profile(url: str, saved: SavedState | None = None) -> str:
     return str(r.json()["profile"]["name"])
 
 
-def action_message(action: Action) -> dict[str, Any]:
+def action_message(action: Action) -> JSONObject:
     """An engine action as the table's socket takes it (seat, but no version or ref yet)."""
     seat = action.player
     if isinstance(action, Roll):
-        out: dict[str, Any] = {"type": "roll", "seat": seat}
+        out: JSONObject = {"type": "roll", "seat": seat}
         if action.held is not None:
-            out["held"] = sorted(action.held)
+            out["held"] = [*sorted(action.held)]
         return out
     if isinstance(action, (Hold, Release)):
-        return {"type": "hold" if isinstance(action, Hold) else "release", "seat": seat, "dice": sorted(action.dice)}
+        return {"type": "hold" if isinstance(action, Hold) else "release", "seat": seat, "dice": [*sorted(action.dice)]}
     if isinstance(action, Announce):
         return {"type": "announce", "seat": seat, "box": action.box}
     if isinstance(action, Score):
@@ -188,8 +194,8 @@ class OnlineTable:
         self.words: Callable[..., str] = fill  # what this terminal says, in the face's language (a `Words`)
         self.news: list[str] = []  # every box written since this terminal sat down, as `_tell` said it
         self.closed: str | None = None  # why the table stopped talking to us for good
-        self._ws: Any = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ws: ClientConnection | None = None
+        self._tasks: set[asyncio.Task[object]] = set()
         self._advice: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
         self._nonces: set[int] = set()
         self._sent_nonces: dict[int, set[str]] = {}  # every nonce this terminal gave, by seat: the record must hold one
@@ -206,7 +212,7 @@ class OnlineTable:
             out[TOKEN_COOKIE] = ".".join(seats)
         return out
 
-    def _http(self) -> Any:
+    def _http(self) -> httpx.Client:
         import httpx
 
         headers = {"User-Agent": USER_AGENT}
@@ -294,7 +300,7 @@ class OnlineTable:
             return self.words("The dice cannot be checked yet: the table's seed is not revealed (a deal not closed).")
         if self._commitment is not None and record.fairness.get("commitment") != self._commitment:
             return self.words("NOT VERIFIED: the record's commitment is not the one the table showed at the start.")
-        used = {(n.get("seat"), str(n.get("nonce")).lower()) for n in record.fairness.get("nonces") or []}
+        used = {(n.seat, n.value) for n in nonces_of(record.fairness)}
         for seat, ours in sorted(self._sent_nonces.items()):
             if not any((seat, nonce) in used for nonce in ours):  # a server that drops it could pick the dice
                 return self.words(
@@ -334,7 +340,7 @@ class OnlineTable:
         for task in list(self._tasks):
             task.cancel()
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Coroutine[object, object, object]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)  # a reference until it is done: a task nobody holds may vanish
         task.add_done_callback(self._tasks.discard)
@@ -455,7 +461,7 @@ class OnlineTable:
         self.verdict = await asyncio.to_thread(self.check_dice)
         self.on_change()
 
-    def _send(self, msg: dict[str, Any]) -> bool:
+    def _send(self, msg: JSONObject) -> bool:
         ws = self._ws
         if ws is None:
             return False

@@ -37,6 +37,8 @@ from ..trainer import (
     ruleset_of,
 )
 from ..trainer import keep_odds as odds_of
+from ..trainer.puzzle import KeepOdds
+from ..viewtypes import JSONObject
 from .online import state_dir
 from .words import Words, fill
 
@@ -61,7 +63,7 @@ class ChoiceRefused(TrainerError):
     """An answer typed that is none of the position's choices: its sentence kept, to be said in the
     player's language (`said`); `message` is the English."""
 
-    def __init__(self, code: str, text: str, **values: Any) -> None:
+    def __init__(self, code: str, text: str, **values: object) -> None:
         super().__init__(code, fill(text, **values))
         self.text, self.values = text, values
 
@@ -80,11 +82,11 @@ class Standing:
     solved: int = 0
     solved_ids: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "mu": self.rating.mu, "sigma": self.rating.sigma, "streak": self.streak,
             "best_streak": self.best_streak, "answers": self.answers, "solved": self.solved,
-            "solved_ids": self.solved_ids[-SOLVED_KEPT:],
+            "solved_ids": [*self.solved_ids[-SOLVED_KEPT:]],
         }  # fmt: skip
 
     @classmethod
@@ -108,9 +110,9 @@ class DeviceRatings:
 
     def __init__(self, folder: Path | None = None) -> None:
         self.path = (folder or state_dir()) / "trainer.json"
-        self.data: dict[str, Any] = self._read()
+        self.data: dict[str, object] = self._read()
 
-    def _read(self) -> dict[str, Any]:
+    def _read(self) -> dict[str, object]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -192,7 +194,9 @@ class TrainerSession:
         """The position's choices in the order a player reads them (keeps, boxes, announcements)."""
         shown = self.puzzle.to_dict(reveal=False)["choices"]
         out = []
-        for c in shown:
+        for c in shown if isinstance(shown, list) else []:
+            if not isinstance(c, dict):
+                continue
             option = self.puzzle.option_for(Choice.from_dict({k: v for k, v in c.items() if k in CHOICE_KEYS}))
             if option is not None:
                 out.append(option)
@@ -287,15 +291,15 @@ def choice_label(option: PuzzleOption, words: Words, columns: int) -> str:
     return words("Score {value} in {box}", value=option.points, box=box)
 
 
-def odds_line(odds: dict[str, Any], words: Words) -> str:
+def odds_line(odds: KeepOdds, words: Words) -> str:
     """A keep's odds in one line: its likeliest boxes by the end of the turn, a sum row's expected total."""
     from ..web.i18n import number, percent
 
     rows = odds["rows"]
-    chances = sorted((r for r in rows if r.get("chance", 0) > 0), key=lambda r: -r["chance"])[:ODDS_SHOWN]
-    sums = [r for r in rows if "expected_sum" in r][:1]
-    parts = [f"{words.row(r['row'])} {percent(r['chance'], words.lang, 1)}" for r in chances]
-    parts += [f"{words.row(r['row'])} ≈ {number(r['expected_sum'], words.lang, 1)}" for r in sums]
+    chances = sorted(((r["row"], c) for r in rows if (c := r.get("chance", 0)) > 0), key=lambda rc: -rc[1])
+    sums = [(r["row"], s) for r in rows if (s := r.get("expected_sum")) is not None][:1]
+    parts = [f"{words.row(row)} {percent(c, words.lang, 1)}" for row, c in chances[:ODDS_SHOWN]]
+    parts += [f"{words.row(row)} ≈ {number(s, words.lang, 1)}" for row, s in sums]
     return " · ".join(parts)
 
 
@@ -314,7 +318,7 @@ def verdict_lines(answered: Answered, words: Words, columns: int) -> list[str]:
         mark = " ←" if o is g.chosen else ""
         out.append(f"  {i}. {choice_label(o, words, columns)}{loss}{mark}")
     shown = [g.chosen, *(o for o in g.top if o is not g.chosen)]
-    with_odds = [(o, g.odds.get(o.label)) for o in shown if g.odds and g.odds.get(o.label)]
+    with_odds = [(o, x) for o in shown if g.odds and (x := g.odds.get(o.label))]
     if with_odds:
         out.append(words("The odds"))
         out += [f"  {colon(words, choice_label(o, words, columns), odds_line(x, words))}" for o, x in with_odds]

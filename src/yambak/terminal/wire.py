@@ -12,6 +12,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from ..viewtypes import JSONObject, JSONValue
+
 __all__ = ["ProtocolError", "check_server_message", "check_table_view", "clean", "clean_text"]
 
 # Escape sequences, removed whole: OSC (clipboard, title, hyperlinks) to BEL or ST, CSI, the string
@@ -37,15 +39,19 @@ def clean_text(text: str) -> str:
     return _CONTROL.sub(lambda m: " " if m.group() in "\t\n\r" else "", text)
 
 
-def clean(value: Any) -> Any:
+def clean(value: JSONValue) -> JSONValue:
     """Every string in a decoded JSON value cleaned (`clean_text`), keys included."""
     if isinstance(value, str):
         return clean_text(value)
     if isinstance(value, list):
         return [clean(v) for v in value]
     if isinstance(value, dict):
-        return {clean_text(k) if isinstance(k, str) else k: clean(v) for k, v in value.items()}
+        return _clean_object(value)
     return value
+
+
+def _clean_object(value: JSONObject) -> JSONObject:
+    return {clean_text(k): clean(v) for k, v in value.items()}
 
 
 @cache
@@ -63,17 +69,17 @@ def _validator(name: str) -> Any:
     return Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{name}"})
 
 
-def _check(value: Any, name: str) -> Any:
+def _check(value: object, name: str) -> JSONObject:
     if not isinstance(value, dict):
         raise ProtocolError(f"a JSON {type(value).__name__}, not an object")
     error = next(iter(_validator(name).iter_errors(value)), None)
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "the message"
         raise ProtocolError(f"{clean_text(where)[:80]}: {clean_text(error.message)[:160]}")
-    return clean(value)
+    return _clean_object(value)
 
 
-def check_server_message(text: str | bytes) -> dict[str, Any]:
+def check_server_message(text: str | bytes) -> JSONObject:
     """One socket message from a table's server, decoded, checked against the protocol's schema and
     cleaned; ProtocolError when it is not JSON or not a message the protocol allows."""
     try:
@@ -84,11 +90,9 @@ def check_server_message(text: str | bytes) -> dict[str, Any]:
     kind = value.get("type") if isinstance(value, dict) else None
     if isinstance(value, dict) and not (isinstance(kind, str) and kind in kinds):
         raise ProtocolError(f"no message type {clean_text(str(kind))[:40]!r} in the protocol")
-    message: dict[str, Any] = _check(value, str(kinds.get(kind, "")).rsplit("/", 1)[-1] or "Welcome")
-    return message
+    return _check(value, str(kinds.get(kind, "")).rsplit("/", 1)[-1] or "Welcome")
 
 
-def check_table_view(value: Any) -> dict[str, Any]:
+def check_table_view(value: object) -> dict[str, Any]:  # a TableView; read as plain JSON by the faces
     """A table's view as `GET /api/tables/{id}` answers it, checked and cleaned like a socket message."""
-    view: dict[str, Any] = _check(value, "TableView")
-    return view
+    return _check(value, "TableView")

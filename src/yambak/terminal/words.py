@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..engine import GameState
+    from ..rules import Ruleset
+    from ..viewtypes import RulesLayout, Sentence
 
 __all__ = [
     "GAME_HELP",
@@ -208,7 +213,7 @@ def language(given: str | None = None) -> str:
 class Words:
     """`T("...", name=...)`: a string in the language, placeholders filled; row and column names."""
 
-    def __init__(self, lang: str, rules: Any = None) -> None:
+    def __init__(self, lang: str, rules: str | Ruleset | RulesLayout | None = None) -> None:
         """`rules`: a preset id, a ruleset or its layout (whose rows' own labels name them)."""
         from ..web.i18n import labels, translations
 
@@ -217,13 +222,13 @@ class Words:
         self._ngettext: Callable[[str, str, int], str] = translations(lang).ngettext
         self.labels = labels(lang, rules)
 
-    def __call__(self, text: str, **values: Any) -> str:
+    def __call__(self, text: str, **values: object) -> str:
         out = self._gettext(text)
         for key, value in values.items():
             out = out.replace("{" + key + "}", str(value))
         return out
 
-    def plural(self, singular: str, plural: str, n: float, **values: Any) -> str:
+    def plural(self, singular: str, plural: str, n: float, **values: object) -> str:
         """The form of the language's plural rule for n ("1 pt", "12.5 pts"), with `{n}` written as the
         language writes numbers."""
         from ..web.i18n import number
@@ -241,7 +246,7 @@ class Words:
 
         return str(int(value)) if float(value).is_integer() else number(value, self.lang)
 
-    def refusal(self, code: str, message: str, fields: Mapping[str, Any] | None = None) -> str:
+    def refusal(self, code: str, message: str, fields: Mapping[str, object] | None = None) -> str:
         """Why an action was refused, in the language: the catalog's text for its code; in English (or
         for a code without a text) the refusal's own message, which may say more ("3 per turn and 2 saved")."""
         if self.lang == "en":
@@ -250,7 +255,7 @@ class Words:
 
         return error_message(code, self.lang, fields) or message
 
-    def sentence(self, said: Mapping[str, Any], columns: int) -> str:
+    def sentence(self, said: Sentence, columns: int) -> str:
         """A sentence worded elsewhere ({"text", "args"}, `yambak.gameview.end_words`): `text` in the
         language, numbers as it writes them, a `box` by its name on a sheet of `columns` columns."""
         args = {
@@ -263,7 +268,7 @@ class Words:
         }
         return self(said["text"], **args)
 
-    def end_line(self, end: Iterable[Mapping[str, Any]], columns: int) -> str:
+    def end_line(self, end: Iterable[Sentence], columns: int) -> str:
         """The end of a game on one line, for the line modes: "Game over. Bram wins. On match points, after a
         roll-off: 8 to 3." (`yambak.gameview.end_words`, as the app's results and the keeper's page say it)."""
         said = [self("Game over"), *(self.sentence(s, columns) for s in end)]
@@ -298,7 +303,7 @@ class Words:
 TERMINAL_STRINGS += tuple(dict.fromkeys(text for _, text in GAME_HELP + KEEPER_HELP))
 
 
-def fill(text: str, **values: Any) -> str:
+def fill(text: str, **values: object) -> str:
     """`text` with its placeholders filled, untranslated (what a `Words` does in English)."""
     for key, value in values.items():
         text = text.replace("{" + key + "}", str(value))
@@ -324,7 +329,7 @@ def help_text(words: Words, entries: Iterable[tuple[str, str]], width: int = 78)
     return "\n".join(out)
 
 
-def history_lines(state: Any, words: Words) -> list[str]:
+def history_lines(state: GameState, words: Words) -> list[str]:
     """Every entry of a game so far, numbered, as players say a move ("3. Bram: Full house, 25"), with its
     rolls after it, then the roll-offs: the full-screen app's history panel and the keeper's `history`."""
     rules, columns = state.rules, len(state.rules.columns)
@@ -356,7 +361,7 @@ class BoxNames:
     column, which the boxes that can take the entry now choose between. Anything else: the keeper's ids
     and their prefixes (`keeper/boxes.py`)."""
 
-    def __init__(self, rules: Any, words: Words) -> None:
+    def __init__(self, rules: Any, words: Words) -> None:  # a Ruleset, or a layout's rows and columns (online)
         self.rules, self.words = rules, words
         english = words if words.lang == "en" else Words("en", rules)
         self._boxes: dict[str, set[str]] = {}

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ..bots.expectimax import held_positions
 from ..coach.advice import CoachError, advise
 from ..engine import Action, Announce, GameRecord, IllegalAction, RecordError, Roll, Score, replay, state_to_record
+from ..viewtypes import JSONObject
 from .pool import THRESHOLD
 from .puzzle import Puzzle, puzzle_of
 
@@ -27,7 +27,7 @@ class Mistake:
     """Where a stored decision was taken: a finished game's record, the seat, its own turn (1-based) and
     the rolls made; `kind` the choice made (keep, box, strike, announce)."""
 
-    record: Mapping[str, Any]
+    record: Mapping[str, object]
     seat: int
     turn: int
     roll: int
@@ -49,9 +49,9 @@ def puzzle_of_mistake(mistake: Mistake, preset: str, threshold: float = THRESHOL
     keep_unknown = mistake.kind == "keep" and (turn.held is None or roll >= len(turn.rolls))
     if not 1 <= roll <= len(turn.rolls) or keep_unknown:
         return None
-    pending: dict[str, Any] = {"player": 0, "rolls": [list(d) for d in turn.rolls[:roll]]}
+    pending: JSONObject = {"player": 0, "rolls": [[*d] for d in turn.rolls[:roll]]}
     if turn.held is not None and roll > 1:
-        pending["kept"] = [sorted(k) for k in turn.held[: roll - 1]]
+        pending["kept"] = [[*sorted(k)] for k in turn.held[: roll - 1]]
     if turn.announce is not None and mistake.kind != "announce":
         pending["announce"] = turn.announce
     done = tuple(replace(t, player=0) for t in turns[: mistake.turn - 1])

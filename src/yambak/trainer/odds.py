@@ -8,10 +8,8 @@ sum instead. A box or an announcement ends the rolling or names one box: no odds
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..rules import Ruleset
-from .puzzle import Puzzle, PuzzleOption, ruleset_of
+from .puzzle import KeepOdds, Puzzle, PuzzleOption, RowOdds, ruleset_of
 
 __all__ = ["keep_odds"]
 
@@ -21,7 +19,7 @@ def _column(ruleset: Ruleset) -> str | None:
     return next((c.id for c in ruleset.columns if c.rolls is None), None)
 
 
-def keep_odds(puzzle: Puzzle, option: PuzzleOption) -> dict[str, Any] | None:
+def keep_odds(puzzle: Puzzle, option: PuzzleOption) -> KeepOdds | None:
     """The chances behind a keep (see the module's note); None for a box, an announcement, or a turn the
     calculator does not cover (a roll spent from saved rolls: the figures are for the turn's own rolls)."""
     if option.choice.kind != "keep":
@@ -38,8 +36,8 @@ def keep_odds(puzzle: Puzzle, option: PuzzleOption) -> dict[str, Any] | None:
     except ValueError:
         return None
     sums = {r.id for r in ruleset.rows if r.kind == "sum"}
-    rows = [
+    rows: list[RowOdds] = [
         {"row": row, "expected_sum": round(value, 4)} if row in sums else {"row": row, "chance": round(value, 6)}
         for row, value in figures.items()
     ]
-    return {"keep": list(option.choice.keep), "rolls_left": left, "rows": rows}
+    return {"keep": [*option.choice.keep], "rolls_left": left, "rows": rows}

@@ -15,12 +15,12 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from ..bots.baseline import greedy
 from ..coach.advice import CoachError, advise
 from ..engine import GameState, Roll, new_game
-from ..rules import load_ruleset
+from ..rules import Ruleset, load_ruleset
+from ..viewtypes import JSONValue
 from .puzzle import Puzzle, TrainerError, puzzle_of
 
 __all__ = ["OBVIOUS_SHARE", "POOL_SEED", "POOL_SIZE", "THRESHOLD", "PoolSpec", "daily_puzzle", "generate_pool"]
@@ -37,13 +37,13 @@ class PoolSpec:
     """What a pool is generated from: the same spec, the same pool."""
 
     preset: str  # the pool's name (a preset id)
-    rules: Any = None  # the ruleset (a preset id or a record's rules object); None: the preset itself
+    rules: JSONValue = None  # the ruleset (a preset id or a record's rules object); None: the preset itself
     size: int = 60
     seed: int = 1
     threshold: float = THRESHOLD
 
     @property
-    def ruleset(self) -> Any:
+    def ruleset(self) -> JSONValue:
         return self.preset if self.rules is None else self.rules
 
 
@@ -66,7 +66,7 @@ def generate_pool(spec: PoolSpec, progress: Callable[[int], None] | None = None)
     return tuple(found[: spec.size])
 
 
-def _game(rules: Any, spec: PoolSpec, g: int) -> list[Puzzle]:
+def _game(rules: Ruleset, spec: PoolSpec, g: int) -> list[Puzzle]:
     """The positions one seeded solitaire game finds."""
     seed = f"{spec.seed}/{g}"
     rng = random.Random(seed)

@@ -19,11 +19,12 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..coach.advice import Advice, Option
 from ..engine import GameRecord, GameState, replay, state_to_record
 from ..rules import Ruleset, RulesetError, load_ruleset
+from ..viewtypes import JSONObject, JSONValue
 
 __all__ = [
     "SOLVED_WITHIN",
@@ -62,7 +63,7 @@ class Choice:
     strike: bool = False
 
     @classmethod
-    def from_dict(cls, data: Any) -> Choice:
+    def from_dict(cls, data: object) -> Choice:
         """A choice from JSON (`{"kind": "keep", "keep": [6, 6]}`, `{"kind": "box", "box": "yam"}`, ...);
         TrainerError naming what is wrong."""
         if not isinstance(data, Mapping):
@@ -86,16 +87,16 @@ class Choice:
             raise TrainerError("train/choice", "strike is true or false")
         return cls(kind, (), box, strike)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         if self.kind == "keep":
-            return {"kind": "keep", "keep": list(self.keep)}
-        out: dict[str, Any] = {"kind": self.kind, "box": self.box}
+            return {"kind": "keep", "keep": [*self.keep]}
+        out: JSONObject = {"kind": self.kind, "box": self.box}
         if self.strike:
             out["strike"] = True
         return out
 
 
-def _die(d: Any) -> bool:
+def _die(d: object) -> bool:
     return isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
 
 
@@ -109,9 +110,9 @@ class PuzzleOption:
     loss: float
     points: int | None = None  # a box: what it writes now
 
-    def to_dict(self, values: bool = True, digits: int | None = None) -> dict[str, Any]:
+    def to_dict(self, values: bool = True, digits: int | None = None) -> JSONObject:
         """As JSON; with `values` its value and loss (rounded to `digits` for a player, else exact)."""
-        out: dict[str, Any] = {**self.choice.to_dict(), "label": self.label}
+        out: JSONObject = {**self.choice.to_dict(), "label": self.label}
         if self.points is not None:
             out["points"] = self.points
         if values:
@@ -135,7 +136,7 @@ class Puzzle:
 
     id: str
     preset: str  # the pool it was drawn for
-    rules: Any  # a preset id or the record's rules object (preset and options)
+    rules: JSONValue  # a preset id or the record's rules object (preset and options)
     record: str  # the game so far: a game record's JSON text, the turn in progress as its `pending`
     filled: tuple[tuple[str, int], ...]  # (box id, value written) in sheet order
     score: int  # the total on the sheet now
@@ -166,18 +167,18 @@ class Puzzle:
     def best(self) -> PuzzleOption:
         return self.options[0]
 
-    def to_dict(self, reveal: bool = True) -> dict[str, Any]:
+    def to_dict(self, reveal: bool = True) -> JSONObject:
         """The puzzle as JSON; without `reveal`, what a player sees before answering: the choices in
         sheet order, without their values (nor the obvious choice)."""
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "id": self.id,
             "preset": self.preset,
             "rules": self.rules,
             "filled": [[box, value] for box, value in self.filled],
             "score": self.score,
-            "dice": list(self.dice),
+            "dice": [*self.dice],
             "roll": self.roll,
-            "held": list(self.held),
+            "held": [*self.held],
             "announced": self.announced,
             "exact": self.exact,
             "measure": self.measure,
@@ -224,7 +225,7 @@ def ruleset_of(puzzle: Puzzle) -> Ruleset:
     return _rules(json.dumps(puzzle.rules, sort_keys=True))
 
 
-def _box_id(rules: Any, box: str) -> str:
+def _box_id(rules: JSONValue, box: str) -> str:
     """A box as the coach names it (`rules.box_id`), however the player typed it; as given if unknown."""
     try:
         ruleset = _rules(json.dumps(rules, sort_keys=True))
@@ -270,7 +271,21 @@ def state_of(puzzle: Puzzle) -> GameState:
     return replay(GameRecord.from_dict(json.loads(puzzle.record)))
 
 
-Odds = Callable[[Puzzle, PuzzleOption], Any]
+class RowOdds(TypedDict):
+    """A row's chance by the end of the turn, or a sum row's expected best sum (`trainer.odds.keep_odds`)."""
+
+    row: str
+    chance: NotRequired[float]
+    expected_sum: NotRequired[float]
+
+
+class KeepOdds(TypedDict):
+    keep: list[int]
+    rolls_left: int
+    rows: list[RowOdds]
+
+
+Odds = Callable[[Puzzle, PuzzleOption], KeepOdds | None]
 
 
 @dataclass(frozen=True)
@@ -282,13 +297,14 @@ class Grade:
     loss: float
     solved: bool
     top: tuple[PuzzleOption, ...]
-    odds: Any = None  # what `grade`'s `odds` hook computed for the chosen and the best choices (None: no hook)
+    # what `grade`'s `odds` hook computed for the chosen and the best choices (None: no hook)
+    odds: dict[str, KeepOdds | None] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """As JSON; where the hook was given, each option shown carries its odds too (`"odds"`)."""
 
-        def shown(o: PuzzleOption) -> dict[str, Any]:
-            out = o.to_dict(digits=4)
+        def shown(o: PuzzleOption) -> dict[str, object]:
+            out: dict[str, object] = {**o.to_dict(digits=4)}
             if self.odds is not None:
                 out["odds"] = self.odds.get(o.label)
             return out
@@ -306,7 +322,7 @@ class Grade:
         }
 
 
-def grade(puzzle: Puzzle, choice: Choice | Mapping[str, Any], odds: Odds | None = None) -> Grade:
+def grade(puzzle: Puzzle, choice: Choice | Mapping[str, object], odds: Odds | None = None) -> Grade:
     """Grade a player's choice; TrainerError when it is not one of the puzzle's choices. `odds`, when
     given, is asked for the chances behind each of the options shown (the strategy pages' computation)."""
     if not isinstance(choice, Choice):

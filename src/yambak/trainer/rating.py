@@ -8,7 +8,6 @@ rating is OpenSkill's ordinal, mu - 3 sigma. No formula of our own: the library 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -26,7 +25,7 @@ class Rating:
     def ordinal(self) -> float:
         return float(MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal())
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, float]:
         return {"mu": self.mu, "sigma": self.sigma, "rating": round(self.ordinal, 2)}
 
 

@@ -7,10 +7,9 @@ translated, with rows and columns under the names players know; it never decides
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..rules import Ruleset
 from ..rules.describe import PHRASES, Named, describe
+from ..viewtypes import JSONObject, JSONValue
 from .i18n import translations
 
 __all__ = ["HOWTO_STRINGS", "howto"]
@@ -19,7 +18,7 @@ __all__ = ["HOWTO_STRINGS", "howto"]
 HOWTO_STRINGS = PHRASES
 
 
-def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> dict[str, Any]:
+def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> JSONObject:
     """The page's content: sentences and tables, already in `lang`."""
     _ = translations(lang).gettext
 
@@ -29,13 +28,15 @@ def howto(rules: Ruleset, lang: str, labels: dict[str, dict[str, str]]) -> dict[
         return labels["rows" if item.kind == "row" else "columns"].get(item.id, item.id)
 
     text = describe(rules)
-    rows = [
+    rows: list[JSONValue] = [
         {"id": r.id, "label": name(Named("row", r.id)), "scores": scores.render(_, name), "upper": r.is_upper}
         for r, (_id, scores) in zip(rules.rows, text.rows, strict=True)
     ]
-    columns = []
+    columns: list[JSONValue] = []
     for c in text.columns:
-        entry = {"id": c.id, "label": name(Named("column", c.id)), "notes": [n.render(_, name) for n in c.notes]}
+        entry: JSONObject = {
+            "id": c.id, "label": name(Named("column", c.id)), "notes": [n.render(_, name) for n in c.notes]
+        }
         if c.points is not None:
             entry["points"] = c.points.render(_, name)
         columns.append(entry)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from babel import Locale, negotiate_locale
 from babel.numbers import NumberPattern, format_decimal, format_percent
@@ -28,6 +28,10 @@ from . import LOCALE, STATIC
 
 if TYPE_CHECKING:  # the catalogs' reader loads with the first language other than English (the terminal's start)
     from babel.messages.catalog import Catalog
+
+    from ..rules import Ruleset
+    from ..rules.registry import PresetInfo
+    from ..viewtypes import RulesLayout
 
 LANGUAGES = {
     "en": "English",
@@ -141,7 +145,7 @@ COLUMN_SHORT = {
 COLOUR_NAMES = ("black", "red", "green", "blue", "white", "yellow")
 
 
-def _preset(preset: str | None) -> Any:
+def _preset(preset: str | None) -> PresetInfo | None:
     """The registry's entry of a preset id, or None (a custom ruleset, an unknown id)."""
     from ..rules import RulesetError
     from ..rules.registry import preset_info
@@ -281,7 +285,7 @@ def _humane(ident: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def labels(lang: str, rules: Any = None) -> dict[str, dict[str, str]]:
+def labels(lang: str, rules: str | Ruleset | RulesLayout | None = None) -> dict[str, dict[str, str]]:
     """Row and column names (and their short forms) in the language. `rules`: a preset id, a `Ruleset` or
     its layout; its rows' and columns' own labels (the preset file's, or a house ruleset's) name them
     (docs/rules.md §10: the 50-point box is "Yatzy" in Swedish Yatzy, "Yamb" in Yamb), translated where
@@ -409,7 +413,7 @@ ERROR_MESSAGES["input/name"] = NAME_ERROR
 ERROR_MESSAGES["illegal/not-held"] = "That die is not held."
 ERROR_MESSAGES["illegal/already-held"] = "That die is held already."
 # Values a message's placeholders take when the refusal does not say (a page's list of every code's text).
-ERROR_DEFAULTS: dict[str, dict[str, Any]] = {"input/name": {"limit": NAME_MAX}}
+ERROR_DEFAULTS: dict[str, dict[str, int | str]] = {"input/name": {"limit": NAME_MAX}}
 # The score-keeper's own refusals (yambak.keeper, server/keeper): forms, entries, sheets, codes.
 ERROR_MESSAGES.update(
     {
@@ -474,7 +478,7 @@ SERVER_STRINGS = (
 SERVER_PLURALS = (("Games per band of {n} point", "Games per band of {n} points"),)
 
 
-def error_message(code: str, lang: str, fields: Mapping[str, Any] | None = None) -> str | None:
+def error_message(code: str, lang: str, fields: Mapping[str, object] | None = None) -> str | None:
     """The translated text for a refusal code, or None for codes without one; `fields`: the refusal's
     own values for the text's placeholders (`{limit}`)."""
     msgid = ERROR_MESSAGES.get(code)
@@ -499,14 +503,15 @@ def table_title(name: str, players: list[str], lang: str) -> str:
     return _("{name}'s table").format(name=players[0] if players else _("Player"))
 
 
-def localize_error(data: dict[str, Any], lang: str) -> dict[str, Any]:
+def localize_error(data: Mapping[str, object], lang: str) -> Mapping[str, object]:
     """A coded error as the client sees it: `message` in its language, the original English in `detail`."""
     text = error_message(str(data.get("code", "")), lang, data)
     if text is None:
         return data
     out = {**data, "message": text, "detail": data.get("message", "")}
-    if isinstance(out.get("invalid"), list):
-        out["invalid"] = [localize_error(x, lang) if isinstance(x, dict) else x for x in out["invalid"]]
+    invalid = out.get("invalid")
+    if isinstance(invalid, list):
+        out["invalid"] = [localize_error(x, lang) if isinstance(x, dict) else x for x in invalid]
     return out
 
 
@@ -523,12 +528,12 @@ def _unescape(text: str) -> str:
     return text.encode().decode("unicode_escape") if "\\" in text else text
 
 
-def _js_calls(call: re.Pattern[str]) -> list[Any]:
-    found: dict[Any, None] = {}
+def _js_calls(call: re.Pattern[str]) -> list[tuple[str, ...]]:
+    """The literal arguments of every call in the scripts, each call's once, in the order first met."""
+    found: dict[tuple[str, ...], None] = {}
     for path in sorted(STATIC.glob("*.js")):
         for m in call.finditer(path.read_text(encoding="utf-8")):
-            groups = tuple(_unescape(g) for g in m.groups())
-            found[groups[0] if len(groups) == 1 else groups] = None
+            found[tuple(_unescape(g) for g in m.groups())] = None
     return list(found)
 
 
@@ -541,28 +546,36 @@ JS_CONTEXTS: list[tuple[str, str]]  # (context, text)
 JS_PLURALS: list[tuple[str, str]]  # (singular, plural)
 
 
+class _Scripts(TypedDict):
+    JS_STRINGS: list[str]
+    JS_CONTEXTS: list[tuple[str, str]]
+    JS_PLURALS: list[tuple[str, str]]
+
+
 @cache
-def _scripts_strings() -> dict[str, list[Any]]:
+def _scripts_strings() -> _Scripts:
     return {
-        "JS_STRINGS": list(dict.fromkeys(_js_calls(_T_CALL) + COLUMN_PHRASES + list(END_STRINGS))),
-        "JS_CONTEXTS": _js_calls(_C_CALL),
-        "JS_PLURALS": _js_calls(_N_CALL),
+        "JS_STRINGS": list(dict.fromkeys([g[0] for g in _js_calls(_T_CALL)] + COLUMN_PHRASES + list(END_STRINGS))),
+        "JS_CONTEXTS": [(g[0], g[1]) for g in _js_calls(_C_CALL)],
+        "JS_PLURALS": [(g[0], g[1]) for g in _js_calls(_N_CALL)],
     }
 
 
-def __getattr__(name: str) -> Any:
-    if name in ("JS_STRINGS", "JS_CONTEXTS", "JS_PLURALS"):
-        return _scripts_strings()[name]
+def __getattr__(name: str) -> list[str] | list[tuple[str, str]]:
+    if name == "JS_STRINGS":
+        return _scripts_strings()["JS_STRINGS"]
+    if name in ("JS_CONTEXTS", "JS_PLURALS"):
+        return _scripts_strings()["JS_CONTEXTS" if name == "JS_CONTEXTS" else "JS_PLURALS"]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def js_strings(lang: str) -> dict[str, Any]:
+def js_strings(lang: str) -> dict[str, str | list[str]]:
     """What a page's `T`, `C` and `N` read (page.js): texts by their English, texts of a context under
     "context\\u0004text", plurals' forms under "singular\\u0000plural" (a list, in the catalog's order)
     and the catalog's Plural-Forms rule under "\\u0000", as gettext's own files key them."""
     tr = translations(lang)
     scripts = _scripts_strings()
-    out: dict[str, Any] = {s: tr.gettext(s) for s in scripts["JS_STRINGS"]}
+    out: dict[str, str | list[str]] = {s: tr.gettext(s) for s in scripts["JS_STRINGS"]}
     out.update({f"{ctx}\u0004{s}": tr.pgettext(ctx, s) for ctx, s in scripts["JS_CONTEXTS"]})
     catalog = _catalog(lang)
     if catalog is not None:

@@ -6,7 +6,7 @@ A text outside the grammar comes back as None (the page then shows the English a
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
 
 __all__ = ["OPENING_STRINGS", "rule_texts"]
 
@@ -45,7 +45,7 @@ _PATTERN = re.compile(
 )
 
 
-def _faces(text: str, _: Any) -> str:
+def _faces(text: str, _: Callable[[str], str]) -> str:
     """Faces such as "2s to 6s" or "1s or 3s" as digits joined the language's way ("2 to 6", "1 or 3")."""
     digits = re.findall(r"[1-6]", text)
     if " to " in text:
@@ -56,7 +56,9 @@ def _faces(text: str, _: Any) -> str:
     return str(out)
 
 
-def rule_texts(pattern: str, choice: str, row_label: dict[str, str], _: Any) -> tuple[str, str] | None:
+def rule_texts(
+    pattern: str, choice: str, row_label: dict[str, str], _: Callable[[str], str]
+) -> tuple[str, str] | None:
     """(pattern, choice) in the language of `_` (a gettext), or None where either is outside the grammar."""
     m = _PATTERN.fullmatch(pattern)
     if m is None:
