@@ -193,12 +193,12 @@ def _keep_choices(n: _Numbers) -> tuple[Choice, ...]:
 
 
 def _box_choices(n: _Numbers) -> tuple[Choice, ...]:
-    score, row_ids, wins, new = n.score, n.row_ids, n.wins, _NEW
+    score, new, low, high = n.score, _NEW, -math.inf, math.inf
     # an entry that scores by its row's wins_by_roll wins at once, as the solver counts it (_induction)
     rows = [
-        new(Choice, (score + v, None, row_ids[i], pts, False, wins[i] and pts > 0))
-        for i, v, pts in zip(range(len(row_ids)), n.rows.tolist(), n.points.tolist(), strict=True)
-        if -math.inf < v < math.inf
+        new(Choice, (score + v, None, row, pts, False, wins and pts > 0))
+        for row, v, pts, wins in zip(n.row_ids, n.rows.tolist(), n.points.tolist(), n.wins, strict=True)
+        if low < v < high
     ]
     rows.sort(key=_BY_VALUE, reverse=True)
     return tuple(rows)
