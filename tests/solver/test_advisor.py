@@ -175,6 +175,7 @@ def test_best_is_the_first_highest_choice_and_choices_equal_an_eager_advice(gene
             advice = advise(generala, Position(filled, dice, rng.randint(1, 3), held), compiled=compiled)
             choices = advice.keeps + advice.boxes
             assert advice.best == max(choices, key=lambda c: c.value) and advice.value == advice.best.value
+            assert advice.best is (advice.keeps[0] if advice.best.keep is not None else advice.boxes[0])
             assert [c.value for c in advice.boxes] == sorted((c.value for c in advice.boxes), reverse=True)
             eager = Advice(advice.score, advice.value, advice.keeps, advice.boxes)
             assert eager == advice and hash(eager) == hash(advice) and pickle.loads(pickle.dumps(advice)) == advice

@@ -117,7 +117,7 @@ class Advice:
         keeps = self._keeps
         if keeps is None:
             assert self._source is not None
-            keeps = _keep_choices(self._source)
+            keeps = _keep_choices(self._source, self.best)
             object.__setattr__(self, "_keeps", keeps)
         return keeps
 
@@ -126,7 +126,7 @@ class Advice:
         boxes = self._boxes
         if boxes is None:
             assert self._source is not None
-            boxes = _box_choices(self._source)
+            boxes = _box_choices(self._source, self.best)
             object.__setattr__(self, "_boxes", boxes)
         return boxes
 
@@ -177,7 +177,7 @@ class _Numbers(NamedTuple):
     wins: tuple[bool, ...]
 
 
-def _keep_choices(n: _Numbers) -> tuple[Choice, ...]:
+def _keep_choices(n: _Numbers, best: Choice | None) -> tuple[Choice, ...]:
     if n.keeps is None:
         return ()
     _, dice, where = _HAND_KEEPS[n.hand]
@@ -189,10 +189,12 @@ def _keep_choices(n: _Numbers) -> tuple[Choice, ...]:
     none, false = repeat(None), repeat(False)  # endless: the zip stops with the values
     keeps = list(map(_NEW, repeat(Choice), zip(n.keeps.tolist(), dice, none, none, current, false, strict=False)))
     keeps.sort(key=_BY_VALUE, reverse=True)  # best first; stable: sheet order among equals
+    if best is not None and best.keep is not None:
+        keeps[0] = best  # the same Choice (an equal one was made): `best` is one of the listed choices
     return tuple(keeps)
 
 
-def _box_choices(n: _Numbers) -> tuple[Choice, ...]:
+def _box_choices(n: _Numbers, best: Choice | None) -> tuple[Choice, ...]:
     score, new, low, high = n.score, _NEW, -math.inf, math.inf
     # an entry that scores by its row's wins_by_roll wins at once, as the solver counts it (_induction)
     rows = [
@@ -201,6 +203,8 @@ def _box_choices(n: _Numbers) -> tuple[Choice, ...]:
         if low < v < high
     ]
     rows.sort(key=_BY_VALUE, reverse=True)
+    if best is not None and best.box is not None:
+        rows[0] = best  # as for the keeps
     return tuple(rows)
 
 
