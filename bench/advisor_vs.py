@@ -7,8 +7,10 @@ Positions: every decision after a roll of `--games` games of the preset played b
 so the sheets, dice and rolls are the ones a player meets, each a different state. Each is answered once per
 round (`--rounds`), warm (kernels compiled, the float32 table mapped, as the coach and the server read it),
 the positions in a new order each round, the advisor's memory of the sheets it has read cleared each round
-(a game reads each sheet anew once a turn); the figure is the median over all answers, with p90 and the
-numbers alone (`position_values`, no `Choice` objects) beside it.
+(a game reads each sheet anew once a turn); the figure is the median over all answers, with p90, the
+answer with every `Choice` read (`advise` names its best at once and makes the others when `keeps` and
+`boxes` are first read: what the coach pays, which lists them all) and the numbers alone (`position_values`,
+no `Advice`) beside it.
 
 `--peer`: PATH is a harness built on dlangk/yatzy's solver crate (Rust, Scandinavian Yatzy only, so the
 row is yatzy), outside this repository: given a table file and the positions written by this script (one a
@@ -67,7 +69,9 @@ def positions(preset: str, games: int, seed: int = 0) -> list[Position]:
     return out
 
 
-def _time(strategy: Strategy, found: list[Position], rounds: int, numbers_only: bool) -> list[float]:
+def _time(strategy: Strategy, found: list[Position], rounds: int, read: str = "answer") -> list[float]:
+    """Seconds per position: `read` "answer" (`advise`), "choices" (`advise` and every choice it lists)
+    or "numbers" (`position_values`)."""
     order = list(found)
     rng = random.Random(1)
     times: list[float] = []
@@ -76,8 +80,11 @@ def _time(strategy: Strategy, found: list[Position], rounds: int, numbers_only: 
         advisor._SHEETS.clear()  # each sheet new once a round, as in a game: once a turn, not once a roll
         for p in order:
             start = time.perf_counter()
-            if numbers_only:
+            if read == "numbers":
                 position_values(strategy, p)
+            elif read == "choices":
+                advice = advise(strategy, p, compiled=True)
+                _ = advice.keeps, advice.boxes  # made when first read: the time to make them
             else:
                 advise(strategy, p, compiled=True)
             times.append(time.perf_counter() - start)
@@ -140,20 +147,24 @@ def main() -> None:
     parser.add_argument("--peer", type=Path, metavar="PATH", help="the dlangk/yatzy harness (see the docstring)")
     args = parser.parse_args()
     print(f"load average before {os.getloadavg()[0]:.1f}; nice {os.nice(0)}")
-    print(f"{'preset':<10}{'answer by':<16}{'positions':>10}{'median us':>11}{'p90 us':>9}{'numbers us':>12}")
+    print(
+        f"{'preset':<10}{'answer by':<16}{'positions':>10}{'median us':>11}{'p90 us':>9}{'choices us':>12}"
+        f"{'numbers us':>12}"
+    )  # fmt: skip
     for preset in args.presets:
         strategy = solve(preset, lean=True)
         found = positions(preset, args.games)
-        _time(strategy, found[:50], 1, False)  # compiled, pages mapped: untimed
+        _time(strategy, found[:50], 1)  # compiled, pages mapped: untimed
         if args.peer is not None and preset == "yatzy":
             theirs = _peer(args.peer, strategy, found, args.rounds)
             print(f"{preset:<10}{'dlangk/yatzy':<16}{len(found):>10}{theirs['median_us']:>11.1f}"
-                  f"{theirs['p90_us']:>9.1f}{'':>12}")  # fmt: skip
-        answers = _time(strategy, found, args.rounds, False)
-        numbers = _time(strategy, found, args.rounds, True)
+                  f"{theirs['p90_us']:>9.1f}{'':>24}")  # fmt: skip
+        answers = _time(strategy, found, args.rounds)
+        choices = _time(strategy, found, args.rounds, "choices")
+        numbers = _time(strategy, found, args.rounds, "numbers")
         ours = statistics.median(answers) * 1e6
         print(f"{preset:<10}{'this tree':<16}{len(found):>10}{ours:>11.1f}{_quantile(answers, 0.9) * 1e6:>9.1f}"
-              f"{statistics.median(numbers) * 1e6:>12.1f}")  # fmt: skip
+              f"{statistics.median(choices) * 1e6:>12.1f}{statistics.median(numbers) * 1e6:>12.1f}")  # fmt: skip
         if args.peer is not None and preset == "yatzy":
             print(f"{'':<10}{'this / peer':<16}{'':>10}{ours / theirs['median_us']:>11.2f}"
                   f"   (largest gap between the two values of a position: {theirs['gap']:.2g})")  # fmt: skip

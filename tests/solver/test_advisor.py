@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from yambak.solver import Position, PositionError, Strategy, advise
+from yambak.solver import Advice, Position, PositionError, Strategy, advise, solve
 from yambak.solver import dice as D
 
 
@@ -147,3 +149,47 @@ def test_compiled_position_values_equal_the_numpy_advisor(preset: str, request: 
             continue
         assert advise(strategy, position, compiled=True) == expected
         checked += 1
+
+
+@pytest.fixture(scope="module")
+def generala(cache_folder: Path) -> Strategy:
+    """Entries that win outright on the first roll (wins_by_roll): the `wins` flag is checked too."""
+    return solve("generala", folder=cache_folder)
+
+
+def test_best_is_the_first_highest_choice_and_choices_equal_an_eager_advice(generala: Strategy) -> None:
+    """`advise` names its best from the kernel's numbers and makes its choices only when read: the best is
+    the first of the highest in keeps + boxes (keeps first, each best first), the value is its value, and an
+    `Advice` built from the choices (the public constructor, which takes the max itself) equals the answer."""
+    import pickle
+    import random
+
+    rows = [r.id for r in generala.ruleset.rows]
+    rng = random.Random(11)
+    winning = 0
+    for _ in range(150):
+        filled = {r: 0 for r in rng.sample(rows, rng.randrange(0, len(rows)))}
+        dice = (rng.randint(1, 6),) * 5 if rng.random() < 0.3 else tuple(rng.randint(1, 6) for _ in range(5))
+        held = tuple(d for d in dice if rng.random() < 0.5)
+        for compiled in (True, False):
+            advice = advise(generala, Position(filled, dice, rng.randint(1, 3), held), compiled=compiled)
+            choices = advice.keeps + advice.boxes
+            assert advice.best == max(choices, key=lambda c: c.value) and advice.value == advice.best.value
+            assert advice.best is (advice.keeps[0] if advice.best.keep is not None else advice.boxes[0])
+            assert [c.value for c in advice.boxes] == sorted((c.value for c in advice.boxes), reverse=True)
+            eager = Advice(advice.score, advice.value, advice.keeps, advice.boxes)
+            assert eager == advice and hash(eager) == hash(advice) and pickle.loads(pickle.dumps(advice)) == advice
+            assert sum(c.current for c in advice.keeps) <= 1
+            winning += any(c.wins for c in advice.boxes)
+    assert winning  # some entries won outright: their flag was checked too
+
+
+@pytest.mark.parametrize("held", [(7,), ("a",), (1, 1), (2, 2, 3, 4, 5, 6), ([1],)])
+def test_held_dice_not_among_the_dice_are_refused(yams: Strategy, held: tuple[object, ...]) -> None:
+    with pytest.raises(PositionError, match="held"):
+        advise(yams, Position(filled={}, dice=(1, 2, 3, 4, 5), roll=1, held=held))
+
+
+def test_holding_all_five_marks_no_keep(yams: Strategy) -> None:
+    advice = advise(yams, Position(filled={}, dice=(5, 2, 5, 3, 1), roll=1, held=(1, 2, 3, 5, 5)))
+    assert not any(c.current for c in advice.keeps) and len(advice.keeps) == 23

@@ -8,11 +8,13 @@ the strong heuristic instead.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from functools import lru_cache
+from itertools import chain
 
 from ..engine import Action, GameState, Roll, Score
 from ..rules import Ruleset
-from ..solver import Position, Strategy, UnsupportedRuleset, advise, solve, table_states
+from ..solver import Advice, Choice, Position, Strategy, UnsupportedRuleset, advise, solve, table_states
 from .baseline import greedy
 from .expectimax import held_positions, heuristic
 
@@ -69,10 +71,15 @@ def optimal(state: GameState, player: int, rng: random.Random) -> Action:
     legal = set(state.legal_boxes(player))
     if best.keep is not None and state.can_roll(player):
         return Roll(player, held=held_positions(dice, best.keep))
-    for choice in advice.boxes:  # best first; the first the engine allows
+    # the best box, else the next: `advice.boxes` is made only when the best is not one the engine allows
+    for choice in chain((best,) if best.box is not None else (), _boxes(advice)):
         box = rules.parse_box(choice.box or "")
         if box in legal:
             box_id = rules.box_id(box)
             strike = choice.points == 0 and state.outlook(player).box(box_id).strike  # the plan's 0 by a strike
             return Score(player, box_id, strike=strike)
     return greedy(state, player, rng)
+
+
+def _boxes(advice: Advice) -> Iterator[Choice]:
+    yield from advice.boxes  # read (made) only when the loop gets here

@@ -854,10 +854,17 @@ def position_values(
     keeps: np.ndarray,
     rows: np.ndarray,
     points: np.ndarray,
-) -> None:
+    score: int,
+    hand_keeps: np.ndarray,
+) -> tuple[int, float, int, float]:
     """The advisor's numbers for one position (MeanScore): keeps[k] = the value after roll `roll` of
     holding multiset k (when roll < rolls), rows[i] / points[i] = the value and points of filling row i
-    with `hand` (-inf where it may not be filled), as `keep_values` and `box_values`."""
+    with `hand` (-inf where it may not be filled), as `keep_values` and `box_values`; hand_keeps[j] = score +
+    the value of the j-th keep the hand allows (`_SUBKEEPS` order, the hand itself left out: the keeps an
+    answer lists, as final scores; when roll < rolls). Returns the best of each by `score` + its value (as
+    the answer compares them), the first of the highest in order, so that an answer names its best without
+    sorting: (j, hand_keeps[j]) for the best keep (-1 after the last roll) and (i, score + rows[i]) for
+    the best finite row (-1 when none)."""
     bs = np.full(1, b, dtype=np.int64)
     us = np.full(1, u, dtype=np.int64)
     ys = np.full(1, y, dtype=np.int64)
@@ -877,6 +884,24 @@ def position_values(
             if j > roll:
                 _up_one(keeps)
     _row_values(table, b, u, y, hand, rules, rows, points, roll)
+    best_keep, keep_value, at = -1, -np.inf, 0
+    if roll < rolls:
+        for s in range(_N_SUBKEEPS[hand]):
+            k = _SUBKEEPS[hand, s]
+            if k == _FULL + hand:  # holding all five is not a roll
+                continue
+            v = score + keeps[k]
+            hand_keeps[at] = v
+            if best_keep < 0 or v > keep_value:
+                best_keep, keep_value = at, v
+            at += 1
+    best_row, row_value = -1, -np.inf
+    for i in range(rows.shape[0]):
+        if -np.inf < rows[i] < np.inf:
+            v = score + rows[i]
+            if best_row < 0 or v > row_value:
+                best_row, row_value = i, v
+    return best_keep, keep_value, best_row, row_value
 
 
 # One state's lattice and last roll on a 1-d array: `_down`, `_up` and `_last_roll` (every row) for

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass
+from itertools import repeat
 from operator import itemgetter
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
@@ -93,19 +94,67 @@ class Choice(NamedTuple):
         return {"keep": [*(self.keep or ())], "value": self.value}
 
 
-@dataclass(frozen=True)
 class Advice:
-    """Every keep (after a roll that may be followed by another) and every legal box, best first."""
+    """Every keep (after a roll that may be followed by another) and every legal box, best first.
 
+    Frozen; equal when its fields are. `advise` values every choice and names the best at once, but makes
+    the `Choice` objects of `keeps` and `boxes` when they are first read: a bot reads `best` alone, and the
+    forty-odd tuples an answer holds cost more than its numbers."""
+
+    __slots__ = ("score", "value", "best", "_keeps", "_boxes", "_source")
     score: int  # points already on the sheet, bonuses included
     value: float  # expected final score of the position under optimal play
-    keeps: tuple[Choice, ...] = ()
-    boxes: tuple[Choice, ...] = ()
-    best: Choice | None = field(init=False)  # None at the turn start: the only move is to roll
+    best: Choice | None  # None at the turn start: the only move is to roll
+    _keeps: tuple[Choice, ...] | None  # None until read (`_source` makes them)
+    _boxes: tuple[Choice, ...] | None
+    _source: _Numbers | None
 
-    def __post_init__(self) -> None:
-        choices = self.keeps + self.boxes
-        object.__setattr__(self, "best", max(choices, key=_BY_VALUE) if choices else None)
+    def __init__(
+        self, score: int, value: float, keeps: tuple[Choice, ...] = (), boxes: tuple[Choice, ...] = ()
+    ) -> None:
+        choices = keeps + boxes
+        best = max(choices, key=_BY_VALUE) if choices else None
+        for name, v in zip(self.__slots__, (score, value, best, keeps, boxes, None), strict=True):
+            object.__setattr__(self, name, v)
+
+    @property
+    def keeps(self) -> tuple[Choice, ...]:
+        keeps = self._keeps
+        if keeps is None:
+            assert self._source is not None
+            keeps = _keep_choices(self._source, self.best)
+            object.__setattr__(self, "_keeps", keeps)
+        return keeps
+
+    @property
+    def boxes(self) -> tuple[Choice, ...]:
+        boxes = self._boxes
+        if boxes is None:
+            assert self._source is not None
+            boxes = _box_choices(self._source, self.best)
+            object.__setattr__(self, "_boxes", boxes)
+        return boxes
+
+    def _fields(self) -> tuple[Any, ...]:
+        return self.score, self.value, self.keeps, self.boxes, self.best
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if isinstance(other, Advice) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Advice(score={!r}, value={!r}, keeps={!r}, boxes={!r}, best={!r})".format(*self._fields())
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Advice, (self.score, self.value, self.keeps, self.boxes)
 
     def to_dict(self) -> JSONObject:
         return {
@@ -115,6 +164,53 @@ class Advice:
             "keeps": [c.to_dict() for c in self.keeps],
             "boxes": [c.to_dict() for c in self.boxes],
         }
+
+
+class _Numbers(NamedTuple):
+    """What an answer's choices are made from: the points on the sheet, the final score of each keep the
+    hand allows (in `_HAND_KEEPS` order; None after the last roll), the hand, the current keep's multiset
+    index, the value and points of filling each row (-inf: it may not be), the row ids, and whether each
+    row's entry wins at once on this roll (where it scores)."""
+
+    score: int
+    keeps: np.ndarray | None
+    hand: int
+    held: int
+    rows: np.ndarray
+    points: np.ndarray
+    row_ids: tuple[str, ...]
+    wins: tuple[bool, ...]
+
+
+def _keep_choices(n: _Numbers, best: Choice | None) -> tuple[Choice, ...]:
+    if n.keeps is None:
+        return ()
+    _, dice, where = _HAND_KEEPS[n.hand]
+    current = [False] * len(dice)
+    at = where.get(n.held)
+    if at is not None:
+        current[at] = True
+    # the tuples made and filled in C: no Python frame per choice
+    none, false = repeat(None), repeat(False)  # endless: the zip stops with the values
+    keeps = list(map(_NEW, repeat(Choice), zip(n.keeps.tolist(), dice, none, none, current, false, strict=False)))
+    keeps.sort(key=_BY_VALUE, reverse=True)  # best first; stable: sheet order among equals
+    if best is not None and best.keep is not None:
+        keeps[0] = best  # the same Choice (an equal one was made): `best` is one of the listed choices
+    return tuple(keeps)
+
+
+def _box_choices(n: _Numbers, best: Choice | None) -> tuple[Choice, ...]:
+    score, new, low, high = n.score, _NEW, -math.inf, math.inf
+    # an entry that scores by its row's wins_by_roll wins at once, as the solver counts it (_induction)
+    rows = [
+        new(Choice, (score + v, None, row, pts, False, wins and pts > 0))
+        for row, v, pts, wins in zip(n.row_ids, n.rows.tolist(), n.points.tolist(), n.wins, strict=True)
+        if low < v < high
+    ]
+    rows.sort(key=_BY_VALUE, reverse=True)
+    if best is not None and best.box is not None:
+        rows[0] = best  # as for the keeps
+    return tuple(rows)
 
 
 _BY_VALUE = itemgetter(0)  # Choice.value, read in C
@@ -170,37 +266,59 @@ _SHEETS: dict[
 
 
 def position_key(sr: SolverRules, position: Position) -> tuple[int, int, int, int]:
+    """(filled-box key, capped upper sum, yam flag, points on the sheet) of a valid position, or PositionError."""
+    boxes, upper, yam, score, _, _ = _checked(sr, position)
+    return boxes, upper, yam, score
+
+
+_FIVE_INTS = (int,) * D.DICE
+
+
+def _checked(sr: SolverRules, position: Position) -> tuple[int, int, int, int, int, int]:
+    """`position_key`'s four, the hand's roll index (-1 before the first roll) and the held dice's multiset
+    index (`dice.keep_index`), or PositionError."""
     # the sheet's part (boxes, upper, yam, points), kept per sheet: a turn asks about one sheet three times,
     # and a game's sheets recur in the coach and the bots; its values' types are compared too (3.0 == 3)
+    filled = position.filled
     try:
-        key = (id(sr), tuple(position.filled.items()), position.voided)
+        key = (id(sr), tuple(filled.items()), position.voided)
         hit = _SHEETS.get(key)
     except TypeError:  # an unhashable value or voided: the checks below say what is wrong
         key, hit = None, None
-    if hit is not None and hit[0] is sr and hit[1] == tuple(map(type, position.filled.values())):
+    if hit is not None and hit[0] is sr and hit[1] == tuple(map(type, filled.values())):
         boxes, upper, yam, score = hit[2]
     else:
         boxes, upper, yam, score = _sheet_key(sr, position)
         if key is not None:
             if len(_SHEETS) > 4096:
                 _SHEETS.clear()
-            _SHEETS[key] = (sr, tuple(map(type, position.filled.values())), (boxes, upper, yam, score))
-    if not isinstance(position.roll, int) or not 0 <= position.roll <= sr.rolls:
+            _SHEETS[key] = (sr, tuple(map(type, filled.values())), (boxes, upper, yam, score))
+    roll, dice = position.roll, position.dice
+    if not isinstance(roll, int) or not 0 <= roll <= sr.rolls:
         raise PositionError(f"roll must be 1 to {sr.rolls} (0 before the first roll)")
-    n_dice = D.DICE if position.roll else 0
-    if len(position.dice) != n_dice or any(not isinstance(d, int) or not 1 <= d <= D.FACES for d in position.dice):
-        raise PositionError(
-            f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice else "no dice before the first roll"
-        )
+    hand = -1
+    if roll and len(dice) == D.DICE and tuple(map(type, dice)) == _FIVE_INTS:  # the usual case, checked at once:
+        hand = D.INDEX.get(tuple(sorted(dice)), -1)  # five ints are a hand when they are five faces
+        hand = hand - D.FULL if hand >= 0 else -1
+    if hand < 0:
+        n_dice = D.DICE if roll else 0
+        if len(dice) != n_dice or any(not isinstance(d, int) or not 1 <= d <= D.FACES for d in dice):
+            raise PositionError(
+                f"dice must be {D.DICE} values from 1 to {D.FACES}" if n_dice else "no dice before the first roll"
+            )
+        hand = D.roll_index(dice) if roll else -1
+    held = 0  # no dice held: the keep of none
     if position.held:
-        rest = list(position.dice)
-        for d in position.held:
-            if d not in rest:
-                raise PositionError("held dice must be among the dice")
-            rest.remove(d)
+        try:
+            held = D.INDEX.get(tuple(sorted(position.held)), -1)
+        except TypeError:  # not comparable: not dice
+            held = -1
+        # the held multiset is one of the hand's (its keeps, or all five)
+        if hand < 0 or (held not in _HAND_KEEPS[hand][2] and held != D.FULL + hand):
+            raise PositionError("held dice must be among the dice")
     if position.extra_bonus < 0:
         raise PositionError("extra bonus cannot be negative")
-    return boxes, upper, yam, score + position.extra_bonus
+    return boxes, upper, yam, score + position.extra_bonus, hand, held
 
 
 def _sheet_key(sr: SolverRules, position: Position) -> tuple[int, int, int, int]:
@@ -298,23 +416,21 @@ def position_values(
     filling each row with these dice (n_rows, -inf where it may not be filled), the points each
     adds). For callers that want numbers, not `Choice` objects; `advise` reads them too."""
     sr = strategy.rules
-    boxes, upper, yam, score = state or position_state(strategy, position)
+    boxes, upper, yam, score, hand, _ = _checked(sr, position)
+    if state is not None:
+        boxes, upper, yam, score = state
     if not position.roll:
         raise PositionError("no dice: roll first")
-    hand = D.roll_index(position.dice)
-    keeps, rows, points = _numbers(strategy, _prepared(sr), (boxes, upper, yam), hand, position.roll)
+    keeps, rows, points, _, _ = _numbers(strategy, _prepared(sr), (boxes, upper, yam), hand, position.roll, score)
     return score, keeps if position.roll < sr.rolls else np.empty(0), rows, points
 
 
 class _Prepared(NamedTuple):
-    """What every answer in one ruleset reads, made once: the kernels' rule arguments, the row ids, and per
-    roll m whether each row's entry wins at once (`sr.wins[i] >= m`)."""
+    """What every compiled answer in one ruleset reads, made once: the kernels and their rule arguments."""
 
     sr: SolverRules
     kernels: ModuleType  # yambak.solver._kernels
     args: RuleArgs
-    row_ids: tuple[str, ...]
-    wins: tuple[tuple[bool, ...], ...]
 
 
 _PREPARED: dict[int, _Prepared] = {}
@@ -330,25 +446,42 @@ def _prepared(sr: SolverRules) -> _Prepared:
         from .compiled import kernels
 
         K = kernels()
-    wins = tuple(tuple(bool(w >= m) for w in sr.wins.tolist()) for m in range(sr.rolls + 1))
     if len(_PREPARED) > 64:
         _PREPARED.clear()
-    hit = _PREPARED[id(sr)] = _Prepared(sr, K, K.rule_args(sr), tuple(r.id for r in sr.ruleset.rows), wins)
+    hit = _PREPARED[id(sr)] = _Prepared(sr, K, K.rule_args(sr))
     return hit
 
 
+_ROWS: dict[int, tuple[Any, tuple[str, ...], tuple[tuple[bool, ...], ...]]] = {}
+
+
+def _rows(sr: SolverRules) -> tuple[tuple[str, ...], tuple[tuple[bool, ...], ...]]:
+    """Per ruleset, made once: the row ids, and per roll m whether each row's entry wins at once
+    (`sr.wins[i] >= m`)."""
+    hit = _ROWS.get(id(sr))
+    if hit is not None and hit[0] is sr:
+        return hit[1], hit[2]
+    wins = tuple(tuple(bool(w >= m) for w in sr.wins.tolist()) for m in range(sr.rolls + 1))
+    if len(_ROWS) > 64:
+        _ROWS.clear()
+    _ROWS[id(sr)] = (sr, tuple(r.id for r in sr.ruleset.rows), wins)
+    return _ROWS[id(sr)][1], wins
+
+
 def _numbers(
-    strategy: Strategy, prep: _Prepared, key: tuple[int, int, int], hand: int, roll: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The compiled kernel's keeps (462; not written after the last roll), row values and row points."""
+    strategy: Strategy, prep: _Prepared, key: tuple[int, int, int], hand: int, roll: int, score: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, tuple[int, float, int, float]]:
+    """The compiled kernel's keeps (462; not written after the last roll), row values, row points, the
+    final score of each keep the hand allows, and its best keep and best row (`_kernels.position_values`)."""
     sr = strategy.rules
     keeps = np.empty(len(D.MULTISETS))
     rows = np.empty(sr.n_rows)
     points = np.empty(sr.n_rows, dtype=np.int64)
-    prep.kernels.position_values(
-        strategy.table.reshape(-1), *key, hand, roll, prep.args, sr.rolls, keeps, rows, points
+    hand_keeps = np.empty(len(_HAND_KEEPS[hand][1]))
+    best = prep.kernels.position_values(
+        strategy.table.reshape(-1), *key, hand, roll, prep.args, sr.rolls, keeps, rows, points, score, hand_keeps
     )  # fmt: skip
-    return keeps, rows, points
+    return keeps, rows, points, hand_keeps, best
 
 
 _READY = False
@@ -370,12 +503,24 @@ def _compiled_ready() -> bool:
 
 
 # Per hand (0..251): the keeps a roll may be followed by (every sub-multiset but the whole hand: holding all
-# five is not a roll, docs/rules.md §1), as multiset indexes (an array and a list) and dice.
-_HAND_KEEPS: tuple[tuple[np.ndarray, list[int], list[tuple[int, ...]]], ...] = tuple(
-    (np.array(ks, dtype=np.int64), ks, [D.MULTISETS[k] for k in ks])
+# five is not a roll, docs/rules.md §1), as multiset indexes (an array), their dice, and each index's place.
+_HAND_KEEPS: tuple[tuple[np.ndarray, list[tuple[int, ...]], dict[int, int]], ...] = tuple(
+    (np.array(ks, dtype=np.int64), [D.MULTISETS[k] for k in ks], {k: j for j, k in enumerate(ks)})
     for ks in ([k for k in D.SUBKEEPS[h, : D.N_SUBKEEPS[h]].tolist() if k != D.FULL + h] for h in range(D.N_ROLLS))
 )
-_NEW = tuple.__new__  # a Choice made without its Python-level __new__: some forty per answer
+_NEW = tuple.__new__  # a Choice made without its Python-level __new__
+_NEW_ADVICE = object.__new__
+_SET = object.__setattr__
+
+
+def _first_best(values: list[float | None]) -> tuple[int, float]:
+    """(index, value) of the first highest of `values` (None: not a choice), (-1, -inf) when none: as the
+    compiled kernel names an answer's best (numpy path)."""
+    at, best = -1, -math.inf
+    for i, v in enumerate(values):
+        if v is not None and (at < 0 or v > best):
+            at, best = i, v
+    return at, best
 
 
 def advise(strategy: Strategy, position: Position, compiled: bool | None = None) -> Advice:
@@ -387,57 +532,46 @@ def advise(strategy: Strategy, position: Position, compiled: bool | None = None)
     if strategy.objective.width != 1:
         raise ValueError("the advisor reads expected-score tables (MeanScore)")
     sr = strategy.rules
-    boxes, upper, yam, score = position_state(strategy, position)
+    boxes, upper, yam, score, hand, held = _checked(sr, position)
     roll = position.roll
     if roll == 0:
         return Advice(score=score, value=score + float(strategy.table[sr.flat(boxes, upper, yam), 0]))
-    hand = D.roll_index(position.dice)
     more = roll < sr.rolls
-    keeps: list[Choice] = []
-    rows: list[Choice] = []
+    row_ids, wins = _rows(sr)
+    keeps: np.ndarray | None
     if compiled if compiled is not None else _compiled_ready():
-        prep = _prepared(sr)
-        stage, row_values, row_points = _numbers(strategy, prep, (boxes, upper, yam), hand, roll)
-        if more:
-            held = D.keep_index(position.held)
-            ids, id_list, dice = _HAND_KEEPS[hand]
-            keeps = [
-                _NEW(Choice, (score + v, ms, None, None, k == held, False))
-                for v, k, ms in zip(stage[ids].tolist(), id_list, dice, strict=True)
-            ]
-        # an entry that scores by its row's wins_by_roll wins at once, as the solver counts it (_induction)
-        wins, row_ids = prep.wins[roll], prep.row_ids
-        rows = [
-            _NEW(Choice, (score + v, None, row_ids[i], pts, False, wins[i] and pts > 0))
-            for i, (v, pts) in enumerate(zip(row_values.tolist(), row_points.tolist(), strict=True))
-            if -math.inf < v < math.inf
-        ]
+        _, row_values, row_points, keeps, (keep_at, keep_value, row_at, row_value) = _numbers(
+            strategy, _prepared(sr), (boxes, upper, yam), hand, roll, score
+        )
+        if not more:
+            keeps = None
     else:
         b, u, y = (np.array([v], dtype=np.int64) for v in (boxes, upper, yam))
+        keeps, keep_at, keep_value = None, -1, -math.inf
         if more:
             stage = keep_values(sr, strategy.table, np.array([sr.flat(boxes, upper, yam)]))[0, roll - 1]
-            held = D.keep_index(position.held)
-            values = stage.tolist()  # Python floats: cheaper to read one by one than numpy scalars
-            _, id_list, dice = _HAND_KEEPS[hand]
-            keeps = [Choice(score + values[k], ms, None, None, k == held) for k, ms in zip(id_list, dice, strict=True)]
+            keeps = stage[_HAND_KEEPS[hand][0]] + score  # the same doubles as score + each value
+            keep_at, keep_value = _first_best(keeps.tolist())
+        row_values = np.full(sr.n_rows, -math.inf)
+        row_points = np.zeros(sr.n_rows, dtype=np.int64)
         for i, pts, value in box_values(sr, strategy.table, strategy.objective, b, u, y, np.array(hand), roll):
-            v, p = float(value[0, 0]), int(pts[0])
-            if math.isfinite(v):
-                rows.append(Choice(score + v, None, sr.ruleset.rows[i].id, p, wins=bool(sr.wins[i] >= roll and p > 0)))
-    # best first; a stable sort (reverse keeps it stable) keeps sheet order among equals
-    keeps.sort(key=_BY_VALUE, reverse=True)
-    rows.sort(key=_BY_VALUE, reverse=True)
-    # `Advice(...)` without its generated __init__: the fields as it sets them, and its `best` (the first
-    # choice of the highest value in keeps + boxes) read off the two sorted lists
-    best: Choice | None
-    if keeps and (not rows or keeps[0][0] >= rows[0][0]):
-        best = keeps[0]
-    else:
-        best = rows[0] if rows else None
-    advice = object.__new__(Advice)
-    advice.__dict__.update(
-        score=score, value=best[0] if best else -math.inf, keeps=tuple(keeps), boxes=tuple(rows), best=best
-    )
+            row_values[i], row_points[i] = value[0, 0], pts[0]
+        row_at, row_value = _first_best([score + v if -math.inf < v < math.inf else None for v in row_values.tolist()])
+    # the best: the first highest keep, unless a box is worth more (ties go to the keep, listed first)
+    best: Choice | None = None
+    if keep_at >= 0 and (row_at < 0 or keep_value >= row_value):
+        ids, dice, _ = _HAND_KEEPS[hand]
+        best = _NEW(Choice, (keep_value, dice[keep_at], None, None, int(ids[keep_at]) == held, False))
+    elif row_at >= 0:
+        got = int(row_points[row_at])
+        best = _NEW(Choice, (row_value, None, row_ids[row_at], got, False, wins[roll][row_at] and got > 0))
+    advice = _NEW_ADVICE(Advice)
+    _SET(advice, "score", score)
+    _SET(advice, "value", best[0] if best else -math.inf)
+    _SET(advice, "best", best)
+    _SET(advice, "_keeps", None)
+    _SET(advice, "_boxes", None)
+    _SET(advice, "_source", _Numbers(score, keeps, hand, held, row_values, row_points, row_ids, wins[roll]))
     return advice
 
 
