@@ -135,7 +135,7 @@ class Advice:
             object.__setattr__(self, "_boxes", boxes)
         return boxes
 
-    def _fields(self) -> tuple[Any, ...]:
+    def _fields(self) -> tuple[object, ...]:
         return self.score, self.value, self.keeps, self.boxes, self.best
 
     def __eq__(self, other: object) -> bool:
@@ -153,7 +153,7 @@ class Advice:
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return Advice, (self.score, self.value, self.keeps, self.boxes)
 
     def to_dict(self) -> JSONObject:
@@ -452,7 +452,7 @@ def _prepared(sr: SolverRules) -> _Prepared:
     return hit
 
 
-_ROWS: dict[int, tuple[Any, tuple[str, ...], tuple[tuple[bool, ...], ...]]] = {}
+_ROWS: dict[int, tuple[object, tuple[str, ...], tuple[tuple[bool, ...], ...]]] = {}
 
 
 def _rows(sr: SolverRules) -> tuple[tuple[str, ...], tuple[tuple[bool, ...], ...]]:
