@@ -221,16 +221,13 @@ def _gc_pause(phase: str, info: dict[str, Any]) -> None:
 def tune_gc() -> None:
     """A server's heap is mostly long-lived game states: Python's automatic full collections scan all of it
     (hundreds of milliseconds with a thousand tables, every few seconds under load). Freeze what startup
-    made, run the full collection on a timer instead, and the young ones ten times less often: an action
-    allocates hundreds of containers (its view, its messages, the store's statement) that die within the
-    action, and a young collection every 700 allocations scanned them alive (3% of the event loop's CPU
-    under bench/load.py); every 10,000 most are gone by then, and a young collection stays near a millisecond."""
+    made, leave the young collections as they are, and run the full one on a timer instead."""
     if _gc_pause not in gc.callbacks:
         gc.callbacks.append(_gc_pause)
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()
-    gc.set_threshold(max(young, 10_000), middle, 1_000_000)  # full collections: `_collect_garbage` only
+    gc.set_threshold(young, middle, 1_000_000)  # full collections: `_collect_garbage` only
 
 
 async def _collect_garbage(every: float) -> None:
