@@ -20,6 +20,13 @@ stored log against what the clients saw: every event a client saw is stored, wit
 every stored version is there once, no client saw a version twice, and every record replays to a
 finished game.
 
+With --profile FILE, py-spy samples the first server process's threads while the players play
+(FILE.svg: a flame graph; FILE.txt: collapsed stacks, one a line with its count; else speedscope JSON).
+
+With --cpu-profile FILE, the server processes count their own stacks every 5 ms of CPU
+(bench/cpu_sampler: where the CPU goes, which py-spy cannot tell on a machine whose cores are all busy);
+the last process started writes FILE.
+
 With --kill-every S, every S seconds one server process is killed with SIGKILL and started again;
 its clients reconnect to another process and resync from the last version they saw.
 
@@ -35,6 +42,8 @@ import gc
 import json
 import os
 import random
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -304,11 +313,20 @@ async def lag_monitor(stats: Stats, stop: asyncio.Event, cluster: Cluster) -> No
             worst = 0.0
 
 
+def profile(path: str, pid: int) -> subprocess.Popen[bytes]:
+    """py-spy recording a server process (without pausing it: its samples cost the server nothing)."""
+    fmt = {".svg": "flamegraph", ".txt": "raw"}.get(Path(path).suffix, "speedscope")
+    spy = Path(sys.executable).with_name("py-spy")
+    argv = [str(spy), "record", "--pid", str(pid), "--nonblocking", "--rate", "200", "--format", fmt, "-o", path]
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+
+
 async def main_async(
     args: argparse.Namespace, cluster: Cluster, stats: Stats
 ) -> tuple[float, float, int, dict[str, float], float]:
     await create_tables(cluster, args.players // 2 * args.games, args.preset)
     phases0 = await asyncio.to_thread(server_phases, cluster)
+    spy = profile(args.profile, cluster.servers[0].pid) if args.profile else None
     measure_gc(stats)
     own0 = time.process_time()
     cpu0 = cluster.cpu()
@@ -324,6 +342,9 @@ async def main_async(
             *[play_seat(cluster, t, s, tok, args.think, stats) for t, seats in batch for s, tok in seats]
         )
     stop.set()
+    if spy is not None:  # py-spy writes its file when interrupted
+        spy.send_signal(signal.SIGINT)
+        await asyncio.to_thread(spy.wait, 60)
     await lag_task
     if chaos_task is not None:
         await chaos_task
@@ -476,6 +497,8 @@ def main() -> int:
     p.add_argument("--redis", default=None, help="Redis URL (needed for --workers 2 and more)")
     p.add_argument("--workers", type=int, default=1, help="server processes sharing the database and Redis")
     p.add_argument("--kill-every", type=float, default=0, help="SIGKILL a server process every S seconds")
+    p.add_argument("--profile", default=None, metavar="FILE", help="py-spy samples of the server (.svg, .txt, .json)")
+    p.add_argument("--cpu-profile", default=None, metavar="FILE", help="CPU-time samples of the server (collapsed)")
     p.add_argument(
         "--server-env", action="append", default=[], metavar="KEY=VALUE",
         help="a setting for the servers (YAMBAK_SYNCHRONOUS_COMMIT=off, ...); repeatable",
@@ -495,6 +518,10 @@ def main() -> int:
         "YAMBAK_HELLO_BURST": "1000",
         **dict(pair.split("=", 1) for pair in args.server_env),
     }
+    if args.cpu_profile:  # the servers inherit this environment
+        sampler = str(Path(__file__).resolve().with_name("cpu_sampler"))
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [sampler, os.environ.get("PYTHONPATH")]))
+        os.environ["YAMBAK_CPU_PROFILE"] = str(Path(args.cpu_profile).resolve())
     servers = [
         ServerProcess(db, env=env, redis=args.redis, log_path=f"{tmp}/server-{i}.log") for i in range(args.workers)
     ]
