@@ -47,17 +47,18 @@ import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol
+from typing import Any, Protocol, Required, TypedDict
 
 import redis
 import redis.asyncio as aredis
 
 from ..engine import IllegalAction
+from ..viewtypes import JSONObject, JSONValue
 from . import metrics
 from .limits import ClientLimiter, SocketCaps, Ticket
 from .live import RequestError, failure
 
-__all__ = ["Cluster", "RedisLimiter", "Owner", "SharedSocketCaps"]
+__all__ = ["Cluster", "RedisLimiter", "Owner", "OwnerMessage", "Published", "SharedSocketCaps"]
 
 log = logging.getLogger("yambak.cluster")
 
@@ -135,12 +136,34 @@ return 0
 """
 
 
+class Published(TypedDict, total=False):
+    """What else a kind publishes with an event (`SessionKind.published`): a table's roll-offs at the end."""
+
+    rolloffs: list[JSONValue]
+
+
+class OwnerMessage(Published, total=False):
+    """What a session's owner publishes to its mirrors (`Replica`, through the cluster): an event with its
+    version (and the text its clients were sent), a `reload`, or a table's news (`tables/kind.py`)."""
+
+    kind: Required[str]  # "event", "reload"; a table's "presence", "presence?", "reaction", "reseat", "rematch"
+    v: int
+    event: JSONObject
+    ref: str | None
+    text: str
+    online: list[int]  # presence: the seats followed anywhere
+    away: dict[str, float]  # presence: seconds since each absent seat left
+    message: JSONObject  # reaction: what the table's sockets are sent
+    removed: int  # reseat: the open seat that left
+    table: str  # rematch: the new table's id
+
+
 class Owner(Protocol):
     """What a feature (tables, sheets) gives the cluster."""
 
-    async def handle_rpc(self, object_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]: ...
+    async def handle_rpc(self, object_id: str, op: str, args: JSONObject) -> JSONObject: ...
 
-    def on_message(self, object_id: str, message: dict[str, Any]) -> None: ...
+    def on_message(self, object_id: str, message: OwnerMessage) -> None: ...
 
     async def take_over(self, object_id: str) -> None: ...
 
@@ -599,7 +622,7 @@ class Cluster:
         since = self._quiet.get(_events(kind, object_id))
         return since is not None and time.monotonic() - since < QUIET_SECONDS
 
-    def publish(self, kind: str, object_id: str, message: dict[str, Any]) -> None:
+    def publish(self, kind: str, object_id: str, message: OwnerMessage) -> None:
         """Send a committed event (or a reload) to every process following the object; in order.
         A message's `text` (what clients are sent as it is) travels after the JSON header, unescaped."""
         text = message.pop("text", None)

@@ -211,7 +211,7 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
-Op = Callable[[Connection], Any]
+Op = Callable[[Connection], object]  # a write: run in a transaction, its outcome to the caller
 
 
 def _answer(fut: asyncio.Future[Any], result: Any = None, error: BaseException | None = None) -> None:

@@ -34,6 +34,7 @@ from ...engine import (
 )
 from ...rules import RulesetError, check_house_rules, load_ruleset
 from ...store import RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from ...viewtypes import JSONObject
 from .. import metrics
 from ..common.clock import naive_utc
 from ..common.coach import Asker, CoachPool
@@ -398,10 +399,13 @@ class TableManager(SessionFront[LiveTable]):
         profile key hashes to `device` (signed out, the token goes)."""
         name = clean_name(name)
         if not table.owned:
-            args = {"name": name, "seat": seat, "profile": profile, "device": device}
+            args: JSONObject = {"name": name, "seat": seat, "profile": profile, "device": device}
             result = await self.replica.forward(table, "join", args)
             await self.refresh(table)  # the new token works here at once
-            return result["seat"], result["token"]
+            taken, token = result["seat"], result["token"]
+            if not isinstance(taken, int) or not isinstance(token, str):
+                raise TableError("server/busy", "the table's server answered wrongly: try again", 503)
+            return taken, token
         return await self._join_local(table, name, seat, profile, device)
 
     async def _join_local(
@@ -529,7 +533,7 @@ class TableManager(SessionFront[LiveTable]):
                 pass
         # A forwarded action always carries a ref: sent again (no answer in time, a takeover), it is found.
         key = key or "~" + secrets.token_urlsafe(12)
-        args = {"seats": sorted(conn_seats), "msg": msg.model_dump(), "ref": key}
+        args: JSONObject = {"seats": [s for s in sorted(conn_seats)], "msg": msg.model_dump(), "ref": key}
         try:
             done = await self.replica.forward(table, "act", args)
         except RequestError as exc:  # no answer in time, Redis failing: the log says whether it was done
@@ -676,7 +680,13 @@ class TableManager(SessionFront[LiveTable]):
         if not expected <= msg.v <= table.version:
             raise TableError("stale/version", f"you acted on version {msg.v}: resync", v=table.version)
         fair = fair.with_nonce(Nonce(msg.seat, msg.nonce.lower()))
-        event = {"type": "nonce", "player": msg.seat, "nonce": msg.nonce.lower(), "roll": 0, "game_over": False}
+        event: JSONObject = {
+            "type": "nonce",
+            "player": msg.seat,
+            "nonce": msg.nonce.lower(),
+            "roll": 0,
+            "game_over": False,
+        }
         secret = {**fair.block(revealed=False), "seed": fair.seed}
         table.fairness, before = fair, table.fairness
         try:

@@ -10,6 +10,7 @@ from typing import Any
 from ...engine import FairDice, GameState, state_to_record
 from ...rules import Ruleset
 from ...store import SeatRow
+from ...viewtypes import JSONObject
 from ..live import RequestError
 from ..session.model import Session
 from .settings import TableSettings
@@ -102,5 +103,5 @@ def lobby_entry(
     }
 
 
-def record_of(state: GameState) -> dict[str, Any]:
+def record_of(state: GameState) -> JSONObject:
     return state_to_record(state).to_dict()
