@@ -32,7 +32,7 @@ from .table import LiveTable, TableError, record_of
 from .turns import Turns
 from .view import public_event, table_view
 
-__all__ = ["Forwarded", "TableKind", "apply_event"]
+__all__ = ["Forwarded", "TableKind", "apply_event", "seat_of", "seats_of"]
 
 log = logging.getLogger("yambak.server")
 
@@ -241,28 +241,28 @@ class TableKind(SessionKind[LiveTable]):
     async def rpc(self, table: LiveTable, op: str, args: JSONObject, /) -> JSONObject:
         if op == "close_seat":
             msg = schema.client_message.validate_python(args["msg"])
-            await self.seating.close_here(table, set(_ints(args["seats"])), msg)
+            await self.seating.close_here(table, set(seats_of(args["seats"])), msg)
             return {}
         if op == "react":
-            return self.reactions.here(table, _int(args["seat"]), str(args["reaction"]))
+            return self.reactions.here(table, seat_of(args["seat"]), str(args["reaction"]))
         if op == "presence":
-            return self.presence.reported(table, str(args["node"]), _ints(args["seats"]))
+            return self.presence.reported(table, str(args["node"]), seats_of(args["seats"]))
         if op in self.forwarded:
             return await self.forwarded[op](table, args)
         return await SessionKind.rpc(self, table, op, args)
 
 
-def _int(value: JSONValue) -> int:
+def seat_of(value: JSONValue) -> int:
     """A seat in a forwarded request (its sender wrote an int)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"not a seat: {value!r}")
     return value
 
 
-def _ints(value: JSONValue) -> list[int]:
+def seats_of(value: JSONValue) -> list[int]:
     if not isinstance(value, list):
         raise TypeError(f"not a list of seats: {value!r}")
-    return [_int(v) for v in value]
+    return [seat_of(v) for v in value]
 
 
 def dice(duplicate: bool, seed: str | None) -> DuplicateDice | SecureDice:
