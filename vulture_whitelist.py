@@ -73,3 +73,5 @@ JS_PLURALS  # web/i18n.py: as JS_STRINGS
 
 # --- fields of TypedDicts read by key (typed messages between processes)
 away  # server/cluster.py: OwnerMessage, the seconds each absent seat has been away (tables/presence.py reads it)
+signed_in  # server/profiles/manager.py: DeviceOut, when a device signed in (the profile page reads it)
+this  # server/profiles/manager.py: DeviceOut, whether it is the asking device (the profile page reads it)

@@ -244,7 +244,7 @@ class Cluster:
         self._alive: dict[str, float] = {}
         self._owners: dict[tuple[str, str], tuple[str, float]] = {}  # where requests went last, and when
         self._tasks: list[asyncio.Task[None]] = []
-        self._errands: set[asyncio.Task[Any]] = set()  # short tasks, kept until done (the loop holds them weakly)
+        self._errands: set[asyncio.Task[None]] = set()  # short tasks, kept until done (the loop holds them weakly)
         self._down_since: float | None = None  # when Redis stopped answering (logged once per outage)
         self._renew = self.redis.register_script(_RENEW)
         self._take = self.redis.register_script(_TAKE)
@@ -261,7 +261,7 @@ class Cluster:
             self._tasks.append(asyncio.create_task(coro))
         log.info("node %s joined the cluster (lease %d ms)", self.node, self.lease_ms)
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+    def _spawn(self, coro: Coroutine[object, object, None]) -> None:
         """Run `coro` on the loop, holding its task until it ends."""
         task = asyncio.get_running_loop().create_task(coro)
         self._errands.add(task)
@@ -487,10 +487,10 @@ class Cluster:
         kind: str,
         object_id: str,
         op: str,
-        args: dict[str, Any],
+        args: JSONObject,
         owned: Callable[[], bool],
         promote: Callable[[], Awaitable[None]],
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         """Do `op` where the object lives: on its owner, or here once this process has taken it over."""
         try:
             return await self._route(kind, object_id, op, args, owned, promote)
@@ -503,10 +503,10 @@ class Cluster:
         kind: str,
         object_id: str,
         op: str,
-        args: dict[str, Any],
+        args: JSONObject,
         owned: Callable[[], bool],
         promote: Callable[[], Awaitable[None]],
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         owner_api = self.owners[kind]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 10
@@ -554,7 +554,7 @@ class Cluster:
             await asyncio.sleep(0.05)  # moved meanwhile, or no answer: ask again
 
     async def call(
-        self, node: str, kind: str, object_id: str, op: str, args: dict[str, Any], timeout: float = 2.0
+        self, node: str, kind: str, object_id: str, op: str, args: JSONObject, timeout: float = 2.0
     ) -> dict[str, Any] | None:
         """A request to another node; None when it does not answer in time (or this node took the object
         over meanwhile). Requests go out with the other messages, pipelined: a dead node is found by its
@@ -802,7 +802,7 @@ class SharedSocketCaps(SocketCaps):
         self._in = cluster.redis.register_script(_SOCKET_IN)
         self._renew = cluster.redis.register_script(_SOCKET_RENEW)
         self._task: asyncio.Task[None] | None = None
-        self._left: set[asyncio.Task[Any]] = set()
+        self._left: set[asyncio.Task[None]] = set()
 
     def _ticket(self, address: str, session: str) -> Ticket:
         self._n += 1

@@ -34,8 +34,9 @@ def variant_label(rules_id: str, lang: str) -> str:
 
 def _others(result: ResultRow, seats: dict[str, list[tuple[int, str, str]]]) -> list[dict[str, Any]]:
     if result.kind == "kept":
-        players = (result.record or {}).get("players", [])
-        return [{"name": n, "bot": False} for i, n in enumerate(players) if i != result.seat]
+        players = (result.record or {}).get("players")
+        names = players if isinstance(players, list) else []  # a kept sheet's record names its players
+        return [{"name": n, "bot": False} for i, n in enumerate(names) if i != result.seat]
     others = [(name, kind) for seat, name, kind in seats.get(result.ref, []) if seat != result.seat]
     return [{"name": name, "bot": kind == "bot"} for name, kind in others]
 
