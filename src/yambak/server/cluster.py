@@ -46,7 +46,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, Protocol, Required, TypedDict
 
 import redis
@@ -635,7 +635,9 @@ class Cluster:
             del self._quiet[channel]  # once in a while, ask Redis again
         self._send(channel, {**message, "node": self.node}, text, self._stamps.get(channel))
 
-    def _send(self, channel: str, message: dict[str, Any], text: str | None = None, stamp: int | None = None) -> None:
+    def _send(
+        self, channel: str, message: Mapping[str, object], text: str | None = None, stamp: int | None = None
+    ) -> None:
         """Queue a message for Redis. `stamp`: an owned object's event, whose channel goes quiet when
         Redis finds nobody subscribed and no follower announced itself since the message was queued."""
         if self._out is not None:
