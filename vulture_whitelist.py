@@ -70,3 +70,8 @@ ENABLE_COMMAND_PALETTE  # terminal/app.py, train_app.py: Textual reads it (its E
 JS_STRINGS  # web/i18n.py: annotations of the names its module __getattr__ answers (read when first used)
 JS_CONTEXTS  # web/i18n.py: as JS_STRINGS
 JS_PLURALS  # web/i18n.py: as JS_STRINGS
+
+# --- fields of TypedDicts read by key (typed messages between processes)
+away  # server/cluster.py: OwnerMessage, the seconds each absent seat has been away (tables/presence.py reads it)
+signed_in  # server/profiles/manager.py: DeviceOut, when a device signed in (the profile page reads it)
+this  # server/profiles/manager.py: DeviceOut, whether it is the asking device (the profile page reads it)

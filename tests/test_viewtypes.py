@@ -78,8 +78,12 @@ def test_typeddict_mirrors_its_model(name):
     assert _differences(typed, MODELS[name]) == []
 
 
+# Names of yambak.viewtypes that are type aliases, not TypedDicts: no model to mirror.
+ALIASES = {"JSONValue", "JSONObject", "SessionView"}
+
+
 def test_every_typeddict_is_checked():
-    assert set(viewtypes.__all__) == set(MODELS)
+    assert set(viewtypes.__all__) - ALIASES == set(MODELS)
 
 
 def test_a_field_on_one_side_only_is_found():

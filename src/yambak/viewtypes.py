@@ -50,6 +50,9 @@ __all__ = [
     "NonceOut",
     "StateMessage",
     "Welcome",
+    "JSONValue",
+    "JSONObject",
+    "SessionView",
 ]
 
 
@@ -382,6 +385,14 @@ class TableView(_ViewBase):
     deal: NotRequired[DealOut | None]
 
 
+# --- JSON as it crosses a socket or the store (an event, a game record, a forwarded request) ---------
+
+JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
+JSONObject = dict[str, JSONValue]
+
+SessionView = TableView | SheetView  # what the session core sends of any kind's session
+
+
 # --- the session protocol's messages (server/session/protocol.py builds them) -----------------------
 # A view or an event in them is any session kind's (a table's, a kept sheet's): JSON data to the core.
 
@@ -403,15 +414,15 @@ class Ack(TypedDict):
 
 class Missed(TypedDict):
     v: int
-    event: dict[str, Any]
+    event: JSONObject
     ref: NotRequired[str | int]
 
 
 class EventMessage(TypedDict):
     type: Literal["event"]
     v: int
-    event: dict[str, Any]
-    view: dict[str, Any]
+    event: JSONObject
+    view: SessionView
     ref: NotRequired[str | int]
 
 
@@ -419,16 +430,10 @@ class EventsMessage(TypedDict):
     type: Literal["events"]
     v: int
     events: list[Missed]
-    view: NotRequired[dict[str, Any]]
+    view: NotRequired[SessionView]
 
 
 class StateMessage(TypedDict):
     type: Literal["state"]
     v: int
-    view: dict[str, Any]
-
-
-# --- JSON as parsed (a game record, a rules table): one recursive type of real types, never `Any` -------
-
-JSONValue = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
-JSONObject = dict[str, JSONValue]
+    view: SessionView

@@ -46,18 +46,19 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any, Protocol, Required, TypedDict
 
 import redis
 import redis.asyncio as aredis
 
 from ..engine import IllegalAction
+from ..viewtypes import JSONObject, JSONValue
 from . import metrics
 from .limits import ClientLimiter, SocketCaps, Ticket
 from .live import RequestError, failure
 
-__all__ = ["Cluster", "RedisLimiter", "Owner", "SharedSocketCaps"]
+__all__ = ["Cluster", "RedisLimiter", "Owner", "OwnerMessage", "Published", "SharedSocketCaps"]
 
 log = logging.getLogger("yambak.cluster")
 
@@ -135,12 +136,34 @@ return 0
 """
 
 
+class Published(TypedDict, total=False):
+    """What else a kind publishes with an event (`SessionKind.published`): a table's roll-offs at the end."""
+
+    rolloffs: list[JSONValue]
+
+
+class OwnerMessage(Published, total=False):
+    """What a session's owner publishes to its mirrors (`Replica`, through the cluster): an event with its
+    version (and the text its clients were sent), a `reload`, or a table's news (`tables/kind.py`)."""
+
+    kind: Required[str]  # "event", "reload"; a table's "presence", "presence?", "reaction", "reseat", "rematch"
+    v: int
+    event: JSONObject
+    ref: str | None
+    text: str
+    online: list[int]  # presence: the seats followed anywhere
+    away: dict[str, float]  # presence: seconds since each absent seat left
+    message: JSONObject  # reaction: what the table's sockets are sent
+    removed: int  # reseat: the open seat that left
+    table: str  # rematch: the new table's id
+
+
 class Owner(Protocol):
     """What a feature (tables, sheets) gives the cluster."""
 
-    async def handle_rpc(self, object_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]: ...
+    async def handle_rpc(self, object_id: str, op: str, args: JSONObject) -> JSONObject: ...
 
-    def on_message(self, object_id: str, message: dict[str, Any]) -> None: ...
+    def on_message(self, object_id: str, message: OwnerMessage) -> None: ...
 
     async def take_over(self, object_id: str) -> None: ...
 
@@ -221,7 +244,7 @@ class Cluster:
         self._alive: dict[str, float] = {}
         self._owners: dict[tuple[str, str], tuple[str, float]] = {}  # where requests went last, and when
         self._tasks: list[asyncio.Task[None]] = []
-        self._errands: set[asyncio.Task[Any]] = set()  # short tasks, kept until done (the loop holds them weakly)
+        self._errands: set[asyncio.Task[None]] = set()  # short tasks, kept until done (the loop holds them weakly)
         self._down_since: float | None = None  # when Redis stopped answering (logged once per outage)
         self._renew = self.redis.register_script(_RENEW)
         self._take = self.redis.register_script(_TAKE)
@@ -238,7 +261,7 @@ class Cluster:
             self._tasks.append(asyncio.create_task(coro))
         log.info("node %s joined the cluster (lease %d ms)", self.node, self.lease_ms)
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+    def _spawn(self, coro: Coroutine[object, object, None]) -> None:
         """Run `coro` on the loop, holding its task until it ends."""
         task = asyncio.get_running_loop().create_task(coro)
         self._errands.add(task)
@@ -464,10 +487,10 @@ class Cluster:
         kind: str,
         object_id: str,
         op: str,
-        args: dict[str, Any],
+        args: JSONObject,
         owned: Callable[[], bool],
         promote: Callable[[], Awaitable[None]],
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         """Do `op` where the object lives: on its owner, or here once this process has taken it over."""
         try:
             return await self._route(kind, object_id, op, args, owned, promote)
@@ -480,10 +503,10 @@ class Cluster:
         kind: str,
         object_id: str,
         op: str,
-        args: dict[str, Any],
+        args: JSONObject,
         owned: Callable[[], bool],
         promote: Callable[[], Awaitable[None]],
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         owner_api = self.owners[kind]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 10
@@ -531,7 +554,7 @@ class Cluster:
             await asyncio.sleep(0.05)  # moved meanwhile, or no answer: ask again
 
     async def call(
-        self, node: str, kind: str, object_id: str, op: str, args: dict[str, Any], timeout: float = 2.0
+        self, node: str, kind: str, object_id: str, op: str, args: JSONObject, timeout: float = 2.0
     ) -> dict[str, Any] | None:
         """A request to another node; None when it does not answer in time (or this node took the object
         over meanwhile). Requests go out with the other messages, pipelined: a dead node is found by its
@@ -599,7 +622,7 @@ class Cluster:
         since = self._quiet.get(_events(kind, object_id))
         return since is not None and time.monotonic() - since < QUIET_SECONDS
 
-    def publish(self, kind: str, object_id: str, message: dict[str, Any]) -> None:
+    def publish(self, kind: str, object_id: str, message: OwnerMessage) -> None:
         """Send a committed event (or a reload) to every process following the object; in order.
         A message's `text` (what clients are sent as it is) travels after the JSON header, unescaped."""
         text = message.pop("text", None)
@@ -612,7 +635,9 @@ class Cluster:
             del self._quiet[channel]  # once in a while, ask Redis again
         self._send(channel, {**message, "node": self.node}, text, self._stamps.get(channel))
 
-    def _send(self, channel: str, message: dict[str, Any], text: str | None = None, stamp: int | None = None) -> None:
+    def _send(
+        self, channel: str, message: Mapping[str, object], text: str | None = None, stamp: int | None = None
+    ) -> None:
         """Queue a message for Redis. `stamp`: an owned object's event, whose channel goes quiet when
         Redis finds nobody subscribed and no follower announced itself since the message was queued."""
         if self._out is not None:
@@ -779,7 +804,7 @@ class SharedSocketCaps(SocketCaps):
         self._in = cluster.redis.register_script(_SOCKET_IN)
         self._renew = cluster.redis.register_script(_SOCKET_RENEW)
         self._task: asyncio.Task[None] | None = None
-        self._left: set[asyncio.Task[Any]] = set()
+        self._left: set[asyncio.Task[None]] = set()
 
     def _ticket(self, address: str, session: str) -> Ticket:
         self._n += 1

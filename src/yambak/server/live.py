@@ -58,12 +58,12 @@ CLOSE_CROWDED = 4409  # too many sockets from this address, or on this table (li
 class RequestError(Exception):
     """A refused request, with a stable code; `extra` fields travel with it to the client."""
 
-    def __init__(self, code: str, message: str, status: int = 400, **extra: Any) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, **extra: object) -> None:
         super().__init__(message)
         self.code, self.message, self.status = code, message, status
         self.extra = {k: v for k, v in extra.items() if v is not None}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"code": self.code, "message": self.message, **self.extra}
 
 
@@ -95,7 +95,7 @@ def failure(exc: BaseException, what: str) -> RequestError:
 _ORJSON = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
-def dumps(message: Mapping[str, Any]) -> str:
+def dumps(message: Mapping[str, object]) -> str:
     """A socket message as JSON text: orjson, a few times faster than the standard library's encoder on the
     views every event sends (dict keys may be seat numbers). What it cannot write (an integer beyond 64 bits
     or a lone surrogate echoed from a client) the standard library writes, in ASCII."""
@@ -105,8 +105,8 @@ def dumps(message: Mapping[str, Any]) -> str:
         return json.dumps(message, separators=(",", ":"))
 
 
-def error(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
+def error(code: str, message: str, ref: str | int | None = None, **extra: object) -> dict[str, object]:
+    out: dict[str, object] = {"type": "error", "code": code, "message": message, **extra}
     if ref is not None:
         out["ref"] = ref
     return out
@@ -119,10 +119,10 @@ class Connection:
     seats: set[int] = field(default_factory=set)
     keys: set[str] = field(default_factory=set)  # the hashes of the seat tokens it said (a seat's may go)
     lang: str = "en"
-    queue: asyncio.Queue[Mapping[str, Any] | str] = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
+    queue: asyncio.Queue[Mapping[str, object] | str] = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
     joined: bool = False
 
-    def send(self, message: Mapping[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, object] | str) -> None:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:  # a client that does not read: drop it, it will resync
@@ -131,7 +131,7 @@ class Connection:
                 self.queue.get_nowait()
             self.queue.put_nowait({"type": "close"})
 
-    def refuse(self, exc: RequestError | IllegalAction, ref: Any = None) -> None:
+    def refuse(self, exc: RequestError | IllegalAction, ref: str | int | None = None) -> None:
         extra = exc.extra if isinstance(exc, RequestError) else {}
         self.send(localize_error(error(exc.code, exc.message, ref, **extra), self.lang))
 
@@ -172,7 +172,7 @@ async def _close(ws: WebSocket, writer: asyncio.Task[None], conn: Connection, co
 Handler = Callable[[Any, Any], Awaitable[None]]
 
 
-def _valid_ref(ref: Any) -> int | str | None:
+def _valid_ref(ref: object) -> int | str | None:
     return ref if isinstance(ref, (int, str)) and not isinstance(ref, bool) and len(str(ref)) <= 40 else None
 
 

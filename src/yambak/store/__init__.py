@@ -14,7 +14,7 @@ from .fairplay import REVIEWED, AssistedRow, Rate
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .push import PushRow
 from .ranked import ChangeRow, RatingRow
-from .store import DEFAULT_URL, EventRow, RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from .store import DEFAULT_URL, EventRow, Op, RefTaken, SeatRow, SessionRow, Store, StoreConflict
 from .trainer import TrainerAnswerRow, TrainerRatingRow
 from .turns import TurnRow
 
@@ -30,6 +30,7 @@ __all__ = [
     "DecisionRow",
     "LogEntry",
     "EventRow",
+    "Op",
     "KindLoss",
     "Losses",
     "Member",

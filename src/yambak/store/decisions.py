@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from ..viewtypes import JSONObject
 from .daily import closed_sql
 from .models import Deal, GameSession, GradedDecision, Result
 from .profiles import ResultRow
@@ -39,8 +40,8 @@ class DecisionRow:
     kind: str
     box: str
     dice: tuple[int, ...]
-    chosen: dict[str, Any]
-    best: dict[str, Any]
+    chosen: JSONObject
+    best: JSONObject
     options: int
     loss: float
     unit: str
@@ -75,7 +76,7 @@ class MistakeRow:
     """A stored decision that lost much, anonymous: its game's record (players renamed "Player N", without
     seed or fairness), the seat, its own turn and roll, the kind of choice made and what it lost."""
 
-    record: dict[str, Any]
+    record: JSONObject
     seat: int
     turn: int
     roll: int
@@ -154,7 +155,7 @@ class DecisionStore:
         event loop: a grade stored while the server goes down comes here)."""
         return self._sync(op)
 
-    def graded_decisions(self, result_id: int) -> list[dict[str, Any]]:
+    def graded_decisions(self, result_id: int) -> list[dict[str, object]]:
         """A result's decisions as stored, in the order they were taken."""
         with self.engine.connect() as conn:
             rows = conn.execute(

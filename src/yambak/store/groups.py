@@ -12,11 +12,12 @@ from typing import Any, TypeVar
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from ..viewtypes import JSONObject
 from .models import GameSession, SheetGroup, SheetGroupSheet, SheetGroupToken
 
 __all__ = ["GroupRow", "GroupSheetRow", "GroupStore"]
 
-Op = Callable[[Connection], Any]
+Op = Callable[[Connection], object]
 T = TypeVar("T")
 
 
@@ -41,7 +42,7 @@ class GroupSheetRow:
     name: str
     created_at: datetime
     finished: bool
-    record: Any
+    record: JSONObject
 
 
 class GroupStore:

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Integer, and_, cast, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from ..viewtypes import JSONObject
 from .daily import closed_sql, solo_conditions
 from .models import (
     Deal,
@@ -37,7 +38,7 @@ from .models import (
 __all__ = ["DeviceRow", "ProfileRow", "ProfileStore", "ResultRow", "ScrubbedNames", "StatsRow"]
 
 T = TypeVar("T")
-Op = Callable[[Connection], Any]
+Op = Callable[[Connection], object]
 
 
 @dataclass
@@ -81,7 +82,7 @@ class ResultRow:
     accuracy: float | None = None
     decisions: int | None = None
     best: bool = False
-    record: dict[str, Any] | None = None
+    record: JSONObject | None = None
     id: int | None = None
     public_id: str = ""  # what addresses show (made when it is stored)
     deal_id: str | None = None  # a deal's game: private to its player until the deal closes
@@ -217,11 +218,14 @@ def _unname(conn: Connection, profile_id: str, name: str) -> None:
             conn.execute(update(SheetGroup).where(SheetGroup.id == gid).values(name=""))
 
 
-def _rename(record: Any, seat: int, name: str) -> dict[str, Any] | None:
+def _rename(record: object, seat: int, name: str) -> JSONObject | None:
     """The record with seat's name replaced (None when it has no such seat)."""
-    if not isinstance(record, dict) or not isinstance(record.get("players"), list):
+    if not isinstance(record, dict):
         return None
-    players = list(record["players"])
+    players = record.get("players")
+    if not isinstance(players, list):
+        return None
+    players = list(players)
     if not 0 <= seat < len(players):
         return None
     players[seat] = name
@@ -446,7 +450,7 @@ class ProfileStore:
     # --- results ---------------------------------------------------------------------------------------
 
     @staticmethod
-    def insert_results_op(rows: list[ResultRow]) -> Op:
+    def insert_results_op(rows: list[ResultRow]) -> Callable[[Connection], list[int]]:
         """Store finished games; each counted score that beats every earlier counted one of its variant is
         marked a personal best (the first game of a variant is not: nothing was beaten)."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -15,7 +15,7 @@ from .models import GameSession, SheetToken
 
 __all__ = ["SheetStore"]
 
-Op = Callable[[Connection], Any]
+Op = Callable[[Connection], object]
 T = TypeVar("T")
 
 

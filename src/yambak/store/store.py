@@ -30,11 +30,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, TypeVarTuple, cast
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
+    ColumnElement,
     DateTime,
     Integer,
     String,
@@ -53,10 +54,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from ..viewtypes import JSONObject
 from .daily import DealStore
 from .decisions import DecisionStore
 from .driver import DriverStatement
@@ -77,6 +80,7 @@ log = logging.getLogger("yambak.store")
 DEFAULT_URL = "sqlite:///var/yambak.db"
 _MIGRATIONS = Path(__file__).with_name("migrations")
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 # The hot path, built once: log an event; now and then, a snapshot of the record beside it.
 _T, _E = cast(Table, GameSession.__table__), cast(Table, Event.__table__)
@@ -160,14 +164,14 @@ class SessionRow:
     listed: bool
     duplicate: bool
     seed: str | None
-    record: dict[str, Any]  # a snapshot: the game record (pending turns included) at `version`
+    record: JSONObject  # a snapshot: the game record (pending turns included) at `version`
     version: int = 0  # the snapshot's version; the log may be ahead
     finished: bool = False
     rematch: str | None = None
     seats: list[SeatRow] = field(default_factory=list)
     created_at: datetime | None = None
-    fairness: dict[str, Any] | None = None  # the dice commitment, with its secret seed
-    settings: dict[str, Any] | None = None
+    fairness: JSONObject | None = None  # the dice commitment, with its secret seed
+    settings: JSONObject | None = None
     kind: str = "table"
     code: str | None = None
     tokens: list[tuple[str, str]] = field(default_factory=list)  # a sheet's write tokens: (hash, owner | code)
@@ -178,11 +182,11 @@ class EventRow:
     version: int
     seat: int
     type: str
-    data: Any
+    data: JSONObject  # the event (a table's) or the entry (a kept sheet's), as logged
     ref: str | None = None
 
 
-def _seat_rows(table_id: str, seats: list[SeatRow]) -> list[dict[str, Any]]:
+def _seat_rows(table_id: str, seats: list[SeatRow]) -> list[dict[str, object]]:
     """Seats as rows of the `seats` table."""
     return [{"table_id": table_id, **asdict(s)} for s in seats]
 
@@ -191,7 +195,7 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: object) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
@@ -211,7 +215,7 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
-Op = Callable[[Connection], Any]
+Op = Callable[[Connection], object]  # a write: run in a transaction, its outcome to the caller
 
 
 def _answer(fut: asyncio.Future[Any], result: Any = None, error: BaseException | None = None) -> None:
@@ -284,7 +288,7 @@ class _Writer:
         if self._conn is not None:
             self._conn.close()
 
-    async def _transaction(self, ops: list[Op], lane: int) -> list[Any]:
+    async def _transaction(self, ops: list[Op], lane: int) -> list[object]:
         if self._async is None:
             return await asyncio.to_thread(self._thread_transaction, ops)
         aconn = self._aconns[lane]
@@ -300,7 +304,7 @@ class _Writer:
                 self._aconns[lane] = None
             raise
 
-    def _thread_transaction(self, ops: list[Op]) -> list[Any]:
+    def _thread_transaction(self, ops: list[Op]) -> list[object]:
         start = time.thread_time()
         try:
             if self._conn is None or self._conn.closed or self._conn.invalidated:
@@ -421,7 +425,7 @@ class Store(
         writer.queue.put_nowait((op, fut))
         return await fut
 
-    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+    async def read(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """A read in a worker thread."""
         return await asyncio.to_thread(fn, *args)
 
@@ -506,7 +510,7 @@ class Store(
 
     @staticmethod
     def remove_seat_op(
-        table_id: str, seat: int, seats: list[SeatRow], record: dict[str, Any], fairness: dict[str, Any] | None
+        table_id: str, seat: int, seats: list[SeatRow], record: JSONObject, fairness: JSONObject | None
     ) -> Op:
         """An open seat leaves a table before its first roll: the seats after it move up one (`seats`, the
         table's seats from then on), and the table's record and dice commitment say so (StoreConflict when
@@ -520,7 +524,7 @@ class Store(
             moved = [s for s in seats if s.seat >= seat]
             if moved:
                 conn.execute(insert(Seat), _seat_rows(table_id, moved))
-            values: dict[str, Any] = {"record": record, "updated_at": _now()}
+            values: dict[str, object] = {"record": record, "updated_at": _now()}
             if fairness is not None:
                 values["fairness"] = fairness
             conn.execute(update(GameSession).where(GameSession.id == table_id).values(**values))
@@ -550,8 +554,8 @@ class Store(
         version: int,
         seat: int,
         type_: str,
-        data: dict[str, Any],
-        snapshot: dict[str, Any] | None = None,
+        data: JSONObject,
+        snapshot: JSONObject | None = None,
         finished: bool = False,
         ref: str | None = None,
     ) -> Op:
@@ -577,8 +581,8 @@ class Store(
         version: int,
         seat: int,
         type_: str,
-        data: dict[str, Any],
-        snapshot: dict[str, Any] | None = None,
+        data: JSONObject,
+        snapshot: JSONObject | None = None,
         finished: bool = False,
         ref: str | None = None,
     ) -> None:
@@ -588,7 +592,7 @@ class Store(
         self._sync(self.append_op(table_id, version, seat, type_, data, snapshot, finished, ref))
 
     @staticmethod
-    def fairness_op(table_id: str, fairness: dict[str, Any]) -> Op:
+    def fairness_op(table_id: str, fairness: JSONObject) -> Op:
         def op(conn: Connection) -> None:
             conn.execute(update(GameSession).where(GameSession.id == table_id).values(fairness=fairness))
 
@@ -606,7 +610,7 @@ class Store(
 
     # --- tables: reading -----------------------------------------------------------------------
 
-    def _seats(self, conn: Any, table_ids: list[str]) -> dict[str, list[SeatRow]]:
+    def _seats(self, conn: Connection, table_ids: list[str]) -> dict[str, list[SeatRow]]:
         out: dict[str, list[SeatRow]] = {t: [] for t in table_ids}
         if not table_ids:
             return out
@@ -621,7 +625,7 @@ class Store(
             )
         return out
 
-    def _rows(self, where: Any = None, limit: int | None = None) -> list[SessionRow]:
+    def _rows(self, where: ColumnElement[bool] | None = None, limit: int | None = None) -> list[SessionRow]:
         with self.engine.connect() as conn:
             q = select(GameSession)
             if where is not None:

@@ -20,7 +20,7 @@ from .models import GameSession, Seat, Turn
 
 __all__ = ["TurnRow", "TurnStore"]
 
-Op = Callable[[Connection], Any]
+Op = Callable[[Connection], object]
 
 # written with every event that starts or ends a turn: compiled once (driver.py)
 _TURNS = cast(Table, Turn.__table__)

@@ -16,9 +16,12 @@ import threading
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar, TypeVarTuple
 
 __all__ = ["Asker", "CoachPool", "coach_process_start"]
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 def coach_process_start(parent: int, idle: bool = False) -> None:
@@ -74,7 +77,7 @@ class CoachPool:
                     self._executor = ThreadPoolExecutor(1, thread_name_prefix=self.name)
             return self._executor
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+    def submit(self, fn: Callable[[*Ts], T], *args: *Ts) -> Future[T]:
         """`fn(*args)` there (a module-level function, picklable arguments). The coach's process died (killed,
         out of memory): the work it held fails, and this and what follows go to a new one."""
         pool = self._pool()

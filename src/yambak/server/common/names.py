@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...names import NAME_MAX, InvalidName, normalize_name
 from ..live import RequestError
 
@@ -13,7 +11,7 @@ __all__ = ["NAME_MAX", "TABLE_NAME_MAX", "clean_name"]
 TABLE_NAME_MAX = 60  # tables, sheets, tournaments
 
 
-def clean_name(name: Any, what: str = "name", limit: int = NAME_MAX) -> str:
+def clean_name(name: object, what: str = "name", limit: int = NAME_MAX) -> str:
     """A player's, table's or sheet's name as others will see it (`yambak.names`), or `input/name`."""
     try:
         return normalize_name(name, what, limit)

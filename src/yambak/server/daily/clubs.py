@@ -49,7 +49,7 @@ def table_close(deal: DealRow, now: datetime) -> datetime | None:
     return None if deal.paused_at is not None else deal.closes_at
 
 
-def parse_start(raw: Any, now: datetime) -> datetime:
+def parse_start(raw: object, now: datetime) -> datetime:
     """A tournament's start: ISO 8601 (a time without a zone is UTC), from now to 90 days ahead."""
     if raw is None or raw == "":
         return now
@@ -74,7 +74,7 @@ class ClubManager:
 
     # --- making and joining ----------------------------------------------------------------------------
 
-    def check_new(self, name: Any, preset: Any, rounds: Any, window: Any, starts: Any = None) -> str:
+    def check_new(self, name: object, preset: object, rounds: object, window: object, starts: object = None) -> str:
         """A tournament asked for, checked before anything is made for it (its organiser's profile): the
         name as it will be shown. `create` checks again."""
         shown = clean_name(name, "tournament name", TOURNAMENT_NAME_MAX)
@@ -93,17 +93,18 @@ class ClubManager:
 
     def create(
         self,
-        name: Any,
-        preset: Any,
-        rounds: Any,
-        window: Any,
+        name: object,
+        preset: object,
+        rounds: object,
+        window: object,
         organiser: ProfileRow,
-        starts: Any = None,
-        approval: Any = False,
+        starts: object = None,
+        approval: object = False,
     ) -> tuple[TournamentRow, str]:
         """A tournament and all its rounds' deals (their seeds committed now). Returns it and its invite
         code (blocking)."""
         name = self.check_new(name, preset, rounds, window, starts)
+        assert isinstance(preset, str) and isinstance(rounds, int) and isinstance(window, int)  # checked just now
         now = self.now().replace(microsecond=0)
         start = parse_start(starts, now)
         tid, code = secrets.token_urlsafe(9), secrets.token_urlsafe(12)
@@ -118,7 +119,7 @@ class ClubManager:
         self.store.log_organiser(tid, now, "created", organiser.id)
         return t, code
 
-    def check_join(self, t: TournamentRow, code: Any) -> None:
+    def check_join(self, t: TournamentRow, code: object) -> None:
         """A request to join, checked before anything is made for it (the joiner's profile; blocking)."""
         if not isinstance(code, str) or not secrets.compare_digest(
             hashlib.sha256(code.encode()).digest(), hashlib.sha256(t.invite.encode()).digest()
@@ -129,7 +130,7 @@ class ClubManager:
         if t.organiser_id is None:
             raise DealError("deal/organiser-gone", "its organiser has left: it goes on, closed to new players", 403)
 
-    def join(self, t: TournamentRow, code: Any, profile: ProfileRow) -> str:
+    def join(self, t: TournamentRow, code: object, profile: ProfileRow) -> str:
         """A profile joins by the invite code (blocking): its place then, "player", or "pending" where
         the organiser approves joiners."""
         self.check_join(t, code)
@@ -187,7 +188,7 @@ class ClubManager:
             await self._reschedule(changed)
             await self._log(t, profile, "resume")
 
-    async def extend(self, t: TournamentRow, profile: ProfileRow | None, n: Any, minutes: Any) -> None:
+    async def extend(self, t: TournamentRow, profile: ProfileRow | None, n: object, minutes: object) -> None:
         """Round n closes `minutes` later and every later round moves with it (seeds, commitments as they were)."""
         self._organiser(t, profile)
         if (
@@ -212,7 +213,7 @@ class ClubManager:
         await self._reschedule(changed)
         await self._log(t, profile, "extend", round=target.round, minutes=minutes)
 
-    async def cancel(self, t: TournamentRow, profile: ProfileRow | None, n: Any = None) -> None:
+    async def cancel(self, t: TournamentRow, profile: ProfileRow | None, n: object = None) -> None:
         """Cancel round n (it counts for nobody, its seed is published), or (n None) every round not over."""
         self._organiser(t, profile)
         now = self.now()
@@ -235,13 +236,13 @@ class ClubManager:
         self.store.log_organiser(t.id, self.now(), "invite", t.organiser_id)
         return code
 
-    def set_approval(self, t: TournamentRow, profile: ProfileRow | None, on: Any) -> None:
+    def set_approval(self, t: TournamentRow, profile: ProfileRow | None, on: object) -> None:
         self._organiser(t, profile)
         if t.approval != (on is True):
             self.store.update_tournament(t.id, approval=on is True)
             self.store.log_organiser(t.id, self.now(), "approval-on" if on is True else "approval-off", t.organiser_id)
 
-    def member(self, t: TournamentRow, profile: ProfileRow | None, key: Any, action: Any) -> None:
+    def member(self, t: TournamentRow, profile: ProfileRow | None, key: object, action: object) -> None:
         """Approve a joiner waiting for it, or remove a player (their games in rounds not closed yet go
         from the boards; closed rounds never change)."""
         self._organiser(t, profile)

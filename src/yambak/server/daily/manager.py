@@ -24,6 +24,8 @@ from concurrent.futures import Future
 from datetime import date, datetime, time, timedelta
 from typing import Any, Protocol
 
+from sqlalchemy import Connection
+
 from ...bots import choose_action
 from ...bots.optimal import solvable
 from ...engine import Action, FairDice, GameState, new_game
@@ -162,7 +164,7 @@ class DealManager:
             raise DealError("deal/closed", "this deal closed: the game stays unfinished and does not count", 409)
         player = next((s.profile_id for s in table.seats if s.kind == "human"), None)
 
-        def fence(conn: Any) -> None:
+        def fence(conn: Connection) -> None:
             deal = Store.deal_in(conn, deal_id)
             status: str | None = "player"  # a deleted profile's seat plays on: its game has no result to count
             if deal is not None and deal.tournament_id is not None and player is not None:

@@ -30,19 +30,20 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...engine import GameRecord, GameState, IllegalAction, RecordError, replay
 from ...keeper import Refusal, apply_entry, check_rebase, new_sheet
 from ...keeper.entries import MAX_PLAYERS
 from ...store import RefTaken, SessionRow, Store, StoreConflict
+from ...viewtypes import JSONObject, SheetView
 from .. import metrics
 from ..common.events import Events
 from ..common.names import TABLE_NAME_MAX, clean_name
 from ..common.tokens import hash_token, new_token
 from ..live import RequestError
 from ..session import Loaded, Moved, Session, SessionFront, SessionKind
-from ..session.model import recent_of
+from ..session.model import OwnerMessage, recent_of
 from ..settings import Settings
 from .schema import EntryIn, KeeperError, SheetIn
 from .view import keeper_view, record_dict
@@ -72,7 +73,7 @@ def read_only() -> KeeperError:
     return KeeperError("auth/sheet-token", "this phone may only watch this sheet: join it with its code to write", 403)
 
 
-def normal_code(text: Any) -> str | None:
+def normal_code(text: object) -> str | None:
     """A typed join code, forgiving case, spaces and look-alikes; None if it cannot be one."""
     if not isinstance(text, str) or len(text) > 20:
         return None
@@ -90,7 +91,7 @@ class SheetKind(SessionKind[KeptSheet]):
     UNKNOWN = "sheet/unknown"
     Error = KeeperError
 
-    def __init__(self, settings: Settings, enter: Callable[[KeptSheet, EntryIn], Awaitable[dict[str, Any]]]) -> None:
+    def __init__(self, settings: Settings, enter: Callable[[KeptSheet, EntryIn], Awaitable[JSONObject]]) -> None:
         self.settings = settings
         self.enter = enter  # the owner's side of an entry (`KeeperManager.enter_here`)
 
@@ -115,19 +116,19 @@ class SheetKind(SessionKind[KeptSheet]):
         sheet.version = after[-1].version if after else row.version
         sheet.recent = recent_of(recent, self.settings.history)
 
-    def apply_logged(self, sheet: KeptSheet, message: dict[str, Any]) -> GameState:
+    def apply_logged(self, sheet: KeptSheet, message: OwnerMessage) -> GameState:
         return entry_applied(sheet.state, EntryIn.model_validate(message["event"]))
 
-    def record(self, sheet: KeptSheet, state: GameState | None = None) -> dict[str, Any]:
+    def record(self, sheet: KeptSheet, state: GameState | None = None) -> JSONObject:
         return record_dict(state or sheet.state)
 
-    def view(self, sheet: KeptSheet, _seats: frozenset[int] = frozenset(), /) -> dict[str, Any]:
+    def view(self, sheet: KeptSheet, _seats: frozenset[int] = frozenset(), /) -> SheetView:
         return keeper_view(sheet)  # every phone of a sheet sees all of it
 
     def acts_here(self, sheet: KeptSheet) -> bool:
         return bool(sheet.conns)  # every phone following a sheet may write on it
 
-    async def rpc(self, sheet: KeptSheet, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def rpc(self, sheet: KeptSheet, op: str, args: JSONObject) -> JSONObject:
         if op == "act":
             return await self.enter(sheet, EntryIn.model_validate(args["entry"]))
         return await SessionKind.rpc(self, sheet, op, args)
@@ -149,7 +150,7 @@ class KeeperManager(SessionFront[KeptSheet]):
     ) -> None:
         super().__init__(store, settings, SheetKind(settings, self.enter_here), cluster, events)
 
-    def live_record(self, sheet_id: str) -> dict[str, Any] | None:
+    def live_record(self, sheet_id: str) -> JSONObject | None:
         """A sheet's record as held in memory here (its stored snapshot may be older), if it is here."""
         sheet = self.sessions.get(sheet_id)
         return record_dict(sheet.state) if sheet is not None else None
@@ -197,7 +198,7 @@ class KeeperManager(SessionFront[KeptSheet]):
             raise KeeperError("sheet/taken", "another sheet has this id", 409)
         return self.get(sheet_id)
 
-    def by_code(self, code: Any) -> KeptSheet:
+    def by_code(self, code: object) -> KeptSheet:
         norm = normal_code(code)
         row = self.store.session_by_code(norm) if norm else None
         if row is None:
@@ -206,7 +207,7 @@ class KeeperManager(SessionFront[KeptSheet]):
 
     # --- who writes ------------------------------------------------------------------------------
 
-    def join(self, code: Any) -> tuple[KeptSheet, str, str]:
+    def join(self, code: object) -> tuple[KeptSheet, str, str]:
         """The sheet of a join code, the code as stored and a new write token handed out by it."""
         sheet = self.by_code(code)
         row = self.store.get_session(sheet.id, "sheet")
@@ -244,7 +245,7 @@ class KeeperManager(SessionFront[KeptSheet]):
 
     # --- entries ---------------------------------------------------------------------------------
 
-    async def enter(self, sheet: KeptSheet, entry: EntryIn) -> dict[str, Any]:
+    async def enter(self, sheet: KeptSheet, entry: EntryIn) -> JSONObject:
         """Apply one entry; returns {"v", "duplicate"}; raises KeeperError and changes nothing when refused."""
         if sheet.owned:
             try:
@@ -260,11 +261,14 @@ class KeeperManager(SessionFront[KeptSheet]):
             if done is None:
                 raise
             return {"v": max(sheet.version, done), "applied_as": done, "duplicate": True}
-        if sheet.version < result["v"]:  # the owner's message may still be on its way: the answer shows it
+        owners = result["v"]
+        if (
+            isinstance(owners, int) and sheet.version < owners
+        ):  # the owner's message may still be on its way: the answer shows it
             await self.refresh(sheet)
         return result
 
-    async def enter_here(self, sheet: KeptSheet, entry: EntryIn) -> dict[str, Any]:
+    async def enter_here(self, sheet: KeptSheet, entry: EntryIn) -> JSONObject:
         start = time.perf_counter()
         async with sheet.lock:
             if not sheet.owned:

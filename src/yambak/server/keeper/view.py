@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from ...keeper import record_dict, sheet_view
+from ...viewtypes import SheetView
+from ..session.model import Session
 
 __all__ = ["keeper_view", "record_dict"]
 
 
-def keeper_view(sheet: Any) -> dict[str, Any]:
+def keeper_view(sheet: Session) -> SheetView:
     """What every phone following the sheet sees (`yambak.keeper.sheet_view`: the same dict a phone
     computes offline with its own copy of the engine)."""
-    # the session core passes every kind's view on as JSON data (`SessionKind.view`)
-    return cast(dict[str, Any], sheet_view(sheet.state, id=sheet.id, name=sheet.name, v=sheet.version))
+    return sheet_view(sheet.state, id=sheet.id, name=sheet.name, v=sheet.version)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import csv
 import io
 from datetime import datetime
-from typing import Any
 
 from ...rules import preset_ids
 from ...rules.loader import preset_data
 from ...store import ProfileRow, ResultRow, Store
+from ...viewtypes import JSONObject, JSONValue
 from ...web.i18n import ruleset_name
 
 __all__ = ["PAGE", "export_csv", "export_json", "game_item", "history_page", "preset_label"]
@@ -32,15 +32,16 @@ def variant_label(rules_id: str, lang: str) -> str:
     return f"{preset_label(preset, lang)}{' · ' + rest if rest else ''}"
 
 
-def _others(result: ResultRow, seats: dict[str, list[tuple[int, str, str]]]) -> list[dict[str, Any]]:
+def _others(result: ResultRow, seats: dict[str, list[tuple[int, str, str]]]) -> list[JSONValue]:
     if result.kind == "kept":
-        players = (result.record or {}).get("players", [])
-        return [{"name": n, "bot": False} for i, n in enumerate(players) if i != result.seat]
+        players = (result.record or {}).get("players")
+        names = players if isinstance(players, list) else []  # a kept sheet's record names its players
+        return [{"name": n, "bot": False} for i, n in enumerate(names) if i != result.seat]
     others = [(name, kind) for seat, name, kind in seats.get(result.ref, []) if seat != result.seat]
     return [{"name": name, "bot": kind == "bot"} for name, kind in others]
 
 
-def game_item(result: ResultRow, lang: str, seats: dict[str, list[tuple[int, str, str]]]) -> dict[str, Any]:
+def game_item(result: ResultRow, lang: str, seats: dict[str, list[tuple[int, str, str]]]) -> JSONObject:
     """One game of the history list."""
     return {
         "id": result.public_id,
@@ -66,7 +67,7 @@ def game_item(result: ResultRow, lang: str, seats: dict[str, list[tuple[int, str
 
 def history_page(
     store: Store, profile: ProfileRow, lang: str, preset: str | None, page: int, public_at: datetime | None = None
-) -> dict[str, Any]:
+) -> JSONObject:
     """A page of the profile's games with what the filter needs (presets and their counts); `public_at`:
     as others see it then (without the games of deals still open)."""
     page = max(1, page)
@@ -84,10 +85,10 @@ def history_page(
     }
 
 
-def _records(store: Store, rows: list[ResultRow]) -> dict[str, dict[str, Any]]:
+def _records(store: Store, rows: list[ResultRow]) -> dict[str, JSONObject]:
     """The game records behind results: kept ones carry theirs, tables' come from their final snapshot
     (players named as their seats are now)."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, JSONObject] = {}
     for r in rows:
         if r.record is not None:
             out[f"{r.kind}/{r.ref}"] = r.record
@@ -98,7 +99,7 @@ def _records(store: Store, rows: list[ResultRow]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def export_json(store: Store, profile: ProfileRow, now: datetime) -> dict[str, Any]:
+def export_json(store: Store, profile: ProfileRow, now: datetime) -> JSONObject:
     rows, _ = store.results(profile.id, None, 0, 0, with_records=True)
     records = _records(store, rows)
     return {

@@ -14,10 +14,11 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Protocol, TypedDict, TypeGuard
 
 from ...engine import RecordError, state_to_record
 from ...store import ProfileRow, ResultRow, Store, StoreConflict
+from ...viewtypes import JSONObject, JSONValue
 from ..common.clock import naive_utc
 from ..common.events import Events, GameEnding, NamesRemoved, SeatsRevoked, Write
 from ..common.names import clean_name
@@ -37,23 +38,39 @@ class ProfileError(RequestError):
     """A refused profile request (coded, never a traceback)."""
 
 
+class Limiter(Protocol):
+    """New profiles per client address (`limits.ClientLimiter`, or the cluster's `RedisLimiter`)."""
+
+    def take(self, client: str) -> bool: ...
+
+
+class DeviceOut(TypedDict):
+    """A device a profile is signed in on, as its owner sees it (`ProfileManager.devices`)."""
+
+    id: str
+    label: str
+    signed_in: str
+    seen: str
+    this: bool
+
+
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def valid_token(raw: Any) -> str | None:
+def valid_token(raw: object) -> str | None:
     """A device token or link code as sent (URL-safe base64, 20 to 64 characters), or None."""
     if not isinstance(raw, str) or not 20 <= len(raw) <= 64:
         return None
     return raw if raw.replace("-", "").replace("_", "").isalnum() and raw.isascii() else None
 
 
-def valid_public_id(raw: Any) -> bool:
+def valid_public_id(raw: object) -> TypeGuard[str]:
     """A result's public id as addresses carry it (URL-safe base64, 16 characters)."""
     return isinstance(raw, str) and len(raw) == 16 and raw.replace("-", "").replace("_", "").isalnum() and raw.isascii()
 
 
-def profile_name(name: Any) -> str:
+def profile_name(name: object) -> str:
     return clean_name(name, "name", PROFILE_NAME_MAX)
 
 
@@ -62,9 +79,9 @@ class ProfileManager:
         self,
         store: Store,
         settings: Settings,
-        limiter: Any,
+        limiter: Limiter,
         events: Events | None = None,
-        live_record: Callable[[str], dict[str, Any] | None] = lambda _sheet_id: None,
+        live_record: Callable[[str], JSONObject | None] = lambda _sheet_id: None,
     ) -> None:
         """`live_record`: a kept sheet's record as the server holds it now (its store row may lag)."""
         self.store = store
@@ -74,7 +91,7 @@ class ProfileManager:
         self.events.on(GameEnding, self._results_of)
         self.live_record = live_record
         self.grader = Grader(store, self._record_of, settings.coach_process, settings.grade_share, self.events)
-        self.reviews: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # (kind, ref): the coach's
+        self.reviews: OrderedDict[tuple[str, str], JSONObject] = OrderedDict()  # (kind, ref): the coach's
 
     def now(self) -> datetime:
         """The server clock as the store keeps times (naive UTC)."""
@@ -88,7 +105,7 @@ class ProfileManager:
             self.store.touch_key(key_hash, self.now())
         return profile
 
-    def current(self, token: Any) -> ProfileRow | None:
+    def current(self, token: object) -> ProfileRow | None:
         """The profile a device token proves (blocking: plain `def` routes, or through `acurrent`)."""
         token = valid_token(token)
         if not token:
@@ -96,10 +113,10 @@ class ProfileManager:
         key = hash_secret(token)
         return self._seen(self.store.profile_by_key(key), key)
 
-    async def acurrent(self, token: Any) -> ProfileRow | None:
+    async def acurrent(self, token: object) -> ProfileRow | None:
         return await self.store.read(self.current, token) if valid_token(token) else None
 
-    def create(self, name: Any, client: str, device: str = "") -> tuple[ProfileRow, str]:
+    def create(self, name: object, client: str, device: str = "") -> tuple[ProfileRow, str]:
         """A new profile and its device token; `rate/profiles` once this address made its share."""
         name = profile_name(name)
         if not self.limiter.take(f"profile:{client}"):
@@ -120,7 +137,7 @@ class ProfileManager:
             return ProfileRow(pid, name, False, now), token
         raise ProfileError("server/busy", "the profile could not be made: try again", 503)
 
-    def create_quietly(self, name: Any, client: str, device: str = "") -> tuple[ProfileRow, str] | ProfileError:
+    def create_quietly(self, name: object, client: str, device: str = "") -> tuple[ProfileRow, str] | ProfileError:
         """A profile made on the way to a game, or why none was (the name is refused, or this address made
         too many): the game goes on without one, and its player is told."""
         try:
@@ -130,7 +147,7 @@ class ProfileManager:
 
     # --- the owner's changes ----------------------------------------------------------------------------
 
-    def rename(self, profile: ProfileRow, name: Any) -> ProfileRow:
+    def rename(self, profile: ProfileRow, name: object) -> ProfileRow:
         name = profile_name(name)
         if not self.store.update_profile(profile.id, self.now(), name=name):
             raise ProfileError("profile/unknown", "there is no such profile", 404)
@@ -148,11 +165,11 @@ class ProfileManager:
         self.store.add_link(profile.id, hash_secret(code), expires, self.now())
         return code, expires
 
-    def link_target(self, code: Any) -> ProfileRow | None:
+    def link_target(self, code: object) -> ProfileRow | None:
         code = valid_token(code)
         return self.store.link_profile(hash_secret(code), self.now()) if code else None
 
-    def claim(self, code: Any, device: str = "", replacing: Any = None) -> tuple[ProfileRow, str]:
+    def claim(self, code: object, device: str = "", replacing: object = None) -> tuple[ProfileRow, str]:
         """Use a link: this device gets a token of the profile (the link is then spent). The profile's
         other devices stay signed in (its devices list shows them all); the profile this device had
         before (`replacing`, its token: the page said so) no longer lists it."""
@@ -167,9 +184,10 @@ class ProfileManager:
             self.store.sign_out(before.id, hash_secret(str(replacing)), seats=False)
         return profile, token
 
-    def devices(self, profile: ProfileRow, token: Any) -> list[dict[str, Any]]:
+    def devices(self, profile: ProfileRow, token: object) -> list[DeviceOut]:
         """The devices the profile is signed in on, as its owner sees them (`this`: the asking one)."""
-        here = hash_secret(token) if valid_token(token) else None
+        valid = valid_token(token)
+        here = hash_secret(valid) if valid else None
         return [
             {
                 "id": device_id(d.key_hash),
@@ -181,7 +199,7 @@ class ProfileManager:
             for d in self.store.devices(profile.id)
         ]
 
-    async def sign_out(self, profile: ProfileRow, device: Any, token: Any) -> bool:
+    async def sign_out(self, profile: ProfileRow, device: object, token: object) -> bool:
         """Sign one of the profile's devices out: its key goes, and the seat tokens it was given under the
         profile (its seats become away: the profile plays on from another device, a deal's attempt too);
         True when it was the asking device."""
@@ -210,7 +228,8 @@ class ProfileManager:
         if not results:
             return None
         # the record `game_record` would read back from the table's last snapshot
-        record = {**state_to_record(ending.state).to_dict(), "players": [s.name for s in ending.seats]}
+        players: list[JSONValue] = [s.name for s in ending.seats]
+        record: JSONObject = {**state_to_record(ending.state).to_dict(), "players": players}
 
         def committed(ids: list[int]) -> None:
             for result, rid in zip(results, ids, strict=True):
@@ -221,7 +240,7 @@ class ProfileManager:
 
     # --- kept sheets from the device ---------------------------------------------------------------------
 
-    def import_kept(self, profile: ProfileRow, ref: str, record: Any, seat: int | None) -> ResultRow:
+    def import_kept(self, profile: ProfileRow, ref: str, record: JSONObject | None, seat: int | None) -> ResultRow:
         """One kept sheet into the profile's history (again: the newer record replaces the older one).
         `record` None: the server's copy of a sheet the phone synced."""
         if record is None:
@@ -241,7 +260,7 @@ class ProfileManager:
 
     # --- one game of a history: who may see it, its record, its review ----------------------------------
 
-    def visible(self, public_id: Any, viewer: ProfileRow | None) -> tuple[ResultRow, ProfileRow]:
+    def visible(self, public_id: object, viewer: ProfileRow | None) -> tuple[ResultRow, ProfileRow]:
         """A result its viewer may see (their own, or a shared profile's, but a game of a deal still open
         only to its player); `result/unknown` otherwise (the same answer for one that exists but is
         private: nothing to learn by guessing ids, which are random besides)."""
@@ -256,7 +275,7 @@ class ProfileManager:
                 raise ProfileError("result/unknown", "there is no such game", 404)
         return result, owner
 
-    def game_record(self, result: ResultRow) -> tuple[dict[str, Any], bool]:
+    def game_record(self, result: ResultRow) -> tuple[JSONObject, bool]:
         """(the game's record, whether it was a duplicate table: its turns in round order)."""
         if result.record is not None:
             return result.record, False
@@ -265,7 +284,7 @@ class ProfileManager:
             raise ProfileError("result/unknown", "there is no such game", 404)
         return {**row.record, "players": [s.name for s in row.seats]}, row.duplicate
 
-    async def review(self, result: ResultRow) -> dict[str, Any]:
+    async def review(self, result: ResultRow) -> JSONObject:
         """The coach's review of the whole game (every player's decisions), computed once and kept a while."""
         key = (result.kind, result.ref if result.record is None else str(result.id))  # a kept copy: its own
         cached = self.reviews.get(key)
@@ -277,7 +296,7 @@ class ProfileManager:
                 self.reviews.popitem(last=False)
         return cached
 
-    def _record_of(self, result: ResultRow) -> dict[str, Any] | None:
+    def _record_of(self, result: ResultRow) -> JSONObject | None:
         """A result's game record: a kept sheet's own, else its table's final snapshot (names from the seats)."""
         try:
             return self.game_record(result)[0]

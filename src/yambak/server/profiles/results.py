@@ -23,15 +23,21 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, TypeVarTuple
+
+from sqlalchemy import Connection
 
 from ...engine import GameRecord, GameState, replay, state_to_record
 from ...rules import Ruleset
 from ...store import DecisionRow, ResultRow, SeatRow, Store
+from ...viewtypes import JSONObject
 from ..common.coach import CoachPool
 from ..common.events import Events, Graded
 
 __all__ = ["Grade", "Grader", "kept_result", "solo_record", "table_results", "variant"]
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 log = logging.getLogger("yambak.server")
 
@@ -95,7 +101,7 @@ def table_results(
     return out
 
 
-def kept_result(profile_id: str, ref: str, record: dict[str, Any], seat: int | None, now: datetime) -> ResultRow:
+def kept_result(profile_id: str, ref: str, record: JSONObject, seat: int | None, now: datetime) -> ResultRow:
     """An imported kept sheet (RecordError for one that cannot be replayed, ValueError for one that is
     not finished or a seat it does not have). Kept sheets never count: the server did not roll them."""
     state = replay(record)
@@ -121,7 +127,7 @@ def kept_result(profile_id: str, ref: str, record: dict[str, Any], seat: int | N
     )
 
 
-def solo_record(record: dict[str, Any], seat: int) -> GameRecord:
+def solo_record(record: JSONObject, seat: int) -> GameRecord:
     """One player's turns of a game as a game of their own: what the coach grades for statistics (the
     points their choices lost, whoever they played against)."""
     rec = state_to_record(replay(record))  # duplicate tables record their turns in round order: seat order
@@ -139,7 +145,7 @@ class Grade:
     rows: tuple[DecisionRow, ...] = ()
 
 
-def grade(record: dict[str, Any], seat: int) -> Grade:
+def grade(record: JSONObject, seat: int) -> Grade:
     """The coach's review of one seat's game (its own turns as a solo game), decision by decision."""
     from ...coach import review
     from ...rules import load_ruleset
@@ -168,11 +174,14 @@ def grade(record: dict[str, Any], seat: int) -> Grade:
     return Grade(result.accuracy(0), len(mine), rows)
 
 
-def review_dict(record: dict[str, Any]) -> dict[str, Any]:
+def review_dict(record: JSONObject) -> JSONObject:
     """The coach's review of a whole game, as the replay page reads it (runs in the coach's process)."""
     from ...coach import review
 
-    return review(record).to_dict(len(record["players"]))
+    players = record["players"]
+    if not isinstance(players, list):
+        raise TypeError("a game record lists its players")
+    return review(record).to_dict(len(players))
 
 
 class Grader:
@@ -190,14 +199,14 @@ class Grader:
     def __init__(
         self,
         store: Store,
-        records: Callable[[ResultRow], dict[str, Any] | None],
+        records: Callable[[ResultRow], JSONObject | None],
         processes: bool = True,
         share: float = 1.0,
         events: Events | None = None,
     ) -> None:
         self.store = store
         self.events = events or Events()
-        self._queue: list[tuple[int, int, ResultRow, dict[str, Any] | None]] = []  # (priority, order, ...)
+        self._queue: list[tuple[int, int, ResultRow, JSONObject | None]] = []  # (priority, order, ...)
         self._order = itertools.count()
         # the coach's process takes at most this share of a core: after each grade it waits (a grade is ~20 ms
         # of CPU; 500 games ending together are graded over 40 s at a quarter of a core, not 10 s at a whole)
@@ -222,7 +231,7 @@ class Grader:
         if self.coach is not None:
             self.coach.warm()
 
-    def submit(self, results: list[ResultRow], record: dict[str, Any] | None = None, first: bool = False) -> None:
+    def submit(self, results: list[ResultRow], record: JSONObject | None = None, first: bool = False) -> None:
         """Grade these results (of one game, whose `record` the caller may have at hand) in the background;
         `first` (a ranked game's): before every waiting result that is not."""
         for r in results:
@@ -246,11 +255,11 @@ class Grader:
         grade_op = self.store.grade_op(r, graded.accuracy, graded.decisions, list(graded.rows))
         writes = self.events.collect(Graded(r, graded.accuracy))
 
-        def op(conn: Any) -> list[Any]:
+        def op(conn: Connection) -> list[object]:
             grade_op(conn)
             return [w.op(conn) for w in writes]
 
-        answers: list[Any] | None = None
+        answers: list[object] | None = None
         if loop is not None and not loop.is_closed():
             try:  # a write takes milliseconds; a loop stopped meanwhile is a server going down (ungraded)
                 answers = asyncio.run_coroutine_threadsafe(self.store.write(op), loop).result(10)
@@ -261,7 +270,7 @@ class Grader:
         for w, answer in zip(writes, answers, strict=True):
             w.committed(answer)
 
-    def _grade(self, r: ResultRow, record: dict[str, Any] | None = None) -> None:
+    def _grade(self, r: ResultRow, record: JSONObject | None = None) -> None:
         try:
             record = record or r.record or self.records(r)
             graded, pause = Grade(None, 0), 0.0
@@ -282,21 +291,21 @@ class Grader:
                 if self._pending == 0:
                     self.idle.set()
 
-    def run(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+    def run(self, fn: Callable[[*Ts], T], *args: *Ts) -> Future[T]:
         """`fn(*args)` in the coach's process (a module-level function, picklable arguments)."""
         if self.coach is not None:
             try:
                 return self.coach.submit(fn, *args)
             except RuntimeError:  # shut down: the rest runs here
                 pass
-        done: Future[Any] = Future()
+        done: Future[T] = Future()
         try:
             done.set_result(fn(*args))
         except Exception as exc:
             done.set_exception(exc)
         return done
 
-    async def review(self, record: dict[str, Any]) -> dict[str, Any]:
+    async def review(self, record: JSONObject) -> JSONObject:
         """The coach's review of a whole game (`review_dict`), off the event loop."""
         if self.coach is not None:
             return await asyncio.wrap_future(self.run(review_dict, record))

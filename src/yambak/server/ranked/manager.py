@@ -29,6 +29,7 @@ from itertools import combinations
 from typing import Any, Protocol
 
 from openskill.models import PlackettLuce
+from sqlalchemy import Connection
 
 from ...rules import preset_ids
 from ...store import ChangeRow, ProfileRow, Store, StoreConflict
@@ -257,7 +258,7 @@ class RankedManager:
         seats = [(s.seat, s.profile_id) for s in ending.seats if s.kind == "human"]
         standings = ending.state.standings()
 
-        def op(conn: Any) -> list[ChangeRow]:
+        def op(conn: Connection) -> list[ChangeRow]:
             left = {seat for seat, n in Store.absences(conn, ending.table_id).items() if n >= ABSENT_TWICE}
             place = places(standings, left)
             day = datetime.combine(at.date(), time())
@@ -294,7 +295,7 @@ class RankedManager:
         return Write(op)
 
     @staticmethod
-    def _opponents(conn: Any, ids: dict[int, str], day: datetime, at: datetime) -> dict[int, set[int] | str]:
+    def _opponents(conn: Connection, ids: dict[int, str], day: datetime, at: datetime) -> dict[int, set[int] | str]:
         """Whom each player (seat: profile) may be rated with in this game: every other player but those
         sharing a device or an address with them, and those they were rated with `PAIR_LIMIT` times today.
         A player with nobody left: why (`related`, else `pair`, else `alone`)."""

@@ -107,8 +107,7 @@ async def create_table(
 def get_table(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
     table = manager.get(table_id)
     check(table, tokens, lambda: viewer_id(request))
-    view: dict[str, Any] = manager.view(table, frozenset(table.seats_for({hash_token(t) for t in tokens})))
-    return view
+    return dict(manager.view(table, frozenset(table.seats_for({hash_token(t) for t in tokens}))))
 
 
 @router.post("/tables/{table_id}/join", dependencies=[Depends(check_rate)])

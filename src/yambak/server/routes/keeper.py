@@ -23,6 +23,7 @@ from ...keeper.export import season_rows, sheet_rows
 from ...keeper.season import player_key
 from ...rules import preset_ids
 from ...store.groups import GroupRow
+from ...viewtypes import SheetView
 from ...web import STATIC
 from ...web.i18n import error_message, error_texts, js_strings, labels, translations
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
@@ -67,7 +68,7 @@ def _shell(
     request: Request,
     lang: str,
     sheet_id: str | None = None,
-    view: dict[str, Any] | None = None,
+    view: SheetView | None = None,
     status: int = 200,
     error: str | None = None,
 ) -> HTMLResponse:
@@ -328,7 +329,7 @@ def api_preview(request: Request, sheet_id: str, body: PreviewIn) -> dict[str, A
 
 @router.get("/api/keep/{sheet_id}")
 def api_view(request: Request, sheet_id: str) -> dict[str, Any]:
-    return keeper_view(_keeper(request).get(sheet_id))
+    return dict(keeper_view(_keeper(request).get(sheet_id)))
 
 
 @router.post("/api/keep/{sheet_id}/entries")

@@ -503,7 +503,10 @@ async def replay_page(request: Request, result_id: str, profiles: Profiles, lang
         final = frame(record, 10**6, simultaneous)
     except (ProfileError, RecordError):
         return _page(request, "missing.html", lang, status=404)
-    rules = load_ruleset(record["rules"])
+    spec = record["rules"]  # a preset id or a whole ruleset (`frame` replayed the record with it)
+    if not isinstance(spec, str | dict):
+        return _page(request, "missing.html", lang, status=404)
+    rules = load_ruleset(spec)
     view = {"rules": rules.layout(), "players": final["players"], "finished": True, "duplicate": simultaneous}
     mine = await profiles.acurrent(profile_token(request))
     boot = {

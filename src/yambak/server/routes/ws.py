@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, WebSocket
 
@@ -23,6 +23,7 @@ from ..common.tokens import hash_token
 from ..daily.sealed import acheck
 from ..deps import TOKEN_COOKIE, aviewer_id, client_address, get_lang, parse_tokens
 from ..keeper import schema as sheet_schema
+from ..keeper.manager import KeptSheet
 from ..limits import Bucket
 from ..live import (
     CLOSE_CROWDED,
@@ -38,11 +39,14 @@ from ..live import (
 )
 from ..session import Hello, Ping, Session, SessionFront, welcome
 from ..tables import schema as table_schema
+from ..tables.table import LiveTable
 
 router = APIRouter()
 log = logging.getLogger("yambak.server")
 
-Act = Callable[[Session, Connection, Any, Any], Awaitable[None]]
+S = TypeVar("S", bound=Session)
+
+Ref = int | str | None  # the client's id for a message (`live.serve_socket` checked it)
 
 CROWDED = {  # the refusal of a socket over one of the caps (`limits.SocketCaps`), by cap
     "session": "at most {{}} connections from one address to one {noun}",
@@ -53,12 +57,12 @@ CROWDED = {  # the refusal of a socket over one of the caps (`limits.SocketCaps`
 
 async def _serve(
     ws: WebSocket,
-    manager: SessionFront[Any],
+    manager: SessionFront[S],
     session_id: str,
     schema: Any,
-    act: Act,
-    seats: Callable[[Session, list[str]], set[int]],
-    watch: Callable[[Session], Awaitable[None]] | None = None,
+    act: Callable[[S, Connection, Any, Ref], Awaitable[None]],
+    seats: Callable[[S, list[str]], set[int]],
+    watch: Callable[[S], Awaitable[None]] | None = None,
 ) -> None:
     """`watch`: asked before a client holding no seat watches (raises to refuse it)."""
     await ws.accept()
@@ -82,12 +86,12 @@ async def _serve(
 
 async def _session(
     ws: WebSocket,
-    manager: SessionFront[Any],
+    manager: SessionFront[S],
     session_id: str,
     schema: Any,
-    act: Act,
-    seats: Callable[[Session, list[str]], set[int]],
-    watch: Callable[[Session], Awaitable[None]] | None,
+    act: Callable[[S, Connection, Any, Ref], Awaitable[None]],
+    seats: Callable[[S, list[str]], set[int]],
+    watch: Callable[[S], Awaitable[None]] | None,
 ) -> None:
     try:
         session = await manager.aget(session_id)
@@ -101,7 +105,7 @@ async def _session(
     settings = ws.app.state.settings
     hellos = Bucket(settings.hello_rate, settings.hello_burst)  # a hello may cost a whole view
 
-    async def handle(msg: Any, ref: Any) -> None:
+    async def handle(msg: Any, ref: Ref) -> None:
         if isinstance(msg, Ping):
             conn.send({"type": "pong"})
         elif isinstance(msg, Hello):
@@ -129,9 +133,8 @@ async def _session(
         manager.release(session)
 
 
-def _table_seats(table: Any, tokens: list[str]) -> set[int]:
-    seats: set[int] = table.seats_for({hash_token(t) for t in tokens})
-    return seats
+def _table_seats(table: LiveTable, tokens: list[str]) -> set[int]:
+    return table.seats_for({hash_token(t) for t in tokens})
 
 
 @router.websocket("/ws/{table_id}")
@@ -139,7 +142,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     manager = ws.app.state.manager
     asker = Asker(manager.coach)  # this socket's advice: one at a time, the newest request wins
 
-    async def advice(table: Any, conn: Connection, msg: Any, ref: Any) -> None:
+    async def advice(table: LiveTable, conn: Connection, msg: table_schema.AdviseMsg, ref: Ref) -> None:
         try:
             conn.send(await manager.advise(table, conn.seats, msg, asker))
         except asyncio.CancelledError:
@@ -153,7 +156,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 log.exception("advice at table %s failed", table.id)
             conn.refuse(refusal, ref)
 
-    async def act(table: Any, conn: Connection, msg: Any, ref: Any) -> None:
+    async def act(table: LiveTable, conn: Connection, msg: Any, ref: Ref) -> None:
         if isinstance(msg, table_schema.AdviseMsg):  # answered while the socket goes on reading
             asker.start(advice(table, conn, msg, ref))
         elif isinstance(msg, table_schema.CloseSeatMsg):
@@ -165,7 +168,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             if done is not None:  # done before under this ref: the event it made, to this client alone
                 conn.send(done)
 
-    async def watch(table: Any) -> None:  # not an open deal's game
+    async def watch(table: LiveTable) -> None:  # not an open deal's game
         await acheck(table, (), lambda: aviewer_id(ws))
 
     try:
@@ -181,11 +184,11 @@ async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
     keeper = ws.app.state.keeper
     tokens: list[str] = []  # this socket's: said in hello
 
-    def said(_sheet: Any, more: list[str]) -> set[int]:
+    def said(_sheet: KeptSheet, more: list[str]) -> set[int]:
         tokens[:] = list(dict.fromkeys([*more, *tokens]))[:16]  # what hello says first
         return set()  # a sheet has no seats: whoever may write, writes for any player
 
-    async def act(sheet: Any, conn: Connection, msg: Any, _ref: Any) -> None:
+    async def act(sheet: KeptSheet, conn: Connection, msg: Any, _ref: Ref) -> None:
         await keeper.writer(sheet, tokens)
         result = await keeper.enter(sheet, msg.entry)
         if result["duplicate"]:  # applied before (a lost answer, an offline queue sent again): no new event

@@ -25,17 +25,19 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
+from typing import TYPE_CHECKING, Generic, TypeVar, final
+
+from sqlalchemy import Connection as SQLConnection
 
 from ...engine import GameState
-from ...store import EventRow, RefTaken, SessionRow, Store, StoreConflict
-from ...viewtypes import EventsMessage, Missed, StateMessage
+from ...store import EventRow, Op, RefTaken, SessionRow, Store, StoreConflict
+from ...viewtypes import EventsMessage, JSONObject, Missed, SessionView, StateMessage
 from .. import metrics
 from ..common.events import Events, NamesRemoved
 from ..live import Connection, dumps
 from ..settings import Settings
 from .kind import SessionKind
-from .model import Loaded, Session, recent_of
+from .model import Loaded, OwnerMessage, Session, recent_of
 from .protocol import event_message, events_message, state_message
 from .replica import Replica
 
@@ -72,7 +74,7 @@ class SessionManager(Generic[S]):
         self.events = events or Events()
         self.events.on_async(NamesRemoved, lambda removed: self.reload_names(list(removed.sessions.get(self.KIND, ()))))
         self.sessions: dict[str, S] = {}
-        self.replica = Replica(self)  # what the cluster talks to
+        self.replica: Replica[S] = Replica(self)  # what the cluster talks to
         # The loop the session's background work runs on: set at startup, so that a route running in
         # a worker thread (a plain `def` route) can still hand work to it.
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -89,7 +91,7 @@ class SessionManager(Generic[S]):
         self.kind.fill(session, loaded, session.owned)
         session.stored_finished = loaded[0].finished
 
-    def apply_owners(self, session: S, message: dict[str, Any]) -> None:
+    def apply_owners(self, session: S, message: OwnerMessage) -> None:
         """A mirror applies one of its owner's events (the caller holds `session.guard`)."""
         version, event = message["v"], message["event"]
         state = self.kind.apply_logged(session, message)
@@ -99,7 +101,7 @@ class SessionManager(Generic[S]):
         session.recent.append((version, event, message.get("ref")))
         self.kind.applied(session, before, version, event)
 
-    def owner_message(self, session: S, message: dict[str, Any]) -> bool:
+    def owner_message(self, session: S, message: OwnerMessage) -> bool:
         return self.kind.owner_message(session, message)
 
     def demote(self, session: S) -> None:
@@ -124,10 +126,10 @@ class SessionManager(Generic[S]):
     def connected(self, session: S, conn: Connection) -> None:
         self.kind.connected(session, conn)
 
-    def record(self, session: S, state: GameState | None = None) -> dict[str, Any]:
+    def record(self, session: S, state: GameState | None = None) -> JSONObject:
         return self.kind.record(session, state)
 
-    def view(self, session: S, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+    def view(self, session: S, seats: frozenset[int] = frozenset()) -> SessionView:
         return self.kind.view(session, seats)
 
     # --- memory: a cap on live sessions, finished ones dropped (they stay in the store) -------------
@@ -195,14 +197,14 @@ class SessionManager(Generic[S]):
         return self.sessions.setdefault(session_id, session)
 
     @staticmethod
-    def _plausible(session_id: Any) -> bool:
-        return isinstance(session_id, str) and 0 < len(session_id) <= 32
+    def _plausible(session_id: str) -> bool:
+        return 0 < len(session_id) <= 32
 
-    def get(self, session_id: Any) -> S:
+    def get(self, session_id: object) -> S:
         """A session, loaded from the store if it is not in memory (blocking: for plain `def` routes)."""
         session = self.sessions.get(session_id) if isinstance(session_id, str) else None
         if session is None:
-            if not self._plausible(session_id):
+            if not isinstance(session_id, str) or not self._plausible(session_id):
                 raise self.Error(self.UNKNOWN, f"there is no such {self.NOUN}", 404)
             if self.cluster is not None:
                 self.cluster.follow_soon(self.KIND, session_id)
@@ -211,11 +213,11 @@ class SessionManager(Generic[S]):
         self.replica.catch_up(session)
         return session
 
-    async def aget(self, session_id: Any) -> S:
+    async def aget(self, session_id: object) -> S:
         """A session, loaded from the store off the event loop if it is not in memory."""
         session = self.sessions.get(session_id) if isinstance(session_id, str) else None
         if session is None:
-            if not self._plausible(session_id):
+            if not isinstance(session_id, str) or not self._plausible(session_id):
                 raise self.Error(self.UNKNOWN, f"there is no such {self.NOUN}", 404)
             if self.cluster is not None:  # follow first: an event published meanwhile is not missed
                 await self.cluster.follow(self.KIND, session_id)
@@ -228,7 +230,7 @@ class SessionManager(Generic[S]):
         """A session made here comes into memory, owned by this process."""
         self.sessions[session.id] = session
 
-    def store_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
+    def store_new(self, row: SessionRow, also: Op | None = None) -> None:
         """Store a new session's row (and `also`, another write for the same transaction), its lease taken
         first: without Redis, a coded 503 and nothing stored (blocking: plain routes)."""
         if self.cluster is not None:
@@ -240,7 +242,7 @@ class SessionManager(Generic[S]):
                 self.cluster.unclaim(self.KIND, row.id)
             raise
 
-    async def astore_new(self, row: SessionRow, also: Callable[[Any], Any] | None = None) -> None:
+    async def astore_new(self, row: SessionRow, also: Op | None = None) -> None:
         """`store_new` without blocking the event loop."""
         if self.cluster is not None:
             await self.cluster.claim_new(self.KIND, row.id)
@@ -253,7 +255,7 @@ class SessionManager(Generic[S]):
 
     # --- committing -----------------------------------------------------------------------------
 
-    def _snapshot(self, session: S, state: GameState, version: int) -> dict[str, Any] | None:
+    def _snapshot(self, session: S, state: GameState, version: int) -> JSONObject | None:
         """The record to store beside event `version`: every `snapshot_every` events, at the end, and after
         the end (a sheet's undo may reopen a finished game)."""
         due = version % max(1, self.settings.snapshot_every) == 0
@@ -265,12 +267,12 @@ class SessionManager(Generic[S]):
         self,
         session: S,
         state: GameState,
-        event: dict[str, Any],
+        event: JSONObject,
         *,
         seat: int,
         kind: str | None = None,
         ref: str | None = None,
-        also: Callable[[Any], Any] | None = None,
+        also: Op | None = None,
     ) -> int:
         """Store the event (the caller holds the session's lock), then apply and broadcast it; its version.
         `kind`: the event's type as logged (else its `type`); `ref`: the client's id for the action
@@ -286,7 +288,7 @@ class SessionManager(Generic[S]):
         ending = self.kind.ending(session, state) if state.finished and not session.state.finished else []
         own = self.kind.with_event(session, state, event)
 
-        def op(conn: Any) -> list[Any]:
+        def op(conn: SQLConnection) -> list[object]:
             log_op(conn)
             if also is not None:
                 also(conn)
@@ -325,10 +327,12 @@ class SessionManager(Generic[S]):
                 shared = dumps(event_message(version, event, self._view(session), ref))
         except Exception:  # stored and applied: clients that miss it will resync
             log.exception("broadcast failed at %s %s", self.NOUN, session.id)
-        message: dict[str, Any] = {"kind": "event", "v": version, "event": event, "ref": ref}
+        message: OwnerMessage = {"kind": "event", "v": version, "event": event, "ref": ref}
         if shared is not None:
             message["text"] = shared
-        message.update(self.kind.published(session, state))
+        published = self.kind.published(session, state)
+        if "rolloffs" in published:
+            message["rolloffs"] = published["rolloffs"]
         self.replica.publish(session, message)
         metrics.cpu_add("broadcast", time.thread_time() - started - (metrics.cpu_now("view") - viewed))
         if state.finished and not session.conns:
@@ -337,7 +341,7 @@ class SessionManager(Generic[S]):
 
     # --- followers ------------------------------------------------------------------------------
 
-    def _view(self, session: S, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+    def _view(self, session: S, seats: frozenset[int] = frozenset()) -> SessionView:
         """`view`, its CPU counted (metrics: where an action's time goes)."""
         started = time.thread_time()
         try:
@@ -345,11 +349,11 @@ class SessionManager(Generic[S]):
         finally:
             metrics.cpu_add("view", time.thread_time() - started)
 
-    def _views(self, session: S) -> Callable[[frozenset[int]], dict[str, Any]]:
-        cache: dict[Any, dict[str, Any]] = {}
+    def _views(self, session: S) -> Callable[[frozenset[int]], SessionView]:
+        cache: dict[frozenset[int] | None, SessionView] = {}
         same = self.same_for_all(session)
 
-        def view_for(seats: frozenset[int]) -> dict[str, Any]:
+        def view_for(seats: frozenset[int]) -> SessionView:
             key = None if same else seats
             if key not in cache:
                 cache[key] = self._view(session, seats)
@@ -358,13 +362,15 @@ class SessionManager(Generic[S]):
         return view_for
 
     def broadcast_event(
-        self, session: S, version: int, event: dict[str, Any], shared: str | None = None, ref: str | None = None
+        self, session: S, version: int, event: JSONObject, shared: str | None = None, ref: str | None = None
     ) -> str | None:
         """Send the event with each follower's view; returns the one text every follower shares (sessions
         where all see the same), if it was made. `shared` is that text, made elsewhere."""
         view_for = self._views(session)
         same = self.same_for_all(session)
-        encoded: dict[Any, str] = {}  # one JSON text per distinct view, sent to every socket that shares it
+        encoded: dict[
+            frozenset[int] | None, str
+        ] = {}  # one JSON text per distinct view, sent to every socket that shares it
         if shared is not None and same:
             encoded[None] = shared
         for conn in list(session.conns):
@@ -407,7 +413,7 @@ class SessionManager(Generic[S]):
                 return events_message(session.version, missed, view)
         return state_message(session.version, view)
 
-    def recent_of(self, events: list[EventRow]) -> deque[tuple[int, dict[str, Any], str | None]]:
+    def recent_of(self, events: list[EventRow]) -> deque[tuple[int, JSONObject, str | None]]:
         return recent_of(events, self.settings.history)
 
     # --- several processes (replica.py does the work) ----------------------------------------------
@@ -419,7 +425,7 @@ class SessionManager(Generic[S]):
         """Mirrors of games still going, with clients here: they need a live owner."""
         return [s.id for s in self.sessions.values() if not s.owned and s.conns and not s.state.finished]
 
-    async def rpc(self, session: S, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def rpc(self, session: S, op: str, args: JSONObject) -> JSONObject:
         """A request another process forwarded to this owner (`replica.handle_rpc` checked ownership)."""
         return await self.kind.rpc(session, op, args)
 

@@ -5,11 +5,11 @@ own and changes nothing of the core's; what differs between kinds is the core's 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ...engine import GameState
 from ...store import Store
-from ...viewtypes import EventsMessage, StateMessage
+from ...viewtypes import EventsMessage, JSONObject, SessionView, StateMessage
 from ..common.events import Events
 from ..live import Connection, RequestError
 from ..settings import Settings
@@ -49,7 +49,7 @@ class SessionFront(Generic[S]):
         return self.core.Error
 
     @property
-    def replica(self) -> Replica:
+    def replica(self) -> Replica[S]:
         return self.core.replica
 
     @property
@@ -60,16 +60,16 @@ class SessionFront(Generic[S]):
     def loop(self, loop: asyncio.AbstractEventLoop | None) -> None:
         self.core.loop = loop
 
-    def get(self, session_id: Any) -> S:
+    def get(self, session_id: object) -> S:
         return self.core.get(session_id)
 
-    async def aget(self, session_id: Any) -> S:
+    async def aget(self, session_id: object) -> S:
         return await self.core.aget(session_id)
 
-    def view(self, session: S, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+    def view(self, session: S, seats: frozenset[int] = frozenset()) -> SessionView:
         return self.core.view(session, seats)
 
-    def record(self, session: S, state: GameState | None = None) -> dict[str, Any]:
+    def record(self, session: S, state: GameState | None = None) -> JSONObject:
         return self.core.record(session, state)
 
     def connected(self, session: S, conn: Connection) -> None:

@@ -6,14 +6,14 @@ names the protocol as its base takes for the rest)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from ...engine import GameState
-from ...store import SessionRow
+from ...store import Op, SessionRow
+from ...viewtypes import JSONObject, SessionView
 from ..common.events import Write
 from ..live import Connection, RequestError
-from .model import Loaded, Session
+from .model import Loaded, More, OwnerMessage, Published, Session
 
 __all__ = ["SessionKind"]
 
@@ -32,7 +32,7 @@ class SessionKind(Protocol[S]):
         """How many sessions of this kind may be in memory at once."""
         ...
 
-    def load_more(self, _session_id: str, /) -> Any:
+    def load_more(self, _session_id: str, /) -> More:
         """What the kind reads from the store besides its row and log (`Loaded`'s last item; blocking)."""
         return None
 
@@ -47,15 +47,15 @@ class SessionKind(Protocol[S]):
 
     # --- events ----------------------------------------------------------------------------------------
 
-    def apply_logged(self, session: S, message: dict[str, Any]) -> GameState:
+    def apply_logged(self, session: S, message: OwnerMessage) -> GameState:
         """The state after one of the owner's logged events (`message["event"]`), as a follower applies it."""
         ...
 
-    def applied(self, _session: S, _before: GameState, _version: int, _event: dict[str, Any], /) -> None:
+    def applied(self, _session: S, _before: GameState, _version: int, _event: JSONObject, /) -> None:
         """The kind's bookkeeping once an event is the session's state (an owner's commit, a mirror's apply)."""
         return None
 
-    def with_event(self, _session: S, _state: GameState, _event: dict[str, Any], /) -> Callable[[Any], Any] | None:
+    def with_event(self, _session: S, _state: GameState, _event: JSONObject, /) -> Op | None:
         """The kind's own write for the event's transaction (a table's turns), if the event calls for one."""
         return None
 
@@ -63,21 +63,21 @@ class SessionKind(Protocol[S]):
         """Writes that join the transaction of the event that finishes the game."""
         return []
 
-    def published(self, _session: S, _state: GameState, /) -> dict[str, Any]:
+    def published(self, _session: S, _state: GameState, /) -> Published:
         """What else a follower needs with an event (a table's roll-offs at the end)."""
         return {}
 
-    def record(self, session: S, state: GameState | None = None) -> dict[str, Any]:
+    def record(self, session: S, state: GameState | None = None) -> JSONObject:
         """The session's game record (what its snapshots store)."""
         ...
 
     # --- viewers ---------------------------------------------------------------------------------------
 
-    def view(self, session: S, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+    def view(self, session: S, seats: frozenset[int] = frozenset()) -> SessionView:
         """What a viewer holding these seats sees."""
         ...
 
-    def public_event(self, _session: S, event: dict[str, Any], _seats: frozenset[int], /) -> dict[str, Any]:
+    def public_event(self, _session: S, event: JSONObject, _seats: frozenset[int], /) -> JSONObject:
         """An event as this viewer may see it."""
         return event
 
@@ -95,7 +95,7 @@ class SessionKind(Protocol[S]):
         """Does anybody act on the session through this process (else its owner may hand it over)?"""
         return any(conn.seats for conn in session.conns)
 
-    def owner_message(self, _session: S, _message: dict[str, Any], /) -> bool:
+    def owner_message(self, _session: S, _message: OwnerMessage, /) -> bool:
         """A message of the owner's other than an event (True: handled here)."""
         return False
 
@@ -111,6 +111,6 @@ class SessionKind(Protocol[S]):
         """Background work still runs for the session (it is not dropped from memory then)."""
         return session.lock.locked()
 
-    async def rpc(self, _session: S, op: str, _args: dict[str, Any], /) -> dict[str, Any]:
+    async def rpc(self, _session: S, op: str, _args: JSONObject, /) -> JSONObject:
         """A request another process forwarded to this owner (the replica checked ownership)."""
         raise self.Error("protocol/unknown-op", f"unknown forwarded request {op!r}")

@@ -9,11 +9,11 @@ error); then the feature's logic.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...viewtypes import EventMessage, EventsMessage, Missed, StateMessage, Welcome
+from ...viewtypes import EventMessage, EventsMessage, JSONObject, Missed, SessionView, StateMessage, Welcome
 
 __all__ = [
     "PROTOCOL",
@@ -59,14 +59,14 @@ def welcome(version: int, seats: list[int]) -> Welcome:
     return {"type": "welcome", "v": version, "seats": seats, "protocol": PROTOCOL}
 
 
-def event_message(version: int, event: dict[str, Any], view: dict[str, Any], ref: Any = None) -> EventMessage:
+def event_message(version: int, event: JSONObject, view: SessionView, ref: str | int | None = None) -> EventMessage:
     out: EventMessage = {"type": "event", "v": version, "event": event, "view": view}
     if ref is not None:  # the client's id for the action this event is: its answer
         out["ref"] = ref
     return out
 
 
-def events_message(version: int, missed: list[Missed], view: dict[str, Any] | None) -> EventsMessage:
+def events_message(version: int, missed: list[Missed], view: SessionView | None) -> EventsMessage:
     """What a client missed since the version it said, and the view after it (None: it missed nothing)."""
     out: EventsMessage = {"type": "events", "v": version, "events": missed}
     if view is not None:
@@ -74,5 +74,5 @@ def events_message(version: int, missed: list[Missed], view: dict[str, Any] | No
     return out
 
 
-def state_message(version: int, view: dict[str, Any]) -> StateMessage:
+def state_message(version: int, view: SessionView) -> StateMessage:
     return {"type": "state", "v": version, "view": view}

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Coroutine, Mapping
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from ...store import Store
-from ...viewtypes import EventsMessage, StateMessage
+from ...viewtypes import EventsMessage, JSONObject, StateMessage
 from ..live import Connection, RequestError
-from .model import Loaded, Session
+from .model import Loaded, OwnerMessage, Session
 
 if TYPE_CHECKING:
     from ..cluster import Cluster
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 __all__ = ["Moved", "Replica"]
 
 log = logging.getLogger("yambak.server")
+
+S = TypeVar("S", bound=Session)
 
 
 class Moved(RequestError):
@@ -38,7 +41,7 @@ class Moved(RequestError):
         super().__init__("cluster/moved", "the game moved to another process", 503)
 
 
-class Host(Protocol):
+class Host(Protocol[S]):
     """What a replica asks of its session manager (`core.SessionManager`): public methods only."""
 
     KIND: str
@@ -47,37 +50,37 @@ class Host(Protocol):
     loop: asyncio.AbstractEventLoop | None
 
     @property
-    def sessions(self) -> dict[str, Any]: ...
+    def sessions(self) -> Mapping[str, S]: ...
 
     def load(self, session_id: str) -> Loaded | None: ...
-    def refill(self, session: Any, loaded: Loaded) -> None: ...
-    def apply_owners(self, session: Any, message: dict[str, Any]) -> None: ...
-    def owner_message(self, session: Any, message: dict[str, Any]) -> bool: ...
-    def demote(self, session: Any) -> None: ...
-    def promoted(self, session: Any) -> None: ...
-    def stop(self, session: Any) -> None: ...
-    def same_for_all(self, session: Any) -> bool: ...
-    def acts_here(self, session: Any) -> bool: ...
-    async def rpc(self, session: Any, op: str, args: dict[str, Any]) -> dict[str, Any]: ...
-    async def aget(self, session_id: Any) -> Any: ...
-    def resync(self, session: Any, conn: Connection, since: int | None) -> EventsMessage | StateMessage: ...
+    def refill(self, session: S, loaded: Loaded) -> None: ...
+    def apply_owners(self, session: S, message: OwnerMessage) -> None: ...
+    def owner_message(self, session: S, message: OwnerMessage) -> bool: ...
+    def demote(self, session: S) -> None: ...
+    def promoted(self, session: S) -> None: ...
+    def stop(self, session: S) -> None: ...
+    def same_for_all(self, session: S) -> bool: ...
+    def acts_here(self, session: S) -> bool: ...
+    async def rpc(self, session: S, op: str, args: JSONObject) -> JSONObject: ...
+    async def aget(self, session_id: object) -> S: ...
+    def resync(self, session: S, conn: Connection, since: int | None) -> EventsMessage | StateMessage: ...
     def owned_ids(self) -> list[str]: ...
     def watched_ids(self) -> list[str]: ...
     def broadcast_event(
-        self, session: Any, version: int, event: dict[str, Any], shared: str | None = None, ref: str | None = None
+        self, session: S, version: int, event: JSONObject, shared: str | None = None, ref: str | None = None
     ) -> str | None: ...
 
 
-class Replica:
-    def __init__(self, manager: Host) -> None:
+class Replica(Generic[S]):
+    def __init__(self, manager: Host[S]) -> None:
         self.manager = manager
-        self._tasks: set[asyncio.Task[Any]] = set()  # kept until done: a task nobody holds may vanish
+        self._tasks: set[asyncio.Task[None]] = set()  # kept until done: a task nobody holds may vanish
 
     @property
     def kind(self) -> str:
         return self.manager.KIND
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+    def _spawn(self, coro: Coroutine[object, object, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -85,19 +88,19 @@ class Replica:
 
     # --- the owner's side ---------------------------------------------------------------------------
 
-    def publish(self, session: Session, message: dict[str, Any]) -> None:
+    def publish(self, session: S, message: OwnerMessage) -> None:
         cluster = self.manager.cluster
         if cluster is not None:
             cluster.publish(self.kind, session.id, message)
 
-    async def forward(self, session: Session, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def forward(self, session: S, op: str, args: JSONObject) -> JSONObject:
         """Do `op` on the session's owner (this process, once it has taken the session over)."""
         cluster = self.manager.cluster
         assert cluster is not None
         owned, promote = (lambda: session.owned), (lambda: self.promote(session))
         return await cluster.route(self.kind, session.id, op, args, owned, promote)
 
-    async def handle_rpc(self, session_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def handle_rpc(self, session_id: str, op: str, args: JSONObject) -> JSONObject:
         """A request forwarded by another process: done here if this process owns the session."""
         session = self.manager.sessions.get(session_id)
         if session is None or not session.owned:
@@ -112,7 +115,7 @@ class Replica:
             return {**result, "_handoff": True}
         return result
 
-    async def _hand_off(self, session: Session) -> None:
+    async def _hand_off(self, session: S) -> None:
         """Stop owning a session whose players act through other processes and follow it; the cluster
         passes its lease to the process that asked (`Cluster._serve`). Sticky-less routing then forwards less."""
         cluster = self.manager.cluster
@@ -125,7 +128,7 @@ class Replica:
 
     # --- a mirror's side --------------------------------------------------------------------------
 
-    def on_message(self, session_id: str, message: dict[str, Any]) -> None:
+    def on_message(self, session_id: str, message: OwnerMessage) -> None:
         """An owner's message (an event, a reload): mirrors apply them in order."""
         session = self.manager.sessions.get(session_id)
         if session is None or session.owned:
@@ -137,7 +140,7 @@ class Replica:
         if session.drain is None or session.drain.done():
             session.drain = self._spawn(self._drain(session))
 
-    async def _drain(self, session: Session) -> None:
+    async def _drain(self, session: S) -> None:
         while session.inbox:
             message = session.inbox.popleft()
             try:
@@ -150,7 +153,7 @@ class Replica:
                 log.exception("%s %s: a message from its owner failed; reloading", self.kind, session.id)
                 await self.refresh(session)
 
-    async def _follow(self, session: Session, message: dict[str, Any]) -> None:
+    async def _follow(self, session: S, message: OwnerMessage) -> None:
         kind = message.get("kind")
         if kind != "event":
             if self.manager.owner_message(session, message):
@@ -173,7 +176,7 @@ class Replica:
             self.manager.apply_owners(session, message)
         self.manager.broadcast_event(session, version, event, message.get("text"), message.get("ref"))
 
-    def _relay(self, session: Session, message: dict[str, Any]) -> bool:
+    def _relay(self, session: S, message: OwnerMessage) -> bool:
         """The next event with the owner's text, on a session where every viewer sees the same: send the
         text as it is now, apply the event when this mirror is read. False for anything else."""
         text = message.get("text")
@@ -191,7 +194,7 @@ class Replica:
                 conn.send(text)
         return True
 
-    def catch_up(self, session: Session) -> None:
+    def catch_up(self, session: S) -> None:
         """A mirror's state brought up to the events its clients were already sent."""
         if not session.backlog:
             return
@@ -207,11 +210,11 @@ class Replica:
             finally:
                 session.backlog.clear()
 
-    async def refresh(self, session: Session) -> None:
+    async def refresh(self, session: S) -> None:
         async with session.lock:
             await self._refresh_locked(session)
 
-    async def _refresh_locked(self, session: Session) -> None:
+    async def _refresh_locked(self, session: S) -> None:
         """Reload a session from the store (the caller holds its lock); its clients get what they missed."""
         with session.guard:  # what the log holds replaces the backlog; clients have seen it already
             before = session.backlog[-1]["v"] if session.backlog else session.version
@@ -228,7 +231,7 @@ class Replica:
 
     # --- ownership moving -------------------------------------------------------------------------
 
-    async def promote(self, session: Session) -> None:
+    async def promote(self, session: S) -> None:
         """This process now holds the session's lease: load its live state from the log, start its work."""
         async with session.lock:
             session.owned = True
@@ -249,7 +252,7 @@ class Replica:
         if not session.owned:
             await self.promote(session)
 
-    async def lost(self, session: Session) -> None:
+    async def lost(self, session: S) -> None:
         """Another process wrote to the session's log (the caller holds its lock): follow it from the log."""
         cluster = self.manager.cluster
         if cluster is not None:
@@ -267,7 +270,7 @@ class Replica:
             self.manager.demote(session)
             self._spawn(self._demoted(session))
 
-    async def _demoted(self, session: Session) -> None:
+    async def _demoted(self, session: S) -> None:
         cluster = self.manager.cluster
         assert cluster is not None
         await cluster.follow(self.kind, session.id)  # first: nothing published meanwhile is missed

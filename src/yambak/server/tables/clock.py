@@ -9,7 +9,9 @@ taken. What happens when a clock runs out is the stand-in's (`standin.py`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ...viewtypes import JSONObject
 
 if TYPE_CHECKING:
     from ...engine import GameState
@@ -37,13 +39,13 @@ class TurnClock:
         table.turn_started = {s: table.turn_started.get(s, stored.get(s, now)) for s in table.state.to_act()}
 
     @staticmethod
-    def starting(before: GameState, after: GameState, event: dict[str, Any]) -> set[int]:
+    def starting(before: GameState, after: GameState, event: JSONObject) -> set[int]:
         """The seats whose turn begins with this event (a duplicate table's player who scored starts anew)."""
         acting = set(before.to_act())
         scored = event.get("player") if event.get("type") == "scored" else None
         return {s for s in after.to_act() if s not in acting or s == scored}
 
-    def applied(self, table: LiveTable, before: GameState, event: dict[str, Any]) -> None:
+    def applied(self, table: LiveTable, before: GameState, event: JSONObject) -> None:
         """An event is the table's state: a turn that begins starts its clock."""
         now = self.now()
         for seat in self.starting(before, table.state, event):

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine import Action, GameState
 from ...store import Store
+from ...viewtypes import JSONObject
+from ..cluster import OwnerMessage
 from ..common.events import Events
 from ..live import Connection
 from ..settings import Settings
@@ -50,9 +52,9 @@ class TableContext:
     tables: dict[str, LiveTable] = field(default_factory=dict)  # the tables in memory here
     loop: Callable[[], asyncio.AbstractEventLoop | None] = field(default=_unwired)  # background work's loop
     broadcast: Callable[[LiveTable, Connection | None], None] = field(default=_unwired)  # to followers here
-    publish: Callable[[LiveTable, dict[str, Any]], None] = field(default=_unwired)  # to the other processes
-    forward: Callable[[LiveTable, str, dict[str, Any]], Awaitable[dict[str, Any]]] = field(default=_unwired)
-    record: Callable[[LiveTable, GameState | None], dict[str, Any]] = field(default=_unwired)  # a snapshot's
+    publish: Callable[[LiveTable, OwnerMessage], None] = field(default=_unwired)  # to the other processes
+    forward: Callable[[LiveTable, str, JSONObject], Awaitable[JSONObject]] = field(default=_unwired)
+    record: Callable[[LiveTable, GameState | None], JSONObject] = field(default=_unwired)  # a snapshot's
     aget: Callable[[str], Awaitable[LiveTable]] = field(default=_unwired)  # a table, loaded if not in memory
     commit: Callable[[LiveTable, int, Action], Awaitable[None]] = field(default=_unwired)  # a bot's action
     forget: Callable[[LiveTable], None] = field(default=_unwired)  # the table leaves memory (it waits in the store)

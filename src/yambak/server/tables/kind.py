@@ -7,10 +7,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, cast
+from typing import Any
 
 from ...engine import DuplicateDice, Event, FairDice, GameState, IllegalAction, ManualDice, Nonce, SecureDice, replay
-from ...store import EventRow, SessionRow, TurnRow
+from ...store import EventRow, Op, SessionRow, TurnRow
+from ...viewtypes import JSONObject, JSONValue, TableView
+from ..cluster import OwnerMessage, Published
 from ..common.clock import naive_utc
 from ..common.dice import seal
 from ..common.events import GameEnding, Write
@@ -30,18 +32,18 @@ from .table import LiveTable, TableError, record_of
 from .turns import Turns
 from .view import public_event, table_view
 
-__all__ = ["Forwarded", "TableKind", "apply_event"]
+__all__ = ["Forwarded", "TableKind", "apply_event", "seat_of", "seats_of"]
 
 log = logging.getLogger("yambak.server")
 
 # A request another process forwarded to a table's owner: (table, its arguments) -> the answer
-Forwarded = Callable[[LiveTable, dict[str, Any]], Awaitable[dict[str, Any]]]
+Forwarded = Callable[[LiveTable, JSONObject], Awaitable[JSONObject]]
 
 # A hold or release that changed nothing: refused since, but a log may hold one from before (the same state).
 _NO_CHANGE = frozenset({"illegal/already-held", "illegal/not-held"})
 
 
-def apply_event(state: GameState, data: dict[str, Any]) -> GameState:
+def apply_event(state: GameState, data: JSONObject) -> GameState:
     """A logged event applied again with the dice it recorded."""
     try:
         state, _ = state.apply(Event.from_dict(data).to_action())
@@ -66,7 +68,7 @@ def _fair_dice(fairness: dict[str, Any] | None, duplicate: bool) -> FairDice | N
     return FairDice(fairness["seed"], nonces, duplicate)
 
 
-def _rolloffs_json(state: GameState) -> list[Any]:
+def _rolloffs_json(state: GameState) -> list[JSONValue]:
     return [[target, [[[seat, list(dice)] for seat, dice in r] for r in rounds]] for target, rounds in state.rolloffs]
 
 
@@ -112,7 +114,8 @@ class TableKind(SessionKind[LiveTable]):
 
     def fill(self, table: LiveTable, loaded: Loaded, owned: bool) -> None:
         """An owner's state rolls the table's dice; a mirror's only takes the owner's."""
-        row, after, recent, (seat_versions, turns) = loaded
+        row, after, recent, more = loaded
+        seat_versions, turns = more if more is not None else ({}, {})  # `load_more` always reads them
         record = dict(row.record)
         record["players"] = [s.name for s in row.seats]  # names live in the seat rows
         state = replay(record, simultaneous=row.duplicate)
@@ -138,11 +141,12 @@ class TableKind(SessionKind[LiveTable]):
         if self.seating.held(table):
             self.presence.changed(table)
 
-    def apply_logged(self, table: LiveTable, message: dict[str, Any]) -> GameState:
+    def apply_logged(self, table: LiveTable, message: OwnerMessage) -> GameState:
         event = message["event"]
         if event["type"] == "nonce":
-            if table.fairness is not None:
-                table.fairness = table.fairness.with_nonce(Nonce(event["player"], event["nonce"]))
+            seat, nonce = event["player"], event["nonce"]
+            if table.fairness is not None and isinstance(seat, int) and isinstance(nonce, str):
+                table.fairness = table.fairness.with_nonce(Nonce(seat, nonce))
             state = table.state
         else:
             state = apply_event(table.state, event)
@@ -150,13 +154,15 @@ class TableKind(SessionKind[LiveTable]):
             state = dataclasses.replace(state, rolloffs=_rolloffs_of(message["rolloffs"]))
         return state
 
-    def with_event(self, table: LiveTable, state: GameState, event: dict[str, Any], /) -> Any:
+    def with_event(self, table: LiveTable, state: GameState, event: JSONObject, /) -> Op | None:
         return self.turns.with_event(table, state, event)
 
-    def applied(self, table: LiveTable, before: GameState, version: int, event: dict[str, Any], /) -> None:
+    def applied(self, table: LiveTable, before: GameState, version: int, event: JSONObject, /) -> None:
         self.clock.applied(table, before, event)
         self.turns.began(table, before, event)
-        table.seat_version[event["player"]] = version
+        seat = event["player"]
+        if isinstance(seat, int):  # every event names its seat
+            table.seat_version[seat] = version
         self.stand_in.applied(table, event)
 
     def ending(self, table: LiveTable, state: GameState, /) -> list[Write]:
@@ -165,10 +171,10 @@ class TableKind(SessionKind[LiveTable]):
             GameEnding(table.id, state, tuple(table.seats), table.settings.deal, at, table.settings.ranked)
         )
 
-    def published(self, _table: LiveTable, state: GameState, /) -> dict[str, Any]:
+    def published(self, _table: LiveTable, state: GameState, /) -> Published:
         return {"rolloffs": _rolloffs_json(state)} if state.finished and state.rolloffs else {}
 
-    def record(self, table: LiveTable, state: GameState | None = None) -> dict[str, Any]:
+    def record(self, table: LiveTable, state: GameState | None = None) -> JSONObject:
         """The table's game record, with its dice commitment (the seed revealed once the game is over)."""
         state = state or table.state
         out = record_of(state)
@@ -176,7 +182,7 @@ class TableKind(SessionKind[LiveTable]):
             out["fairness"] = table.fairness.block(revealed=state.finished)
         return out
 
-    def view(self, table: LiveTable, seats: frozenset[int] = frozenset()) -> dict[str, Any]:
+    def view(self, table: LiveTable, seats: frozenset[int] = frozenset()) -> TableView:
         live = {
             "online": self.presence.online(table),
             "clocks": self.clock.left(table),
@@ -184,9 +190,9 @@ class TableKind(SessionKind[LiveTable]):
             "played_for": {str(s): list(entries) for s, entries in table.played_for.items()},
             "seating": self.seating.can(table),
         }
-        return cast(dict[str, Any], table_view(table, seats, live))  # the core passes it on as JSON data
+        return table_view(table, seats, live)
 
-    def public_event(self, table: LiveTable, event: dict[str, Any], seats: frozenset[int], /) -> dict[str, Any]:
+    def public_event(self, table: LiveTable, event: JSONObject, seats: frozenset[int], /) -> JSONObject:
         return public_event(event, table.state, seats)
 
     def same_for_all(self, table: LiveTable, /) -> bool:
@@ -195,7 +201,7 @@ class TableKind(SessionKind[LiveTable]):
     def connected(self, table: LiveTable, conn: Connection, /) -> None:
         self.presence.changed(table, conn)
 
-    def owner_message(self, table: LiveTable, message: dict[str, Any], /) -> bool:
+    def owner_message(self, table: LiveTable, message: OwnerMessage, /) -> bool:
         kind = message.get("kind")
         if kind == "presence":
             self.presence.told(table, message)
@@ -232,20 +238,33 @@ class TableKind(SessionKind[LiveTable]):
     def busy(self, table: LiveTable) -> bool:
         return self.bots.running(table)
 
-    async def rpc(self, table: LiveTable, op: str, args: dict[str, Any], /) -> dict[str, Any]:
+    async def rpc(self, table: LiveTable, op: str, args: JSONObject, /) -> JSONObject:
         if op == "close_seat":
             msg = schema.client_message.validate_python(args["msg"])
-            await self.seating.close_here(table, set(args["seats"]), msg)
+            await self.seating.close_here(table, set(seats_of(args["seats"])), msg)
             return {}
         if op == "react":
-            return self.reactions.here(table, int(args["seat"]), str(args["reaction"]))
+            return self.reactions.here(table, seat_of(args["seat"]), str(args["reaction"]))
         if op == "presence":
-            return self.presence.reported(table, str(args["node"]), [int(s) for s in args["seats"]])
+            return self.presence.reported(table, str(args["node"]), seats_of(args["seats"]))
         if op in self.forwarded:
             return await self.forwarded[op](table, args)
         return await SessionKind.rpc(self, table, op, args)
 
 
-def dice(duplicate: bool, seed: str | None) -> Any:
+def seat_of(value: JSONValue) -> int:
+    """A seat in a forwarded request (its sender wrote an int)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"not a seat: {value!r}")
+    return value
+
+
+def seats_of(value: JSONValue) -> list[int]:
+    if not isinstance(value, list):
+        raise TypeError(f"not a list of seats: {value!r}")
+    return [seat_of(v) for v in value]
+
+
+def dice(duplicate: bool, seed: str | None) -> DuplicateDice | SecureDice:
     """An owner's dice for a table without fair dice (tables older than them)."""
     return DuplicateDice(seed) if duplicate and seed else SecureDice()

@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,8 @@ from ...engine import (
     new_game,
 )
 from ...rules import RulesetError, check_house_rules, load_ruleset
-from ...store import RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from ...store import DealRow, Op, RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from ...viewtypes import JSONObject
 from .. import metrics
 from ..common.clock import naive_utc
 from ..common.coach import Asker, CoachPool
@@ -49,13 +51,13 @@ from . import schema
 from .bots import Bots
 from .clock import TurnClock
 from .context import TableContext, server_seconds
-from .kind import Forwarded, TableKind
+from .kind import Forwarded, TableKind, seats_of
 from .presence import Presence
 from .reactions import Reactions
 from .seating import Seating
 from .settings import TableSettings, choose
 from .standin import StandIn, stood_in
-from .table import LiveTable, TableError, lobby_entry, record_of
+from .table import LiveTable, LobbyEntry, TableError, lobby_entry, record_of
 from .turns import Turns
 from .view import public_event
 
@@ -105,32 +107,38 @@ class TableManager(SessionFront[LiveTable]):
         ctx.tables, ctx.loop = core.sessions, partial(getattr, core, "loop")  # the loop is set at startup
         ctx.broadcast, ctx.record, ctx.aget = core.broadcast_state, core.record, core.aget
         ctx.publish, ctx.forward = core.replica.publish, core.replica.forward
-        self.reviews: OrderedDict[str, dict[str, Any]] = OrderedDict()  # finished tables' reviews
+        self.reviews: OrderedDict[str, JSONObject] = OrderedDict()  # finished tables' reviews
         self.coach = CoachPool(self.settings.coach_process, "yambak-advice")  # advice, off the players' path
-        self._listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
+        self._listing: tuple[float, list[LobbyEntry]] = (0.0, [])
         # the fence of an action (set by the app): (table) -> a write checking again in the action's own
         # transaction, or None; raises to refuse it now (a deal's table stops at the deal's close)
-        self.admit: Any = None
+        self.admit: Callable[[LiveTable], Op | None] | None = None
         # a device signed out of a profile: the seats it was given lose their token here and elsewhere
         self.events.on_async(SeatsRevoked, lambda revoked: self.core.reload_names(list(revoked.tables)))
 
-    async def _forwarded_act(self, table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
+    async def _forwarded_act(self, table: LiveTable, args: JSONObject) -> JSONObject:
         msg = schema.client_message.validate_python(args["msg"])
-        return await self._act_owned(table, set(args["seats"]), msg, args.get("ref"))
+        ref = args.get("ref")
+        return await self._act_owned(table, set(seats_of(args["seats"])), msg, ref if isinstance(ref, str) else None)
 
-    async def _forwarded_join(self, table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
+    async def _forwarded_join(self, table: LiveTable, args: JSONObject) -> JSONObject:
         profile, device = args.get("profile"), args.get("device")
-        seat, token = await self._join_local(table, args["name"], args.get("seat"), profile, device)
+        profile = profile if isinstance(profile, str) else None
+        device = device if isinstance(device, str) else None
+        name = args["name"]
+        if not isinstance(name, str):  # `join` cleaned it before forwarding
+            raise TableError("input/name", "a name is text")
+        seat, token = await self._join_local(table, name, args.get("seat"), profile, device)
         return {"seat": seat, "token": token}
 
-    async def _forwarded_rematch(self, table: LiveTable, _args: dict[str, Any]) -> dict[str, Any]:
+    async def _forwarded_rematch(self, table: LiveTable, _args: JSONObject) -> JSONObject:
         new = await self.rematch(table)
         return {"id": new.id}
 
     # --- lifecycle -----------------------------------------------------------------------------
 
     @staticmethod
-    def _dice(duplicate: bool, seed: str | None) -> Any:
+    def _dice(duplicate: bool, seed: str | None) -> DuplicateDice | SecureDice:
         return DuplicateDice(seed) if duplicate and seed else SecureDice()
 
     def load_unfinished(self) -> int:
@@ -181,7 +189,7 @@ class TableManager(SessionFront[LiveTable]):
         due = await self.store.read(self.store.due_turns, naive_utc(self.settings.clock()))
         return list(dict.fromkeys([*with_bots, *due]))
 
-    def listed(self) -> list[dict[str, Any]]:
+    def listed(self) -> list[LobbyEntry]:
         """The lobby's list: listed tables in play, without those idle (no action, nobody there) too long."""
         if self.cluster is None:
             now = time.monotonic()
@@ -206,7 +214,7 @@ class TableManager(SessionFront[LiveTable]):
             self._listing = (time.monotonic(), cached)
         return cached
 
-    def _row_listing(self, row: SessionRow) -> dict[str, Any]:
+    def _row_listing(self, row: SessionRow) -> LobbyEntry:
         live = self.sessions.get(row.id)
         if live is not None:
             return live.listing()
@@ -224,15 +232,15 @@ class TableManager(SessionFront[LiveTable]):
 
     def _new(
         self,
-        name: Any,
-        preset: Any,
-        options: Any,
-        seats: Any,
+        name: object,
+        preset: object,
+        options: object,
+        seats: object,
         listed: bool,
         duplicate: bool,
         asked: dict[str, Any] | None = None,
-        custom: dict[str, Any] | None = None,
-        deal: Any = None,
+        custom: Mapping[str, object] | None = None,
+        deal: DealRow | None = None,
     ) -> NewTable:
         """Everything a new table is, checked, with nothing stored yet (`aopen` stores it). `deal`: a deal
         of duplicate dice to play (a `DealRow`: its seed, sealed until it closes); `name` None: no name of
@@ -244,7 +252,7 @@ class TableManager(SessionFront[LiveTable]):
         if custom is None and (not isinstance(preset, str) or len(preset) > 40):
             raise TableError("input/invalid", "preset must be a preset id")
         try:
-            rules = load_ruleset(custom) if custom is not None else load_ruleset(preset, options or None)
+            rules = load_ruleset(custom) if custom is not None else load_ruleset(str(preset), options or None)
             if custom is not None:
                 check_house_rules(rules)  # bounded: what a bot, a view and the coach take in a moment
         except RulesetError as exc:
@@ -309,14 +317,14 @@ class TableManager(SessionFront[LiveTable]):
 
     def prepare(
         self,
-        name: Any,
-        preset: Any,
-        options: Any,
-        seats: Any,
+        name: object,
+        preset: object,
+        options: object,
+        seats: object,
         listed: bool = True,
         duplicate: bool = False,
         asked: dict[str, Any] | None = None,
-        custom: dict[str, Any] | None = None,
+        custom: Mapping[str, object] | None = None,
     ) -> NewTable:
         """A new table checked in full, nothing made yet: a request is refused before it makes anything
         (a profile, a row); `aopen` then stores it."""
@@ -342,14 +350,14 @@ class TableManager(SessionFront[LiveTable]):
 
     def create(
         self,
-        name: Any,
-        preset: Any,
-        options: Any,
-        seats: Any,
+        name: object,
+        preset: object,
+        options: object,
+        seats: object,
         listed: bool = True,
         duplicate: bool = False,
         asked: dict[str, Any] | None = None,
-        custom: dict[str, Any] | None = None,
+        custom: Mapping[str, object] | None = None,
         profile: str | None = None,
         device: str | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
@@ -365,22 +373,22 @@ class TableManager(SessionFront[LiveTable]):
 
     async def acreate(
         self,
-        name: Any,
-        preset: Any,
-        options: Any,
-        seats: Any,
+        name: object,
+        preset: object,
+        options: object,
+        seats: object,
         listed: bool = True,
         duplicate: bool = False,
         asked: dict[str, Any] | None = None,
-        custom: dict[str, Any] | None = None,
+        custom: Mapping[str, object] | None = None,
         profile: str | None = None,
-        deal: Any = None,
+        deal: DealRow | None = None,
         device: str | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         new = self._new(name, preset, options, seats, listed, duplicate, asked, custom, deal)
         return await self.aopen(new, profile, device)
 
-    def check_join(self, table: LiveTable, name: Any, seat: Any = None) -> str:
+    def check_join(self, table: LiveTable, name: object, seat: object = None) -> str:
         """A request to sit down checked before anything is made for it (a profile): the name as it will
         be shown; refused when no such seat is open. `join` checks again under the table's lock."""
         shown = clean_name(name)
@@ -392,20 +400,25 @@ class TableManager(SessionFront[LiveTable]):
         return shown
 
     async def join(
-        self, table: LiveTable, name: Any, seat: Any = None, profile: str | None = None, device: str | None = None
+        self, table: LiveTable, name: object, seat: object = None, profile: str | None = None, device: str | None = None
     ) -> tuple[int, str]:
         """Sit down at an open seat: (the seat, its token). `profile`: the player's, on the device whose
         profile key hashes to `device` (signed out, the token goes)."""
         name = clean_name(name)
         if not table.owned:
-            args = {"name": name, "seat": seat, "profile": profile, "device": device}
+            if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+                raise TableError("seat/taken", "that seat is not open", 409)  # as the owner would answer
+            args: JSONObject = {"name": name, "seat": seat, "profile": profile, "device": device}
             result = await self.replica.forward(table, "join", args)
             await self.refresh(table)  # the new token works here at once
-            return result["seat"], result["token"]
+            taken, token = result["seat"], result["token"]
+            if not isinstance(taken, int) or not isinstance(token, str):
+                raise TableError("server/busy", "the table's server answered wrongly: try again", 503)
+            return taken, token
         return await self._join_local(table, name, seat, profile, device)
 
     async def _join_local(
-        self, table: LiveTable, name: str, seat: Any, profile: str | None = None, device: str | None = None
+        self, table: LiveTable, name: str, seat: object, profile: str | None = None, device: str | None = None
     ) -> tuple[int, str]:
         device = device if profile is not None else None
         async with table.lock:
@@ -472,7 +485,7 @@ class TableManager(SessionFront[LiveTable]):
             raise TableError("auth/not-seated", "only players at this table can start a rematch", 403)
         return await self.rematch(table)
 
-    def downloadable_record(self, table_id: str) -> dict[str, Any]:
+    def downloadable_record(self, table_id: str) -> JSONObject:
         """A table's game record to download (a duplicate table's only when the game is over)."""
         table = self.get(table_id)
         if table.state.simultaneous and not table.state.finished:  # it would reveal dice still to come
@@ -512,7 +525,7 @@ class TableManager(SessionFront[LiveTable]):
         conn_seats: set[int],
         msg: schema.ActionMsg | schema.NonceMsg,
         ref: str | int | None = None,
-    ) -> dict[str, Any] | None:
+    ) -> JSONObject | None:
         """Validate and apply one action; raises TableError or IllegalAction and changes nothing then.
         `ref`: the client's id for the action, stored with its event. Returns None when the action made a
         new event (every follower, the sender too, gets it), or, for an action applied before under this
@@ -529,7 +542,7 @@ class TableManager(SessionFront[LiveTable]):
                 pass
         # A forwarded action always carries a ref: sent again (no answer in time, a takeover), it is found.
         key = key or "~" + secrets.token_urlsafe(12)
-        args = {"seats": sorted(conn_seats), "msg": msg.model_dump(), "ref": key}
+        args: JSONObject = {"seats": [s for s in sorted(conn_seats)], "msg": msg.model_dump(), "ref": key}
         try:
             done = await self.replica.forward(table, "act", args)
         except RequestError as exc:  # no answer in time, Redis failing: the log says whether it was done
@@ -543,7 +556,7 @@ class TableManager(SessionFront[LiveTable]):
 
     async def _act_owned(
         self, table: LiveTable, conn_seats: set[int], msg: schema.ActionMsg | schema.NonceMsg, ref: str | None
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         """The owner's side of `act` (a forwarded action's too): {} for a new event, {"v", "event"} for an
         action logged before under `ref`."""
         try:
@@ -566,7 +579,7 @@ class TableManager(SessionFront[LiveTable]):
 
     async def _logged(
         self, table: LiveTable, ref: str | None, seats: set[int], recent_only: bool = False
-    ) -> dict[str, Any] | None:
+    ) -> JSONObject | None:
         """The event an action of these seats made under `ref`, if it was logged: the table's recent
         events, else the log (only when an action is refused or unanswered: never on the way of a new one)."""
         if ref is None:
@@ -581,11 +594,12 @@ class TableManager(SessionFront[LiveTable]):
             return None
         return {"v": row.version, "event": row.data}
 
-    def _ack(self, table: LiveTable, done: dict[str, Any], ref: Any, seats: set[int]) -> dict[str, Any] | None:
+    def _ack(self, table: LiveTable, done: JSONObject, ref: str | int | None, seats: set[int]) -> JSONObject | None:
         """The sender's answer for an action applied before (None: a new event, which answers it)."""
-        if "event" not in done or ref is None:
+        logged = done.get("event")
+        if not isinstance(logged, dict) or ref is None:
             return None
-        event = public_event(done["event"], table.state, frozenset(seats))
+        event = public_event(logged, table.state, frozenset(seats))
         return {"type": "ack", "ref": ref, "v": done["v"], "event": event}
 
     async def _act_local(
@@ -618,7 +632,7 @@ class TableManager(SessionFront[LiveTable]):
         metrics.LATENCY.observe(time.perf_counter() - start)
         self.bots.schedule(table)
 
-    async def review(self, table: LiveTable) -> dict[str, Any]:
+    async def review(self, table: LiveTable) -> JSONObject:
         """The coach's review of a finished game (computed once, then kept)."""
         from ...coach import review
 
@@ -635,7 +649,7 @@ class TableManager(SessionFront[LiveTable]):
 
     async def advise(
         self, table: LiveTable, conn_seats: set[int], msg: schema.AdviseMsg, asker: Asker | None = None
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         """The coach's advice for the seat's position (tables that allow hints), as the `advice` message:
         computed in the coach's process, one at a time for the client's `asker` (a newer request of the
         same client cancels this one)."""
@@ -676,7 +690,13 @@ class TableManager(SessionFront[LiveTable]):
         if not expected <= msg.v <= table.version:
             raise TableError("stale/version", f"you acted on version {msg.v}: resync", v=table.version)
         fair = fair.with_nonce(Nonce(msg.seat, msg.nonce.lower()))
-        event = {"type": "nonce", "player": msg.seat, "nonce": msg.nonce.lower(), "roll": 0, "game_over": False}
+        event: JSONObject = {
+            "type": "nonce",
+            "player": msg.seat,
+            "nonce": msg.nonce.lower(),
+            "roll": 0,
+            "game_over": False,
+        }
         secret = {**fair.block(revealed=False), "seed": fair.seed}
         table.fairness, before = fair, table.fairness
         try:
@@ -717,7 +737,7 @@ class TableManager(SessionFront[LiveTable]):
         if mark is not None:
             await self.store.write(mark)
 
-    def _assisted(self, table: LiveTable, seat: int) -> Any:
+    def _assisted(self, table: LiveTable, seat: int) -> Op | None:
         """The seat asked the coach or a bot played for it: its score will not count (leaderboards, bests).
         Returns the write to make (None when already marked)."""
         row = table.seats[seat]

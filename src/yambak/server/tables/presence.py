@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..live import Connection, RequestError
@@ -131,7 +131,8 @@ class Presence:
         """Every client here gets the table as it is now; the other processes hear what changed."""
         self.ctx.turns_seen(table)  # a person to act who left is listed as "your turn" (`turns.py`)
         self.ctx.broadcast(table, skip)
-        self.ctx.publish(table, {"kind": "presence", **self.said(table)})
+        said = self.said(table)
+        self.ctx.publish(table, {"kind": "presence", "online": said["online"], "away": said["away"]})
 
     def said(self, table: LiveTable) -> dict[str, Any]:
         now = self.now()
@@ -200,12 +201,12 @@ class Presence:
         table.seen.told = None
         self._report_soon(table)
 
-    def told(self, table: LiveTable, message: dict[str, Any]) -> None:
+    def told(self, table: LiveTable, message: Mapping[str, Any]) -> None:
         """The owner says who is here."""
         self._take(table, message)
         self.ctx.broadcast(table, None)
 
-    def _take(self, table: LiveTable, said: dict[str, Any]) -> None:
+    def _take(self, table: LiveTable, said: Mapping[str, Any]) -> None:
         now = self.now()
         table.seen.online = tuple(int(s) for s in said.get("online", ()))
         table.seen.gone = {int(s): now - float(age) for s, age in dict(said.get("away", {})).items()}
@@ -232,7 +233,9 @@ class Presence:
             if seats == seen.told:
                 return
             try:
-                said = await self.ctx.forward(table, "presence", {"node": cluster.node, "seats": sorted(seats)})
+                said = await self.ctx.forward(
+                    table, "presence", {"node": cluster.node, "seats": [s for s in sorted(seats)]}
+                )
             except RequestError as exc:  # Redis or the owner is gone: the next change or owner asks again
                 log.info("table %s: presence not told (%s)", table.id, exc.code)
                 return

@@ -9,8 +9,9 @@ theirs. Each viewer may mute a player's reactions on their own device (the page 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...viewtypes import JSONObject
 from ..limits import Bucket
 from ..live import RequestError
 from ..session import Moved
@@ -42,7 +43,7 @@ class Reactions:
                 pass
         await self.ctx.forward(table, "react", {"seat": seat, "reaction": reaction})
 
-    def here(self, table: LiveTable, seat: int, reaction: str) -> dict[str, Any]:
+    def here(self, table: LiveTable, seat: int, reaction: str) -> JSONObject:
         """The owner: within the seat's limit, to every client of the table (here and elsewhere)."""
         if not table.owned:
             raise Moved()
@@ -56,13 +57,13 @@ class Reactions:
             bucket = self.buckets[key] = Bucket(RATE, BURST)
         if not bucket.take():
             raise RequestError("react/too-fast", "a reaction at a time: wait a moment", 429)
-        message = {"type": "reaction", "seat": seat, "reaction": reaction}
+        message: JSONObject = {"type": "reaction", "seat": seat, "reaction": reaction}
         self.show(table, message)
         self.ctx.publish(table, {"kind": "reaction", "message": message})
         return {}
 
     @staticmethod
-    def show(table: LiveTable, message: dict[str, Any]) -> None:
+    def show(table: LiveTable, message: JSONObject) -> None:
         """To every client of the table on this process."""
         for conn in list(table.conns):
             if conn.joined:

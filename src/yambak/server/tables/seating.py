@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ...engine import Nonce, new_game
 from ...store import SeatRow, Store, StoreConflict
-from ...viewtypes import SeatingOut
+from ...viewtypes import JSONObject, SeatingOut
 from ..live import RequestError
 from ..session import Moved
 from ..session.protocol import welcome
@@ -55,7 +55,7 @@ class Seating:
                 return
             except Moved:
                 pass
-        args = {"seats": sorted(conn_seats), "msg": msg.model_dump()}
+        args: JSONObject = {"seats": [s for s in sorted(conn_seats)], "msg": msg.model_dump()}
         await self.ctx.forward(table, "close_seat", args)
 
     async def close_here(self, table: LiveTable, conn_seats: set[int], msg: schema.CloseSeatMsg) -> None:

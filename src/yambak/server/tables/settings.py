@@ -55,7 +55,7 @@ class TableSettings:
         return out
 
     @classmethod
-    def from_dict(cls, data: Any) -> TableSettings:
+    def from_dict(cls, data: object) -> TableSettings:
         """Stored settings (a table created before settings existed has none: the old behaviour)."""
         if not isinstance(data, dict):
             return cls(hints=True, clock=None, undo=False)

@@ -22,9 +22,9 @@ the entries it made since the player last played themselves are what their page 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ...engine import GameState
+from ...viewtypes import JSONObject
 from .clock import TurnClock
 from .presence import Presence
 from .table import LiveTable
@@ -34,7 +34,7 @@ __all__ = ["STAND_IN", "StandIn", "stood_in"]
 STAND_IN = "hard"  # the bot that plays a person's turn
 
 
-def stood_in(state: GameState, event: Mapping[str, Any]) -> GameState:
+def stood_in(state: GameState, event: Mapping[str, object]) -> GameState:
     """The state after an event, with the box a stand-in filled for a person marked (a `scored` event marked
     `stand_in`): the sheet shows it to everybody and the record keeps it."""
     seat, box = event.get("player"), event.get("box")
@@ -111,13 +111,13 @@ class StandIn:
                 out[str(seat)] = wait
         return out
 
-    def mark(self, table: LiveTable, seat: int, event: dict[str, Any]) -> None:
+    def mark(self, table: LiveTable, seat: int, event: JSONObject) -> None:
         """A stand-in's move: marked `absent` when its player is away (the ranked rule counts them)."""
         if table.seats[seat].kind == "human" and not self.presence.present(table, seat):
             event["absent"] = True
 
     @staticmethod
-    def applied(table: LiveTable, event: dict[str, Any]) -> None:
+    def applied(table: LiveTable, event: JSONObject) -> None:
         """Keep what the stand-in wrote for each away player since they last played themselves."""
         seat = event.get("player")
         if not isinstance(seat, int) or seat >= len(table.seats) or event.get("type") == "nonce":

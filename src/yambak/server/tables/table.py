@@ -5,21 +5,36 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from ...engine import FairDice, GameState, state_to_record
 from ...rules import Ruleset
 from ...store import SeatRow
+from ...viewtypes import JSONObject
 from ..live import RequestError
 from ..session.model import Session
 from .settings import TableSettings
 
-__all__ = ["LiveTable", "Seen", "TableError", "lobby_entry", "record_of"]
+__all__ = ["LiveTable", "LobbyEntry", "Seen", "TableError", "lobby_entry", "record_of"]
 
 
 class TableError(RequestError):
     """A refused table request (sent as JSON with its code, never a traceback)."""
 
+
+
+class LobbyEntry(TypedDict):
+    """A table as the lobby lists it (`lobby_entry`)."""
+
+    id: str
+    name: str
+    rules: str
+    rules_name: str
+    players: list[str]
+    open_seats: int
+    duplicate: bool
+    finished: bool
+    v: int
 
 @dataclass(eq=False)
 class Seen:
@@ -71,7 +86,7 @@ class LiveTable(Session):
             v -= 1
         return v
 
-    def listing(self) -> dict[str, Any]:
+    def listing(self) -> LobbyEntry:
         state = self.state
         return lobby_entry(
             self.id,
@@ -86,7 +101,7 @@ class LiveTable(Session):
 
 def lobby_entry(
     table_id: str, name: str, rules: Ruleset, seats: list[SeatRow], *, duplicate: bool, finished: bool, v: int
-) -> dict[str, Any]:
+) -> LobbyEntry:
     """A table as the lobby lists it: the people and bots at it, and how many seats are open (an open
     seat has no name but the one each page gives it in its language)."""
     return {
@@ -102,5 +117,5 @@ def lobby_entry(
     }
 
 
-def record_of(state: GameState) -> dict[str, Any]:
+def record_of(state: GameState) -> JSONObject:
     return state_to_record(state).to_dict()

@@ -27,10 +27,11 @@ import logging
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...engine import GameState
-from ...store import Store, TurnRow
+from ...store import Op, Store, TurnRow
+from ...viewtypes import JSONObject
 from ..common.events import TurnSignal
 from .clock import TurnClock
 from .table import LiveTable
@@ -60,7 +61,7 @@ class Turns:
     def __init__(self, ctx: TableContext, clock: TurnClock) -> None:
         self.ctx = ctx
         self.clock = clock
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._ticks = 0
 
     @staticmethod
@@ -93,7 +94,7 @@ class Turns:
             return people
         return [s for s in people if not self.ctx.present(table, s)]
 
-    def _op(self, table: LiveTable, rows: list[TurnRow]) -> Callable[[Any], Any] | None:
+    def _op(self, table: LiveTable, rows: list[TurnRow]) -> Op | None:
         """The write that makes the stored rows these (None: they are already none)."""
         seats = frozenset(r.seat for r in rows)
         if not seats and not table.turns_kept:
@@ -101,7 +102,7 @@ class Turns:
         table.turns_kept = seats
         return Store.turns_op(table.id, rows)
 
-    def with_event(self, table: LiveTable, state: GameState, event: dict[str, Any]) -> Callable[[Any], Any] | None:
+    def with_event(self, table: LiveTable, state: GameState, event: JSONObject) -> Op | None:
         """The write for the event's transaction when it starts or ends a turn (`table.state`: the state before)."""
         if not self.kept(table):
             return self._op(table, [])  # rows of when it was kept (a seat since given to a bot) go
@@ -115,7 +116,7 @@ class Turns:
         since = {s: now if s in starts else self.clock.started(table, s) for s in state.to_act()}
         return self._op(table, self._rows(table, state.to_act(), since, starts))
 
-    def now_op(self, table: LiveTable) -> Callable[[Any], Any] | None:
+    def now_op(self, table: LiveTable) -> Op | None:
         """The write of the table's turns as they are (a new table, a seat taken or removed, somebody gone or
         back); None: nothing to change."""
         if not self.kept(table) or table.state.finished:
@@ -148,7 +149,7 @@ class Turns:
             if self.ctx.tables.get(table.id) is table and table.owned:
                 await self.sync(table)
 
-    def _spawn(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    def _spawn(self, work: Callable[[], Coroutine[object, object, None]]) -> None:
         """Run `work()` on the event loop, off the caller's path (nothing where no loop runs: a blocking caller)."""
         try:
             loop = asyncio.get_running_loop()
@@ -164,7 +165,7 @@ class Turns:
 
     # --- telling a player who is not at the table -------------------------------------------------
 
-    def began(self, table: LiveTable, before: GameState, event: dict[str, Any]) -> None:
+    def began(self, table: LiveTable, before: GameState, event: JSONObject) -> None:
         """An owner's event is the table's state: a turn that begins at an asynchronous table is told."""
         if table.owned and table.settings.asynchronous and not table.state.finished:
             for seat in TurnClock.starting(before, table.state, event):

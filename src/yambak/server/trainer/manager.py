@@ -32,6 +32,8 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
 
+from sqlalchemy import Connection
+
 from ...rules import load_ruleset, preset_ids
 from ...store import ProfileRow, Store, TrainerAnswerRow
 from ...trainer import (
@@ -166,7 +168,7 @@ class TrainerManager:
         start, now = initial(), self.now()
         rows = [(p.id, json.dumps(p.to_dict())) for p in extra]
 
-        def op(conn: Any) -> None:
+        def op(conn: Connection) -> None:
             Store.store_trainer_puzzles(conn, preset, rows, start.mu, start.sigma, now)
 
         try:
@@ -244,7 +246,7 @@ class TrainerManager:
         start = initial()
         pid = profile.id
 
-        def op(conn: Any) -> tuple[Rating, Rating, int, int, Rating, bool]:
+        def op(conn: Connection) -> tuple[Rating, Rating, int, int, Rating, bool]:
             mu, sigma = Store.lock_position(conn, puzzle.id, preset, start.mu, start.sigma, now)
             row = Store.lock_trainer_rating(conn, pid, preset, start.mu, start.sigma, now)
             before = Rating(row.mu, row.sigma)
