@@ -22,7 +22,7 @@ import pytest
 from yambak.server import Settings
 from yambak.terminal.online import OnlineTable, SavedState
 
-from ..web.conftest import app_in_thread, browser  # noqa: F401  (the browser fixture)
+from ..web.conftest import app_in_thread, chromium
 from ..web.table_helpers import ready, roll, score_first_offered, wait_my_turn_or_end
 from .test_pty import YAMBAK
 
@@ -34,6 +34,14 @@ TWO_ROWS = {
 }
 BOX = re.compile(r"^  ([^,\r\n]+?) (\d+)(?:,|\r?$)", re.MULTILINE)  # the best box offered: its name, its points
 
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """Chromium for this module alone: while Playwright's sync API is open it holds the thread's event loop,
+    and the tests that follow on this worker run `asyncio.run`."""
+    with chromium() as b:
+        yield b
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Any:
@@ -51,7 +59,7 @@ def join(base: str, table: str, state: Path, *more: str) -> pexpect.spawn:
     return child
 
 
-def test_a_terminal_takes_the_open_seat_beside_a_browser_player(base: str, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_a_terminal_takes_the_open_seat_beside_a_browser_player(base: str, browser: Any, tmp_path: Path) -> None:
     state = tmp_path / "state"
     # Tess has a profile in her browser; its move link takes it to her terminal
     tess_browser = browser.new_context()

@@ -69,20 +69,31 @@ def app_in_thread(app_settings: Settings | FastAPI) -> Iterator[str]:
         sock.close()
 
 
-@pytest.fixture(scope="session")
-def browser():
-    """One Chromium for the run (a launch and Playwright's driver cost about a second per module); every test
-    opens its own contexts, which share no cookies, storage or service workers."""
+@contextmanager
+def chromium() -> Iterator:
+    """Debian's Chromium under Playwright, closed on leaving. Meanwhile Playwright's sync API holds this thread's
+    event loop: `asyncio.run` fails here until it is closed."""
     if not os.path.exists(CHROMIUM):
         missing_service("Debian's chromium is not installed (scripts/test-services.sh installs it)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for the browser tests' run (a launch and Playwright's driver cost about a second per
+    module); every test opens its own contexts, which share no cookies, storage or service workers. (Tests
+    outside tests/web take `chromium()` for their module only: the suite's other tests run `asyncio.run`.)"""
+    with chromium() as b:
         _LAUNCHED.append(b)
         yield b
         _LAUNCHED.clear()
-        b.close()
 
 
 _LAUNCHED: list = []  # the run's browser, once a test has asked for it
