@@ -3,7 +3,8 @@
 The exact strategy table where the solver handles the ruleset with a table
 small enough to solve in a moment (`optimal.py`); in column-points games with
 opponents, the match-aware expectimax (`match.py`); else the turn expectimax
-with the fitted value model (`expectimax.py`).
+with the fitted value model (`expectimax.py`); in category-points games (Balut) the
+expectimax valuing boxes in expected category points (`category.py`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 
 from ..engine import Action, GameState
+from .category import category_aware
 from .expectimax import heuristic
 from .match import match_aware
 from .optimal import optimal, solvable
@@ -20,7 +22,9 @@ __all__ = ["strong"]
 
 def strong(state: GameState, player: int, rng: random.Random) -> Action:
     """Optimal play where the exact solver applies, else the heuristic expectimax
-    (match-aware in column-points games with opponents)."""
+    (match-aware in column-points games with opponents, playing for category points in such games)."""
+    if state.rules.match.kind == "category_points":  # the exact table maximises pips; these games count points
+        return category_aware(state, player, rng)
     if solvable(state.rules):
         return optimal(state, player, rng)
     if state.rules.match.kind == "column_points" and len(state.players) > 1:
