@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pytest
 
+from yambak.bots.baseline import greedy
 from yambak.bots.category import (
     PIPS_WEIGHT,
     RowState,
@@ -158,12 +159,14 @@ def test_a_box_gain_is_its_rows_and_totals_change(model):
 def test_the_strong_bot_takes_the_category():
     """Fours at 40 with one fours box open and 4 4 4 6 6 showing: 12 in fours makes 52 (2 points), the full
     houses are lost already (a 0), so the 24 pips of a full house are worth only pips. The pip-playing
-    expectimax takes the full house; the strong bot the fours, and after roll 1 it keeps the three 4s."""
+    expectimax takes the full house; the strong bot and greedy the fours, and after roll 1 the strong bot
+    keeps the three 4s."""
     fills = [("c1.fours", 16), ("c2.fours", 12), ("c3.fours", 12)]
     fills += [("c1.full_house", 0), ("c2.full_house", 20), ("c3.full_house", 20)]
     last = sheet_with(fills, [(4, 4, 4, 6, 6)] * 3)
     rng = random.Random(0)
     assert strong(last, 0, rng) == Score(0, "c4.fours")
+    assert greedy(last, 0, rng) == Score(0, "c4.fours")
     assert heuristic(last, 0, rng) == Score(0, "c4.full_house")  # the old play, for pips
     first = sheet_with(fills, [(4, 4, 4, 6, 6)])
     action = strong(first, 0, rng)

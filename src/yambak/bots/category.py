@@ -15,14 +15,14 @@ expected category points, read off the rules (no ruleset named here):
   (`Model.value`) with the variance of the boxes still open.
 
 A small multiple of the change in estimated total breaks ties (equal points are decided by the grand
-total, docs/rules.md §7), so a decided row is still played for pips. `category_aware` plays the turn
-expectimax (`expectimax.heuristic`) with these values; `strong.py` picks it for category_points games.
+total, docs/rules.md §7), so a decided row is still played for pips. The strong bot (`strong.py`) plays
+the turn expectimax with these values in category_points games; greedy (`baseline.py`) picks its box by
+them. This module imports no policy, so that both may use it.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,19 +30,15 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..engine import Action, GameState, Sheet
+from ..engine import GameState, Sheet
 from ..engine.scoresheet import column_scores
 from ..rules import Ruleset
 from ..rules.model import CategoryPoints
 from .evaluate import Model, W
-from .expectimax import heuristic
-from .match import normal_cdf
-from .models import model_for
 
 __all__ = [
     "PIPS_WEIGHT",
     "RowState",
-    "category_aware",
     "category_terms",
     "expected_row_points",
     "rank_points",
@@ -53,6 +49,15 @@ __all__ = [
 # Category points per point of estimated total: orders choices the points leave level (and the grand
 # total decides level points) without outweighing a category: a whole row of 50 pips is worth 0.1.
 PIPS_WEIGHT = 0.002
+
+
+_ERF = np.frompyfunc(math.erf, 1, 1)
+
+
+def _normal_cdf(x: np.ndarray) -> np.ndarray:
+    """The standard normal law's P(Z <= x), elementwise."""
+    out: np.ndarray = 0.5 * (1.0 + np.asarray(_ERF(x / math.sqrt(2.0)), dtype=float))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +210,7 @@ def category_terms(state: GameState, player: int, model: Model) -> tuple[Callabl
         sd = math.sqrt(max(var, 1e-6))
         out = np.zeros(np.shape(mu))
         for threshold, more in table:
-            out = out + more * normal_cdf((np.asarray(mu) - threshold + 0.5) / sd)  # totals are whole
+            out = out + more * _normal_cdf((np.asarray(mu, dtype=float) - threshold + 0.5) / sd)  # totals are whole
         return out
 
     total_now = float(total_points(level, open_var)) if table else 0.0
@@ -233,9 +238,3 @@ def category_terms(state: GameState, player: int, model: Model) -> tuple[Callabl
     key = ("category", tuple((s.written, s.voided) for s in others) if ranks else ())
     return gain, key, now
 
-
-def category_aware(state: GameState, player: int, rng: random.Random) -> Action:
-    """The turn expectimax playing for category points (see the module docstring)."""
-    model = model_for(state.rules)
-    gain, key, _ = category_terms(state, player, model)
-    return heuristic(state, player, rng, gain_fn=gain, key_extra=key, model=model)

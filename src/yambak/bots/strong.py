@@ -12,12 +12,20 @@ from __future__ import annotations
 import random
 
 from ..engine import Action, GameState
-from .category import category_aware
+from .category import category_terms
 from .expectimax import heuristic
 from .match import match_aware
+from .models import model_for
 from .optimal import optimal, solvable
 
-__all__ = ["strong"]
+__all__ = ["category_aware", "strong"]
+
+
+def category_aware(state: GameState, player: int, rng: random.Random) -> Action:
+    """The turn expectimax valuing boxes in expected category points (`category.py`)."""
+    model = model_for(state.rules)
+    gain, key, _ = category_terms(state, player, model)
+    return heuristic(state, player, rng, gain_fn=gain, key_extra=key, model=model)
 
 
 def strong(state: GameState, player: int, rng: random.Random) -> Action:
