@@ -237,4 +237,3 @@ def category_terms(state: GameState, player: int, model: Model) -> tuple[Callabl
     now = sum(rows_now.values()) + total_now
     key = ("category", tuple((s.written, s.voided) for s in others) if ranks else ())
     return gain, key, now
-
