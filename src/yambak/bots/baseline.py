@@ -8,7 +8,10 @@ a quarter of the turns it may; greedy: when roll 1 already fills an announce box
 with `GOOD_SHARE` of the most it can hold), rolls saved where the ruleset saves
 them (random by stopping early at random; greedy by stopping once the dice fill a
 box with `GOOD_SHARE` of its most, and spending them since it rolls while it may),
-and jokers (a legal box like any other). Neither imports another policy.
+and jokers (a legal box like any other). In category-points games (Balut) greedy
+fills the box that adds most to its expected category points (`category.py`'s
+terms, the strong bot's too, without its look-ahead), not the most pips. Neither
+imports another policy.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from itertools import combinations, combinations_with_replacement
 from ..engine import Action, Announce, GameState, Roll, Score
 from ..rules import Ruleset
 from ..rules.scoring import row_score
+from .category import category_terms
+from .evaluate import W
+from .models import model_for
 
 __all__ = ["greedy", "random_policy"]
 
@@ -146,6 +152,9 @@ def greedy(state: GameState, player: int, rng: random.Random) -> Action:
         if announces:
             return announces[0]
         return random_policy(state, player, rng)
+    if rules.match.kind == "category_points":  # the box that adds most to the expected category points
+        gain, _, _ = category_terms(state, player, model_for(rules))
+        return Score(player, max(preview, key=lambda b: float(gain(rules.parse_box(b) or 0)[min(preview[b], W - 1)])))
     # the value as it counts: a column's multiplier (Triple Yahtzee) weighs its boxes
     box = max(preview, key=lambda b: preview[b] * rules.columns[(rules.parse_box(b) or 0) // rules.n_rows].multiplier)
     return Score(player, box)

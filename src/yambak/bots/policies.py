@@ -2,7 +2,7 @@
 
 Policies (`POLICIES`): `random`, `greedy` (`baseline.py`), `strong`
 (`strong.py`), `heuristic` (`expectimax.py`) and `optimal` (`optimal.py`).
-Modules import one way: baseline <- expectimax <- optimal, match <- strong <- policies.
+Modules import one way: category <- baseline <- expectimax <- optimal, match <- strong <- policies.
 """
 
 from __future__ import annotations
