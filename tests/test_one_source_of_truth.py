@@ -78,8 +78,11 @@ def _violations(path: Path, rules: list[tuple[str, str]]) -> list[str]:
 # move's legality or score: the bots' value model and the coach's simulated sheets. The solver compiles the
 # rules into tables. They answer to the order rules only. The baseline bots' announcement estimates how well
 # roll 1 fills a box against the most its row can score (a prediction; the engine says what is legal and writes).
+# The category-points bots weigh a row's chance to reach its step from the engine's column scores (a
+# prediction too: the engine's `category_points` awards them, and tests/bots/test_category.py holds the two equal).
 VALUE_MODEL = {
     "bots/evaluate.py", "bots/_fitted.py", "bots/fit.py", "bots/match.py", "coach/chances.py", "bots/baseline.py",
+    "bots/category.py",
 }  # fmt: skip
 
 
