@@ -365,8 +365,9 @@ class FairnessOut(TypedDict):
     open: bool
 
 
-class TableView(_ViewBase):
-    """A game view with `players` as `TablePlayer`, and the table's own keys."""
+class TableKeys(TypedDict):
+    """What a table's view adds to (or puts in place of) the game view's keys (`server/tables/view.py`
+    builds them); a part of `TableView`, checked with it against the protocol's model."""
 
     players: list[TablePlayer]
     id: str
@@ -383,6 +384,10 @@ class TableView(_ViewBase):
     can_undo: list[int]
     fairness: FairnessOut | None
     deal: NotRequired[DealOut | None]
+
+
+class TableView(_ViewBase, TableKeys):
+    """A game view with `players` as `TablePlayer`, and the table's own keys."""
 
 
 # --- JSON as it crosses a socket or the store (an event, a game record, a forwarded request) ---------

@@ -3,12 +3,12 @@ state: who sits where, who is here, the clocks and the stand-in, the settings an
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
 
 from ...bots import model_status
 from ...engine import FairDice, GameState
 from ...gameview import game_view, public_event
-from ...viewtypes import DealOut, FairnessOut, SeatingOut, TablePlayer, TableSettingsOut, TableView
+from ...viewtypes import DealOut, FairnessOut, TableKeys, TablePlayer, TableView
 from ..common.dice import DealDice
 from .table import LiveTable
 
@@ -31,7 +31,7 @@ def table_view(table: LiveTable, seats: frozenset[int] = frozenset(), live: dict
         # "prior" or "unchecked" when this bot plays on a value model the players should know about
         bot_model = model_status(state.rules, seat.bot) if seat.kind == "bot" and seat.bot else None
         players.append({**p, "kind": seat.kind, "bot": seat.bot, "bot_model": bot_model})
-    own: _TableKeys = {
+    own: TableKeys = {
         "players": players,
         "id": table.id,
         "name": table.name,
@@ -50,25 +50,6 @@ def table_view(table: LiveTable, seats: frozenset[int] = frozenset(), live: dict
     }
     return {**view, **own}
 
-
-class _TableKeys(TypedDict):
-    """What `table_view` adds to (or puts in place of) the game view's keys."""
-
-    players: list[TablePlayer]
-    id: str
-    name: str
-    v: int
-    rematch: str | None
-    open_seats: list[int]
-    online: list[int]
-    settings: TableSettingsOut
-    clocks: dict[str, float]
-    stand_in: dict[str, float]
-    played_for: dict[str, list[dict[str, Any]]]
-    seating: SeatingOut
-    can_undo: list[int]
-    fairness: FairnessOut | None
-    deal: DealOut | None
 
 
 def _deal(fair: FairDice | None) -> DealOut | None:
