@@ -32,6 +32,8 @@ def _check(state, p):  # type: ignore[no-untyped-def]
             continue
         after, event = applied
         assert b.written == event.written and b.gain == after.total(p) - total
+        # the gain scores only the box's column again: the whole sheet's columns, summed, say the same
+        assert after.total(p) == sum(c.total for c in after.column_scores(p)) + after.sheets[p].extra_bonus
         assert b.extra_bonus == event.extra_bonus == after.sheets[p].extra_bonus - state.sheets[p].extra_bonus
         box = state.rules.parse_box(b.box)
         assert b.voids_entry == (box in after.sheets[p].voided) == b.voids_entry_at(event.written)

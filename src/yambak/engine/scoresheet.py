@@ -23,6 +23,7 @@ __all__ = [
     "grand_total",
     "match_points",
     "tied_groups",
+    "total_after_entry",
 ]
 
 
@@ -169,17 +170,34 @@ def column_scores(rules: Ruleset, sheet: Sheet) -> list[ColumnScore]:
 def grand_total(rules: Ruleset, sheet: Sheet) -> int:
     """The sheet's total: every column's (`column_scores`) plus the extra bonus, without the per-box
     detail, kept in the sheet's memo (the outlook asks it of every box a roll could fill, at every view)."""
-    known = sheet.memo.get("grand_total")
+    return sheet.extra_bonus + sum(_column_totals(rules, sheet))
+
+
+def total_after_entry(rules: Ruleset, before: Sheet, after: Sheet, box: int) -> int:
+    """`grand_total(rules, after)` where `after` is `before` with one entry in `box`: columns score apart
+    from each other, so only the box's column is scored again (the outlook asks this of every legal box)."""
+    c = box // rules.n_rows
+    totals = _column_totals(rules, before)
+    return after.extra_bonus + sum(totals) - totals[c] + _column_total(rules, after, c)
+
+
+def _column_totals(rules: Ruleset, sheet: Sheet) -> tuple[int, ...]:
+    known = sheet.memo.get("column_totals")
     if known is not None and known[0] is rules:
-        return int(known[1])
-    n_rows = rules.n_rows
+        cached: tuple[int, ...] = known[1]
+        return cached
+    totals = tuple(_column_total(rules, sheet, c) for c in range(len(rules.columns)))
+    sheet.memo["column_totals"] = (rules, totals)
+    return totals
+
+
+def _column_total(rules: Ruleset, sheet: Sheet, c: int) -> int:
+    """Column c's total: its boxes after relations, bonus and minimax line, times its multiplier."""
     ub = rules.upper_bonus
-    total = sheet.extra_bonus
-    for column, base in zip(rules.columns, range(0, rules.n_boxes, n_rows), strict=True):
-        _, upper, lower, minimax, _ = _score_column(rules, sheet, base)
-        total += (upper + (ub.points_for(upper) if ub is not None else 0) + lower + (minimax or 0)) * column.multiplier
-    sheet.memo["grand_total"] = (rules, total)
-    return total
+    _, upper, lower, minimax, _ = _score_column(rules, sheet, c * rules.n_rows)
+    return (upper + (ub.points_for(upper) if ub is not None else 0) + lower + (minimax or 0)) * rules.columns[
+        c
+    ].multiplier
 
 
 def tied_groups(values: Sequence[float]) -> list[int]:

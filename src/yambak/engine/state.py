@@ -32,6 +32,7 @@ from .scoresheet import (
     joker_boxes,
     match_points,
     tied_groups,
+    total_after_entry,
 )
 
 __all__ = ["GameState", "Outright", "Turn", "TurnRecord", "Event", "new_game", "rank_key"]
@@ -505,15 +506,19 @@ class GameState:
         is_open = self.sheets[p].written[box] is None
         bounds = self.entry_bounds(box, p) if is_open else ()
         announce, roll_matters = box_id in announceable, rules.box_roll_matters(box)
-        try:
-            if refusal is not None:
-                raise refusal
-            if not self.turns[p].rolls:
-                raise _illegal("roll-first", "roll the dice before choosing a box")
-            if not is_open:  # what `_entry_five` would say first, without its work (most boxes, late in a game)
-                raise _box_closed(box_id)
-            five = self._entry_five(p, box)
-        except IllegalAction as exc:
+        # the refusals known without `_entry_five`'s work, made without raising them (a raise costs more than
+        # the rest of a closed box's outlook, and most boxes are closed late in a game)
+        exc = refusal
+        if exc is None and not self.turns[p].rolls:
+            exc = _illegal("roll-first", "roll the dice before choosing a box")
+        if exc is None and not is_open:  # what `_entry_five` would say first
+            exc = _box_closed(box_id)
+        if exc is None:
+            try:
+                five = self._entry_five(p, box)
+            except IllegalAction as refused:
+                exc = refused
+        if exc is not None:
             return BoxOutlook(
                 box_id,
                 is_open,
@@ -525,16 +530,22 @@ class GameState:
                 bounds=bounds,
             )
         written = self._written(p, box, five)
-        after = self._after_entry(p, box, five, strike=False)
+        after = self._after_entry(p, box, five, strike=False, value=written)
         total = grand_total(rules, self.sheets[p]) if total is None else total
         strike = rules.strike_any and written > 0
-        struck = grand_total(rules, self._after_entry(p, box, five, strike=True)) - total if strike else None
+        before = self.sheets[p]
+        if strike:
+            struck: int | None = (
+                total_after_entry(rules, before, self._after_entry(p, box, five, strike=True), box) - total
+            )
+        else:
+            struck = None
         return BoxOutlook(
             box_id,
             is_open,
             legal=True,
             written=written,
-            gain=grand_total(rules, after) - total,
+            gain=total_after_entry(rules, before, after, box) - total,
             zeroes_pair=triggers(bounds, "zeroes-pair", written),
             voids_entry=box in after.voided,
             joker=self._joker_active(p, five),
@@ -890,6 +901,17 @@ class GameState:
         return any(b.last_resort and b.hits(value) for b in self.entry_bounds(box, p))
 
     def _legal_for(self, p: int, five: tuple[int, ...]) -> list[int]:
+        """The boxes these five dice may fill now, kept in the sheet's memo with the turn's part of the key
+        (the outlook asks it of every box)."""
+        turn = self.turns[p]
+        memo = self.sheets[p].memo
+        key = ("legal", len(turn.rolls), turn.announced, five)
+        if key not in memo:
+            memo[key] = self._legal_for_uncached(p, five)
+        boxes: list[int] = memo[key]
+        return boxes
+
+    def _legal_for_uncached(self, p: int, five: tuple[int, ...]) -> list[int]:
         turn = self.turns[p]
         boxes = self._fillable(p, len(turn.rolls), turn.announced)
         joker = self.rules.joker
@@ -910,7 +932,8 @@ class GameState:
         Six dice without `use`: the five giving the best grand total after the entry."""
         rules = self.rules
         turn = self.turns[p]
-        self._check_position(p, box, len(turn.rolls), turn.announced)
+        if box not in self._fillable(p, len(turn.rolls), turn.announced):  # the same checks, kept per sheet
+            self._check_position(p, box, len(turn.rolls), turn.announced)  # raises the precise reason
         fives = self._fives(turn.dice)
         if use is not None:
             used: tuple[int, ...] | None = None
@@ -998,9 +1021,10 @@ class GameState:
         )
         return state, event
 
-    def _after_entry(self, p: int, box: int, five: tuple[int, ...], strike: bool) -> Sheet:
+    def _after_entry(self, p: int, box: int, five: tuple[int, ...], strike: bool, value: int | None = None) -> Sheet:
+        """The sheet after the entry; `value`: what `_written` gives for it, when the caller has it."""
         sheet = self.sheets[p]
-        value = self._written(p, box, five, strike)
+        value = self._written(p, box, five, strike) if value is None else value
         extra = sheet.joker_extra(self.rules) if self._further_yam(p, five) else 0
         voided = sheet.voided | {box} if self._voided_at_entry(p, box, value) else sheet.voided
         written = sheet.written[:box] + (value,) + sheet.written[box + 1 :]
