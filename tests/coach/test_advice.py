@@ -199,7 +199,9 @@ def test_a_typed_multi_column_position_is_advised_like_the_game_it_comes_from(pr
     assert [c["value"] for c in typed["boxes"]] == pytest.approx([c["value"] for c in played["boxes"]])
 
 
-@pytest.mark.parametrize(("preset", "players", "steps"), [("yams", 1, 5), ("yams-fr", 2, 31), ("yammen", 2, 8)])
+@pytest.mark.parametrize(
+    ("preset", "players", "steps"), [("yams", 1, 5), ("yams-fr", 2, 31), ("yammen", 2, 8), ("balut", 1, 10)]
+)
 def test_every_option_is_the_engines_action_and_the_engine_takes_it(preset, players, steps):
     from yambak.server.tables.schema import CoachAdvice
 
