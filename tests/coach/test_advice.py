@@ -43,7 +43,7 @@ def test_exact_advice_is_the_solvers():
         assert advice.best.value == pytest.approx(table.best.value)
 
 
-@pytest.mark.parametrize("preset", ["yammen", "yamb", "yams-de", "yams-fr"])
+@pytest.mark.parametrize("preset", ["yammen", "yamb", "yams-de", "yams-fr", "balut"])
 def test_estimates_are_the_strong_bots_own_choice(preset):
     rules = load_ruleset(preset)
     checked = 0
@@ -53,13 +53,14 @@ def test_estimates_are_the_strong_bots_own_choice(preset):
             continue
         advice = advise(state)
         assert not advice.exact
-        assert advice.measure == ("match_points" if rules.match.kind == "column_points" else "score")
+        measures = {"column_points": "match_points", "category_points": "category_points"}
+        assert advice.measure == measures.get(rules.match.kind, "score")
         values = [o.value for o in advice.options]
         assert advice.best.value == max(values) and all(o.loss >= 0 for o in advice.options)
         assert [o.value for o in advice.boxes] == sorted((o.value for o in advice.boxes), reverse=True)
         action = choose_action(state, state.current, "strong", random.Random(0))
         bots = advice.option_for(action)
-        if advice.measure == "score":
+        if advice.measure != "match_points":  # points, or category points: the bot's own values
             assert bots is advice.best
         else:  # in match points the bot's tie-break plays for points, worth (almost) no match point
             assert bots.loss < 0.1  # measured up to 0.08 where the medium bot's announcements shaped the sheet
@@ -198,7 +199,9 @@ def test_a_typed_multi_column_position_is_advised_like_the_game_it_comes_from(pr
     assert [c["value"] for c in typed["boxes"]] == pytest.approx([c["value"] for c in played["boxes"]])
 
 
-@pytest.mark.parametrize(("preset", "players", "steps"), [("yams", 1, 5), ("yams-fr", 2, 31), ("yammen", 2, 8)])
+@pytest.mark.parametrize(
+    ("preset", "players", "steps"), [("yams", 1, 5), ("yams-fr", 2, 31), ("yammen", 2, 8), ("balut", 1, 10)]
+)
 def test_every_option_is_the_engines_action_and_the_engine_takes_it(preset, players, steps):
     from yambak.server.tables.schema import CoachAdvice
 
@@ -302,3 +305,129 @@ def test_a_review_names_the_points_an_outright_win_counts_as():
     plain, _ = plain.apply(Roll(0, dice=(6,) * 5))
     plain, _ = plain.apply(Score(0, "yam"))
     assert "win_points" not in review(state_to_record(plain)).to_dict(1)
+
+
+# --- Balut: the coach in category points -------------------------------------------------------
+
+FOURS_OR_FULL = [("c1.fours", 16), ("c2.fours", 12), ("c3.fours", 12)]
+FOURS_OR_FULL += [("c1.full_house", 0), ("c2.full_house", 20), ("c3.full_house", 20)]
+FOURS_OR_FULL_ARGS = ["--filled", ",".join(f"{b}={v}" for b, v in FOURS_OR_FULL)]
+
+
+def _balut(fills, rolls, players=1):
+    """A Balut game whose seats write, in turn, `fills` (box id, value), then seat 0's rolls of `rolls`."""
+    from yambak.engine import entry_turn, play_turn
+
+    state = new_game(load_ruleset("balut"), [f"P{i}" for i in range(players)], dice=ManualDice())
+    for box, value in fills:
+        state = play_turn(state, entry_turn(state, box, value))
+    for dice in rolls:
+        state, _ = state.apply(Roll(state.current, dice=dice))
+    return state
+
+
+def _category_values(state, terms=None):
+    """Every box's value as the hard bot counts it, from `category_terms` alone (`terms`: its answer for
+    this sheet, which the dice do not change): the expected category points now plus the box's gain for
+    what the dice write there."""
+    from yambak.bots.category import category_terms
+    from yambak.bots.models import model_for
+
+    rules, p = state.rules, state.current
+    gain, _, now = terms or category_terms(state, p, model_for(rules))
+    return {box: now + float(gain(rules.parse_box(box))[w]) for box, w in state.preview(p).items()}
+
+
+def _cached(terms):
+    """`category_terms`' answer with each box's gains computed once (the enumeration below asks often)."""
+    import functools
+
+    gain, key, now = terms
+    return functools.cache(gain), key, now
+
+
+def test_balut_boxes_are_valued_in_category_points_as_the_hard_bot_values_them():
+    """Solo, and at a two-seat table (where a row's rank counts the other seat), each box's value is the
+    category-points change `category_terms` gives for it, and the best box is the one it values most."""
+    solo = _balut(FOURS_OR_FULL[:4], [(2, 3, 3, 5, 6), (3, 3, 3, 5, 6)])
+    duo = _balut([("c1.fives", 15), ("c1.fives", 20), ("c1.sixes", 18), ("c1.sixes", 24)], [(5, 5, 6, 6, 6)], 2)
+    for state in (solo, _midgame("balut", 1, 40), duo, _midgame("balut", 2, 60)):
+        advice = advise(state, wins=False)
+        assert advice.measure == "category_points" and not advice.exact
+        expected = _category_values(state)
+        assert {o.box: o.value for o in advice.boxes if not o.strike} == pytest.approx(expected, abs=1e-9)
+        assert advice.boxes[0].box == max(expected, key=expected.get)
+
+
+def test_balut_keeps_are_the_expected_best_box_over_the_last_roll_by_enumeration():
+    """After the second roll a keep is worth the mean, over every way the other dice fall, of the best
+    box's value after the third: enumerated here over the 252 final hands, each valued by `category_terms`."""
+    import itertools
+    import math
+    from collections import Counter
+
+    from yambak.bots.category import category_terms
+    from yambak.bots.models import model_for
+
+    state = _balut(FOURS_OR_FULL[:4], [(1, 3, 4, 4, 6), (2, 4, 4, 4, 6)])
+    terms = _cached(category_terms(state, 0, model_for(state.rules)))
+    best_after: dict[tuple[int, ...], float] = {}
+    for hand in itertools.combinations_with_replacement(range(1, 7), 5):
+        last, _ = state.apply(Roll(0, dice=hand))
+        best_after[hand] = max(_category_values(last, terms).values())
+
+    def worth(keep):
+        n = 5 - len(keep)
+        total = 0.0
+        for rest in itertools.combinations_with_replacement(range(1, 7), n):
+            ways = math.factorial(n) / math.prod(math.factorial(c) for c in Counter(rest).values())
+            total += ways / 6**n * best_after[tuple(sorted(keep + rest))]
+        return total
+
+    advice = advise(state, wins=False)
+    assert len(advice.keeps) == 15  # every keep of 2 4 4 4 6 (2 * 4 * 2 ways) but the whole hand
+    for option in advice.keeps:
+        assert option.value == pytest.approx(worth(option.keep), abs=1e-9), option.keep
+    top = max(max(worth(o.keep) for o in advice.keeps), max(_category_values(state, terms).values()))
+    assert advice.best.value == pytest.approx(top, abs=1e-9)
+
+
+def test_balut_advice_takes_the_category_where_pips_take_the_full_house(capsys):
+    """Fours at 40 with one fours box open, the full houses spoiled by a 0, 4 4 4 6 6 after the last roll:
+    the 24 pips of a full house are worth more points of total, the 12 in fours make the 52 of the fours'
+    table. The coach names the fours, in expected category points, on the command line too."""
+    from yambak.bots.models import model_for
+
+    state = _balut(FOURS_OR_FULL, [(4, 4, 4, 6, 6)] * 3)
+    rules, sheet, model = state.rules, state.sheets[0], model_for(state.rules)
+    pips = {b: float(model.box_gain(sheet, rules.parse_box(b))[w]) for b, w in state.preview(0).items()}
+    assert max(pips, key=pips.get) == "c4.full_house"  # in pips the full house
+    advice = advise(state)
+    assert advice.best.box == "c4.fours" and advice.measure == "category_points"
+    assert next(o for o in advice.boxes if o.box == "c4.full_house").loss > 0.1
+    first = advise(_balut(FOURS_OR_FULL, [(4, 4, 4, 6, 6)]))
+    assert first.best.kind == "keep" and first.best.keep == (4, 4, 4)
+    args = ["hint", "--rules", "balut", "--dice", "4", "4", "4", "6", "6", "--roll", "3", *FOURS_OR_FULL_ARGS]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "estimate (the strong bot's evaluation), in expected category points" in text
+    assert "best: score c4.fours (12)" in text
+
+
+def test_a_balut_review_and_grade_run_in_category_points(tmp_path, capsys):
+    """The review grades a Balut game in the coach's measure: the hard bot's own choices lose nothing, the
+    medium bot's lose; the server's grade (a seat's turns as a solo game) stores that unit."""
+    from yambak.server.profiles.results import grade
+
+    record = _played("balut", ["strong", "greedy"], 5)
+    result = review(record)
+    assert result.measure == "category_points" and not result.exact and result.at_stake is None
+    assert result.accuracy(0) < 1e-9 < 0.01 < result.accuracy(1)
+    graded = grade(record, 1)
+    assert graded.rows and {r.unit for r in graded.rows} == {"category_points"}
+    assert graded.accuracy == pytest.approx(result.accuracy(1), abs=1e-9)  # no row ranks seats: alone alike
+    path = tmp_path / "balut.json"
+    path.write_text(json.dumps(dict(record, turns=record["turns"][:6])))  # a few turns say the unit
+    assert main(["review", str(path)]) == 0
+    said = capsys.readouterr().out
+    assert "review: estimate (the strong bot's evaluation), losses in expected category points" in said

@@ -575,3 +575,18 @@ def test_balut_shows_each_players_points_as_they_stand() -> None:
         assert view["players"][0]["category_points"]["points"] == -2
 
     run(app, script)
+
+
+def test_balut_hints_are_in_category_points() -> None:
+    """Balut is decided by category points: the terminal's hints say their losses are in those."""
+    app = play_app("balut", {}, players=("Ann",))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("r")
+        await pilot.press("h")
+        await until(pilot, lambda: app.hint_data is not None)
+        assert app.hint_data["measure"] == "category_points"
+        labels = [str(o.prompt) for o in app.query_one("#hint-list").options]
+        assert any(label.endswith("(−: category points)") for label in labels), labels
+
+    run(app, script)

@@ -184,3 +184,23 @@ def test_numbers_read_the_same_from_the_server_and_in_the_browser(base_url, new_
         )
         assert shown == [[number(x, lang, d) for x, d in NUMBERS], [percent(x, lang, d) for x, d in PERCENTS]], lang
         assert (shown[0][0] == "73,3") == (lang != "en")  # a decimal comma, never the English point
+
+
+def test_balut_hints_name_expected_category_points(base_url, new_page):
+    """Balut is decided by category points: the table's coach says its figures are those, in the page's
+    language (Dutch here)."""
+    page = new_page(viewport=PHONE)
+    body = {"name": "Coach", "preset": "balut", "seats": [{"kind": "human", "name": "Ann"}], "listed": False}
+    made = page.request.post(base_url + "/api/tables", data=body).json()
+    page.goto(base_url + made["url"] + "?lang=nl")
+    ready(page)
+    v = version(page)
+    page.click("#roll")
+    wait_past(page, v)
+    page.click("#hint-toggle")
+    page.locator("#coach .expect").wait_for()
+    text = page.locator("#coach").inner_text()
+    assert "Verwachte categoriepunten:" in text and "Schatting" in text, text
+    page.screenshot(path=str(SCREENSHOTS / "coach-balut-phone.png"))
+    page.set_viewport_size(LAPTOP)
+    page.screenshot(path=str(SCREENSHOTS / "coach-balut-laptop.png"))

@@ -12,7 +12,9 @@ engine's `action` (`Roll` holding the kept dice, `Score`, `Announce`), so a face
 it as it is and the review matches decisions by action. Where the exact solver has a table for
 the ruleset the values are exact (the optimal strategy's expected final score); elsewhere they
 are the strong bot's own evaluation (`bots.expectimax`), labelled as an estimate, in expected
-match points at a column-points table with opponents (its tie-break for points left out), else
+match points at a column-points table with opponents (its tie-break for points left out), in
+expected category points where the game is decided by them (`bots/category.py`, solo too: the
+hard bot's own values, its pips at `PIPS_WEIGHT` a point included, so its best is the bot's), else
 in points. With other seats each option has `win`, the chance to win alone, and `tie`, the chance
 to share the win (the loss is the rest; the records count a shared win as won), from distributions
 of final results (`chances.py`): exact, and for play to win, in the seat's last turn, where
@@ -32,8 +34,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..bots.category import category_terms
 from ..bots.evaluate import Model
-from ..bots.expectimax import Plan, evaluate_choices, follow_values, held_positions, plan_for
+from ..bots.expectimax import GainFn, Plan, evaluate_choices, follow_values, held_positions, plan_for
 from ..bots.match import TIE_BREAK, match_terms
 from ..bots.models import model_for
 from ..bots.optimal import solvable, strategy_for
@@ -76,7 +79,7 @@ class Option:
 
     action: Action
     kind: str  # keep | box | announce
-    value: float  # expected final score, or expected match points, after this choice
+    value: float  # expected final score, expected match points or expected category points, after this choice
     loss: float = 0.0  # how much less than the best choice
     keep: tuple[int, ...] | None = None  # a keep: the dice values held
     box: str | None = None
@@ -129,7 +132,7 @@ class Advice:
     """Every choice of one decision, valued, best first within each kind; `best` over all of them."""
 
     exact: bool  # from the solver's table (else the strong bot's estimate)
-    measure: str  # score | match_points
+    measure: str  # score | match_points | category_points
     roll: int  # rolls made this turn
     keeps: tuple[Option, ...] = ()
     boxes: tuple[Option, ...] = ()
@@ -184,7 +187,7 @@ def advise(state: GameState, player: int | None = None, wins: bool = True) -> Ad
     rules = state.rules
     if rules.rolled_dice != rules.dice:
         raise CoachError("no advice when five of six dice count (six_dice) yet")
-    if solvable(rules) and not turn.announced:
+    if solvable(rules) and not turn.announced and rules.match.kind != "category_points":  # the table counts pips
         return _exact(state, p, wins and len(state.players) > 1)
     return _estimate(state, p, wins and len(state.players) > 1)
 
@@ -248,9 +251,13 @@ def _estimate(state: GameState, p: int, wins: bool) -> Advice:
     def g(b: int) -> np.ndarray:  # the box's gain in points (the model keeps it per sheet)
         return model.box_gain(sheet, b)
 
+    gain_fn: GainFn | None
     if rules.match.kind == "column_points" and len(state.players) > 1:
         gain_fn, key, now = match_terms(state, p, model)
         measure = "match_points"
+    elif rules.match.kind == "category_points":  # the hard bot's own values (`bots/category.py`), solo too
+        gain_fn, key, now = category_terms(state, p, model)
+        measure = "category_points"
     else:
         gain_fn, key = None, None
         base = float(sum(model.column_estimate(sheet, c)[0] for c in range(len(rules.columns))))
@@ -276,7 +283,7 @@ def _estimate(state: GameState, p: int, wins: bool) -> Advice:
     for b, v in choices.boxes:
         box = rules.box_id(b)
         w = preview.get(box, 0)
-        options.append(_box(p, box, now + (v if measure == "score" else float(worth(b, w))), w))
+        options.append(_box(p, box, now + (float(worth(b, w)) if measure == "match_points" else v), w))
     for box in _strikable(state, p):
         options.append(_box(p, box, now + float(worth(rules.parse_box(box) or 0, 0)), 0, strike=True))
     for b, v in choices.announces:

@@ -316,10 +316,14 @@ def _say_win_points(ruleset: Ruleset, out: TextIO, what: str = "the other values
         print(f"({what} count an outright win as {ruleset.win_points} points: docs/rulesets.md)", file=out)
 
 
+# what a measure's figures are, as the command line names them (points: the expected final score)
+UNITS = {"match_points": "expected match points", "category_points": "expected category points"}
+
+
 def _print_coach(advice: CoachAdvice, state: GameState, top: int, ms: float, out: TextIO) -> None:
     p = state.current
     what = "exact" if advice.exact else "estimate (the strong bot's evaluation)"
-    unit = "expected match points" if advice.measure == "match_points" else "points"
+    unit = UNITS.get(advice.measure, "points")
     dice = " ".join(map(str, state.turns[p].dice)) or "-"
     print(f"{state.players[p]}: dice {dice}, roll {advice.roll}; {what}, in {unit} ({ms:.0f} ms)", file=out)
     if advice.best is None:
@@ -359,7 +363,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(len(record.players))))
         return 0
     what = "exact" if result.exact else "estimate (the strong bot's evaluation)"
-    unit = "expected match points" if result.measure == "match_points" else "points"
+    unit = UNITS.get(result.measure, "points")
     keeps = "" if result.graded_keeps else "; the record does not say what was held: boxes only"
     print(f"review: {what}, losses in {unit}{keeps}")
     played = replay(record)

@@ -64,6 +64,13 @@ BOT_PAUSE = 0.35  # seconds between a bot's actions: long enough to follow, shor
 WARM_UP_DELAY = 0.2  # seconds after the first screen before the bots load (the first paint reaches the terminal)
 
 
+def _unit(T: Words, measure: str) -> str:
+    """The coach's figures' unit in the language: match points, category points, or points."""
+    if measure == "match_points":
+        return T("match points")
+    return T("category points") if measure == "category_points" else T("points")
+
+
 def die_lines(value: int | None, held: bool, key: int) -> list[str]:
     """A die with pips, 7 wide and 5 tall; held dice have a heavy border (seen without colour too)."""
     tl, tr, bl, br, h, v = "┏┓┗┛━┃" if held else "╭╮╰╯─│"
@@ -836,7 +843,7 @@ class TableApp(App[int]):
             return
         from ..web.i18n import number
 
-        unit = T("match points") if data["measure"] == "match_points" else T("points")
+        unit = _unit(T, data["measure"])
 
         def less(o: dict[str, Any]) -> str:
             return "  " + (T("best") if o["loss"] < 1e-9 else f"−{number(o['loss'], T.lang, 1)}")  # "−2,4" in nl
@@ -950,7 +957,7 @@ class TableApp(App[int]):
         if not data:
             self.review_text = T("The coach cannot review this game.")
         else:
-            unit = T("match points") if data["measure"] == "match_points" else T("points")
+            unit = _unit(T, data["measure"])
             lines = [T("Review the game")]
             names = [p["name"] for p in self.current_view["players"]]
             for p in data["players"]:

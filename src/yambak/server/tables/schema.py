@@ -299,7 +299,7 @@ class CoachAdvice(_Out):
     """The coach's advice on one decision (`coach.Advice.to_dict`), best first within each kind."""
 
     exact: bool
-    measure: Literal["score", "match_points"]
+    measure: Literal["score", "match_points", "category_points"]
     roll: int
     best: CoachOption | None
     keeps: list[CoachOption]

@@ -892,7 +892,7 @@ export interface CoachAdvice {
   boxes: CoachOption[];
   exact: boolean;
   keeps: CoachOption[];
-  measure: "score" | "match_points";
+  measure: "score" | "match_points" | "category_points";
   roll: number;
   win_note?: string | null;
 }

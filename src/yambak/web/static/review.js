@@ -20,7 +20,9 @@ const nCols = view.rules.columns.length;
 /** @param {string} box */
 const boxLabel = (box) => pageBoxLabel(box, nCols);
 let seat = boot.seats.length ? boot.seats[0] : 0;
-let unit = review.measure === "match_points" ? T("match points") : T("points");
+/** The losses' unit: the coach's measure (match points, category points, else points). @param {string} measure */
+const unitOf = (measure) => measure === "match_points" ? T("match points") : measure === "category_points" ? T("category points") : T("points");
+let unit = unitOf(review.measure);
 const sheet = new Sheet($("sheet"), { onActivate: (/** @type {any} */ info) => { if (info && info.action) go(info.action.turn); } });
 
 /** @param {Choice} o */
@@ -209,7 +211,7 @@ if (!boot.review && boot.reviewUrl) {
     wait.hidden = true;
     if (!data) { $("review-summary").replaceChildren(el("p", { class: "muted" }, T("The coach cannot review this game."))); return; }
     review = data;
-    unit = review.measure === "match_points" ? T("match points") : T("points");
+    unit = unitOf(review.measure);
     document.body.dataset.reviewed = "1";
     render(); drawTurn();
   }).catch(() => { wait.hidden = true; });

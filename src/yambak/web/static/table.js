@@ -658,15 +658,16 @@ function renderCoach() {
   }
   const best = advice && advice.best;
   if (!advice || !best) { box.replaceChildren(head, el("p", { class: "muted" }, T("No advice for this position."))); return; }
-  const mp = advice.measure === "match_points";
-  const unit = mp ? T("match points") : T("points");
+  const mp = advice.measure === "match_points", cp = advice.measure === "category_points";
+  const unit = mp ? T("match points") : cp ? T("category points") : T("points");
   const lossText = (/** @type {import("./protocol").CoachOption} */ o) => o.loss < 1e-9 ? T("best") : `−${num(o.loss, 1)}`;
   const lossLabel = (/** @type {import("./protocol").CoachOption} */ o) => o.loss < 1e-9 ? T("best") : T("{n} {unit} less", { n: num(o.loss, 1), unit });
   const parts = [head, el("p", { class: "estimate" }, advice.exact
     ? T("Exact: the expected final score with perfect play from here.") : T("Estimate: the strong bot's evaluation of each choice."))];
   const expect = { value: num(best.value, 1) };  // the label and its colon in one message: French puts a space before it
   parts.push(el("p", { class: "expect" }, best.wins ? `${choiceText(best)}` // a win at once is the result, not a score
-    : mp ? T("Expected match points: {value}", expect) : T("Expected final score: {value}", expect)));
+    : mp ? T("Expected match points: {value}", expect) : cp ? T("Expected category points: {value}", expect)
+      : T("Expected final score: {value}", expect)));
   if (advice.exact && view.rules.win_points != null) {  // the values are the solver's: a win at once counts as this
     parts.push(el("p", { class: "muted" }, T("These values count an outright win as {n} points; the sheet does not.", { n: view.rules.win_points })));
   }
