@@ -99,7 +99,7 @@ def test_the_routes_figures_are_the_stores_aggregate(client, monkeypatch) -> Non
     pid = client.get("/api/me").json()["profile"]["id"]
     rows = store.graded_decisions(store.result_for(pid, made["id"]).id)
     losses = DecisionStore.decision_losses
-    monkeypatch.setattr(type(store), "decision_losses", lambda self, key, now: losses(self, key, now, min_games=1))
+    monkeypatch.setattr(type(store), "decision_losses", lambda self, key, now, _m, u: losses(self, key, now, 1, u))
     data = client.get("/api/strategy/yams/losses").json()
     assert data["games"] == 1 and data["enough"] is True
     total = sum(r["loss"] for r in rows)
@@ -137,12 +137,35 @@ def test_the_routes_cache_holds_while_the_same_deals_are_open(tmp_path) -> None:
 
     cache = LossesCache()
     graded()
-    assert asyncio.run(cache.get(store, "yams", t0)).games == 1
+    assert asyncio.run(cache.get(store, "yams", t0, "score")).games == 1
     graded()
-    assert asyncio.run(cache.get(store, "yams", t0)).games == 1  # within ten minutes, the same deals open
+    assert asyncio.run(cache.get(store, "yams", t0, "score")).games == 1  # within ten minutes, the same deals open
     store.ensure_deal(DealRow("daily:2026-12-01:yams", "daily", "yams", "s", "c", t0, t0 + timedelta(hours=1)))
-    assert asyncio.run(cache.get(store, "yams", t0)).games == 2  # a deal opened: computed anew
+    assert asyncio.run(cache.get(store, "yams", t0, "score")).games == 2  # a deal opened: computed anew
     graded()
-    assert asyncio.run(cache.get(store, "yams", t0 + timedelta(hours=2))).games == 3  # and closed
+    assert asyncio.run(cache.get(store, "yams", t0 + timedelta(hours=2), "score")).games == 3  # and closed
     assert len(cache.entries) == 1
     store.close()
+
+
+def test_a_balut_games_losses_are_read_and_shown_in_category_points(client, monkeypatch) -> None:
+    """Balut's coach counts category points: its graded decisions are stored in that unit, and its losses
+    (the threshold lowered to the one game played) are read in it and said so on the strategy page, where
+    the other presets say expected points."""
+    from yambak.store.decisions import DecisionStore
+
+    made = new_table(client, "balut", seats=[{"name": "Ann"}])
+    _play_with_keeps(client, made["id"], made["tokens"]["0"], 0)
+    assert client.app.state.profiles.grader.wait()
+    store = client.app.state.store
+    pid = client.get("/api/me").json()["profile"]["id"]
+    rows = store.graded_decisions(store.result_for(pid, made["id"]).id)
+    assert rows and {r["unit"] for r in rows} == {"category_points"}
+    losses = DecisionStore.decision_losses
+    monkeypatch.setattr(type(store), "decision_losses", lambda self, key, now, _m, u: losses(self, key, now, 1, u))
+    data = client.get("/api/strategy/balut/losses").json()
+    assert (data["games"], data["enough"], data["unit"]) == (1, True, "category_points")
+    assert sum(k["total_loss"] for k in data["kinds"]) == pytest.approx(sum(r["loss"] for r in rows), abs=1e-3)
+    page = client.get("/strategy/balut").text
+    assert "the kinds of decision that cost most, in expected category points." in page
+    assert client.get("/api/strategy/yams/losses").json()["unit"] == "score"

@@ -22,7 +22,8 @@ class _SlowStore:
     def open_deals(self, _now: datetime) -> tuple[str, ...]:
         return ()
 
-    def decision_losses(self, key: str, _now: datetime) -> str:
+    def decision_losses(self, key: str, _now: datetime, _min_games: int, unit: str) -> str:
+        assert unit == "score"
         if key == "a":
             assert self.release.wait(10)
         return f"losses of {key}"
@@ -32,10 +33,10 @@ def test_one_rulesets_aggregate_does_not_wait_for_anothers() -> None:
     store, cache, now = _SlowStore(), LossesCache(), datetime(2026, 12, 7)
 
     async def main() -> None:
-        slow = asyncio.create_task(cache.get(store, "a", now))  # type: ignore[arg-type]
+        slow = asyncio.create_task(cache.get(store, "a", now, "score"))  # type: ignore[arg-type]
         await asyncio.sleep(0.05)
         try:
-            assert await asyncio.wait_for(cache.get(store, "b", now), 2) == "losses of b"  # type: ignore[arg-type]
+            assert await asyncio.wait_for(cache.get(store, "b", now, "score"), 2) == "losses of b"  # type: ignore[arg-type]
         finally:
             store.release.set()
         assert await slow == "losses of a"

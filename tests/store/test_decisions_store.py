@@ -150,3 +150,28 @@ def test_a_rulesets_losses_count_only_own_closed_games_and_show_from_100(store):
             assert b.total_loss == pytest.approx(bl, abs=1e-9) and b.share == pytest.approx(bl / total)
     assert sum(k.share for k, _ in losses.kinds) == pytest.approx(1.0)
     assert store.decision_losses("yams", closes - timedelta(seconds=1)).enough is False  # 99 while the deal is open
+
+
+def test_a_rulesets_losses_and_mistakes_are_read_in_its_own_unit(store):
+    """Balut's grades are in category points (the coach's measure), the others' in points: each aggregate and
+    the trainer's costliest mistakes read one unit, never the two mixed (a Balut game graded in pips before
+    the coach counted category points stays out of Balut's figures)."""
+    pid = _profile(store)
+    balut = [_result(pid, n, preset="balut", rules_id="balut") for n in range(3)]
+    for r in balut:  # the trainer reads a mistake's position from its table's finished record
+        store.create(SessionRow(r.ref, "", "balut", False, False, None, {"turns": []}, finished=True))
+    _graded(
+        store, balut, [_rows(0, "balut", "category_points"), _rows(1, "balut", "category_points"), _rows(2, "balut")]
+    )
+    now = T0 + timedelta(days=1)
+    counted = store.decision_losses("balut", now, 2, "category_points")
+    assert (counted.games, counted.enough, counted.unit) == (2, True, "category_points")
+    expected = _expected([_rows(0, "balut", "category_points"), _rows(1, "balut", "category_points")])
+    assert {k.kind: k.total_loss for k, _ in counted.kinds} == pytest.approx(
+        {kind: expected[(kind, None)][2] for kind in KINDS}
+    )
+    assert store.decision_losses("balut", now, 1).games == 1  # the pips game alone, in points
+    assert store.decision_losses("balut", now, 5, "category_points").unit == "category_points"  # too few: still named
+    losses = {(r.kind, r.loss) for r in store.biggest_mistakes("balut", now, 2.0, 100, "category_points")}
+    worst = {(r.kind, r.loss) for g in (0, 1) for r in _rows(g, "balut", "category_points") if r.loss >= 2.0}
+    assert losses == worst and store.biggest_mistakes("yams", now, 0.0, 100, "category_points") == []

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the types, for the checker; the module itself loads on first use
-    from .advice import Advice, CoachError, Decision, Option, Review, action_dict, advise, review
+    from .advice import Advice, CoachError, Decision, Option, Review, action_dict, advise, measure_of, review
 
-__all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "action_dict", "advise", "review"]
+__all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "action_dict", "advise", "measure_of", "review"]
 
 
 def __getattr__(name: str) -> Any:

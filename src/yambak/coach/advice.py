@@ -42,7 +42,7 @@ from ..bots.models import model_for
 from ..bots.optimal import solvable, strategy_for
 from ..engine import Action, Announce, GameRecord, GameState, IllegalAction, RecordError, Roll, Score, new_game, replay
 from ..engine.dice import ManualDice
-from ..rules import RulesetError, load_ruleset
+from ..rules import Ruleset, RulesetError, load_ruleset
 from ..solver import Position, Strategy
 from ..solver import advise as exact_advice
 from ..solver import dice as D
@@ -50,11 +50,22 @@ from ..solver.advisor import position_of, position_state, turn_table
 from ..viewtypes import JSONObject
 from . import chances as C
 
-__all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "action_dict", "advise", "review"]
+__all__ = ["Advice", "CoachError", "Decision", "Option", "Review", "action_dict", "advise", "measure_of", "review"]
 
 # In match points a decided column still plays for its points: a ten-thousandth of a match point per
 # point of estimated total orders such choices without showing up in any figure a player reads.
 POINTS_WEIGHT = 1e-4
+
+
+def measure_of(rules: Ruleset, players: int = 1) -> str:
+    """What the coach's values count for these rules at a table of `players`: "category_points" where rows
+    earn category points (solo too), "match_points" where columns are won against opponents, else "score"
+    (expected points). Grades are of each player's own turns as a solo game: `measure_of(rules)`."""
+    if rules.match.kind == "category_points":
+        return "category_points"
+    if rules.match.kind == "column_points" and players > 1:
+        return "match_points"
+    return "score"
 
 
 class CoachError(ValueError):
@@ -252,17 +263,15 @@ def _estimate(state: GameState, p: int, wins: bool) -> Advice:
         return model.box_gain(sheet, b)
 
     gain_fn: GainFn | None
-    if rules.match.kind == "column_points" and len(state.players) > 1:
+    measure = measure_of(rules, len(state.players))
+    if measure == "match_points":
         gain_fn, key, now = match_terms(state, p, model)
-        measure = "match_points"
-    elif rules.match.kind == "category_points":  # the hard bot's own values (`bots/category.py`), solo too
+    elif measure == "category_points":  # the hard bot's own values (`bots/category.py`), solo too
         gain_fn, key, now = category_terms(state, p, model)
-        measure = "category_points"
     else:
         gain_fn, key = None, None
         base = float(sum(model.column_estimate(sheet, c)[0] for c in range(len(rules.columns))))
         now = base + sheet.extra_bonus + model.offset(sheet.written.count(None) - 1)  # every choice ends in a box
-        measure = "score"
     choices = evaluate_choices(state, p, model, gain_fn, key)
     plan = plan_for(state, p, model, gain_fn, key)  # the same plan, from the model's cache
 

@@ -168,16 +168,17 @@ class DecisionStore:
         with self.engine.connect() as conn:
             return tuple(sorted(conn.execute(select(Deal.id).where(~closed_sql(now))).scalars()))
 
-    def decision_losses(self, rules_id: str, now: datetime, min_games: int = MIN_GAMES) -> Losses:
+    def decision_losses(self, rules_id: str, now: datetime, min_games: int = MIN_GAMES, unit: str = UNIT) -> Losses:
         """Where a ruleset's players lose points (`rules_id`: a preset's id, or a table's own rules' variant
         key without the duplicate modifier): the games the server rolled without help (no kept sheets,
         which anyone can type, no hinted games), and of deals only those closed at `now`. Per kind of
         decision and per box of each kind: how many, how many lost anything, the mean and total loss and
-        its share of all the loss; the costliest first. The kinds only once there are `min_games` games."""
+        its share of all the loss; the costliest first. The kinds only once there are `min_games` games.
+        `unit`: the coach's measure of the ruleset's grades (`coach.measure_of`: Balut's are category points)."""
         closed = select(Deal.id).where(closed_sql(now))
         where = [
             GradedDecision.rules_id == rules_id,
-            GradedDecision.unit == UNIT,
+            GradedDecision.unit == unit,
             GradedDecision.source != "kept",
             GradedDecision.counted.is_(True),
             or_(GradedDecision.deal_id.is_(None), GradedDecision.deal_id.in_(closed)),
@@ -186,7 +187,7 @@ class DecisionStore:
         with self.engine.connect() as conn:
             games = int(conn.execute(select(func.count(func.distinct(d.result_id))).where(*where)).scalar_one())
             if games < min_games:
-                return Losses(rules_id, games, False)
+                return Losses(rules_id, games, False, unit)
             erred = func.count().filter(d.loss > 1e-9)
             by_box = conn.execute(
                 select(d.kind, d.box, func.count(), erred, func.sum(d.loss)).where(*where).group_by(d.kind, d.box)
@@ -207,9 +208,11 @@ class DecisionStore:
             boxes.sort(key=lambda x: (-x.total_loss, x.box or ""))
             kinds.append((row(kind, None, count, erred_count, lost), tuple(boxes)))
         kinds.sort(key=lambda x: (-x[0].total_loss, x[0].kind))
-        return Losses(rules_id, games, True, UNIT, tuple(kinds))
+        return Losses(rules_id, games, True, unit, tuple(kinds))
 
-    def biggest_mistakes(self, rules_id: str, now: datetime, threshold: float, limit: int) -> list[MistakeRow]:
+    def biggest_mistakes(
+        self, rules_id: str, now: datetime, threshold: float, limit: int, unit: str = UNIT
+    ) -> list[MistakeRow]:
         """The costliest stored decisions of a ruleset (a loss of at least `threshold` expected points), the
         costliest first, at most `limit`, for the trainer's pool: games the server rolled (no kept sheets),
         of deals only those closed at `now` (docs/daily.md), and only where the table's finished record is
@@ -218,7 +221,7 @@ class DecisionStore:
         d = GradedDecision
         where = [
             d.rules_id == rules_id,
-            d.unit == UNIT,
+            d.unit == unit,
             d.source != "kept",
             d.loss >= threshold,
             or_(d.deal_id.is_(None), d.deal_id.in_(closed)),

@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from ...coach import measure_of
 from ...rules import load_ruleset, preset_ids
 from ...store import KindLoss, Losses, Store
 from ...store.decisions import MIN_GAMES
@@ -60,13 +61,14 @@ class LossesCache:
         self.entries: dict[tuple[str, tuple[str, ...]], tuple[float, Losses]] = {}
         self.locks: dict[str, asyncio.Lock] = {}  # one a ruleset (a few dozen at most: never dropped)
 
-    async def get(self, store: Store, key: str, now: datetime) -> Losses:
+    async def get(self, store: Store, key: str, now: datetime, unit: str) -> Losses:
+        """`unit`: the measure of the ruleset's grades (`coach.measure_of`), the same for every request of `key`."""
         entry = (key, await store.read(store.open_deals, now))
         async with self.locks.setdefault(key, asyncio.Lock()):
             found = self.entries.get(entry)
             if found is not None and time.monotonic() - found[0] < self.ttl:
                 return found[1]
-            losses = await store.read(store.decision_losses, key, now)
+            losses = await store.read(store.decision_losses, key, now, MIN_GAMES, unit)
             for stale in [k for k in self.entries if k[0] == key]:  # computed with other deals open
                 del self.entries[stale]
             self.entries[entry] = (time.monotonic(), losses)
@@ -90,5 +92,6 @@ async def strategy_losses(request: Request, preset: str, manager: Manager, setti
     `min_games` graded games. Figures up to ten minutes old."""
     if preset not in preset_ids():
         raise RequestError("preset/unknown", "there is no such ruleset", 404)
-    key = load_ruleset(preset).variant_key(duplicate=False)
-    return losses_json(preset, await _cache(request).get(manager.store, key, naive_utc(settings.clock())))
+    rules = load_ruleset(preset)
+    key, unit = rules.variant_key(duplicate=False), measure_of(rules)
+    return losses_json(preset, await _cache(request).get(manager.store, key, naive_utc(settings.clock()), unit))

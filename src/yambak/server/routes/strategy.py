@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
+from ...coach import measure_of
 from ...inputs import ascii_int
 from ...rules import Ruleset, load_ruleset, preset_ids
 from ...store import Losses
@@ -276,7 +277,8 @@ async def preset_strategy(
         return render_page(request, "missing.html", lang, status=404)
     rules = load_ruleset(preset)
     store = manager.store
-    losses = await store.read(store.decision_losses, rules.variant_key(duplicate=False), naive_utc(settings.clock()))
+    key, now = rules.variant_key(duplicate=False), naive_utc(settings.clock())
+    losses = await store.read(store.decision_losses, key, now, MIN_GAMES, measure_of(rules))
     title = ruleset_name(preset, rules.name, lang)
     return _page(request, rules, lang, title, losses, f"/api/strategy/{preset}/odds", None, jobs)
 

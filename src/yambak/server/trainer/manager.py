@@ -34,6 +34,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from ...coach import measure_of
 from ...rules import load_ruleset, preset_ids
 from ...store import ProfileRow, Store, TrainerAnswerRow
 from ...trainer import (
@@ -148,8 +149,9 @@ class TrainerManager:
         """The positions of the preset's costliest stored decisions (closed deals only, anonymous), each
         graded afresh by the coach; none when that fails (the seeded pool stands alone)."""
         try:
-            key = load_ruleset(preset).variant_key(duplicate=False)
-            rows = await self.store.read(self.store.biggest_mistakes, key, self.now(), self.threshold, MISTAKES)
+            rules = load_ruleset(preset)
+            key, unit = rules.variant_key(duplicate=False), measure_of(rules)  # the threshold is in that unit
+            rows = await self.store.read(self.store.biggest_mistakes, key, self.now(), self.threshold, MISTAKES, unit)
             mistakes = [Mistake(r.record, r.seat, r.turn, r.roll, r.kind) for r in rows]
             if not mistakes:
                 return ()

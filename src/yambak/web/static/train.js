@@ -16,7 +16,7 @@ const SKIPPED = 40;  // positions this device saw lately, not offered again (the
 /** @typedef {{rows: OddsRow[]}} Odds */
 /** @typedef {{mu: number, sigma: number, rating: number}} Rating */
 /** @typedef {{id: string, dice: number[], roll: number, exact: boolean, choices: Choice[], filled: [string, number][], score: number}} Position */
-/** @typedef {{chosen: Choice, best: Choice[], loss: number, solved: boolean, rating: {after: Rating}, streak: number, best_streak: number}} Answer */
+/** @typedef {{chosen: Choice, best: Choice[], loss: number, solved: boolean, measure: string, rating: {after: Rating}, streak: number, best_streak: number}} Answer */
 
 /** @returns {Device} */
 function device() {
@@ -123,7 +123,10 @@ async function answer(choice) {
     if (same(c, data.chosen)) buttons[i].classList.add("chosen");
     if (same(c, data.best[0])) buttons[i].classList.add("best");
   });
-  const verdict = data.solved ? T("Solved") : T("This choice loses {value} points.", { value: num(data.loss, 2) });
+  // Balut's positions are valued in category points (the coach's measure), every other preset's in points
+  const verdict = data.solved ? T("Solved")
+    : data.measure === "category_points" ? T("This choice loses {value} category points.", { value: num(data.loss, 2) })
+    : T("This choice loses {value} points.", { value: num(data.loss, 2) });
   $("result-title").textContent = verdict;
   $("best").replaceChildren(...data.best.map((o) => el("li", {}, o.loss > 0 ? `${label(o)} (−${num(o.loss, 2)})` : label(o))));
   showOdds(data);
