@@ -359,6 +359,16 @@ def test_balut_boxes_are_valued_in_category_points_as_the_hard_bot_values_them()
         assert advice.boxes[0].box == max(expected, key=expected.get)
 
 
+def test_balut_at_a_table_gives_no_win_chances_where_yammen_does():
+    """The win chances draw final totals, and a total does not decide Balut: at a two-seat Balut table the
+    advice has none (rather than another game's), while a two-seat yammen table's has them."""
+    duo = _balut([("c1.fives", 15), ("c1.fives", 20)], [(5, 5, 6, 6, 6)], 2)
+    advice = advise(duo, wins=True)
+    assert advice.options and all(o.win is None and o.tie is None for o in advice.options)
+    yammen = _midgame("yammen", 2, 10)
+    assert any(o.win is not None for o in advise(yammen, wins=True).options)
+
+
 def test_balut_keeps_are_the_expected_best_box_over_the_last_roll_by_enumeration():
     """After the second roll a keep is worth the mean, over every way the other dice fall, of the best
     box's value after the third: enumerated here over the 252 final hands, each valued by `category_terms`."""

@@ -298,7 +298,9 @@ def _estimate(state: GameState, p: int, wins: bool) -> Advice:
     for b, v in choices.announces:
         options.append(_announce(p, rules.box_id(b), now + announce_values.get(b, v)))
     note, best_win = None, None
-    if wins:
+    # no win chances where category points decide: the model draws final totals (`chances.py`), and a total
+    # does not say who wins Balut (a win chance shown would be another game's)
+    if wins and measure != "category_points":
         options, note, best_win = _model_chances(state, p, model, plan, options)
     return _finish(False, measure, state, p, options, note, best_win)
 
