@@ -10,6 +10,8 @@ import statistics
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from yambak.bots import play_game
 from yambak.cli import main as cli_main
 from yambak.engine import GameState, Roll, Score, new_game, state_to_record
@@ -63,8 +65,6 @@ def test_the_line_throws_last_box_games_and_about_half_the_easy_bots_and_no_medi
     assert not thrown("custom", 100.0) and not thrown(preset, None)  # no line, or no decision: nothing thrown
 
 
-
-
 def _graded_games(store: Store, pid: str, games: int, loss: float, at: datetime) -> None:
     """`games` graded ranked games of yams, each of 13 decisions of which the first lost `loss`."""
     for n in range(games):
@@ -98,6 +98,34 @@ def test_the_operator_lists_profiles_at_the_solvers_accuracy_and_clears_them(bot
         assert "no profile 'nobody'" in err and "name the profile" in err and "takes no profile" in err
         assert "Traceback" not in err
         assert store.assisted(ASSISTED_GAMES, 0.05) == []
+    finally:
+        store.close()
+
+
+def test_the_operators_line_is_in_each_presets_own_unit(both_stores, capsys) -> None:
+    """Where the coach counts points the line is `ASSISTED_LOSS`; Balut's grades are in category points, and its
+    line is the same share of its medium bot's median loss as `ASSISTED_LOSS` is of the points presets' median
+    one (worked out here from the measured figures): a Balut player losing 0.01 category points a decision
+    (a fourteenth of the medium bot) is not listed, the solver's own play is."""
+    from yambak.server.ranked.fairplay import ASSISTED_LOSS, assisted_lines
+
+    data = json.loads(DATA.read_text())
+    points = statistics.median(row["medium_median"] for p, row in data.items() if p != "balut")
+    lines = assisted_lines()
+    assert lines["balut"] == pytest.approx(ASSISTED_LOSS * data["balut"]["medium_median"] / points)
+    assert 0 < lines["balut"] < 0.01 and {v for p, v in lines.items() if p != "balut"} == {ASSISTED_LOSS}
+    url = both_stores.database_url
+    store = Store(url)
+    try:
+        close, ace = secrets.token_urlsafe(9), secrets.token_urlsafe(9)
+        store.create_profile(close, "Close", secrets.token_hex(32), T0)
+        store.create_profile(ace, "Ace", secrets.token_hex(32), T0)
+        for n in range(ASSISTED_GAMES):
+            graded_game(store, close, n, 0.13, at=T0, preset="balut", unit="category_points")  # 0.01 a decision
+            graded_game(store, ace, n, 0.0, at=T0, preset="balut", unit="category_points")
+        assert cli_main(["fairplay", "list", "--db", url]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert len(out) == 2 and out[1].split()[:3] == [ace, "Ace", "balut"]
     finally:
         store.close()
 

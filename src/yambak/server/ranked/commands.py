@@ -30,7 +30,7 @@ def _store(db: str | None) -> Store:
 
 
 def _fairplay(args: argparse.Namespace) -> int:
-    from .fairplay import ASSISTED_GAMES, ASSISTED_LOSS
+    from .fairplay import ASSISTED_GAMES, ASSISTED_LOSS, assisted_line, assisted_lines
 
     store = _store(args.db)
     try:
@@ -43,11 +43,17 @@ def _fairplay(args: argparse.Namespace) -> int:
             return 0
         if args.profile:
             raise UserError("fairplay list takes no profile")
-        rows = store.assisted(ASSISTED_GAMES, ASSISTED_LOSS)
+        # each preset's line in its grades' unit: the store reads up to the highest, each row is held to its own
+        rows = [
+            r
+            for r in store.assisted(ASSISTED_GAMES, max(assisted_lines().values()))
+            if r.accuracy <= assisted_line(r.preset)
+        ]
         if not rows:
             print(
                 f"no profile has {ASSISTED_GAMES} graded ranked games of a preset at the solver's accuracy "
-                f"(at most {ASSISTED_LOSS} points lost per decision)"
+                f"(at most {ASSISTED_LOSS} points lost per decision; where the coach counts other points, as in "
+                "Balut, the same share of the medium bot's loss)"
             )
             return 0
         print(f"{'profile':<24}  {'name':<20}  {'preset':<12}  {'games':>5}  {'lost/decision':>13}  last game")

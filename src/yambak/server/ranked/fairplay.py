@@ -9,7 +9,7 @@ and the ratings of the players whose rise went are computed again from it on, in
 stores the grade (`Store.void_game`). The medium bot's worst game stays far below that line (the figures).
 
 Profiles whose graded ranked games of a preset stay at the solver's own accuracy (at least
-`ASSISTED_GAMES` of them, losing at most `ASSISTED_LOSS` points a decision on average) are listed for the
+`ASSISTED_GAMES` of them, losing at most the preset's `assisted_line` a decision on average) are listed for the
 server's operator (`yambak fairplay list`), never on a page: a strong player is not a cheat, the
 operator looks.
 """
@@ -17,6 +17,7 @@ operator looks.
 from __future__ import annotations
 
 import json
+import statistics
 from datetime import datetime
 from functools import cache
 from importlib import resources
@@ -27,7 +28,16 @@ from openskill.models import PlackettLuce
 from ...store import ResultRow, Store
 from ..common.events import Graded, Write
 
-__all__ = ["ASSISTED_GAMES", "ASSISTED_LOSS", "rate", "review", "thresholds", "thrown"]
+__all__ = [
+    "ASSISTED_GAMES",
+    "ASSISTED_LOSS",
+    "assisted_line",
+    "assisted_lines",
+    "rate",
+    "review",
+    "thresholds",
+    "thrown",
+]
 
 ASSISTED_GAMES = 10  # graded ranked games of a preset before a profile may be listed
 ASSISTED_LOSS = 0.05  # points lost per decision, on average, at most: the solver's own play loses 0
@@ -36,10 +46,40 @@ _MODEL = PlackettLuce()  # the ladder's model (server/ranked/manager.py): its de
 
 
 @cache
+def assisted_lines() -> dict[str, float]:
+    """Each preset's line for the operator's list, in its grades' unit: `ASSISTED_LOSS` points where the coach
+    counts points; where it counts something else (Balut's category points, `coach.measure_of`), the same
+    share of the medium bot's median loss as `ASSISTED_LOSS` is of the points presets' median one (0.05
+    category points would be a third of Balut's medium bot, and list players far from the solver)."""
+    from ...coach import measure_of
+    from ...rules import load_ruleset, preset_ids
+
+    data = _data()
+    points = [
+        float(row["medium_median"]) for preset, row in data.items() if measure_of(load_ruleset(preset)) == "score"
+    ]
+    reference = statistics.median(points)
+    out = {}
+    for preset in preset_ids():
+        other = preset in data and measure_of(load_ruleset(preset)) != "score"
+        out[preset] = ASSISTED_LOSS * float(data[preset]["medium_median"]) / reference if other else ASSISTED_LOSS
+    return out
+
+
+def assisted_line(preset: str) -> float:
+    """The operator's line of a preset (a ruleset of one's own: `ASSISTED_LOSS`, in points)."""
+    return assisted_lines().get(preset, ASSISTED_LOSS)
+
+
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(resources.files(__package__).joinpath("fairplay.json").read_text())
+    return data
+
+
+@cache
 def thresholds() -> dict[str, float]:
     """Each preset's line: the median points lost per decision of the easy bot's games (the shipped data)."""
-    data: dict[str, Any] = json.loads(resources.files(__package__).joinpath("fairplay.json").read_text())
-    return {preset: float(row["easy_median"]) for preset, row in data.items()}
+    return {preset: float(row["easy_median"]) for preset, row in _data().items()}
 
 
 def thrown(preset: str, accuracy: float | None) -> bool:
