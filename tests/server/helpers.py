@@ -120,16 +120,17 @@ class ServerProcess:
         if out is not subprocess.DEVNULL:
             out.close()
         deadline = time.monotonic() + wait
-        while True:
-            try:
-                if httpx.get(self.base + "/readyz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the server did not start")
-            time.sleep(0.1)
+        with httpx.Client(timeout=1) as http:  # one client: httpx.get makes one (and its TLS context) per call
+            while True:
+                try:
+                    if http.get(self.base + "/readyz").status_code == 200:
+                        return self
+                except httpx.HTTPError:
+                    pass
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("the server did not start")
+                time.sleep(0.1)
 
     @property
     def pid(self) -> int:

@@ -4,7 +4,6 @@ served generala, and each new preset on a phone and a laptop in two languages (s
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from tests.conftest import missing_service
@@ -13,7 +12,7 @@ from yambak.engine import replay, summary
 from yambak.rules import load_ruleset, preset_ids
 from yambak.server.keeper.bundle import pyodide_ready
 
-from .conftest import SCREENSHOTS
+from .conftest import SCREENSHOTS, api
 from .table_helpers import (
     LAPTOP,
     LEGAL,
@@ -84,7 +83,7 @@ def test_a_whole_maxi_yatzy_game_by_clicks_with_saved_rolls(base_url, new_page):
             assert count() == 3 + 12 - 6  # six rolls made, nine left
         score_first_offered(page)
     page.wait_for_function("() => document.body.classList.contains('finished')", timeout=30000)
-    record = httpx.get(f"{base_url}/t/{table}/record.json").json()
+    record = api.get(f"{base_url}/t/{table}/record.json").json()
     assert max(len(t["rolls"]) for t in record["turns"]) == 6
     saved = summary(replay(record))["players"][0]["saved_rolls"]
     assert saved == 2 * 19 - 3  # 19 one-roll turns save 38; the six-roll turn used 3 of them
@@ -118,7 +117,7 @@ def test_a_generala_sheet_ends_at_once_on_a_served_generala(base_url, new_page):
     page.click(box(page, "free.yam"))
     entries_are(page, 2)
     page.wait_for_function("() => document.body.dataset.finished === '1'", timeout=15000)
-    state = replay(httpx.get(f"{base_url}/keep/{sheet}/record.json").json())
+    state = replay(api.get(f"{base_url}/keep/{sheet}/record.json").json())
     assert state.finished and state.outright is not None and state.outright.seats == (1,) and state.winners() == [1]
     assert state.sheets[1].written.count(None) == 10  # ten of Bram's eleven boxes still open
     # the end says how he won (docs/rules.md §7), never "On points: 50 to 25"

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import time
 
-import httpx
 import pytest
 
 from tests.conftest import missing_service
@@ -19,7 +18,8 @@ from yambak.server.keeper.bundle import pyodide_ready
 from yambak.web.i18n import LANGUAGES
 
 from ..server.keeper_plan import Entry, dice_for, plan
-from .conftest import SCREENSHOTS
+from .conftest import SCREENSHOTS, api
+from .table_helpers import NEXT_FRAME
 
 PLAYERS = ("Ann", "Bram", "Cas")
 PHONE = {"width": 390, "height": 844}
@@ -69,7 +69,7 @@ def seed(base_url, sheet, entries, prefix):
     for v, e in enumerate(entries):
         body = {"id": f"{prefix}-{v:04d}", "v": v, **e.body(), "filled": filled.get(e.seat, 0)}
         filled[e.seat] = filled.get(e.seat, 0) + 1
-        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        r = api.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
         assert r.status_code == 200, r.text
 
 
@@ -169,7 +169,7 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     ready(ann)
     engine_ready(ann)
     sheet_id = start_sheet(ann, "yammen", players)
-    assert httpx.get(f"{base_url}/api/keep/{sheet_id}").status_code == 404  # only on the phone
+    assert api.get(f"{base_url}/api/keep/{sheet_id}").status_code == 404  # only on the phone
     assert ann.locator("#rolls").is_visible()  # yammen cares about the roll number
     for i, e in enumerate(entries):
         if i == 7:  # a slip: Bram's box typed with the wrong dice, undone at once
@@ -224,7 +224,7 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     ann.locator(f"#past li[data-id='{sheet_id}'] a.open").click()
     ann.wait_for_function(f"() => document.body.dataset.pending === '0' && document.body.dataset.v === '{last}'")
     assert data(ann, "refile") == "0"
-    view = httpx.get(f"{base_url}/api/keep/{sheet_id}").json()
+    view = api.get(f"{base_url}/api/keep/{sheet_id}").json()
     assert view["v"] == last and [p["total"] for p in view["players"]] == corrected.totals()
     assert view["record"]["turns"][0]["rolls"] == [[1, 1, 1, 2, 1]] and view["finished"]
     ann.click("#end-share")
@@ -243,18 +243,18 @@ def test_a_whole_yammen_sheet_kept_offline_from_the_first_page_load_then_synced(
     bram.screenshot(path=str(SCREENSHOTS / "keeper-end-sv.png"))
     ann.reload()
     ann.wait_for_function(f"() => document.body.dataset.v === '{last}' && document.body.dataset.pending === '0'")
-    assert httpx.get(f"{base_url}/api/keep/{sheet_id}").json()["v"] == last  # nothing sent twice
+    assert api.get(f"{base_url}/api/keep/{sheet_id}").json()["v"] == last  # nothing sent twice
 
 
 def test_two_phones_racing_on_one_sheet_never_misfile_an_entry(base_url, phone):
     """Phone A (its own engine) and phone B (joined with the code on the start page; the server's previews)
     keep one sheet. A turn B enters first clears the dice A typed for that player; a late entry is never
     filed under whoever plays now, nor offered to them: it can correct the entry that took its turn."""
-    sheet = httpx.post(
+    sheet = api.post(
         f"{base_url}/api/keep", json={"name": "Apart", "preset": "yams", "players": ["Ann", "Bram"]}
     ).json()
     sid = sheet["id"]
-    post = lambda body, v: httpx.post(  # noqa: E731
+    post = lambda body, v: api.post(  # noqa: E731
         f"{base_url}/api/keep/{sid}/entries",
         json={"id": f"b-{v:04d}-{body['kind']}", "v": v, **body},
         headers=bearer(sheet),
@@ -302,7 +302,7 @@ def test_two_phones_racing_on_one_sheet_never_misfile_an_entry(base_url, phone):
     note = a.locator("#notes .note.refile")
     assert "Bram" in note.inner_text() and "4 4 4 4 2" in note.inner_text()
     assert note.locator("button.again").count() == 0  # never offered to Ann, whose turn it is now
-    view = httpx.get(f"{base_url}/api/keep/{sid}").json()
+    view = api.get(f"{base_url}/api/keep/{sid}").json()
     assert [(h["player"], h["box"]) for h in view["history"]] == [
         (0, "free.sixes"),
         (1, "free.fives"),
@@ -317,7 +317,7 @@ def test_two_phones_racing_on_one_sheet_never_misfile_an_entry(base_url, phone):
     a.select_option("#fix-box", "free.fours")
     a.click("#save-fix")
     a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '6'")
-    view = httpx.get(f"{base_url}/api/keep/{sid}").json()
+    view = api.get(f"{base_url}/api/keep/{sid}").json()
     assert view["history"][3] == {**view["history"][3], "player": 1, "box": "free.fours", "written": 16}
     b.wait_for_function("() => document.body.dataset.v === '6'")
     assert totals(b) == totals(a) == [view["players"][0]["total"], view["players"][1]["total"]]
@@ -361,9 +361,9 @@ def test_two_tabs_offline_share_one_queue_moved_from_local_storage(base_url, bro
     neither overwriting the other; a full storage prunes a sheet the server keeps, and an entry it cannot
     store is refused with its dice kept, never dropped."""
     body = {"name": "Old kitchen", "preset": "yams", "players": ["Ann", "Bram"]}
-    sheet = httpx.post(f"{base_url}/api/keep", json=body).json()
+    sheet = api.post(f"{base_url}/api/keep", json=body).json()
     seed(base_url, sheet, [Entry(0, "dice", "sixes", (6, 6, 6, 1, 2))], "api-first")
-    record = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()["record"]
+    record = api.get(f"{base_url}/api/keep/{sheet['id']}").json()["record"]
     camping = "old-phone-sheet-0001"
     old = {
         "index": [{"id": sheet["id"], "name": "Old kitchen", "synced": True}, {"id": camping, "name": "Camping"}],
@@ -396,13 +396,13 @@ def test_two_tabs_offline_share_one_queue_moved_from_local_storage(base_url, bro
         one.wait_for_function("() => document.body.dataset.unsent === '1'", timeout=30000)
         assert one.evaluate("Object.keys(localStorage).filter(k => k.startsWith('yambak'))") == []
         assert one.locator("#known-names option[value='Dora']").count() == 1
-        view = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()
+        view = api.get(f"{base_url}/api/keep/{sheet['id']}").json()
         assert [(h["player"], h["box"]) for h in view["history"]] == [
             (0, "free.sixes"),
             (1, "free.fives"),
             (0, "free.fours"),
         ]
-        made = httpx.get(f"{base_url}/api/keep/{camping}").json()  # made on the server with its own token
+        made = api.get(f"{base_url}/api/keep/{camping}").json()  # made on the server with its own token
         assert made["players"][0]["total"] == 50
         one.locator(f"#past li[data-id='{sheet['id']}'] a.open").click()
         one.wait_for_function("() => document.body.dataset.v === '3' && document.body.dataset.refile === '1'")
@@ -445,7 +445,7 @@ def test_two_tabs_offline_share_one_queue_moved_from_local_storage(base_url, bro
         ctx.set_offline(False)
         for tab in (one, two):
             tab.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '6'")
-        view = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()
+        view = api.get(f"{base_url}/api/keep/{sheet['id']}").json()
         assert [(h["player"], h["box"]) for h in view["history"]][3:] == [
             (1, "free.threes"),
             (0, "free.twos"),
@@ -486,7 +486,7 @@ def test_a_four_player_yammen_sheet_on_a_phone(base_url, browser):
     players = ("Annemarie", "Bramwell", "Cassandra", "Dorothea")
     name = "Soirée du dimanche chez grand-mère Ghislaine"
     entries, _ = plan("yammen", players)
-    sheet = httpx.post(f"{base_url}/api/keep", json={"name": name, "preset": "yammen", "players": list(players)}).json()
+    sheet = api.post(f"{base_url}/api/keep", json={"name": name, "preset": "yammen", "players": list(players)}).json()
     seed(base_url, sheet, entries[:-4], "four")
     final = expected_state(entries, players=players)
     live = {"on": False}  # the sheet's socket reaches the server only when this says so: entries wait meanwhile
@@ -555,7 +555,7 @@ def test_a_four_player_yammen_sheet_on_a_phone(base_url, browser):
         assert [float(p.split()[0].replace(",", ".")) for p in pts] == final_points
 
         # Another tab, entries still unsent and no engine there: the phone's true totals at once, not the server's.
-        server = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()
+        server = api.get(f"{base_url}/api/keep/{sheet['id']}").json()
         assert [p["total"] for p in server["players"]] != final.totals()
         other = ctx.new_page()
         other.route("**/keep/worker.js", lambda route: route.abort())
@@ -578,7 +578,7 @@ def test_a_four_player_yammen_sheet_on_a_phone(base_url, browser):
         page.wait_for_function("() => document.body.dataset.pending === '0'", timeout=30000)
         page.wait_for_function("() => document.getElementById('sync').classList.contains('ok')")
         assert page.inner_text("#sync") == "En direct"
-        done = httpx.get(f"{base_url}/api/keep/{sheet['id']}").json()
+        done = api.get(f"{base_url}/api/keep/{sheet['id']}").json()
         assert [p["total"] for p in done["players"]] == final.totals() and set(done["rolloffs"]) == {"free", "poot"}
         assert [p["match_points"] for p in done["players"]] == final_points
     finally:
@@ -586,7 +586,7 @@ def test_a_four_player_yammen_sheet_on_a_phone(base_url, browser):
 
 
 def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone):
-    sheet = httpx.post(
+    sheet = api.post(
         f"{base_url}/api/keep", json={"name": "Večer", "preset": "yamb", "players": ["Ana", "Ivo"]}
     ).json()
     turns = [
@@ -599,7 +599,7 @@ def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone)
     ]
     for n, (seat, dice, box_id) in enumerate(turns):
         body = {"id": f"hr-entry-{n:03d}", "v": n, "kind": "dice", "seat": seat, "dice": dice, "box": box_id}
-        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        r = api.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
         assert r.status_code == 200
     for dark in (False, True):
         page = phone(locale="hr-HR", dark=dark)
@@ -630,7 +630,7 @@ def test_a_yamb_sheet_in_croatian_shows_the_written_min_and_max(base_url, phone)
 
 def test_eight_players_on_one_phone(base_url, phone):
     names = ["Annemarie", "Bram", "Cas", "Dirk-Jan", "Eva", "Fientje", "Guusje", "Hannelore"]
-    sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Feest", "preset": "yammen", "players": names}).json()
+    sheet = api.post(f"{base_url}/api/keep", json={"name": "Feest", "preset": "yammen", "players": names}).json()
     entries, _ = plan("yammen", tuple(names))
     seed(base_url, sheet, entries[:16], "eight")
     page = phone(locale="nl-BE")
@@ -681,7 +681,7 @@ def test_every_preset_fits_a_phone_in_every_language(base_url, phone):
     sheets = {}
     for preset in sorted(preset_ids()):
         body = {"name": "Fit", "preset": preset, "players": ["Annemarie", "Bram", "Cas"]}
-        sheets[preset] = httpx.post(f"{base_url}/api/keep", json=body).json()["id"]
+        sheets[preset] = api.post(f"{base_url}/api/keep", json=body).json()["id"]
     page = phone()
     page.route("**/keep/worker.js", lambda route: route.abort())  # the server's views suffice here
     problems = []
@@ -756,25 +756,29 @@ def test_the_start_page_remembers_the_family(base_url, phone):
 
 def test_screenshots_on_a_phone_in_dutch_light_and_dark(base_url, phone):
     entries, _ = plan()
-    sheet = httpx.post(
+    sheet = api.post(
         f"{base_url}/api/keep", json={"name": "Keukentafel", "preset": "yammen", "players": PLAYERS}
     ).json()
     filled = [0, 0, 0]
     for v, e in enumerate(entries[:40]):
         body = {"id": f"shot-entry-{v:04d}", "v": v, **e.body(), "filled": filled[e.seat]}
         filled[e.seat] += 1
-        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        r = api.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
         assert r.status_code == 200
-    for name, dark, viewport in (("nl", False, PHONE), ("nl-dark", True, PHONE), ("desktop", False, None)):
-        page = phone(locale="nl-BE", dark=dark, viewport=viewport or {"width": 1280, "height": 800})
+    for names, viewport in ((("nl", "nl-dark"), PHONE), (("desktop",), {"width": 1280, "height": 800})):
+        page = phone(locale="nl-BE", viewport=viewport)
         page.goto(writer(base_url, sheet))
         engine_ready(page)
         type_dice(page, (4, 4, 4, 2, 6))
         page.click("#rolls [data-roll='2']")
         page.wait_for_selector("#sheet button[data-action='score']")
-        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
-        page.screenshot(path=str(SCREENSHOTS / f"keeper-{name}.png"))
-        if name == "nl":
+        for name in names:  # the phone turns dark as it is (one engine started for both pictures)
+            page.emulate_media(color_scheme="dark" if name.endswith("dark") else "light")
+            page.evaluate(NEXT_FRAME)
+            assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+            page.screenshot(path=str(SCREENSHOTS / f"keeper-{name}.png"))
+        if "nl" in names:
+            page.emulate_media(color_scheme="light")
             page.goto(f"{base_url}/keep/")
             page.wait_for_selector("#past li")
             page.screenshot(path=str(SCREENSHOTS / "keeper-start-nl.png"), full_page=True)
@@ -784,7 +788,7 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
     """Two players who typed the same dice into the same boxes tie every column and the total: the sheet
     asks for each roll-off in turn, on the pad, and the higher pips win the points (docs/rules.md §7)."""
     rules = load_ruleset("yammen")
-    sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Tie", "preset": "yammen", "players": ["Ann", "Bea"]})
+    sheet = api.post(f"{base_url}/api/keep", json={"name": "Tie", "preset": "yammen", "players": ["Ann", "Bea"]})
     sid = sheet.json()["id"]
     auth = bearer(sheet.json())
     state = new_game(rules, ["Ann", "Bea"], dice=ManualDice())
@@ -807,10 +811,10 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
                 "roll": roll,
                 "box": box_id,
             }
-            assert httpx.post(f"{base_url}/api/keep/{sid}/entries", json=body, headers=auth).status_code == 200, body
+            assert api.post(f"{base_url}/api/keep/{sid}/entries", json=body, headers=auth).status_code == 200, body
             v += 1
             break
-    due = httpx.get(f"{base_url}/api/keep/{sid}").json()["rolloff_due"]
+    due = api.get(f"{base_url}/api/keep/{sid}").json()["rolloff_due"]
     assert len(due) == len(rules.columns) + 1  # every column and the grand total
     page = phone()
     page.goto(writer(base_url, sheet.json()))
@@ -821,7 +825,7 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
         type_dice(page, (6, 6, 6, 6, 5))  # Ann
         type_dice(page, (1, 1, 2, 2, 3))  # Bea
         page.wait_for_function(f"() => document.body.dataset.v === '{v + n + 1}'")
-    final = httpx.get(f"{base_url}/api/keep/{sid}").json()
+    final = api.get(f"{base_url}/api/keep/{sid}").json()
     assert final["rolloff_due"] == {} and set(final["rolloffs"]) == set(due)
     assert all(r[-1]["0"]["pips"] == 29 and r[-1]["1"]["pips"] == 9 for r in final["rolloffs"].values())
     assert final["winners"] == [0] and final["players"][1]["match_points"] == 0
@@ -832,13 +836,13 @@ def test_roll_offs_of_a_tied_yammen_sheet_are_typed_on_the_pad(base_url, phone):
 
 def test_a_served_generala_straight_is_named_on_the_sheet(base_url, phone):
     """Generala pays 25 for a straight served (on the first roll), 20 later: the sheet says which roll paid."""
-    sheet = httpx.post(f"{base_url}/api/keep", json={"name": "Asado", "preset": "generala", "players": ["Ana", "Leo"]})
+    sheet = api.post(f"{base_url}/api/keep", json={"name": "Asado", "preset": "generala", "players": ["Ana", "Leo"]})
     sheet = sheet.json()
     turns = [(0, [1, 2, 3, 4, 5], 1), (1, [2, 3, 4, 5, 6], 3)]
     for n, (seat, dice, roll) in enumerate(turns):
         body = {"id": f"served-{n:03d}", "v": n, "kind": "dice", "seat": seat, "dice": dice, "roll": roll}
         body["box"] = "free.straight"
-        r = httpx.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
+        r = api.post(f"{base_url}/api/keep/{sheet['id']}/entries", json=body, headers=bearer(sheet))
         assert r.status_code == 200, r.text
     page = phone()
     page.goto(writer(base_url, sheet))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 
-import httpx
 import pytest
 
 from tests.conftest import missing_service, play_random
@@ -17,6 +16,8 @@ from yambak.engine import replay, state_to_record
 from yambak.keeper import fix_options, preview, sheet_view, statistics, zero_boxes
 from yambak.rules import load_ruleset, preset_ids
 from yambak.server.keeper.bundle import pyodide_ready
+
+from .conftest import api
 
 VARIANTS = [
     ("yams", {}, []),
@@ -124,15 +125,15 @@ def test_the_phones_engine_computes_every_number_the_server_computes(base_url, p
 
     # A sheet kept through the server's API: its view, as the server sends it, equals the phone's of its record.
     state = play_random(load_ruleset("yams"), 3, seed=77)  # the joker and its extra bonus included
-    made = httpx.post(f"{base_url}/api/keep", json={"name": "API", "preset": "yams", "players": ["A", "B", "C"]}).json()
+    made = api.post(f"{base_url}/api/keep", json={"name": "API", "preset": "yams", "players": ["A", "B", "C"]}).json()
     filled = [0, 0, 0]
     for v, t in enumerate(state.history):
         body = {"id": f"api-entry-{v:04d}", "v": v, "kind": "dice", "seat": t.player, "filled": filled[t.player]}
         body.update(dice=list(t.rolls[-1]), roll=len(t.rolls), box=t.box)
         filled[t.player] += 1
         auth = {"authorization": f"Bearer {made['token']}"}
-        assert httpx.post(f"{base_url}/api/keep/{made['id']}/entries", json=body, headers=auth).status_code == 200
-    server = httpx.get(f"{base_url}/api/keep/{made['id']}").json()
+        assert api.post(f"{base_url}/api/keep/{made['id']}/entries", json=body, headers=auth).status_code == 200
+    server = api.get(f"{base_url}/api/keep/{made['id']}").json()
     sheet = {
         "id": server["id"],
         "name": server["name"],

@@ -15,7 +15,7 @@ import pytest
 from yambak.engine import GameRecord, replay
 
 from ..server.keeper_plan import plan
-from .conftest import SCREENSHOTS
+from .conftest import SCREENSHOTS, api
 from .table_helpers import serious_violations
 
 PHONE = {"width": 390, "height": 844}
@@ -34,7 +34,7 @@ def base_url(tmp_path_factory):
 def _kept(base_url: str, players: tuple[str, ...]) -> dict:
     """A yammen sheet kept to its end over the API, entry by entry."""
     made = {"name": "Friday", "preset": "yammen", "players": list(players)}
-    sheet = httpx.post(f"{base_url}/api/keep", json=made).json()
+    sheet = api.post(f"{base_url}/api/keep", json=made).json()
     auth = {"authorization": f"Bearer {sheet['token']}"}
     filled = [0] * len(players)
     with httpx.Client(base_url=base_url, headers=auth) as c:
@@ -46,16 +46,16 @@ def _kept(base_url: str, players: tuple[str, ...]) -> dict:
 
 
 def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, browser):
-    group = httpx.post(f"{base_url}/api/keep/groups", json={"name": "The Peeters family"}).json()
+    group = api.post(f"{base_url}/api/keep/groups", json={"name": "The Peeters family"}).json()
     sheet = _kept(base_url, ("Ann", "Bram"))
-    filed = httpx.post(
+    filed = api.post(
         f"{base_url}/api/keep/groups/{group['id']}/sheets",
         json={"sheet": sheet["id"], "token": sheet["token"]},
         headers={"authorization": f"Bearer {group['token']}"},
     )
     assert filed.status_code == 200
     # the phone's own sheet, not filed yet (its page gives the phone its write token)
-    own = httpx.post(f"{base_url}/api/keep", json={"name": "Sunday", "preset": "yams", "players": ["Ann"]}).json()
+    own = api.post(f"{base_url}/api/keep", json={"name": "Sunday", "preset": "yams", "players": ["Ann"]}).json()
 
     ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
     ctx.set_default_timeout(10000)
@@ -70,8 +70,8 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
         page.wait_for_selector("#member-card:not([hidden]) #mine button[data-sheet]")
         assert group["code"] in page.inner_text("#group-code")
 
-        season = httpx.get(f"{base_url}/api/keep/groups/{group['id']}").json()["season"]
-        state = replay(GameRecord.from_dict(httpx.get(f"{base_url}/keep/{sheet['id']}/record.json").json()))
+        season = api.get(f"{base_url}/api/keep/groups/{group['id']}").json()["season"]
+        state = replay(GameRecord.from_dict(api.get(f"{base_url}/keep/{sheet['id']}/record.json").json()))
         (ruleset,) = season["rulesets"]
         for p in ruleset["players"]:
             seat = state.players.index(p["name"])
@@ -92,9 +92,9 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
         page.wait_for_function(f"() => !document.querySelector('#group-code').textContent.includes('{group['code']}')")
         (mine,) = page.evaluate("JSON.parse(localStorage.getItem('yambak.keep.groups'))")
         member = {"authorization": f"Bearer {mine['token']}"}
-        now = httpx.get(f"{base_url}/api/keep/groups/{group['id']}", headers=member).json()["code"]
+        now = api.get(f"{base_url}/api/keep/groups/{group['id']}", headers=member).json()["code"]
         assert mine["code"] == now != group["code"] and now in page.inner_text("#group-code")
-        refused = httpx.post(
+        refused = api.post(
             f"{base_url}/api/keep/groups/{group['id']}/sheets",
             json={"sheet": sheet["id"], "token": sheet["token"]},
             headers={"authorization": f"Bearer {group['token']}"},
@@ -110,9 +110,9 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
         assert "No finished sheet in this group yet" in page.inner_text("main")
         # another phone joins and makes a new code: this phone is told, and forgets the group
         thursday = page.evaluate("JSON.parse(localStorage.getItem('yambak.keep.groups'))")[0]
-        other = httpx.post(f"{base_url}/api/keep/groups/join", json={"code": thursday["code"]}).json()
+        other = api.post(f"{base_url}/api/keep/groups/join", json={"code": thursday["code"]}).json()
         auth = {"authorization": f"Bearer {other['token']}"}
-        assert httpx.post(f"{base_url}/api/keep/groups/{thursday['id']}/code", headers=auth).status_code == 200
+        assert api.post(f"{base_url}/api/keep/groups/{thursday['id']}/code", headers=auth).status_code == 200
         page.reload()
         page.wait_for_selector("#group-error:not([hidden])")
         assert "code was renewed" in page.inner_text("#group-error") and page.is_hidden("#member-card")
@@ -123,7 +123,7 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
         page.click("#leave-group")
         page.wait_for_selector("#member-card", state="hidden")
         assert page.evaluate("localStorage.getItem('yambak.keep.groups')") == "[]"
-        assert httpx.get(f"{base_url}/api/keep/groups/{group['id']}").json()["season"]["unfinished"] == 1
+        assert api.get(f"{base_url}/api/keep/groups/{group['id']}").json()["season"]["unfinished"] == 1
 
         page.goto(f"{base_url}/keep/{sheet['id']}")
         page.wait_for_selector("#sheet table")
@@ -146,7 +146,7 @@ def test_a_phone_joins_a_group_reads_its_season_and_prints_a_sheet(base_url, bro
             more = _kept(base_url, players)
             filed = {"sheet": more["id"], "token": more["token"]}
             auth = {"authorization": f"Bearer {group['token']}"}
-            assert httpx.post(f"{base_url}/api/keep/groups/{group['id']}/sheets", json=filed, headers=auth).is_success
+            assert api.post(f"{base_url}/api/keep/groups/{group['id']}/sheets", json=filed, headers=auth).is_success
         shots += [("keeper-season", False, PHONE), ("keeper-season-dark", True, PHONE)]
         shots += [("keeper-season-laptop-dark", True, LAPTOP)]
     for name, dark, viewport in shots:

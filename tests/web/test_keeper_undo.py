@@ -4,10 +4,8 @@ says what was undone, on both phones."""
 
 from __future__ import annotations
 
-import httpx
-
 from ..server.keeper_plan import Entry
-from .conftest import SCREENSHOTS
+from .conftest import SCREENSHOTS, api
 from .test_keeper_browser import bearer, data, engine_ready, enter, needs_pyodide, phone, totals, writer
 
 __all__ = ["needs_pyodide", "phone"]  # the fixtures, shared with the keeper's other browser tests
@@ -25,13 +23,13 @@ def undone_notes(page):
 
 
 def test_undo_takes_back_the_last_thing_done_online_and_offline_on_two_phones(base_url, phone):
-    sheet = httpx.post(
+    sheet = api.post(
         f"{base_url}/api/keep", json={"name": "Undo", "preset": "yams", "players": ["Ann", "Bram"]}
     ).json()
     sid = sheet["id"]
 
     def post(body, v):
-        r = httpx.post(
+        r = api.post(
             f"{base_url}/api/keep/{sid}/entries", json={"id": f"undo-{v:04d}", "v": v, **body}, headers=bearer(sheet)
         )
         assert r.status_code == 200, r.text
@@ -97,7 +95,7 @@ def test_undo_takes_back_the_last_thing_done_online_and_offline_on_two_phones(ba
     # the queue goes out once the socket is back (the browser's own `online` event: a second one dispatched by
     # hand made the page reconnect under the first send, which then never ended)
     a.wait_for_function("() => document.body.dataset.pending === '0' && document.body.dataset.v === '8'", timeout=30000)
-    view = httpx.get(f"{base_url}/api/keep/{sid}").json()
+    view = api.get(f"{base_url}/api/keep/{sid}").json()
     assert [p["total"] for p in view["players"]] == [18, 15] and len(view["history"]) == 2
     assert {k: view["last"][k] for k in ("kind", "n", "player", "turn")} == {
         "kind": "entry",
