@@ -11,7 +11,7 @@ No `from __future__ import annotations` here: Python 3.11's `TypedDict` reads `N
 annotations it can see, not from strings.
 """
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, final
 
 __all__ = [
     "BoxOutlook",
@@ -107,6 +107,7 @@ class TurnView(TypedDict):
     boxes: dict[str, BoxOutlook]
 
 
+@final  # no other keys: mypy tells it from a `TurnView` by `"dice" in turn`
 class HiddenTurn(TypedDict):
     """A turn in progress this viewer may not see (duplicate tables): how far it is."""
 
@@ -242,7 +243,7 @@ class RulesLayout(TypedDict):
     win_points: NotRequired[int | None]
 
 
-class _ViewBase(TypedDict):
+class ViewKeys(TypedDict):
     """The keys of a game view every face shares (`GameView` adds its `players`; `SheetView`, `TableView`
     theirs, with their own kind of player)."""
 
@@ -263,7 +264,7 @@ class _ViewBase(TypedDict):
     outright: NotRequired[OutrightWin]
 
 
-class GameView(_ViewBase):
+class GameView(ViewKeys):
     players: list[Player]
 
 
@@ -297,7 +298,7 @@ class SheetAction(TypedDict):
     at: NotRequired[int | None]
 
 
-class SheetView(_ViewBase):
+class SheetView(ViewKeys):
     """A game view with `players` as `SheetPlayer`, and the kept sheet's own keys."""
 
     players: list[SheetPlayer]
@@ -386,7 +387,7 @@ class TableKeys(TypedDict):
     deal: NotRequired[DealOut | None]
 
 
-class TableView(_ViewBase, TableKeys):
+class TableView(ViewKeys, TableKeys):
     """A game view with `players` as `TablePlayer`, and the table's own keys."""
 
 

@@ -9,7 +9,7 @@ engine through the view. Imported only when the app opens, so `yambak --help` st
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -27,9 +27,11 @@ from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score
 from .words import TERMINAL_STRINGS, Words
 
 if TYPE_CHECKING:
+    from ..viewtypes import TurnView
     from .game import GameSession
     from .keeper import KeeperSession
     from .online import OnlineTable
+    from .view import FaceView
 
 __all__ = ["Face", "KeepFace", "OnlineFace", "PlayFace", "TableApp"]
 
@@ -93,7 +95,7 @@ def same_cell(shown: object, cell: object) -> bool:
     return shown == cell
 
 
-def dice_text(dice: list[int | None], held: set[int]) -> Text:
+def dice_text(dice: Sequence[int | None], held: set[int]) -> Text:
     rows = [die_lines(d, i in held, i + 1) for i, d in enumerate(dice)]
     out = Text()
     for line in range(5):
@@ -120,7 +122,7 @@ class Face:
         self.said: Callable[[str], None] = lambda _text: None  # set by the app: a line to show
         self.changed: Callable[[], None] = lambda: None  # set by the app: the view changed
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> FaceView:
         raise NotImplementedError
 
     def act(self, action: Action) -> None:
@@ -182,7 +184,7 @@ class PlayFace(Face):
         if self.session.bots:
             import yambak.bots.policies  # noqa: F401  (numpy and the policies: the bots' first move waits less)
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> FaceView:
         from .view import local_view
 
         return local_view(self.session.state, self.session.bots, self.hints)
@@ -233,7 +235,7 @@ class KeepFace(Face):
         self.session = session
         self.mine = list(range(len(session.state.players)))
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> FaceView:
         from .view import local_view
 
         return local_view(self.session.state, hints=False)
@@ -270,7 +272,7 @@ class OnlineFace(Face):
         self.mine = []
 
     def _changed(self) -> None:
-        players = self.table.view.get("players", [])
+        players = self.table.view["players"] if self.table.view else []
         self.mine = [s for s in self.table.seats if s < len(players) and players[s]["kind"] == "human"]
         self.changed()
 
@@ -278,14 +280,14 @@ class OnlineFace(Face):
     def verdict(self) -> str:
         return str(self.table.verdict if self.table.verdict != "…" else "")
 
-    def view(self) -> dict[str, Any]:
-        return dict(self.table.view)
+    def view(self) -> FaceView:
+        return self.table.seen.copy()
 
     def act(self, action: Action) -> None:
         self.table.act(action)
 
     def advice(self) -> dict[str, Any] | None:
-        seats = [s for s in self.table.view.get("to_act", []) if s in self.mine]
+        seats = [s for s in self.table.view["to_act"] if s in self.mine] if self.table.view else []
         return self.table.advise_from_thread(seats[0]) if seats else None
 
     def review(self) -> dict[str, Any] | None:
@@ -409,7 +411,7 @@ class TableApp(App[int]):
         self.face = face
         face.said = self.say
         face.changed = self.redraw
-        self.current_view: dict[str, Any] = face.view()
+        self.current_view: FaceView = face.view()
         rules = self.current_view["rules"]
         self.words = Words(lang, rules)  # its rows named by the layout's own labels too
         if isinstance(face, OnlineFace):  # the server's news of a box written, in the app's words
@@ -508,11 +510,12 @@ class TableApp(App[int]):
         if v["finished"]:
             self._finished()
 
-    def _turn(self, seat: int | None) -> dict[str, Any] | None:
+    def _turn(self, seat: int | None) -> TurnView | None:
+        """The seat's turn under way, where this terminal may see it (not another's on a duplicate table)."""
         if seat is None:
             return None
-        turn: dict[str, Any] | None = self.current_view["players"][seat]["turn"]
-        return turn
+        turn = self.current_view["players"][seat]["turn"]
+        return turn if turn is not None and "dice" in turn else None
 
     def _status(self, me: int | None) -> None:
         v, T = self.current_view, self.words
@@ -593,8 +596,9 @@ class TableApp(App[int]):
             total = "–" if p["total"] is None else str(p["total"])
             # match points at the end; Balut's category points as they stand while the game runs (the engine's)
             running = p["match_points"]
-            if running is None:
-                running = (p.get("category_points") or {}).get("points")
+            category = p.get("category_points")
+            if running is None and category:
+                running = category["points"]
             pts = " · " + self._points(running) if running is not None else ""
             mark = "★ " if p["seat"] in winners else ("▶ " if acting else "  ")
             style = "bold" if acting or p["seat"] in winners else ""
@@ -767,12 +771,12 @@ class TableApp(App[int]):
             if cell.get("roll") is not None:  # points by roll: the early roll it paid more for, as a superscript
                 return cell_text(f"{cell['score']}{str(cell['roll']).translate(SUPERSCRIPT)}", "written")
             return cell_text(str(cell["score"]), "written")
-        turn = v["players"][seat]["turn"] if seat == me else None
-        if turn is None or not turn.get("boxes"):
+        turn = self._turn(me) if seat == me else None
+        if turn is None or not turn["boxes"]:
             if self.face.keeper and seat == v["current"] and not v["finished"]:
                 self.cells[(ri, ci)] = (box, None)
             return Text("")
-        if box in turn.get("announce", []) and not self.strike:
+        if box in turn["announce"] and not self.strike:
             self.cells[(ri, ci)] = (box, Announce(seat, box))
             return cell_text("", "announce")
         o = turn["boxes"].get(box)
@@ -912,8 +916,8 @@ class TableApp(App[int]):
         v, T = self.current_view, self.words
         names = [v["players"][w]["name"] for w in v["winners"]]
         lines = [T("Game over"), ""]
-        if v.get("end"):  # the headline and what decided it (a win at once too), worded as the keeper's page words them
-            lines += [self.words.sentence(said, len(v["rules"]["columns"])) for said in v["end"]]
+        if end := v.get("end"):  # the headline and what decided it (a win at once too), as the keeper's page words it
+            lines += [self.words.sentence(said, len(v["rules"]["columns"])) for said in end]
         elif len(names) > 1:
             lines.append(T("{names} share the win", names=", ".join(names)))
         else:
