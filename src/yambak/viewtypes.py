@@ -53,6 +53,9 @@ __all__ = [
     "JSONValue",
     "JSONObject",
     "SessionView",
+    "CoachAction",
+    "CoachOption",
+    "CoachAdvice",
 ]
 
 
@@ -389,6 +392,47 @@ class TableKeys(TypedDict):
 
 class TableView(ViewKeys, TableKeys):
     """A game view with `players` as `TablePlayer`, and the table's own keys."""
+
+
+# --- the coach's advice on one decision (`coach.Advice.to_dict`; a table's socket sends it) -----------
+
+
+class CoachAction(TypedDict):
+    """The engine action that takes a coach's option, spelt as the client's own message would be."""
+
+    type: Literal["roll", "score", "announce"]
+    held: NotRequired[list[int] | None]
+    box: NotRequired[str | None]
+    strike: NotRequired[bool | None]
+
+
+class CoachOption(TypedDict):
+    """One choice: its action, value, loss to the best and chance to win."""
+
+    kind: Literal["keep", "box", "announce"]
+    action: CoachAction
+    value: float
+    loss: float
+    keep: NotRequired[list[int] | None]
+    box: NotRequired[str | None]
+    points: NotRequired[int | None]
+    strike: NotRequired[bool | None]
+    win: NotRequired[float | None]
+    tie: NotRequired[float | None]
+    lose: NotRequired[float | None]
+    wins: NotRequired[bool | None]
+
+
+class CoachAdvice(TypedDict):
+    exact: bool
+    measure: Literal["score", "match_points"]
+    roll: int
+    best: CoachOption | None
+    keeps: list[CoachOption]
+    boxes: list[CoachOption]
+    announces: list[CoachOption]
+    win_note: NotRequired[str | None]
+    best_win: NotRequired[CoachOption | None]
 
 
 # --- JSON as it crosses a socket or the store (an event, a game record, a forwarded request) ---------

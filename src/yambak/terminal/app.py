@@ -27,7 +27,7 @@ from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score
 from .words import TERMINAL_STRINGS, Words
 
 if TYPE_CHECKING:
-    from ..viewtypes import TurnView
+    from ..viewtypes import CoachAdvice, CoachOption, TurnView
     from .game import GameSession
     from .keeper import KeeperSession
     from .online import OnlineTable
@@ -132,7 +132,7 @@ class Face:
         """Time passes (a bot may move); True when the view changed."""
         return False
 
-    def advice(self) -> dict[str, Any] | None:
+    def advice(self) -> CoachAdvice | None:
         """The coach on the position of the seat to act here (called off the event loop)."""
         return None
 
@@ -208,14 +208,16 @@ class PlayFace(Face):
 
         return history_lines(self.session.state, words)
 
-    def advice(self) -> dict[str, Any] | None:
+    def advice(self) -> CoachAdvice | None:
         from ..coach import CoachError, advise
 
         try:
-            advice: dict[str, Any] = advise(self.session.state).to_dict()
+            advice = advise(self.session.state).to_dict()
         except CoachError:
             return None
-        return advice
+        from .wire import is_coach_advice
+
+        return advice if is_coach_advice(advice) else None  # the protocol's shape, as a table's coach sends it
 
     def review(self) -> dict[str, Any] | None:
         from ..coach import review
@@ -286,7 +288,7 @@ class OnlineFace(Face):
     def act(self, action: Action) -> None:
         self.table.act(action)
 
-    def advice(self) -> dict[str, Any] | None:
+    def advice(self) -> CoachAdvice | None:
         seats = [s for s in self.table.view["to_act"] if s in self.mine] if self.table.view else []
         return self.table.advise_from_thread(seats[0]) if seats else None
 
@@ -428,7 +430,7 @@ class TableApp(App[int]):
         self.shown: int | None = None  # the player whose sheet is shown (None: the one to act)
         self.pad: list[int] = []  # keeper: the dice typed so far
         self.hints_on = False
-        self.hint_data: dict[str, Any] | None = None
+        self.hint_data: CoachAdvice | None = None
         self.hint_key: tuple[object, ...] | None = None
         self.results: ResultsScreen | None = None
         self.history: HistoryScreen | None = None  # the history panel, while it is open
@@ -793,10 +795,8 @@ class TableApp(App[int]):
         return Text("")
 
     def _best_box(self) -> str | None:
-        if not self.hints_on or not self.hint_data or not self.hint_data.get("best"):
-            return None
-        best = self.hint_data["best"]
-        return best.get("box") if best.get("kind") == "box" else None
+        best = self.hint_data["best"] if self.hints_on and self.hint_data else None
+        return best.get("box") if best is not None and best["kind"] == "box" else None
 
     # --- hints ------------------------------------------------------------------------------------
 
@@ -829,7 +829,7 @@ class TableApp(App[int]):
             data = None
         self.call_from_thread(self._show_advice, key, data)
 
-    def _show_advice(self, key: tuple[object, ...], data: dict[str, Any] | None) -> None:
+    def _show_advice(self, key: tuple[object, ...], data: CoachAdvice | None) -> None:
         if key != self.hint_key:
             return  # the position moved on meanwhile
         self.hint_data = data
@@ -842,31 +842,33 @@ class TableApp(App[int]):
 
         unit = T("match points") if data["measure"] == "match_points" else T("points")
 
-        def less(o: dict[str, Any]) -> str:
+        def less(o: CoachOption) -> str:
             return "  " + (T("best") if o["loss"] < 1e-9 else f"−{number(o['loss'], T.lang, 1)}")  # "−2,4" in nl
 
         opts: list[Option] = []
         if data["keeps"]:
             opts.append(Option(Text(T("Best keeps"), style="bold"), disabled=True))
             for o in data["keeps"][:3]:
-                label = T("Keep {dice}", dice=" ".join(map(str, o["keep"]))) if o["keep"] else T("Reroll all")
-                opts.append(Option(label + less(o), id=f"keep:{','.join(map(str, o['keep']))}"))
-        if data.get("announces"):
+                keep = o.get("keep") or []
+                label = T("Keep {dice}", dice=" ".join(map(str, keep))) if keep else T("Reroll all")
+                opts.append(Option(label + less(o), id=f"keep:{','.join(map(str, keep))}"))
+        if data["announces"]:
             for o in data["announces"][:3]:
-                row = self.words.row(o["box"].rpartition(".")[2])  # the column is the announce column
-                opts.append(Option(T("Announce {box}", box=row) + less(o), id=f"announce:{o['box']}"))
+                box = o.get("box") or ""
+                row = self.words.row(box.rpartition(".")[2])  # the column is the announce column
+                opts.append(Option(T("Announce {box}", box=row) + less(o), id=f"announce:{box}"))
         if data["boxes"]:
             opts.append(Option(Text(T("Boxes, best first"), style="bold"), disabled=True))
             for o in data["boxes"][:5]:
-                what = T("strike {box}", box=self._box(o["box"])) if o.get("strike") else None
-                what = what or T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+                box = o.get("box") or ""
+                what = T("strike {box}", box=self._box(box)) if o.get("strike") else None
+                what = what or T("{box} for {points}", box=self._box(box), points=o.get("points"))
                 what += f" · {T('wins outright')}" if o.get("wins") else ""  # docs/rules.md §7
-                opts.append(Option(what + less(o), id=f"box:{o['box']}:{int(bool(o.get('strike')))}"))
-        best = data.get("best") or {}
-        if best.get("win") is not None:  # win, tie and loss apart, as the page's coach says them
+                opts.append(Option(what + less(o), id=f"box:{box}:{int(bool(o.get('strike')))}"))
+        best = data["best"]
+        if best is not None and best.get("win") is not None:  # win, tie and loss apart, as the page's coach says them
             opts.append(Option(T("Chances: win {win}, tie {tie}, lose {lose}", **self._chances(best)), disabled=True))
-        if data.get("best_win"):
-            bw = data["best_win"]
+        if bw := data.get("best_win"):
             what = self._option(bw)
             line = T(
                 "Least likely to lose: {choice} (win {win}, tie {tie}, lose {lose})", choice=what, **self._chances(bw)
@@ -1001,25 +1003,30 @@ class TableApp(App[int]):
         if self.results is not None:
             self.results.show(self._results_text())
 
-    def _chances(self, o: dict[str, Any]) -> dict[str, str]:
+    def _chances(self, o: CoachOption) -> dict[str, str]:
         """An option's three chances in the language's percent (one decimal under 10 %, as the page)."""
         from ..web.i18n import percent
 
         def shown(p: float) -> str:
             return percent(p, self.words.lang, 1 if 0 < p < 0.1 else 0)
 
-        win, tie = float(o.get("win") or 0.0), float(o.get("tie") or 0.0)
-        return {"win": shown(win), "tie": shown(tie), "lose": shown(float(o.get("lose", max(0.0, 1 - win - tie))))}
+        win, tie, lose = o.get("win") or 0.0, o.get("tie") or 0.0, o.get("lose")
+        return {
+            "win": shown(win),
+            "tie": shown(tie),
+            "lose": shown(lose if lose is not None else max(0.0, 1 - win - tie)),
+        }
 
-    def _option(self, o: dict[str, Any]) -> str:
+    def _option(self, o: CoachOption) -> str:
         T = self.words
+        keep, box = o.get("keep") or [], o.get("box") or ""
         if o["kind"] == "keep":
-            return T("keep {dice}", dice=" ".join(map(str, o["keep"]))) if o["keep"] else T("reroll all")
+            return T("keep {dice}", dice=" ".join(map(str, keep))) if keep else T("reroll all")
         if o["kind"] == "announce":
-            return T("announce {box}", box=self.words.row(o["box"].rpartition(".")[2]))  # the announce column's
+            return T("announce {box}", box=self.words.row(box.rpartition(".")[2]))  # the announce column's
         if o.get("strike"):
-            return T("strike {box}", box=self._box(o["box"]))
-        text = T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+            return T("strike {box}", box=self._box(box))
+        text = T("{box} for {points}", box=self._box(box), points=o.get("points"))
         return f"{text} ({T('wins outright')})" if o.get("wins") else text  # docs/rules.md §7: a win, not points
 
     # --- input -------------------------------------------------------------------------------------

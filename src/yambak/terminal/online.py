@@ -27,8 +27,16 @@ from urllib.parse import urlsplit
 from ..commandline import UserError
 from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Undo, Withdraw
 from ..engine.fairness import nonces_of
-from ..viewtypes import JSONObject, JSONValue, TableView
-from .wire import ProtocolError, check_server_message, check_table_view, clean, clean_text, is_table_view
+from ..viewtypes import CoachAdvice, JSONObject, JSONValue, TableView
+from .wire import (
+    ProtocolError,
+    check_server_message,
+    check_table_view,
+    clean,
+    clean_text,
+    is_coach_advice,
+    is_table_view,
+)
 from .words import fill
 
 if TYPE_CHECKING:
@@ -196,7 +204,7 @@ class OnlineTable:
         self.closed: str | None = None  # why the table stopped talking to us for good
         self._ws: ClientConnection | None = None
         self._tasks: set[asyncio.Task[object]] = set()
-        self._advice: dict[int, asyncio.Future[JSONObject | None]] = {}
+        self._advice: dict[int, asyncio.Future[CoachAdvice | None]] = {}
         self._nonces: set[int] = set()
         self._sent_nonces: dict[int, set[str]] = {}  # every nonce this terminal gave, by seat: the record must hold one
         self._commitment: str | None = None  # the dice commitment first seen: the record must keep it
@@ -412,7 +420,7 @@ class OnlineTable:
             seat, advice = msg.get("seat"), msg.get("advice")
             future = self._advice.pop(seat, None) if isinstance(seat, int) else None
             if future is not None and not future.done():
-                future.set_result(advice if isinstance(advice, dict) else None)
+                future.set_result(advice if is_coach_advice(advice) else None)
         elif kind == "error":
             code = str(msg.get("code", ""))
             if code == "advice/replaced":  # our newer request for advice took its place: its answer comes
@@ -498,9 +506,9 @@ class OnlineTable:
         ):
             raise IllegalAction("server/offline", "not connected: wait for the connection to come back")
 
-    async def advise(self, seat: int, timeout: float = 60) -> JSONObject | None:
+    async def advise(self, seat: int, timeout: float = 60) -> CoachAdvice | None:
         """The server's coach on our seat's decision now (None where hints are off or it fails)."""
-        future: asyncio.Future[JSONObject | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[CoachAdvice | None] = asyncio.get_running_loop().create_future()
         self._advice[seat] = future
         if not self._send({"type": "advise", "seat": seat, "v": self.version}):
             return None
@@ -509,7 +517,7 @@ class OnlineTable:
         except TimeoutError:
             return None
 
-    def advise_from_thread(self, seat: int) -> JSONObject | None:
+    def advise_from_thread(self, seat: int) -> CoachAdvice | None:
         """`advise` for a worker thread (the app asks the coach off its event loop)."""
         if self._loop is None:
             return None
