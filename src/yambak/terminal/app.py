@@ -552,10 +552,16 @@ class TableApp(App[int]):
             text += "  " + T("Strike mode: Enter strikes the box for 0.")
         self.query_one("#status", Static).update(Text(f"{self.title} · {text}", style="bold"))
 
+    @property
+    def _kept(self) -> KeepFace | None:
+        """The face as the sheet kept here (dice typed, line commands), or None for a game played."""
+        return self.face if isinstance(self.face, KeepFace) else None
+
     def _keeper_status(self) -> str:
         """Whose entry is due, and what the undo key would take back, named first."""
         text = self._keeper_due()
-        label = self.face.session.undo_label()  # type: ignore[attr-defined]
+        kept = self._kept
+        label = kept.session.undo_label() if kept is not None else None
         return f"{text}  U: {label}" if label else text
 
     def _keeper_due(self) -> str:
@@ -575,9 +581,10 @@ class TableApp(App[int]):
         return T("{name}: tap a box", name=name)
 
     def _rolloff(self) -> tuple[str, int] | None:
-        if not self.face.keeper:
+        kept = self._kept
+        if kept is None:
             return None
-        due = self.face.session.rolloff()  # type: ignore[attr-defined]
+        due = kept.session.rolloff()
         if due is None:
             return None
         target, seats, typed = due
@@ -1075,7 +1082,8 @@ class TableApp(App[int]):
         if len(self.pad) == n:
             digits = "".join(map(str, self.pad))
             self.pad = []
-            self.face.line(digits)  # type: ignore[attr-defined]
+            if (kept := self._kept) is not None:
+                kept.line(digits)
         else:
             self.redraw()
 
@@ -1177,9 +1185,9 @@ class TableApp(App[int]):
         self.push_screen(self.history, closed)
 
     def action_undo(self) -> None:
-        if self.face.keeper:
+        if (kept := self._kept) is not None:
             self.pad = []
-            self.face.line("undo")  # type: ignore[attr-defined]
+            kept.line("undo")
 
     def action_command(self) -> None:
         if not self.face.keeper:
@@ -1196,15 +1204,18 @@ class TableApp(App[int]):
         if typed.lower() == "history":  # the panel, where every entry can be read
             self.action_history()
         elif typed.lower() in READ_ONLY:  # many lines that change nothing: a panel too, not the last line
+            kept = self._kept
             if typed.lower() in ("help", "?"):  # wrapped to the panel (90 % wide, at most 100; its frame)
                 from .words import KEEPER_HELP, help_text
 
                 shown = help_text(self.words, KEEPER_HELP, min(self.size.width * 9 // 10, 100) - 9)
+            elif kept is not None:
+                shown = kept.session.handle(typed)
             else:
-                shown = self.face.session.handle(typed)  # type: ignore[attr-defined]
+                return  # the command line is the kept sheet's (`action_command`)
             self.push_screen(HistoryScreen(f":{typed}", shown.splitlines(), at_end=False))
-        elif typed:
-            self.face.line(message.value)  # type: ignore[attr-defined]
+        elif typed and (kept := self._kept) is not None:
+            kept.line(message.value)
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width == self.width:  # the labels depend on the width alone (the first screen's
