@@ -48,6 +48,7 @@ __all__ = [
     "FairnessOut",
     "Missed",
     "NonceOut",
+    "PlayedFor",
     "StateMessage",
     "Welcome",
     "JSONValue",
@@ -369,6 +370,14 @@ class FairnessOut(TypedDict):
     open: bool
 
 
+class PlayedFor(TypedDict):
+    """An entry the stand-in made for a player who was away."""
+
+    box: str
+    written: int
+    strike: NotRequired[Literal[True] | None]
+
+
 class TableKeys(TypedDict):
     """What a table's view adds to (or puts in place of) the game view's keys (`server/tables/view.py`
     builds them); a part of `TableView`, checked with it against the protocol's model."""
@@ -383,7 +392,7 @@ class TableKeys(TypedDict):
     settings: TableSettingsOut
     clocks: dict[str, float]
     stand_in: dict[str, float]
-    played_for: dict[str, list[dict[str, Any]]]
+    played_for: dict[str, list[PlayedFor]]
     seating: SeatingOut
     can_undo: list[int]
     fairness: FairnessOut | None
