@@ -75,3 +75,10 @@ JS_PLURALS  # web/i18n.py: as JS_STRINGS
 away  # server/cluster.py: OwnerMessage, the seconds each absent seat has been away (tables/presence.py reads it)
 signed_in  # server/profiles/manager.py: DeviceOut, when a device signed in (the profile page reads it)
 this  # server/profiles/manager.py: DeviceOut, whether it is the asking device (the profile page reads it)
+
+# --- fields of the boards' TypedDicts (server/daily/boards.py, server/routes/daily.py): read by the pages
+mp  # BoardRow, PeriodRow, PeriodScore: matchpoints (templates/_daily_board.html, daily.html, tournament.html)
+opens_in  # DealBoard: seconds until the deal opens (the pages count down from it)
+closes_in  # DealBoard: seconds until it closes (as opens_in)
+unfinished  # DealBoard: the games a closed deal left unfinished (templates/_daily_board.html)
+organiser_gone  # TournamentOut: the organiser's profile was deleted (templates/tournament.html)

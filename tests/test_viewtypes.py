@@ -48,6 +48,10 @@ MODELS: dict[str, type[BaseModel]] = {
     "SeatingOut": table_schema.SeatingOut,
     "NonceOut": table_schema.NonceOut,
     "FairnessOut": table_schema.FairnessOut,
+    "PlayedFor": table_schema.PlayedFor,
+    "CoachAction": table_schema.CoachAction,
+    "CoachOption": table_schema.CoachOption,
+    "CoachAdvice": table_schema.CoachAdvice,
     # the session protocol's messages (generic models: a table's, with its view and event)
     "Welcome": views.Welcome,
     "Ack": views.Ack,

@@ -11,7 +11,7 @@ No `from __future__ import annotations` here: Python 3.11's `TypedDict` reads `N
 annotations it can see, not from strings.
 """
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, final
 
 __all__ = [
     "BoxOutlook",
@@ -48,11 +48,15 @@ __all__ = [
     "FairnessOut",
     "Missed",
     "NonceOut",
+    "PlayedFor",
     "StateMessage",
     "Welcome",
     "JSONValue",
     "JSONObject",
     "SessionView",
+    "CoachAction",
+    "CoachOption",
+    "CoachAdvice",
 ]
 
 
@@ -107,6 +111,7 @@ class TurnView(TypedDict):
     boxes: dict[str, BoxOutlook]
 
 
+@final  # no other keys: mypy tells it from a `TurnView` by `"dice" in turn`
 class HiddenTurn(TypedDict):
     """A turn in progress this viewer may not see (duplicate tables): how far it is."""
 
@@ -242,7 +247,7 @@ class RulesLayout(TypedDict):
     win_points: NotRequired[int | None]
 
 
-class _ViewBase(TypedDict):
+class ViewKeys(TypedDict):
     """The keys of a game view every face shares (`GameView` adds its `players`; `SheetView`, `TableView`
     theirs, with their own kind of player)."""
 
@@ -263,7 +268,7 @@ class _ViewBase(TypedDict):
     outright: NotRequired[OutrightWin]
 
 
-class GameView(_ViewBase):
+class GameView(ViewKeys):
     players: list[Player]
 
 
@@ -297,7 +302,7 @@ class SheetAction(TypedDict):
     at: NotRequired[int | None]
 
 
-class SheetView(_ViewBase):
+class SheetView(ViewKeys):
     """A game view with `players` as `SheetPlayer`, and the kept sheet's own keys."""
 
     players: list[SheetPlayer]
@@ -365,6 +370,14 @@ class FairnessOut(TypedDict):
     open: bool
 
 
+class PlayedFor(TypedDict):
+    """An entry the stand-in made for a player who was away."""
+
+    box: str
+    written: int
+    strike: NotRequired[Literal[True] | None]
+
+
 class TableKeys(TypedDict):
     """What a table's view adds to (or puts in place of) the game view's keys (`server/tables/view.py`
     builds them); a part of `TableView`, checked with it against the protocol's model."""
@@ -379,15 +392,56 @@ class TableKeys(TypedDict):
     settings: TableSettingsOut
     clocks: dict[str, float]
     stand_in: dict[str, float]
-    played_for: dict[str, list[dict[str, Any]]]
+    played_for: dict[str, list[PlayedFor]]
     seating: SeatingOut
     can_undo: list[int]
     fairness: FairnessOut | None
     deal: NotRequired[DealOut | None]
 
 
-class TableView(_ViewBase, TableKeys):
+class TableView(ViewKeys, TableKeys):
     """A game view with `players` as `TablePlayer`, and the table's own keys."""
+
+
+# --- the coach's advice on one decision (`coach.Advice.to_dict`; a table's socket sends it) -----------
+
+
+class CoachAction(TypedDict):
+    """The engine action that takes a coach's option, spelt as the client's own message would be."""
+
+    type: Literal["roll", "score", "announce"]
+    held: NotRequired[list[int] | None]
+    box: NotRequired[str | None]
+    strike: NotRequired[bool | None]
+
+
+class CoachOption(TypedDict):
+    """One choice: its action, value, loss to the best and chance to win."""
+
+    kind: Literal["keep", "box", "announce"]
+    action: CoachAction
+    value: float
+    loss: float
+    keep: NotRequired[list[int] | None]
+    box: NotRequired[str | None]
+    points: NotRequired[int | None]
+    strike: NotRequired[bool | None]
+    win: NotRequired[float | None]
+    tie: NotRequired[float | None]
+    lose: NotRequired[float | None]
+    wins: NotRequired[bool | None]
+
+
+class CoachAdvice(TypedDict):
+    exact: bool
+    measure: Literal["score", "match_points"]
+    roll: int
+    best: CoachOption | None
+    keeps: list[CoachOption]
+    boxes: list[CoachOption]
+    announces: list[CoachOption]
+    win_note: NotRequired[str | None]
+    best_win: NotRequired[CoachOption | None]
 
 
 # --- JSON as it crosses a socket or the store (an event, a game record, a forwarded request) ---------

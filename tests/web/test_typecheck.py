@@ -12,7 +12,7 @@ from tests.conftest import missing_service
 from yambak.web import STATIC
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIGS = ("tsconfig.json",)  # the pages (the workers', tsconfig.workers.json, import none of these)
+CONFIGS = ("tsconfig.json", "tsconfig.workers.json")  # the pages; the service workers and the keeper's Web Worker
 # (script, the text as it is, the same with one field misspelt): each must be found once in its script. Two read a
 # socket message (table.js, keeper-sync.js), one is an argument of game.js's cell helper playableCell (keeper-draw.js).
 PLANTS = (
@@ -23,6 +23,8 @@ PLANTS = (
     ("sheet.js", 'tdCls: col.bonus_to_go === 0 ? "reached"', 'tdCls: col.bonus_togo === 0 ? "reached"'),
     ("keeper-pad.js", "length !== state.shown.rules.rolloff_dice)", "length !== state.shown.rules.rolloff_die)"),
     ("keeper-share.js", 'h.announced ? "was-announced"', 'h.anounced ? "was-announced"'),
+    ("keeper-worker.js", 'if (msg.type === "init")', 'if (msg.tpye === "init")'),  # a message from the page
+    ("push-sw.js", "return to.origin === pushSw.location.origin", "return to.origin === pushSw.location.orgin"),
 )  # fmt: skip
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -18,6 +19,11 @@ from .profiles.manager import ProfileError, ProfileManager, hash_secret, valid_t
 from .settings import Settings
 from .tables.manager import TableManager
 
+# What a JSON route answers, as its annotation tells FastAPI: an object serialised as it is (the schema's
+# `type: object`), read by no Python code after. Not `JSONObject`: pydantic cannot resolve that alias's
+# recursive references (a route so annotated fails at its first request); `object` values, unlike `Any`,
+# let mypy pass nothing unchecked, and `Mapping` takes a `JSONObject` or a `TypedDict` as it is.
+Answer = Mapping[str, object]
 TOKEN_COOKIE = "yambak_tokens"
 PROFILE_COOKIE = "yambak_profile"
 # a random id a browser keeps across the profiles it carries (signing out keeps it): profiles made or

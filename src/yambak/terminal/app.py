@@ -9,7 +9,7 @@ engine through the view. Imported only when the app opens, so `yambak --help` st
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -27,9 +27,11 @@ from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score
 from .words import TERMINAL_STRINGS, Words
 
 if TYPE_CHECKING:
+    from ..viewtypes import CoachAdvice, CoachOption, TurnView
     from .game import GameSession
     from .keeper import KeeperSession
     from .online import OnlineTable
+    from .view import FaceView
 
 __all__ = ["Face", "KeepFace", "OnlineFace", "PlayFace", "TableApp"]
 
@@ -100,7 +102,7 @@ def same_cell(shown: object, cell: object) -> bool:
     return shown == cell
 
 
-def dice_text(dice: list[int | None], held: set[int]) -> Text:
+def dice_text(dice: Sequence[int | None], held: set[int]) -> Text:
     rows = [die_lines(d, i in held, i + 1) for i, d in enumerate(dice)]
     out = Text()
     for line in range(5):
@@ -127,7 +129,7 @@ class Face:
         self.said: Callable[[str], None] = lambda _text: None  # set by the app: a line to show
         self.changed: Callable[[], None] = lambda: None  # set by the app: the view changed
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> FaceView:
         raise NotImplementedError
 
     def act(self, action: Action) -> None:
@@ -137,7 +139,7 @@ class Face:
         """Time passes (a bot may move); True when the view changed."""
         return False
 
-    def advice(self) -> dict[str, Any] | None:
+    def advice(self) -> CoachAdvice | None:
         """The coach on the position of the seat to act here (called off the event loop)."""
         return None
 
@@ -189,7 +191,7 @@ class PlayFace(Face):
         if self.session.bots:
             import yambak.bots.policies  # noqa: F401  (numpy and the policies: the bots' first move waits less)
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> FaceView:
         from .view import local_view
 
         return local_view(self.session.state, self.session.bots, self.hints)
@@ -213,14 +215,16 @@ class PlayFace(Face):
 
         return history_lines(self.session.state, words)
 
-    def advice(self) -> dict[str, Any] | None:
+    def advice(self) -> CoachAdvice | None:
         from ..coach import CoachError, advise
 
         try:
-            advice: dict[str, Any] = advise(self.session.state).to_dict()
+            advice = advise(self.session.state).to_dict()
         except CoachError:
             return None
-        return advice
+        from .wire import is_coach_advice
+
+        return advice if is_coach_advice(advice) else None  # the protocol's shape, as a table's coach sends it
 
     def review(self) -> dict[str, Any] | None:
         from ..coach import review
@@ -240,7 +244,7 @@ class KeepFace(Face):
         self.session = session
         self.mine = list(range(len(session.state.players)))
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> FaceView:
         from .view import local_view
 
         return local_view(self.session.state, hints=False)
@@ -277,7 +281,7 @@ class OnlineFace(Face):
         self.mine = []
 
     def _changed(self) -> None:
-        players = self.table.view.get("players", [])
+        players = self.table.view["players"] if self.table.view else []
         self.mine = [s for s in self.table.seats if s < len(players) and players[s]["kind"] == "human"]
         self.changed()
 
@@ -285,14 +289,14 @@ class OnlineFace(Face):
     def verdict(self) -> str:
         return str(self.table.verdict if self.table.verdict != "…" else "")
 
-    def view(self) -> dict[str, Any]:
-        return dict(self.table.view)
+    def view(self) -> FaceView:
+        return self.table.seen.copy()
 
     def act(self, action: Action) -> None:
         self.table.act(action)
 
-    def advice(self) -> dict[str, Any] | None:
-        seats = [s for s in self.table.view.get("to_act", []) if s in self.mine]
+    def advice(self) -> CoachAdvice | None:
+        seats = [s for s in self.table.view["to_act"] if s in self.mine] if self.table.view else []
         return self.table.advise_from_thread(seats[0]) if seats else None
 
     def review(self) -> dict[str, Any] | None:
@@ -416,7 +420,7 @@ class TableApp(App[int]):
         self.face = face
         face.said = self.say
         face.changed = self.redraw
-        self.current_view: dict[str, Any] = face.view()
+        self.current_view: FaceView = face.view()
         rules = self.current_view["rules"]
         self.words = Words(lang, rules)  # its rows named by the layout's own labels too
         if isinstance(face, OnlineFace):  # the server's news of a box written, in the app's words
@@ -433,7 +437,7 @@ class TableApp(App[int]):
         self.shown: int | None = None  # the player whose sheet is shown (None: the one to act)
         self.pad: list[int] = []  # keeper: the dice typed so far
         self.hints_on = False
-        self.hint_data: dict[str, Any] | None = None
+        self.hint_data: CoachAdvice | None = None
         self.hint_key: tuple[object, ...] | None = None
         self.results: ResultsScreen | None = None
         self.history: HistoryScreen | None = None  # the history panel, while it is open
@@ -515,11 +519,12 @@ class TableApp(App[int]):
         if v["finished"]:
             self._finished()
 
-    def _turn(self, seat: int | None) -> dict[str, Any] | None:
+    def _turn(self, seat: int | None) -> TurnView | None:
+        """The seat's turn under way, where this terminal may see it (not another's on a duplicate table)."""
         if seat is None:
             return None
-        turn: dict[str, Any] | None = self.current_view["players"][seat]["turn"]
-        return turn
+        turn = self.current_view["players"][seat]["turn"]
+        return turn if turn is not None and "dice" in turn else None
 
     def _status(self, me: int | None) -> None:
         v, T = self.current_view, self.words
@@ -554,10 +559,16 @@ class TableApp(App[int]):
             text += "  " + T("Strike mode: Enter strikes the box for 0.")
         self.query_one("#status", Static).update(Text(f"{self.title} · {text}", style="bold"))
 
+    @property
+    def _kept(self) -> KeepFace | None:
+        """The face as the sheet kept here (dice typed, line commands), or None for a game played."""
+        return self.face if isinstance(self.face, KeepFace) else None
+
     def _keeper_status(self) -> str:
         """Whose entry is due, and what the undo key would take back, named first."""
         text = self._keeper_due()
-        label = self.face.session.undo_label()  # type: ignore[attr-defined]
+        kept = self._kept
+        label = kept.session.undo_label() if kept is not None else None
         return f"{text}  U: {label}" if label else text
 
     def _keeper_due(self) -> str:
@@ -577,9 +588,10 @@ class TableApp(App[int]):
         return T("{name}: tap a box", name=name)
 
     def _rolloff(self) -> tuple[str, int] | None:
-        if not self.face.keeper:
+        kept = self._kept
+        if kept is None:
             return None
-        due = self.face.session.rolloff()  # type: ignore[attr-defined]
+        due = kept.session.rolloff()
         if due is None:
             return None
         target, seats, typed = due
@@ -600,8 +612,9 @@ class TableApp(App[int]):
             total = "–" if p["total"] is None else str(p["total"])
             # match points at the end; Balut's category points as they stand while the game runs (the engine's)
             running = p["match_points"]
-            if running is None:
-                running = (p.get("category_points") or {}).get("points")
+            category = p.get("category_points")
+            if running is None and category:
+                running = category["points"]
             pts = " · " + self._points(running) if running is not None else ""
             mark = "★ " if p["seat"] in winners else ("▶ " if acting else "  ")
             style = "bold" if acting or p["seat"] in winners else ""
@@ -774,12 +787,12 @@ class TableApp(App[int]):
             if cell.get("roll") is not None:  # points by roll: the early roll it paid more for, as a superscript
                 return cell_text(f"{cell['score']}{str(cell['roll']).translate(SUPERSCRIPT)}", "written")
             return cell_text(str(cell["score"]), "written")
-        turn = v["players"][seat]["turn"] if seat == me else None
-        if turn is None or not turn.get("boxes"):
+        turn = self._turn(me) if seat == me else None
+        if turn is None or not turn["boxes"]:
             if self.face.keeper and seat == v["current"] and not v["finished"]:
                 self.cells[(ri, ci)] = (box, None)
             return Text("")
-        if box in turn.get("announce", []) and not self.strike:
+        if box in turn["announce"] and not self.strike:
             self.cells[(ri, ci)] = (box, Announce(seat, box))
             return cell_text("", "announce")
         o = turn["boxes"].get(box)
@@ -796,10 +809,8 @@ class TableApp(App[int]):
         return Text("")
 
     def _best_box(self) -> str | None:
-        if not self.hints_on or not self.hint_data or not self.hint_data.get("best"):
-            return None
-        best = self.hint_data["best"]
-        return best.get("box") if best.get("kind") == "box" else None
+        best = self.hint_data["best"] if self.hints_on and self.hint_data else None
+        return best.get("box") if best is not None and best["kind"] == "box" else None
 
     # --- hints ------------------------------------------------------------------------------------
 
@@ -832,7 +843,7 @@ class TableApp(App[int]):
             data = None
         self.call_from_thread(self._show_advice, key, data)
 
-    def _show_advice(self, key: tuple[object, ...], data: dict[str, Any] | None) -> None:
+    def _show_advice(self, key: tuple[object, ...], data: CoachAdvice | None) -> None:
         if key != self.hint_key:
             return  # the position moved on meanwhile
         self.hint_data = data
@@ -845,31 +856,33 @@ class TableApp(App[int]):
 
         unit = _unit(T, data["measure"])
 
-        def less(o: dict[str, Any]) -> str:
+        def less(o: CoachOption) -> str:
             return "  " + (T("best") if o["loss"] < 1e-9 else f"−{number(o['loss'], T.lang, 1)}")  # "−2,4" in nl
 
         opts: list[Option] = []
         if data["keeps"]:
             opts.append(Option(Text(T("Best keeps"), style="bold"), disabled=True))
             for o in data["keeps"][:3]:
-                label = T("Keep {dice}", dice=" ".join(map(str, o["keep"]))) if o["keep"] else T("Reroll all")
-                opts.append(Option(label + less(o), id=f"keep:{','.join(map(str, o['keep']))}"))
-        if data.get("announces"):
+                keep = o.get("keep") or []
+                label = T("Keep {dice}", dice=" ".join(map(str, keep))) if keep else T("Reroll all")
+                opts.append(Option(label + less(o), id=f"keep:{','.join(map(str, keep))}"))
+        if data["announces"]:
             for o in data["announces"][:3]:
-                row = self.words.row(o["box"].rpartition(".")[2])  # the column is the announce column
-                opts.append(Option(T("Announce {box}", box=row) + less(o), id=f"announce:{o['box']}"))
+                box = o.get("box") or ""
+                row = self.words.row(box.rpartition(".")[2])  # the column is the announce column
+                opts.append(Option(T("Announce {box}", box=row) + less(o), id=f"announce:{box}"))
         if data["boxes"]:
             opts.append(Option(Text(T("Boxes, best first"), style="bold"), disabled=True))
             for o in data["boxes"][:5]:
-                what = T("strike {box}", box=self._box(o["box"])) if o.get("strike") else None
-                what = what or T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+                box = o.get("box") or ""
+                what = T("strike {box}", box=self._box(box)) if o.get("strike") else None
+                what = what or T("{box} for {points}", box=self._box(box), points=o.get("points"))
                 what += f" · {T('wins outright')}" if o.get("wins") else ""  # docs/rules.md §7
-                opts.append(Option(what + less(o), id=f"box:{o['box']}:{int(bool(o.get('strike')))}"))
-        best = data.get("best") or {}
-        if best.get("win") is not None:  # win, tie and loss apart, as the page's coach says them
+                opts.append(Option(what + less(o), id=f"box:{box}:{int(bool(o.get('strike')))}"))
+        best = data["best"]
+        if best is not None and best.get("win") is not None:  # win, tie and loss apart, as the page's coach says them
             opts.append(Option(T("Chances: win {win}, tie {tie}, lose {lose}", **self._chances(best)), disabled=True))
-        if data.get("best_win"):
-            bw = data["best_win"]
+        if bw := data.get("best_win"):
             what = self._option(bw)
             line = T(
                 "Least likely to lose: {choice} (win {win}, tie {tie}, lose {lose})", choice=what, **self._chances(bw)
@@ -919,8 +932,8 @@ class TableApp(App[int]):
         v, T = self.current_view, self.words
         names = [v["players"][w]["name"] for w in v["winners"]]
         lines = [T("Game over"), ""]
-        if v.get("end"):  # the headline and what decided it (a win at once too), worded as the keeper's page words them
-            lines += [self.words.sentence(said, len(v["rules"]["columns"])) for said in v["end"]]
+        if end := v.get("end"):  # the headline and what decided it (a win at once too), as the keeper's page words it
+            lines += [self.words.sentence(said, len(v["rules"]["columns"])) for said in end]
         elif len(names) > 1:
             lines.append(T("{names} share the win", names=", ".join(names)))
         else:
@@ -1004,25 +1017,30 @@ class TableApp(App[int]):
         if self.results is not None:
             self.results.show(self._results_text())
 
-    def _chances(self, o: dict[str, Any]) -> dict[str, str]:
+    def _chances(self, o: CoachOption) -> dict[str, str]:
         """An option's three chances in the language's percent (one decimal under 10 %, as the page)."""
         from ..web.i18n import percent
 
         def shown(p: float) -> str:
             return percent(p, self.words.lang, 1 if 0 < p < 0.1 else 0)
 
-        win, tie = float(o.get("win") or 0.0), float(o.get("tie") or 0.0)
-        return {"win": shown(win), "tie": shown(tie), "lose": shown(float(o.get("lose", max(0.0, 1 - win - tie))))}
+        win, tie, lose = o.get("win") or 0.0, o.get("tie") or 0.0, o.get("lose")
+        return {
+            "win": shown(win),
+            "tie": shown(tie),
+            "lose": shown(lose if lose is not None else max(0.0, 1 - win - tie)),
+        }
 
-    def _option(self, o: dict[str, Any]) -> str:
+    def _option(self, o: CoachOption) -> str:
         T = self.words
+        keep, box = o.get("keep") or [], o.get("box") or ""
         if o["kind"] == "keep":
-            return T("keep {dice}", dice=" ".join(map(str, o["keep"]))) if o["keep"] else T("reroll all")
+            return T("keep {dice}", dice=" ".join(map(str, keep))) if keep else T("reroll all")
         if o["kind"] == "announce":
-            return T("announce {box}", box=self.words.row(o["box"].rpartition(".")[2]))  # the announce column's
+            return T("announce {box}", box=self.words.row(box.rpartition(".")[2]))  # the announce column's
         if o.get("strike"):
-            return T("strike {box}", box=self._box(o["box"]))
-        text = T("{box} for {points}", box=self._box(o["box"]), points=o["points"])
+            return T("strike {box}", box=self._box(box))
+        text = T("{box} for {points}", box=self._box(box), points=o.get("points"))
         return f"{text} ({T('wins outright')})" if o.get("wins") else text  # docs/rules.md §7: a win, not points
 
     # --- input -------------------------------------------------------------------------------------
@@ -1071,7 +1089,8 @@ class TableApp(App[int]):
         if len(self.pad) == n:
             digits = "".join(map(str, self.pad))
             self.pad = []
-            self.face.line(digits)  # type: ignore[attr-defined]
+            if (kept := self._kept) is not None:
+                kept.line(digits)
         else:
             self.redraw()
 
@@ -1173,9 +1192,9 @@ class TableApp(App[int]):
         self.push_screen(self.history, closed)
 
     def action_undo(self) -> None:
-        if self.face.keeper:
+        if (kept := self._kept) is not None:
             self.pad = []
-            self.face.line("undo")  # type: ignore[attr-defined]
+            kept.line("undo")
 
     def action_command(self) -> None:
         if not self.face.keeper:
@@ -1192,15 +1211,18 @@ class TableApp(App[int]):
         if typed.lower() == "history":  # the panel, where every entry can be read
             self.action_history()
         elif typed.lower() in READ_ONLY:  # many lines that change nothing: a panel too, not the last line
+            kept = self._kept
             if typed.lower() in ("help", "?"):  # wrapped to the panel (90 % wide, at most 100; its frame)
                 from .words import KEEPER_HELP, help_text
 
                 shown = help_text(self.words, KEEPER_HELP, min(self.size.width * 9 // 10, 100) - 9)
+            elif kept is not None:
+                shown = kept.session.handle(typed)
             else:
-                shown = self.face.session.handle(typed)  # type: ignore[attr-defined]
+                return  # the command line is the kept sheet's (`action_command`)
             self.push_screen(HistoryScreen(f":{typed}", shown.splitlines(), at_end=False))
-        elif typed:
-            self.face.line(message.value)  # type: ignore[attr-defined]
+        elif typed and (kept := self._kept) is not None:
+            kept.line(message.value)
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width == self.width:  # the labels depend on the width alone (the first screen's

@@ -18,6 +18,7 @@ from .words import LANGUAGES
 if TYPE_CHECKING:  # the engine and the rules load when a command runs, not for its --help
     from ..engine import GameState
     from ..rules import Ruleset
+    from .app import Face
 
 DEFAULT_RULES = "yams"
 PLAY_SEATS = 8  # the web table's seats at most
@@ -93,11 +94,11 @@ def _full_screen(args: argparse.Namespace) -> bool:
     return not args.plain and sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
 
 
-def _run_app(face: object, args: argparse.Namespace) -> int:
+def _run_app(face: Face, args: argparse.Namespace) -> int:
     from .app import TableApp  # Textual loads here only: `yambak --help` does not pay for it
     from .words import language
 
-    app = TableApp(face, lang=language(args.lang), dark=args.theme != "light")  # type: ignore[arg-type]
+    app = TableApp(face, lang=language(args.lang), dark=args.theme != "light")
     app.run()
     return 0
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..engine import (
+    Action,
     Announce,
     GameRecord,
     GameState,
@@ -110,9 +111,9 @@ class KeeperSession:
 
     def prompt(self) -> str:
         s = self.state
-        seat = self._rolloff_turn()
-        if seat is not None:
-            target = self.rolloff()[0]  # type: ignore[index]
+        due, seat = self.rolloff(), self._rolloff_turn()
+        if due is not None and seat is not None:
+            target = due[0]
             column = self.words.target(target)
             return (
                 self.words(
@@ -234,9 +235,9 @@ class KeeperSession:
         names = box_names(self.state.rules)
         return sorted({w for w in [*words, *names] if w.casefold().startswith(low)})
 
-    def _act(self, action: object, done: str | None) -> str:
+    def _act(self, action: Action, done: str | None) -> str:
         before = self.state
-        self.state, event = self.state.apply(action)  # type: ignore[arg-type]
+        self.state, event = self.state.apply(action)
         if event.type == "rolled":
             return "  " + self.words("dice {dice}", dice=" ".join(map(str, event.dice))) + f"\n{self.options()}"
         if event.type == "scored":
@@ -267,7 +268,10 @@ class KeeperSession:
         if dice is None:
             return "  " + self.words("a roll-off is {n} dice, each 1 to 6, typed as digits", n=n)
         self.rolled_off[str(seat)] = list(dice)
-        target, seats, typed = self.rolloff()  # type: ignore[misc]
+        due = self.rolloff()
+        if due is None:  # never: dice are asked for while a roll-off is due
+            return ""
+        target, seats, typed = due
         if len(typed) < len(seats):
             return "  " + self.words("{name}: {n} pips", name=self.state.players[seat], n=sum(dice))
         self.rolled_off = {}

@@ -21,14 +21,22 @@ import re
 import secrets
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ..commandline import UserError
 from ..engine import Action, Announce, Hold, IllegalAction, Release, Roll, Score, Undo, Withdraw
 from ..engine.fairness import nonces_of
-from ..viewtypes import JSONObject
-from .wire import ProtocolError, check_server_message, check_table_view, clean, clean_text
+from ..viewtypes import CoachAdvice, JSONObject, JSONValue, TableView
+from .wire import (
+    ProtocolError,
+    check_server_message,
+    check_table_view,
+    clean,
+    clean_text,
+    is_coach_advice,
+    is_table_view,
+)
 from .words import fill
 
 if TYPE_CHECKING:
@@ -184,7 +192,7 @@ class OnlineTable:
         self.origin, self.table = table_address(url)
         self.name, self.watch = name, watch
         self.saved = saved or SavedState()
-        self.view: dict[str, Any] = {}
+        self.view: TableView | None = None  # none until fetched or sent
         self.version: int | None = None
         self.seats: list[int] = []  # the seats this terminal holds (as the server's welcome says)
         self.verdict = ""  # the fair dice, checked at the end
@@ -196,13 +204,20 @@ class OnlineTable:
         self.closed: str | None = None  # why the table stopped talking to us for good
         self._ws: ClientConnection | None = None
         self._tasks: set[asyncio.Task[object]] = set()
-        self._advice: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
+        self._advice: dict[int, asyncio.Future[CoachAdvice | None]] = {}
         self._nonces: set[int] = set()
         self._sent_nonces: dict[int, set[str]] = {}  # every nonce this terminal gave, by seat: the record must hold one
         self._commitment: str | None = None  # the dice commitment first seen: the record must keep it
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- HTTP, as a browser with its cookies -------------------------------------------------------
+
+    @property
+    def seen(self) -> TableView:
+        """The table's view, once it has sent one (`fetch`, or the socket's first state)."""
+        if self.view is None:
+            raise UserError(f"{self.origin} sent no view of the table")
+        return self.view
 
     def cookies(self) -> dict[str, str]:
         out = {}
@@ -218,7 +233,7 @@ class OnlineTable:
         headers = {"User-Agent": USER_AGENT}
         return httpx.Client(base_url=self.origin, cookies=self.cookies(), headers=headers, timeout=30)
 
-    def fetch(self) -> dict[str, Any]:
+    def fetch(self) -> TableView:
         """The table's view over HTTP (before the socket opens); UserError when there is no such table."""
         import httpx
 
@@ -241,7 +256,7 @@ class OnlineTable:
         """Take an open seat unless this terminal holds one already (or only watches): the seat taken."""
         import httpx
 
-        if self.watch or self.saved.seats(self.origin, self.table) or not self.view.get("open_seats"):
+        if self.watch or self.saved.seats(self.origin, self.table) or not (self.view and self.view["open_seats"]):
             return None
         if not self.name:
             raise UserError("a name to play under: --name NAME (or take a profile first: yambak profile --link URL)")
@@ -274,7 +289,7 @@ class OnlineTable:
         except (ValueError, KeyError, TypeError):
             return None
 
-    def review(self) -> dict[str, Any] | None:
+    def review(self) -> JSONObject | None:
         with self._http() as http:
             r = http.get(f"/api/tables/{self.table}/review")
         try:
@@ -382,24 +397,30 @@ class OnlineTable:
                 await asyncio.sleep(jittered(delay))
                 delay = min(delay * 2, RECONNECT_AT_MOST)
 
-    def _receive(self, msg: dict[str, Any], ready: asyncio.Event) -> None:
+    def _receive(self, msg: JSONObject, ready: asyncio.Event) -> None:
         kind = msg.get("type")
         if kind == "welcome":
-            self.seats = [int(s) for s in msg.get("seats", [])]
+            seats = msg.get("seats")
+            self.seats = [s for s in seats if isinstance(s, int)] if isinstance(seats, list) else []
             self._nonces.clear()
         elif kind in ("state", "events", "event"):
-            self.version = int(msg["v"])
-            self.view = msg.get("view", self.view)  # `events` without a view: nothing was missed
+            version, view = msg.get("v"), msg.get("view")  # `events` without a view: nothing was missed
+            if isinstance(version, int):
+                self.version = version
+            if is_table_view(view):
+                self.view = view
             self._note_commitment()
             ready.set()
             self._after_view()
-            for event in [msg] if kind == "event" else [e for e in msg.get("events", [])]:
-                self._tell(event.get("event") or {})
+            events = [msg] if kind == "event" else msg.get("events")
+            for event in events if isinstance(events, list) else []:
+                self._tell(event.get("event") if isinstance(event, dict) else None)
             self.on_change()
         elif kind == "advice":
-            future = self._advice.pop(int(msg["seat"]), None)
+            seat, advice = msg.get("seat"), msg.get("advice")
+            future = self._advice.pop(seat, None) if isinstance(seat, int) else None
             if future is not None and not future.done():
-                future.set_result(msg["advice"])
+                future.set_result(advice if is_coach_advice(advice) else None)
         elif kind == "error":
             code = str(msg.get("code", ""))
             if code == "advice/replaced":  # our newer request for advice took its place: its answer comes
@@ -418,29 +439,34 @@ class OnlineTable:
         elif kind == "rematch":
             self.on_said(self.words("A rematch: {address}", address=f"{self.origin}/t/{msg['table']}"))
 
-    def _reason(self, code: str, msg: dict[str, Any]) -> str:
+    def _reason(self, code: str, msg: JSONObject) -> str:
         """A server's refusal in this terminal's language: the catalogs' text for its code, with the
         message's own values; the server's words where the catalogs have none (or in English)."""
         said = str(msg.get("message") or code)
         refusal = getattr(self.words, "refusal", None)  # a `Words`; the default speaks as the server does
         return str(refusal(code, said, msg)) if callable(refusal) else said
 
-    def _tell(self, event: dict[str, Any]) -> None:
+    def _tell(self, event: JSONValue) -> None:
         """One line for every box written (whoever wrote it), as the line mode of a local game says it."""
-        if event.get("type") == "scored" and isinstance(event.get("player"), int):
-            player = self.view["players"][event["player"]]["name"]
+        if not isinstance(event, dict) or self.view is None:
+            return
+        seat = event.get("player")
+        if event.get("type") == "scored" and isinstance(seat, int) and 0 <= seat < len(self.view["players"]):
+            player = self.view["players"][seat]["name"]
             from .view import by_roll
 
-            early = by_roll(self.view, event["player"], str(event.get("box")))
+            early = by_roll(self.view, seat, str(event.get("box")))
             line = f"{player}: {self.box_name(str(event.get('box')))}, {event.get('written')}{early}"
             self.news.append(line)
             self.on_said(line)
 
     def _after_view(self) -> None:
         """Fair dice: each seat we hold mixes its nonce in before the first roll, one at a time."""
-        fair = self.view.get("fairness")
-        if fair and fair.get("open"):
-            given = {n["seat"] for n in fair.get("nonces", [])}
+        if self.view is None:
+            return
+        fair = self.view["fairness"]
+        if fair and fair["open"]:
+            given = {n["seat"] for n in fair["nonces"]}
             players = self.view["players"]
             waiting = [s for s in self.seats if s not in given and s < len(players) and players[s]["kind"] == "human"]
             if waiting and not (self._nonces - given):
@@ -448,13 +474,13 @@ class OnlineTable:
                 self._nonces.add(waiting[0])
                 if self._send({"type": "nonce", "seat": waiting[0], "v": self.version, "nonce": nonce}):
                     self._sent_nonces.setdefault(waiting[0], set()).add(nonce)
-        if self.view.get("finished") and not self.verdict:
+        if self.view["finished"] and not self.verdict:
             self.verdict = "…"
             self._spawn(self._check())
 
     def _note_commitment(self) -> None:
-        fair = self.view.get("fairness") if isinstance(self.view, dict) else None
-        if self._commitment is None and isinstance(fair, dict) and isinstance(fair.get("commitment"), str):
+        fair = self.view["fairness"] if self.view is not None else None
+        if self._commitment is None and fair is not None:
             self._commitment = fair["commitment"]
 
     async def _check(self) -> None:
@@ -480,9 +506,9 @@ class OnlineTable:
         ):
             raise IllegalAction("server/offline", "not connected: wait for the connection to come back")
 
-    async def advise(self, seat: int, timeout: float = 60) -> dict[str, Any] | None:
+    async def advise(self, seat: int, timeout: float = 60) -> CoachAdvice | None:
         """The server's coach on our seat's decision now (None where hints are off or it fails)."""
-        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[CoachAdvice | None] = asyncio.get_running_loop().create_future()
         self._advice[seat] = future
         if not self._send({"type": "advise", "seat": seat, "v": self.version}):
             return None
@@ -491,7 +517,7 @@ class OnlineTable:
         except TimeoutError:
             return None
 
-    def advise_from_thread(self, seat: int) -> dict[str, Any] | None:
+    def advise_from_thread(self, seat: int) -> CoachAdvice | None:
         """`advise` for a worker thread (the app asks the coach off its event loop)."""
         if self._loop is None:
             return None
@@ -502,7 +528,7 @@ class OnlineTable:
 
 
 def plain_status(
-    view: dict[str, Any],
+    view: TableView,
     seats: list[int],
     verdict: str = "",
     box_name: Callable[[str], str] = str,
@@ -517,11 +543,11 @@ def plain_status(
             f"  {p['name']}: {p['total']}" + (f"  ({p['match_points']:g} pts)" if p["match_points"] is not None else "")
             for p in players
         ]
-        if view.get("end"):  # what decided it, as the table's pages and the local line modes word it
+        if end := view.get("end"):  # what decided it, as the table's pages and the local line modes word it
             from .words import Words, language
 
             lang = getattr(words, "lang", None) or language()
-            lines.append(Words(lang, view["rules"]).end_line(view["end"], len(view["rules"]["columns"])))
+            lines.append(Words(lang, view["rules"]).end_line(end, len(view["rules"]["columns"])))
         else:  # a server from before the end was worded
             winners = ", ".join(players[w]["name"] for w in view.get("winners", []))
             lines.append(T("Game over. Winner: {names}.", names=winners))
@@ -532,17 +558,17 @@ def plain_status(
         return T("Waiting for {names}.", names=", ".join(waiting))
     seat = ours[0]
     name, turn = players[seat]["name"], players[seat]["turn"]
-    if not turn or not turn.get("rolls"):
+    if not turn or "dice" not in turn or not turn["rolls"]:  # (never hidden: a seat of ours)
         return T("{name}, your turn: r to roll.", name=name)
     dice = "  ".join(f"[{d}]" if i in turn["held"] else f" {d} " for i, d in enumerate(turn["dice"]))
     lines = [T("{name}  roll {n}  ({left} left)", name=name, n=turn["rolls"], left=turn["rolls_left"]) + f"   {dice}"]
-    if turn.get("announced"):
-        lines.append("  " + T("announced: {box}", box=box_name(turn["announced"])))
-    legal = [(box, b["written"], b.get("gain", 0)) for box, b in turn["boxes"].items() if b.get("legal")]
+    if announced := turn["announced"]:
+        lines.append("  " + T("announced: {box}", box=box_name(announced)))
+    legal = [(box, b.get("written"), b.get("gain") or 0) for box, b in turn["boxes"].items() if b["legal"]]
     legal.sort(key=lambda x: -x[2])
     if legal:
         lines.append("  " + ", ".join(f"{box_name(box)} {written}" for box, written, _ in legal))
-    elif turn.get("must_announce"):
+    elif turn["must_announce"]:
         lines.append("  " + T("announce a box to go on (a BOX)"))
     return "\n".join(lines)
 
@@ -575,7 +601,7 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input, lang: 
 
     def show() -> None:
         nonlocal last
-        text = plain_status(table.view, table.seats, table.verdict, table.box_name, table.words)
+        text = plain_status(table.seen, table.seats, table.verdict, table.box_name, table.words)
         if text != last:
             last = text
             print(text, flush=True)
@@ -592,7 +618,7 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input, lang: 
 
     await table.start()
     # the boxes named in the language (--lang, LANG), and typed by those names or ids (the layout has no aliases)
-    layout = table.view["rules"]
+    layout = table.seen["rules"]
     lang_words = Words(language(lang), layout)
     table.words = lang_words
     sheet = SimpleNamespace(
@@ -605,13 +631,13 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input, lang: 
     def box_of(fits: list[str], text: str) -> str:
         return names.resolve(text, fits)
 
-    mine = [s for s in table.seats if table.view["players"][s]["kind"] == "human"]
+    mine = [s for s in table.seats if table.seen["players"][s]["kind"] == "human"]
     from ..web.i18n import ruleset_name
 
     game = ruleset_name(layout.get("preset") or layout.get("id"), layout["name"], lang_words.lang)
     where = {"game": game, "address": f"{table.origin}/t/{table.table}"}
     if mine:
-        players = ", ".join(table.view["players"][s]["name"] for s in mine)
+        players = ", ".join(table.seen["players"][s]["name"] for s in mine)
         print(
             lang_words("{game} at {address}: you play {names}. Type help for commands.", **where, names=players),
             flush=True,
@@ -622,7 +648,7 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input, lang: 
     show()
     threading.Thread(target=reader, name="yambak-input", daemon=True).start()
     try:
-        while not (table.view["finished"] and table.verdict not in ("", "…")):
+        while not (table.seen["finished"] and table.verdict not in ("", "…")):
             try:
                 line = await asyncio.wait_for(lines.get(), 0.5)
             except TimeoutError:
@@ -636,9 +662,9 @@ async def play_plain(table: OnlineTable, read: Callable[[], str] = input, lang: 
             if typed[0].lower() in ("help", "?"):
                 print(help_text(lang_words, GAME_HELP), flush=True)
                 continue
-            seat = next((s for s in table.view["to_act"] if s in mine), None)
-            turn = table.view["players"][seat]["turn"] if seat is not None else None
-            fits = [box for box, b in (turn or {}).get("boxes", {}).items() if b.get("legal")]
+            seat = next((s for s in table.seen["to_act"] if s in mine), None)
+            turn = table.seen["players"][seat]["turn"] if seat is not None else None
+            fits = [box for box, b in turn["boxes"].items() if b["legal"]] if turn and "dice" in turn else []
             try:
                 action = parse_action(typed, seat, partial(box_of, fits)) if seat is not None else None
             except Refusal as exc:

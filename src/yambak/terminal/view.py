@@ -8,27 +8,54 @@ game is played here (`yambak play`), kept here (`yambak keep`) or at an online t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from ..engine import GameState
 from ..gameview import game_view
+from ..viewtypes import TablePlayer, TableSettingsOut, ViewKeys
 
-__all__ = ["by_roll", "local_view"]
+__all__ = ["FaceView", "by_roll", "local_view"]
 
 
-def local_view(state: GameState, bots: dict[int, str] | None = None, hints: bool = True) -> dict[str, Any]:
+class _TableFaceKeys(TypedDict):
+    players: list[TablePlayer]
+    v: int
+    settings: TableSettingsOut
+    open_seats: list[int]
+    online: list[int]
+    clocks: dict[str, float]
+
+
+class FaceView(ViewKeys, _TableFaceKeys):
+    """What the app draws: the game view with who plays each seat, and the few table keys it reads. A
+    server's `TableView` is one as it comes (the same keys and more); `local_view` makes one here."""
+
+
+def local_view(state: GameState, bots: dict[int, str] | None = None, hints: bool = True) -> FaceView:
     """The view of a game here: `bots` by seat (the others are people at this terminal)."""
     bots = bots or {}
-    view: dict[str, Any] = {**game_view(state, frozenset(range(len(state.players))))}  # the JSON a socket brings
-    for p in view["players"]:
-        p["kind"], p["bot"] = ("bot", bots[p["seat"]]) if p["seat"] in bots else ("human", None)
-    view.update(v=state.serial + len(state.history), settings={"hints": hints}, open_seats=[], online=[], clocks={})
-    return view
+    view = game_view(state, frozenset(range(len(state.players))))  # the JSON a socket brings
+    players = [
+        TablePlayer(**p, kind="bot" if p["seat"] in bots else "human", bot=bots.get(p["seat"]), bot_model=None)
+        for p in view["players"]
+    ]
+    settings: TableSettingsOut = {"hints": hints, "clock": None, "undo": False}  # a game here has no clock
+    return {
+        **view,
+        "players": players,
+        "v": state.serial + len(state.history),
+        "settings": settings,
+        "open_seats": [],
+        "online": [],
+        "clocks": {},
+    }
 
 
-def by_roll(view: dict[str, Any], seat: int, box: str) -> str:
+def by_roll(view: FaceView, seat: int, box: str) -> str:
     """The end of an entry's line naming a points-by-roll rule where the view says the box was written
     with its early points (Generala's served straight: "(the points of roll 1)"), else nothing."""
     column, _, row = box.rpartition(".")
-    cell = view["players"][seat]["columns"].get(column, {}).get("boxes", {}).get(row, {})
-    return f" (the points of roll {cell['roll']})" if cell.get("roll") is not None else ""
+    shown = view["players"][seat]["columns"].get(column)
+    cell = shown["boxes"].get(row) if shown else None
+    roll = cell.get("roll") if cell else None
+    return f" (the points of roll {roll})" if roll is not None else ""

@@ -10,11 +10,19 @@ import json
 import re
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, TypeGuard
 
-from ..viewtypes import JSONObject, JSONValue
+from ..viewtypes import CoachAdvice, JSONObject, JSONValue, TableView
 
-__all__ = ["ProtocolError", "check_server_message", "check_table_view", "clean", "clean_text"]
+__all__ = [
+    "ProtocolError",
+    "check_server_message",
+    "check_table_view",
+    "clean",
+    "clean_text",
+    "is_coach_advice",
+    "is_table_view",
+]
 
 # Escape sequences, removed whole: OSC (clipboard, title, hyperlinks) to BEL or ST, CSI, the string
 # controls (DCS, SOS, PM, APC) to ST, and any other ESC sequence; 8-bit C1 forms too. An unterminated one
@@ -93,6 +101,21 @@ def check_server_message(text: str | bytes) -> JSONObject:
     return _check(value, str(kinds.get(kind, "")).rsplit("/", 1)[-1] or "Welcome")
 
 
-def check_table_view(value: object) -> dict[str, Any]:  # a TableView; read as plain JSON by the faces
+def is_table_view(value: JSONValue) -> TypeGuard[TableView]:
+    """Whether `value` is a table's view by the protocol's schema (whose `TableView` the TypedDict of that
+    name mirrors: tests/test_viewtypes.py): a view in a message `check_server_message` passed is one."""
+    return isinstance(value, dict) and bool(_validator("TableView").is_valid(value))
+
+
+def is_coach_advice(value: JSONValue) -> TypeGuard[CoachAdvice]:
+    """Whether `value` is the coach's advice by the protocol's schema (an advice message's, or the local
+    coach's own `Advice.to_dict`)."""
+    return isinstance(value, dict) and bool(_validator("CoachAdvice").is_valid(value))
+
+
+def check_table_view(value: object) -> TableView:
     """A table's view as `GET /api/tables/{id}` answers it, checked and cleaned like a socket message."""
-    return _check(value, "TableView")
+    view = _check(value, "TableView")
+    if not is_table_view(view):  # cleaning keeps the shape: never, but read as the type it was checked to be
+        raise ProtocolError("the table's view lost its shape when cleaned")
+    return view

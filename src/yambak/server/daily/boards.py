@@ -13,16 +13,100 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from ...engine import rank_key
 from ...store import DealRow, DealScore
 from .matchpoints import matchpoints, percent, ranks, top
 
-__all__ = ["WITHDRAWN", "deal_board", "period_board", "ranked_scores", "shown_name"]
+__all__ = [
+    "WITHDRAWN",
+    "BoardRow",
+    "DealBoard",
+    "PeriodRow",
+    "deal_board",
+    "period_board",
+    "ranked_scores",
+    "shown_name",
+]
 
 
 WITHDRAWN = "A withdrawn player"
+
+
+class BoardRow(TypedDict):
+    """A game on a deal's board."""
+
+    rank: int
+    name: str
+    score: int | None
+    outright: int | None  # won outright on this turn: the board says so, not the total
+    mp: int
+    pct: float | None
+    me: bool
+    table: str | None  # once the deal is closed
+
+
+class Par(TypedDict):
+    score: int
+    bot: str | None
+    table: str | None
+    outright: int | None  # won at once on this turn: said as a win, not its total
+
+
+class MyAttempt(TypedDict):
+    status: str | None  # playing, ranked or unranked
+    table: str
+    score: int | None
+    outright: int | None
+
+
+class DealBoard(TypedDict):
+    """A deal's board (`deal_board`)."""
+
+    deal: str
+    kind: str
+    preset: str
+    day: str
+    round: int | None
+    opens_at: str
+    closes_at: str
+    closed: bool
+    opens_in: int  # seconds until it opens and closes, by the server's clock (pages count down from them)
+    closes_in: int
+    cancelled: bool
+    paused: bool
+    started: bool
+    commitment: str
+    seed: str | None
+    par: Par | None
+    rows: list[BoardRow]
+    max: int
+    playing: int
+    unfinished: int
+    me: MyAttempt | None
+
+
+class PeriodScore(TypedDict):
+    score: int | None
+    outright: int | None
+    mp: int
+
+
+class _Total(TypedDict):
+    name: str
+    mp: int
+    max: int
+    deals: int
+    scores: dict[str, PeriodScore]  # by deal
+
+
+class PeriodRow(_Total):
+    """A player's matchpoints over several deals (`period_board`)."""
+
+    rank: int
+    pct: float | None
+    me: bool
 
 
 def shown_name(s: DealScore | Any, withdrawn: str) -> str:
@@ -54,7 +138,7 @@ def ranked_scores(deal: DealRow, scores: Iterable[DealScore]) -> list[DealScore]
 
 def deal_board(
     deal: DealRow, scores: list[DealScore], now: datetime, viewer: str | None, withdrawn: str = WITHDRAWN
-) -> dict[str, Any]:
+) -> DealBoard:
     """One deal's board: rank, name, score, matchpoints and their percentage; the par once the deal
     is closed or the viewer has finished their attempt; each game's table once the deal is closed;
     how many still play (or, once it closed, how many games it left unfinished)."""
@@ -62,7 +146,7 @@ def deal_board(
     ranked = ranked_scores(deal, scores)
     points = matchpoints({s.profile_id: _key(s) for s in ranked})
     most = top(len(ranked))
-    rows = []
+    rows: list[BoardRow] = []
     for rank, s in zip(ranks([_key(s) for s in ranked]), ranked, strict=True):
         rows.append(
             {
@@ -77,7 +161,7 @@ def deal_board(
             }
         )
     mine = next((s for s in scores if s.profile_id == viewer and s.deal_id == deal.id), None)
-    status = None
+    status: str | None = None
     if mine is not None:
         if mine.score is None:
             status = "playing"
@@ -127,11 +211,11 @@ def deal_board(
 
 def period_board(
     deals: list[DealRow], scores: list[DealScore], viewer: str | None, limit: int = 100, withdrawn: str = WITHDRAWN
-) -> list[dict[str, Any]]:
+) -> list[PeriodRow]:
     """Matchpoints added up over several deals (a week's, all time's, a tournament's rounds): ranked by
     their total, shown with the percentage of the most the deals a player played could have given;
     ties in the order the players first started."""
-    total: dict[str, dict[str, Any]] = {}
+    total: dict[str, _Total] = {}
     first: dict[str, tuple[datetime, str]] = {}  # a player's first game: when it started, its table
     for deal in deals:
         ranked = ranked_scores(deal, scores)
@@ -150,7 +234,7 @@ def period_board(
         total.items(),
         key=lambda kv: (-kv[1]["mp"], -(percent(kv[1]["mp"], kv[1]["max"]) or 0), first[kv[0]], kv[0]),
     )
-    rows = []
+    rows: list[PeriodRow] = []
     for rank, (pid, t) in zip(ranks([t["mp"] for _, t in order]), order, strict=True):
-        rows.append({"rank": rank, **t, "pct": percent(t["mp"], t["max"]), "me": pid == viewer})
+        rows.append(PeriodRow(rank=rank, **t, pct=percent(t["mp"], t["max"]), me=pid == viewer))
     return rows[:limit]

@@ -19,7 +19,7 @@ import logging
 import random
 import secrets
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from datetime import date, datetime, time, timedelta
 from typing import Any, Protocol
@@ -33,6 +33,7 @@ from ...engine.fairness import commitment
 from ...rules import load_ruleset
 from ...rules.registry import daily_presets
 from ...store import DealRow, ProfileRow, SeatRow, Store, StoreConflict
+from ..common.asked import Asked
 from ..common.coach import CoachPool
 from ..common.dice import DealDice, naive
 from ..common.names import clean_name
@@ -72,14 +73,14 @@ class Tables(Protocol):
 
     async def acreate(
         self,
-        name: str,
-        preset: str,
-        options: dict[str, Any],
-        seats: list[dict[str, Any]],
+        name: object,
+        preset: object,
+        options: object,
+        seats: object,
         listed: bool = True,
         duplicate: bool = False,
-        asked: dict[str, Any] | None = None,
-        custom: dict[str, Any] | None = None,
+        asked: Asked | None = None,
+        custom: Mapping[str, object] | None = None,
         profile: str | None = None,
         deal: DealRow | None = None,
         device: str | None = None,

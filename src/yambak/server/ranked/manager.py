@@ -23,7 +23,7 @@ import hmac
 import logging
 import math
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, time, timedelta
 from itertools import combinations
 from typing import Any, Protocol
@@ -33,6 +33,7 @@ from sqlalchemy import Connection
 
 from ...rules import preset_ids
 from ...store import ChangeRow, ProfileRow, Store, StoreConflict
+from ..common.asked import Asked
 from ..common.clock import naive_utc
 from ..common.events import Events, GameEnding, Graded, Write
 from ..live import RequestError
@@ -76,21 +77,21 @@ class Tables(Protocol):
 
     async def acreate(
         self,
-        name: str | None,
-        preset: str,
-        options: dict[str, Any],
-        seats: list[dict[str, Any]],
+        name: object,
+        preset: object,
+        options: object,
+        seats: object,
         listed: bool = True,
         duplicate: bool = False,
-        asked: dict[str, Any] | None = None,
-        custom: dict[str, Any] | None = None,
+        asked: Asked | None = None,
+        custom: Mapping[str, object] | None = None,
         profile: str | None = None,
         deal: None = None,  # a ranked game plays no deal
         device: str | None = None,
     ) -> tuple[Any, dict[int, str]]: ...
 
     async def join(
-        self, table: Any, name: Any, seat: Any = None, profile: str | None = None, device: str | None = None
+        self, table: Any, name: object, seat: object = None, profile: str | None = None, device: str | None = None
     ) -> tuple[int, str]: ...
 
 
@@ -184,7 +185,7 @@ class RankedManager:
                 continue
             return table, {seat: token}
         seats = [{"kind": "human", "name": profile.name}] + [{"kind": "open"}] * (players - 1)
-        asked = {"ranked": preset, "hints": False, "undo": False}
+        asked: Asked = {"ranked": preset, "hints": False, "undo": False}
         table, tokens = await self.tables.acreate(
             None, preset, {}, seats, False, False, asked, None, profile.id, device=profile.key
         )

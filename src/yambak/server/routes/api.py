@@ -12,10 +12,12 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..common.asked import Asked
 from ..common.pages import download
 from ..common.tokens import hash_token
 from ..daily.sealed import acheck, check
 from ..deps import (
+    Answer,
     AppSettings,
     Manager,
     Player,
@@ -66,7 +68,7 @@ class TableIn(_In):
             raise ValueError(f"a clock of hours or days is one of {', '.join(map(str, ASYNC_CLOCKS))} seconds")
         return clock
 
-    def asked(self) -> dict[str, Any]:
+    def asked(self) -> Asked:
         return {"hints": self.hints, "clock": self.clock, "undo": self.undo}
 
 
@@ -76,7 +78,7 @@ class JoinIn(_In):
 
 
 @router.get("/tables")
-def list_tables(manager: Manager) -> dict[str, Any]:
+def list_tables(manager: Manager) -> Answer:
     return {"tables": manager.listed()}
 
 
@@ -104,7 +106,7 @@ async def create_table(
 
 
 @router.get("/tables/{table_id}")
-def get_table(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
+def get_table(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> Answer:
     table = manager.get(table_id)
     check(table, tokens, lambda: viewer_id(request))
     return dict(manager.view(table, frozenset(table.seats_for({hash_token(t) for t in tokens}))))
@@ -126,20 +128,20 @@ async def join(
 
 
 @router.post("/tables/{table_id}/rematch", dependencies=[Depends(check_rate)])
-async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
+async def rematch(table_id: str, manager: Manager, tokens: Tokens) -> Answer:
     new = await manager.rematch_for(table_id, tokens)
     return {"id": new.id, "url": f"/t/{new.id}"}
 
 
 @router.get("/tables/{table_id}/review")
-async def review(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> dict[str, Any]:
+async def review(request: Request, table_id: str, manager: Manager, tokens: Tokens) -> Answer:
     table = await manager.aget(table_id)
     await acheck(table, tokens, lambda: aviewer_id(request))
     return await manager.review(table)
 
 
 @router.get("/tables/{table_id}/frames/{n}")
-def replay_frame(request: Request, table_id: str, n: int, manager: Manager, tokens: Tokens) -> dict[str, Any]:
+def replay_frame(request: Request, table_id: str, n: int, manager: Manager, tokens: Tokens) -> Answer:
     """A finished game as it stood after turn n, for the replay viewer."""
     table = manager.get(table_id)
     check(table, tokens, lambda: viewer_id(request))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -21,12 +21,13 @@ from ...rules.registry import club_presets, daily_presets
 from ...store import DealRow, ProfileRow, TournamentRow
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, translations
 from ..common.pages import boot_json, render_page
-from ..daily.boards import WITHDRAWN, deal_board, period_board, shown_name
+from ..daily.boards import WITHDRAWN, DealBoard, PeriodRow, deal_board, period_board, shown_name
 from ..daily.clubs import ClubManager, member_key
 from ..daily.manager import DealError, DealManager
 from ..daily.matchpoints import ranks
 from ..deps import (
     HTML_FORM,
+    Answer,
     AppSettings,
     Lang,
     Manager,
@@ -103,19 +104,70 @@ def withdrawn(lang: str) -> str:
     return translations(lang).gettext(WITHDRAWN)
 
 
-def _board(deals: DealManager, deal: DealRow, viewer: str | None, lang: str) -> dict[str, Any]:
+class SoloRow(TypedDict):
+    """A best one-seat game of a preset (the solo board)."""
+
+    rank: int
+    name: str
+    score: int
+    when: str
+
+
+class LogOut(TypedDict):
+    """One of a tournament organiser's actions, as its page lists them."""
+
+    at: str
+    action: str
+    round: int | None
+    minutes: int | None
+    started: bool
+    by: str
+    player: str
+
+
+class MemberOut(TypedDict):
+    key: str  # what the organiser's controls name the member by
+    name: str
+    status: str
+    organiser: bool
+
+
+class TournamentOut(TypedDict):
+    """A tournament's rounds and standings (`standings`); its members and invite for its organiser."""
+
+    id: str
+    name: str
+    preset: str
+    rounds: list[DealBoard]
+    standings: list[PeriodRow]
+    players: list[str]
+    player: bool
+    pending: bool
+    organiser: bool
+    organiser_gone: bool
+    approval: bool
+    window: int
+    starts_at: str
+    current: int | None
+    paused: bool
+    cancelled: bool
+    over: bool
+    log: list[LogOut]  # every organiser's action, newest first: what, when, by whom (anyone in it may look)
+    members: NotRequired[list[MemberOut]]
+    invite: NotRequired[str]
+
+
+def _board(deals: DealManager, deal: DealRow, viewer: str | None, lang: str) -> DealBoard:
     return deal_board(deal, deals.store.deal_scores([deal.id]), deals.now(), viewer, withdrawn(lang))
 
 
-def _period(
-    deals: DealManager, preset: str, period: str, day: date, viewer: str | None, lang: str
-) -> list[dict[str, Any]]:
+def _period(deals: DealManager, preset: str, period: str, day: date, viewer: str | None, lang: str) -> list[PeriodRow]:
     since, until = _week(day) if period == "week" else (None, None)
     ds = deals.store.deals("daily", preset, since, until)
     return period_board(ds, deals.store.deal_scores([d.id for d in ds]), viewer, withdrawn=withdrawn(lang))
 
 
-def _solo(deals: DealManager, preset: str, lang: str) -> list[dict[str, Any]]:
+def _solo(deals: DealManager, preset: str, lang: str) -> list[SoloRow]:
     best = deals.store.best_solo(preset)
     return [
         {"rank": rank, "name": shown_name(b, withdrawn(lang)), "score": b.score, "when": b.when.date().isoformat()}
@@ -163,7 +215,7 @@ def _viewer(request: Request) -> ProfileRow | None:
 
 
 @router.get("/api/daily")
-def api_daily(deals: Deals, day: str = "") -> dict[str, Any]:
+def api_daily(deals: Deals, day: str = "") -> Answer:
     """The day's deals: each one's commitment (published from the start), its seed once the day is over."""
     d = _day(day, deals)
     out = []
@@ -186,7 +238,7 @@ def api_daily(deals: Deals, day: str = "") -> dict[str, Any]:
 
 
 @router.get("/api/daily/{day}/{preset}")
-def api_daily_board(deals: Deals, request: Request, day: str, preset: str, lang: Lang) -> dict[str, Any]:
+def api_daily_board(deals: Deals, request: Request, day: str, preset: str, lang: Lang) -> Answer:
     viewer = _viewer(request)
     return _board(deals, _deal(deals, _day(day, deals), preset), viewer.id if viewer else None, lang)
 
@@ -218,7 +270,7 @@ async def api_play(
 @router.get("/api/leaderboard/{preset}")
 def api_leaderboard(
     deals: Deals, request: Request, lang: Lang, preset: str, period: str = "week", day: str = ""
-) -> dict[str, Any]:
+) -> Answer:
     """The challenge's matchpoints over a week (the one of `day`) or all time; `period=solo`: the best
     solo scores of games played without hints."""
     if preset not in daily_presets():
@@ -254,7 +306,7 @@ def _daily_page(
     vid = viewer.id if viewer else None
     deal = deals.daily(d, preset)
     board = _board(deals, deal, vid, lang) if deal is not None else None
-    rows: list[dict[str, Any]] = []
+    rows: list[PeriodRow] | list[SoloRow] = []
     if period in ("week", "all"):
         rows = _period(deals, preset, period, d, vid, lang)
     elif period == "solo":
@@ -334,7 +386,7 @@ def _tournament(deals: DealManager, tournament_id: str) -> TournamentRow:
     return t
 
 
-def standings(deals: DealManager, t: TournamentRow, viewer: str | None, lang: str) -> dict[str, Any]:
+def standings(deals: DealManager, t: TournamentRow, viewer: str | None, lang: str) -> TournamentOut:
     """A tournament's rounds and standings by total matchpoints (blocking); for its organiser, its
     members with their keys (what the organiser's controls name them by)."""
     rounds = deals.store.tournament_deals(t.id)
@@ -347,7 +399,7 @@ def standings(deals: DealManager, t: TournamentRow, viewer: str | None, lang: st
     gone = withdrawn(lang)
     organiser = viewer is not None and viewer == t.organiser_id
     current = next((d for d in rounds if d.opens_at <= now and not d.closed(now)), None)
-    out = {
+    out: TournamentOut = {
         "id": t.id,
         "name": t.name,
         "preset": t.preset,
@@ -365,7 +417,6 @@ def standings(deals: DealManager, t: TournamentRow, viewer: str | None, lang: st
         "paused": any(d.paused_at is not None and not d.closed(now) for d in rounds),
         "cancelled": t.cancelled,
         "over": bool(rounds) and all(d.closed(now) for d in rounds),
-        # every organiser's action, newest first: what, when, by whom (anyone in it may look)
         "log": [
             {
                 "at": e.at.isoformat() + "Z",
@@ -411,7 +462,7 @@ async def api_create_tournament(
 
 
 @router.get("/api/clubs/{tournament_id}")
-def api_tournament(deals: Deals, request: Request, tournament_id: str, lang: Lang) -> dict[str, Any]:
+def api_tournament(deals: Deals, request: Request, tournament_id: str, lang: Lang) -> Answer:
     viewer = _viewer(request)
     return standings(deals, _tournament(deals, tournament_id), viewer.id if viewer else None, lang)
 
@@ -492,7 +543,7 @@ async def manage(clubs: ClubManager, request: Request, tournament_id: str, actio
 @router.post("/api/clubs/{tournament_id}/{action}", dependencies=[Depends(check_origin)])
 async def api_manage(
     clubs: Clubs, request: Request, tournament_id: str, action: str, lang: Lang, body: ManageIn | None = None
-) -> dict[str, Any]:
+) -> Answer:
     """The organiser: pause, resume, extend (round, minutes), cancel-round (round), cancel, invite (a new
     code), approval (on), approve or remove (player)."""
     code = await manage(clubs, request, tournament_id, action, body or ManageIn())

@@ -23,12 +23,12 @@ from ...keeper.export import season_rows, sheet_rows
 from ...keeper.season import player_key
 from ...rules import preset_ids
 from ...store.groups import GroupRow
-from ...viewtypes import SheetView
+from ...viewtypes import JSONObject, SheetView
 from ...web import STATIC
 from ...web.i18n import error_message, error_texts, js_strings, labels, translations
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
 from ..common.tokens import hash_token
-from ..deps import HTML_FORM, Lang, check_rate
+from ..deps import HTML_FORM, Answer, Lang, check_rate
 from ..keeper.bundle import engine_zip, offline_files, offline_version, pyodide_ready
 from ..keeper.groups import Groups
 from ..keeper.manager import KeeperManager, normal_code
@@ -262,7 +262,7 @@ class JoinIn(BaseModel):
 
 
 @router.post("/api/keep/join", dependencies=[Depends(check_rate)])
-def api_join(request: Request, body: JoinIn) -> dict[str, Any]:
+def api_join(request: Request, body: JoinIn) -> Answer:
     """Join a sheet with its code: the sheet's id and a write token for this phone (the code hands it out;
     renewing the code revokes it)."""
     sheet, code, token = _keeper(request).join(body.code)
@@ -270,14 +270,14 @@ def api_join(request: Request, body: JoinIn) -> dict[str, Any]:
 
 
 @router.get("/api/keep/{sheet_id}/code")
-async def api_code(request: Request, sheet_id: str) -> dict[str, Any]:
+async def api_code(request: Request, sheet_id: str) -> Answer:
     """The sheet's join code now, for a phone that may write (another phone may have renewed it)."""
     keeper = _keeper(request)
     return {"code": await keeper.code_of(await keeper.aget(sheet_id), _tokens(request))}
 
 
 @router.post("/api/keep/{sheet_id}/code")
-async def api_renew_code(request: Request, sheet_id: str) -> dict[str, Any]:
+async def api_renew_code(request: Request, sheet_id: str) -> Answer:
     """A new join code: phones that joined with the old one can no longer write (403); the phone that
     renews it keeps writing (with `token`, its new one, where its own came from the old code)."""
     keeper = _keeper(request)
@@ -291,7 +291,7 @@ class StatsIn(BaseModel):
 
 
 @router.post("/api/keep/stats")
-def api_stats(request: Request, body: StatsIn) -> dict[str, Any]:
+def api_stats(request: Request, body: StatsIn) -> Answer:
     """Statistics of the sheets a phone names (`yambak.keeper.statistics`, which phones run themselves)."""
     keeper = _keeper(request)
     records = []
@@ -314,7 +314,7 @@ class PreviewIn(BaseModel):
 
 
 @router.post("/api/keep/{sheet_id}/preview")
-def api_preview(request: Request, sheet_id: str, body: PreviewIn) -> dict[str, Any]:
+def api_preview(request: Request, sheet_id: str, body: PreviewIn) -> Answer:
     """What the engine says about typed dice, for a phone whose own engine is not running yet."""
     state = _keeper(request).get(sheet_id).state
     if body.dice is not None and not all(1 <= d <= 6 for d in body.dice):
@@ -328,12 +328,12 @@ def api_preview(request: Request, sheet_id: str, body: PreviewIn) -> dict[str, A
 
 
 @router.get("/api/keep/{sheet_id}")
-def api_view(request: Request, sheet_id: str) -> dict[str, Any]:
+def api_view(request: Request, sheet_id: str) -> Answer:
     return dict(keeper_view(_keeper(request).get(sheet_id)))
 
 
 @router.post("/api/keep/{sheet_id}/entries")
-async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> dict[str, Any]:
+async def api_entry(request: Request, sheet_id: str, body: EntryIn) -> Answer:
     """One entry, from a phone that may write (`Authorization: Bearer TOKEN`; else 403)."""
     keeper = _keeper(request)
     sheet = await keeper.aget(sheet_id)
@@ -381,7 +381,7 @@ class GroupSheetIn(BaseModel):
     token: str = Field(pattern=TOKEN)
 
 
-def _group_out(group: GroupRow) -> dict[str, Any]:
+def _group_out(group: GroupRow) -> JSONObject:
     return {"id": group.id, "name": group.name, "url": f"/keep/group/{group.id}"}
 
 
@@ -393,14 +393,14 @@ def api_group_create(request: Request, body: GroupIn) -> JSONResponse:
 
 
 @router.post("/api/keep/groups/join", dependencies=[Depends(check_rate)])
-def api_group_join(request: Request, body: JoinIn) -> dict[str, Any]:
+def api_group_join(request: Request, body: JoinIn) -> Answer:
     """Join a group with its code: the group and a token for this phone (it files this phone's sheets)."""
     group, token = _groups(request).join(body.code)
     return {**_group_out(group), "code": group.code, "token": token}
 
 
 @router.get("/api/keep/groups/{group_id}")
-def api_group(request: Request, group_id: str) -> dict[str, Any]:
+def api_group(request: Request, group_id: str) -> Answer:
     """The group and its season (`yambak.keeper.season`); its code only for a phone that joined it."""
     groups = _groups(request)
     group, figures = groups.season(group_id)
@@ -411,7 +411,7 @@ def api_group(request: Request, group_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/keep/groups/{group_id}/sheets")
-def api_group_add(request: Request, group_id: str, body: GroupSheetIn) -> dict[str, Any]:
+def api_group_add(request: Request, group_id: str, body: GroupSheetIn) -> Answer:
     """File this phone's own sheet in the group (`Authorization: Bearer GROUP-TOKEN`; the sheet's write
     token in the body)."""
     added = _groups(request).add_sheet(group_id, _tokens(request), body.sheet, body.token)
@@ -419,21 +419,21 @@ def api_group_add(request: Request, group_id: str, body: GroupSheetIn) -> dict[s
 
 
 @router.post("/api/keep/groups/{group_id}/sheets/remove")
-def api_group_remove(request: Request, group_id: str, body: GroupSheetIn) -> dict[str, Any]:
+def api_group_remove(request: Request, group_id: str, body: GroupSheetIn) -> Answer:
     """Take this phone's own sheet out of the group (the same proofs as filing it)."""
     removed = _groups(request).remove_sheet(group_id, _tokens(request), body.sheet, body.token)
     return {"sheet": body.sheet, "removed": removed}
 
 
 @router.post("/api/keep/groups/{group_id}/code", dependencies=[Depends(check_rate)])
-def api_group_renew_code(request: Request, group_id: str) -> dict[str, Any]:
+def api_group_renew_code(request: Request, group_id: str) -> Answer:
     """A new join code (`Authorization: Bearer GROUP-TOKEN`): the old one joins no more, and the tokens of
     every other phone stop filing sheets until it joins with the new code."""
     return {"id": group_id, "code": _groups(request).renew_code(group_id, _tokens(request))}
 
 
 @router.post("/api/keep/groups/{group_id}/leave")
-def api_group_leave(request: Request, group_id: str) -> dict[str, Any]:
+def api_group_leave(request: Request, group_id: str) -> Answer:
     """This phone leaves the group (`Authorization: Bearer GROUP-TOKEN`); the sheets it filed stay."""
     _groups(request).leave(group_id, _tokens(request))
     return {"id": group_id, "left": True}

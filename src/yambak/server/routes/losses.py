@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import datetime
-from typing import Any
 
 from fastapi import APIRouter, Request
 
@@ -15,14 +14,15 @@ from ...coach import measure_of
 from ...rules import load_ruleset, preset_ids
 from ...store import KindLoss, Losses, Store
 from ...store.decisions import MIN_GAMES
+from ...viewtypes import JSONObject
 from ..common.clock import naive_utc
-from ..deps import AppSettings, Manager
+from ..deps import Answer, AppSettings, Manager
 from ..live import RequestError
 
 router = APIRouter()
 
 
-def _figures(k: KindLoss) -> dict[str, Any]:
+def _figures(k: KindLoss) -> JSONObject:
     return {
         "count": k.count,
         "mistakes": k.mistakes,
@@ -32,7 +32,7 @@ def _figures(k: KindLoss) -> dict[str, Any]:
     }
 
 
-def losses_json(preset: str, losses: Losses) -> dict[str, Any]:
+def losses_json(preset: str, losses: Losses) -> JSONObject:
     """The aggregate as the API answers it: per kind of decision (keep, box, strike, announce) the
     costliest first, each with its boxes (the box the turn ended in) the costliest first."""
     return {
@@ -86,7 +86,7 @@ def _cache(request: Request) -> LossesCache:
 
 
 @router.get("/strategy/{preset}/losses")
-async def strategy_losses(request: Request, preset: str, manager: Manager, settings: AppSettings) -> dict[str, Any]:
+async def strategy_losses(request: Request, preset: str, manager: Manager, settings: AppSettings) -> Answer:
     """The kinds of decision that cost a preset's players most (with its usual options), in expected
     points, from the games the server rolled without help; `enough` false (and no kinds) below
     `min_games` graded games. Figures up to ten minutes old."""

@@ -21,6 +21,7 @@ from ...web.i18n import (
     ruleset_name,
     table_title,
 )
+from ..common.asked import Asked
 from ..common.pages import boot_json, download, preset_choices, render_page, rules_from_form
 from ..common.tokens import hash_token
 from ..daily.sealed import acheck, check
@@ -115,7 +116,7 @@ async def create_from_form(
                 seat.update(kind="bot", bot=kind[len("bot-") :])
             seats.append(seat)
         clock = str(form.get("clock", "") or "")
-        asked = {
+        asked: Asked = {
             "hints": form.get("hints") is not None,
             "undo": form.get("undo") is not None,
             "clock": ascii_int(clock, 10**6),

@@ -20,11 +20,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...engine import RecordError
 from ...rules import load_ruleset
 from ...store import ProfileRow, ResultRow
+from ...viewtypes import JSONObject
 from ...web.i18n import error_message, js_strings, labels, ruleset_name, table_title, translations
 from ..common.clock import naive_utc
 from ..common.pages import boot_json, render_page
 from ..deps import (
     HTML_FORM,
+    Answer,
     AppSettings,
     Lang,
     Profiles,
@@ -75,7 +77,7 @@ class KeptIn(_In):
     seat: int | None = Field(None, ge=0, le=63)
 
 
-def profile_json(p: ProfileRow) -> dict[str, Any]:
+def profile_json(p: ProfileRow) -> JSONObject:
     return {"id": p.id, "name": p.name, "shared": p.shared, "created_at": p.created_at.isoformat() + "Z"
             if p.created_at else None}  # fmt: skip
 
@@ -108,7 +110,7 @@ def _qr(url: str) -> str:
 
 
 @router.get("/api/me")
-def api_me(request: Request, profiles: Profiles) -> dict[str, Any]:
+def api_me(request: Request, profiles: Profiles) -> Answer:
     profile = profiles.current(profile_token(request))
     return {"profile": profile_json(profile) if profile else None}
 
@@ -128,7 +130,7 @@ def api_create(request: Request, body: ProfileIn, profiles: Profiles, settings: 
 
 
 @router.patch("/api/me", dependencies=[Depends(check_origin)])
-def api_update(request: Request, body: ProfilePatch, profiles: Profiles) -> dict[str, Any]:
+def api_update(request: Request, body: ProfilePatch, profiles: Profiles) -> Answer:
     profile = me(request, profiles)
     if body.name is not None:
         profile = profiles.rename(profile, body.name)
@@ -150,7 +152,7 @@ async def api_delete(request: Request, profiles: Profiles, settings: AppSettings
 
 
 @router.post("/api/me/link", dependencies=[Depends(check_origin)])
-def api_link(request: Request, profiles: Profiles) -> dict[str, Any]:
+def api_link(request: Request, profiles: Profiles) -> Answer:
     """A one-time link (and its QR code) that moves this profile to another device."""
     profile = me(request, profiles)
     code, expires = profiles.new_link(profile)
@@ -169,7 +171,7 @@ def api_claim(request: Request, code: str, profiles: Profiles, settings: AppSett
 
 
 @router.get("/api/me/devices")
-def api_devices(request: Request, profiles: Profiles) -> dict[str, Any]:
+def api_devices(request: Request, profiles: Profiles) -> Answer:
     """The devices this profile is signed in on (`this`: the asking one)."""
     profile = me(request, profiles)
     return {"devices": profiles.devices(profile, profile_token(request))}
@@ -199,7 +201,7 @@ async def sign_out_form(request: Request, device: str, profiles: Profiles, setti
 
 
 @router.get("/api/me/games")
-def api_games(request: Request, profiles: Profiles, lang: Lang, preset: str = "", page: int = 1) -> dict[str, Any]:
+def api_games(request: Request, profiles: Profiles, lang: Lang, preset: str = "", page: int = 1) -> Answer:
     profile = me(request, profiles)
     return history_page(profiles.store, profile, lang, preset[:40] or None, max(1, min(page, 100000)))
 
@@ -208,7 +210,7 @@ TURNS_FORGOTTEN = timedelta(days=30)  # a turn without a clock, waiting this lon
 
 
 @router.get("/api/me/turns")
-def api_turns(request: Request, profiles: Profiles, lang: Lang, settings: AppSettings) -> dict[str, Any]:
+def api_turns(request: Request, profiles: Profiles, lang: Lang, settings: AppSettings) -> Answer:
     """The tables where it is this profile's turn (its own only): the lobby's and the profile's list; `left`:
     seconds to the turn's deadline by the server's clock (a device's own may be off)."""
     profile = me(request, profiles)
@@ -254,7 +256,7 @@ def api_export_csv(request: Request, profiles: Profiles) -> Response:
 
 
 @router.post("/api/me/kept", dependencies=[Depends(check_origin)])
-def api_import_kept(request: Request, body: KeptIn, profiles: Profiles) -> dict[str, Any]:
+def api_import_kept(request: Request, body: KeptIn, profiles: Profiles) -> Answer:
     """One finished kept sheet into this profile's games (again: its newer record replaces the older)."""
     profile = me(request, profiles)
     result = profiles.import_kept(profile, body.sheet, body.record, body.seat)
@@ -262,7 +264,7 @@ def api_import_kept(request: Request, body: KeptIn, profiles: Profiles) -> dict[
 
 
 @router.get("/api/me/kept")
-def api_kept(request: Request, profiles: Profiles) -> dict[str, Any]:
+def api_kept(request: Request, profiles: Profiles) -> Answer:
     """The kept sheets this profile has in its games (a phone imports the others)."""
     profile = me(request, profiles)
     return {"sheets": sorted(profiles.store.kept_refs(profile.id))}
@@ -373,7 +375,7 @@ def shared_games(
 
 
 @router.get("/api/me/stats")
-def api_stats(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> dict[str, Any]:
+def api_stats(request: Request, profiles: Profiles, lang: Lang, v: str = "") -> Answer:
     """Every ruleset variant's figures; the chosen one's (`v`, default the most played) plots and bests."""
     profile = me(request, profiles)
     return stats_page(profiles.store, profile, lang, v[:120] or None)
@@ -435,14 +437,14 @@ def _rating_plot(history: list[dict[str, Any]], label: str, lang: str) -> str:
 
 
 @router.get("/api/me/ratings/{preset}")
-def api_rating_history(request: Request, preset: str, profiles: Profiles) -> dict[str, Any]:
+def api_rating_history(request: Request, preset: str, profiles: Profiles) -> Answer:
     """This profile's rating in the ranked games of a preset after each rated game, oldest first."""
     profile = me(request, profiles)
     return {"preset": preset[:40], "history": rating_history(profiles.store, profile.id, preset[:40])}
 
 
 @router.get("/api/me/tables/{table_id}")
-def api_my_result(request: Request, table_id: str, profiles: Profiles) -> dict[str, Any]:
+def api_my_result(request: Request, table_id: str, profiles: Profiles) -> Answer:
     """This profile's result of a finished table: its score, and whether it was a personal best (and
     what it beat): the table page celebrates it."""
     profile = me(request, profiles)
@@ -468,7 +470,7 @@ async def _visible(request: Request, profiles: ProfileManager, result_id: str) -
 
 
 @router.get("/api/results/{result_id}/frames/{n}")
-async def api_result_frame(request: Request, result_id: str, n: int, profiles: Profiles) -> dict[str, Any]:
+async def api_result_frame(request: Request, result_id: str, n: int, profiles: Profiles) -> Answer:
     """A game of a history as it stood after turn n (the replay viewer's steps)."""
     result, _ = await _visible(request, profiles, result_id)
     record, simultaneous = await profiles.store.read(profiles.game_record, result)
@@ -476,7 +478,7 @@ async def api_result_frame(request: Request, result_id: str, n: int, profiles: P
 
 
 @router.get("/api/results/{result_id}/review")
-async def api_result_review(request: Request, result_id: str, profiles: Profiles) -> dict[str, Any]:
+async def api_result_review(request: Request, result_id: str, profiles: Profiles) -> Answer:
     result, _ = await _visible(request, profiles, result_id)
     try:
         return await profiles.review(result)

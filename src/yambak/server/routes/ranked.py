@@ -13,10 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...rules import preset_ids
 from ...rules.loader import preset_data
-from ...store import ProfileRow
+from ...store import ProfileRow, RatingRow
+from ...viewtypes import JSONObject
 from ...web.i18n import error_message, js_strings, labels, ruleset_name
 from ..common.pages import boot_json, render_page
 from ..deps import (
+    Answer,
     AppSettings,
     Lang,
     Manager,
@@ -76,7 +78,7 @@ def _device(request: Request) -> tuple[str, str, str]:
     return (hash_secret(token) if token else ""), client_address(request), browser
 
 
-def overview(ranked: RankedManager, preset: str, viewer: ProfileRow | None) -> dict[str, Any]:
+def overview(ranked: RankedManager, preset: str, viewer: ProfileRow | None) -> JSONObject:
     """A preset's ladder (established players ranked, provisional ones apart, below), how many tables of
     each size wait for players (never who, nor their ratings: "Play ranked" chooses by rating) and the
     viewer's rating (blocking)."""
@@ -84,7 +86,7 @@ def overview(ranked: RankedManager, preset: str, viewer: ProfileRow | None) -> d
     mine = ranked.store.ratings_of({viewer.id}, preset) if viewer else []
     rows = ranked.store.ladder(preset, established=PROVISIONAL)
 
-    def row(r: Any, rank: int | None) -> dict[str, Any]:
+    def row(r: RatingRow, rank: int | None) -> JSONObject:
         return {
             "rank": rank,
             "name": r.name,
@@ -121,7 +123,7 @@ def _seated(table: Any, tokens: dict[int, str], existing: list[str], settings: A
 
 
 @router.get("/api/ranked/{preset}")
-def api_overview(request: Request, preset: str, ranked: Ranked) -> dict[str, Any]:
+def api_overview(request: Request, preset: str, ranked: Ranked) -> Answer:
     if preset not in preset_ids():
         raise RankedError("ranked/preset", "ranked games are played with the presets", 404)
     return overview(ranked, preset, request.app.state.profiles.current(profile_token(request)))
@@ -147,7 +149,7 @@ async def api_join(
 
 
 @router.get("/api/ranked/tables/{table_id}")
-def api_changes(table_id: str, ranked: Ranked, manager: Manager) -> dict[str, Any]:
+def api_changes(table_id: str, ranked: Ranked, manager: Manager) -> Answer:
     """What a finished ranked game did to its players' ratings (its results page shows it)."""
     table = manager.get(table_id)
     if table.settings.ranked is None:

@@ -24,7 +24,7 @@ from ...web.i18n import labels, number, percent, ruleset_name, translations
 from ...web.opening_words import rule_texts
 from ..common.clock import naive_utc
 from ..common.pages import boot_json, render_page, templates
-from ..deps import AppSettings, Lang, Manager
+from ..deps import Answer, AppSettings, Lang, Manager
 from ..live import RequestError
 from ..profiles.plots import histogram_svg
 from ..strategy import Progress, StrategyJobs
@@ -71,7 +71,7 @@ def calculator_json(rules: Ruleset, kept_text: str | None, rolls_text: str | Non
 
 
 @api_router.get("/strategy/{preset}/odds")
-def preset_odds(preset: str, kept: str | None = None, rolls: str | None = None) -> dict[str, Any]:
+def preset_odds(preset: str, kept: str | None = None, rolls: str | None = None) -> Answer:
     """GET /api/strategy/yams/odds?kept=66&rolls=2: each combination's chance by the end of the turn."""
     if preset not in preset_ids():
         raise RequestError("preset/unknown", "there is no such ruleset", 404)
@@ -79,7 +79,7 @@ def preset_odds(preset: str, kept: str | None = None, rolls: str | None = None) 
 
 
 @api_router.get("/tables/{table_id}/odds")
-def table_odds(table_id: str, manager: Manager, kept: str | None = None, rolls: str | None = None) -> dict[str, Any]:
+def table_odds(table_id: str, manager: Manager, kept: str | None = None, rolls: str | None = None) -> Answer:
     """The calculator on a table's own rules."""
     table = manager.get(table_id)  # RequestError table/unknown when there is none
     return {"table": table.id, **calculator_json(table.state.rules, kept, rolls)}
@@ -297,7 +297,7 @@ def table_strategy(request: Request, table_id: str, lang: Lang, manager: Manager
 
 
 @api_router.get("/strategy/figures/{key}")
-def figures_progress(key: str, lang: Lang, jobs: Jobs) -> dict[str, Any]:
+def figures_progress(key: str, lang: Lang, jobs: Jobs) -> Answer:
     """How far the figures of a ruleset asked for on this server are (the page polls it while they are
     computed): `state` (ready, running, queued, failed), `done` and `total` games, `text` in words."""
     rules = jobs.known(key)

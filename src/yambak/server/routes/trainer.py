@@ -19,7 +19,7 @@ from ...trainer import Rating, initial
 from ...web.i18n import js_strings, labels, ruleset_name
 from ..common.coach import CoachPool
 from ..common.pages import boot_json, render_page
-from ..deps import Lang, check_rate, profile_token
+from ..deps import Answer, Lang, check_rate, profile_token
 from ..trainer.manager import Anonymous, TrainerManager, TrainingError
 
 router = APIRouter()
@@ -80,7 +80,7 @@ async def next_position(
     mu: Annotated[float | None, Query(ge=MU[0], le=MU[1], allow_inf_nan=False)] = None,
     sigma: Annotated[float | None, Query(ge=SIGMA[0], le=SIGMA[1], allow_inf_nan=False)] = None,
     skip: Annotated[list[str] | None, Query(max_length=SKIPPED)] = None,
-) -> dict[str, Any]:
+) -> Answer:
     """A position to solve (without its answer); `mu`, `sigma` and `skip` (positions seen) from a device
     without a profile."""
     profile = await _profile(request)
@@ -92,19 +92,19 @@ async def next_position(
 
 
 @router.get("/api/train/{preset}/daily")
-async def daily_position(preset: str, trainer: Trainer) -> dict[str, Any]:
+async def daily_position(preset: str, trainer: Trainer) -> Answer:
     puzzle = await trainer.daily(preset[:40])
     return {"date": trainer.now().date().isoformat(), "position": puzzle.to_dict(reveal=False)}
 
 
 @router.get("/api/train/{preset}/positions/{position_id}")
-async def position(preset: str, position_id: str, trainer: Trainer) -> dict[str, Any]:
+async def position(preset: str, position_id: str, trainer: Trainer) -> Answer:
     puzzle = await trainer.position(preset[:40], position_id[:32])
     return {"position": puzzle.to_dict(reveal=False)}
 
 
 @router.post("/api/train/{preset}/answer", dependencies=[Depends(check_rate)])
-async def answer(request: Request, preset: str, body: AnswerIn, trainer: Trainer) -> dict[str, Any]:
+async def answer(request: Request, preset: str, body: AnswerIn, trainer: Trainer) -> Answer:
     """Grade an answer: its loss, solved or not, the best three choices; the rating's update and streak."""
     profile = await _profile(request)
     anonymous = None
@@ -119,7 +119,7 @@ async def history(
     trainer: Trainer,
     preset: Annotated[str | None, Query(max_length=40)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-) -> dict[str, Any]:
+) -> Answer:
     """The device's profile's puzzle ratings and answers, the latest first."""
     profile = await _profile(request)
     if profile is None:

@@ -30,7 +30,7 @@ from .settings import TableSettings
 from .standin import StandIn, stood_in
 from .table import LiveTable, TableError, record_of
 from .turns import Turns
-from .view import public_event, table_view
+from .view import LiveParts, public_event, table_view
 
 __all__ = ["Forwarded", "TableKind", "apply_event", "seat_of", "seats_of"]
 
@@ -183,7 +183,7 @@ class TableKind(SessionKind[LiveTable]):
         return out
 
     def view(self, table: LiveTable, seats: frozenset[int] = frozenset()) -> TableView:
-        live = {
+        live: LiveParts = {
             "online": self.presence.online(table),
             "clocks": self.clock.left(table),
             "stand_in": self.stand_in.waits(table),

@@ -37,6 +37,7 @@ from ...rules import RulesetError, check_house_rules, load_ruleset
 from ...store import DealRow, Op, RefTaken, SeatRow, SessionRow, Store, StoreConflict
 from ...viewtypes import JSONObject
 from .. import metrics
+from ..common.asked import Asked
 from ..common.clock import naive_utc
 from ..common.coach import Asker, CoachPool
 from ..common.dice import DealDice
@@ -238,7 +239,7 @@ class TableManager(SessionFront[LiveTable]):
         seats: object,
         listed: bool,
         duplicate: bool,
-        asked: dict[str, Any] | None = None,
+        asked: Asked | None = None,
         custom: Mapping[str, object] | None = None,
         deal: DealRow | None = None,
     ) -> NewTable:
@@ -323,7 +324,7 @@ class TableManager(SessionFront[LiveTable]):
         seats: object,
         listed: bool = True,
         duplicate: bool = False,
-        asked: dict[str, Any] | None = None,
+        asked: Asked | None = None,
         custom: Mapping[str, object] | None = None,
     ) -> NewTable:
         """A new table checked in full, nothing made yet: a request is refused before it makes anything
@@ -356,7 +357,7 @@ class TableManager(SessionFront[LiveTable]):
         seats: object,
         listed: bool = True,
         duplicate: bool = False,
-        asked: dict[str, Any] | None = None,
+        asked: Asked | None = None,
         custom: Mapping[str, object] | None = None,
         profile: str | None = None,
         device: str | None = None,
@@ -379,7 +380,7 @@ class TableManager(SessionFront[LiveTable]):
         seats: object,
         listed: bool = True,
         duplicate: bool = False,
-        asked: dict[str, Any] | None = None,
+        asked: Asked | None = None,
         custom: Mapping[str, object] | None = None,
         profile: str | None = None,
         deal: DealRow | None = None,
@@ -464,7 +465,8 @@ class TableManager(SessionFront[LiveTable]):
             custom = spec if isinstance(spec, dict) and "preset" not in spec else None
             preset = spec if isinstance(spec, str) else spec.get("preset")
             options = {} if isinstance(spec, str) or custom else dict(spec.get("options", {}))
-            asked = {**table.settings.to_dict(), "clock": table.settings.clock or 0}
+            was = table.settings
+            asked: Asked = {"hints": was.hints, "clock": was.clock or 0, "undo": was.undo, "ranked": was.ranked}
             new, _ = await self.acreate(
                 table.name or None, preset, options, list(table.seats), table.listed, table.state.simultaneous,
                 asked, custom,

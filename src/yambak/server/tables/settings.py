@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...viewtypes import TableSettingsOut
+from ..common.asked import Asked
 
 __all__ = ["ASYNC_CLOCKS", "CLOCK_RANGE", "TableSettings", "choose"]
 
@@ -69,7 +70,7 @@ class TableSettings:
         )
 
 
-def choose(kinds: list[str], listed: bool, duplicate: bool, asked: dict[str, Any]) -> TableSettings:
+def choose(kinds: list[str], listed: bool, duplicate: bool, asked: Asked) -> TableSettings:
     """The settings of a new table from its seat kinds ("human", "open", "bot") and what the
     creator asked for (None: the default; a clock of 0: none; one of `ASYNC_CLOCKS`: hours or days, else
     a live clock in `CLOCK_RANGE`). Undo is refused where players sit at other devices. A ranked table
@@ -92,7 +93,7 @@ def choose(kinds: list[str], listed: bool, duplicate: bool, asked: dict[str, Any
         clock = max(CLOCK_RANGE[0], min(CLOCK_RANGE[1], int(clock)))
     undo = asked.get("undo")
     undo = (not remote) if undo is None else (bool(undo) and not remote)
-    if isinstance(asked.get("ranked"), str):
+    if ranked := asked.get("ranked"):
         live = clock if clock is not None and clock <= CLOCK_RANGE[1] else DEFAULT_CLOCK
-        return TableSettings(hints=False, clock=live, undo=False, ranked=asked["ranked"])
+        return TableSettings(hints=False, clock=live, undo=False, ranked=ranked)
     return TableSettings(hints=bool(hints), clock=clock, undo=undo)

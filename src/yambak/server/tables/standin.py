@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...engine import GameState
-from ...viewtypes import JSONObject
+from ...viewtypes import JSONObject, PlayedFor
 from .clock import TurnClock
 from .presence import Presence
 from .table import LiveTable
@@ -125,7 +125,10 @@ class StandIn:
         if not event.get("absent"):
             table.played_for.pop(seat, None)
         elif event.get("type") == "scored":
-            entry = {"box": event.get("box"), "written": event.get("written")}
+            box, written = event.get("box"), event.get("written")
+            if not isinstance(box, str) or not isinstance(written, int):  # never: the engine's `scored` event
+                return
+            entry: PlayedFor = {"box": box, "written": written}
             if event.get("strike"):
                 entry["strike"] = True
             table.played_for.setdefault(seat, []).append(entry)

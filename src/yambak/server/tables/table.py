@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ...engine import FairDice, GameState, state_to_record
 from ...rules import Ruleset
 from ...store import SeatRow
-from ...viewtypes import JSONObject
+from ...viewtypes import JSONObject, PlayedFor
 from ..live import RequestError
 from ..session.model import Session
 from .settings import TableSettings
@@ -69,7 +69,7 @@ class LiveTable(Session):
     last_entry: float = 0.0  # when a person last filled a box (bots wait a moment: it may be taken back)
     seen: Seen = field(default_factory=Seen)  # who is here (`presence.py`)
     # seat -> the entries the stand-in made for its away player since they last played (`standin.py`)
-    played_for: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    played_for: dict[int, list[PlayedFor]] = field(default_factory=dict)
 
     def seats_for(self, hashes: set[str]) -> set[int]:
         return {s.seat for s in self.seats if s.token_hash is not None and s.token_hash in hashes}

@@ -3,19 +3,29 @@ state: who sits where, who is here, the clocks and the stand-in, the settings an
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from ...bots import model_status
 from ...engine import FairDice, GameState
 from ...gameview import game_view, public_event
-from ...viewtypes import DealOut, FairnessOut, TableKeys, TablePlayer, TableView
+from ...viewtypes import DealOut, FairnessOut, PlayedFor, SeatingOut, TableKeys, TablePlayer, TableView
 from ..common.dice import DealDice
 from .table import LiveTable
 
 __all__ = ["public_event", "table_view"]
 
 
-def table_view(table: LiveTable, seats: frozenset[int] = frozenset(), live: dict[str, Any] | None = None) -> TableView:
+class LiveParts(TypedDict, total=False):
+    """What the table's parts say now (`TableManager.view`), for its view; a part left out says nothing."""
+
+    online: list[int]
+    clocks: dict[str, float]
+    stand_in: dict[str, float]
+    played_for: dict[str, list[PlayedFor]]
+    seating: SeatingOut
+
+
+def table_view(table: LiveTable, seats: frozenset[int] = frozenset(), live: LiveParts | None = None) -> TableView:
     """`live`: what the table's parts say now (`TableManager.view`): `online` (the seats here, on any
     process), `clocks` (seconds left on each turn clock), `stand_in` (seconds until the stand-in plays an
     away player's turn), `played_for` (what it wrote for each away player since they last played) and
@@ -43,7 +53,7 @@ def table_view(table: LiveTable, seats: frozenset[int] = frozenset(), live: dict
         "clocks": live.get("clocks", {}),
         "stand_in": live.get("stand_in", {}),
         "played_for": live.get("played_for", {}),
-        "seating": live.get("seating", {"host": None, "remove": False, "bot": False}),
+        "seating": live.get("seating", SeatingOut(host=None, remove=False, bot=False)),
         "can_undo": [p for p in range(len(state.players)) if table.settings.undo and state.can_undo(p)],
         "fairness": _fairness(table.fairness, state),
         "deal": _deal(table.fairness),

@@ -6,7 +6,7 @@
 // page, which opens the sheet from the phone's memory). Pyodide and the engine: kept copies first (they
 // change only with the version). Live data (/api, /ws) is never kept here: the page keeps its own sheets.
 /** @type {ServiceWorkerGlobalScope} */
-const sw = /** @type {any} */ (self);
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));  // a worker global, as this file runs
 const VERSION = "__VERSION__";
 const CACHE = `yambak-keep-${VERSION}`;
 const FILES = ["__FILES__"];
@@ -22,6 +22,7 @@ sw.addEventListener("activate", (e) => {
     .then(() => sw.clients.claim()));
 });
 
+/** Keeps a copy of a good answer of this site, and gives the answer on. @param {Request} req @param {Response} res @returns {Response} */
 const keep = (req, res) => {
   if (res.ok && res.type === "basic") { const copy = res.clone(); caches.open(CACHE).then((c) => c.put(req, copy)); }
   return res;

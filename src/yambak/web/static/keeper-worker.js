@@ -5,23 +5,31 @@
 // by the page's service worker, so it starts with no network) and sends {type: "init", origin, engine}.
 // Then messages {id, request: JSON} -> {id, reply: JSON}.
 /* global loadPyodide */
-/** @type {(options: {indexURL: string}) => Promise<any>} Pyodide's loader, defined by importScripts(pyodide.js) */
+/** @typedef {{unpackArchive: (data: ArrayBuffer, format: string) => void, pyimport: (name: string) => {call: Call}}} Pyodide the little of Pyodide this uses */
+/** @typedef {(request: string) => string} Call the keeper core's entry (yambak.keeper.browser.call): a JSON request, a JSON reply */
+/** @typedef {{type: "init", origin: string, engine: string}} Init where Pyodide and the engine are served */
+/** @typedef {Init | {type?: undefined, id: number, request: string}} Incoming what the page sends */
+/** @type {(options: {indexURL: string}) => Promise<Pyodide>} Pyodide's loader, defined by importScripts(pyodide.js) */
 var loadPyodide;  // eslint-disable-line no-var
+/** @type {Call | null} */
 let call = null;
-let start = null;
-const started = new Promise((resolve) => { start = resolve; }).then(async ({ origin, engine }) => {
+/** @type {(init: Init) => void} */
+let start = () => {};
+const started = new Promise((/** @type {(init: Init) => void} */ resolve) => { start = resolve; }).then(async ({ origin, engine }) => {
   importScripts(`${origin}/static/pyodide/pyodide.js`);
   const py = await loadPyodide({ indexURL: `${origin}/static/pyodide/` });
   const response = await fetch(new URL(engine, origin));
   if (!response.ok) throw new Error(`engine ${response.status}`);
   py.unpackArchive(await response.arrayBuffer(), "zip");
-  call = py.pyimport("yambak.keeper.browser").call;
-  call(JSON.stringify({ op: "stats", records: [] }));  // import and warm everything once
+  const ready = py.pyimport("yambak.keeper.browser").call;
+  call = ready;
+  ready(JSON.stringify({ op: "stats", records: [] }));  // import and warm everything once
   self.postMessage({ type: "ready" });
 }).catch((err) => { self.postMessage({ type: "failed", message: String(err && err.message || err) }); });
 
-self.onmessage = async (e) => {
-  const msg = e.data || {};
+self.onmessage = async (/** @type {MessageEvent<Incoming | null>} */ e) => {
+  const msg = e.data;
+  if (!msg) return;
   if (msg.type === "init") { start(msg); return; }
   await started;
   const { id, request } = msg;

@@ -3,7 +3,7 @@
 // (your turn at an asynchronous table) as a notification, and a tap on it opens that table, in a tab
 // already showing it if there is one. It answers no request: pages load as if it were not there.
 /** @type {ServiceWorkerGlobalScope} */
-const pushSw = /** @type {any} */ (self);
+const pushSw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));  // a worker global, as this file runs
 
 pushSw.addEventListener("install", () => { pushSw.skipWaiting(); });
 pushSw.addEventListener("activate", (e) => { e.waitUntil(pushSw.clients.claim()); });
@@ -21,6 +21,7 @@ pushSw.addEventListener("push", (e) => {
   /** @type {Record<string, unknown>} */
   let data = {};
   try { data = e.data ? e.data.json() : {}; } catch { /* not JSON: the plain notification below */ }
+  /** A pushed text, cut short, or the fallback. @param {unknown} v @param {string} fallback @returns {string} */
   const text = (v, fallback) => (typeof v === "string" && v ? v.slice(0, 200) : fallback);
   e.waitUntil(pushSw.registration.showNotification(text(data.title, "yambak"), {
     body: text(data.body, ""),
@@ -40,7 +41,9 @@ pushSw.addEventListener("notificationclick", (e) => {
 });
 
 // The browser replaced the subscription (it expired, or was renewed): tell the server the new one.
-pushSw.addEventListener("pushsubscriptionchange", (/** @type {any} */ e) => {
+/** @typedef {ExtendableEvent & {oldSubscription?: PushSubscription | null}} SubscriptionChange (not in TypeScript's lib) */
+pushSw.addEventListener("pushsubscriptionchange", (/** @type {Event} */ event) => {
+  const e = /** @type {SubscriptionChange} */ (event);
   const options = e.oldSubscription ? e.oldSubscription.options : null;
   if (!options) return;
   e.waitUntil(pushSw.registration.pushManager.subscribe(options).then((sub) => fetch("/api/push/subscribe", {
