@@ -434,7 +434,7 @@ class CoachOption(TypedDict):
 
 class CoachAdvice(TypedDict):
     exact: bool
-    measure: Literal["score", "match_points"]
+    measure: Literal["score", "match_points", "category_points"]
     roll: int
     best: CoachOption | None
     keeps: list[CoachOption]
