@@ -6,7 +6,7 @@ one exactly where it is required in the other. A field added on one side only fa
 
 import subprocess
 import sys
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, get_args, get_origin, get_type_hints
 
 import pytest
 from pydantic import BaseModel
@@ -73,7 +73,19 @@ def _differences(typed: type, model: type[BaseModel]) -> list[str]:
     out += [f"{k}: only in the model" for k in sorted(set(fields) - keys)]
     out += [f"{k}: required in the TypedDict only" for k in sorted((required - model_required) & set(fields))]
     out += [f"{k}: required in the model only" for k in sorted((model_required - required) & keys)]
+    hints = get_type_hints(typed)
+    for k in sorted(keys & set(fields)):  # a word list (Literal) says the same words on both sides
+        mine, theirs = _literals(hints[k]), _literals(fields[k].annotation)
+        if mine != theirs and (mine or theirs):
+            out.append(f"{k}: the words {sorted(mine)} against the model's {sorted(theirs)}")
     return out
+
+
+def _literals(annotation: object) -> set[object]:
+    """The values of the Literals in an annotation (through NotRequired, unions and None), empty if none."""
+    if get_origin(annotation) is Literal:
+        return set(get_args(annotation))
+    return {v for arg in get_args(annotation) if get_origin(arg) is not list for v in _literals(arg)}
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
@@ -107,6 +119,13 @@ def test_a_field_on_one_side_only_is_found():
     assert _differences(Extra, views.Round) == ["late: only in the TypedDict"]
     assert _differences(Optional, views.Round) == ["round: required in the model only"]
     assert _differences(Missing, views.Round) == ["players: only in the model"]
+
+    class Worded(viewtypes.CoachAdvice):
+        measure: Literal["score", "match_points"]  # type: ignore[misc]
+
+    assert _differences(Worded, table_schema.CoachAdvice) == [
+        "measure: the words ['match_points', 'score'] against the model's ['category_points', 'match_points', 'score']"
+    ]
     assert _differences(viewtypes.Player, views.Player) == []
     assert _differences(viewtypes.Column, views.Column) == []
 

@@ -320,7 +320,7 @@ class SheetView(ViewKeys):
 
 
 class TablePlayer(Player):
-    kind: str  # "human", "bot" or "open" (a seat's kind as the store keeps it)
+    kind: Literal["human", "bot", "open"]  # a seat's kind as the store keeps it
     bot: str | None
     bot_model: NotRequired[Literal["prior", "unchecked"] | None]
 

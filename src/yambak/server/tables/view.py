@@ -3,7 +3,7 @@ state: who sits where, who is here, the clocks and the stand-in, the settings an
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from ...bots import model_status
 from ...engine import FairDice, GameState
@@ -13,6 +13,9 @@ from ..common.dice import DealDice
 from .table import LiveTable
 
 __all__ = ["public_event", "table_view"]
+
+# a seat's kind as the store keeps it (a string), as the view's word
+_KINDS: dict[str, Literal["human", "bot", "open"]] = {"human": "human", "bot": "bot", "open": "open"}
 
 
 class LiveParts(TypedDict, total=False):
@@ -40,7 +43,7 @@ def table_view(table: LiveTable, seats: frozenset[int] = frozenset(), live: Live
         seat = table.seats[p["seat"]]
         # "prior" or "unchecked" when this bot plays on a value model the players should know about
         bot_model = model_status(state.rules, seat.bot) if seat.kind == "bot" and seat.bot else None
-        players.append({**p, "kind": seat.kind, "bot": seat.bot, "bot_model": bot_model})
+        players.append({**p, "kind": _KINDS[seat.kind], "bot": seat.bot, "bot_model": bot_model})
     own: TableKeys = {
         "players": players,
         "id": table.id,
