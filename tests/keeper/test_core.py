@@ -428,3 +428,65 @@ def test_a_game_won_outright_is_decided_outright_not_on_points():
     assert decided(alone) == {"by": "outright", "next": None, "seats": [0], "turn": 1, "box": "free.yam", "by_roll": 1}
     late = dice(sheet("generala", ("Ann",)), [2, 2, 2, 2, 2], "yam", 2)  # on roll 2: 50 points, no win
     assert not late.finished and decided(late) is None
+
+
+def test_a_correction_is_previewed_on_the_sheet_before_that_entry():
+    """`fix_options` answers as `preview` (or `zero_boxes`) would on the sheet as it was before the entry,
+    with the roll number typed, and names the entry; an entry that is not there is refused."""
+    fresh = sheet("yams-fr", ("Ann", "Bram"))
+    s = dice(dice(fresh, [6, 6, 6, 1, 2], "free.sixes"), [1, 2, 3, 4, 5], "free.chance")
+    for roll in (1, 2):  # the dry column takes only a first roll's dice
+        fix = fix_options(s, 1, [3, 3, 3, 1, 2], roll)
+        assert fix["turn"] == 1 and fix["seat"] == 0
+        assert fix["boxes"] == preview(fresh, [3, 3, 3, 1, 2], roll)["boxes"]
+        assert fix["boxes"]["dry.threes"]["legal"] is (roll == 1)
+    zeros = fix_options(s, 2, None)
+    assert zeros["turn"] == 2 and zeros["seat"] == 1
+    assert zeros["boxes"] == zero_boxes(dice(fresh, [6, 6, 6, 1, 2], "free.sixes"))["boxes"]
+    for turn in (0, 3, "1", None):
+        with pytest.raises(Refusal) as exc:
+            fix_options(s, turn, [3, 3, 3, 1, 2])
+        assert exc.value.code == "keeper/no-entry" and str(exc.value) == f"there is no entry {turn} to correct"
+
+
+def test_a_game_won_outright_can_still_be_corrected():
+    """Generala served on Bram's first roll ends the game at once; correcting that entry previews it on the
+    sheet before it, where the game is not over (the record's outright win left out)."""
+    served = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)
+    assert served.finished
+    fix = fix_options(served, 2, [4] * 5, 1)
+    assert fix["seat"] == 1 and fix["boxes"]["free.fours"] == {"legal": True, "written": 20, "gain": 20}
+
+
+def test_the_history_lists_every_entry_as_entered():
+    s = dice(sheet(), [6, 6, 6, 1, 2], "sixes", 2)  # Ann, on her second roll
+    s = apply_entry(s, {"kind": "scratch", "seat": 1, "box": "ones"})  # Bram's 0 without dice
+    first, second = sheet_view(s)["history"]
+    assert first == {
+        "n": 1,
+        "player": 0,
+        "dice": [6, 6, 6, 1, 2],
+        "roll": 2,
+        "box": "free.sixes",
+        "strike": False,
+        "scratch": False,
+        "announced": False,
+        "written": 18,
+    }
+    assert second["n"] == 2 and second["player"] == 1 and second["box"] == "free.ones"
+    assert second["dice"] is None and second["scratch"] is True and second["written"] == 0
+
+
+def test_the_sheet_view_names_the_sheet_and_each_players_own_fillable_boxes():
+    """French Yams, Ann's ones down: her down column goes on with twos, Bram's still starts at ones; the dry
+    column takes a first roll only. The sheet's id, name and version are what the caller gives (none: blank)."""
+    s = dice(sheet("yams-fr"), [1, 1, 2, 3, 4], "down.ones")
+    bare = sheet_view(s)
+    assert (bare["id"], bare["name"], bare["v"]) == ("", "", 0)
+    named = sheet_view(s, id="s1", name="Friday", v=7)
+    assert (named["id"], named["name"], named["v"]) == ("s1", "Friday", 7)
+    ann, bram = (p["fillable"] for p in named["players"])
+    assert sorted(ann) == sorted(bram) == ["1", "2", "3"]
+    assert "down.twos" in ann["1"] and "down.ones" not in ann["1"]
+    assert "down.ones" in bram["1"] and "down.twos" not in bram["1"]
+    assert "dry.ones" in ann["1"] and not [b for b in ann["2"] + ann["3"] if b.startswith("dry.")]

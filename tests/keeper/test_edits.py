@@ -11,7 +11,7 @@ import pytest
 
 from yambak.engine import ManualDice, new_game, replay
 from yambak.engine.record import GameRecord
-from yambak.keeper import Refusal, apply_entry, preview, record_dict, rolloffs_due, sheet_view, zero_boxes
+from yambak.keeper import Refusal, apply_entry, fix_options, preview, record_dict, rolloffs_due, sheet_view, zero_boxes
 from yambak.keeper.browser import call
 from yambak.keeper.edits import last_action
 from yambak.rules import load_ruleset
@@ -135,3 +135,12 @@ def test_an_undo_takes_back_only_what_its_button_named():
     assert len(apply_entry(s, {"kind": "undo", "count": 1, "last": fields}).history) == 1
     with pytest.raises(Refusal):
         apply_entry(s, {"kind": "undo", "count": 1, "last": {**fields, "player": 0}})
+
+
+def test_a_correction_of_a_rolled_off_sheet_is_previewed_without_its_roll_offs():
+    """The roll-offs belong to the end: the sheet before entry 1 had none, and the dice give what they give."""
+    s = _tied_yammen()
+    rolled = apply_entry(s, {"kind": "rolloff", "target": "free", "rolloff": {"0": [2] * 5, "1": [5] * 5}})
+    fix = fix_options(rolled, 1, [1, 1, 1, 2, 2], 1)
+    assert fix["turn"] == 1 and fix["seat"] == 0
+    assert fix["boxes"]["down.ones"] == {"legal": True, "written": 3, "gain": 3}
