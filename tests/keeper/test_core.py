@@ -453,7 +453,8 @@ def test_a_game_won_outright_can_still_be_corrected():
     """Generala served on Bram's first roll ends the game at once; correcting that entry previews it on the
     sheet before it, where the game is not over (the record's outright win left out)."""
     served = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)
-    assert served.finished
+    assert served.finished and served.current == 0  # Ann would be next
+    assert preview(served, [4] * 5) == zero_boxes(served) == {"seat": 0, "boxes": {}}  # nothing more to enter
     fix = fix_options(served, 2, [4] * 5, 1)
     assert fix["seat"] == 1 and fix["boxes"]["free.fours"] == {"legal": True, "written": 20, "gain": 20}
 
