@@ -485,7 +485,7 @@ def test_the_sheet_view_names_the_sheet_and_each_players_own_fillable_boxes():
     bare = sheet_view(s)
     assert (bare["id"], bare["name"], bare["v"]) == ("", "", 0)
     named = sheet_view(s, id="s1", name="Friday", v=7)
-    assert (named["id"], named["name"], named["v"]) == ("s1", "Friday", 7)
+    assert (named["id"], named["name"], named["v"]) == ("s1", "Friday", 7) and named["record"] == record_dict(s)
     ann, bram = (p["fillable"] for p in named["players"])
     assert sorted(ann) == sorted(bram) == ["1", "2", "3"]
     assert "down.twos" in ann["1"] and "down.ones" not in ann["1"]
