@@ -30,8 +30,9 @@ from yambak.keeper import (
     zero_boxes,
 )
 from yambak.keeper.browser import call
+from yambak.keeper.entries import apply_all
 from yambak.keeper.view import decided
-from yambak.rules import load_ruleset, preset_ids
+from yambak.rules import RulesetError, load_ruleset, preset_ids
 
 CORE = Path(__file__).resolve().parents[2] / "src" / "yambak" / "keeper"
 
@@ -491,3 +492,67 @@ def test_the_sheet_view_names_the_sheet_and_each_players_own_fillable_boxes():
     assert "down.twos" in ann["1"] and "down.ones" not in ann["1"]
     assert "down.ones" in bram["1"] and "down.twos" not in bram["1"]
     assert "dry.ones" in ann["1"] and not [b for b in ann["2"] + ann["3"] if b.startswith("dry.")]
+
+
+def _refused(call, *args, **kwargs) -> Refusal:  # type: ignore[no-untyped-def]
+    with pytest.raises(Refusal) as exc:
+        call(*args, **kwargs)
+    return exc.value
+
+
+def test_a_new_sheets_refusals_say_what_is_wrong():
+    """The code, the message and the fields a phone words its own message from, for each thing a new sheet
+    can get wrong; and a sheet made from a ruleset object (a record's `rules`), options applied."""
+    fr = new_sheet({"rules": {"preset": "yams-fr", "options": {"columns": 1}}, "players": ["Ann"]})
+    assert [c.id for c in fr.rules.columns] == ["free"] and fr.players == ("Ann",)
+    some = [f"P{i}" for i in range(16)]
+    assert unique_names(some) == some  # 16 players: the most a sheet has
+    assert unique_names(some[:3], limit=3) == some[:3]
+    for players, limit in ((some + ["P16"], 16), (some[:3], 2), ([], 16), ("Ann", 16), (5, 16)):
+        refusal = _refused(unique_names, players, limit)
+        assert refusal.to_dict() == {"code": "input/players", "message": f"a sheet has 1 to {limit} players"}
+    refusal = _refused(new_sheet, {"preset": "yams", "players": ["Ann", "Bram", "Cas"]}, limit=2)
+    assert refusal.message == "a sheet has 1 to 2 players"
+    refusal = _refused(unique_names, ["Ann", " "])
+    assert refusal.to_dict() == {"code": "input/name", "message": "player 2 name must not be empty", "seat": 1,
+                                 "limit": 24}  # fmt: skip
+    assert _refused(unique_names, ["Ann", "B" * 25]).message == "player 2 name is at most 24 characters"
+    refusal = _refused(unique_names, ["Ann", "Bram", " bram "])
+    assert refusal.to_dict() == {"code": "keeper/same-name", "message": "two players are called bram", "name": "bram",
+                                 "seat": 2}  # fmt: skip
+    for spec, message in (
+        ({"preset": "yams", "options": 5}, "not a ruleset: options must be a table"),
+        ({"rules": 5}, "rules: must be a preset id or a table"),
+        ({}, "choose a ruleset"),
+    ):
+        refusal = _refused(new_sheet, {**spec, "players": ["Ann"]})
+        assert refusal.to_dict() == {"code": "input/rules", "message": message}, spec
+    with pytest.raises(RulesetError) as unknown:
+        load_ruleset("nope")
+    assert _refused(new_sheet, {"preset": "nope", "players": ["Ann"]}).message == str(unknown.value)
+
+
+def test_a_stale_entry_is_refused_with_the_player_to_enter_now():
+    after = dice(sheet(), [6, 6, 6, 1, 2], "sixes")
+    refusal = _refused(check_rebase, after, {"kind": "dice", "seat": 0, "filled": 0, "box": "chance"})
+    assert (refusal.code, refusal.status, refusal.extra) == ("stale/overtaken", 409, {"current": 1})
+    assert refusal.message == "another phone entered this turn first: it is Bram's turn now"
+    over = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)  # won outright: over
+    refusal = _refused(check_rebase, over, {"kind": "dice", "seat": 0, "filled": 1, "box": "chance"})
+    assert refusal.code == "stale/overtaken" and refusal.extra == {}  # nobody is to enter
+    refusal = _refused(check_rebase, after, {"kind": "fix", "turn": 1})
+    assert (refusal.code, refusal.status) == ("stale/version", 409)
+    assert refusal.message == "the sheet changed on another phone: this change was not applied"
+
+
+def test_a_queue_of_entries_reports_each_by_its_id():
+    s = sheet()
+    queue = [
+        {"id": "q1", "kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 1, 2], "box": "sixes"},
+        {"id": "q2", "kind": "dice", "seat": 0, "filled": 1, "dice": [1] * 5, "box": "ones"},  # Bram's turn now
+        {"id": "q3", "kind": "scratch", "seat": 1, "box": "ones"},
+    ]
+    state, results = apply_all(s, queue)
+    assert [t.box for t in state.history] == ["free.sixes", "free.ones"]
+    error = {"code": "illegal/not-your-turn", "message": "it is Bram's turn (seat 1)", "current": 1}
+    assert results == [{"id": "q1", "ok": True}, {"id": "q2", "ok": False, "error": error}, {"id": "q3", "ok": True}]
