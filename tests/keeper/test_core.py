@@ -511,6 +511,7 @@ def test_a_new_sheets_refusals_say_what_is_wrong():
     for players, limit in ((some + ["P16"], 16), (some[:3], 2), ([], 16), ("Ann", 16), (5, 16)):
         refusal = _refused(unique_names, players, limit)
         assert refusal.to_dict() == {"code": "input/players", "message": f"a sheet has 1 to {limit} players"}
+        assert refusal.status == 422 and str(refusal) == refusal.message  # unprocessable input, said as itself
     refusal = _refused(new_sheet, {"preset": "yams", "players": ["Ann", "Bram", "Cas"]}, limit=2)
     assert refusal.message == "a sheet has 1 to 2 players"
     refusal = _refused(unique_names, ["Ann", " "])
