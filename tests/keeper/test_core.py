@@ -558,3 +558,38 @@ def test_a_queue_of_entries_reports_each_by_its_id():
     assert [t.box for t in state.history] == ["free.sixes", "free.ones"]
     error = {"code": "illegal/not-your-turn", "message": "it is Bram's turn (seat 1)", "current": 1}
     assert results == [{"id": "q1", "ok": True}, {"id": "q2", "ok": False, "error": error}, {"id": "q3", "ok": True}]
+
+
+def test_a_correction_that_would_break_later_entries_names_them():
+    """French Yams' down column fills from the top: Ann's ones moved out of it leave her later twos and threes
+    there out of order. The refusal names both, each with the engine's own refusal of such an entry."""
+    s = sheet("yams-fr")
+    for d, box in (
+        ([1, 1, 2, 3, 4], "down.ones"),
+        ([1, 1, 1, 2, 2], "free.ones"),
+        ([2, 2, 3, 4, 5], "down.twos"),
+        ([2, 2, 2, 2, 2], "free.twos"),
+        ([3, 3, 3, 4, 5], "down.threes"),
+    ):
+        s = dice(s, d, box)
+    twos, threes = (
+        _refused(dice, sheet("yams-fr"), d, box) for d, box in (([2] * 5, "down.twos"), ([3] * 5, "down.threes"))
+    )
+    refusal = _refused(
+        apply_entry, s, {"kind": "fix", "turn": 1, "dice": [1, 1, 2, 3, 4], "roll": 1, "box": "free.ones"}
+    )
+    assert (refusal.code, refusal.status) == ("keeper/breaks-later", 409)
+    assert refusal.message == "this correction would make entries 3, 5 illegal: not applied"
+    assert refusal.extra == {"invalid": [{"turn": 3, "code": twos.code, "message": twos.message},
+                                         {"turn": 5, "code": threes.code, "message": threes.message}]}  # fmt: skip
+    assert twos.code == threes.code == "illegal/box-order"
+    for turn, extra in ((9, {"turn": 9}), ("x", {})):
+        refusal = _refused(apply_entry, s, {"kind": "fix", "turn": turn, "box": "free.ones"})
+        assert (refusal.code, refusal.message) == ("keeper/no-entry", f"there is no entry {turn} to correct")
+        assert refusal.extra == extra
+
+
+def test_the_entry_that_won_outright_can_be_corrected():
+    served = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)  # Bram's served generala
+    fixed = apply_entry(served, {"kind": "fix", "turn": 2, "dice": [4] * 5, "roll": 1, "box": "fours"})
+    assert not fixed.finished and fixed.totals() == [1, 20] and fixed.current == 0
