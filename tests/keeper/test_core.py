@@ -442,6 +442,7 @@ def test_a_correction_is_previewed_on_the_sheet_before_that_entry():
         assert fix["boxes"] == preview(fresh, [3, 3, 3, 1, 2], roll)["boxes"]
         assert fix["boxes"]["dry.threes"]["legal"] is (roll == 1)
     assert fix_options(s, 1, [3, 3, 3, 1, 2]) == fix_options(s, 1, [3, 3, 3, 1, 2], 1)  # no roll typed: the first
+    assert preview(fresh, [3, 3, 3, 1, 2]) == preview(fresh, [3, 3, 3, 1, 2], 1)
     zeros = fix_options(s, 2, None)
     assert zeros["turn"] == 2 and zeros["seat"] == 1
     assert zeros["boxes"] == zero_boxes(dice(fresh, [6, 6, 6, 1, 2], "free.sixes"))["boxes"]
