@@ -594,3 +594,8 @@ def test_the_entry_that_won_outright_can_be_corrected():
     served = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)  # Bram's served generala
     fixed = apply_entry(served, {"kind": "fix", "turn": 2, "dice": [4] * 5, "roll": 1, "box": "fours"})
     assert not fixed.finished and fixed.totals() == [1, 20] and fixed.current == 0
+
+
+def test_a_roll_off_for_nothing_tied_is_refused_naming_the_target_cut_short():
+    refusal = _refused(apply_entry, sheet(), {"kind": "rolloff", "target": "t" * 30, "rolloff": {"0": [6] * 5}})
+    assert (refusal.code, refusal.message) == ("keeper/no-rolloff", f"no roll-off is due for {'t' * 20!r}")
