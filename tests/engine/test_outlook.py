@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tests.conftest import RULE_VARIANTS, play_random, variant_id
-from yambak.engine import Announce, IllegalAction, ManualDice, Roll, Score, Withdraw, new_game
+from yambak.engine import Action, Announce, GameState, IllegalAction, ManualDice, Roll, Score, Withdraw, new_game
 from yambak.rules import load_ruleset
 
 
@@ -101,3 +101,100 @@ def test_roll_matters_where_the_column_or_row_says() -> None:
         "free.straight",
     }
     assert not load_ruleset("yams").roll_matters
+
+
+def _refusal(state: GameState, action: Action) -> tuple[str, str]:
+    """The code and message the engine refuses `action` with."""
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(action)
+    return refused.value.code, refused.value.message
+
+
+def _yams_fr_with_min(dice: tuple[int, ...]) -> GameState:
+    """French Yams, one player: min (free column) written with 1+1+2+2+3 = 9, then `dice` rolled."""
+    state = new_game(load_ruleset("yams-fr"), ["Ann"], dice=ManualDice())
+    state, _ = state.apply(Roll(0, dice=(1, 1, 2, 2, 3)))
+    state, _ = state.apply(Score(0, "free.min"))
+    state, _ = state.apply(Roll(0, dice=dice))
+    return state
+
+
+def test_a_max_equal_to_min_zeroes_the_pair_and_one_above_does_not() -> None:
+    """docs/rules.md §5: max must be higher than min. 9 in max against min's 9 scores both 0 (the 9 of min is
+    lost: -9); 10 is higher and adds 10. The boundary is where a `<` for `<=` would hide the warning."""
+    level = _yams_fr_with_min((1, 1, 2, 2, 3)).outlook(0).box("free.max")
+    assert level.legal and level.written == 9 and level.gain == -9
+    assert level.zeroes_pair and level.pair == ("max", "min")
+    assert level.zeroes_pair_at(9) and not level.zeroes_pair_at(10)
+    above = _yams_fr_with_min((1, 1, 2, 3, 3)).outlook(0).box("free.max")
+    assert above.legal and above.written == 10 and above.gain == 10
+    assert not above.zeroes_pair and above.pair is None
+
+
+def test_a_min_equal_to_max_zeroes_the_pair_and_one_below_does_not() -> None:
+    """The same pair from the other side: max written first with 1+1+2+2+3 = 9, then min: 9 zeroes both, 8 not."""
+    for dice, written, zeroes in (((1, 1, 2, 2, 3), 9, True), ((1, 1, 1, 2, 3), 8, False)):
+        state = new_game(load_ruleset("yams-fr"), ["Ann"], dice=ManualDice())
+        state, _ = state.apply(Roll(0, dice=(1, 1, 2, 2, 3)))
+        state, _ = state.apply(Score(0, "free.max"))
+        state, _ = state.apply(Roll(0, dice=dice))
+        low = state.box_outlook("free.min", 0)
+        assert low.written == written and low.zeroes_pair is zeroes
+        assert low.gain == (-9 if zeroes else written)
+        assert low.zeroes_pair_at(9) and not low.zeroes_pair_at(8)
+
+
+def test_the_outlook_as_json_says_what_each_box_would_do() -> None:
+    """What the server and the phone send (`to_dict`): a legal box with its value, gain, strike, pair and bounds;
+    a box refused with the engine's own code and message; a filled box, neither legal nor explained."""
+    state = _yams_fr_with_min((1, 1, 2, 2, 3))
+    outlook = state.outlook(0)
+    assert outlook.box("free.max").to_dict() == {
+        "open": True,
+        "legal": True,
+        "written": 9,
+        "gain": -9,
+        "strike_gain": -9,  # struck for 0: still not above min's 9
+        "pair": ["max", "min"],
+        "zeroes_pair": True,
+        "strike": True,
+        "bounds": [
+            {
+                "effect": "zeroes-pair",
+                "below": True,
+                "limit": 9,
+                "relation": "max_gt_min",
+                "last_resort": False,
+                "pair": ["max", "min"],
+            }
+        ],
+    }
+    code, reason = _refusal(state, Score(0, "down.twos"))  # the down column fills from the top
+    assert outlook.box("down.twos").to_dict() == {"open": True, "legal": False, "code": code, "reason": reason}
+    assert outlook.box("free.min").to_dict() == {"open": False, "legal": False}
+    with pytest.raises(KeyError, match="free.nothing"):
+        outlook.box("free.nothing")
+
+
+def test_a_fresh_turns_outlook_as_json() -> None:
+    state = new_game(load_ruleset("yams-fr"), ["Ann", "Bram"], dice=ManualDice())
+    outlook = state.outlook(1)  # Bram waits for Ann
+    withdraw = _attempt(state, Withdraw(1))[0] is not None
+    roll_code, roll_reason = _refusal(state, Roll(1))
+    as_json = outlook.to_dict()
+    assert roll_code == "illegal/not-your-turn" and as_json == {
+        "player": 1,
+        "to_act": False,
+        "rolls": 0,
+        "rolls_left": 3,
+        "can_roll": False,
+        "roll_code": roll_code,
+        "roll_reason": roll_reason,
+        "must_announce": False,
+        "closing": [],
+        "can_withdraw": withdraw,
+        "announced": None,
+        "boxes": {b.box: b.to_dict() for b in outlook.boxes},
+    }
+    boxes = as_json["boxes"]
+    assert isinstance(boxes, dict) and list(boxes) == [state.rules.box_id(b) for b in range(state.rules.n_boxes)]

@@ -30,8 +30,9 @@ from yambak.keeper import (
     zero_boxes,
 )
 from yambak.keeper.browser import call
+from yambak.keeper.entries import apply_all
 from yambak.keeper.view import decided
-from yambak.rules import load_ruleset, preset_ids
+from yambak.rules import RulesetError, load_ruleset, preset_ids
 
 CORE = Path(__file__).resolve().parents[2] / "src" / "yambak" / "keeper"
 
@@ -428,3 +429,173 @@ def test_a_game_won_outright_is_decided_outright_not_on_points():
     assert decided(alone) == {"by": "outright", "next": None, "seats": [0], "turn": 1, "box": "free.yam", "by_roll": 1}
     late = dice(sheet("generala", ("Ann",)), [2, 2, 2, 2, 2], "yam", 2)  # on roll 2: 50 points, no win
     assert not late.finished and decided(late) is None
+
+
+def test_a_correction_is_previewed_on_the_sheet_before_that_entry():
+    """`fix_options` answers as `preview` (or `zero_boxes`) would on the sheet as it was before the entry,
+    with the roll number typed, and names the entry; an entry that is not there is refused."""
+    fresh = sheet("yams-fr", ("Ann", "Bram"))
+    s = dice(dice(fresh, [6, 6, 6, 1, 2], "free.sixes"), [1, 2, 3, 4, 5], "free.chance")
+    for roll in (1, 2):  # the dry column takes only a first roll's dice
+        fix = fix_options(s, 1, [3, 3, 3, 1, 2], roll)
+        assert fix["turn"] == 1 and fix["seat"] == 0
+        assert fix["boxes"] == preview(fresh, [3, 3, 3, 1, 2], roll)["boxes"]
+        assert fix["boxes"]["dry.threes"]["legal"] is (roll == 1)
+    assert fix_options(s, 1, [3, 3, 3, 1, 2]) == fix_options(s, 1, [3, 3, 3, 1, 2], 1)  # no roll typed: the first
+    assert preview(fresh, [3, 3, 3, 1, 2]) == preview(fresh, [3, 3, 3, 1, 2], 1)
+    zeros = fix_options(s, 2, None)
+    assert zeros["turn"] == 2 and zeros["seat"] == 1
+    assert zeros["boxes"] == zero_boxes(dice(fresh, [6, 6, 6, 1, 2], "free.sixes"))["boxes"]
+    for turn in (0, 3, "1", None):
+        with pytest.raises(Refusal) as exc:
+            fix_options(s, turn, [3, 3, 3, 1, 2])
+        assert exc.value.code == "keeper/no-entry" and str(exc.value) == f"there is no entry {turn} to correct"
+
+
+def test_a_game_won_outright_can_still_be_corrected():
+    """Generala served on Bram's first roll ends the game at once; correcting that entry previews it on the
+    sheet before it, where the game is not over (the record's outright win left out)."""
+    served = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)
+    assert served.finished and served.current == 0  # Ann would be next
+    assert preview(served, [4] * 5) == zero_boxes(served) == {"seat": 0, "boxes": {}}  # nothing more to enter
+    fix = fix_options(served, 2, [4] * 5, 1)
+    assert fix["seat"] == 1 and fix["boxes"]["free.fours"] == {"legal": True, "written": 20, "gain": 20}
+
+
+def test_the_history_lists_every_entry_as_entered():
+    s = dice(sheet(), [6, 6, 6, 1, 2], "sixes", 2)  # Ann, on her second roll
+    s = apply_entry(s, {"kind": "scratch", "seat": 1, "box": "ones"})  # Bram's 0 without dice
+    first, second = sheet_view(s)["history"]
+    assert first == {
+        "n": 1,
+        "player": 0,
+        "dice": [6, 6, 6, 1, 2],
+        "roll": 2,
+        "box": "free.sixes",
+        "strike": False,
+        "scratch": False,
+        "announced": False,
+        "written": 18,
+    }
+    assert second["n"] == 2 and second["player"] == 1 and second["box"] == "free.ones"
+    assert second["dice"] is None and second["scratch"] is True and second["written"] == 0
+
+
+def test_the_sheet_view_names_the_sheet_and_each_players_own_fillable_boxes():
+    """French Yams, Ann's ones down: her down column goes on with twos, Bram's still starts at ones; the dry
+    column takes a first roll only. The sheet's id, name and version are what the caller gives (none: blank)."""
+    s = dice(sheet("yams-fr"), [1, 1, 2, 3, 4], "down.ones")
+    bare = sheet_view(s)
+    assert (bare["id"], bare["name"], bare["v"]) == ("", "", 0)
+    named = sheet_view(s, id="s1", name="Friday", v=7)
+    assert (named["id"], named["name"], named["v"]) == ("s1", "Friday", 7) and named["record"] == record_dict(s)
+    ann, bram = (p["fillable"] for p in named["players"])
+    assert sorted(ann) == sorted(bram) == ["1", "2", "3"]
+    assert "down.twos" in ann["1"] and "down.ones" not in ann["1"]
+    assert "down.ones" in bram["1"] and "down.twos" not in bram["1"]
+    assert "dry.ones" in ann["1"] and not [b for b in ann["2"] + ann["3"] if b.startswith("dry.")]
+
+
+def _refused(call, *args, **kwargs) -> Refusal:  # type: ignore[no-untyped-def]
+    with pytest.raises(Refusal) as exc:
+        call(*args, **kwargs)
+    return exc.value
+
+
+def test_a_new_sheets_refusals_say_what_is_wrong():
+    """The code, the message and the fields a phone words its own message from, for each thing a new sheet
+    can get wrong; and a sheet made from a ruleset object (a record's `rules`), options applied."""
+    fr = new_sheet({"rules": {"preset": "yams-fr", "options": {"columns": 1}}, "players": ["Ann"]})
+    assert [c.id for c in fr.rules.columns] == ["free"] and fr.players == ("Ann",)
+    some = [f"P{i}" for i in range(16)]
+    assert unique_names(some) == some  # 16 players: the most a sheet has
+    assert unique_names(some[:3], limit=3) == some[:3]
+    for players, limit in ((some + ["P16"], 16), (some[:3], 2), ([], 16), ("Ann", 16), (5, 16)):
+        refusal = _refused(unique_names, players, limit)
+        assert refusal.to_dict() == {"code": "input/players", "message": f"a sheet has 1 to {limit} players"}
+        assert refusal.status == 422 and str(refusal) == refusal.message  # unprocessable input, said as itself
+    refusal = _refused(new_sheet, {"preset": "yams", "players": ["Ann", "Bram", "Cas"]}, limit=2)
+    assert refusal.message == "a sheet has 1 to 2 players"
+    refusal = _refused(unique_names, ["Ann", " "])
+    assert refusal.to_dict() == {"code": "input/name", "message": "player 2 name must not be empty", "seat": 1,
+                                 "limit": 24}  # fmt: skip
+    assert _refused(unique_names, ["Ann", "B" * 25]).message == "player 2 name is at most 24 characters"
+    refusal = _refused(unique_names, ["Ann", "Bram", " bram "])
+    assert refusal.to_dict() == {"code": "keeper/same-name", "message": "two players are called bram", "name": "bram",
+                                 "seat": 2}  # fmt: skip
+    for spec, message in (
+        ({"preset": "yams", "options": 5}, "not a ruleset: options must be a table"),
+        ({"rules": 5}, "rules: must be a preset id or a table"),
+        ({}, "choose a ruleset"),
+    ):
+        refusal = _refused(new_sheet, {**spec, "players": ["Ann"]})
+        assert refusal.to_dict() == {"code": "input/rules", "message": message}, spec
+    with pytest.raises(RulesetError) as unknown:
+        load_ruleset("nope")
+    assert _refused(new_sheet, {"preset": "nope", "players": ["Ann"]}).message == str(unknown.value)
+
+
+def test_a_stale_entry_is_refused_with_the_player_to_enter_now():
+    after = dice(sheet(), [6, 6, 6, 1, 2], "sixes")
+    refusal = _refused(check_rebase, after, {"kind": "dice", "seat": 0, "filled": 0, "box": "chance"})
+    assert (refusal.code, refusal.status, refusal.extra) == ("stale/overtaken", 409, {"current": 1})
+    assert refusal.message == "another phone entered this turn first: it is Bram's turn now"
+    over = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)  # won outright: over
+    refusal = _refused(check_rebase, over, {"kind": "dice", "seat": 0, "filled": 1, "box": "chance"})
+    assert refusal.code == "stale/overtaken" and refusal.extra == {}  # nobody is to enter
+    refusal = _refused(check_rebase, after, {"kind": "fix", "turn": 1})
+    assert (refusal.code, refusal.status) == ("stale/version", 409)
+    assert refusal.message == "the sheet changed on another phone: this change was not applied"
+
+
+def test_a_queue_of_entries_reports_each_by_its_id():
+    s = sheet()
+    queue = [
+        {"id": "q1", "kind": "dice", "seat": 0, "filled": 0, "dice": [6, 6, 6, 1, 2], "box": "sixes"},
+        {"id": "q2", "kind": "dice", "seat": 0, "filled": 1, "dice": [1] * 5, "box": "ones"},  # Bram's turn now
+        {"id": "q3", "kind": "scratch", "seat": 1, "box": "ones"},
+    ]
+    state, results = apply_all(s, queue)
+    assert [t.box for t in state.history] == ["free.sixes", "free.ones"]
+    error = {"code": "illegal/not-your-turn", "message": "it is Bram's turn (seat 1)", "current": 1}
+    assert results == [{"id": "q1", "ok": True}, {"id": "q2", "ok": False, "error": error}, {"id": "q3", "ok": True}]
+
+
+def test_a_correction_that_would_break_later_entries_names_them():
+    """French Yams' down column fills from the top: Ann's ones moved out of it leave her later twos and threes
+    there out of order. The refusal names both, each with the engine's own refusal of such an entry."""
+    s = sheet("yams-fr")
+    for d, box in (
+        ([1, 1, 2, 3, 4], "down.ones"),
+        ([1, 1, 1, 2, 2], "free.ones"),
+        ([2, 2, 3, 4, 5], "down.twos"),
+        ([2, 2, 2, 2, 2], "free.twos"),
+        ([3, 3, 3, 4, 5], "down.threes"),
+    ):
+        s = dice(s, d, box)
+    twos, threes = (
+        _refused(dice, sheet("yams-fr"), d, box) for d, box in (([2] * 5, "down.twos"), ([3] * 5, "down.threes"))
+    )
+    refusal = _refused(
+        apply_entry, s, {"kind": "fix", "turn": 1, "dice": [1, 1, 2, 3, 4], "roll": 1, "box": "free.ones"}
+    )
+    assert (refusal.code, refusal.status) == ("keeper/breaks-later", 409)
+    assert refusal.message == "this correction would make entries 3, 5 illegal: not applied"
+    assert refusal.extra == {"invalid": [{"turn": 3, "code": twos.code, "message": twos.message},
+                                         {"turn": 5, "code": threes.code, "message": threes.message}]}  # fmt: skip
+    assert twos.code == threes.code == "illegal/box-order"
+    for turn, extra in ((9, {"turn": 9}), ("x", {})):
+        refusal = _refused(apply_entry, s, {"kind": "fix", "turn": turn, "box": "free.ones"})
+        assert (refusal.code, refusal.message) == ("keeper/no-entry", f"there is no entry {turn} to correct")
+        assert refusal.extra == extra
+
+
+def test_the_entry_that_won_outright_can_be_corrected():
+    served = dice(dice(sheet("generala"), [1, 2, 3, 4, 6], "ones"), [4] * 5, "yam", 1)  # Bram's served generala
+    fixed = apply_entry(served, {"kind": "fix", "turn": 2, "dice": [4] * 5, "roll": 1, "box": "fours"})
+    assert not fixed.finished and fixed.totals() == [1, 20] and fixed.current == 0
+
+
+def test_a_roll_off_for_nothing_tied_is_refused_naming_the_target_cut_short():
+    refusal = _refused(apply_entry, sheet(), {"kind": "rolloff", "target": "t" * 30, "rolloff": {"0": [6] * 5}})
+    assert (refusal.code, refusal.message) == ("keeper/no-rolloff", f"no roll-off is due for {'t' * 20!r}")

@@ -11,7 +11,7 @@ import pytest
 
 from yambak.engine import ManualDice, new_game, replay
 from yambak.engine.record import GameRecord
-from yambak.keeper import Refusal, apply_entry, preview, record_dict, rolloffs_due, sheet_view, zero_boxes
+from yambak.keeper import Refusal, apply_entry, fix_options, preview, record_dict, rolloffs_due, sheet_view, zero_boxes
 from yambak.keeper.browser import call
 from yambak.keeper.edits import last_action
 from yambak.rules import load_ruleset
@@ -135,3 +135,29 @@ def test_an_undo_takes_back_only_what_its_button_named():
     assert len(apply_entry(s, {"kind": "undo", "count": 1, "last": fields}).history) == 1
     with pytest.raises(Refusal):
         apply_entry(s, {"kind": "undo", "count": 1, "last": {**fields, "player": 0}})
+
+
+def test_a_correction_of_a_rolled_off_sheet_is_previewed_without_its_roll_offs():
+    """The roll-offs belong to the end: the sheet before entry 1 had none, and the dice give what they give."""
+    s = _tied_yammen()
+    rolled = apply_entry(s, {"kind": "rolloff", "target": "free", "rolloff": {"0": [2] * 5, "1": [5] * 5}})
+    fix = fix_options(rolled, 1, [1, 1, 1, 2, 2], 1)
+    assert fix["turn"] == 1 and fix["seat"] == 0
+    assert fix["boxes"]["down.ones"] == {"legal": True, "written": 3, "gain": 3}
+
+
+def test_a_roll_offs_dice_are_checked_for_every_tied_player():
+    s = _tied_yammen()
+    n = s.rules.rolloff_dice
+    with pytest.raises(Refusal) as missing:  # Bram's dice left out
+        apply_entry(s, {"kind": "rolloff", "target": "down", "rolloff": {"0": [6] * n}})
+    assert (missing.value.code, missing.value.message) == (
+        "input/invalid",
+        "a roll-off gives the dice of every tied player",
+    )
+    assert missing.value.extra == {"seats": [0, 1]}
+    for bram in ([6] * (n - 1), 6, [7] + [6] * (n - 1), [0] + [6] * (n - 1)):  # too few, not a list, off the die
+        with pytest.raises(Refusal) as bad:
+            apply_entry(s, {"kind": "rolloff", "target": "down", "rolloff": {"0": [6] * n, "1": bram}})
+        assert (bad.value.code, bad.value.message) == ("input/dice", f"a roll-off is {n} dice, each 1 to 6"), bram
+        assert bad.value.extra == {"n": n}

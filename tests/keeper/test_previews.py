@@ -8,6 +8,7 @@ functions' answers (server/routes/keeper.py, tests/server/test_keeper.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -129,6 +130,8 @@ def _check_dice(state: GameState, dice: list[int], roll: int) -> dict[str, Any]:
 def _check_zeros(state: GameState) -> dict[str, Any]:
     shown = zero_boxes(state)
     rules, p = state.rules, state.current
+    open_boxes = [rules.box_id(b) for b, w in enumerate(state.sheets[p].written) if w is None]
+    assert shown["seat"] == p and sorted(shown["boxes"]) == sorted(open_boxes)  # refused ones too
     fillable = {rules.box_id(b) for r in range(1, rules.rolls_per_turn + 1) for b in entry_boxes(state, r, p)}
     for box, o in shown["boxes"].items():
         if box not in fillable:
@@ -218,3 +221,21 @@ def test_a_struck_zero_warns_that_it_zeroes_the_pair() -> None:
     assert zeros["free.max"] == {"legal": True, "written": 0, "gain": -9, "strike": True, "zeroes_pair": True}
     typed = _check_dice(state, [1, 1, 1, 2, 3], 1)["boxes"]["free.max"]  # 8 in max, under min's 9
     assert typed["zeroes_pair"] and typed["gain"] == -9 and typed["strike_gain"] == -9
+
+
+def test_a_struck_zero_against_a_struck_partner_zeroes_the_pair() -> None:
+    """Min struck for 0, then max struck for 0 too: max is not above min (0 <= 0), so the pair is zeroed; the
+    warning is the outlook's for a 0, not for any other value (a 1 in max would be above min's 0)."""
+    state = new_game(load_ruleset("yams-fr"), ["Ann"], dice=ManualDice())
+    state = apply_entry(state, {"kind": "scratch", "seat": 0, "box": "free.min"})
+    zeros = _check_zeros(state)["boxes"]
+    assert zeros["free.max"] == {"legal": True, "written": 0, "gain": 0, "strike": True, "zeroes_pair": True}
+
+
+def test_a_struck_zero_under_min_warns_that_it_is_voided() -> None:
+    """German Yams with a house rule that lets any box be struck: max struck for 0 with min at 1+1+2+2+3 = 9
+    is not above min, so the entry is voided (it scores 0 either way, and the phone says why)."""
+    rules = dataclasses.replace(load_ruleset("yams-de"), strike_any=True)
+    state = _enter(new_game(rules, ["Ann"], dice=ManualDice()), [1, 1, 2, 2, 3], "normal.min")
+    zeros = _check_zeros(state)["boxes"]
+    assert zeros["normal.max"] == {"legal": True, "written": 0, "gain": 0, "strike": True, "voids_entry": True}

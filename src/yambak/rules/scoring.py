@@ -116,6 +116,12 @@ def row_met(row: Row, dice: Sequence[int]) -> bool:
 
 @cache
 def _score(row: Row, dice: tuple[int, ...], roll: int, joker: bool) -> int:
+    return _points(row, dice, roll, joker)
+
+
+def _points(row: Row, dice: tuple[int, ...], roll: int, joker: bool) -> int:
+    """`_score` uncached: kept apart so that mutation testing (docs/testing.md) reaches it, as mutmut
+    leaves a decorated function's body alone."""
     counts = counts_of(dice)
     if row.kind == "upper":
         return row.face * counts[row.face]
