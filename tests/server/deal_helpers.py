@@ -89,14 +89,15 @@ def play_ranked(
     """Each player plays their own seat to the end (or up to the game's very last action, left to the
     caller). The last view. A player plays as the medium bot would (its choices, from the table's state on
     the server: an honest game, which the fair-play review leaves alone); named in `pick`, rolls once and
-    fills the box `pick[name](turn)` chooses; named in `thrown`, rolls once and fills the last box offered
-    (a thrown game: the easy bot plays better)."""
+    fills the box `pick[name](turn)` chooses; named in `thrown`, rolls once and fills the box that writes the
+    least (the last such in sheet order): a thrown game, far below the easy bot's and, whatever the dice, below
+    the medium bot's (the last box offered, as it was, beat it on lucky dice: once in a few dozen games)."""
     import random
 
     from yambak.bots import choose_action
     from yambak.terminal.online import action_message
 
-    chooser = {**{n: (lambda t: legal(t)[-1]) for n in thrown}, **(pick or {})}
+    chooser = {**{n: _least for n in thrown}, **(pick or {})}
     socks = {n: clients[n].websocket_connect(f"/ws/{made[n]['id']}") for n in clients}
     ws = {n: CheckedWS(s.__enter__()) for n, s in socks.items()}
     seat = {n: int(next(iter(made[n]["tokens"]))) for n in clients}
@@ -132,6 +133,13 @@ def play_ranked(
         if not until_last:
             for s in socks.values():
                 s.__exit__(None, None, None)
+
+
+def _least(turn: dict) -> str:
+    """The legal box that writes the least now (the last of them in sheet order)."""
+    boxes = legal(turn)
+    least = min(turn["boxes"][b]["written"] for b in boxes)
+    return [b for b in boxes if turn["boxes"][b]["written"] == least][-1]
 
 
 def routes(app: Any) -> list[tuple[str, frozenset[str]]]:

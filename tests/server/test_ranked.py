@@ -260,7 +260,7 @@ def finish_at_once(finals: list[dict], monkeypatch: pytest.MonkeyPatch, slowed: 
 
 
 def test_alternate_profiles_who_throw_their_games_lift_nobody(client, clock) -> None:
-    """The ladder farmed with alternate profiles (issue 33): two day-old alts fill their last box every turn
+    """The ladder farmed with alternate profiles (issue 33): two day-old alts fill the box that writes least every turn
     against the farmer. Once graded, those games are thrown (the alts lost more a decision than the easy
     bot's median game): the farmer's wins count for nothing (the alts' losses stand), the farmer's honest
     game after them is rated from where the farmer stood before them, and the honest players (medium-bot
