@@ -82,3 +82,5 @@ opens_in  # DealBoard: seconds until the deal opens (the pages count down from i
 closes_in  # DealBoard: seconds until it closes (as opens_in)
 unfinished  # DealBoard: the games a closed deal left unfinished (templates/_daily_board.html)
 organiser_gone  # TournamentOut: the organiser's profile was deleted (templates/tournament.html)
+medium_median  # fairplay._Measured: read by its key (assisted_lines; the figures in docs/ranked.md)
+medium_worst  # fairplay._Measured: the medium bot's worst game, kept with the line (tests/server/test_fairplay.py)

@@ -21,7 +21,7 @@ import statistics
 from datetime import datetime
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypedDict
 
 from openskill.models import PlackettLuce
 
@@ -71,8 +71,19 @@ def assisted_line(preset: str) -> float:
     return assisted_lines().get(preset, ASSISTED_LOSS)
 
 
-def _data() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(resources.files(__package__).joinpath("fairplay.json").read_text())
+class _Measured(TypedDict):
+    """A preset's figures in `fairplay.json` (points lost per decision, in its grades' unit)."""
+
+    easy_games: int
+    easy_median: float
+    easy_p10: float
+    medium_games: int
+    medium_median: float
+    medium_worst: float
+
+
+def _data() -> dict[str, _Measured]:
+    data: dict[str, _Measured] = json.loads(resources.files(__package__).joinpath("fairplay.json").read_text())
     return data
 
 
