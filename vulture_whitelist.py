@@ -84,3 +84,5 @@ unfinished  # DealBoard: the games a closed deal left unfinished (templates/_dai
 organiser_gone  # TournamentOut: the organiser's profile was deleted (templates/tournament.html)
 medium_median  # fairplay._Measured: read by its key (assisted_lines; the figures in docs/ranked.md)
 medium_worst  # fairplay._Measured: the medium bot's worst game, kept with the line (tests/server/test_fairplay.py)
+easy_p10  # fairplay._Measured: the easy bot's 10th percentile, kept with the line (tests/server/test_fairplay.py)
+medium_games  # fairplay._Measured: how many medium games were measured (docs/ranked.md)
