@@ -86,3 +86,5 @@ medium_median  # fairplay._Measured: read by its key (assisted_lines; the figure
 medium_worst  # fairplay._Measured: the medium bot's worst game, kept with the line (tests/server/test_fairplay.py)
 easy_p10  # fairplay._Measured: the easy bot's 10th percentile, kept with the line (tests/server/test_fairplay.py)
 medium_games  # fairplay._Measured: how many medium games were measured (docs/ranked.md)
+easy_games  # fairplay._Measured: how many easy games were measured (docs/ranked.md)
+easy_median  # fairplay._Measured: the line, read by key (thresholds)
