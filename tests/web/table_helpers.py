@@ -67,8 +67,14 @@ def wait_my_turn_or_end(page: Any, timeout: float = 30000) -> bool:
     return not page.evaluate("document.body.classList.contains('finished')")
 
 
+# connected, and no action of ours on its way: the page would drop a tap now as a second tap (table.js)
+IDLE = "() => document.body.dataset.ready === '1' && document.body.dataset.inFlight !== '1'"
+
+
 def act(page: Any, click: Any) -> None:
-    """Do something that the server answers with a new version, and wait for it."""
+    """Do something that the server answers with a new version, and wait for it. The tap waits until the page
+    would take it, as a player waits for the last answer (on a loaded machine it can come after another event)."""
+    page.wait_for_function(IDLE)
     v = version(page)
     click()
     wait_past(page, v)
@@ -76,6 +82,7 @@ def act(page: Any, click: Any) -> None:
 
 def score_first_offered(page: Any) -> str:
     """Tap the first box the sheet offers (a 0 asks for a second tap on the same box); returns its id."""
+    page.wait_for_function(IDLE)
     cell = page.locator(LEGAL).first
     box = cell.get_attribute("data-box")
     v = version(page)

@@ -17,7 +17,7 @@ export function draw() {
   b.pending = String(state.sheet.queue.length);
   b.refile = String(state.sheet.refile.length);
   b.sheet = state.sheet.id;
-  if (!state.shown) { setText($("status"), T("Loading the sheet…")); return; }
+  if (!state.shown) { delete b.v; setText($("status"), T("Loading the sheet…")); return; }  // no version of the sheet before
   useLabels(state.shown.rules);
   b.v = String(state.shown.v);
   b.entries = String(state.shown.history.length);

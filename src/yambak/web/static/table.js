@@ -29,6 +29,9 @@ let connected = false;
 let strikeMode = false;
 /** @type {{ref: string, at: number, msg: object} | null} an action on its way; further taps wait */
 let pending = null;
+// data-in-flight tells a waiting script (and the tests) that a tap now would be dropped as a second tap
+/** @param {{ref: string, at: number, msg: object} | null} p */
+function setPending(p) { pending = p; document.body.dataset.inFlight = p ? "1" : "0"; }
 // Refs name an action for the table's whole life (the server stores them with its events): a random
 // prefix per page load, so that one sent again after a reconnect is found, never taken for another.
 const refPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -99,7 +102,7 @@ const socket = new SessionSocket(`/ws/${boot.table}`, {
       renderCoach(); drawSheet();
     } else if (msg.type === "rematch") { socket.close(); location.href = "/t/" + msg.table; }
     else if (msg.type === "reaction") showReaction(msg.seat, msg.reaction);
-    else if (msg.type === "ack" && pending && msg.ref === pending.ref) { pending = null; draw(); }  // done before
+    else if (msg.type === "ack" && pending && msg.ref === pending.ref) { setPending(null); draw(); }  // done before
   },
 });
 /** @param {object} msg */
@@ -108,7 +111,7 @@ const send = (msg) => socket.send(msg);
 /** @param {TableEvent} [event] */
 function settle(event) {
   if (armed) clearToast();  // "tap again to score 0" no longer stands
-  pending = null; receivedAt = Date.now(); armed = null;
+  setPending(null); receivedAt = Date.now(); armed = null;
   // a second tap on Roll right after our roll is a slip; anything else in between and Roll is meant
   lockRoll(event && event.type === "rolled" && mine.includes(event.player) ? 450 : 0);
   if (event && (event.type === "scored" || event.type === "undone")) clearToast();
@@ -126,7 +129,7 @@ function lockRoll(ms) {
 function refused(msg) {
   if (msg.code && msg.code.startsWith("fair/")) return;  // a nonce too late or given already: nothing for the player to do
   if (msg.code === "advice/replaced") return;  // a newer request of ours is on its way
-  if (pending && (msg.ref == null || msg.ref === pending.ref)) pending = null;
+  if (pending && (msg.ref == null || msg.ref === pending.ref)) setPending(null);
   if (msg.code === "advice/unavailable") { adviceLoading = false; renderCoach(); }
   toast(msg.message);
   if (msg.code && msg.code.startsWith("stale")) send({ type: "hello", since: version });
@@ -151,7 +154,7 @@ function act(type, fields = {}) {
   if (pending && Date.now() - pending.at < 8000) return false;  // a second tap while the first is on its way
   const ref = nextRef();
   const msg = { type, seat, v: version, ref, ...fields };
-  pending = { ref, at: Date.now(), msg };
+  setPending({ ref, at: Date.now(), msg });
   return send(msg);
 }
 
@@ -206,7 +209,7 @@ $("undo").onclick = () => {  // the entry to take back is the last one, whoever 
   if (seat == null || !connected || pending) return;
   const ref = nextRef();
   const msg = { type: "undo", seat, v: version, ref };
-  pending = { ref, at: Date.now(), msg };
+  setPending({ ref, at: Date.now(), msg });
   send(msg);
 };
 $("hint-toggle").onclick = () => { saveSetting("hints", !settings().hints); draw(); };
