@@ -54,12 +54,11 @@ types: install
 
 # The whole suite; scripts/test-services.sh installs and starts PostgreSQL, Redis and Chromium (Debian packages)
 # and prints the two URLs on one line each. Everything but the browser tests runs on two workers (pytest-xdist,
-# a file per worker at a time); the browser tests then run apart from it: they wait on pages and timers that a
-# machine busy with the other half would slow (measured: 20.5 min in one process, 6.8 + 10.5 so), and a worker
-# that held the session's browser would break the other tests' asyncio.run. They run in one process: on two
-# workers of their own (a file each, each with its server, database and Chromium) they took 8 min instead of
-# 12, but one run of three timed out waiting on a page (a die's hold, 10 s) on the loaded two-core machine.
-# The Schemathesis fuzz runs with them.
+# a file per worker at a time); the browser tests then run apart from it, on two workers of their own (a file
+# each, each with its server, database and Chromium), with the Schemathesis fuzz: they wait on pages and timers
+# that a machine busy with the other half would slow, and a worker that held the session's browser would break
+# the other tests' asyncio.run. (A hold lost on a loaded machine kept them in one process for a while: a press
+# on a tumbling die's pip, redrawn before the release, made no click; the pips no longer take the press.)
 FUZZ = tests/server/test_fuzz.py
 test: install lint
 	urls="$$(scripts/test-services.sh)"; \
@@ -67,8 +66,8 @@ test: install lint
 	export YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$pg}"; \
 	export YAMBAK_TEST_REDIS_URL="$${YAMBAK_TEST_REDIS_URL:-$$redis}"; \
 	$(BIN)/python -m pytest -n 2 --dist loadfile --ignore=tests/web --ignore=$(FUZZ) --durations=15; rest=$$?; \
-	$(BIN)/python -m pytest tests/web $(FUZZ) --durations=15; alone=$$?; \
-	echo "make test: on two workers: exit $$rest; alone: exit $$alone"; test $$rest -eq 0 -a $$alone -eq 0
+	$(BIN)/python -m pytest -n 2 --dist loadfile tests/web $(FUZZ) --durations=15; browser=$$?; \
+	echo "make test: on two workers: exit $$rest; browser tests and fuzzing: exit $$browser"; test $$rest -eq 0 -a $$browser -eq 0
 
 # Refresh docs/screenshots/ from the browser tests.
 screenshots: install

@@ -152,7 +152,7 @@ def test_the_review_grades_a_struck_yam(base_url, new_page):
     )
     assert r.ok, r.text()
     page.goto(f"{base_url}/replay/{r.json()['id']}")
-    page.wait_for_function("() => document.body.dataset.reviewed === '1'", timeout=60000)  # the coach's own process
+    page.wait_for_function("() => document.body.dataset.reviewed === '1'", timeout=120000)  # the coach's own process
     worst = page.locator("#mistakes li").first
     text = worst.inner_text()
     assert "strike Yam" in text and "Yam for 50" in text, text  # played, and the best
