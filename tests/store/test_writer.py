@@ -127,3 +127,25 @@ def test_statements_go_as_one_message_and_fail_whole(store):
     for t, version, seat in ((tables[0], 1, 0), (tables[1], 1, 0), (tables[2], 2, 1)):
         assert [e.version for e in store.events(t)] == list(range(1, version + 1))
         assert store.get_session(t).version == version and store.turns_of(t) == {seat: TurnRow(seat, now)}
+
+
+@pytest.mark.parametrize("synchronous", [True, False])
+def test_the_writers_own_connection_commits_as_the_store_says(pg_database, synchronous):
+    """`Store(synchronous=False)`: the commits of the writer's one-message batches are not waited on to
+    reach the disk either; by default they are."""
+    store = Store(pg_database, synchronous=synchronous)
+    tid = _table(store)
+
+    async def main() -> str:
+        await store.write(Store.append_op(tid, 1, 0, "rolled", {}))
+        assert store._writer is not None
+        raw = next(c for c in store._writer._raw if c is not None)  # the batch went this way
+        setting = await (await raw.execute("SHOW synchronous_commit")).fetchone()
+        await store.aclose()
+        return str(setting[0]) if setting else ""
+
+    try:
+        assert asyncio.run(main()) == ("on" if synchronous else "off")
+        assert [e.version for e in store.events(tid)] == [1]
+    finally:
+        store.close()
