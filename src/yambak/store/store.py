@@ -30,9 +30,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar, TypeVarTuple, cast
+from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple, cast
 
-import psycopg
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
@@ -73,6 +72,9 @@ from .ranked import RankedStore
 from .sheets import SheetStore
 from .trainer import TrainerStore
 from .turns import TurnStore
+
+if TYPE_CHECKING:
+    import psycopg  # the writer's own connection (`_Writer._send`): imported when first used (some 70 ms)
 
 __all__ = ["DEFAULT_URL", "RefTaken", "Statements", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
 
@@ -315,6 +317,8 @@ class _Writer:
 
     async def _send(self, ops: list[Statements[Any]], lane: int) -> list[object]:
         """Writes made of statements alone, as one message: one transaction, one round trip (`Statements`)."""
+        import psycopg
+
         raw = self._raw[lane]
         if raw is None or raw.closed or raw.broken:
             url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
