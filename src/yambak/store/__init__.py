@@ -14,7 +14,7 @@ from .fairplay import REVIEWED, AssistedRow, Rate
 from .profiles import ProfileRow, ResultRow, StatsRow, placeholder
 from .push import PushRow
 from .ranked import ChangeRow, RatingRow
-from .store import DEFAULT_URL, EventRow, Op, RefTaken, SeatRow, SessionRow, Store, StoreConflict
+from .store import DEFAULT_URL, EventRow, Op, RefTaken, SeatRow, SessionRow, Statements, Store, StoreConflict
 from .trainer import TrainerAnswerRow, TrainerRatingRow
 from .turns import TurnRow
 
@@ -42,6 +42,7 @@ __all__ = [
     "SeatRow",
     "SessionRow",
     "SoloBest",
+    "Statements",
     "StatsRow",
     "Store",
     "StoreConflict",

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar, TypeVarTuple, cast
+from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple, cast
 
 from alembic import command
 from alembic.config import Config
@@ -62,7 +62,7 @@ from sqlalchemy.pool import NullPool
 from ..viewtypes import JSONObject
 from .daily import DealStore
 from .decisions import DecisionStore
-from .driver import DriverStatement
+from .driver import DriverStatement, Statements, Step
 from .fairplay import FairplayStore
 from .groups import GroupStore
 from .models import Event, GameSession, Seat
@@ -73,7 +73,10 @@ from .sheets import SheetStore
 from .trainer import TrainerStore
 from .turns import TurnStore
 
-__all__ = ["DEFAULT_URL", "RefTaken", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
+if TYPE_CHECKING:
+    import psycopg  # the writer's own connection (`_Writer._send`): imported when first used (some 70 ms)
+
+__all__ = ["DEFAULT_URL", "RefTaken", "Statements", "Store", "StoreConflict", "SessionRow", "SeatRow", "EventRow"]
 
 log = logging.getLogger("yambak.store")
 
@@ -120,9 +123,9 @@ _LOG_NEXT = (
 )
 
 
-_LOG_FIRST, _LOG_ON_TOP = DriverStatement(_LOG), DriverStatement(_LOG_NEXT)
+_LOG_FIRST, _LOG_ON_TOP = DriverStatement(_LOG), DriverStatement(_LOG_NEXT, guarded=True)
 _REF = select(_E.c.version).where(_E.c.table_id == bindparam("tid"), _E.c.ref == bindparam("ref"))
-_SNAPSHOT = (
+_SNAPSHOT = DriverStatement(
     update(_T)
     .where(_T.c.id == bindparam("tid"), _T.c.version < bindparam("new"))
     .values(version=bindparam("new"), record=bindparam("rec"), finished=bindparam("fin"), updated_at=bindparam("now"))
@@ -234,7 +237,9 @@ class _Writer:
     driver's asynchronous connection, on the loop itself: a writer thread handed the interpreter lock back
     and forth with a busy loop at every round trip to the database, and each hand-off could wait for the
     switch interval (`bench/load.py`: a 1 ms commit took 5 to 9 ms at the median, 20 to 65 ms at the 99th
-    percentile). On SQLite (no round trips) each transaction runs in a worker thread."""
+    percentile). A batch of `Statements` only (every action's write) goes as one message on a psycopg
+    connection of the writer's own, without SQLAlchemy (`_send`). On SQLite (no round trips) each
+    transaction runs in a worker thread."""
 
     def __init__(self, engine: Engine, max_batch: int = 256, synchronous: bool = True) -> None:
         self.engine = engine
@@ -252,6 +257,7 @@ class _Writer:
         # its write is committed). SQLite takes one writer at a time.
         lanes = 2 if postgres else 1
         self._aconns: list[AsyncConnection | None] = [None] * lanes
+        self._raw: list[psycopg.AsyncConnection[Any] | None] = [None] * lanes  # `_send`'s
         self._conn: Connection | None = None
         self.task = self.loop.create_task(self._serve(lanes), name="yambak-store-writer")
 
@@ -277,6 +283,11 @@ class _Writer:
             await self._run(batch, lane)
 
     async def _close(self) -> None:
+        for lane, raw in enumerate(self._raw):
+            self._raw[lane] = None
+            if raw is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(raw.close())
         for lane, aconn in enumerate(self._aconns):
             self._aconns[lane] = None
             if aconn is not None:
@@ -304,6 +315,22 @@ class _Writer:
                 self._aconns[lane] = None
             raise
 
+    async def _send(self, ops: list[Statements[Any]], lane: int) -> list[object]:
+        """Writes made of statements alone, as one message: one transaction, one round trip (`Statements`)."""
+        import psycopg
+
+        raw = self._raw[lane]
+        if raw is None or raw.closed or raw.broken:
+            url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            raw = self._raw[lane] = await psycopg.AsyncConnection.connect(url, autocommit=True)
+            if self.relaxed:  # this connection makes the writer's transactions only
+                await raw.execute("SET synchronous_commit TO off")
+        bind = psycopg.AsyncClientCursor(raw).mogrify
+        dialect = self.engine.dialect
+        # no parameters: the simple protocol, whose one message may hold several statements
+        await raw.execute(";".join(op.literal(dialect, bind) for op in ops), prepare=False)
+        return [op.result for op in ops]
+
     def _thread_transaction(self, ops: list[Op]) -> list[object]:
         start = time.thread_time()
         try:
@@ -322,7 +349,18 @@ class _Writer:
 
     async def _run(self, batch: list[tuple[Op, asyncio.Future[Any]]], lane: int) -> None:
         live = [(op, fut) for op, fut in batch if not fut.done()]  # a waiter that gave up: its write is not made
-        if len(live) > 1:
+        plain = [op for op, _ in live if isinstance(op, Statements)]
+        if self._async is not None and live and len(plain) == len(live):
+            try:
+                results = await self._send(plain, lane)
+            except Exception:  # noqa: BLE001 - one failed (or the connection): each alone, below, says why
+                pass
+            else:
+                self.batches += 1
+                for (_, fut), result in zip(live, results, strict=True):
+                    _answer(fut, result)
+                return
+        elif len(live) > 1:
             try:
                 results = await self._transaction([op for op, _ in live], lane)
             except Exception:  # one of them failed: each alone, so that only it fails
@@ -558,22 +596,27 @@ class Store(
         snapshot: JSONObject | None = None,
         finished: bool = False,
         ref: str | None = None,
-    ) -> Op:
+    ) -> Statements[None]:
+        now = _now()
+        row = {"tid": table_id, "new": version, "seat": seat, "kind": type_, "data": json.dumps(data)}
+        row.update(ref=ref, now=now)
+        logged: Step = (_LOG_FIRST, row) if version == 1 else (_LOG_ON_TOP, {**row, "prev": version - 1})
+        steps = [logged]
+        if snapshot is not None:
+            steps.append((_SNAPSHOT, {"tid": table_id, "new": version, "rec": snapshot, "fin": finished, "now": now}))
+
         def op(conn: Connection) -> None:
-            now = _now()
-            row = {"tid": table_id, "new": version, "seat": seat, "kind": type_, "data": json.dumps(data)}
-            row.update(ref=ref, now=now)
-            if version == 1:
-                _LOG_FIRST.execute(conn, row)
-            elif _LOG_ON_TOP.execute(conn, {**row, "prev": version - 1}).first() is None:
+            statement, params = logged
+            result = statement.execute(conn, params)
+            if statement is _LOG_ON_TOP and result.first() is None:
                 done = None if ref is None else conn.execute(_REF, {"tid": table_id, "ref": ref}).scalar()
                 if done is not None:
                     raise RefTaken(table_id, ref or "", int(done))
                 raise StoreConflict(f"session {table_id}: version {version} is not next")
-            if snapshot is not None:
-                conn.execute(_SNAPSHOT, {"tid": table_id, "new": version, "rec": snapshot, "fin": finished, "now": now})
+            for statement, params in steps[1:]:
+                statement.execute(conn, params)
 
-        return op
+        return Statements(steps, None, op)
 
     def append(
         self,

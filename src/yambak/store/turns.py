@@ -15,7 +15,7 @@ from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
 
-from .driver import DriverStatement
+from .driver import DriverStatement, Statements
 from .models import GameSession, Seat, Turn
 
 __all__ = ["TurnRow", "TurnStore"]
@@ -43,15 +43,10 @@ class TurnStore:
     engine: Engine
 
     @staticmethod
-    def turns_op(table_id: str, rows: Sequence[TurnRow]) -> Op:
+    def turns_op(table_id: str, rows: Sequence[TurnRow]) -> Statements[None]:
         """The table's turns are these from now on (none: the game is over, or only bots are to act)."""
-
-        def op(conn: Connection) -> None:
-            _CLEAR.execute(conn, {"table_id": table_id})
-            for r in rows:  # one or two: a row each
-                _ADD.execute(conn, {"table_id": table_id, **asdict(r)})
-
-        return op
+        adds = [(_ADD, {"table_id": table_id, **asdict(r)}) for r in rows]  # one or two: a row each
+        return Statements([(_CLEAR, {"table_id": table_id}), *adds], None)
 
     @staticmethod
     def reminded_op(table_id: str, seat: int) -> Op:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar, final
 from sqlalchemy import Connection as SQLConnection
 
 from ...engine import GameState
-from ...store import EventRow, Op, RefTaken, SessionRow, Store, StoreConflict
+from ...store import EventRow, Op, RefTaken, SessionRow, Statements, Store, StoreConflict
 from ...viewtypes import EventsMessage, JSONObject, Missed, SessionView, StateMessage
 from .. import metrics
 from ..common.events import Events, NamesRemoved
@@ -287,14 +287,16 @@ class SessionManager(Generic[S]):
         )
         ending = self.kind.ending(session, state) if state.finished and not session.state.finished else []
         own = self.kind.with_event(session, state, event)
+        writes: list[Op] = [log_op, *(w for w in (also, own) if w is not None)]
+        op: Callable[[SQLConnection], list[object]]
+        if not ending and all(isinstance(w, Statements) for w in writes):  # nearly every action: one message
+            op = Statements.chain((w for w in writes if isinstance(w, Statements)), [])
+        else:
 
-        def op(conn: SQLConnection) -> list[object]:
-            log_op(conn)
-            if also is not None:
-                also(conn)
-            if own is not None:
-                own(conn)
-            return [w.op(conn) for w in ending]
+            def op(conn: SQLConnection) -> list[object]:
+                for write in writes:
+                    write(conn)
+                return [w.op(conn) for w in ending]
 
         metrics.cpu_add("commit", time.thread_time() - started)
         try:
