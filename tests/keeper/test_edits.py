@@ -161,3 +161,24 @@ def test_a_roll_offs_dice_are_checked_for_every_tied_player():
             apply_entry(s, {"kind": "rolloff", "target": "down", "rolloff": {"0": [6] * n, "1": bram}})
         assert (bad.value.code, bad.value.message) == ("input/dice", f"a roll-off is {n} dice, each 1 to 6"), bram
         assert bad.value.extra == {"n": n}
+
+
+def test_an_undos_refusals_say_what_changed_and_what_is_left():
+    s = new_game(load_ruleset("yams"), ["Ann", "Bram"], dice=ManualDice())
+    s = _dice(s, [1, 1, 1, 2, 2], "ones")
+    s = _dice(s, [6, 6, 6, 2, 2], "sixes")
+    stale = {"code": "stale/undo", "message": "the last thing done changed on another phone: nothing was undone"}
+    for named in ({"kind": "entry", "n": 1}, {"kind": "entry", "player": 0}, "entry", ["entry"]):
+        with pytest.raises(Refusal) as refused:
+            apply_entry(s, {"kind": "undo", "count": 1, "last": named})
+        assert (refused.value.to_dict(), refused.value.status) == (stale, 409), named
+    empty = new_game(load_ruleset("yams"), ["Ann"], dice=ManualDice())
+    with pytest.raises(Refusal) as refused:  # nothing done yet: whatever the button named is gone
+        apply_entry(empty, {"kind": "undo", "count": 1, "last": {"kind": "entry", "n": 1}})
+    assert refused.value.to_dict() == stale
+    with pytest.raises(Refusal) as refused:
+        apply_entry(s, {"kind": "undo", "count": 3})
+    left = {"code": "keeper/nothing-to-undo", "message": "there are 2 entries to undo", "available": 2}
+    assert (refused.value.to_dict(), refused.value.status) == (left, 422)
+    both = apply_entry(s, {"kind": "undo", "count": 2, "last": {"kind": "entry", "n": 2, "player": 1}})
+    assert both.history == () and both.current == 0 and both.totals() == [0, 0]
