@@ -182,3 +182,29 @@ def test_an_undos_refusals_say_what_changed_and_what_is_left():
     assert (refused.value.to_dict(), refused.value.status) == (left, 422)
     both = apply_entry(s, {"kind": "undo", "count": 2, "last": {"kind": "entry", "n": 2, "player": 1}})
     assert both.history == () and both.current == 0 and both.totals() == [0, 0]
+
+
+def test_roll_offs_are_due_only_for_ties_at_the_end_of_a_column_points_game_that_rolls_them_off():
+    def played(ties: str, chances: list[list[int]]):  # type: ignore[no-untyped-def]
+        data = {
+            "rows": [{"id": "chance", "kind": "sum"}],
+            "columns": [{"id": "a", "points": 2}, {"id": "b", "points": 3}],
+            "match": {"kind": "column_points", "total_points": 1, "ties": ties},
+        }
+        s = new_game(load_ruleset(data), [f"P{i}" for i in range(len(chances))], dice=ManualDice())
+        for turn in range(2):
+            for seat in range(len(chances)):
+                s = _dice(s, [1, 1, 1, 1, chances[seat][turn]], "ab"[turn] + ".chance")
+        return s
+
+    assert rolloffs_due(played("rolloff", [[2, 5], [2, 5]])) == {"a": [0, 1], "b": [0, 1], "total": [0, 1]}
+    assert rolloffs_due(played("rolloff", [[2, 5], [2, 6], [2, 1]])) == {"a": [0, 1, 2]}  # b and the total: P1's
+    assert rolloffs_due(played("rolloff", [[2, 6], [3, 5]])) == {"total": [0, 1]}
+    assert rolloffs_due(played("rolloff", [[2, 5]])) == {}  # one player: nobody to roll off against
+    assert rolloffs_due(played("share", [[2, 5], [2, 5]])) == {}  # shared, not rolled off
+    unfinished = apply_entry(played("rolloff", [[2, 5], [2, 5]]), {"kind": "undo", "count": 1})
+    assert rolloffs_due(unfinished) == {}  # not over yet
+    totals = new_game(load_ruleset("yams"), ["Ann", "Bram"], dice=ManualDice())
+    for row in totals.rules.rows:
+        totals = _dice(_dice(totals, [1, 2, 3, 4, 6], row.id), [1, 2, 3, 4, 6], row.id)
+    assert totals.finished and totals.totals()[0] == totals.totals()[1] and rolloffs_due(totals) == {}
