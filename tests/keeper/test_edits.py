@@ -208,3 +208,15 @@ def test_roll_offs_are_due_only_for_ties_at_the_end_of_a_column_points_game_that
     for row in totals.rules.rows:
         totals = _dice(_dice(totals, [1, 2, 3, 4, 6], row.id), [1, 2, 3, 4, 6], row.id)
     assert totals.finished and totals.totals()[0] == totals.totals()[1] and rolloffs_due(totals) == {}
+
+
+def test_a_roll_off_round_is_logged_in_the_records_edits():
+    """docs: keeper/edits.py's log: `{"rolloff": TARGET, "at": T}`, T the turns on the sheet; an undo replaces it
+    with its note."""
+    s = _tied_yammen()
+    turns = len(s.history)
+    rolled = apply_entry(s, {"kind": "rolloff", "target": "free", "rolloff": {"0": [2] * 5, "1": [5] * 5}})
+    edits = record_dict(rolled)["edits"]
+    assert edits[-1] == {"rolloff": "free", "at": turns}
+    after = record_dict(_undo(rolled))["edits"]
+    assert after[: len(edits) - 1] == edits[:-1] and not any("rolloff" in e for e in after[len(edits) - 1 :])
