@@ -706,6 +706,8 @@ def test_a_correction_with_every_roll_typed_keeps_the_rolls():
     rolls = [[6, 6, 1, 2, 3], [6, 6, 6, 2, 3], [6, 6, 6, 6, 3]]
     fixed = apply_entry(s, {"kind": "fix", "turn": 1, "rolls": rolls, "box": "free.sixes"})
     assert fixed.history[0].rolls == tuple(tuple(r) for r in rolls) and fixed.totals() == [24]
+    one = apply_entry(s, {"kind": "fix", "turn": 1, "rolls": [[5, 5, 5, 5, 2]], "box": "free.fives"})
+    assert one.history[0].rolls == ((5, 5, 5, 5, 2),) and one.totals() == [20]
     refusal = _refused(apply_entry, s, {"kind": "fix", "turn": 1, "rolls": [[6, 6, 6]], "box": "free.sixes"})
     assert refusal.to_dict() == {"code": "input/dice", "message": "type all 5 dice", "n": 5}
     as_text = apply_entry(s, {"kind": "fix", "turn": 1, "rolls": "66612", "dice": [5] * 5, "box": "free.fives"})
