@@ -668,7 +668,8 @@ def test_an_entry_without_filled_is_taken_for_the_seat_to_act_with_its_roll_and_
     s = apply_entry(s, {"kind": "dice", "seat": 0, "dice": [5, 5, 5, 1, 2], "roll": 2, "box": "free.fives"})
     assert len(s.history[-1].rolls) == 2 and s.totals() == [24 + 15]
     refusal = _refused(apply_entry, s, {"kind": "dice", "seat": 0, "dice": [5] * 5, "roll": "2", "box": "free.ones"})
-    assert refusal.code == "illegal/no-rolls-left"  # a roll number that is not a number is roll 0: refused
+    # a roll number that is not a number is taken as roll 0, which the engine refuses (3 rolls a turn)
+    assert (refusal.code, refusal.message) == ("illegal/no-rolls-left", "the roll number is 1 to 3, not 0")
     finished = sheet(players=("Ann",))
     for row in finished.rules.rows:
         finished = dice(finished, [1, 2, 3, 4, 6], row.id)

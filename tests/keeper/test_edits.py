@@ -220,3 +220,14 @@ def test_a_roll_off_round_is_logged_in_the_records_edits():
     assert edits[-1] == {"rolloff": "free", "at": turns}
     after = record_dict(_undo(rolled))["edits"]
     assert after[: len(edits) - 1] == edits[:-1] and not any("rolloff" in e for e in after[len(edits) - 1 :])
+
+
+def test_a_sheet_whose_corrections_cannot_be_read_refuses_an_undo_with_the_records_own_words():
+    s = _dice(new_game(load_ruleset("yams"), ["Ann"], dice=ManualDice()), [6, 6, 6, 1, 2], "sixes")
+    record = record_dict(s) | {"edits": [{"fix": 1, "at": 1, "was": {"box": "nope"}}]}  # a correction's old entry
+    with pytest.raises(Refusal) as refused:
+        apply_entry(replay(record), {"kind": "undo", "count": 1})
+    assert (refused.value.to_dict(), refused.value.status) == (
+        {"code": "sheet/broken", "message": "this sheet's list of corrections cannot be read"},
+        422,
+    )
