@@ -164,3 +164,32 @@ def test_the_coach_never_calls_the_pip_optimum_exact_where_category_points_decid
     assert solvable(plain) and not solvable(points)
     state, _ = new_game(points, ["Ann"], seed=1).apply(Roll(0))
     assert advise(state).exact is False
+
+
+def test_a_rank_adds_to_the_rows_other_points_and_rows_without_points_are_skipped() -> None:
+    """A row may award by its table, per box and by rank at once: all three add up. A row that awards nothing
+    (sixes here, first on the sheet) has no entry and does not stop the rows after it."""
+    rules = load_ruleset(
+        {
+            "rows": [
+                {"id": "sixes", "kind": "upper", "face": 6},
+                {"id": "chance", "kind": "sum", "category_points": {"table": [[30, 1]], "per_box": 1, "rank": [5, 2]}},
+            ],
+            "columns": [{"id": "a"}, {"id": "b"}],
+            "match": {"kind": "category_points", "total_table": [[0, 0], [50, 1]]},
+        }
+    )
+    first: list[int | None] = [None] * rules.n_boxes
+    first[rules.box_index("a", "sixes")] = 18
+    first[rules.box_index("a", "chance")] = 20
+    first[rules.box_index("b", "chance")] = 15
+    second: list[int | None] = [None] * rules.n_boxes
+    second[rules.box_index("a", "chance")] = 10
+    got = category_points(rules, [Sheet(written=tuple(first)), Sheet(written=tuple(second))])
+    assert got is not None
+    # the first: 35 in chance reaches the table's 30 (1), two boxes scored (2), ranked first (5); 53 in all (1)
+    # the second: 10 (0), one box (1), second (2); 10 in all (0)
+    assert [g.to_dict() for g in got] == [
+        {"rows": {"chance": 1 + 2 + 5}, "total": 1, "points": 1 + 2 + 5 + 1},
+        {"rows": {"chance": 0 + 1 + 2}, "total": 0, "points": 0 + 1 + 2 + 0},
+    ]

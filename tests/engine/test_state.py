@@ -28,6 +28,7 @@ from yambak.engine import (
     typed_turn,
 )
 from yambak.engine.record import GameRecord
+from yambak.engine.scoresheet import Sheet, column_scores, column_winners, grand_total, settle_tie
 from yambak.rules import load_ruleset
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "cases"
@@ -475,3 +476,167 @@ def test_a_record_says_the_seat_of_every_turn():
     rounds = [seats[:n].count(seats[n - 1]) for n in range(1, len(seats) + 1)]
     assert [record.round(n) for n in range(1, len(record.turns) + 1)] == rounds
     assert rounds[:6] == [1, 1, 1, 2, 2, 2] and record.round(len(seats)) == state.sheets[seats[-1]].turns
+
+
+def test_the_free_joker_scores_the_fixed_boxes_once_the_face_is_filled() -> None:
+    """Yams with `joker = free` (docs/rules.md §6): a further yam may go in any open box, and the full house
+    and the straights pay 25, 30 and 40 only once the upper box of that face is filled; +100 each time
+    while the yam box holds 50."""
+    s = manual("yams", joker="free")
+    s = fill(s, 0, "yam", (4, 4, 4, 4, 4))  # 50
+    s = play(s, Roll(0, dice=(4, 4, 4, 4, 4)))
+    fours_open = s.preview()
+    assert len(fours_open) == 12  # every open box is legal
+    assert fours_open["free.ones"] == 0 and fours_open["free.fours"] == 20 and fours_open["free.chance"] == 20
+    assert fours_open["free.full_house"] == fours_open["free.large_straight"] == 0  # five alike, fours open
+    s = play(s, Score(0, "chance"))
+    assert s.sheets[0].extra_bonus == 100
+    s = fill(s, 0, "fours", (4, 4, 4, 4, 4))  # fours filled: the fixed boxes now pay
+    assert s.sheets[0].extra_bonus == 200
+    s = play(s, Roll(0, dice=(4, 4, 4, 4, 4)))
+    fours_filled = s.preview()
+    assert fours_filled["free.full_house"] == 25
+    assert fours_filled["free.small_straight"] == 30 and fours_filled["free.large_straight"] == 40
+    # a yam of another face whose upper box is open still scores them 0
+    s = play(s, Score(0, "threes"))  # 0: threes filled with fours
+    s = play(s, Roll(0, dice=(2, 2, 2, 2, 2)))
+    assert s.preview()["free.full_house"] == 0 and s.preview()["free.small_straight"] == 0
+
+
+def test_face_open_reads_the_one_columns_upper_box_of_that_face() -> None:
+    rules = load_ruleset("yams", {"joker": "free"})
+    written: list[int | None] = [None] * rules.n_boxes
+    for row, value in (("twos", 4), ("fives", 0), ("three_kind", 17), ("chance", 22)):
+        written[rules.box_index("free", row)] = value
+    sheet = Sheet(written=tuple(written))
+    assert [sheet.face_open(rules, face) for face in range(1, 7)] == [True, False, True, True, False, True]
+    assert not any(Sheet(written=(0,) * rules.n_boxes).face_open(rules, face) for face in range(1, 7))
+    assert all(Sheet.empty(rules).face_open(rules, face) for face in range(1, 7))
+
+
+def test_the_extra_bonus_needs_a_yam_in_the_yam_box() -> None:
+    """+100 for a further yam only while the yam box holds points: not while it is open, not after a 0 there,
+    and never where the ruleset has no joker."""
+    yams = load_ruleset("yams")
+    yam = yams.box_index("free", "yam")
+    written: list[int | None] = [None] * yams.n_boxes
+    assert Sheet(written=tuple(written)).joker_extra(yams) == 0
+    written[yam] = 0
+    assert Sheet(written=tuple(written)).joker_extra(yams) == 0
+    written[yam] = 50
+    assert Sheet(written=tuple(written)).joker_extra(yams) == 100
+    assert Sheet(written=tuple(written), voided=frozenset({yam})).joker_extra(yams) == 0
+    yatzy = load_ruleset("yatzy")
+    assert Sheet(written=(50,) * yatzy.n_boxes).joker_extra(yatzy) == 0
+    # in play: a 0 in the yam box leaves the joker but pays nothing
+    s = manual("yams")
+    s = fill(s, 0, "yam", (1, 2, 3, 4, 6))
+    s = fill(s, 0, "fives", (5, 5, 5, 5, 5))
+    assert s.sheets[0].extra_bonus == 0 and s.total(0) == 25
+
+
+# --- the sheet's arithmetic (engine/scoresheet.py, docs/rules.md §4-§6) ---------------
+
+
+def sheet_of(rules, **boxes: int) -> Sheet:  # type: ignore[no-untyped-def]
+    """A sheet with the named boxes ("column.row") written."""
+    written: list[int | None] = [None] * rules.n_boxes
+    for box, value in boxes.items():
+        column, row = box.split("__")
+        written[rules.box_index(column, row)] = value
+    return Sheet(written=tuple(written))
+
+
+def test_sums_the_upper_bonus_and_a_zeroed_entry_column_by_column() -> None:
+    """yams-de: 20 bonus at 60. A min written 27 after a max of 25 was zeroed at entry (min < max): it keeps
+    its written value and scores 0."""
+    rules = load_ruleset("yams-de")
+    base = sheet_of(
+        rules, normal__ones=3, normal__twos=8, normal__threes=12, normal__fours=16, normal__fives=15,
+        normal__sixes=6, normal__max=25, normal__min=27, down__fours=12,
+    )  # fmt: skip
+    min_box = rules.box_index("normal", "min")
+    sheet = Sheet(written=base.written, voided=frozenset({min_box}))
+    assert sheet.entry_score(min_box) == 0 and base.entry_score(min_box) == 27
+    assert sheet.entry_score(rules.box_index("normal", "max")) == 25
+    assert sheet.entry_score(rules.box_index("up", "max")) is None
+    normal, down, up, oblige = column_scores(rules, sheet)
+    assert (normal.upper, normal.bonus, normal.bonus_to_go) == (60, 20, 0)
+    assert normal.boxes["min"] == 0 and normal.boxes["max"] == 25
+    assert normal.total == 60 + 20 + 25 and normal.minimax is None and normal.folded == frozenset()
+    assert (down.upper, down.bonus, down.bonus_to_go, down.total) == (12, 0, 48, 12)
+    assert (up.bonus_to_go, up.total) == (oblige.bonus_to_go, oblige.total) == (60, 0)
+    assert grand_total(rules, sheet) == 105 + 12
+    assert grand_total(rules, base) == 105 + 27 + 12
+
+
+def test_the_minimax_line_and_its_json() -> None:
+    """yamb (30 bonus at 63): once ones, max and min of a column are filled it gains (max - min) x ones, which
+    may be negative; max and min score nothing themselves, filled or not."""
+    rules = load_ruleset("yamb")
+    sheet = sheet_of(
+        rules, down__ones=3, down__max=28, down__min=9, up__max=25, free__ones=2, free__max=12, free__min=20,
+        announce__min=10,
+    )  # fmt: skip
+    down, up, free, announce = column_scores(rules, sheet)
+    open_boxes: dict[str, int | None] = {row.id: None for row in rules.rows}
+    assert down.boxes == open_boxes | {"ones": 3, "max": 0, "min": 0}
+    assert (down.upper, down.bonus, down.bonus_to_go, down.minimax, down.total) == (3, 0, 60, 57, 3 + 57)
+    assert down.folded == frozenset({"max", "min"})
+    assert up.boxes == open_boxes | {"max": 0} and (up.minimax, up.total) == (None, 0)
+    assert announce.boxes == open_boxes | {"min": 0} and (announce.minimax, announce.total) == (None, 0)
+    assert (free.minimax, free.total) == ((12 - 20) * 2, 2 - 16)
+    assert grand_total(rules, sheet) == 60 + 0 - 14 + 0
+    assert down.to_dict(with_minimax=True) == {
+        "boxes": open_boxes | {"ones": 3, "max": 0, "min": 0},
+        "upper": 3,
+        "bonus": 0,
+        "minimax": 57,
+        "total": 60,
+    }
+    assert down.to_dict(with_minimax=False) == {
+        "boxes": open_boxes | {"ones": 3, "max": 0, "min": 0},
+        "upper": 3,
+        "bonus": 0,
+        "total": 60,
+    }
+    assert up.to_dict(with_minimax=True)["minimax"] is None
+    (yams,) = column_scores(load_ruleset("yams"), Sheet.empty(load_ruleset("yams")))
+    assert yams.minimax is None and yams.folded == frozenset()
+
+
+def test_one_sheet_totalled_under_two_rulesets_gets_each_ones_total() -> None:
+    """The totals kept in a sheet's memo belong to the ruleset they were worked out under."""
+    rows = [{"id": "sixes", "kind": "upper", "face": 6}, {"id": "chance", "kind": "sum"}]
+    plain = load_ruleset({"rows": rows, "columns": [{"id": "a"}]})
+    bonus = load_ruleset({"rows": rows, "columns": [{"id": "a"}], "upper_bonus": {"threshold": 24, "points": 10}})
+    sheet = sheet_of(plain, a__sixes=24, a__chance=20)
+    assert grand_total(plain, sheet) == 44
+    assert grand_total(bonus, sheet) == 54
+    assert grand_total(plain, sheet) == 44
+
+
+def test_a_row_that_needs_another_scores_only_while_that_one_holds_points() -> None:
+    """Generala's double generala needs the generala box to hold points."""
+    rules = load_ruleset("generala")
+    double = rules.box_index("free", "double_yam")
+    chance_like = rules.box_index("free", "full_house")
+    assert not Sheet.empty(rules).needed_scored(rules, double)
+    assert not sheet_of(rules, free__yam=0).needed_scored(rules, double)
+    assert sheet_of(rules, free__yam=50).needed_scored(rules, double)
+    assert Sheet.empty(rules).needed_scored(rules, chance_like)
+
+
+def test_the_extra_bonus_counts_in_the_match_total() -> None:
+    """The extra bonus belongs to no column but counts in the grand total the total's points go to."""
+    rules = load_ruleset("yammen")
+    ahead = sheet_of(rules, down__ones=4)
+    extra = Sheet(written=Sheet.empty(rules).written, extra_bonus=5)
+    winners = column_winners(rules, [ahead, extra])
+    assert winners["down"] == [0] and winners["free"] == [0, 1] and winners["total"] == [1]
+
+
+def test_rolloff_rounds_after_the_tie_is_settled_change_nothing() -> None:
+    assert settle_tie([0, 2], [{0: (6,), 2: (3,)}, {0: (1,)}]) == [0]
+    assert settle_tie([1], [{1: (2,)}]) == [1]
+    assert settle_tie([0, 1, 2], [{0: (5,), 1: (5,), 2: (4,)}]) == [0, 1]

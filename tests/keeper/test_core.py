@@ -4,6 +4,7 @@ that say what an entry does, corrections, statistics and box names people type."
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 from itertools import combinations_with_replacement
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import play_random
-from yambak.engine import IllegalAction, ManualDice, new_game, play_turn, replay, scratch_turn, state_to_record
+from yambak.engine import IllegalAction, ManualDice, Roll, new_game, play_turn, replay, scratch_turn, state_to_record
 from yambak.engine.record import GameRecord
 from yambak.gameview import end_words
 from yambak.keeper import (
@@ -30,7 +31,7 @@ from yambak.keeper import (
     zero_boxes,
 )
 from yambak.keeper.browser import call
-from yambak.keeper.entries import apply_all
+from yambak.keeper.entries import apply_all, zero_turn
 from yambak.keeper.view import decided
 from yambak.rules import RulesetError, load_ruleset, preset_ids
 
@@ -599,3 +600,116 @@ def test_the_entry_that_won_outright_can_be_corrected():
 def test_a_roll_off_for_nothing_tied_is_refused_naming_the_target_cut_short():
     refusal = _refused(apply_entry, sheet(), {"kind": "rolloff", "target": "t" * 30, "rolloff": {"0": [6] * 5}})
     assert (refusal.code, refusal.message) == ("keeper/no-rolloff", f"no roll-off is due for {'t' * 20!r}")
+
+
+def test_an_undo_of_no_entries_or_of_a_count_not_a_whole_number_is_refused():
+    s = dice(sheet(), [6, 6, 6, 1, 2], "sixes")
+    for count in (0, -1, "1", 1.0, True, None):
+        refusal = _refused(apply_entry, s, {"kind": "undo", "count": count})
+        assert refusal.to_dict() == {"code": "input/invalid", "message": "undo takes back 1 or more entries"}, count
+    assert apply_entry(s, {"kind": "undo"}).history == ()  # one by default
+
+
+def test_the_record_of_a_sheet_holds_completed_turns_only():
+    """A kept sheet's record (record_dict): the turns done, never one in progress (a live game's roll)."""
+    state = new_game(load_ruleset("yams"), ["Ann"], dice=ManualDice())
+    state = play_turn(state, scratch_turn(state, "free.ones"))
+    rolling, _ = state.apply(Roll(0, dice=(6, 6, 6, 1, 2)))
+    assert state_to_record(rolling).pending  # the engine's own record keeps the roll
+    record = record_dict(rolling)
+    assert "pending" not in record and [t["box"] for t in record["turns"]] == ["free.ones"]
+    assert record == record_dict(state)
+
+
+def test_an_entrys_refusals_say_what_is_wrong_and_whose_turn_it_is():
+    """Each refusal of a turn entry with its code, message, status and the fields a phone words its own
+    message from; the sheet is never changed (a refused entry raises)."""
+    s = dice(sheet(), [6, 6, 6, 1, 2], "sixes")  # Ann has entered once: Bram's turn
+    cases = [
+        ({"kind": "teleport"}, {"code": "input/invalid", "message": "no entry of kind 'teleport'"}, 422),
+        ({"kind": "k" * 30}, {"code": "input/invalid", "message": f"no entry of kind {'k' * 20!r}"}, 422),
+        ({"seat": 1, "box": "chance"}, {"code": "input/invalid", "message": "no entry of kind 'None'"}, 422),
+        ({"kind": "dice", "seat": 0, "dice": [1] * 5, "box": "ones"},
+         {"code": "illegal/not-your-turn", "message": "it is Bram's turn (seat 1)", "current": 1}, 409),
+        ({"kind": "dice", "seat": 1, "filled": 1, "dice": [1] * 5, "box": "ones"},
+         {"code": "stale/overtaken", "message": "this turn of Bram was entered already", "current": 1}, 409),
+        ({"kind": "scratch", "seat": 1, "filled": 1, "box": "ones"},
+         {"code": "stale/overtaken", "message": "this turn of Bram was entered already", "current": 1}, 409),
+        ({"kind": "dice", "seat": 1, "dice": [1] * 5}, {"code": "input/invalid", "message": "an entry names its box"},
+         422),
+        ({"kind": "dice", "seat": 1, "dice": [1] * 5, "box": ""},
+         {"code": "input/invalid", "message": "an entry names its box"}, 422),
+        ({"kind": "dice", "seat": 1, "dice": [1] * 5, "box": 3},
+         {"code": "input/invalid", "message": "an entry names its box"}, 422),
+        ({"kind": "dice", "seat": 1, "dice": [1] * 4, "box": "ones"},
+         {"code": "input/dice", "message": "type all 5 dice", "n": 5}, 422),
+        ({"kind": "dice", "seat": 1, "dice": 11111, "box": "ones"},
+         {"code": "input/dice", "message": "type all 5 dice", "n": 5}, 422),
+        ({"kind": "dice", "seat": 1, "box": "ones"}, {"code": "input/dice", "message": "type all 5 dice", "n": 5}, 422),
+    ]  # fmt: skip
+    for bad in ([1, 1, 1, 1, 7], [0, 1, 1, 1, 1], [1, 1, 1, 1, True], [1, 1, 1, 1, 1.0], [1, 1, 1, 1, "1"]):
+        cases.append(({"kind": "dice", "seat": 1, "dice": bad, "box": "ones"},
+                      {"code": "input/invalid", "message": "dice are 1 to 6"}, 422))  # fmt: skip
+    for entry, said, status in cases:
+        refusal = _refused(apply_entry, s, entry)
+        assert (refusal.to_dict(), refusal.status) == (said, status), entry
+    # the engine's refusals come back as the keeper's, with the engine's code and message
+    refusal = _refused(apply_entry, s, {"kind": "dice", "seat": 1, "dice": [1] * 5, "box": "nope"})
+    assert refusal.to_dict() == {"code": "illegal/box-unknown", "message": 'there is no box "nope" on this sheet'}
+
+
+def test_an_entry_without_filled_is_taken_for_the_seat_to_act_with_its_roll_and_strike():
+    s = sheet("yams-fr", players=("Ann",))
+    s = apply_entry(s, {"kind": "dice", "seat": 0, "dice": [6, 6, 6, 6, 2], "box": "free.sixes"})  # roll 1 by default
+    assert s.history[-1].rolls == ((6, 6, 6, 6, 2),) and s.totals() == [24]
+    s = apply_entry(s, {"kind": "dice", "seat": 0, "filled": 1, "dice": [1, 2, 3, 4, 6], "box": "free.chance",
+                        "strike": True})  # fmt: skip
+    assert s.history[-1].strike and s.totals() == [24]  # struck: 0 in chance
+    s = apply_entry(s, {"kind": "dice", "seat": 0, "dice": [5, 5, 5, 1, 2], "roll": 2, "box": "free.fives"})
+    assert len(s.history[-1].rolls) == 2 and s.totals() == [24 + 15]
+    refusal = _refused(apply_entry, s, {"kind": "dice", "seat": 0, "dice": [5] * 5, "roll": "2", "box": "free.ones"})
+    # a roll number that is not a number is taken as roll 0, which the engine refuses (3 rolls a turn)
+    assert (refusal.code, refusal.message) == ("illegal/no-rolls-left", "the roll number is 1 to 3, not 0")
+    finished = sheet(players=("Ann",))
+    for row in finished.rules.rows:
+        finished = dice(finished, [1, 2, 3, 4, 6], row.id)
+    refusal = _refused(apply_entry, finished, {"kind": "scratch", "seat": 0, "box": "ones"})
+    assert (refusal.to_dict(), refusal.status) == (
+        {"code": "illegal/game-over", "message": "the game is over: undo or correct an entry"}, 422)  # fmt: skip
+
+
+def test_a_0_without_dice_is_a_scratch_where_one_is_possible_else_a_strike_on_the_columns_rolls():
+    """Stand-in dice for a 0: a scratch (dice that score 0 there) where some exist; else, where any box may be
+    struck, a strike with ones on every roll the column plays (yammen's en deux plays two), marked as such."""
+    rules = dataclasses.replace(load_ruleset("yammen"), strike_any=True)
+    s = new_game(rules, ["Ann"], dice=ManualDice())
+    ones = (1,) * 5
+    assert zero_turn(s, "en_deux.plus").rolls == (ones, ones)  # every roll scores in plus: struck
+    assert zero_turn(s, "poot.plus").rolls == zero_turn(s, "free.plus").rolls == (ones,)
+    assert all(zero_turn(s, box).strike and zero_turn(s, box).scratch for box in ("en_deux.plus", "free.plus"))
+    scratch = zero_turn(s, "free.ones")  # dice without a one score 0 there: no strike
+    assert not scratch.strike and scratch.scratch and 1 not in scratch.rolls[-1]
+    with pytest.raises(IllegalAction) as unknown:
+        zero_turn(s, "free.nope")
+    assert unknown.value.code == "illegal/box-unknown"
+    refusal = _refused(apply_entry, sheet(), {"kind": "scratch", "seat": 0, "box": "chance"})  # yams: no strikes
+    assert refusal.code == "illegal/no-scratch"
+    assert refusal.message == "free.chance cannot be scratched: every roll scores there"
+    fr = sheet("yams-fr", players=("Ann",))
+    fixed = apply_entry(apply_entry(fr, {"kind": "scratch", "seat": 0, "box": "dry.chance"}),
+                        {"kind": "fix", "turn": 1, "box": "dry.sixes"})  # fmt: skip
+    assert fixed.history[0].box == "dry.sixes" and fixed.history[0].scratch and fixed.totals() == [0]
+
+
+def test_a_correction_with_every_roll_typed_keeps_the_rolls():
+    s = sheet("yams-fr", players=("Ann",))
+    s = apply_entry(s, {"kind": "dice", "seat": 0, "dice": [6, 6, 6, 1, 2], "box": "free.sixes"})
+    rolls = [[6, 6, 1, 2, 3], [6, 6, 6, 2, 3], [6, 6, 6, 6, 3]]
+    fixed = apply_entry(s, {"kind": "fix", "turn": 1, "rolls": rolls, "box": "free.sixes"})
+    assert fixed.history[0].rolls == tuple(tuple(r) for r in rolls) and fixed.totals() == [24]
+    one = apply_entry(s, {"kind": "fix", "turn": 1, "rolls": [[5, 5, 5, 5, 2]], "box": "free.fives"})
+    assert one.history[0].rolls == ((5, 5, 5, 5, 2),) and one.totals() == [20]
+    refusal = _refused(apply_entry, s, {"kind": "fix", "turn": 1, "rolls": [[6, 6, 6]], "box": "free.sixes"})
+    assert refusal.to_dict() == {"code": "input/dice", "message": "type all 5 dice", "n": 5}
+    as_text = apply_entry(s, {"kind": "fix", "turn": 1, "rolls": "66612", "dice": [5] * 5, "box": "free.fives"})
+    assert as_text.history[0].rolls == ((5,) * 5,) and as_text.totals() == [25]  # rolls as text: not rolls

@@ -161,3 +161,73 @@ def test_a_roll_offs_dice_are_checked_for_every_tied_player():
             apply_entry(s, {"kind": "rolloff", "target": "down", "rolloff": {"0": [6] * n, "1": bram}})
         assert (bad.value.code, bad.value.message) == ("input/dice", f"a roll-off is {n} dice, each 1 to 6"), bram
         assert bad.value.extra == {"n": n}
+
+
+def test_an_undos_refusals_say_what_changed_and_what_is_left():
+    s = new_game(load_ruleset("yams"), ["Ann", "Bram"], dice=ManualDice())
+    s = _dice(s, [1, 1, 1, 2, 2], "ones")
+    s = _dice(s, [6, 6, 6, 2, 2], "sixes")
+    stale = {"code": "stale/undo", "message": "the last thing done changed on another phone: nothing was undone"}
+    for named in ({"kind": "entry", "n": 1}, {"kind": "entry", "player": 0}, "entry", ["entry"]):
+        with pytest.raises(Refusal) as refused:
+            apply_entry(s, {"kind": "undo", "count": 1, "last": named})
+        assert (refused.value.to_dict(), refused.value.status) == (stale, 409), named
+    empty = new_game(load_ruleset("yams"), ["Ann"], dice=ManualDice())
+    with pytest.raises(Refusal) as refused:  # nothing done yet: whatever the button named is gone
+        apply_entry(empty, {"kind": "undo", "count": 1, "last": {"kind": "entry", "n": 1}})
+    assert refused.value.to_dict() == stale
+    with pytest.raises(Refusal) as refused:
+        apply_entry(s, {"kind": "undo", "count": 3})
+    left = {"code": "keeper/nothing-to-undo", "message": "there are 2 entries to undo", "available": 2}
+    assert (refused.value.to_dict(), refused.value.status) == (left, 422)
+    both = apply_entry(s, {"kind": "undo", "count": 2, "last": {"kind": "entry", "n": 2, "player": 1}})
+    assert both.history == () and both.current == 0 and both.totals() == [0, 0]
+
+
+def test_roll_offs_are_due_only_for_ties_at_the_end_of_a_column_points_game_that_rolls_them_off():
+    def played(ties: str, chances: list[list[int]]):  # type: ignore[no-untyped-def]
+        data = {
+            "rows": [{"id": "chance", "kind": "sum"}],
+            "columns": [{"id": "a", "points": 2}, {"id": "b", "points": 3}],
+            "match": {"kind": "column_points", "total_points": 1, "ties": ties},
+        }
+        s = new_game(load_ruleset(data), [f"P{i}" for i in range(len(chances))], dice=ManualDice())
+        for turn in range(2):
+            for seat in range(len(chances)):
+                s = _dice(s, [1, 1, 1, 1, chances[seat][turn]], "ab"[turn] + ".chance")
+        return s
+
+    assert rolloffs_due(played("rolloff", [[2, 5], [2, 5]])) == {"a": [0, 1], "b": [0, 1], "total": [0, 1]}
+    assert rolloffs_due(played("rolloff", [[2, 5], [2, 6], [2, 1]])) == {"a": [0, 1, 2]}  # b and the total: P1's
+    assert rolloffs_due(played("rolloff", [[2, 6], [3, 5]])) == {"total": [0, 1]}
+    assert rolloffs_due(played("rolloff", [[2, 5]])) == {}  # one player: nobody to roll off against
+    assert rolloffs_due(played("share", [[2, 5], [2, 5]])) == {}  # shared, not rolled off
+    unfinished = apply_entry(played("rolloff", [[2, 5], [2, 5]]), {"kind": "undo", "count": 1})
+    assert rolloffs_due(unfinished) == {}  # not over yet
+    totals = new_game(load_ruleset("yams"), ["Ann", "Bram"], dice=ManualDice())
+    for row in totals.rules.rows:
+        totals = _dice(_dice(totals, [1, 2, 3, 4, 6], row.id), [1, 2, 3, 4, 6], row.id)
+    assert totals.finished and totals.totals()[0] == totals.totals()[1] and rolloffs_due(totals) == {}
+
+
+def test_a_roll_off_round_is_logged_in_the_records_edits():
+    """docs: keeper/edits.py's log: `{"rolloff": TARGET, "at": T}`, T the turns on the sheet; an undo replaces it
+    with its note."""
+    s = _tied_yammen()
+    turns = len(s.history)
+    rolled = apply_entry(s, {"kind": "rolloff", "target": "free", "rolloff": {"0": [2] * 5, "1": [5] * 5}})
+    edits = record_dict(rolled)["edits"]
+    assert edits[-1] == {"rolloff": "free", "at": turns}
+    after = record_dict(_undo(rolled))["edits"]
+    assert after[: len(edits) - 1] == edits[:-1] and not any("rolloff" in e for e in after[len(edits) - 1 :])
+
+
+def test_a_sheet_whose_corrections_cannot_be_read_refuses_an_undo_with_the_records_own_words():
+    s = _dice(new_game(load_ruleset("yams"), ["Ann"], dice=ManualDice()), [6, 6, 6, 1, 2], "sixes")
+    record = record_dict(s) | {"edits": [{"fix": 1, "at": 1, "was": {"box": "nope"}}]}  # a correction's old entry
+    with pytest.raises(Refusal) as refused:
+        apply_entry(replay(record), {"kind": "undo", "count": 1})
+    assert (refused.value.to_dict(), refused.value.status) == (
+        {"code": "sheet/broken", "message": "this sheet's list of corrections cannot be read"},
+        422,
+    )

@@ -81,6 +81,27 @@ def test_joker_counts_a_yam_as_full_house_and_straights() -> None:
     assert row_score(rows["large_straight"], dice, joker=False) == 0
 
 
+def test_a_joker_yam_in_a_full_house_scored_by_its_matched_dice_scores_all_five() -> None:
+    """A full house's matched dice are all five (three and two), so a yam taken as one under the joker
+    (docs/rules.md §6) scores the five dice; without the joker five alike are no full house."""
+    rules = load_ruleset(
+        {
+            "rows": [
+                {"id": "threes", "kind": "upper", "face": 3},
+                {"id": "full_house", "kind": "full_house", "points": "matched"},
+                {"id": "yam", "kind": "yam", "points": 50},
+            ],
+            "columns": [{"id": "a"}],
+            "joker": {"row": "yam", "bonus": 100},
+        }
+    )
+    house = rules.rows[rules.row_index["full_house"]]
+    assert row_score(house, (3, 3, 3, 3, 3), joker=True) == 3 * 5
+    assert row_score(house, (6, 6, 6, 6, 6), joker=True) == 6 * 5
+    assert row_score(house, (3, 3, 3, 3, 3)) == 0
+    assert row_score(house, (2, 2, 3, 3, 3), joker=True) == row_score(house, (2, 2, 3, 3, 3)) == 2 * 2 + 3 * 3
+
+
 # Rows the presets above leave out: an exact count (Generala's poker), coloured pips (Kismet), six dice with
 # pairs, houses and matched points (Maxi Yatzy), and ones where a row looks for the highest face first. Each
 # value is worked out by hand from docs/rulesets.md; they also kill mutants of rules/scoring.py (docs/testing.md).
