@@ -59,8 +59,12 @@ types: install
 # that a machine busy with the other half would slow, and a worker that held the session's browser would break
 # the other tests' asyncio.run. (A hold lost on a loaded machine kept them in one process for a while: a press
 # on a tumbling die's pip, redrawn before the release, made no click; the pips no longer take the press.)
+# Bytecode is written (this machine's environment sets PYTHONDONTWRITEBYTECODE): else every import compiles its
+# module from source, in server threads too, and CPython 3.11 can fail an ast.parse made in the main thread at
+# the same moment ("AST constructor recursion depth mismatch", seen once in tests/engine/test_surface.py).
 FUZZ = tests/server/test_fuzz.py
 test: install lint
+	unset PYTHONDONTWRITEBYTECODE; \
 	urls="$$(scripts/test-services.sh)"; \
 	pg="$$(echo "$$urls" | grep '^postgresql' || true)"; redis="$$(echo "$$urls" | grep '^redis' || true)"; \
 	export YAMBAK_TEST_POSTGRES_URL="$${YAMBAK_TEST_POSTGRES_URL:-$$pg}"; \
