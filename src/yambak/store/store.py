@@ -26,7 +26,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -350,20 +350,15 @@ class _Writer:
     async def _run(self, batch: list[tuple[Op, asyncio.Future[Any]]], lane: int) -> None:
         live = [(op, fut) for op, fut in batch if not fut.done()]  # a waiter that gave up: its write is not made
         plain = [op for op, _ in live if isinstance(op, Statements)]
+        together: Awaitable[list[object]] | None = None
         if self._async is not None and live and len(plain) == len(live):
-            try:
-                results = await self._send(plain, lane)
-            except Exception:  # noqa: BLE001 - one failed (or the connection): each alone, below, says why
-                pass
-            else:
-                self.batches += 1
-                for (_, fut), result in zip(live, results, strict=True):
-                    _answer(fut, result)
-                return
+            together = self._send(plain, lane)  # statements only: one message, one round trip
         elif len(live) > 1:
+            together = self._transaction([op for op, _ in live], lane)
+        if together is not None:
             try:
-                results = await self._transaction([op for op, _ in live], lane)
-            except Exception:  # one of them failed: each alone, so that only it fails
+                results = await together
+            except Exception:  # noqa: BLE001 - one failed (or the connection): each alone, below, so only it fails
                 pass
             else:
                 self.batches += 1
