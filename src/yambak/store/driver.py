@@ -46,19 +46,21 @@ class DriverStatement:
         return found
 
     @staticmethod
-    def _processed(processors: dict[str, Callable[[Any], Any]], params: dict[str, Any]) -> dict[str, Any]:
+    def _processed(processors: dict[str, Callable[[Any], Any]], params: dict[str, object]) -> dict[str, object]:
         if not processors:
             return params
         return {**params, **{key: processor(params[key]) for key, processor in processors.items()}}
 
-    def execute(self, conn: Connection, params: dict[str, Any]) -> Any:
+    def execute(self, conn: Connection, params: dict[str, object]) -> Any:
         """Run it with these parameters; its result."""
         sql, names, processors = self._for(conn.dialect)
         params = self._processed(processors, params)
         args = params if names is None else tuple(params[n] for n in names)
         return conn.exec_driver_sql(sql, args)
 
-    def literal(self, dialect: Dialect, params: dict[str, Any], bind: Callable[[str, dict[str, Any]], str]) -> str:
+    def literal(
+        self, dialect: Dialect, params: dict[str, object], bind: Callable[[str, dict[str, object]], str]
+    ) -> str:
         """The statement with its values written in (`bind`: the driver's own quoting, psycopg's `mogrify`),
         for a message of several statements; a guarded one fails (division by zero) when it writes no row."""
         sql, _, processors = self._for(dialect)
@@ -67,7 +69,7 @@ class DriverStatement:
         return f"WITH written AS ({text}) SELECT 1 / count(*) FROM written" if self.guarded else text
 
 
-Step = tuple[DriverStatement, dict[str, Any]]
+Step = tuple[DriverStatement, dict[str, object]]
 
 
 class Statements(Generic[T]):
@@ -106,5 +108,5 @@ class Statements(Generic[T]):
 
         return Statements([step for part in parts for step in part.steps], result, run)
 
-    def literal(self, dialect: Dialect, bind: Callable[[str, dict[str, Any]], str]) -> str:
+    def literal(self, dialect: Dialect, bind: Callable[[str, dict[str, object]], str]) -> str:
         return ";".join(statement.literal(dialect, params, bind) for statement, params in self.steps)
