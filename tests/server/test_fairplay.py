@@ -85,7 +85,7 @@ def test_the_operator_lists_profiles_at_the_solvers_accuracy_and_clears_them(bot
         assert cli_main(["fairplay", "list", "--db", url]) == 0
         out = capsys.readouterr().out.splitlines()
         assert len(out) == 2 and out[1].split()[:5] == [ace, "Ace", "yams", str(ASSISTED_GAMES), "0.000"]
-        assert cli_main(["fairplay", "clear", ace, "--db", url]) == 0
+        assert cli_main(["fairplay", "clear", f"--profile={ace}", "--db", url]) == 0  # an id may begin with "-"
         assert f"cleared {ace}" in capsys.readouterr().out
         assert cli_main(["fairplay", "list", "--db", url]) == 0
         assert "no profile has" in capsys.readouterr().out  # cleared: its games before that no longer count

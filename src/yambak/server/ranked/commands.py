@@ -33,6 +33,7 @@ def _fairplay(args: argparse.Namespace) -> int:
     from .fairplay import ASSISTED_GAMES, ASSISTED_LOSS, assisted_line, assisted_lines
 
     store = _store(args.db)
+    args.profile = args.profile_option or args.profile
     try:
         if args.action == "clear":
             if not args.profile:
@@ -71,5 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("fairplay", help=HELP)
     p.add_argument("action", choices=["list", "clear"], help="list the profiles, or clear one from the list")
     p.add_argument("profile", nargs="?", metavar="PROFILE", help="clear: the profile's id")
+    # an id may begin with "-" (one in 64), which a command line reads as an option: --profile=ID takes it
+    p.add_argument("--profile", dest="profile_option", metavar="ID", help="clear: the profile's id, however it begins")
     p.add_argument("--db", default=None, help="database URL (default $YAMBAK_DATABASE_URL, as `yambak serve`)")
     p.set_defaults(func=_fairplay)
